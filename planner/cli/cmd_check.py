@@ -1,0 +1,71 @@
+"""cluster-planner check: evaluate a plan and print the report."""
+
+from __future__ import annotations
+
+import json
+
+from planner.cli import load_catalog_arg
+from planner.evaluate import evaluate
+from planner.fileio import open_plan
+from planner.report import Report
+
+SEVERITY_MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check", help="evaluate a plan: power, cooling, network, storage, cost and findings")
+    p.add_argument("file", metavar="FILE", help="a plan file (.json)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    catalog = load_catalog_arg(args)
+    plan = open_plan(args.file, catalog)
+    report = evaluate(plan, catalog)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=1))
+    else:
+        print(render_text(report))
+    return 1 if report.has_errors else 0
+
+
+def render_text(report: Report) -> str:
+    t = report.totals
+    lines = [
+        f"{report.plan_name}  (power basis: {report.power_basis})",
+        "",
+        f"GPUs {t.gpus}   nodes {t.nodes}   racks {t.racks} ({t.gpu_racks} with GPUs)   "
+        f"CDUs {t.cdus} needed, {t.cdus_placed} placed",
+        f"IT power {t.it_power_kw:,.1f} kW (typical {t.it_power_typical_kw:,.1f}, nameplate "
+        f"{t.it_power_nameplate_kw:,.1f})   facility {t.facility_power_kw:,.1f} kW at PUE {t.pue:g}",
+        "",
+        f"{'rack':<16}{'U used':>8}{'nodes':>7}{'GPUs':>6}{'kW':>9}{'cap kW':>8}{'load':>7}  cooling",
+    ]
+    for r in report.racks:
+        lines.append(f"{r.name[:15]:<16}{f'{r.used_u}/{r.height_u}':>8}{r.nodes:>7}{r.gpus:>6}{r.power_kw:>9.1f}"
+                     f"{r.cap_kw:>8g}{r.load_fraction:>7.0%}  {r.cooling}")
+    for name, section in report.sections.items():
+        data = section.to_json() if hasattr(section, "to_json") else section
+        if not isinstance(data, dict):
+            continue
+        lines += ["", name.capitalize()]
+        for key, value in data.items():
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool) or value is None:
+                lines.append(f"  {key.replace('_', ' '):<28} {_fmt(value)}")
+    findings = report.findings
+    counts = report.counts_by_severity()
+    lines += ["", f"Findings: {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"]
+    for f in findings:
+        lines.append(f"  {SEVERITY_MARK[f.severity]} {f.code:<30} {f.message}")
+    return "\n".join(lines)
+
+
+def _fmt(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)

@@ -1,0 +1,34 @@
+"""cluster-planner new: write a plan from a template."""
+
+from planner.cli import load_catalog_arg
+from planner.fileio import save_plan
+from planner.templates import build_template
+
+
+def _nodes(text: str) -> int:
+    import argparse
+
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of nodes") from None
+    if not 0 <= n <= 100_000:
+        raise argparse.ArgumentTypeError("--nodes takes 0 to 100,000")
+    return n
+
+
+def register(sub) -> None:
+    p = sub.add_parser("new", help="write a new plan from a template")
+    p.add_argument("--template", "-t", default="medium", help="template name (see 'templates'); default medium")
+    p.add_argument("--nodes", type=_nodes, help="resize the template's GPU node count")
+    p.add_argument("--power-basis", choices=["typical", "nameplate"], help="lay racks out on this power basis")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the plan (.json)")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    catalog = load_catalog_arg(args)
+    plan = build_template(args.template, nodes=args.nodes, power_basis=args.power_basis, catalog=catalog)
+    save_plan(plan, args.output)
+    print(f"wrote {args.output}: {plan.name}, {len(plan.racks)} racks, {len(plan.placements)} devices")
+    return 0

@@ -1,0 +1,42 @@
+"""Errors the planner reports to a user: one line, no traceback."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+
+class PlannerError(Exception):
+    """Base of every error whose message is meant for the user as it is."""
+
+
+def describe_validation_error(exc: ValidationError, data: object = None) -> str:
+    """The first problem of a pydantic error as one readable line: where and what."""
+    errors = exc.errors(include_url=False)
+    if not errors:
+        return "invalid data"
+    first = errors[0]
+    where = _location(first.get("loc", ()), data)
+    msg = first.get("msg", "invalid value")
+    msg = msg.removeprefix("Value error, ")
+    more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
+    return f"{where}: {msg}{more}" if where else f"{msg}{more}"
+
+
+def _location(loc: tuple, data: object) -> str:
+    """Render a pydantic location, naming list items by their id where they have one."""
+    parts: list[str] = []
+    node = data
+    for key in loc:
+        if isinstance(key, int):
+            label = f"[{key}]"
+            if isinstance(node, list) and 0 <= key < len(node):
+                node = node[key]
+                if isinstance(node, dict) and isinstance(node.get("id"), str):
+                    label = f"[{key}] (id '{node['id'][:40]}')"
+            else:
+                node = None
+            parts.append(label)
+        else:
+            node = node.get(key) if isinstance(node, dict) else None
+            parts.append(("." if parts else "") + str(key))
+    return "".join(parts)

@@ -1,0 +1,179 @@
+"""Compute fabric sizing: leaf, spine and core switches, ports, cables and transceivers.
+
+First principles (REFERENCE.md "Fat-tree sizing"):
+- two tiers, switch radix k, non-blocking: at most k^2/2 endpoints;
+  leaves = ceil(N / (k/2)), spines = ceil(leaf uplinks / k);
+- three tiers (k-ary fat tree, Al-Fares et al. 2008): up to k^3/4 endpoints;
+- oversubscription r:1 at a leaf: down-ports / up-ports = r;
+- rail-optimised (DGX SuperPOD): GPU i of every node goes to leaf (rail) i of its
+  scalable unit, so one leaf per rail per unit of up to k/2 nodes (32 with 64 ports).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.catalog import Catalog, DeviceType
+from planner.settings import FabricSettings
+
+
+class FabricSizingError(ValueError):
+    pass
+
+
+@dataclass(slots=True)
+class FabricSize:
+    endpoints: int = 0
+    radix: int = 0
+    tiers: int = 0
+    leaf_switches: int = 0
+    spine_switches: int = 0
+    core_switches: int = 0
+    leaf_down_ports: int = 0
+    leaf_up_ports: int = 0
+    spine_down_ports: int = 0
+    spine_up_ports: int = 0
+    core_ports: int = 0
+    node_leaf_links: int = 0
+    leaf_spine_links: int = 0
+    spine_core_links: int = 0
+    oversubscription: float = 1.0
+    scalable_units: int = 0
+    pods: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def switches(self) -> int:
+        return self.leaf_switches + self.spine_switches + self.core_switches
+
+    @property
+    def ports_needed(self) -> int:
+        return self.leaf_down_ports + self.leaf_up_ports + self.spine_down_ports + self.spine_up_ports + self.core_ports
+
+    @property
+    def cables(self) -> int:
+        return self.node_leaf_links + self.leaf_spine_links + self.spine_core_links
+
+    def cables_by_tier(self) -> dict[str, int]:
+        return {"node-leaf": self.node_leaf_links, "leaf-spine": self.leaf_spine_links, "spine-core": self.spine_core_links}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "endpoints": self.endpoints,
+            "radix": self.radix,
+            "tiers": self.tiers,
+            "leaf_switches": self.leaf_switches,
+            "spine_switches": self.spine_switches,
+            "core_switches": self.core_switches,
+            "ports_per_tier": {
+                "leaf_down": self.leaf_down_ports,
+                "leaf_up": self.leaf_up_ports,
+                "spine_down": self.spine_down_ports,
+                "spine_up": self.spine_up_ports,
+                "core": self.core_ports,
+            },
+            "cables_per_tier": self.cables_by_tier(),
+        }
+
+
+def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "rail_optimized",
+                oversubscription: float = 1.0, tiers: str = "auto") -> FabricSize:
+    """Switch counts and links for ``nodes`` nodes with ``nics_per_node`` compute ports each.
+
+    Leaves take ``d = floor(k * r / (r + 1))`` endpoints (k/2 when non-blocking) and
+    ``ceil(down / r)`` uplinks. Two tiers hold while every leaf can reach every spine
+    (at most k leaves, i.e. k^2/2 endpoints non-blocking); beyond that, or when three
+    tiers are asked for, leaves and spines form pods of k/2 leaves joined by core
+    switches (k^3/4 endpoints at most).
+    """
+    k = radix
+    if k < 2:
+        raise FabricSizingError("a fabric switch needs at least 2 ports")
+    s = FabricSize(radix=k, oversubscription=oversubscription)
+    endpoints = nodes * nics_per_node
+    s.endpoints = endpoints
+    if endpoints == 0:
+        return s
+    r = oversubscription
+    d = max(1, math.floor(k * r / (r + 1)))  # leaf down-ports
+    leaf_downs: list[int] = []
+    if topology == "rail_optimized":
+        su_nodes = d
+        s.scalable_units = math.ceil(nodes / su_nodes)
+        for su in range(s.scalable_units):
+            in_su = min(su_nodes, nodes - su * su_nodes)
+            leaf_downs.extend([in_su] * nics_per_node)
+    else:
+        full, rest = divmod(endpoints, d)
+        leaf_downs = [d] * full + ([rest] if rest else [])
+    s.leaf_switches = len(leaf_downs)
+    s.leaf_down_ports = s.node_leaf_links = endpoints
+
+    if s.leaf_switches == 1 and tiers != "3" and endpoints <= k:
+        # One switch holds every endpoint: no uplinks needed.
+        s.tiers = 1
+        return s
+    leaf_ups = [math.ceil(x / r) for x in leaf_downs]
+    s.leaf_up_ports = s.leaf_spine_links = sum(leaf_ups)
+    max_leaf_up = k - d
+
+    two_tier_fits = s.leaf_switches <= k and max(leaf_ups) <= max_leaf_up
+    if tiers == "2" and not two_tier_fits:
+        raise FabricSizingError(
+            f"{endpoints} endpoints need {s.leaf_switches} leaves, more than two tiers of {k}-port switches hold "
+            f"({k * d} endpoints); use three tiers")
+    if tiers != "3" and two_tier_fits:
+        s.tiers = 2
+        s.spine_switches = math.ceil(s.leaf_up_ports / k)
+        s.spine_down_ports = s.leaf_up_ports
+        return s
+
+    # Three tiers: pods of k/2 leaves, each pod's spines with k/2 ports down and k/2 up.
+    s.tiers = 3
+    half = k // 2
+    leaves_per_pod = half
+    s.pods = math.ceil(s.leaf_switches / leaves_per_pod)
+    if s.pods > k:
+        raise FabricSizingError(
+            f"{endpoints} endpoints need {s.pods} pods, more than a three-tier fabric of {k}-port switches holds "
+            f"({k ** 3 // 4} endpoints non-blocking); choose a switch with more ports")
+    spines = 0
+    for pod in range(s.pods):
+        ups = sum(leaf_ups[pod * leaves_per_pod:(pod + 1) * leaves_per_pod])
+        spines += math.ceil(ups / half)
+    s.spine_switches = spines
+    s.spine_down_ports = s.leaf_up_ports
+    s.spine_up_ports = s.spine_core_links = s.leaf_up_ports  # non-blocking above the leaves
+    s.core_switches = math.ceil(s.spine_up_ports / k)
+    s.core_ports = s.spine_up_ports
+    return s
+
+
+def compute_nics_per_node(device: DeviceType) -> int:
+    return sum(n.count for n in device.compute_nics())
+
+
+def plan_fabric(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings) -> FabricSize | None:
+    """Size the compute fabric for the GPU nodes in ``counts`` with the plan's switch model.
+
+    Rail-optimised fabrics need every node to have the same number of rails; the
+    largest NIC count sets the rails and nodes with fewer NICs leave ports unused.
+    """
+    switch = catalog.get(fabric.switch_device)
+    if switch is None or switch.switch is None:
+        return None
+    nodes = 0
+    rails = 0
+    for device_id, n in counts.items():
+        d = catalog.get(device_id)
+        if d is None or d.gpu is None:
+            continue
+        nics = compute_nics_per_node(d)
+        if nics == 0:
+            continue
+        nodes += n
+        rails = max(rails, nics)
+    return size_fabric(nodes, rails, switch.switch.ports, topology=fabric.topology,
+                       oversubscription=fabric.oversubscription, tiers=fabric.tiers)

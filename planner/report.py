@@ -1,0 +1,191 @@
+"""What an evaluation produces: per-rack figures, totals, findings and per-concern sections.
+
+Plain dataclasses (cheap to build on every edit); ``to_json`` gives the report contract
+printed by ``cluster-planner check --json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(slots=True, frozen=True)
+class Finding:
+    severity: Severity
+    code: str
+    message: str
+    where: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where}
+
+
+@dataclass(slots=True)
+class RackResult:
+    """One rack's figures. Powers are kept in integer milliwatts and weights in grams so
+    that totals summed incrementally equal totals summed from scratch, exactly."""
+
+    id: str
+    name: str
+    height_u: int
+    cooling: str
+    cap_kw: float
+    max_weight_kg: float
+    used_u: int = 0
+    nodes: int = 0
+    gpus: int = 0
+    typical_mw: int = 0
+    nameplate_mw: int = 0
+    weight_g: int = 0
+    liquid_nodes: int = 0
+    liquid_heat_mw: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    basis: str = "typical"
+
+    @property
+    def power_typical_kw(self) -> float:
+        return self.typical_mw / 1e6
+
+    @property
+    def power_nameplate_kw(self) -> float:
+        return self.nameplate_mw / 1e6
+
+    @property
+    def power_kw(self) -> float:
+        return (self.nameplate_mw if self.basis == "nameplate" else self.typical_mw) / 1e6
+
+    @property
+    def weight_kg(self) -> float:
+        return self.weight_g / 1e3
+
+    @property
+    def load_fraction(self) -> float:
+        return self.power_kw / self.cap_kw if self.cap_kw else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "height_u": self.height_u,
+            "used_u": self.used_u,
+            "nodes": self.nodes,
+            "gpus": self.gpus,
+            "power_kw": round(self.power_kw, 6),
+            "power_typical_kw": round(self.power_typical_kw, 6),
+            "power_nameplate_kw": round(self.power_nameplate_kw, 6),
+            "cap_kw": self.cap_kw,
+            "cooling": self.cooling,
+            "weight_kg": round(self.weight_kg, 3),
+        }
+
+
+@dataclass(slots=True)
+class Totals:
+    gpus: int = 0
+    nodes: int = 0
+    racks: int = 0
+    gpu_racks: int = 0
+    typical_mw: int = 0
+    nameplate_mw: int = 0
+    weight_g: int = 0
+    liquid_nodes: int = 0
+    liquid_heat_mw: int = 0
+    basis: str = "typical"
+    pue: float = 1.0
+    cdus: int = 0
+    cdus_placed: int = 0
+
+    @property
+    def it_power_typical_kw(self) -> float:
+        return self.typical_mw / 1e6
+
+    @property
+    def it_power_nameplate_kw(self) -> float:
+        return self.nameplate_mw / 1e6
+
+    @property
+    def it_power_kw(self) -> float:
+        return (self.nameplate_mw if self.basis == "nameplate" else self.typical_mw) / 1e6
+
+    @property
+    def facility_power_kw(self) -> float:
+        return self.it_power_kw * self.pue
+
+    @property
+    def weight_kg(self) -> float:
+        return self.weight_g / 1e3
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "gpus": self.gpus,
+            "nodes": self.nodes,
+            "racks": self.racks,
+            "gpu_racks": self.gpu_racks,
+            "it_power_kw": round(self.it_power_kw, 6),
+            "it_power_typical_kw": round(self.it_power_typical_kw, 6),
+            "it_power_nameplate_kw": round(self.it_power_nameplate_kw, 6),
+            "facility_power_kw": round(self.facility_power_kw, 6),
+            "cdus": self.cdus,
+            "cdus_placed": self.cdus_placed,
+            "weight_kg": round(self.weight_kg, 3),
+        }
+
+
+@dataclass(slots=True)
+class Report:
+    plan_name: str
+    power_basis: str
+    totals: Totals
+    rack_order: list[str]
+    rack_results: dict[str, RackResult]
+    global_findings: list[Finding]
+    sections: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def racks(self) -> list[RackResult]:
+        results = self.rack_results
+        return [results[r] for r in self.rack_order]
+
+    def rack(self, rack_id: str) -> RackResult | None:
+        return self.rack_results.get(rack_id)
+
+    @property
+    def findings(self) -> list[Finding]:
+        out: list[Finding] = []
+        results = self.rack_results
+        for rid in self.rack_order:
+            out.extend(results[rid].findings)
+        out.extend(self.global_findings)
+        out.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+        return out
+
+    def counts_by_severity(self) -> dict[str, int]:
+        counts = {"error": 0, "warning": 0, "info": 0}
+        for f in self.findings:
+            counts[f.severity] += 1
+        return counts
+
+    @property
+    def has_errors(self) -> bool:
+        if any(f.severity == "error" for f in self.global_findings):
+            return True
+        return any(f.severity == "error" for r in self.rack_results.values() for f in r.findings)
+
+    def section(self, name: str) -> Any:
+        return self.sections.get(name)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "plan": {"name": self.plan_name, "power_basis": self.power_basis},
+            "totals": self.totals.to_json(),
+            "racks": [r.to_json() for r in self.racks],
+            "findings": [f.to_json() for f in self.findings],
+        }
+        for name, section in self.sections.items():
+            out[name] = section.to_json() if hasattr(section, "to_json") else section
+        return out

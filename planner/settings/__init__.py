@@ -1,0 +1,34 @@
+"""Plan settings: one section per concern, each field with its unit and source."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from planner.settings._base import Section, field_meta
+from planner.settings.costs import CostSettings
+from planner.settings.fabric import FabricSettings
+from planner.settings.facility import FacilitySettings
+from planner.settings.storage import StorageSettings
+from planner.settings.workload import WorkloadSettings
+
+
+class Settings(Section):
+    facility: FacilitySettings = Field(default_factory=FacilitySettings)
+    fabric: FabricSettings = Field(default_factory=FabricSettings)
+    workload: WorkloadSettings = Field(default_factory=WorkloadSettings)
+    storage: StorageSettings = Field(default_factory=StorageSettings)
+    costs: CostSettings = Field(default_factory=CostSettings)
+
+
+SECTIONS: tuple[str, ...] = tuple(Settings.model_fields)
+
+__all__ = [
+    "Settings",
+    "SECTIONS",
+    "field_meta",
+    "FacilitySettings",
+    "FabricSettings",
+    "WorkloadSettings",
+    "StorageSettings",
+    "CostSettings",
+]

@@ -1,0 +1,27 @@
+"""Shared base for settings sections: strict, with unit and source metadata per field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=True)
+
+
+def setting(default: Any, *, title: str, unit: str = "", source: str, **constraints: Any) -> Any:
+    """A settings field whose unit and source the app shows in its tooltip and the workbook lists."""
+    return Field(default, title=title, json_schema_extra={"unit": unit, "source": source}, **constraints)
+
+
+def field_meta(section: type[BaseModel], name: str) -> dict[str, str]:
+    """Title, unit and source of one field, for tooltips and the Assumptions sheet."""
+    info = section.model_fields[name]
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    return {
+        "title": info.title or name,
+        "unit": str(extra.get("unit", "")),
+        "source": str(extra.get("source", "")),
+    }
