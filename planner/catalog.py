@@ -220,7 +220,10 @@ def builtin_catalog_files() -> list[Path]:
 def load_catalog(extra_files: list[Path] | tuple[Path, ...] = ()) -> Catalog:
     """The built-in catalog plus the user's own files (which may override built-in ids)."""
     catalog = Catalog()
-    for path in builtin_catalog_files():
+    builtin = builtin_catalog_files()
+    if not builtin:
+        raise CatalogError(f"the built-in catalog is missing from {resources_dir()}: reinstall GPU Cluster Planner")
+    for path in builtin:
         catalog.extend(read_catalog_file(path), path.name, allow_override=False)
     for path in extra_files:
         catalog.extend(read_catalog_file(Path(path)), Path(path).name, allow_override=True)

@@ -13,9 +13,8 @@ def resources_dir() -> Path:
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root:
         return Path(frozen_root) / "resources"
-    source_tree = Path(__file__).resolve().parent.parent / "resources"
-    if (source_tree / "catalog").is_dir():
-        return source_tree
-    from importlib.resources import files
-
-    return Path(str(files("planner.resources")))
+    here = Path(__file__).resolve().parent
+    installed = here / "resources"  # a wheel maps resources/ to planner/resources/
+    if (installed / "catalog").is_dir():
+        return installed
+    return here.parent / "resources"  # a source checkout

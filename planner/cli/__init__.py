@@ -2,12 +2,13 @@
 
 Each subcommand lives in its own module with ``register(subparsers)``; nothing on these
 paths imports Qt, except opening the app and the exports that draw with Qt.
-Exit status: 0 fine, 1 the plan has errors, 2 the input cannot be used.
+Exit status: 0 fine, 1 the plan has errors, 2 the input cannot be used, 3 an unexpected error.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib import import_module
 
@@ -54,6 +55,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug: one line for the user, the traceback on request
+        if os.environ.get("PLANNER_DEBUG"):
+            raise
+        print(f"cluster-planner: unexpected error ({type(exc).__name__}: {exc}); "
+              "set PLANNER_DEBUG=1 to see the details", file=sys.stderr)
+        return 3
 
 
 def _wants_app(argv: list[str]) -> bool:

@@ -1,0 +1,103 @@
+import pytest
+
+from planner.commands import (AddDevice, AddRack, AutoPlace, CommandError, EditRack, History, MoveDevice,
+                              RemoveDevices, RemoveRack, SetSetting)
+from planner.evaluate import Evaluator
+
+
+def full_rack(report):
+    return next(r for r in report.racks if r.nodes == 4)
+
+
+def test_fifth_node_in_full_rack_is_over_cap_and_undo_restores(catalog, medium):
+    before = medium.model_dump()
+    ev = Evaluator(medium, catalog)
+    report = ev.evaluate()
+    full = full_rack(report)
+    # a node from another GPU rack moves into the full one: 5 x 7 kW = 35 kW against 30 kW
+    other = next(p for p in medium.placements if p.rack != full.id and p.device == "hgx-h100-8")
+    history = History(medium, catalog)
+    changes = history.apply(MoveDevice(other.id, full.id, 33))
+    report = ev.evaluate(changes)
+    over = [f for f in report.findings if f.code == "rack.power.over_cap"]
+    assert len(over) == 1
+    assert over[0].where == full.id
+    assert full.name in over[0].message and "35.0 kW" in over[0].message and "30 kW" in over[0].message
+    assert over[0].severity == "error"
+    report = ev.evaluate(history.undo())
+    assert not [f for f in report.findings if f.code == "rack.power.over_cap"]
+    assert medium.model_dump() == before
+
+
+@pytest.mark.parametrize("make, reason", [
+    (lambda p, r: AddDevice("hgx-h100-8", r, 1), "overlaps"),
+    (lambda p, r: AddDevice("hgx-h100-8", r, 40), "stick out"),
+    (lambda p, r: AddDevice("no-such-device", r, 40), "no device type"),
+    (lambda p, r: AddDevice("blank-1u", "nope", 40), "no rack"),
+    (lambda p, r: MoveDevice("nope", r, 40), "no device"),
+    (lambda p, r: EditRack(r, power_cap_kw=-5), "greater than 0"),
+    (lambda p, r: SetSetting("facility", "pue", 0.5), "greater than or equal to 1"),
+])
+def test_invalid_edits_are_refused_and_change_nothing(catalog, medium, make, reason):
+    before = medium.model_dump()
+    rack = medium.racks[0].id
+    with pytest.raises(CommandError, match=reason):
+        make(medium, rack).do(medium, catalog)
+    assert medium.model_dump() == before
+
+
+def test_remove_rack_and_undo_put_everything_back(catalog, medium):
+    before = medium.model_dump()
+    h = History(medium, catalog)
+    rid = medium.racks[1].id
+    h.apply(RemoveRack(rid))
+    assert medium.rack(rid) is None and not any(p.rack == rid for p in medium.placements)
+    h.undo()
+    assert medium.model_dump() == before
+    h.redo()
+    assert medium.rack(rid) is None
+
+
+def test_auto_place_fills_racks_to_their_cap_and_adds_racks(catalog):
+    from planner.plan import Plan
+
+    plan = Plan()
+    h = History(plan, catalog)
+    h.apply(AddRack("A", power_cap_kw=15))
+    # 7 nodes of 7 kW: A (15 kW) takes 2 (14 kW), new 30 kW racks take 4 (28 kW) then 1 -> 3 racks
+    h.apply(AutoPlace("hgx-h100-8", 7, racks=[plan.racks[0].id], new_rack_prefix="GPU"))
+    assert [len(plan.rack_members(r.id)) for r in plan.racks] == [2, 4, 1]
+    assert [r.name for r in plan.racks] == ["A", "GPU-01", "GPU-02"]
+    h.undo()
+    assert [len(plan.rack_members(r.id)) for r in plan.racks] == [0]
+
+
+def test_auto_place_refuses_a_device_no_rack_can_hold(catalog):
+    from planner.plan import Plan
+
+    plan = Plan()
+    plan.settings.facility = plan.settings.facility.model_copy(update={"default_rack_cap_kw": 5})
+    with pytest.raises(CommandError, match="does not fit"):
+        AutoPlace("hgx-h100-8", 1).do(plan, catalog)
+    assert plan.racks == [] and plan.placements == []
+
+
+def test_remove_devices_restores_order_on_undo(catalog, medium):
+    before = medium.model_dump()
+    ids = [medium.placements[3].id, medium.placements[0].id]
+    h = History(medium, catalog)
+    h.apply(RemoveDevices(ids))
+    h.undo()
+    assert medium.model_dump() == before
+
+
+def test_moves_of_one_device_merge_into_one_step(catalog, medium):
+    p = medium.placements[0]
+    rack = next(r for r in medium.racks if r.name == "STOR-01")
+    first = MoveDevice(p.id, rack.id, 10)
+    first.do(medium, catalog)
+    second = MoveDevice(p.id, rack.id, 20)
+    second.do(medium, catalog)
+    assert first.merge(second)
+    first.undo(medium, catalog)
+    assert (p.rack, p.u) == (medium.racks[0].id, 1)

@@ -1,0 +1,85 @@
+"""Random edit sequences: invariants hold, undo returns the original, files round-trip,
+and incremental evaluation equals a full one after every step."""
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from planner.catalog import default_catalog
+from planner.commands import (AddDevice, AddRack, AutoPlace, CommandError, EditRack, History, MoveDevice,
+                              RemoveDevices, RemoveRack, SetSetting)
+from planner.evaluate import Evaluator, evaluate
+from planner.fileio import plan_from_json, plan_to_json
+from planner.space import occupied
+from planner.templates import build_template
+
+CATALOG = default_catalog()
+DEVICES = ["hgx-h100-8", "qm9700", "sn4600c", "pfs-appliance", "cdu-inrack-250", "blank-1u", "h100x2-inference"]
+
+step = st.tuples(
+    st.sampled_from(["add", "move", "remove", "add_rack", "edit_rack", "remove_rack", "auto", "setting"]),
+    st.integers(0, 10_000), st.integers(0, 10_000), st.integers(1, 45), st.sampled_from(DEVICES),
+)
+
+
+def make_command(plan, kind, a, b, u, device):
+    racks = plan.racks
+    placements = plan.placements
+    if kind == "add" and racks:
+        return AddDevice(device, racks[a % len(racks)].id, u)
+    if kind == "move" and racks and placements:
+        return MoveDevice(placements[a % len(placements)].id, racks[b % len(racks)].id, u)
+    if kind == "remove" and placements:
+        return RemoveDevices([placements[a % len(placements)].id, placements[b % len(placements)].id])
+    if kind == "add_rack":
+        return AddRack(cooling="liquid" if a % 2 else "air", power_cap_kw=10 + a % 40)
+    if kind == "edit_rack" and racks:
+        return EditRack(racks[a % len(racks)].id, power_cap_kw=5 + b % 50, height_u=30 + u % 20)
+    if kind == "remove_rack" and racks:
+        return RemoveRack(racks[a % len(racks)].id)
+    if kind == "auto":
+        return AutoPlace(device, a % 6)
+    if kind == "setting":
+        field, value = [("power_basis", "nameplate"), ("power_basis", "typical"), ("pue", 1 + (a % 10) / 10),
+                        ("nodes_per_cdu", 1 + a % 9), ("cdu_policy", "capacity")][b % 5]
+        return SetSetting("facility", field, value)
+    return None
+
+
+def check_invariants(plan, report):
+    for rack in plan.racks:
+        spans = occupied(plan.rack_members(rack.id).values(), CATALOG)
+        for (lo1, hi1, _), (lo2, _, _) in zip(spans, spans[1:]):
+            assert hi1 < lo2, "commands never make overlaps"
+        assert all(hi <= rack.height_u for _, hi, _ in spans)
+    t = report.totals
+    assert t.gpus == sum(r.gpus for r in report.racks)
+    assert t.nodes == sum(r.nodes for r in report.racks)
+    assert t.typical_mw == sum(r.typical_mw for r in report.racks)
+    assert t.nameplate_mw == sum(r.nameplate_mw for r in report.racks)
+    assert t.racks == len(plan.racks)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["medium", "inference", "single-node"]), st.lists(step, min_size=1, max_size=25))
+def test_random_edits_keep_invariants_undo_and_round_trip(template, steps):
+    plan = build_template(template, catalog=CATALOG)
+    original = plan.model_dump()
+    history = History(plan, CATALOG)
+    ev = Evaluator(plan, CATALOG)
+    ev.evaluate()
+    for kind, a, b, u, device in steps:
+        cmd = make_command(plan, kind, a, b, u, device)
+        if cmd is None:
+            continue
+        before = plan.model_dump()
+        try:
+            changes = history.apply(cmd)
+        except CommandError:
+            assert plan.model_dump() == before, "a refused edit leaves the plan unchanged"
+            continue
+        incremental = ev.evaluate(changes)
+        assert incremental.to_json() == evaluate(plan, CATALOG).to_json()
+        check_invariants(plan, incremental)
+    assert plan_from_json(plan_to_json(plan)).model_dump() == plan.model_dump()
+    while history.done:
+        history.undo()
+    assert plan.model_dump() == original
