@@ -332,11 +332,23 @@ class Macro(Command):
 
 
 def next_rack_name(plan: Plan, prefix: str) -> str:
-    names = {r.name for r in plan.racks}
-    n = 1
-    while f"{prefix}-{n:02d}" in names:
-        n += 1
-    return f"{prefix}-{n:02d}"
+    return _RackNamer(plan, prefix).next()
+
+
+class _RackNamer:
+    """PREFIX-01, PREFIX-02, ...: the next names no rack of the plan uses."""
+
+    def __init__(self, plan: Plan, prefix: str):
+        self.names = {r.name for r in plan.racks}
+        self.prefix, self.n = prefix, 0
+
+    def next(self) -> str:
+        while True:
+            self.n += 1
+            name = f"{self.prefix}-{self.n:02d}"
+            if name not in self.names:
+                self.names.add(name)
+                return name
 
 
 class AutoPlace(Command):
@@ -372,8 +384,9 @@ class AutoPlace(Command):
                 if remaining == 0:
                     break
                 remaining -= self._fill(plan, catalog, d, p_mw, rack_id, remaining, done)
+            names = _RackNamer(plan, self.new_rack_prefix)
             while remaining > 0:
-                add = AddRack(next_rack_name(plan, self.new_rack_prefix), **self.new_rack_fields)
+                add = AddRack(names.next(), **self.new_rack_fields)
                 add.do(plan, catalog)
                 done.append(add)
                 placed = self._fill(plan, catalog, d, p_mw, add.rack_id, remaining, done)
@@ -387,11 +400,7 @@ class AutoPlace(Command):
                 c.undo(plan, catalog)
             raise
         self._done = done
-        changes = ChangeSet()
-        for c in done:
-            # The commands were done above; collect what they touched.
-            changes = changes | _touched(c)
-        return changes
+        return _collect_changes(done)
 
     def _fill(self, plan, catalog, d, p_mw, rack_id, want, done) -> int:
         rack = plan.rack(rack_id)
@@ -406,8 +415,7 @@ class AutoPlace(Command):
             u = lowest_free_u(plan, catalog, rack, d.u_height)
             if u is None:
                 break
-            n = len(plan.placements) + 1
-            label = f"{self.label_prefix}{n}" if self.label_prefix else ""
+            label = f"{self.label_prefix}{len(plan.placements) + 1}" if self.label_prefix else ""
             add = AddDevice(d.id, rack_id, u, label=label)
             add.do(plan, catalog)
             done.append(add)
@@ -422,12 +430,19 @@ class AutoPlace(Command):
         return changes
 
 
-def _touched(c: Command) -> ChangeSet:
-    if isinstance(c, AddRack):
-        return _rack_changes(c.rack_id, structure=True)
-    if isinstance(c, AddDevice):
-        return _rack_changes(c.rack, devices=(c.placement_id,))
-    return ChangeSet()
+def _collect_changes(done: list[Command]) -> ChangeSet:
+    """What a run of AddRack/AddDevice commands touched, gathered in one pass."""
+    racks: set[str] = set()
+    devices: list[str] = []
+    structure = False
+    for c in done:
+        if isinstance(c, AddRack):
+            racks.add(c.rack_id)
+            structure = True
+        elif isinstance(c, AddDevice):
+            racks.add(c.rack)
+            devices.append(c.placement_id)
+    return ChangeSet(racks=frozenset(racks), devices=frozenset(devices), structure=structure)
 
 
 class History:
