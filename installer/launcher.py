@@ -1,0 +1,8 @@
+"""Entry point of the frozen build: the same CLI as the installed `cluster-planner`."""
+
+import sys
+
+from planner.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
