@@ -34,7 +34,8 @@ class WorkloadSettings(Section):
     sharding: Literal["ddp", "fsdp_full", "fsdp_hybrid"] = setting(
         "ddp",
         title="Sharding",
-        source="PyTorch FSDP: FULL_SHARD shards across all ranks; HYBRID_SHARD shards within a node and replicates across nodes.",
+        source="PyTorch FSDP: FULL_SHARD shards across all ranks; HYBRID_SHARD shards within a node and replicates "
+        "across nodes (the planning guide states HYBRID_SHARD backwards).",
     )
     mfu: float = setting(
         0.40, title="Model FLOP utilisation", unit="fraction", source="REFERENCE: 30-50% MFU is good on H100.", gt=0, le=1
