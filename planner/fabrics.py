@@ -4,6 +4,14 @@ Line rates are the per-port signalling rates of the standards (IEEE 802.3 100/20
 InfiniBand HDR/NDR200 200 Gb/s, NDR 400 Gb/s, XDR 800 Gb/s). What a collective actually
 achieves is a fraction of it (``efficiency``) plus a per-step latency, both editable in
 the plan's fabric settings with their sources.
+
+Why the efficiency defaults are what they are: the guide's fabric table gives, for one
+70B all-reduce on 128 H100 (16 nodes of 8 NICs), an "effective bandwidth" of 45, 102,
+176 and 345 GB/s on 100GbE TCP, 200GbE RoCE v2, 200G IB and 400G IB. Per node that is
+out of 8 x 100/8 = 100, 200, 200 and 400 GB/s of line rate: 45%, 51%, 88% and 86.25%.
+Those ratios are the table's trustworthy part (its absolute times are not: 345 GB/s x
+28 ms moves 9.7 GB, not the 140 GB of a 70B model's gradients), so the planner takes the
+efficiencies from it and computes the times from the bytes actually moved.
 """
 
 from __future__ import annotations

@@ -41,7 +41,8 @@ class FabricSettings(Section):
         1.0,
         title="Compute NICs per GPU",
         unit="NICs",
-        source="Planning guide: 'Each GPU needs its own NIC. No sharing.'",
+        source="Planning guide: 'Each GPU needs its own NIC. No sharing.' The placed nodes' NICs count where the "
+        "catalog gives them; this design figure is used where it does not, and below 1 it is flagged.",
         gt=0,
         le=4,
     )
