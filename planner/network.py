@@ -49,8 +49,15 @@ class FabricSize:
         return self.leaf_switches + self.spine_switches + self.core_switches
 
     @property
-    def ports_needed(self) -> int:
+    def ports_cabled(self) -> int:
+        """Switch ports with a cable in them, all tiers."""
         return self.leaf_down_ports + self.leaf_up_ports + self.spine_down_ports + self.spine_up_ports + self.core_ports
+
+    @property
+    def ports_needed(self) -> int:
+        """Ports on the switches the fabric needs (switches come whole: a rail's leaf
+        serving 16 nodes still has 64 ports)."""
+        return self.switches * self.radix
 
     @property
     def cables(self) -> int:
@@ -58,6 +65,11 @@ class FabricSize:
 
     def cables_by_tier(self) -> dict[str, int]:
         return {"node-leaf": self.node_leaf_links, "leaf-spine": self.leaf_spine_links, "spine-core": self.spine_core_links}
+
+    def transceivers_by_tier(self) -> dict[str, int]:
+        """One transceiver per cable end (REFERENCE: optics at both ends unless a passive
+        copper run of a few metres; switches sit in their own racks, so every run is optical)."""
+        return {tier: 2 * n for tier, n in self.cables_by_tier().items()}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,6 +79,8 @@ class FabricSize:
             "leaf_switches": self.leaf_switches,
             "spine_switches": self.spine_switches,
             "core_switches": self.core_switches,
+            "pods": self.pods,
+            "scalable_units": self.scalable_units,
             "ports_per_tier": {
                 "leaf_down": self.leaf_down_ports,
                 "leaf_up": self.leaf_up_ports,
@@ -75,6 +89,7 @@ class FabricSize:
                 "core": self.core_ports,
             },
             "cables_per_tier": self.cables_by_tier(),
+            "transceivers_per_tier": self.transceivers_by_tier(),
         }
 
 

@@ -152,12 +152,15 @@ def _storage_ports(catalog: Catalog, t: Template, n_nodes: int) -> int:
 
 
 def _rescale_workload(plan: Plan, catalog: Catalog, node_id: str, n_nodes: int) -> None:
-    """Keep TP x PP x DP equal to the GPU count when --nodes resizes a template."""
+    """Keep TP x PP x DP equal to the GPU count when --nodes resizes a template: keep TP,
+    take the largest pipeline depth up to the template's that divides the rest, DP the rest."""
     gpus = n_nodes * catalog[node_id].gpus
     w = plan.settings.workload
-    per_replica = w.tp * w.pp
-    if gpus and gpus % per_replica == 0:
-        plan.settings.workload = w.model_copy(update={"dp": gpus // per_replica})
+    if not gpus or gpus % w.tp:
+        return
+    replicas = gpus // w.tp
+    pp = next(p for p in range(min(w.pp, replicas), 0, -1) if replicas % p == 0)
+    plan.settings.workload = w.model_copy(update={"pp": pp, "dp": replicas // pp})
 
 
 def _merge(base: dict, over: dict) -> dict:

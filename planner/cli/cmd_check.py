@@ -53,6 +53,8 @@ def render_text(report: Report) -> str:
         for key, value in data.items():
             if isinstance(value, (int, float, str)) and not isinstance(value, bool) or value is None:
                 lines.append(f"  {key.replace('_', ' '):<28} {_fmt(value)}")
+            elif isinstance(value, dict) and all(isinstance(v, (int, float)) for v in value.values()):
+                lines.append(f"  {key.replace('_', ' '):<28} " + ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()))
     findings = report.findings
     counts = report.counts_by_severity()
     lines += ["", f"Findings: {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"]

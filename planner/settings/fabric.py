@@ -13,7 +13,7 @@ Topology = Literal["rail_optimized", "fat_tree", "leaf_spine"]
 class FabricSettings(Section):
     technology: FabricTech = setting(
         "ib400",
-        title="Compute fabric",
+        title="Compute fabric technology",
         source="Planning guide: inter-node InfiniBand NDR400 (400 Gb/s) for LLM training.",
     )
     topology: Topology = setting(
@@ -41,7 +41,8 @@ class FabricSettings(Section):
         1.0,
         title="Compute NICs per GPU",
         unit="NICs",
-        source="Planning guide: 'Each GPU needs its own NIC. No sharing.'",
+        source="Planning guide: 'Each GPU needs its own NIC. No sharing.' The placed nodes' NICs count where the "
+        "catalog gives them; this design figure is used where it does not, and below 1 it is flagged.",
         gt=0,
         le=4,
     )
@@ -64,3 +65,45 @@ class FabricSettings(Section):
         min_length=1,
         max_length=64,
     )
+
+    # Achieved fraction of line rate (NCCL bus bandwidth / aggregate NIC line rate).
+    # The guide's fabric table gives, per 8-NIC node, an "effective bandwidth" for the
+    # same 70B all-reduce on four fabrics; dividing by 8 x line rate / 8 bits gives these.
+    efficiency_eth100_tcp: float = setting(
+        0.45, title="Efficiency, 100GbE TCP", unit="fraction of line rate",
+        source="Planning guide fabric table: 45 GB/s effective per node of 8 x 100GbE (100 GB/s) = 45%.",
+        gt=0, le=1)
+    efficiency_eth200_roce: float = setting(
+        0.51, title="Efficiency, 200GbE RoCE v2", unit="fraction of line rate",
+        source="Planning guide fabric table: 102 GB/s effective per node of 8 x 200GbE (200 GB/s) = 51%.",
+        gt=0, le=1)
+    efficiency_eth400_roce: float = setting(
+        0.51, title="Efficiency, 400GbE RoCE v2", unit="fraction of line rate",
+        source="Not in the guide's table: taken equal to its 200GbE RoCE v2 row (51%); tuned RoCE can do better.",
+        gt=0, le=1)
+    efficiency_ib200: float = setting(
+        0.88, title="Efficiency, 200G InfiniBand", unit="fraction of line rate",
+        source="Planning guide fabric table: 176 GB/s effective per node of 8 x 200G IB (200 GB/s) = 88%.",
+        gt=0, le=1)
+    efficiency_ib400: float = setting(
+        0.8625, title="Efficiency, 400G InfiniBand (NDR)", unit="fraction of line rate",
+        source="Planning guide fabric table: 345 GB/s effective per node of 8 x NDR400 (400 GB/s) = 86.25%.",
+        gt=0, le=1)
+    efficiency_ib800: float = setting(
+        0.8625, title="Efficiency, 800G InfiniBand (XDR)", unit="fraction of line rate",
+        source="Not in the guide's table: taken equal to its 400G InfiniBand row (86.25%).",
+        gt=0, le=1)
+    latency_tcp_us: float = setting(
+        50.0, title="Per-step latency, TCP", unit="us",
+        source="REFERENCE: kernel TCP ~50 us per collective step.", ge=0, le=100000)
+    latency_roce_us: float = setting(
+        10.0, title="Per-step latency, RoCE v2", unit="us",
+        source="REFERENCE: NCCL over the network ~3-10 us per step; RoCE at the upper end.", ge=0, le=100000)
+    latency_ib_us: float = setting(
+        5.0, title="Per-step latency, InfiniBand", unit="us",
+        source="REFERENCE: NCCL over the network ~3-10 us per step; InfiniBand mid-range.", ge=0, le=100000)
+    nvlink_efficiency: float = setting(
+        0.80, title="NVLink efficiency", unit="fraction of per-direction bandwidth",
+        source="Planner assumption: NCCL reaches ~80% of NVLink's per-direction bandwidth (half the "
+        "datasheet's bidirectional figure, e.g. 450 of 900 GB/s on H100); 'virtually free' is not zero.",
+        gt=0, le=1)

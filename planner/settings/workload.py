@@ -12,6 +12,12 @@ class WorkloadSettings(Section):
     model_params_b: float = setting(
         70.0, title="Model parameters", unit="billion", source="Planning guide: 70B model (Llama-3 scale).", gt=0, le=100000
     )
+    layers: int = setting(
+        80, title="Transformer layers", unit="layers",
+        source="Llama 2 70B: 80 layers (Touvron et al. 2023); sets the tensor-parallel traffic.", ge=1, le=100_000)
+    hidden_size: int = setting(
+        8192, title="Hidden size", unit="values",
+        source="Llama 2 70B: hidden size 8192 (Touvron et al. 2023); sets activation sizes.", ge=1, le=10_000_000)
     seq_len: int = setting(4096, title="Sequence length", unit="tokens", source="Planning guide: sequence length 4096.", ge=1, le=10_000_000)
     global_batch_tokens: int = setting(
         4_194_304,
@@ -28,7 +34,8 @@ class WorkloadSettings(Section):
     sharding: Literal["ddp", "fsdp_full", "fsdp_hybrid"] = setting(
         "ddp",
         title="Sharding",
-        source="PyTorch FSDP: FULL_SHARD shards across all ranks; HYBRID_SHARD shards within a node and replicates across nodes.",
+        source="PyTorch FSDP: FULL_SHARD shards across all ranks; HYBRID_SHARD shards within a node and replicates "
+        "across nodes (the planning guide states HYBRID_SHARD backwards).",
     )
     mfu: float = setting(
         0.40, title="Model FLOP utilisation", unit="fraction", source="REFERENCE: 30-50% MFU is good on H100.", gt=0, le=1

@@ -1,0 +1,151 @@
+"""Fabric sizing, worked out by hand, and the ports/switch checks of the network section."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from planner.catalog import default_catalog
+from planner.cli import main
+from planner.commands import History, RemoveDevices, SetSetting
+from planner.evaluate import Evaluator
+from planner.network import FabricSizingError, size_fabric
+from planner.templates import build_template
+
+CAT = default_catalog()
+
+
+def codes(report, severity=None):
+    return [f.code for f in report.findings if severity is None or f.severity == severity]
+
+
+# Rail-optimised NDR400, 64-port switches, 8 rails (one NIC per GPU, 8 GPUs per node).
+# A leaf takes k/2 = 32 nodes down and 32 uplinks, so a scalable unit (SU) is up to 32
+# nodes with one leaf per rail: 8 leaves per SU. Two tiers hold up to k = 64 leaves;
+# spines = ceil(leaf uplinks / 64). Beyond, pods of k/2 = 32 leaves, each pod's spines
+# with 32 down / 32 up, core = ceil(spine uplinks / 64).
+HAND = [
+    # nodes, tiers, leaves, spines, core
+    # 16: 1 SU, 8 leaves with 16 up each = 128 uplinks -> 2 spines.
+    (16, 2, 8, 2, 0),
+    # 31: 1 SU, 8 leaves x 31 up = 248 -> ceil(248/64) = 4 spines.
+    (31, 2, 8, 4, 0),
+    # 100: SUs of 32, 32, 32, 4 -> 32 leaves; uplinks 3 x 8 x 32 + 8 x 4 = 800 -> 13 spines.
+    (100, 2, 32, 13, 0),
+    # 127: SUs of 32, 32, 32, 31 -> 32 leaves; 768 + 248 = 1016 uplinks -> 16 spines
+    # (the DGX SuperPOD 4-SU figure: 32 leaves, 16 spines).
+    (127, 2, 32, 16, 0),
+    # 2,000: 63 SUs (62 x 32 + 16) -> 504 leaves > 64, so three tiers. Pods of 32 leaves:
+    # 16 pods, 15 full (32 leaves x 32 up = 1024 -> 32 spines) and one of 24 leaves
+    # (16 x 32 + 8 x 16 = 640 up -> 20 spines): 15 x 32 + 20 = 500 spines;
+    # 16,000 spine uplinks -> 250 core switches.
+    (2000, 3, 504, 500, 250),
+]
+
+
+@pytest.mark.parametrize("nodes,tiers,leaves,spines,core", HAND)
+def test_rail_optimised_ndr400_counts_by_hand(nodes, tiers, leaves, spines, core):
+    s = size_fabric(nodes, 8, 64)
+    assert (s.tiers, s.leaf_switches, s.spine_switches, s.core_switches) == (tiers, leaves, spines, core)
+    # Every GPU has a cable to its rail's leaf; non-blocking: as many uplinks as downlinks.
+    assert s.cables_by_tier()["node-leaf"] == nodes * 8
+    assert s.cables_by_tier()["leaf-spine"] == nodes * 8
+    assert s.cables_by_tier()["spine-core"] == (nodes * 8 if tiers == 3 else 0)
+    assert s.transceivers_by_tier() == {k: 2 * v for k, v in s.cables_by_tier().items()}
+    assert s.ports_needed == (leaves + spines + core) * 64
+
+
+def test_third_tier_appears_exactly_when_two_cannot_hold():
+    # 256 nodes = 8 SUs = 64 leaves: the most two tiers of 64-port switches join (k leaves).
+    assert size_fabric(256, 8, 64).tiers == 2
+    assert size_fabric(257, 8, 64).tiers == 3
+
+
+def test_forced_two_tiers_too_large_is_a_clear_error():
+    with pytest.raises(FabricSizingError, match="three tiers"):
+        size_fabric(257, 8, 64, tiers="2")
+
+
+def test_leaf_spine_oversubscribed_3_to_1():
+    # r = 3: a 64-port leaf takes floor(64 x 3/4) = 48 endpoints down and 16 up.
+    # 96 endpoints -> 2 leaves, 32 uplinks -> 1 spine.
+    s = size_fabric(96, 1, 64, topology="leaf_spine", oversubscription=3.0)
+    assert (s.leaf_switches, s.leaf_up_ports, s.spine_switches) == (2, 32, 1)
+
+
+@pytest.mark.parametrize("nodes,leaves,spines,core", [(16, 8, 2, 0), (31, 8, 4, 0), (100, 32, 13, 0),
+                                                      (127, 32, 16, 0), (2000, 504, 500, 250)])
+def test_cli_new_medium_shows_the_same_counts(tmp_path, capsys, nodes, leaves, spines, core):
+    out = tmp_path / "p.json"
+    assert main(["new", "--template", "medium", "--nodes", str(nodes), "-o", str(out)]) == 0
+    capsys.readouterr()
+    main(["check", str(out), "--json"])
+    net = json.loads(capsys.readouterr().out)["network"]
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (leaves, spines, core)
+    # The template places exactly the switches the fabric needs.
+    assert net["switch_ports_placed"] == net["switch_ports_needed"] == (leaves + spines + core) * 64
+
+
+def test_medium_network_section_keys_and_figures():
+    report = Evaluator(build_template("medium"), CAT).evaluate()
+    net = report.sections["network"]
+    for key in ("fabric", "topology", "leaf_switches", "spine_switches", "core_switches", "switch_ports_needed",
+                "switch_ports_placed", "oversubscription", "cables", "transceivers", "allreduce_ms",
+                "bus_bandwidth_gbs", "compute_ms", "gpu_idle_pct", "tokens_per_s", "tokens_per_s_limit",
+                "scaling", "fabrics", "cables_per_tier", "transceivers_per_tier"):
+        assert key in net
+    # 16 nodes: 128 node-leaf + 128 leaf-spine cables, two transceivers each.
+    assert net["cables"] == 256 and net["transceivers"] == 512
+    assert net["cables_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
+    assert net["transceivers_per_tier"] == {"node-leaf": 256, "leaf-spine": 256, "spine-core": 0}
+    assert net["fabric"] == "ib400" and net["topology"] == "rail_optimized"
+
+
+def test_removing_one_leaf_says_how_many_ports_are_missing_and_undo_clears_it():
+    plan = build_template("medium")
+    ev = Evaluator(plan, CAT)
+    assert "network.ports.short" not in codes(ev.evaluate())
+    leaf = next(p for p in plan.placements if p.device == "qm9700")
+    history = History(plan, CAT)
+    report = ev.evaluate(history.apply(RemoveDevices([leaf.id])))
+    short = [f for f in report.findings if f.code == "network.ports.short"]
+    assert len(short) == 1 and short[0].severity == "error"
+    # 10 switches x 64 ports = 640 needed; 9 placed = 576: 64 ports missing.
+    assert "64 ports missing" in short[0].message
+    assert report.sections["network"]["switch_ports_placed"] == 576
+    report = ev.evaluate(history.undo())
+    assert "network.ports.short" not in codes(report)
+    assert not codes(report, "error")
+
+
+def test_spare_switches_are_info():
+    plan = build_template("medium")
+    # Fewer nodes than the switches were sized for: 8 nodes need 8 leaves + 1 spine.
+    history = History(plan, CAT)
+    nodes = [p.id for p in plan.placements if p.device == "hgx-h100-8"][:8]
+    history.apply(RemoveDevices(nodes))
+    history.apply(SetSetting("workload", "dp", 2))
+    report = Evaluator(plan, CAT).evaluate()
+    spare = [f for f in report.findings if f.code == "network.ports.spare"]
+    # 10 x 64 placed - 9 x 64 needed = 64 spare.
+    assert spare and spare[0].severity == "info" and spare[0].message.startswith("64 ")
+
+
+@pytest.mark.parametrize("switch", ["sn5600-400", "qm9700-ndr200", "q3400"])
+def test_switch_model_not_matching_the_fabric_is_an_error(switch):
+    plan = build_template("medium")
+    History(plan, CAT).apply(SetSetting("fabric", "switch_device", switch))
+    report = Evaluator(plan, CAT).evaluate()
+    assert "network.switch.mismatch" in codes(report, "error")
+
+
+def test_nic_faster_than_switch_ports_is_an_error():
+    # 400G NICs on 200G ports (qm9700-ndr200) with a 200G InfiniBand fabric.
+    plan = build_template("medium")
+    h = History(plan, CAT)
+    h.apply(SetSetting("fabric", "technology", "ib200"))
+    h.apply(SetSetting("fabric", "switch_device", "qm9700-ndr200"))
+    report = Evaluator(plan, CAT).evaluate()
+    assert "network.switch.mismatch" not in codes(report)
+    assert "network.nic.faster_than_switch" in codes(report, "error")

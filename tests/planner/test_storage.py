@@ -1,0 +1,76 @@
+"""Checkpoint size and write time by hand, and the guide's storage findings."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.catalog import default_catalog
+from planner.commands import History, RemoveDevices, SetSetting
+from planner.evaluate import Evaluator
+from planner.storage import checkpoint_gb, checkpoint_write_s
+from planner.templates import build_template
+
+CAT = default_catalog()
+
+
+def codes(report):
+    return {f.code: f for f in report.findings}
+
+
+def test_70b_full_checkpoint_is_980_gb():
+    # 70e9 parameters x 14 bytes (bf16 2 + fp32 master 4 + Adam m 4 + v 4) = 980e9 bytes.
+    assert checkpoint_gb(70, 14) == pytest.approx(980.0)
+    assert checkpoint_gb(70, 2) == pytest.approx(140.0)  # weights only
+
+
+def test_write_time_formula_by_hand():
+    # size / min(filesystem write, nodes x per-node): 980 / min(50, 16 x 100) = 19.6 s;
+    # 980 / min(500, 4 x 25) = 9.8 s (the nodes' links limit).
+    assert checkpoint_write_s(980, 50, 16, 100) == pytest.approx(19.6)
+    assert checkpoint_write_s(980, 500, 4, 25) == pytest.approx(9.8)
+
+
+def test_medium_storage_section_by_hand():
+    report = Evaluator(build_template("medium"), CAT).evaluate()
+    s = report.sections["storage"]
+    # 2 appliances x 250 TB, 25 GB/s write each; HGX node: 2 x 400G storage NICs = 100 GB/s.
+    assert s["capacity_tb"] == 500 and s["write_gbs"] == 50 and s["node_storage_gbs"] == 100
+    assert s["checkpoint_gb"] == 980
+    assert s["checkpoint_write_s"] == pytest.approx(19.6)  # 980 / min(50, 16 x 100)
+    # One node alone: min(100, 50) = 50 GB/s (what fio on one node measures).
+    assert s["write_gbs_per_node"] == 50
+    assert s["write_gbs_per_node_all_writing"] == pytest.approx(50 / 16)
+    # 19.6 s of a 60-minute interval = 0.544%.
+    assert s["checkpoint_stall_pct"] == pytest.approx(19.6 / 3600 * 100, abs=1e-3)
+    assert not [f for f in report.findings if f.code.startswith("storage.")]
+
+
+def test_slow_node_write_and_long_stall_are_warnings():
+    plan = build_template("medium")
+    h = History(plan, CAT)
+    # Per-node storage bandwidth 5 GB/s (< 10), one appliance of 25 GB/s, a checkpoint
+    # every 5 minutes: 980 / min(25, 16 x 5) = 39.2 s = 13.1% of 300 s (> 5%).
+    h.apply(SetSetting("storage", "node_storage_gbs", 5.0))
+    h.apply(SetSetting("storage", "checkpoint_interval_min", 5.0))
+    pfs = [p.id for p in plan.placements if p.device == "pfs-appliance"]
+    h.apply(RemoveDevices(pfs[:1]))
+    report = Evaluator(plan, CAT).evaluate()
+    found = codes(report)
+    assert found["storage.write.slow_per_node"].severity == "warning"
+    assert "5.0 GB/s" in found["storage.write.slow_per_node"].message
+    assert found["storage.checkpoint.stall"].severity == "warning"
+    assert "39 s" in found["storage.checkpoint.stall"].message and "13.1%" in found["storage.checkpoint.stall"].message
+
+
+def test_checkpoints_and_datasets_in_one_pool_is_a_warning():
+    plan = build_template("medium")
+    History(plan, CAT).apply(SetSetting("storage", "separate_checkpoint_pool", False))
+    assert codes(Evaluator(plan, CAT).evaluate())["storage.pools.shared"].severity == "warning"
+
+
+def test_single_node_without_filesystem_is_info_only():
+    report = Evaluator(build_template("single-node"), CAT).evaluate()
+    s = report.sections["storage"]
+    assert s["checkpoint_gb"] == 182  # 13e9 x 14 bytes
+    assert s["checkpoint_write_s"] is None
+    assert codes(report)["storage.none"].severity == "info"
