@@ -40,3 +40,17 @@ def _location(loc: tuple, data: object) -> str:
             node = node.get(key) if isinstance(node, dict) else None
             parts.append(("." if parts else "") + str(key))
     return "".join(parts)
+
+
+def quote(text: object, limit: int = 60) -> str:
+    """User text inside a message: quoted, control characters escaped, cut at ``limit``."""
+    s = str(text)
+    cut = len(s) > limit
+    s = s[:limit].encode("unicode_escape").decode("ascii").replace("'", "\\'")
+    return f"'{s}{'...' if cut else ''}'"
+
+
+def one_line(message: str, limit: int = 500) -> str:
+    """A message as a single line: line breaks and control characters escaped, cut at ``limit``."""
+    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
