@@ -38,7 +38,8 @@ def _location(loc: tuple, data: object) -> str:
             parts.append(label)
         else:
             node = node.get(key) if isinstance(node, dict) else None
-            parts.append(("." if parts else "") + str(key))
+            text = str(key)
+            parts.append(("." if parts else "") + (text if len(text) <= 40 else text[:40] + "..."))
     return "".join(parts)
 
 
