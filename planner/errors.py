@@ -19,7 +19,7 @@ def describe_validation_error(exc: ValidationError, data: object = None) -> str:
     msg = first.get("msg", "invalid value")
     msg = msg.removeprefix("Value error, ")
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-    return f"{where}: {msg}{more}" if where else f"{msg}{more}"
+    return one_line(f"{where}: {msg}{more}" if where else f"{msg}{more}")
 
 
 def _location(loc: tuple, data: object) -> str:
@@ -32,13 +32,13 @@ def _location(loc: tuple, data: object) -> str:
             if isinstance(node, list) and 0 <= key < len(node):
                 node = node[key]
                 if isinstance(node, dict) and isinstance(node.get("id"), str):
-                    label = f"[{key}] (id '{node['id'][:40]}')"
+                    label = f"[{key}] (id {quote(node['id'], 40)})"
             else:
                 node = None
             parts.append(label)
         else:
             node = node.get(key) if isinstance(node, dict) else None
-            text = str(key)
+            text = one_line(str(key))
             parts.append(("." if parts else "") + (text if len(text) <= 40 else text[:40] + "..."))
     return "".join(parts)
 

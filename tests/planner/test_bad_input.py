@@ -126,6 +126,11 @@ def test_unknown_key(tmp_path):
     check_plan(tmp_path, mutated(lambda p: p["racks"][0].update(colour="red")), "colour", "Extra inputs")
 
 
+def test_unknown_key_with_a_line_break_stays_one_line(tmp_path):
+    # Found by the fuzz test: a key "\n" used to split the message over two lines.
+    check_plan(tmp_path, mutated(lambda p: p.update({"\n": None})), ".\\n: Extra inputs")
+
+
 def test_newer_schema_version(tmp_path):
     check_plan(tmp_path, mutated(lambda p: p.update(schema_version=7)), "file format 7", "formats up to 1")
 
