@@ -128,7 +128,7 @@ def test_unknown_key(tmp_path):
 
 def test_unknown_key_with_a_line_break_stays_one_line(tmp_path):
     # Found by the fuzz test: a key "\n" used to split the message over two lines.
-    check_plan(tmp_path, mutated(lambda p: p.update({"\n": None})), ".\\n: Extra inputs")
+    check_plan(tmp_path, mutated(lambda p: p.update({"\n": None})), "p.json: \\n: Extra inputs")
 
 
 def test_newer_schema_version(tmp_path):

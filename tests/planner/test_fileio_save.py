@@ -153,3 +153,41 @@ def test_read_only_folder_is_refused_with_the_reason(tmp_path):
     finally:
         os.chmod(tmp_path, 0o755)
     assert load_plan(target).name == "old"
+
+
+FULL_DISK_CHILD = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)          # fail the write with EFBIG instead of dying
+resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))  # no file may grow past 4 KiB
+from planner.errors import PlannerError
+from planner.plan import Plan
+from {module} import {func} as save
+try:
+    save(Plan(name="new", description="x" * 4000), sys.argv[1])
+except PlannerError as exc:
+    print(exc)
+"""
+
+
+def run_out_of_space(tmp_path, module="planner.fileio", func="save_plan"):
+    """Save a 4+ KiB plan in a process whose files may not exceed 4 KiB: a real failing write."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    target = tmp_path / "p.json"
+    save_plan(_plan("old"), target)
+    old = target.read_bytes()
+    proc = subprocess.run([sys.executable, "-c", FULL_DISK_CHILD.format(module=module, func=func), str(target)],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(root),
+                                                                    QT_QPA_PLATFORM="offscreen"), timeout=60)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert target.read_bytes() == old
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.json"]  # no temporary file, no backup rotated
+    return proc.stdout.strip()
+
+
+def test_a_real_failing_write_leaves_the_old_file(tmp_path):
+    msg = run_out_of_space(tmp_path)
+    assert msg == "cannot save p.json: the file is larger than this disk or account allows (the previous file is unchanged)"

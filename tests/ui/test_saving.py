@@ -50,3 +50,16 @@ def test_failure_to_replace_leaves_the_target_untouched(qtbot, tmp_path):
         save_plan_qt(_plan("x"), target)
     assert (target / "inside").read_text() == "keep me"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.json"]  # no temporary file left
+
+
+def test_qt_save_with_a_real_failing_write_leaves_the_old_file(qtbot, tmp_path):
+    # The same child as the core's test (files may not grow past 4 KiB), saving through QSaveFile.
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "core_save_tests", Path(__file__).resolve().parents[1] / "planner" / "test_fileio_save.py")
+    core = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(core)
+    msg = core.run_out_of_space(tmp_path, module="ui.saving", func="save_plan_qt")
+    assert msg.startswith("cannot save p.json: ") and msg.endswith("(the previous file is unchanged)")
