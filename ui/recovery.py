@@ -7,6 +7,13 @@ A normal exit removes both; after a crash (or SIGKILL) they stay behind with a l
 process is gone, and the next start's ``find_recoverable()`` returns them. The pattern of
 LibreOffice's and KiCad's autosave; ``QLockFile`` decides "still running" by the PID it
 wrote, so a second running instance never offers the first one's copy.
+
+Wiring in the main window (``stack`` is its QUndoStack, ``doc.plan`` its Plan)::
+
+    self.autosave = AutosaveManager(lambda: plan_to_json(doc.plan), lambda: not stack.isClean(),
+                                    source_path=lambda: str(doc.path or ""), parent=self)
+    self.autosave.start()                      # after offering find_recoverable() copies
+    stack.cleanChanged.connect(lambda clean: clean and self.autosave.discard())
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLockFile, QObject, QStandardPaths, QTimer, Signal
 
 from planner.errors import PlannerError
-from planner.fileio import atomic_write_bytes, load_plan
+from planner.fileio import atomic_write_bytes, load_plan, open_plan
 from planner.plan import Plan
 
 DEFAULT_INTERVAL_S = 60
@@ -45,9 +52,13 @@ class RecoveryCopy:
     source: str  # the plan's file when it crashed, "" for a plan never saved
     name: str  # the plan's name, for the offer dialog
 
-    def load(self) -> Plan:
-        """The plan as of the last autosave (validated like any plan file)."""
-        return load_plan(self.path)
+    def load(self, catalog=None) -> Plan:
+        """The plan as of the last autosave, validated like any plan file (PlanLoadError if not).
+
+        With a catalog, also refuses a plan using device types the catalog lacks, like
+        ``planner.fileio.open_plan``.
+        """
+        return open_plan(self.path, catalog) if catalog is not None else load_plan(self.path)
 
     def discard(self) -> None:
         """Remove the copy (after it was restored and saved, or the user declined it)."""

@@ -11,9 +11,11 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QStandardPaths
 
-from planner.fileio import plan_to_json
+from planner.catalog import default_catalog
+from planner.fileio import PlanLoadError, plan_to_json
 from planner.plan import Plan, Rack
 from ui.recovery import AutosaveManager, default_recovery_dir, find_recoverable
 
@@ -77,7 +79,8 @@ def test_default_folder_is_in_the_app_local_data_location(qtbot):
 CHILD = r"""
 import json, sys
 from PySide6.QtCore import QCoreApplication, QTimer
-from planner.fileio import plan_to_json
+from planner.catalog import default_catalog
+from planner.fileio import PlanLoadError, plan_to_json
 from planner.plan import Plan
 from ui.recovery import AutosaveManager
 
@@ -142,6 +145,7 @@ def test_sigkilled_session_is_recovered_as_of_its_last_autosave(qtbot, tmp_path)
     assert copy.source == "/plans/cluster.json" and copy.name == "edit 10"
     # The plan as of the last autosave: edit 10, not the unsaved edit 11.
     assert copy.load().name == "edit 10"
+    assert copy.load(default_catalog()).name == "edit 10"
     assert find_recoverable(tmp_path)[0].path == copy.path  # still offered until discarded
     copy.discard()
     assert find_recoverable(tmp_path) == [] and list(tmp_path.iterdir()) == []
@@ -152,3 +156,10 @@ def test_after_a_normal_exit_nothing_is_offered(qtbot, tmp_path):
     out, _ = child.communicate(timeout=30)
     assert "saved edit" in out and out.strip().endswith("exited normally")
     assert find_recoverable(tmp_path) == [] and list(tmp_path.iterdir()) == []
+
+
+def test_a_damaged_recovery_copy_is_refused_cleanly(qtbot, tmp_path):
+    (tmp_path / "session-x.json").write_text('{"schema_version": 1, "name": ')  # cut off mid-write by hand
+    (copy,) = find_recoverable(tmp_path)  # no lock: its session is gone
+    with pytest.raises(PlanLoadError, match="not a valid plan file"):
+        copy.load()
