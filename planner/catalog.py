@@ -8,6 +8,7 @@ carries the source of its figures.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Literal
 
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from planner.errors import PlannerError, describe_validation_error
 from planner.paths import resources_dir
+from planner.readfile import read_limited
 
 Category = Literal["gpu_server", "switch", "storage", "cdu", "pdu", "other"]
 Cooling = Literal["air", "liquid"]
@@ -186,24 +188,24 @@ def read_catalog_file(path: Path) -> tuple[DeviceType, ...]:
     """Read and validate one catalog file; raise CatalogError with a one-line reason."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_CATALOG_BYTES:
-            raise CatalogError(f"{path.name}: {size / 1e6:.1f} MB is too large for a catalog file")
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CatalogError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        text = read_limited(path, MAX_CATALOG_BYTES, "catalog file").decode("utf-8")
+    except PlannerError as exc:
+        raise CatalogError(str(exc)) from None
     except UnicodeDecodeError:
         raise CatalogError(f"{path.name}: not a UTF-8 text file") from None
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except (json.JSONDecodeError, ValueError, RecursionError) as exc:
         raise CatalogError(f"{path.name}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise CatalogError(f"{path.name}: not a catalog file (expected a JSON object, found {type(data).__name__})")
     try:
         parsed = CatalogFile.model_validate(data)
     except ValidationError as exc:
         raise CatalogError(f"{path.name}: {describe_validation_error(exc, data)}") from None
-    ids = [d.id for d in parsed.devices]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
+    except RecursionError:
+        raise CatalogError(f"{path.name}: the JSON is nested too deeply to be a catalog") from None
+    dupes = sorted(i for i, n in Counter(d.id for d in parsed.devices).items() if n > 1)
     if dupes:
         raise CatalogError(f"{path.name}: device id '{dupes[0]}' is defined twice")
     return parsed.devices

@@ -19,7 +19,7 @@ def describe_validation_error(exc: ValidationError, data: object = None) -> str:
     msg = first.get("msg", "invalid value")
     msg = msg.removeprefix("Value error, ")
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-    return f"{where}: {msg}{more}" if where else f"{msg}{more}"
+    return one_line(f"{where}: {msg}{more}" if where else f"{msg}{more}")
 
 
 def _location(loc: tuple, data: object) -> str:
@@ -32,11 +32,26 @@ def _location(loc: tuple, data: object) -> str:
             if isinstance(node, list) and 0 <= key < len(node):
                 node = node[key]
                 if isinstance(node, dict) and isinstance(node.get("id"), str):
-                    label = f"[{key}] (id '{node['id'][:40]}')"
+                    label = f"[{key}] (id {quote(node['id'], 40)})"
             else:
                 node = None
             parts.append(label)
         else:
             node = node.get(key) if isinstance(node, dict) else None
-            parts.append(("." if parts else "") + str(key))
+            text = one_line(str(key))
+            parts.append(("." if parts else "") + (text if len(text) <= 40 else text[:40] + "..."))
     return "".join(parts)
+
+
+def quote(text: object, limit: int = 60) -> str:
+    """User text inside a message: quoted, control characters escaped, cut at ``limit``."""
+    s = str(text)
+    cut = len(s) > limit
+    s = s[:limit].encode("unicode_escape").decode("ascii").replace("'", "\\'")
+    return f"'{s}{'...' if cut else ''}'"
+
+
+def one_line(message: str, limit: int = 500) -> str:
+    """A message as a single line: line breaks and control characters escaped, cut at ``limit``."""
+    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+    return out if len(out) <= limit else out[: limit - 3] + "..."

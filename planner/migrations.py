@@ -2,12 +2,14 @@
 
 ``MIGRATIONS[n]`` turns a version-n dict into a version-(n+1) dict. Version 1 is the
 first released format, so there is nothing to migrate yet; every future format change
-adds one function here and a sample file of the old version to ``tests/data/``.
+bumps ``planner.plan.SCHEMA_VERSION``, adds one function here and a sample file of the
+old version to ``tests/data/`` (``tests/planner/test_migrations.py`` loads each one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Mapping
 
 from planner.errors import PlannerError
 from planner.plan import SCHEMA_VERSION
@@ -19,18 +21,44 @@ class MigrationError(PlannerError):
     pass
 
 
-def migrate(data: dict) -> dict:
-    """Bring a plan dict up to SCHEMA_VERSION, or refuse it with a message naming both versions."""
+def migrate(
+    data: dict,
+    migrations: Mapping[int, Callable[[dict], dict]] | None = None,
+    current: int = SCHEMA_VERSION,
+) -> dict:
+    """Bring a plan dict up to ``current``, or refuse it with a message naming both versions.
+
+    Steps run in order (1 -> 2 -> ... -> current) on a deep copy, so the caller's dict is
+    never left half-migrated; a step that fails on unexpected data is a MigrationError.
+    """
+    steps = MIGRATIONS if migrations is None else migrations
     version = data.get("schema_version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise MigrationError(f"schema_version must be a whole number from 1 to {SCHEMA_VERSION}, not {version!r}")
-    if version > SCHEMA_VERSION:
+        shown = repr(version)[:40]
+        raise MigrationError(f"schema_version must be a whole number from 1 to {current}, not {shown}")
+    if version > current:
         raise MigrationError(
             f"this plan was saved by a newer GPU Cluster Planner (file format {version}); "
-            f"this version reads formats up to {SCHEMA_VERSION}. Update the planner to open it."
+            f"this version reads formats up to {current}. Update the planner to open it."
         )
-    while version < SCHEMA_VERSION:
-        data = MIGRATIONS[version](data)
+    if version == current:
+        return data
+    data = copy.deepcopy(data)
+    while version < current:
+        step = steps.get(version)
+        if step is None:
+            raise MigrationError(f"no conversion from file format {version} to {version + 1}")
+        try:
+            data = step(data)
+        except PlannerError:
+            raise
+        except Exception as exc:  # a malformed old file: say so, never a traceback
+            raise MigrationError(
+                f"cannot convert file format {version} to {version + 1}: "
+                f"{type(exc).__name__} {str(exc)[:80]}"
+            ) from None
+        if not isinstance(data, dict):
+            raise MigrationError(f"conversion from file format {version} did not give a plan")
         version += 1
         data["schema_version"] = version
     return data

@@ -13,7 +13,7 @@ import sys
 from importlib import import_module
 
 from planner import __version__
-from planner.errors import PlannerError
+from planner.errors import PlannerError, one_line
 
 # Subcommand modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ["templates", "new", "check", "catalog", "fabrics"]
@@ -23,8 +23,15 @@ class UsageError(PlannerError):
     """Bad arguments or input: exit status 2."""
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """Argument errors as one line and exit status 2, like every other unusable input."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {one_line(message)} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _OneLineParser(
         prog="cluster-planner",
         description="GPU Cluster Planner: plan racks, power, cooling, network, storage and cost of GPU clusters. "
         "Without a subcommand, opens the desktop app (optionally on PLAN).",
@@ -49,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except PlannerError as exc:
-        print(f"cluster-planner: {exc}", file=sys.stderr)
+        print(f"cluster-planner: {one_line(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

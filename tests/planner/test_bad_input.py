@@ -1,0 +1,259 @@
+"""Every class of bad input through `python3 -m planner check`: exit 2, one line, file untouched.
+
+Each case writes a file, runs the CLI in a fresh process and asserts: exit status 2, a
+single line on stderr that says what is wrong (no "Traceback"), and the file's bytes and
+modification time unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = json.loads((ROOT / "tests" / "data" / "plan_v1.json").read_text())
+NODE = "hgx-h100-8"  # the guide's 8 x H100 node (8 U) in the built-in catalog
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "planner", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=60)
+
+
+def assert_refused(tmp_path: Path, files: dict[str, bytes], args: list[str], *expect: str) -> str:
+    """Write ``files``, run the CLI, check the contract; return the message."""
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    before = {n: ((tmp_path / n).read_bytes(), (tmp_path / n).stat().st_mtime_ns) for n in files}
+    proc = run_cli(*args, cwd=tmp_path)
+    lines = proc.stderr.splitlines()
+    assert proc.returncode == 2, proc.stderr
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+    assert len(lines[0]) < 600
+    for fragment in expect:
+        assert fragment in lines[0], lines[0]
+    after = {n: ((tmp_path / n).read_bytes(), (tmp_path / n).stat().st_mtime_ns) for n in files}
+    assert after == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(files)  # nothing written beside them
+    return lines[0]
+
+
+def mutated(edit) -> bytes:
+    plan = copy.deepcopy(SAMPLE)
+    edit(plan)
+    return json.dumps(plan, indent=1).encode()
+
+
+def check_plan(tmp_path, data: bytes, *expect: str) -> str:
+    return assert_refused(tmp_path, {"p.json": data}, ["check", "p.json"], "p.json", *expect)
+
+
+# -- project files ----------------------------------------------------------------------
+
+def test_truncated_file(tmp_path):
+    whole = (ROOT / "tests" / "data" / "plan_v1.json").read_bytes()
+    check_plan(tmp_path, whole[: len(whole) // 2], "not a valid plan file", "JSON error")
+
+
+@pytest.mark.parametrize("data, expect", [
+    (b"hello, this is not JSON", "not a valid plan file"),
+    (b"", "not a valid plan file"),
+    (b"\xff\xfe\x00binary\x00", "not a"),
+    (b"[1, 2, 3]", "expected a JSON object, found list"),
+    (b'"just a string"', "expected a JSON object, found str"),
+])
+def test_not_json_or_not_a_plan(tmp_path, data, expect):
+    check_plan(tmp_path, data, expect)
+
+
+def test_wrong_type(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["racks"][0].update(height_u="tall")),
+               "racks[0] (id 'r1').height_u", "valid integer")
+
+
+def test_wrong_type_of_container(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p.update(placements={"d1": 1})), "placements", "valid list")
+
+
+def test_negative_power(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["racks"][0].update(power_cap_kw=-30)),
+               "power_cap_kw", "greater than 0")
+
+
+def test_thousand_u_rack(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["racks"][0].update(height_u=1000)), "height_u", "less than or equal to 60")
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_nan_and_infinity(tmp_path, literal):
+    text = mutated(lambda p: p["racks"][0].update(power_cap_kw=12345.5)).replace(b"12345.5", literal.encode())
+    check_plan(tmp_path, text, "power_cap_kw" if literal == "1e999" else "not a number a plan may hold")
+
+
+def test_unknown_device_type(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["placements"][0].update(device="dgx-z9000")),
+               "type 'dgx-z9000', which the catalog does not have")
+
+
+def test_unknown_device_type_with_a_line_break_stays_one_line(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["placements"][0].update(device="evil\nsecond line")), "evil\\nsecond line")
+
+
+def test_duplicate_rack_ids(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["racks"].append(dict(p["racks"][0]))), "rack id 'r1' is used twice")
+
+
+def test_duplicate_device_ids(tmp_path):
+    dup = SAMPLE["placements"][0]["id"]
+    check_plan(tmp_path, mutated(lambda p: p["placements"].append(dict(p["placements"][0], u=40))),
+               f"device id '{dup}' is used twice")
+
+
+def test_device_in_a_rack_the_plan_does_not_have(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["placements"][0].update(rack="r99")), "rack 'r99'")
+
+
+def test_unknown_key(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p["racks"][0].update(colour="red")), "colour", "Extra inputs")
+
+
+def test_unknown_key_with_a_line_break_stays_one_line(tmp_path):
+    # Found by the fuzz test: a key "\n" used to split the message over two lines.
+    check_plan(tmp_path, mutated(lambda p: p.update({"\n": None})), "p.json: \\n: Extra inputs")
+
+
+def test_newer_schema_version(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p.update(schema_version=7)), "file format 7", "formats up to 1")
+
+
+def test_one_megabyte_strings(tmp_path):
+    check_plan(tmp_path, mutated(lambda p: p.update(name="x" * 1_000_000)), "name", "at most 200 characters")
+    (tmp_path / "p.json").unlink()
+    msg = check_plan(tmp_path, mutated(lambda p: p["racks"][0].update({"k" * 1_000_000: 1})), "Extra inputs")
+    assert "k" * 40 + "..." in msg
+
+
+def test_deeply_nested_json(tmp_path):
+    check_plan(tmp_path, b"[" * 100_000 + b"]" * 100_000, "nested too deeply")
+    (tmp_path / "p.json").unlink()
+    check_plan(tmp_path, b'{"schema_version": 1, "name": ' + b"[" * 500 + b"]" * 500 + b"}", "name", "valid string")
+
+
+def test_hundred_megabyte_file_is_refused_without_reading_it(tmp_path):
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:  # sparse: 100 MB long, written in no time
+        fh.truncate(100 * 1024 * 1024)
+    start = time.perf_counter()
+    proc = run_cli("check", "big.json", cwd=tmp_path)
+    elapsed = time.perf_counter() - start
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    # 100 * 1024 * 1024 bytes = 104.9 MB (decimal), over the 64 MB limit.
+    assert proc.stderr.strip() == "cluster-planner: big.json: 105 MB is larger than a plan file can be (64 MB)"
+    assert elapsed < 5  # a process start; reading and parsing 100 MB would take far longer
+
+
+def test_folder_and_device_files(tmp_path):
+    (tmp_path / "folder.json").mkdir()
+    proc = run_cli("check", "folder.json", cwd=tmp_path)
+    assert proc.returncode == 2 and "is a folder" in proc.stderr and proc.stderr.count("\n") == 1
+    proc = run_cli("check", "/dev/zero", cwd=tmp_path)  # would never end if read to the end
+    assert proc.returncode == 2 and "not a regular file" in proc.stderr
+
+
+def test_missing_file(tmp_path):
+    proc = run_cli("check", "nowhere.json", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.strip() == "cluster-planner: nowhere.json: cannot read (No such file or directory)"
+
+
+def test_overlapping_devices_load_and_are_reported_as_errors(tmp_path):
+    """Two devices in the same U is a plan problem, not a broken file: it loads, exit 1, a finding."""
+    first = SAMPLE["placements"][0]
+    assert first["device"] == NODE
+
+    def overlap(p):
+        p["placements"].append({"id": "extra", "device": NODE, "rack": first["rack"], "u": first["u"], "label": ""})
+
+    (tmp_path / "p.json").write_bytes(mutated(overlap))
+    before = (tmp_path / "p.json").read_bytes()
+    proc = run_cli("check", "p.json", "--json", cwd=tmp_path)
+    assert proc.returncode == 1 and proc.stderr == ""
+    findings = json.loads(proc.stdout)["findings"]
+    overlaps = [f for f in findings if f["code"] == "rack.space.overlap"]
+    assert overlaps and all(f["severity"] == "error" for f in overlaps)
+    assert (tmp_path / "p.json").read_bytes() == before
+
+
+# -- catalog files ----------------------------------------------------------------------
+
+GOOD_DEVICE = {"id": "my-node", "vendor": "Acme", "model": "8 x H200 node", "category": "gpu_server",
+               "u_height": 8, "weight_kg": 120, "power_max_w": 10200, "power_typical_w": 7000,
+               "gpu": {"model": "H200", "count": 8, "tdp_w": 700, "memory_gb": 141, "bf16_tflops": 989,
+                       "nvlink_gbs": 900},
+               "price_usd": 330000, "source": "Acme datasheet rev 3"}
+
+
+def catalog_bytes(**changes) -> bytes:
+    return json.dumps({"schema_version": 1, "devices": [dict(GOOD_DEVICE, **changes)]}).encode()
+
+
+def check_with_catalog(tmp_path, data: bytes, *expect: str) -> str:
+    plan = json.dumps(SAMPLE).encode()
+    return assert_refused(tmp_path, {"p.json": plan, "mine.json": data},
+                          ["--catalog", "mine.json", "check", "p.json"], "mine.json", *expect)
+
+
+def test_a_good_user_catalog_is_accepted(tmp_path):
+    (tmp_path / "mine.json").write_bytes(catalog_bytes())
+    proc = run_cli("--catalog", "mine.json", "catalog", "--json", cwd=tmp_path)
+    assert proc.returncode == 0 and "my-node" in proc.stdout
+
+
+@pytest.mark.parametrize("changes, expect", [
+    ({"u_height": 0}, "u_height"),                      # a 0 U device
+    ({"power_max_w": -100}, "power_max_w"),             # negative power
+    ({"power_typical_w": 12000}, "above the nameplate"),
+    ({"category": "toaster"}, "category"),              # unknown device type category
+    ({"u_height": "eight"}, "u_height"),                # wrong type
+    ({"gpu": None}, "needs a 'gpu' block"),
+    ({"colour": "red"}, "colour"),                      # unknown key
+])
+def test_bad_catalog_entries(tmp_path, changes, expect):
+    check_with_catalog(tmp_path, catalog_bytes(**changes), expect)
+
+
+@pytest.mark.parametrize("data, expect", [
+    (b'{"schema_version": 1, "devices": [', "not valid JSON"),
+    (b"[]", "expected a JSON object"),
+    (b'{"schema_version": 9, "devices": []}', "newer than this planner understands"),
+    (json.dumps({"schema_version": 1, "devices": [GOOD_DEVICE, GOOD_DEVICE]}).encode(),
+     "device id 'my-node' is defined twice"),
+    (catalog_bytes().replace(b"10200", b"Infinity"), "not a number a catalog may hold"),
+    (b"[" * 100_000, "not valid JSON"),
+])
+def test_bad_catalog_files(tmp_path, data, expect):
+    check_with_catalog(tmp_path, data, expect)
+
+
+# -- command-line arguments -------------------------------------------------------------
+
+@pytest.mark.parametrize("args, expect", [
+    (["check"], "the following arguments are required: FILE"),
+    (["check", "p.json", "--bogus"], "unrecognized arguments: --bogus"),
+    (["new", "--nodes", "abc", "-o", "x.json"], "'abc' is not a whole number of nodes"),
+    (["new", "--nodes", "-5", "-o", "x.json"], "--nodes"),
+    (["new", "--power-basis", "watts", "-o", "x.json"], "invalid choice: 'watts'"),
+    (["new", "--template", "gigantic", "-o", "x.json"], "there is no template 'gigantic'"),
+    (["--catalog", "missing.json", "check", "p.json"], "missing.json: cannot read"),
+])
+def test_bad_arguments(tmp_path, args, expect):
+    plan = json.dumps(SAMPLE).encode()
+    assert_refused(tmp_path, {"p.json": plan}, args, expect)

@@ -1,0 +1,96 @@
+"""File format versions: every released version loads; newer ones are refused by name."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from planner.catalog import default_catalog
+from planner.evaluate import evaluate
+from planner.fileio import PlanLoadError, load_plan, plan_from_json
+from planner.migrations import MIGRATIONS, MigrationError, migrate
+from planner.plan import SCHEMA_VERSION
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def test_every_older_version_has_a_migration_and_a_sample_file():
+    # One migration per step 1 -> 2 -> ... -> SCHEMA_VERSION, and a saved file of each version.
+    assert sorted(MIGRATIONS) == list(range(1, SCHEMA_VERSION))
+    for version in range(1, SCHEMA_VERSION + 1):
+        assert (DATA / f"plan_v{version}.json").is_file(), f"tests/data/plan_v{version}.json is missing"
+
+
+def test_version_1_sample_loads_with_its_figures():
+    """plan_v1.json is the `medium` template as saved by format 1 (the guide's 16-node cluster)."""
+    raw = (DATA / "plan_v1.json").read_bytes()
+    assert json.loads(raw)["schema_version"] == 1
+    plan = load_plan(DATA / "plan_v1.json")
+    report = evaluate(plan, default_catalog())
+    # Guide: 16 nodes x 8 H100 = 128 GPUs; 4 nodes per 30 kW rack -> 4 GPU racks; one CDU per 8 nodes -> 2.
+    assert (report.totals.nodes, report.totals.gpus, report.totals.gpu_racks, report.totals.cdus) == (16, 128, 4, 2)
+    assert (DATA / "plan_v1.json").read_bytes() == raw  # loading never writes
+
+
+def test_newer_version_is_refused_naming_both_versions():
+    text = (DATA / "plan_v1.json").read_text().replace('"schema_version": 1', f'"schema_version": {SCHEMA_VERSION + 1}', 1)
+    with pytest.raises(PlanLoadError) as info:
+        plan_from_json(text, "p.json")
+    msg = str(info.value)
+    assert f"file format {SCHEMA_VERSION + 1}" in msg and f"formats up to {SCHEMA_VERSION}" in msg
+
+
+@pytest.mark.parametrize("bad", [0, -1, "1", 1.5, True, None, [1]])
+def test_nonsense_versions_are_refused(bad):
+    with pytest.raises(MigrationError, match="schema_version must be a whole number"):
+        migrate({"schema_version": bad})
+
+
+# -- the mechanism, with a synthetic history: format 1 -> 2 renamed "title" to "name",
+#    format 2 -> 3 moved "racks" under "layout" (made up for this test only).
+
+def _v1_to_v2(d: dict) -> dict:
+    d["name"] = d.pop("title")
+    return d
+
+
+def _v2_to_v3(d: dict) -> dict:
+    d["layout"] = {"racks": d.pop("racks")}
+    return d
+
+
+SYNTHETIC = {1: _v1_to_v2, 2: _v2_to_v3}
+
+
+def test_migrations_run_in_order_up_to_the_current_version():
+    old = {"schema_version": 1, "title": "Old", "racks": [{"id": "r1"}]}
+    new = migrate(old, SYNTHETIC, current=3)
+    assert new == {"schema_version": 3, "name": "Old", "layout": {"racks": [{"id": "r1"}]}}
+    # A version-2 file runs only the second step.
+    assert migrate({"schema_version": 2, "name": "Mid", "racks": []}, SYNTHETIC, current=3) == {
+        "schema_version": 3, "name": "Mid", "layout": {"racks": []}}
+
+
+def test_a_failing_migration_is_a_clean_error_and_leaves_the_input_untouched():
+    old = {"schema_version": 1, "racks": []}  # no "title": step 1 -> 2 fails with KeyError
+    snapshot = json.dumps(old)
+    with pytest.raises(MigrationError, match="cannot convert file format 1 to 2: KeyError"):
+        migrate(old, SYNTHETIC, current=3)
+    assert json.dumps(old) == snapshot
+
+
+def test_a_missing_step_is_refused():
+    with pytest.raises(MigrationError, match="no conversion from file format 2 to 3"):
+        migrate({"schema_version": 2}, {1: _v1_to_v2}, current=3)
+
+
+def test_unknown_keys_are_refused_everywhere():
+    base = json.loads((DATA / "plan_v1.json").read_text())
+    for where in (base, base["racks"][0], base["placements"][0], base["settings"]["facility"]):
+        where["colour"] = "red"
+        with pytest.raises(PlanLoadError, match="colour"):
+            plan_from_json(json.dumps(base))
+        del where["colour"]
+    plan_from_json(json.dumps(base))  # and without them it loads
