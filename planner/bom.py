@@ -35,6 +35,7 @@ class BomLine:
     quantity: int
     unit_usd: float
     source: str
+    price_setting: str | None = None  # the cost setting the unit price comes from, if any
 
     @property
     def total_usd(self) -> float:
@@ -81,10 +82,11 @@ def cabling_lines(size: FabricSize | None, s: CostSettings) -> list[BomLine]:
         dac = tier == "node-leaf" and s.node_leaf_dac
         title = TIER_TITLES[tier]
         lines.append(BomLine(CABLING, f"Fabric cable, {title}", "passive DAC" if dac else "OSFP cable", links,
-                             s.cable_usd, f"Cost assumption 'Fabric cable': {_source(s, 'cable_usd')}"))
+                             s.cable_usd, f"Cost assumption 'Fabric cable': {_source(s, 'cable_usd')}", "cable_usd"))
         if not dac:
             lines.append(BomLine(CABLING, f"Transceiver, {title} (both ends)", "OSFP transceiver", 2 * links,
-                                 s.transceiver_usd, f"Cost assumption 'Transceiver': {_source(s, 'transceiver_usd')}"))
+                                 s.transceiver_usd, f"Cost assumption 'Transceiver': {_source(s, 'transceiver_usd')}",
+                                 "transceiver_usd"))
     return lines
 
 
@@ -97,7 +99,7 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
     lines += cabling_lines(fabric_size, settings)
     if racks:
         lines.append(BomLine(RACKS, "Rack enclosure", "42U rack", racks, settings.rack_usd,
-                             f"Cost assumption 'Rack enclosure': {_source(settings, 'rack_usd')}"))
+                             f"Cost assumption 'Rack enclosure': {_source(settings, 'rack_usd')}", "rack_usd"))
     pdu = catalog.get(settings.pdu_device)
     if pdu is None or not pdu.pdu_capacity_kw:
         problems.append(f"Rack PDU model '{settings.pdu_device}' is not a PDU with a rated capacity in the catalog; "
@@ -125,7 +127,8 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
     if nodes and settings.facility_power_usd > 0:
         lines.append(BomLine(FACILITY, "Facility power distribution", "switchgear, busway, circuits", 1,
                              settings.facility_power_usd,
-                             f"Cost assumption 'Facility power distribution': {_source(settings, 'facility_power_usd')}"))
+                             f"Cost assumption 'Facility power distribution': {_source(settings, 'facility_power_usd')}",
+                             "facility_power_usd"))
     return lines, problems
 
 
