@@ -131,3 +131,23 @@ def test_drawing_formats_need_the_drawing_module(tmp_path, capsys, monkeypatch):
     assert main(["export", str(plan), "-o", str(tmp_path / "p.pdf")]) == 2
     assert "needs the drawing module" in capsys.readouterr().err
     assert not (tmp_path / "p.pdf").exists()
+
+
+def test_racks_sheet_power_against_cap_and_coloured_elevations(tmp_path):
+    from planner.export.xlsx_cells import CATEGORY_FILLS
+
+    plan = plan_with([(Rack(id="R1", name="GPU rack", cooling="liquid", power_cap_kw=30),
+                       [("hgx-h100-8", 1), ("hgx-h100-8", 9), ("cdu-inrack-250", 17)])])
+    ws = export(plan, tmp_path)["Racks"]
+    row = [c.value for c in ws[3]][:10]
+    # two nodes at 7 kW + a CDU at 1.5 kW = 15.5 kW of a 30 kW cap; one CDU; 2 PDUs (A+B)
+    assert row[0] == "GPU rack" and row[2] == pytest.approx(15.5) and row[3] == 30
+    assert row[4] == "=IF(D3>0,C3/D3,0)" and row[8] == 1 and row[9] == 2
+    cells = {c.value: c for r in ws.iter_rows() for c in r if isinstance(c.value, str)}
+    node = next(c for v, c in cells.items() if v.startswith("hgx-h100-8-0:"))
+    cdu = next(c for v, c in cells.items() if v.startswith("cdu-inrack-250-2:"))
+    assert node.fill.fgColor.rgb.endswith(CATEGORY_FILLS["gpu_server"].fgColor.rgb[-6:])
+    assert cdu.fill.fgColor.rgb.endswith(CATEGORY_FILLS["cdu"].fgColor.rgb[-6:])
+    # the node's label sits in its top U (U8 of a 42U rack: row = first U row + 42 - 8)
+    u_col = ws.cell(row=node.row, column=node.column - 1).value
+    assert u_col == 8
