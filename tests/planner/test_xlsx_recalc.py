@@ -15,6 +15,7 @@ import pytest
 from planner.catalog import default_catalog
 from planner.evaluate import evaluate
 from planner.export.xlsx import write_workbook
+from planner.plan import Plan
 from planner.templates import build_template
 from tests.planner.cost_helpers import guide_server_plan
 
@@ -54,10 +55,10 @@ def error_cells(wb):
             if c.data_type == "e" or (isinstance(c.value, str) and c.value.startswith(ERRORS))]
 
 
-@pytest.mark.parametrize("template", ["medium", "massive"])
+@pytest.mark.parametrize("template", ["medium", "massive", "empty"])
 def test_recalculated_workbook_equals_the_report(soffice, tmp_path, template):
     catalog = default_catalog()
-    plan = build_template(template)
+    plan = Plan(name="Empty") if template == "empty" else build_template(template)
     report = evaluate(plan, catalog)
     cost = report.sections["cost"].to_json()
     path = tmp_path / f"{template}.xlsx"
