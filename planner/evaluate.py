@@ -31,6 +31,7 @@ class EvalContext:
     totals: Totals
     counts: dict[str, int]
     sections: dict[str, Any] = field(default_factory=dict)
+    racks: dict[str, RackResult] = field(default_factory=dict)  # cached per-rack results, by rack id
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]
@@ -94,7 +95,7 @@ class Evaluator:
             basis=facility.power_basis, pue=facility.pue,
         )
         findings = cooling_findings(totals, counts, facility, self.catalog)
-        ctx = EvalContext(plan, self.catalog, totals, counts)
+        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks)
         for name, fn in SECTIONS:
             section, section_findings = fn(ctx)
             if section is not None:

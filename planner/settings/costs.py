@@ -1,9 +1,190 @@
-"""Cost assumptions (capex, opex, rental alternatives)."""
+"""Cost assumptions: energy, facility, staffing, rental alternatives and the prices of the
+parts a layout implies (cables, optics, racks, facility power).
+
+Every default has a visible source; planning estimates say so. The cost model
+(``planner.cost``) documents the formulas that use them.
+"""
 
 from __future__ import annotations
 
-from planner.settings._base import Section
+from typing import Literal
+
+from planner.settings._base import Section, setting
+
+RENTAL_OPTIONS: dict[str, str] = {
+    "spot": "Spot / preemptible",
+    "reserved_1yr": "Reserved 1-yr",
+    "reserved_3yr": "Reserved 3-yr",
+    "on_demand": "On demand",
+}
 
 
 class CostSettings(Section):
-    """Filled in by the cost model."""
+    # -- operating costs ---------------------------------------------------------
+    electricity_usd_per_kwh: float = setting(
+        0.12,
+        title="Electricity price",
+        unit="$/kWh",
+        source="EIA, US industrial electricity 2023: 5.75-18.6 cents/kWh (REFERENCE); 12 cents is near the middle.",
+        ge=0,
+        le=10,
+    )
+    opex_mode: Literal["colocation", "owned"] = setting(
+        "colocation",
+        title="Facility",
+        source="Colocation ($ per kW per month) or an owned facility (rack, power and cooling per node per year). "
+        "The planning guide: 'Most colocation facilities cap at 30kW per rack'.",
+    )
+    colocation_usd_per_kw_month: float = setting(
+        200.0,
+        title="Colocation price",
+        unit="$/kW/month",
+        source="CBRE North America data center trends 2024-25: $184-217 per kW per month (REFERENCE); midpoint.",
+        ge=0,
+        le=100_000,
+    )
+    owned_facility_usd_per_node_year: float = setting(
+        20_000.0,
+        title="Owned facility: rack, power and cooling per node",
+        unit="$/node/year",
+        source="Planning guide, owned 8 x H100 node: 'Rack, power, cooling (annual): $15-25K'; midpoint. "
+        "Energy is counted separately here: lower this if your figure already includes electricity.",
+        ge=0,
+        le=10_000_000,
+    )
+    staffing_usd_per_year: float = setting(
+        75_000.0,
+        title="Staffing (admin time)",
+        unit="$/year",
+        source="Planning guide: 'Staffing (admin time): $50-100K annually'; midpoint.",
+        ge=0,
+        le=1e9,
+    )
+    hours_per_month: float = setting(
+        730.0,
+        title="Hours per month",
+        unit="h",
+        source="8,760 hours a year / 12 = 730 (the guide's break-even uses 730 h).",
+        gt=0,
+        le=744,
+    )
+    # -- rental alternatives -----------------------------------------------------
+    rent_spot_usd_per_gpu_h: float = setting(
+        2.10,
+        title="Rental: spot / preemptible",
+        unit="$/GPU-h",
+        source="Planning guide, H100 snapshot July 2026: spot $1.80-2.40; midpoint (the guide's FAQ uses $2.10).",
+        ge=0,
+        le=1000,
+    )
+    rent_reserved_1yr_usd_per_gpu_h: float = setting(
+        3.15,
+        title="Rental: reserved 1-yr",
+        unit="$/GPU-h",
+        source="Planning guide, H100 snapshot July 2026: reserved 1-yr $2.80-3.50; midpoint "
+        "(REFERENCE: specialist clouds' 1-yr terms can be under $2).",
+        ge=0,
+        le=1000,
+    )
+    rent_reserved_3yr_usd_per_gpu_h: float = setting(
+        2.50,
+        title="Rental: reserved 3-yr",
+        unit="$/GPU-h",
+        source="Planning guide, H100 snapshot July 2026: reserved 3-yr $2.20-2.80; midpoint.",
+        ge=0,
+        le=1000,
+    )
+    rent_on_demand_usd_per_gpu_h: float = setting(
+        2.75,
+        title="Rental: on demand",
+        unit="$/GPU-h",
+        source="REFERENCE: H100 on demand at specialist clouds $1.99-3.50; midpoint, rounded.",
+        ge=0,
+        le=1000,
+    )
+    rent_uplift: float = setting(
+        0.15,
+        title="Rental uplift for storage and networking",
+        unit="fraction",
+        source="Planning guide FAQ: 'add 15% for storage and networking'.",
+        ge=0,
+        le=10,
+    )
+    utilisation: float = setting(
+        1.0,
+        title="Utilisation",
+        unit="fraction",
+        source="Share of hours the GPUs do useful work; 1 = 24/7. The planning guide: weekends, holidays or a "
+        "2-week gap bring it to ~80%. Renting pays only for hours used; an owned cluster costs the same idle.",
+        gt=0,
+        le=1,
+    )
+    horizon_months: int = setting(
+        36,
+        title="Horizon",
+        unit="months",
+        source="Planner default: the 3-year reserved term; the guide notes GPU generations turn over every ~2 years.",
+        ge=1,
+        le=240,
+    )
+    # -- parts the layout implies --------------------------------------------------
+    cable_usd: float = setting(
+        150.0,
+        title="Fabric cable (per link)",
+        unit="$",
+        source="Planning estimate for an NDR OSFP fibre or DAC cable of a few metres; replace with a quote.",
+        ge=0,
+        le=1_000_000,
+    )
+    transceiver_usd: float = setting(
+        1_000.0,
+        title="Transceiver (per link end)",
+        unit="$",
+        source="Planning estimate for a 400G/800G OSFP optic (twin-port OSFP 17 W, REFERENCE); replace with a quote.",
+        ge=0,
+        le=1_000_000,
+    )
+    node_leaf_dac: bool = setting(
+        False,
+        title="Node-to-leaf links on passive copper (DAC)",
+        source="REFERENCE: each link needs optics at both ends unless it is a passive copper (DAC) run of a few "
+        "metres; only where the leaves sit in or next to the node racks.",
+    )
+    rack_usd: float = setting(
+        2_500.0,
+        title="Rack enclosure",
+        unit="$",
+        source="Planning estimate for a 42U, 1,200 mm deep enclosure with doors and side panels; replace with a quote.",
+        ge=0,
+        le=1_000_000,
+    )
+    pdu_device: str = setting(
+        "pdu-3ph-60a",
+        title="Rack PDU model",
+        source="REFERENCE: 3-phase 415 V 60 A circuit carries 34.5 kW after the 80% continuous derating; "
+        "price from the catalog entry.",
+        min_length=1,
+        max_length=64,
+    )
+    redundant_feeds: bool = setting(
+        True,
+        title="A+B redundant power feeds",
+        source="REFERENCE: A+B redundant feeds must each carry the whole rack alone (PDUs on each feed).",
+    )
+    facility_power_usd: float = setting(
+        75_000.0,
+        title="Facility power distribution",
+        unit="$",
+        source="Planning guide: 'The power distribution alone costs $50-100K'; midpoint. 0 to leave out.",
+        ge=0,
+        le=1e9,
+    )
+
+    def rental_rates(self) -> dict[str, float]:
+        """Rental option -> $/GPU-hour, in the order the report and workbook list them."""
+        return {
+            "spot": self.rent_spot_usd_per_gpu_h,
+            "reserved_1yr": self.rent_reserved_1yr_usd_per_gpu_h,
+            "reserved_3yr": self.rent_reserved_3yr_usd_per_gpu_h,
+            "on_demand": self.rent_on_demand_usd_per_gpu_h,
+        }

@@ -1,0 +1,1 @@
+"""Exports that need no Qt: the Excel workbook (``planner.export.xlsx``)."""

@@ -1,0 +1,82 @@
+"""The Excel workbook of a plan (openpyxl, no Qt): Summary, BOM, Costs, Racks, Network,
+Checks and Assumptions.
+
+Costs are live formulas over named cells on the Assumptions sheet, so the workbook is one
+a finance team can audit and change. User text (plan, rack and device names, labels) is
+always written as text, never as a formula. The file is written to a temporary file in
+the target folder and moved into place, so a failed export leaves no partial file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import tempfile
+from pathlib import Path
+
+from openpyxl import Workbook
+
+from planner.catalog import Catalog
+from planner.errors import PlannerError
+from planner.evaluate import evaluate
+from planner.export.xlsx_bom import write_bom
+from planner.export.xlsx_costs import write_assumptions, write_costs
+from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
+from planner.plan import Plan
+from planner.report import Report
+
+
+def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
+                   *, exported: dt.datetime | None = None) -> Workbook:
+    """The workbook in memory (sheets in reading order; Assumptions last)."""
+    report = report or evaluate(plan, catalog)
+    cost = report.sections.get("cost")
+    if cost is None or not hasattr(cost, "lines"):
+        raise PlannerError("the plan has no cost figures to export (the cost section did not run)")
+    t = report.totals
+    wb = Workbook()
+    summary = wb.active
+    summary.title = "Summary"
+    write_summary(summary, plan, report, exported=exported or dt.datetime.now())
+    write_bom(wb, cost.lines)
+    write_costs(wb, horizon_months=plan.settings.costs.horizon_months)
+    write_racks(wb.create_sheet("Racks"), plan, catalog, report)
+    write_network(wb.create_sheet("Network"), report)
+    write_checks(wb.create_sheet("Checks"), report)
+    write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
+                      pue=t.pue, power_basis=report.power_basis)
+    wb.calculation.fullCalcOnLoad = True  # no cached values: ask Excel to calculate on open
+    return wb
+
+
+def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None) -> None:
+    """Write the plan's workbook to ``path`` atomically; raise PlannerError with a
+    one-line reason if it cannot be written (nothing is left behind)."""
+    path = Path(path)
+    wb = build_workbook(plan, catalog, report)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise PlannerError(f"cannot export to {path}: it is a folder")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise PlannerError(f"cannot write {path.name} in {folder}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            wb.save(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove(tmp)
+        raise PlannerError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _remove(tmp: str) -> None:
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass

@@ -1,0 +1,51 @@
+"""The BOM sheet: an Excel table of the line items with live formulas and totals."""
+
+from __future__ import annotations
+
+from openpyxl.worksheet.table import Table, TableStyleInfo
+
+from planner.bom import BomLine
+from planner.export.xlsx_cells import BOLD, USD, define, formula, header, num, text, widths
+
+BOM = "BOM"
+COLUMNS = ["Category", "Item", "Model / part number", "Quantity", "Unit price (USD)", "Extended price (USD)",
+           "Price source"]
+
+
+def write_bom(wb, lines: list[BomLine]) -> None:
+    """Line items as a table; extended price = quantity x unit price; SUMIF subtotal per
+    category and a grand total (defined name ``BOM_Total``) below it. Unit prices that
+    come from a cost assumption link to it, so changing it on Assumptions reprices them."""
+    ws = wb.create_sheet(BOM)
+    header(ws, 1, COLUMNS)
+    first, last = 2, 1 + len(lines)
+    for i, line in enumerate(lines):
+        r = first + i
+        text(ws, r, 1, line.category)
+        text(ws, r, 2, line.item)
+        text(ws, r, 3, line.part)
+        num(ws, r, 4, line.quantity, "#,##0")
+        if line.price_setting:
+            formula(ws, r, 5, f"={line.price_setting}", USD)
+        else:
+            num(ws, r, 5, line.unit_usd, USD)
+        formula(ws, r, 6, f"=D{r}*E{r}", USD)
+        text(ws, r, 7, line.source)
+    if lines:
+        table = Table(displayName="BillOfMaterials", ref=f"A1:G{last}")
+        table.tableStyleInfo = TableStyleInfo(name="TableStyleMedium2", showRowStripes=True)
+        ws.add_table(table)
+    rng = f"$A${first}:$A${max(last, first)}", f"$F${first}:$F${max(last, first)}"
+    r = max(last, first) + 2
+    text(ws, r, 1, "Subtotals by category", font=BOLD)
+    r += 1
+    for category in dict.fromkeys(line.category for line in lines):
+        text(ws, r, 1, "Subtotal")
+        text(ws, r, 2, category)
+        formula(ws, r, 6, f"=SUMIF({rng[0]},B{r},{rng[1]})", USD)
+        r += 1
+    text(ws, r, 1, "Grand total", font=BOLD)
+    formula(ws, r, 6, f"=SUM({rng[1]})", USD, font=BOLD)
+    define(wb, "BOM_Total", BOM, r, 6)
+    ws.freeze_panes = "A2"
+    widths(ws, {1: 18, 2: 52, 3: 40, 4: 10, 5: 18, 6: 20, 7: 80})

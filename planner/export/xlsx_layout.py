@@ -1,0 +1,195 @@
+"""The Summary, Racks, Network and Checks sheets."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from openpyxl.styles import Alignment, Border, Side
+
+from planner.bom import pdus_per_rack
+from planner.catalog import Catalog
+from planner.export.xlsx_cells import (
+    BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, MONTHS, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
+)
+from planner.plan import Plan
+from planner.report import Report
+from planner.settings.costs import RENTAL_OPTIONS
+
+RACKS_PER_BAND = 6
+THIN = Side(style="thin", color="808080")
+BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
+
+
+def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> None:
+    t = report.totals
+    text(ws, 1, 1, "GPU Cluster Planner: plan summary", font=TITLE)
+    rows: list[tuple[str, Any, str | None]] = [
+        ("Plan", plan.name, None),
+        ("Description", plan.description, None),
+        ("Exported", exported.strftime("%Y-%m-%d %H:%M"), None),
+        ("Power basis", report.power_basis, None),
+        ("GPUs", t.gpus, "#,##0"),
+        ("GPU nodes", t.nodes, "#,##0"),
+        ("Racks", t.racks, "#,##0"),
+        ("IT power (kW)", t.it_power_kw, KW),
+        ("Facility power at PUE (kW)", t.facility_power_kw, KW),
+        ("CDUs needed / placed", f"{t.cdus} / {t.cdus_placed}", None),
+    ]
+    r = 3
+    for label, value, fmt in rows:
+        text(ws, r, 1, label, font=BOLD)
+        if isinstance(value, str):
+            text(ws, r, 2, value).alignment = WRAP
+        else:
+            num(ws, r, 2, value, fmt)
+        r += 1
+    r += 1
+    text(ws, r, 1, "Costs (live from the Costs sheet)", font=BOLD)
+    r += 1
+    for label, name, fmt in [("Capex", "capex", USD), ("Opex per month", "opex_month", USD),
+                             ("Total cost of ownership over the horizon", "tco_usd", USD),
+                             ("Horizon (months)", "horizon", "0")]:
+        text(ws, r, 1, label)
+        formula(ws, r, 2, f"={name}", fmt)
+        r += 1
+    for option, title in RENTAL_OPTIONS.items():
+        text(ws, r, 1, f"Break-even vs {title} (months)")
+        formula(ws, r, 2, f"=break_even_{option}", MONTHS)
+        r += 1
+    counts = report.counts_by_severity()
+    r += 1
+    text(ws, r, 1, "Findings", font=BOLD)
+    text(ws, r, 2, f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info (see Checks)")
+    widths(ws, {1: 42, 2: 60})
+
+
+def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
+    """A table of power per rack against its cap, then each rack's elevation: one row per
+    U (top U first), devices coloured by category and labelled in their top U."""
+    costs = plan.settings.costs
+    pdu = catalog.get(costs.pdu_device)
+    text(ws, 1, 1, "Racks", font=TITLE)
+    header(ws, 2, ["Rack", "Cooling", "Power (kW)", "Cap (kW)", "Load", "U used", "U height", "GPUs",
+                   "CDUs placed", "PDUs needed"])
+    r = 3
+    for res in report.racks:
+        text(ws, r, 1, res.name)
+        text(ws, r, 2, res.cooling)
+        num(ws, r, 3, res.power_kw, KW)
+        num(ws, r, 4, res.cap_kw, KW)
+        formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT)
+        num(ws, r, 6, res.used_u)
+        num(ws, r, 7, res.height_u)
+        num(ws, r, 8, res.gpus)
+        num(ws, r, 9, sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu"))
+        if pdu is not None and pdu.pdu_capacity_kw:
+            num(ws, r, 10, pdus_per_rack(res.power_kw, pdu.pdu_capacity_kw, costs.redundant_feeds))
+        r += 1
+    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs: "
+                   + (f"{pdu.pdu_capacity_kw:g} kW each" if pdu and pdu.pdu_capacity_kw else "model not in catalog")
+                   + (", A+B feeds each carrying the whole rack" if costs.redundant_feeds else ""))
+    top = r + 2
+    text(ws, top, 1, "Elevations (top U first)", font=BOLD)
+    top += 1
+    band_height = 0
+    for i, rack in enumerate(plan.racks):
+        band, pos = divmod(i, RACKS_PER_BAND)
+        if pos == 0 and i:
+            top += band_height + 2
+            band_height = 0
+        col = 1 + pos * 3
+        band_height = max(band_height, rack.height_u + 2)
+        _elevation(ws, top, col, plan, catalog, report, rack)
+    # Columns serve both the table above and the elevations (U, device, gap): widths suit both.
+    widths(ws, {c: (16 if c % 3 == 1 else 34 if c % 3 == 2 else 11) for c in range(1, 3 * RACKS_PER_BAND + 1)})
+
+
+def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Report, rack) -> None:
+    res = report.rack(rack.id)
+    text(ws, top, col, rack.name, font=BOLD)
+    if res is not None:
+        text(ws, top + 1, col, f"{res.power_kw:,.1f} of {res.cap_kw:g} kW, {rack.cooling}")
+    h = rack.height_u
+    row_of = {u: top + 2 + (h - u) for u in range(1, h + 1)}
+    for u in range(1, h + 1):
+        num(ws, row_of[u], col, u).alignment = Alignment(horizontal="right")
+        ws.cell(row=row_of[u], column=col + 1).fill = EMPTY_U_FILL
+        ws.cell(row=row_of[u], column=col + 1).border = BOX
+    for p in plan.rack_members(rack.id).values():
+        d = catalog.get(p.device)
+        if d is None:
+            continue
+        fill = CATEGORY_FILLS.get(d.category, CATEGORY_FILLS["other"])
+        span = [u for u in range(p.u, p.u + d.u_height) if u in row_of]
+        for u in span:
+            ws.cell(row=row_of[u], column=col + 1).fill = fill
+        if span:
+            label = p.label or p.id
+            text(ws, row_of[span[-1]], col + 1, f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else ""))
+
+
+def write_network(ws, report: Report) -> None:
+    """The network section as it is: scalars as rows, nested figures flattened, and any
+    list of records (such as a fabric comparison) as a table."""
+    text(ws, 1, 1, "Network", font=TITLE)
+    section = report.sections.get("network")
+    data = section.to_json() if hasattr(section, "to_json") else section
+    if not isinstance(data, dict):
+        text(ws, 3, 1, "No fabric sizing: see the Checks sheet")
+        return
+    header(ws, 3, ["Figure", "Value"])
+    r = 4
+    tables: list[tuple[str, list[dict]]] = []
+    for key, value in _flatten(data):
+        if isinstance(value, list):
+            if value and all(isinstance(v, dict) for v in value):
+                tables.append((key, value))
+                continue
+            value = ", ".join(str(v) for v in value)
+        text(ws, r, 1, key.replace("_", " "))
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            num(ws, r, 2, value)
+        else:
+            text(ws, r, 2, "-" if value is None else value)
+        r += 1
+    for key, records in tables:
+        r += 1
+        text(ws, r, 1, key.replace("_", " ").capitalize(), font=BOLD)
+        r += 1
+        cols = list(dict.fromkeys(k for rec in records for k in rec))
+        header(ws, r, [c.replace("_", " ") for c in cols])
+        for rec in records:
+            r += 1
+            for j, c in enumerate(cols):
+                v = rec.get(c)
+                if isinstance(v, (int, float)) and not isinstance(v, bool):
+                    num(ws, r, 1 + j, v)
+                else:
+                    text(ws, r, 1 + j, "" if v is None else v if not isinstance(v, (dict, list)) else str(v))
+        r += 1
+    widths(ws, {1: 36, 2: 22} | {c: 18 for c in range(3, 12)})
+
+
+def _flatten(data: dict, prefix: str = ""):
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _flatten(value, f"{name}.")
+        else:
+            yield name, value
+
+
+def write_checks(ws, report: Report) -> None:
+    text(ws, 1, 1, "Checks", font=TITLE)
+    header(ws, 2, ["Severity", "Code", "Message", "Where"])
+    for i, f in enumerate(report.findings):
+        r = 3 + i
+        text(ws, r, 1, f.severity)
+        text(ws, r, 2, f.code)
+        text(ws, r, 3, f.message).alignment = WRAP
+        text(ws, r, 4, f.where or "")
+    if not report.findings:
+        text(ws, 3, 1, "No findings")
+    ws.freeze_panes = "A3"
+    widths(ws, {1: 10, 2: 34, 3: 110, 4: 20})

@@ -1,0 +1,73 @@
+"""The report's cost section: keys, JSON, incremental evaluation and the CLI."""
+
+import json
+import pytest
+
+from planner.catalog import default_catalog
+from planner.cli import main
+from planner.commands import SetSetting
+from planner.evaluate import Evaluator
+from planner.fileio import save_plan
+from planner.templates import build_template
+from tests.planner.cost_helpers import guide_server_plan
+
+
+def test_check_json_has_the_cost_contract(tmp_path, capsys):
+    path = tmp_path / "medium.json"
+    save_plan(build_template("medium"), path)
+    main(["check", str(path), "--json"])
+    cost = json.loads(capsys.readouterr().out)["cost"]
+    for key in ("capex_usd", "opex_usd_per_month", "rent_usd_per_month", "break_even_months", "tco_usd", "bom",
+                "curves"):
+        assert key in cost
+    assert set(cost["rent_usd_per_month"]) == {"spot", "reserved_1yr", "reserved_3yr", "on_demand"}
+    assert set(cost["break_even_months"]) == set(cost["rent_usd_per_month"])
+    assert {"category", "item", "quantity", "unit_usd", "total_usd", "source"} <= set(cost["bom"][0])
+    assert len(cost["curves"]["build"]) == 36 + 1  # months 0..36
+    # 16 nodes x 8 GPUs = 128 GPUs at spot: 128 x 730 x 2.10 x 1.15 = $225,657.60 a month
+    assert cost["rent_usd_per_month"]["spot"] == pytest.approx(225_657.60)
+
+
+def test_cost_follows_a_setting_edit():
+    plan, catalog = guide_server_plan()
+    ev = Evaluator(plan, catalog)
+    assert ev.evaluate().sections["cost"]["break_even_months"]["reserved_1yr"] == 17.1
+    changes = SetSetting("costs", "rent_reserved_1yr_usd_per_gpu_h", 6.30).do(plan, catalog)
+    # twice the rate halves the break-even: 315,000 / (8 x 730 x 6.30) = 8.56 -> 8.6
+    assert ev.evaluate(changes).sections["cost"]["break_even_months"]["reserved_1yr"] == 8.6
+
+
+def test_cost_section_never_walks_the_devices(monkeypatch):
+    """The section runs after every edit on plans of up to 100,000 GPUs: it must work on
+    device counts and one figure per rack, never on the placements."""
+    from planner.cost_section import evaluate_cost
+    from planner.evaluate import EvalContext
+
+    catalog = default_catalog()
+    plan = build_template("massive")
+    ev = Evaluator(plan, catalog)
+    expected = ev.evaluate().sections["cost"].to_json()
+
+    class NoWalk(list):
+        def __iter__(self):
+            raise AssertionError("the cost section iterated over the placements")
+
+    monkeypatch.setattr(plan, "placements", NoWalk(plan.placements))
+    monkeypatch.setattr(type(plan), "rack_members", lambda self, rack_id: (_ for _ in ()).throw(
+        AssertionError("the cost section walked a rack's devices")))
+    r = ev.report
+    ctx = EvalContext(plan, catalog, r.totals, dict(ev._agg.counts), racks=r.rack_results)
+    section, _ = evaluate_cost(ctx)
+    assert section.to_json() == expected
+
+
+def test_rent_command_prints_the_guides_faq_figure(capsys):
+    assert main(["rent", "--gpus", "64", "--days", "90", "--rate", "2.10", "--uplift", "0.15"]) == 0
+    assert "$333,849.60" in capsys.readouterr().out
+
+
+def test_rent_command_refuses_bad_numbers(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["rent", "--gpus", "-3", "--days", "90"])
+    assert exc.value.code == 2
+    assert "--gpus must be a positive number" in capsys.readouterr().err

@@ -1,0 +1,153 @@
+"""The Excel workbook as openpyxl reads it back: sheets, table, formulas, names, safety."""
+
+import os
+import stat
+
+import openpyxl
+import pytest
+
+from planner.catalog import default_catalog
+from planner.cli import main
+from planner.errors import PlannerError
+from planner.export.xlsx import write_workbook
+from planner.fileio import save_plan
+from planner.plan import Rack
+from planner.templates import build_template
+from tests.planner.cost_helpers import plan_with
+
+INJECTION = '=HYPERLINK("http://x","y")'
+
+
+def export(plan, tmp_path, name="plan.xlsx"):
+    out = tmp_path / name
+    write_workbook(plan, default_catalog(), out)
+    return openpyxl.load_workbook(out)
+
+
+def test_sheets_bom_table_and_live_formulas(tmp_path):
+    wb = export(build_template("medium"), tmp_path)
+    assert wb.sheetnames == ["Summary", "BOM", "Costs", "Racks", "Network", "Checks", "Assumptions"]
+    bom = wb["BOM"]
+    assert bom.freeze_panes == "A2"
+    (table,) = bom.tables.values()
+    assert table.ref.startswith("A1:G")
+    assert bom["F2"].value == "=D2*E2"
+    assert bom["E2"].number_format == '"$"#,##0.00'
+    formulas = [c.value for row in bom.iter_rows() for c in row if isinstance(c.value, str)]
+    assert any(f.startswith("=SUMIF(") for f in formulas)
+    assert any(f.startswith("=SUM($F$2:") for f in formulas)
+    # a cable line's unit price is the assumption itself, so editing it reprices the BOM
+    assert "=cable_usd" in formulas
+    costs = wb["Costs"]
+    assert costs["B4"].value == "=BOM_Total"
+    assert "electricity_usd_per_kwh" in costs["B5"].value
+    assert len(costs._charts) == 1
+    names = set(wb.defined_names.keys())
+    assert {"electricity_usd_per_kwh", "plan_pue", "utilisation", "rent_uplift", "rent_spot_usd_per_gpu_h",
+            "BOM_Total", "capex", "opex_month", "break_even_reserved_1yr"} <= names
+
+
+def test_assumptions_list_every_input_with_unit_and_source(tmp_path):
+    from planner.settings import CostSettings, field_meta
+
+    ws = export(build_template("medium"), tmp_path)["Assumptions"]
+    rows = {r[4]: r for r in ws.iter_rows(min_row=4, values_only=True) if r[4]}
+    for name in CostSettings.model_fields:
+        assert name in rows, name
+        assert rows[name][3] == field_meta(CostSettings, name)["source"]
+    assert rows["electricity_usd_per_kwh"][1] == 0.12 and rows["electricity_usd_per_kwh"][2] == "$/kWh"
+
+
+def test_user_text_is_written_as_text_never_as_a_formula(tmp_path):
+    rack = Rack(id="R1", name=INJECTION[:100])
+    plan = plan_with([(rack, [("hgx-h100-8", 1)])])
+    plan.name = INJECTION
+    plan.placements[0].label = INJECTION
+    wb = export(plan, tmp_path)
+    found = [(ws.title, c.coordinate) for ws in wb for row in ws.iter_rows() for c in row
+             if isinstance(c.value, str) and "HYPERLINK" in c.value]
+    assert {t for t, _ in found} >= {"Summary", "Racks"}
+    for title, coord in found:
+        cell = wb[title][coord]
+        assert cell.data_type == "s", (title, coord)
+        assert cell.value.startswith(INJECTION) or INJECTION in cell.value
+
+
+def test_unwritable_folder_gives_a_clear_error_and_no_file(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("running as a user who can write anywhere (root)")
+        with pytest.raises(PlannerError, match="cannot write"):
+            write_workbook(build_template("medium"), default_catalog(), folder / "out.xlsx")
+        assert list(folder.iterdir()) == []
+    finally:
+        folder.chmod(stat.S_IRWXU)
+
+
+def test_failed_replace_leaves_no_partial_file(tmp_path, monkeypatch):
+    """The target cannot be replaced (here: os.replace fails): the temporary file goes too."""
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(PlannerError, match="cannot write .*Permission denied"):
+        write_workbook(build_template("medium"), default_catalog(), tmp_path / "out.xlsx")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_missing_folder_file_as_folder_and_folder_as_target(tmp_path):
+    not_a_folder = tmp_path / "notes.txt"
+    not_a_folder.write_text("x")
+    with pytest.raises(PlannerError, match="cannot write"):
+        write_workbook(build_template("medium"), default_catalog(), not_a_folder / "out.xlsx")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    with pytest.raises(PlannerError, match="cannot write"):
+        write_workbook(build_template("medium"), default_catalog(), tmp_path / "nope" / "out.xlsx")
+    with pytest.raises(PlannerError, match="is a folder"):
+        write_workbook(build_template("medium"), default_catalog(), tmp_path)
+
+
+def test_export_command_dispatches_on_the_extension(tmp_path, capsys):
+    plan = tmp_path / "p.json"
+    save_plan(build_template("single-node"), plan)
+    assert main(["export", str(plan), "-o", str(tmp_path / "p.xlsx")]) == 0
+    assert openpyxl.load_workbook(tmp_path / "p.xlsx")["Summary"]["B3"].value == build_template("single-node").name
+    assert main(["export", str(plan), "-o", str(tmp_path / "p.docx")]) == 2
+    assert "use .xlsx, .pdf, .svg or .png" in capsys.readouterr().err
+
+
+def test_drawing_formats_need_the_drawing_module(tmp_path, capsys, monkeypatch):
+    from planner.cli import cmd_export
+
+    def no_ui(name):
+        raise ImportError(f"No module named '{name}'")
+
+    monkeypatch.setattr(cmd_export, "import_module", no_ui)
+    plan = tmp_path / "p.json"
+    save_plan(build_template("single-node"), plan)
+    assert main(["export", str(plan), "-o", str(tmp_path / "p.pdf")]) == 2
+    assert "needs the drawing module" in capsys.readouterr().err
+    assert not (tmp_path / "p.pdf").exists()
+
+
+def test_racks_sheet_power_against_cap_and_coloured_elevations(tmp_path):
+    from planner.export.xlsx_cells import CATEGORY_FILLS
+
+    plan = plan_with([(Rack(id="R1", name="GPU rack", cooling="liquid", power_cap_kw=30),
+                       [("hgx-h100-8", 1), ("hgx-h100-8", 9), ("cdu-inrack-250", 17)])])
+    ws = export(plan, tmp_path)["Racks"]
+    row = [c.value for c in ws[3]][:10]
+    # two nodes at 7 kW + a CDU at 1.5 kW = 15.5 kW of a 30 kW cap; one CDU; 2 PDUs (A+B)
+    assert row[0] == "GPU rack" and row[2] == pytest.approx(15.5) and row[3] == 30
+    assert row[4] == "=IF(D3>0,C3/D3,0)" and row[8] == 1 and row[9] == 2
+    cells = {c.value: c for r in ws.iter_rows() for c in r if isinstance(c.value, str)}
+    node = next(c for v, c in cells.items() if v.startswith("hgx-h100-8-0:"))
+    cdu = next(c for v, c in cells.items() if v.startswith("cdu-inrack-250-2:"))
+    assert node.fill.fgColor.rgb.endswith(CATEGORY_FILLS["gpu_server"].fgColor.rgb[-6:])
+    assert cdu.fill.fgColor.rgb.endswith(CATEGORY_FILLS["cdu"].fgColor.rgb[-6:])
+    # the node's label sits in its top U (U8 of a 42U rack: row = first U row + 42 - 8)
+    u_col = ws.cell(row=node.row, column=node.column - 1).value
+    assert u_col == 8

@@ -1,0 +1,126 @@
+"""The exported workbook recalculated by LibreOffice agrees with the report.
+
+Runs ``soffice --headless --convert-to xlsx`` (a full recalculation on load, since
+openpyxl stores no cached values) and reads the results with ``data_only=True``. Skips
+only where LibreOffice is missing and CI is not set; in CI a missing soffice fails.
+"""
+
+import os
+import shutil
+import subprocess
+
+import openpyxl
+import pytest
+
+from planner.catalog import default_catalog
+from planner.evaluate import evaluate
+from planner.export.xlsx import write_workbook
+from planner.plan import Plan
+from planner.templates import build_template
+from tests.planner.cost_helpers import guide_server_plan
+
+ERRORS = ("#NAME?", "#REF!", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "Err:")
+
+
+@pytest.fixture
+def soffice():
+    exe = shutil.which("soffice") or shutil.which("libreoffice")
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("LibreOffice (soffice) is required in CI to recalculate exported workbooks")
+        pytest.skip("LibreOffice (soffice) is not installed")
+    return exe
+
+
+def recalc(exe, path, tmp_path):
+    """Open ``path`` in LibreOffice (own profile, so parallel runs do not clash), save a
+    recalculated copy and return it read with cached values."""
+    out = tmp_path / "recalc"
+    out.mkdir(exist_ok=True)
+    profile = (tmp_path / "lo-profile").as_uri()
+    proc = subprocess.run([exe, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "xlsx",
+                           "--outdir", str(out), str(path)], capture_output=True, text=True, timeout=180)
+    result = out / path.name
+    assert result.exists(), proc.stdout + proc.stderr
+    return openpyxl.load_workbook(result, data_only=True)
+
+
+def named(wb, name):
+    ((sheet, coord),) = list(wb.defined_names[name].destinations)
+    return wb[sheet][coord.replace("$", "")].value
+
+
+def error_cells(wb):
+    return [(ws.title, c.coordinate, c.value) for ws in wb for row in ws.iter_rows() for c in row
+            if c.data_type == "e" or (isinstance(c.value, str) and c.value.startswith(ERRORS))]
+
+
+@pytest.mark.parametrize("template", ["medium", "massive", "empty"])
+def test_recalculated_workbook_equals_the_report(soffice, tmp_path, template):
+    catalog = default_catalog()
+    plan = Plan(name="Empty") if template == "empty" else build_template(template)
+    report = evaluate(plan, catalog)
+    cost = report.sections["cost"].to_json()
+    path = tmp_path / f"{template}.xlsx"
+    write_workbook(plan, catalog, path, report)
+    wb = recalc(soffice, path, tmp_path)
+    assert error_cells(wb) == []
+    bom_total = sum(line["total_usd"] for line in cost["bom"])
+    assert named(wb, "BOM_Total") == pytest.approx(bom_total, abs=0.005)
+    assert named(wb, "capex") == pytest.approx(cost["capex_usd"], abs=0.005)
+    assert named(wb, "opex_month") == pytest.approx(cost["opex_usd_per_month"], abs=0.005)
+    assert named(wb, "tco_usd") == pytest.approx(cost["tco_usd"], abs=0.005)
+    for option, month in cost["break_even_months"].items():
+        got = named(wb, f"break_even_{option}")
+        assert got == ("never" if month is None else pytest.approx(month, abs=0.05)), option
+        assert named(wb, f"rent_month_{option}") == pytest.approx(cost["rent_usd_per_month"][option], abs=0.005)
+    # the month-by-month table: build at the horizon = TCO
+    costs = wb["Costs"]
+    last_build = [r for r in costs.iter_rows(values_only=True) if r[0] == cost["horizon_months"]][-1][1]
+    assert last_build == pytest.approx(cost["tco_usd"], abs=0.005)
+
+
+def test_changing_electricity_price_in_the_workbook_changes_opex_by_hand(soffice, tmp_path):
+    # single-node: one 4 x H100 server drawing 3.6 kW (typical) at PUE 1.56.
+    # $0.12 -> $0.20 per kWh: 3.6 kW x 1.56 x 730 h x $0.08 = $327.9744 more a month.
+    catalog = default_catalog()
+    plan = build_template("single-node")
+    path = tmp_path / "single.xlsx"
+    write_workbook(plan, catalog, path)
+    before = named(recalc(soffice, path, tmp_path), "opex_month")
+    wb = openpyxl.load_workbook(path)
+    ((sheet, coord),) = list(wb.defined_names["electricity_usd_per_kwh"].destinations)
+    assert wb[sheet][coord.replace("$", "")].value == 0.12
+    wb[sheet][coord.replace("$", "")].value = 0.20
+    edited = tmp_path / "edited" / "single.xlsx"
+    edited.parent.mkdir()
+    wb.save(edited)
+    after = named(recalc(soffice, edited, tmp_path / "edited"), "opex_month")
+    assert after - before == pytest.approx(327.9744, abs=1e-6)
+
+
+def test_guide_break_even_in_the_workbook_and_utilisation_edit(soffice, tmp_path):
+    # $315,000 / (8 x 730 x $3.15) = 17.1 months; at 80% utilisation 21.4 (the guide)
+    plan, catalog = guide_server_plan()
+    path = tmp_path / "guide.xlsx"
+    write_workbook(plan, catalog, path)
+    assert named(recalc(soffice, path, tmp_path), "break_even_reserved_1yr") == pytest.approx(17.1)
+    wb = openpyxl.load_workbook(path)
+    ((sheet, coord),) = list(wb.defined_names["utilisation"].destinations)
+    wb[sheet][coord.replace("$", "")].value = 0.8
+    edited = tmp_path / "edited" / "guide.xlsx"
+    edited.parent.mkdir()
+    wb.save(edited)
+    assert named(recalc(soffice, edited, tmp_path / "edited"), "break_even_reserved_1yr") == pytest.approx(21.4)
+
+
+def test_formula_injection_stays_text_after_recalculation(soffice, tmp_path):
+    catalog = default_catalog()
+    plan = build_template("single-node")
+    plan.name = '=HYPERLINK("http://x","y")'
+    plan.racks[0].name = "=1+1"
+    path = tmp_path / "inj.xlsx"
+    write_workbook(plan, catalog, path)
+    wb = recalc(soffice, path, tmp_path)
+    assert wb["Summary"]["B3"].value == '=HYPERLINK("http://x","y")'
+    assert wb["Racks"]["A3"].value == "=1+1"  # the rack table's name cell, not 2
