@@ -15,7 +15,7 @@ from planner import __version__
 from planner.errors import PlannerError
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ["templates", "new", "check", "catalog"]
+SUBCOMMANDS = ["templates", "new", "check", "catalog", "export"]
 
 
 class UsageError(PlannerError):

@@ -1,0 +1,50 @@
+"""cluster-planner export: the vendor pack (.pdf), rack elevations (.svg, .png) or the workbook (.xlsx).
+
+The drawings are made with Qt (``ui.export``), imported only when this command runs; no
+display is needed (the offscreen platform is selected internally).
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from pathlib import Path
+
+from planner.cli import UsageError, load_catalog_arg
+from planner.evaluate import evaluate
+from planner.fileio import open_plan
+
+FORMATS = (".pdf", ".svg", ".png", ".xlsx")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("export", help="export the vendor pack (PDF), rack elevations (SVG, PNG) or workbook (XLSX)")
+    p.add_argument("file", metavar="FILE", help="a plan file (.json)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT",
+                   help="where to write: .pdf vendor pack, .svg or .png rack elevations, .xlsx workbook")
+    p.add_argument("--paper", choices=["A4", "Letter"], default="A4", help="PDF paper size (landscape); default A4")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    out = Path(args.output)
+    suffix = out.suffix.lower()
+    if suffix not in FORMATS:
+        raise UsageError(f"{out.name}: cannot export to '{suffix or 'no extension'}'; "
+                         "use .pdf, .svg, .png or .xlsx")
+    catalog = load_catalog_arg(args)
+    plan = open_plan(args.file, catalog)
+    report = evaluate(plan, catalog)
+    if suffix == ".xlsx":
+        try:
+            write_workbook = import_module("planner.export.xlsx").write_workbook
+        except (ImportError, AttributeError):
+            raise UsageError("Excel export is not available in this build") from None
+        write_workbook(plan, catalog, out, report=report)
+    else:
+        try:
+            files = import_module("ui.export.files")
+        except ImportError as exc:
+            raise UsageError(f"drawing exports are not available in this build ({exc})") from None
+        files.export_drawing(plan, catalog, out, report, paper=args.paper)
+    print(f"wrote {out}")
+    return 0
