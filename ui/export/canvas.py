@@ -36,6 +36,9 @@ class Canvas:
             f.setPointSizeF(size_pt / self.scale)
             f.setBold(bold)
             f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)
+            # No "fi"/"fl" ligatures: PDF text stays searchable and copyable as typed.
+            f.setFeature(QFont.Tag("liga"), 0)
+            f.setFeature(QFont.Tag("clig"), 0)
             self._fonts[key] = f
         return f
 

@@ -28,8 +28,8 @@ EMPTY_U = "#F4F5F6"
 U_LINE = "#D5D9DD"
 MUTED = "#4A5259"
 
-# Below this pitch a 1U device label would go under the minimum font size.
-MIN_U_PITCH_PT = 7.0
+# At this pitch a 60U rack still fits an A4 landscape page; a 1U label is then at the minimum font size.
+MIN_U_PITCH_PT = 6.0
 MAX_U_PITCH_PT = 12.0
 
 

@@ -20,7 +20,7 @@ from planner.report import Report
 DRAWING_SUFFIXES = (".pdf", ".svg", ".png")
 PNG_DPI = 150
 # Pixels one PNG may hold; bigger plans are drawn at a lower resolution, down to MIN_PNG_DPI.
-MAX_PNG_PIXELS = 80_000_000
+MAX_PNG_PIXELS = 40_000_000  # 160 MB at 32 bits: under the 256 MB Qt itself will read back
 MIN_PNG_DPI = 50
 PAPER_SIZES = ("A4", "Letter")
 

@@ -226,7 +226,7 @@ class VendorPack:
                 if n == 0 and intro:
                     y += intro(b)
                 table.draw(self.c, b.x(), y, width, rows)
-            suffix = f" (continued, {n + 1} of {len(chunks)})" if n else ""
+            suffix = f" (continued, part {n + 1} of {len(chunks)})" if n else ""
             pages.append(Page(title + suffix, draw, section=title if n == 0 else ""))
         return pages
 
