@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from ui.pyside_compat import protect_none_refcount
+
+protect_none_refcount()  # this module calls Qt in-process too (see ui/pyside_compat.py)
+
 ROOT = Path(__file__).resolve().parents[2]
 # The massive template's racks (resources/templates/massive.json: 12 GPU racks, 2 network, 1 storage).
 MASSIVE_RACKS = [f"GPU-{i:02d}" for i in range(1, 13)] + ["NET-01", "NET-02", "STOR-01"]
