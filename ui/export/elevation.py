@@ -208,7 +208,9 @@ class ElevationRenderer:
         w = style.rack_width
         tag = rack.cooling.upper()
         tag_w = c.text_width(tag, 6.0, bold=True) + 6
-        c.text(QRectF(x, y, w - tag_w - 2, 12), rack.name, 9.5, bold=True)
+        # A long name shrinks (to 6.5 pt) before it is cut short.
+        name_pt = c.fitted_size(rack.name, w - tag_w - 2, 9.5, 6.5, bold=True)
+        c.text(QRectF(x, y, w - tag_w - 2, 12), rack.name, name_pt, bold=True)
         tag_fill = category_color("cdu") if rack.cooling == "liquid" else "#8C959D"
         tag_r = QRectF(x + w - tag_w, y + 2, tag_w, 9)
         c.rect(tag_r, fill=tag_fill)

@@ -54,7 +54,7 @@ def draw_sheet(canvas: Canvas, layout: SheetLayout, plan: Plan, catalog: Catalog
     c.text(QRectF(MARGIN, MARGIN, w, 18), plan.name, 14, bold=True, color="#2B3A4A")
     t = report.totals
     c.text(QRectF(MARGIN, MARGIN + 19, w, 12),
-           f"Rack elevations, front view · {t.racks} racks · {t.gpus:,} GPUs · IT power {t.it_power_kw:,.1f} kW "
+           f"Rack elevations, front view · {t.racks:,} rack{'' if t.racks == 1 else 's'} · {t.gpus:,} GPUs · IT power {t.it_power_kw:,.1f} kW "
            f"({report.power_basis}) · {(today or date.today()).isoformat()}", 8, color="#4A5259")
     renderer = ElevationRenderer(c, plan, catalog, report)
     y = MARGIN + TITLE_H
