@@ -1,42 +1,47 @@
-"""cluster-planner export: the Excel workbook, or a drawing of the racks (PDF, SVG, PNG)."""
+"""cluster-planner export: the vendor pack (.pdf), rack elevations (.svg, .png) or the workbook (.xlsx).
+
+The drawings are made with Qt (``ui.export``), imported only when this command runs; no
+display is needed (the offscreen platform is selected internally).
+"""
 
 from __future__ import annotations
 
 from importlib import import_module
 from pathlib import Path
 
-from planner.cli import load_catalog_arg
-from planner.errors import PlannerError
+from planner.cli import UsageError, load_catalog_arg
+from planner.evaluate import evaluate
+from planner.export.xlsx import write_workbook
 from planner.fileio import open_plan
 
-DRAWING_FORMATS = (".pdf", ".svg", ".png")
+FORMATS = (".pdf", ".svg", ".png", ".xlsx")
 
 
 def register(sub) -> None:
-    p = sub.add_parser("export", help="export a plan: Excel workbook (.xlsx) or rack drawing (.pdf, .svg, .png)")
+    p = sub.add_parser("export", help="export the vendor pack (PDF), rack elevations (SVG, PNG) or workbook (XLSX)")
     p.add_argument("file", metavar="FILE", help="a plan file (.json)")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="the file to write; its extension picks the format: .xlsx, .pdf, .svg or .png")
+                   help="where to write: .pdf vendor pack, .svg or .png rack elevations, .xlsx workbook")
+    p.add_argument("--paper", choices=["A4", "Letter"], default="A4", help="PDF paper size (landscape); default A4")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     out = Path(args.output)
-    ext = out.suffix.lower()
-    if ext != ".xlsx" and ext not in DRAWING_FORMATS:
-        raise PlannerError(f"cannot export to '{out.name}': use .xlsx, .pdf, .svg or .png")
+    suffix = out.suffix.lower()
+    if suffix not in FORMATS:
+        raise UsageError(f"{out.name}: cannot export to '{suffix or 'no extension'}'; "
+                         "use .pdf, .svg, .png or .xlsx")
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
-    if ext == ".xlsx":
-        from planner.export.xlsx import write_workbook
-
-        write_workbook(plan, catalog, out)
+    report = evaluate(plan, catalog)
+    if suffix == ".xlsx":
+        write_workbook(plan, catalog, out, report=report)
     else:
         try:
-            export_drawing = import_module("ui.export.files").export_drawing
-        except (ImportError, AttributeError) as exc:
-            raise PlannerError(f"exporting {ext} needs the drawing module (ui.export.files), "
-                               f"which is not available in this installation ({exc})") from None
-        export_drawing(plan, catalog, out)
+            files = import_module("ui.export.files")
+        except ImportError as exc:
+            raise UsageError(f"drawing exports are not available in this build ({exc})") from None
+        files.export_drawing(plan, catalog, out, report, paper=args.paper)
     print(f"wrote {out}")
     return 0

@@ -1,0 +1,252 @@
+"""Rack elevations drawn onto any QPainter: racks side by side, U1 at the bottom.
+
+Each rack shows a header (name, power used against the cap as a coloured bar, cooling,
+space), the U numbers, and its devices as blocks coloured by category and labelled with
+their name, model and power. Every figure comes from the Report (per-rack results) or the
+catalog entry; nothing is recomputed here. Sizes are in points (see ``canvas``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, Qt
+
+from planner.catalog import CATEGORY_TITLES, Catalog
+from planner.plan import Plan, Rack
+from planner.report import RackResult, Report
+from ui.colors import LOAD_TRACK, category_color, load_color, text_color_on
+from ui.export.canvas import MIN_FONT_PT, Canvas
+
+LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+CENTER = Qt.AlignmentFlag.AlignCenter
+
+FRAME = "#2B2F33"
+EMPTY_U = "#F4F5F6"
+U_LINE = "#D5D9DD"
+MUTED = "#4A5259"
+
+# At this pitch a 60U rack still fits an A4 landscape page; a 1U label is then at the minimum font size.
+MIN_U_PITCH_PT = 6.0
+MAX_U_PITCH_PT = 12.0
+
+
+@dataclass(frozen=True)
+class ElevationStyle:
+    """Geometry of one rack drawing, in points."""
+
+    u_pitch: float = 10.0
+    body_width: float = 122.0
+    unum_width: float = 13.0
+    gap: float = 16.0
+    header_height: float = 50.0
+
+    @property
+    def label_pt(self) -> float:
+        return max(MIN_FONT_PT, min(8.0, self.u_pitch * 0.66))
+
+    @property
+    def unum_pt(self) -> float:
+        return max(MIN_FONT_PT, min(6.5, self.u_pitch * 0.6))
+
+    @property
+    def rack_width(self) -> float:
+        return self.unum_width + self.body_width
+
+    def rack_height(self, height_u: int) -> float:
+        return self.header_height + height_u * self.u_pitch + 2.0
+
+
+def fit_style(max_height_u: int, avail_height: float) -> ElevationStyle:
+    """The largest U pitch (within legible bounds) at which the tallest rack fits the height."""
+    base = ElevationStyle()
+    pitch = (avail_height - base.header_height - 2.0) / max(1, max_height_u)
+    pitch = max(MIN_U_PITCH_PT, min(MAX_U_PITCH_PT, pitch))
+    return ElevationStyle(u_pitch=pitch)
+
+
+def racks_per_line(style: ElevationStyle, avail_width: float) -> int:
+    return max(1, int((avail_width + style.gap) // (style.rack_width + style.gap)))
+
+
+def row_groups(plan: Plan, racks: Iterable[Rack] | None = None) -> list[tuple[str, list[Rack]]]:
+    """Racks grouped by their row, rows in order of first appearance, racks in plan order."""
+    groups: dict[str, list[Rack]] = {}
+    for r in plan.racks if racks is None else racks:
+        groups.setdefault(r.row, []).append(r)
+    return list(groups.items())
+
+
+def row_title(row: str, n_rows: int) -> str:
+    if row:
+        return f"Row {row}"
+    return "Racks" if n_rows == 1 else "Racks without a row"
+
+
+def load_text(fraction: float) -> str:
+    """Load as a percentage; just under the cap shows a decimal so it never reads "100%" unless it is."""
+    if 0.995 <= fraction < 1.0:
+        return f"{fraction * 100:.1f}%".replace("100.0%", "99.9%")
+    return f"{fraction:.0%}"
+
+
+def power_text(res: RackResult) -> str:
+    return f"{res.power_kw:,.1f} / {res.cap_kw:,.3g} kW  ({load_text(res.load_fraction)})"
+
+
+def cooling_text(res: RackResult, plan: Plan) -> str:
+    if res.cooling == "liquid":
+        return f"Liquid-cooled: {res.liquid_heat_mw / 1e6:,.1f} kW to liquid"
+    limit = plan.settings.facility.air_cooling_limit_kw
+    return f"Air-cooled: {res.power_kw:,.1f} kW (limit {limit:g})"
+
+
+class ElevationRenderer:
+    """Draws racks of one plan; holds the plan, catalog and report it reads from."""
+
+    def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report):
+        self.c = canvas
+        self.plan = plan
+        self.catalog = catalog
+        self.report = report
+
+    # -- a line of racks --------------------------------------------------------------
+    def draw_line(self, x: float, y: float, racks: Sequence[Rack], style: ElevationStyle) -> tuple[float, float]:
+        """Racks side by side from (x, y), tops aligned; returns (width, height) used."""
+        if not racks:
+            return 0.0, 0.0
+        tallest = max(r.height_u for r in racks)
+        for i, rack in enumerate(racks):
+            # Shorter racks stand on the same floor line as the tallest.
+            drop = (tallest - rack.height_u) * style.u_pitch
+            self.draw_rack(x + i * (style.rack_width + style.gap), y + drop, rack, style)
+        width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
+        return width, style.rack_height(tallest)
+
+    # -- one rack ---------------------------------------------------------------------
+    def draw_rack(self, x: float, y: float, rack: Rack, style: ElevationStyle) -> None:
+        res = self.report.rack(rack.id)
+        self._draw_header(x, y, rack, res, style)
+        top = y + style.header_height
+        body = QRectF(x + style.unum_width, top, style.body_width, rack.height_u * style.u_pitch)
+        c = self.c
+        c.rect(body, fill=EMPTY_U)
+        for u in range(1, rack.height_u + 1):
+            uy = self._u_top(body, u, style)
+            if u > 1:
+                c.line(body.left(), uy + style.u_pitch, body.right(), uy + style.u_pitch, U_LINE, 0.3)
+            c.text(QRectF(x, uy, style.unum_width - 2, style.u_pitch), str(u), style.unum_pt, color=MUTED,
+                   align=RIGHT, elide=False)
+        c.painter.save()
+        c.painter.setClipRect(body)
+        for p in sorted(self.plan.rack_members(rack.id).values(), key=lambda p: p.u):
+            self._draw_device(body, p, style)
+        c.painter.restore()
+        c.rect(body, stroke=FRAME, width_pt=1.2)
+
+    def _u_top(self, body: QRectF, u: int, style: ElevationStyle) -> float:
+        """Top edge of rack unit ``u`` (U1 at the bottom)."""
+        return body.bottom() - u * style.u_pitch
+
+    def _draw_device(self, body: QRectF, p, style: ElevationStyle) -> None:
+        d = self.catalog.get(p.device)
+        height_u = d.u_height if d else 1
+        top = self._u_top(body, p.u + height_u - 1, style)
+        r = QRectF(body.left() + 1.0, top + 0.6, body.width() - 2.0, height_u * style.u_pitch - 1.2)
+        fill = category_color(d.category if d else "other")
+        ink = text_color_on(fill)
+        c = self.c
+        c.rect(r, fill=fill, stroke="#1E2226", width_pt=0.4)
+        name = p.label or p.id
+        model = d.model if d else f"unknown type '{p.device}'"
+        pad = 3.0
+        inner = r.adjusted(pad, 0, -pad, 0)
+        fs = style.label_pt
+        if height_u == 1:
+            c.text(inner, f"{name}  {model}", fs, color=ink)
+            return
+        watts = d.power_w(self.report.power_basis) if d else 0.0
+        kw = f"{watts / 1000:,.1f} kW"
+        line_h = fs * 1.35
+        lines = max(1, int(r.height() // line_h))
+        block_h = min(lines, 3 + (lines >= 4)) * line_h
+        ty = r.top() + (r.height() - block_h) / 2
+        kw_w = c.text_width(kw, fs) + 4
+        c.text(QRectF(inner.left(), ty, inner.width() - kw_w, line_h), name, fs, bold=True, color=ink)
+        c.text(QRectF(inner.left(), ty, inner.width(), line_h), kw, fs, color=ink, align=RIGHT, elide=False)
+        extra = ""
+        if d is not None:
+            extra = d.vendor if not d.gpus else f"{d.vendor} · {d.gpus} GPUs · {d.cooling}-cooled"
+        # Tall devices (4U and up) wrap the model name onto a second line instead of cutting it.
+        model_lines = 2 if lines >= 4 and c.text_width(model, fs) > inner.width() else 1
+        if lines >= 2:
+            self._model_text(QRectF(inner.left(), ty + line_h, inner.width(), line_h * model_lines), model, fs,
+                             ink, model_lines)
+        if lines >= 2 + model_lines and extra:
+            c.text(QRectF(inner.left(), ty + (1 + model_lines) * line_h, inner.width(), line_h), extra, fs * 0.92,
+                   color=ink)
+
+    def _model_text(self, r: QRectF, model: str, fs: float, ink: str, n_lines: int) -> None:
+        if n_lines == 1:
+            self.c.text(r, model, fs, color=ink)
+            return
+        # Break at the last space that fits the first line; elide whatever is left on the second.
+        words, first = model.split(" "), ""
+        for i in range(len(words), 0, -1):
+            head = " ".join(words[:i])
+            if self.c.text_width(head, fs) <= r.width() or i == 1:
+                first, rest = head, " ".join(words[i:])
+                break
+        half = r.height() / 2
+        self.c.text(QRectF(r.x(), r.y(), r.width(), half), first, fs, color=ink)
+        self.c.text(QRectF(r.x(), r.y() + half, r.width(), half), rest, fs, color=ink)
+
+    def _draw_header(self, x: float, y: float, rack: Rack, res: RackResult | None, style: ElevationStyle) -> None:
+        c = self.c
+        w = style.rack_width
+        tag = rack.cooling.upper()
+        tag_w = c.text_width(tag, 6.0, bold=True) + 6
+        # A long name shrinks (to 6.5 pt) before it is cut short.
+        name_pt = c.fitted_size(rack.name, w - tag_w - 2, 9.5, 6.5, bold=True)
+        c.text(QRectF(x, y, w - tag_w - 2, 12), rack.name, name_pt, bold=True)
+        tag_fill = category_color("cdu") if rack.cooling == "liquid" else "#8C959D"
+        tag_r = QRectF(x + w - tag_w, y + 2, tag_w, 9)
+        c.rect(tag_r, fill=tag_fill)
+        c.text(tag_r, tag, 6.0, bold=True, color="#FFFFFF", align=CENTER, elide=False)
+        if res is None:
+            return
+        color = load_color(res.load_fraction)
+        over = res.load_fraction > 1.0 + 1e-9
+        c.text(QRectF(x, y + 13, w, 9), "Power " + power_text(res), 6.8, bold=over,
+               color="#B0231C" if over else "#111111")
+        bar = QRectF(x, y + 23, w, 5.5)
+        c.rect(bar, fill=LOAD_TRACK)
+        c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, res.load_fraction), bar.height()), fill=color)
+        c.rect(bar, stroke="#9AA3AB", width_pt=0.3)
+        c.text(QRectF(x, y + 29.5, w, 8.5), cooling_text(res, self.plan), 6.3, color=MUTED)
+        space = f"{res.used_u}/{res.height_u} U used"
+        if res.gpus:
+            space += f" · {res.gpus} GPUs"
+        c.text(QRectF(x, y + 38, w, 8.5), space, 6.3, color=MUTED)
+
+    # -- legend -----------------------------------------------------------------------
+    def draw_legend(self, x: float, y: float, width: float) -> float:
+        """Category swatches and the load colours in one or more lines; returns the height used."""
+        c = self.c
+        used = sorted({d.category for p in self.plan.placements if (d := self.catalog.get(p.device))},
+                      key=list(CATEGORY_TITLES).index)
+        items = [(category_color(cat), CATEGORY_TITLES[cat]) for cat in used]
+        items += [(load_color(0.5), "load < 80% of cap"), (load_color(0.9), "load ≥ 80%"),
+                  (load_color(1.1), "over cap")]
+        fs, sw, h = 7.0, 8.0, 11.0
+        cx, cy = x, y
+        for fill, title in items:
+            item_w = sw + 4 + c.text_width(title, fs) + 12
+            if cx + item_w > x + width and cx > x:
+                cx, cy = x, cy + h
+            c.rect(QRectF(cx, cy + 1.5, sw, sw), fill=fill, stroke="#555555", width_pt=0.3)
+            c.text(QRectF(cx + sw + 4, cy, item_w, h), title, fs, elide=False)
+            cx += item_w
+        return cy + h - y

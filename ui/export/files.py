@@ -1,0 +1,178 @@
+"""Writing drawings of a plan to files: the vendor pack (.pdf) and elevations (.svg, .png).
+
+Works without a display: when no QGuiApplication exists, one is created on the offscreen
+platform. Files are written beside the target and moved into place, so a failed export
+never leaves a partial file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import date
+from pathlib import Path
+
+from planner.catalog import Catalog
+from planner.errors import PlannerError
+from planner.plan import Plan
+from planner.report import Report
+
+DRAWING_SUFFIXES = (".pdf", ".svg", ".png")
+PNG_DPI = 150
+# Pixels one PNG may hold; bigger plans are drawn at a lower resolution, down to MIN_PNG_DPI.
+MAX_PNG_PIXELS = 40_000_000  # 160 MB at 32 bits: under the 256 MB Qt itself will read back
+MIN_PNG_DPI = 50
+PAPER_SIZES = ("A4", "Letter")
+
+_app = None  # the application this module made, kept alive until the process ends
+
+
+class ExportError(PlannerError):
+    """An export that cannot be written; the message is one line for the user."""
+
+
+def ensure_app():
+    """The running QGuiApplication, or a new offscreen one when there is none (CLI, tests)."""
+    from PySide6.QtGui import QGuiApplication
+
+    global _app
+    app = QGuiApplication.instance()
+    if app is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        app = _app = QGuiApplication(["cluster-planner"])
+    return app
+
+
+def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
+                   paper: str = "A4", today: date | None = None) -> Path:
+    """Draw the plan to ``path``: .pdf the vendor pack, .svg/.png the rack and row elevations."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in DRAWING_SUFFIXES:
+        raise ExportError(f"{path.name}: cannot export to '{suffix or 'no extension'}'; use .pdf, .svg or .png")
+    if paper not in PAPER_SIZES:
+        raise ExportError(f"paper size '{paper}' is not one of {', '.join(PAPER_SIZES)}")
+    if report is None:
+        from planner.evaluate import evaluate
+
+        report = evaluate(plan, catalog)
+    ensure_app()
+    directory = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise ExportError(f"{path}: is a folder; give a file name ending in {suffix}")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=directory)
+    except OSError as exc:
+        raise ExportError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+    os.close(fd)
+    try:
+        _chmod_like_new_file(tmp)
+        if suffix == ".pdf":
+            _write_pdf(plan, catalog, report, tmp, paper, today)
+        elif suffix == ".svg":
+            _write_svg(plan, catalog, report, tmp, today)
+        else:
+            _write_png(plan, catalog, report, tmp, today)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise ExportError(f"cannot save {path.name}: {exc.strerror or exc}") from None
+        raise
+    return path
+
+
+def _chmod_like_new_file(path: str) -> None:
+    """mkstemp makes owner-only files; an export is an ordinary document (0666 less the umask)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
+
+
+def _begin(painter, device, what: str) -> None:
+    if not painter.begin(device):
+        raise ExportError(f"cannot draw the {what}: the output could not be opened")
+
+
+def _write_pdf(plan, catalog, report, tmp: str, paper: str, today) -> None:
+    from PySide6.QtCore import QMarginsF
+    from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
+
+    from ui.export.canvas import Canvas
+    from ui.export.vendor_pack import VendorPack
+
+    size_id = QPageSize.PageSizeId.A4 if paper == "A4" else QPageSize.PageSizeId.Letter
+    writer = QPdfWriter(tmp)
+    writer.setResolution(300)
+    writer.setTitle(f"{plan.name}: vendor pack")
+    writer.setCreator("GPU Cluster Planner")
+    writer.setPageLayout(QPageLayout(QPageSize(size_id), QPageLayout.Orientation.Landscape, QMarginsF(0, 0, 0, 0)))
+    page_pt = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
+    painter = QPainter()
+    _begin(painter, writer, "vendor pack")
+    try:
+        pack = VendorPack(Canvas(painter), plan, catalog, report, page_pt.width(), page_pt.height(), today)
+        pack.render(writer)
+    finally:
+        painter.end()
+    if os.path.getsize(tmp) == 0:
+        raise ExportError("the vendor pack came out empty")
+
+
+def _write_svg(plan, catalog, report, tmp: str, today) -> None:
+    from PySide6.QtCore import QRectF, QSize
+    from PySide6.QtGui import QPainter
+    from PySide6.QtSvg import QSvgGenerator
+
+    from ui.export.canvas import Canvas
+    from ui.export.sheet import draw_sheet, layout_sheet
+
+    layout = layout_sheet(plan)
+    gen = QSvgGenerator()
+    gen.setFileName(tmp)
+    gen.setResolution(72)  # one SVG unit = one point
+    gen.setSize(QSize(round(layout.width), round(layout.height)))
+    gen.setViewBox(QRectF(0, 0, layout.width, layout.height))
+    gen.setTitle(f"{plan.name}: rack elevations")
+    gen.setDescription("Drawn by GPU Cluster Planner")
+    painter = QPainter()
+    _begin(painter, gen, "SVG drawing")
+    try:
+        draw_sheet(Canvas(painter), layout, plan, catalog, report, today)
+    finally:
+        painter.end()
+
+
+def _write_png(plan, catalog, report, tmp: str, today) -> None:
+    from PySide6.QtGui import QImage, QPainter
+
+    from ui.export.canvas import Canvas
+    from ui.export.sheet import draw_sheet, layout_sheet
+
+    layout = layout_sheet(plan)
+    dpi = float(PNG_DPI)
+    pixels = layout.width * layout.height * (dpi / 72) ** 2
+    if pixels > MAX_PNG_PIXELS:
+        dpi = int(dpi * (MAX_PNG_PIXELS / pixels) ** 0.5)  # whole dpi: QImage keeps its resolution as an int
+    if dpi < MIN_PNG_DPI:
+        raise ExportError(f"{len(plan.racks):,} racks are too many for one legible image; "
+                          "export a PDF vendor pack or an SVG instead")
+    w, h = round(layout.width * dpi / 72), round(layout.height * dpi / 72)
+    image = QImage(w, h, QImage.Format.Format_RGB32)
+    if image.isNull():
+        raise ExportError(f"not enough memory for a {w} x {h} pixel image; export an SVG instead")
+    dpm = round(dpi / 0.0254)
+    image.setDotsPerMeterX(dpm)
+    image.setDotsPerMeterY(dpm)
+    image.fill(0xFFFFFF)
+    painter = QPainter()
+    _begin(painter, image, "image")
+    try:
+        draw_sheet(Canvas(painter), layout, plan, catalog, report, today)
+    finally:
+        painter.end()
+    if not image.save(tmp, "PNG"):
+        raise ExportError("the PNG image could not be written")

@@ -1,0 +1,307 @@
+"""The vendor pack: a multi-page landscape PDF a datacenter vendor can quote from.
+
+Pages: cover with headline figures and contents; rack elevations (as many racks per page
+as stay legible, every rack shown); power and cooling per rack; network summary (when the
+report has one); bill of materials (when the cost section has one); open findings. Each
+page has the plan name and "Page n of N" in its footer. All figures are the Report's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QPdfWriter
+
+from planner.catalog import Catalog
+from planner.plan import Plan
+from planner.report import Report
+from ui.colors import load_color
+from ui.export.canvas import Canvas
+from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
+from ui.export.sections import cost_headlines, cost_section, describe_where, money, network_rows, section_data
+from ui.export.table import Column, Table
+
+MARGIN = 34.0
+TITLE_H = 26.0
+FOOTER_H = 16.0
+INK = "#111111"
+MUTED = "#4A5259"
+ACCENT = "#2B3A4A"
+SEVERITY_FILL = {"error": "#F4C7C3", "warning": "#FBE3B0", "info": "#DCE8F5"}
+
+
+@dataclass
+class Page:
+    title: str
+    draw: Callable[[QRectF], None]
+    section: str = ""   # the contents entry this page starts, if any
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def tint(hex_color: str, amount: float = 0.6) -> str:
+    """``hex_color`` mixed with white (a light cell fill behind dark text)."""
+    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(v + (255 - v) * amount):02X}" for v in (r, g, b))
+
+
+class VendorPack:
+    def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report,
+                 page_width: float, page_height: float, today: date | None = None):
+        self.c = canvas
+        self.plan = plan
+        self.catalog = catalog
+        self.report = report
+        self.pw, self.ph = page_width, page_height
+        self.today = today or date.today()
+        self.elevations = ElevationRenderer(canvas, plan, catalog, report)
+        self.body = QRectF(MARGIN, MARGIN + TITLE_H, self.pw - 2 * MARGIN, self.ph - 2 * MARGIN - TITLE_H - FOOTER_H)
+
+    # -- the document -----------------------------------------------------------------
+    def pages(self) -> list[Page]:
+        pages = [Page("", self._draw_cover)]
+        pages += self._elevation_pages()
+        pages += self._power_pages()
+        pages += self._network_pages()
+        pages += self._bom_pages()
+        pages += self._findings_pages()
+        return pages
+
+    def render(self, writer: QPdfWriter) -> int:
+        self._pages = self.pages()
+        n = len(self._pages)
+        for i, page in enumerate(self._pages):
+            if i:
+                writer.newPage()
+            if page.title:
+                self.c.text(QRectF(MARGIN, MARGIN, self.pw - 2 * MARGIN, TITLE_H - 8), page.title, 14, bold=True,
+                            color=ACCENT)
+                self.c.line(MARGIN, MARGIN + TITLE_H - 6, self.pw - MARGIN, MARGIN + TITLE_H - 6, ACCENT, 0.8)
+            page.draw(self.body)
+            self._draw_footer(i + 1, n)
+        return n
+
+    def _draw_footer(self, number: int, total: int) -> None:
+        y = self.ph - MARGIN - FOOTER_H + 4
+        w = self.pw - 2 * MARGIN
+        self.c.line(MARGIN, y, self.pw - MARGIN, y, "#9AA3AB", 0.4)
+        r = QRectF(MARGIN, y + 2, w, FOOTER_H - 4)
+        self.c.text(QRectF(r.x(), r.y(), w * 0.6, r.height()), self.plan.name, 7, color=MUTED)
+        self.c.text(r, f"Page {number} of {total}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignRight
+                    | Qt.AlignmentFlag.AlignVCenter, elide=False)
+        self.c.text(r, f"Prepared {self.today.isoformat()}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignCenter,
+                    elide=False)
+
+    # -- cover ------------------------------------------------------------------------
+    def _draw_cover(self, body: QRectF) -> None:
+        c = self.c
+        x, w = body.x(), body.width()
+        y = MARGIN + 10
+        c.text(QRectF(x, y, w, 14), "VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, bold=True,
+               color=MUTED)
+        y += 22
+        y += c.wrapped_text(QRectF(x, y, w, 60), self.plan.name, 24, bold=True, color=ACCENT) + 6
+        c.text(QRectF(x, y, w, 14), f"Prepared {self.today.strftime('%d %B %Y')} with GPU Cluster Planner", 10,
+               color=MUTED)
+        y += 20
+        if self.plan.description.strip():
+            text = self.plan.description.strip()
+            text = text if len(text) <= 500 else text[:497] + "..."
+            y += c.wrapped_text(QRectF(x, y, w * 0.8, 60), text, 9, color=INK) + 8
+        y = self._draw_cards(x, y + 4, w * 0.68, self._headline_figures())
+        counts = self.report.counts_by_severity()
+        c.text(QRectF(x, y + 6, w, 14),
+               "Open findings: " + " · ".join(_plural(counts[k], w) for k, w in
+                                         (("error", "error"), ("warning", "warning"), ("info", "note"))),
+               10, bold=counts["error"] > 0, color="#B0231C" if counts["error"] else INK)
+        self._draw_contents(QRectF(x + w * 0.72, MARGIN + 120, w * 0.28, body.bottom() - MARGIN - 120))
+
+    def _headline_figures(self) -> list[tuple[str, str]]:
+        t = self.report.totals
+        basis = self.report.power_basis
+        figures = [
+            ("GPUs", f"{t.gpus:,}"),
+            ("GPU nodes", f"{t.nodes:,}"),
+            ("Racks", f"{t.racks:,}" + (f" ({t.gpu_racks:,} with GPUs)" if t.gpu_racks != t.racks else "")),
+            (f"IT power ({basis})", f"{t.it_power_kw:,.1f} kW"),
+            ("IT power (nameplate)" if basis != "nameplate" else "IT power (typical)",
+             f"{(t.it_power_nameplate_kw if basis != 'nameplate' else t.it_power_typical_kw):,.1f} kW"),
+            (f"Facility power at PUE {t.pue:g}", f"{t.facility_power_kw:,.1f} kW"),
+            ("Heat to liquid", f"{t.liquid_heat_mw / 1e6:,.1f} kW"),
+            ("CDUs needed / placed", f"{t.cdus:,} / {t.cdus_placed:,}"),
+            ("Equipment weight", f"{t.weight_kg:,.0f} kg"),
+        ]
+        net = section_data(self.report, "network")
+        if net:
+            if net.get("fabric"):
+                figures.append(("Compute fabric",
+                                f"{net['fabric']} {net.get('topology', '')}".replace("_", " ").strip()))
+            tiers = [f"{net[k]:,} {k.split('_')[0]}" for k in ("leaf_switches", "spine_switches", "core_switches")
+                     if isinstance(net.get(k), int) and net[k]]
+            if tiers:
+                figures.append(("Fabric switches", " · ".join(tiers)))
+            if isinstance(net.get("cables"), int):
+                figures.append(("Fabric cables", f"{net['cables']:,}"))
+        figures += cost_headlines(self.report)
+        return figures
+
+    def _draw_cards(self, x: float, y: float, width: float, figures: list[tuple[str, str]]) -> float:
+        cols, gap, h = 3, 8.0, 40.0
+        cw = (width - (cols - 1) * gap) / cols
+        for i, (label, value) in enumerate(figures):
+            cx = x + (i % cols) * (cw + gap)
+            cy = y + (i // cols) * (h + gap)
+            r = QRectF(cx, cy, cw, h)
+            self.c.rect(r, fill="#F2F4F6", stroke="#C9CED3", width_pt=0.5)
+            self.c.rect(QRectF(cx, cy, 3, h), fill=ACCENT)
+            size = self.c.fitted_size(value, cw - 14, 14, 9, bold=True)
+            self.c.text(QRectF(cx + 9, cy + 4, cw - 14, 20), value, size, bold=True, color=ACCENT)
+            self.c.text(QRectF(cx + 9, cy + 24, cw - 14, 12), label, 7.5, color=MUTED)
+        rows = (len(figures) + cols - 1) // cols
+        return y + rows * (h + gap)
+
+    def _draw_contents(self, r: QRectF) -> None:
+        c = self.c
+        c.text(QRectF(r.x(), r.y(), r.width(), 16), "Contents", 11, bold=True, color=ACCENT)
+        y = r.y() + 20
+        for number, page in enumerate(self._pages, start=1):
+            if not page.section:
+                continue
+            row = QRectF(r.x(), y, r.width(), 14)
+            c.text(QRectF(row.x(), row.y(), row.width() - 24, row.height()), page.section, 9)
+            c.text(row, str(number), 9, align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                   elide=False)
+            c.line(r.x(), y + 14, r.right(), y + 14, "#DDE1E5", 0.3)
+            y += 16
+
+    # -- elevations -------------------------------------------------------------------
+    def _elevation_pages(self) -> list[Page]:
+        pages: list[Page] = []
+        groups = row_groups(self.plan)
+        total = len(self.plan.racks)
+        legend_h = 26.0
+        caption_h = 14.0
+        done = 0
+        for row, racks in groups:
+            style = fit_style(max(r.height_u for r in racks), self.body.height() - legend_h - caption_h)
+            per_page = racks_per_line(style, self.body.width())
+            chunks = [racks[i:i + per_page] for i in range(0, len(racks), per_page)]
+            for chunk in chunks:
+                first, last = done + 1, done + len(chunk)
+                done = last
+                title = "Rack elevations" if len(groups) == 1 and not row else \
+                    f"Rack elevations: {row_title(row, len(groups))}"
+                span = f"rack {first} of {total}" if first == last else f"racks {first}-{last} of {total}"
+                pages.append(Page(f"{title} ({span})", self._elevation_drawer(chunk, style, caption_h),
+                                  section="Rack elevations" if not pages else ""))
+        return pages
+
+    def _elevation_drawer(self, racks, style, caption_h: float) -> Callable[[QRectF], None]:
+        def draw(body: QRectF) -> None:
+            basis = self.report.power_basis
+            self.c.text(QRectF(body.x(), body.y(), body.width(), caption_h - 2),
+                        f"Front view, U1 at the bottom. Power on the {basis} basis against each rack's cap.", 7.5,
+                        color=MUTED)
+            width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
+            x = body.x() + max(0.0, (body.width() - width) / 2)
+            _, h = self.elevations.draw_line(x, body.y() + caption_h, racks, style)
+            self.elevations.draw_legend(body.x(), body.y() + caption_h + h + 8, body.width())
+        return draw
+
+    # -- tables -----------------------------------------------------------------------
+    def _table_pages(self, title: str, table: Table, intro: Callable[[QRectF], float] | None = None,
+                     intro_height: float = 0.0, width: float | None = None) -> list[Page]:
+        body = self.body
+        width = width or body.width()
+        chunks = table.paginate(self.c, width, body.height() - intro_height, body.height())
+        pages = []
+        for n, rows in enumerate(chunks):
+            def draw(b: QRectF, rows=rows, n=n) -> None:
+                y = b.y()
+                if n == 0 and intro:
+                    y += intro(b)
+                table.draw(self.c, b.x(), y, width, rows)
+            suffix = f" (continued, part {n + 1} of {len(chunks)})" if n else ""
+            pages.append(Page(title + suffix, draw, section=title if n == 0 else ""))
+        return pages
+
+    def _power_pages(self) -> list[Page]:
+        basis = self.report.power_basis
+        with_rows = any(r.row for r in self.plan.racks)
+        cols = [Column("Rack", 1.4), Column("Row", 0.7), Column("Cooling", 0.8), Column("U used", 0.8, "right"),
+                Column("GPUs", 0.6, "right"), Column(f"Power kW ({basis})", 1.3, "right"),
+                Column("Cap kW", 0.8, "right"), Column("Load", 0.7, "right"), Column("Typical kW", 0.9, "right"),
+                Column("Nameplate kW", 1.0, "right"), Column("Heat to liquid kW", 1.2, "right"),
+                Column("Weight kg / rating", 1.4, "right")]
+        rows, fills = [], {}
+        for i, res in enumerate(self.report.racks):
+            rack = self.plan.rack(res.id)
+            rows.append([res.name, rack.row if rack else "", res.cooling, f"{res.used_u}/{res.height_u}",
+                         f"{res.gpus:,}", f"{res.power_kw:,.1f}", f"{res.cap_kw:,.3g}", load_text(res.load_fraction),
+                         f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
+                         f"{res.liquid_heat_mw / 1e6:,.1f}", f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
+            fills[i] = tint(load_color(res.load_fraction), 0.55)
+        t = self.report.totals
+        rows.append(["All racks", "", "", "", f"{t.gpus:,}", f"{t.it_power_kw:,.1f}", "", "",
+                     f"{t.it_power_typical_kw:,.1f}", f"{t.it_power_nameplate_kw:,.1f}",
+                     f"{t.liquid_heat_mw / 1e6:,.1f}", f"{t.weight_kg:,.0f}"])
+        load_col = 7
+        if not with_rows:
+            del cols[1]
+            for row in rows:
+                del row[1]
+            load_col -= 1
+        table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == load_col else None,
+                      bold_rows={len(rows) - 1})
+
+        def intro(b: QRectF) -> float:
+            text = (f"Facility power {t.facility_power_kw:,.1f} kW at PUE {t.pue:g}. Load colours: green below 80% "
+                    f"of the rack's cap, amber from 80%, red over the cap. CDUs: {t.cdus} needed, "
+                    f"{t.cdus_placed} placed.")
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
+        return self._table_pages("Power and cooling per rack", table, intro, 30.0)
+
+    def _network_pages(self) -> list[Page]:
+        rows = network_rows(self.report)
+        if not rows:
+            return []
+        table = Table([Column("Item", 1.0), Column("Value", 1.4, wrap=True)], rows, font_pt=8)
+        return self._table_pages("Network summary", table, width=min(self.body.width(), 420.0))
+
+    def _bom_pages(self) -> list[Page]:
+        cost = cost_section(self.report)
+        bom = cost.get("bom") if cost else None
+        if not bom:
+            return []
+        cols = [Column("Category", 1.0), Column("Item", 2.2, wrap=True), Column("Qty", 0.6, "right"),
+                Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6, wrap=True)]
+        rows = []
+        for line in bom:
+            rows.append([str(line.get("category", "")), str(line.get("item", "")), f"{line.get('quantity', '')}"
+                         if not isinstance(line.get("quantity"), (int, float)) else f"{line['quantity']:,g}",
+                         money(line.get("unit_usd")), money(line.get("total_usd")), str(line.get("source", ""))])
+        bold = set()
+        for key, title in (("bom_total_usd", "BOM total"), ("capex_usd", "Capex (report)")):
+            if isinstance(cost.get(key), (int, float)):
+                rows.append(["", title, "", "", money(cost[key]), ""])
+                bold.add(len(rows) - 1)
+                break
+        table = Table(cols, rows, font_pt=7.5, bold_rows=bold)
+        return self._table_pages("Bill of materials", table)
+
+    def _findings_pages(self) -> list[Page]:
+        findings = self.report.findings
+        if not findings:
+            def draw(b: QRectF) -> None:
+                self.c.text(QRectF(b.x(), b.y(), b.width(), 16), "No open findings: every check passes.", 10)
+            return [Page("Open findings", draw, section="Open findings")]
+        rows = [[f.severity, f.code, f.message, describe_where(self.plan, f.where)] for f in findings]
+        table = Table([Column("Severity", 0.7), Column("Check", 1.6), Column("Finding", 5.0, wrap=True),
+                       Column("Where", 1.0)], rows, font_pt=7.5,
+                      cell_fill=lambda i, j: SEVERITY_FILL.get(findings[i].severity) if j == 0 else None)
+        return self._table_pages("Open findings", table)
