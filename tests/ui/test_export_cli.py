@@ -127,18 +127,6 @@ def test_unknown_format_exits_2(massive, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_xlsx_without_the_workbook_module_says_so(massive, tmp_path):
-    try:
-        import planner.export.xlsx  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("this build has the Excel export")
-    done = cli("export", str(massive), "-o", "out.xlsx", cwd=tmp_path)
-    assert done.returncode == 2
-    assert done.stderr.strip() == "cluster-planner: Excel export is not available in this build"
-
-
 def test_export_command_does_not_load_qt_until_it_runs():
     code = "import sys, planner.cli, planner.cli.cmd_export; planner.cli.build_parser(); " \
            "print('PySide6' in sys.modules)"
