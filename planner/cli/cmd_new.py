@@ -30,5 +30,7 @@ def run(args) -> int:
     catalog = load_catalog_arg(args)
     plan = build_template(args.template, nodes=args.nodes, power_basis=args.power_basis, catalog=catalog)
     save_plan(plan, args.output)
-    print(f"wrote {args.output}: {plan.name}, {len(plan.racks)} racks, {len(plan.placements)} devices")
+    racks, devices = len(plan.racks), len(plan.placements)
+    print(f"wrote {args.output}: {plan.name}, {racks} rack{'' if racks == 1 else 's'}, "
+          f"{devices} device{'' if devices == 1 else 's'}")
     return 0
