@@ -6,14 +6,15 @@ each end of each link unless node-to-leaf runs are passive copper, REFERENCE "Fa
 sizing"); rack enclosures; rack PDUs the placed ones do not cover; CDUs the cooling
 policy needs beyond those placed; facility power distribution (the guide: $50-100K).
 
-Work is O(device types + racks): device counts come aggregated, rack powers as one
-number per rack.
+Work is O(device types + distinct rack powers): device counts come aggregated, and rack
+powers as a histogram (rack power -> number of racks at it), which a plan of 3,000 racks
+built from a few rack designs keeps to a handful of entries.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,9 +92,12 @@ def cabling_lines(size: FabricSize | None, s: CostSettings) -> list[BomLine]:
 
 
 def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSettings, racks: int,
-              rack_powers_kw: Iterable[float], fabric_size: FabricSize | None, cdus_needed: int,
+              rack_powers_kw: Mapping[float, int], fabric_size: FabricSize | None, cdus_needed: int,
               cdu_device: str, nodes: int) -> tuple[list[BomLine], list[str]]:
-    """The bill of materials and a list of problems (one line each) that left something out."""
+    """The bill of materials and a list of problems (one line each) that left something out.
+
+    ``rack_powers_kw`` maps a rack power (kW, on the plan's basis) to the number of racks
+    drawing it; PDUs needed = sum over those powers of racks x ``pdus_per_rack(kW)``."""
     problems: list[str] = []
     lines = device_lines(counts, catalog)
     lines += cabling_lines(fabric_size, settings)
@@ -105,7 +109,8 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
         problems.append(f"Rack PDU model '{settings.pdu_device}' is not a PDU with a rated capacity in the catalog; "
                         "PDUs are left out of the bill of materials")
     else:
-        needed = sum(pdus_per_rack(kw, pdu.pdu_capacity_kw, settings.redundant_feeds) for kw in rack_powers_kw)
+        needed = sum(n * pdus_per_rack(kw, pdu.pdu_capacity_kw, settings.redundant_feeds)
+                     for kw, n in rack_powers_kw.items())
         placed = sum(n for i, n in counts.items() if (d := catalog.get(i)) is not None and d.category == "pdu")
         extra = needed - placed
         if extra > 0:

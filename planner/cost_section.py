@@ -39,8 +39,8 @@ class CostSection:
 
 
 def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
-    """Cost figures for the plan. O(device types + racks): counts are aggregated and each
-    rack contributes one power figure (for its PDUs)."""
+    """Cost figures for the plan. O(device types + distinct rack powers): counts are
+    aggregated and rack powers come as a histogram (for the racks' PDUs)."""
     plan = ctx.plan
     s = plan.settings.costs
     totals = ctx.totals
@@ -50,9 +50,20 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         size = None  # the network section reports it; no cables can be counted
     lines, problems = build_bom(
         counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
-        rack_powers_kw=(r.power_kw for r in ctx.racks.values()), fabric_size=size,
+        rack_powers_kw=_rack_powers_kw(ctx), fabric_size=size,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=totals.it_power_kw, pue=totals.pue)
     return CostSection(result, lines, totals.it_power_kw, s.utilisation), findings
+
+
+def _rack_powers_kw(ctx) -> dict[float, int]:
+    """Rack power (kW) -> number of racks: the evaluator's running histogram when it keeps
+    one, else counted from the per-rack results."""
+    if ctx.rack_powers is not None:
+        return {mw / 1e6: n for mw, n in ctx.rack_powers.items()}
+    out: dict[float, int] = {}
+    for r in ctx.racks.values():
+        out[r.power_kw] = out.get(r.power_kw, 0) + 1
+    return out

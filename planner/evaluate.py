@@ -32,6 +32,9 @@ class EvalContext:
     counts: dict[str, int]
     sections: dict[str, Any] = field(default_factory=dict)
     racks: dict[str, RackResult] = field(default_factory=dict)  # cached per-rack results, by rack id
+    # rack power on the plan's basis (integer mW) -> number of racks drawing it; kept up to
+    # date incrementally so sections need not walk the racks (None: count from ``racks``)
+    rack_powers: dict[int, int] | None = None
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]
@@ -55,6 +58,7 @@ class Evaluator:
         self.catalog = catalog
         self._racks: dict[str, RackResult] = {}
         self._agg = _Aggregate()
+        self._rack_order: tuple[str, ...] = ()
         self.report: Report | None = None
         _load_sections()
 
@@ -66,9 +70,12 @@ class Evaluator:
             self._agg = _Aggregate()
             for rack in plan.racks:
                 self._set_rack(rack.id)
+            self._rack_order = tuple(r.id for r in plan.racks)
         else:
             for rack_id in changes.racks:
                 self._set_rack(rack_id)
+            if changes.structure or len(self._rack_order) != len(plan.racks):
+                self._rack_order = tuple(r.id for r in plan.racks)
         self.report = self._finish()
         return self.report
 
@@ -95,7 +102,8 @@ class Evaluator:
             basis=facility.power_basis, pue=facility.pue,
         )
         findings = cooling_findings(totals, counts, facility, self.catalog)
-        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks)
+        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
+                          rack_powers={k: v for k, v in agg.rack_powers.items() if v})
         for name, fn in SECTIONS:
             section, section_findings = fn(ctx)
             if section is not None:
@@ -105,22 +113,25 @@ class Evaluator:
             plan_name=plan.name,
             power_basis=facility.power_basis,
             totals=totals,
-            rack_order=[r.id for r in plan.racks],
+            rack_order=self._rack_order,
             rack_results=dict(self._racks),
             global_findings=findings,
             sections=ctx.sections,
+            rack_severity_counts=dict(agg.severities),
         )
 
 
 class _Aggregate:
     __slots__ = ("gpus", "nodes", "gpu_racks", "typical_mw", "nameplate_mw", "weight_g",
-                 "liquid_nodes", "liquid_heat_mw", "counts")
+                 "liquid_nodes", "liquid_heat_mw", "counts", "rack_powers", "severities")
 
     def __init__(self) -> None:
         self.gpus = self.nodes = self.gpu_racks = 0
         self.typical_mw = self.nameplate_mw = self.weight_g = 0
         self.liquid_nodes = self.liquid_heat_mw = 0
         self.counts: dict[str, int] = {}
+        self.rack_powers: dict[int, int] = {}  # rack power on its basis, mW -> racks
+        self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
 
     def _apply(self, r: RackResult, sign: int) -> None:
         self.gpus += sign * r.gpus
@@ -134,6 +145,11 @@ class _Aggregate:
         counts = self.counts
         for k, v in r.counts.items():
             counts[k] = counts.get(k, 0) + sign * v
+        power = r.nameplate_mw if r.basis == "nameplate" else r.typical_mw
+        self.rack_powers[power] = self.rack_powers.get(power, 0) + sign
+        severities = self.severities
+        for f in r.findings:
+            severities[f.severity] += sign
 
     def add(self, r: RackResult) -> None:
         self._apply(r, 1)

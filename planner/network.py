@@ -113,28 +113,29 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
         return s
     r = oversubscription
     d = max(1, math.floor(k * r / (r + 1)))  # leaf down-ports
-    leaf_downs: list[int] = []
+    # Leaves as runs of (number of leaves, down-ports each): full scalable units (or full
+    # leaves) and at most one partial one, so sizing is O(pods), not O(leaves).
     if topology == "rail_optimized":
         su_nodes = d
         s.scalable_units = math.ceil(nodes / su_nodes)
-        for su in range(s.scalable_units):
-            in_su = min(su_nodes, nodes - su * su_nodes)
-            leaf_downs.extend([in_su] * nics_per_node)
+        full, rest = divmod(nodes, su_nodes)
+        runs = [(full * nics_per_node, su_nodes)] + ([(nics_per_node, rest)] if rest else [])
     else:
         full, rest = divmod(endpoints, d)
-        leaf_downs = [d] * full + ([rest] if rest else [])
-    s.leaf_switches = len(leaf_downs)
+        runs = [(full, d)] + ([(1, rest)] if rest else [])
+    runs = [(n, down) for n, down in runs if n]
+    s.leaf_switches = sum(n for n, _ in runs)
     s.leaf_down_ports = s.node_leaf_links = endpoints
 
     if s.leaf_switches == 1 and tiers != "3" and endpoints <= k:
         # One switch holds every endpoint: no uplinks needed.
         s.tiers = 1
         return s
-    leaf_ups = [math.ceil(x / r) for x in leaf_downs]
-    s.leaf_up_ports = s.leaf_spine_links = sum(leaf_ups)
+    up_runs = [(n, math.ceil(down / r)) for n, down in runs]
+    s.leaf_up_ports = s.leaf_spine_links = sum(n * up for n, up in up_runs)
     max_leaf_up = k - d
 
-    two_tier_fits = s.leaf_switches <= k and max(leaf_ups) <= max_leaf_up
+    two_tier_fits = s.leaf_switches <= k and max(up for _, up in up_runs) <= max_leaf_up
     if tiers == "2" and not two_tier_fits:
         raise FabricSizingError(
             f"{endpoints} endpoints need {s.leaf_switches} leaves, more than two tiers of {k}-port switches hold "
@@ -156,7 +157,7 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
             f"({k ** 3 // 4} endpoints non-blocking); choose a switch with more ports")
     spines = 0
     for pod in range(s.pods):
-        ups = sum(leaf_ups[pod * leaves_per_pod:(pod + 1) * leaves_per_pod])
+        ups = _uplinks_in(up_runs, pod * leaves_per_pod, (pod + 1) * leaves_per_pod)
         spines += math.ceil(ups / half)
     s.spine_switches = spines
     s.spine_down_ports = s.leaf_up_ports
@@ -164,6 +165,18 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
     s.core_switches = math.ceil(s.spine_up_ports / k)
     s.core_ports = s.spine_up_ports
     return s
+
+
+def _uplinks_in(up_runs: list[tuple[int, int]], first: int, stop: int) -> int:
+    """Uplinks of leaves first..stop-1, the leaves given as runs of (count, uplinks each)."""
+    total = 0
+    start = 0
+    for n, up in up_runs:
+        lo, hi = max(first, start), min(stop, start + n)
+        if hi > lo:
+            total += (hi - lo) * up
+        start += n
+    return total
 
 
 def compute_nics_per_node(device: DeviceType) -> int:

@@ -72,59 +72,76 @@ class Plan(_Doc):
         self._racks, self._placements, self._members = racks, placements, members
         return self
 
+    # Private attributes are read through ``__pydantic_private__`` directly: pydantic's
+    # ``__getattr__`` fallback for them costs more than the dict lookup itself, and these
+    # methods run once per device when a 100,000-GPU plan is laid out.
+
     # -- lookups (O(1)) -------------------------------------------------------------
     def rack(self, rack_id: str) -> Rack | None:
-        return self._racks.get(rack_id)
+        return self.__pydantic_private__["_racks"].get(rack_id)
 
     def placement(self, placement_id: str) -> Placement | None:
-        return self._placements.get(placement_id)
+        return self.__pydantic_private__["_placements"].get(placement_id)
 
     def rack_members(self, rack_id: str) -> dict[str, Placement]:
-        return self._members.get(rack_id, {})
+        return self.__pydantic_private__["_members"].get(rack_id, {})
 
     def rack_index(self, rack_id: str) -> int:
         return next(i for i, r in enumerate(self.racks) if r.id == rack_id)
 
     # -- structural edits; callers (commands) validate first --------------------------
     def insert_rack(self, rack: Rack, index: int | None = None) -> None:
+        priv = self.__pydantic_private__
         self.racks.insert(len(self.racks) if index is None else index, rack)
-        self._racks[rack.id] = rack
-        self._members[rack.id] = {}
+        priv["_racks"][rack.id] = rack
+        priv["_members"][rack.id] = {}
 
     def pop_rack(self, rack_id: str) -> tuple[int, Rack]:
+        priv = self.__pydantic_private__
         i = self.rack_index(rack_id)
         rack = self.racks.pop(i)
-        del self._racks[rack_id]
-        del self._members[rack_id]
+        del priv["_racks"][rack_id]
+        del priv["_members"][rack_id]
         return i, rack
 
     def insert_placement(self, p: Placement, index: int | None = None) -> None:
-        self.placements.insert(len(self.placements) if index is None else index, p)
-        self._placements[p.id] = p
-        self._members[p.rack][p.id] = p
+        priv = self.__pydantic_private__
+        if index is None:
+            self.placements.append(p)
+        else:
+            self.placements.insert(index, p)
+        priv["_placements"][p.id] = p
+        priv["_members"][p.rack][p.id] = p
 
     def pop_placement(self, placement_id: str) -> tuple[int, Placement]:
-        p = self._placements.pop(placement_id)
+        priv = self.__pydantic_private__
+        p = priv["_placements"].pop(placement_id)
         i = next(i for i, q in enumerate(self.placements) if q is p)
         del self.placements[i]
-        del self._members[p.rack][p.id]
+        del priv["_members"][p.rack][p.id]
         return i, p
 
     def relocate(self, placement_id: str, rack_id: str, u: int) -> None:
-        p = self._placements[placement_id]
+        priv = self.__pydantic_private__
+        p = priv["_placements"][placement_id]
         if p.rack != rack_id:
-            del self._members[p.rack][p.id]
-            self._members[rack_id][p.id] = p
+            members = priv["_members"]
+            del members[p.rack][p.id]
+            members[rack_id][p.id] = p
             p.rack = rack_id
         p.u = u
 
     # -- ids --------------------------------------------------------------------------
     def new_id(self, prefix: str) -> str:
         """A fresh id that no rack or device of this plan uses."""
+        priv = self.__pydantic_private__
+        placements, racks = priv["_placements"], priv["_racks"]
+        n = priv["_counter"]
         while True:
-            self._counter += 1
-            candidate = f"{prefix}{self._counter}"
-            if candidate not in self._placements and candidate not in self._racks:
+            n += 1
+            candidate = f"{prefix}{n}"
+            if candidate not in placements and candidate not in racks:
+                priv["_counter"] = n
                 return candidate
 
     def copy_plan(self) -> Plan:

@@ -141,10 +141,14 @@ class Report:
     plan_name: str
     power_basis: str
     totals: Totals
-    rack_order: list[str]
+    rack_order: tuple[str, ...]  # rack ids in plan order (shared between reports: never mutate)
     rack_results: dict[str, RackResult]
     global_findings: list[Finding]
     sections: dict[str, Any] = field(default_factory=dict)
+    # findings of all racks by severity, kept by the evaluator as it adds and removes racks
+    # (None: count them from the racks)
+    rack_severity_counts: dict[str, int] | None = None
+    _findings: list[Finding] | None = field(default=None, repr=False, compare=False)
 
     @property
     def racks(self) -> list[RackResult]:
@@ -156,25 +160,35 @@ class Report:
 
     @property
     def findings(self) -> list[Finding]:
-        out: list[Finding] = []
-        results = self.rack_results
-        for rid in self.rack_order:
-            out.extend(results[rid].findings)
-        out.extend(self.global_findings)
-        out.sort(key=lambda f: SEVERITY_ORDER[f.severity])
-        return out
+        """Every finding, errors first, then warnings, then info; within a severity, racks in
+        plan order and then the plan-wide ones. Built once per report (a stable bucket pass,
+        no sort) and shared: do not mutate the list."""
+        if self._findings is None:
+            buckets: dict[str, list[Finding]] = {"error": [], "warning": [], "info": []}
+            results = self.rack_results
+            for rid in self.rack_order:
+                for f in results[rid].findings:
+                    buckets[f.severity].append(f)
+            for f in self.global_findings:
+                buckets[f.severity].append(f)
+            self._findings = buckets["error"] + buckets["warning"] + buckets["info"]
+        return self._findings
 
     def counts_by_severity(self) -> dict[str, int]:
         counts = {"error": 0, "warning": 0, "info": 0}
-        for f in self.findings:
+        if self.rack_severity_counts is None:
+            for r in self.rack_results.values():
+                for f in r.findings:
+                    counts[f.severity] += 1
+        else:
+            counts.update(self.rack_severity_counts)
+        for f in self.global_findings:
             counts[f.severity] += 1
         return counts
 
     @property
     def has_errors(self) -> bool:
-        if any(f.severity == "error" for f in self.global_findings):
-            return True
-        return any(f.severity == "error" for r in self.rack_results.values() for f in r.findings)
+        return self.counts_by_severity()["error"] > 0
 
     def section(self, name: str) -> Any:
         return self.sections.get(name)

@@ -18,7 +18,7 @@ from planner.catalog import Catalog, default_catalog
 from planner.commands import AutoPlace, CommandError
 from planner.cooling import cdus_needed
 from planner.errors import PlannerError
-from planner.network import plan_fabric
+from planner.network import FabricSizingError, plan_fabric
 from planner.paths import resources_dir
 from planner.plan import Plan
 from planner.settings import Settings
@@ -93,7 +93,8 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     settings = Settings.model_validate(_merge(Settings().model_dump(), t.settings))
     if power_basis is not None:
         settings.facility = settings.facility.model_copy(update={"power_basis": power_basis})
-    plan = Plan(name=t.title, description=t.description, settings=settings)
+    title = t.title if nodes is None or nodes == t.nodes else resized_title(t, n_nodes, catalog)
+    plan = Plan(name=title, description=t.description, settings=settings)
     if nodes is not None and nodes != t.nodes and settings.workload.enabled:
         _rescale_workload(plan, catalog, t.node, n_nodes)
 
@@ -119,7 +120,10 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     place(t.node, n_nodes, t.gpu_rack, None, "node-")
     counts: dict[str, int] = {t.node: n_nodes}
     if t.fabric_switches and n_nodes:
-        size = plan_fabric(counts, catalog, settings.fabric)
+        try:
+            size = plan_fabric(counts, catalog, settings.fabric)
+        except FabricSizingError as exc:
+            raise TemplateError(f"template '{name}' at {n_nodes:,} nodes: {exc}") from None
         if size is not None:
             infra += place(settings.fabric.switch_device, size.switches, t.infra_rack, infra, "ib-")
     storage_racks: list[str] = []
@@ -140,6 +144,15 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         # One out-of-band port per device (BMC), 48 per management switch.
         place("mgmt-1g-48", math.ceil(len(plan.placements) / 48), t.infra_rack, infra or None, "mgmt-")
     return plan
+
+
+def resized_title(t: Template, n_nodes: int, catalog: Catalog) -> str:
+    """The plan title when --nodes resizes a template: the template's title names its own
+    node count, so say the actual one ('4,000-node cluster (32,000 x H100 SXM 80GB), from
+    template massive')."""
+    node = catalog.get(t.node)
+    gpus = f" ({n_nodes * node.gpus:,} x {node.gpu.model})" if node is not None and node.gpu else ""
+    return f"{n_nodes:,}-node cluster{gpus}, from template {t.name}"
 
 
 def _storage_ports(catalog: Catalog, t: Template, n_nodes: int) -> int:

@@ -19,6 +19,7 @@ from planner.settings.costs import RENTAL_OPTIONS
 RACKS_PER_BAND = 6
 THIN = Side(style="thin", color="808080")
 BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
+RIGHT = Alignment(horizontal="right")
 
 
 def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> None:
@@ -112,10 +113,10 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
         text(ws, top + 1, col, f"{res.power_kw:,.1f} of {res.cap_kw:g} kW, {rack.cooling}")
     h = rack.height_u
     row_of = {u: top + 2 + (h - u) for u in range(1, h + 1)}
-    for u in range(1, h + 1):
-        num(ws, row_of[u], col, u).alignment = Alignment(horizontal="right")
-        ws.cell(row=row_of[u], column=col + 1).fill = EMPTY_U_FILL
-        ws.cell(row=row_of[u], column=col + 1).border = BOX
+    # Each U's cell gets its fill once (device colour or empty): openpyxl hashes a style on
+    # every assignment, which dominates the export of a plan with 3,000 racks.
+    fills: dict[int, Any] = {}
+    labels: list[tuple[int, str]] = []
     for p in plan.rack_members(rack.id).values():
         d = catalog.get(p.device)
         if d is None:
@@ -123,10 +124,17 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
         fill = CATEGORY_FILLS.get(d.category, CATEGORY_FILLS["other"])
         span = [u for u in range(p.u, p.u + d.u_height) if u in row_of]
         for u in span:
-            ws.cell(row=row_of[u], column=col + 1).fill = fill
+            fills[u] = fill
         if span:
             label = p.label or p.id
-            text(ws, row_of[span[-1]], col + 1, f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else ""))
+            labels.append((span[-1], f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else "")))
+    for u in range(1, h + 1):
+        num(ws, row_of[u], col, u).alignment = RIGHT
+        cell = ws.cell(row=row_of[u], column=col + 1)
+        cell.fill = fills.get(u, EMPTY_U_FILL)
+        cell.border = BOX
+    for u, label in labels:
+        text(ws, row_of[u], col + 1, label)
 
 
 def write_network(ws, report: Report) -> None:

@@ -1,0 +1,70 @@
+"""Incremental evaluation equals a full one on large plans, after every step of random
+command sequences: a few thousand devices under hypothesis, and frontier-100k itself."""
+
+import random
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from planner.commands import CommandError, History, SetSetting
+from planner.evaluate import Evaluator, evaluate
+from planner.templates import build_template
+from tests.planner.test_properties import CATALOG, DEVICES, check_invariants, make_command
+
+# Settings of the plan-wide sections (not rack-wide): they re-run the network, storage and
+# cost sections without re-evaluating any rack, so a stale section would show here.
+SECTION_SETTINGS = [
+    ("fabric", "oversubscription", 2.0), ("fabric", "oversubscription", 1.0), ("fabric", "tiers", "3"),
+    ("fabric", "switch_device", "qm9700-ndr200"), ("fabric", "switch_device", "qm9700"),
+    ("storage", "checkpoint_interval_min", 10.0), ("workload", "dp", 7), ("costs", "utilisation", 0.8),
+    ("costs", "redundant_feeds", False),
+]
+
+step = st.tuples(
+    st.sampled_from(["add", "move", "move", "move", "remove", "add_rack", "edit_rack", "remove_rack", "auto",
+                     "setting", "section"]),
+    st.integers(0, 100_000), st.integers(0, 100_000), st.integers(1, 45), st.sampled_from(DEVICES),
+)
+
+
+def _command(plan, kind, a, b, u, device):
+    if kind == "section":
+        return SetSetting(*SECTION_SETTINGS[a % len(SECTION_SETTINGS)])
+    return make_command(plan, kind, a, b, u, device)
+
+
+def _run(plan, steps):
+    history = History(plan, CATALOG)
+    ev = Evaluator(plan, CATALOG)
+    ev.evaluate()
+    for kind, a, b, u, device in steps:
+        cmd = _command(plan, kind, a, b, u, device)
+        if cmd is None:
+            continue
+        try:
+            changes = history.apply(cmd)
+        except CommandError:
+            continue
+        incremental = ev.evaluate(changes)
+        full = evaluate(plan, CATALOG)
+        assert incremental.to_json() == full.to_json()
+        assert incremental.counts_by_severity() == full.counts_by_severity()
+        check_invariants(plan, incremental)
+    while history.done:  # undo is an edit too
+        changes = history.undo()
+        assert ev.evaluate(changes).to_json() == evaluate(plan, CATALOG).to_json()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(step, min_size=1, max_size=30))
+def test_incremental_equals_full_on_a_600_node_plan(steps):
+    # 600 nodes of 8 GPUs on the massive template: 4,800 GPUs, ~200 racks, a three-tier fabric
+    _run(build_template("massive", nodes=600, catalog=CATALOG), steps)
+
+
+def test_incremental_equals_full_on_frontier_100k():
+    plan = build_template("frontier-100k", catalog=CATALOG)
+    rng = random.Random(8)
+    kinds = ["move"] * 12 + ["add", "remove", "edit_rack", "add_rack", "remove_rack", "auto", "section"]
+    steps = [(rng.choice(kinds), rng.randrange(10**6), rng.randrange(10**6), rng.randint(1, 45),
+              rng.choice(DEVICES)) for _ in range(25)]
+    _run(plan, steps)
