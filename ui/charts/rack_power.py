@@ -20,6 +20,7 @@ NAMEPLATE_OVER = "#F2B3AE"
 CAP = "#222222"
 BAR_W = 0.38  # each of the pair, in rack slots
 HALF = 0.45   # half the width of a rack's column (the cap line, the click target)
+OUTLINE_MAX_RACKS = 120
 
 
 class RackPowerChart(ChartView):
@@ -39,6 +40,7 @@ class RackPowerChart(ChartView):
                        (("t", TYPICAL), ("to", TYPICAL_OVER), ("n", NAMEPLATE), ("no", NAMEPLATE_OVER))}
         self._pen = {k: pg.mkPen(c, width=1) for k, c in
                      (("t", TYPICAL), ("to", TYPICAL_OVER), ("n", TYPICAL), ("no", TYPICAL_OVER))}
+        self._no_pen = pg.mkPen(None)
         empty = np.zeros(0)
         self.typical_bars = pg.BarGraphItem(x=empty, height=empty, width=BAR_W,
                                             brush=self._brush["t"], pen=self._pen["t"])
@@ -73,12 +75,16 @@ class RackPowerChart(ChartView):
         t_over = [r.over_cap("typical") for r in racks]
         n_over = [r.over_cap("nameplate") for r in racks]
         b, p = self._brush, self._pen
-        set_bars(self.typical_bars, x=x - 0.2, height=typical, width=BAR_W,
-                                  brushes=[b["to"] if o else b["t"] for o in t_over],
-                                  pens=[p["to"] if o else p["t"] for o in t_over])
-        set_bars(self.nameplate_bars, x=x + 0.2, height=nameplate, width=BAR_W,
-                                    brushes=[b["no"] if o else b["n"] for o in n_over],
-                                    pens=[p["no"] if o else p["n"] for o in n_over])
+        # Outlines only while a bar is several pixels wide: on hundreds of racks an outline
+        # would paint over the fill (every bar would look like its outline colour).
+        outline = n <= OUTLINE_MAX_RACKS
+        no_pen = self._no_pen
+        set_bars(self.typical_bars, x=x - 0.2, height=typical, width=BAR_W, pen=no_pen,
+                 brushes=[b["to"] if o else b["t"] for o in t_over],
+                 pens=[p["to"] if o else p["t"] for o in t_over] if outline else [])
+        set_bars(self.nameplate_bars, x=x + 0.2, height=nameplate, width=BAR_W, pen=no_pen,
+                 brushes=[b["no"] if o else b["n"] for o in n_over],
+                 pens=[p["no"] if o else p["n"] for o in n_over] if outline else [])
         self.cap_line.setData(np.repeat(x, 2) + np.tile([-HALF, HALF], n), np.repeat(caps, 2))
         self.rack_ids = list(report.rack_order)
         self._racks = racks
