@@ -34,6 +34,7 @@ def cooling_findings(totals: Totals, counts: dict[str, int], facility: FacilityS
             placed_kw += n * (d.cdu_capacity_kw or 0.0)
     totals.cdus = cdus_needed(totals.liquid_nodes, heat_kw, facility, catalog)
     totals.cdus_placed = placed
+    totals.cdu_capacity_kw = placed_kw
     if facility.cdu_policy == "capacity" and catalog.get(facility.cdu_device) is None and totals.liquid_nodes:
         findings.append(Finding("error", "cooling.cdu.unknown_model",
                                 f"CDU model '{facility.cdu_device}' is not in the catalog"))

@@ -86,6 +86,7 @@ class CostResult:
     rent_total_usd: dict[str, float]
     cost_per_gpu_hour: dict[str, float | None]
     curves: dict[str, list[float]] = field(default_factory=dict)
+    break_even_usd: dict[str, float | None] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         money = lambda d: {k: round(v, 2) for k, v in d.items()}  # noqa: E731
@@ -97,6 +98,7 @@ class CostResult:
             "staffing_usd_per_month": round(self.staffing_usd_per_month, 2),
             "rent_usd_per_month": money(self.rent_usd_per_month),
             "break_even_months": dict(self.break_even_months),
+            "break_even_usd": {k: (None if v is None else round(v, 2)) for k, v in self.break_even_usd.items()},
             "horizon_months": self.horizon_months,
             "tco_usd": round(self.tco_usd, 2),
             "rent_total_usd": money(self.rent_total_usd),
@@ -112,6 +114,8 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     TCO over the horizon H = capex + opex x H. Cost per delivered GPU-hour:
     build = TCO / (GPUs x 730 h x H x utilisation); renting = rate x (1 + uplift).
     Cumulative curves at months 0..H: build = capex + opex x m; each rental = rent x m.
+    Where they meet: break-even month m* per option and the money spent by then,
+    capex + opex x m* (the point a chart marks).
     """
     h = s.horizon_months
     energy = energy_usd_per_month(it_kw, pue, s.electricity_usd_per_kwh, s.hours_per_month)
@@ -129,6 +133,7 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     curves: dict[str, list[float]] = {"months": months, "build": [capex_usd + opex * m for m in months]}
     for name, rent in rents.items():
         curves[name] = [rent * m for m in months]
+    breaks = {name: break_even_month(capex_usd, opex, rent, h) for name, rent in rents.items()}
     return CostResult(
         capex_usd=capex_usd,
         opex_usd_per_month=opex,
@@ -136,7 +141,8 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
         facility_usd_per_month=facility,
         staffing_usd_per_month=staffing,
         rent_usd_per_month=rents,
-        break_even_months={name: break_even_month(capex_usd, opex, rent, h) for name, rent in rents.items()},
+        break_even_months=breaks,
+        break_even_usd={name: None if m is None else capex_usd + opex * m for name, m in breaks.items()},
         horizon_months=h,
         tco_usd=tco,
         rent_total_usd={name: rent * h for name, rent in rents.items()},

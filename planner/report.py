@@ -67,6 +67,12 @@ class RackResult:
     def load_fraction(self) -> float:
         return self.power_kw / self.cap_kw if self.cap_kw else 0.0
 
+    def over_cap(self, basis: str | None = None) -> bool:
+        """Power on ``basis`` (default the plan's) above the rack's cap: the rule of
+        ``planner.power.evaluate_rack`` (an error on the plan's basis)."""
+        mw = self.nameplate_mw if (basis or self.basis) == "nameplate" else self.typical_mw
+        return mw / 1e6 > self.cap_kw + 1e-9
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -99,6 +105,7 @@ class Totals:
     pue: float = 1.0
     cdus: int = 0
     cdus_placed: int = 0
+    cdu_capacity_kw: float = 0.0  # rated heat removal of the placed CDUs (catalog cdu_capacity_kw)
 
     @property
     def it_power_typical_kw(self) -> float:
@@ -120,6 +127,11 @@ class Totals:
     def weight_kg(self) -> float:
         return self.weight_g / 1e3
 
+    @property
+    def liquid_heat_kw(self) -> float:
+        """Heat of the liquid-cooled nodes on the plan's power basis, for the CDUs to remove."""
+        return self.liquid_heat_mw / 1e6
+
     def to_json(self) -> dict[str, Any]:
         return {
             "gpus": self.gpus,
@@ -132,6 +144,8 @@ class Totals:
             "facility_power_kw": round(self.facility_power_kw, 6),
             "cdus": self.cdus,
             "cdus_placed": self.cdus_placed,
+            "liquid_heat_kw": round(self.liquid_heat_kw, 6),
+            "cdu_capacity_kw": round(self.cdu_capacity_kw, 6),
             "weight_kg": round(self.weight_kg, 3),
         }
 

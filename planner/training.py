@@ -181,7 +181,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
 def scaling_curve(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) -> list[dict[str, float]]:
     """Speedup against GPU count, growing DP at fixed TP, PP and global batch: DP = 1, 2, 4,
     ... up to 4 x the plan's DP (and the plan's own DP), while every replica still gets
-    one sequence. Speedup = GPUs x compute time / step time (ideal = GPUs)."""
+    one sequence. Speedup = GPUs x compute time / step time (ideal = GPUs). The plan's own
+    point carries ``"plan": True``."""
     max_dp = max(1, min(4 * w.dp, w.global_batch_tokens // w.seq_len))
     dps = {w.dp} if w.dp <= max_dp else set()
     d = 1
@@ -192,7 +193,7 @@ def scaling_curve(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) 
     for d in sorted(dps):
         r = model_step(w, fabric, shape, dp=d)
         out.append({"gpus": r.gpus, "speedup": round(r.speedup, 3),
-                    "efficiency": round(r.speedup / r.gpus, 4)})
+                    "efficiency": round(r.speedup / r.gpus, 4), "plan": d == w.dp})
     return out
 
 

@@ -1,0 +1,215 @@
+"""What every chart shares: a white, print-ready pyqtgraph view, PNG/SVG export from the
+context menu and from ``export(path)``, and axes that label categories and dollars.
+
+A chart builds its plot items once; ``update_report`` only feeds them new data
+(``setData`` / ``setOpts``), so an edit never clears and rebuilds a plot.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pyqtgraph as pg
+from pyqtgraph.exporters import ImageExporter, SVGExporter
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QFont, QFontMetrics
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from planner.errors import PlannerError
+
+BACKGROUND = "#FFFFFF"
+FOREGROUND = "#222222"
+GRID_ALPHA = 0.15
+MUTED = "#9AA3AB"      # bars that are not the plan's choice
+ACCENT = "#3D6CA8"     # the plan's choice (the GPU-server blue of ui.colors)
+FONT_PT = 9
+
+# One colour per cost series; build in the GPU-server blue, rentals in distinct hues.
+SERIES_COLORS = ["#3D6CA8", "#D9822B", "#2B8C84", "#7657A3", "#8A6A44", "#6F7A82"]
+
+
+class ChartExportError(PlannerError):
+    """A chart could not be written; the message is shown as is."""
+
+
+class ChartView(pg.GraphicsLayoutWidget):
+    """Base of the charts: a GraphicsLayoutWidget on a white background with an
+    "Export chart…" context-menu action and ``export(path)`` (.png or .svg)."""
+
+    title = "Chart"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setBackground(BACKGROUND)
+        self.setAntialiasing(True)
+        self.ci.setContentsMargins(8, 8, 12, 8)
+        self.export_action = QAction("Export chart…", self)
+        self.export_action.triggered.connect(self.export_dialog)
+        # The scene's menu is appended to every ViewBox menu: ours replaces pyqtgraph's
+        # generic "Export..." so there is one export entry, with a file dialog.
+        self.scene().contextMenu = [self.export_action]
+        self.last_export_dir = ""
+
+    # -- building blocks ------------------------------------------------------------
+    def add_plot(self, row: int = 0, col: int = 0, *, left: str = "", bottom: str = "",
+                 axis_items: dict | None = None, title: str | None = None) -> pg.PlotItem:
+        plot = self.addPlot(row=row, col=col, axisItems=axis_items, title=None)
+        if title:
+            plot.setTitle(title, color=FOREGROUND, size=f"{FONT_PT + 1}pt")
+        for name in ("left", "bottom", "right", "top"):
+            axis = plot.getAxis(name)
+            axis.setPen(pg.mkPen(FOREGROUND))
+            axis.setTextPen(pg.mkPen(FOREGROUND))
+            font = QFont()
+            font.setPointSize(FONT_PT)
+            axis.setStyle(tickFont=font)
+        label_style = {"color": FOREGROUND, "font-size": f"{FONT_PT + 1}pt"}
+        if left:
+            plot.setLabel("left", left, **label_style)
+        if bottom:
+            plot.setLabel("bottom", bottom, **label_style)
+        plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
+        plot.setMenuEnabled(True)
+        plot.hideButtons()
+        return plot
+
+    @staticmethod
+    def add_legend(plot: pg.PlotItem, **kw) -> pg.LegendItem:
+        legend = plot.addLegend(offset=kw.pop("offset", (10, 10)), labelTextColor=FOREGROUND,
+                                brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#C8CDD2"), **kw)
+        return legend
+
+    @staticmethod
+    def message_item(plot: pg.PlotItem) -> pg.TextItem:
+        """A centred note shown when the report has nothing to plot."""
+        item = pg.TextItem("", color=FOREGROUND, anchor=(0.5, 0.5))
+        item.setZValue(50)
+        plot.addItem(item, ignoreBounds=True)
+        item.hide()
+        return item
+
+    @staticmethod
+    def show_message(plot: pg.PlotItem, item: pg.TextItem, text: str | None) -> None:
+        if not text:
+            item.hide()
+            return
+        item.setText(text)
+        (x0, x1), (y0, y1) = plot.viewRange()
+        item.setPos((x0 + x1) / 2, (y0 + y1) / 2)
+        item.show()
+
+    # -- the API the window uses ------------------------------------------------------
+    def update_report(self, report, changes=None) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def export_item(self):
+        """What export writes: the whole layout (every plot of the chart)."""
+        return self.ci
+
+    def export(self, path: str | Path) -> Path:
+        """Write the chart to ``path``: PNG (at twice the on-screen size) or SVG, by suffix."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in (".png", ".svg"):
+            raise ChartExportError(f"Charts export as .png or .svg, not '{path.suffix or path.name}'")
+        if not self.isVisible():
+            self._lay_out_offscreen()
+        item = self.export_item()
+        try:
+            if suffix == ".png":
+                exporter = ImageExporter(item)
+                width = max(1, int(item.boundingRect().width()))
+                exporter.parameters()["width"] = 2 * width
+                exporter.parameters()["background"] = pg.mkColor(BACKGROUND)
+                exporter.export(str(path))
+            else:
+                SVGExporter(item).export(str(path))
+        except OSError as exc:
+            raise ChartExportError(f"Could not write {path}: {exc.strerror or exc}") from exc
+        if not path.exists():
+            raise ChartExportError(f"Could not write {path}")
+        return path
+
+    def _lay_out_offscreen(self) -> None:
+        """A chart never shown (a hidden tab) has not sized its axes to their labels yet;
+        pyqtgraph does that while painting, so paint it twice around a layout pass."""
+        self.grab()
+        self.ci.layout.activate()
+        self.grab()
+
+    def export_dialog(self) -> None:
+        name = self.title.lower().replace(" ", "-")
+        start = str(Path(self.last_export_dir or Path.home()) / f"{name}.png")
+        path, _ = QFileDialog.getSaveFileName(self, "Export chart", start, "PNG image (*.png);;SVG drawing (*.svg)")
+        if not path:
+            return
+        try:
+            self.export(path)
+            self.last_export_dir = str(Path(path).parent)
+        except PlannerError as exc:
+            QMessageBox.warning(self, "Export chart", str(exc))
+
+
+class CategoryAxis(pg.AxisItem):
+    """An axis of named categories at 0, 1, 2, ...: labels as many names as fit (one per
+    ``min_px`` pixels) and more as the user zooms in."""
+
+    def __init__(self, orientation: str, min_px: float = 56.0, **kw):
+        super().__init__(orientation, **kw)
+        self.names: list[str] = []
+        self.min_px = min_px
+
+    def set_names(self, names: list[str]) -> None:
+        if names != self.names:
+            self.names = list(names)
+            if self.orientation in ("left", "right") and self.style.get("showValues", True):
+                # Fit the longest name now: pyqtgraph widens an axis only when it paints,
+                # which a hidden chart (another tab) has not done before an export.
+                metrics = QFontMetrics(self.style.get("tickFont") or QFont())
+                widest = max((metrics.horizontalAdvance(n) for n in names), default=0)
+                self.setWidth(widest + 16)
+            self.picture = None
+            self.update()
+
+    def tickValues(self, minVal, maxVal, size):
+        n = len(self.names)
+        if n == 0:
+            return []
+        lo = max(0, math.ceil(min(minVal, maxVal) - 1e-9))
+        hi = min(n - 1, math.floor(max(minVal, maxVal) + 1e-9))
+        if hi < lo:
+            return []
+        visible = hi - lo + 1
+        per_label = max(1, math.ceil(visible * self.min_px / max(size, 1.0)))
+        return [(float(per_label), list(range(lo, hi + 1, per_label)))]
+
+    def tickStrings(self, values, scale, spacing):
+        names = self.names
+        return [names[int(v)] if 0 <= int(v) < len(names) else "" for v in values]
+
+
+class DollarAxis(pg.AxisItem):
+    """US dollars with a k/M/B suffix ($1.5M), keeping the plotted data in dollars."""
+
+    def tickStrings(self, values, scale, spacing):
+        return [dollars(v, spacing) for v in values]
+
+
+def dollars(v: float, spacing: float = 0.0) -> str:
+    a = abs(v)
+    for div, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if a >= div or spacing >= div:
+            digits = 0 if spacing >= div or spacing == 0 else max(0, -math.floor(math.log10(spacing / div)))
+            return f"${v / div:,.{min(digits, 2)}f}{suffix}"
+    return f"${v:,.0f}"
+
+
+def pen(color: str, width: float = 2.0, style=Qt.PenStyle.SolidLine):
+    return pg.mkPen(color, width=width, style=style)
+
+
+def set_bars(item: pg.BarGraphItem, *, brushes: list, pens: list, **opts) -> None:
+    """``setOpts`` on a bar item with per-bar brushes and pens; an empty list becomes None
+    (pyqtgraph 0.14 fails on an empty ``pens`` list)."""
+    item.setOpts(brushes=brushes or None, pens=pens or None, **opts)

@@ -1,0 +1,85 @@
+"""Fabric comparison: the plan's workload on every fabric technology (the network
+section's ``fabrics`` rows): gradient all-reduce time and GPU idle %, one horizontal bar
+per technology, the plan's fabric highlighted."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from ui.charts.base import ACCENT, MUTED, CategoryAxis, ChartView, set_bars
+
+BAR_H = 0.6
+NO_TRAINING = "No training figures: enable the workload with TP x PP x DP = the GPUs placed"
+
+
+class FabricComparisonChart(ChartView):
+    title = "Fabric comparison"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.axis_ms = CategoryAxis("left", min_px=16)
+        self.axis_idle = CategoryAxis("left", min_px=16)
+        self.plot_ms = self.add_plot(0, 0, bottom="Gradient all-reduce per step (ms)",
+                                     axis_items={"left": self.axis_ms}, title="All-reduce time")
+        self.plot_idle = self.add_plot(0, 1, bottom="GPU idle (% of step time)",
+                                       axis_items={"left": self.axis_idle}, title="GPU idle")
+        self.plot_idle.getAxis("left").setStyle(showValues=False)
+        self.plot_idle.setYLink(self.plot_ms)
+        self.ci.layout.setColumnStretchFactor(0, 3)
+        self.ci.layout.setColumnStretchFactor(1, 2)
+        for plot in (self.plot_ms, self.plot_idle):
+            plot.showGrid(x=True, y=False, alpha=0.15)
+            plot.setMouseEnabled(x=False, y=False)
+            plot.invertY(True)  # first technology at the top, as in the report
+        self._brush_plan, self._brush_other = pg.mkBrush(ACCENT), pg.mkBrush(MUTED)
+        self._pen = pg.mkPen("#FFFFFF", width=0.5)
+        empty = np.zeros(0)
+        self.ms_bars = pg.BarGraphItem(x0=0, y=empty, width=empty, height=BAR_H, brush=self._brush_other)
+        self.idle_bars = pg.BarGraphItem(x0=0, y=empty, width=empty, height=BAR_H, brush=self._brush_other)
+        self.plot_ms.addItem(self.ms_bars)
+        self.plot_idle.addItem(self.idle_bars)
+        self.ms_labels: list[pg.TextItem] = []
+        self.idle_labels: list[pg.TextItem] = []
+        self.fabric_ids: list[str] = []
+        self.highlighted: str | None = None
+        self.message = self.message_item(self.plot_ms)
+
+    def _label(self, plot, labels: list[pg.TextItem], i: int) -> pg.TextItem:
+        while len(labels) <= i:
+            item = pg.TextItem("", color="#222222", anchor=(0, 0.5))
+            plot.addItem(item, ignoreBounds=True)
+            labels.append(item)
+        return labels[i]
+
+    def update_report(self, report, changes=None) -> None:
+        net = report.section("network") or {}
+        rows = net.get("fabrics") or []
+        plan_fabric = net.get("fabric")
+        n = len(rows)
+        y = np.arange(n, dtype=float)
+        ms = np.array([r["allreduce_ms"] for r in rows], dtype=float)
+        idle = np.array([r["gpu_idle_pct"] for r in rows], dtype=float)
+        brushes = [self._brush_plan if r["fabric"] == plan_fabric else self._brush_other for r in rows]
+        set_bars(self.ms_bars, x0=np.zeros(n), y=y, width=ms, height=BAR_H, brushes=brushes, pens=[self._pen] * n)
+        set_bars(self.idle_bars, x0=np.zeros(n), y=y, width=idle, height=BAR_H, brushes=brushes,
+                               pens=[self._pen] * n)
+        names = [r["title"] + ("  ◀ plan" if r["fabric"] == plan_fabric else "") for r in rows]
+        self.axis_ms.set_names(names)
+        self.axis_idle.set_names(names)
+        for labels, plot, values, fmt in ((self.ms_labels, self.plot_ms, ms, "{:,.0f} ms"),
+                                          (self.idle_labels, self.plot_idle, idle, "{:.1f}%")):
+            for i in range(n):
+                item = self._label(plot, labels, i)
+                item.setText(fmt.format(values[i]))
+                item.setPos(values[i], y[i])
+                item.show()
+            for item in labels[n:]:
+                item.hide()
+        self.fabric_ids = [r["fabric"] for r in rows]
+        self.highlighted = plan_fabric if plan_fabric in self.fabric_ids else None
+        for plot, values in ((self.plot_ms, ms), (self.plot_idle, idle)):
+            top = float(values.max(initial=0.0)) or 1.0
+            plot.setXRange(0, top * 1.22, padding=0)  # room for the value labels
+            plot.setYRange(-0.6, max(n, 1) - 0.4, padding=0)
+        self.show_message(self.plot_ms, self.message, None if n else NO_TRAINING)

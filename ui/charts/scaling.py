@@ -1,0 +1,61 @@
+"""Scaling: speedup against GPU count for the plan's workload and fabric (the network
+section's ``scaling`` points), the ideal line (speedup = GPUs) and the plan's point."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
+from ui.charts.fabric_comparison import NO_TRAINING
+from ui.colors import LOAD_HIGH
+
+
+class ScalingChart(ChartView):
+    title = "Scaling"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.plot = self.add_plot(left="Speedup (× one GPU)", bottom="GPUs in the job")
+        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        self.legend = self.add_legend(self.plot)
+        self.ideal = pg.PlotDataItem(pen=pen("#8A9299", 1.5, Qt.PenStyle.DashLine))
+        self.curve = pg.PlotDataItem(pen=pen(ACCENT, 2.5), symbol="o", symbolSize=7,
+                                     symbolBrush=ACCENT, symbolPen=pg.mkPen("#FFFFFF"))
+        self.plan_point = pg.ScatterPlotItem(size=15, symbol="star", brush=pg.mkBrush(LOAD_HIGH),
+                                             pen=pg.mkPen(FOREGROUND, width=1))
+        self.plan_point.setZValue(10)
+        for item in (self.ideal, self.curve, self.plan_point):
+            self.plot.addItem(item)
+        self.legend.addItem(self.ideal, "Ideal (speedup = GPUs)")
+        self.legend.addItem(self.curve, "Modelled speedup")
+        self.legend.addItem(self.plan_point, "This plan")
+        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(-0.04, -0.4))
+        self.plot.addItem(self.plan_label, ignoreBounds=True)
+        self.message = self.message_item(self.plot)
+
+    def update_report(self, report, changes=None) -> None:
+        net = report.section("network") or {}
+        points = net.get("scaling") or []
+        gpus = np.array([p["gpus"] for p in points], dtype=float)
+        speedup = np.array([p["speedup"] for p in points], dtype=float)
+        self.ideal.setData(gpus, gpus)
+        self.curve.setData(gpus, speedup)
+        plan = [p for p in points if p.get("plan")]
+        if plan:
+            p = plan[0]
+            self.plan_point.setData(x=[p["gpus"]], y=[p["speedup"]])
+            self.plan_label.setText(f"This plan: {p['gpus']:,} GPUs, {p['speedup']:,.1f}×"
+                                    f" ({100 * p['efficiency']:.1f}% of ideal)")
+            self.plan_label.setPos(p["gpus"], p["speedup"])
+            self.plan_label.show()
+        else:
+            self.plan_point.setData(x=[], y=[])
+            self.plan_label.hide()
+        self.plot.enableAutoRange()
+        self.show_message(self.plot, self.message, None if points else NO_TRAINING)
+
+    def plan_point_xy(self) -> tuple[float, float] | None:
+        x, y = self.plan_point.getData()
+        return (float(x[0]), float(y[0])) if len(x) else None
