@@ -52,6 +52,8 @@ def format_value(value: Any) -> str:
 
 def parse_entry(kind: str, text: str, optional: bool, title: str) -> Any:
     """A typed value from what the user typed; ValueError with a one-line reason if it is not one."""
+    if kind == "str":
+        return text.strip()  # the model's own constraints judge it
     text = text.strip().replace(",", "")
     if text == "":
         if optional:
