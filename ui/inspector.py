@@ -41,7 +41,10 @@ class Inspector(QWidget):
         layout.addWidget(self.form_host)
         layout.addStretch(1)
         self.fields: dict[str, QWidget] = {}
-        doc.changed.connect(lambda changes, report: self.refresh())
+        doc.changed.connect(self._doc_changed)
+        self.refresh()
+
+    def _doc_changed(self, changes, report) -> None:
         self.refresh()
 
     def show_selection(self, devices: list[str], rack: str | None) -> None:

@@ -81,9 +81,9 @@ class MainWindow(QMainWindow):
                                      "background to pan.")
 
         doc.changed.connect(self.on_changed)
-        doc.error.connect(lambda msg: self.statusBar().showMessage(f"Refused: {msg}", 8000))
-        doc.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
-        doc.pathChanged.connect(lambda _: self._update_title())
+        doc.error.connect(self._show_refusal)
+        doc.undo_stack.cleanChanged.connect(self._clean_changed)
+        doc.pathChanged.connect(self._update_title)
         self.view.selectionChangedTo.connect(self._selection_changed)
         self.view.hint.connect(lambda text: self.statusBar().showMessage(text, 5000))
         self.view.editRackRequested.connect(self.edit_rack)
@@ -195,6 +195,8 @@ class MainWindow(QMainWindow):
         tb.addActions([self.new_action, self.open_action, self.save_action])
         tb.addSeparator()
         tb.addActions([self.undo_action, self.redo_action])
+        for action in (self.undo_action, self.redo_action):  # the menu names the action; the toolbar stays steady
+            tb.widgetForAction(action).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
         tb.addSeparator()
         tb.addActions([self.add_rack_action, self.auto_place_action])
         tb.addSeparator()
@@ -209,6 +211,12 @@ class MainWindow(QMainWindow):
             self._update_title()
         self._update_rack_actions()
 
+    def _show_refusal(self, message: str) -> None:
+        self.statusBar().showMessage(f"Refused: {message}", 8000)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)
+
     def _selection_changed(self) -> None:
         self.inspector.show_selection(self.view.selected_devices(), self.view.selected_rack())
         self._update_rack_actions()
@@ -218,7 +226,7 @@ class MainWindow(QMainWindow):
         self.edit_rack_action.setEnabled(has_rack)
         self.remove_rack_action.setEnabled(has_rack)
 
-    def _update_title(self) -> None:
+    def _update_title(self, *_args) -> None:
         name = self.doc.path.name if self.doc.path else f"{self.doc.plan.name} (unsaved)"
         self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
         self.setWindowModified(self.doc.is_modified)

@@ -30,6 +30,7 @@ class DeviceItem(QGraphicsObject):
 
     def __init__(self, placement: Placement, device: DeviceType | None, parent: RackItem):
         super().__init__(parent)
+        self._rect = QRectF()  # before any call that may ask Qt for the bounding rect
         self.placement_id = placement.id
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
@@ -141,6 +142,7 @@ class RackItem(QGraphicsItem):
 
     def __init__(self, rack: Rack, result: RackResult | None):
         super().__init__()
+        self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
         self.rack_id = rack.id
         self.devices: dict[str, DeviceItem] = {}
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)

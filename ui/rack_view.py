@@ -50,7 +50,8 @@ class RackView(QGraphicsView):
         self.ghost_problem: str | None = None
         self.scene().addItem(self.ghost)
         self._dragged: DeviceItem | None = None
-        self.scene().selectionChanged.connect(self.selectionChangedTo)
+        self._nudge_session = 0
+        self.scene().selectionChanged.connect(self._selection_changed)
         doc.changed.connect(self.on_changed)
         self._build_actions()
         self.rebuild()
@@ -116,6 +117,10 @@ class RackView(QGraphicsView):
         self.scene().setSceneRect(rect.adjusted(-40, -30, 40, 30))
 
     # -- selection ----------------------------------------------------------------------
+    def _selection_changed(self) -> None:
+        self._nudge_session += 1  # arrow-key nudges merge into one undo step until the selection changes
+        self.selectionChangedTo.emit()
+
     def selected_devices(self) -> list[str]:
         return [i.placement_id for i in self.scene().selectedItems() if isinstance(i, DeviceItem)]
 
@@ -260,6 +265,25 @@ class RackView(QGraphicsView):
         self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.delete_action.triggered.connect(self.remove_selection)
         self.addAction(self.delete_action)
+
+    def keyPressEvent(self, event) -> None:
+        step = {Qt.Key.Key_Up: 1, Qt.Key.Key_Down: -1}.get(event.key())
+        devices = self.selected_devices()
+        if step and len(devices) == 1 and not event.modifiers():
+            self.nudge(devices[0], step)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def nudge(self, placement_id: str, step: int) -> bool:
+        """Move a device one U up or down; consecutive nudges are one undo step."""
+        p = self.doc.plan.placement(placement_id)
+        if p is None:
+            return False
+        ok = self.doc.apply(MoveDevice(p.id, p.rack, p.u + step), merge_key=("nudge", p.id, self._nudge_session))
+        if ok:
+            self.racks[p.rack].devices[p.id].setSelected(True)
+        return ok
 
     def remove_selection(self) -> None:
         devices = self.selected_devices()

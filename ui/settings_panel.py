@@ -17,7 +17,7 @@ from planner.settings import Settings, field_meta
 from ui.binding import FieldEditor, describe_annotation, field_label, field_tooltip
 from ui.document import Document
 
-SECTION_TITLES = {"facility": "Power && cooling", "fabric": "Fabric", "workload": "Workload",
+SECTION_TITLES = {"facility": "Facility", "fabric": "Fabric", "workload": "Workload",
                   "storage": "Storage", "costs": "Costs"}
 
 CHOICE_LABELS = {

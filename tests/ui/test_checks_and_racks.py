@@ -187,3 +187,21 @@ def test_inspector_edits_a_device_label_and_u_through_commands(window):
     window.inspector.fields["u"].setValue(1)  # occupied by the other appliance: refused
     assert doc.plan.placement(pfs.id).u == 10
     assert "overlaps" in window.statusBar().currentMessage()
+
+
+def test_arrow_key_nudges_merge_into_one_undo_step(window, qtbot):
+    doc, view = window.doc, window.view
+    stor = rack_named(doc.plan, "STOR-01")
+    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 3)
+    view.select(pfs.id)
+    steps = doc.undo_stack.count()
+    view.setFocus()
+    for _ in range(3):
+        qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert doc.plan.placement(pfs.id).u == 6
+    assert doc.undo_stack.count() == steps + 1
+    window.undo_action.trigger()
+    assert doc.plan.placement(pfs.id).u == 3
+    view.select(pfs.id)
+    qtbot.keyClick(view, Qt.Key.Key_Down)  # U2 overlaps the appliance at U1-U2: refused, nothing pushed
+    assert doc.plan.placement(pfs.id).u == 3
