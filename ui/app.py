@@ -93,7 +93,7 @@ def run(argv: list[str]) -> int:
             QMessageBox.critical(None, APP_TITLE, str(exc))
         return 2
     window.show()
-    window.view.zoom_to_fit()
+    window.view.zoom_to_rack_height()
     if args.smoke:
         app.processEvents()
         image = window.grab()

@@ -86,6 +86,9 @@ class FieldEditor:
         self._value: Any = None
         if kind == "choice":
             self.widget: QWidget = QComboBox()
+            # long entries (device names) must not widen the panel past its dock
+            self.widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            self.widget.setMinimumContentsLength(8)
             for c in choices:
                 self.widget.addItem(choice_labels(c), c)
             self.widget.currentIndexChanged.connect(lambda _: self._apply(self.widget.currentData()))
@@ -94,6 +97,7 @@ class FieldEditor:
             self.widget.toggled.connect(self._apply)
         elif kind in ("int", "float", "str"):
             self.widget = QLineEdit()
+            self.widget.setMinimumWidth(60)
             if kind != "str":
                 self.widget.setAlignment(Qt.AlignmentFlag.AlignRight)
             if optional:

@@ -10,9 +10,9 @@ import importlib
 import importlib.util
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QMainWindow, QMessageBox, QStyle, QToolBar,
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QMainWindow, QMessageBox, QScrollArea, QStyle, QToolBar,
                                QVBoxLayout, QWidget)
 
 from planner.commands import AddRack, RemoveRack
@@ -67,12 +67,15 @@ class MainWindow(QMainWindow):
         self.settings_panel = SettingsPanel(doc)
         self.checks = ChecksPanel()
         self.palette_dock = self._dock("Devices", "PaletteDock", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.inspector_dock = self._dock("Inspector", "InspectorDock", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea)
+        inspector_scroll = QScrollArea()
+        inspector_scroll.setWidgetResizable(True)
+        inspector_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        inspector_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inspector_scroll.setWidget(self.inspector)
+        self.inspector_dock = self._dock("Inspector", "InspectorDock", inspector_scroll, Qt.DockWidgetArea.RightDockWidgetArea)
         self.settings_dock = self._dock("Settings", "SettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.checks_dock = self._dock("Checks", "ChecksDock", self.checks, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.splitDockWidget(self.inspector_dock, self.settings_dock, Qt.Orientation.Vertical)
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.checks_dock], [120], Qt.Orientation.Vertical)
 
         self._build_actions()
         self._build_menus()
@@ -156,6 +159,7 @@ class MainWindow(QMainWindow):
             sp.SP_MediaSeekForward, "Place N nodes, filling racks to their power cap")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
+        self.zoom_height_action = self._action("Fit rack &height", self.view.zoom_to_rack_height, QKeySequence("Ctrl+9"))
         self.zoom_fit_action = self._action("Zoom to &fit", self.view.zoom_to_fit, QKeySequence("Ctrl+0"),
                                             sp.SP_TitleBarMaxButton, "Show every rack")
         self._update_rack_actions()
@@ -182,7 +186,7 @@ class MainWindow(QMainWindow):
         racks.addSeparator()
         racks.addAction(self.auto_place_action)
         view = bar.addMenu("&View")
-        view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_fit_action])
+        view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_height_action, self.zoom_fit_action])
         view.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.settings_dock, self.checks_dock):
             view.addAction(dock.toggleViewAction())
@@ -292,7 +296,7 @@ class MainWindow(QMainWindow):
             self.show_error("New plan", str(exc))
             return
         self.doc.replace(plan, None)
-        self.view.zoom_to_fit()
+        self.view.zoom_to_rack_height()
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
@@ -312,7 +316,7 @@ class MainWindow(QMainWindow):
             return False
         self.doc.replace(plan, Path(path))
         self._remember_recent(Path(path))
-        self.view.zoom_to_fit()
+        self.view.zoom_to_rack_height()
         return True
 
     def save(self) -> bool:
@@ -395,6 +399,19 @@ class MainWindow(QMainWindow):
             self.resize(1500, 920)
         if state is not None:
             self.restoreState(state)
+        else:
+            self._needs_default_docks = True
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if getattr(self, "_needs_default_docks", False):
+            self._needs_default_docks = False
+            self._default_dock_sizes()
+
+    def _default_dock_sizes(self) -> None:
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.checks_dock], [130], Qt.Orientation.Vertical)
+        self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

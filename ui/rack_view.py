@@ -51,6 +51,7 @@ class RackView(QGraphicsView):
         self.scene().addItem(self.ghost)
         self._dragged: DeviceItem | None = None
         self._nudge_session = 0
+        self._auto_zoom = True  # keep the first row fitted to the height until the user zooms
         self.scene().selectionChanged.connect(self._selection_changed)
         doc.changed.connect(self.on_changed)
         self._build_actions()
@@ -245,15 +246,39 @@ class RackView(QGraphicsView):
         else:
             super().wheelEvent(event)
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._auto_zoom:
+            self.zoom_to_rack_height()
+
     def zoom_by(self, factor: float) -> None:
+        self._auto_zoom = False
         current = self.transform().m11()
         target = max(ZOOM_MIN, min(ZOOM_MAX, current * factor))
         self.scale(target / current, target / current)
 
     def zoom_to_fit(self) -> None:
+        self._auto_zoom = False
         self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         if self.transform().m11() > 1.0:
             self.resetTransform()
+
+    def zoom_to_rack_height(self) -> None:
+        """Readable start: the first row of racks fills the height, the row starts at the left."""
+        self._auto_zoom = True
+        first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
+        if not first:
+            self.resetTransform()
+            return
+        row = QRectF()
+        for item in first:
+            row = row.united(item.sceneBoundingRect())
+        row = row.adjusted(-20, -12, 20, 12)
+        vp = self.viewport().rect()
+        scale = max(ZOOM_MIN, min(1.0, vp.height() / row.height()))
+        self.resetTransform()
+        self.scale(scale, scale)
+        self.centerOn(row.left() + vp.width() / (2 * scale), row.center().y())
 
     def zoom_level(self) -> float:
         return self.transform().m11()

@@ -45,7 +45,7 @@ class SectionForm(QWidget):
         outer = QVBoxLayout(self)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft)
         outer.addLayout(form)
         self.message = QLabel()
@@ -60,12 +60,18 @@ class SectionForm(QWidget):
         for name, info in model_cls.model_fields.items():
             meta = field_meta(model_cls, name)
             kind, choices, optional = describe_annotation(info.annotation)
+            labels = _choice_label
             if kind == "str" and name.endswith("_device"):
-                kind, choices = "choice", tuple(doc.catalog.ids())
+                # a catalog device: offer the devices of the same category as the default
+                default = doc.catalog.get(info.default) if isinstance(info.default, str) else None
+                devices = [d for d in doc.catalog if default is None or d.category == default.category]
+                kind, choices = "choice", tuple(d.id for d in devices)
+                labels = lambda v: doc.catalog[v].title if v in doc.catalog else str(v)  # noqa: E731
             editor = FieldEditor(kind, choices, optional, meta["title"],
                                  commit=lambda v, n=name: self._commit(n, v),
-                                 on_error=self.show_message, choice_labels=_choice_label)
+                                 on_error=self.show_message, choice_labels=labels)
             label = QLabel(field_label(meta["title"], meta["unit"]))
+            label.setWordWrap(True)
             tip = field_tooltip(meta["title"], meta["unit"], meta["source"], info.default)
             label.setToolTip(tip)
             editor.widget.setToolTip(tip)
@@ -104,6 +110,7 @@ class SettingsPanel(QTabWidget):
             scroll = QScrollArea()
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             scroll.setWidget(form)
             self.addTab(scroll, SECTION_TITLES.get(section, section.replace("_", " ").title()))
             self.forms[section] = form
