@@ -62,7 +62,10 @@ def ensure_application() -> QApplication:
 
 
 def create_window(argv: list[str]) -> MainWindow:
-    """The main window on the plan named in ``argv`` (or the default template); raises PlannerError."""
+    """The main window on the plan named in ``argv`` (or the default template); raises PlannerError.
+
+    A plan that cannot be opened is reported (a message box; on stderr with --smoke) and the
+    default plan is shown instead."""
     args = parse_args(argv)
     catalog = load_catalog([Path(f) for f in args.catalog]) if args.catalog else default_catalog()
     problem = None
@@ -77,7 +80,8 @@ def create_window(argv: list[str]) -> MainWindow:
     window = MainWindow(Document(plan, catalog, path))
     if path is not None:
         window._remember_recent(path)
-    if problem:
+    window.open_problem = problem
+    if problem and not args.smoke:
         QTimer.singleShot(0, lambda: window.show_error("Open plan", f"{problem}\nShowing the default plan instead."))
     return window
 
@@ -95,12 +99,14 @@ def run(argv: list[str]) -> int:
     window.show()
     window.view.zoom_to_rack_height()
     if args.smoke:
+        if window.open_problem:
+            print(f"cluster-planner: {window.open_problem}", file=sys.stderr)
         app.processEvents()
         image = window.grab()
         ok = not image.isNull() and window.doc.report is not None
         window.doc.undo_stack.setClean()
         window.close()
-        return 0 if ok else 1
+        return 0 if ok and not window.open_problem else (2 if window.open_problem else 1)
     for hook in STARTUP_HOOKS:
         hook(window)
     return app.exec()

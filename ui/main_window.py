@@ -49,6 +49,8 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.doc = doc
         self.settings = QSettings()
+        self.open_problem: str | None = None
+        """Why the plan asked for on the command line could not be opened, if it could not."""
         self.setObjectName("MainWindow")
         self.setDockNestingEnabled(True)
 

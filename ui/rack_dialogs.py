@@ -76,6 +76,9 @@ class RackEditor(QDialog):
         super().accept()
 
     def _refuse(self, message: str) -> None:
+        for name, title in RACK_TITLES.items():  # the core names fields by id: show the label instead
+            if message.startswith(f"{name}:"):
+                message = field_label(title, RACK_UNITS.get(name, "")) + message[len(name):]
         self.message.setText(message)
         self.message.show()
 

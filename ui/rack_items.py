@@ -18,6 +18,7 @@ from planner.report import RackResult
 from ui import fmt, theme
 
 PAD = 6.0  # frame thickness around the U slots
+LABELS_FROM_LOD = 0.3  # below this zoom, text would be under 4 px: not drawn
 RACK_W = theme.GUTTER_W + theme.RACK_BODY_W + PAD
 
 
@@ -68,6 +69,8 @@ class DeviceItem(QGraphicsObject):
             painter.setPen(QPen(theme.SELECTION, 2.5))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(r.adjusted(1, 1, -1, -1), 3, 3)
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < LABELS_FROM_LOD:
+            return  # zoomed far out: blocks only, which keeps thousands of racks fast to draw
         painter.setPen(QColor("white"))
         font = QFont(painter.font())
         font.setPixelSize(11)
@@ -201,7 +204,8 @@ class RackItem(QGraphicsItem):
         font.setPixelSize(9)
         painter.setFont(font)
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
-        for u in range(1, rack.height_u + 1):
+        detail = lod >= LABELS_FROM_LOD
+        for u in range(1, rack.height_u + 1) if detail else ():
             y = self.slot_top(u)
             painter.setPen(QPen(theme.RACK_SLOT_LINE, 1))
             painter.drawLine(QPointF(body.left(), y), QPointF(body.right(), y))

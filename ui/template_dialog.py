@@ -22,6 +22,9 @@ class TemplateDialog(QDialog):
         self.resize(620, 380)
         self.list = QListWidget()
         self.list.setSpacing(3)
+        self.list.setWordWrap(True)
+        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         for t in list_templates():
             item = QListWidgetItem(f"{t.title}\n{one_line(t.description)}")
             item.setData(NAME_ROLE, t.name)

@@ -155,3 +155,24 @@ def test_smoke_start_under_xvfb(tmp_path):
     result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "planner",
                              "--smoke"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
+
+
+def test_a_bad_plan_on_the_command_line_is_reported_and_the_default_plan_shown(qtbot, tmp_path, monkeypatch):
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"schema_version": 99}')
+    shown = []
+    monkeypatch.setattr("ui.main_window.MainWindow.show_error", lambda self, title, message: shown.append(message))
+    window = create_window([str(bad)])
+    qtbot.addWidget(window)
+    assert window.open_problem.startswith("broken.json:")
+    assert window.doc.plan.name == get_template("medium").title and window.doc.path is None
+    qtbot.waitUntil(lambda: bool(shown))
+    assert "Showing the default plan instead" in shown[0]
+    result = _run_smoke_args([str(bad)], tmp_path)
+    assert result.returncode == 2 and "broken.json" in result.stderr
+
+
+def _run_smoke_args(args, tmp_path):
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path)}
+    return subprocess.run([sys.executable, "-m", "planner", *args, "--smoke"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
