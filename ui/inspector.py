@@ -95,7 +95,8 @@ class Inspector(QWidget):
         self._row("rack", "Rack", _value(rack.name))
         u = QSpinBox(minimum=1, maximum=rack.height_u, value=p.u)
         u.setKeyboardTracking(False)
-        u.valueChanged.connect(lambda value: value != p.u and self.doc.apply(MoveDevice(pid, p.rack, value)))
+        u.valueChanged.connect(lambda value: value != p.u and self.doc.apply(  # spin-box steps: one undo step
+            MoveDevice(pid, p.rack, value), merge_key=("inspector-u", pid)))
         self._row("u", "Lowest U", u)
         if d:
             self._row("height", "Height", _value(f"{d.u_height}U (U{p.u}-U{p.u + d.u_height - 1})"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -37,10 +38,10 @@ MAX_RECENT = 8
 def _optional(module: str, attr: str):
     """A function another part of the product provides, or None while it does not exist."""
     try:
-        if importlib.util.find_spec(module) is None:
+        if module not in sys.modules and importlib.util.find_spec(module) is None:
             return None
         return getattr(importlib.import_module(module), attr, None)
-    except ImportError:
+    except (ImportError, ValueError):
         return None
 
 

@@ -95,9 +95,9 @@ class RackView(QGraphicsView):
                 self._add_rack_item(rack, report)
                 layout = True
                 continue
-            height_before = item.rack.height_u
+            height_before = item.boundingRect().height()  # the Rack itself was edited in place
             item.sync(rack, plan.rack_members(rid), report.rack(rid), self.doc.catalog, basis)
-            layout = layout or rack.height_u != height_before or rack.height_u != item.rack.height_u
+            layout = layout or item.boundingRect().height() != height_before
         if layout:
             self.relayout()
 

@@ -205,3 +205,16 @@ def test_arrow_key_nudges_merge_into_one_undo_step(window, qtbot):
     view.select(pfs.id)
     qtbot.keyClick(view, Qt.Key.Key_Down)  # U2 overlaps the appliance at U1-U2: refused, nothing pushed
     assert doc.plan.placement(pfs.id).u == 3
+
+
+def test_a_taller_rack_is_laid_out_again_with_bottoms_aligned(window):
+    from planner.commands import EditRack
+
+    view = window.view
+    gpu1, gpu2 = (rack_named(window.doc.plan, n) for n in ("GPU-01", "GPU-02"))
+    assert window.doc.apply(EditRack(gpu1.id, height_u=48))
+    a, b = view.racks[gpu1.id].sceneBoundingRect(), view.racks[gpu2.id].sceneBoundingRect()
+    assert a.bottom() == b.bottom()
+    from ui import theme
+
+    assert a.height() - b.height() == 6 * theme.U_PX  # 48U - 42U = 6 more slots
