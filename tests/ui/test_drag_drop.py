@@ -128,3 +128,38 @@ def test_palette_search_filters_and_payload_round_trips(window):
     palette.search.clear()
     assert len(palette.visible_device_ids()) == len(window.doc.catalog)
     assert from_mime(palette.mime_for("sn5600")) == DragPayload("sn5600")
+
+
+def _mouse(view, kind, pos, button, buttons):
+    vp = view.viewport()
+    QApplication.sendEvent(vp, QMouseEvent(kind, QPointF(pos), QPointF(vp.mapToGlobal(pos)), button, buttons,
+                                           Qt.KeyboardModifier.NoModifier))
+
+
+def test_ctrl_wheel_zooms_and_dragging_the_background_pans(window):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QWheelEvent
+
+    view = window.view
+    vp = view.viewport()
+    centre = QPointF(vp.width() / 2, vp.height() / 2)
+    before = view.zoom_level()
+    wheel = QWheelEvent(centre, QPointF(vp.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(vp, wheel)
+    assert abs(view.zoom_level() - before * 1.15) < 1e-6  # one notch = x1.15
+
+    view.zoom_by(3.0)  # zoomed in so the scene is wider than the view
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    # the gap between two racks is canvas: press there and drag left
+    item = view.racks[gpu1.id]
+    gap = view.mapFromScene(item.sceneBoundingRect().right() + theme.RACK_GAP / 2, item.sceneBoundingRect().center().y())
+    scroll = view.horizontalScrollBar().value()
+    _mouse(view, QMouseEvent.Type.MouseButtonPress, gap, Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton)
+    for dx in (10, 40, 80):
+        _mouse(view, QMouseEvent.Type.MouseMove, gap - gap.__class__(dx, 0), Qt.MouseButton.NoButton,
+               Qt.MouseButton.LeftButton)
+    _mouse(view, QMouseEvent.Type.MouseButtonRelease, gap - gap.__class__(80, 0), Qt.MouseButton.LeftButton,
+           Qt.MouseButton.NoButton)
+    assert view.horizontalScrollBar().value() == scroll + 80  # the canvas followed the pointer
+
