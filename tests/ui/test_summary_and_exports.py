@@ -61,7 +61,7 @@ def test_excel_export_calls_the_workbook_writer_when_it_exists(qtbot, monkeypatc
     qtbot.addWidget(window)
     assert window.export_xlsx_action.isEnabled()
     target = tmp_path / "plan.xlsx"
-    monkeypatch.setattr("ui.main_window.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr("ui.file_actions.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
     window.export_xlsx_action.trigger()
     assert calls == [(window.doc.plan, catalog, target)]
 
