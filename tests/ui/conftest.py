@@ -1,0 +1,71 @@
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from planner.catalog import default_catalog  # noqa: E402
+from planner.templates import build_template  # noqa: E402
+from ui import theme  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def isolated_qsettings(tmp_path):
+    """Each test gets its own settings file (window layout, recent files)."""
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
+    yield
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    return default_catalog()
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    from ui.app import ensure_application
+    from ui.document import Document
+    from ui.main_window import MainWindow
+
+    ensure_application()
+    w = MainWindow(Document(build_template("medium", catalog=catalog), catalog))
+    # no unsaved-changes prompt when pytest-qt closes the window
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    w.resize(1500, 950)
+    w.show()
+    w.view.resetTransform()
+    qtbot.waitExposed(w)
+    return w
+
+
+def rack_named(plan, name):
+    return next(r for r in plan.racks if r.name == name)
+
+
+def slot_pos(view, rack_id, u) -> QPoint:
+    """Viewport position of the middle of slot ``u`` of a rack (scrolls it into view first)."""
+    item = view.racks[rack_id]
+    local_y = item.slot_top(u) + theme.U_PX / 2
+    local_x = theme.GUTTER_W + theme.RACK_BODY_W / 2
+    view.centerOn(item.mapToScene(local_x, local_y))
+    QApplication.processEvents()
+    return view.mapFromScene(item.mapToScene(local_x, local_y))
+
+
+def send_drag(view, mime, pos: QPoint, drop: bool = True) -> QDropEvent | None:
+    """A drag entering the view's viewport, moving to ``pos`` and (optionally) dropping there,
+    with real mime data (QTest mouse events do not start a QDrag; pytest-qt #260)."""
+    vp = view.viewport()
+    actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+    buttons, mods = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    QApplication.sendEvent(vp, QDragEnterEvent(pos, actions, mime, buttons, mods))
+    QApplication.sendEvent(vp, QDragMoveEvent(pos, actions, mime, buttons, mods))
+    if not drop:
+        return None
+    event = QDropEvent(pos, actions, mime, buttons, mods)
+    QApplication.sendEvent(vp, event)
+    return event

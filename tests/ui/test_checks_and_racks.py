@@ -1,0 +1,220 @@
+"""Acceptance 3 and 5: the over-cap error in the checks panel, selecting its rack, and the rack editor."""
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox
+
+from planner.commands import AddDevice
+from tests.ui.conftest import rack_named, send_drag, slot_pos
+from ui.rack_dialogs import RackEditor
+
+
+def _drop_fifth_node(window):
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    # GPU-01 holds 4 x 7 kW nodes at U1-U32: a fifth at U33 (U33-U40) fits in space but
+    # brings the rack to 5 x 7.0 = 35.0 kW against its 30 kW cap
+    send_drag(window.view, window.palette_panel.mime_for("hgx-h100-8"), slot_pos(window.view, gpu1.id, 33))
+    return gpu1
+
+
+def _item_with(checks, text):
+    return next(checks.item(i) for i in range(checks.count()) if text in checks.item(i).text())
+
+
+def test_fifth_node_shows_over_cap_error_and_clicking_it_selects_the_rack(window, qtbot):
+    gpu1 = _drop_fifth_node(window)
+    errors = window.checks.messages("error")
+    # also 17 liquid-cooled nodes need ceil(17 / 8) = 3 CDUs where 2 are placed
+    assert errors == ["Rack GPU-01 draws 35.0 kW (typical) against its 30 kW cap (5.0 kW over)",
+                      "17 liquid-cooled nodes (119.0 kW of heat) need 3 CDUs by the rule of one CDU per "
+                      "8 nodes; 2 placed"]
+    assert window.checks_dock.windowTitle().startswith("Checks (2 errors,")
+    assert window.view.racks[gpu1.id].power_text() == "35.0 / 30 kW"
+    assert window.view.racks[gpu1.id].power_bar_colour() == window.view.racks[gpu1.id].power_bar_colour().__class__("#dc3232")
+
+    window.view.scene().clearSelection()
+    item = _item_with(window.checks, "GPU-01 draws")
+    rect = window.checks.visualItemRect(item)
+    qtbot.mouseClick(window.checks.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.view.selected_rack() == gpu1.id
+    assert window.inspector.heading.text() == "Rack GPU-01"
+
+
+def test_power_bar_turns_amber_from_80_percent(window):
+    from ui import theme
+
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    stor = rack_named(window.doc.plan, "STOR-01")
+    assert window.view.racks[gpu1.id].power_bar_colour() == theme.BAR_WARN  # 28 / 30 = 93%
+    assert window.view.racks[stor.id].power_bar_colour() == theme.BAR_OK  # 3.6 / 25 = 14%
+
+
+def _editor(window, rack_id) -> RackEditor:
+    dialog = window.edit_rack(rack_id)
+    assert dialog is not None and dialog.isVisible()
+    return dialog
+
+
+def _ok(dialog):
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+
+
+def test_raising_the_cap_to_40_kw_in_the_rack_editor_clears_the_error(window):
+    gpu1 = _drop_fifth_node(window)
+    dialog = _editor(window, gpu1.id)
+    dialog.entries["power_cap_kw"].widget.setText("40")
+    _ok(dialog)
+    assert not dialog.isVisible()
+    assert window.doc.plan.rack(gpu1.id).power_cap_kw == 40.0
+    assert [m for m in window.checks.messages("error") if "cap" in m] == []
+    # 35 / 40 = 87.5%: amber, no longer red
+    assert window.view.racks[gpu1.id].power_text() == "35.0 / 40 kW"
+    window.undo_action.trigger()
+    assert window.doc.plan.rack(gpu1.id).power_cap_kw == 30.0
+    assert len([m for m in window.checks.messages("error") if "GPU-01 draws" in m]) == 1
+
+
+def test_rack_editor_refuses_negative_and_non_numeric_entries(window):
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    before = window.doc.plan.rack(gpu1.id).model_dump()
+    steps = window.doc.undo_stack.count()
+    dialog = _editor(window, gpu1.id)
+    for text, reason in (("-5", "greater than 0"), ("abc", "'abc' is not a number"), ("", "enter a value")):
+        dialog.entries["power_cap_kw"].widget.setText(text)
+        _ok(dialog)
+        assert dialog.isVisible(), text
+        assert reason in dialog.message.text(), (text, dialog.message.text())
+        assert window.doc.plan.rack(gpu1.id).model_dump() == before
+    dialog.entries["power_cap_kw"].widget.setText("30")
+    dialog.entries["height_u"].widget.setText("4.5")
+    _ok(dialog)
+    assert "whole number" in dialog.message.text()
+    dialog.entries["height_u"].widget.setText("20")  # nodes sit up to U32: the rack cannot shrink
+    _ok(dialog)
+    assert "cannot shrink" in dialog.message.text()
+    assert window.doc.undo_stack.count() == steps
+    dialog.reject()
+
+
+def test_rack_editor_renames_and_changes_cooling(window):
+    stor = rack_named(window.doc.plan, "STOR-01")
+    dialog = _editor(window, stor.id)
+    dialog.entries["name"].widget.setText("Storage A")
+    combo = dialog.entries["cooling"].widget
+    combo.setCurrentIndex(combo.findData("liquid"))
+    _ok(dialog)
+    rack = window.doc.plan.rack(stor.id)
+    assert (rack.name, rack.cooling) == ("Storage A", "liquid")
+    assert window.undo_action.text().endswith("Edit rack")
+
+
+def test_add_remove_and_auto_place_racks(window):
+    doc = window.doc
+    racks = len(doc.plan.racks)
+    window.add_rack_action.trigger()
+    new = doc.plan.racks[-1]
+    assert len(doc.plan.racks) == racks + 1 and new.id in window.view.racks
+    assert window.view.selected_rack() == new.id
+    assert window.summary.text("racks") == str(racks + 1)
+
+    # auto-place 5 x 7 kW nodes into the new 30 kW rack: 4 fit its cap (28 kW), the fifth opens a rack
+    dialog = window.auto_place([new.id])
+    dialog.device.setCurrentIndex(dialog.device.findData("dgx-h100"))
+    dialog.count.setValue(5)
+    dialog.accept()
+    assert len(doc.plan.rack_members(new.id)) == 4
+    assert len(doc.plan.racks) == racks + 2
+    assert window.view.racks[new.id].power_text() == "28.0 / 30 kW"
+    assert window.summary.text("nodes") == "21"  # 16 + 5
+
+    window.undo_action.trigger()  # the auto-place is one step
+    assert len(doc.plan.racks) == racks + 1 and not doc.plan.rack_members(new.id)
+    window.view.select(new.id)
+    window.remove_rack_action.trigger()
+    assert doc.plan.rack(new.id) is None and new.id not in window.view.racks
+    window.undo_action.trigger()
+    assert doc.plan.rack(new.id) is not None and new.id in window.view.racks
+
+
+def test_delete_removes_the_selected_device_and_undo_restores_it(window):
+    doc, view = window.doc, window.view
+    gpu1 = rack_named(doc.plan, "GPU-01")
+    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 1)
+    assert view.select(node.id)
+    assert window.inspector.heading.text() == node.label
+    view.delete_action.trigger()
+    assert doc.plan.placement(node.id) is None
+    assert view.racks[gpu1.id].power_text() == "21.0 / 30 kW"
+    window.undo_action.trigger()
+    assert doc.plan.placement(node.id) is not None and node.id in view.racks[gpu1.id].devices
+
+
+def test_duplicate_places_a_copy_in_the_lowest_free_slot(window):
+    doc, view = window.doc, window.view
+    stor = rack_named(doc.plan, "STOR-01")
+    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 1)
+    view.duplicate(pfs.id)
+    # two 2U appliances at U1-U4: the copy goes to U5
+    copies = [p.u for p in doc.plan.rack_members(stor.id).values() if p.device == pfs.device]
+    assert sorted(copies) == [1, 3, 5]
+    assert view.selected_devices() == [p.id for p in doc.plan.rack_members(stor.id).values() if p.u == 5]
+
+
+def test_only_touched_racks_are_redrawn(window, monkeypatch):
+    from ui.rack_items import RackItem
+
+    synced = []
+    original = RackItem.sync
+    monkeypatch.setattr(RackItem, "sync", lambda self, *a, **k: (synced.append(self.rack_id), original(self, *a, **k)))
+    stor = rack_named(window.doc.plan, "STOR-01")
+    items_before = dict(window.view.racks)
+    assert window.doc.apply(AddDevice("blank-1u", stor.id, 30))
+    assert synced == [stor.id]
+    assert window.view.racks == items_before  # same items: no scene rebuild
+
+
+def test_inspector_edits_a_device_label_and_u_through_commands(window):
+    doc, view = window.doc, window.view
+    stor = rack_named(doc.plan, "STOR-01")
+    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 3)
+    view.select(pfs.id)
+    label = window.inspector.fields["label"]
+    label.setText("lustre-b")
+    label.editingFinished.emit()
+    assert doc.plan.placement(pfs.id).label == "lustre-b"
+    window.inspector.fields["u"].setValue(10)
+    assert doc.plan.placement(pfs.id).u == 10
+    assert window.inspector.fields["power_typical"].text() == "1.8 kW"  # catalog: 1,800 W typical
+    window.inspector.fields["u"].setValue(1)  # occupied by the other appliance: refused
+    assert doc.plan.placement(pfs.id).u == 10
+    assert "overlaps" in window.statusBar().currentMessage()
+
+
+def test_arrow_key_nudges_merge_into_one_undo_step(window, qtbot):
+    doc, view = window.doc, window.view
+    stor = rack_named(doc.plan, "STOR-01")
+    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 3)
+    view.select(pfs.id)
+    steps = doc.undo_stack.count()
+    view.setFocus()
+    for _ in range(3):
+        qtbot.keyClick(view, Qt.Key.Key_Up)
+    assert doc.plan.placement(pfs.id).u == 6
+    assert doc.undo_stack.count() == steps + 1
+    window.undo_action.trigger()
+    assert doc.plan.placement(pfs.id).u == 3
+    view.select(pfs.id)
+    qtbot.keyClick(view, Qt.Key.Key_Down)  # U2 overlaps the appliance at U1-U2: refused, nothing pushed
+    assert doc.plan.placement(pfs.id).u == 3
+
+
+def test_a_taller_rack_is_laid_out_again_with_bottoms_aligned(window):
+    from planner.commands import EditRack
+
+    view = window.view
+    gpu1, gpu2 = (rack_named(window.doc.plan, n) for n in ("GPU-01", "GPU-02"))
+    assert window.doc.apply(EditRack(gpu1.id, height_u=48))
+    a, b = view.racks[gpu1.id].sceneBoundingRect(), view.racks[gpu2.id].sceneBoundingRect()
+    assert a.bottom() == b.bottom()
+    from ui import theme
+
+    assert a.height() - b.height() == 6 * theme.U_PX  # 48U - 42U = 6 more slots

@@ -1,0 +1,165 @@
+"""Acceptance 1, 2 and 4 of the desktop app: dropping from the palette, refused drops, moves between racks."""
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication
+
+from tests.ui.conftest import rack_named, send_drag, slot_pos
+from ui import theme
+from ui.mime import DEVICE_MIME, DragPayload, from_mime, to_mime
+
+# The medium template (16 x HGX H100 nodes at 7 kW typical) lays out:
+#   GPU-01..04: 4 nodes each at U1, U9, U17, U25 -> 4 x 7.0 = 28.0 kW of a 30 kW cap
+#   STOR-01: 2 parallel-filesystem appliances, 2 x 1.8 kW = 3.6 kW of a 25 kW cap
+#   IT power 112 (nodes) + 7.5 (10 x QM9700 at 0.75) + 0.47 (SN4600C) + 3.0 (2 CDUs at 1.5)
+#            + 0.08 (mgmt switch) + 3.6 (storage) = 126.65 kW
+
+
+def test_drop_from_palette_places_device_at_that_u_and_undo_removes_it(window):
+    doc, view = window.doc, window.view
+    stor = rack_named(doc.plan, "STOR-01")
+    mime = window.palette_panel.mime_for("h100x4-workhorse")  # the palette's own drag data
+    assert mime.hasFormat(DEVICE_MIME)
+    pos = slot_pos(view, stor.id, 20)
+
+    send_drag(view, mime, pos, drop=False)
+    assert view.ghost.isVisible() and view.ghost_ok
+    assert view.ghost.brush().color() == theme.GHOST_OK  # green where it fits
+    send_drag(view, mime, pos)
+
+    placed = [p for p in doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"]
+    assert [p.u for p in placed] == [20]
+    # 4 x H100 workhorse: 3.6 kW typical -> STOR-01 rises from 3.6 to 7.2 kW
+    assert view.racks[stor.id].power_text() == "7.2 / 25 kW"
+    # IT power 126.65 + 3.6 = 130.25 kW; facility x PUE 1.56 = 203.19 kW; GPUs 128 + 4
+    assert window.summary.text("it_kw") == "130.2 kW"  # 130.25 rounds half to even in format()
+    assert window.summary.text("facility_kw") == "203.2 kW"
+    assert window.summary.text("gpus") == "132"
+    assert "Add h100x4-workhorse" in window.undo_action.text()
+
+    window.undo_action.trigger()
+    assert not [p for p in doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"]
+    assert view.racks[stor.id].power_text() == "3.6 / 25 kW"
+    assert window.summary.text("it_kw") == "126.7 kW"
+    assert window.summary.text("gpus") == "128"
+
+
+def test_overlapping_drop_is_refused_and_the_ghost_was_red(window):
+    doc, view = window.doc, window.view
+    gpu1 = rack_named(doc.plan, "GPU-01")
+    before = doc.plan.model_dump()
+    steps = doc.undo_stack.count()
+    mime = window.palette_panel.mime_for("hgx-h100-8")
+    # an 8U node at U20 would cover U20-U27, over node-3 at U17-U24
+    pos = slot_pos(view, gpu1.id, 20)
+    send_drag(view, mime, pos, drop=False)
+    assert view.ghost.isVisible() and not view.ghost_ok
+    assert view.ghost.brush().color() == theme.GHOST_BLOCKED
+    assert "overlaps" in view.ghost_problem
+    event = send_drag(view, mime, pos)
+    assert not event.isAccepted()
+    assert doc.plan.model_dump() == before
+    assert doc.undo_stack.count() == steps
+
+
+def test_drop_sticking_out_of_the_rack_is_refused(window):
+    doc, view = window.doc, window.view
+    gpu1 = rack_named(doc.plan, "GPU-01")
+    before = doc.plan.model_dump()
+    mime = window.palette_panel.mime_for("hgx-h100-8")
+    # U38 + 8U -> U38-U45, above the top of a 42U rack
+    pos = slot_pos(view, gpu1.id, 38)
+    send_drag(view, mime, pos, drop=False)
+    assert view.ghost.brush().color() == theme.GHOST_BLOCKED
+    assert "stick out" in view.ghost_problem
+    send_drag(view, mime, pos)
+    assert doc.plan.model_dump() == before
+
+
+def test_moving_a_device_to_another_rack_updates_both_racks_in_one_undo_step(window):
+    doc, view = window.doc, window.view
+    gpu1, stor = rack_named(doc.plan, "GPU-01"), rack_named(doc.plan, "STOR-01")
+    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 25)
+    steps = doc.undo_stack.count()
+    mime = to_mime(DragPayload(node.device, node.id, grab_u=0))  # what dragging a placed device carries
+    send_drag(view, mime, slot_pos(view, stor.id, 10))
+
+    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (stor.id, 10)
+    # GPU-01 loses a 7 kW node: 28 -> 21 kW; STOR-01 gains it: 3.6 -> 10.6 kW
+    assert view.racks[gpu1.id].power_text() == "21.0 / 30 kW"
+    assert view.racks[stor.id].power_text() == "10.6 / 25 kW"
+    assert node.id in view.racks[stor.id].devices and node.id not in view.racks[gpu1.id].devices
+    assert doc.undo_stack.count() == steps + 1  # one drag, one undo step
+    window.undo_action.trigger()
+    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (gpu1.id, 25)
+    assert view.racks[gpu1.id].power_text() == "28.0 / 30 kW"
+
+
+def test_moving_within_a_rack_keeps_the_grabbed_u_under_the_pointer(window):
+    doc, view = window.doc, window.view
+    gpu1 = rack_named(doc.plan, "GPU-01")
+    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 25)
+    # holding the node by its third U (grab_u 2) and pointing at U35 puts its bottom at U33
+    send_drag(view, to_mime(DragPayload(node.device, node.id, grab_u=2)), slot_pos(view, gpu1.id, 35))
+    assert doc.plan.placement(node.id).u == 33
+
+
+def test_pressing_and_moving_on_a_device_starts_a_move_drag(window, monkeypatch):
+    view = window.view
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    node = next(p for p in window.doc.plan.rack_members(gpu1.id).values() if p.u == 1)
+    started = []
+    monkeypatch.setattr(view, "start_device_drag", lambda item, grab_u: started.append((item.placement_id, grab_u)))
+    press = slot_pos(view, gpu1.id, 3)  # the node spans U1-U8; U3 is its third U
+    vp = view.viewport()
+    for kind, pos, buttons in ((QMouseEvent.Type.MouseButtonPress, press, Qt.MouseButton.LeftButton),
+                               (QMouseEvent.Type.MouseMove, press + press.__class__(0, -30), Qt.MouseButton.LeftButton)):
+        QApplication.sendEvent(vp, QMouseEvent(kind, QPointF(pos), QPointF(vp.mapToGlobal(pos)), Qt.MouseButton.LeftButton
+                                               if kind == QMouseEvent.Type.MouseButtonPress else Qt.MouseButton.NoButton,
+                                               buttons, Qt.KeyboardModifier.NoModifier))
+    assert started == [(node.id, 2)]
+    assert view.selected_devices() == [node.id]
+
+
+def test_palette_search_filters_and_payload_round_trips(window):
+    palette = window.palette_panel
+    palette.search.setText("qm97")
+    assert sorted(palette.visible_device_ids()) == ["qm9700", "qm9700-ndr200"]
+    palette.search.clear()
+    assert len(palette.visible_device_ids()) == len(window.doc.catalog)
+    assert from_mime(palette.mime_for("sn5600")) == DragPayload("sn5600")
+
+
+def _mouse(view, kind, pos, button, buttons):
+    vp = view.viewport()
+    QApplication.sendEvent(vp, QMouseEvent(kind, QPointF(pos), QPointF(vp.mapToGlobal(pos)), button, buttons,
+                                           Qt.KeyboardModifier.NoModifier))
+
+
+def test_ctrl_wheel_zooms_and_dragging_the_background_pans(window):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QWheelEvent
+
+    view = window.view
+    vp = view.viewport()
+    centre = QPointF(vp.width() / 2, vp.height() / 2)
+    before = view.zoom_level()
+    wheel = QWheelEvent(centre, QPointF(vp.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(vp, wheel)
+    assert abs(view.zoom_level() - before * 1.15) < 1e-6  # one notch = x1.15
+
+    view.zoom_by(3.0)  # zoomed in so the scene is wider than the view
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    # the gap between two racks is canvas: press there and drag left
+    item = view.racks[gpu1.id]
+    gap = view.mapFromScene(item.sceneBoundingRect().right() + theme.RACK_GAP / 2, item.sceneBoundingRect().center().y())
+    scroll = view.horizontalScrollBar().value()
+    _mouse(view, QMouseEvent.Type.MouseButtonPress, gap, Qt.MouseButton.LeftButton, Qt.MouseButton.LeftButton)
+    for dx in (10, 40, 80):
+        _mouse(view, QMouseEvent.Type.MouseMove, gap - gap.__class__(dx, 0), Qt.MouseButton.NoButton,
+               Qt.MouseButton.LeftButton)
+    _mouse(view, QMouseEvent.Type.MouseButtonRelease, gap - gap.__class__(80, 0), Qt.MouseButton.LeftButton,
+           Qt.MouseButton.NoButton)
+    assert view.horizontalScrollBar().value() == scroll + 80  # the canvas followed the pointer
+

@@ -1,0 +1,87 @@
+"""Settings panels generated from the settings models: units, sources, refusal of bad values, undo."""
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit
+
+from planner.settings import Settings, field_meta
+
+
+def _enter(editor, text):
+    editor.widget.setText(text)
+    editor.widget.editingFinished.emit()
+
+
+def test_every_field_of_every_section_has_an_editor_with_unit_and_source(window):
+    panel = window.settings_panel
+    for section, info in Settings.model_fields.items():
+        form = panel.forms[section]
+        assert set(form.editors) == set(info.annotation.model_fields)
+        for name, editor in form.editors.items():
+            meta = field_meta(info.annotation, name)
+            assert meta["source"] in editor.widget.toolTip()
+            label = form.layout().itemAt(0).layout().labelForField(editor.widget)
+            assert isinstance(label, QLabel)
+            assert label.text() == (f"{meta['title']} ({meta['unit']})" if meta["unit"] else meta["title"])
+
+
+def test_widget_kinds_follow_the_field_types(window):
+    forms = window.settings_panel.forms
+    assert isinstance(forms["facility"].editors["power_basis"].widget, QComboBox)  # Literal
+    assert isinstance(forms["fabric"].editors["sharp"].widget, QCheckBox)  # bool
+    assert isinstance(forms["facility"].editors["pue"].widget, QLineEdit)  # float
+    assert isinstance(forms["workload"].editors["tp"].widget, QLineEdit)  # int
+    assert forms["facility"].editors["air_cooling_limit_kw"].widget.toolTip().count("Source of the default") == 1
+
+
+def test_bad_values_are_refused_with_a_message_and_the_model_unchanged(window):
+    form = window.settings_panel.forms["facility"]
+    pue = form.editors["pue"]
+    steps = window.doc.undo_stack.count()
+    for text, reason in (("abc", "'abc' is not a number"), ("0.5", "greater than or equal to 1"),
+                         ("nan", "not a finite number")):
+        _enter(pue, text)
+        assert window.doc.plan.settings.facility.pue == 1.56
+        assert pue.widget.text() == "1.56"
+        assert form.message.isVisible() and reason in form.message.text(), form.message.text()
+    tp = window.settings_panel.forms["workload"].editors["tp"]
+    _enter(tp, "2.5")
+    assert window.doc.plan.settings.workload.tp == 8
+    assert window.doc.undo_stack.count() == steps
+
+
+def test_a_change_is_an_undoable_command_and_the_summary_follows(window):
+    pue = window.settings_panel.forms["facility"].editors["pue"]
+    _enter(pue, "1.3")
+    assert window.doc.plan.settings.facility.pue == 1.3
+    # facility power = IT power x PUE = 126.65 x 1.3 = 164.645 kW
+    assert window.summary.text("facility_kw") == "164.6 kW"
+    assert window.undo_action.text().endswith("Set pue")
+    window.undo_action.trigger()
+    assert window.doc.plan.settings.facility.pue == 1.56
+    assert pue.widget.text() == "1.56"  # model -> widget on undo
+    assert window.summary.text("facility_kw") == "197.6 kW"  # 126.65 x 1.56 = 197.574
+
+
+def test_power_basis_combo_switches_every_rack_to_nameplate(window):
+    combo = window.settings_panel.forms["facility"].editors["power_basis"].widget
+    combo.setCurrentIndex(combo.findData("nameplate"))
+    assert window.doc.plan.settings.facility.power_basis == "nameplate"
+    # nameplate: 16 x 10.2 (nodes) + 10 x 1.72 (QM9700) + 1.1 (SN4600C) + 2 x 3.0 (CDUs)
+    #            + 0.15 (mgmt) + 2 x 2.4 (storage) = 192.45 kW
+    assert window.summary.text("it_kw") == "192.4 kW"
+    gpu1 = next(r for r in window.doc.plan.racks if r.name == "GPU-01")
+    assert window.view.racks[gpu1.id].power_text() == "40.8 / 30 kW"  # 4 x 10.2
+    window.undo_action.trigger()
+    assert combo.currentData() == "typical"
+    assert window.view.racks[gpu1.id].power_text() == "28.0 / 30 kW"
+
+
+def test_checkbox_and_optional_fields(window):
+    sharp = window.settings_panel.forms["fabric"].editors["sharp"].widget
+    sharp.setChecked(False)
+    assert window.doc.plan.settings.fabric.sharp is False
+    node_gbs = window.settings_panel.forms["storage"].editors["node_storage_gbs"]
+    assert node_gbs.widget.text() == "" and node_gbs.widget.placeholderText() == "automatic"
+    _enter(node_gbs, "25")
+    assert window.doc.plan.settings.storage.node_storage_gbs == 25.0
+    _enter(node_gbs, "")
+    assert window.doc.plan.settings.storage.node_storage_gbs is None

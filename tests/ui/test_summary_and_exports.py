@@ -1,0 +1,84 @@
+"""The summary strip reads the report (totals and optional sections); exports appear when they exist."""
+
+import sys
+import types
+from importlib.machinery import ModuleSpec
+
+from planner.catalog import default_catalog
+from planner.evaluate import evaluate
+from planner.templates import build_template
+from ui.summary_strip import SummaryStrip
+
+
+class _CostSection:
+    def to_json(self):
+        return {"capex_usd": 5_432_100.0, "break_even_months": {"reserved_1yr": 17.14, "spot": None}}
+
+
+def test_summary_shows_totals_and_hides_missing_sections(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    report = evaluate(build_template("medium"), default_catalog())
+    report.sections.pop("cost", None)
+    report.sections["network"] = {"fabric": "ib400"}  # a network section without the workload figures
+    strip.show_report(report)
+    # medium: 16 nodes x 8 GPUs = 128; 16 nodes need ceil(16 / 8) = 2 CDUs, 2 are placed
+    assert (strip.text("gpus"), strip.text("nodes"), strip.text("racks")) == ("128", "16", "6")
+    assert strip.text("cdus") == "2 / 2"
+    for key in ("allreduce_ms", "gpu_idle_pct", "tokens_per_s", "capex", "break_even"):
+        assert strip.text(key) is None
+
+
+def test_summary_shows_network_and_cost_sections_when_present(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    strip.show()
+    report = evaluate(build_template("medium"), default_catalog())
+    report.sections["network"] = {"allreduce_ms": 123.456, "gpu_idle_pct": 7.25, "tokens_per_s": 98765.4}
+    report.sections["cost"] = _CostSection()
+    strip.show_report(report)
+    assert strip.text("allreduce_ms") == "123.5 ms"
+    assert strip.text("gpu_idle_pct") == "7.2 %"  # 7.25 rounds half to even
+    assert strip.text("tokens_per_s") == "98,765"
+    assert strip.text("capex") == "$5.43M"
+    assert strip.text("break_even") == "17.1 mo"
+    assert "spot: never" in strip.figures["break_even"].toolTip()
+    report.sections["cost"] = {"capex_usd": 1500.0, "break_even_months": {}}  # a plain dict works too
+    strip.show_report(report)
+    assert strip.text("capex") == "$2k" and strip.text("break_even") is None
+
+
+def test_excel_export_calls_the_workbook_writer_when_it_exists(qtbot, monkeypatch, tmp_path, catalog):
+    calls = []
+    fake = types.ModuleType("planner.export.xlsx")
+    fake.__spec__ = ModuleSpec("planner.export.xlsx", None)
+    fake.write_workbook = lambda plan, cat, path: calls.append((plan, cat, path))
+    monkeypatch.setitem(sys.modules, "planner.export.xlsx", fake)
+    from ui.document import Document
+    from ui.main_window import MainWindow
+
+    window = MainWindow(Document(build_template("single-node", catalog=catalog), catalog))
+    qtbot.addWidget(window)
+    assert window.export_xlsx_action.isEnabled()
+    target = tmp_path / "plan.xlsx"
+    monkeypatch.setattr("ui.file_actions.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.export_xlsx_action.trigger()
+    assert calls == [(window.doc.plan, catalog, target)]
+
+
+def test_recent_files_and_window_layout_are_remembered(window, qtbot, tmp_path, catalog):
+    from ui.document import Document
+    from ui.main_window import MainWindow
+
+    path = tmp_path / "a.json"
+    window._save_to(path)
+    window.recent_menu.aboutToShow.emit()
+    assert [a.text() for a in window.recent_menu.actions()] == ["a.json"]
+    window.resize(760, 540)  # within the offscreen screen (800 x 600)
+    window.checks_dock.hide()
+    window.save_layout()
+    again = MainWindow(Document(build_template("single-node", catalog=catalog), catalog))
+    qtbot.addWidget(again)
+    again.show()
+    assert (again.width(), again.height()) == (760, 540)
+    assert again.checks_dock.isHidden()

@@ -1,0 +1,112 @@
+"""Start the desktop app: ``run(argv)`` is what ``cluster-planner`` calls without a subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from planner.catalog import default_catalog, load_catalog
+from planner.errors import PlannerError
+from planner.fileio import open_plan
+from planner.paths import resources_dir
+from planner.templates import build_template
+from ui.document import Document
+from ui.main_window import APP_TITLE, MainWindow
+
+DEFAULT_TEMPLATE = "medium"
+
+STARTUP_HOOKS: list[Callable[[MainWindow], None]] = []
+"""Called with the main window once it is shown (crash recovery, autosave)."""
+
+STYLESHEET = """
+#SummaryStrip { background: #f3f5f8; border-bottom: 1px solid #d5d9e0; }
+#SummaryFigure { border-right: 1px solid #e1e4ea; }
+#SummaryValue { font-size: 16px; font-weight: 600; color: #1d2733; }
+#SummaryCaption { font-size: 11px; color: #6b7480; }
+#InspectorHeading { padding: 2px 0 6px 0; }
+QDockWidget::title { padding: 4px 6px; background: #eceff3; }
+"""
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="cluster-planner", add_help=False)
+    parser.add_argument("plan", nargs="?")
+    parser.add_argument("--catalog", action="append", default=[])
+    parser.add_argument("--smoke", action="store_true", help="open, draw, exit 0 (installer smoke test)")
+    args, _unknown = parser.parse_known_args(argv)
+    return args
+
+
+def app_icon() -> QIcon:
+    path = resources_dir() / "icons" / "app.svg"
+    return QIcon(str(path)) if path.exists() else QIcon()
+
+
+def ensure_application() -> QApplication:
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "cluster-planner"])
+    app.setApplicationName(APP_TITLE)
+    app.setOrganizationName(APP_TITLE)
+    app.setApplicationDisplayName(APP_TITLE)
+    app.setStyle("Fusion")
+    app.setStyleSheet(STYLESHEET)
+    app.setWindowIcon(app_icon())
+    return app
+
+
+def create_window(argv: list[str]) -> MainWindow:
+    """The main window on the plan named in ``argv`` (or the default template); raises PlannerError.
+
+    A plan that cannot be opened is reported (a message box; on stderr with --smoke) and the
+    default plan is shown instead."""
+    args = parse_args(argv)
+    catalog = load_catalog([Path(f) for f in args.catalog]) if args.catalog else default_catalog()
+    problem = None
+    plan, path = None, None
+    if args.plan:
+        try:
+            plan, path = open_plan(args.plan, catalog), Path(args.plan)
+        except PlannerError as exc:
+            problem = str(exc)
+    if plan is None:
+        plan = build_template(DEFAULT_TEMPLATE, catalog=catalog)
+    window = MainWindow(Document(plan, catalog, path))
+    if path is not None:
+        window._remember_recent(path)
+    window.open_problem = problem
+    if problem and not args.smoke:
+        QTimer.singleShot(0, lambda: window.show_error("Open plan", f"{problem}\nShowing the default plan instead."))
+    return window
+
+
+def run(argv: list[str]) -> int:
+    app = ensure_application()
+    args = parse_args(argv)
+    try:
+        window = create_window(argv)
+    except PlannerError as exc:
+        print(f"cluster-planner: {exc}", file=sys.stderr)
+        if not args.smoke:
+            QMessageBox.critical(None, APP_TITLE, str(exc))
+        return 2
+    window.show()
+    window.view.zoom_to_rack_height()
+    if args.smoke:
+        if window.open_problem:
+            print(f"cluster-planner: {window.open_problem}", file=sys.stderr)
+        app.processEvents()
+        image = window.grab()
+        ok = not image.isNull() and window.doc.report is not None
+        window.doc.undo_stack.setClean()
+        window.close()
+        return 0 if ok and not window.open_problem else (2 if window.open_problem else 1)
+    for hook in STARTUP_HOOKS:
+        hook(window)
+    return app.exec()

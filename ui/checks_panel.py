@@ -1,0 +1,80 @@
+"""Every finding of the report with a severity icon; clicking one selects its rack or device."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QListWidget, QListWidgetItem
+
+from planner.report import Report
+from ui import theme
+
+WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
+SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def severity_icon(severity: str) -> QIcon:
+    pix = QPixmap(16, 16)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QBrush(theme.SEVERITY_COLOURS[severity]))
+    if severity == "warning":
+        from PySide6.QtCore import QPointF
+        from PySide6.QtGui import QPolygonF
+
+        p.drawPolygon(QPolygonF([QPointF(8, 1), QPointF(15, 14), QPointF(1, 14)]))
+        mark = "!"
+    else:
+        p.drawEllipse(1, 1, 14, 14)
+        mark = "×" if severity == "error" else "i"
+    p.setPen(Qt.GlobalColor.white)
+    font = p.font()
+    font.setPixelSize(11)
+    font.setBold(True)
+    p.setFont(font)
+    p.drawText(pix.rect().adjusted(0, 2 if severity == "warning" else 0, 0, 0), Qt.AlignmentFlag.AlignCenter, mark)
+    p.end()
+    return QIcon(pix)
+
+
+class ChecksPanel(QListWidget):
+    titleChanged = Signal(str)
+    """e.g. 'Checks  ✖ 1  ⚠ 2  ℹ 1', for the tab or dock title."""
+    findingActivated = Signal(object)
+    """The ``where`` (rack or device id) of a clicked finding."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setIconSize(QSize(16, 16))
+        self.setWordWrap(True)
+        self.setAlternatingRowColors(True)
+        self._icons = {s: severity_icon(s) for s in ("error", "warning", "info")}
+        self.itemClicked.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))
+        self.itemActivated.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))
+        self.title = "Checks"
+
+    def show_report(self, report: Report) -> None:
+        findings = report.findings
+        self.setUpdatesEnabled(False)
+        self.clear()
+        for f in findings:
+            item = QListWidgetItem(self._icons[f.severity], f.message)
+            item.setData(WHERE_ROLE, f.where)
+            item.setData(SEVERITY_ROLE, f.severity)
+            item.setToolTip(f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else ""))
+            self.addItem(item)
+        if not findings:
+            item = QListWidgetItem("No findings: the plan passes every check.")
+            item.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.addItem(item)
+        self.setUpdatesEnabled(True)
+        counts = report.counts_by_severity()
+        self.title = (f"Checks ({counts['error']} error{'s' if counts['error'] != 1 else ''}, "
+                      f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']} info)")
+        self.titleChanged.emit(self.title)
+
+    def messages(self, severity: str | None = None) -> list[str]:
+        return [self.item(i).text() for i in range(self.count())
+                if self.item(i).data(SEVERITY_ROLE) and (severity is None or self.item(i).data(SEVERITY_ROLE) == severity)]

@@ -1,0 +1,162 @@
+"""File handling of the main window: new from template, open, save, recent files, exports,
+and the unsaved-changes prompt. Mixed into ``MainWindow`` (which provides doc, view, settings)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from planner.errors import PlannerError
+from planner.fileio import open_plan
+from planner.templates import build_template
+from ui.template_dialog import TemplateDialog
+
+APP_TITLE = "GPU Cluster Planner"
+PLAN_FILTER = "Plans (*.json);;All files (*)"
+MAX_RECENT = 8
+
+
+def optional_function(module: str, attr: str):
+    """A function another part of the product provides, or None while it does not exist."""
+    try:
+        if module not in sys.modules and importlib.util.find_spec(module) is None:
+            return None
+        return getattr(importlib.import_module(module), attr, None)
+    except (ImportError, ValueError):
+        return None
+
+
+class FileActions:
+    def plan_json(self) -> str:
+        """The current plan as file text (for autosave and crash recovery)."""
+        return self.doc.plan_json()
+
+    def ask_unsaved(self) -> QMessageBox.StandardButton:
+        name = self.doc.path.name if self.doc.path else self.doc.plan.name
+        return QMessageBox.question(
+            self, APP_TITLE, f"Save the changes to {name} before closing it?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+
+    def show_error(self, title: str, message: str) -> None:
+        QMessageBox.warning(self, title, message)
+
+    def maybe_save(self) -> bool:
+        """True when the current plan may be replaced or closed (saved, discarded or unchanged)."""
+        if not self.doc.is_modified:
+            return True
+        answer = self.ask_unsaved()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_from_template(self) -> None:
+        if not self.maybe_save():
+            return
+        dialog = TemplateDialog(self)
+        if dialog.exec() and dialog.template_name():
+            self.new_plan(dialog.template_name())
+
+    def new_plan(self, template: str) -> None:
+        try:
+            plan = build_template(template, catalog=self.doc.catalog)
+        except PlannerError as exc:
+            self.show_error("New plan", str(exc))
+            return
+        self.doc.replace(plan, None)
+        self.view.zoom_to_rack_height()
+
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = str(self.doc.path.parent) if self.doc.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open plan", start, PLAN_FILTER)
+        if path:
+            self.open_file(Path(path), ask=False)
+
+    def open_file(self, path: Path, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        try:
+            plan = open_plan(path, self.doc.catalog)
+        except PlannerError as exc:
+            self.show_error("Open plan", str(exc))
+            return False
+        self.doc.replace(plan, Path(path))
+        self._remember_recent(Path(path))
+        self.view.zoom_to_rack_height()
+        return True
+
+    def save(self) -> bool:
+        if self.doc.path is None:
+            return self.save_as()
+        return self._save_to(self.doc.path)
+
+    def save_as(self) -> bool:
+        start = str(self.doc.path) if self.doc.path else f"{self.doc.plan.name}.json"
+        path, _ = QFileDialog.getSaveFileName(self, "Save plan as", start, PLAN_FILTER)
+        if not path:
+            return False
+        if not Path(path).suffix:
+            path += ".json"
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.doc.save(path)
+        except PlannerError as exc:
+            self.show_error("Save plan", str(exc))
+            return False
+        self._remember_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _remember_recent(self, path: Path) -> None:
+        path_text = str(Path(path).resolve())
+        files = [path_text] + [f for f in self.recent_files() if f != path_text]
+        self.settings.setValue("recentFiles", files[:MAX_RECENT])
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for f in files:
+            self.recent_menu.addAction(Path(f).name, lambda f=f: self.open_file(Path(f))).setToolTip(f)
+        if not files:
+            self.recent_menu.addAction("No recent plans").setEnabled(False)
+
+    def export_excel(self) -> None:
+        write_workbook = optional_function("planner.export.xlsx", "write_workbook")
+        if write_workbook is None:
+            return
+        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(".xlsx"))
+        path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", start, "Excel workbooks (*.xlsx)")
+        if path:
+            self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path)), path)
+
+    def export_drawing(self, kind: str) -> None:
+        export = optional_function("ui.export.files", "export_drawing")
+        if export is None:
+            return
+        filters = "PDF (*.pdf)" if kind == "pdf" else "SVG drawing (*.svg);;PNG image (*.png)"
+        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(f".{kind}"))
+        path, _ = QFileDialog.getSaveFileName(self, "Export", start, filters)
+        if path:
+            self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path)), path)
+
+    def _export(self, write, path: str) -> None:
+        try:
+            write()
+        except (PlannerError, OSError) as exc:
+            self.show_error("Export", str(exc))
+            return
+        self.statusBar().showMessage(f"Exported {path}", 5000)

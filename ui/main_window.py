@@ -1,0 +1,277 @@
+"""The main window: rack elevations in the middle, palette, inspector, settings and checks docked.
+
+Recovery/autosave can hook in with ``plan_json()`` (the current plan as file text) and
+``is_modified``; ``ui.app.STARTUP_HOOKS`` run once the window is shown.
+"""
+
+from __future__ import annotations
+
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QToolBar,
+                               QVBoxLayout, QWidget)
+
+from planner.commands import AddRack, RemoveRack
+from ui.checks_panel import ChecksPanel
+from ui.file_actions import APP_TITLE, FileActions, optional_function
+from ui.document import Document
+from ui.inspector import Inspector
+from ui.palette import DevicePalette
+from ui.rack_dialogs import AutoPlaceDialog, RackEditor
+from ui.rack_view import RackView
+from ui.settings_panel import SettingsPanel
+from ui.summary_strip import SummaryStrip
+
+
+
+class MainWindow(FileActions, QMainWindow):
+    def __init__(self, doc: Document, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.settings = QSettings()
+        self.open_problem: str | None = None
+        """Why the plan asked for on the command line could not be opened, if it could not."""
+        self.setObjectName("MainWindow")
+        self.setDockNestingEnabled(True)
+
+        self.view = RackView(doc)
+        self.summary = SummaryStrip()
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.view, 1)
+        self.setCentralWidget(central)
+
+        self.palette_panel = DevicePalette(doc.catalog)
+        self.inspector = Inspector(doc)
+        self.settings_panel = SettingsPanel(doc)
+        self.checks = ChecksPanel()
+        self.palette_dock = self._dock("Devices", "PaletteDock", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
+        inspector_scroll = QScrollArea()
+        inspector_scroll.setWidgetResizable(True)
+        inspector_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        inspector_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inspector_scroll.setWidget(self.inspector)
+        self.inspector_dock = self._dock("Inspector", "InspectorDock", inspector_scroll, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.settings_dock = self._dock("Settings", "SettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.checks_dock = self._dock("Checks", "ChecksDock", self.checks, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.splitDockWidget(self.inspector_dock, self.settings_dock, Qt.Orientation.Vertical)
+
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self.statusBar().showMessage("Drag devices from the palette into a rack. Ctrl+wheel zooms, drag the "
+                                     "background to pan.")
+
+        doc.changed.connect(self.on_changed)
+        doc.error.connect(self._show_refusal)
+        doc.undo_stack.cleanChanged.connect(self._clean_changed)
+        doc.pathChanged.connect(self._update_title)
+        self.view.selectionChangedTo.connect(self._selection_changed)
+        self.view.hint.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        self.view.editRackRequested.connect(self.edit_rack)
+        self.view.autoPlaceRequested.connect(lambda rid: self.auto_place([rid]))
+        self.view.propertiesRequested.connect(lambda: (self.inspector_dock.show(), self.inspector_dock.raise_()))
+        self.inspector.editRackRequested.connect(self.edit_rack)
+        self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
+        self.checks.findingActivated.connect(self.view.select)
+
+        self.on_changed(None, doc.report)
+        self._update_title()
+        self._restore_layout()
+
+    def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    # -- actions and menus ----------------------------------------------------------------
+    def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if icon is not None:
+            action.setIcon(self.style().standardIcon(icon))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _build_actions(self) -> None:
+        sp = QStyle.StandardPixmap
+        self.new_action = self._action("&New from template…", self.new_from_template, QKeySequence.StandardKey.New,
+                                       sp.SP_FileIcon, "Start a new plan from a reference design")
+        self.open_action = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, sp.SP_DialogOpenButton,
+                                        "Open a plan file")
+        self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save, sp.SP_DialogSaveButton,
+                                        "Save the plan")
+        self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence("Ctrl+Shift+S"))
+        self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel,
+                                               tip="The plan, its checks and assumptions as an Excel workbook")
+        self.export_pack_action = self._action("Vendor pack (&PDF)…", lambda: self.export_drawing("pdf"),
+                                               tip="Elevations and bill of materials as a PDF")
+        self.export_drawing_action = self._action("Elevations (&SVG/PNG)…", lambda: self.export_drawing("svg"),
+                                                  tip="The rack elevations as a drawing")
+        self.export_xlsx_action.setEnabled(optional_function("planner.export.xlsx", "write_workbook") is not None)
+        drawing = optional_function("ui.export.files", "export_drawing") is not None
+        self.export_pack_action.setEnabled(drawing)
+        self.export_drawing_action.setEnabled(drawing)
+
+        stack = self.doc.undo_stack
+        self.undo_action = stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setIcon(self.style().standardIcon(sp.SP_ArrowBack))
+        self.redo_action = stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        self.redo_action.setIcon(self.style().standardIcon(sp.SP_ArrowForward))
+
+        self.add_rack_action = self._action("&Add rack", self.add_rack, QKeySequence("Ctrl+R"),
+                                            sp.SP_FileDialogNewFolder, "Add an empty rack at the end of the row")
+        self.edit_rack_action = self._action("&Edit rack…", lambda: self.edit_rack(self.view.selected_rack()),
+                                             QKeySequence("Ctrl+E"))
+        self.remove_rack_action = self._action("&Remove rack", self.remove_rack)
+        self.auto_place_action = self._action("Auto-&place nodes…", lambda: self.auto_place(
+            [self.view.selected_rack()] if self.view.selected_rack() else None), QKeySequence("Ctrl+P"),
+            sp.SP_MediaSeekForward, "Place N nodes, filling racks to their power cap")
+        self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn)
+        self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
+        self.zoom_height_action = self._action("Fit rack &height", self.view.zoom_to_rack_height, QKeySequence("Ctrl+9"))
+        self.zoom_fit_action = self._action("Zoom to &fit", self.view.zoom_to_fit, QKeySequence("Ctrl+0"),
+                                            sp.SP_TitleBarMaxButton, "Show every rack")
+        self._update_rack_actions()
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addSeparator()
+        file_menu.addActions([self.save_action, self.save_as_action])
+        file_menu.addSeparator()
+        self.export_menu = file_menu.addMenu("&Export")
+        self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.export_drawing_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit = bar.addMenu("&Edit")
+        edit.addActions([self.undo_action, self.redo_action])
+        edit.addSeparator()
+        edit.addAction(self.view.delete_action)
+        racks = bar.addMenu("&Racks")
+        racks.addActions([self.add_rack_action, self.edit_rack_action, self.remove_rack_action])
+        racks.addSeparator()
+        racks.addAction(self.auto_place_action)
+        view = bar.addMenu("&View")
+        view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_height_action, self.zoom_fit_action])
+        view.addSeparator()
+        for dock in (self.palette_dock, self.inspector_dock, self.settings_dock, self.checks_dock):
+            view.addAction(dock.toggleViewAction())
+
+    def _build_toolbar(self) -> None:
+        tb = QToolBar("Main", self)
+        tb.setObjectName("MainToolbar")
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        tb.setMovable(False)
+        tb.addActions([self.new_action, self.open_action, self.save_action])
+        tb.addSeparator()
+        tb.addActions([self.undo_action, self.redo_action])
+        for action in (self.undo_action, self.redo_action):  # the menu names the action; the toolbar stays steady
+            tb.widgetForAction(action).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        tb.addSeparator()
+        tb.addActions([self.add_rack_action, self.auto_place_action])
+        tb.addSeparator()
+        tb.addAction(self.zoom_fit_action)
+        self.addToolBar(tb)
+
+    # -- reacting to the document ---------------------------------------------------------
+    def on_changed(self, changes, report) -> None:
+        self.summary.show_report(report)
+        self.checks.show_report(report)
+        if changes is None or changes.plan:
+            self._update_title()
+        self._update_rack_actions()
+
+    def _show_refusal(self, message: str) -> None:
+        self.statusBar().showMessage(f"Refused: {message}", 8000)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)
+
+    def _selection_changed(self) -> None:
+        self.inspector.show_selection(self.view.selected_devices(), self.view.selected_rack())
+        self._update_rack_actions()
+
+    def _update_rack_actions(self) -> None:
+        has_rack = self.view.selected_rack() is not None
+        self.edit_rack_action.setEnabled(has_rack)
+        self.remove_rack_action.setEnabled(has_rack)
+
+    def _update_title(self, *_args) -> None:
+        name = self.doc.path.name if self.doc.path else f"{self.doc.plan.name} (unsaved)"
+        self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
+        self.setWindowModified(self.doc.is_modified)
+
+    # -- racks --------------------------------------------------------------------------
+    def add_rack(self) -> None:
+        command = AddRack()
+        if self.doc.apply(command):
+            self.view.select(command.rack_id)
+
+    def remove_rack(self) -> None:
+        rid = self.view.selected_rack()
+        if rid:
+            self.doc.apply(RemoveRack(rid))
+
+    def edit_rack(self, rack_id: str | None) -> RackEditor | None:
+        if not rack_id or self.doc.plan.rack(rack_id) is None:
+            return None
+        dialog = RackEditor(self.doc, rack_id, self)
+        dialog.open()
+        return dialog
+
+    def auto_place(self, racks: list[str] | None) -> AutoPlaceDialog:
+        dialog = AutoPlaceDialog(self.doc, racks, self)
+        dialog.open()
+        return dialog
+
+    # -- window state -------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1500, 920)
+        if state is not None:
+            self.restoreState(state)
+        else:
+            self._needs_default_docks = True
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if getattr(self, "_needs_default_docks", False):
+            self._needs_default_docks = False
+            self._default_dock_sizes()
+
+    def _default_dock_sizes(self) -> None:
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.checks_dock], [130], Qt.Orientation.Vertical)
+        self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
+
+    def save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+
+    def closeEvent(self, event) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.save_layout()
+        event.accept()

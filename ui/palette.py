@@ -1,0 +1,102 @@
+"""The device palette: the catalog grouped by category, searchable; entries drag into racks."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QIcon, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeView, QVBoxLayout, QWidget
+
+from planner.catalog import CATEGORY_TITLES, Catalog
+from ui import fmt, theme
+from ui.mime import DragPayload, to_mime
+
+DEVICE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def _swatch(category: str) -> QIcon:
+    pix = QPixmap(12, 12)
+    pix.fill(theme.category_colour(category))
+    return QIcon(pix)
+
+
+class _CatalogModel(QStandardItemModel):
+    def mimeTypes(self):
+        from ui.mime import DEVICE_MIME
+
+        return [DEVICE_MIME]
+
+    def mimeData(self, indexes):
+        for index in indexes:
+            device = index.data(DEVICE_ID_ROLE)
+            if device:
+                return to_mime(DragPayload(device))
+        return None
+
+
+class DevicePalette(QWidget):
+    def __init__(self, catalog: Catalog, parent=None):
+        super().__init__(parent)
+        self.search = QLineEdit(placeholderText="Search devices…", clearButtonEnabled=True)
+        self.model = _CatalogModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setRecursiveFilteringEnabled(True)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy.setFilterKeyColumn(-1)
+        self.tree = QTreeView(headerHidden=True, rootIsDecorated=True, uniformRowHeights=False)
+        self.tree.setModel(self.proxy)
+        self.tree.setDragEnabled(True)
+        self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setAlternatingRowColors(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.search)
+        layout.addWidget(self.tree)
+        self.search.textChanged.connect(self._filter)
+        self.set_catalog(catalog)
+
+    def set_catalog(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.model.clear()
+        for category, title in CATEGORY_TITLES.items():
+            devices = catalog.by_category(category)
+            if not devices:
+                continue
+            group = QStandardItem(f"{title}  ({len(devices)})")
+            group.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            font = group.font()
+            font.setBold(True)
+            group.setFont(font)
+            for d in devices:
+                item = QStandardItem(_swatch(category), f"{d.title}\n{d.u_height}U · {fmt.watts(d.power_typical_w)} typ · "
+                                                          f"{fmt.watts(d.power_max_w)} max")
+                item.setData(d.id, DEVICE_ID_ROLE)
+                item.setToolTip(f"{d.title} ({d.id})\nDrag into a rack.\nSource: {d.source}")
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
+                item.setForeground(QColor(self.palette().text().color()))
+                group.appendRow(item)
+            self.model.appendRow(group)
+        self.tree.expandAll()
+
+    def _filter(self, text: str) -> None:
+        self.proxy.setFilterFixedString(text.strip())
+        self.tree.expandAll()
+
+    def visible_device_ids(self) -> list[str]:
+        out = []
+        for g in range(self.proxy.rowCount()):
+            parent = self.proxy.index(g, 0)
+            for r in range(self.proxy.rowCount(parent)):
+                out.append(self.proxy.index(r, 0, parent).data(DEVICE_ID_ROLE))
+        return out
+
+    def mime_for(self, device_id: str):
+        """The drag payload the palette produces for a device (what the view receives)."""
+        for g in range(self.model.rowCount()):
+            group = self.model.item(g)
+            for r in range(group.rowCount()):
+                item = group.child(r)
+                if item.data(DEVICE_ID_ROLE) == device_id:
+                    return self.model.mimeData([item.index()])
+        return None

@@ -1,0 +1,124 @@
+"""Dialogs for racks: the rack editor (name, height, power cap, cooling, weight limit) and auto-place."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
+                               QVBoxLayout)
+
+from planner.commands import RACK_FIELDS, AutoPlace, EditRack
+from planner.plan import Rack
+from ui import fmt
+from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
+from ui.document import Document
+
+RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg"}
+RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap", "cooling": "Cooling",
+               "max_weight_kg": "Weight limit", "row": "Row"}
+
+
+class RackEditor(QDialog):
+    """Edit a rack's fields; OK applies one EditRack command. A refused entry keeps the dialog open
+    with the reason and the rack unchanged."""
+
+    def __init__(self, doc: Document, rack_id: str, parent=None):
+        super().__init__(parent)
+        self.doc, self.rack_id = doc, rack_id
+        rack = doc.plan.rack(rack_id)
+        self.setWindowTitle(f"Rack {rack.name}")
+        self.entries: dict[str, FieldEditor] = {}
+        form = QFormLayout()
+        for name in RACK_FIELDS:
+            kind, choices, optional = describe_annotation(Rack.model_fields[name].annotation)
+            # The dialog collects entries and applies them together on OK: commits here are no-ops.
+            editor = FieldEditor(kind, choices, optional, RACK_TITLES[name], commit=lambda v: None,
+                                 on_error=lambda m: None)
+            editor.show(getattr(rack, name))
+            editor.widget.setObjectName(name)
+            form.addRow(field_label(RACK_TITLES[name], RACK_UNITS.get(name, "")), editor.widget)
+            self.entries[name] = editor
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #c62828;")
+        self.message.hide()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        self.buttons = buttons
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+
+    def values(self) -> dict[str, Any]:
+        """The entries as typed values; ValueError names the first bad one."""
+        out: dict[str, Any] = {}
+        for name, editor in self.entries.items():
+            w = editor.widget
+            if isinstance(w, QComboBox):
+                out[name] = w.currentData()
+            else:
+                out[name] = parse_entry(editor.kind, w.text(), editor.optional, editor.title)
+        return out
+
+    def accept(self) -> None:
+        try:
+            values = self.values()
+        except ValueError as exc:
+            self._refuse(str(exc))
+            return
+        rack = self.doc.plan.rack(self.rack_id)
+        changes = {k: v for k, v in values.items() if getattr(rack, k) != v}
+        if changes and not self.doc.apply(EditRack(self.rack_id, **changes)):
+            self._refuse(self.doc.last_error or "the rack cannot take these values")
+            return
+        super().accept()
+
+    def _refuse(self, message: str) -> None:
+        for name, title in RACK_TITLES.items():  # the core names fields by id: show the label instead
+            if message.startswith(f"{name}:"):
+                message = field_label(title, RACK_UNITS.get(name, "")) + message[len(name):]
+        self.message.setText(message)
+        self.message.show()
+
+
+class AutoPlaceDialog(QDialog):
+    """Place N nodes of a chosen type: into the given racks first, then new racks as needed."""
+
+    def __init__(self, doc: Document, racks: list[str] | None, parent=None):
+        super().__init__(parent)
+        self.doc, self.racks = doc, racks
+        self.setWindowTitle("Auto-place nodes")
+        self.device = QComboBox()
+        for d in doc.catalog.by_category("gpu_server"):
+            self.device.addItem(f"{d.title} — {d.u_height}U, {fmt.watts(d.power_typical_w)} typical", d.id)
+        self.count = QSpinBox(minimum=1, maximum=100_000, value=4)
+        names = ", ".join(doc.plan.rack(r).name for r in racks or [] if doc.plan.rack(r))
+        where = QLabel(f"Fills {names} first, then adds racks as needed, up to each rack's power cap."
+                       if names else "Adds racks as needed, filling each to its power cap.")
+        where.setWordWrap(True)
+        self.message = QLabel()
+        self.message.setStyleSheet("color: #c62828;")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        form = QFormLayout()
+        form.addRow("Node type", self.device)
+        form.addRow("Nodes", self.count)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(where)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+
+    def accept(self) -> None:
+        device = self.doc.catalog[self.device.currentData()]
+        fields = {"cooling": device.cooling}
+        if self.doc.apply(AutoPlace(device.id, self.count.value(), racks=self.racks, new_rack_fields=fields)):
+            super().accept()
+        else:
+            self.message.setText(self.doc.last_error or "")
+            self.message.show()

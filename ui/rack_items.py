@@ -1,0 +1,260 @@
+"""Graphics items of the elevation view: one RackItem per rack, one DeviceItem per placed device.
+
+Positions inside a rack are geometry (U -> pixels); every figure drawn (kW, caps) comes
+from the core's RackResult.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
+
+from planner.catalog import DeviceType
+from planner.plan import Placement, Rack
+from planner.report import RackResult
+from ui import fmt, theme
+
+PAD = 6.0  # frame thickness around the U slots
+LABELS_FROM_LOD = 0.3  # below this zoom, text would be under 4 px: not drawn
+RACK_W = theme.GUTTER_W + theme.RACK_BODY_W + PAD
+
+
+def rack_height_px(height_u: int) -> float:
+    return theme.HEADER_H + 2 * PAD + height_u * theme.U_PX
+
+
+class DeviceItem(QGraphicsObject):
+    """A placed device: a block coloured by category, labelled, U-high. Dragging it starts a move."""
+
+    def __init__(self, placement: Placement, device: DeviceType | None, parent: RackItem):
+        super().__init__(parent)
+        self._rect = QRectF()  # before any call that may ask Qt for the bounding rect
+        self.placement_id = placement.id
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self._press: QPointF | None = None
+        self.sync(placement, device, "typical")
+
+    def sync(self, placement: Placement, device: DeviceType | None, basis: str) -> None:
+        self.placement = placement
+        self.device = device
+        self.basis = basis
+        h = device.u_height if device else 1
+        rack: RackItem = self.parentItem()  # type: ignore[assignment]
+        self.prepareGeometryChange()
+        self._rect = QRectF(0, 0, theme.RACK_BODY_W - 2, h * theme.U_PX - 2)
+        self.setPos(theme.GUTTER_W + 1, rack.slot_top(placement.u + h - 1) + 1)
+        tip = f"{placement.label or placement.id} — {device.title if device else placement.device}"
+        if device:
+            tip += (f"\n{device.u_height}U at U{placement.u}, {fmt.watts(device.power_typical_w)} typical, "
+                    f"{fmt.watts(device.power_max_w)} nameplate")
+        self.setToolTip(tip)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        r = self._rect
+        base = theme.category_colour(self.device.category if self.device else "other")
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setPen(QPen(base.lighter(135), 1))
+        painter.setBrush(QBrush(base))
+        painter.drawRoundedRect(r, 3, 3)
+        if self.isSelected():
+            painter.setPen(QPen(theme.SELECTION, 2.5))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(r.adjusted(1, 1, -1, -1), 3, 3)
+        if option.levelOfDetailFromTransform(painter.worldTransform()) < LABELS_FROM_LOD:
+            return  # zoomed far out: blocks only, which keeps thousands of racks fast to draw
+        painter.setPen(QColor("white"))
+        font = QFont(painter.font())
+        font.setPixelSize(11)
+        one_u = r.height() < theme.U_PX * 1.5
+        text_r = r.adjusted(6, 0, -6, 0)
+        name = self.placement.label or self.placement.id
+        model = self.device.model if self.device else f"unknown type '{self.placement.device}'"
+        power = fmt.watts(self.device.power_w(self.basis)) if self.device else ""
+        metrics = QFontMetricsF(font)
+        if one_u:
+            font.setBold(True)
+            painter.setFont(font)
+            name_w = min(QFontMetricsF(font).horizontalAdvance(name) + 8, text_r.width() * 0.45)
+            painter.drawText(QRectF(text_r.left(), r.top(), name_w, r.height()),
+                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                             QFontMetricsF(font).elidedText(name, Qt.TextElideMode.ElideRight, name_w))
+            font.setBold(False)
+            painter.setFont(font)
+            power_w = metrics.horizontalAdvance(power) + 8
+            painter.drawText(text_r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, power)
+            room = text_r.width() - name_w - power_w
+            if room > 30:
+                painter.setPen(QColor(255, 255, 255, 190))
+                painter.drawText(QRectF(text_r.left() + name_w, r.top(), room, r.height()),
+                                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                                 metrics.elidedText(model, Qt.TextElideMode.ElideRight, room))
+        else:
+            font.setBold(True)
+            painter.setFont(font)
+            top = QRectF(text_r.left(), r.top() + 3, text_r.width(), 15)
+            painter.drawText(top, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
+            font.setBold(False)
+            painter.setFont(font)
+            painter.drawText(top, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, power)
+            painter.setPen(QColor(255, 255, 255, 200))
+            below = QRectF(text_r.left(), r.top() + 18, text_r.width(), 15)
+            painter.drawText(below, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             metrics.elidedText(model, Qt.TextElideMode.ElideRight, text_r.width()))
+
+    # -- dragging a placed device -------------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press = event.pos()
+            if not self.isSelected():
+                if not (event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+                    self.scene().clearSelection()
+                self.setSelected(True)
+            elif event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                self.setSelected(False)
+            event.accept()
+        else:
+            event.ignore()
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._press is None or not self.device:
+            return
+        if (event.pos() - self._press).manhattanLength() < QApplication.startDragDistance():
+            return
+        grab_u = self.device.u_height - 1 - int(self._press.y() // theme.U_PX)
+        self._press = None
+        view = self.scene().views()[0] if self.scene() and self.scene().views() else None
+        if view is not None:
+            view.start_device_drag(self, max(0, min(self.device.u_height - 1, grab_u)))
+
+    def mouseReleaseEvent(self, event) -> None:
+        self._press = None
+        event.accept()
+
+
+class RackItem(QGraphicsItem):
+    """A rack: header (name, cooling, power bar used / cap kW), U numbers with U1 at the bottom, slots."""
+
+    def __init__(self, rack: Rack, result: RackResult | None):
+        super().__init__()
+        self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
+        self.rack_id = rack.id
+        self.devices: dict[str, DeviceItem] = {}
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
+        self.rack = rack
+        self.result = result
+        self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
+
+    # -- geometry -----------------------------------------------------------------------
+    def slot_top(self, u: int) -> float:
+        """Local y of the top edge of slot ``u`` (U1 is the bottom slot)."""
+        return theme.HEADER_H + PAD + (self.rack.height_u - u) * theme.U_PX
+
+    def u_at(self, local_y: float) -> int:
+        """The slot under a local y (may be outside 1..height: the caller checks the fit)."""
+        return self.rack.height_u - math.floor((local_y - theme.HEADER_H - PAD) / theme.U_PX)
+
+    def body_rect(self) -> QRectF:
+        return QRectF(theme.GUTTER_W, theme.HEADER_H + PAD, theme.RACK_BODY_W, self.rack.height_u * theme.U_PX)
+
+    def boundingRect(self) -> QRectF:
+        return self._rect.adjusted(-3, -3, 3, 3)
+
+    # -- model -> item ------------------------------------------------------------------
+    def sync(self, rack: Rack, members: dict[str, Placement], result: RackResult | None, catalog, basis: str) -> None:
+        """Bring this rack's drawing up to date with the plan and its evaluation."""
+        if rack.height_u != self.rack.height_u or self._rect.height() != rack_height_px(rack.height_u):
+            self.prepareGeometryChange()
+            self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
+        self.rack, self.result = rack, result
+        for pid in [pid for pid in self.devices if pid not in members]:
+            item = self.devices.pop(pid)
+            item.setParentItem(None)
+            if item.scene():
+                item.scene().removeItem(item)
+        for pid, p in members.items():
+            item = self.devices.get(pid)
+            if item is None:
+                self.devices[pid] = item = DeviceItem(p, catalog.get(p.device), self)
+            item.sync(p, catalog.get(p.device), basis)
+        self.update()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        rack, res = self.rack, self.result
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        frame = QRectF(theme.GUTTER_W - PAD, theme.HEADER_H, theme.RACK_BODY_W + 2 * PAD,
+                       rack.height_u * theme.U_PX + 2 * PAD)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(theme.RACK_FRAME)
+        painter.drawRoundedRect(frame, 4, 4)
+        body = self.body_rect()
+        painter.setBrush(theme.RACK_INTERIOR)
+        painter.drawRect(body)
+        # slot lines and U numbers
+        font = QFont(painter.font())
+        font.setPixelSize(9)
+        painter.setFont(font)
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        detail = lod >= LABELS_FROM_LOD
+        for u in range(1, rack.height_u + 1) if detail else ():
+            y = self.slot_top(u)
+            painter.setPen(QPen(theme.RACK_SLOT_LINE, 1))
+            painter.drawLine(QPointF(body.left(), y), QPointF(body.right(), y))
+            if lod > 0.45 or u % 5 == 0 or u == 1:
+                painter.setPen(theme.RACK_MUTED_TEXT)
+                painter.drawText(QRectF(0, y, theme.GUTTER_W - PAD - 2, theme.U_PX),
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(u))
+        self._paint_header(painter, rack, res)
+        if self.isSelected():
+            painter.setPen(QPen(theme.SELECTION, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(self._rect.adjusted(1, 1, -1, -1), 5, 5)
+
+    def _paint_header(self, painter: QPainter, rack: Rack, res: RackResult | None) -> None:
+        left = theme.GUTTER_W - PAD
+        width = theme.RACK_BODY_W + 2 * PAD
+        font = QFont(painter.font())
+        font.setPixelSize(13)
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(theme.RACK_TEXT)
+        painter.drawText(QRectF(left, 2, width, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         rack.name)
+        font.setBold(False)
+        font.setPixelSize(10)
+        painter.setFont(font)
+        painter.setPen(theme.RACK_MUTED_TEXT)
+        painter.drawText(QRectF(left, 2, width, 18), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                         f"{rack.height_u}U · {rack.cooling}")
+        bar = QRectF(left, 22, width, 18)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#30353d"))
+        painter.drawRoundedRect(bar, 3, 3)
+        if res is not None:
+            fraction = res.load_fraction
+            fill = QRectF(bar.left(), bar.top(), bar.width() * min(1.0, fraction), bar.height())
+            painter.setBrush(theme.bar_colour(fraction))
+            painter.drawRoundedRect(fill, 3, 3)
+            font.setPixelSize(11)
+            font.setBold(True)
+            painter.setFont(font)
+            painter.setPen(QColor("white"))
+            painter.drawText(bar.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignCenter, self.power_text())
+
+    def power_text(self) -> str:
+        res = self.result
+        if res is None:
+            return ""
+        return f"{res.power_kw:,.1f} / {res.cap_kw:g} kW"
+
+    def power_bar_colour(self) -> QColor:
+        return theme.bar_colour(self.result.load_fraction if self.result else 0.0)

@@ -1,0 +1,355 @@
+"""The rack elevations: racks side by side, drag and drop with a snapped ghost, zoom and pan.
+
+The view redraws only the racks a change set names; racks are laid out in rows of
+``theme.RACKS_PER_ROW`` so a plan with thousands of racks stays navigable.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QAction, QBrush, QDrag, QKeySequence, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
+
+from planner.changes import ChangeSet
+from planner.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
+from planner.space import fit_problem, lowest_free_u
+from ui import theme
+from ui.document import Document
+from ui.mime import DragPayload, from_mime, to_mime
+from ui.rack_items import RACK_W, DeviceItem, RackItem
+
+ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.15, 4.0, 1.15
+
+
+class RackView(QGraphicsView):
+    selectionChangedTo = Signal()
+    """The selected racks/devices changed (read them with selected_devices / selected_rack)."""
+    hint = Signal(str)
+    """A one-line status message (why a drop is blocked, what a drop did)."""
+    editRackRequested = Signal(str)
+    autoPlaceRequested = Signal(str)
+    propertiesRequested = Signal()
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.setScene(QGraphicsScene(self))
+        self.scene().setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.setBackgroundBrush(QBrush(theme.CANVAS))
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setAcceptDrops(True)
+        self.setObjectName("RackView")
+        self.racks: dict[str, RackItem] = {}
+        self.ghost = QGraphicsRectItem()
+        self.ghost.setZValue(1000)
+        self.ghost.setVisible(False)
+        self.ghost_ok = False
+        self.ghost_problem: str | None = None
+        self.scene().addItem(self.ghost)
+        self._dragged: DeviceItem | None = None
+        self._nudge_session = 0
+        self._auto_zoom = True  # keep the first row fitted to the height until the user zooms
+        self.scene().selectionChanged.connect(self._selection_changed)
+        doc.changed.connect(self.on_changed)
+        self._build_actions()
+        self.rebuild()
+
+    # -- model -> view ------------------------------------------------------------------
+    def rebuild(self) -> None:
+        for item in self.racks.values():
+            self.scene().removeItem(item)
+        self.racks.clear()
+        report = self.doc.report
+        for rack in self.doc.plan.racks:
+            self._add_rack_item(rack, report)
+        self.relayout()
+
+    def _add_rack_item(self, rack, report) -> RackItem:
+        item = RackItem(rack, report.rack(rack.id))
+        self.scene().addItem(item)
+        self.racks[rack.id] = item
+        item.sync(rack, self.doc.plan.rack_members(rack.id), report.rack(rack.id), self.doc.catalog,
+                  self.doc.plan.settings.facility.power_basis)
+        return item
+
+    def on_changed(self, changes: ChangeSet, report) -> None:
+        plan = self.doc.plan
+        if changes.catalog:
+            self.rebuild()
+            return
+        layout = changes.structure
+        if changes.structure:
+            for rid in [rid for rid in self.racks if plan.rack(rid) is None]:
+                self.scene().removeItem(self.racks.pop(rid))
+        todo = self.racks.keys() if changes.needs_full else changes.racks
+        basis = plan.settings.facility.power_basis
+        for rid in list(todo):
+            rack = plan.rack(rid)
+            if rack is None:
+                continue
+            item = self.racks.get(rid)
+            if item is None:
+                self._add_rack_item(rack, report)
+                layout = True
+                continue
+            height_before = item.boundingRect().height()  # the Rack itself was edited in place
+            item.sync(rack, plan.rack_members(rid), report.rack(rid), self.doc.catalog, basis)
+            layout = layout or item.boundingRect().height() != height_before
+        if layout:
+            self.relayout()
+
+    def relayout(self) -> None:
+        """Rows of racks, bottoms aligned like a real row on a floor."""
+        per_row = theme.RACKS_PER_ROW
+        order = [self.racks[r.id] for r in self.doc.plan.racks if r.id in self.racks]
+        y = 0.0
+        for start in range(0, len(order), per_row):
+            row = order[start:start + per_row]
+            row_h = max(i.boundingRect().height() for i in row)
+            for col, item in enumerate(row):
+                item.setPos(col * (RACK_W + theme.RACK_GAP), y + row_h - item.boundingRect().height())
+            y += row_h + theme.ROW_GAP
+        rect = QRectF()
+        for item in order:
+            rect = rect.united(item.sceneBoundingRect())
+        self.scene().setSceneRect(rect.adjusted(-40, -30, 40, 30))
+
+    # -- selection ----------------------------------------------------------------------
+    def _selection_changed(self) -> None:
+        self._nudge_session += 1  # arrow-key nudges merge into one undo step until the selection changes
+        self.selectionChangedTo.emit()
+
+    def selected_devices(self) -> list[str]:
+        return [i.placement_id for i in self.scene().selectedItems() if isinstance(i, DeviceItem)]
+
+    def selected_rack(self) -> str | None:
+        racks = [i.rack_id for i in self.scene().selectedItems() if isinstance(i, RackItem)]
+        return racks[0] if racks else None
+
+    def select(self, where: str | None) -> bool:
+        """Select and scroll to a rack or device id (what a finding points at)."""
+        if where is None:
+            return False
+        item = self.racks.get(where)
+        if item is None:
+            p = self.doc.plan.placement(where)
+            rack_item = self.racks.get(p.rack) if p else None
+            item = rack_item.devices.get(where) if rack_item else None
+        if item is None:
+            return False
+        self.scene().clearSelection()
+        item.setSelected(True)
+        self.ensureVisible(item.sceneBoundingRect(), 40, 40)
+        return True
+
+    def rack_item_at(self, scene_pos) -> RackItem | None:
+        for item in self.scene().items(scene_pos):
+            if isinstance(item, RackItem):
+                return item
+            if isinstance(item, DeviceItem):
+                return item.parentItem()
+        return None
+
+    # -- drag and drop ------------------------------------------------------------------
+    def start_device_drag(self, item: DeviceItem, grab_u: int) -> None:
+        """Drag a placed device to another U or rack (one MoveDevice, one undo step)."""
+        drag = QDrag(self)
+        drag.setMimeData(to_mime(DragPayload(item.placement.device, item.placement_id, grab_u)))
+        self._dragged = item
+        item.setOpacity(0.35)
+        try:
+            drag.exec(Qt.DropAction.MoveAction)
+        finally:
+            if self._dragged is not None and self._dragged.scene() is not None:
+                self._dragged.setOpacity(1.0)
+            self._dragged = None
+            self.ghost.setVisible(False)
+
+    def _target(self, pos, payload: DragPayload):
+        """(rack item, bottom U, problem or None) for a drag at viewport ``pos``; None off the racks."""
+        device = self.doc.catalog.get(payload.device)
+        scene_pos = self.mapToScene(pos)
+        rack_item = self.rack_item_at(scene_pos)
+        if rack_item is None or device is None:
+            return None
+        u = rack_item.u_at(rack_item.mapFromScene(scene_pos).y()) - payload.grab_u
+        ignore = frozenset({payload.placement}) if payload.placement else frozenset()
+        problem = fit_problem(self.doc.plan, self.doc.catalog, rack_item.rack_id, u, device, ignore)
+        return rack_item, u, device, problem
+
+    def _show_ghost(self, target) -> None:
+        rack_item, u, device, problem = target
+        top = rack_item.slot_top(u + device.u_height - 1)
+        rect = QRectF(theme.GUTTER_W, top, theme.RACK_BODY_W, device.u_height * theme.U_PX)
+        self.ghost.setRect(rack_item.mapRectToScene(rect))
+        colour = theme.GHOST_BLOCKED if problem else theme.GHOST_OK
+        self.ghost.setBrush(QBrush(colour))
+        self.ghost.setPen(QPen(colour.darker(130), 2, Qt.PenStyle.DashLine))
+        self.ghost.setVisible(True)
+        self.ghost_ok, self.ghost_problem = problem is None, problem
+        self.hint.emit(problem or f"{device.model} at U{u} of {rack_item.rack.name}")
+
+    def dragEnterEvent(self, event) -> None:
+        if from_mime(event.mimeData()) is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.dragMoveEvent(event)
+
+    def dragMoveEvent(self, event) -> None:
+        payload = from_mime(event.mimeData())
+        target = self._target(event.position().toPoint(), payload) if payload else None
+        if target is None:
+            self.ghost.setVisible(False)
+            self.ghost_ok, self.ghost_problem = False, None
+            event.ignore()
+            return
+        self._show_ghost(target)
+        if target[3] is None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragLeaveEvent(self, event) -> None:
+        self.ghost.setVisible(False)
+        event.accept()
+
+    def dropEvent(self, event) -> None:
+        self.ghost.setVisible(False)
+        payload = from_mime(event.mimeData())
+        target = self._target(event.position().toPoint(), payload) if payload else None
+        if target is None or target[3] is not None:
+            if target is not None:
+                self.hint.emit(f"Not placed: {target[3]}")
+            event.ignore()
+            return
+        rack_item, u, device, _ = target
+        if payload.placement:
+            command = MoveDevice(payload.placement, rack_item.rack_id, u)
+        else:
+            command = AddDevice(device.id, rack_item.rack_id, u)
+        if self.doc.apply(command):
+            event.acceptProposedAction()
+            self.select(command.placement_id)
+        else:
+            event.ignore()
+
+    # -- zoom and pan -------------------------------------------------------------------
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            self.zoom_by(ZOOM_STEP ** steps)
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._auto_zoom:
+            self.zoom_to_rack_height()
+
+    def zoom_by(self, factor: float) -> None:
+        self._auto_zoom = False
+        current = self.transform().m11()
+        target = max(ZOOM_MIN, min(ZOOM_MAX, current * factor))
+        self.scale(target / current, target / current)
+
+    def zoom_to_fit(self) -> None:
+        self._auto_zoom = False
+        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.0:
+            self.resetTransform()
+
+    def zoom_to_rack_height(self) -> None:
+        """Readable start: the first row of racks fills the height, the row starts at the left."""
+        self._auto_zoom = True
+        first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
+        if not first:
+            self.resetTransform()
+            return
+        row = QRectF()
+        for item in first:
+            row = row.united(item.sceneBoundingRect())
+        row = row.adjusted(-20, -12, 20, 12)
+        vp = self.viewport().rect()
+        scale = max(ZOOM_MIN, min(1.0, vp.height() / row.height()))
+        self.resetTransform()
+        self.scale(scale, scale)
+        self.centerOn(row.left() + vp.width() / (2 * scale), row.center().y())
+
+    def zoom_level(self) -> float:
+        return self.transform().m11()
+
+    # -- keyboard and context menu --------------------------------------------------------
+    def _build_actions(self) -> None:
+        self.delete_action = QAction("Remove", self)
+        self.delete_action.setShortcuts([QKeySequence.StandardKey.Delete, QKeySequence(Qt.Key.Key_Backspace)])
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.delete_action.triggered.connect(self.remove_selection)
+        self.addAction(self.delete_action)
+
+    def keyPressEvent(self, event) -> None:
+        step = {Qt.Key.Key_Up: 1, Qt.Key.Key_Down: -1}.get(event.key())
+        devices = self.selected_devices()
+        if step and len(devices) == 1 and not event.modifiers():
+            self.nudge(devices[0], step)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def nudge(self, placement_id: str, step: int) -> bool:
+        """Move a device one U up or down; consecutive nudges are one undo step."""
+        p = self.doc.plan.placement(placement_id)
+        if p is None:
+            return False
+        ok = self.doc.apply(MoveDevice(p.id, p.rack, p.u + step), merge_key=("nudge", p.id, self._nudge_session))
+        if ok:
+            self.racks[p.rack].devices[p.id].setSelected(True)
+        return ok
+
+    def remove_selection(self) -> None:
+        devices = self.selected_devices()
+        if devices:
+            self.doc.apply(RemoveDevices(devices))
+        elif self.selected_rack():
+            self.doc.apply(RemoveRack(self.selected_rack()))
+
+    def duplicate(self, placement_id: str) -> None:
+        p = self.doc.plan.placement(placement_id)
+        device = self.doc.catalog.get(p.device) if p else None
+        if device is None:
+            return
+        rack = self.doc.plan.rack(p.rack)
+        u = lowest_free_u(self.doc.plan, self.doc.catalog, rack, device.u_height)
+        if u is None:
+            self.doc.error.emit(f"{rack.name} has no free {device.u_height}U slot for a copy of {device.model}")
+            return
+        command = AddDevice(device.id, rack.id, u)
+        if self.doc.apply(command):
+            self.select(command.placement_id)
+
+    def contextMenuEvent(self, event) -> None:
+        scene_pos = self.mapToScene(event.pos())
+        device_item = next((i for i in self.scene().items(scene_pos) if isinstance(i, DeviceItem)), None)
+        rack_item = self.rack_item_at(scene_pos)
+        menu = QMenu(self)
+        if device_item is not None:
+            if not device_item.isSelected():
+                self.select(device_item.placement_id)
+            menu.addAction("Duplicate", lambda: self.duplicate(device_item.placement_id))
+            menu.addAction("Remove", self.remove_selection)
+            menu.addSeparator()
+            menu.addAction("Properties…", self.propertiesRequested.emit)
+        elif rack_item is not None:
+            self.select(rack_item.rack_id)
+            rid = rack_item.rack_id
+            menu.addAction("Edit rack…", lambda: self.editRackRequested.emit(rid))
+            menu.addAction("Auto-place nodes…", lambda: self.autoPlaceRequested.emit(rid))
+            menu.addSeparator()
+            menu.addAction("Remove rack", lambda: self.doc.apply(RemoveRack(rid)))
+        else:
+            return
+        menu.exec(event.globalPos())

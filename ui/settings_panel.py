@@ -1,0 +1,123 @@
+"""Settings panels, generated from the pydantic settings sections (no per-field code).
+
+Each field gets a label with its unit, a tooltip naming its default's source, and an
+editor from ``ui.binding``; changes go through ``SetSetting`` commands (undoable), and a
+refused value shows a message and leaves the model unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+
+from planner.commands import SetSetting
+from planner.settings import Settings, field_meta
+from ui.binding import FieldEditor, describe_annotation, field_label, field_tooltip
+from ui.document import Document
+
+SECTION_TITLES = {"facility": "Facility", "fabric": "Fabric", "workload": "Workload",
+                  "storage": "Storage", "costs": "Costs"}
+
+CHOICE_LABELS = {
+    "typical": "typical draw", "nameplate": "nameplate (max)", "per_nodes": "one per N nodes",
+    "capacity": "by CDU capacity (kW)", "rail_optimized": "rail-optimised", "fat_tree": "fat tree",
+    "leaf_spine": "leaf-spine", "auto": "automatic", "separate": "separate network", "shared": "shared with compute",
+    "eth100_tcp": "100 GbE TCP", "eth200_roce": "200 GbE RoCE v2", "eth400_roce": "400 GbE RoCE v2",
+    "ib200": "InfiniBand HDR 200", "ib400": "InfiniBand NDR 400", "ib800": "InfiniBand XDR 800",
+    "ddp": "DDP (replicated)", "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard",
+}
+
+
+def _choice_label(value: Any) -> str:
+    return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+
+
+class SectionForm(QWidget):
+    """The generated form of one settings section."""
+
+    def __init__(self, doc: Document, section: str, parent=None):
+        super().__init__(parent)
+        self.doc, self.section = doc, section
+        model_cls = type(getattr(doc.plan.settings, section))
+        self.editors: dict[str, FieldEditor] = {}
+        outer = QVBoxLayout(self)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft)
+        outer.addLayout(form)
+        self.message = QLabel()
+        self.message.setObjectName("FormMessage")
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #c62828;")
+        self.message.hide()
+        outer.addWidget(self.message)
+        outer.addStretch(1)
+        if not model_cls.model_fields:
+            form.addRow(QLabel("No settings in this section yet."))
+        for name, info in model_cls.model_fields.items():
+            meta = field_meta(model_cls, name)
+            kind, choices, optional = describe_annotation(info.annotation)
+            labels = _choice_label
+            if kind == "str" and name.endswith("_device"):
+                # a catalog device: offer the devices of the same category as the default
+                default = doc.catalog.get(info.default) if isinstance(info.default, str) else None
+                devices = [d for d in doc.catalog if default is None or d.category == default.category]
+                kind, choices = "choice", tuple(d.id for d in devices)
+                labels = lambda v: doc.catalog[v].title if v in doc.catalog else str(v)  # noqa: E731
+            editor = FieldEditor(kind, choices, optional, meta["title"],
+                                 commit=lambda v, n=name: self._commit(n, v),
+                                 on_error=self.show_message, choice_labels=labels)
+            label = QLabel(field_label(meta["title"], meta["unit"]))
+            label.setWordWrap(True)
+            tip = field_tooltip(meta["title"], meta["unit"], meta["source"], info.default)
+            label.setToolTip(tip)
+            editor.widget.setToolTip(tip)
+            editor.widget.setObjectName(f"{section}.{name}")
+            label.setBuddy(editor.widget)
+            form.addRow(label, editor.widget)
+            self.editors[name] = editor
+        self.refresh()
+
+    def _commit(self, name: str, value: Any) -> str | None:
+        if self.doc.apply(SetSetting(self.section, name, value)):
+            self.message.hide()
+            return None
+        return self.doc.last_error
+
+    def show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.show()
+
+    def refresh(self) -> None:
+        values = getattr(self.doc.plan.settings, self.section)
+        for name, editor in self.editors.items():
+            editor.show(getattr(values, name))
+
+
+class SettingsPanel(QTabWidget):
+    """One tab per settings section, in the order ``Settings`` declares them."""
+
+    def __init__(self, doc: Document, parent=None):
+        super().__init__(parent)
+        self.doc = doc
+        self.setDocumentMode(True)
+        self.forms: dict[str, SectionForm] = {}
+        for section in Settings.model_fields:
+            form = SectionForm(doc, section)
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            scroll.setWidget(form)
+            self.addTab(scroll, SECTION_TITLES.get(section, section.replace("_", " ").title()))
+            self.forms[section] = form
+        doc.changed.connect(self.on_changed)
+
+    def on_changed(self, changes, report) -> None:
+        sections = self.forms if changes.catalog else changes.settings
+        for s in sections:
+            if s in self.forms:
+                self.forms[s].refresh()

@@ -1,0 +1,110 @@
+"""The summary strip: the plan's headline figures from the report (totals and, when present,
+the network and cost sections)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from planner.report import Report
+from ui import fmt
+
+
+def _as_dict(section: Any) -> dict[str, Any] | None:
+    if section is None:
+        return None
+    if isinstance(section, dict):
+        return section
+    if hasattr(section, "to_json"):
+        data = section.to_json()
+        return data if isinstance(data, dict) else None
+    return None
+
+
+class _Figure(QFrame):
+    def __init__(self, title: str, tooltip: str):
+        super().__init__()
+        self.setObjectName("SummaryFigure")
+        self.value = QLabel("–")
+        self.value.setObjectName("SummaryValue")
+        self.caption = QLabel(title)
+        self.caption.setObjectName("SummaryCaption")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 4, 10, 4)
+        layout.setSpacing(0)
+        layout.addWidget(self.value, alignment=Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.caption, alignment=Qt.AlignmentFlag.AlignLeft)
+        self.setToolTip(tooltip)
+
+
+# key: (caption, tooltip)
+FIGURES: dict[str, tuple[str, str]] = {
+    "gpus": ("GPUs", "GPUs in all placed nodes"),
+    "nodes": ("nodes", "GPU servers placed"),
+    "racks": ("racks", "racks in the plan"),
+    "it_kw": ("IT power", "IT power on the plan's power basis"),
+    "facility_kw": ("facility power", "IT power x PUE"),
+    "cdus": ("CDUs needed / placed", "CDUs the liquid-cooled nodes need by the CDU policy, and CDUs placed"),
+    "allreduce_ms": ("all-reduce", "gradient all-reduce time per step (network section)"),
+    "gpu_idle_pct": ("GPU idle", "share of a step the GPUs wait for the network"),
+    "tokens_per_s": ("tokens/s", "training throughput the cluster can compute"),
+    "capex": ("capex", "purchase cost of the placed hardware"),
+    "break_even": ("break-even", "months until owning beats renting (first rental option)"),
+}
+
+
+class SummaryStrip(QWidget):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("SummaryStrip")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 2)
+        layout.setSpacing(2)
+        self.figures: dict[str, _Figure] = {}
+        for key, (caption, tip) in FIGURES.items():
+            self.figures[key] = fig = _Figure(caption, tip)
+            layout.addWidget(fig)
+        layout.addStretch(1)
+
+    def text(self, key: str) -> str | None:
+        """The shown value of a figure, or None when it is hidden."""
+        fig = self.figures[key]
+        return fig.value.text() if not fig.isHidden() else None
+
+    def _set(self, key: str, value: str | None, tooltip: str | None = None) -> None:
+        fig = self.figures[key]
+        fig.setHidden(value is None)
+        if value is not None:
+            fig.value.setText(value)
+        if tooltip:
+            fig.setToolTip(tooltip)
+
+    def show_report(self, report: Report) -> None:
+        t = report.totals
+        self._set("gpus", fmt.count(t.gpus))
+        self._set("nodes", fmt.count(t.nodes))
+        self._set("racks", fmt.count(t.racks))
+        self._set("it_kw", fmt.kw(t.it_power_kw), f"IT power on the {t.basis} basis "
+                  f"(typical {fmt.kw(t.it_power_typical_kw)}, nameplate {fmt.kw(t.it_power_nameplate_kw)})")
+        self._set("facility_kw", fmt.kw(t.facility_power_kw), f"IT power x PUE {t.pue:g}")
+        self._set("cdus", f"{t.cdus} / {t.cdus_placed}")
+        net = _as_dict(report.sections.get("network")) or {}
+        self._set("allreduce_ms", f"{net['allreduce_ms']:,.1f} ms" if net.get("allreduce_ms") is not None else None)
+        self._set("gpu_idle_pct", f"{net['gpu_idle_pct']:,.1f} %" if net.get("gpu_idle_pct") is not None else None)
+        self._set("tokens_per_s", fmt.count(round(net["tokens_per_s"])) if net.get("tokens_per_s") is not None else None)
+        cost = _as_dict(report.sections.get("cost")) or {}
+        capex = cost.get("capex_usd")
+        self._set("capex", fmt.usd(capex) if capex is not None else None)
+        self._set_break_even(cost.get("break_even_months"))
+
+    def _set_break_even(self, months: Any) -> None:
+        if not isinstance(months, dict) or not months:
+            self._set("break_even", None)
+            return
+        name, value = next(iter(months.items()))
+        lines = [f"{k}: {'never' if v is None else f'{v:,.1f} months'}" for k, v in months.items()]
+        shown = "never" if value is None else f"{value:,.1f} mo"
+        self._set("break_even", shown, "Months until owning beats renting:\n" + "\n".join(lines))
+        self.figures["break_even"].caption.setText(f"break-even ({name})")
