@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from planner.report import Report
 from ui import fmt
+from ui.flow_layout import FlowLayout
 
 
 def _as_dict(section: Any) -> dict[str, Any] | None:
@@ -59,14 +60,15 @@ class SummaryStrip(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setObjectName("SummaryStrip")
-        layout = QHBoxLayout(self)
+        layout = FlowLayout(self)  # wraps onto a second line in a narrow window
         layout.setContentsMargins(6, 2, 6, 2)
-        layout.setSpacing(2)
+        pol = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        pol.setHeightForWidth(True)
+        self.setSizePolicy(pol)
         self.figures: dict[str, _Figure] = {}
         for key, (caption, tip) in FIGURES.items():
             self.figures[key] = fig = _Figure(caption, tip)
             layout.addWidget(fig)
-        layout.addStretch(1)
 
     def text(self, key: str) -> str | None:
         """The shown value of a figure, or None when it is hidden."""
@@ -103,8 +105,10 @@ class SummaryStrip(QWidget):
         if not isinstance(months, dict) or not months:
             self._set("break_even", None)
             return
-        name, value = next(iter(months.items()))
+        # The guide's break-even is against reserved 1-yr rental; otherwise the first option.
+        name = "reserved_1yr" if "reserved_1yr" in months else next(iter(months))
+        value = months[name]
         lines = [f"{k}: {'never' if v is None else f'{v:,.1f} months'}" for k, v in months.items()]
         shown = "never" if value is None else f"{value:,.1f} mo"
         self._set("break_even", shown, "Months until owning beats renting:\n" + "\n".join(lines))
-        self.figures["break_even"].caption.setText(f"break-even ({name})")
+        self.figures["break_even"].caption.setText(f"break-even vs {name.replace('_', ' ')}")
