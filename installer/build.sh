@@ -15,6 +15,7 @@ exe="$bundle/cluster-planner"
 echo "== smoke: --version";        "$exe" --version
 tmp=$(mktemp -d)
 echo "== smoke: new + check";      "$exe" new --template medium -o "$tmp/p.json" && "$exe" check "$tmp/p.json" >/dev/null
+echo "== smoke: exports";          "$exe" export "$tmp/p.json" -o "$tmp/p.xlsx" && "$exe" export "$tmp/p.json" -o "$tmp/p.pdf"
 echo "== smoke: GUI offscreen";    QT_QPA_PLATFORM=offscreen "$exe" --smoke
 rm -rf "$tmp"
 size_mb=$(du -sm "$bundle" | cut -f1)
