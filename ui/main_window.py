@@ -17,6 +17,7 @@ from ui.checks_panel import ChecksPanel
 from ui.file_actions import APP_TITLE, FileActions, optional_function
 from ui.document import Document
 from ui.inspector import Inspector
+from ui.overview import add_overview_dock
 from ui.palette import DevicePalette
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
 from ui.rack_view import RackView
@@ -59,6 +60,8 @@ class MainWindow(FileActions, QMainWindow):
         self.settings_dock = self._dock("Settings", "SettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea)
         self.checks_dock = self._dock("Checks", "ChecksDock", self.checks, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.splitDockWidget(self.inspector_dock, self.settings_dock, Qt.Orientation.Vertical)
+        self.overview_dock = add_overview_dock(self)
+        self.splitDockWidget(self.palette_dock, self.overview_dock, Qt.Orientation.Vertical)
 
         self._build_actions()
         self._build_menus()
@@ -171,7 +174,7 @@ class MainWindow(FileActions, QMainWindow):
         view = bar.addMenu("&View")
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_height_action, self.zoom_fit_action])
         view.addSeparator()
-        for dock in (self.palette_dock, self.inspector_dock, self.settings_dock, self.checks_dock):
+        for dock in (self.palette_dock, self.overview_dock, self.inspector_dock, self.settings_dock, self.checks_dock):
             view.addAction(dock.toggleViewAction())
 
     def _build_toolbar(self) -> None:

@@ -2,13 +2,18 @@
 
 Positions inside a rack are geometry (U -> pixels); every figure drawn (kW, caps) comes
 from the core's RackResult.
+
+Level of detail: below ``LABELS_FROM_LOD`` a rack draws its devices itself as plain
+blocks and has no DeviceItems yet; they are created the first time the rack is drawn
+close enough for labels, or when anything asks for ``RackItem.devices`` (selection,
+tests). A 100,000-GPU plan therefore opens without building 18,000 device items.
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
 
@@ -16,14 +21,21 @@ from planner.catalog import DeviceType
 from planner.plan import Placement, Rack
 from planner.report import RackResult
 from ui import fmt, theme
+from ui.floor import LABELS_FROM_LOD
 
 PAD = 6.0  # frame thickness around the U slots
-LABELS_FROM_LOD = 0.3  # below this zoom, text would be under 4 px: not drawn
+CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
 RACK_W = theme.GUTTER_W + theme.RACK_BODY_W + PAD
 
 
 def rack_height_px(height_u: int) -> float:
     return theme.HEADER_H + 2 * PAD + height_u * theme.U_PX
+
+
+def device_rect(rack: RackItem, u: int, u_height: int) -> QRectF:
+    """Where a device of ``u_height`` at bottom slot ``u`` is drawn, in the rack's coordinates."""
+    return QRectF(theme.GUTTER_W + 1, rack.slot_top(u + u_height - 1) + 1, theme.RACK_BODY_W - 2,
+                  u_height * theme.U_PX - 2)
 
 
 class DeviceItem(QGraphicsObject):
@@ -36,6 +48,7 @@ class DeviceItem(QGraphicsObject):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setCacheMode(CACHE)  # labels are the costly part; redrawn only when the item changes
         self._press: QPointF | None = None
         self.sync(placement, device, "typical")
 
@@ -45,9 +58,11 @@ class DeviceItem(QGraphicsObject):
         self.basis = basis
         h = device.u_height if device else 1
         rack: RackItem = self.parentItem()  # type: ignore[assignment]
-        self.prepareGeometryChange()
-        self._rect = QRectF(0, 0, theme.RACK_BODY_W - 2, h * theme.U_PX - 2)
-        self.setPos(theme.GUTTER_W + 1, rack.slot_top(placement.u + h - 1) + 1)
+        rect = device_rect(rack, placement.u, h)
+        if rect.size() != self._rect.size():
+            self.prepareGeometryChange()
+            self._rect = QRectF(0, 0, rect.width(), rect.height())
+        self.setPos(rect.topLeft())
         tip = f"{placement.label or placement.id} — {device.title if device else placement.device}"
         if device:
             tip += (f"\n{device.u_height}U at U{placement.u}, {fmt.watts(device.power_typical_w)} typical, "
@@ -147,12 +162,35 @@ class RackItem(QGraphicsItem):
         super().__init__()
         self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
         self.rack_id = rack.id
-        self.devices: dict[str, DeviceItem] = {}
+        self._devices: dict[str, DeviceItem] = {}
+        self._materialised = False  # DeviceItems exist (see the module docstring)
+        self._members: dict[str, Placement] = {}
+        self._catalog = None
+        self._basis = "typical"
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
+        self.setCacheMode(CACHE)  # slot lines and U numbers are redrawn only when the rack changes
         self.rack = rack
         self.result = result
         self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
+
+    @property
+    def devices(self) -> dict[str, DeviceItem]:
+        """The rack's device items by placement id (created on first use)."""
+        self.materialise()
+        return self._devices
+
+    @property
+    def materialised(self) -> bool:
+        return self._materialised
+
+    def materialise(self) -> None:
+        """Create the DeviceItems of this rack if they do not exist yet."""
+        if self._materialised or self._catalog is None:
+            return
+        self._materialised = True
+        self._sync_devices()
+        self.update()
 
     # -- geometry -----------------------------------------------------------------------
     def slot_top(self, u: int) -> float:
@@ -176,17 +214,37 @@ class RackItem(QGraphicsItem):
             self.prepareGeometryChange()
             self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
         self.rack, self.result = rack, result
-        for pid in [pid for pid in self.devices if pid not in members]:
-            item = self.devices.pop(pid)
+        self._members, self._catalog, self._basis = dict(members), catalog, basis
+        if self._materialised:
+            self._sync_devices()
+        self.update()
+
+    def _sync_devices(self) -> None:
+        members, catalog, basis = self._members, self._catalog, self._basis
+        for pid in [pid for pid in self._devices if pid not in members]:
+            item = self._devices.pop(pid)
             item.setParentItem(None)
             if item.scene():
                 item.scene().removeItem(item)
         for pid, p in members.items():
-            item = self.devices.get(pid)
+            item = self._devices.get(pid)
             if item is None:
-                self.devices[pid] = item = DeviceItem(p, catalog.get(p.device), self)
+                self._devices[pid] = item = DeviceItem(p, catalog.get(p.device), self)
             item.sync(p, catalog.get(p.device), basis)
-        self.update()
+
+    def mousePressEvent(self, event) -> None:
+        # at medium zoom the devices may not be items yet: a click on one selects it
+        if not self._materialised and event.button() == Qt.MouseButton.LeftButton:
+            self.materialise()
+            hit = next((d for d in self._devices.values()
+                        if d.mapRectToParent(d.boundingRect()).contains(event.pos())), None)
+            if hit is not None:
+                if not (event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+                    self.scene().clearSelection()
+                hit.setSelected(True)
+                event.accept()
+                return
+        super().mousePressEvent(event)
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         rack, res = self.rack, self.result
@@ -205,6 +263,10 @@ class RackItem(QGraphicsItem):
         painter.setFont(font)
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
         detail = lod >= LABELS_FROM_LOD
+        if detail and not self._materialised:
+            _materialise_soon(self)  # not while the scene is being painted
+        if not self._materialised:
+            self._paint_device_blocks(painter)
         for u in range(1, rack.height_u + 1) if detail else ():
             y = self.slot_top(u)
             painter.setPen(QPen(theme.RACK_SLOT_LINE, 1))
@@ -218,6 +280,22 @@ class RackItem(QGraphicsItem):
             painter.setPen(QPen(theme.SELECTION, 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(self._rect.adjusted(1, 1, -1, -1), 5, 5)
+
+    def _paint_device_blocks(self, painter: QPainter) -> None:
+        """Devices as plain category-coloured blocks, before they are items of their own."""
+        catalog = self._catalog
+        if catalog is None:
+            return
+        by_colour: dict[str, list[QRectF]] = {}
+        for p in self._members.values():
+            device = catalog.get(p.device)
+            colour = theme.CATEGORY_COLOURS.get(device.category if device else "other",
+                                                theme.CATEGORY_COLOURS["other"])
+            by_colour.setdefault(colour, []).append(device_rect(self, p.u, device.u_height if device else 1))
+        painter.setPen(Qt.PenStyle.NoPen)
+        for colour, rects in by_colour.items():
+            painter.setBrush(QColor(colour))
+            painter.drawRects(rects)
 
     def _paint_header(self, painter: QPainter, rack: Rack, res: RackResult | None) -> None:
         left = theme.GUTTER_W - PAD
@@ -258,3 +336,23 @@ class RackItem(QGraphicsItem):
 
     def power_bar_colour(self) -> QColor:
         return theme.bar_colour(self.result.load_fraction if self.result else 0.0)
+
+
+_pending: list[RackItem] = []
+
+
+def _materialise_soon(rack: RackItem) -> None:
+    """Create the rack's device items right after the current paint (adding items while
+    the scene paints is not allowed); the rack draws plain blocks until then."""
+    if not _pending:
+        QTimer.singleShot(0, _materialise_pending)
+    if rack not in _pending:
+        _pending.append(rack)
+
+
+def _materialise_pending() -> None:
+    racks = list(_pending)
+    _pending.clear()
+    for rack in racks:
+        if rack.scene() is not None:
+            rack.materialise()

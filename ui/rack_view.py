@@ -1,27 +1,44 @@
 """The rack elevations: racks side by side, drag and drop with a snapped ghost, zoom and pan.
 
-The view redraws only the racks a change set names; racks are laid out in rows of
-``theme.RACKS_PER_ROW`` so a plan with thousands of racks stays navigable.
+The view redraws only the racks a change set names; racks are laid out in rows
+(``ui.floor.floor_rows``) so a plan with thousands of racks stays navigable. Zoomed far
+out (below ``FLOOR_BELOW_LOD``) the rack items are hidden and one FloorItem draws every
+rack as a block coloured by load; the selection is kept meanwhile and restored.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QDrag, QKeySequence, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
 
 from planner.changes import ChangeSet
 from planner.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
 from planner.space import fit_problem, lowest_free_u
 from ui import theme
 from ui.document import Document
+from ui.floor import FloorItem, floor_rows
+from ui.rack_navigation import READABLE_ZOOM, FloorNavigation
 from ui.mime import DragPayload, from_mime, to_mime
-from ui.rack_items import RACK_W, DeviceItem, RackItem
-
-ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.15, 4.0, 1.15
+from ui.rack_items import RACK_W, DeviceItem, RackItem, rack_height_px
 
 
-class RackView(QGraphicsView):
+
+class _Layer(QGraphicsItem):
+    """An empty parent of every rack item, so the floor view hides them all in one call."""
+
+    def __init__(self):
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF()
+
+    def paint(self, painter, option, widget=None) -> None:
+        pass
+
+
+class RackView(FloorNavigation, QGraphicsView):
     selectionChangedTo = Signal()
     """The selected racks/devices changed (read them with selected_devices / selected_rack)."""
     hint = Signal(str)
@@ -29,6 +46,10 @@ class RackView(QGraphicsView):
     editRackRequested = Signal(str)
     autoPlaceRequested = Signal(str)
     propertiesRequested = Signal()
+    visibleAreaChanged = Signal()
+    """The part of the floor on screen moved or was zoomed (the overview follows it)."""
+    floorChanged = Signal(object)
+    """Rack ids whose block colour changed, or None after a relayout (the overview redraws)."""
 
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
@@ -43,6 +64,16 @@ class RackView(QGraphicsView):
         self.setAcceptDrops(True)
         self.setObjectName("RackView")
         self.racks: dict[str, RackItem] = {}
+        self.layer = _Layer()
+        self.scene().addItem(self.layer)
+        self.floor = FloorItem()
+        self.floor.setVisible(False)
+        self.scene().addItem(self.floor)
+        self.floor_mode = False
+        self._kept_selection: list = []
+        self._quiet_selection = False
+        self.horizontalScrollBar().valueChanged.connect(self.visibleAreaChanged)
+        self.verticalScrollBar().valueChanged.connect(self.visibleAreaChanged)
         self.ghost = QGraphicsRectItem()
         self.ghost.setZValue(1000)
         self.ghost.setVisible(False)
@@ -59,9 +90,8 @@ class RackView(QGraphicsView):
 
     # -- model -> view ------------------------------------------------------------------
     def rebuild(self) -> None:
-        for item in self.racks.values():
-            self.scene().removeItem(item)
-        self.racks.clear()
+        for rid in list(self.racks):
+            self._remove_rack_item(rid)
         report = self.doc.report
         for rack in self.doc.plan.racks:
             self._add_rack_item(rack, report)
@@ -69,11 +99,18 @@ class RackView(QGraphicsView):
 
     def _add_rack_item(self, rack, report) -> RackItem:
         item = RackItem(rack, report.rack(rack.id))
-        self.scene().addItem(item)
+        item.setParentItem(self.layer)
         self.racks[rack.id] = item
         item.sync(rack, self.doc.plan.rack_members(rack.id), report.rack(rack.id), self.doc.catalog,
                   self.doc.plan.settings.facility.power_basis)
+        self.floor.set_state(rack.id, report.rack(rack.id))
         return item
+
+    def _remove_rack_item(self, rack_id: str) -> None:
+        item = self.racks.pop(rack_id)
+        item.setParentItem(None)
+        self.scene().removeItem(item)
+        self.floor.forget(rack_id)
 
     def on_changed(self, changes: ChangeSet, report) -> None:
         plan = self.doc.plan
@@ -83,7 +120,7 @@ class RackView(QGraphicsView):
         layout = changes.structure
         if changes.structure:
             for rid in [rid for rid in self.racks if plan.rack(rid) is None]:
-                self.scene().removeItem(self.racks.pop(rid))
+                self._remove_rack_item(rid)
         todo = self.racks.keys() if changes.needs_full else changes.racks
         basis = plan.settings.facility.power_basis
         for rid in list(todo):
@@ -97,36 +134,50 @@ class RackView(QGraphicsView):
                 continue
             height_before = item.boundingRect().height()  # the Rack itself was edited in place
             item.sync(rack, plan.rack_members(rid), report.rack(rid), self.doc.catalog, basis)
+            self.floor.set_state(rid, report.rack(rid))
             layout = layout or item.boundingRect().height() != height_before
         if layout:
             self.relayout()
+        else:
+            self.floorChanged.emit(list(todo))
 
     def relayout(self) -> None:
         """Rows of racks, bottoms aligned like a real row on a floor."""
-        per_row = theme.RACKS_PER_ROW
-        order = [self.racks[r.id] for r in self.doc.plan.racks if r.id in self.racks]
+        racks = [r for r in self.doc.plan.racks if r.id in self.racks]
+        rows = floor_rows(racks, lambda r: rack_height_px(r.height_u), RACK_W + theme.RACK_GAP)
+        self.rows: list[list[str]] = [[r.id for r in row] for row in rows]
         y = 0.0
-        for start in range(0, len(order), per_row):
-            row = order[start:start + per_row]
-            row_h = max(i.boundingRect().height() for i in row)
-            for col, item in enumerate(row):
-                item.setPos(col * (RACK_W + theme.RACK_GAP), y + row_h - item.boundingRect().height())
+        rects: dict[str, QRectF] = {}
+        for row in self.rows:
+            items = [self.racks[rid] for rid in row]
+            row_h = max(i.boundingRect().height() for i in items)
+            for col, item in enumerate(items):
+                h = item.boundingRect().height()
+                item.setPos(col * (RACK_W + theme.RACK_GAP), y + row_h - h)
+                rects[item.rack_id] = QRectF(item.pos().x(), item.pos().y(), RACK_W, h - 6)
             y += row_h + theme.ROW_GAP
         rect = QRectF()
-        for item in order:
-            rect = rect.united(item.sceneBoundingRect())
+        for r in rects.values():
+            rect = rect.united(r)
+        self.floor.set_layout(rects, self.rows)
         self.scene().setSceneRect(rect.adjusted(-40, -30, 40, 30))
+        self.floorChanged.emit(None)
 
     # -- selection ----------------------------------------------------------------------
     def _selection_changed(self) -> None:
+        if self._quiet_selection:
+            return
         self._nudge_session += 1  # arrow-key nudges merge into one undo step until the selection changes
         self.selectionChangedTo.emit()
 
+    def _selected_items(self) -> list:
+        return self._kept_selection if self.floor_mode else self.scene().selectedItems()
+
     def selected_devices(self) -> list[str]:
-        return [i.placement_id for i in self.scene().selectedItems() if isinstance(i, DeviceItem)]
+        return [i.placement_id for i in self._selected_items() if isinstance(i, DeviceItem)]
 
     def selected_rack(self) -> str | None:
-        racks = [i.rack_id for i in self.scene().selectedItems() if isinstance(i, RackItem)]
+        racks = [i.rack_id for i in self._selected_items() if isinstance(i, RackItem)]
         return racks[0] if racks else None
 
     def select(self, where: str | None) -> bool:
@@ -140,12 +191,25 @@ class RackView(QGraphicsView):
             item = rack_item.devices.get(where) if rack_item else None
         if item is None:
             return False
+        if self.floor_mode:  # hidden items cannot be selected: come close enough to see it
+            self.set_zoom(READABLE_ZOOM)
         self.scene().clearSelection()
         item.setSelected(True)
         self.ensureVisible(item.sceneBoundingRect(), 40, 40)
         return True
 
+    def centre_on_rack(self, rack_id: str) -> bool:
+        """Scroll so that a rack is in the middle of the view (the overview's click)."""
+        rect = self.floor.rack_rect(rack_id)
+        if rect is None:
+            return False
+        self.centerOn(rect.center())
+        return True
+
     def rack_item_at(self, scene_pos) -> RackItem | None:
+        if self.floor_mode:
+            rid = self.floor.rack_at(scene_pos.x(), scene_pos.y())
+            return self.racks.get(rid) if rid else None
         for item in self.scene().items(scene_pos):
             if isinstance(item, RackItem):
                 return item
@@ -237,52 +301,6 @@ class RackView(QGraphicsView):
         else:
             event.ignore()
 
-    # -- zoom and pan -------------------------------------------------------------------
-    def wheelEvent(self, event) -> None:
-        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-            steps = event.angleDelta().y() / 120
-            self.zoom_by(ZOOM_STEP ** steps)
-            event.accept()
-        else:
-            super().wheelEvent(event)
-
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        if self._auto_zoom:
-            self.zoom_to_rack_height()
-
-    def zoom_by(self, factor: float) -> None:
-        self._auto_zoom = False
-        current = self.transform().m11()
-        target = max(ZOOM_MIN, min(ZOOM_MAX, current * factor))
-        self.scale(target / current, target / current)
-
-    def zoom_to_fit(self) -> None:
-        self._auto_zoom = False
-        self.fitInView(self.scene().sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 1.0:
-            self.resetTransform()
-
-    def zoom_to_rack_height(self) -> None:
-        """Readable start: the first row of racks fills the height, the row starts at the left."""
-        self._auto_zoom = True
-        first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
-        if not first:
-            self.resetTransform()
-            return
-        row = QRectF()
-        for item in first:
-            row = row.united(item.sceneBoundingRect())
-        row = row.adjusted(-20, -12, 20, 12)
-        vp = self.viewport().rect()
-        scale = max(ZOOM_MIN, min(1.0, vp.height() / row.height()))
-        self.resetTransform()
-        self.scale(scale, scale)
-        self.centerOn(row.left() + vp.width() / (2 * scale), row.center().y())
-
-    def zoom_level(self) -> float:
-        return self.transform().m11()
-
     # -- keyboard and context menu --------------------------------------------------------
     def _build_actions(self) -> None:
         self.delete_action = QAction("Remove", self)
@@ -296,6 +314,9 @@ class RackView(QGraphicsView):
         devices = self.selected_devices()
         if step and len(devices) == 1 and not event.modifiers():
             self.nudge(devices[0], step)
+            event.accept()
+            return
+        if self.navigate_key(event):
             event.accept()
             return
         super().keyPressEvent(event)

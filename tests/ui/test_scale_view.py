@@ -1,0 +1,171 @@
+"""The rack view on a big plan: level of detail, lazy device items, the floor overview,
+keyboard navigation and edits that redraw only the touched racks.
+
+A few-hundred-rack plan keeps CI fast: ``massive`` with 1,500 nodes gives 426 racks and
+2,736 devices (the frontier-100k figures are in benchmarks/app_*_frontier.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
+
+from planner.commands import MoveDevice
+from planner.space import lowest_free_u
+from planner.templates import build_template
+from ui import theme
+from ui.floor import FLOOR_BELOW_LOD, LABELS_FROM_LOD
+from ui.rack_items import RackItem
+
+
+@pytest.fixture(scope="module")
+def big_plan_json(catalog):
+    from planner.fileio import plan_to_json
+    return plan_to_json(build_template("massive", nodes=1500, catalog=catalog))
+
+
+@pytest.fixture
+def big(qtbot, catalog, big_plan_json):
+    from planner.fileio import plan_from_json
+    from ui.app import ensure_application
+    from ui.document import Document
+    from ui.main_window import MainWindow
+
+    ensure_application()
+    w = MainWindow(Document(plan_from_json(big_plan_json), catalog))
+    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def paint(view):
+    view.viewport().repaint()
+    QApplication.processEvents()  # deferred device items are created after the paint
+    view.viewport().repaint()
+
+
+def test_the_big_plan_fixture_is_a_few_hundred_racks(big):
+    assert len(big.doc.plan.racks) == 426 and len(big.doc.plan.placements) == 2736
+
+
+def test_zoomed_out_the_floor_draws_blocks_and_zoomed_in_racks_show_labelled_devices(big):
+    view = big.view
+    view.zoom_to_fit()
+    paint(view)
+    assert view.zoom_level() < FLOOR_BELOW_LOD
+    assert view.floor_mode and view.floor.isVisible() and not view.layer.isVisible()
+    # device items exist only for the few racks seen close up at the start, not for the floor
+    assert sum(r.materialised for r in view.racks.values()) <= 2 * theme.RACKS_PER_ROW
+    first = view.doc.plan.racks[0].id
+    # every rack has a block in the floor, coloured by its load like the rack's power bar
+    assert view.floor.colour(first) == view.racks[first].power_bar_colour().name()
+
+    view.set_zoom(1.0)
+    view.centre_on_rack(first)
+    paint(view)
+    assert not view.floor_mode and view.layer.isVisible() and not view.floor.isVisible()
+    rack = view.racks[first]
+    assert rack.materialised and rack.isVisible()
+    devices = rack._devices
+    assert len(devices) == len(view.doc.plan.rack_members(first)) > 0
+    assert all(d.isVisible() for d in devices.values())
+    far = view.doc.plan.racks[-1].id  # never drawn close up: still plain blocks, no items
+    assert not view.racks[far].materialised
+
+
+def test_medium_zoom_shows_racks_without_device_items(big):
+    view = big.view
+    view.set_zoom((FLOOR_BELOW_LOD + LABELS_FROM_LOD) / 2)
+    view.centre_on_rack(view.doc.plan.racks[200].id)
+    paint(view)
+    assert not view.floor_mode and view.layer.isVisible()
+    on_screen = [i for i in view.items(view.viewport().rect()) if isinstance(i, RackItem)]
+    assert len(on_screen) > 12  # many racks in sight ...
+    assert not any(r.materialised for r in on_screen)  # ... drawn as blocks without text
+    # asking for a rack's devices (selection, a finding) creates them
+    rid = on_screen[0].rack_id
+    pid = next(iter(view.doc.plan.rack_members(rid)))
+    assert view.select(pid) and view.selected_devices() == [pid]
+
+
+def test_selection_survives_zooming_out_to_the_floor_and_back(big):
+    view = big.view
+    rid = view.doc.plan.racks[5].id
+    view.set_zoom(1.0)
+    assert view.select(rid)
+    view.zoom_to_fit()
+    assert view.floor_mode and view.selected_rack() == rid and view.floor.selected == rid
+    view.set_zoom(1.0)
+    assert not view.floor_mode and view.selected_rack() == rid and view.racks[rid].isSelected()
+
+
+def test_clicking_a_rack_in_the_overview_centres_the_view_on_it(big, qtbot):
+    view, overview = big.view, big.overview
+    view.set_zoom(1.0)
+    target = view.doc.plan.racks[len(view.doc.plan.racks) // 2].id
+    rect = view.floor.rack_rect(target)
+    assert view.mapToScene(view.viewport().rect()).boundingRect().intersects(rect) is False
+    overview.repaint()
+    spot = overview.to_widget(rect).center().toPoint()
+    qtbot.mouseClick(overview, Qt.MouseButton.LeftButton, pos=spot)
+    centre = view.mapToScene(view.viewport().rect().center())
+    # centred within a couple of pixels (one device pixel is one scene unit at zoom 1)
+    assert abs(centre.x() - rect.center().x()) < 3 and abs(centre.y() - rect.center().y()) < 3
+
+
+def test_arrow_keys_walk_from_rack_to_rack_along_rows(big, qtbot):
+    view = big.view
+    view.set_zoom(1.0)
+    rows = view.rows
+    assert len(rows) > 1 and len(rows[0]) > 2
+    view.select(rows[0][1])
+    view.setFocus()
+    qtbot.keyClick(view.viewport(), Qt.Key.Key_Right)
+    assert view.selected_rack() == rows[0][2]
+    qtbot.keyClick(view.viewport(), Qt.Key.Key_Down)
+    assert view.selected_rack() == rows[1][2]
+    qtbot.keyClick(view.viewport(), Qt.Key.Key_Left)
+    assert view.selected_rack() == rows[1][1]
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.intersects(view.floor.rack_rect(rows[1][1]))
+    qtbot.keyClick(view.viewport(), Qt.Key.Key_Home)  # the whole floor
+    assert view.floor_mode
+    visible = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert visible.contains(view.floor.boundingRect().adjusted(4, 4, -4, -4))
+
+
+def test_zoom_out_reaches_the_whole_floor(big):
+    view = big.view
+    view.set_zoom(1.0)
+    for _ in range(60):
+        view.zoom_by(0.8)
+    assert view.zoom_level() == pytest.approx(view.fit_zoom())
+
+
+def test_an_edit_redraws_only_the_touched_racks_without_rebuilding_the_scene(big, monkeypatch):
+    view, doc = big.view, big.doc
+    before = dict(view.racks)
+    count_before = len(view.scene().items())
+    synced: list[str] = []
+    original = RackItem.sync
+
+    def counting_sync(self, rack, *args, **kwargs):
+        synced.append(rack.id)
+        return original(self, rack, *args, **kwargs)
+
+    monkeypatch.setattr(RackItem, "sync", counting_sync)
+    monkeypatch.setattr(view, "rebuild", lambda: pytest.fail("the scene was rebuilt for one move"))
+    p = doc.plan.placements[0]
+    source = p.rack
+    dest = next(r for r in doc.plan.racks[100:]
+                if lowest_free_u(doc.plan, doc.catalog, r, doc.catalog[p.device].u_height) is not None)
+    u = lowest_free_u(doc.plan, doc.catalog, dest, doc.catalog[p.device].u_height)
+    assert doc.apply(MoveDevice(p.id, dest.id, u))
+    assert sorted(synced) == sorted({source, dest.id})  # 2 of 426 racks
+    assert all(view.racks[rid] is item for rid, item in before.items())  # the same items, not new ones
+    assert len(view.scene().items()) == count_before  # nothing created (devices of unseen racks stay lazy)
+    assert p.id in view.racks[dest.id].devices and p.id not in view.racks[source].devices
+

@@ -1,0 +1,158 @@
+"""The floor: how racks are arranged in rows, and the zoomed-out drawing of every rack as a block.
+
+Below ``FLOOR_BELOW_LOD`` the rack view hides the per-rack items and this one item draws
+the whole floor (a block per rack, coloured by load, outlined red when the rack has an
+error), in one paint call; a 100,000-GPU plan (about 3,000 racks) stays fast to draw.
+Rows come from the racks' ``row`` field when the plan sets it, otherwise racks are
+packed in order into rows wide enough that the floor is roughly as wide as it is tall.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+from ui import theme
+
+FLOOR_BELOW_LOD = 0.1
+"""Below this zoom a rack is under ~30 px wide: racks are drawn as blocks by the floor."""
+LABELS_FROM_LOD = 0.3
+"""From this zoom device blocks carry their labels (below it text would be under 4 px)."""
+
+ERROR_OUTLINE = QColor("#ff5a52")
+
+
+def floor_rows(racks: list, rack_height_px, rack_pitch_px: float) -> list[list]:
+    """Racks grouped into rows, in plan order.
+
+    Racks with a ``row`` name are grouped by it (rows in order of first appearance);
+    without names, racks fill rows of ``theme.RACKS_PER_ROW``, widened for big plans to a
+    multiple of it so that the floor is about square (``rack_height_px(rack)`` and the
+    pitch give the aspect)."""
+    if not racks:
+        return []
+    if any(r.row for r in racks):
+        rows: dict[str, list] = {}
+        for r in racks:
+            rows.setdefault(r.row, []).append(r)
+        return list(rows.values())
+    per_row = theme.RACKS_PER_ROW
+    tall = rack_height_px(racks[0]) + theme.ROW_GAP
+    square = math.sqrt(len(racks) * tall / rack_pitch_px)
+    if square > per_row:
+        per_row *= math.ceil(square / per_row)
+    return [racks[i:i + per_row] for i in range(0, len(racks), per_row)]
+
+
+class FloorItem(QGraphicsItem):
+    """Every rack as a block coloured by load (one item, one paint call for the whole floor)."""
+
+    def __init__(self):
+        super().__init__()
+        self.setZValue(-10)
+        self._bounds = QRectF()
+        self._rects: dict[str, QRectF] = {}
+        self._colour: dict[str, str] = {}
+        self._error: set[str] = set()
+        self._rows: list[tuple[float, float, list[str]]] = []  # (top, bottom, rack ids) per row
+        self._row_tops: list[float] = []
+        self.selected: str | None = None
+
+    def set_layout(self, rects: dict[str, QRectF], rows: list[list[str]]) -> None:
+        """Rack rectangles in scene coordinates, and the rack ids of each row."""
+        self.prepareGeometryChange()
+        self._rects = dict(rects)
+        self._rows = []
+        bounds = QRectF()
+        for ids in rows:
+            if not ids:
+                continue
+            row_rect = QRectF()
+            for rid in ids:
+                row_rect = row_rect.united(self._rects[rid])
+            self._rows.append((row_rect.top(), row_rect.bottom(), ids))
+            bounds = bounds.united(row_rect)
+        self._row_tops = [top for top, _, _ in self._rows]
+        self._bounds = bounds
+        self.update()
+
+    def set_state(self, rack_id: str, result) -> None:
+        """The load colour and error mark of one rack (from its RackResult)."""
+        if result is None:
+            colour, error = "#5b616b", False
+        else:
+            colour = theme.bar_colour(result.load_fraction).name()
+            error = any(f.severity == "error" for f in result.findings)
+        self._colour[rack_id] = colour
+        (self._error.add if error else self._error.discard)(rack_id)
+        rect = self._rects.get(rack_id)
+        if rect is not None and self.isVisible():
+            self.update(rect.adjusted(-4, -4, 4, 4))
+
+    def forget(self, rack_id: str) -> None:
+        self._colour.pop(rack_id, None)
+        self._error.discard(rack_id)
+
+    def colour(self, rack_id: str) -> str | None:
+        return self._colour.get(rack_id)
+
+    def has_error(self, rack_id: str) -> bool:
+        return rack_id in self._error
+
+    def rack_rect(self, rack_id: str) -> QRectF | None:
+        return self._rects.get(rack_id)
+
+    def rows(self) -> list[tuple[float, float, list[str]]]:
+        return self._rows
+
+    def rack_at(self, x: float, y: float) -> str | None:
+        """The rack whose block contains the scene point (x, y), by row then by rack."""
+        i = bisect_right(self._row_tops, y) - 1
+        if i < 0:
+            return None
+        top, bottom, ids = self._rows[i]
+        if y > bottom:
+            return None
+        for rid in ids:
+            if self._rects[rid].contains(x, y):
+                return rid
+        return None
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds.adjusted(-4, -4, 4, 4)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        exposed = option.exposedRect
+        by_colour: dict[str, list[QRectF]] = {}
+        errors: list[QRectF] = []
+        for top, bottom, ids in self._rows:
+            if bottom < exposed.top() or top > exposed.bottom():
+                continue
+            for rid in ids:
+                rect = self._rects[rid]
+                if rect.right() < exposed.left() or rect.left() > exposed.right():
+                    continue
+                by_colour.setdefault(self._colour.get(rid, "#5b616b"), []).append(rect)
+                if rid in self._error:
+                    errors.append(rect)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for colour, rects in by_colour.items():
+            painter.setBrush(QBrush(QColor(colour)))
+            painter.drawRects(rects)
+        if errors:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            pen = QPen(ERROR_OUTLINE, 2)
+            pen.setCosmetic(True)  # 2 screen pixels at any zoom
+            painter.setPen(pen)
+            painter.drawRects(errors)
+        if self.selected and self.selected in self._rects:
+            pen = QPen(theme.SELECTION, 3)
+            pen.setCosmetic(True)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self._rects[self.selected])

@@ -1,0 +1,137 @@
+"""The floor overview: every rack as a block coloured by load, the visible area framed; click to go there.
+
+It draws from the rack view's FloorItem (rack rectangles, colours) into an image that is
+redrawn whole only after a relayout or a resize; an edit repaints just the touched racks'
+blocks. A click (or drag) centres the rack view on the rack under the pointer.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtWidgets import QDockWidget, QSizePolicy, QWidget
+
+from ui import theme
+
+BACKGROUND = QColor("#1b1e23")
+VISIBLE_FRAME = QColor("#ffffff")
+
+
+class FloorOverview(QWidget):
+    def __init__(self, view, parent=None):
+        super().__init__(parent)
+        self.view = view
+        self.setObjectName("FloorOverview")
+        self.setMinimumSize(160, 120)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("The whole floor: click a rack to go to it")
+        self._image: QImage | None = None
+        self._scale = 1.0
+        self._offset = QPointF()
+        view.floorChanged.connect(self._floor_changed)
+        view.visibleAreaChanged.connect(self.update)
+
+    def sizeHint(self) -> QSize:
+        return QSize(260, 220)
+
+    # -- scene <-> widget ---------------------------------------------------------------
+    def _fit(self) -> None:
+        floor = self.view.floor.boundingRect()
+        if floor.isEmpty():
+            self._scale, self._offset = 1.0, QPointF()
+            return
+        self._scale = min((self.width() - 8) / floor.width(), (self.height() - 8) / floor.height())
+        self._offset = QPointF((self.width() - floor.width() * self._scale) / 2 - floor.left() * self._scale,
+                               (self.height() - floor.height() * self._scale) / 2 - floor.top() * self._scale)
+
+    def to_widget(self, rect: QRectF) -> QRectF:
+        s = self._scale
+        return QRectF(rect.left() * s + self._offset.x(), rect.top() * s + self._offset.y(),
+                      rect.width() * s, rect.height() * s)
+
+    def to_scene(self, point: QPointF) -> QPointF:
+        return QPointF((point.x() - self._offset.x()) / self._scale, (point.y() - self._offset.y()) / self._scale)
+
+    # -- drawing ------------------------------------------------------------------------
+    def _floor_changed(self, rack_ids) -> None:
+        if rack_ids is None or self._image is None:
+            self._image = None  # relayout: redraw everything on the next paint
+        else:
+            painter = QPainter(self._image)
+            for rid in rack_ids:
+                self._draw_rack(painter, rid)
+            painter.end()
+        self.update()
+
+    def _draw_rack(self, painter: QPainter, rack_id: str) -> None:
+        rect = self.view.floor.rack_rect(rack_id)
+        if rect is None:
+            return
+        r = self.to_widget(rect)
+        painter.fillRect(r, QColor(self.view.floor.colour(rack_id) or "#5b616b"))
+        if self.view.floor.has_error(rack_id):
+            painter.setPen(QPen(QColor("#ff5a52"), 1))
+            painter.drawRect(r)
+
+    def _render(self) -> QImage:
+        self._fit()
+        image = QImage(self.size(), QImage.Format.Format_RGB32)
+        image.fill(BACKGROUND)
+        painter = QPainter(image)
+        for _top, _bottom, ids in self.view.floor.rows():
+            for rid in ids:
+                self._draw_rack(painter, rid)
+        painter.end()
+        return image
+
+    def resizeEvent(self, event) -> None:
+        self._image = None
+        super().resizeEvent(event)
+
+    def paintEvent(self, event) -> None:
+        if self._image is None or self._image.size() != self.size():
+            self._image = self._render()
+        painter = QPainter(self)
+        painter.drawImage(0, 0, self._image)
+        visible = self.view.mapToScene(self.view.viewport().rect()).boundingRect()
+        frame = self.to_widget(visible).intersected(QRectF(self.rect()).adjusted(1, 1, -1, -1))
+        painter.setPen(QPen(VISIBLE_FRAME, 1.5))
+        painter.setBrush(QColor(255, 255, 255, 40))
+        painter.drawRect(frame)
+        selected = self.view.floor.selected if self.view.floor_mode else self.view._rack_of_selection()
+        if selected and self.view.floor.rack_rect(selected) is not None:
+            painter.setPen(QPen(theme.SELECTION, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self.to_widget(self.view.floor.rack_rect(selected)).adjusted(-2, -2, 2, 2))
+
+    # -- navigation ---------------------------------------------------------------------
+    def go_to(self, point: QPointF) -> str | None:
+        """Centre the rack view on the rack under ``point`` (widget coordinates), or on the spot."""
+        scene = self.to_scene(point)
+        rid = self.view.floor.rack_at(scene.x(), scene.y())
+        if rid is not None:
+            self.view.centre_on_rack(rid)
+        else:
+            self.view.centerOn(scene)
+        return rid
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.go_to(event.position())
+            event.accept()
+
+    def mouseMoveEvent(self, event) -> None:
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self.view.centerOn(self.to_scene(event.position()))
+            event.accept()
+
+
+def add_overview_dock(window) -> QDockWidget:
+    """A "Floor overview" dock on the main window, listed in its View menu."""
+    dock = QDockWidget("Floor overview", window)
+    dock.setObjectName("OverviewDock")
+    window.overview = FloorOverview(window.view)
+    dock.setWidget(window.overview)
+    window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
+    return dock

@@ -1,0 +1,184 @@
+"""Zoom, level of detail and keyboard navigation of the rack view (mixed into ``RackView``).
+
+Keys (the view has focus): arrows move the selection to the neighbouring rack (left,
+right, and up/down to the rack in the same place of the row above or below) and scroll
+it into view -- with a single device selected, up/down nudge it instead; with nothing
+selected the arrows scroll. ``+``/``-`` zoom, Home shows the whole floor, Enter zooms
+into the selected rack.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+
+from ui import theme
+from ui.floor import FLOOR_BELOW_LOD
+from ui.rack_items import DeviceItem, RackItem
+
+ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.15, 4.0, 1.15
+READABLE_ZOOM = 0.6  # where select() and Enter take the user from the floor overview
+
+
+class FloorNavigation:
+    # -- zoom and pan -------------------------------------------------------------------
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            steps = event.angleDelta().y() / 120
+            self.zoom_by(ZOOM_STEP ** steps)
+            event.accept()
+        else:
+            super().wheelEvent(event)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._auto_zoom:
+            self.zoom_to_rack_height()
+        self.visibleAreaChanged.emit()
+
+    def fit_zoom(self) -> float:
+        """The zoom at which the whole floor fits the viewport."""
+        rect, vp = self.scene().sceneRect(), self.viewport().rect()
+        if rect.isEmpty() or vp.isEmpty():
+            return 1.0
+        return min(vp.width() / rect.width(), vp.height() / rect.height())
+
+    def zoom_by(self, factor: float) -> None:
+        self._auto_zoom = False
+        current = self.transform().m11()
+        self.set_zoom(current * factor)
+
+    def set_zoom(self, zoom: float) -> None:
+        """Scale to ``zoom`` (clamped from the whole floor to ZOOM_MAX), keeping the anchor."""
+        current = self.transform().m11()
+        target = max(min(ZOOM_MIN, self.fit_zoom()), min(ZOOM_MAX, zoom))
+        self.scale(target / current, target / current)
+        self.update_detail()
+
+    def zoom_to_fit(self) -> None:
+        self._auto_zoom = False
+        rect = self.scene().sceneRect()
+        margin = 0.02 * max(rect.width(), rect.height())  # room for scroll bars that come and go
+        for _ in range(2):  # again once the scroll bars have come or gone with the first fit
+            self.fitInView(rect.adjusted(-margin, -margin, margin, margin), Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.0:
+            self.resetTransform()
+        self.centerOn(rect.center())
+        self.update_detail()
+
+    def update_detail(self) -> None:
+        """Floor blocks below FLOOR_BELOW_LOD, rack items above (selection kept across)."""
+        floor = self.transform().m11() < FLOOR_BELOW_LOD
+        if floor != self.floor_mode:
+            self._quiet_selection = True
+            try:
+                if floor:
+                    self._kept_selection = self.scene().selectedItems()
+                    rack = next((i.rack_id if isinstance(i, RackItem) else i.parentItem().rack_id
+                                 for i in self._kept_selection), None)
+                    self.floor.selected = rack
+                    self.floor_mode = True
+                    self.layer.setVisible(False)
+                    self.floor.setVisible(True)
+                else:
+                    self.floor_mode = False
+                    self.floor.setVisible(False)
+                    self.layer.setVisible(True)
+                    for item in self._kept_selection:
+                        if item.scene() is self.scene():
+                            item.setSelected(True)
+                    self._kept_selection = []
+            finally:
+                self._quiet_selection = False
+        self.visibleAreaChanged.emit()
+
+    def paintEvent(self, event) -> None:
+        if (self.transform().m11() < FLOOR_BELOW_LOD) != self.floor_mode:
+            self.update_detail()  # zoomed by Qt itself (fitInView, scale): switch before drawing
+        super().paintEvent(event)
+
+    def zoom_to_rack_height(self) -> None:
+        """Readable start: the first row of racks fills the height, the row starts at the left."""
+        self._auto_zoom = True
+        first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
+        if not first:
+            self.resetTransform()
+            return
+        row = QRectF()
+        for item in first:
+            row = row.united(item.sceneBoundingRect())
+        row = row.adjusted(-20, -12, 20, 12)
+        vp = self.viewport().rect()
+        scale = max(ZOOM_MIN, min(1.0, vp.height() / row.height()))
+        self.resetTransform()
+        self.scale(scale, scale)
+        self.update_detail()
+        self.centerOn(row.left() + vp.width() / (2 * scale), row.center().y())
+
+    def zoom_level(self) -> float:
+        return self.transform().m11()
+
+    # -- keyboard navigation -------------------------------------------------------------
+    def _rack_of_selection(self) -> str | None:
+        for item in self._selected_items():
+            if isinstance(item, RackItem):
+                return item.rack_id
+            if isinstance(item, DeviceItem):
+                return item.parentItem().rack_id
+        return None
+
+    def neighbour_rack(self, rack_id: str, key) -> str | None:
+        """The rack left/right of ``rack_id`` in its row, or at the same place in the row above/below."""
+        for r, row in enumerate(self.rows):
+            if rack_id in row:
+                col = row.index(rack_id)
+                if key == Qt.Key.Key_Left:
+                    return row[col - 1] if col > 0 else None
+                if key == Qt.Key.Key_Right:
+                    return row[col + 1] if col + 1 < len(row) else None
+                other = r - 1 if key == Qt.Key.Key_Up else r + 1
+                if 0 <= other < len(self.rows):
+                    return self.rows[other][min(col, len(self.rows[other]) - 1)]
+                return None
+        return None
+
+    def navigate_key(self, event) -> bool:
+        """Handle a navigation key; False when the key is not one."""
+        key, mods = event.key(), event.modifiers()
+        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal) and not (mods & Qt.KeyboardModifier.ControlModifier):
+            self.zoom_by(1.25)
+            return True
+        if key == Qt.Key.Key_Minus and not (mods & Qt.KeyboardModifier.ControlModifier):
+            self.zoom_by(0.8)
+            return True
+        if key == Qt.Key.Key_Home:
+            self.zoom_to_fit()
+            return True
+        rack = self._rack_of_selection()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and rack:
+            self._auto_zoom = False
+            self.set_zoom(max(READABLE_ZOOM, self.transform().m11()))
+            self.centre_on_rack(rack)
+            return True
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and rack and not mods:
+            target = self.neighbour_rack(rack, key)
+            if target is not None:
+                self._select_rack_keeping_zoom(target)
+            return True
+        return False
+
+    def _select_rack_keeping_zoom(self, rack_id: str) -> None:
+        if self.floor_mode:
+            self.floor.selected = rack_id
+            self._kept_selection = [self.racks[rack_id]]
+            self.floor.update()
+            if not self._on_screen(rack_id):
+                self.centre_on_rack(rack_id)
+            self.selectionChangedTo.emit()
+            return
+        self.scene().clearSelection()
+        self.racks[rack_id].setSelected(True)
+        self.ensureVisible(self.racks[rack_id].sceneBoundingRect(), 40, 40)
+
+    def _on_screen(self, rack_id: str) -> bool:
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        return visible.contains(self.floor.rack_rect(rack_id))
