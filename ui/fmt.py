@@ -16,6 +16,8 @@ def count(value: int) -> str:
 
 
 def usd(value: float) -> str:
+    if abs(value) >= 1e9:
+        return f"${value / 1e9:,.2f}B"
     if abs(value) >= 1e6:
         return f"${value / 1e6:,.2f}M"
     if abs(value) >= 1e3:
