@@ -96,7 +96,7 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
               cdu_device: str, nodes: int) -> tuple[list[BomLine], list[str]]:
     """The bill of materials and a list of problems (one line each) that left something out.
 
-    ``rack_powers_kw`` maps a rack power (kW, on the plan's basis) to the number of racks
+    ``rack_powers_kw`` maps a rack's nameplate power (kW) to the number of racks
     drawing it; PDUs needed = sum over those powers of racks x ``pdus_per_rack(kW)``."""
     problems: list[str] = []
     lines = device_lines(counts, catalog)

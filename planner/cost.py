@@ -108,8 +108,11 @@ class CostResult:
 
 
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
-                   pue: float) -> CostResult:
+                   pue: float, energy_kw: float | None = None) -> CostResult:
     """Every figure of the cost model for one plan.
+
+    ``it_kw`` is the IT power on the plan's basis (what colocation contracts for);
+    ``energy_kw`` the average draw that electricity is paid on (typical; defaults to it_kw).
 
     TCO over the horizon H = capex + opex x H. Cost per delivered GPU-hour:
     build = TCO / (GPUs x 730 h x H x utilisation); renting = rate x (1 + uplift).
@@ -118,7 +121,8 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     capex + opex x m* (the point a chart marks).
     """
     h = s.horizon_months
-    energy = energy_usd_per_month(it_kw, pue, s.electricity_usd_per_kwh, s.hours_per_month)
+    energy_kw = it_kw if energy_kw is None else energy_kw
+    energy = energy_usd_per_month(energy_kw, pue, s.electricity_usd_per_kwh, s.hours_per_month)
     facility = facility_usd_per_month(s, it_kw, nodes)
     staffing = s.staffing_usd_per_year / 12.0
     opex = energy + facility + staffing

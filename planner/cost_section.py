@@ -54,16 +54,17 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
-                            it_kw=totals.it_power_kw, pue=totals.pue)
+                            it_kw=totals.it_power_kw, pue=totals.pue, energy_kw=totals.it_power_typical_kw)
     return CostSection(result, lines, totals.it_power_kw, s.utilisation), findings
 
 
 def _rack_powers_kw(ctx) -> dict[float, int]:
-    """Rack power (kW) -> number of racks: the evaluator's running histogram when it keeps
-    one, else counted from the per-rack results."""
+    """Rack nameplate power (kW) -> number of racks (PDUs and circuits are sized on the
+    rating, whatever the plan's basis): the evaluator's running histogram when it keeps one,
+    else counted from the per-rack results."""
     if ctx.rack_powers is not None:
         return {mw / 1e6: n for mw, n in ctx.rack_powers.items()}
     out: dict[float, int] = {}
     for r in ctx.racks.values():
-        out[r.power_kw] = out.get(r.power_kw, 0) + 1
+        out[r.power_nameplate_kw] = out.get(r.power_nameplate_kw, 0) + 1
     return out

@@ -130,7 +130,7 @@ class _Aggregate:
         self.typical_mw = self.nameplate_mw = self.weight_g = 0
         self.liquid_nodes = self.liquid_heat_mw = 0
         self.counts: dict[str, int] = {}
-        self.rack_powers: dict[int, int] = {}  # rack power on its basis, mW -> racks
+        self.rack_powers: dict[int, int] = {}  # rack nameplate power, mW -> racks
         self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
 
     def _apply(self, r: RackResult, sign: int) -> None:
@@ -145,7 +145,7 @@ class _Aggregate:
         counts = self.counts
         for k, v in r.counts.items():
             counts[k] = counts.get(k, 0) + sign * v
-        power = r.nameplate_mw if r.basis == "nameplate" else r.typical_mw
+        power = r.nameplate_mw  # PDUs are sized on the rating
         self.rack_powers[power] = self.rack_powers.get(power, 0) + sign
         severities = self.severities
         for f in r.findings:

@@ -12,7 +12,8 @@ from planner.space import space_findings
 def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySettings) -> RackResult:
     """Sum a rack's power (both bases), weight, space and GPUs, and check it against its limits.
 
-    Power over the cap on the plan's basis is an error; an air-cooled rack above the
+    Power over the cap on the plan's basis is an error; on the typical basis a nameplate
+    above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
     air-cooling limit is a warning (the guide measured 18% throughput loss from thermal
     throttling); weight over the rack's rating is a warning.
     """
@@ -57,6 +58,13 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
             "error", "rack.power.over_cap",
             f"Rack {rack.name} draws {power:.1f} kW ({basis}) against its {rack.power_cap_kw:g} kW cap "
             f"({power - rack.power_cap_kw:.1f} kW over)", rack.id))
+    nameplate = res.power_nameplate_kw
+    if basis == "typical" and power <= rack.power_cap_kw + 1e-9 < nameplate:
+        res.findings.append(Finding(
+            "warning", "rack.power.nameplate_over_cap",
+            f"Rack {rack.name} fits its {rack.power_cap_kw:g} kW cap at typical draw ({power:.1f} kW) but its "
+            f"nameplate is {nameplate:.1f} kW: circuits and PDUs must carry the rating, and a power spike can "
+            "trip the breaker. Confirm the facility allows it, or plan on the nameplate basis", rack.id))
     if rack.cooling == "air" and power > facility.air_cooling_limit_kw + 1e-9:
         res.findings.append(Finding(
             "warning", "rack.cooling.air_limit",

@@ -44,7 +44,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_network(wb.create_sheet("Network"), report)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
-                      pue=t.pue, power_basis=report.power_basis)
+                      energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis)
     wb.calculation.fullCalcOnLoad = True  # no cached values: ask Excel to calculate on open
     return wb
 

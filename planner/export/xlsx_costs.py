@@ -27,8 +27,8 @@ USD_FIELDS = {"colocation_usd_per_kw_month", "owned_facility_usd_per_node_year",
               "cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd"}
 
 
-def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, pue: float,
-                      power_basis: str) -> None:
+def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, energy_kw: float,
+                      pue: float, power_basis: str) -> None:
     """One row per input (title, value, unit, source, defined name, where it is used)."""
     ws = wb.create_sheet(ASSUMPTIONS)
     text(ws, 1, 1, "Assumptions", font=TITLE)
@@ -41,6 +41,8 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
         ("plan_gpus", "GPUs", gpus, "GPUs", "Counted from the GPU nodes placed in the plan", "0"),
         ("plan_nodes", "GPU nodes", nodes, "nodes", "Counted from the plan", "0"),
         ("plan_it_kw", "IT power", it_kw, "kW", f"Sum of the placed devices on the plan's {power_basis} power basis", KW),
+        ("plan_energy_kw", "IT power drawn on average", energy_kw, "kW",
+         "Sum of the placed devices' typical draw: electricity is paid on what is drawn, not the rating", KW),
         ("plan_pue", pue_meta["title"], pue, "", pue_meta["source"], "0.00"),
     ]
     for name, title, value, unit, source, fmt in plan_rows:
@@ -85,7 +87,7 @@ def write_costs(wb, *, horizon_months: int) -> None:
     delivered = "plan_gpus*hours_per_month*horizon_months*utilisation"
     figures = [
         ("capex", "Capex (bill of materials)", "=BOM_Total", USD, "$", "BOM grand total"),
-        ("energy_month", "Energy per month", "=plan_it_kw*plan_pue*hours_per_month*electricity_usd_per_kwh", USD,
+        ("energy_month", "Energy per month", "=plan_energy_kw*plan_pue*hours_per_month*electricity_usd_per_kwh", USD,
          "$/month", "IT kW x PUE x hours per month x $/kWh"),
         ("facility_month", "Facility per month",
          '=IF(opex_mode="owned",owned_facility_usd_per_node_year*plan_nodes/12,colocation_usd_per_kw_month*plan_it_kw)',

@@ -55,9 +55,10 @@ def test_cables_and_transceivers_per_tier_from_the_fabric_sizing():
 
 def test_pdus_by_rack_power_and_cdus_by_policy_without_double_counting():
     items = lines_by_item(four_node_plan())
-    # GPU rack 4 x 7 kW = 28 kW -> 2 PDUs; NET rack 0.75 kW -> 2 PDUs; A+B: 4 in all
+    # PDUs are sized on nameplate: GPU rack 4 x 10.2 kW = 40.8 kW -> ceil(40.8 / 34.5) = 2 per
+    # feed, A+B -> 4; NET rack 1.72 kW -> 1 per feed -> 2; 6 in all
     pdu = next(v for k, v in items.items() if "by rack power" in k)
-    assert pdu["quantity"] == 4 and pdu["total_usd"] == 4 * 3_000
+    assert pdu["quantity"] == 6 and pdu["total_usd"] == 6 * 3_000
     # 4 liquid-cooled nodes, one CDU per 8 nodes -> 1 CDU, none placed: the BOM adds it
     cdu = next(v for k, v in items.items() if "by cooling policy" in k)
     assert cdu["quantity"] == 1 and cdu["total_usd"] == 15_000
@@ -66,7 +67,7 @@ def test_pdus_by_rack_power_and_cdus_by_policy_without_double_counting():
     assert not any("by cooling policy" in k for k in placed)
     cdus = [v for k, v in placed.items() if v["category"] == "Cooling (CDU)"]
     assert [c["quantity"] for c in cdus] == [1]
-    # nameplate basis: GPU rack 40.8 kW -> 4 PDUs, NET rack 1.72 kW -> 2: 6
+    # the nameplate basis buys the same PDUs (they are always sized on nameplate): 6
     nameplate = lines_by_item(four_node_plan(facility={"power_basis": "nameplate"}))
     assert next(v for k, v in nameplate.items() if "by rack power" in k)["quantity"] == 6
 
@@ -81,8 +82,8 @@ def test_racks_and_facility_power_distribution():
 def test_capex_is_the_bom_total():
     report = evaluate(four_node_plan(), default_catalog())
     cost = report.sections["cost"]
-    # 4 x 315,000 + 43,000 (switch) + 64 x 150 + 128 x 1,000 + 2 x 2,500 + 4 x 3,000 + 15,000 + 75,000
-    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 9_600 + 128_000 + 5_000 + 12_000 + 15_000 + 75_000)
+    # 4 x 315,000 + 43,000 (switch) + 64 x 150 + 128 x 1,000 + 2 x 2,500 + 6 x 3,000 + 15,000 + 75,000
+    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 9_600 + 128_000 + 5_000 + 18_000 + 15_000 + 75_000)
     assert cost["capex_usd"] == pytest.approx(sum(line["total_usd"] for line in cost["bom"]))
 
 

@@ -71,3 +71,20 @@ def test_rent_command_refuses_bad_numbers(capsys):
         main(["rent", "--gpus", "-3", "--days", "90"])
     assert exc.value.code == 2
     assert "--gpus must be a positive number" in capsys.readouterr().err
+
+
+def test_energy_is_paid_on_average_draw_even_on_the_nameplate_basis():
+    from planner.catalog import default_catalog
+    from planner.evaluate import evaluate
+    from planner.templates import build_template
+
+    catalog = default_catalog()
+    typical = evaluate(build_template("medium", catalog=catalog), catalog)
+    plan = build_template("medium", power_basis="nameplate", catalog=catalog)
+    nameplate = evaluate(plan, catalog)
+    t = nameplate.totals
+    # energy = typical IT kW x PUE x 730 h x $/kWh, whatever basis the racks are laid out on
+    s = plan.settings.costs
+    expected = t.it_power_typical_kw * t.pue * 730 * s.electricity_usd_per_kwh
+    assert nameplate.sections["cost"]["energy_usd_per_month"] == pytest.approx(expected)
+    assert typical.sections["cost"]["energy_usd_per_month"] == pytest.approx(expected)

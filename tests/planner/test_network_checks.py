@@ -23,7 +23,8 @@ def findings(plan):
 
 @pytest.mark.parametrize("name", ["medium", "massive", "inference"])
 def test_templates_carry_no_errors_or_warnings(name):
-    report = Evaluator(build_template(name), CAT).evaluate()
+    # laid out on nameplate; on the typical basis the GPU racks' nameplate over the cap is a warning
+    report = Evaluator(build_template(name, power_basis="nameplate"), CAT).evaluate()
     assert [(f.code, f.message) for f in report.findings if f.severity in ("error", "warning")] == []
 
 
