@@ -83,12 +83,13 @@ def start_autosave(window) -> AutosaveManager:
 
 
 def recovery_save(window):
-    """For the exception hook: write the recovery copy now if there is unsaved work (False if none)."""
+    """For the exception hook: write the recovery copy now (False without autosave).
+
+    Saved even when the undo stack is clean: the error may have struck in the middle of an
+    edit, before it reached the stack. A copy of an unmodified plan goes at the next tick."""
     def save() -> bool:
         manager = getattr(window, "autosave", None)
-        if manager is None or not window.doc.is_modified:
-            return False
-        return manager.save_now()
+        return manager.save_now() if manager is not None else False
     return save
 
 
