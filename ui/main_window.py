@@ -297,7 +297,7 @@ class MainWindow(FileActions, QMainWindow):
 
     def _default_dock_sizes(self) -> None:
         self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.checks_dock], [250], Qt.Orientation.Vertical)
+        self.resizeDocks([self.checks_dock], [290], Qt.Orientation.Vertical)
         self.resizeDocks([self.checks_dock, self.charts_dock], [480, 720], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
 

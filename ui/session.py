@@ -113,7 +113,7 @@ def describe_copy(copy: RecoveryCopy, now: datetime | None = None) -> str:
 
 def recovery_prompt(window, copy: RecoveryCopy) -> QMessageBox:
     box = QMessageBox(QMessageBox.Icon.Question, QApplication.applicationDisplayName() or "Recover plan",
-                      "The last session did not close normally.", QMessageBox.StandardButton.NoButton, window)
+                      "<b>The last session did not close normally.</b>", QMessageBox.StandardButton.NoButton, window)
     box.setObjectName("RecoveryPrompt")
     box.setWindowTitle("Recover unsaved work")
     box.setInformativeText(f"A recovery copy is available:\n{describe_copy(copy)}.\n\n"
