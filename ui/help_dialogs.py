@@ -19,7 +19,8 @@ VIEW_SHORTCUTS = [
 
 
 def shortcut_text(action: QAction) -> str:
-    return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts() if not s.isEmpty())
+    keys = (s.toString(QKeySequence.SequenceFormat.NativeText) for s in action.shortcuts() if not s.isEmpty())
+    return ", ".join(dict.fromkeys(keys))  # Redo is Ctrl+Shift+Z twice on some platforms
 
 
 def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
@@ -28,7 +29,8 @@ def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
     for action in actions:
         keys = shortcut_text(action)
         if keys:
-            rows.append((keys, action.text().replace("&", "").rstrip("…").strip()))
+            what = action.text().replace("&", "").rstrip("…").strip()
+            rows.append((keys, "Remove the selection" if what == "Remove" else what))
     return rows + VIEW_SHORTCUTS
 
 
@@ -54,7 +56,8 @@ class ShortcutsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(buttons)
-        self.resize(460, min(640, 60 + 30 * len(rows)))
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.resize(460, min(720, 90 + (self.table.fontMetrics().height() + 8) * len(rows)))
 
 
 def about_text() -> str:

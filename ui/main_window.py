@@ -124,7 +124,7 @@ class MainWindow(FileActions, QMainWindow):
         self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence("Ctrl+Shift+S"))
         self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.preferences_action = self._action("Pre&ferences…", lambda: PreferencesDialog(self).open(),
-                                               QKeySequence.StandardKey.Preferences, tip="Autosave interval")
+                                               QKeySequence("Ctrl+,"), tip="Autosave interval")
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, QKeySequence("F1"))
         self.about_action = self._action("&About", lambda: show_about(self))
         self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel,
