@@ -44,6 +44,12 @@ def _device_type(catalog: Catalog, device_id: str) -> DeviceType:
     return d
 
 
+def _title(catalog: Catalog | None, device_id: str) -> str:
+    """The device's model name for undo texts ("NVIDIA DGX H100"), its id if the catalog lacks it."""
+    d = catalog.get(device_id) if catalog is not None else None
+    return d.title if d is not None else device_id
+
+
 def _rack_changes(*rack_ids: str, devices: tuple[str, ...] = (), structure: bool = False) -> ChangeSet:
     return ChangeSet(racks=frozenset(rack_ids), devices=frozenset(devices), structure=structure)
 
@@ -52,13 +58,15 @@ class AddDevice(Command):
     def __init__(self, device: str, rack: str, u: int, label: str = "", placement_id: str | None = None):
         self.device, self.rack, self.u, self.placement_id = device, rack, u, placement_id
         self.label_text = label
+        self._title = device
 
     @property
     def label(self) -> str:  # type: ignore[override]
-        return f"Add {self.device}"
+        return f"Add {self._title}"
 
     def do(self, plan, catalog):
         d = _device_type(catalog, self.device)
+        self._title = d.title
         problem = fit_problem(plan, catalog, self.rack, self.u, d)
         if problem:
             raise CommandError(problem)
@@ -78,17 +86,21 @@ class AddDevice(Command):
 class MoveDevice(Command):
     """Move a device to another U and/or rack. Consecutive moves of one device merge (one drag = one undo step)."""
 
-    label = "Move device"
-
     def __init__(self, placement_id: str, rack: str, u: int):
         self.placement_id, self.rack, self.u = placement_id, rack, u
         self._from: tuple[str, int] | None = None
+        self._title = "device"
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"Move {self._title}"
 
     def do(self, plan, catalog):
         p = plan.placement(self.placement_id)
         if p is None:
             raise CommandError(f"there is no device '{self.placement_id}'")
         d = _device_type(catalog, p.device)
+        self._title = d.title
         problem = fit_problem(plan, catalog, self.rack, self.u, d, ignore=frozenset({p.id}))
         if problem:
             raise CommandError(problem)
@@ -114,16 +126,19 @@ class RemoveDevices(Command):
     def __init__(self, placement_ids: list[str]):
         self.placement_ids = list(dict.fromkeys(placement_ids))
         self._removed: list[tuple[int, Placement]] = []
+        self._title = "device"
 
     @property
     def label(self) -> str:  # type: ignore[override]
         n = len(self.placement_ids)
-        return "Remove device" if n == 1 else f"Remove {n} devices"
+        return f"Remove {self._title}" if n == 1 else f"Remove {n} devices"
 
     def do(self, plan, catalog):
         missing = [i for i in self.placement_ids if plan.placement(i) is None]
         if missing:
             raise CommandError(f"there is no device '{missing[0]}'")
+        if len(self.placement_ids) == 1:
+            self._title = _title(catalog, plan.placement(self.placement_ids[0]).device)
         self._removed = [plan.pop_placement(i) for i in self.placement_ids]
         return _rack_changes(*{p.rack for _, p in self._removed}, devices=tuple(self.placement_ids))
 
@@ -363,15 +378,17 @@ class AutoPlace(Command):
         self.new_rack_fields = dict(new_rack_fields or {})
         self.label_prefix = label_prefix
         self._done: list[Command] = []
+        self._title = device
 
     @property
     def label(self) -> str:  # type: ignore[override]
-        return f"Auto-place {self.count} x {self.device}"
+        return f"Auto-place {self.count} x {self._title}"
 
     def do(self, plan, catalog):
         if self._done:  # redo: replay the same edits so ids stay stable for later commands
             return Macro(self.label, self._done).do(plan, catalog)
         d = _device_type(catalog, self.device)
+        self._title = d.title
         if not 0 <= self.count <= 1_000_000:
             raise CommandError("auto-place takes 0 to 1,000,000 devices")
         basis = plan.settings.facility.power_basis

@@ -17,12 +17,14 @@ from planner.fileio import open_plan
 from planner.paths import resources_dir
 from planner.templates import build_template
 from ui.document import Document
+from ui.errors import install_exception_hook
 from ui.main_window import APP_TITLE, MainWindow
+from ui.session import log_dir, offer_recovery, recovery_save, start_autosave
 
 DEFAULT_TEMPLATE = "medium"
 
 STARTUP_HOOKS: list[Callable[[MainWindow], None]] = []
-"""Called with the main window once it is shown (crash recovery, autosave)."""
+"""Called with the main window once it is shown, autosave started and recovery offered."""
 
 STYLESHEET = """
 #SummaryStrip { background: #f3f5f8; border-bottom: 1px solid #d5d9e0; }
@@ -107,6 +109,12 @@ def run(argv: list[str]) -> int:
         window.doc.undo_stack.setClean()
         window.close()
         return 0 if ok and not window.open_problem else (2 if window.open_problem else 1)
-    for hook in STARTUP_HOOKS:
-        hook(window)
-    return app.exec()
+    start_autosave(window)  # takes this session's lock first, so only other sessions' copies are offered
+    hook = install_exception_hook(lambda: window, recovery_save(window), log_dir=log_dir())
+    offer_recovery(window)
+    for startup_hook in STARTUP_HOOKS:
+        startup_hook(window)
+    try:
+        return app.exec()
+    finally:
+        hook.uninstall()

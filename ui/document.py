@@ -17,9 +17,10 @@ from planner.catalog import Catalog
 from planner.changes import EVERYTHING, ChangeSet
 from planner.commands import Command, CommandError
 from planner.evaluate import Evaluator
-from planner.fileio import plan_to_json, save_plan
+from planner.fileio import plan_to_json
 from planner.plan import Plan
 from planner.report import Report
+from ui.saving import save_plan_qt
 
 _MERGEABLE_ID = 1
 
@@ -103,11 +104,13 @@ class Document(QObject):
         self.changed.emit(EVERYTHING, self.report)
 
     def save(self, path: Path | None = None) -> None:
-        """Save atomically (raises PlannerError with a one-line reason) and mark the stack clean."""
+        """Save atomically through QSaveFile, keeping backups (``ui.saving``), and mark the stack clean.
+
+        Raises PlanSaveError (a PlannerError) with a one-line reason; the old file is then intact."""
         target = Path(path) if path else self.path
         if target is None:
             raise ValueError("no file name to save to")
-        save_plan(self.plan, target)
+        save_plan_qt(self.plan, target)
         self.undo_stack.setClean()
         self._set_path(target)
 

@@ -117,8 +117,10 @@ class FileActions:
     def _save_to(self, path: Path) -> bool:
         try:
             self.doc.save(path)
-        except PlannerError as exc:
-            self.show_error("Save plan", str(exc))
+        except (PlannerError, OSError) as exc:
+            reason = str(exc)
+            self.show_error("Save plan", f"The plan was not saved: {reason[0].lower() + reason[1:] if reason else ''}.\n"
+                            "Your changes are still open here; choose File → Save As… to save them elsewhere.")
             return False
         self._remember_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 5000)

@@ -13,12 +13,15 @@ from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QT
                                QVBoxLayout, QWidget)
 
 from planner.commands import AddRack, RemoveRack
+from ui.charts import ChartsPanel
 from ui.checks_panel import ChecksPanel
 from ui.file_actions import APP_TITLE, FileActions, optional_function
+from ui.help_dialogs import ShortcutsDialog, shortcut_rows, shortcut_text, show_about
 from ui.document import Document
 from ui.inspector import Inspector
 from ui.overview import add_overview_dock
 from ui.palette import DevicePalette
+from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
 from ui.rack_view import RackView
 from ui.settings_panel import SettingsPanel
@@ -62,6 +65,10 @@ class MainWindow(FileActions, QMainWindow):
         self.splitDockWidget(self.inspector_dock, self.settings_dock, Qt.Orientation.Vertical)
         self.overview_dock = add_overview_dock(self)
         self.splitDockWidget(self.palette_dock, self.overview_dock, Qt.Orientation.Vertical)
+        self.charts = ChartsPanel()
+        self.charts_dock = self._dock("Charts", "ChartsDock", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.splitDockWidget(self.checks_dock, self.charts_dock, Qt.Orientation.Horizontal)
+        self._charts_stale = False
 
         self._build_actions()
         self._build_menus()
@@ -81,6 +88,8 @@ class MainWindow(FileActions, QMainWindow):
         self.inspector.editRackRequested.connect(self.edit_rack)
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
         self.checks.findingActivated.connect(self.view.select)
+        self.charts.rackClicked.connect(self.view.select)
+        self.charts_dock.visibilityChanged.connect(lambda visible: visible and self._update_charts(None, self.doc.report))
 
         self.on_changed(None, doc.report)
         self._update_title()
@@ -102,7 +111,8 @@ class MainWindow(FileActions, QMainWindow):
             action.setIcon(self.style().standardIcon(icon))
         if tip:
             action.setStatusTip(tip)
-            action.setToolTip(tip)
+        keys = shortcut_text(action)
+        action.setToolTip((tip or text.replace("&", "").rstrip("…")) + (f" ({keys})" if keys else ""))
         action.triggered.connect(slot)
         return action
 
@@ -116,6 +126,10 @@ class MainWindow(FileActions, QMainWindow):
                                         "Save the plan")
         self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence("Ctrl+Shift+S"))
         self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.preferences_action = self._action("Pre&ferences…", lambda: PreferencesDialog(self).open(),
+                                               QKeySequence("Ctrl+,"), tip="Autosave interval")
+        self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, QKeySequence("F1"))
+        self.about_action = self._action("&About", lambda: show_about(self))
         self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel,
                                                tip="The plan, its checks and assumptions as an Excel workbook")
         self.export_pack_action = self._action("Vendor pack (&PDF)…", lambda: self.export_drawing("pdf"),
@@ -167,6 +181,8 @@ class MainWindow(FileActions, QMainWindow):
         edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
         edit.addAction(self.view.delete_action)
+        edit.addSeparator()
+        edit.addAction(self.preferences_action)
         racks = bar.addMenu("&Racks")
         racks.addActions([self.add_rack_action, self.edit_rack_action, self.remove_rack_action])
         racks.addSeparator()
@@ -174,8 +190,11 @@ class MainWindow(FileActions, QMainWindow):
         view = bar.addMenu("&View")
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_height_action, self.zoom_fit_action])
         view.addSeparator()
-        for dock in (self.palette_dock, self.overview_dock, self.inspector_dock, self.settings_dock, self.checks_dock):
+        for dock in (self.palette_dock, self.overview_dock, self.inspector_dock, self.settings_dock,
+                     self.checks_dock, self.charts_dock):
             view.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        help_menu.addActions([self.shortcuts_action, self.about_action])
 
     def _build_toolbar(self) -> None:
         tb = QToolBar("Main", self)
@@ -197,9 +216,26 @@ class MainWindow(FileActions, QMainWindow):
     def on_changed(self, changes, report) -> None:
         self.summary.show_report(report)
         self.checks.show_report(report)
+        self._update_charts(changes, report)
         if changes is None or changes.plan:
             self._update_title()
         self._update_rack_actions()
+
+    def _update_charts(self, changes, report) -> None:
+        """Charts follow every edit while they can be seen; hidden, they catch up when shown."""
+        if not self.charts_dock.isVisible():
+            self._charts_stale = True
+        elif changes is None or self._charts_stale:
+            self._charts_stale = False
+            self.charts.update_report(report, None)
+        else:
+            self.charts.update_report(report, changes)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        actions = [a for a in self.findChildren(QAction) if a.shortcuts()]
+        dialog = ShortcutsDialog(shortcut_rows(sorted(set(actions), key=lambda a: a.text().replace("&", ""))), self)
+        dialog.open()
+        return dialog
 
     def _show_refusal(self, message: str) -> None:
         self.statusBar().showMessage(f"Refused: {message}", 8000)
@@ -265,7 +301,8 @@ class MainWindow(FileActions, QMainWindow):
 
     def _default_dock_sizes(self) -> None:
         self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.checks_dock], [130], Qt.Orientation.Vertical)
+        self.resizeDocks([self.checks_dock], [290], Qt.Orientation.Vertical)
+        self.resizeDocks([self.checks_dock, self.charts_dock], [480, 720], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
 
     def save_layout(self) -> None:

@@ -42,6 +42,7 @@ class SectionForm(QWidget):
         self.doc, self.section = doc, section
         model_cls = type(getattr(doc.plan.settings, section))
         self.editors: dict[str, FieldEditor] = {}
+        self.titles: dict[str, str] = {}
         outer = QVBoxLayout(self)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -59,6 +60,7 @@ class SectionForm(QWidget):
             form.addRow(QLabel("No settings in this section yet."))
         for name, info in model_cls.model_fields.items():
             meta = field_meta(model_cls, name)
+            self.titles[name] = meta["title"]
             kind, choices, optional = describe_annotation(info.annotation)
             labels = _choice_label
             if kind == "str" and name.endswith("_device"):
@@ -85,7 +87,10 @@ class SectionForm(QWidget):
         if self.doc.apply(SetSetting(self.section, name, value)):
             self.message.hide()
             return None
-        return self.doc.last_error
+        error = self.doc.last_error or ""
+        if error.startswith(f"{name}: "):  # the field as the form names it, not its key
+            error = f"{self.titles[name]}: {error[len(name) + 2:]}"
+        return error
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)

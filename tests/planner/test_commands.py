@@ -101,3 +101,29 @@ def test_moves_of_one_device_merge_into_one_step(catalog, medium):
     assert first.merge(second)
     first.undo(medium, catalog)
     assert (p.rack, p.u) == (medium.racks[0].id, 1)
+
+
+def test_undo_texts_name_devices_by_their_model(catalog, medium):
+    # The catalog's builtin entries: dgx-h100 is "NVIDIA DGX H100" (vendor NVIDIA, model DGX H100),
+    # hgx-h100-8 is "Generic HGX H100 8-GPU node (direct liquid cooled)".
+    rack = AddRack()
+    history = History(medium, catalog)
+    history.apply(rack)
+    add = AddDevice("dgx-h100", rack.rack_id, 1)
+    assert add.label == "Add dgx-h100"  # before it is done, no catalog at hand: the id
+    history.apply(add)
+    assert add.label == "Add NVIDIA DGX H100"
+    move = MoveDevice(add.placement_id, rack.rack_id, 20)
+    history.apply(move)
+    assert move.label == "Move NVIDIA DGX H100"
+    remove = RemoveDevices([add.placement_id])
+    history.apply(remove)
+    assert remove.label == "Remove NVIDIA DGX H100"
+    node = next(p for p in medium.placements if p.device == "hgx-h100-8")
+    other = next(p for p in medium.placements if p.device != "hgx-h100-8")
+    two = RemoveDevices([node.id, other.id])
+    history.apply(two)
+    assert two.label == "Remove 2 devices"
+    place = AutoPlace("dgx-h100", 2)
+    history.apply(place)
+    assert place.label == "Auto-place 2 x NVIDIA DGX H100"

@@ -35,7 +35,7 @@ def test_drop_from_palette_places_device_at_that_u_and_undo_removes_it(window):
     assert window.summary.text("it_kw") == "130.2 kW"  # 130.25 rounds half to even in format()
     assert window.summary.text("facility_kw") == "203.2 kW"
     assert window.summary.text("gpus") == "132"
-    assert "Add h100x4-workhorse" in window.undo_action.text()
+    assert window.undo_action.text() == "&Undo Add Generic 4 x H100 NVLink workstation node"
 
     window.undo_action.trigger()
     assert not [p for p in doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"]

@@ -22,7 +22,7 @@ class BuildVsRentChart(ChartView):
         self.plot = self.add_plot(left="Cumulative cost (US$)", bottom="Months from start",
                                   axis_items={"left": DollarAxis("left")})
         self.plot.showGrid(x=True, y=True, alpha=0.15)
-        self.legend = self.add_legend(self.plot)
+        self.legend = self.add_legend(self.plot, colCount=2)
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.labels: dict[str, pg.TextItem] = {}
         self.break_even = pg.ScatterPlotItem(size=11, symbol="o", pen=pg.mkPen(FOREGROUND, width=1.5),
@@ -95,7 +95,12 @@ class BuildVsRentChart(ChartView):
         if months.size and months[-1] != self._horizon:
             self._horizon = months[-1]
             self.plot.setLimits(xMin=0, xMax=months[-1], yMin=0)
-        self.plot.enableAutoRange()
+        top = max((float(np.max(curves[n])) for n in names if len(curves[n])), default=0.0)
+        if top > 0:  # headroom above the lines for the legend (three rows in two columns)
+            self.plot.enableAutoRange(axis="x")
+            self.plot.setYRange(0, top * 1.8, padding=0)
+        else:
+            self.plot.enableAutoRange()
         self.show_message(self.plot, self.message, None if months.size else "No cost figures for this plan")
 
     def break_even_at(self, option: str) -> tuple[float, float] | None:

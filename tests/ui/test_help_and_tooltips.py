@@ -1,0 +1,38 @@
+"""Help -> About shows the version; Help -> Keyboard shortcuts lists the keys; toolbar buttons have tooltips."""
+
+from PySide6.QtWidgets import QMenu, QMessageBox, QToolBar
+
+import planner
+
+
+def test_about_box_names_the_app_and_its_version(window):
+    help_menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&Help")
+    assert window.about_action in help_menu.actions() and window.shortcuts_action in help_menu.actions()
+    window.about_action.trigger()
+    box = window.findChild(QMessageBox, "AboutBox")
+    assert box.isVisible()
+    assert f"GPU Cluster Planner {planner.__version__}" in box.text()
+    box.accept()
+
+
+def test_keyboard_shortcuts_list_the_menu_keys(window):
+    dialog = window.show_shortcuts()
+    rows = {dialog.table.item(i, 1).text(): dialog.table.item(i, 0).text() for i in range(dialog.table.rowCount())}
+    assert rows["Save"] == "Ctrl+S"
+    assert rows["Add rack"] == "Ctrl+R"
+    assert rows["Zoom to fit"] == "Ctrl+0"
+    assert rows["Redo"] == "Ctrl+Shift+Z" or rows["Redo"].startswith("Ctrl+Shift+Z, ")
+    assert rows["Remove the selection"] == "Del, Backspace"
+    assert rows["Preferences"] == "Ctrl+,"
+    assert rows["Zoom the rack view"] == "Ctrl + mouse wheel"
+    dialog.reject()
+
+
+def test_every_toolbar_button_has_a_tooltip_naming_its_shortcut(window):
+    toolbar = window.findChild(QToolBar, "MainToolbar")
+    actions = [a for a in toolbar.actions() if not a.isSeparator()]
+    assert len(actions) == 8
+    for action in actions:
+        assert action.toolTip().strip(), action.text()
+    assert window.save_action.toolTip() == "Save the plan (Ctrl+S)"
+    assert window.add_rack_action.toolTip() == "Add an empty rack at the end of the row (Ctrl+R)"

@@ -1,0 +1,174 @@
+"""The generated settings panels for Fabric, Workload, Storage and Costs in the real window:
+every field type edits, a bad value is refused with a message (model unchanged), a good
+value changes the summary or the checks through one undoable command.
+
+Hand figures for the ``medium`` template (the guide's 70B case: 128 H100, TP 8 PP 4 DP 4,
+NDR400 rail-optimised with SHARP, 6 racks, 2 parallel-filesystem appliances):
+- tokens/s limit = GPUs x peak / (6 x parameters) = 128 x 989e12 / (6 x 70e9) = 301,409.5
+  (H100 SXM dense BF16 989 TFLOPS);
+- capex holds 6 rack enclosures at $2,500: raising the price to $12,500 adds 6 x 10,000 = $60,000;
+- checkpoint write per node: 2 appliances x 25 GB/s = 50 GB/s shared, above the 10 GB/s minimum.
+"""
+
+import typing
+
+import pytest
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit
+
+from ui import fmt
+from ui.binding import FieldEditor, describe_annotation
+
+
+def enter(editor, text):
+    editor.widget.setText(text)
+    editor.widget.editingFinished.emit()
+
+
+def choose(editor, value):
+    editor.widget.setCurrentIndex(editor.widget.findData(value))
+
+
+def section(window, name):
+    report_section = window.doc.report.sections[name]
+    return report_section.to_json() if hasattr(report_section, "to_json") else report_section
+
+
+def refused(window, form, editor, text, reason, field, before):
+    steps = window.doc.undo_stack.count()
+    enter(editor, text)
+    assert getattr(getattr(window.doc.plan.settings, form.section), field) == before
+    assert not form.message.isHidden() and reason in form.message.text(), form.message.text()
+    assert window.doc.undo_stack.count() == steps
+
+
+def test_every_section_has_its_tab_with_units_and_sources(window):
+    panel = window.settings_panel
+    assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Fabric", "Workload", "Storage", "Costs"]
+    forms = panel.forms
+    label = forms["costs"].layout().itemAt(0).layout().labelForField(forms["costs"].editors["rack_usd"].widget)
+    assert label.text() == "Rack enclosure ($)"
+    assert "Source of the default" in forms["fabric"].editors["sharp"].widget.toolTip()
+    assert "989" not in forms["workload"].editors["mfu"].widget.toolTip()  # tooltips name sources, not figures
+    assert "30-50% MFU" in forms["workload"].editors["mfu"].widget.toolTip()
+    kinds = {(s, n): type(e.widget) for s, f in forms.items() for n, e in f.editors.items()}
+    assert kinds[("fabric", "technology")] is QComboBox and kinds[("costs", "opex_mode")] is QComboBox
+    assert kinds[("costs", "node_leaf_dac")] is QCheckBox and kinds[("storage", "separate_checkpoint_pool")] is QCheckBox
+    assert kinds[("workload", "claimed_tokens_per_s")] is QLineEdit and kinds[("costs", "horizon_months")] is QLineEdit
+
+
+def test_fabric_technology_changes_the_all_reduce_to_what_the_comparison_predicted(window):
+    form = window.settings_panel.forms["fabric"]
+    predicted = next(f for f in section(window, "network")["fabrics"] if f["fabric"] == "eth100_tcp")
+    assert window.summary.text("allreduce_ms") == "101.5 ms"
+    choose(form.editors["technology"], "eth100_tcp")
+    assert window.doc.plan.settings.fabric.technology == "eth100_tcp"
+    # the plan on 100GbE TCP is the comparison's 100GbE row: same workload, same bytes, that fabric
+    assert window.summary.text("allreduce_ms") == f"{predicted['allreduce_ms']:,.1f} ms"
+    assert predicted["allreduce_ms"] > 5 * 101.5  # the guide's table: TCP is many times slower than NDR
+    assert window.undo_action.text() == "&Undo Set technology"
+    window.undo_action.trigger()
+    assert form.editors["technology"].widget.currentData() == "ib400"
+    assert window.summary.text("allreduce_ms") == "101.5 ms"
+
+
+def test_fabric_bad_oversubscription_is_refused(window):
+    form = window.settings_panel.forms["fabric"]
+    refused(window, form, form.editors["oversubscription"], "0.5", "greater than or equal to 1", "oversubscription", 1.0)
+    refused(window, form, form.editors["nics_per_gpu"], "one", "'one' is not a number", "nics_per_gpu", 1.0)
+
+
+def test_workload_claim_above_the_limit_is_flagged_and_an_empty_field_means_none(window):
+    form = window.settings_panel.forms["workload"]
+    claim = form.editors["claimed_tokens_per_s"]
+    assert claim.widget.text() == "" and claim.widget.placeholderText() == "automatic"
+    assert section(window, "network")["tokens_per_s_limit"] == pytest.approx(301_409.5, abs=0.1)
+    enter(claim, "400,000")  # above 301,409.5: impossible
+    assert window.doc.plan.settings.workload.claimed_tokens_per_s == 400_000.0
+    warnings = window.checks.messages("warning")
+    assert any("claimed 400,000 tokens/s is impossible" in m and "301,410" in m for m in warnings), warnings
+    enter(claim, "")
+    assert window.doc.plan.settings.workload.claimed_tokens_per_s is None
+    assert not any("claimed" in m for m in window.checks.messages())
+    window.undo_action.trigger()  # back to the claim
+    assert window.doc.plan.settings.workload.claimed_tokens_per_s == 400_000.0
+    assert claim.widget.text() == "400000"
+
+
+def test_workload_bad_values_are_refused(window):
+    form = window.settings_panel.forms["workload"]
+    refused(window, form, form.editors["mfu"], "1.5", "Model FLOP utilisation: Input should be less than or equal to 1",
+            "mfu", 0.40)
+    refused(window, form, form.editors["tp"], "2.5", "not a whole number", "tp", 8)
+    refused(window, form, form.editors["claimed_tokens_per_s"], "inf", "not a finite number", "claimed_tokens_per_s",
+            None)
+
+
+def test_workload_model_size_changes_the_summary(window):
+    form = window.settings_panel.forms["workload"]
+    compute_70b = section(window, "network")["compute_ms"]
+    enter(form.editors["model_params_b"], "35")
+    net = section(window, "network")
+    # compute per step = 6 x parameters x tokens / (GPUs x peak x MFU): half the parameters, half the time
+    assert net["compute_ms"] == pytest.approx(compute_70b / 2, rel=1e-9)
+    assert window.summary.text("tokens_per_s") == fmt.count(round(net["tokens_per_s"]))
+    assert net["tokens_per_s"] > 100_646  # faster than the 70B model's 100,646 tokens/s
+    window.undo_action.trigger()
+    assert window.summary.text("tokens_per_s") == "100,646"
+
+
+def test_storage_threshold_raises_a_warning_and_undo_clears_it(window):
+    form = window.settings_panel.forms["storage"]
+    assert section(window, "storage")["write_gbs_per_node"] == 50.0
+    before = window.checks_dock.windowTitle()
+    enter(form.editors["min_write_gbs_per_node"], "60")  # 50 GB/s per node is now below the minimum
+    assert any("60" in m and "GB/s" in m for m in window.checks.messages("warning")), window.checks.messages()
+    assert window.checks_dock.windowTitle() != before
+    window.undo_action.trigger()
+    assert window.checks_dock.windowTitle() == before
+    refused(window, form, form.editors["max_stall_pct"], "-5", "greater than 0", "max_stall_pct", 5.0)
+    enter(form.editors["checkpoint_bytes_per_param"], "16")
+    # 70e9 parameters x 16 bytes = 1,120 GB; at 50 GB/s it writes in 22.4 s
+    assert section(window, "storage")["checkpoint_gb"] == pytest.approx(1120.0)
+    assert section(window, "storage")["checkpoint_write_s"] == pytest.approx(22.4)
+
+
+def test_costs_rack_price_changes_capex_and_bad_values_are_refused(window):
+    form = window.settings_panel.forms["costs"]
+    capex = section(window, "cost")["capex_usd"]
+    assert window.summary.text("capex") == "$6.70M"
+    enter(form.editors["rack_usd"], "12,500")
+    assert section(window, "cost")["capex_usd"] == pytest.approx(capex + 60_000)  # 6 racks x $10,000 more
+    assert window.summary.text("capex") == "$6.76M"  # 6,704,400 + 60,000 = 6,764,400
+    assert window.undo_action.text() == "&Undo Set rack usd"
+    window.undo_action.trigger()
+    assert window.summary.text("capex") == "$6.70M"
+    refused(window, form, form.editors["utilisation"], "1.5", "less than or equal to 1", "utilisation", 1.0)
+    refused(window, form, form.editors["horizon_months"], "2.5", "not a whole number", "horizon_months", 36)
+    choose(form.editors["opex_mode"], "owned")
+    assert window.doc.plan.settings.costs.opex_mode == "owned"
+    form.editors["node_leaf_dac"].widget.setChecked(True)
+    assert window.doc.plan.settings.costs.node_leaf_dac is True
+
+
+@pytest.mark.parametrize("annotation, value, shown", [
+    (dict[str, float], {"spot": 2.1}, '{"spot": 2.1}'),
+    (typing.Union[int, str], 3, "3"),
+    (list[int], [1, 2], "[1, 2]"),
+])
+def test_unusual_field_types_are_shown_read_only_without_crashing(qtbot, annotation, value, shown):
+    kind, choices, optional = describe_annotation(annotation)
+    assert kind == "other"
+    errors = []
+    editor = FieldEditor(kind, choices, optional, "Odd", commit=lambda v: None, on_error=errors.append)
+    qtbot.addWidget(editor.widget)
+    editor.show(value)
+    assert isinstance(editor.widget, QLabel) and editor.widget.text() == shown and not errors
+
+
+def test_optional_choice_shows_none_without_crashing(qtbot):
+    kind, choices, optional = describe_annotation(typing.Optional[typing.Literal["a", "b"]])
+    assert (kind, choices, optional) == ("choice", ("a", "b"), True)
+    editor = FieldEditor(kind, choices, optional, "Odd", commit=lambda v: None, on_error=lambda m: None)
+    qtbot.addWidget(editor.widget)
+    editor.show(None)
+    assert editor.widget.currentData() is None
