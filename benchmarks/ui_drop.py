@@ -22,7 +22,8 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent  # noqa: E
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from planner.catalog import default_catalog  # noqa: E402
-from planner.commands import AddRack, AutoPlace  # noqa: E402
+from planner.autoplace import AutoPlace  # noqa: E402
+from planner.commands import AddRack  # noqa: E402
 from planner.templates import build_template  # noqa: E402
 from ui import theme  # noqa: E402
 from ui.app import ensure_application  # noqa: E402

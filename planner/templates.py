@@ -15,7 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from planner.catalog import Catalog, default_catalog
-from planner.commands import AutoPlace, CommandError
+from planner.autoplace import AutoPlace
+from planner.commands import CommandError
 from planner.cooling import cdus_needed
 from planner.errors import PlannerError
 from planner.network import FabricSizingError, plan_fabric

@@ -7,7 +7,8 @@ from typing import Any
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
                                QVBoxLayout)
 
-from planner.commands import RACK_FIELDS, AutoPlace, EditRack
+from planner.autoplace import AutoPlace
+from planner.commands import RACK_FIELDS, EditRack
 from planner.plan import Rack
 from ui import fmt
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry

@@ -1,6 +1,7 @@
 import pytest
 
-from planner.commands import (AddDevice, AddRack, AutoPlace, CommandError, EditRack, History, MoveDevice,
+from planner.autoplace import AutoPlace
+from planner.commands import (AddDevice, AddRack, CommandError, EditRack, History, MoveDevice,
                               RemoveDevices, RemoveRack, SetSetting)
 from planner.evaluate import Evaluator
 

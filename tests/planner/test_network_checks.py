@@ -8,7 +8,8 @@ import pytest
 
 from planner.catalog import default_catalog
 from planner.cli import main
-from planner.commands import AutoPlace, History, SetSetting
+from planner.autoplace import AutoPlace
+from planner.commands import History, SetSetting
 from planner.evaluate import Evaluator
 from planner.plan import Plan
 from planner.settings import FabricSettings, field_meta

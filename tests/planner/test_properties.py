@@ -4,7 +4,8 @@ and incremental evaluation equals a full one after every step."""
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from planner.catalog import default_catalog
-from planner.commands import (AddDevice, AddRack, AutoPlace, CommandError, EditRack, History, MoveDevice,
+from planner.autoplace import AutoPlace
+from planner.commands import (AddDevice, AddRack, CommandError, EditRack, History, MoveDevice,
                               RemoveDevices, RemoveRack, SetSetting)
 from planner.evaluate import Evaluator, evaluate
 from planner.fileio import plan_from_json, plan_to_json

@@ -65,7 +65,7 @@ def test_fabric_technology_changes_the_all_reduce_to_what_the_comparison_predict
     # the plan on 100GbE TCP is the comparison's 100GbE row: same workload, same bytes, that fabric
     assert window.summary.text("allreduce_ms") == f"{predicted['allreduce_ms']:,.1f} ms"
     assert predicted["allreduce_ms"] > 5 * 101.5  # the guide's table: TCP is many times slower than NDR
-    assert window.undo_action.text() == "&Undo Set technology"
+    assert window.undo_action.text() == "&Undo Set Compute fabric technology"
     window.undo_action.trigger()
     assert form.editors["technology"].widget.currentData() == "ib400"
     assert window.summary.text("allreduce_ms") == "101.5 ms"
@@ -135,13 +135,13 @@ def test_storage_threshold_raises_a_warning_and_undo_clears_it(window):
 def test_costs_rack_price_changes_capex_and_bad_values_are_refused(window):
     form = window.settings_panel.forms["costs"]
     capex = section(window, "cost")["capex_usd"]
-    assert window.summary.text("capex") == "$6.70M"
+    assert window.summary.text("capex") == "$6.73M"
     enter(form.editors["rack_usd"], "12,500")
     assert section(window, "cost")["capex_usd"] == pytest.approx(capex + 60_000)  # 6 racks x $10,000 more
-    assert window.summary.text("capex") == "$6.76M"  # 6,704,400 + 60,000 = 6,764,400
-    assert window.undo_action.text() == "&Undo Set rack usd"
+    assert window.summary.text("capex") == "$6.79M"  # 6,728,400 + 60,000 = 6,788,400
+    assert window.undo_action.text() == "&Undo Set Rack enclosure"
     window.undo_action.trigger()
-    assert window.summary.text("capex") == "$6.70M"
+    assert window.summary.text("capex") == "$6.73M"
     refused(window, form, form.editors["utilisation"], "1.5", "less than or equal to 1", "utilisation", 1.0)
     refused(window, form, form.editors["horizon_months"], "2.5", "not a whole number", "horizon_months", 36)
     choose(form.editors["opex_mode"], "owned")
