@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -88,9 +89,27 @@ def create_window(argv: list[str]) -> MainWindow:
     return window
 
 
+def _no_display(args: argparse.Namespace) -> str | None:
+    """On a Linux machine without a screen, --smoke runs offscreen; anything else gets a
+    clear message instead of Qt's abort."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    if args.smoke:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        return None
+    return ("no display to open the desktop app on (DISPLAY is not set); the subcommands work without one: "
+            "see 'cluster-planner --help'")
+
+
 def run(argv: list[str]) -> int:
-    app = ensure_application()
     args = parse_args(argv)
+    problem = _no_display(args)
+    if problem:
+        print(f"cluster-planner: {problem}", file=sys.stderr)
+        return 2
+    app = ensure_application()
     try:
         window = create_window(argv)
     except PlannerError as exc:
@@ -108,7 +127,9 @@ def run(argv: list[str]) -> int:
         ok = not image.isNull() and window.doc.report is not None
         window.doc.undo_stack.setClean()
         window.close()
-        return 0 if ok and not window.open_problem else (2 if window.open_problem else 1)
+        status = 0 if ok and not window.open_problem else (2 if window.open_problem else 1)
+        _dispose(app, window)
+        return status
     start_autosave(window)  # takes this session's lock first, so only other sessions' copies are offered
     hook = install_exception_hook(lambda: window, recovery_save(window), log_dir=log_dir())
     offer_recovery(window)
@@ -118,3 +139,12 @@ def run(argv: list[str]) -> int:
         return app.exec()
     finally:
         hook.uninstall()
+        _dispose(app, window)
+
+
+def _dispose(app: QApplication, window: MainWindow) -> None:
+    """Destroy the window and its scene while the QApplication still lives: left to the
+    interpreter's shutdown, Qt objects can be freed after the application (a crash at exit)."""
+    window.deleteLater()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    app.processEvents()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from shiboken6 import isValid
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
@@ -354,5 +355,5 @@ def _materialise_pending() -> None:
     racks = list(_pending)
     _pending.clear()
     for rack in racks:
-        if rack.scene() is not None:
+        if isValid(rack) and rack.scene() is not None:  # the scene may have gone meanwhile
             rack.materialise()

@@ -54,7 +54,7 @@ def test_a_change_is_an_undoable_command_and_the_summary_follows(window):
     assert window.doc.plan.settings.facility.pue == 1.3
     # facility power = IT power x PUE = 126.65 x 1.3 = 164.645 kW
     assert window.summary.text("facility_kw") == "164.6 kW"
-    assert window.undo_action.text().endswith("Set pue")
+    assert window.undo_action.text().endswith("Set PUE")
     window.undo_action.trigger()
     assert window.doc.plan.settings.facility.pue == 1.56
     assert pue.widget.text() == "1.56"  # model -> widget on undo
