@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QT
                                QVBoxLayout, QWidget)
 
 from planner.commands import AddRack, RemoveRack
-from ui.charts import ChartsPanel
+from ui.charts.panel import ChartsPanel
 from ui.checks_panel import ChecksPanel
 from ui.file_actions import APP_TITLE, FileActions, optional_function
 from ui.help_dialogs import ShortcutsDialog, shortcut_rows, shortcut_text, show_about

@@ -12,13 +12,19 @@ API of every chart (and of ``ChartsPanel``, which holds all five):
   the user clicked a rack's bars.
 """
 
-from ui.charts.base import ChartExportError, ChartView
-from ui.charts.build_vs_rent import BuildVsRentChart
-from ui.charts.fabric_comparison import FabricComparisonChart
-from ui.charts.facility import FacilityChart
-from ui.charts.panel import ChartsPanel
-from ui.charts.rack_power import RackPowerChart
-from ui.charts.scaling import ScalingChart
+# Imported on first use, so opening the app loads only the chart it shows.
+_WHERE = {
+    "ChartExportError": "ui.charts.base", "ChartView": "ui.charts.base",
+    "BuildVsRentChart": "ui.charts.build_vs_rent", "FabricComparisonChart": "ui.charts.fabric_comparison",
+    "FacilityChart": "ui.charts.facility", "ChartsPanel": "ui.charts.panel",
+    "RackPowerChart": "ui.charts.rack_power", "ScalingChart": "ui.charts.scaling",
+}
+__all__ = sorted(_WHERE)
 
-__all__ = ["BuildVsRentChart", "ChartExportError", "ChartView", "ChartsPanel", "FabricComparisonChart",
-           "FacilityChart", "RackPowerChart", "ScalingChart"]
+
+def __getattr__(name: str):
+    if name in _WHERE:
+        from importlib import import_module
+
+        return getattr(import_module(_WHERE[name]), name)
+    raise AttributeError(f"module 'ui.charts' has no attribute {name!r}")

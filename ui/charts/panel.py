@@ -1,41 +1,78 @@
-"""The five charts in tabs, fed one report per edit."""
+"""The five charts in tabs, fed one report per edit.
+
+A chart is built the first time its tab is shown (or asked for), so opening the app pays
+only for the visible one; it then catches up from the last report."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QTabWidget, QWidget
 
-from ui.charts.build_vs_rent import BuildVsRentChart
-from ui.charts.fabric_comparison import FabricComparisonChart
-from ui.charts.facility import FacilityChart
-from ui.charts.rack_power import RackPowerChart
-from ui.charts.scaling import ScalingChart
+TABS = (
+    ("rack_power", "Rack power", "ui.charts.rack_power", "RackPowerChart"),
+    ("build_vs_rent", "Build vs rent", "ui.charts.build_vs_rent", "BuildVsRentChart"),
+    ("fabrics", "Fabrics", "ui.charts.fabric_comparison", "FabricComparisonChart"),
+    ("scaling", "Scaling", "ui.charts.scaling", "ScalingChart"),
+    ("facility", "Facility", "ui.charts.facility", "FacilityChart"),
+)
 
 
 class ChartsPanel(QTabWidget):
     """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility.
 
-    ``update_report(report, changes)`` passes the report to every chart; ``rackClicked``
-    repeats the rack power chart's signal (the window selects that rack)."""
+    ``update_report(report, changes)`` passes the report to every chart built so far;
+    ``rackClicked`` repeats the rack power chart's signal (the window selects that rack)."""
 
     rackClicked = Signal(str)
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.rack_power = RackPowerChart()
-        self.build_vs_rent = BuildVsRentChart()
-        self.fabrics = FabricComparisonChart()
-        self.scaling = ScalingChart()
-        self.facility = FacilityChart()
-        for chart, name in ((self.rack_power, "Rack power"), (self.build_vs_rent, "Build vs rent"),
-                            (self.fabrics, "Fabrics"), (self.scaling, "Scaling"), (self.facility, "Facility")):
-            self.addTab(chart, name)
-        self.rack_power.rackClicked.connect(self.rackClicked)
+        self._built: dict[str, QWidget] = {}
+        self._report = None
+        for _key, title, _module, _cls in TABS:
+            self.addTab(QWidget(), title)
+        self.currentChanged.connect(lambda index: self.chart_at(index))
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().paintEvent(event)
+        # Build the visible chart once the window has painted, so the window shows at once.
+        if TABS[self.currentIndex()][0] not in self._built:
+            QTimer.singleShot(0, lambda: self.chart_at(self.currentIndex()))
+
+    def chart_at(self, index: int):
+        """The chart of tab ``index``, built on first use and brought up to date."""
+        key, title, module, cls = TABS[index]
+        chart = self._built.get(key)
+        if chart is None:
+            from importlib import import_module
+
+            chart = getattr(import_module(module), cls)()
+            self._built[key] = chart
+            current = self.currentIndex()
+            self.blockSignals(True)
+            placeholder = self.widget(index)
+            self.removeTab(index)
+            self.insertTab(index, chart, title)
+            self.setCurrentIndex(current)
+            self.blockSignals(False)
+            placeholder.deleteLater()
+            if key == "rack_power":
+                chart.rackClicked.connect(self.rackClicked)
+            if self._report is not None:
+                chart.update_report(self._report, None)
+        return chart
+
+    rack_power = property(lambda self: self.chart_at(0))
+    build_vs_rent = property(lambda self: self.chart_at(1))
+    fabrics = property(lambda self: self.chart_at(2))
+    scaling = property(lambda self: self.chart_at(3))
+    facility = property(lambda self: self.chart_at(4))
 
     @property
     def charts(self):
-        return [self.widget(i) for i in range(self.count())]
+        return [self.chart_at(i) for i in range(self.count())]
 
     def update_report(self, report, changes=None) -> None:
-        for chart in self.charts:
+        self._report = report
+        for chart in self._built.values():
             chart.update_report(report, changes)
