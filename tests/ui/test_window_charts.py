@@ -27,6 +27,19 @@ def test_charts_are_docked_next_to_the_checks_and_toggled_from_the_view_menu(win
         "Rack power", "Build vs rent", "Fabrics", "Scaling", "Facility"]
 
 
+def test_the_visible_chart_is_drawn_after_the_window_paints_and_others_on_first_view(window, qtbot):
+    panel = window.charts
+    qtbot.waitUntil(lambda: "rack_power" in panel._built, timeout=3000)
+    assert panel.currentWidget() is panel._built["rack_power"]
+    assert "scaling" not in panel._built  # not built until its tab is shown
+    panel.setCurrentIndex(3)
+    scaling = panel.currentWidget()
+    assert panel._built["scaling"] is scaling
+    # it caught up with the current report: the plan's own point is plotted
+    xs, _ys = scaling.plan_point.getData()
+    assert list(xs) == [128]  # 16 nodes x 8 GPUs
+
+
 def test_dropping_a_node_raises_its_racks_bar_and_undo_lowers_it(window):
     doc, view, chart = window.doc, window.view, window.charts.rack_power
     stor = rack_named(doc.plan, "STOR-01")

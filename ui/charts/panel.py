@@ -37,7 +37,10 @@ class ChartsPanel(QTabWidget):
         super().paintEvent(event)
         # Build the visible chart once the window has painted, so the window shows at once.
         if TABS[self.currentIndex()][0] not in self._built:
-            QTimer.singleShot(0, lambda: self.chart_at(self.currentIndex()))
+            QTimer.singleShot(0, self, self._build_current)  # dropped if the panel is gone
+
+    def _build_current(self) -> None:
+        self.chart_at(self.currentIndex())
 
     def chart_at(self, index: int):
         """The chart of tab ``index``, built on first use and brought up to date."""
