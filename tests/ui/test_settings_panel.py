@@ -18,7 +18,7 @@ def test_every_field_of_every_section_has_an_editor_with_unit_and_source(window)
         for name, editor in form.editors.items():
             meta = field_meta(info.annotation, name)
             assert meta["source"] in editor.widget.toolTip()
-            label = form.layout().itemAt(0).layout().labelForField(editor.widget)
+            label = form.labels[name]
             assert isinstance(label, QLabel)
             assert label.text() == (f"{meta['title']} ({meta['unit']})" if meta["unit"] else meta["title"])
 

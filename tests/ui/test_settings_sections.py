@@ -45,7 +45,7 @@ def test_every_section_has_its_tab_with_units_and_sources(window):
     panel = window.settings_panel
     assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Fabric", "Workload", "Storage", "Costs"]
     forms = panel.forms
-    label = forms["costs"].layout().itemAt(0).layout().labelForField(forms["costs"].editors["rack_usd"].widget)
+    label = forms["costs"].labels["rack_usd"]
     assert label.text() == "Rack enclosure ($)"
     assert "Source of the default" in forms["fabric"].editors["sharp"].widget.toolTip()
     assert "989" not in forms["workload"].editors["mfu"].widget.toolTip()  # tooltips name sources, not figures
