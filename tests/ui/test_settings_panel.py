@@ -80,7 +80,7 @@ def test_checkbox_and_optional_fields(window):
     sharp.setChecked(False)
     assert window.doc.plan.settings.fabric.sharp is False
     node_gbs = window.settings_panel.forms["storage"].editors["node_storage_gbs"]
-    assert node_gbs.widget.text() == "" and node_gbs.widget.placeholderText() == "automatic"
+    assert node_gbs.widget.text() == "" and node_gbs.widget.placeholderText() == "from the nodes' storage NICs"
     _enter(node_gbs, "25")
     assert window.doc.plan.settings.storage.node_storage_gbs == 25.0
     _enter(node_gbs, "")
