@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QLabel, QLineEdit, QStyle, QStyleOptionComboBox, QStylePainter,
+                               QWidget)
 
 
 def describe_annotation(annotation: Any) -> tuple[str, tuple, bool]:
@@ -50,11 +51,27 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def parse_entry(kind: str, text: str, optional: bool, title: str) -> Any:
-    """A typed value from what the user typed; ValueError with a one-line reason if it is not one."""
+def is_fraction(unit: str) -> bool:
+    """A field given as a fraction (0.8 means 80%): its unit says so."""
+    return unit.strip().lower().startswith("fraction")
+
+
+def parse_entry(kind: str, text: str, optional: bool, title: str, unit: str = "") -> Any:
+    """A typed value from what the user typed; ValueError with a one-line reason if it is not one.
+
+    A fraction field also takes a percentage: "80%" is 0.8."""
     if kind == "str":
         return text.strip()  # the model's own constraints judge it
     text = text.strip().replace(",", "")
+    if kind == "float" and is_fraction(unit) and text.endswith("%"):
+        number = text[:-1].strip()
+        try:
+            value = float(number)
+        except ValueError:
+            raise ValueError(f"{title}: '{text}' is not a percentage") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(f"{title}: '{text}' is not a finite number")
+        return value / 100
     if text == "":
         if optional:
             return None
@@ -75,22 +92,76 @@ def parse_entry(kind: str, text: str, optional: bool, title: str) -> Any:
     return text
 
 
+def fraction_hint(unit: str, value: Any) -> str:
+    """What to type instead, when a fraction field was given a percentage (80 for 80%)."""
+    if not is_fraction(unit) or isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 < value <= 100:
+        return ""
+    return f"it is a {unit}: enter {value / 100:g} (or {value:g}%) for {value:g}%"
+
+
+def empty_means(source: str) -> str:
+    """The placeholder of an optional field, from what its source text says an empty entry means.
+
+    "Empty: from the nodes' storage NICs (line rate / 8)." -> "from the nodes' storage NICs";
+    any other optional field (a claim to check, an override) is simply "none"."""
+    text = source.strip()
+    if text.lower().startswith("empty:"):
+        meaning = text[len("empty:"):].strip()
+        for stop in (" (", ".", ";"):
+            meaning = meaning.split(stop)[0]
+        return meaning.strip() or "none"
+    return "none"
+
+
+class ElidingComboBox(QComboBox):
+    """A combo box that elides its current text ("InfiniBand N…") rather than clipping it,
+    and names the whole choice in its tooltip."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.base_tooltip = ""
+        self.currentIndexChanged.connect(self._update_tooltip)
+
+    def set_base_tooltip(self, tip: str) -> None:
+        self.base_tooltip = tip
+        self._update_tooltip()
+
+    def _update_tooltip(self, *_args) -> None:
+        current = f"<b>{self.currentText()}</b>" if self.currentText() else ""
+        self.setToolTip("<br>".join(t for t in (current, self.base_tooltip) if t))
+
+    def paintEvent(self, event) -> None:
+        painter = QStylePainter(self)
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        opt.currentText = self.fontMetrics().elidedText(opt.currentText, Qt.TextElideMode.ElideRight,
+                                                        max(0, field.width() - 4))
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
+
+
 class FieldEditor:
     """An editor widget for one typed field; ``commit(value) -> error or None`` applies it."""
 
     def __init__(self, kind: str, choices: tuple, optional: bool, title: str,
                  commit: Callable[[Any], str | None], on_error: Callable[[str], None],
-                 choice_labels: Callable[[Any], str] = str):
-        self.kind, self.optional, self.title = kind, optional, title
+                 choice_labels: Callable[[Any], str] = str, unit: str = "", placeholder: str = "none"):
+        self.kind, self.optional, self.title, self.unit = kind, optional, title, unit
         self.commit, self.on_error = commit, on_error
         self._value: Any = None
         if kind == "choice":
-            self.widget: QWidget = QComboBox()
-            # long entries (device names) must not widen the panel past its dock
+            self.widget: QWidget = ElidingComboBox()
+            # long entries (device names) must not widen the panel past its dock: the combo
+            # elides, its tooltip and the open list show the whole name
             self.widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            self.widget.setMinimumContentsLength(8)
+            self.widget.setMinimumContentsLength(12)
             for c in choices:
                 self.widget.addItem(choice_labels(c), c)
+            view = self.widget.view()
+            view.setTextElideMode(Qt.TextElideMode.ElideNone)
+            view.setMinimumWidth(view.sizeHintForColumn(0) + 24)
             self.widget.currentIndexChanged.connect(lambda _: self._apply(self.widget.currentData()))
         elif kind == "bool":
             self.widget = QCheckBox()
@@ -101,7 +172,7 @@ class FieldEditor:
             if kind != "str":
                 self.widget.setAlignment(Qt.AlignmentFlag.AlignRight)
             if optional:
-                self.widget.setPlaceholderText("automatic")
+                self.widget.setPlaceholderText(placeholder)
             self.widget.editingFinished.connect(self._entry_finished)
         else:
             self.widget = QLabel()
@@ -129,13 +200,15 @@ class FieldEditor:
                 w.setText(json.dumps(value, default=str) if not isinstance(value, str) else value)
         finally:
             w.blockSignals(False)
+        if isinstance(w, ElidingComboBox):
+            w._update_tooltip()  # its signal was blocked
 
     def _entry_finished(self) -> None:
         w: QLineEdit = self.widget  # type: ignore[assignment]
         if w.text().strip() == format_value(self._value):
             return
         try:
-            value = parse_entry(self.kind, w.text(), self.optional, self.title)
+            value = parse_entry(self.kind, w.text(), self.optional, self.title, self.unit)
         except ValueError as exc:
             self._refuse(str(exc))
             return
@@ -146,9 +219,16 @@ class FieldEditor:
             return
         error = self.commit(value)
         if error:
-            self._refuse(error)
+            hint = fraction_hint(self.unit, value)
+            self._refuse(f"{error} — {hint}" if hint else error)
         else:
             self._value = value
+
+    def set_tooltip(self, tip: str) -> None:
+        if isinstance(self.widget, ElidingComboBox):
+            self.widget.set_base_tooltip(tip)
+        else:
+            self.widget.setToolTip(tip)
 
     def _refuse(self, message: str) -> None:
         self.show(self._value)

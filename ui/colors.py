@@ -5,14 +5,17 @@ Plain hex strings so that any view (QColor, pyqtgraph, SVG) can use them.
 
 from __future__ import annotations
 
-# Muted, print-safe fills; none of them is green, amber or red, which mean load status.
+# The desktop app and every export (SVG, PNG, PDF, charts) paint with these. Fills that read
+# on the app's dark canvas and on paper, white text on each; none of them is green, amber or
+# red, which mean load status. The README names them: GPU servers blue, switches violet,
+# storage teal, CDUs cyan.
 CATEGORY_COLORS: dict[str, str] = {
-    "gpu_server": "#3D6CA8",  # blue
-    "switch": "#2B8C84",      # teal
-    "storage": "#7657A3",     # purple
-    "cdu": "#2FA3C4",         # cyan
+    "gpu_server": "#2F6FDF",  # blue
+    "switch": "#7A4FD6",      # violet
+    "storage": "#1F8F82",     # teal
+    "cdu": "#2A93C0",         # cyan
     "pdu": "#8A6A44",         # brown
-    "other": "#6F7A82",       # grey
+    "other": "#6B7280",       # grey
 }
 
 LOAD_OK = "#3E9B4F"      # green

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFormLayout, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from planner.commands import EditDevice, MoveDevice, RenamePlan
 from ui import fmt
 from ui.document import Document
+from ui.form_grid import FormGrid
 
 
 def _value(text: str) -> QLabel:
@@ -33,10 +34,8 @@ class Inspector(QWidget):
         self.heading.setFont(font)
         self.heading.setWordWrap(True)
         self.form_host = QWidget()
-        self.form = QFormLayout(self.form_host)
+        self.form = FormGrid(self.form_host, label_stretch=2, field_stretch=5)
         self.form.setContentsMargins(0, 0, 0, 0)
-        self.form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
-        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addWidget(self.form_host)
@@ -53,19 +52,14 @@ class Inspector(QWidget):
         self.refresh()
 
     def _clear(self) -> None:
-        # takeRow + deleteLater: a row's own signal may be what triggered this refresh.
-        while self.form.rowCount():
-            row = self.form.takeRow(0)
-            for part in (row.labelItem, row.fieldItem):
-                if part is not None and part.widget() is not None:
-                    part.widget().hide()
-                    part.widget().deleteLater()
+        self.form.clear()  # deleteLater: a row's own signal may be what triggered this refresh
         self.fields = {}
 
-    def _row(self, key: str, label: str, widget: QWidget) -> None:
+    def _row(self, key: str, label: str, widget: QWidget, wide: bool = False) -> None:
+        """One row; a *wide* row puts a long text (where a figure comes from) under its label."""
         widget.setObjectName(key)
         self.fields[key] = widget
-        self.form.addRow(label, widget)
+        self.form.add_row(label or None, widget, wide=wide)
 
     def refresh(self) -> None:
         plan = self.doc.plan
@@ -106,9 +100,10 @@ class Inspector(QWidget):
             if d.gpu:
                 self._row("gpus", "GPUs", _value(f"{d.gpu.count} x {d.gpu.model}"))
             self._row("cooling", "Cooling", _value(d.cooling))
-            self._row("price", "Price", _value(f"{fmt.usd(d.price_usd)} — {d.price_source}" if d.price_source
-                                               else fmt.usd(d.price_usd)))
-            self._row("source", "Source", _value(d.source))
+            self._row("price", "Price", _value(fmt.usd(d.price_usd)))
+            if d.price_source:
+                self._row("price_source", "Where the price comes from", _value(d.price_source), wide=True)
+            self._row("source", "Where the figures come from", _value(d.source), wide=True)
 
     def _show_rack(self, rid: str) -> None:
         rack = self.doc.plan.rack(rid)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QIcon, QKeySequence
+from shiboken6 import isValid
 from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QToolBar,
                                QVBoxLayout, QWidget)
 
@@ -27,6 +28,7 @@ from ui.rack_view import RackView
 from ui.settings_panel import SettingsPanel
 from ui.summary_strip import SummaryStrip
 
+REFUSED = "Refused: "
 
 
 class MainWindow(FileActions, QMainWindow):
@@ -78,6 +80,7 @@ class MainWindow(FileActions, QMainWindow):
 
         doc.changed.connect(self.on_changed)
         doc.error.connect(self._show_refusal)
+        self.settings_panel.refused.connect(self._show_refusal)  # the field by its title, with a hint
         doc.undo_stack.cleanChanged.connect(self._clean_changed)
         doc.pathChanged.connect(self._update_title)
         self.view.selectionChangedTo.connect(self._selection_changed)
@@ -144,10 +147,12 @@ class MainWindow(FileActions, QMainWindow):
         stack = self.doc.undo_stack
         self.undo_action = stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
-        self.undo_action.setIcon(self.style().standardIcon(sp.SP_ArrowBack))
+        self.undo_action.setIcon(QIcon.fromTheme("edit-undo", self.style().standardIcon(sp.SP_ArrowBack)))
         self.redo_action = stack.createRedoAction(self, "&Redo")
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
-        self.redo_action.setIcon(self.style().standardIcon(sp.SP_ArrowForward))
+        self.redo_action.setIcon(QIcon.fromTheme("edit-redo", self.style().standardIcon(sp.SP_ArrowForward)))
+        self.undo_button_action = self._step_button("Undo", self.undo_action, stack.undo)
+        self.redo_button_action = self._step_button("Redo", self.redo_action, stack.redo)
 
         self.add_rack_action = self._action("&Add rack", self.add_rack, QKeySequence("Ctrl+R"),
                                             sp.SP_FileDialogNewFolder, "Add an empty rack at the end of the row")
@@ -163,6 +168,24 @@ class MainWindow(FileActions, QMainWindow):
         self.zoom_fit_action = self._action("Zoom to &fit", self.view.zoom_to_fit, QKeySequence("Ctrl+0"),
                                             sp.SP_TitleBarMaxButton, "Show every rack")
         self._update_rack_actions()
+
+    def _step_button(self, verb: str, menu_action: QAction, slot) -> QAction:
+        """A toolbar twin of the Undo/Redo menu item: fixed text, tooltip "Undo Add rack (Ctrl+Z)"."""
+        action = QAction(menu_action.icon(), verb, self)
+        action.triggered.connect(slot)
+
+        def sync(*_args) -> None:
+            if not (isValid(menu_action) and isValid(action)):
+                return  # the window is being torn down
+            step = menu_action.text().replace("&", "")
+            keys = shortcut_text(menu_action)
+            enabled = menu_action.isEnabled()
+            action.setEnabled(enabled)
+            action.setToolTip((step if enabled else f"Nothing to {verb.lower()}") + (f" ({keys})" if keys else ""))
+            action.setStatusTip(step if enabled else "")
+        menu_action.changed.connect(sync)  # the stack renames and enables its menu action after every step
+        sync()
+        return action
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -203,9 +226,9 @@ class MainWindow(FileActions, QMainWindow):
         tb.setMovable(False)
         tb.addActions([self.new_action, self.open_action, self.save_action])
         tb.addSeparator()
-        tb.addActions([self.undo_action, self.redo_action])
-        for action in (self.undo_action, self.redo_action):  # the menu names the action; the toolbar stays steady
-            tb.widgetForAction(action).setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        # Steady "Undo"/"Redo" buttons (the menu items name the step; a toolbar that changed width
+        # with every edit would jump); their tooltips name the step and the key.
+        tb.addActions([self.undo_button_action, self.redo_button_action])
         tb.addSeparator()
         tb.addActions([self.add_rack_action, self.auto_place_action])
         tb.addSeparator()
@@ -214,6 +237,8 @@ class MainWindow(FileActions, QMainWindow):
 
     # -- reacting to the document ---------------------------------------------------------
     def on_changed(self, changes, report) -> None:
+        if self.statusBar().currentMessage().startswith(REFUSED):  # the next good edit clears a refusal
+            self.statusBar().clearMessage()
         self.summary.show_report(report)
         self.checks.show_report(report)
         self._update_charts(changes, report)
@@ -238,7 +263,7 @@ class MainWindow(FileActions, QMainWindow):
         return dialog
 
     def _show_refusal(self, message: str) -> None:
-        self.statusBar().showMessage(f"Refused: {message}", 8000)
+        self.statusBar().showMessage(f"{REFUSED}{message}", 8000)
 
     def _clean_changed(self, clean: bool) -> None:
         self.setWindowModified(not clean)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QSty
 from planner.catalog import DeviceType
 from planner.plan import Placement, Rack
 from planner.report import RackResult
-from ui import fmt, theme
+from ui import colors, fmt, theme
 from ui.floor import LABELS_FROM_LOD
 
 PAD = 6.0  # frame thickness around the U slots
@@ -290,8 +290,7 @@ class RackItem(QGraphicsItem):
         by_colour: dict[str, list[QRectF]] = {}
         for p in self._members.values():
             device = catalog.get(p.device)
-            colour = theme.CATEGORY_COLOURS.get(device.category if device else "other",
-                                                theme.CATEGORY_COLOURS["other"])
+            colour = colors.category_color(device.category if device else "other")
             by_colour.setdefault(colour, []).append(device_rect(self, p.u, device.u_height if device else 1))
         painter.setPen(Qt.PenStyle.NoPen)
         for colour, rects in by_colour.items():

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from planner.commands import SetSetting
 from planner.settings import Settings, field_meta
-from ui.binding import FieldEditor, describe_annotation, field_label, field_tooltip
+from ui.binding import FieldEditor, describe_annotation, empty_means, field_label, field_tooltip
 from ui.document import Document
+from ui.form_grid import FormGrid, wrapping_label
 
 SECTION_TITLES = {"facility": "Facility", "fabric": "Fabric", "workload": "Workload",
                   "storage": "Storage", "costs": "Costs"}
@@ -37,17 +38,18 @@ def _choice_label(value: Any) -> str:
 class SectionForm(QWidget):
     """The generated form of one settings section."""
 
+    refused = Signal(str)
+    """A value was refused: the message names the field by its title."""
+
     def __init__(self, doc: Document, section: str, parent=None):
         super().__init__(parent)
         self.doc, self.section = doc, section
         model_cls = type(getattr(doc.plan.settings, section))
         self.editors: dict[str, FieldEditor] = {}
+        self.labels: dict[str, QLabel] = {}
         self.titles: dict[str, str] = {}
         outer = QVBoxLayout(self)
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft)
+        form = FormGrid(label_stretch=3, field_stretch=2)
         outer.addLayout(form)
         self.message = QLabel()
         self.message.setObjectName("FormMessage")
@@ -57,7 +59,7 @@ class SectionForm(QWidget):
         outer.addWidget(self.message)
         outer.addStretch(1)
         if not model_cls.model_fields:
-            form.addRow(QLabel("No settings in this section yet."))
+            form.add_row(None, QLabel("No settings in this section yet."))
         for name, info in model_cls.model_fields.items():
             meta = field_meta(model_cls, name)
             self.titles[name] = meta["title"]
@@ -71,16 +73,17 @@ class SectionForm(QWidget):
                 labels = lambda v: doc.catalog[v].title if v in doc.catalog else str(v)  # noqa: E731
             editor = FieldEditor(kind, choices, optional, meta["title"],
                                  commit=lambda v, n=name: self._commit(n, v),
-                                 on_error=self.show_message, choice_labels=labels)
-            label = QLabel(field_label(meta["title"], meta["unit"]))
-            label.setWordWrap(True)
+                                 on_error=self.show_message, choice_labels=labels, unit=meta["unit"],
+                                 placeholder=empty_means(meta["source"]))
+            label = wrapping_label(field_label(meta["title"], meta["unit"]))
             tip = field_tooltip(meta["title"], meta["unit"], meta["source"], info.default)
             label.setToolTip(tip)
-            editor.widget.setToolTip(tip)
+            editor.set_tooltip(tip)
             editor.widget.setObjectName(f"{section}.{name}")
             label.setBuddy(editor.widget)
-            form.addRow(label, editor.widget)
+            form.add_row(label, editor.widget)
             self.editors[name] = editor
+            self.labels[name] = label
         self.refresh()
 
     def _commit(self, name: str, value: Any) -> str | None:
@@ -95,6 +98,7 @@ class SectionForm(QWidget):
     def show_message(self, text: str) -> None:
         self.message.setText(text)
         self.message.show()
+        self.refused.emit(text)
 
     def refresh(self) -> None:
         values = getattr(self.doc.plan.settings, self.section)
@@ -103,7 +107,9 @@ class SectionForm(QWidget):
 
 
 class SettingsPanel(QTabWidget):
-    """One tab per settings section, in the order ``Settings`` declares them."""
+    """One tab per settings section, in the order ``Settings`` declares them; each tab scrolls."""
+
+    refused = Signal(str)
 
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
@@ -115,8 +121,9 @@ class SettingsPanel(QTabWidget):
             scroll = QScrollArea()
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
             scroll.setWidget(form)
+            form.refused.connect(self.refused)
             self.addTab(scroll, SECTION_TITLES.get(section, section.replace("_", " ").title()))
             self.forms[section] = form
         doc.changed.connect(self.on_changed)

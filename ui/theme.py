@@ -1,26 +1,23 @@
-"""Colours and sizes shared by the views (presentation only)."""
+"""Colours and sizes of the desktop views (presentation only).
+
+Device and load colours are ``ui.colors``' (the one palette the exports use too), as QColor.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-CATEGORY_COLOURS: dict[str, str] = {
-    "gpu_server": "#2f6fdf",
-    "switch": "#7a4fd6",
-    "storage": "#1f9d8f",
-    "cdu": "#2a9fc0",
-    "pdu": "#b7791f",
-    "other": "#6b7280",
-}
+from ui import colors
+
+CATEGORY_COLOURS: dict[str, str] = colors.CATEGORY_COLORS
 
 GHOST_OK = QColor(46, 180, 90, 150)
 GHOST_BLOCKED = QColor(220, 50, 50, 150)
 
-BAR_OK = QColor("#2eb45a")
-BAR_WARN = QColor("#e0a020")
-BAR_OVER = QColor("#dc3232")
-BAR_WARN_FROM = 0.8
-"""The power bar turns amber from 80% of the rack's cap and red above the cap."""
+BAR_OK = QColor(colors.LOAD_OK)
+BAR_WARN = QColor(colors.LOAD_HIGH)
+BAR_OVER = QColor(colors.LOAD_OVER)
+"""The power bar turns amber from ``colors.HIGH_LOAD_FRACTION`` of the rack's cap and red above the cap."""
 
 CANVAS = QColor("#23272e")
 RACK_FRAME = QColor("#3a3f48")
@@ -41,12 +38,9 @@ RACKS_PER_ROW = 12
 
 
 def category_colour(category: str) -> QColor:
-    return QColor(CATEGORY_COLOURS.get(category, CATEGORY_COLOURS["other"]))
+    return QColor(colors.category_color(category))
 
 
 def bar_colour(load_fraction: float) -> QColor:
-    if load_fraction > 1.0 + 1e-9:
-        return BAR_OVER
-    if load_fraction >= BAR_WARN_FROM:
-        return BAR_WARN
-    return BAR_OK
+    """Green, amber from 80% of the cap, red over it: ``colors.load_color`` as a QColor."""
+    return QColor(colors.load_color(load_fraction))

@@ -3,7 +3,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
-from PySide6.QtCore import QPoint, QSettings, Qt  # noqa: E402
+from PySide6.QtCore import QEvent, QPoint, QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -39,7 +39,13 @@ def window(qtbot, catalog):
     w.show()
     w.view.resetTransform()
     qtbot.waitExposed(w)
-    return w
+    yield w
+    # Delete the window, not just close it: a closed window keeps its ~130 menus and chart
+    # widgets alive, and every later window's events walk past them (setup grew to 9 s).
+    w.doc.undo_stack.setClean()
+    w.close()
+    w.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def rack_named(plan, name):

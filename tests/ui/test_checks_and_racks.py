@@ -5,6 +5,7 @@ from PySide6.QtWidgets import QDialogButtonBox
 
 from planner.commands import AddDevice
 from tests.ui.conftest import rack_named, send_drag, slot_pos
+from ui import theme
 from ui.rack_dialogs import RackEditor
 
 
@@ -31,7 +32,7 @@ def test_fifth_node_shows_over_cap_error_and_clicking_it_selects_the_rack(window
     assert any("64 ports missing (1 switch)" in e for e in errors)
     assert window.checks_dock.windowTitle().startswith(f"Checks ({len(errors)} errors,")
     assert window.view.racks[gpu1.id].power_text() == "35.0 / 30 kW"
-    assert window.view.racks[gpu1.id].power_bar_colour() == window.view.racks[gpu1.id].power_bar_colour().__class__("#dc3232")
+    assert window.view.racks[gpu1.id].power_bar_colour() == theme.BAR_OVER  # red: over the cap
 
     window.view.scene().clearSelection()
     item = _item_with(window.checks, "GPU-01 draws")
@@ -42,7 +43,6 @@ def test_fifth_node_shows_over_cap_error_and_clicking_it_selects_the_rack(window
 
 
 def test_power_bar_turns_amber_from_80_percent(window):
-    from ui import theme
 
     gpu1 = rack_named(window.doc.plan, "GPU-01")
     stor = rack_named(window.doc.plan, "STOR-01")
@@ -217,6 +217,5 @@ def test_a_taller_rack_is_laid_out_again_with_bottoms_aligned(window):
     assert window.doc.apply(EditRack(gpu1.id, height_u=48))
     a, b = view.racks[gpu1.id].sceneBoundingRect(), view.racks[gpu2.id].sceneBoundingRect()
     assert a.bottom() == b.bottom()
-    from ui import theme
 
     assert a.height() - b.height() == 6 * theme.U_PX  # 48U - 42U = 6 more slots

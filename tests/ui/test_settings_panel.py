@@ -18,7 +18,7 @@ def test_every_field_of_every_section_has_an_editor_with_unit_and_source(window)
         for name, editor in form.editors.items():
             meta = field_meta(info.annotation, name)
             assert meta["source"] in editor.widget.toolTip()
-            label = form.layout().itemAt(0).layout().labelForField(editor.widget)
+            label = form.labels[name]
             assert isinstance(label, QLabel)
             assert label.text() == (f"{meta['title']} ({meta['unit']})" if meta["unit"] else meta["title"])
 
@@ -80,7 +80,7 @@ def test_checkbox_and_optional_fields(window):
     sharp.setChecked(False)
     assert window.doc.plan.settings.fabric.sharp is False
     node_gbs = window.settings_panel.forms["storage"].editors["node_storage_gbs"]
-    assert node_gbs.widget.text() == "" and node_gbs.widget.placeholderText() == "automatic"
+    assert node_gbs.widget.text() == "" and node_gbs.widget.placeholderText() == "from the nodes' storage NICs"
     _enter(node_gbs, "25")
     assert window.doc.plan.settings.storage.node_storage_gbs == 25.0
     _enter(node_gbs, "")

@@ -45,13 +45,13 @@ def test_every_section_has_its_tab_with_units_and_sources(window):
     panel = window.settings_panel
     assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Fabric", "Workload", "Storage", "Costs"]
     forms = panel.forms
-    label = forms["costs"].layout().itemAt(0).layout().labelForField(forms["costs"].editors["rack_usd"].widget)
+    label = forms["costs"].labels["rack_usd"]
     assert label.text() == "Rack enclosure ($)"
     assert "Source of the default" in forms["fabric"].editors["sharp"].widget.toolTip()
     assert "989" not in forms["workload"].editors["mfu"].widget.toolTip()  # tooltips name sources, not figures
     assert "30-50% MFU" in forms["workload"].editors["mfu"].widget.toolTip()
     kinds = {(s, n): type(e.widget) for s, f in forms.items() for n, e in f.editors.items()}
-    assert kinds[("fabric", "technology")] is QComboBox and kinds[("costs", "opex_mode")] is QComboBox
+    assert issubclass(kinds[("fabric", "technology")], QComboBox) and issubclass(kinds[("costs", "opex_mode")], QComboBox)
     assert kinds[("costs", "node_leaf_dac")] is QCheckBox and kinds[("storage", "separate_checkpoint_pool")] is QCheckBox
     assert kinds[("workload", "claimed_tokens_per_s")] is QLineEdit and kinds[("costs", "horizon_months")] is QLineEdit
 
@@ -80,7 +80,7 @@ def test_fabric_bad_oversubscription_is_refused(window):
 def test_workload_claim_above_the_limit_is_flagged_and_an_empty_field_means_none(window):
     form = window.settings_panel.forms["workload"]
     claim = form.editors["claimed_tokens_per_s"]
-    assert claim.widget.text() == "" and claim.widget.placeholderText() == "automatic"
+    assert claim.widget.text() == "" and claim.widget.placeholderText() == "none"  # empty: no claim to check
     assert section(window, "network")["tokens_per_s_limit"] == pytest.approx(301_409.5, abs=0.1)
     enter(claim, "400,000")  # above 301,409.5: impossible
     assert window.doc.plan.settings.workload.claimed_tokens_per_s == 400_000.0

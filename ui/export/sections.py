@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.catalog import Catalog
 from planner.plan import Plan
 from planner.report import Report
+from ui.export.labels import TIER_LINKS, describe, number
 
 
 def section_data(report: Report, name: str) -> dict[str, Any] | None:
@@ -39,47 +41,47 @@ def cost_headlines(report: Report) -> list[tuple[str, str]]:
     return out
 
 
-def _label(key: str) -> str:
-    text = key.replace("_", " ")
-    return text[:1].upper() + text[1:]
+# The network figures a vendor quotes from, in this order: what to buy, how it is wired, and
+# what the design is meant to deliver. (The per-fabric comparison, scaling curve and training
+# step breakdown are the planner's; they stay in the app and the workbook.)
+VENDOR_NETWORK_KEYS = ("fabric", "topology", "switch_model", "tiers", "leaf_switches", "spine_switches",
+                       "core_switches", "switch_ports_needed", "switch_ports_placed", "oversubscription", "sharp",
+                       "cables", "transceivers", "bus_bandwidth_gbs", "allreduce_ms", "gpu_idle_pct")
 
 
-def _value(value: Any) -> str | None:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return f"{value:,.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{value:,.0f}"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, int, float)) for v in value):
-        return ", ".join(_value(v) or "" for v in value)
-    return None
-
-
-def network_rows(report: Report) -> list[list[str]]:
-    """The network section as (item, value) rows: scalars first, then one level of nested dicts."""
+def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[str]]:
+    """The network section as (label, value with unit) rows for a vendor: switch model by its
+    catalog name, cables per tier, no empty tiers."""
     net = section_data(report, "network")
     if not net:
         return []
     rows: list[list[str]] = []
-    nested: list[tuple[str, dict]] = []
-    for key, value in net.items():
-        if isinstance(value, dict):
-            nested.append((key, value))
+    for key in VENDOR_NETWORK_KEYS:
+        if key not in net:
             continue
-        text = _value(value)
-        if text is not None:
-            rows.append([_label(key), text])
-    for key, sub in nested:
-        for k, v in sub.items():
-            text = _value(v)
-            if text is not None:
-                rows.append([f"{_label(key)}: {k.replace('_', ' ')}", text])
+        value = net[key]
+        if key == "core_switches" and not value:
+            continue  # a two-tier fabric has no core
+        label, text = describe("network", key, value)
+        if key == "switch_model" and catalog is not None and catalog.get(value) is not None:
+            text = catalog[value].title
+        rows.append([label, text])
+        if key == "cables" and isinstance(net.get("cables_per_tier"), dict):
+            for tier, n in net["cables_per_tier"].items():
+                if n:
+                    rows.append([f"    {TIER_LINKS.get(tier, tier)}", number(n)])
     return rows
+
+
+def fabric_headline(report: Report) -> tuple[str, str] | None:
+    """("Compute fabric, rail-optimised", "400G InfiniBand (NDR)"): the plan's fabric for the cover."""
+    net = section_data(report, "network") or {}
+    if not net.get("fabric"):
+        return None
+    label, title = describe("network", "fabric", net["fabric"])
+    if net.get("topology"):
+        label += ", " + describe("network", "topology", net["topology"])[1]
+    return label, title
 
 
 def describe_where(plan: Plan, where: str | None) -> str:

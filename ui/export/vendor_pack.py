@@ -21,7 +21,8 @@ from planner.report import Report
 from ui.colors import load_color
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
-from ui.export.sections import cost_headlines, cost_section, describe_where, money, network_rows, section_data
+from ui.export.sections import (cost_headlines, cost_section, describe_where, fabric_headline, money, network_rows,
+                                section_data)
 from ui.export.table import Column, Table
 
 MARGIN = 34.0
@@ -138,9 +139,9 @@ class VendorPack:
         ]
         net = section_data(self.report, "network")
         if net:
-            if net.get("fabric"):
-                figures.append(("Compute fabric",
-                                f"{net['fabric']} {net.get('topology', '')}".replace("_", " ").strip()))
+            fabric = fabric_headline(self.report)
+            if fabric:
+                figures.append(fabric)
             tiers = [f"{net[k]:,} {k.split('_')[0]}" for k in ("leaf_switches", "spine_switches", "core_switches")
                      if isinstance(net.get(k), int) and net[k]]
             if tiers:
@@ -267,11 +268,11 @@ class VendorPack:
         return self._table_pages("Power and cooling per rack", table, intro, 30.0)
 
     def _network_pages(self) -> list[Page]:
-        rows = network_rows(self.report)
+        rows = network_rows(self.report, self.catalog)
         if not rows:
             return []
-        table = Table([Column("Item", 1.0), Column("Value", 1.4, wrap=True)], rows, font_pt=8)
-        return self._table_pages("Network summary", table, width=min(self.body.width(), 420.0))
+        table = Table([Column("Item", 1.2), Column("Value", 1.4, wrap=True)], rows, font_pt=8.5)
+        return self._table_pages("Network summary", table, width=min(self.body.width(), 460.0))
 
     def _bom_pages(self) -> list[Page]:
         cost = cost_section(self.report)

@@ -1,0 +1,37 @@
+"""The vendor pack's network page speaks a vendor's language: names, units, one page."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from planner.evaluate import evaluate
+from planner.templates import build_template
+from ui.export.files import export_drawing
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+
+
+def _pages(path):
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True,
+                          text=True).stdout
+    return text.split("\f")
+
+
+def test_network_page_has_human_labels_units_and_fits_one_page(tmp_path, catalog):
+    plan = build_template("medium", catalog=catalog)
+    report = evaluate(plan, catalog)
+    export_drawing(plan, catalog, tmp_path / "pack.pdf", report)
+    pages = _pages(tmp_path / "pack.pdf")
+    network = [p for p in pages if "Network summary" in p and "Contents" not in p]
+    assert len(network) == 1, "the network summary must not spill onto a second page"
+    page = network[0]
+    # medium template: ib400 rail-optimised fabric of qm9700 switches (resources/templates/medium.json)
+    assert "400G InfiniBand (NDR)" in page and "rail-optimised" in page
+    assert catalog["qm9700"].title in page
+    assert "SHARP in-network reduction" in page and "yes" in page
+    assert " GB/s" in page and " ms" in page
+    for raw in ("rail_optimized", "qm9700 ", "Sharp", "Gpu idle", "sizing.", "ports per tier", "False", "True"):
+        assert raw not in page, raw
+    cover = pages[0]
+    assert "400G InfiniBand (NDR)" in cover and "ib400" not in cover and "rail optimized" not in cover
