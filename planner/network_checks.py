@@ -94,7 +94,7 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
     k = switch.switch.ports
     needed = size.ports_needed
     placed = placed_switches * k
-    tiers = f"{size.leaf_switches} leaf, {size.spine_switches} spine" + (
+    tiers = "one switch" if size.tiers == 1 else f"{size.leaf_switches} leaf, {size.spine_switches} spine" + (
         f", {size.core_switches} core" if size.core_switches else "")
     if placed < needed:
         missing = needed - placed
