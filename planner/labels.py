@@ -10,6 +10,7 @@ cost horizon (or ever).
 Public API:
 - ``describe(section, key, value, catalog=None) -> (label, text_with_unit)``;
 - ``label(section, key)`` and ``unit(section, key)``;
+- ``column(table, key)``: the header (with unit) of a column of the "fabrics" or "scaling" table;
 - ``KEYS[section]``: the labelled keys in reading order (nested keys as "a.b.c").
 """
 
@@ -118,6 +119,29 @@ _TABLE: dict[str, dict[str, tuple[str, str]]] = {
     },
 }
 
+# Columns of the report's tables (the fabric comparison, the scaling curve): (label with unit).
+_COLUMNS: dict[str, dict[str, str]] = {
+    "fabrics": {
+        "sharp": "SHARP",
+        "allreduce_ms": "All-reduce (ms)",
+        "effective_bandwidth_gbs": "Effective per GPU (GB/s)",
+        "node_effective_bandwidth_gbs": "Effective per node (GB/s)",
+        "bus_bandwidth_gbs": "NCCL busbw per GPU (GB/s)",
+        "node_bus_bandwidth_gbs": "NCCL busbw per node (GB/s)",
+        "gpu_idle_pct": "GPU idle (%)",
+        "tokens_per_s": "Tokens/s",
+        "line_rate_gbps": "Line rate (Gb/s)",
+    },
+    "scaling": {
+        "gpus": "GPUs",
+        "speedup": "Speedup vs 1 GPU (x)",
+        "efficiency": "Scaling efficiency (fraction)",
+        "plan": "The plan's size",
+    },
+}
+_TABLE["network"]["fabrics"] = ("Training on every fabric technology", "")
+_TABLE["network"]["scaling"] = ("Scaling with the data-parallel width", "")
+
 KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.items()}
 
 # Dict keys inside a figure (rental options, cable tiers) -> words.
@@ -133,6 +157,11 @@ def label(section: str, key: str) -> str:
     """The figure's human label (keys missing from the table read as their words)."""
     entry = _TABLE.get(section, {}).get(key)
     return entry[0] if entry else key.rsplit(".", 1)[-1].replace("_", " ").capitalize()
+
+
+def column(table: str, key: str) -> str:
+    """The header, with its unit, of a column of a report table ("fabrics", "scaling")."""
+    return _COLUMNS.get(table, {}).get(key) or key.replace("_", " ").capitalize()
 
 
 def unit(section: str, key: str) -> str:
