@@ -19,6 +19,7 @@ from openpyxl import Workbook
 from planner.catalog import Catalog
 from planner.errors import PlannerError
 from planner.evaluate import evaluate
+from planner.fileio import file_mode_for
 from planner.export.xlsx_bom import write_bom
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
@@ -82,6 +83,7 @@ def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
         with os.fdopen(fd, "wb") as fh:
             wb.save(fh)
             fh.flush()
+            os.fchmod(fh.fileno(), file_mode_for(path))  # not mkstemp's 0600: a document others may open
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:
