@@ -34,20 +34,24 @@ def test_break_even_shows_every_option_even_when_one_is_none(medium_text, capsys
     code, out = run(capsys, "check", str(medium_text))
     assert code == 0
     be = line(out, "Building pays off vs renting after")
-    # Reserved 1-yr: capex 6,728,400 / (rent 338,486.40 - opex 48,887.48) = 23.2 months.
-    # Spot: 6,728,400 / (225,657.60 - 48,887.48) = 38.1 months > 36-month horizon -> None.
-    assert "spot not within the horizon" in be and "reserved 1-yr 23.2 months" in be
-    assert "reserved 3-yr 30.6 months" in be and "on demand 27.3 months" in be
+    # Reserved 1-yr: capex 8,021,900 / (rent 338,486.40 - opex 52,075.61) = 28.0 months.
+    # Spot: 8,021,900 / (225,657.60 - 52,075.61) = 46.2 months > 36-month horizon -> None;
+    # reserved 3-yr: 8,021,900 / (268,640 - 52,075.61) = 37.0 > 36 -> None; on demand 33.0.
+    assert "spot not within the horizon" in be and "reserved 1-yr 28.0 months" in be
+    assert "reserved 3-yr not within the horizon" in be and "on demand 33.0 months" in be
     spent = line(out, "Spent by break-even")
-    assert "spot not within the horizon" in spent and "reserved 1-yr $7,862,590" in spent
+    # spent by then: 8,021,900 + 28.0 months x 52,075.61 opex = 9,480,017
+    assert "spot not within the horizon" in spent and "reserved 1-yr $9,480,017" in spent
 
 
 def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
     _, out = run(capsys, "check", str(medium_text))
     # 4.375 GB once at 43.125 GB/s = 101.45 ms (+ 10 us) -> "101.5 ms"
     assert line(out, "Gradient all-reduce per step").endswith("101.5 ms")
-    # capex: 16 x 315,000 + switches, storage, cables ... = $6,728,400 (the BOM total)
-    assert line(out, "Capex").endswith("$6,728,400")
+    # capex: the guide's medium design ($6,728,400 with 2 storage appliances) + 5 more
+    # appliances x $250,000 + SN5600 instead of SN4600C ($60,000 - $25,000) + a CDU rack
+    # ($2,500) and its 2 PDUs (2 x $3,000) = 6,728,400 + 1,250,000 + 35,000 + 2,500 + 6,000
+    assert line(out, "Capex").endswith("$8,021,900")
     assert line(out, "Compute fabric").endswith("400G InfiniBand (NDR)")
     assert line(out, "Fabric switch").endswith("QM9700 (64 x NDR 400G)")
     assert line(out, "SHARP in-network reduction").endswith("on")
