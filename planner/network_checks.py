@@ -59,8 +59,9 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
         if not d.gpu.ecc:  # the guide's consumer GPU: no ECC (and no NVLink)
             consumer.append(d.model)
     s.nic_technologies = frozenset(techs)
-    s.shared_nic_types = tuple(shared)
-    s.consumer_types = tuple(consumer)
+    # Sorted: the counts' order differs between an incremental and a full evaluation.
+    s.shared_nic_types = tuple(sorted(shared))
+    s.consumer_types = tuple(sorted(consumer))
     return s
 
 
