@@ -35,7 +35,14 @@ class Collective:
 
     @property
     def bus_bandwidth_gbs(self) -> float | None:
+        """nccl-tests' busbw: ring-equivalent bytes / time. With SHARP it exceeds the link
+        rate (the ring bytes are not what the GPU sends)."""
         return self.bus_bytes / self.time_s / 1e9 if self.time_s > 0 else None
+
+    @property
+    def effective_bandwidth_gbs(self) -> float | None:
+        """Bytes this rank actually sends / time: never above the link bandwidth B."""
+        return self.wire_bytes / self.time_s / 1e9 if self.time_s > 0 else None
 
 
 NONE = Collective("none", 1, 0.0, 0.0, 0.0)
@@ -103,3 +110,10 @@ def total_bus_bandwidth_gbs(collectives: list[Collective]) -> float | None:
     """Bus bandwidth of a sequence of collectives: their ring-equivalent bytes over their time."""
     t = total_time(collectives)
     return sum(c.bus_bytes for c in collectives) / t / 1e9 if t > 0 else None
+
+
+def total_effective_bandwidth_gbs(collectives: list[Collective]) -> float | None:
+    """Effective bandwidth of a sequence of collectives: bytes each rank actually sends
+    over their time (at most the per-rank link bandwidth, latency only lowers it)."""
+    t = total_time(collectives)
+    return sum(c.wire_bytes for c in collectives) / t / 1e9 if t > 0 else None

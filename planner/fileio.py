@@ -163,14 +163,29 @@ def resolve_target(path: str | Path) -> Path:
     return Path(os.path.realpath(path)) if path.is_symlink() else path
 
 
+def current_umask() -> int:
+    """The process umask, read without changing it where the OS allows (Linux
+    /proc/self/status), else by setting and restoring it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
 def file_mode_for(path: Path) -> int:
-    """Keep an existing file's permissions; a new file gets 0666 less the umask."""
+    """Keep an existing file's permissions; a new file gets 0666 less the umask (as any
+    program's new document would; a temporary file from mkstemp is 0600, which would
+    survive the rename and lock colleagues out of a shared folder)."""
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~current_umask()
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, keep: int = 0) -> None:

@@ -97,6 +97,9 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
                 oversubscription: float = 1.0, tiers: str = "auto") -> FabricSize:
     """Switch counts and links for ``nodes`` nodes with ``nics_per_node`` compute ports each.
 
+    When every endpoint fits one switch (N <= k) and the tiers are not forced, the answer
+    is that one switch (one tier), whatever the topology.
+
     Leaves take ``d = floor(k * r / (r + 1))`` endpoints (k/2 when non-blocking) and
     ``ceil(down / r)`` uplinks. Two tiers hold while every leaf can reach every spine
     (at most k leaves, i.e. k^2/2 endpoints non-blocking); beyond that, or when three
@@ -110,6 +113,15 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
     endpoints = nodes * nics_per_node
     s.endpoints = endpoints
     if endpoints == 0:
+        return s
+    if endpoints <= k and tiers == "auto":
+        # One switch holds every endpoint, whatever the topology: the rails of a
+        # rail-optimised design become port groups of that switch (1 or 2 nodes of 8 NICs
+        # on a 64-port switch need 1 switch, not 8 rail leaves and a spine).
+        s.tiers = 1
+        s.leaf_switches = 1
+        s.scalable_units = 1 if topology == "rail_optimized" else 0
+        s.leaf_down_ports = s.node_leaf_links = endpoints
         return s
     r = oversubscription
     d = max(1, math.floor(k * r / (r + 1)))  # leaf down-ports

@@ -59,8 +59,9 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
         if not d.gpu.ecc:  # the guide's consumer GPU: no ECC (and no NVLink)
             consumer.append(d.model)
     s.nic_technologies = frozenset(techs)
-    s.shared_nic_types = tuple(shared)
-    s.consumer_types = tuple(consumer)
+    # Sorted: the counts' order differs between an incremental and a full evaluation.
+    s.shared_nic_types = tuple(sorted(shared))
+    s.consumer_types = tuple(sorted(consumer))
     return s
 
 
@@ -94,7 +95,7 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
     k = switch.switch.ports
     needed = size.ports_needed
     placed = placed_switches * k
-    tiers = f"{size.leaf_switches} leaf, {size.spine_switches} spine" + (
+    tiers = "one switch" if size.tiers == 1 else f"{size.leaf_switches} leaf, {size.spine_switches} spine" + (
         f", {size.core_switches} core" if size.core_switches else "")
     if placed < needed:
         missing = needed - placed

@@ -5,9 +5,14 @@
   Adam checkpoint: bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4; 70B -> 980 GB);
 - checkpoint write time = size / min(filesystem write bandwidth, nodes x per-node storage
   bandwidth): every node writes its shard at once, limited by the filesystem or the nodes' links;
-- per-node write bandwidth = min(per-node storage bandwidth, filesystem write bandwidth):
-  what one node achieves writing alone, as the guide's FAQ measures it with fio
-  ("if checkpoint writes are slower than 10 GB/s per node, fix storage").
+- per-node storage bandwidth = sum over the node's storage NICs of min(NIC rate, switch
+  port rate) / 8: a 400G NIC in a 100GbE port runs at 100 Gb/s (the storage switch when
+  storage has its own network, the compute fabric switch when it shares it);
+- per-node write bandwidth alone = min(per-node storage bandwidth, filesystem write);
+- per-node write bandwidth all writing = min(filesystem write, nodes x per-node) / nodes:
+  with DDP/FSDP every node writes its shard at the same moment, so this is what the
+  guide's rule is judged on ("if checkpoint writes are slower than 10 GB/s per node,
+  fix storage").
 """
 
 from __future__ import annotations
@@ -39,17 +44,25 @@ def storage_totals(counts: dict[str, int], catalog: Catalog) -> StorageTotals:
     return t
 
 
-def node_storage_gbs(counts: dict[str, int], catalog: Catalog, shared_fabric: bool) -> float | None:
-    """Storage bandwidth of one GPU node, GB/s: its storage NICs' line rate / 8 (the
-    compute NICs when storage shares the compute fabric and the node has no storage NICs);
-    the slowest node type counts, as a checkpoint waits for every node. None: no nodes."""
+def node_storage_nics(device, shared_fabric: bool) -> tuple:
+    """The NICs a GPU node reaches storage with: its storage NICs, or its compute NICs
+    when storage shares the compute fabric and the node has none."""
+    return tuple(device.storage_nics() or (device.compute_nics() if shared_fabric else ()))
+
+
+def node_storage_gbs(counts: dict[str, int], catalog: Catalog, shared_fabric: bool,
+                     port_gbps: float | None = None) -> float | None:
+    """Storage bandwidth of one GPU node, GB/s: sum of min(NIC rate, switch port rate) / 8
+    over its storage NICs (``port_gbps`` None: no switch known, the NICs' rate); the
+    slowest node type counts, as a checkpoint waits for every node. None: no nodes.
+    Example: 2 x 400G NICs into 100GbE ports: 2 x 100 / 8 = 25 GB/s, not 100."""
     slowest: float | None = None
     for device_id, n in counts.items():
         d = catalog.get(device_id)
         if d is None or d.gpu is None or n <= 0:
             continue
-        nics = d.storage_nics() or (d.compute_nics() if shared_fabric else ())
-        gbs = sum(x.count * x.gbps for x in nics) / 8.0
+        nics = node_storage_nics(d, shared_fabric)
+        gbs = sum(x.count * (min(x.gbps, port_gbps) if port_gbps else x.gbps) for x in nics) / 8.0
         slowest = gbs if slowest is None else min(slowest, gbs)
     return slowest
 
@@ -63,3 +76,15 @@ def checkpoint_write_s(size_gb: float, fs_write_gbs: float, nodes: int, per_node
     """size / min(filesystem write, nodes x per-node storage bandwidth); None if nothing can write."""
     rate = min(fs_write_gbs, nodes * per_node_gbs)
     return size_gb / rate if rate > 0 else None
+
+
+def fastest_storage_nic_gbps(counts: dict[str, int], catalog: Catalog, shared_fabric: bool) -> float | None:
+    """The fastest storage NIC (Gb/s) among the GPU node types placed; None: none."""
+    fastest: float | None = None
+    for device_id, n in counts.items():
+        d = catalog.get(device_id)
+        if d is None or d.gpu is None or n <= 0:
+            continue
+        for x in node_storage_nics(d, shared_fabric):
+            fastest = x.gbps if fastest is None else max(fastest, x.gbps)
+    return fastest

@@ -5,7 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from planner.report import Finding
-from planner.storage import checkpoint_gb, checkpoint_write_s, node_storage_gbs, storage_totals
+from planner.storage import (
+    checkpoint_gb, checkpoint_write_s, fastest_storage_nic_gbps, node_storage_gbs, storage_totals,
+)
+
+
+def storage_switch(ctx):
+    """The switch the nodes reach storage through: the storage switch model on a separate
+    storage network, the compute fabric switch when storage shares it (None: unknown)."""
+    fabric = ctx.plan.settings.fabric
+    device_id = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
+    device = ctx.catalog.get(device_id)
+    return device if device is not None and device.switch is not None else None
 
 
 def evaluate_storage(ctx) -> tuple[dict[str, Any], list[Finding]]:
@@ -14,9 +25,20 @@ def evaluate_storage(ctx) -> tuple[dict[str, Any], list[Finding]]:
     findings: list[Finding] = []
     totals = storage_totals(ctx.counts, ctx.catalog)
     nodes = ctx.totals.nodes
+    shared = settings.fabric.storage_fabric == "shared"
+    switch = storage_switch(ctx)
+    port = switch.switch.gbps_per_port if switch is not None else None
+    fastest = fastest_storage_nic_gbps(ctx.counts, ctx.catalog, shared)
+    if totals.devices and switch is not None and fastest is not None and fastest > port:
+        where = "storage switch" if not shared else "compute fabric switch (storage shares the fabric)"
+        findings.append(Finding(
+            "error", "storage.nic.faster_than_switch",
+            f"Storage NICs run at {fastest:g} Gb/s but the {where} {switch.model} ports carry {port:g} Gb/s: the "
+            f"links train down to {port:g} Gb/s and the NICs' bandwidth is lost; choose a {fastest:g} Gb/s storage "
+            f"switch"))
     per_node = st.node_storage_gbs
     if per_node is None:
-        per_node = node_storage_gbs(ctx.counts, ctx.catalog, settings.fabric.storage_fabric == "shared")
+        per_node = node_storage_gbs(ctx.counts, ctx.catalog, shared, port)
     training = workload.enabled and ctx.totals.gpus > 0
     size = checkpoint_gb(workload.model_params_b, st.checkpoint_bytes_per_param) if training else None
     write_s = stall_pct = alone = together = None
@@ -27,11 +49,14 @@ def evaluate_storage(ctx) -> tuple[dict[str, Any], list[Finding]]:
             write_s = checkpoint_write_s(size, totals.write_gbs, nodes, per_node)
     if training and write_s is not None:
         stall_pct = 100.0 * write_s / (st.checkpoint_interval_min * 60.0)
-        if alone is not None and alone < st.min_write_gbs_per_node:
+        if together is not None and together < st.min_write_gbs_per_node:
+            limit = (f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {nodes:,} nodes"
+                     if totals.write_gbs < nodes * per_node else f"each node's {per_node:,.1f} GB/s storage links")
             findings.append(Finding(
                 "warning", "storage.write.slow_per_node",
-                f"A node writes checkpoints at {alone:,.1f} GB/s, below the guide's {st.min_write_gbs_per_node:g} "
-                f"GB/s per node ('if checkpoint writes are slower than 10 GB/s per node, fix storage')"))
+                f"With every node checkpointing at once (DDP/FSDP), a node writes at {together:,.1f} GB/s "
+                f"({limit}), below the guide's {st.min_write_gbs_per_node:g} GB/s per node ('if checkpoint writes "
+                f"are slower than 10 GB/s per node, fix storage'): add filesystem write bandwidth"))
         if stall_pct > st.max_stall_pct:
             findings.append(Finding(
                 "warning", "storage.checkpoint.stall",

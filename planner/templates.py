@@ -53,6 +53,7 @@ class Template(BaseModel):
     gpu_rack: RackSpec
     infra_rack: RackSpec = RackSpec(prefix="NET")
     storage_rack: RackSpec = RackSpec(prefix="STOR")
+    cdu_rack: RackSpec = RackSpec(prefix="CDU", cooling="liquid")
     settings: dict[str, Any] = Field(default_factory=dict)
     fabric_switches: bool = True
     storage: StorageSpec | None = None
@@ -118,7 +119,7 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
             raise TemplateError(f"template '{name}': {exc}") from None
         return [r.id for r in plan.racks if r.id not in before]
 
-    place(t.node, n_nodes, t.gpu_rack, None, "node-")
+    gpu_racks = place(t.node, n_nodes, t.gpu_rack, None, "node-")
     counts: dict[str, int] = {t.node: n_nodes}
     if t.fabric_switches and n_nodes:
         try:
@@ -140,11 +141,41 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         basis = settings.facility.power_basis
         liquid = n_nodes if (t.gpu_rack.cooling == "liquid" or node.cooling == "liquid") else 0
         need = cdus_needed(liquid, liquid * node.power_w(basis) / 1000, settings.facility, catalog)
-        infra += place(settings.facility.cdu_device, need, t.infra_rack, infra, "cdu-")
+        if t.infra_rack.cooling == "liquid":  # the infrastructure racks are liquid-cooled: CDUs go there
+            infra += place(settings.facility.cdu_device, need, t.infra_rack, infra, "cdu-")
+        else:
+            # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
+            room = _racks_with_room(plan, catalog, gpu_racks, settings.facility.cdu_device)[:need]
+            for rid in room:
+                place(settings.facility.cdu_device, 1, t.cdu_rack, [rid], "cdu-")
+            place(settings.facility.cdu_device, need - len(room), t.cdu_rack, None, "cdu-")
     if t.management_switch and n_nodes > 1:
         # One out-of-band port per device (BMC), 48 per management switch.
         place("mgmt-1g-48", math.ceil(len(plan.placements) / 48), t.infra_rack, infra or None, "mgmt-")
     return plan
+
+
+def _racks_with_room(plan: Plan, catalog: Catalog, rack_ids: list[str], device_id: str) -> list[str]:
+    """The liquid-cooled racks among ``rack_ids`` that take one more ``device_id`` within
+    their power cap on both bases (typical and nameplate) and their height. CDUs belong in
+    the liquid-cooled racks they serve, but not in a rack already at its cap: there they
+    go to a liquid-cooled row-end rack instead (the guide's GPU racks run 28 of 30 kW
+    typical, 40.8 kW nameplate)."""
+    d = catalog.get(device_id)
+    if d is None:
+        return []
+    out = []
+    for rid in rack_ids:
+        rack = plan.rack(rid)
+        if rack is None or rack.cooling != "liquid":
+            continue
+        members = [catalog[p.device] for p in plan.rack_members(rid).values() if p.device in catalog]
+        used_u = sum(m.u_height for m in members)
+        nameplate_kw = (sum(m.power_w("nameplate") for m in members) + d.power_w("nameplate")) / 1000
+        typical_kw = (sum(m.power_w("typical") for m in members) + d.power_w("typical")) / 1000
+        if used_u + d.u_height <= rack.height_u and max(nameplate_kw, typical_kw) <= rack.power_cap_kw:
+            out.append(rid)
+    return out
 
 
 def resized_title(t: Template, n_nodes: int, catalog: Catalog) -> str:

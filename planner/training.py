@@ -34,7 +34,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from planner.collective import Collective, collective, total_bus_bandwidth_gbs, total_time
+from planner.collective import (
+    Collective, collective, total_bus_bandwidth_gbs, total_effective_bandwidth_gbs, total_time,
+)
 from planner.fabrics import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
 from planner.settings import FabricSettings, WorkloadSettings
 
@@ -77,14 +79,28 @@ class StepResult:
 
     @property
     def bus_bandwidth_gbs(self) -> float | None:
-        """NCCL bus bandwidth per GPU of the gradient synchronisation on the fabric."""
+        """nccl-tests' bus bandwidth per GPU of the gradient synchronisation on the fabric:
+        ring-equivalent bytes 2(n-1)/n x S / time. Comparable across fabrics without SHARP;
+        with SHARP it exceeds the line rate, because the GPU sends S, not 2(n-1)/n x S."""
         return total_bus_bandwidth_gbs(self.dp_fabric)
 
     @property
     def node_bus_bandwidth_gbs(self) -> float | None:
-        """Per node: every GPU runs its own DP collective on its own NIC at the same time
-        (the guide's 'effective bandwidth' of an 8-NIC node)."""
+        """Bus bandwidth per node: every GPU runs its own DP collective on its own NIC at
+        the same time (without SHARP, the guide's 'effective bandwidth' of an 8-NIC node)."""
         bw = self.bus_bandwidth_gbs
+        return bw * self.gpus_per_node if bw is not None else None
+
+    @property
+    def effective_bandwidth_gbs(self) -> float | None:
+        """Bytes each GPU actually sends on the fabric / time, GB/s: never above NICs per
+        GPU x line rate / 8 x efficiency (equal to the bus bandwidth without SHARP)."""
+        return total_effective_bandwidth_gbs(self.dp_fabric)
+
+    @property
+    def node_effective_bandwidth_gbs(self) -> float | None:
+        """Effective bandwidth per node: GPUs per node x per-GPU effective bandwidth."""
+        bw = self.effective_bandwidth_gbs
         return bw * self.gpus_per_node if bw is not None else None
 
     @property
@@ -209,14 +225,19 @@ def compare_fabrics(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape
 
 
 def step_row(r: StepResult) -> dict:
-    bw = r.bus_bandwidth_gbs
-    node_bw = r.node_bus_bandwidth_gbs
+    """One fabric's figures. ``bus_bandwidth_gbs``: nccl-tests busbw per GPU (ring-relative,
+    above line rate with SHARP); ``effective_bandwidth_gbs``: bytes each GPU sends / time."""
+    def rounded(x: float | None) -> float | None:
+        return round(x, 3) if x is not None else None
+
     return {
         "fabric": r.fabric,
         "sharp": r.sharp,
         "allreduce_ms": round(r.dp_s * 1e3, 3),
-        "bus_bandwidth_gbs": round(bw, 3) if bw is not None else None,
-        "node_bus_bandwidth_gbs": round(node_bw, 3) if node_bw is not None else None,
+        "effective_bandwidth_gbs": rounded(r.effective_bandwidth_gbs),
+        "node_effective_bandwidth_gbs": rounded(r.node_effective_bandwidth_gbs),
+        "bus_bandwidth_gbs": rounded(r.bus_bandwidth_gbs),
+        "node_bus_bandwidth_gbs": rounded(r.node_bus_bandwidth_gbs),
         "gpu_idle_pct": round(r.gpu_idle_pct, 3),
         "tokens_per_s": round(r.tokens_per_s, 1),
     }

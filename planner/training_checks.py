@@ -13,6 +13,8 @@ from planner.training import JobShape, compare_fabrics, model_step, scaling_curv
 
 EMPTY: dict[str, Any] = {
     "allreduce_ms": None,
+    "effective_bandwidth_gbs": None,
+    "node_effective_bandwidth_gbs": None,
     "bus_bandwidth_gbs": None,
     "node_bus_bandwidth_gbs": None,
     "compute_ms": None,
@@ -62,6 +64,8 @@ def evaluate_training(workload: WorkloadSettings, fabric: FabricSettings,
     row = step_row(r)
     figures.update(
         allreduce_ms=row["allreduce_ms"],
+        effective_bandwidth_gbs=row["effective_bandwidth_gbs"],
+        node_effective_bandwidth_gbs=row["node_effective_bandwidth_gbs"],
         bus_bandwidth_gbs=row["bus_bandwidth_gbs"],
         node_bus_bandwidth_gbs=row["node_bus_bandwidth_gbs"],
         compute_ms=round(r.compute_s * 1e3, 3),

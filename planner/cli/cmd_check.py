@@ -7,6 +7,7 @@ import json
 from planner.cli import load_catalog_arg
 from planner.evaluate import evaluate
 from planner.fileio import open_plan
+from planner.labels import describe
 from planner.report import Report
 
 SEVERITY_MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
@@ -26,19 +27,21 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=1))
     else:
-        print(render_text(report))
+        print(render_text(report, catalog))
     return 1 if report.has_errors else 0
 
 
-def render_text(report: Report) -> str:
+def render_text(report: Report, catalog=None) -> str:
+    """The report as a person reads it: totals, racks, each section's figures with labels
+    and units (``planner.labels``), then the findings."""
     t = report.totals
     lines = [
-        f"{report.plan_name}  (power basis: {report.power_basis})",
+        f"{report.plan_name}  (power on the {report.power_basis} basis)",
         "",
-        f"GPUs {t.gpus}   nodes {t.nodes}   racks {t.racks} ({t.gpu_racks} with GPUs)   "
-        f"CDUs {t.cdus} needed, {t.cdus_placed} placed",
-        f"IT power {t.it_power_kw:,.1f} kW (typical {t.it_power_typical_kw:,.1f}, nameplate "
-        f"{t.it_power_nameplate_kw:,.1f})   facility {t.facility_power_kw:,.1f} kW at PUE {t.pue:g}",
+        f"{t.gpus:,} GPUs in {t.nodes:,} nodes, {t.racks:,} racks ({t.gpu_racks:,} with GPUs); "
+        f"CDUs: {t.cdus} needed, {t.cdus_placed} placed",
+        f"IT power {t.it_power_kw:,.1f} kW (typical {t.it_power_typical_kw:,.1f} kW, nameplate "
+        f"{t.it_power_nameplate_kw:,.1f} kW); facility {t.facility_power_kw:,.1f} kW at PUE {t.pue:g}",
         "",
         f"{'rack':<16}{'U used':>8}{'nodes':>7}{'GPUs':>6}{'kW':>9}{'cap kW':>8}{'load':>7}  cooling",
     ]
@@ -51,23 +54,15 @@ def render_text(report: Report) -> str:
             continue
         lines += ["", name.capitalize()]
         for key, value in data.items():
-            if isinstance(value, (int, float, str)) and not isinstance(value, bool) or value is None:
-                lines.append(f"  {key.replace('_', ' '):<28} {_fmt(value)}")
-            elif isinstance(value, dict) and all(isinstance(v, (int, float)) for v in value.values()):
-                lines.append(f"  {key.replace('_', ' '):<28} " + ", ".join(f"{k} {_fmt(v)}" for k, v in value.items()))
+            if isinstance(value, list) or key == "sizing" or key == "curves":
+                continue  # tables and the sizing detail: in --json, the workbook and the app
+            if isinstance(value, dict) and not all(v is None or isinstance(v, (int, float)) for v in value.values()):
+                continue
+            label, text = describe(name, key, value, catalog)
+            lines.append(f"  {label:<50} {text}")
     findings = report.findings
     counts = report.counts_by_severity()
     lines += ["", f"Findings: {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"]
     for f in findings:
         lines.append(f"  {SEVERITY_MARK[f.severity]} {f.code:<30} {f.message}")
     return "\n".join(lines)
-
-
-def _fmt(value) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:,.2f}"
-    if isinstance(value, int):
-        return f"{value:,}"
-    return str(value)

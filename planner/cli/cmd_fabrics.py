@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from planner.cli import load_catalog_arg
-from planner.errors import PlannerError
 from planner.evaluate import evaluate
 from planner.fileio import open_plan
 
@@ -24,14 +23,25 @@ def run(args) -> int:
     network = report.sections.get("network") or {}
     rows = network.get("fabrics") or []
     if not rows:
+        # A usable plan with nothing to compare: say so, exit 0 (nothing wrong); if the
+        # workload has errors, exit 1 as 'check' does for a plan with errors.
         problems = [f.message for f in report.findings if f.code.startswith("workload.") and f.severity == "error"]
         reason = problems[0] if problems else "the plan has no training workload on GPUs to compare"
-        raise PlannerError(f"no fabric comparison: {reason}")
+        if args.json:
+            print(json.dumps({"plan": plan.name, "fabric": network.get("fabric"), "fabrics": [],
+                              "note": f"no fabric comparison: {reason}"}, indent=1))
+        else:
+            print(f"no fabric comparison: {reason}")
+        return 1 if problems else 0
     if args.json:
         print(json.dumps({"plan": plan.name, "fabric": network.get("fabric"), "fabrics": rows}, indent=1))
     else:
         print(render_text(plan, rows, network.get("fabric")))
     return 0
+
+
+def _gbs(value: float | None, fmt: str) -> str:
+    return "-" if value is None else f"{value:{fmt}} GB/s"
 
 
 def render_text(plan, rows: list[dict], current: str | None) -> str:
@@ -40,17 +50,22 @@ def render_text(plan, rows: list[dict], current: str | None) -> str:
         f"{plan.name}: {w.model_params_b:g}B parameters, TP {w.tp} x PP {w.pp} x DP {w.dp}, {w.sharding}, "
         f"{w.global_batch_tokens:,} tokens per step",
         "",
-        f"  {'fabric':<38}{'all-reduce':>12}{'bus bw/GPU':>12}{'bus bw/node':>13}{'GPU idle':>10}{'tokens/s':>12}",
+        f"  {'':<38}{'':>12}{'effective':>12}{'effective':>12}{'NCCL busbw':>12}{'':>10}",
+        f"  {'fabric':<38}{'all-reduce':>12}{'per GPU':>12}{'per node':>12}{'per GPU':>12}{'GPU idle':>10}"
+        f"{'tokens/s':>12}",
     ]
     for r in rows:
         mark = "*" if r["fabric"] == current else " "
         title = r["title"] + (" + SHARP" if r["sharp"] else "")
-        bw = "-" if r["bus_bandwidth_gbs"] is None else f"{r['bus_bandwidth_gbs']:,.1f} GB/s"
-        node_bw = "-" if r["node_bus_bandwidth_gbs"] is None else f"{r['node_bus_bandwidth_gbs']:,.0f} GB/s"
-        lines.append(f"{mark} {title:<38}{r['allreduce_ms']:>9,.1f} ms{bw:>12}{node_bw:>13}"
+        eff = _gbs(r.get("effective_bandwidth_gbs"), ",.1f")
+        node_eff = _gbs(r.get("node_effective_bandwidth_gbs"), ",.0f")
+        bus = _gbs(r.get("bus_bandwidth_gbs"), ",.1f")
+        lines.append(f"{mark} {title:<38}{r['allreduce_ms']:>9,.1f} ms{eff:>12}{node_eff:>12}{bus:>12}"
                      f"{r['gpu_idle_pct']:>9.1f}%{r['tokens_per_s']:>12,.0f}")
-    lines += ["", "* the plan's fabric. All-reduce: the gradient synchronisation per step; bus bandwidth as "
-              "nccl-tests defines it; GPU idle: exposed communication / step time."]
+    lines += ["", "* the plan's fabric. All-reduce: the gradient synchronisation per step. Effective: bytes each "
+              "GPU actually sends / time (never above the line rate). NCCL busbw: nccl-tests' ring-relative bus "
+              "bandwidth, comparable between fabrics without SHARP but above the line rate with it. GPU idle: "
+              "exposed communication / step time."]
     if any(r["sharp"] for r in rows):
         lines.append("SHARP (in-network reduction) cuts the bytes on the InfiniBand rows; turn it off in the fabric "
                      "settings to compare every row on the same bytes, as the guide's table does.")

@@ -19,6 +19,7 @@ from openpyxl import Workbook
 from planner.catalog import Catalog
 from planner.errors import PlannerError
 from planner.evaluate import evaluate
+from planner.fileio import file_mode_for
 from planner.export.xlsx_bom import write_bom
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
@@ -41,12 +42,29 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_bom(wb, cost.lines)
     write_costs(wb, horizon_months=plan.settings.costs.horizon_months)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
-    write_network(wb.create_sheet("Network"), report)
+    write_network(wb.create_sheet("Network"), report, catalog)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis)
+    for ws in wb.worksheets:
+        _print_setup(ws)
     wb.calculation.fullCalcOnLoad = True  # no cached values: ask Excel to calculate on open
     return wb
+
+
+# Sheets that print landscape (wide tables); the rest portrait. Every sheet fits its width
+# to one page and runs down as many pages as it needs.
+LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Checks", "Assumptions"}
+
+
+def _print_setup(ws) -> None:
+    ws.page_setup.orientation = "landscape" if ws.title in LANDSCAPE else "portrait"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0  # as many pages down as needed
+    ws.print_options.gridLines = False
+    ws.oddFooter.center.text = "&A - page &P of &N"
 
 
 def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None) -> None:
@@ -65,6 +83,7 @@ def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
         with os.fdopen(fd, "wb") as fh:
             wb.save(fh)
             fh.flush()
+            os.fchmod(fh.fileno(), file_mode_for(path))  # not mkstemp's 0600: a document others may open
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except OSError as exc:

@@ -7,6 +7,7 @@ from typing import Any
 
 from openpyxl.styles import Alignment, Border, Side
 
+from planner import labels
 from planner.bom import pdus_per_rack
 from planner.catalog import Catalog
 from planner.export.xlsx_cells import (
@@ -27,7 +28,6 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
     text(ws, 1, 1, "GPU Cluster Planner: plan summary", font=TITLE)
     rows: list[tuple[str, Any, str | None]] = [
         ("Plan", plan.name, None),
-        ("Description", plan.description, None),
         ("Exported", exported.strftime("%Y-%m-%d %H:%M"), None),
         ("Power basis", report.power_basis, None),
         ("GPUs", t.gpus, "#,##0"),
@@ -62,7 +62,13 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
     r += 1
     text(ws, r, 1, "Findings", font=BOLD)
     text(ws, r, 2, f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info (see Checks)")
-    widths(ws, {1: 42, 2: 60})
+    if plan.description:
+        # Last, wrapped in its cell with the rows it needs, so it never runs over other rows.
+        r += 2
+        text(ws, r, 1, "Description", font=BOLD).alignment = WRAP
+        text(ws, r, 2, plan.description).alignment = WRAP
+        ws.row_dimensions[r].height = 15 * max(1, sum(len(p) // 70 + 1 for p in plan.description.splitlines()))
+    widths(ws, {1: 42, 2: 75})
 
 
 def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
@@ -137,52 +143,76 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
         text(ws, row_of[u], col + 1, label)
 
 
-def write_network(ws, report: Report) -> None:
-    """The network section as it is: scalars as rows, nested figures flattened, and any
-    list of records (such as a fabric comparison) as a table."""
+def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
+    """The network section with human labels and units (``planner.labels``): one row per
+    figure (value, unit), per-tier figures one row per tier, then the fabric comparison
+    and scaling tables with labelled columns."""
     text(ws, 1, 1, "Network", font=TITLE)
     section = report.sections.get("network")
     data = section.to_json() if hasattr(section, "to_json") else section
     if not isinstance(data, dict):
         text(ws, 3, 1, "No fabric sizing: see the Checks sheet")
         return
-    header(ws, 3, ["Figure", "Value"])
+    header(ws, 3, ["Figure", "Value", "Unit"])
     r = 4
     tables: list[tuple[str, list[dict]]] = []
     for key, value in _flatten(data):
+        if key in ("sizing.tiers", "sizing.leaf_switches", "sizing.spine_switches", "sizing.core_switches",
+                   "sizing.cables_per_tier", "sizing.transceivers_per_tier"):
+            continue  # the same figures as the section's own rows
         if isinstance(value, list):
             if value and all(isinstance(v, dict) for v in value):
                 tables.append((key, value))
-                continue
-            value = ", ".join(str(v) for v in value)
-        text(ws, r, 1, key.replace("_", " "))
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            num(ws, r, 2, value)
-        else:
-            text(ws, r, 2, "-" if value is None else value)
+            continue
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                text(ws, r, 1, f"{labels.label('network', key)}: {sub}")
+                _value(ws, r, "network", key, v, catalog)
+                r += 1
+            continue
+        text(ws, r, 1, labels.label("network", key))
+        _value(ws, r, "network", key, value, catalog)
         r += 1
     for key, records in tables:
         r += 1
-        text(ws, r, 1, key.replace("_", " ").capitalize(), font=BOLD)
+        text(ws, r, 1, labels.label("network", key), font=BOLD)
         r += 1
-        cols = list(dict.fromkeys(k for rec in records for k in rec))
-        header(ws, r, [c.replace("_", " ") for c in cols])
+        cols = [c for c in dict.fromkeys(k for rec in records for k in rec) if c not in ("title", "fabric")]
+        first = "fabric" in records[0]
+        titles = (["Fabric"] if first else []) + [labels.column(key, c) for c in cols]
+        header(ws, r, titles)
         for rec in records:
             r += 1
-            for j, c in enumerate(cols):
+            j = 1
+            if first:
+                text(ws, r, 1, rec.get("title") or labels.describe("network", "fabric", rec.get("fabric"))[1])
+                j = 2
+            for c in cols:
                 v = rec.get(c)
-                if isinstance(v, (int, float)) and not isinstance(v, bool):
-                    num(ws, r, 1 + j, v)
+                if isinstance(v, bool):
+                    text(ws, r, j, "yes" if v else "")
+                elif isinstance(v, (int, float)):
+                    num(ws, r, j, v, "#,##0.0##")
                 else:
-                    text(ws, r, 1 + j, "" if v is None else v if not isinstance(v, (dict, list)) else str(v))
+                    text(ws, r, j, "" if v is None else str(v))
+                j += 1
         r += 1
-    widths(ws, {1: 36, 2: 22} | {c: 18 for c in range(3, 12)})
+    widths(ws, {1: 48, 2: 24, 3: 14} | {c: 16 for c in range(4, 12)})
+
+
+def _value(ws, r: int, section: str, key: str, value, catalog) -> None:
+    unit = labels.unit(section, key)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        num(ws, r, 2, value, "#,##0" if isinstance(value, int) else "#,##0.0##")
+        text(ws, r, 3, unit)
+    else:
+        text(ws, r, 2, labels.describe(section, key, value, catalog)[1])
 
 
 def _flatten(data: dict, prefix: str = ""):
     for key, value in data.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict):
+        if isinstance(value, dict) and (key in ("sizing", "ports_per_tier") or not prefix and key == "sizing"):
             yield from _flatten(value, f"{name}.")
         else:
             yield name, value

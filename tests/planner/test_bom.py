@@ -40,15 +40,19 @@ def test_placed_devices_priced_from_the_catalog():
 
 
 def test_cables_and_transceivers_per_tier_from_the_fabric_sizing():
-    # 4 nodes x 8 rails on 64-port switches: one scalable unit, 8 leaves with 4 nodes each;
+    # 4 nodes x 8 rails = 32 endpoints fit one 64-port switch: 32 node-switch cables, no uplinks.
+    single = lines_by_item(four_node_plan())
+    assert single["Fabric cable, node to leaf"]["quantity"] == 32
+    assert "Fabric cable, leaf to spine" not in single
+    # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each;
     # 32 node-leaf links, 32 leaf-spine uplinks (non-blocking). One cable per link, a
     # transceiver at each end: 32 + 32 cables at $150, 64 + 64 transceivers at $1,000.
-    items = lines_by_item(four_node_plan())
+    items = lines_by_item(four_node_plan(fabric={"tiers": "2"}))
     assert items["Fabric cable, node to leaf"]["quantity"] == 32
     assert items["Fabric cable, leaf to spine"]["quantity"] == 32
     assert items["Transceiver, node to leaf (both ends)"]["quantity"] == 64
     assert items["Transceiver, leaf to spine (both ends)"]["total_usd"] == 64 * 1_000
-    dac = lines_by_item(four_node_plan(costs={"node_leaf_dac": True}))
+    dac = lines_by_item(four_node_plan(costs={"node_leaf_dac": True}, fabric={"tiers": "2"}))
     assert "Transceiver, node to leaf (both ends)" not in dac
     assert dac["Fabric cable, node to leaf"]["part"] == "passive DAC"
 
@@ -82,8 +86,9 @@ def test_racks_and_facility_power_distribution():
 def test_capex_is_the_bom_total():
     report = evaluate(four_node_plan(), default_catalog())
     cost = report.sections["cost"]
-    # 4 x 315,000 + 43,000 (switch) + 64 x 150 + 128 x 1,000 + 2 x 2,500 + 6 x 3,000 + 15,000 + 75,000
-    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 9_600 + 128_000 + 5_000 + 18_000 + 15_000 + 75_000)
+    # 4 x 315,000 + 43,000 (one switch holds the 32 endpoints) + 32 cables x 150 +
+    # 64 transceivers x 1,000 + 2 racks x 2,500 + 6 PDUs x 3,000 + 1 CDU 15,000 + 75,000
+    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_800 + 64_000 + 5_000 + 18_000 + 15_000 + 75_000)
     assert cost["capex_usd"] == pytest.approx(sum(line["total_usd"] for line in cost["bom"]))
 
 

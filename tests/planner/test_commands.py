@@ -95,9 +95,9 @@ def test_remove_devices_restores_order_on_undo(catalog, medium):
 def test_moves_of_one_device_merge_into_one_step(catalog, medium):
     p = medium.placements[0]
     rack = next(r for r in medium.racks if r.name == "STOR-01")
-    first = MoveDevice(p.id, rack.id, 10)
+    first = MoveDevice(p.id, rack.id, 20)  # STOR-01 holds 7 x 2U appliances at U1-U14
     first.do(medium, catalog)
-    second = MoveDevice(p.id, rack.id, 20)
+    second = MoveDevice(p.id, rack.id, 30)
     second.do(medium, catalog)
     assert first.merge(second)
     first.undo(medium, catalog)

@@ -70,7 +70,7 @@ def test_rent_command_refuses_bad_numbers(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["rent", "--gpus", "-3", "--days", "90"])
     assert exc.value.code == 2
-    assert "--gpus must be a positive number" in capsys.readouterr().err
+    assert "--gpus: takes a whole number of GPUs from 1" in capsys.readouterr().err
 
 
 def test_energy_is_paid_on_average_draw_even_on_the_nameplate_basis():

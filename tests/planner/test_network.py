@@ -121,15 +121,17 @@ def test_removing_one_leaf_says_how_many_ports_are_missing_and_undo_clears_it():
 
 def test_spare_switches_are_info():
     plan = build_template("medium")
-    # Fewer nodes than the switches were sized for: 8 nodes need 8 leaves + 1 spine.
+    # Fewer nodes than the switches were sized for: 8 nodes x 8 NICs = 64 endpoints fit
+    # one 64-port switch.
     history = History(plan, CAT)
     nodes = [p.id for p in plan.placements if p.device == "hgx-h100-8"][:8]
     history.apply(RemoveDevices(nodes))
     history.apply(SetSetting("workload", "dp", 2))
     report = Evaluator(plan, CAT).evaluate()
     spare = [f for f in report.findings if f.code == "network.ports.spare"]
-    # 10 x 64 placed - 9 x 64 needed = 64 spare.
-    assert spare and spare[0].severity == "info" and spare[0].message.startswith("64 ")
+    # 10 x 64 placed - 1 x 64 needed = 576 spare.
+    assert spare and spare[0].severity == "info" and spare[0].message.startswith("576 ")
+    assert "needed for one switch" in spare[0].message
 
 
 @pytest.mark.parametrize("switch", ["sn5600-400", "qm9700-ndr200", "q3400"])

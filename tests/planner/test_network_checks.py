@@ -127,13 +127,18 @@ def test_cli_fabrics_text_and_json(tmp_path, capsys):
                                                       "ib800"]
 
 
-def test_cli_fabrics_without_workload_is_a_clean_exit_2(tmp_path, capsys):
+def test_cli_fabrics_without_workload_says_so_and_exits_0(tmp_path, capsys):
+    # A usable plan with nothing to compare is not unusable input (2) nor a plan error (1).
     plan_file = tmp_path / "i.json"
     main(["new", "-t", "inference", "-o", str(plan_file)])
     capsys.readouterr()
-    assert main(["fabrics", str(plan_file)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("cluster-planner: no fabric comparison") and "Traceback" not in err
+    assert main(["fabrics", str(plan_file)]) == 0
+    out = capsys.readouterr()
+    assert out.out.strip() == "no fabric comparison: the plan has no training workload on GPUs to compare"
+    assert out.err == ""
+    assert main(["fabrics", str(plan_file), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["fabrics"] == [] and data["note"].startswith("no fabric comparison")
 
 
 def test_check_text_shows_the_new_figures(tmp_path, capsys):
@@ -142,5 +147,6 @@ def test_check_text_shows_the_new_figures(tmp_path, capsys):
     capsys.readouterr()
     main(["check", str(plan_file)])
     out = capsys.readouterr().out
-    for label in ("leaf switches", "allreduce ms", "tokens per s limit", "checkpoint gb", "cables per tier"):
+    for label in ("Leaf switches", "Gradient all-reduce per step", "Throughput at 100% of peak (limit)",
+                  "Checkpoint size", "Cables per tier"):
         assert label in out

@@ -65,5 +65,5 @@ def test_an_exception_in_a_slot_shows_a_dialog_logs_saves_and_the_app_runs_on(qt
     assert "recovery copy" in seen["text"] and seen["copy"]  # the error struck mid-edit: the plan is on disk
     log = (tmp_path / "state" / "logs" / "errors.log").read_text()
     assert "Traceback" in log and "ZeroDivisionError: summary: division by zero" in log
-    # medium has 6 racks; two added, one before and one after the error
-    assert seen["racks"] == 2 and seen["summary"] == "8"
+    # medium has 7 racks; two added, one before and one after the error
+    assert seen["racks"] == 2 and seen["summary"] == "9"

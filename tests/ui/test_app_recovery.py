@@ -160,5 +160,6 @@ def test_discarding_the_offer_removes_the_copy(qtbot, session, monkeypatch):
     prompts = run_app(monkeypatch, [str(plan_path)], lambda w: seen.update(plan=json.loads(w.plan_json())),
                       lambda box: box.discard_button.click())
     assert len(prompts) == 1
-    assert [r["name"] for r in seen["plan"]["racks"]] == ["GPU-01", "GPU-02", "GPU-03", "GPU-04", "NET-01", "STOR-01"]
+    assert [r["name"] for r in seen["plan"]["racks"]] == ["GPU-01", "GPU-02", "GPU-03", "GPU-04", "NET-01", "STOR-01",
+                                                         "CDU-01"]
     assert find_recoverable(state / "recovery") == []

@@ -155,10 +155,10 @@ def test_duplicate_places_a_copy_in_the_lowest_free_slot(window):
     stor = rack_named(doc.plan, "STOR-01")
     pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 1)
     view.duplicate(pfs.id)
-    # two 2U appliances at U1-U4: the copy goes to U5
+    # seven 2U appliances at U1-U14: the copy goes to U15
     copies = [p.u for p in doc.plan.rack_members(stor.id).values() if p.device == pfs.device]
-    assert sorted(copies) == [1, 3, 5]
-    assert view.selected_devices() == [p.id for p in doc.plan.rack_members(stor.id).values() if p.u == 5]
+    assert sorted(copies) == [1, 3, 5, 7, 9, 11, 13, 15]
+    assert view.selected_devices() == [p.id for p in doc.plan.rack_members(stor.id).values() if p.u == 15]
 
 
 def test_only_touched_racks_are_redrawn(window, monkeypatch):
@@ -177,36 +177,36 @@ def test_only_touched_racks_are_redrawn(window, monkeypatch):
 def test_inspector_edits_a_device_label_and_u_through_commands(window):
     doc, view = window.doc, window.view
     stor = rack_named(doc.plan, "STOR-01")
-    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 3)
+    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 13)  # the top of seven
     view.select(pfs.id)
     label = window.inspector.fields["label"]
     label.setText("lustre-b")
     label.editingFinished.emit()
     assert doc.plan.placement(pfs.id).label == "lustre-b"
-    window.inspector.fields["u"].setValue(10)
-    assert doc.plan.placement(pfs.id).u == 10
+    window.inspector.fields["u"].setValue(20)
+    assert doc.plan.placement(pfs.id).u == 20
     assert window.inspector.fields["power_typical"].text() == "1.8 kW"  # catalog: 1,800 W typical
-    window.inspector.fields["u"].setValue(1)  # occupied by the other appliance: refused
-    assert doc.plan.placement(pfs.id).u == 10
+    window.inspector.fields["u"].setValue(1)  # occupied by another appliance: refused
+    assert doc.plan.placement(pfs.id).u == 20
     assert "overlaps" in window.statusBar().currentMessage()
 
 
 def test_arrow_key_nudges_merge_into_one_undo_step(window, qtbot):
     doc, view = window.doc, window.view
     stor = rack_named(doc.plan, "STOR-01")
-    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 3)
+    pfs = next(p for p in doc.plan.rack_members(stor.id).values() if p.u == 13)  # the top of seven
     view.select(pfs.id)
     steps = doc.undo_stack.count()
     view.setFocus()
     for _ in range(3):
         qtbot.keyClick(view, Qt.Key.Key_Up)
-    assert doc.plan.placement(pfs.id).u == 6
+    assert doc.plan.placement(pfs.id).u == 16
     assert doc.undo_stack.count() == steps + 1
     window.undo_action.trigger()
-    assert doc.plan.placement(pfs.id).u == 3
+    assert doc.plan.placement(pfs.id).u == 13
     view.select(pfs.id)
-    qtbot.keyClick(view, Qt.Key.Key_Down)  # U2 overlaps the appliance at U1-U2: refused, nothing pushed
-    assert doc.plan.placement(pfs.id).u == 3
+    qtbot.keyClick(view, Qt.Key.Key_Down)  # U12 overlaps the appliance at U11-U12: refused, nothing pushed
+    assert doc.plan.placement(pfs.id).u == 13
 
 
 def test_a_taller_rack_is_laid_out_again_with_bottoms_aligned(window):

@@ -10,9 +10,9 @@ from ui.mime import DEVICE_MIME, DragPayload, from_mime, to_mime
 
 # The medium template (16 x HGX H100 nodes at 7 kW typical) lays out:
 #   GPU-01..04: 4 nodes each at U1, U9, U17, U25 -> 4 x 7.0 = 28.0 kW of a 30 kW cap
-#   STOR-01: 2 parallel-filesystem appliances, 2 x 1.8 kW = 3.6 kW of a 25 kW cap
-#   IT power 112 (nodes) + 7.5 (10 x QM9700 at 0.75) + 0.47 (SN4600C) + 3.0 (2 CDUs at 1.5)
-#            + 0.08 (mgmt switch) + 3.6 (storage) = 126.65 kW
+#   STOR-01: 7 parallel-filesystem appliances at U1-U14, 7 x 1.8 kW = 12.6 kW of a 25 kW cap
+#   IT power 112 (nodes) + 7.5 (10 x QM9700 at 0.75) + 0.94 (SN5600) + 3.0 (2 CDUs at 1.5, CDU-01)
+#            + 0.08 (mgmt switch) + 12.6 (storage) = 136.12 kW
 
 
 def test_drop_from_palette_places_device_at_that_u_and_undo_removes_it(window):
@@ -29,18 +29,18 @@ def test_drop_from_palette_places_device_at_that_u_and_undo_removes_it(window):
 
     placed = [p for p in doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"]
     assert [p.u for p in placed] == [20]
-    # 4 x H100 workhorse: 3.6 kW typical -> STOR-01 rises from 3.6 to 7.2 kW
-    assert view.racks[stor.id].power_text() == "7.2 / 25 kW"
-    # IT power 126.65 + 3.6 = 130.25 kW; facility x PUE 1.56 = 203.19 kW; GPUs 128 + 4
-    assert window.summary.text("it_kw") == "130.2 kW"  # 130.25 rounds half to even in format()
-    assert window.summary.text("facility_kw") == "203.2 kW"
+    # 4 x H100 workhorse: 3.6 kW typical -> STOR-01 rises from 12.6 to 16.2 kW
+    assert view.racks[stor.id].power_text() == "16.2 / 25 kW"
+    # IT power 136.12 + 3.6 = 139.72 kW; facility x PUE 1.56 = 217.96 kW; GPUs 128 + 4
+    assert window.summary.text("it_kw") == "139.7 kW"
+    assert window.summary.text("facility_kw") == "218.0 kW"
     assert window.summary.text("gpus") == "132"
     assert window.undo_action.text() == "&Undo Add Generic 4 x H100 NVLink workstation node"
 
     window.undo_action.trigger()
     assert not [p for p in doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"]
-    assert view.racks[stor.id].power_text() == "3.6 / 25 kW"
-    assert window.summary.text("it_kw") == "126.7 kW"
+    assert view.racks[stor.id].power_text() == "12.6 / 25 kW"
+    assert window.summary.text("it_kw") == "136.1 kW"
     assert window.summary.text("gpus") == "128"
 
 
@@ -82,12 +82,12 @@ def test_moving_a_device_to_another_rack_updates_both_racks_in_one_undo_step(win
     node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 25)
     steps = doc.undo_stack.count()
     mime = to_mime(DragPayload(node.device, node.id, grab_u=0))  # what dragging a placed device carries
-    send_drag(view, mime, slot_pos(view, stor.id, 10))
+    send_drag(view, mime, slot_pos(view, stor.id, 20))
 
-    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (stor.id, 10)
-    # GPU-01 loses a 7 kW node: 28 -> 21 kW; STOR-01 gains it: 3.6 -> 10.6 kW
+    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (stor.id, 20)
+    # GPU-01 loses a 7 kW node: 28 -> 21 kW; STOR-01 gains it: 12.6 -> 19.6 kW
     assert view.racks[gpu1.id].power_text() == "21.0 / 30 kW"
-    assert view.racks[stor.id].power_text() == "10.6 / 25 kW"
+    assert view.racks[stor.id].power_text() == "19.6 / 25 kW"
     assert node.id in view.racks[stor.id].devices and node.id not in view.racks[gpu1.id].devices
     assert doc.undo_stack.count() == steps + 1  # one drag, one undo step
     window.undo_action.trigger()

@@ -117,7 +117,7 @@ def test_starts_on_the_medium_template_and_the_window_is_not_blank(qtbot, tmp_pa
     qtbot.waitExposed(window)
     assert window.doc.plan.name == get_template("medium").title
     assert window.summary.text("gpus") == "128"  # 16 nodes x 8 H100
-    assert window.summary.text("racks") == "6"
+    assert window.summary.text("racks") == "7"  # 4 GPU, NET, STOR, CDU
     assert window.windowTitle().endswith("— GPU Cluster Planner")
     path = tmp_path / "window.png"
     assert window.grab().save(str(path))

@@ -2,7 +2,7 @@
 keyboard navigation and edits that redraw only the touched racks.
 
 A few-hundred-rack plan keeps CI fast: ``massive`` with 1,500 nodes gives 426 racks and
-2,736 devices (the frontier-100k figures are in benchmarks/app_*_frontier.py).
+2,728 devices (the frontier-100k figures are in benchmarks/app_*_frontier.py).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def paint(view):
 
 
 def test_the_big_plan_fixture_is_a_few_hundred_racks(big):
-    assert len(big.doc.plan.racks) == 426 and len(big.doc.plan.placements) == 2736
+    assert len(big.doc.plan.racks) == 426 and len(big.doc.plan.placements) == 2728
 
 
 def test_zoomed_out_the_floor_draws_blocks_and_zoomed_in_racks_show_labelled_devices(big):

@@ -52,22 +52,22 @@ def test_a_change_is_an_undoable_command_and_the_summary_follows(window):
     pue = window.settings_panel.forms["facility"].editors["pue"]
     _enter(pue, "1.3")
     assert window.doc.plan.settings.facility.pue == 1.3
-    # facility power = IT power x PUE = 126.65 x 1.3 = 164.645 kW
-    assert window.summary.text("facility_kw") == "164.6 kW"
+    # facility power = IT power x PUE = 136.12 x 1.3 = 176.956 kW
+    assert window.summary.text("facility_kw") == "177.0 kW"
     assert window.undo_action.text().endswith("Set PUE")
     window.undo_action.trigger()
     assert window.doc.plan.settings.facility.pue == 1.56
     assert pue.widget.text() == "1.56"  # model -> widget on undo
-    assert window.summary.text("facility_kw") == "197.6 kW"  # 126.65 x 1.56 = 197.574
+    assert window.summary.text("facility_kw") == "212.3 kW"  # 136.12 x 1.56 = 212.347
 
 
 def test_power_basis_combo_switches_every_rack_to_nameplate(window):
     combo = window.settings_panel.forms["facility"].editors["power_basis"].widget
     combo.setCurrentIndex(combo.findData("nameplate"))
     assert window.doc.plan.settings.facility.power_basis == "nameplate"
-    # nameplate: 16 x 10.2 (nodes) + 10 x 1.72 (QM9700) + 1.1 (SN4600C) + 2 x 3.0 (CDUs)
-    #            + 0.15 (mgmt) + 2 x 2.4 (storage) = 192.45 kW
-    assert window.summary.text("it_kw") == "192.4 kW"
+    # nameplate: 16 x 10.2 (nodes) + 10 x 1.72 (QM9700) + 3.0 (SN5600) + 2 x 3.0 (CDUs)
+    #            + 0.15 (mgmt) + 7 x 2.4 (storage) = 206.35 kW
+    assert window.summary.text("it_kw") == "206.3 kW"
     gpu1 = next(r for r in window.doc.plan.racks if r.name == "GPU-01")
     assert window.view.racks[gpu1.id].power_text() == "40.8 / 30 kW"  # 4 x 10.2
     window.undo_action.trigger()

@@ -3,11 +3,12 @@ every field type edits, a bad value is refused with a message (model unchanged),
 value changes the summary or the checks through one undoable command.
 
 Hand figures for the ``medium`` template (the guide's 70B case: 128 H100, TP 8 PP 4 DP 4,
-NDR400 rail-optimised with SHARP, 6 racks, 2 parallel-filesystem appliances):
+NDR400 rail-optimised with SHARP, 7 racks, 7 parallel-filesystem appliances):
 - tokens/s limit = GPUs x peak / (6 x parameters) = 128 x 989e12 / (6 x 70e9) = 301,409.5
   (H100 SXM dense BF16 989 TFLOPS);
-- capex holds 6 rack enclosures at $2,500: raising the price to $12,500 adds 6 x 10,000 = $60,000;
-- checkpoint write per node: 2 appliances x 25 GB/s = 50 GB/s shared, above the 10 GB/s minimum.
+- capex holds 7 rack enclosures at $2,500: raising the price to $12,500 adds 7 x 10,000 = $70,000;
+- checkpoint write per node: 7 appliances x 25 GB/s = 175 GB/s shared by 16 nodes = 10.9 GB/s,
+  above the 10 GB/s minimum; one node alone min(2 x 400G = 100, 175) = 100 GB/s.
 """
 
 import typing
@@ -118,30 +119,30 @@ def test_workload_model_size_changes_the_summary(window):
 
 def test_storage_threshold_raises_a_warning_and_undo_clears_it(window):
     form = window.settings_panel.forms["storage"]
-    assert section(window, "storage")["write_gbs_per_node"] == 50.0
+    assert section(window, "storage")["write_gbs_per_node"] == 100.0
     before = window.checks_dock.windowTitle()
-    enter(form.editors["min_write_gbs_per_node"], "60")  # 50 GB/s per node is now below the minimum
+    enter(form.editors["min_write_gbs_per_node"], "60")  # 10.9 GB/s per node all writing is now below it
     assert any("60" in m and "GB/s" in m for m in window.checks.messages("warning")), window.checks.messages()
     assert window.checks_dock.windowTitle() != before
     window.undo_action.trigger()
     assert window.checks_dock.windowTitle() == before
     refused(window, form, form.editors["max_stall_pct"], "-5", "greater than 0", "max_stall_pct", 5.0)
     enter(form.editors["checkpoint_bytes_per_param"], "16")
-    # 70e9 parameters x 16 bytes = 1,120 GB; at 50 GB/s it writes in 22.4 s
+    # 70e9 parameters x 16 bytes = 1,120 GB; at 175 GB/s it writes in 6.4 s
     assert section(window, "storage")["checkpoint_gb"] == pytest.approx(1120.0)
-    assert section(window, "storage")["checkpoint_write_s"] == pytest.approx(22.4)
+    assert section(window, "storage")["checkpoint_write_s"] == pytest.approx(6.4)
 
 
 def test_costs_rack_price_changes_capex_and_bad_values_are_refused(window):
     form = window.settings_panel.forms["costs"]
     capex = section(window, "cost")["capex_usd"]
-    assert window.summary.text("capex") == "$6.73M"
+    assert window.summary.text("capex") == "$8.02M"  # 8,021,900
     enter(form.editors["rack_usd"], "12,500")
-    assert section(window, "cost")["capex_usd"] == pytest.approx(capex + 60_000)  # 6 racks x $10,000 more
-    assert window.summary.text("capex") == "$6.79M"  # 6,728,400 + 60,000 = 6,788,400
+    assert section(window, "cost")["capex_usd"] == pytest.approx(capex + 70_000)  # 7 racks x $10,000 more
+    assert window.summary.text("capex") == "$8.09M"  # 8,021,900 + 70,000 = 8,091,900
     assert window.undo_action.text() == "&Undo Set Rack enclosure"
     window.undo_action.trigger()
-    assert window.summary.text("capex") == "$6.73M"
+    assert window.summary.text("capex") == "$8.02M"
     refused(window, form, form.editors["utilisation"], "1.5", "less than or equal to 1", "utilisation", 1.0)
     refused(window, form, form.editors["horizon_months"], "2.5", "not a whole number", "horizon_months", 36)
     choose(form.editors["opex_mode"], "owned")

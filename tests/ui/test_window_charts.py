@@ -6,10 +6,10 @@ from PySide6.QtWidgets import QMenu
 
 from tests.ui.conftest import rack_named, send_drag, slot_pos
 
-# The medium template's STOR-01 holds 2 parallel-filesystem appliances: 2 x 1.8 kW typical
-# = 3.6 kW, 2 x 2.4 kW nameplate = 4.8 kW (builtin catalog, pfs-appliance). A "Generic
+# The medium template's STOR-01 holds 7 parallel-filesystem appliances: 7 x 1.8 kW typical
+# = 12.6 kW, 7 x 2.4 kW nameplate = 16.8 kW (builtin catalog, pfs-appliance). A "Generic
 # 4 x H100 NVLink workstation node" draws 3.6 kW typical and 5.0 kW nameplate, so dropping
-# one into STOR-01 makes 7.2 kW typical and 9.8 kW nameplate.
+# one into STOR-01 makes 16.2 kW typical and 21.8 kW nameplate.
 
 
 def bars(chart, rack_id):
@@ -44,15 +44,15 @@ def test_dropping_a_node_raises_its_racks_bar_and_undo_lowers_it(window):
     doc, view, chart = window.doc, window.view, window.charts.rack_power
     stor = rack_named(doc.plan, "STOR-01")
     gpu1 = rack_named(doc.plan, "GPU-01")
-    assert bars(chart, stor.id) == pytest.approx((3.6, 4.8))
+    assert bars(chart, stor.id) == pytest.approx((12.6, 16.8))
     assert bars(chart, gpu1.id) == pytest.approx((28.0, 40.8))  # 4 x 7 kW, 4 x 10.2 kW
 
     send_drag(view, window.palette_panel.mime_for("h100x4-workhorse"), slot_pos(view, stor.id, 20))
 
-    assert bars(chart, stor.id) == pytest.approx((7.2, 9.8))  # + 3.6 kW typical, + 5.0 kW nameplate
+    assert bars(chart, stor.id) == pytest.approx((16.2, 21.8))  # + 3.6 kW typical, + 5.0 kW nameplate
     assert bars(chart, gpu1.id) == pytest.approx((28.0, 40.8))  # the other racks did not move
     window.undo_action.trigger()
-    assert bars(chart, stor.id) == pytest.approx((3.6, 4.8))
+    assert bars(chart, stor.id) == pytest.approx((12.6, 16.8))
 
 
 def test_hidden_charts_catch_up_when_shown(window):
@@ -63,7 +63,7 @@ def test_hidden_charts_catch_up_when_shown(window):
     send_drag(view, window.palette_panel.mime_for("h100x4-workhorse"), slot_pos(view, stor.id, 20))
     window.charts_dock.toggleViewAction().trigger()
     assert window.charts_dock.isVisible()
-    assert bars(chart, stor.id) == pytest.approx((7.2, 9.8))
+    assert bars(chart, stor.id) == pytest.approx((16.2, 21.8))
 
 
 def test_clicking_a_bar_selects_that_rack_in_the_view(window, qtbot):

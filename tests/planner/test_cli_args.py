@@ -1,0 +1,49 @@
+"""CLI numbers are checked as the app's settings check them: one line, exit status 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.cli import main
+from planner.settings.costs import CostSettings
+
+
+def run(capsys, *argv):
+    with pytest.raises(SystemExit) as exc:
+        main(["rent", *argv])
+    return exc.value.code, capsys.readouterr().err
+
+
+def test_uplift_15_is_refused_with_the_fraction_suggested(capsys):
+    # The settings model takes 0..10 (a fraction): 15 would be 1,500%; the user meant 0.15.
+    with pytest.raises(ValueError):
+        CostSettings(rent_uplift=15)
+    code, err = run(capsys, "--gpus", "64", "--days", "90", "--uplift", "15")
+    assert code == 2 and err.count("\n") == 1
+    assert "takes a fraction" in err and "0.15 for 15%" in err and "for 15% use 0.15" in err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--gpus", "-5", "--days", "9"], "whole number of GPUs"),
+    (["--gpus", "1.5", "--days", "9"], "whole number of GPUs"),
+    (["--gpus", "0", "--days", "9"], "whole number of GPUs"),
+    (["--gpus", "8", "--days", "-1"], "above 0"),
+    (["--gpus", "8", "--days", "0"], "above 0"),
+    (["--gpus", "8", "--hours", "nan"], "finite"),
+    (["--gpus", "8", "--days", "9", "--rate", "-2"], "0 to 1,000"),
+    (["--gpus", "8", "--days", "9", "--rate", "2000"], "0 to 1,000"),
+    (["--gpus", "8", "--days", "9", "--uplift", "-0.1"], "fraction"),
+])
+def test_bad_numbers_exit_2_with_one_line(capsys, args, words):
+    code, err = run(capsys, *args)
+    assert code == 2 and words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_good_numbers_still_compute_the_guides_faq(capsys):
+    # 64 GPUs x 2,160 h x $2.10 x 1.15 = $333,849.60
+    assert main(["rent", "--gpus", "64", "--days", "90", "--rate", "2.10", "--uplift", "0.15"]) == 0
+    assert "$333,849.60" in capsys.readouterr().out
+    # An uplift of 2 (200%) is allowed, as in the app, with a note: 64 x 2,160 x 2.10 x 3 = 870,912
+    assert main(["rent", "--gpus", "64", "--days", "90", "--rate", "2.10", "--uplift", "2"]) == 0
+    out = capsys.readouterr()
+    assert "$870,912.00" in out.out and "0.02 for 2%" in out.err
