@@ -46,7 +46,7 @@ def cost_headlines(report: Report) -> list[tuple[str, str]]:
 # step breakdown are the planner's; they stay in the app and the workbook.)
 VENDOR_NETWORK_KEYS = ("fabric", "topology", "switch_model", "tiers", "leaf_switches", "spine_switches",
                        "core_switches", "switch_ports_needed", "switch_ports_placed", "oversubscription", "sharp",
-                       "cables", "transceivers", "bus_bandwidth_gbs", "allreduce_ms", "gpu_idle_pct")
+                       "cables", "transceivers", "effective_bandwidth_gbs", "allreduce_ms", "gpu_idle_pct")
 
 
 def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[str]]:
@@ -62,9 +62,7 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
         value = net[key]
         if key == "core_switches" and not value:
             continue  # a two-tier fabric has no core
-        label, text = describe("network", key, value)
-        if key == "switch_model" and catalog is not None and catalog.get(value) is not None:
-            text = catalog[value].title
+        label, text = describe("network", key, value, catalog)
         rows.append([label, text])
         if key == "cables" and isinstance(net.get("cables_per_tier"), dict):
             for tier, n in net["cables_per_tier"].items():
