@@ -1,7 +1,7 @@
 """Time updating all five charts after one edit (a node added to a rack), on the `massive`
 template and on the same template at 2,000 nodes; print one JSON line of figures.
 
-``update_ms``: ChartsPanel.update_report (feeding every chart's items);
+``update_ms``: ChartsPanel.update_report feeding all five charts' items (median of the edits);
 ``update_paint_ms``: the same plus painting the visible tab (rack power), offscreen.
 The evaluation itself is timed by benchmarks/evaluate.py and not counted here."""
 
@@ -32,12 +32,14 @@ def best_update_ms(app, catalog, nodes: int | None, repeats: int = 15) -> tuple[
     panel = ChartsPanel()
     panel.resize(1200, 600)
     panel.show()
+    panel.charts  # build all five (the panel builds a chart when its tab is first shown)
     panel.update_report(ev.evaluate())
     app.processEvents()
     node = next(p for p in plan.placements if catalog.get(p.device).gpu is not None)
     rack = node.rack
     free_u = 1 + max(p.u + catalog.get(p.device).u_height - 1 for p in plan.placements if p.rack == rack)
     best = best_paint = float("inf")
+    updates: list[float] = []
     for i in range(repeats):
         cmd = AddDevice(node.device, rack, free_u) if i % 2 == 0 else RemoveDevices([added])
         changes = cmd.do(plan, catalog)
@@ -51,7 +53,9 @@ def best_update_ms(app, catalog, nodes: int | None, repeats: int = 15) -> tuple[
         app.processEvents()
         t2 = time.perf_counter()
         best, best_paint = min(best, t1 - t0), min(best_paint, t2 - t0)
-    return best * 1e3, best_paint * 1e3, len(plan.racks)
+        updates.append(t1 - t0)
+    assert len(panel._built) == 5
+    return sorted(updates)[len(updates) // 2] * 1e3, best_paint * 1e3, len(plan.racks)
 
 
 def main() -> None:
