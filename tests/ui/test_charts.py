@@ -187,3 +187,29 @@ def test_each_chart_exports_png_and_svg(setup, tmp_path, attr):
     with pytest.raises(ChartExportError, match="png or .svg"):
         chart.export(tmp_path / "c.pdf")
     assert chart.export_action in chart.scene().contextMenu
+
+
+def test_a_plan_of_hundreds_of_racks_draws_one_step_per_rack_and_follows_edits(qtbot, catalog):
+    from planner.commands import EditRack
+    from ui.charts.rack_power import RackPowerChart
+
+    # massive resized to 1,200 nodes: 300 GPU racks of 4 nodes plus network, storage and CDU racks
+    plan = build_template("massive", nodes=1200, catalog=catalog)
+    ev = Evaluator(plan, catalog)
+    chart = RackPowerChart()
+    qtbot.addWidget(chart)
+    report = ev.evaluate()
+    chart.update_report(report)
+    assert chart.dense and len(report.racks) > 300
+    assert list(chart.typical_bars.opts["height"]) == []  # no per-rack rectangles
+    edges, typical = chart.dense_typical.getData()
+    assert len(edges) == len(report.racks) + 1
+    assert list(typical) == pytest.approx([r.power_typical_kw for r in report.racks])
+    # lower the first GPU rack's cap to 20 kW: its 4 x 7 = 28 kW turns red, the others stay blue
+    first = next(r for r in report.racks if r.nodes)
+    report = ev.evaluate(EditRack(first.id, power_cap_kw=20).do(plan, catalog))
+    chart.update_report(report, None)
+    _, over = chart.dense_over.getData()
+    i = report.rack_order.index(first.id)
+    assert over[i] == pytest.approx(28.0)
+    assert sum(1 for v in over if v > 0) == 1

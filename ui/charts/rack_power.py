@@ -21,6 +21,7 @@ CAP = "#222222"
 BAR_W = 0.38  # each of the pair, in rack slots
 HALF = 0.45   # half the width of a rack's column (the cap line, the click target)
 OUTLINE_MAX_RACKS = 120
+DENSE_RACKS = 300  # above this, bars are drawn as filled step curves: one path, not thousands of rects
 
 
 class RackPowerChart(ChartView):
@@ -34,6 +35,7 @@ class RackPowerChart(ChartView):
                                   axis_items={"bottom": self.axis})
         self.plot.setMouseEnabled(x=True, y=False)
         self.rack_ids: list[str] = []
+        self.dense = False
         self._racks: list = []
         self._basis = ""
         self._brush = {k: pg.mkBrush(c) for k, c in
@@ -47,7 +49,15 @@ class RackPowerChart(ChartView):
         self.nameplate_bars = pg.BarGraphItem(x=empty, height=empty, width=BAR_W,
                                               brush=self._brush["n"], pen=self._pen["n"])
         self.cap_line = pg.PlotDataItem(empty, empty, connect="pairs", pen=pen(CAP, 2, Qt.PenStyle.DashLine))
-        for item in (self.typical_bars, self.nameplate_bars, self.cap_line):
+        edges = np.zeros(1)
+        self.dense_nameplate = pg.PlotCurveItem(edges, empty, stepMode="center", fillLevel=0,
+                                                brush=self._brush["n"], pen=self._no_pen)
+        self.dense_typical = pg.PlotCurveItem(edges, empty, stepMode="center", fillLevel=0,
+                                              brush=self._brush["t"], pen=self._no_pen)
+        self.dense_over = pg.PlotCurveItem(edges, empty, stepMode="center", fillLevel=0,
+                                           brush=self._brush["to"], pen=self._no_pen)
+        for item in (self.dense_nameplate, self.dense_typical, self.dense_over,
+                     self.typical_bars, self.nameplate_bars, self.cap_line):
             self.plot.addItem(item)
         legend = self.add_legend(self.plot, colCount=4)
         self._over_sample = pg.BarGraphItem(x=[0], height=[0], width=1, brush=self._brush["to"],
@@ -79,12 +89,28 @@ class RackPowerChart(ChartView):
         # would paint over the fill (every bar would look like its outline colour).
         outline = n <= OUTLINE_MAX_RACKS
         no_pen = self._no_pen
-        set_bars(self.typical_bars, x=x - 0.2, height=typical, width=BAR_W, pen=no_pen,
-                 brushes=[b["to"] if o else b["t"] for o in t_over],
-                 pens=[p["to"] if o else p["t"] for o in t_over] if outline else [])
-        set_bars(self.nameplate_bars, x=x + 0.2, height=nameplate, width=BAR_W, pen=no_pen,
-                 brushes=[b["no"] if o else b["n"] for o in n_over],
-                 pens=[p["no"] if o else p["n"] for o in n_over] if outline else [])
+        self.dense = n > DENSE_RACKS
+        if self.dense:
+            # one filled step per rack: nameplate behind, typical in front, over-cap racks red
+            edges = np.arange(n + 1, dtype=float) - 0.5
+            over = np.fromiter((o for o in (t_over if report.power_basis == "typical" else n_over)), bool, n)
+            shown = typical if report.power_basis == "typical" else nameplate
+            self.dense_nameplate.setData(edges, nameplate)
+            self.dense_typical.setData(edges, typical)
+            self.dense_over.setData(edges, np.where(over, shown, 0.0))
+            empty = np.zeros(0)
+            set_bars(self.typical_bars, x=empty, height=empty, width=BAR_W, pen=no_pen, brushes=[], pens=[])
+            set_bars(self.nameplate_bars, x=empty, height=empty, width=BAR_W, pen=no_pen, brushes=[], pens=[])
+        else:
+            edges, empty = np.zeros(1), np.zeros(0)
+            for curve in (self.dense_nameplate, self.dense_typical, self.dense_over):
+                curve.setData(edges, empty)
+            set_bars(self.typical_bars, x=x - 0.2, height=typical, width=BAR_W, pen=no_pen,
+                     brushes=[b["to"] if o else b["t"] for o in t_over],
+                     pens=[p["to"] if o else p["t"] for o in t_over] if outline else [])
+            set_bars(self.nameplate_bars, x=x + 0.2, height=nameplate, width=BAR_W, pen=no_pen,
+                     brushes=[b["no"] if o else b["n"] for o in n_over],
+                     pens=[p["no"] if o else p["n"] for o in n_over] if outline else [])
         self.cap_line.setData(np.repeat(x, 2) + np.tile([-HALF, HALF], n), np.repeat(caps, 2))
         self.rack_ids = list(report.rack_order)
         self._racks = racks
