@@ -51,8 +51,7 @@ def text(ws, row: int, col: int, value: Any, *, font: Font | None = None):
     return cell
 
 
-def num(ws, row: int, col: int, value: Any, fmt: str | None = None, *, font: Font | None = None):
-    """A number (or bool); None becomes an empty cell."""
+def _value(ws, row: int, col: int, value: Any, fmt: str | None, font: Font | None):
     cell = ws.cell(row=row, column=col)
     cell.value = value
     if fmt:
@@ -62,16 +61,15 @@ def num(ws, row: int, col: int, value: Any, fmt: str | None = None, *, font: Fon
     return cell
 
 
+def num(ws, row: int, col: int, value: Any, fmt: str | None = None, *, font: Font | None = None):
+    """A number (or bool); None becomes an empty cell."""
+    return _value(ws, row, col, value, fmt, font)
+
+
 def formula(ws, row: int, col: int, expr: str, fmt: str | None = None, *, font: Font | None = None):
     """A formula the planner wrote itself (never from user text)."""
     assert expr.startswith("="), expr
-    cell = ws.cell(row=row, column=col)
-    cell.value = expr
-    if fmt:
-        cell.number_format = fmt
-    if font is not None:
-        cell.font = font
-    return cell
+    return _value(ws, row, col, expr, fmt, font)
 
 
 def header(ws, row: int, titles: list[str], col: int = 1) -> None:
