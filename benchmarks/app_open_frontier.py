@@ -26,9 +26,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from planner.catalog import default_catalog  # noqa: E402
-from planner.fileio import save_plan  # noqa: E402
-from planner.templates import build_template  # noqa: E402
+from planner.hardware.catalog import default_catalog  # noqa: E402
+from planner.plan.fileio import save_plan  # noqa: E402
+from planner.plan.templates import build_template  # noqa: E402
 
 PROBE = Path(__file__).resolve().parent / "_app_probe.py"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from planner.catalog import default_catalog  # noqa: E402
-from planner.evaluate import Evaluator  # noqa: E402
-from planner.templates import build_template  # noqa: E402
+from planner.hardware.catalog import default_catalog  # noqa: E402
+from planner.report.evaluate import Evaluator  # noqa: E402
+from planner.plan.templates import build_template  # noqa: E402
 
 
 def best_ms(plan, catalog, repeats: int = 20) -> tuple[float, float]:
@@ -25,7 +25,7 @@ def best_ms(plan, catalog, repeats: int = 20) -> tuple[float, float]:
         t0 = time.perf_counter()
         ev.evaluate()
         best = min(best, time.perf_counter() - t0)
-    from planner.evaluate import SECTIONS, EvalContext
+    from planner.report.evaluate import SECTIONS, EvalContext
 
     report = ev.report
     ctx = EvalContext(plan, catalog, report.totals, dict(Counter(p.device for p in plan.placements)))

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from planner.catalog import default_catalog  # noqa: E402
+from planner.hardware.catalog import default_catalog  # noqa: E402
 from planner.export.xlsx import write_workbook  # noqa: E402
-from planner.templates import build_template  # noqa: E402
+from planner.plan.templates import build_template  # noqa: E402
 
 
 def main() -> None:

@@ -22,13 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from planner.catalog import default_catalog  # noqa: E402
-from planner.commands import MoveDevice  # noqa: E402
-from planner.evaluate import Evaluator  # noqa: E402
+from planner.hardware.catalog import default_catalog  # noqa: E402
+from planner.plan.commands import MoveDevice  # noqa: E402
+from planner.report.evaluate import Evaluator  # noqa: E402
 from planner.export.xlsx import write_workbook  # noqa: E402
-from planner.fileio import open_plan, save_plan  # noqa: E402
-from planner.space import lowest_free_u  # noqa: E402
-from planner.templates import build_template  # noqa: E402
+from planner.plan.fileio import open_plan, save_plan  # noqa: E402
+from planner.plan.space import lowest_free_u  # noqa: E402
+from planner.plan.templates import build_template  # noqa: E402
 
 TEMPLATE = "frontier-100k"
 

@@ -12,11 +12,11 @@ from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from planner.catalog import default_catalog, load_catalog
+from planner.hardware.catalog import default_catalog, load_catalog
 from planner.errors import PlannerError
-from planner.fileio import open_plan
+from planner.plan.fileio import open_plan
 from planner.paths import resources_dir
-from planner.templates import build_template
+from planner.plan.templates import build_template
 from ui.document import Document
 from ui.errors import install_exception_hook
 from ui.main_window import APP_TITLE, MainWindow

@@ -6,7 +6,7 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
-from planner.report import Report
+from planner.report.model import Report
 from ui import theme
 
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1

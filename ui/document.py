@@ -13,13 +13,13 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from planner.catalog import Catalog
-from planner.changes import EVERYTHING, ChangeSet
-from planner.commands import Command, CommandError
-from planner.evaluate import Evaluator
-from planner.fileio import plan_to_json
-from planner.plan import Plan
-from planner.report import Report
+from planner.hardware.catalog import Catalog
+from planner.plan.changes import EVERYTHING, ChangeSet
+from planner.plan.commands import Command, CommandError
+from planner.report.evaluate import Evaluator
+from planner.plan.fileio import plan_to_json
+from planner.plan.model import Plan
+from planner.report.model import Report
 from ui.saving import save_plan_qt
 
 _MERGEABLE_ID = 1

@@ -11,8 +11,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
-from planner.fileio import open_plan
-from planner.templates import build_template
+from planner.plan.fileio import open_plan
+from planner.plan.templates import build_template
 from ui.template_dialog import TemplateDialog
 
 APP_TITLE = "GPU Cluster Planner"

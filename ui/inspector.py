@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
-from planner.commands import EditDevice, MoveDevice, RenamePlan
+from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
 from ui import fmt
 from ui.document import Document
 from ui.form_grid import FormGrid

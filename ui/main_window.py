@@ -13,7 +13,7 @@ from shiboken6 import isValid
 from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QToolBar,
                                QVBoxLayout, QWidget)
 
-from planner.commands import AddRack, RemoveRack
+from planner.plan.commands import AddRack, RemoveRack
 from ui.charts.panel import ChartsPanel
 from ui.checks_panel import ChecksPanel
 from ui.file_actions import APP_TITLE, FileActions, optional_function

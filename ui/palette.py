@@ -6,7 +6,7 @@ from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
-from planner.catalog import CATEGORY_TITLES, Catalog
+from planner.hardware.catalog import CATEGORY_TITLES, Catalog
 from ui import fmt, theme
 from ui.mime import DragPayload, to_mime
 

@@ -7,9 +7,9 @@ from typing import Any
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
                                QVBoxLayout)
 
-from planner.autoplace import AutoPlace
-from planner.commands import RACK_FIELDS, EditRack
-from planner.plan import Rack
+from planner.plan.autoplace import AutoPlace
+from planner.plan.commands import RACK_FIELDS, EditRack
+from planner.plan.model import Rack
 from ui import fmt
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
 from ui.document import Document

@@ -18,9 +18,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QStyleOptionGraphicsItem
 
-from planner.catalog import DeviceType
-from planner.plan import Placement, Rack
-from planner.report import RackResult
+from planner.hardware.catalog import DeviceType
+from planner.plan.model import Placement, Rack
+from planner.report.model import RackResult
 from ui import colors, fmt, theme
 from ui.floor import LABELS_FROM_LOD
 

@@ -12,9 +12,9 @@ from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QDrag, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
 
-from planner.changes import ChangeSet
-from planner.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
-from planner.space import fit_problem, lowest_free_u
+from planner.plan.changes import ChangeSet
+from planner.plan.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
+from planner.plan.space import fit_problem, lowest_free_u
 from ui import theme
 from ui.document import Document
 from ui.floor import FloorItem, floor_rows

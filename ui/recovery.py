@@ -31,8 +31,8 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QLockFile, QObject, QStandardPaths, QTimer, Signal
 
 from planner.errors import PlannerError
-from planner.fileio import atomic_write_bytes, load_plan, open_plan
-from planner.plan import Plan
+from planner.plan.fileio import atomic_write_bytes, load_plan, open_plan
+from planner.plan.model import Plan
 
 DEFAULT_INTERVAL_S = 60
 
@@ -56,7 +56,7 @@ class RecoveryCopy:
         """The plan as of the last autosave, validated like any plan file (PlanLoadError if not).
 
         With a catalog, also refuses a plan using device types the catalog lacks, like
-        ``planner.fileio.open_plan``.
+        ``planner.plan.fileio.open_plan``.
         """
         return open_plan(self.path, catalog) if catalog is not None else load_plan(self.path)
 
@@ -111,7 +111,7 @@ def _read_meta(plan_path: Path) -> dict:
 class AutosaveManager(QObject):
     """Writes a recovery copy every ``interval_s`` seconds while there are unsaved changes.
 
-    ``plan_json()`` returns the current plan as JSON text (``planner.fileio.plan_to_json``);
+    ``plan_json()`` returns the current plan as JSON text (``planner.plan.fileio.plan_to_json``);
     ``is_modified()`` tells whether there are unsaved changes (e.g. ``not undo_stack.isClean()``);
     ``source_path()`` (optional) the plan's file, shown when offering the copy.
     """

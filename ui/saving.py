@@ -1,6 +1,6 @@
 """Saving a plan from the app: QSaveFile (atomic), with the same backups as the core.
 
-Order as in ``planner.fileio.atomic_write_bytes``: the new content is written to
+Order as in ``planner.plan.fileio.atomic_write_bytes``: the new content is written to
 QSaveFile's temporary file first; only once that succeeded are the backups rotated
 (``NAME.1.bak`` = the previous version, keep the last ``keep``) and the temporary file
 renamed over the plan by ``commit()``. A failure at any step leaves the old file intact
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileDevice, QIODevice, QSaveFile
 
-from planner.fileio import DEFAULT_BACKUPS, PlanSaveError, keep_backups, plan_to_json, resolve_target, save_failure
-from planner.plan import Plan
+from planner.plan.fileio import DEFAULT_BACKUPS, PlanSaveError, keep_backups, plan_to_json, resolve_target, save_failure
+from planner.plan.model import Plan
 
 # QFileDevice errors -> errno, so the app says the same words as the core and the CLI.
 _ERRNO = {

@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
-from planner.commands import SetSetting
+from planner.plan.commands import SetSetting
 from planner.settings import Settings, field_meta
 from ui.binding import FieldEditor, describe_annotation, empty_means, field_label, field_tooltip
 from ui.document import Document

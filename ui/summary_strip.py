@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from planner.report import Report
+from planner.report.model import Report
 from ui import fmt
 from ui.flow_layout import FlowLayout
 

@@ -96,7 +96,7 @@ def _open_app(argv: list[str]) -> int:
 
 
 def load_catalog_arg(args) -> object:
-    from planner.catalog import default_catalog, load_catalog
+    from planner.hardware.catalog import default_catalog, load_catalog
 
     return load_catalog(args.catalog) if args.catalog else default_catalog()
 

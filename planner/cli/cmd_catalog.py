@@ -2,7 +2,7 @@
 
 import json
 
-from planner.catalog import CATEGORY_TITLES
+from planner.hardware.catalog import CATEGORY_TITLES
 from planner.cli import load_catalog_arg
 
 

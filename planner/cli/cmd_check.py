@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from planner.cli import load_catalog_arg
-from planner.evaluate import evaluate
-from planner.fileio import open_plan
-from planner.labels import describe
-from planner.report import Report
+from planner.report.evaluate import evaluate
+from planner.plan.fileio import open_plan
+from planner.report.labels import describe
+from planner.report.model import Report
 
 SEVERITY_MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
 
@@ -33,7 +33,7 @@ def run(args) -> int:
 
 def render_text(report: Report, catalog=None) -> str:
     """The report as a person reads it: totals, racks, each section's figures with labels
-    and units (``planner.labels``), then the findings."""
+    and units (``planner.report.labels``), then the findings."""
     t = report.totals
     lines = [
         f"{report.plan_name}  (power on the {report.power_basis} basis)",

@@ -10,9 +10,9 @@ from importlib import import_module
 from pathlib import Path
 
 from planner.cli import UsageError, load_catalog_arg
-from planner.evaluate import evaluate
+from planner.report.evaluate import evaluate
 from planner.export.xlsx import write_workbook
-from planner.fileio import open_plan
+from planner.plan.fileio import open_plan
 
 FORMATS = (".pdf", ".svg", ".png", ".xlsx")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from planner.cli import load_catalog_arg
-from planner.evaluate import evaluate
-from planner.fileio import open_plan
+from planner.report.evaluate import evaluate
+from planner.plan.fileio import open_plan
 
 
 def register(sub) -> None:

@@ -11,7 +11,7 @@ import argparse
 import math
 import sys
 
-from planner.cost import rental_cost_usd
+from planner.costs.model import rental_cost_usd
 from planner.settings.costs import RENTAL_OPTIONS, CostSettings
 
 MAX_GPUS = 10_000_000

@@ -16,15 +16,15 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
-from planner.catalog import Catalog
+from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
-from planner.evaluate import evaluate
-from planner.fileio import file_mode_for
+from planner.report.evaluate import evaluate
+from planner.plan.fileio import file_mode_for
 from planner.export.xlsx_bom import write_bom
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
-from planner.plan import Plan
-from planner.report import Report
+from planner.plan.model import Plan
+from planner.report.model import Report
 
 
 def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from openpyxl.worksheet.table import Table, TableStyleInfo
 
-from planner.bom import BomLine
+from planner.costs.bom import BomLine
 from planner.export.xlsx_cells import BOLD, USD, define, formula, header, num, text, widths
 
 BOM = "BOM"

@@ -1,7 +1,7 @@
 """The Assumptions and Costs sheets: every cost input as a named cell, every cost figure
 as a formula over those names, so a finance team can audit and change them in Excel.
 
-The formulas are the ones ``planner.cost`` documents; the report's figures and the
+The formulas are the ones ``planner.costs.model`` documents; the report's figures and the
 recalculated workbook agree to the cent (a test recalculates with LibreOffice).
 """
 

@@ -7,14 +7,14 @@ from typing import Any
 
 from openpyxl.styles import Alignment, Border, Side
 
-from planner import labels
-from planner.bom import pdus_per_rack
-from planner.catalog import Catalog
+from planner.report import labels
+from planner.costs.bom import pdus_per_rack
+from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
     BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, MONTHS, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
 )
-from planner.plan import Plan
-from planner.report import Report
+from planner.plan.model import Plan
+from planner.report.model import Report
 from planner.settings.costs import RENTAL_OPTIONS
 
 RACKS_PER_BAND = 6
@@ -144,7 +144,7 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
 
 
 def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
-    """The network section with human labels and units (``planner.labels``): one row per
+    """The network section with human labels and units (``planner.report.labels``): one row per
     figure (value, unit), per-tier figures one row per tier, then the fabric comparison
     and scaling tables with labelled columns."""
     text(ws, 1, 1, "Network", font=TITLE)

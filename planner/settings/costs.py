@@ -2,7 +2,7 @@
 parts a layout implies (cables, optics, racks, facility power).
 
 Every default has a visible source; planning estimates say so. The cost model
-(``planner.cost``) documents the formulas that use them.
+(``planner.costs.model``) documents the formulas that use them.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from planner.catalog import Catalog, default_catalog
-from planner.plan import Placement, Plan, Rack
+from planner.hardware.catalog import Catalog, default_catalog
+from planner.plan.model import Placement, Plan, Rack
 
 
 def plan_with(racks: list[tuple[Rack, list[tuple[str, int]]]], **settings) -> Plan:

@@ -3,10 +3,10 @@ facility power the layout implies, counted by hand."""
 
 import pytest
 
-from planner.bom import pdus_per_rack
-from planner.catalog import default_catalog
-from planner.evaluate import evaluate
-from planner.plan import Rack
+from planner.costs.bom import pdus_per_rack
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+from planner.plan.model import Rack
 from tests.planner.cost_helpers import plan_with
 
 NODES = [("hgx-h100-8", 1), ("hgx-h100-8", 9), ("hgx-h100-8", 17), ("hgx-h100-8", 25)]

@@ -1,5 +1,5 @@
 """`check` text output: every figure with a label and a unit, None shown per key, and the
-shared label table (`planner.labels`) the other renderers use."""
+shared label table (`planner.report.labels`) the other renderers use."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from planner.catalog import default_catalog
+from planner.hardware.catalog import default_catalog
 from planner.cli import main
-from planner.fileio import save_plan
-from planner.labels import describe
-from planner.templates import build_template
+from planner.plan.fileio import save_plan
+from planner.report.labels import describe
+from planner.plan.templates import build_template
 
 
 @pytest.fixture(scope="module")

@@ -86,10 +86,17 @@ def test_a_user_catalog_adds_devices(tmp_path):
 def test_installed_wheel_ships_its_resources(tmp_path):
     """pip install . (not editable) into a fresh venv, then run from another directory."""
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(ROOT)],
                          capture_output=True, text=True)
     assert pip.returncode == 0, pip.stderr
+    # The dependencies come from the interpreter running the tests (never the base Python's
+    # site-packages, which a fresh machine leaves empty). A path line in a .pth file adds the
+    # folder to sys.path after the new venv's own site-packages, and .pth files inside it are
+    # not processed, so the test run's editable install of this checkout stays invisible.
+    import site
+    new_site = next((venv / "lib").glob("python3*/site-packages"))
+    (new_site / "test_dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     work = tmp_path / "elsewhere"
     work.mkdir()
     exe = str(venv / "bin" / "cluster-planner")

@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from planner.catalog import default_catalog
-from planner.collective import bus_bandwidth, collective, ring_allreduce_time
-from planner.commands import History, SetSetting
-from planner.evaluate import Evaluator
-from planner.fabrics import effective_gbs_per_gpu
+from planner.hardware.catalog import default_catalog
+from planner.network.collective import bus_bandwidth, collective, ring_allreduce_time
+from planner.plan.commands import History, SetSetting
+from planner.report.evaluate import Evaluator
+from planner.network.technologies import effective_gbs_per_gpu
 from planner.settings import FabricSettings, WorkloadSettings
-from planner.templates import build_template
-from planner.training import JobShape, compare_fabrics, model_step
+from planner.plan.templates import build_template
+from planner.workload.training import JobShape, compare_fabrics, model_step
 
 CAT = default_catalog()
 H100_NODE = JobShape(gpus_per_node=8, bf16_tflops=989, nvlink_gbs=900, nics_per_gpu=1.0, nic_gbps=400)

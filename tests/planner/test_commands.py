@@ -1,9 +1,9 @@
 import pytest
 
-from planner.autoplace import AutoPlace
-from planner.commands import (AddDevice, AddRack, CommandError, EditRack, History, MoveDevice,
+from planner.plan.autoplace import AutoPlace
+from planner.plan.commands import (AddDevice, AddRack, CommandError, EditRack, History, MoveDevice,
                               RemoveDevices, RemoveRack, SetSetting)
-from planner.evaluate import Evaluator
+from planner.report.evaluate import Evaluator
 
 
 def full_rack(report):
@@ -60,7 +60,7 @@ def test_remove_rack_and_undo_put_everything_back(catalog, medium):
 
 
 def test_auto_place_fills_racks_to_their_cap_and_adds_racks(catalog):
-    from planner.plan import Plan
+    from planner.plan.model import Plan
 
     plan = Plan()
     h = History(plan, catalog)
@@ -74,7 +74,7 @@ def test_auto_place_fills_racks_to_their_cap_and_adds_racks(catalog):
 
 
 def test_auto_place_refuses_a_device_no_rack_can_hold(catalog):
-    from planner.plan import Plan
+    from planner.plan.model import Plan
 
     plan = Plan()
     plan.settings.facility = plan.settings.facility.model_copy(update={"default_rack_cap_kw": 5})

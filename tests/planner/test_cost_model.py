@@ -2,9 +2,9 @@
 
 import pytest
 
-from planner.cost import break_even_month, energy_usd_per_month, evaluate_costs, opex_usd_per_month, \
+from planner.costs.model import break_even_month, energy_usd_per_month, evaluate_costs, opex_usd_per_month, \
     rent_usd_per_month, rental_cost_usd
-from planner.evaluate import evaluate
+from planner.report.evaluate import evaluate
 from planner.settings import CostSettings
 from tests.planner.cost_helpers import guide_server_plan
 

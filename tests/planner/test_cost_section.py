@@ -3,12 +3,12 @@
 import json
 import pytest
 
-from planner.catalog import default_catalog
+from planner.hardware.catalog import default_catalog
 from planner.cli import main
-from planner.commands import SetSetting
-from planner.evaluate import Evaluator
-from planner.fileio import save_plan
-from planner.templates import build_template
+from planner.plan.commands import SetSetting
+from planner.report.evaluate import Evaluator
+from planner.plan.fileio import save_plan
+from planner.plan.templates import build_template
 from tests.planner.cost_helpers import guide_server_plan
 
 
@@ -40,8 +40,8 @@ def test_cost_follows_a_setting_edit():
 def test_cost_section_never_walks_the_devices(monkeypatch):
     """The section runs after every edit on plans of up to 100,000 GPUs: it must work on
     device counts and one figure per rack, never on the placements."""
-    from planner.cost_section import evaluate_cost
-    from planner.evaluate import EvalContext
+    from planner.costs.section import evaluate_cost
+    from planner.report.evaluate import EvalContext
 
     catalog = default_catalog()
     plan = build_template("massive")
@@ -74,9 +74,9 @@ def test_rent_command_refuses_bad_numbers(capsys):
 
 
 def test_energy_is_paid_on_average_draw_even_on_the_nameplate_basis():
-    from planner.catalog import default_catalog
-    from planner.evaluate import evaluate
-    from planner.templates import build_template
+    from planner.hardware.catalog import default_catalog
+    from planner.report.evaluate import evaluate
+    from planner.plan.templates import build_template
 
     catalog = default_catalog()
     typical = evaluate(build_template("medium", catalog=catalog), catalog)

@@ -8,10 +8,10 @@ import stat
 
 import pytest
 
-from planner.catalog import default_catalog
+from planner.hardware.catalog import default_catalog
 from planner.export.xlsx import write_workbook
-from planner.fileio import save_plan
-from planner.templates import build_template
+from planner.plan.fileio import save_plan
+from planner.plan.templates import build_template
 
 
 @pytest.fixture

@@ -14,9 +14,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.catalog import default_catalog
-from planner.evaluate import evaluate
-from planner.fileio import PlanLoadError, plan_from_json, unknown_device_problem
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+from planner.plan.fileio import PlanLoadError, plan_from_json, unknown_device_problem
 
 SAMPLE = json.loads((Path(__file__).resolve().parents[1] / "data" / "plan_v1.json").read_text())
 # Keep the mutation base small so each example is quick: two racks and their devices.

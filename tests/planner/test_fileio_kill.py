@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from planner.fileio import load_plan, plan_to_json
-from planner.templates import build_template
+from planner.plan.fileio import load_plan, plan_to_json
+from planner.plan.templates import build_template
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
 import sys
 from pathlib import Path
-from planner.fileio import atomic_write_bytes
+from planner.plan.fileio import atomic_write_bytes
 a, b, target = Path(sys.argv[1]).read_bytes(), Path(sys.argv[2]).read_bytes(), sys.argv[3]
 print("ready", flush=True)
 i = 0

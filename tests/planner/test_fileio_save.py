@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from planner.fileio import (
+from planner.plan.fileio import (
     PlanSaveError,
     backup_path,
     backups_of,
@@ -17,7 +17,7 @@ from planner.fileio import (
     plan_to_json,
     save_plan,
 )
-from planner.plan import Plan, Rack
+from planner.plan.model import Plan, Rack
 
 
 def _plan(name: str) -> Plan:
@@ -160,7 +160,7 @@ import resource, signal, sys
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)          # fail the write with EFBIG instead of dying
 resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))  # no file may grow past 4 KiB
 from planner.errors import PlannerError
-from planner.plan import Plan
+from planner.plan.model import Plan
 from {module} import {func} as save
 try:
     save(Plan(name="new", description="x" * 4000), sys.argv[1])
@@ -169,7 +169,7 @@ except PlannerError as exc:
 """
 
 
-def run_out_of_space(tmp_path, module="planner.fileio", func="save_plan"):
+def run_out_of_space(tmp_path, module="planner.plan.fileio", func="save_plan"):
     """Save a 4+ KiB plan in a process whose files may not exceed 4 KiB: a real failing write."""
     import subprocess
     import sys

@@ -7,8 +7,8 @@ import pytest
 
 from planner.cli import main
 from planner.errors import PlannerError
-from planner.evaluate import evaluate
-from planner.templates import build_template
+from planner.report.evaluate import evaluate
+from planner.plan.templates import build_template
 
 
 @pytest.fixture(scope="module")

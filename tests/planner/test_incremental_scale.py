@@ -5,9 +5,9 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from planner.commands import CommandError, History, SetSetting
-from planner.evaluate import Evaluator, evaluate
-from planner.templates import build_template
+from planner.plan.commands import CommandError, History, SetSetting
+from planner.report.evaluate import Evaluator, evaluate
+from planner.plan.templates import build_template
 from tests.planner.test_properties import CATALOG, DEVICES, check_invariants, make_command
 
 # Settings of the plan-wide sections (not rack-wide): they re-run the network, storage and

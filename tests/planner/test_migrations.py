@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from planner.catalog import default_catalog
-from planner.evaluate import evaluate
-from planner.fileio import PlanLoadError, load_plan, plan_from_json
-from planner.migrations import MIGRATIONS, MigrationError, migrate
-from planner.plan import SCHEMA_VERSION
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+from planner.plan.fileio import PlanLoadError, load_plan, plan_from_json
+from planner.plan.migrations import MIGRATIONS, MigrationError, migrate
+from planner.plan.model import SCHEMA_VERSION
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from planner.catalog import default_catalog
+from planner.hardware.catalog import default_catalog
 from planner.cli import main
-from planner.commands import History, RemoveDevices, SetSetting
-from planner.evaluate import Evaluator
-from planner.network import FabricSizingError, size_fabric
-from planner.templates import build_template
+from planner.plan.commands import History, RemoveDevices, SetSetting
+from planner.report.evaluate import Evaluator
+from planner.network.fabric import FabricSizingError, size_fabric
+from planner.plan.templates import build_template
 
 CAT = default_catalog()
 

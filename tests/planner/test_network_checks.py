@@ -6,14 +6,14 @@ import json
 
 import pytest
 
-from planner.catalog import default_catalog
+from planner.hardware.catalog import default_catalog
 from planner.cli import main
-from planner.autoplace import AutoPlace
-from planner.commands import History, SetSetting
-from planner.evaluate import Evaluator
-from planner.plan import Plan
+from planner.plan.autoplace import AutoPlace
+from planner.plan.commands import History, SetSetting
+from planner.report.evaluate import Evaluator
+from planner.plan.model import Plan
 from planner.settings import FabricSettings, field_meta
-from planner.templates import build_template, template_names
+from planner.plan.templates import build_template, template_names
 
 CAT = default_catalog()
 

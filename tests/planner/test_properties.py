@@ -3,14 +3,14 @@ and incremental evaluation equals a full one after every step."""
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from planner.catalog import default_catalog
-from planner.autoplace import AutoPlace
-from planner.commands import (AddDevice, AddRack, CommandError, EditRack, History, MoveDevice,
+from planner.hardware.catalog import default_catalog
+from planner.plan.autoplace import AutoPlace
+from planner.plan.commands import (AddDevice, AddRack, CommandError, EditRack, History, MoveDevice,
                               RemoveDevices, RemoveRack, SetSetting)
-from planner.evaluate import Evaluator, evaluate
-from planner.fileio import plan_from_json, plan_to_json
-from planner.space import occupied
-from planner.templates import build_template
+from planner.report.evaluate import Evaluator, evaluate
+from planner.plan.fileio import plan_from_json, plan_to_json
+from planner.plan.space import occupied
+from planner.plan.templates import build_template
 
 CATALOG = default_catalog()
 DEVICES = ["hgx-h100-8", "qm9700", "sn4600c", "pfs-appliance", "cdu-inrack-250", "blank-1u", "h100x2-inference"]

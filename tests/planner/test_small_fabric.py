@@ -2,7 +2,7 @@
 
 import pytest
 
-from planner.network import size_fabric
+from planner.network.fabric import size_fabric
 
 
 @pytest.mark.parametrize("nodes", [1, 2, 8])

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from planner.catalog import default_catalog
-from planner.commands import History, RemoveDevices, SetSetting
-from planner.evaluate import Evaluator
-from planner.storage import checkpoint_gb, checkpoint_write_s
-from planner.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import History, RemoveDevices, SetSetting
+from planner.report.evaluate import Evaluator
+from planner.storage.sizing import checkpoint_gb, checkpoint_write_s
+from planner.plan.templates import build_template
 
 CAT = default_catalog()
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from planner.catalog import default_catalog
-from planner.commands import History, RemoveDevices, SetSetting
-from planner.evaluate import Evaluator, evaluate
-from planner.storage import node_storage_gbs
-from planner.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import History, RemoveDevices, SetSetting
+from planner.report.evaluate import Evaluator, evaluate
+from planner.storage.sizing import node_storage_gbs
+from planner.plan.templates import build_template
 
 CAT = default_catalog()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from planner.catalog import default_catalog
-from planner.evaluate import evaluate
-from planner.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+from planner.plan.templates import build_template
 
 CAT = default_catalog()
 

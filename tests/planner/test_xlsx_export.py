@@ -6,13 +6,13 @@ import stat
 import openpyxl
 import pytest
 
-from planner.catalog import default_catalog
+from planner.hardware.catalog import default_catalog
 from planner.cli import main
 from planner.errors import PlannerError
 from planner.export.xlsx import write_workbook
-from planner.fileio import save_plan
-from planner.plan import Rack
-from planner.templates import build_template
+from planner.plan.fileio import save_plan
+from planner.plan.model import Rack
+from planner.plan.templates import build_template
 from tests.planner.cost_helpers import plan_with
 
 INJECTION = '=HYPERLINK("http://x","y")'

@@ -6,9 +6,9 @@ from __future__ import annotations
 import openpyxl
 import pytest
 
-from planner.catalog import default_catalog
+from planner.hardware.catalog import default_catalog
 from planner.export.xlsx import write_workbook
-from planner.templates import build_template
+from planner.plan.templates import build_template
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import subprocess
 import openpyxl
 import pytest
 
-from planner.catalog import default_catalog
-from planner.evaluate import evaluate
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
 from planner.export.xlsx import write_workbook
-from planner.plan import Plan
-from planner.templates import build_template
+from planner.plan.model import Plan
+from planner.plan.templates import build_template
 from tests.planner.cost_helpers import guide_server_plan
 
 ERRORS = ("#NAME?", "#REF!", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "Err:")

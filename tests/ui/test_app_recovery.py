@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from planner.fileio import save_plan
-from planner.templates import build_template
+from planner.plan.fileio import save_plan
+from planner.plan.templates import build_template
 from tests.ui.app_runner import run_app
 from ui.recovery import find_recoverable
 from ui.session import AUTOSAVE_ENV, STATE_DIR_ENV
@@ -34,7 +34,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 import ui.app
 from planner.cli import main
-from planner.commands import AddRack
+from planner.plan.commands import AddRack
 
 report, mode, argv = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
 

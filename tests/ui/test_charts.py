@@ -15,10 +15,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 
-from planner.catalog import default_catalog
-from planner.commands import AddDevice, SetSetting
-from planner.evaluate import Evaluator
-from planner.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import AddDevice, SetSetting
+from planner.report.evaluate import Evaluator
+from planner.plan.templates import build_template
 from ui.charts import ChartExportError, ChartsPanel
 from ui.charts.base import ACCENT, MUTED
 from ui.colors import LOAD_OVER
@@ -190,7 +190,7 @@ def test_each_chart_exports_png_and_svg(setup, tmp_path, attr):
 
 
 def test_a_plan_of_hundreds_of_racks_draws_one_step_per_rack_and_follows_edits(qtbot, catalog):
-    from planner.commands import EditRack
+    from planner.plan.commands import EditRack
     from ui.charts.rack_power import RackPowerChart
 
     # massive resized to 1,200 nodes: 300 GPU racks of 4 nodes plus network, storage and CDU racks

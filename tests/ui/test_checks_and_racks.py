@@ -3,7 +3,7 @@
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox
 
-from planner.commands import AddDevice
+from planner.plan.commands import AddDevice
 from tests.ui.conftest import rack_named, send_drag, slot_pos
 from ui import theme
 from ui.rack_dialogs import RackEditor
@@ -210,7 +210,7 @@ def test_arrow_key_nudges_merge_into_one_undo_step(window, qtbot):
 
 
 def test_a_taller_rack_is_laid_out_again_with_bottoms_aligned(window):
-    from planner.commands import EditRack
+    from planner.plan.commands import EditRack
 
     view = window.view
     gpu1, gpu2 = (rack_named(window.doc.plan, n) for n in ("GPU-01", "GPU-02"))

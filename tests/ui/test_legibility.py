@@ -4,7 +4,7 @@ name their step, one palette for the app and the exports."""
 
 from PySide6.QtWidgets import QApplication, QLabel
 
-from planner.commands import AddDevice, AddRack
+from planner.plan.commands import AddDevice, AddRack
 from ui import colors, theme
 
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QStandardPaths
 
-from planner.catalog import default_catalog
-from planner.fileio import PlanLoadError, plan_to_json
-from planner.plan import Plan, Rack
+from planner.hardware.catalog import default_catalog
+from planner.plan.fileio import PlanLoadError, plan_to_json
+from planner.plan.model import Plan, Rack
 from ui.recovery import AutosaveManager, default_recovery_dir, find_recoverable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,9 +79,9 @@ def test_default_folder_is_in_the_app_local_data_location(qtbot):
 CHILD = r"""
 import json, sys
 from PySide6.QtCore import QCoreApplication, QTimer
-from planner.catalog import default_catalog
-from planner.fileio import PlanLoadError, plan_to_json
-from planner.plan import Plan
+from planner.hardware.catalog import default_catalog
+from planner.plan.fileio import PlanLoadError, plan_to_json
+from planner.plan.model import Plan
 from ui.recovery import AutosaveManager
 
 app = QCoreApplication([])

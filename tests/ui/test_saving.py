@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from planner.fileio import PlanSaveError, backups_of, load_plan, save_plan
-from planner.plan import Plan, Rack
+from planner.plan.fileio import PlanSaveError, backups_of, load_plan, save_plan
+from planner.plan.model import Plan, Rack
 from ui.saving import save_plan_qt
 
 

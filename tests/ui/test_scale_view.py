@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from planner.commands import MoveDevice
-from planner.space import lowest_free_u
-from planner.templates import build_template
+from planner.plan.commands import MoveDevice
+from planner.plan.space import lowest_free_u
+from planner.plan.templates import build_template
 from ui import theme
 from ui.floor import FLOOR_BELOW_LOD, LABELS_FROM_LOD
 from ui.rack_items import RackItem
@@ -21,13 +21,13 @@ from ui.rack_items import RackItem
 
 @pytest.fixture(scope="module")
 def big_plan_json(catalog):
-    from planner.fileio import plan_to_json
+    from planner.plan.fileio import plan_to_json
     return plan_to_json(build_template("massive", nodes=1500, catalog=catalog))
 
 
 @pytest.fixture
 def big(qtbot, catalog, big_plan_json):
-    from planner.fileio import plan_from_json
+    from planner.plan.fileio import plan_from_json
     from ui.app import ensure_application
     from ui.document import Document
     from ui.main_window import MainWindow

@@ -4,9 +4,9 @@ import sys
 import types
 from importlib.machinery import ModuleSpec
 
-from planner.catalog import default_catalog
-from planner.evaluate import evaluate
-from planner.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+from planner.plan.templates import build_template
 from ui.summary_strip import SummaryStrip
 
 

@@ -7,7 +7,7 @@ import json
 from PySide6.QtWidgets import QFileDialog
 
 import ui.document
-from planner.commands import AddRack
+from planner.plan.commands import AddRack
 from ui.preferences import PreferencesDialog
 from ui.session import AUTOSAVE_ENV, INTERVAL_KEY, STATE_DIR_ENV, autosave_interval_s, start_autosave
 

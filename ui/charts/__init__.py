@@ -2,7 +2,7 @@
 
 API of every chart (and of ``ChartsPanel``, which holds all five):
 
-- ``update_report(report, changes=None)``: show a new ``planner.report.Report``; plot
+- ``update_report(report, changes=None)``: show a new ``planner.report.model.Report``; plot
   items are reused and fed with ``setData``/``setOpts`` (an edit never rebuilds a plot).
   ``changes`` is the edit's ``ChangeSet``; charts may skip work it does not touch.
 - ``export(path)``: write the chart to ``.png`` or ``.svg`` (also "Export chart…" in the

@@ -14,7 +14,7 @@ FACILITY = "#8A6A44"
 HEAT = "#D9822B"
 CDU = CATEGORY_COLORS["cdu"]
 BAR_W = 0.6
-CDU_SHORT = frozenset({"cooling.cdu.short", "cooling.cdu.capacity"})  # planner.cooling's findings
+CDU_SHORT = frozenset({"cooling.cdu.short", "cooling.cdu.capacity"})  # planner.facility.cooling's findings
 
 
 class FacilityChart(ChartView):

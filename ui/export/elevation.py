@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 
-from planner.catalog import CATEGORY_TITLES, Catalog
-from planner.plan import Plan, Rack
-from planner.report import RackResult, Report
+from planner.hardware.catalog import CATEGORY_TITLES, Catalog
+from planner.plan.model import Plan, Rack
+from planner.report.model import RackResult, Report
 from ui.colors import LOAD_TRACK, category_color, load_color, text_color_on
 from ui.export.canvas import MIN_FONT_PT, Canvas
 

@@ -12,10 +12,10 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
-from planner.catalog import Catalog
+from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
-from planner.plan import Plan
-from planner.report import Report
+from planner.plan.model import Plan
+from planner.report.model import Report
 
 DRAWING_SUFFIXES = (".pdf", ".svg", ".png")
 PNG_DPI = 150
@@ -53,7 +53,7 @@ def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
     if paper not in PAPER_SIZES:
         raise ExportError(f"paper size '{paper}' is not one of {', '.join(PAPER_SIZES)}")
     if report is None:
-        from planner.evaluate import evaluate
+        from planner.report.evaluate import evaluate
 
         report = evaluate(plan, catalog)
     ensure_app()

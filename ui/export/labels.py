@@ -1,11 +1,11 @@
 """Formatting helpers for the exports; labels and units of report figures come from the
-core's one table (``planner.labels``)."""
+core's one table (``planner.report.labels``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from planner.labels import describe as _describe
+from planner.report.labels import describe as _describe
 
 
 def number(value: Any, digits: int = 2) -> str:

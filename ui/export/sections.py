@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from planner.catalog import Catalog
-from planner.plan import Plan
-from planner.report import Report
+from planner.hardware.catalog import Catalog
+from planner.plan.model import Plan
+from planner.report.model import Report
 from ui.export.labels import TIER_LINKS, describe, number
 
 

@@ -7,9 +7,9 @@ from datetime import date
 
 from PySide6.QtCore import QRectF
 
-from planner.catalog import Catalog
-from planner.plan import Plan, Rack
-from planner.report import Report
+from planner.hardware.catalog import Catalog
+from planner.plan.model import Plan, Rack
+from planner.report.model import Report
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, ElevationStyle, row_groups, row_title
 

@@ -15,9 +15,9 @@ from datetime import date
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QPdfWriter
 
-from planner.catalog import Catalog
-from planner.plan import Plan
-from planner.report import Report
+from planner.hardware.catalog import Catalog
+from planner.plan.model import Plan
+from planner.report.model import Report
 from ui.colors import load_color
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title

@@ -1,0 +1,1 @@
+"""Bill of materials, capex, opex and rent vs build."""

@@ -1,0 +1,147 @@
+"""Bill of materials: what the plan places, plus what its layout implies.
+
+Lines, in order: every placed device type (quantity = number placed, price from the
+catalog); fabric cables and transceivers per tier (one cable per link, a transceiver at
+each end of each link unless node-to-leaf runs are passive copper, REFERENCE "Fat-tree
+sizing"); rack enclosures; rack PDUs the placed ones do not cover; CDUs the cooling
+policy needs beyond those placed; facility power distribution (the guide: $50-100K).
+
+Work is O(device types + distinct rack powers): device counts come aggregated, and rack
+powers as a histogram (rack power -> number of racks at it), which a plan of 3,000 racks
+built from a few rack designs keeps to a handful of entries.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from planner.hardware.catalog import CATEGORY_TITLES, Catalog
+from planner.network.fabric import FabricSize
+from planner.settings.costs import CostSettings
+
+CABLING = "Cabling"
+RACKS = "Racks"
+FACILITY = "Facility"
+TIER_TITLES = {"node-leaf": "node to leaf", "leaf-spine": "leaf to spine", "spine-core": "spine to core"}
+
+
+@dataclass(slots=True, frozen=True)
+class BomLine:
+    category: str
+    item: str
+    part: str
+    quantity: int
+    unit_usd: float
+    source: str
+    price_setting: str | None = None  # the cost setting the unit price comes from, if any
+
+    @property
+    def total_usd(self) -> float:
+        return self.quantity * self.unit_usd
+
+    def to_json(self) -> dict[str, Any]:
+        return {"category": self.category, "item": self.item, "part": self.part, "quantity": self.quantity,
+                "unit_usd": round(self.unit_usd, 2), "total_usd": round(self.total_usd, 2), "source": self.source}
+
+
+def pdus_per_rack(rack_kw: float, pdu_kw: float, redundant: bool = True) -> int:
+    """PDUs one rack needs: ceil(rack kW / PDU kW) on each feed, two feeds with A+B
+    redundancy because each feed must carry the whole rack alone (REFERENCE)."""
+    if rack_kw <= 0:
+        return 0
+    per_feed = math.ceil(rack_kw / pdu_kw - 1e-9)
+    return per_feed * (2 if redundant else 1)
+
+
+def device_lines(counts: dict[str, int], catalog: Catalog) -> list[BomLine]:
+    """One line per placed device type, grouped by category in catalog category order."""
+    order = list(CATEGORY_TITLES)
+    lines = []
+    for device_id, n in counts.items():
+        d = catalog.get(device_id)
+        if d is None or n <= 0:
+            continue
+        source = d.price_source or f"catalog entry '{d.id}' (no price source given)"
+        lines.append((order.index(d.category), d.title,
+                      BomLine(CATEGORY_TITLES[d.category], d.title, d.model, n, d.price_usd, source)))
+    lines.sort(key=lambda t: (t[0], t[1]))
+    return [line for _, _, line in lines]
+
+
+def cabling_lines(size: FabricSize | None, s: CostSettings) -> list[BomLine]:
+    """Per fabric tier: one cable per link; two transceivers per link (one at each end),
+    none on node-to-leaf links when they are passive DAC copper."""
+    if size is None:
+        return []
+    lines = []
+    for tier, links in size.cables_by_tier().items():
+        if links <= 0:
+            continue
+        dac = tier == "node-leaf" and s.node_leaf_dac
+        title = TIER_TITLES[tier]
+        lines.append(BomLine(CABLING, f"Fabric cable, {title}", "passive DAC" if dac else "OSFP cable", links,
+                             s.cable_usd, f"Cost assumption 'Fabric cable': {_source(s, 'cable_usd')}", "cable_usd"))
+        if not dac:
+            lines.append(BomLine(CABLING, f"Transceiver, {title} (both ends)", "OSFP transceiver", 2 * links,
+                                 s.transceiver_usd, f"Cost assumption 'Transceiver': {_source(s, 'transceiver_usd')}",
+                                 "transceiver_usd"))
+    return lines
+
+
+def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSettings, racks: int,
+              rack_powers_kw: Mapping[float, int], fabric_size: FabricSize | None, cdus_needed: int,
+              cdu_device: str, nodes: int) -> tuple[list[BomLine], list[str]]:
+    """The bill of materials and a list of problems (one line each) that left something out.
+
+    ``rack_powers_kw`` maps a rack's nameplate power (kW) to the number of racks
+    drawing it; PDUs needed = sum over those powers of racks x ``pdus_per_rack(kW)``."""
+    problems: list[str] = []
+    lines = device_lines(counts, catalog)
+    lines += cabling_lines(fabric_size, settings)
+    if racks:
+        lines.append(BomLine(RACKS, "Rack enclosure", "42U rack", racks, settings.rack_usd,
+                             f"Cost assumption 'Rack enclosure': {_source(settings, 'rack_usd')}", "rack_usd"))
+    pdu = catalog.get(settings.pdu_device)
+    if pdu is None or not pdu.pdu_capacity_kw:
+        problems.append(f"Rack PDU model '{settings.pdu_device}' is not a PDU with a rated capacity in the catalog; "
+                        "PDUs are left out of the bill of materials")
+    else:
+        needed = sum(n * pdus_per_rack(kw, pdu.pdu_capacity_kw, settings.redundant_feeds)
+                     for kw, n in rack_powers_kw.items())
+        placed = sum(n for i, n in counts.items() if (d := catalog.get(i)) is not None and d.category == "pdu")
+        extra = needed - placed
+        if extra > 0:
+            feeds = "A+B feeds, each carrying the whole rack" if settings.redundant_feeds else "one feed"
+            lines.append(BomLine(CATEGORY_TITLES["pdu"], f"{pdu.title} (by rack power)", pdu.model, extra,
+                                 pdu.price_usd,
+                                 f"{pdu.pdu_capacity_kw:g} kW per PDU, {feeds}; {needed} needed, {placed} placed. "
+                                 f"Price: {pdu.price_source or 'catalog'}"))
+    extra_cdus = cdus_needed - sum(n for i, n in counts.items()
+                                   if (d := catalog.get(i)) is not None and d.category == "cdu")
+    if extra_cdus > 0:
+        cdu = catalog.get(cdu_device)
+        if cdu is None:
+            problems.append(f"CDU model '{cdu_device}' is not in the catalog; the {extra_cdus} CDUs the cooling "
+                            "policy needs are left out of the bill of materials")
+        else:
+            lines.append(BomLine(CATEGORY_TITLES["cdu"], f"{cdu.title} (by cooling policy, not placed)", cdu.model,
+                                 extra_cdus, cdu.price_usd, cdu.price_source or "catalog"))
+    if nodes and settings.facility_power_usd > 0:
+        lines.append(BomLine(FACILITY, "Facility power distribution", "switchgear, busway, circuits", 1,
+                             settings.facility_power_usd,
+                             f"Cost assumption 'Facility power distribution': {_source(settings, 'facility_power_usd')}",
+                             "facility_power_usd"))
+    return lines, problems
+
+
+def bom_total_usd(lines: Iterable[BomLine]) -> float:
+    return sum(line.total_usd for line in lines)
+
+
+def _source(s: CostSettings, name: str) -> str:
+    from planner.settings import field_meta
+
+    return field_meta(type(s), name)["source"]

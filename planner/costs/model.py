@@ -1,0 +1,159 @@
+"""Cost model: capex, opex, rental alternatives, break-even and total cost of ownership.
+
+Pure functions over plain numbers; ``planner.costs.section`` feeds them from a report and
+``planner.export.xlsx`` writes the same formulas into the workbook.
+
+What utilisation means here: the share of hours the GPUs do useful work (1 = 24/7).
+Renting pays only for the hours used, so rent scales with utilisation; an owned cluster
+costs the same whether busy or idle (capex, facility and staffing are fixed, and energy is
+counted at the plan's power basis around the clock, a conservative figure). Lower
+utilisation therefore stretches the break-even (the planning guide: 80% -> ~22 months)
+and raises the cost of each GPU-hour actually delivered.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.settings.costs import CostSettings
+
+
+def rental_cost_usd(gpus: float, hours: float, rate_usd_per_gpu_h: float, uplift: float = 0.0) -> float:
+    """Renting ``gpus`` for ``hours``: GPUs x hours x rate x (1 + uplift).
+
+    The guide's FAQ: 64 GPUs x 2,160 h (90 days 24/7) x $2.10 x 1.15 = $333,849.60.
+    """
+    return gpus * hours * rate_usd_per_gpu_h * (1.0 + uplift)
+
+
+def rent_usd_per_month(gpus: float, rate_usd_per_gpu_h: float, *, uplift: float = 0.0,
+                       utilisation: float = 1.0, hours_per_month: float = 730.0) -> float:
+    """Monthly rent for the hours used: GPUs x 730 h x utilisation x rate x (1 + uplift)."""
+    return rental_cost_usd(gpus, hours_per_month * utilisation, rate_usd_per_gpu_h, uplift)
+
+
+def energy_usd_per_month(it_kw: float, pue: float, usd_per_kwh: float, hours_per_month: float = 730.0) -> float:
+    """Electricity: IT kW x PUE x 730 h x $/kWh (facility power = IT power x PUE)."""
+    return it_kw * pue * hours_per_month * usd_per_kwh
+
+
+def facility_usd_per_month(s: CostSettings, it_kw: float, nodes: int) -> float:
+    """Colocation: $/kW/month x IT kW; owned facility: $/node/year x nodes / 12 (the guide's
+    'rack, power, cooling (annual)' per node)."""
+    if s.opex_mode == "colocation":
+        return s.colocation_usd_per_kw_month * it_kw
+    return s.owned_facility_usd_per_node_year * nodes / 12.0
+
+
+def opex_usd_per_month(s: CostSettings, *, it_kw: float, pue: float, nodes: int) -> float:
+    """Opex per month = energy + facility (colocation or owned) + staffing / 12."""
+    return (energy_usd_per_month(it_kw, pue, s.electricity_usd_per_kwh, s.hours_per_month)
+            + facility_usd_per_month(s, it_kw, nodes) + s.staffing_usd_per_year / 12.0)
+
+
+def break_even_month(capex_usd: float, opex_usd_per_month: float, rent_usd_per_month: float,
+                     horizon_months: float | None = None) -> float | None:
+    """The month at which owning has cost as much as renting, to 0.1 month.
+
+    Build costs capex + opex x m, renting costs rent x m, so they meet at
+    m = capex / (rent - opex) (the guide: $315,000 / (8 x 730 h x $3.15) = 17.1 months).
+    None when renting never costs more (rent <= opex) or the month lies beyond the horizon.
+    """
+    margin = rent_usd_per_month - opex_usd_per_month
+    if margin <= 0:
+        return None
+    month = round(capex_usd / margin, 1)
+    if horizon_months is not None and month > horizon_months:
+        return None
+    return month
+
+
+@dataclass(slots=True)
+class CostResult:
+    """Headline figures of the cost model; money in US dollars."""
+
+    capex_usd: float
+    opex_usd_per_month: float
+    energy_usd_per_month: float
+    facility_usd_per_month: float
+    staffing_usd_per_month: float
+    rent_usd_per_month: dict[str, float]
+    break_even_months: dict[str, float | None]
+    horizon_months: int
+    tco_usd: float
+    rent_total_usd: dict[str, float]
+    cost_per_gpu_hour: dict[str, float | None]
+    curves: dict[str, list[float]] = field(default_factory=dict)
+    break_even_usd: dict[str, float | None] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        money = lambda d: {k: round(v, 2) for k, v in d.items()}  # noqa: E731
+        return {
+            "capex_usd": round(self.capex_usd, 2),
+            "opex_usd_per_month": round(self.opex_usd_per_month, 2),
+            "energy_usd_per_month": round(self.energy_usd_per_month, 2),
+            "facility_usd_per_month": round(self.facility_usd_per_month, 2),
+            "staffing_usd_per_month": round(self.staffing_usd_per_month, 2),
+            "rent_usd_per_month": money(self.rent_usd_per_month),
+            "break_even_months": dict(self.break_even_months),
+            "break_even_usd": {k: (None if v is None else round(v, 2)) for k, v in self.break_even_usd.items()},
+            "horizon_months": self.horizon_months,
+            "tco_usd": round(self.tco_usd, 2),
+            "rent_total_usd": money(self.rent_total_usd),
+            "cost_per_gpu_hour": {k: (None if v is None else round(v, 4)) for k, v in self.cost_per_gpu_hour.items()},
+            "curves": {k: [round(x, 2) for x in v] if k != "months" else v for k, v in self.curves.items()},
+        }
+
+
+def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
+                   pue: float, energy_kw: float | None = None) -> CostResult:
+    """Every figure of the cost model for one plan.
+
+    ``it_kw`` is the IT power on the plan's basis (what colocation contracts for);
+    ``energy_kw`` the average draw that electricity is paid on (typical; defaults to it_kw).
+
+    TCO over the horizon H = capex + opex x H. Cost per delivered GPU-hour:
+    build = TCO / (GPUs x 730 h x H x utilisation); renting = rate x (1 + uplift).
+    Cumulative curves at months 0..H: build = capex + opex x m; each rental = rent x m.
+    Where they meet: break-even month m* per option and the money spent by then,
+    capex + opex x m* (the point a chart marks).
+    """
+    h = s.horizon_months
+    energy_kw = it_kw if energy_kw is None else energy_kw
+    energy = energy_usd_per_month(energy_kw, pue, s.electricity_usd_per_kwh, s.hours_per_month)
+    facility = facility_usd_per_month(s, it_kw, nodes)
+    staffing = s.staffing_usd_per_year / 12.0
+    opex = energy + facility + staffing
+    rents = {name: rent_usd_per_month(gpus, rate, uplift=s.rent_uplift, utilisation=s.utilisation,
+                                      hours_per_month=s.hours_per_month)
+             for name, rate in s.rental_rates().items()}
+    tco = capex_usd + opex * h
+    delivered_h = gpus * s.hours_per_month * h * s.utilisation
+    per_hour: dict[str, float | None] = {"build": tco / delivered_h if delivered_h else None}
+    per_hour.update({name: rate * (1.0 + s.rent_uplift) for name, rate in s.rental_rates().items()})
+    months = list(range(h + 1))
+    curves: dict[str, list[float]] = {"months": months, "build": [capex_usd + opex * m for m in months]}
+    for name, rent in rents.items():
+        curves[name] = [rent * m for m in months]
+    breaks = {name: break_even_month(capex_usd, opex, rent, h) for name, rent in rents.items()}
+    return CostResult(
+        capex_usd=capex_usd,
+        opex_usd_per_month=opex,
+        energy_usd_per_month=energy,
+        facility_usd_per_month=facility,
+        staffing_usd_per_month=staffing,
+        rent_usd_per_month=rents,
+        break_even_months=breaks,
+        break_even_usd={name: None if m is None else capex_usd + opex * m for name, m in breaks.items()},
+        horizon_months=h,
+        tco_usd=tco,
+        rent_total_usd={name: rent * h for name, rent in rents.items()},
+        cost_per_gpu_hour=per_hour,
+        curves=curves,
+    )
+
+
+def months_to_text(month: float | None) -> str:
+    return "never within the horizon" if month is None or math.isnan(month) else f"{month:.1f} months"

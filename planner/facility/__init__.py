@@ -1,0 +1,1 @@
+"""Racks against the facility: power per rack, cooling and CDUs."""

@@ -1,0 +1,61 @@
+"""Liquid cooling: how many CDUs the plan needs and whether the placed ones suffice."""
+
+from __future__ import annotations
+
+import math
+
+from planner.hardware.catalog import Catalog
+from planner.report.model import Finding, Totals
+from planner.settings import FacilitySettings
+
+
+def cdus_needed(liquid_nodes: int, liquid_heat_kw: float, facility: FacilitySettings, catalog: Catalog) -> int:
+    """CDUs by policy: one per N liquid-cooled nodes (the guide: N = 8), or by rated kW."""
+    if liquid_nodes == 0:
+        return 0
+    if facility.cdu_policy == "capacity":
+        cdu = catalog.get(facility.cdu_device)
+        capacity = cdu.cdu_capacity_kw if cdu and cdu.cdu_capacity_kw else None
+        if not capacity:
+            return 0
+        return math.ceil(liquid_heat_kw / capacity - 1e-9)
+    return math.ceil(liquid_nodes / facility.nodes_per_cdu)
+
+
+def cooling_findings(totals: Totals, counts: dict[str, int], facility: FacilitySettings, catalog: Catalog) -> list[Finding]:
+    findings: list[Finding] = []
+    heat_kw = totals.liquid_heat_mw / 1e6
+    placed = 0
+    placed_kw = 0.0
+    for device_id, n in counts.items():
+        d = catalog.get(device_id)
+        if d is not None and d.category == "cdu":
+            placed += n
+            placed_kw += n * (d.cdu_capacity_kw or 0.0)
+    totals.cdus = cdus_needed(totals.liquid_nodes, heat_kw, facility, catalog)
+    totals.cdus_placed = placed
+    totals.cdu_capacity_kw = placed_kw
+    if facility.cdu_policy == "capacity" and catalog.get(facility.cdu_device) is None and totals.liquid_nodes:
+        findings.append(Finding("error", "cooling.cdu.unknown_model",
+                                f"CDU model '{facility.cdu_device}' is not in the catalog"))
+    if totals.liquid_nodes and placed < totals.cdus:
+        findings.append(Finding(
+            "error", "cooling.cdu.short",
+            f"{totals.liquid_nodes} liquid-cooled nodes ({heat_kw:.1f} kW of heat) need {totals.cdus} CDU"
+            f"{'s' if totals.cdus != 1 else ''} by the {_policy_text(facility, catalog)}; {placed} placed"))
+    elif totals.liquid_nodes and placed_kw + 1e-9 < heat_kw:
+        findings.append(Finding(
+            "error", "cooling.cdu.capacity",
+            f"The placed CDUs remove {placed_kw:.0f} kW but the liquid-cooled nodes produce {heat_kw:.1f} kW"))
+    if totals.liquid_nodes == 0 and placed:
+        findings.append(Finding("info", "cooling.cdu.unused",
+                                f"{placed} CDU{'s' if placed != 1 else ''} placed but no node is liquid-cooled"))
+    return findings
+
+
+def _policy_text(facility: FacilitySettings, catalog: Catalog) -> str:
+    if facility.cdu_policy == "capacity":
+        cdu = catalog.get(facility.cdu_device)
+        kw = cdu.cdu_capacity_kw if cdu else 0
+        return f"capacity rule ({kw:g} kW per CDU)"
+    return f"rule of one CDU per {facility.nodes_per_cdu} nodes"

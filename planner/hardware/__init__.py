@@ -1,0 +1,1 @@
+"""The device catalog: hardware data with datasheet sources."""

@@ -1,0 +1,243 @@
+"""Device types: what can be bought and placed in a rack.
+
+The built-in catalog lives in ``resources/catalog/*.json``; users add their own files in
+the same format (see README, "Your own catalog"). Every entry is validated on load and
+carries the source of its figures.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from planner.errors import PlannerError, describe_validation_error
+from planner.paths import resources_dir
+from planner.plan.readfile import read_limited
+
+Category = Literal["gpu_server", "switch", "storage", "cdu", "pdu", "other"]
+Cooling = Literal["air", "liquid"]
+NetTech = Literal["infiniband", "ethernet"]
+
+CATEGORY_TITLES: dict[str, str] = {
+    "gpu_server": "GPU servers",
+    "switch": "Switches",
+    "storage": "Storage",
+    "cdu": "Cooling (CDU)",
+    "pdu": "Power (PDU)",
+    "other": "Other",
+}
+
+CATALOG_SCHEMA_VERSION = 1
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class GpuBlock(_Strict):
+    model: str = Field(min_length=1, max_length=100)
+    count: int = Field(ge=1, le=1024)
+    tdp_w: float = Field(gt=0, le=5000)
+    memory_gb: float = Field(gt=0, le=10000)
+    bf16_tflops: float = Field(gt=0, le=100000, description="BF16 dense tensor TFLOP/s, no sparsity")
+    nvlink_gbs: float = Field(ge=0, le=100000, description="NVLink bandwidth per GPU, GB/s; 0 = none")
+    ecc: bool = True
+
+
+class NicBlock(_Strict):
+    count: int = Field(ge=1, le=64)
+    gbps: float = Field(gt=0, le=3200)
+    technology: NetTech
+    purpose: Literal["compute", "storage"]
+
+
+class SwitchBlock(_Strict):
+    ports: int = Field(ge=1, le=1024)
+    gbps_per_port: float = Field(gt=0, le=3200)
+    technology: NetTech
+    sharp: bool = False
+
+
+class StorageBlock(_Strict):
+    capacity_tb: float = Field(gt=0, le=1e6)
+    read_gbs: float = Field(gt=0, le=1e5)
+    write_gbs: float = Field(gt=0, le=1e5)
+
+
+class DeviceType(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
+    vendor: str = Field(min_length=1, max_length=100)
+    model: str = Field(min_length=1, max_length=200)
+    category: Category
+    u_height: int = Field(ge=1, le=60)
+    weight_kg: float = Field(ge=0, le=5000)
+    power_max_w: float = Field(ge=0, le=500_000, description="nameplate: maximum rated input power")
+    power_typical_w: float = Field(ge=0, le=500_000, description="sustained draw in training")
+    cooling: Cooling = "air"
+    gpu: GpuBlock | None = None
+    nics: tuple[NicBlock, ...] = ()
+    switch: SwitchBlock | None = None
+    storage: StorageBlock | None = None
+    cdu_capacity_kw: float | None = Field(default=None, gt=0, le=10_000)
+    pdu_capacity_kw: float | None = Field(default=None, gt=0, le=1000)
+    price_usd: float = Field(ge=0, le=1e9)
+    price_source: str = Field(default="", max_length=2000)
+    source: str = Field(min_length=1, max_length=2000)
+    notes: str = Field(default="", max_length=4000)
+
+    @model_validator(mode="after")
+    def _blocks_match_category(self) -> DeviceType:
+        if self.power_typical_w > self.power_max_w:
+            raise ValueError(
+                f"typical power {self.power_typical_w:g} W is above the nameplate {self.power_max_w:g} W"
+            )
+        required = {"gpu_server": "gpu", "switch": "switch", "storage": "storage", "cdu": "cdu_capacity_kw"}
+        block = required.get(self.category)
+        if block and getattr(self, block) is None:
+            raise ValueError(f"a {self.category} needs a '{block}' block")
+        return self
+
+    # Derived figures used on hot paths.
+    @property
+    def gpus(self) -> int:
+        return self.gpu.count if self.gpu else 0
+
+    @property
+    def is_node(self) -> bool:
+        return self.category == "gpu_server"
+
+    def power_w(self, basis: str) -> float:
+        return self.power_max_w if basis == "nameplate" else self.power_typical_w
+
+    def compute_nics(self) -> tuple[NicBlock, ...]:
+        return tuple(n for n in self.nics if n.purpose == "compute")
+
+    def storage_nics(self) -> tuple[NicBlock, ...]:
+        return tuple(n for n in self.nics if n.purpose == "storage")
+
+    @property
+    def title(self) -> str:
+        return f"{self.vendor} {self.model}"
+
+
+class CatalogFile(_Strict):
+    schema_version: int = Field(ge=1)
+    devices: tuple[DeviceType, ...]
+
+    @field_validator("schema_version")
+    @classmethod
+    def _known_version(cls, v: int) -> int:
+        if v > CATALOG_SCHEMA_VERSION:
+            raise ValueError(
+                f"catalog schema_version {v} is newer than this planner understands "
+                f"({CATALOG_SCHEMA_VERSION}); update GPU Cluster Planner"
+            )
+        return v
+
+
+class CatalogError(PlannerError):
+    """A catalog file that cannot be used."""
+
+
+class Catalog:
+    """An ordered, read-only collection of device types keyed by id."""
+
+    def __init__(self, devices: list[DeviceType] | tuple[DeviceType, ...] = ()):
+        self._devices: dict[str, DeviceType] = {}
+        self.origins: dict[str, str] = {}
+        for d in devices:
+            self._devices[d.id] = d
+
+    def __contains__(self, device_id: object) -> bool:
+        return device_id in self._devices
+
+    def __getitem__(self, device_id: str) -> DeviceType:
+        return self._devices[device_id]
+
+    def get(self, device_id: str) -> DeviceType | None:
+        return self._devices.get(device_id)
+
+    def __iter__(self):
+        return iter(self._devices.values())
+
+    def __len__(self) -> int:
+        return len(self._devices)
+
+    def ids(self) -> list[str]:
+        return list(self._devices)
+
+    def by_category(self, category: str) -> list[DeviceType]:
+        return [d for d in self._devices.values() if d.category == category]
+
+    def extend(self, devices: tuple[DeviceType, ...], origin: str, *, allow_override: bool) -> None:
+        for d in devices:
+            if d.id in self._devices and not allow_override:
+                raise CatalogError(f"{origin}: device id '{d.id}' is defined twice")
+            self._devices[d.id] = d
+            self.origins[d.id] = origin
+
+
+MAX_CATALOG_BYTES = 5 * 1024 * 1024
+
+
+def read_catalog_file(path: Path) -> tuple[DeviceType, ...]:
+    """Read and validate one catalog file; raise CatalogError with a one-line reason."""
+    path = Path(path)
+    try:
+        text = read_limited(path, MAX_CATALOG_BYTES, "catalog file").decode("utf-8")
+    except PlannerError as exc:
+        raise CatalogError(str(exc)) from None
+    except UnicodeDecodeError:
+        raise CatalogError(f"{path.name}: not a UTF-8 text file") from None
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except (json.JSONDecodeError, ValueError, RecursionError) as exc:
+        raise CatalogError(f"{path.name}: not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise CatalogError(f"{path.name}: not a catalog file (expected a JSON object, found {type(data).__name__})")
+    try:
+        parsed = CatalogFile.model_validate(data)
+    except ValidationError as exc:
+        raise CatalogError(f"{path.name}: {describe_validation_error(exc, data)}") from None
+    except RecursionError:
+        raise CatalogError(f"{path.name}: the JSON is nested too deeply to be a catalog") from None
+    dupes = sorted(i for i, n in Counter(d.id for d in parsed.devices).items() if n > 1)
+    if dupes:
+        raise CatalogError(f"{path.name}: device id '{dupes[0]}' is defined twice")
+    return parsed.devices
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number a catalog may hold")
+
+
+def builtin_catalog_files() -> list[Path]:
+    return sorted((resources_dir() / "catalog").glob("*.json"))
+
+
+def load_catalog(extra_files: list[Path] | tuple[Path, ...] = ()) -> Catalog:
+    """The built-in catalog plus the user's own files (which may override built-in ids)."""
+    catalog = Catalog()
+    builtin = builtin_catalog_files()
+    if not builtin:
+        raise CatalogError(f"the built-in catalog is missing from {resources_dir()}: reinstall GPU Cluster Planner")
+    for path in builtin:
+        catalog.extend(read_catalog_file(path), path.name, allow_override=False)
+    for path in extra_files:
+        catalog.extend(read_catalog_file(Path(path)), Path(path).name, allow_override=True)
+    return catalog
+
+
+_default: Catalog | None = None
+
+
+def default_catalog() -> Catalog:
+    """The built-in catalog, loaded once."""
+    global _default
+    if _default is None:
+        _default = load_catalog()
+    return _default

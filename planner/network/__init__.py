@@ -1,0 +1,1 @@
+"""Fabric sizing, network checks, collectives and fabric technologies."""

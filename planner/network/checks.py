@@ -1,0 +1,167 @@
+"""Findings about the compute fabric: the planning guide's networking advice, made live.
+
+Every function looks at aggregate device counts (O(device types)), never at devices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.hardware.catalog import Catalog, DeviceType
+from planner.network.technologies import TECHNOLOGIES
+from planner.network.fabric import FabricSize
+from planner.report.model import Finding
+from planner.settings import FabricSettings, WorkloadSettings
+
+
+@dataclass(slots=True)
+class NodeSummary:
+    """The GPU node types placed, reduced to what the fabric and workload need."""
+
+    nodes: int = 0
+    gpus: int = 0
+    gpus_per_node: int = 0  # of the node type holding most GPUs
+    bf16_tflops: float = 0.0  # slowest GPU: synchronous training runs at its pace
+    nvlink_gbs: float = 0.0  # smallest NVLink figure among the types
+    nics_per_gpu: float | None = None  # fewest compute NICs per GPU; None: no compute NICs
+    nic_gbps: float | None = None  # slowest compute NIC
+    nic_technologies: frozenset[str] = frozenset()
+    shared_nic_types: tuple[str, ...] = ()
+    consumer_types: tuple[str, ...] = ()
+
+
+def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
+    s = NodeSummary()
+    best_gpus = 0
+    techs: set[str] = set()
+    shared: list[str] = []
+    consumer: list[str] = []
+    for device_id, n in counts.items():
+        d: DeviceType | None = catalog.get(device_id)
+        if d is None or d.gpu is None or n <= 0:
+            continue
+        s.nodes += n
+        s.gpus += n * d.gpus
+        if n * d.gpus > best_gpus:
+            best_gpus, s.gpus_per_node = n * d.gpus, d.gpus
+        s.bf16_tflops = d.gpu.bf16_tflops if not s.bf16_tflops else min(s.bf16_tflops, d.gpu.bf16_tflops)
+        s.nvlink_gbs = d.gpu.nvlink_gbs if s.nodes == n else min(s.nvlink_gbs, d.gpu.nvlink_gbs)
+        nics = d.compute_nics()
+        count = sum(x.count for x in nics)
+        if count:
+            per_gpu = count / d.gpus
+            s.nics_per_gpu = per_gpu if s.nics_per_gpu is None else min(s.nics_per_gpu, per_gpu)
+            slowest = min(x.gbps for x in nics)
+            s.nic_gbps = slowest if s.nic_gbps is None else min(s.nic_gbps, slowest)
+            techs.update(x.technology for x in nics)
+        if count < d.gpus:
+            shared.append(d.model)
+        if not d.gpu.ecc:  # the guide's consumer GPU: no ECC (and no NVLink)
+            consumer.append(d.model)
+    s.nic_technologies = frozenset(techs)
+    # Sorted: the counts' order differs between an incremental and a full evaluation.
+    s.shared_nic_types = tuple(sorted(shared))
+    s.consumer_types = tuple(sorted(consumer))
+    return s
+
+
+def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSummary) -> list[Finding]:
+    """Switch model vs the fabric technology and speed, and NICs vs switch ports (errors)."""
+    out: list[Finding] = []
+    tech = TECHNOLOGIES[fabric.technology]
+    sw = switch.switch
+    if sw.technology != tech.switch_technology or sw.gbps_per_port != tech.line_rate_gbps:
+        out.append(Finding(
+            "error", "network.switch.mismatch",
+            f"The fabric switch {switch.title} has {sw.gbps_per_port:g} Gb/s {sw.technology} ports; the compute "
+            f"fabric is {tech.title} ({tech.line_rate_gbps:g} Gb/s {tech.switch_technology}): choose a matching "
+            f"switch model or fabric"))
+    if nodes.nic_gbps is not None and nodes.nic_gbps > sw.gbps_per_port:
+        out.append(Finding(
+            "error", "network.nic.faster_than_switch",
+            f"Compute NICs run at {nodes.nic_gbps:g} Gb/s but the {switch.model} ports carry {sw.gbps_per_port:g} "
+            f"Gb/s: the links train down and the NICs' bandwidth is lost"))
+    if nodes.nic_technologies and nodes.nic_technologies != {sw.technology}:
+        nic_tech = ", ".join(sorted(nodes.nic_technologies))
+        out.append(Finding(
+            "warning", "network.nic.technology",
+            f"The nodes' compute NICs are {nic_tech}, the fabric switches {sw.technology}: set the NIC ports to "
+            f"{sw.technology} (ConnectX VPI ports run either) or choose matching nodes"))
+    return out
+
+
+def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) -> list[Finding]:
+    """Switch ports placed vs the ports of the switches the fabric needs."""
+    k = switch.switch.ports
+    needed = size.ports_needed
+    placed = placed_switches * k
+    tiers = "one switch" if size.tiers == 1 else f"{size.leaf_switches} leaf, {size.spine_switches} spine" + (
+        f", {size.core_switches} core" if size.core_switches else "")
+    if placed < needed:
+        missing = needed - placed
+        short = size.switches - placed_switches
+        return [Finding(
+            "error", "network.ports.short",
+            f"The compute fabric needs {size.switches} x {switch.model} ({tiers}) = {needed} ports; "
+            f"{placed_switches} placed = {placed} ports: {missing} ports missing ({short} switch"
+            f"{'es' if short != 1 else ''})")]
+    if placed > needed:
+        return [Finding("info", "network.ports.spare",
+                        f"{placed - needed} fabric switch ports spare ({placed} placed, {needed} needed for {tiers})")]
+    return []
+
+
+def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: NodeSummary,
+                    size: FabricSize | None, switch: DeviceType | None) -> list[Finding]:
+    """The guide's training-fabric advice: own NIC per GPU, no oversubscription, no
+    Ethernet beyond 16 GPUs or 10B parameters, no consumer GPUs, storage off the fabric."""
+    out: list[Finding] = []
+    training = workload.enabled
+    has_fabric = nodes.nodes > 1
+    tech = TECHNOLOGIES[fabric.technology]
+    if training and has_fabric and (nodes.shared_nic_types or fabric.nics_per_gpu < 1):
+        which = ", ".join(nodes.shared_nic_types) or "the design (NICs per GPU below 1)"
+        out.append(Finding(
+            "warning", "network.nic.shared",
+            f"GPUs share compute NICs ({which}). The guide: 'Each GPU needs its own NIC. No sharing. "
+            f"\"But that's expensive\" - so is a $2M cluster running at 60%': every all-reduce waits for the "
+            f"slowest, most shared link"))
+    if training and has_fabric and fabric.oversubscription > 1:
+        out.append(Finding(
+            "warning", "network.oversubscribed",
+            f"The training fabric is oversubscribed {fabric.oversubscription:g}:1 at the leaves: all-reduce "
+            f"traffic crosses the spines, so it runs at 1/{fabric.oversubscription:g} of the line rate when every "
+            f"node talks (the guide lost 15% throughput on a spine-leaf design)"))
+    if training and has_fabric and tech.switch_technology == "ethernet" and (
+            nodes.gpus > 16 or workload.model_params_b > 10):
+        why = []
+        if nodes.gpus > 16:
+            why.append(f"{nodes.gpus} GPUs (more than 16)")
+        if workload.model_params_b > 10:
+            why.append(f"a {workload.model_params_b:g}B model (over 10B)")
+        out.append(Finding(
+            "warning", "network.ethernet.training",
+            f"Ethernet ({tech.title}) for {' and '.join(why)}. The guide: 'Ethernet if you're under 16 GPUs and "
+            f"don't plan to grow. InfiniBand if you ever train models over 10B parameters.'"))
+    if nodes.consumer_types:
+        out.append(Finding(
+            "warning", "network.gpu.consumer",
+            f"Consumer GPUs ({', '.join(nodes.consumer_types)}): no NVLink and no ECC memory. The guide: "
+            f"'No NVLink means 3x slower training. No ECC memory means silent corruption on long runs.'"))
+    if training and has_fabric and fabric.storage_fabric == "shared":
+        out.append(Finding(
+            "warning", "network.storage.shared",
+            "Storage traffic shares the compute fabric: checkpoint writes and dataset reads compete with "
+            "all-reduce. The guide uses a dedicated storage network (100 Gb/s Ethernet for checkpoint writes)"))
+    if training and has_fabric and fabric.sharp and (
+            not tech.sharp_capable or (switch is not None and switch.switch and not switch.switch.sharp)):
+        out.append(Finding(
+            "info", "network.sharp.unavailable",
+            f"SHARP is on but {tech.title} with {switch.model if switch else 'this switch'} has no in-network "
+            f"reduction: the model uses ring all-reduce"))
+    if size is not None and fabric.tiers == "3" and size.tiers == 3 and size.pods <= 1:
+        out.append(Finding(
+            "info", "network.tiers.forced",
+            f"Three tiers are set, but two would hold these {size.endpoints} endpoints; the core tier "
+            f"({size.core_switches} switches) is room to grow"))
+    return out

@@ -1,0 +1,219 @@
+"""Compute fabric sizing: leaf, spine and core switches, ports, cables and transceivers.
+
+First principles (REFERENCE.md "Fat-tree sizing"):
+- two tiers, switch radix k, non-blocking: at most k^2/2 endpoints;
+  leaves = ceil(N / (k/2)), spines = ceil(leaf uplinks / k);
+- three tiers (k-ary fat tree, Al-Fares et al. 2008): up to k^3/4 endpoints;
+- oversubscription r:1 at a leaf: down-ports / up-ports = r;
+- rail-optimised (DGX SuperPOD): GPU i of every node goes to leaf (rail) i of its
+  scalable unit, so one leaf per rail per unit of up to k/2 nodes (32 with 64 ports).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.hardware.catalog import Catalog, DeviceType
+from planner.settings import FabricSettings
+
+
+class FabricSizingError(ValueError):
+    pass
+
+
+@dataclass(slots=True)
+class FabricSize:
+    endpoints: int = 0
+    radix: int = 0
+    tiers: int = 0
+    leaf_switches: int = 0
+    spine_switches: int = 0
+    core_switches: int = 0
+    leaf_down_ports: int = 0
+    leaf_up_ports: int = 0
+    spine_down_ports: int = 0
+    spine_up_ports: int = 0
+    core_ports: int = 0
+    node_leaf_links: int = 0
+    leaf_spine_links: int = 0
+    spine_core_links: int = 0
+    oversubscription: float = 1.0
+    scalable_units: int = 0
+    pods: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def switches(self) -> int:
+        return self.leaf_switches + self.spine_switches + self.core_switches
+
+    @property
+    def ports_cabled(self) -> int:
+        """Switch ports with a cable in them, all tiers."""
+        return self.leaf_down_ports + self.leaf_up_ports + self.spine_down_ports + self.spine_up_ports + self.core_ports
+
+    @property
+    def ports_needed(self) -> int:
+        """Ports on the switches the fabric needs (switches come whole: a rail's leaf
+        serving 16 nodes still has 64 ports)."""
+        return self.switches * self.radix
+
+    @property
+    def cables(self) -> int:
+        return self.node_leaf_links + self.leaf_spine_links + self.spine_core_links
+
+    def cables_by_tier(self) -> dict[str, int]:
+        return {"node-leaf": self.node_leaf_links, "leaf-spine": self.leaf_spine_links, "spine-core": self.spine_core_links}
+
+    def transceivers_by_tier(self) -> dict[str, int]:
+        """One transceiver per cable end (REFERENCE: optics at both ends unless a passive
+        copper run of a few metres; switches sit in their own racks, so every run is optical)."""
+        return {tier: 2 * n for tier, n in self.cables_by_tier().items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "endpoints": self.endpoints,
+            "radix": self.radix,
+            "tiers": self.tiers,
+            "leaf_switches": self.leaf_switches,
+            "spine_switches": self.spine_switches,
+            "core_switches": self.core_switches,
+            "pods": self.pods,
+            "scalable_units": self.scalable_units,
+            "ports_per_tier": {
+                "leaf_down": self.leaf_down_ports,
+                "leaf_up": self.leaf_up_ports,
+                "spine_down": self.spine_down_ports,
+                "spine_up": self.spine_up_ports,
+                "core": self.core_ports,
+            },
+            "cables_per_tier": self.cables_by_tier(),
+            "transceivers_per_tier": self.transceivers_by_tier(),
+        }
+
+
+def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "rail_optimized",
+                oversubscription: float = 1.0, tiers: str = "auto") -> FabricSize:
+    """Switch counts and links for ``nodes`` nodes with ``nics_per_node`` compute ports each.
+
+    When every endpoint fits one switch (N <= k) and the tiers are not forced, the answer
+    is that one switch (one tier), whatever the topology.
+
+    Leaves take ``d = floor(k * r / (r + 1))`` endpoints (k/2 when non-blocking) and
+    ``ceil(down / r)`` uplinks. Two tiers hold while every leaf can reach every spine
+    (at most k leaves, i.e. k^2/2 endpoints non-blocking); beyond that, or when three
+    tiers are asked for, leaves and spines form pods of k/2 leaves joined by core
+    switches (k^3/4 endpoints at most).
+    """
+    k = radix
+    if k < 2:
+        raise FabricSizingError("a fabric switch needs at least 2 ports")
+    s = FabricSize(radix=k, oversubscription=oversubscription)
+    endpoints = nodes * nics_per_node
+    s.endpoints = endpoints
+    if endpoints == 0:
+        return s
+    if endpoints <= k and tiers == "auto":
+        # One switch holds every endpoint, whatever the topology: the rails of a
+        # rail-optimised design become port groups of that switch (1 or 2 nodes of 8 NICs
+        # on a 64-port switch need 1 switch, not 8 rail leaves and a spine).
+        s.tiers = 1
+        s.leaf_switches = 1
+        s.scalable_units = 1 if topology == "rail_optimized" else 0
+        s.leaf_down_ports = s.node_leaf_links = endpoints
+        return s
+    r = oversubscription
+    d = max(1, math.floor(k * r / (r + 1)))  # leaf down-ports
+    # Leaves as runs of (number of leaves, down-ports each): full scalable units (or full
+    # leaves) and at most one partial one, so sizing is O(pods), not O(leaves).
+    if topology == "rail_optimized":
+        su_nodes = d
+        s.scalable_units = math.ceil(nodes / su_nodes)
+        full, rest = divmod(nodes, su_nodes)
+        runs = [(full * nics_per_node, su_nodes)] + ([(nics_per_node, rest)] if rest else [])
+    else:
+        full, rest = divmod(endpoints, d)
+        runs = [(full, d)] + ([(1, rest)] if rest else [])
+    runs = [(n, down) for n, down in runs if n]
+    s.leaf_switches = sum(n for n, _ in runs)
+    s.leaf_down_ports = s.node_leaf_links = endpoints
+
+    if s.leaf_switches == 1 and tiers != "3" and endpoints <= k:
+        # One switch holds every endpoint: no uplinks needed.
+        s.tiers = 1
+        return s
+    up_runs = [(n, math.ceil(down / r)) for n, down in runs]
+    s.leaf_up_ports = s.leaf_spine_links = sum(n * up for n, up in up_runs)
+    max_leaf_up = k - d
+
+    two_tier_fits = s.leaf_switches <= k and max(up for _, up in up_runs) <= max_leaf_up
+    if tiers == "2" and not two_tier_fits:
+        raise FabricSizingError(
+            f"{endpoints} endpoints need {s.leaf_switches} leaves, more than two tiers of {k}-port switches hold "
+            f"({k * d} endpoints); use three tiers")
+    if tiers != "3" and two_tier_fits:
+        s.tiers = 2
+        s.spine_switches = math.ceil(s.leaf_up_ports / k)
+        s.spine_down_ports = s.leaf_up_ports
+        return s
+
+    # Three tiers: pods of k/2 leaves, each pod's spines with k/2 ports down and k/2 up.
+    s.tiers = 3
+    half = k // 2
+    leaves_per_pod = half
+    s.pods = math.ceil(s.leaf_switches / leaves_per_pod)
+    if s.pods > k:
+        raise FabricSizingError(
+            f"{endpoints} endpoints need {s.pods} pods, more than a three-tier fabric of {k}-port switches holds "
+            f"({k ** 3 // 4} endpoints non-blocking); choose a switch with more ports")
+    spines = 0
+    for pod in range(s.pods):
+        ups = _uplinks_in(up_runs, pod * leaves_per_pod, (pod + 1) * leaves_per_pod)
+        spines += math.ceil(ups / half)
+    s.spine_switches = spines
+    s.spine_down_ports = s.leaf_up_ports
+    s.spine_up_ports = s.spine_core_links = s.leaf_up_ports  # non-blocking above the leaves
+    s.core_switches = math.ceil(s.spine_up_ports / k)
+    s.core_ports = s.spine_up_ports
+    return s
+
+
+def _uplinks_in(up_runs: list[tuple[int, int]], first: int, stop: int) -> int:
+    """Uplinks of leaves first..stop-1, the leaves given as runs of (count, uplinks each)."""
+    total = 0
+    start = 0
+    for n, up in up_runs:
+        lo, hi = max(first, start), min(stop, start + n)
+        if hi > lo:
+            total += (hi - lo) * up
+        start += n
+    return total
+
+
+def compute_nics_per_node(device: DeviceType) -> int:
+    return sum(n.count for n in device.compute_nics())
+
+
+def plan_fabric(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings) -> FabricSize | None:
+    """Size the compute fabric for the GPU nodes in ``counts`` with the plan's switch model.
+
+    Rail-optimised fabrics need every node to have the same number of rails; the
+    largest NIC count sets the rails and nodes with fewer NICs leave ports unused.
+    """
+    switch = catalog.get(fabric.switch_device)
+    if switch is None or switch.switch is None:
+        return None
+    nodes = 0
+    rails = 0
+    for device_id, n in counts.items():
+        d = catalog.get(device_id)
+        if d is None or d.gpu is None:
+            continue
+        nics = compute_nics_per_node(d)
+        if nics == 0:
+            continue
+        nodes += n
+        rails = max(rails, nics)
+    return size_fabric(nodes, rails, switch.switch.ports, topology=fabric.topology,
+                       oversubscription=fabric.oversubscription, tiers=fabric.tiers)

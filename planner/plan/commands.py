@@ -1,0 +1,395 @@
+"""Every user edit as a named command with do and undo, each returning a change set.
+
+An invalid edit raises CommandError with a reason and leaves the plan unchanged. The
+desktop app wraps each command in a QUndoCommand; the core's ``History`` does the same
+for the CLI and tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from planner.hardware.catalog import Catalog, DeviceType
+from planner.plan.changes import ChangeSet
+from planner.errors import PlannerError, describe_validation_error
+from planner.plan.model import Placement, Plan, Rack
+from planner.settings import SECTIONS, Settings, field_meta
+from planner.plan.space import fit_problem
+
+
+class CommandError(PlannerError):
+    """An edit that was refused; the plan is unchanged."""
+
+
+class Command:
+    label: str = "Edit"
+
+    def do(self, plan: Plan, catalog: Catalog) -> ChangeSet:
+        raise NotImplementedError
+
+    def undo(self, plan: Plan, catalog: Catalog) -> ChangeSet:
+        raise NotImplementedError
+
+    def merge(self, other: Command) -> bool:
+        """Absorb ``other`` (done right after this one) into this command; True if merged."""
+        return False
+
+
+def _device_type(catalog: Catalog, device_id: str) -> DeviceType:
+    d = catalog.get(device_id)
+    if d is None:
+        raise CommandError(f"the catalog has no device type '{device_id}'")
+    return d
+
+
+def _title(catalog: Catalog | None, device_id: str) -> str:
+    """The device's model name for undo texts ("NVIDIA DGX H100"), its id if the catalog lacks it."""
+    d = catalog.get(device_id) if catalog is not None else None
+    return d.title if d is not None else device_id
+
+
+def _rack_changes(*rack_ids: str, devices: tuple[str, ...] = (), structure: bool = False) -> ChangeSet:
+    return ChangeSet(racks=frozenset(rack_ids), devices=frozenset(devices), structure=structure)
+
+
+class AddDevice(Command):
+    def __init__(self, device: str, rack: str, u: int, label: str = "", placement_id: str | None = None):
+        self.device, self.rack, self.u, self.placement_id = device, rack, u, placement_id
+        self.label_text = label
+        self._title = device
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"Add {self._title}"
+
+    def do(self, plan, catalog):
+        d = _device_type(catalog, self.device)
+        self._title = d.title
+        problem = fit_problem(plan, catalog, self.rack, self.u, d)
+        if problem:
+            raise CommandError(problem)
+        if self.placement_id is None:
+            self.placement_id = plan.new_id("d")
+        elif plan.placement(self.placement_id) is not None or plan.rack(self.placement_id) is not None:
+            raise CommandError(f"the id '{self.placement_id}' is already used")
+        plan.insert_placement(Placement(id=self.placement_id, device=self.device, rack=self.rack, u=self.u,
+                                        label=self.label_text))
+        return _rack_changes(self.rack, devices=(self.placement_id,))
+
+    def undo(self, plan, catalog):
+        plan.pop_placement(self.placement_id)
+        return _rack_changes(self.rack, devices=(self.placement_id,))
+
+
+class MoveDevice(Command):
+    """Move a device to another U and/or rack. Consecutive moves of one device merge (one drag = one undo step)."""
+
+    def __init__(self, placement_id: str, rack: str, u: int):
+        self.placement_id, self.rack, self.u = placement_id, rack, u
+        self._from: tuple[str, int] | None = None
+        self._title = "device"
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return f"Move {self._title}"
+
+    def do(self, plan, catalog):
+        p = plan.placement(self.placement_id)
+        if p is None:
+            raise CommandError(f"there is no device '{self.placement_id}'")
+        d = _device_type(catalog, p.device)
+        self._title = d.title
+        problem = fit_problem(plan, catalog, self.rack, self.u, d, ignore=frozenset({p.id}))
+        if problem:
+            raise CommandError(problem)
+        if self._from is None:
+            self._from = (p.rack, p.u)
+        old_rack = p.rack
+        plan.relocate(p.id, self.rack, self.u)
+        return _rack_changes(old_rack, self.rack, devices=(p.id,))
+
+    def undo(self, plan, catalog):
+        old_rack = plan.placement(self.placement_id).rack
+        plan.relocate(self.placement_id, *self._from)
+        return _rack_changes(old_rack, self._from[0], devices=(self.placement_id,))
+
+    def merge(self, other):
+        if isinstance(other, MoveDevice) and other.placement_id == self.placement_id:
+            self.rack, self.u = other.rack, other.u
+            return True
+        return False
+
+
+class RemoveDevices(Command):
+    def __init__(self, placement_ids: list[str]):
+        self.placement_ids = list(dict.fromkeys(placement_ids))
+        self._removed: list[tuple[int, Placement]] = []
+        self._title = "device"
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        n = len(self.placement_ids)
+        return f"Remove {self._title}" if n == 1 else f"Remove {n} devices"
+
+    def do(self, plan, catalog):
+        missing = [i for i in self.placement_ids if plan.placement(i) is None]
+        if missing:
+            raise CommandError(f"there is no device '{missing[0]}'")
+        if len(self.placement_ids) == 1:
+            self._title = _title(catalog, plan.placement(self.placement_ids[0]).device)
+        self._removed = [plan.pop_placement(i) for i in self.placement_ids]
+        return _rack_changes(*{p.rack for _, p in self._removed}, devices=tuple(self.placement_ids))
+
+    def undo(self, plan, catalog):
+        for index, p in reversed(self._removed):
+            plan.insert_placement(p, index)
+        return _rack_changes(*{p.rack for _, p in self._removed}, devices=tuple(self.placement_ids))
+
+
+class EditDevice(Command):
+    label = "Edit device"
+
+    def __init__(self, placement_id: str, label: str):
+        self.placement_id, self.new_label = placement_id, label
+        self._old: str | None = None
+
+    def do(self, plan, catalog):
+        p = plan.placement(self.placement_id)
+        if p is None:
+            raise CommandError(f"there is no device '{self.placement_id}'")
+        if len(self.new_label) > 200:
+            raise CommandError("a label can be at most 200 characters")
+        self._old, p.label = p.label, self.new_label
+        return _rack_changes(p.rack, devices=(p.id,))
+
+    def undo(self, plan, catalog):
+        p = plan.placement(self.placement_id)
+        p.label = self._old
+        return _rack_changes(p.rack, devices=(p.id,))
+
+
+RACK_FIELDS = ("name", "height_u", "power_cap_kw", "cooling", "max_weight_kg", "row")
+
+
+def _validated_rack(data: dict[str, Any]) -> Rack:
+    try:
+        return Rack.model_validate(data)
+    except ValidationError as exc:
+        raise CommandError(describe_validation_error(exc, data)) from None
+
+
+class AddRack(Command):
+    label = "Add rack"
+
+    def __init__(self, name: str | None = None, index: int | None = None, rack_id: str | None = None, **fields: Any):
+        self.name, self.index, self.rack_id, self.fields = name, index, rack_id, fields
+
+    def do(self, plan, catalog):
+        if self.rack_id is None:
+            self.rack_id = plan.new_id("r")
+        elif plan.rack(self.rack_id) is not None or plan.placement(self.rack_id) is not None:
+            raise CommandError(f"the id '{self.rack_id}' is already used")
+        fields = {"power_cap_kw": plan.settings.facility.default_rack_cap_kw, **self.fields}
+        name = self.name or next_rack_name(plan, "Rack")
+        rack = _validated_rack({"id": self.rack_id, "name": name, **fields})
+        plan.insert_rack(rack, self.index)
+        return _rack_changes(rack.id, structure=True)
+
+    def undo(self, plan, catalog):
+        plan.pop_rack(self.rack_id)
+        return _rack_changes(self.rack_id, structure=True)
+
+
+class EditRack(Command):
+    label = "Edit rack"
+
+    def __init__(self, rack_id: str, **changes: Any):
+        unknown = set(changes) - set(RACK_FIELDS)
+        if unknown:
+            raise CommandError(f"a rack has no field '{sorted(unknown)[0]}'")
+        self.rack_id, self.changes = rack_id, changes
+        self._old: dict[str, Any] = {}
+
+    def do(self, plan, catalog):
+        rack = plan.rack(self.rack_id)
+        if rack is None:
+            raise CommandError(f"there is no rack '{self.rack_id}'")
+        candidate = _validated_rack({**rack.model_dump(), **self.changes})
+        if candidate.height_u < rack.height_u:
+            for p in plan.rack_members(rack.id).values():
+                d = catalog.get(p.device)
+                if d and p.u + d.u_height - 1 > candidate.height_u:
+                    raise CommandError(f"{p.label or p.id} sits at U{p.u}-U{p.u + d.u_height - 1}: "
+                                       f"the rack cannot shrink to {candidate.height_u}U")
+        self._old = {k: getattr(rack, k) for k in self.changes}
+        for k in self.changes:
+            setattr(rack, k, getattr(candidate, k))
+        return _rack_changes(rack.id)
+
+    def undo(self, plan, catalog):
+        rack = plan.rack(self.rack_id)
+        for k, v in self._old.items():
+            setattr(rack, k, v)
+        return _rack_changes(rack.id)
+
+
+class RemoveRack(Command):
+    """Remove a rack and the devices in it; undo puts both back where they were."""
+
+    label = "Remove rack"
+
+    def __init__(self, rack_id: str):
+        self.rack_id = rack_id
+        self._rack: tuple[int, Rack] | None = None
+        self._devices = RemoveDevices([])
+
+    def do(self, plan, catalog):
+        if plan.rack(self.rack_id) is None:
+            raise CommandError(f"there is no rack '{self.rack_id}'")
+        self._devices = RemoveDevices(list(plan.rack_members(self.rack_id)))
+        changes = self._devices.do(plan, catalog)
+        self._rack = plan.pop_rack(self.rack_id)
+        return changes | _rack_changes(self.rack_id, structure=True)
+
+    def undo(self, plan, catalog):
+        index, rack = self._rack
+        plan.insert_rack(rack, index)
+        return self._devices.undo(plan, catalog) | _rack_changes(self.rack_id, structure=True)
+
+
+class SetSetting(Command):
+    """Change one field of a settings section, validated by that section's model."""
+
+    def __init__(self, section: str, field: str, value: Any):
+        self.section, self.field, self.value = section, field, value
+        self._old: Any = None
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        section = Settings.model_fields.get(self.section)
+        model = section.annotation if section is not None else None
+        if model is not None and self.field in getattr(model, "model_fields", {}):
+            return f"Set {field_meta(model, self.field)['title']}"
+        return f"Set {self.field.replace('_', ' ')}"
+
+    def do(self, plan, catalog):
+        if self.section not in SECTIONS:
+            raise CommandError(f"there is no settings section '{self.section}'")
+        current = getattr(plan.settings, self.section)
+        if self.field not in type(current).model_fields:
+            raise CommandError(f"settings section '{self.section}' has no field '{self.field}'")
+        data = current.model_dump()
+        data[self.field] = self.value
+        try:
+            updated = type(current).model_validate(data)
+        except ValidationError as exc:
+            raise CommandError(describe_validation_error(exc, data)) from None
+        self._old = current
+        setattr(plan.settings, self.section, updated)
+        return ChangeSet(settings=frozenset({self.section}))
+
+    def undo(self, plan, catalog):
+        setattr(plan.settings, self.section, self._old)
+        return ChangeSet(settings=frozenset({self.section}))
+
+    def merge(self, other):
+        if isinstance(other, SetSetting) and (other.section, other.field) == (self.section, self.field):
+            self.value = other.value
+            return True
+        return False
+
+
+class RenamePlan(Command):
+    label = "Rename plan"
+
+    def __init__(self, name: str):
+        self.name = name
+        self._old = ""
+
+    def do(self, plan, catalog):
+        name = self.name.strip()
+        if not name or len(name) > 200:
+            raise CommandError("a plan name needs 1 to 200 characters")
+        self._old, plan.name = plan.name, name
+        return ChangeSet(plan=True)
+
+    def undo(self, plan, catalog):
+        plan.name = self._old
+        return ChangeSet(plan=True)
+
+
+class Macro(Command):
+    """Several commands as one undo step; if one fails, the ones already done are undone."""
+
+    def __init__(self, label: str, commands: list[Command]):
+        self._label, self.commands = label, commands
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self._label
+
+    def do(self, plan, catalog):
+        done: list[Command] = []
+        changes = ChangeSet()
+        try:
+            for c in self.commands:
+                changes = changes | c.do(plan, catalog)
+                done.append(c)
+        except CommandError:
+            for c in reversed(done):
+                c.undo(plan, catalog)
+            raise
+        return changes
+
+    def undo(self, plan, catalog):
+        changes = ChangeSet()
+        for c in reversed(self.commands):
+            changes = changes | c.undo(plan, catalog)
+        return changes
+
+
+def next_rack_name(plan: Plan, prefix: str) -> str:
+    return _RackNamer(plan, prefix).next()
+
+
+class _RackNamer:
+    """PREFIX-01, PREFIX-02, ...: the next names no rack of the plan uses."""
+
+    def __init__(self, plan: Plan, prefix: str):
+        self.names = {r.name for r in plan.racks}
+        self.prefix, self.n = prefix, 0
+
+    def next(self) -> str:
+        while True:
+            self.n += 1
+            name = f"{self.prefix}-{self.n:02d}"
+            if name not in self.names:
+                self.names.add(name)
+                return name
+
+
+class History:
+    """A plain undo stack for the CLI and tests (the app uses QUndoStack)."""
+
+    def __init__(self, plan: Plan, catalog: Catalog):
+        self.plan, self.catalog = plan, catalog
+        self.done: list[Command] = []
+        self.undone: list[Command] = []
+
+    def apply(self, command: Command) -> ChangeSet:
+        changes = command.do(self.plan, self.catalog)
+        self.done.append(command)
+        self.undone.clear()
+        return changes
+
+    def undo(self) -> ChangeSet:
+        c = self.done.pop()
+        self.undone.append(c)
+        return c.undo(self.plan, self.catalog)
+
+    def redo(self) -> ChangeSet:
+        c = self.undone.pop()
+        self.done.append(c)
+        return c.do(self.plan, self.catalog)

@@ -1,0 +1,64 @@
+"""Ordered migrations of plan files from each older schema_version to the current one.
+
+``MIGRATIONS[n]`` turns a version-n dict into a version-(n+1) dict. Version 1 is the
+first released format, so there is nothing to migrate yet; every future format change
+bumps ``planner.plan.model.SCHEMA_VERSION``, adds one function here and a sample file of the
+old version to ``tests/data/`` (``tests/planner/test_migrations.py`` loads each one).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+
+from planner.errors import PlannerError
+from planner.plan.model import SCHEMA_VERSION
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+
+
+class MigrationError(PlannerError):
+    pass
+
+
+def migrate(
+    data: dict,
+    migrations: Mapping[int, Callable[[dict], dict]] | None = None,
+    current: int = SCHEMA_VERSION,
+) -> dict:
+    """Bring a plan dict up to ``current``, or refuse it with a message naming both versions.
+
+    Steps run in order (1 -> 2 -> ... -> current) on a deep copy, so the caller's dict is
+    never left half-migrated; a step that fails on unexpected data is a MigrationError.
+    """
+    steps = MIGRATIONS if migrations is None else migrations
+    version = data.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        shown = repr(version)[:40]
+        raise MigrationError(f"schema_version must be a whole number from 1 to {current}, not {shown}")
+    if version > current:
+        raise MigrationError(
+            f"this plan was saved by a newer GPU Cluster Planner (file format {version}); "
+            f"this version reads formats up to {current}. Update the planner to open it."
+        )
+    if version == current:
+        return data
+    data = copy.deepcopy(data)
+    while version < current:
+        step = steps.get(version)
+        if step is None:
+            raise MigrationError(f"no conversion from file format {version} to {version + 1}")
+        try:
+            data = step(data)
+        except PlannerError:
+            raise
+        except Exception as exc:  # a malformed old file: say so, never a traceback
+            raise MigrationError(
+                f"cannot convert file format {version} to {version + 1}: "
+                f"{type(exc).__name__} {str(exc)[:80]}"
+            ) from None
+        if not isinstance(data, dict):
+            raise MigrationError(f"conversion from file format {version} did not give a plan")
+        version += 1
+        data["schema_version"] = version
+    return data

@@ -1,0 +1,63 @@
+"""Rack space: where a device fits, overlaps and devices sticking out of a rack."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from planner.hardware.catalog import Catalog, DeviceType
+from planner.plan.model import Placement, Plan, Rack
+
+
+def occupied(members: Iterable[Placement], catalog: Catalog, ignore: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
+    """(bottom U, top U, placement id) of every device in a rack, sorted from the bottom."""
+    spans = []
+    for p in members:
+        if p.id in ignore:
+            continue
+        d = catalog.get(p.device)
+        h = d.u_height if d else 1
+        spans.append((p.u, p.u + h - 1, p.id))
+    spans.sort()
+    return spans
+
+
+def fit_problem(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: DeviceType,
+                ignore: frozenset[str] = frozenset()) -> str | None:
+    """Why ``device`` cannot sit at ``u`` in the rack, or None when it fits."""
+    rack = plan.rack(rack_id)
+    if rack is None:
+        return f"there is no rack '{rack_id}'"
+    top = u + device.u_height - 1
+    if u < 1 or top > rack.height_u:
+        return (f"{device.model} ({device.u_height}U) at U{u} would stick out of {rack.name} "
+                f"(U1-U{rack.height_u})")
+    for lo, hi, pid in occupied(plan.rack_members(rack_id).values(), catalog, ignore):
+        if lo <= top and u <= hi:
+            other = plan.placement(pid)
+            name = other.label or other.device if other else pid
+            return f"U{u}-U{top} of {rack.name} overlaps {name} at U{lo}-U{hi}"
+    return None
+
+
+def lowest_free_u(plan: Plan, catalog: Catalog, rack: Rack, height: int) -> int | None:
+    """The lowest U where a device of ``height`` fits, or None when the rack has no room."""
+    u = 1
+    for lo, hi, _ in occupied(plan.rack_members(rack.id).values(), catalog):
+        if lo - u >= height:
+            return u
+        u = max(u, hi + 1)
+    return u if u + height - 1 <= rack.height_u else None
+
+
+def space_findings(rack: Rack, spans: list[tuple[int, int, str]]):
+    """Yield (severity, code, message, where) for devices outside the rack or overlapping."""
+    top_seen, top_id = 0, None
+    for lo, hi, pid in spans:
+        if hi > rack.height_u:
+            yield ("error", "rack.space.outside",
+                   f"Device {pid} occupies U{lo}-U{hi} but rack {rack.name} has only {rack.height_u}U", pid)
+        if lo <= top_seen:
+            yield ("error", "rack.space.overlap",
+                   f"Device {pid} at U{lo}-U{hi} overlaps device {top_id} in rack {rack.name}", pid)
+        if hi > top_seen:
+            top_seen, top_id = hi, pid

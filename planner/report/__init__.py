@@ -1,0 +1,1 @@
+"""The report: its model, the evaluator, its sections and their labels."""

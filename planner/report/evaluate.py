@@ -1,0 +1,163 @@
+"""Plan -> Report, incrementally.
+
+Per-rack figures are cached and recomputed only for the racks a change set names; the
+plan-wide sections (cooling, network, storage, cost) work on aggregate device counts,
+which are kept up to date by subtracting a rack's old counts and adding its new ones.
+All sums are integers (milliwatts, grams, counts), so an incremental evaluation equals a
+full one exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.hardware.catalog import Catalog
+from planner.plan.changes import ChangeSet
+from planner.facility.cooling import cooling_findings
+from planner.plan.model import Plan
+from planner.facility.power import evaluate_rack
+from planner.report.model import Finding, RackResult, Report, Totals
+
+
+@dataclass(slots=True)
+class EvalContext:
+    """What a plan-wide section sees: the plan, its catalog, totals, aggregate device
+    counts (device type id -> number placed) and the sections computed before it."""
+
+    plan: Plan
+    catalog: Catalog
+    totals: Totals
+    counts: dict[str, int]
+    sections: dict[str, Any] = field(default_factory=dict)
+    racks: dict[str, RackResult] = field(default_factory=dict)  # cached per-rack results, by rack id
+    # rack power on the plan's basis (integer mW) -> number of racks drawing it; kept up to
+    # date incrementally so sections need not walk the racks (None: count from ``racks``)
+    rack_powers: dict[int, int] | None = None
+
+
+SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]
+
+# Plan-wide sections in the order they run; later ones may read earlier ones' results.
+SECTIONS: list[tuple[str, SectionFn]] = []
+
+
+def register_section(name: str, fn: SectionFn) -> None:
+    SECTIONS[:] = [(n, f) for n, f in SECTIONS if n != name] + [(name, fn)]
+
+
+def _load_sections() -> None:
+    """Import the modules that register plan-wide sections (kept here so the order is explicit)."""
+    import planner.report.sections  # noqa: F401
+
+
+class Evaluator:
+    def __init__(self, plan: Plan, catalog: Catalog):
+        self.plan = plan
+        self.catalog = catalog
+        self._racks: dict[str, RackResult] = {}
+        self._agg = _Aggregate()
+        self._rack_order: tuple[str, ...] = ()
+        self.report: Report | None = None
+        _load_sections()
+
+    def evaluate(self, changes: ChangeSet | None = None) -> Report:
+        """Full evaluation when ``changes`` is None, else only what the change touched."""
+        plan = self.plan
+        if changes is None or changes.needs_full:
+            self._racks = {}
+            self._agg = _Aggregate()
+            for rack in plan.racks:
+                self._set_rack(rack.id)
+            self._rack_order = tuple(r.id for r in plan.racks)
+        else:
+            for rack_id in changes.racks:
+                self._set_rack(rack_id)
+            if changes.structure or len(self._rack_order) != len(plan.racks):
+                self._rack_order = tuple(r.id for r in plan.racks)
+        self.report = self._finish()
+        return self.report
+
+    def _set_rack(self, rack_id: str) -> None:
+        old = self._racks.pop(rack_id, None)
+        if old is not None:
+            self._agg.remove(old)
+        rack = self.plan.rack(rack_id)
+        if rack is None:
+            return
+        res = evaluate_rack(self.plan, rack, self.catalog, self.plan.settings.facility)
+        self._racks[rack_id] = res
+        self._agg.add(res)
+
+    def _finish(self) -> Report:
+        plan = self.plan
+        facility = plan.settings.facility
+        agg = self._agg
+        counts = {k: v for k, v in agg.counts.items() if v}
+        totals = Totals(
+            gpus=agg.gpus, nodes=agg.nodes, racks=len(plan.racks), gpu_racks=agg.gpu_racks,
+            typical_mw=agg.typical_mw, nameplate_mw=agg.nameplate_mw, weight_g=agg.weight_g,
+            liquid_nodes=agg.liquid_nodes, liquid_heat_mw=agg.liquid_heat_mw,
+            basis=facility.power_basis, pue=facility.pue,
+        )
+        findings = cooling_findings(totals, counts, facility, self.catalog)
+        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
+                          rack_powers={k: v for k, v in agg.rack_powers.items() if v})
+        for name, fn in SECTIONS:
+            section, section_findings = fn(ctx)
+            if section is not None:
+                ctx.sections[name] = section
+            findings.extend(section_findings)
+        return Report(
+            plan_name=plan.name,
+            power_basis=facility.power_basis,
+            totals=totals,
+            rack_order=self._rack_order,
+            rack_results=dict(self._racks),
+            global_findings=findings,
+            sections=ctx.sections,
+            rack_severity_counts=dict(agg.severities),
+        )
+
+
+class _Aggregate:
+    __slots__ = ("gpus", "nodes", "gpu_racks", "typical_mw", "nameplate_mw", "weight_g",
+                 "liquid_nodes", "liquid_heat_mw", "counts", "rack_powers", "severities")
+
+    def __init__(self) -> None:
+        self.gpus = self.nodes = self.gpu_racks = 0
+        self.typical_mw = self.nameplate_mw = self.weight_g = 0
+        self.liquid_nodes = self.liquid_heat_mw = 0
+        self.counts: dict[str, int] = {}
+        self.rack_powers: dict[int, int] = {}  # rack nameplate power, mW -> racks
+        self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
+
+    def _apply(self, r: RackResult, sign: int) -> None:
+        self.gpus += sign * r.gpus
+        self.nodes += sign * r.nodes
+        self.gpu_racks += sign * (1 if r.nodes else 0)
+        self.typical_mw += sign * r.typical_mw
+        self.nameplate_mw += sign * r.nameplate_mw
+        self.weight_g += sign * r.weight_g
+        self.liquid_nodes += sign * r.liquid_nodes
+        self.liquid_heat_mw += sign * r.liquid_heat_mw
+        counts = self.counts
+        for k, v in r.counts.items():
+            counts[k] = counts.get(k, 0) + sign * v
+        power = r.nameplate_mw  # PDUs are sized on the rating
+        self.rack_powers[power] = self.rack_powers.get(power, 0) + sign
+        severities = self.severities
+        for f in r.findings:
+            severities[f.severity] += sign
+
+    def add(self, r: RackResult) -> None:
+        self._apply(r, 1)
+
+    def remove(self, r: RackResult) -> None:
+        self._apply(r, -1)
+
+
+def evaluate(plan: Plan, catalog: Catalog) -> Report:
+    """One full evaluation."""
+    return Evaluator(plan, catalog).evaluate()

@@ -1,0 +1,219 @@
+"""What an evaluation produces: per-rack figures, totals, findings and per-concern sections.
+
+Plain dataclasses (cheap to build on every edit); ``to_json`` gives the report contract
+printed by ``cluster-planner check --json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning", "info"]
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(slots=True, frozen=True)
+class Finding:
+    severity: Severity
+    code: str
+    message: str
+    where: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where}
+
+
+@dataclass(slots=True)
+class RackResult:
+    """One rack's figures. Powers are kept in integer milliwatts and weights in grams so
+    that totals summed incrementally equal totals summed from scratch, exactly."""
+
+    id: str
+    name: str
+    height_u: int
+    cooling: str
+    cap_kw: float
+    max_weight_kg: float
+    used_u: int = 0
+    nodes: int = 0
+    gpus: int = 0
+    typical_mw: int = 0
+    nameplate_mw: int = 0
+    weight_g: int = 0
+    liquid_nodes: int = 0
+    liquid_heat_mw: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    basis: str = "typical"
+
+    @property
+    def power_typical_kw(self) -> float:
+        return self.typical_mw / 1e6
+
+    @property
+    def power_nameplate_kw(self) -> float:
+        return self.nameplate_mw / 1e6
+
+    @property
+    def power_kw(self) -> float:
+        return (self.nameplate_mw if self.basis == "nameplate" else self.typical_mw) / 1e6
+
+    @property
+    def weight_kg(self) -> float:
+        return self.weight_g / 1e3
+
+    @property
+    def load_fraction(self) -> float:
+        return self.power_kw / self.cap_kw if self.cap_kw else 0.0
+
+    def over_cap(self, basis: str | None = None) -> bool:
+        """Power on ``basis`` (default the plan's) above the rack's cap: the rule of
+        ``planner.facility.power.evaluate_rack`` (an error on the plan's basis)."""
+        mw = self.nameplate_mw if (basis or self.basis) == "nameplate" else self.typical_mw
+        return mw / 1e6 > self.cap_kw + 1e-9
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "height_u": self.height_u,
+            "used_u": self.used_u,
+            "nodes": self.nodes,
+            "gpus": self.gpus,
+            "power_kw": round(self.power_kw, 6),
+            "power_typical_kw": round(self.power_typical_kw, 6),
+            "power_nameplate_kw": round(self.power_nameplate_kw, 6),
+            "cap_kw": self.cap_kw,
+            "cooling": self.cooling,
+            "weight_kg": round(self.weight_kg, 3),
+        }
+
+
+@dataclass(slots=True)
+class Totals:
+    gpus: int = 0
+    nodes: int = 0
+    racks: int = 0
+    gpu_racks: int = 0
+    typical_mw: int = 0
+    nameplate_mw: int = 0
+    weight_g: int = 0
+    liquid_nodes: int = 0
+    liquid_heat_mw: int = 0
+    basis: str = "typical"
+    pue: float = 1.0
+    cdus: int = 0
+    cdus_placed: int = 0
+    cdu_capacity_kw: float = 0.0  # rated heat removal of the placed CDUs (catalog cdu_capacity_kw)
+
+    @property
+    def it_power_typical_kw(self) -> float:
+        return self.typical_mw / 1e6
+
+    @property
+    def it_power_nameplate_kw(self) -> float:
+        return self.nameplate_mw / 1e6
+
+    @property
+    def it_power_kw(self) -> float:
+        return (self.nameplate_mw if self.basis == "nameplate" else self.typical_mw) / 1e6
+
+    @property
+    def facility_power_kw(self) -> float:
+        return self.it_power_kw * self.pue
+
+    @property
+    def weight_kg(self) -> float:
+        return self.weight_g / 1e3
+
+    @property
+    def liquid_heat_kw(self) -> float:
+        """Heat of the liquid-cooled nodes on the plan's power basis, for the CDUs to remove."""
+        return self.liquid_heat_mw / 1e6
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "gpus": self.gpus,
+            "nodes": self.nodes,
+            "racks": self.racks,
+            "gpu_racks": self.gpu_racks,
+            "it_power_kw": round(self.it_power_kw, 6),
+            "it_power_typical_kw": round(self.it_power_typical_kw, 6),
+            "it_power_nameplate_kw": round(self.it_power_nameplate_kw, 6),
+            "facility_power_kw": round(self.facility_power_kw, 6),
+            "cdus": self.cdus,
+            "cdus_placed": self.cdus_placed,
+            "liquid_heat_kw": round(self.liquid_heat_kw, 6),
+            "cdu_capacity_kw": round(self.cdu_capacity_kw, 6),
+            "weight_kg": round(self.weight_kg, 3),
+        }
+
+
+@dataclass(slots=True)
+class Report:
+    plan_name: str
+    power_basis: str
+    totals: Totals
+    rack_order: tuple[str, ...]  # rack ids in plan order (shared between reports: never mutate)
+    rack_results: dict[str, RackResult]
+    global_findings: list[Finding]
+    sections: dict[str, Any] = field(default_factory=dict)
+    # findings of all racks by severity, kept by the evaluator as it adds and removes racks
+    # (None: count them from the racks)
+    rack_severity_counts: dict[str, int] | None = None
+    _findings: list[Finding] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def racks(self) -> list[RackResult]:
+        results = self.rack_results
+        return [results[r] for r in self.rack_order]
+
+    def rack(self, rack_id: str) -> RackResult | None:
+        return self.rack_results.get(rack_id)
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding, errors first, then warnings, then info; within a severity, racks in
+        plan order and then the plan-wide ones. Built once per report (a stable bucket pass,
+        no sort) and shared: do not mutate the list."""
+        if self._findings is None:
+            buckets: dict[str, list[Finding]] = {"error": [], "warning": [], "info": []}
+            results = self.rack_results
+            for rid in self.rack_order:
+                for f in results[rid].findings:
+                    buckets[f.severity].append(f)
+            for f in self.global_findings:
+                buckets[f.severity].append(f)
+            self._findings = buckets["error"] + buckets["warning"] + buckets["info"]
+        return self._findings
+
+    def counts_by_severity(self) -> dict[str, int]:
+        counts = {"error": 0, "warning": 0, "info": 0}
+        if self.rack_severity_counts is None:
+            for r in self.rack_results.values():
+                for f in r.findings:
+                    counts[f.severity] += 1
+        else:
+            counts.update(self.rack_severity_counts)
+        for f in self.global_findings:
+            counts[f.severity] += 1
+        return counts
+
+    @property
+    def has_errors(self) -> bool:
+        return self.counts_by_severity()["error"] > 0
+
+    def section(self, name: str) -> Any:
+        return self.sections.get(name)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "plan": {"name": self.plan_name, "power_basis": self.power_basis},
+            "totals": self.totals.to_json(),
+            "racks": [r.to_json() for r in self.racks],
+            "findings": [f.to_json() for f in self.findings],
+        }
+        for name, section in self.sections.items():
+            out[name] = section.to_json() if hasattr(section, "to_json") else section
+        return out

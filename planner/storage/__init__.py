@@ -1,0 +1,1 @@
+"""Checkpoint and dataset storage sizing."""

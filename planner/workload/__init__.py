@@ -1,0 +1,1 @@
+"""Training workload: step time, throughput ceiling and the archetype advisor."""
