@@ -46,6 +46,15 @@ class GpuBlock(_Strict):
     bf16_tflops: float = Field(gt=0, le=100000, description="BF16 dense tensor TFLOP/s, no sparsity")
     nvlink_gbs: float = Field(ge=0, le=100000, description="NVLink bandwidth per GPU, GB/s; 0 = none")
     ecc: bool = True
+    memory_bandwidth_tbs: float | None = Field(default=None, gt=0, le=100,
+                                               description="HBM bandwidth per GPU, TB/s (datasheet)")
+    nvlink_domain: int | None = Field(default=None, ge=1, le=1_000_000,
+                                      description="GPUs in one NVLink domain; empty = this device's own GPUs")
+
+    @property
+    def domain_gpus(self) -> int:
+        """GPUs that reach each other over NVLink (8 on an HGX board, 72 in an NVL72 rack)."""
+        return self.nvlink_domain if self.nvlink_domain is not None else (self.count if self.nvlink_gbs > 0 else 1)
 
 
 class NicBlock(_Strict):
