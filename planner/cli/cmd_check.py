@@ -54,9 +54,9 @@ def render_text(report: Report, catalog=None) -> str:
             continue
         lines += ["", name.capitalize()]
         for key, value in data.items():
-            if isinstance(value, list) or key == "sizing" or key == "curves":
-                continue  # tables and the sizing detail: in --json, the workbook and the app
-            if isinstance(value, dict) and not all(v is None or isinstance(v, (int, float)) for v in value.values()):
+            if isinstance(value, list) or key in ("sizing", "curves", "break_even_months"):
+                continue  # tables, the sizing detail and figures written in words: in --json, the workbook, the app
+            if isinstance(value, dict) and not all(v is None or isinstance(v, (int, float, str)) for v in value.values()):
                 continue
             label, text = describe(name, key, value, catalog)
             lines.append(f"  {label:<50} {text}")

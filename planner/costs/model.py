@@ -70,6 +70,20 @@ def break_even_month(capex_usd: float, opex_usd_per_month: float, rent_usd_per_m
     return month
 
 
+def break_even_text(capex_usd: float, opex_usd_per_month: float, rent_usd_per_month: float,
+                    horizon_months: int) -> str:
+    """The break-even in words, one meaning each: "month 17.1" (within the horizon),
+    "not within 36 months" (it comes, but after the horizon) or "never" (renting never
+    costs more than running the cluster). The workbook writes the same words."""
+    margin = rent_usd_per_month - opex_usd_per_month
+    if margin <= 0:
+        return "never"
+    month = round(capex_usd / margin, 1)
+    if month > horizon_months:
+        return f"not within {horizon_months} months"
+    return f"month {month:.1f}"
+
+
 @dataclass(slots=True)
 class CostResult:
     """Headline figures of the cost model; money in US dollars."""
@@ -87,6 +101,7 @@ class CostResult:
     cost_per_gpu_hour: dict[str, float | None]
     curves: dict[str, list[float]] = field(default_factory=dict)
     break_even_usd: dict[str, float | None] = field(default_factory=dict)
+    break_even_text: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         money = lambda d: {k: round(v, 2) for k, v in d.items()}  # noqa: E731
@@ -98,6 +113,7 @@ class CostResult:
             "staffing_usd_per_month": round(self.staffing_usd_per_month, 2),
             "rent_usd_per_month": money(self.rent_usd_per_month),
             "break_even_months": dict(self.break_even_months),
+            "break_even_text": dict(self.break_even_text),
             "break_even_usd": {k: (None if v is None else round(v, 2)) for k, v in self.break_even_usd.items()},
             "horizon_months": self.horizon_months,
             "tco_usd": round(self.tco_usd, 2),
@@ -147,6 +163,7 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
         rent_usd_per_month=rents,
         break_even_months=breaks,
         break_even_usd={name: None if m is None else capex_usd + opex * m for name, m in breaks.items()},
+        break_even_text={name: break_even_text(capex_usd, opex, rent, h) for name, rent in rents.items()},
         horizon_months=h,
         tco_usd=tco,
         rent_total_usd={name: rent * h for name, rent in rents.items()},
@@ -154,6 +171,3 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
         curves=curves,
     )
 
-
-def months_to_text(month: float | None) -> str:
-    return "never within the horizon" if month is None or math.isnan(month) else f"{month:.1f} months"

@@ -22,6 +22,7 @@ from planner.report.evaluate import evaluate
 from planner.plan.fileio import file_mode_for
 from planner.export.xlsx_bom import write_bom
 from planner.export.xlsx_costs import write_assumptions, write_costs
+from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
 from planner.plan.model import Plan
 from planner.report.model import Report
@@ -40,7 +41,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     summary.title = "Summary"
     write_summary(summary, plan, report, exported=exported or dt.datetime.now())
     write_bom(wb, cost.lines)
-    write_costs(wb, horizon_months=plan.settings.costs.horizon_months)
+    write_costs(wb, cost.result, plan.settings.costs)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
     write_network(wb.create_sheet("Network"), report, catalog)
     write_checks(wb.create_sheet("Checks"), report)
@@ -48,7 +49,9 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis)
     for ws in wb.worksheets:
         _print_setup(ws)
-    wb.calculation.fullCalcOnLoad = True  # no cached values: ask Excel to calculate on open
+    # Formula cells carry their values (xlsx_values); Excel still recalculates on open, so an
+    # input edited elsewhere never shows a stale result.
+    wb.calculation.fullCalcOnLoad = True
     return wb
 
 
@@ -81,7 +84,7 @@ def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
         raise PlannerError(f"cannot write {path.name} in {folder}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            wb.save(fh)
+            save_with_values(wb, fh)
             fh.flush()
             os.fchmod(fh.fileno(), file_mode_for(path))  # not mkstemp's 0600: a document others may open
             os.fsync(fh.fileno())

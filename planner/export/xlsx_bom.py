@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from openpyxl.worksheet.table import Table, TableStyleInfo
 
-from planner.costs.bom import BomLine
+from planner.costs.bom import BomLine, bom_total_usd
 from planner.export.xlsx_cells import BOLD, USD, define, formula, header, num, text, widths
 
 BOM = "BOM"
@@ -26,10 +26,10 @@ def write_bom(wb, lines: list[BomLine]) -> None:
         text(ws, r, 3, line.part)
         num(ws, r, 4, line.quantity, "#,##0")
         if line.price_setting:
-            formula(ws, r, 5, f"={line.price_setting}", USD)
+            formula(ws, r, 5, f"={line.price_setting}", USD, value=line.unit_usd)
         else:
             num(ws, r, 5, line.unit_usd, USD)
-        formula(ws, r, 6, f"=D{r}*E{r}", USD)
+        formula(ws, r, 6, f"=D{r}*E{r}", USD, value=line.total_usd)
         text(ws, r, 7, line.source)
     if lines:
         table = Table(displayName="BillOfMaterials", ref=f"A1:G{last}")
@@ -42,10 +42,11 @@ def write_bom(wb, lines: list[BomLine]) -> None:
     for category in dict.fromkeys(line.category for line in lines):
         text(ws, r, 1, "Subtotal")
         text(ws, r, 2, category)
-        formula(ws, r, 6, f"=SUMIF({rng[0]},B{r},{rng[1]})", USD)
+        formula(ws, r, 6, f"=SUMIF({rng[0]},B{r},{rng[1]})", USD,
+                value=sum(line.total_usd for line in lines if line.category == category))
         r += 1
     text(ws, r, 1, "Grand total", font=BOLD)
-    formula(ws, r, 6, f"=SUM({rng[1]})", USD, font=BOLD)
+    formula(ws, r, 6, f"=SUM({rng[1]})", USD, font=BOLD, value=bom_total_usd(lines))
     define(wb, "BOM_Total", BOM, r, 6)
     ws.freeze_panes = "A2"
     widths(ws, {1: 18, 2: 52, 3: 40, 4: 10, 5: 18, 6: 20, 7: 80})

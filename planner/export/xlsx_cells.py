@@ -30,6 +30,8 @@ CATEGORY_FILLS = {
     "pdu": PatternFill("solid", fgColor="FFE699"),
     "other": PatternFill("solid", fgColor="D9D9D9"),
 }
+# Chart series in the order the app's charts draw them (build, then the rental options).
+SERIES_COLOURS = ["3D6CA8", "D9822B", "2B8C84", "7657A3", "8A6A44", "6F7A82"]
 EMPTY_U_FILL = PatternFill("solid", fgColor="F7F7F7")
 
 
@@ -66,10 +68,30 @@ def num(ws, row: int, col: int, value: Any, fmt: str | None = None, *, font: Fon
     return _value(ws, row, col, value, fmt, font)
 
 
-def formula(ws, row: int, col: int, expr: str, fmt: str | None = None, *, font: Font | None = None):
-    """A formula the planner wrote itself (never from user text)."""
+NA = "#N/A"  # the cached value of a formula that returns NA() (a gap in a chart)
+
+
+def formula(ws, row: int, col: int, expr: str, fmt: str | None = None, *, value: Any,
+            font: Font | None = None):
+    """A formula the planner wrote itself (never from user text), with the value it computes.
+
+    openpyxl saves formulas without a result; ``planner.export.xlsx_values`` adds ``value``
+    as the cell's cached result when the file is written, so previewers, Protected View and
+    pandas show the figures without recalculating. ``value`` is a number, a string, or
+    ``NA`` for an #N/A result.
+    """
     assert expr.startswith("="), expr
-    return _value(ws, row, col, expr, fmt, font)
+    cell = _value(ws, row, col, expr, fmt, font)
+    cached_values(ws.parent)[(ws.title, cell.coordinate)] = value
+    return cell
+
+
+def cached_values(wb) -> dict[tuple[str, str], Any]:
+    """(sheet title, cell) -> the value each planner formula computes, kept on the workbook."""
+    store = getattr(wb, "_planner_cached_values", None)
+    if store is None:
+        store = wb._planner_cached_values = {}
+    return store
 
 
 def header(ws, row: int, titles: list[str], col: int = 1) -> None:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import get_args
 
-from openpyxl.chart import LineChart, Reference
+from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 
 from planner.settings import FacilitySettings, field_meta
-from planner.settings.costs import RENTAL_OPTIONS, CostSettings
+from planner.costs.model import CostResult
+from planner.settings.costs import HORIZON_MAX_MONTHS, RENTAL_OPTIONS, CostSettings
 from planner.export.xlsx_cells import (
-    BOLD, KW, MONTHS, RATE, TITLE, USD, WRAP, define, formula, header, num, text, widths,
+    BOLD, KW, MONTHS, NA, RATE, SERIES_COLOURS, TITLE, USD, WRAP, define, formula, header, num, ref, text, widths,
 )
 
 ASSUMPTIONS = "Assumptions"
@@ -60,6 +62,12 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
             dv = DataValidation(type="list", formula1=f'"{choices}"', allow_blank=False)
             ws.add_data_validation(dv)
             dv.add(f"B{row - 1}")
+        if name == "horizon_months":  # the month-by-month table has rows up to the maximum
+            dv = DataValidation(type="whole", operator="between", formula1="1", formula2=str(HORIZON_MAX_MONTHS),
+                                allow_blank=False, showErrorMessage=True, errorTitle="Horizon",
+                                error=f"A whole number of months from 1 to {HORIZON_MAX_MONTHS}")
+            ws.add_data_validation(dv)
+            dv.add(f"B{row - 1}")
     ws.freeze_panes = "A4"
     widths(ws, {1: 44, 2: 16, 3: 14, 4: 90, 5: 34, 6: 34})
 
@@ -78,78 +86,129 @@ def _row(wb, ws, row, name, title, value, unit, source, fmt, used) -> int:
     return row + 1
 
 
-def write_costs(wb, *, horizon_months: int) -> None:
+def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
     """Capex from the BOM total; opex, rent, break-even and TCO as formulas over the
-    Assumptions names; a month-by-month table of cumulative cost and its line chart."""
+    Assumptions names; a month-by-month table of cumulative cost and its chart, both
+    following the horizon set on Assumptions (up to ``HORIZON_MAX_MONTHS``).
+
+    Each formula carries the value the cost model computed (``result``), so the sheet
+    reads right before any recalculation."""
     ws = wb.create_sheet(COSTS)
     text(ws, 1, 1, "Costs: build vs rent", font=TITLE)
     header(ws, 3, ["Figure", "Value", "Unit", "Formula"])
+    r_ = result
     delivered = "plan_gpus*hours_per_month*horizon_months*utilisation"
+    per_h = r_.cost_per_gpu_hour.get("build")
     figures = [
-        ("capex", "Capex (bill of materials)", "=BOM_Total", USD, "$", "BOM grand total"),
+        ("capex", "Capex (bill of materials)", "=BOM_Total", USD, "$", "BOM grand total", r_.capex_usd),
         ("energy_month", "Energy per month", "=plan_energy_kw*plan_pue*hours_per_month*electricity_usd_per_kwh", USD,
-         "$/month", "IT kW x PUE x hours per month x $/kWh"),
+         "$/month", "IT kW x PUE x hours per month x $/kWh", r_.energy_usd_per_month),
         ("facility_month", "Facility per month",
          '=IF(opex_mode="owned",owned_facility_usd_per_node_year*plan_nodes/12,colocation_usd_per_kw_month*plan_it_kw)',
-         USD, "$/month", "colocation: $/kW/month x IT kW; owned: $/node/year x nodes / 12"),
-        ("staffing_month", "Staffing per month", "=staffing_usd_per_year/12", USD, "$/month", "staffing per year / 12"),
-        ("opex_month", "Opex per month", "=B5+B6+B7", USD, "$/month", "energy + facility + staffing"),
-        ("horizon", "Horizon", "=horizon_months", "0", "months", "Assumptions"),
-        ("tco_usd", "Total cost of ownership over the horizon", "=B4+B8*B9", USD, "$", "capex + opex x horizon"),
+         USD, "$/month", "colocation: $/kW/month x IT kW; owned: $/node/year x nodes / 12", r_.facility_usd_per_month),
+        ("staffing_month", "Staffing per month", "=staffing_usd_per_year/12", USD, "$/month", "staffing per year / 12",
+         r_.staffing_usd_per_month),
+        ("opex_month", "Opex per month", "=B5+B6+B7", USD, "$/month", "energy + facility + staffing",
+         r_.opex_usd_per_month),
+        ("horizon", "Horizon", "=horizon_months", "0", "months", "Assumptions", r_.horizon_months),
+        ("tco_usd", "Total cost of ownership over the horizon", "=B4+B8*B9", USD, "$", "capex + opex x horizon",
+         r_.tco_usd),
         ("build_per_gpu_h", "Cost per delivered GPU-hour, build",
          f'=IF({delivered}>0,B10/({delivered}),"-")', RATE, "$/GPU-h",
-         "TCO / (GPUs x hours per month x horizon x utilisation)"),
+         "TCO / (GPUs x hours per month x horizon x utilisation)", "-" if per_h is None else per_h),
     ]
-    for i, (name, title, expr, fmt, unit, how) in enumerate(figures):
+    for i, (name, title, expr, fmt, unit, how, value) in enumerate(figures):
         r = 4 + i
         text(ws, r, 1, title)
-        formula(ws, r, 2, expr, fmt, font=BOLD if name in ("capex", "opex_month", "tco_usd") else None)
+        formula(ws, r, 2, expr, fmt, value=value, font=BOLD if name in ("capex", "opex_month", "tco_usd") else None)
         text(ws, r, 3, unit)
         text(ws, r, 4, how)
         define(wb, name, COSTS, r, 2)
 
     top = 13
     header(ws, top, ["Rental option", "Rate ($/GPU-h)", "Rent per month", "Rent over the horizon",
-                     "Break-even (months)", "Cost per delivered GPU-hour"])
+                     "Break-even (months)", "Cost per delivered GPU-hour", "Break-even"])
     rate_names = {"spot": "rent_spot_usd_per_gpu_h", "reserved_1yr": "rent_reserved_1yr_usd_per_gpu_h",
                   "reserved_3yr": "rent_reserved_3yr_usd_per_gpu_h", "on_demand": "rent_on_demand_usd_per_gpu_h"}
     rent_rows: dict[str, int] = {}
     for i, (option, title) in enumerate(RENTAL_OPTIONS.items()):
         r = top + 1 + i
         rent_rows[option] = r
+        month = r_.break_even_months.get(option)
+        words = r_.break_even_text.get(option, "never")
         text(ws, r, 1, title)
-        formula(ws, r, 2, f"={rate_names[option]}", RATE)
-        formula(ws, r, 3, f"=plan_gpus*hours_per_month*utilisation*B{r}*(1+rent_uplift)", USD)
-        formula(ws, r, 4, f"=C{r}*horizon_months", USD)
+        formula(ws, r, 2, f"={rate_names[option]}", RATE, value=settings.rental_rates()[option])
+        formula(ws, r, 3, f"=plan_gpus*hours_per_month*utilisation*B{r}*(1+rent_uplift)", USD,
+                value=r_.rent_usd_per_month[option])
+        formula(ws, r, 4, f"=C{r}*horizon_months", USD, value=r_.rent_total_usd[option])
         m = f"ROUND(capex/(C{r}-opex_month),1)"
-        formula(ws, r, 5, f'=IF(C{r}-opex_month>0,IF({m}<=horizon_months,{m},"never"),"never")', MONTHS)
-        formula(ws, r, 6, f"=B{r}*(1+rent_uplift)", RATE)
+        later = '"not within "&horizon_months&" months"'
+        formula(ws, r, 5, f'=IF(C{r}-opex_month>0,IF({m}<=horizon_months,{m},{later}),"never")', MONTHS,
+                value=words if month is None else month)
+        formula(ws, r, 6, f"=B{r}*(1+rent_uplift)", RATE, value=r_.cost_per_gpu_hour[option])
+        formula(ws, r, 7, f'=IF(ISNUMBER(E{r}),"month "&FIXED(E{r},1),E{r})', value=words)
         define(wb, f"rent_month_{option}", COSTS, r, 3)
         define(wb, f"break_even_{option}", COSTS, r, 5)
+        define(wb, f"break_even_text_{option}", COSTS, r, 7)
     note = top + len(RENTAL_OPTIONS) + 1
     text(ws, note, 1, "Rent = GPUs x hours per month x utilisation x rate x (1 + uplift): renting pays only for the "
-                      "hours used. Break-even = capex / (rent - opex), to 0.1 month; 'never' when renting costs no more "
-                      "than opex or the month lies beyond the horizon.")
+                      "hours used. Break-even = capex / (rent - opex), to 0.1 month: 'month N'; 'not within N months' "
+                      "when it comes after the horizon; 'never' when renting costs no more than opex.")
+    _monthly(wb, ws, note + 2, rent_rows, r_)
+    ws.freeze_panes = "A4"
+    widths(ws, {1: 40, 2: 18, 3: 18, 4: 24, 5: 22, 6: 26, 7: 24})
 
-    t = note + 2
-    text(ws, t, 1, f"Cumulative cost by month (months 0-{horizon_months}, the horizon at export)", font=BOLD)
+
+CHART_DATA_COLUMN = 22  # column V: the chart (anchored at I3, about 12 columns wide) ends before it
+
+
+def _monthly(wb, ws, t: int, rent_rows: dict[str, int], result: CostResult) -> None:
+    """Cumulative cost by month for months 0..HORIZON_MAX_MONTHS; rows past the horizon
+    set on Assumptions stay blank, so the table follows the horizon when it is edited.
+    The chart plots hidden columns that hold #N/A past the horizon (a gap, not a zero)."""
+    h = result.horizon_months
+    text(ws, t, 1, f"Cumulative cost by month (months 0 to the horizon on Assumptions; at most "
+                   f"{HORIZON_MAX_MONTHS})", font=BOLD)
+    options = list(RENTAL_OPTIONS)
     header(ws, t + 1, ["Month", "Build"] + list(RENTAL_OPTIONS.values()))
-    for m in range(horizon_months + 1):
+    helper = CHART_DATA_COLUMN  # first hidden chart column, right of the chart
+    header(ws, t + 1, ["Chart: month", "Build"] + list(RENTAL_OPTIONS.values()), col=helper)
+    opex, capex = result.opex_usd_per_month, result.capex_usd
+    rents = result.rent_usd_per_month
+    for m in range(HORIZON_MAX_MONTHS + 1):
         r = t + 2 + m
-        num(ws, r, 1, m, "0")
-        formula(ws, r, 2, f"=capex+opex_month*A{r}", USD)
-        for j, option in enumerate(RENTAL_OPTIONS):
-            formula(ws, r, 3 + j, f"=$C${rent_rows[option]}*A{r}", USD)
-    last = t + 2 + horizon_months
-    chart = LineChart()
+        shown = m <= h
+        formula(ws, r, 1, f'=IF({m}<=horizon_months,{m},"")', "0", value=m if shown else "")
+        formula(ws, r, 2, f'=IF(ISNUMBER(A{r}),capex+opex_month*A{r},"")', USD,
+                value=capex + opex * m if shown else "")
+        for j, option in enumerate(options):
+            formula(ws, r, 3 + j, f'=IF(ISNUMBER(A{r}),$C${rent_rows[option]}*A{r},"")', USD,
+                    value=rents[option] * m if shown else "")
+        for j in range(2 + len(options)):
+            src = ref(r, 1 + j)
+            formula(ws, r, helper + j, f"=IF(ISNUMBER({src}),{src},NA())", value=(
+                (m if j == 0 else capex + opex * m if j == 1 else rents[options[j - 2]] * m) if shown else NA))
+    last = t + 2 + HORIZON_MAX_MONTHS
+    for j in range(2 + len(options)):
+        ws.column_dimensions[get_column_letter(helper + j)].hidden = True
+    chart = ScatterChart()
     chart.title = "Cumulative cost: build vs rent"
+    chart.style = 2
     chart.y_axis.title = "US dollars"
     chart.x_axis.title = "Month"
     chart.y_axis.numFmt = '"$"#,##0'
     chart.height, chart.width = 10, 20
-    chart.add_data(Reference(ws, min_col=2, max_col=2 + len(RENTAL_OPTIONS), min_row=t + 1, max_row=last),
-                   titles_from_data=True)
-    chart.set_categories(Reference(ws, min_col=1, min_row=t + 2, max_row=last))
-    ws.add_chart(chart, "H3")
-    ws.freeze_panes = "A4"
-    widths(ws, {1: 40, 2: 18, 3: 18, 4: 24, 5: 20, 6: 26})
+    chart.visible_cells_only = False  # the series live in hidden columns
+    xs = Reference(ws, min_col=helper, min_row=t + 2, max_row=last)
+    for j in range(1 + len(options)):
+        ys = Reference(ws, min_col=helper + 1 + j, min_row=t + 1, max_row=last)
+        series = Series(ys, xs, title_from_data=True)
+        series.marker.symbol = "none"
+        series.smooth = False
+        series.graphicalProperties.line.solidFill = SERIES_COLOURS[j % len(SERIES_COLOURS)]
+        chart.series.append(series)
+    chart.x_axis.delete = False
+    chart.y_axis.delete = False
+    ws.add_chart(chart, "I3")
+    # Print the table as far as the horizon at export (blank rows past it would print empty pages).
+    ws.print_area = f"A1:{get_column_letter(CHART_DATA_COLUMN - 1)}{t + 2 + h}"

@@ -11,7 +11,7 @@ from planner.report import labels
 from planner.costs.bom import pdus_per_rack
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
-    BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, MONTHS, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
+    BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
 )
 from planner.plan.model import Plan
 from planner.report.model import Report
@@ -48,15 +48,17 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
     r += 1
     text(ws, r, 1, "Costs (live from the Costs sheet)", font=BOLD)
     r += 1
-    for label, name, fmt in [("Capex", "capex", USD), ("Opex per month", "opex_month", USD),
-                             ("Total cost of ownership over the horizon", "tco_usd", USD),
-                             ("Horizon (months)", "horizon", "0")]:
+    cost = report.sections["cost"].result
+    for label, name, fmt, value in [("Capex", "capex", USD, cost.capex_usd),
+                                    ("Opex per month", "opex_month", USD, cost.opex_usd_per_month),
+                                    ("Total cost of ownership over the horizon", "tco_usd", USD, cost.tco_usd),
+                                    ("Horizon (months)", "horizon", "0", cost.horizon_months)]:
         text(ws, r, 1, label)
-        formula(ws, r, 2, f"={name}", fmt)
+        formula(ws, r, 2, f"={name}", fmt, value=value)
         r += 1
     for option, title in RENTAL_OPTIONS.items():
-        text(ws, r, 1, f"Break-even vs {title} (months)")
-        formula(ws, r, 2, f"=break_even_{option}", MONTHS)
+        text(ws, r, 1, f"Break-even vs {title}")
+        formula(ws, r, 2, f"=break_even_text_{option}", value=cost.break_even_text[option])
         r += 1
     counts = report.counts_by_severity()
     r += 1
@@ -85,7 +87,7 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
         text(ws, r, 2, res.cooling)
         num(ws, r, 3, res.power_kw, KW)
         num(ws, r, 4, res.cap_kw, KW)
-        formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT)
+        formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT, value=res.power_kw / res.cap_kw if res.cap_kw > 0 else 0)
         num(ws, r, 6, res.used_u)
         num(ws, r, 7, res.height_u)
         num(ws, r, 8, res.gpus)

@@ -109,6 +109,7 @@ _TABLE: dict[str, dict[str, tuple[str, str]]] = {
         "staffing_usd_per_month": ("Staffing", "$/month"),
         "rent_usd_per_month": ("Renting the same GPUs", "$/month"),
         "break_even_months": ("Building pays off vs renting after", "months"),
+        "break_even_text": ("Break-even vs renting", "text"),
         "break_even_usd": ("Spent by break-even", "$"),
         "horizon_months": ("Horizon", "months"),
         "tco_usd": ("Total cost of ownership over the horizon", "$"),
@@ -149,7 +150,7 @@ _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {
     "build": "build", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
 }
 # Figures whose None means "this does not happen (within the cost horizon)", not "not computed".
-_NEVER = {("cost", "break_even_months"), ("cost", "break_even_usd")}
+_NEVER = {("cost", "break_even_months")}
 _TOPOLOGIES = {"rail_optimized": "rail-optimised fat tree", "fat_tree": "fat tree", "leaf_spine": "leaf-spine"}
 
 

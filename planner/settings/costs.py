@@ -11,6 +11,9 @@ from typing import Literal
 
 from planner.settings._base import Section, setting
 
+# The longest cost horizon: the workbook's month-by-month table has a row for every month up to it.
+HORIZON_MAX_MONTHS = 240
+
 RENTAL_OPTIONS: dict[str, str] = {
     "spot": "Spot / preemptible",
     "reserved_1yr": "Reserved 1-yr",
@@ -125,7 +128,7 @@ class CostSettings(Section):
         unit="months",
         source="Planner default: the 3-year reserved term; the guide notes GPU generations turn over every ~2 years.",
         ge=1,
-        le=240,
+        le=HORIZON_MAX_MONTHS,
     )
     # -- parts the layout implies --------------------------------------------------
     cable_usd: float = setting(
