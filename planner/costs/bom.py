@@ -37,6 +37,7 @@ class BomLine:
     unit_usd: float
     source: str
     price_setting: str | None = None  # the cost setting the unit price comes from, if any
+    counts_as: str | None = None  # "pdu", "cdu", "cable" or "transceiver": a count other sheets show
 
     @property
     def total_usd(self) -> float:
@@ -66,7 +67,8 @@ def device_lines(counts: dict[str, int], catalog: Catalog) -> list[BomLine]:
             continue
         source = d.price_source or f"catalog entry '{d.id}' (no price source given)"
         lines.append((order.index(d.category), d.title,
-                      BomLine(CATEGORY_TITLES[d.category], d.title, d.model, n, d.price_usd, source)))
+                      BomLine(CATEGORY_TITLES[d.category], d.title, d.model, n, d.price_usd, source,
+                              counts_as=d.category if d.category in ("pdu", "cdu") else None)))
     lines.sort(key=lambda t: (t[0], t[1]))
     return [line for _, _, line in lines]
 
@@ -83,11 +85,12 @@ def cabling_lines(size: FabricSize | None, s: CostSettings) -> list[BomLine]:
         dac = tier == "node-leaf" and s.node_leaf_dac
         title = TIER_TITLES[tier]
         lines.append(BomLine(CABLING, f"Fabric cable, {title}", "passive DAC" if dac else "OSFP cable", links,
-                             s.cable_usd, f"Cost assumption 'Fabric cable': {_source(s, 'cable_usd')}", "cable_usd"))
+                             s.cable_usd, f"Cost assumption 'Fabric cable': {_source(s, 'cable_usd')}", "cable_usd",
+                             counts_as="cable"))
         if not dac:
             lines.append(BomLine(CABLING, f"Transceiver, {title} (both ends)", "OSFP transceiver", 2 * links,
                                  s.transceiver_usd, f"Cost assumption 'Transceiver': {_source(s, 'transceiver_usd')}",
-                                 "transceiver_usd"))
+                                 "transceiver_usd", counts_as="transceiver"))
     return lines
 
 
@@ -118,7 +121,7 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
             lines.append(BomLine(CATEGORY_TITLES["pdu"], f"{pdu.title} (by rack power)", pdu.model, extra,
                                  pdu.price_usd,
                                  f"{pdu.pdu_capacity_kw:g} kW per PDU, {feeds}; {needed} needed, {placed} placed. "
-                                 f"Price: {pdu.price_source or 'catalog'}"))
+                                 f"Price: {pdu.price_source or 'catalog'}", counts_as="pdu"))
     extra_cdus = cdus_needed - sum(n for i, n in counts.items()
                                    if (d := catalog.get(i)) is not None and d.category == "cdu")
     if extra_cdus > 0:
@@ -128,13 +131,26 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
                             "policy needs are left out of the bill of materials")
         else:
             lines.append(BomLine(CATEGORY_TITLES["cdu"], f"{cdu.title} (by cooling policy, not placed)", cdu.model,
-                                 extra_cdus, cdu.price_usd, cdu.price_source or "catalog"))
+                                 extra_cdus, cdu.price_usd, cdu.price_source or "catalog", counts_as="cdu"))
     if nodes and settings.facility_power_usd > 0:
         lines.append(BomLine(FACILITY, "Facility power distribution", "switchgear, busway, circuits", 1,
                              settings.facility_power_usd,
                              f"Cost assumption 'Facility power distribution': {_source(settings, 'facility_power_usd')}",
                              "facility_power_usd"))
     return lines, problems
+
+
+COUNTED = {"pdu": "PDUs", "cable": "Fabric cables", "transceiver": "Transceivers", "cdu": "CDUs"}
+
+
+def bom_counts(lines: Iterable[BomLine]) -> dict[str, int]:
+    """The counts other views show (PDUs, fabric cables, transceivers, CDUs), summed from
+    the bill of materials: its lines are the one source of these numbers."""
+    out = dict.fromkeys(COUNTED, 0)
+    for line in lines:
+        if line.counts_as in out:
+            out[line.counts_as] += line.quantity
+    return out
 
 
 def bom_total_usd(lines: Iterable[BomLine]) -> float:

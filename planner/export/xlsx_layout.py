@@ -8,7 +8,8 @@ from typing import Any
 from openpyxl.styles import Alignment, Border, Side
 
 from planner.report import labels
-from planner.costs.bom import pdus_per_rack
+from planner.costs.bom import COUNTED, bom_counts, pdus_per_rack
+from planner.export.xlsx_bom import COUNT_NAMES
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
     BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
@@ -35,7 +36,6 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
         ("Racks", t.racks, "#,##0"),
         ("IT power (kW)", t.it_power_kw, KW),
         ("Facility power at PUE (kW)", t.facility_power_kw, KW),
-        ("CDUs needed / placed", f"{t.cdus} / {t.cdus_placed}", None),
     ]
     r = 3
     for label, value, fmt in rows:
@@ -45,10 +45,20 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
         else:
             num(ws, r, 2, value, fmt)
         r += 1
+    cost = report.sections["cost"]
+    counts = bom_counts(cost.lines)
+    for kind, title in COUNTED.items():
+        text(ws, r, 1, title, font=BOLD)
+        formula(ws, r, 2, f"={COUNT_NAMES[kind]}", "#,##0", value=counts[kind])
+        note = "from the bill of materials"
+        if kind == "cdu":
+            note += f" (the cooling policy needs {t.cdus:,}; {t.cdus_placed:,} placed in racks)"
+        text(ws, r, 3, note)
+        r += 1
     r += 1
     text(ws, r, 1, "Costs (live from the Costs sheet)", font=BOLD)
     r += 1
-    cost = report.sections["cost"].result
+    cost = cost.result
     for label, name, fmt, value in [("Capex", "capex", USD, cost.capex_usd),
                                     ("Opex per month", "opex_month", USD, cost.opex_usd_per_month),
                                     ("Total cost of ownership over the horizon", "tco_usd", USD, cost.tco_usd),
@@ -80,8 +90,9 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     pdu = catalog.get(costs.pdu_device)
     text(ws, 1, 1, "Racks", font=TITLE)
     header(ws, 2, ["Rack", "Cooling", "Power (kW)", "Cap (kW)", "Load", "U used", "U height", "GPUs",
-                   "CDUs placed", "PDUs needed"])
+                   "CDUs placed", "PDUs (nameplate)"])
     r = 3
+    cdus = pdus = 0
     for res in report.racks:
         text(ws, r, 1, res.name)
         text(ws, r, 2, res.cooling)
@@ -91,13 +102,31 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
         num(ws, r, 6, res.used_u)
         num(ws, r, 7, res.height_u)
         num(ws, r, 8, res.gpus)
-        num(ws, r, 9, sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu"))
+        n_cdu = sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu")
+        num(ws, r, 9, n_cdu)
+        cdus += n_cdu
         if pdu is not None and pdu.pdu_capacity_kw:
-            num(ws, r, 10, pdus_per_rack(res.power_kw, pdu.pdu_capacity_kw, costs.redundant_feeds))
+            # sized on the rack's rating, as the bill of materials sizes them
+            n_pdu = pdus_per_rack(res.power_nameplate_kw, pdu.pdu_capacity_kw, costs.redundant_feeds)
+            num(ws, r, 10, n_pdu)
+            pdus += n_pdu
         r += 1
-    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs: "
+    first, last = 3, r - 1
+    text(ws, r, 1, "Total", font=BOLD)
+    counts = bom_counts(report.sections["cost"].lines)
+    if last >= first:
+        formula(ws, r, 8, f"=SUM(H{first}:H{last})", "#,##0", value=sum(x.gpus for x in report.racks), font=BOLD)
+        formula(ws, r, 9, f"=SUM(I{first}:I{last})", "#,##0", value=cdus, font=BOLD)
+        formula(ws, r, 10, f"=SUM(J{first}:J{last})", "#,##0", value=pdus, font=BOLD)
+    r += 1
+    text(ws, r, 1, "In the bill of materials", font=BOLD)
+    formula(ws, r, 9, "=bom_cdus", "#,##0", value=counts["cdu"])
+    formula(ws, r, 10, "=bom_pdus", "#,##0", value=counts["pdu"])
+    r += 1
+    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs on each rack's nameplate power: "
                    + (f"{pdu.pdu_capacity_kw:g} kW each" if pdu and pdu.pdu_capacity_kw else "model not in catalog")
-                   + (", A+B feeds each carrying the whole rack" if costs.redundant_feeds else ""))
+                   + (", A+B feeds each carrying the whole rack" if costs.redundant_feeds else "")
+                   + ". The bill of materials adds the CDUs the cooling policy needs beyond those placed.")
     top = r + 2
     text(ws, top, 1, "Elevations (top U first)", font=BOLD)
     top += 1
@@ -158,10 +187,20 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
     header(ws, 3, ["Figure", "Value", "Unit"])
     r = 4
     tables: list[tuple[str, list[dict]]] = []
+    cost = report.sections.get("cost")
+    counts = bom_counts(cost.lines) if cost is not None and hasattr(cost, "lines") else None
     for key, value in _flatten(data):
         if key in ("sizing.tiers", "sizing.leaf_switches", "sizing.spine_switches", "sizing.core_switches",
                    "sizing.cables_per_tier", "sizing.transceivers_per_tier"):
             continue  # the same figures as the section's own rows
+        if key in ("cables_per_tier", "transceivers_per_tier") and counts is not None:
+            continue  # by tier in the bill of materials
+        if key in ("cables", "transceivers") and counts is not None:
+            kind = key[:-1]  # the bill of materials is the one source of these counts
+            text(ws, r, 1, f"{labels.label('network', key)} (bill of materials, by tier there)")
+            formula(ws, r, 2, f"={COUNT_NAMES[kind]}", "#,##0", value=counts[kind])
+            r += 1
+            continue
         if isinstance(value, list):
             if value and all(isinstance(v, dict) for v in value):
                 tables.append((key, value))

@@ -32,9 +32,22 @@ def export_template(name, tmp_path, **costs):
     return plan_path, book
 
 
+_BOOKS: dict[str, tuple] = {}
+
+
+@pytest.fixture
+def template_book(tmp_path_factory):
+    """Each template's plan and workbook, exported once for this module's tests."""
+    def get(name):
+        if name not in _BOOKS:
+            _BOOKS[name] = export_template(name, tmp_path_factory.mktemp(name))
+        return _BOOKS[name]
+    return get
+
+
 @pytest.mark.parametrize("template", template_names())
-def test_figures_are_visible_without_recalculation(template, tmp_path, capsys):
-    plan_path, book = export_template(template, tmp_path)
+def test_figures_are_visible_without_recalculation(template, template_book, capsys):
+    plan_path, book = template_book(template)
     cost = check_json(plan_path, capsys)["cost"]
     wb = openpyxl.load_workbook(book, data_only=True)  # cached values only: nothing recalculates
     assert named(wb, "capex") == pytest.approx(cost["capex_usd"], abs=0.005)
@@ -87,3 +100,40 @@ def test_horizon_48_in_the_workbook_gives_48_months_and_the_clis_break_even(tmp_
     # spot breaks even in month 46.2: capex / (spot rent - opex), beyond 36 months, within 48
     assert cost["break_even_text"]["spot"] == "month 46.2"
     assert named(out, "tco_usd") == pytest.approx(cost["tco_usd"], abs=0.005)
+
+
+@pytest.mark.parametrize("template", template_names())
+def test_pdu_cable_transceiver_and_cdu_counts_are_the_boms_on_every_sheet(template, template_book, capsys):
+    plan_path, book = template_book(template)
+    bom = check_json(plan_path, capsys)["cost"]["bom"]
+    wb = openpyxl.load_workbook(book, data_only=True)
+
+    def bom_qty(pred):
+        return sum(line["quantity"] for line in bom if pred(line))
+
+    expected = {
+        "PDUs": bom_qty(lambda x: x["category"] == "Power (PDU)"),
+        "Fabric cables": bom_qty(lambda x: x["item"].startswith("Fabric cable")),
+        "Transceivers": bom_qty(lambda x: x["item"].startswith("Transceiver")),
+        "CDUs": bom_qty(lambda x: x["category"] == "Cooling (CDU)"),
+    }
+    # the BOM sheet's own lines, by the column that says what each counts as
+    rows = list(wb["BOM"].iter_rows(min_row=2, values_only=True))
+    for title, n in expected.items():
+        assert sum(r[3] for r in rows if len(r) > 7 and r[7] == title and isinstance(r[3], int)) == n, title
+    summary = {r[0]: r[1] for r in wb["Summary"].iter_rows(values_only=True) if r[0]}
+    for title, n in expected.items():
+        assert summary[title] == n, title
+    racks = list(wb["Racks"].iter_rows(values_only=True))
+    header = racks[1]
+    total = next(r for r in racks if r[0] == "Total")
+    in_bom = next(r for r in racks if r[0] == "In the bill of materials")
+    pdu_col, cdu_col = header.index("PDUs (nameplate)"), header.index("CDUs placed")
+    assert total[pdu_col] == in_bom[pdu_col] == expected["PDUs"]
+    assert in_bom[cdu_col] == expected["CDUs"]
+    network = {r[0]: r[1] for r in wb["Network"].iter_rows(values_only=True) if isinstance(r[0], str)}
+    cables = [v for k, v in network.items() if k.startswith("Fabric cables")]
+    optics = [v for k, v in network.items() if k.startswith("Transceivers")]
+    if expected["Fabric cables"]:
+        assert cables == [expected["Fabric cables"]]
+        assert optics == [expected["Transceivers"]]
