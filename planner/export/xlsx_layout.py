@@ -45,8 +45,7 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
         else:
             num(ws, r, 2, value, fmt)
         r += 1
-    cost = report.sections["cost"]
-    counts = bom_counts(cost.lines)
+    counts = bom_counts(report.cost.bom)
     for kind, title in COUNTED.items():
         text(ws, r, 1, title, font=BOLD)
         formula(ws, r, 2, f"={COUNT_NAMES[kind]}", "#,##0", value=counts[kind])
@@ -58,7 +57,7 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
     r += 1
     text(ws, r, 1, "Costs (live from the Costs sheet)", font=BOLD)
     r += 1
-    cost = cost.result
+    cost = report.cost.result
     for label, name, fmt, value in [("Capex", "capex", USD, cost.capex_usd),
                                     ("Opex per month", "opex_month", USD, cost.opex_usd_per_month),
                                     ("Total cost of ownership over the horizon", "tco_usd", USD, cost.tco_usd),
@@ -113,7 +112,7 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
         r += 1
     first, last = 3, r - 1
     text(ws, r, 1, "Total", font=BOLD)
-    counts = bom_counts(report.sections["cost"].lines)
+    counts = bom_counts(report.cost.bom)
     if last >= first:
         formula(ws, r, 8, f"=SUM(H{first}:H{last})", "#,##0", value=sum(x.gpus for x in report.racks), font=BOLD)
         formula(ws, r, 9, f"=SUM(I{first}:I{last})", "#,##0", value=cdus, font=BOLD)
@@ -179,20 +178,25 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
     figure (value, unit), per-tier figures one row per tier, then the fabric comparison
     and scaling tables with labelled columns."""
     text(ws, 1, 1, "Network", font=TITLE)
-    section = report.sections.get("network")
-    data = section.to_json() if hasattr(section, "to_json") else section
-    if not isinstance(data, dict):
+    net = report.network
+    if net is None:
         text(ws, 3, 1, "No fabric sizing: see the Checks sheet")
         return
     header(ws, 3, ["Figure", "Value", "Unit"])
     r = 4
-    tables: list[tuple[str, list[dict]]] = []
-    cost = report.sections.get("cost")
-    counts = bom_counts(cost.lines) if cost is not None and hasattr(cost, "lines") else None
-    for key, value in _flatten(data):
-        if key in ("sizing.tiers", "sizing.leaf_switches", "sizing.spine_switches", "sizing.core_switches",
-                   "sizing.cables_per_tier", "sizing.transceivers_per_tier"):
-            continue  # the same figures as the section's own rows
+    tables: list[tuple[str, tuple]] = []
+    rows: list[tuple[str, object]] = []
+    for meta, value in net.figures():
+        if meta.name == "sizing":
+            rows += [(k, v) for k, v in _flatten(value.to_json() if value is not None else {}, "sizing.")
+                     if k not in SIZING_REPEATS]
+        elif isinstance(value, tuple):
+            if value:
+                tables.append((meta.name, value))
+        else:
+            rows.append((meta.name, value))
+    counts = bom_counts(report.cost.bom) if report.cost is not None else None
+    for key, value in rows:
         if key in ("cables_per_tier", "transceivers_per_tier") and counts is not None:
             continue  # by tier in the bill of materials
         if key in ("cables", "transceivers") and counts is not None:
@@ -200,10 +204,6 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
             text(ws, r, 1, f"{labels.label('network', key)} (bill of materials, by tier there)")
             formula(ws, r, 2, f"={COUNT_NAMES[kind]}", "#,##0", value=counts[kind])
             r += 1
-            continue
-        if isinstance(value, list):
-            if value and all(isinstance(v, dict) for v in value):
-                tables.append((key, value))
             continue
         if isinstance(value, dict):
             for sub, v in value.items():
@@ -218,7 +218,7 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
         r += 1
         text(ws, r, 1, labels.label("network", key), font=BOLD)
         r += 1
-        cols = [c for c in dict.fromkeys(k for rec in records for k in rec) if c not in ("title", "fabric")]
+        cols = [c for c in records[0].figure_names() if c not in ("title", "fabric")]
         first = "fabric" in records[0]
         titles = (["Fabric"] if first else []) + [labels.column(key, c) for c in cols]
         header(ws, r, titles)
@@ -226,10 +226,10 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
             r += 1
             j = 1
             if first:
-                text(ws, r, 1, rec.get("title") or labels.describe("network", "fabric", rec.get("fabric"))[1])
+                text(ws, r, 1, rec.title or labels.describe("network", "fabric", rec.fabric)[1])
                 j = 2
             for c in cols:
-                v = rec.get(c)
+                v = getattr(rec, c)
                 if isinstance(v, bool):
                     text(ws, r, j, "yes" if v else "")
                 elif isinstance(v, (int, float)):
@@ -250,10 +250,15 @@ def _value(ws, r: int, section: str, key: str, value, catalog) -> None:
         text(ws, r, 2, labels.describe(section, key, value, catalog)[1])
 
 
+# Sizing figures that repeat the section's own rows.
+SIZING_REPEATS = frozenset({"sizing.tiers", "sizing.leaf_switches", "sizing.spine_switches", "sizing.core_switches",
+                            "sizing.cables_per_tier", "sizing.transceivers_per_tier"})
+
+
 def _flatten(data: dict, prefix: str = ""):
     for key, value in data.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict) and (key in ("sizing", "ports_per_tier") or not prefix and key == "sizing"):
+        if isinstance(value, dict) and key == "ports_per_tier":
             yield from _flatten(value, f"{name}.")
         else:
             yield name, value
