@@ -37,10 +37,26 @@ class CostSection(Figures):
     bom: tuple[BomLine, ...] = figure(title="Bill of materials")
     it_power_kw: float = figure(title="IT power", unit="kW")
     utilisation: float = figure(title="Utilisation", unit="fraction")
+    hardware_usd: float = figure(0.0, title="Hardware (bill of materials)", unit="$")
+    project_costs_usd: dict[str, float] = figure(title="Project costs on top of the hardware", unit="$",
+                                                 factory=dict)
+    support_usd_per_month: float = figure(0.0, title="Support and warranty", unit="$/month")
+    software_usd_per_month: float = figure(0.0, title="Software licences", unit="$/month")
+    depreciation_usd_per_year: float = figure(0.0, title="Depreciation (straight line)", unit="$/year")
+    discount_rate: float = figure(0.0, title="Discount rate", unit="fraction")
+    npv_usd: dict[str, float] = figure(title="NPV of building instead of renting", unit="$", factory=dict)
+    irr: dict[str, float | None] = figure(title="IRR of building instead of renting (per year)", unit="fraction",
+                                          factory=dict)
+    cost_per_million_tokens_usd: float | None = figure(None, title="Cost per million training tokens, build",
+                                                       unit="$/M tokens")
+    currency: str = figure("USD", title="Reporting currency", unit="name")
+    usd_exchange_rate: float = figure(1.0, title="Exchange rate (currency units per US dollar)", unit="x")
+    tco_in_currency: float = figure(0.0, title="Total cost of ownership in the reporting currency", unit="")
     result: CostResult | None = detail()  # unrounded, for the workbook's cached values
 
     @classmethod
-    def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float) -> CostSection:
+    def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
+           discount_rate: float = 0.0) -> CostSection:
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -59,6 +75,19 @@ class CostSection(Figures):
             bom=tuple(lines),
             it_power_kw=round(it_power_kw, 6),
             utilisation=utilisation,
+            hardware_usd=round(r.hardware_usd, 2),
+            project_costs_usd=_money(r.project_costs_usd),
+            support_usd_per_month=round(r.support_usd_per_month, 2),
+            software_usd_per_month=round(r.software_usd_per_month, 2),
+            depreciation_usd_per_year=round(r.depreciation_usd_per_year, 2),
+            discount_rate=discount_rate,
+            npv_usd=_money(r.npv_usd),
+            irr=_money(r.irr, 6),
+            cost_per_million_tokens_usd=None if r.cost_per_million_tokens_usd is None
+            else round(r.cost_per_million_tokens_usd, 4),
+            currency=r.currency,
+            usd_exchange_rate=r.usd_exchange_rate,
+            tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
             result=r,
         )
 
@@ -83,8 +112,9 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
-                            it_kw=totals.it_power_kw, pue=totals.pue, energy_kw=totals.it_power_typical_kw)
-    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation), findings
+                            it_kw=totals.it_power_kw, pue=totals.pue, energy_kw=totals.it_power_typical_kw,
+                            tokens_per_s=getattr(network, "tokens_per_s", None))
+    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
 
 
 def _rack_powers_kw(ctx) -> dict[float, int]:

@@ -46,7 +46,8 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_network(wb.create_sheet("Network"), report, catalog)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
-                      energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis)
+                      energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
+                      tokens_per_s=getattr(report.network, "tokens_per_s", None))
     for ws in wb.worksheets:
         _print_setup(ws)
     # Formula cells carry their values (xlsx_values); Excel still recalculates on open, so an

@@ -30,7 +30,7 @@ USD_FIELDS = {"colocation_usd_per_kw_month", "owned_facility_usd_per_node_year",
 
 
 def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, energy_kw: float,
-                      pue: float, power_basis: str) -> None:
+                      pue: float, power_basis: str, tokens_per_s: float | None = None) -> None:
     """One row per input (title, value, unit, source, defined name, where it is used)."""
     ws = wb.create_sheet(ASSUMPTIONS)
     text(ws, 1, 1, "Assumptions", font=TITLE)
@@ -41,6 +41,8 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
     pue_meta = field_meta(FacilitySettings, "pue")
     plan_rows = [
         ("plan_gpus", "GPUs", gpus, "GPUs", "Counted from the GPU nodes placed in the plan", "0"),
+        ("plan_tokens_per_s", "Training throughput", tokens_per_s or 0, "tokens/s",
+         "The network section's training throughput for the plan's workload (0 when it has none)", "#,##0.0"),
         ("plan_nodes", "GPU nodes", nodes, "nodes", "Counted from the plan", "0"),
         ("plan_it_kw", "IT power", it_kw, "kW", f"Sum of the placed devices on the plan's {power_basis} power basis", KW),
         ("plan_energy_kw", "IT power drawn on average", energy_kw, "kW",
@@ -52,7 +54,8 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
     for name in CostSettings.model_fields:
         meta = field_meta(CostSettings, name)
         value = getattr(costs, name)
-        fmt = USD if name in USD_FIELDS else RATE if "usd_per" in name else None
+        fmt = (USD if name in USD_FIELDS else RATE if "usd_per" in name else
+               "0.0%" if name.endswith("_pct") or "_pct_" in name or name == "discount_rate" else None)
         used = "Bill of materials (applied at export)" if name in AT_EXPORT else LIVE
         if name in ("cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd"):
             used = "BOM unit price (live formula)"
@@ -87,9 +90,10 @@ def _row(wb, ws, row, name, title, value, unit, source, fmt, used) -> int:
 
 
 def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
-    """Capex from the BOM total; opex, rent, break-even and TCO as formulas over the
-    Assumptions names; a month-by-month table of cumulative cost and its chart, both
-    following the horizon set on Assumptions (up to ``HORIZON_MAX_MONTHS``).
+    """Capex from the BOM total plus the project costs; opex, rent, break-even, TCO, NPV and
+    IRR as formulas over the Assumptions names; straight-line depreciation by year; a
+    month-by-month table of cumulative cost and its chart, both following the horizon set
+    on Assumptions (up to ``HORIZON_MAX_MONTHS``).
 
     Each formula carries the value the cost model computed (``result``), so the sheet
     reads right before any recalculation."""
@@ -97,10 +101,26 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
     text(ws, 1, 1, "Costs: build vs rent", font=TITLE)
     header(ws, 3, ["Figure", "Value", "Unit", "Formula"])
     r_ = result
+    p = r_.project_costs_usd
     delivered = "plan_gpus*hours_per_month*horizon_months*utilisation"
+    tokens = "plan_tokens_per_s*3600*hours_per_month*horizon_months*utilisation"
     per_h = r_.cost_per_gpu_hour.get("build")
+    per_tok = r_.cost_per_million_tokens_usd
+    cur = r_.usd_exchange_rate
     figures = [
-        ("capex", "Capex (bill of materials)", "=BOM_Total", USD, "$", "BOM grand total", r_.capex_usd),
+        ("capex_hardware", "Hardware (bill of materials)", "=BOM_Total", USD, "$", "BOM grand total", r_.hardware_usd),
+        ("capex_spares", "Spare parts", "=spares_pct*capex_hardware", USD, "$", "spares % x hardware", p["spares"]),
+        ("capex_installation", "Installation and integration", "=installation_pct*capex_hardware", USD, "$",
+         "installation % x hardware", p["installation"]),
+        ("capex_shipping", "Shipping and insurance", "=shipping_pct*capex_hardware", USD, "$",
+         "shipping % x hardware", p["shipping"]),
+        ("capex_tax", "Sales / use tax", "=tax_pct*(capex_hardware+capex_spares)", USD, "$",
+         "tax % x (hardware + spares)", p["tax"]),
+        ("capex_contingency", "Contingency",
+         "=contingency_pct*(capex_hardware+capex_spares+capex_installation+capex_shipping+capex_tax)", USD, "$",
+         "contingency % x everything above", p["contingency"]),
+        ("capex", "Capex", "=capex_hardware+capex_spares+capex_installation+capex_shipping+capex_tax+capex_contingency",
+         USD, "$", "hardware + project costs", r_.capex_usd),
         ("energy_month", "Energy per month", "=plan_energy_kw*plan_pue*hours_per_month*electricity_usd_per_kwh", USD,
          "$/month", "IT kW x PUE x hours per month x $/kWh", r_.energy_usd_per_month),
         ("facility_month", "Facility per month",
@@ -108,29 +128,52 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
          USD, "$/month", "colocation: $/kW/month x IT kW; owned: $/node/year x nodes / 12", r_.facility_usd_per_month),
         ("staffing_month", "Staffing per month", "=staffing_usd_per_year/12", USD, "$/month", "staffing per year / 12",
          r_.staffing_usd_per_month),
-        ("opex_month", "Opex per month", "=B5+B6+B7", USD, "$/month", "energy + facility + staffing",
-         r_.opex_usd_per_month),
+        ("support_month", "Support and warranty per month", "=support_pct_per_year*capex_hardware/12", USD,
+         "$/month", "support % per year x hardware / 12", r_.support_usd_per_month),
+        ("software_month", "Software licences per month", "=software_usd_per_gpu_year*plan_gpus/12", USD,
+         "$/month", "$/GPU/year x GPUs / 12", r_.software_usd_per_month),
+        ("opex_month", "Opex per month", "=energy_month+facility_month+staffing_month+support_month+software_month",
+         USD, "$/month", "energy + facility + staffing + support + software", r_.opex_usd_per_month),
         ("horizon", "Horizon", "=horizon_months", "0", "months", "Assumptions", r_.horizon_months),
-        ("tco_usd", "Total cost of ownership over the horizon", "=B4+B8*B9", USD, "$", "capex + opex x horizon",
-         r_.tco_usd),
+        ("tco_usd", "Total cost of ownership over the horizon", "=capex+opex_month*horizon", USD, "$",
+         "capex + opex x horizon", r_.tco_usd),
         ("build_per_gpu_h", "Cost per delivered GPU-hour, build",
-         f'=IF({delivered}>0,B10/({delivered}),"-")', RATE, "$/GPU-h",
+         f'=IF({delivered}>0,tco_usd/({delivered}),"-")', RATE, "$/GPU-h",
          "TCO / (GPUs x hours per month x horizon x utilisation)", "-" if per_h is None else per_h),
+        ("build_per_m_tokens", "Cost per million training tokens, build",
+         f'=IF({tokens}>0,tco_usd/({tokens})*1000000,"-")', RATE, "$/M tokens",
+         "TCO / (tokens/s x 3,600 x hours per month x horizon x utilisation) x 10^6",
+         "-" if per_tok is None else per_tok),
+        ("depreciation_year", "Depreciation per year (straight line)", "=capex/depreciation_years", USD, "$/year",
+         "capex / years", r_.depreciation_usd_per_year),
+        ("discount_month", "Discount rate per month", "=(1+discount_rate)^(1/12)-1", "0.000%", "per month",
+         "(1 + annual rate)^(1/12) - 1", (1 + settings.discount_rate) ** (1 / 12) - 1),
+        ("capex_currency", "Capex in the reporting currency", "=capex*usd_exchange_rate", "#,##0.00", r_.currency,
+         "capex x exchange rate", r_.capex_usd * cur),
+        ("opex_currency", "Opex per month in the reporting currency", "=opex_month*usd_exchange_rate", "#,##0.00",
+         f"{r_.currency}/month", "opex x exchange rate", r_.opex_usd_per_month * cur),
+        ("tco_currency", "TCO in the reporting currency", "=tco_usd*usd_exchange_rate", "#,##0.00", r_.currency,
+         "TCO x exchange rate", r_.tco_usd * cur),
     ]
     for i, (name, title, expr, fmt, unit, how, value) in enumerate(figures):
         r = 4 + i
         text(ws, r, 1, title)
         formula(ws, r, 2, expr, fmt, value=value, font=BOLD if name in ("capex", "opex_month", "tco_usd") else None)
-        text(ws, r, 3, unit)
+        if name.endswith("_currency"):  # the currency code follows the Assumptions
+            formula(ws, r, 3, '=currency&IF(RIGHT(A{0},5)="month","/month","")'.format(r), value=unit)
+        else:
+            text(ws, r, 3, unit)
         text(ws, r, 4, how)
         define(wb, name, COSTS, r, 2)
 
-    top = 13
+    top = 4 + len(figures) + 1
     header(ws, top, ["Rental option", "Rate ($/GPU-h)", "Rent per month", "Rent over the horizon",
-                     "Break-even (months)", "Cost per delivered GPU-hour", "Break-even"])
+                     "Break-even (months)", "Cost per delivered GPU-hour", "Break-even",
+                     "NPV of building", "IRR of building (per year)"])
     rate_names = {"spot": "rent_spot_usd_per_gpu_h", "reserved_1yr": "rent_reserved_1yr_usd_per_gpu_h",
                   "reserved_3yr": "rent_reserved_3yr_usd_per_gpu_h", "on_demand": "rent_on_demand_usd_per_gpu_h"}
     rent_rows: dict[str, int] = {}
+    first_month_row = top + len(RENTAL_OPTIONS) + 4 + DEPRECIATION_YEARS_MAX + 3 + 2  # the monthly table's month 0
     for i, (option, title) in enumerate(RENTAL_OPTIONS.items()):
         r = top + 1 + i
         rent_rows[option] = r
@@ -147,16 +190,47 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
                 value=words if month is None else month)
         formula(ws, r, 6, f"=B{r}*(1+rent_uplift)", RATE, value=r_.cost_per_gpu_hour[option])
         formula(ws, r, 7, f'=IF(ISNUMBER(E{r}),"month "&FIXED(E{r},1),E{r})', value=words)
+        # the cash flows of building instead of renting: hidden columns beside the monthly table
+        col = get_column_letter(CHART_DATA_COLUMN + 2 + len(RENTAL_OPTIONS) + i)
+        flows0, flows1 = f"{col}{first_month_row}", f"{col}{first_month_row + 1}"
+        flows_end = f"{col}{first_month_row + HORIZON_MAX_MONTHS}"
+        formula(ws, r, 8, f"=-capex+NPV(discount_month,{flows1}:{flows_end})", USD, value=r_.npv_usd[option])
+        irr = r_.irr.get(option)
+        formula(ws, r, 9, f'=IFERROR((1+IRR({flows0}:{flows_end},0.01))^12-1,"-")', "0.0%",
+                value="-" if irr is None else irr)
         define(wb, f"rent_month_{option}", COSTS, r, 3)
         define(wb, f"break_even_{option}", COSTS, r, 5)
         define(wb, f"break_even_text_{option}", COSTS, r, 7)
+        define(wb, f"npv_{option}", COSTS, r, 8)
+        define(wb, f"irr_{option}", COSTS, r, 9)
     note = top + len(RENTAL_OPTIONS) + 1
     text(ws, note, 1, "Rent = GPUs x hours per month x utilisation x rate x (1 + uplift): renting pays only for the "
                       "hours used. Break-even = capex / (rent - opex), to 0.1 month: 'month N'; 'not within N months' "
                       "when it comes after the horizon; 'never' when renting costs no more than opex.")
-    _monthly(wb, ws, note + 2, rent_rows, r_)
+    text(ws, note + 1, 1, "NPV and IRR of building instead of renting: -capex in month 0, then rent - opex at the end "
+                          "of each month of the horizon, discounted monthly at the discount rate; IRR per year = "
+                          "(1 + monthly IRR)^12 - 1; '-' when building never saves.")
+    d = note + 3
+    text(ws, d, 1, f"Depreciation, straight line over the years on Assumptions (at most {DEPRECIATION_YEARS_MAX})",
+         font=BOLD)
+    header(ws, d + 1, ["Year", "Depreciation", "Book value at year end"])
+    years = settings.depreciation_years
+    for y in range(1, DEPRECIATION_YEARS_MAX + 1):
+        r = d + 1 + y
+        shown = y <= years
+        formula(ws, r, 1, f'=IF({y}<=depreciation_years,{y},"")', "0", value=y if shown else "")
+        formula(ws, r, 2, f'=IF(ISNUMBER(A{r}),depreciation_year,"")', USD,
+                value=r_.depreciation_usd_per_year if shown else "")
+        formula(ws, r, 3, f'=IF(ISNUMBER(A{r}),capex-depreciation_year*A{r},"")', USD,
+                value=r_.capex_usd - r_.depreciation_usd_per_year * y if shown else "")
+    t = d + DEPRECIATION_YEARS_MAX + 3
+    assert t + 2 == first_month_row
+    _monthly(wb, ws, t, rent_rows, r_)
     ws.freeze_panes = "A4"
-    widths(ws, {1: 40, 2: 18, 3: 18, 4: 24, 5: 22, 6: 26, 7: 24})
+    widths(ws, {1: 40, 2: 18, 3: 18, 4: 24, 5: 22, 6: 26, 7: 24, 8: 18, 9: 16})
+
+
+DEPRECIATION_YEARS_MAX = 10  # the depreciation setting's maximum
 
 
 CHART_DATA_COLUMN = 22  # column V: the chart (anchored at I3, about 12 columns wide) ends before it
@@ -188,8 +262,17 @@ def _monthly(wb, ws, t: int, rent_rows: dict[str, int], result: CostResult) -> N
             src = ref(r, 1 + j)
             formula(ws, r, helper + j, f"=IF(ISNUMBER({src}),{src},NA())", value=(
                 (m if j == 0 else capex + opex * m if j == 1 else rents[options[j - 2]] * m) if shown else NA))
+        for j, option in enumerate(options):  # cash flows of building instead of renting (NPV, IRR)
+            c = helper + 2 + len(options) + j
+            if m == 0:
+                formula(ws, r, c, "=-capex", value=-capex)
+            else:
+                formula(ws, r, c, f'=IF(ISNUMBER(A{r}),$C${rent_rows[option]}-opex_month,"")',
+                        value=rents[option] - opex if shown else "")
     last = t + 2 + HORIZON_MAX_MONTHS
-    for j in range(2 + len(options)):
+    header(ws, t + 1, [f"Building vs {title}: cash flow" for title in RENTAL_OPTIONS.values()],
+           col=helper + 2 + len(options))
+    for j in range(2 + 2 * len(options)):
         ws.column_dimensions[get_column_letter(helper + j)].hidden = True
     chart = ScatterChart()
     chart.title = "Cumulative cost: build vs rent"

@@ -42,6 +42,8 @@ _FORMATS: dict[str, str] = {
     "$": "${:,.0f}",
     "$/month": "${:,.0f}/month",
     "$/GPU-h": "${:,.2f}/GPU-h",
+    "$/year": "${:,.0f}/year",
+    "$/M tokens": "${:,.2f} per million tokens",
     "fraction": "{:.0%}",
 }
 

@@ -40,7 +40,8 @@ def test_sheets_bom_table_and_live_formulas(tmp_path):
     assert "=cable_usd" in formulas
     costs = wb["Costs"]
     assert costs["B4"].value == "=BOM_Total"
-    assert "electricity_usd_per_kwh" in costs["B5"].value
+    energy = next(r for r in costs.iter_rows(min_row=4) if r[0].value == "Energy per month")
+    assert "electricity_usd_per_kwh" in energy[1].value
     assert len(costs._charts) == 1
     names = set(wb.defined_names.keys())
     assert {"electricity_usd_per_kwh", "plan_pue", "utilisation", "rent_uplift", "rent_spot_usd_per_gpu_h",
