@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
+from planner.plan.commands import SetPriceOverrides
 from planner.plan.fileio import open_plan
 from planner.plan.templates import build_template
 from ui.template_dialog import TemplateDialog
@@ -153,6 +154,38 @@ class FileActions:
         path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", start, "Excel workbooks (*.xlsx)")
         if path:
             self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path)), path)
+
+    def import_prices(self) -> None:
+        """File > Import prices: unit prices edited in an exported workbook become price
+        overrides of the open plan (one undoable edit); unmatched rows are listed."""
+        read = optional_function("planner.costs.prices", "import_prices")
+        if read is None:
+            return
+        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(".xlsx"))
+        path, _ = QFileDialog.getOpenFileName(self, "Import prices from a workbook", start, "Excel workbooks (*.xlsx)")
+        if path:
+            self.import_prices_from(Path(path))
+
+    def import_prices_from(self, path: Path) -> str:
+        """Import from ``path``; returns the message shown (for tests and the status bar)."""
+        cost = self.doc.report.cost
+        read = optional_function("planner.costs.prices", "import_prices")
+        try:
+            result = read(path, self.doc.plan.price_overrides, list(cost.bom) if cost is not None else [])
+        except PlannerError as exc:
+            self.show_error("Import prices", str(exc))
+            return str(exc)
+        lines = [f"{item}: ${old:,.2f} -> ${new:,.2f}" for item, old, new in result.changed]
+        lines += [f"row {row}: '{item}' matches no line of the bill of materials: not imported"
+                  for row, item in result.unmatched]
+        if result.changed:
+            self.doc.apply(SetPriceOverrides(result.overrides))
+        message = (f"{len(result.changed)} price(s) imported from {path.name}" if result.changed
+                   else f"No unit price in {path.name} differs from the plan's: nothing imported")
+        if result.unmatched or result.changed:
+            QMessageBox.information(self, "Import prices", "\n".join([message, ""] + lines))
+        self.statusBar().showMessage(message, 8000)
+        return "\n".join([message] + lines)
 
     def export_drawing(self, kind: str) -> None:
         export = optional_function("ui.export.files", "export_drawing")

@@ -196,6 +196,10 @@ class MainWindow(FileActions, QMainWindow):
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
+        self.import_prices_action = self._action("&Import prices…", self.import_prices,
+                                                 tip="Unit prices edited in an exported workbook's BOM sheet "
+                                                     "become price overrides of this plan")
+        file_menu.addAction(self.import_prices_action)
         self.export_menu = file_menu.addMenu("&Export")
         self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.export_drawing_action])
         file_menu.addSeparator()

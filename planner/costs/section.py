@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom
 from planner.costs.model import CostResult, evaluate_costs
+from planner.costs.prices import apply_price_overrides
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.report.figures import Figures, detail, figure
 from planner.report.model import Finding
@@ -110,6 +111,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
         rack_powers_kw=_rack_powers_kw(ctx), fabric_size=size,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes)
+    lines = apply_price_overrides(lines, plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=totals.it_power_kw, pue=totals.pue, energy_kw=totals.it_power_typical_kw,

@@ -259,6 +259,25 @@ class RemoveRack(Command):
         return self._devices.undo(plan, catalog) | _rack_changes(self.rack_id, structure=True)
 
 
+class SetPriceOverrides(Command):
+    """Replace the plan's price overrides (unit prices imported from a workbook)."""
+
+    label = "Import prices"
+
+    def __init__(self, overrides: list):
+        self.overrides = list(overrides)
+        self._old: list = []
+
+    def do(self, plan, catalog):
+        self._old = plan.price_overrides
+        plan.price_overrides = self.overrides
+        return ChangeSet(settings=frozenset({"costs"}))
+
+    def undo(self, plan, catalog):
+        plan.price_overrides = self._old
+        return ChangeSet(settings=frozenset({"costs"}))
+
+
 class SetSetting(Command):
     """Change one field of a settings section, validated by that section's model."""
 

@@ -40,11 +40,21 @@ class Placement(_Doc):
     label: str = Field("", max_length=200)
 
 
+class PriceOverride(_Doc):
+    """A unit price set for one bill-of-materials line (e.g. edited in an exported workbook),
+    instead of the catalog's or a cost setting's price, with where it came from."""
+
+    item: str = Field(min_length=1, max_length=300, description="the BOM line's item, as the workbook shows it")
+    unit_usd: float = Field(ge=0, le=1e12)
+    source: str = Field(min_length=1, max_length=500)
+
+
 class Plan(_Doc):
     schema_version: int = SCHEMA_VERSION
     name: str = Field("Untitled plan", min_length=1, max_length=200)
     description: str = Field("", max_length=5000)
     settings: Settings = Field(default_factory=Settings)
+    price_overrides: list[PriceOverride] = Field(default_factory=list)
     racks: list[Rack] = Field(default_factory=list)
     placements: list[Placement] = Field(default_factory=list)
 
