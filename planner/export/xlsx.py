@@ -16,6 +16,8 @@ from pathlib import Path
 
 from openpyxl import Workbook
 
+from planner import __version__
+
 from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
@@ -48,8 +50,14 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
                       tokens_per_s=getattr(report.network, "tokens_per_s", None))
+    wb.properties.title = plan.name
+    wb.properties.creator = f"GPU Cluster Planner {__version__}"
+    wb.properties.lastModifiedBy = wb.properties.creator
+    stamp = (exported or dt.datetime.now()).strftime("%Y-%m-%d")
     for ws in wb.worksheets:
         _print_setup(ws)
+        # plan name and date on every printed page ('&' starts a header code: doubled to print as is)
+        ws.oddHeader.center.text = f"{plan.name} - {stamp}".replace("&", "&&")
     # Formula cells carry their values (xlsx_values); Excel still recalculates on open, so an
     # input edited elsewhere never shows a stale result.
     wb.calculation.fullCalcOnLoad = True

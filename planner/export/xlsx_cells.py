@@ -9,6 +9,9 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.defined_name import DefinedName
 
+from planner.report import palette
+
+INTEGER = "#,##0"
 USD = '"$"#,##0.00'
 USD0 = '"$"#,##0'
 KW = '#,##0.0'
@@ -21,17 +24,11 @@ TITLE = Font(bold=True, size=14)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
 WRAP = Alignment(wrap_text=True, vertical="top")
 
-# Elevation colours by catalog category (light, so black labels stay readable).
-CATEGORY_FILLS = {
-    "gpu_server": PatternFill("solid", fgColor="B7E1A1"),
-    "switch": PatternFill("solid", fgColor="9DC3E6"),
-    "storage": PatternFill("solid", fgColor="F8CBAD"),
-    "cdu": PatternFill("solid", fgColor="A9E5E5"),
-    "pdu": PatternFill("solid", fgColor="FFE699"),
-    "other": PatternFill("solid", fgColor="D9D9D9"),
-}
+# Elevation colours by catalog category: the app's palette, labels in the colour that reads on each.
+CATEGORY_FILLS = {c: PatternFill("solid", fgColor=v.lstrip("#")) for c, v in palette.CATEGORY_COLORS.items()}
+CATEGORY_FONTS = {c: Font(color=palette.text_color_on(v).lstrip("#")) for c, v in palette.CATEGORY_COLORS.items()}
 # Chart series in the order the app's charts draw them (build, then the rental options).
-SERIES_COLOURS = ["3D6CA8", "D9822B", "2B8C84", "7657A3", "8A6A44", "6F7A82"]
+SERIES_COLOURS = [c.lstrip("#") for c in palette.SERIES_COLORS]
 EMPTY_U_FILL = PatternFill("solid", fgColor="F7F7F7")
 
 
@@ -92,6 +89,16 @@ def cached_values(wb) -> dict[tuple[str, str], Any]:
     if store is None:
         store = wb._planner_cached_values = {}
     return store
+
+
+def fit_height(ws, row: int, value: str, width: float) -> None:
+    """Give ``row`` the height its wrapped ``value`` needs in a column ``width`` characters
+    wide (15 points a line; a little narrower than the width, as proportional fonts run)."""
+    per_line = max(10, int(width * 1.1))
+    lines = sum(max(1, -(-len(part) // per_line)) for part in str(value).splitlines() or [""])
+    if lines > 1:
+        current = ws.row_dimensions[row].height or 15
+        ws.row_dimensions[row].height = max(current, 15 * lines)
 
 
 def header(ws, row: int, titles: list[str], col: int = 1) -> None:

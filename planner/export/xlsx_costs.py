@@ -17,7 +17,7 @@ from planner.settings import FacilitySettings, field_meta
 from planner.costs.model import CostResult
 from planner.settings.costs import HORIZON_MAX_MONTHS, RENTAL_OPTIONS, CostSettings
 from planner.export.xlsx_cells import (
-    BOLD, KW, MONTHS, NA, RATE, SERIES_COLOURS, TITLE, USD, WRAP, define, formula, header, num, ref, text, widths,
+    BOLD, KW, MONTHS, NA, RATE, SERIES_COLOURS, TITLE, USD, WRAP, define, fit_height, formula, header, num, ref, text, widths,
 )
 
 ASSUMPTIONS = "Assumptions"
@@ -72,7 +72,7 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
             ws.add_data_validation(dv)
             dv.add(f"B{row - 1}")
     ws.freeze_panes = "A4"
-    widths(ws, {1: 44, 2: 16, 3: 14, 4: 90, 5: 34, 6: 34})
+    widths(ws, {1: 44, 2: 16, 3: 28, 4: 90, 5: 34, 6: 34})
 
 
 def _row(wb, ws, row, name, title, value, unit, source, fmt, used) -> int:
@@ -83,6 +83,7 @@ def _row(wb, ws, row, name, title, value, unit, source, fmt, used) -> int:
         num(ws, row, 2, value, fmt)
     text(ws, row, 3, unit)
     text(ws, row, 4, source).alignment = WRAP
+    fit_height(ws, row, source, 90)
     text(ws, row, 5, name)
     text(ws, row, 6, used)
     define(wb, name, ASSUMPTIONS, row, 2)

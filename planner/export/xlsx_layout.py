@@ -6,13 +6,14 @@ import datetime as dt
 from typing import Any
 
 from openpyxl.styles import Alignment, Border, Side
+from openpyxl.worksheet.pagebreak import Break
 
 from planner.report import labels
 from planner.costs.bom import COUNTED, bom_counts, pdus_per_rack
 from planner.export.xlsx_bom import COUNT_NAMES
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
-    BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
+    BOLD, INTEGER, CATEGORY_FILLS, CATEGORY_FONTS, EMPTY_U_FILL, KW, PCT, TITLE, USD, WRAP, fit_height, formula, header, num, text, widths,
 )
 from planner.plan.model import Plan
 from planner.report.model import Report
@@ -22,6 +23,7 @@ RACKS_PER_BAND = 6
 THIN = Side(style="thin", color="808080")
 BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
 RIGHT = Alignment(horizontal="right")
+SHRINK = Alignment(shrink_to_fit=True, vertical="center")
 
 
 def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> None:
@@ -135,6 +137,8 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
         if pos == 0 and i:
             top += band_height + 2
             band_height = 0
+        if pos == 0:  # each band of racks starts a printed page: names and elevations stay together
+            ws.row_breaks.append(Break(id=top - (2 if i == 0 else 1)))  # the first with the section title
         col = 1 + pos * 3
         band_height = max(band_height, rack.height_u + 2)
         _elevation(ws, top, col, plan, catalog, report, rack)
@@ -152,7 +156,7 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
     # Each U's cell gets its fill once (device colour or empty): openpyxl hashes a style on
     # every assignment, which dominates the export of a plan with 3,000 racks.
     fills: dict[int, Any] = {}
-    labels: list[tuple[int, str]] = []
+    labels: list[tuple[int, str, str]] = []
     for p in plan.rack_members(rack.id).values():
         d = catalog.get(p.device)
         if d is None:
@@ -163,14 +167,16 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
             fills[u] = fill
         if span:
             label = p.label or p.id
-            labels.append((span[-1], f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else "")))
+            labels.append((span[-1], f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else ""),
+                           d.category))
     for u in range(1, h + 1):
         num(ws, row_of[u], col, u).alignment = RIGHT
         cell = ws.cell(row=row_of[u], column=col + 1)
         cell.fill = fills.get(u, EMPTY_U_FILL)
         cell.border = BOX
-    for u, label in labels:
-        text(ws, row_of[u], col + 1, label)
+    for u, label, category in labels:
+        # in the colour that reads on the fill, shrunk to the cell rather than running over the next rack
+        text(ws, row_of[u], col + 1, label, font=CATEGORY_FONTS.get(category, CATEGORY_FONTS["other"])).alignment = SHRINK
 
 
 def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
@@ -233,7 +239,7 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
                 if isinstance(v, bool):
                     text(ws, r, j, "yes" if v else "")
                 elif isinstance(v, (int, float)):
-                    num(ws, r, j, v, "#,##0.0##")
+                    num(ws, r, j, v, INTEGER if float(v).is_integer() else "#,##0.0##")
                 else:
                     text(ws, r, j, "" if v is None else str(v))
                 j += 1
@@ -244,7 +250,7 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
 def _value(ws, r: int, section: str, key: str, value, catalog) -> None:
     unit = labels.unit(section, key)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        num(ws, r, 2, value, "#,##0" if isinstance(value, int) else "#,##0.0##")
+        num(ws, r, 2, value, INTEGER if float(value).is_integer() else "#,##0.0##")
         text(ws, r, 3, unit)
     else:
         text(ws, r, 2, labels.describe(section, key, value, catalog)[1])
@@ -272,6 +278,7 @@ def write_checks(ws, report: Report) -> None:
         text(ws, r, 1, f.severity)
         text(ws, r, 2, f.code)
         text(ws, r, 3, f.message).alignment = WRAP
+        fit_height(ws, r, f.message, 110)
         text(ws, r, 4, f.where or "")
     if not report.findings:
         text(ws, 3, 1, "No findings")

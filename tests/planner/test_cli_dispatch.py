@@ -94,6 +94,7 @@ MISSING_FILE = {
     "catalog": (["--catalog", "missing-catalog.json", "catalog"], "missing-catalog.json"),
     "templates": None,  # reads no file
     "rent": None,
+    "import-prices": (["import-prices", "book.xlsx", "--into", "missing.json"], "missing.json"),
 }
 TAKES_NO_ARGUMENTS = {"templates", "catalog"}
 

@@ -15,7 +15,7 @@ from planner.export.xlsx import write_workbook
 from planner.plan.model import Plan
 from planner.plan.templates import build_template
 from tests.planner.cost_helpers import guide_server_plan
-from tests.planner.xlsx_helpers import error_cells, find_soffice, named, recalc
+from tests.planner.xlsx_helpers import error_cells, find_soffice, monthly_rows, named, recalc
 
 
 @pytest.fixture
@@ -46,9 +46,9 @@ def test_recalculated_workbook_equals_the_report(soffice, tmp_path, template):
         assert named(wb, f"rent_month_{option}") == pytest.approx(cost["rent_usd_per_month"][option], abs=0.005)
     # the month-by-month table: build at the horizon = TCO
     costs = wb["Costs"]
-    months = [r[0] for r in costs.iter_rows(values_only=True) if isinstance(r[0], int)]
+    months = [r[0] for r in monthly_rows(costs)]
     assert months == list(range(cost["horizon_months"] + 1))
-    last_build = [r for r in costs.iter_rows(values_only=True) if r[0] == cost["horizon_months"]][-1][1]
+    last_build = monthly_rows(costs)[-1][1]
     assert last_build == pytest.approx(cost["tco_usd"], abs=0.005)
 
 

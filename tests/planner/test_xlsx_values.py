@@ -11,7 +11,7 @@ from planner.export.xlsx import write_workbook
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import save_plan
 from planner.plan.templates import build_template, template_names
-from tests.planner.xlsx_helpers import cell_of, find_soffice, named, recalc
+from tests.planner.xlsx_helpers import cell_of, find_soffice, monthly_rows, named, recalc
 
 
 def check_json(plan_path, capsys):
@@ -89,7 +89,7 @@ def test_horizon_48_in_the_workbook_gives_48_months_and_the_clis_break_even(tmp_
     edited.parent.mkdir()
     wb.save(edited)
     out = recalc(soffice, edited, tmp_path / "edited")
-    months = [r[0] for r in out["Costs"].iter_rows(values_only=True) if isinstance(r[0], int)]
+    months = [r[0] for r in monthly_rows(out["Costs"])]
     assert months == list(range(49))  # month 0 (capex) and 48 monthly rows
     # the CLI on the same plan with a 48-month horizon
     plan48, _ = export_template("medium", tmp_path / "h48", horizon_months=48)

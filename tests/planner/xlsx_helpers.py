@@ -54,6 +54,14 @@ def recalc(exe, path, tmp_path):
     return openpyxl.load_workbook(out, data_only=True)
 
 
+def monthly_rows(ws):
+    """The rows of the Costs sheet's month-by-month table (after its "Month" header) that
+    show a month."""
+    rows = list(ws.iter_rows(values_only=True))
+    start = next(i for i, r in enumerate(rows) if r[0] == "Month") + 1
+    return [r for r in rows[start:] if isinstance(r[0], int)]
+
+
 def cell_of(wb, name):
     ((sheet, coord),) = list(wb.defined_names[name].destinations)
     return wb[sheet][coord.replace("$", "")]

@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
+from ui import colors
 
 BACKGROUND = "#FFFFFF"
 FOREGROUND = "#222222"
@@ -26,7 +27,7 @@ ACCENT = "#3D6CA8"     # the plan's choice (the GPU-server blue of ui.colors)
 FONT_PT = 9
 
 # One colour per cost series; build in the GPU-server blue, rentals in distinct hues.
-SERIES_COLORS = ["#3D6CA8", "#D9822B", "#2B8C84", "#7657A3", "#8A6A44", "#6F7A82"]
+SERIES_COLORS = colors.SERIES_COLORS
 
 
 class ChartExportError(PlannerError):
