@@ -49,7 +49,7 @@ def evaluate_network(ctx) -> tuple[dict[str, Any] | None, list[Finding]]:
         "switch_ports_cabled": size.ports_cabled if size else 0,
         "oversubscription": fabric.oversubscription,
         "cables": size.cables if size else 0,
-        "transceivers": 2 * size.cables if size else 0,
+        "transceivers": sum(size.transceivers_by_tier().values()) if size else 0,
         "cables_per_tier": size.cables_by_tier() if size else {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0},
         "transceivers_per_tier": size.transceivers_by_tier() if size else
         {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0},
