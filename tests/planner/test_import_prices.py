@@ -26,10 +26,10 @@ def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, cap
     ws = wb["BOM"]
     rows = {ws.cell(r, 2).value: r for r in range(2, ws.max_row + 1) if ws.cell(r, 4).value is not None}
     # the GPU nodes (16 at $315,000 from the catalog) and the node-to-leaf transceivers
-    # (256 at $1,000, a formula linked to the 'transceiver_usd' assumption)
-    gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled)"]
+    # (128 twin-port modules at $1,000, a formula linked to the 'transceiver_usd' assumption)
+    gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)"]
     optic = rows["Transceiver, node to leaf (both ends)"]
-    assert (ws.cell(gpu, 4).value, ws.cell(optic, 4).value) == (16, 256)
+    assert (ws.cell(gpu, 4).value, ws.cell(optic, 4).value) == (16, 128)
     ws.cell(gpu, 5).value = 300_000
     ws.cell(optic, 5).value = 650
     ws.cell(ws.max_row + 2, 2).value = "Spare GPU node"  # a row added by hand: no line of the plan
@@ -40,15 +40,15 @@ def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, cap
     assert code == 0, out.err
     assert "Spare GPU node" in out.out and "not imported" in out.out
     after = json.loads(cli(capsys, "check", "--json", str(plan_path))[1].out)["cost"]
-    # (300,000 - 315,000) x 16 + (650 - 1,000) x 256 = -240,000 - 89,600 = -329,600
-    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-329_600, abs=0.005)
+    # (300,000 - 315,000) x 16 + (650 - 1,000) x 128 = -240,000 - 44,800 = -284,800
+    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-284_800, abs=0.005)
     lines = {line["item"]: line for line in after["bom"]}
     today = dt.date.today().isoformat()
     assert lines["Transceiver, node to leaf (both ends)"]["source"] == f"edited in workbook m.xlsx on {today}"
     assert lines["Transceiver, leaf to spine (both ends)"]["unit_usd"] == 1000  # the other tier keeps its price
     # nothing else in the plan changed
     old, new = json.loads(untouched), json.loads(plan_path.read_text())
-    assert [o["item"] for o in new.pop("price_overrides")] == ["Generic HGX H100 8-GPU node (direct liquid cooled)",
+    assert [o["item"] for o in new.pop("price_overrides")] == ["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)",
                                                              "Transceiver, node to leaf (both ends)"]
     old.pop("price_overrides")
     assert new == old

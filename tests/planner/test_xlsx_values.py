@@ -97,8 +97,8 @@ def test_horizon_48_in_the_workbook_gives_48_months_and_the_clis_break_even(tmp_
     assert cost["horizon_months"] == 48
     for option, words in cost["break_even_text"].items():
         assert named(out, f"break_even_text_{option}") == words, option
-    # spot breaks even in month 46.2: capex / (spot rent - opex), beyond 36 months, within 48
-    assert cost["break_even_text"]["spot"] == "month 46.2"
+    # spot breaks even in month 45.3: 7,765,900 / (225,657.60 - 54,273.31), beyond 36 months, within 48
+    assert cost["break_even_text"]["spot"] == "month 45.3"
     assert named(out, "tco_usd") == pytest.approx(cost["tco_usd"], abs=0.005)
 
 
