@@ -8,7 +8,7 @@ from typing import Any
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
 from planner.report.model import Finding
-from planner.workload.checks import evaluate_training
+from planner.workload.section import workload_outcome
 
 
 def evaluate_network(ctx) -> tuple[dict[str, Any] | None, list[Finding]]:
@@ -33,8 +33,7 @@ def evaluate_network(ctx) -> tuple[dict[str, Any] | None, list[Finding]]:
     if size is not None and size.endpoints and nodes.nodes > 1:
         findings += port_findings(size, switch, placed_switches)
     findings += design_findings(fabric, workload, nodes, size, switch)
-    figures, training_findings = evaluate_training(workload, fabric, nodes)
-    findings += training_findings
+    figures = workload_outcome(ctx, nodes).network
 
     section: dict[str, Any] = {
         "fabric": fabric.technology,

@@ -39,6 +39,11 @@ _FORMATS: dict[str, str] = {
     "$/month": "${:,.0f}/month",
     "$/GPU-h": "${:,.2f}/GPU-h",
     "fraction": "{:.0%}",
+    "share": "{:.1%}",
+    "days": "{:,.1f} days",
+    "FLOPs": "{:,.4g} FLOPs",
+    "B": "{:,.2f}B",
+    "B tokens": "{:,.0f}B tokens",
 }
 
 # (section, key) -> (label, unit kind). Keys of nested dicts are joined with dots.
@@ -117,6 +122,33 @@ _TABLE: dict[str, dict[str, tuple[str, str]]] = {
         "it_power_kw": ("IT power", "kW"),
         "utilisation": ("Utilisation", "fraction"),
     },
+    "workload": {
+        "model": ("Model", "id"),
+        "params_b": ("Parameters (total)", "B"),
+        "active_params_b": ("Active parameters per token", "B"),
+        "flops_per_token": ("Training FLOPs per token (6N + 12 L s d)", "FLOPs"),
+        "memory_per_gpu_gb": ("Memory needed per GPU", "GB"),
+        "memory": ("Memory per GPU by kind (GB)", "x"),
+        "gpu_memory_gb": ("Memory a GPU has", "GB"),
+        "fits": ("Fits in GPU memory", "id"),
+        "micro_batches": ("Micro-batches per step", ""),
+        "pipeline_bubble": ("Pipeline bubble (share of the step)", "share"),
+        "compute_s": ("Compute per step", "s"),
+        "bubble_s": ("Pipeline bubble per step", "s"),
+        "exposed_comm_s": ("Communication not hidden, per step", "s"),
+        "step_time_s": ("Step time", "s"),
+        "mfu": ("Model FLOP utilisation, end to end", "share"),
+        "tokens_per_s": ("Training throughput", "tokens/s"),
+        "tokens_per_s_limit": ("Throughput at 100% of peak (limit)", "tokens/s"),
+        "time_to_train_days": ("Time to train the token budget", "days"),
+        "train_tokens_b": ("Token budget", "B tokens"),
+        "run_cost_usd": ("Cost of the training run", "$"),
+        "tp_fabric_gb_per_gpu_step": ("Tensor-parallel fabric traffic per GPU per step", "GB"),
+        "ep_fabric_gb_per_gpu_step": ("Expert-parallel fabric traffic per GPU per step", "GB"),
+        "decode_tokens_per_s": ("Inference decode per GPU", "tokens/s"),
+        "max_concurrent_sequences": ("Concurrent sequences per replica (KV cache)", ""),
+        "inference": ("Inference sizing", "x"),
+    },
 }
 
 # Columns of the report's tables (the fabric comparison, the scaling curve): (label with unit).
@@ -130,12 +162,14 @@ _COLUMNS: dict[str, dict[str, str]] = {
         "node_bus_bandwidth_gbs": "NCCL busbw per node (GB/s)",
         "gpu_idle_pct": "GPU idle (%)",
         "tokens_per_s": "Tokens/s",
+        "mfu": "End-to-end MFU (fraction)",
         "line_rate_gbps": "Line rate (Gb/s)",
     },
     "scaling": {
         "gpus": "GPUs",
         "speedup": "Speedup vs 1 GPU (x)",
         "efficiency": "Scaling efficiency (fraction)",
+        "mfu": "End-to-end MFU (fraction)",
         "plan": "The plan's size",
     },
 }
@@ -146,7 +180,8 @@ KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.
 
 # Dict keys inside a figure (rental options, cable tiers) -> words.
 _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {"spot": "spot",
-    "build": "build", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
+    "build": "build", "rent_spot": "rent spot", "rent_reserved_1yr": "rent reserved 1-yr",
+    "rent_reserved_3yr": "rent reserved 3-yr", "rent_on_demand": "rent on demand", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
 }
 # Figures whose None means "this does not happen (within the cost horizon)", not "not computed".
 _NEVER = {("cost", "break_even_months"), ("cost", "break_even_usd")}
