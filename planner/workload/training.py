@@ -13,6 +13,7 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
 ``L`` layers, hidden size ``h``:
 
 - compute: (6 N + 12 L s h) x T FLOPs (PaLM appendix B) / (GPUs x peak x kernel efficiency);
+  full activation recompute adds one more forward pass, (2 N + 4 L s h) x T;
 - pipeline bubble: the stages' work (compute and the TP, PP and EP traffic inside it)
   stretched by 1 / (1 - bubble), bubble = (p-1)/(m+p-1) for 1F1B (``pipeline``);
 - data-parallel gradient synchronisation of the GPU's shard S = P / (TP x PP) x 2 bytes,
@@ -231,7 +232,10 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         calls = 4 * math.ceil(model.layers / pp) * m
         ep_s = (calls * a_fab + ep_bytes / (b_fab * 1e9)) if ep_on_fabric else ep_bytes / (b_nv * 1e9)
 
-    compute_s = fpt * T / (gpus * peak * 1e12 * w.mfu)
+    # Full recompute runs every layer's forward pass twice: one more forward (2N + 4 L s h)
+    # of hardware FLOPs per token that model FLOPs (and MFU) do not count.
+    hw_fpt = fpt + (model.forward_flops_per_token(w.seq_len) if w.recompute == "full" else 0.0)
+    compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
     bubble = bubble_fraction(pp, m, w.pp_schedule, w.virtual_stages)
     stage_work = compute_s + tp_s + pp_s + ep_s
     bubble_s = stage_work * bubble / (1.0 - bubble)
