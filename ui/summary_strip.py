@@ -13,17 +13,6 @@ from ui import fmt
 from ui.flow_layout import FlowLayout
 
 
-def _as_dict(section: Any) -> dict[str, Any] | None:
-    if section is None:
-        return None
-    if isinstance(section, dict):
-        return section
-    if hasattr(section, "to_json"):
-        data = section.to_json()
-        return data if isinstance(data, dict) else None
-    return None
-
-
 class _Figure(QFrame):
     def __init__(self, title: str, tooltip: str):
         super().__init__()
@@ -51,6 +40,9 @@ FIGURES: dict[str, tuple[str, str]] = {
     "allreduce_ms": ("all-reduce", "gradient all-reduce time per step (network section)"),
     "gpu_idle_pct": ("GPU idle", "share of a step the GPUs wait for the network"),
     "tokens_per_s": ("tokens/s", "training throughput the cluster can compute"),
+    "mfu": ("MFU", "end-to-end model FLOP utilisation: FLOPs per token x tokens/s / (GPUs x peak), with the "
+            "pipeline bubble and exposed communication (the figure papers publish)"),
+    "time_to_train": ("to train", "days to train the workload's token budget at this throughput"),
     "capex": ("capex", "purchase cost of the placed hardware"),
     "break_even": ("break-even", "months until owning beats renting (first rental option)"),
 }
@@ -92,14 +84,31 @@ class SummaryStrip(QWidget):
                   f"(typical {fmt.kw(t.it_power_typical_kw)}, nameplate {fmt.kw(t.it_power_nameplate_kw)})")
         self._set("facility_kw", fmt.kw(t.facility_power_kw), f"IT power x PUE {t.pue:g}")
         self._set("cdus", f"{t.cdus} / {t.cdus_placed}")
-        net = _as_dict(report.sections.get("network")) or {}
-        self._set("allreduce_ms", f"{net['allreduce_ms']:,.1f} ms" if net.get("allreduce_ms") is not None else None)
-        self._set("gpu_idle_pct", f"{net['gpu_idle_pct']:,.1f} %" if net.get("gpu_idle_pct") is not None else None)
-        self._set("tokens_per_s", fmt.count(round(net["tokens_per_s"])) if net.get("tokens_per_s") is not None else None)
-        cost = _as_dict(report.sections.get("cost")) or {}
-        capex = cost.get("capex_usd")
-        self._set("capex", fmt.usd(capex) if capex is not None else None)
-        self._set_break_even(cost.get("break_even_months"))
+        net, cost = report.network, report.cost
+        allreduce = net.allreduce_ms if net is not None else None
+        idle = net.gpu_idle_pct if net is not None else None
+        tokens = net.tokens_per_s if net is not None else None
+        self._set("allreduce_ms", f"{allreduce:,.1f} ms" if allreduce is not None else None)
+        self._set("gpu_idle_pct", f"{idle:,.1f} %" if idle is not None else None)
+        self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None)
+        self._set_workload(report.workload)
+        self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None)
+        self._set_break_even(cost.break_even_months if cost is not None else None)
+
+    def _set_workload(self, work) -> None:
+        mfu = work.mfu if work is not None else None
+        self._set("mfu", f"{100 * mfu:,.1f} %" if mfu is not None else None)
+        days = work.time_to_train_days if work is not None else None
+        if days is None:
+            self._set("time_to_train", None)
+            return
+        tokens_b = work.train_tokens_b or 0.0
+        budget = f"{tokens_b / 1000:,.3g}T" if tokens_b >= 1000 else f"{tokens_b:,.3g}B"
+        shown = f"{days:,.0f} days" if days >= 10 else f"{days:,.1f} days"
+        lines = [f"{k.replace('_', ' ')}: {fmt.usd(v)}" for k, v in (work.run_cost_usd or {}).items()]
+        self._set("time_to_train", shown, f"Days to train {budget} tokens at this plan's throughput"
+                  + ("\nThe run's cost:\n" + "\n".join(lines) if lines else ""))
+        self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
 
     def _set_break_even(self, months: Any) -> None:
         if not isinstance(months, dict) or not months:

@@ -2,7 +2,10 @@
 
 import sys
 import types
+from dataclasses import replace
 from importlib.machinery import ModuleSpec
+
+import pytest
 
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
@@ -10,17 +13,13 @@ from planner.plan.templates import build_template
 from ui.summary_strip import SummaryStrip
 
 
-class _CostSection:
-    def to_json(self):
-        return {"capex_usd": 5_432_100.0, "break_even_months": {"reserved_1yr": 17.14, "spot": None}}
-
-
 def test_summary_shows_totals_and_hides_missing_sections(qtbot):
     strip = SummaryStrip()
     qtbot.addWidget(strip)
     report = evaluate(build_template("medium"), default_catalog())
     report.sections.pop("cost", None)
-    report.sections["network"] = {"fabric": "ib400"}  # a network section without the workload figures
+    # a network section without the workload figures
+    report.sections["network"] = replace(report.network, allreduce_ms=None, gpu_idle_pct=None, tokens_per_s=None)
     strip.show_report(report)
     # medium: 16 nodes x 8 GPUs = 128; 16 nodes need ceil(16 / 8) = 2 CDUs, 2 are placed
     assert (strip.text("gpus"), strip.text("nodes"), strip.text("racks")) == ("128", "16", "7")
@@ -34,8 +33,10 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     qtbot.addWidget(strip)
     strip.show()
     report = evaluate(build_template("medium"), default_catalog())
-    report.sections["network"] = {"allreduce_ms": 123.456, "gpu_idle_pct": 7.25, "tokens_per_s": 98765.4}
-    report.sections["cost"] = _CostSection()
+    report.sections["network"] = replace(report.network, allreduce_ms=123.456, gpu_idle_pct=7.25,
+                                         tokens_per_s=98765.4)
+    report.sections["cost"] = replace(report.cost, capex_usd=5_432_100.0,
+                                      break_even_months={"reserved_1yr": 17.14, "spot": None})
     strip.show_report(report)
     assert strip.text("allreduce_ms") == "123.5 ms"
     assert strip.text("gpu_idle_pct") == "7.2 %"  # 7.25 rounds half to even
@@ -43,7 +44,7 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     assert strip.text("capex") == "$5.43M"
     assert strip.text("break_even") == "17.1 mo"
     assert "spot: never" in strip.figures["break_even"].toolTip()
-    report.sections["cost"] = {"capex_usd": 1500.0, "break_even_months": {}}  # a plain dict works too
+    report.sections["cost"] = replace(report.cost, capex_usd=1500.0, break_even_months={})
     strip.show_report(report)
     assert strip.text("capex") == "$2k" and strip.text("break_even") is None
 
@@ -82,3 +83,20 @@ def test_recent_files_and_window_layout_are_remembered(window, qtbot, tmp_path, 
     again.show()
     assert (again.width(), again.height()) == (760, 540)
     assert again.checks_dock.isHidden()
+
+
+def test_summary_shows_end_to_end_mfu_and_time_to_train(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    strip.show()
+    report = evaluate(build_template("medium"), default_catalog())
+    work = report.workload
+    strip.show_report(report)
+    # MFU = FLOPs per token x tokens/s / (GPUs x peak); days = 15e12 tokens / tokens/s / 86,400
+    fpt = 6 * 70e9 + 12 * 80 * 4096 * 8192
+    assert work.mfu == pytest.approx(fpt * work.tokens_per_s / (128 * 989e12), abs=1e-4)
+    assert strip.text("mfu") == f"{100 * work.mfu:,.1f} %"
+    days = 15e12 / work.tokens_per_s / 86_400
+    assert strip.text("time_to_train") == f"{days:,.0f} days"
+    assert strip.figures["time_to_train"].caption.text() == "to train 15T tokens"
+    assert "rent spot" in strip.figures["time_to_train"].toolTip()

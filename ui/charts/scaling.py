@@ -1,5 +1,6 @@
 """Scaling: speedup against GPU count for the plan's workload and fabric (the network
-section's ``scaling`` points), the ideal line (speedup = GPUs) and the plan's point."""
+section's ``scaling`` points), the ideal line (speedup = GPUs) and the plan's point, labelled
+with its end-to-end MFU and the days to train the token budget (the workload section)."""
 
 from __future__ import annotations
 
@@ -36,19 +37,25 @@ class ScalingChart(ChartView):
         self.message = self.message_item(self.plot)
 
     def update_report(self, report, changes=None) -> None:
-        net = report.section("network") or {}
-        points = net.get("scaling") or []
-        gpus = np.array([p["gpus"] for p in points], dtype=float)
-        speedup = np.array([p["speedup"] for p in points], dtype=float)
+        net = report.network
+        points = net.scaling if net is not None else ()
+        gpus = np.array([p.gpus for p in points], dtype=float)
+        speedup = np.array([p.speedup for p in points], dtype=float)
         self.ideal.setData(gpus, gpus)
         self.curve.setData(gpus, speedup)
-        plan = [p for p in points if p.get("plan")]
+        plan = [p for p in points if p.plan]
         if plan:
             p = plan[0]
-            self.plan_point.setData(x=[p["gpus"]], y=[p["speedup"]])
-            self.plan_label.setText(f"This plan: {p['gpus']:,} GPUs, {p['speedup']:,.1f}×"
-                                    f" ({100 * p['efficiency']:.1f}% of ideal)")
-            self.plan_label.setPos(p["gpus"], p["speedup"])
+            self.plan_point.setData(x=[p.gpus], y=[p.speedup])
+            text = f"This plan: {p.gpus:,} GPUs, {p.speedup:,.1f}× ({100 * p.efficiency:.1f}% of ideal)"
+            work = report.workload
+            if work is not None and work.mfu is not None:
+                text += f"\nMFU {100 * work.mfu:.1f}% end to end"
+                if work.time_to_train_days is not None:
+                    text += (f", {work.time_to_train_days:,.0f} days to train "
+                             f"{work.train_tokens_b / 1000:,.3g}T tokens")
+            self.plan_label.setText(text)
+            self.plan_label.setPos(p.gpus, p.speedup)
             self.plan_label.show()
         else:
             self.plan_point.setData(x=[], y=[])
