@@ -32,7 +32,7 @@ class ScalingChart(ChartView):
         self.legend.addItem(self.ideal, "Ideal (speedup = GPUs)")
         self.legend.addItem(self.curve, "Modelled speedup")
         self.legend.addItem(self.plan_point, "This plan")
-        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(-0.04, -0.4))
+        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(-0.04, 1.15))  # above the point: two lines
         self.plot.addItem(self.plan_label, ignoreBounds=True)
         self.message = self.message_item(self.plot)
 
