@@ -44,6 +44,8 @@ TECHNOLOGIES: dict[str, FabricTechnology] = {
         FabricTechnology("ib200", "200G InfiniBand (HDR/NDR200)", 200.0, "ib", "infiniband", True),
         FabricTechnology("ib400", "400G InfiniBand (NDR)", 400.0, "ib", "infiniband", True),
         FabricTechnology("ib800", "800G InfiniBand (XDR)", 800.0, "ib", "infiniband", True),
+        FabricTechnology("spx400", "Spectrum-X 400GbE (RoCE, SuperNIC)", 400.0, "roce", "ethernet", False),
+        FabricTechnology("spx800", "Spectrum-X 800GbE (RoCE, SuperNIC)", 800.0, "roce", "ethernet", False),
     )
 }
 
@@ -72,6 +74,9 @@ PROFILES: dict[str, dict[str, tuple[float, str]]] = {
                   "(NVIDIA/nccl-tests#290): 47 / 50 GB/s."),
         "ib800": (0.94, "No published nccl-tests figure per XDR NIC yet: taken at NDR's measured fraction "
                   "(94%, NVIDIA/nccl-tests#290)."),
+        "spx400": (0.90, "Spectrum-X is RoCE with adaptive routing: taken at tuned RoCE's 90%; NVIDIA states ~95% "
+                   "effective bandwidth at scale (vendor figure, no independent nccl-tests figure found)."),
+        "spx800": (0.90, "As Spectrum-X 400GbE: tuned RoCE's 90% (NVIDIA states ~95%)."),
     },
     "planning_guide": {
         "eth100_tcp": (0.45, "Planning guide fabric table: 45 GB/s effective per node of 8 x 100GbE = 45%."),

@@ -14,7 +14,7 @@ _GUIDE_EFFICIENCIES = {"efficiency_eth100_tcp": 0.45, "efficiency_eth200_roce": 
                        "efficiency_eth400_roce": 0.51, "efficiency_ib200": 0.88, "efficiency_ib400": 0.8625,
                        "efficiency_ib800": 0.8625}
 
-FabricTech = Literal["eth100_tcp", "eth200_roce", "eth400_roce", "ib200", "ib400", "ib800"]
+FabricTech = Literal["eth100_tcp", "eth200_roce", "eth400_roce", "ib200", "ib400", "ib800", "spx400", "spx800"]
 Topology = Literal["rail_optimized", "fat_tree", "leaf_spine"]
 
 
@@ -116,6 +116,15 @@ class FabricSettings(Section):
     efficiency_ib800: float = setting(
         0.94, title="Efficiency, 800G InfiniBand XDR (custom profile)", unit="fraction of line rate",
         source="Measured profile: NDR's measured fraction (no published XDR figure yet). The guide: none.",
+        gt=0, le=1)
+    efficiency_spx400: float = setting(
+        0.90, title="Efficiency, Spectrum-X 400GbE (custom profile)", unit="fraction of line rate",
+        source="Measured profile: tuned RoCE's 90%. NVIDIA states Spectrum-X (SN5600 with BlueField-3 / ConnectX-8 "
+        "SuperNICs, adaptive routing, congestion control) reaches ~95% effective bandwidth at scale (vendor figure).",
+        gt=0, le=1)
+    efficiency_spx800: float = setting(
+        0.90, title="Efficiency, Spectrum-X 800GbE (custom profile)", unit="fraction of line rate",
+        source="As Spectrum-X 400GbE: tuned RoCE's 90%; NVIDIA's vendor figure ~95%.",
         gt=0, le=1)
     latency_tcp_us: float = setting(
         50.0, title="Per-step latency, TCP", unit="us",
