@@ -49,7 +49,7 @@ def test_no_fabric_row_reports_more_than_line_rate_times_efficiency(sharp):
     for row in compare_fabrics(w, f, H100_NODE):
         # per GPU: 1 NIC x line rate / 8 bits x the fabric's measured efficiency (e.g. 100GbE: 12.5 x 0.45)
         measured = {"eth100_tcp": 0.45, "eth200_roce": 0.90, "eth400_roce": 0.90, "ib200": 0.96, "ib400": 0.94,
-                    "ib800": 0.94}
+                    "ib800": 0.94, "spx400": 0.90, "spx800": 0.90}
         cap = row["line_rate_gbps"] / 8 * measured[row["fabric"]]
         assert row["effective_bandwidth_gbs"] <= cap * (1 + 1e-9)
         assert row["node_effective_bandwidth_gbs"] <= 8 * cap * (1 + 1e-9)
