@@ -116,7 +116,7 @@ def test_vendor_pack_has_bom_network_and_findings_when_the_report_has_them(tmp_p
         report.cost, capex_usd=1_234_567.0, opex_usd_per_month=8_900.0, tco_usd=1_500_000.0,
         bom=(BomLine("GPU servers", "HGX H100 8-GPU node", "HGX H100", 4, 250_000.0, "vendor quote"),
              BomLine("Cooling", "In-rack CDU 250 kW", "CDU", 1, 60_000.0, "list price")))
-    export_drawing(plan, catalog, tmp_path / "pack.pdf", report)
+    export_drawing(plan, catalog, tmp_path / "pack.pdf", report, with_prices=True)
     text = pdf_text(tmp_path / "pack.pdf")
     assert "Bill of materials" in text
     assert "HGX H100 8-GPU node" in text and "$250,000" in text and "$1,000,000" in text

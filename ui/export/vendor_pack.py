@@ -52,8 +52,10 @@ def tint(hex_color: str, amount: float = 0.6) -> str:
 
 class VendorPack:
     def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report,
-                 page_width: float, page_height: float, today: date | None = None):
+                 page_width: float, page_height: float, today: date | None = None, with_prices: bool = False):
         self.c = canvas
+        # Prices, capex, opex and TCO are the buyer's: left out unless asked for.
+        self.with_prices = with_prices
         self.plan = plan
         self.catalog = catalog
         self.report = report
@@ -146,7 +148,8 @@ class VendorPack:
             if tiers:
                 figures.append(("Fabric switches", " · ".join(tiers)))
             figures.append(("Fabric cables", f"{net.cables:,}"))
-        figures += cost_headlines(self.report)
+        if self.with_prices:
+            figures += cost_headlines(self.report)
         return figures
 
     def _draw_cards(self, x: float, y: float, width: float, figures: list[tuple[str, str]]) -> float:
@@ -277,6 +280,12 @@ class VendorPack:
         bom = cost.bom if cost is not None else ()
         if not bom:
             return []
+        if not self.with_prices:
+            # Quantities only: what to quote for, not what the buyer budgets (prices and their sources).
+            rows = [[line.category, line.item, f"{line.quantity:,g}"] for line in bom]
+            table = Table([Column("Category", 1.0), Column("Item", 3.0, wrap=True), Column("Qty", 0.6, "right")],
+                          rows, font_pt=7.5)
+            return self._table_pages("Bill of materials", table, width=min(self.body.width(), 520.0))
         cols = [Column("Category", 1.0), Column("Item", 2.2, wrap=True), Column("Qty", 0.6, "right"),
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6, wrap=True)]
         rows = []
