@@ -133,7 +133,7 @@ def _write_svg(plan, catalog, report, tmp: str, today) -> None:
     from ui.export.canvas import Canvas
     from ui.export.sheet import draw_sheet, layout_sheet
 
-    layout = layout_sheet(plan)
+    layout = layout_sheet(plan, catalog)
     gen = QSvgGenerator()
     gen.setFileName(tmp)
     gen.setResolution(72)  # one SVG unit = one point
@@ -155,7 +155,7 @@ def _write_png(plan, catalog, report, tmp: str, today) -> None:
     from ui.export.canvas import Canvas
     from ui.export.sheet import draw_sheet, layout_sheet
 
-    layout = layout_sheet(plan)
+    layout = layout_sheet(plan, catalog)
     dpi = float(PNG_DPI)
     pixels = layout.width * layout.height * (dpi / 72) ** 2
     if pixels > MAX_PNG_PIXELS:
