@@ -109,8 +109,15 @@ def load_text(fraction: float) -> str:
     return f"{fraction:.0%}"
 
 
-def power_text(res: RackResult) -> str:
-    return f"{res.power_kw:,.1f} / {res.cap_kw:,.3g} kW  ({load_text(res.load_fraction)})"
+def power_texts(res: RackResult) -> list[str]:
+    """A rack's power on both bases against its cap, longest wording first (the header takes
+    the first that fits): "Typical 28.0 · nameplate 40.8 / 30 kW (93% / 136%)"."""
+    t, n, cap = res.power_typical_kw, res.power_nameplate_kw, f"{res.cap_kw:,.3g}"
+    loads = f"({load_text(res.load_on('typical'))} / {load_text(res.load_on('nameplate'))})"
+    return [f"Typical {t:,.1f} · nameplate {n:,.1f} / {cap} kW {loads}",
+            f"Typ. {t:,.1f} · nameplate {n:,.1f} / {cap} kW {loads}",
+            f"Typ. {t:,.1f} · npl. {n:,.1f} / {cap} kW {loads}",
+            f"Typ. {t:,.1f} · npl. {n:,.1f} / {cap} kW"]
 
 
 def cooling_text(res: RackResult, plan: Plan) -> str:
@@ -202,7 +209,7 @@ class ElevationRenderer:
         lines = max(1, int(r.height() // line_h))
         block_h = min(lines, 3 + (lines >= 4)) * line_h
         ty = r.top() + (r.height() - block_h) / 2
-        text, size = self._fit([name], inner.width() - kw_w, fs)
+        text, size = self._fit([name], inner.width() - kw_w, fs, bold=True)
         c.text(QRectF(inner.left(), ty, inner.width() - kw_w, line_h), text, size, bold=True, color=ink, elide=False)
         c.text(QRectF(inner.left(), ty, inner.width(), line_h), kw, fs, color=ink, align=RIGHT, elide=False)
         extra = ""
@@ -218,13 +225,15 @@ class ElevationRenderer:
             c.text(QRectF(inner.left(), ty + (1 + model_lines) * line_h, inner.width(), line_h), text, size,
                    color=ink, elide=False)
 
-    def _fit(self, options: Sequence[str], width: float, fs: float) -> tuple[str, float]:
-        """The first of ``options`` that fits ``width`` at ``fs``; else the last one, shrunk to fit
-        (down to the smallest legible size)."""
+    def _fit(self, options: Sequence[str], width: float, fs: float, min_pt: float | None = None,
+             bold: bool = False) -> tuple[str, float]:
+        """The first of ``options`` that fits ``width`` at ``fs`` (or, with ``min_pt``, shrunk no
+        further than that); else the last one, shrunk to fit (down to the smallest legible size)."""
         for text in options:
-            if self.c.text_width(text, fs) <= width:
-                return text, fs
-        return options[-1], self.c.fitted_size(options[-1], width, fs, MIN_FONT_PT)
+            size = self.c.fitted_size(text, width, fs, min_pt or fs, bold)
+            if self.c.text_width(text, size, bold) <= width:
+                return text, size
+        return options[-1], self.c.fitted_size(options[-1], width, fs, MIN_FONT_PT, bold)
 
     @staticmethod
     def _short(model: str) -> str:
@@ -269,13 +278,15 @@ class ElevationRenderer:
         c.text(tag_r, tag, 6.0, bold=True, color="#FFFFFF", align=CENTER, elide=False)
         if res is None:
             return
-        color = load_color(res.load_fraction)
-        over = res.load_fraction > 1.0 + 1e-9
-        c.text(QRectF(x, y + 13, w, 9), "Power " + power_text(res), 6.8, bold=over,
-               color="#B0231C" if over else "#111111")
+        # Both bases against the cap; the bar and the colour follow the worse (nameplate) load.
+        worst = res.worst_load_fraction
+        color = load_color(worst)
+        over = worst > 1.0 + 1e-9
+        text, size = self._fit(power_texts(res), w, 6.8, 5.8)
+        c.text(QRectF(x, y + 13, w, 9), text, size, color="#B0231C" if over else "#111111", elide=False)
         bar = QRectF(x, y + 23, w, 5.5)
         c.rect(bar, fill=LOAD_TRACK)
-        c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, res.load_fraction), bar.height()), fill=color)
+        c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, worst), bar.height()), fill=color)
         c.rect(bar, stroke="#9AA3AB", width_pt=0.3)
         c.text(QRectF(x, y + 29.5, w, 8.5), cooling_text(res, self.plan), 6.3, color=MUTED)
         space = f"{res.used_u}/{res.height_u} U used"

@@ -231,7 +231,8 @@ class VendorPack:
         def draw(body: QRectF) -> None:
             basis = self.report.power_basis
             self.c.text(QRectF(body.x(), body.y(), body.width(), caption_h - 2),
-                        f"Front view, U1 at the bottom. Power on the {basis} basis against each rack's cap.", 7.5,
+                        f"Front view, U1 at the bottom. Power typical and nameplate against each rack's cap, coloured "
+                        f"by the worse; the plan is checked on the {basis} basis.", 7.5,
                         color=MUTED)
             width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
             x = body.x() + max(0.0, (body.width() - width) / 2)
@@ -252,16 +253,15 @@ class VendorPack:
             first, last = chunk[0].letter, chunk[-1].letter
             span = f"type {first}" if first == last else f"types {first}-{last}"
             pages.append(Page(f"Rack types ({span} of {len(self.types)}; {len(self.plan.racks):,} racks)",
-                              self._type_drawer(chunk, style, caption_h, legend_h),
+                              self._type_drawer(chunk, style, caption_h),
                               section="Rack types (elevations)" if n == 0 else ""))
         return pages
 
-    def _type_drawer(self, types, style, caption_h: float, legend_h: float) -> Callable[[QRectF], None]:
+    def _type_drawer(self, types, style, caption_h: float) -> Callable[[QRectF], None]:
         def draw(body: QRectF) -> None:
-            basis = self.report.power_basis
             self.c.text(QRectF(body.x(), body.y(), body.width(), caption_h - 2),
-                        f"Identical racks (same devices at the same positions, same cap and cooling) are drawn "
-                        f"once, by their first rack. Front view, U1 at the bottom; power on the {basis} basis.",
+                        "Identical racks (same devices at the same positions) are drawn once, by their first rack. "
+                        "Front view, U1 at the bottom; power typical and nameplate, coloured by the worse.",
                         7.5, color=MUTED)
             racks = [t.example for t in types]
             width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
@@ -280,8 +280,8 @@ class VendorPack:
         basis = self.report.power_basis
         cols = [Column("Rack type", 1.2), Column("Racks", 0.7, "right"), Column("Cooling", 0.8),
                 Column("U used", 0.8, "right"), Column("GPUs per rack", 0.8, "right"),
-                Column(f"Power per rack ({basis})", 1.2, "right"), Column("Cap", 0.8, "right"),
-                Column("Load", 0.7, "right"), Column("Nameplate per rack", 1.2, "right"),
+                Column("Typical per rack", 1.1, "right"), Column("Nameplate per rack", 1.1, "right"),
+                Column("Cap", 0.8, "right"), Column("Load typical / nameplate", 1.2, "right"),
                 Column("Heat to liquid per rack", 1.2, "right"), Column("Weight per rack / rating", 1.4, "right"),
                 Column(f"Power, all racks of the type ({basis})", 1.4, "right")]
         rows, fills = [], {}
@@ -289,20 +289,21 @@ class VendorPack:
             res = self.report.rack(t.example.id)
             n = len(t.racks)
             rows.append([f"Type {t.letter}", f"{n:,}", res.cooling, f"{res.used_u}/{res.height_u}", f"{res.gpus:,}",
-                         kw_text(res.power_kw), kw_text(res.cap_kw), load_text(res.load_fraction),
-                         kw_text(res.power_nameplate_kw), kw_text(res.liquid_heat_mw / 1e6),
+                         kw_text(res.power_typical_kw), kw_text(res.power_nameplate_kw), kw_text(res.cap_kw),
+                         f"{load_text(res.load_on('typical'))} / {load_text(res.load_on('nameplate'))}",
+                         kw_text(res.liquid_heat_mw / 1e6),
                          f"{kg_text(res.weight_kg)} / {kg_text(res.max_weight_kg)}", kw_text(res.power_kw * n)])
-            fills[i] = tint(load_color(res.load_fraction), 0.55)
+            fills[i] = tint(load_color(res.worst_load_fraction), 0.55)
         t = self.report.totals
-        rows.append(["All racks", f"{t.racks:,}", "", "", f"{t.gpus:,}", "", "", "",
-                     kw_text(t.it_power_nameplate_kw), kw_text(t.liquid_heat_mw / 1e6), kg_text(t.weight_kg),
+        rows.append(["All racks", f"{t.racks:,}", "", "", f"{t.gpus:,}", kw_text(t.it_power_typical_kw),
+                     kw_text(t.it_power_nameplate_kw), "", "", kw_text(t.liquid_heat_mw / 1e6), kg_text(t.weight_kg),
                      kw_text(t.it_power_kw)])
-        table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == 7 else None, bold_rows={len(rows) - 1})
+        table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == 8 else None, bold_rows={len(rows) - 1})
 
         def intro(b: QRectF) -> float:
-            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours: green below 80% "
-                    f"of the rack's cap, amber from 80%, red over the cap. CDUs: {t.cdus:,} needed, "
-                    f"{t.cdus_placed:,} placed. The rack index lists the racks of each type.")
+            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
+                    f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
+                    f"CDUs: {t.cdus:,} needed, {t.cdus_placed:,} placed. The rack index lists the racks of each type.")
             return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
         return self._table_pages("Power and cooling per rack type", table, intro, 30.0)
 
@@ -333,26 +334,26 @@ class VendorPack:
         return pages
 
     def _power_pages(self) -> list[Page]:
-        basis = self.report.power_basis
         with_rows = any(r.row for r in self.plan.racks)
         cols = [Column("Rack", 1.4), Column("Row", 0.7), Column("Cooling", 0.8), Column("U used", 0.8, "right"),
-                Column("GPUs", 0.6, "right"), Column(f"Power kW ({basis})", 1.3, "right"),
-                Column("Cap kW", 0.8, "right"), Column("Load", 0.7, "right"), Column("Typical kW", 0.9, "right"),
-                Column("Nameplate kW", 1.0, "right"), Column("Heat to liquid kW", 1.2, "right"),
+                Column("GPUs", 0.6, "right"), Column("Typical kW", 0.9, "right"),
+                Column("Nameplate kW", 1.0, "right"), Column("Cap kW", 0.8, "right"),
+                Column("Load typical / nameplate", 1.3, "right"), Column("Heat to liquid kW", 1.2, "right"),
                 Column("Weight kg / rating", 1.4, "right")]
         rows, fills = [], {}
         for i, res in enumerate(self.report.racks):
             rack = self.plan.rack(res.id)
             rows.append([res.name, rack.row if rack else "", res.cooling, f"{res.used_u}/{res.height_u}",
-                         f"{res.gpus:,}", f"{res.power_kw:,.1f}", f"{res.cap_kw:,.3g}", load_text(res.load_fraction),
-                         f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
-                         f"{res.liquid_heat_mw / 1e6:,.1f}", f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
-            fills[i] = tint(load_color(res.load_fraction), 0.55)
+                         f"{res.gpus:,}", f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
+                         f"{res.cap_kw:,.3g}", f"{load_text(res.load_on('typical'))} / "
+                         f"{load_text(res.load_on('nameplate'))}", f"{res.liquid_heat_mw / 1e6:,.1f}",
+                         f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
+            fills[i] = tint(load_color(res.worst_load_fraction), 0.55)
         t = self.report.totals
-        rows.append(["All racks", "", "", "", f"{t.gpus:,}", f"{t.it_power_kw:,.1f}", "", "",
-                     f"{t.it_power_typical_kw:,.1f}", f"{t.it_power_nameplate_kw:,.1f}",
-                     f"{t.liquid_heat_mw / 1e6:,.1f}", f"{t.weight_kg:,.0f}"])
-        load_col = 7
+        rows.append(["All racks", "", "", "", f"{t.gpus:,}", f"{t.it_power_typical_kw:,.1f}",
+                     f"{t.it_power_nameplate_kw:,.1f}", "", "", f"{t.liquid_heat_mw / 1e6:,.1f}",
+                     f"{t.weight_kg:,.0f}"])
+        load_col = 8
         if not with_rows:
             del cols[1]
             for row in rows:
@@ -362,9 +363,9 @@ class VendorPack:
                       bold_rows={len(rows) - 1})
 
         def intro(b: QRectF) -> float:
-            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours: green below 80% "
-                    f"of the rack's cap, amber from 80%, red over the cap. CDUs: {t.cdus} needed, "
-                    f"{t.cdus_placed} placed.")
+            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
+                    f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
+                    f"CDUs: {t.cdus} needed, {t.cdus_placed} placed.")
             return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
         return self._table_pages("Power and cooling per rack", table, intro, 30.0)
 
