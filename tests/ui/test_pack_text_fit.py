@@ -66,9 +66,11 @@ def test_frontier_pack_groups_identical_racks_into_types_within_80_pages(tmp_pat
     pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
     assert pages <= 80  # drawn rack by rack it was 684 pages
     texts = {t.text for t in placed}
-    # The 2,500 GPU racks (GPU-01 ... GPU-2500, identical) are one type, drawn once and indexed.
-    assert "Type A × 2,500" in texts
-    assert "GPU-01 … GPU-2500" in texts
+    # 12,500 nodes filled rack by rack: every full GPU rack is alike, one type drawn once and indexed.
+    per_rack = sum(1 for p in plan.placements if p.rack == plan.racks[0].id)
+    full = 12_500 // per_rack
+    assert f"Type A × {full:,}" in texts
+    assert f"GPU-01 … GPU-{full}" in texts
     # 12,500 nodes at 7.0 kW typical (hgx-h100-8, REFERENCE) plus the fabric: over 87.5 MW, written in MW.
     assert any(t.endswith(" MW") for t in texts) and not any("102,69" in t for t in texts)
     # The cover's description (longer than the cover holds) is cut after a whole word, never mid-word.
@@ -76,3 +78,13 @@ def test_frontier_pack_groups_identical_racks_into_types_within_80_pages(tmp_pat
     assert cover and cover[0].endswith(" …")
     kept = cover[0][:-2]
     assert plan.description.startswith(kept) and plan.description[len(kept)] in " .,;:" 
+
+
+@pytest.mark.skipif("campus-400k" not in template_names(), reason="no campus template")
+def test_campus_pack_is_within_80_pages(tmp_path):
+    placed, plan = placed_texts("campus-400k", tmp_path / "campus.pdf")
+    info = subprocess.run(["pdfinfo", str(tmp_path / "campus.pdf")], capture_output=True, text=True).stdout
+    pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+    assert len(plan.racks) > 8_000 and pages <= 80
+    # Its 823 MW of typical IT load reads in MW, not as six-digit kW.
+    assert any(t.text.endswith(" MW") for t in placed) and not any("822,8" in t.text for t in placed)
