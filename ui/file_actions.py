@@ -152,7 +152,8 @@ class FileActions:
         start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(".xlsx"))
         path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", start, "Excel workbooks (*.xlsx)")
         if path:
-            self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path)), path)
+            self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path),
+                                               inputs=self._inputs()), path)
 
     def export_drawing(self, kind: str) -> None:
         export = optional_function("ui.export.files", "export_drawing")
@@ -162,7 +163,11 @@ class FileActions:
         start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(f".{kind}"))
         path, _ = QFileDialog.getSaveFileName(self, "Export", start, filters)
         if path:
-            self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path)), path)
+            self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path), inputs=self._inputs()), path)
+
+    def _inputs(self) -> list[Path]:
+        """Files an export must not replace: the open plan's own file."""
+        return [self.doc.path] if self.doc.path else []
 
     def _export(self, write, path: str) -> None:
         try:
