@@ -95,6 +95,19 @@ def _open_app(argv: list[str]) -> int:
     return int(app.run(argv) or 0)
 
 
+def print_json(data: object) -> None:
+    """Print ``data`` as strict JSON: NaN or infinity is refused (one line, exit 2), never
+    printed as the non-JSON tokens ``NaN``/``Infinity``."""
+    import json
+
+    try:
+        text = json.dumps(data, indent=1, allow_nan=False)
+    except ValueError:
+        raise PlannerError("a figure of the report is not a finite number; the plan's values are out of "
+                           "range (please report this)") from None
+    print(text)
+
+
 def load_catalog_arg(args) -> object:
     from planner.hardware.catalog import default_catalog, load_catalog
 

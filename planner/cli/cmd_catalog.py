@@ -1,9 +1,8 @@
 """cluster-planner catalog: every device type with all its fields."""
 
-import json
 
 from planner.hardware.catalog import CATEGORY_TITLES
-from planner.cli import load_catalog_arg
+from planner.cli import load_catalog_arg, print_json
 
 
 def register(sub) -> None:
@@ -15,7 +14,7 @@ def register(sub) -> None:
 def run(args) -> int:
     catalog = load_catalog_arg(args)
     if args.json:
-        print(json.dumps([d.model_dump(mode="json") for d in catalog], indent=1))
+        print_json([d.model_dump(mode="json") for d in catalog])
         return 0
     for category, title in CATEGORY_TITLES.items():
         devices = catalog.by_category(category)

@@ -14,6 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from planner.bounds import physical_number
+
 from planner.errors import PlannerError, describe_validation_error
 from planner.paths import resources_dir
 from planner.plan.readfile import read_limited
@@ -36,6 +38,8 @@ CATALOG_SCHEMA_VERSION = 1
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    _physical = field_validator("*")(physical_number)
 
 
 class GpuBlock(_Strict):

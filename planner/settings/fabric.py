@@ -72,27 +72,27 @@ class FabricSettings(Section):
     efficiency_eth100_tcp: float = setting(
         0.45, title="Efficiency, 100GbE TCP", unit="fraction of line rate",
         source="Planning guide fabric table: 45 GB/s effective per node of 8 x 100GbE (100 GB/s) = 45%.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_eth200_roce: float = setting(
         0.51, title="Efficiency, 200GbE RoCE v2", unit="fraction of line rate",
         source="Planning guide fabric table: 102 GB/s effective per node of 8 x 200GbE (200 GB/s) = 51%.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_eth400_roce: float = setting(
         0.51, title="Efficiency, 400GbE RoCE v2", unit="fraction of line rate",
         source="Not in the guide's table: taken equal to its 200GbE RoCE v2 row (51%); tuned RoCE can do better.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_ib200: float = setting(
         0.88, title="Efficiency, 200G InfiniBand", unit="fraction of line rate",
         source="Planning guide fabric table: 176 GB/s effective per node of 8 x 200G IB (200 GB/s) = 88%.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_ib400: float = setting(
         0.8625, title="Efficiency, 400G InfiniBand (NDR)", unit="fraction of line rate",
         source="Planning guide fabric table: 345 GB/s effective per node of 8 x NDR400 (400 GB/s) = 86.25%.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_ib800: float = setting(
         0.8625, title="Efficiency, 800G InfiniBand (XDR)", unit="fraction of line rate",
         source="Not in the guide's table: taken equal to its 400G InfiniBand row (86.25%).",
-        gt=0, le=1)
+        ge=0.01, le=1)
     latency_tcp_us: float = setting(
         50.0, title="Per-step latency, TCP", unit="us",
         source="REFERENCE: kernel TCP ~50 us per collective step.", ge=0, le=100000)
@@ -106,4 +106,4 @@ class FabricSettings(Section):
         0.80, title="NVLink efficiency", unit="fraction of per-direction bandwidth",
         source="Planner assumption: NCCL reaches ~80% of NVLink's per-direction bandwidth (half the "
         "datasheet's bidirectional figure, e.g. 450 of 900 GB/s on H100); 'virtually free' is not zero.",
-        gt=0, le=1)
+        ge=0.01, le=1)

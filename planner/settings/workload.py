@@ -38,7 +38,7 @@ class WorkloadSettings(Section):
         "across nodes (the planning guide states HYBRID_SHARD backwards).",
     )
     mfu: float = setting(
-        0.40, title="Model FLOP utilisation", unit="fraction", source="REFERENCE: 30-50% MFU is good on H100.", gt=0, le=1
+        0.40, title="Model FLOP utilisation", unit="fraction", source="REFERENCE: 30-50% MFU is good on H100.", ge=0.01, le=1
     )
     overlap: float = setting(
         0.0,
