@@ -14,6 +14,7 @@ from importlib import import_module
 
 from planner import __version__
 from planner.errors import PlannerError, one_line
+from planner.text import clean_text
 
 # Subcommand modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ["templates", "new", "check", "catalog", "fabrics", "rent", "export"]
@@ -45,7 +46,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _TerminalSafe:
+    """A text stream whose writes have control characters escaped (``planner.text``): every
+    name, label or message printed by any command reaches the terminal inert."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(clean_text(text, "terminal"))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if _wants_app(argv):
         return _open_app(argv)

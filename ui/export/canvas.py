@@ -10,6 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
+from planner.text import clean_text
+
 MIN_FONT_PT = 5.5
 FONT_FAMILY = "DejaVu Sans"
 
@@ -67,6 +69,7 @@ class Canvas:
              align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
              elide: bool = True) -> None:
         """One line of text in ``r``, elided with "..." where it does not fit."""
+        text = clean_text(text, "xml")
         font = self.font(size_pt, bold)
         if elide:
             text = self.metrics(font).elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, r.width()))
@@ -78,6 +81,7 @@ class Canvas:
     def wrapped_text(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False,
                      color: str = "#111111") -> float:
         """Word-wrapped text from the top of ``r``; returns the height used."""
+        text = clean_text(text, "xml")
         font = self.font(size_pt, bold)
         flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
         used = self.metrics(font).boundingRect(QRectF(r.x(), r.y(), r.width(), 1e6), flags, text)
@@ -93,6 +97,7 @@ class Canvas:
         h = {"left": Qt.AlignmentFlag.AlignLeft, "right": Qt.AlignmentFlag.AlignRight,
              "center": Qt.AlignmentFlag.AlignHCenter}[align]
         flags = int(h | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap)
+        text = clean_text(text, "xml")
         p = self.painter
         p.setFont(self.font(size_pt, bold))
         p.setPen(QColor(color))

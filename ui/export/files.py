@@ -17,6 +17,7 @@ from planner.errors import PlannerError
 from planner.plan.model import Plan
 from planner.report.model import Report
 from planner.safefile import check_target, write_file
+from planner.text import clean_text
 
 DRAWING_SUFFIXES = (".pdf", ".svg", ".png")
 PNG_DPI = 150
@@ -84,7 +85,7 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today) -> None:
     size_id = QPageSize.PageSizeId.A4 if paper == "A4" else QPageSize.PageSizeId.Letter
     writer = QPdfWriter(tmp)
     writer.setResolution(300)
-    writer.setTitle(f"{plan.name}: vendor pack")
+    writer.setTitle(clean_text(f"{plan.name}: vendor pack", "xml"))
     writer.setCreator("GPU Cluster Planner")
     writer.setPageLayout(QPageLayout(QPageSize(size_id), QPageLayout.Orientation.Landscape, QMarginsF(0, 0, 0, 0)))
     page_pt = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
@@ -113,7 +114,7 @@ def _write_svg(plan, catalog, report, tmp: str, today) -> None:
     gen.setResolution(72)  # one SVG unit = one point
     gen.setSize(QSize(round(layout.width), round(layout.height)))
     gen.setViewBox(QRectF(0, 0, layout.width, layout.height))
-    gen.setTitle(f"{plan.name}: rack elevations")
+    gen.setTitle(clean_text(f"{plan.name}: rack elevations", "xml"))
     gen.setDescription("Drawn by GPU Cluster Planner")
     painter = QPainter()
     _begin(painter, gen, "SVG drawing")
