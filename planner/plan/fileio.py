@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from planner.errors import PlannerError, describe_validation_error, quote
 from planner.plan.migrations import migrate
 from planner.plan.model import Plan
-from planner.plan.readfile import read_limited
+from planner.plan.readfile import read_limited, strict_json
 from planner.safefile import (  # noqa: F401 - the save helpers, re-exported for callers of this module
     SaveError, backup_path, backups_of, current_umask, file_mode_for, fsync_dir, keep_backups, resolve_target,
     save_failure, write_file,
@@ -35,10 +35,6 @@ class PlanLoadError(PlannerError):
 PlanSaveError = SaveError  # a save that did not happen; the old file is unchanged
 
 
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number a plan may hold")
-
-
 def _too_large(origin: str, size: int) -> PlanLoadError:
     return PlanLoadError(
         f"{origin}: {size / 1e6:.0f} MB is larger than a plan file can be ({MAX_PLAN_BYTES // 2**20} MB)"
@@ -50,7 +46,7 @@ def plan_from_json(text: str | bytes, origin: str = "plan") -> Plan:
     if len(text) > MAX_PLAN_BYTES:
         raise _too_large(origin, len(text))
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = strict_json(text)
     except RecursionError:
         raise PlanLoadError(f"{origin}: the JSON is nested too deeply to be a plan") from None
     except UnicodeDecodeError:

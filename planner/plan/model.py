@@ -21,7 +21,7 @@ ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
 
 class _Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False, strict=True)
 
     _physical = field_validator("*")(physical_number)
 

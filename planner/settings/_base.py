@@ -10,7 +10,7 @@ from planner.bounds import physical_number
 
 
 class Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=True, strict=True)
 
     _physical = field_validator("*")(physical_number)
 
