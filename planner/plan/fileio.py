@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from planner.errors import PlannerError, describe_validation_error, quote
 from planner.plan.migrations import migrate
-from planner.plan.model import Plan
+from planner.plan.model import Plan, size_problem
 from planner.plan.readfile import read_limited, strict_json
 from planner.safefile import (  # noqa: F401 - the save helpers, re-exported for callers of this module
     SaveError, backup_path, backups_of, current_umask, file_mode_for, fsync_dir, keep_backups, resolve_target,
@@ -55,6 +55,9 @@ def plan_from_json(text: str | bytes, origin: str = "plan") -> Plan:
         raise PlanLoadError(f"{origin}: not a valid plan file (JSON error: {exc})") from None
     if not isinstance(data, dict):
         raise PlanLoadError(f"{origin}: not a plan file (expected a JSON object, found {type(data).__name__})")
+    too_big = size_problem(*(len(v) if isinstance(v, list) else 0 for v in (data.get("racks"), data.get("placements"))))
+    if too_big:  # before any validation or evaluation
+        raise PlanLoadError(f"{origin}: {too_big}")
     try:
         data = migrate(data)
     except PlannerError as exc:
@@ -87,7 +90,11 @@ def atomic_write_bytes(path: str | Path, data: bytes, *, keep: int = 0) -> None:
     write_file(path, data, keep=keep, kind="")
 
 def save_plan(plan: Plan, path: str | Path, *, keep: int = DEFAULT_BACKUPS, inputs=()) -> None:
-    """Save atomically, keeping the previous ``keep`` versions as NAME.1.bak (newest) ..."""
+    """Save atomically, keeping the previous ``keep`` versions as NAME.1.bak (newest) ...
+    A plan over the size limits is refused: it could not be opened again."""
+    too_big = size_problem(len(plan.racks), len(plan.placements))
+    if too_big:
+        raise PlanSaveError(f"cannot save {Path(path).name}: {too_big}")
     write_file(path, plan_to_json(plan).encode("utf-8"), keep=keep, inputs=inputs)
 
 

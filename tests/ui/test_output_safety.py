@@ -17,6 +17,7 @@ import pytest
 
 from planner.cli import build_parser, main
 from planner.plan.fileio import load_plan, save_plan
+from planner.plan.model import Plan, Rack
 from planner.plan.templates import build_template
 from tests.unprivileged import as_unprivileged, shared_folder
 
@@ -202,6 +203,7 @@ def test_new_or_export_onto_the_catalog_is_refused(plan_file, tmp_path):
 STALLED_SAVE = """
 import os, sys, time
 from planner.plan.fileio import save_plan
+from planner.plan.model import Plan, Rack
 from planner.plan.templates import build_template
 os.fsync = lambda fd: (print("writing", flush=True), time.sleep(3600))
 save_plan(build_template("medium"), sys.argv[1])
@@ -236,3 +238,17 @@ def test_a_running_saves_temporary_file_is_left_alone(tmp_path):
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
+
+
+# -- finding 6: an SVG too large to draw -----------------------------------------------------
+
+def test_an_svg_of_more_racks_than_it_can_draw_is_refused_before_drawing(tmp_path):
+    from planner.hardware.catalog import default_catalog
+    from planner.errors import PlannerError
+    from ui.export.files import MAX_SVG_RACKS, export_drawing
+
+    plan = Plan(name="hall", racks=[Rack(id=f"r{i}", name=f"R{i}") for i in range(MAX_SVG_RACKS + 1)])
+    with pytest.raises(PlannerError, match=r"3,001 racks are too many for one SVG drawing \(at most 3,000\); "
+                                           "export the PDF vendor pack instead"):
+        export_drawing(plan, default_catalog(), tmp_path / "hall.svg", report=object())  # never evaluated
+    assert list(tmp_path.iterdir()) == []

@@ -25,6 +25,9 @@ PNG_DPI = 150
 MAX_PNG_PIXELS = 40_000_000  # 160 MB at 32 bits: under the 256 MB Qt itself will read back
 MIN_PNG_DPI = 50
 PAPER_SIZES = ("A4", "Letter")
+# Racks one SVG may draw: every rack is drawn in full, ~300 kB of memory each while drawing
+# (2,982 racks: 0.9 GB, a 154 MB file). Larger plans: the PDF vendor pack.
+MAX_SVG_RACKS = 3_000
 
 _app = None  # the application this module made, kept alive until the process ends
 
@@ -59,6 +62,9 @@ def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
     if paper not in PAPER_SIZES:
         raise ExportError(f"paper size '{paper}' is not one of {', '.join(PAPER_SIZES)}")
     check_target(path, inputs)  # refuse a bad target before any drawing
+    if suffix == ".svg" and len(plan.racks) > MAX_SVG_RACKS:
+        raise ExportError(f"{len(plan.racks):,} racks are too many for one SVG drawing (at most {MAX_SVG_RACKS:,}); "
+                          "export the PDF vendor pack instead")
     if report is None:
         from planner.report.evaluate import evaluate
 
