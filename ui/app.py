@@ -84,6 +84,12 @@ def create_window(argv: list[str]) -> MainWindow:
         plan = build_template(DEFAULT_TEMPLATE, catalog=catalog)
     window = MainWindow(Document(plan, catalog, path))
     if path is not None:
+        mode = "edit" if args.smoke else window.claim(path)
+        if mode == "cancel":  # in use elsewhere and not wanted here: the default plan instead
+            window.doc.replace(build_template(DEFAULT_TEMPLATE, catalog=catalog), None)
+            path = None
+        window.plan_guard.take(path, read_only=mode == "read_only")
+    if path is not None:
         window._remember_recent(path)
     window.open_problem = problem
     if problem and not args.smoke:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from planner.errors import PlannerError
 from planner.plan.fileio import open_plan
 from planner.plan.templates import build_template
+from ui.plan_lock import PlanGuard
 from ui.template_dialog import TemplateDialog
 
 APP_TITLE = "GPU Cluster Planner"
@@ -40,6 +41,40 @@ def optional_function(module: str, attr: str):
 
 
 class FileActions:
+    @property
+    def plan_guard(self) -> PlanGuard:
+        """The lock on the open plan's file and its state as read (``ui.plan_lock``)."""
+        guard = getattr(self, "_plan_guard", None)
+        if guard is None:
+            guard = self._plan_guard = PlanGuard()
+        return guard
+
+    def ask_plan_in_use(self, path: Path, holder: str) -> str:
+        """Another instance has ``path`` open: "read_only", "anyway" or "cancel"."""
+        box = QMessageBox(QMessageBox.Icon.Question, APP_TITLE,
+                          f"{path.name} is open in another window ({holder}).\n"
+                          "Saving here could overwrite the changes made there.", parent=self)
+        read_only = box.addButton("Open &read-only", QMessageBox.ButtonRole.AcceptRole)
+        anyway = box.addButton("Open &anyway", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(read_only)
+        box.exec()
+        clicked = box.clickedButton()
+        return "read_only" if clicked is read_only else "anyway" if clicked is anyway else "cancel"
+
+    def ask_overwrite_changed(self, path: Path) -> bool:
+        """The file changed on disk since it was read here: overwrite it?"""
+        answer = QMessageBox.warning(
+            self, APP_TITLE, f"{path.name} was changed on disk by another program or window since you opened "
+            "it.\nOverwrite those changes with yours? (Cancel, then Save As, keeps both.)",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Save
+
+    def claim(self, path: Path) -> str:
+        """How to open ``path``: "edit" when no other instance has it, else what the user chose."""
+        holder = self.plan_guard.holder(Path(path))
+        return "edit" if holder is None else self.ask_plan_in_use(Path(path), holder)
+
     def plan_json(self) -> str:
         """The current plan as file text (for autosave and crash recovery)."""
         return self.doc.plan_json()
@@ -77,6 +112,7 @@ class FileActions:
             self.show_error("New plan", str(exc))
             return
         self.doc.replace(plan, None)
+        self.plan_guard.take(None)
         self.view.zoom_to_rack_height()
 
     def open_dialog(self) -> None:
@@ -95,7 +131,11 @@ class FileActions:
         except PlannerError as exc:
             self.show_error("Open plan", str(exc))
             return False
+        mode = self.claim(Path(path))
+        if mode == "cancel":
+            return False
         self.doc.replace(plan, Path(path))
+        self.plan_guard.take(Path(path), read_only=mode == "read_only")
         self._remember_recent(Path(path))
         self.view.zoom_to_rack_height()
         return True
@@ -115,6 +155,14 @@ class FileActions:
         return self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:
+        guard = self.plan_guard
+        if guard.path is not None and Path(path) == guard.path:
+            if guard.read_only:
+                self.show_error("Save plan", f"{Path(path).name} is open read-only because another window has it "
+                                "open.\nChoose File → Save As… to save your changes to another file.")
+                return False
+            if guard.changed_on_disk() and not self.ask_overwrite_changed(Path(path)):
+                return False
         try:
             self.doc.save(path)
         except (PlannerError, OSError) as exc:
@@ -122,6 +170,7 @@ class FileActions:
             self.show_error("Save plan", f"The plan was not saved: {reason[0].lower() + reason[1:] if reason else ''}.\n"
                             "Your changes are still open here; choose File → Save As… to save them elsewhere.")
             return False
+        guard.saved(Path(path))
         self._remember_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True

@@ -344,4 +344,5 @@ class MainWindow(FileActions, QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        self.plan_guard.release()
         event.accept()
