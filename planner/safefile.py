@@ -191,8 +191,12 @@ def fsync_dir(directory: Path) -> None:
 
 # -- temporary files --------------------------------------------------------------------
 
-_TMP = re.compile(r"^\..+\.(\d+)\.[A-Za-z0-9_]{8}\.tmp$")
-_OLD_TMP = re.compile(r"^\..+\.[A-Za-z0-9_]{8}(\.tmp|\.pdf|\.svg|\.png)$")  # before the pid was in the name
+# Only names this writer makes: a hidden ".NAME.<pid>.<8 random>.tmp" where NAME ends in a
+# suffix the planner writes; other programs' files are never touched.
+_OURS = r"\.(?:json|xlsx|pdf|svg|png|csv|bak)"
+_TMP = re.compile(rf"^\..+{_OURS}\.(\d+)\.[A-Za-z0-9_]{{8}}\.tmp$")
+# Before the pid was in the name: ".NAME.<8 random>.tmp" (drawings: ".NAME.<8 random>.pdf").
+_OLD_TMP = re.compile(rf"^\..+{_OURS}\.[A-Za-z0-9_]{{8}}\.(?:tmp|pdf|svg|png)$")
 OLD_TMP_AGE_S = 3600
 
 

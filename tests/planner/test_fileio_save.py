@@ -194,3 +194,16 @@ def run_out_of_space(tmp_path, module="planner.plan.fileio", func="save_plan"):
 def test_a_real_failing_write_leaves_the_old_file(tmp_path):
     msg = run_out_of_space(tmp_path)
     assert msg == "cannot save p.json: the file is larger than this disk or account allows (the previous file is unchanged)"
+
+
+def test_only_this_writers_stale_temporary_files_are_removed(tmp_path):
+    dead = 4_000_000  # above Linux's largest pid: no such process
+    ours = [f".plan.json.{dead}.abcd1234.tmp", ".old.xlsx.abcd1234.tmp"]
+    theirs = [f".notes.{dead}.abcd1234.tmp", ".photo.12345678.png", ".plan.json.1.bak", f".plan.json.{os.getpid()}.x1y2z3w4.tmp"]
+    for name in ours + theirs:
+        (tmp_path / name).write_text("x")
+    two_hours_ago = os.path.getmtime(tmp_path / ours[1]) - 7200
+    for name in (".old.xlsx.abcd1234.tmp", ".photo.12345678.png"):
+        os.utime(tmp_path / name, (two_hours_ago, two_hours_ago))
+    save_plan(_plan("x"), tmp_path / "p.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(theirs + ["p.json"])
