@@ -49,9 +49,11 @@ def ensure_app():
 
 
 def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
-                   paper: str = "A4", today: date | None = None, inputs: Iterable[str | Path] = ()) -> Path:
+                   paper: str = "A4", today: date | None = None, with_prices: bool = False,
+                   inputs: Iterable[str | Path] = ()) -> Path:
     """Draw the plan to ``path``: .pdf the vendor pack, .svg/.png the rack and row elevations.
 
+    The vendor pack leaves out unit prices, capex, opex and TCO unless ``with_prices``.
     Written through the safe writer (``planner.safefile``): the result is checked (the PDF
     has its trailer, the SVG parses, the PNG decodes) before it replaces anything;
     ``inputs`` are files the target must not be (the plan, catalogs)."""
@@ -70,7 +72,7 @@ def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
 
         report = evaluate(plan, catalog)
     ensure_app()
-    write = {".pdf": lambda tmp: _write_pdf(plan, catalog, report, tmp, paper, today),
+    write = {".pdf": lambda tmp: _write_pdf(plan, catalog, report, tmp, paper, today, with_prices),
              ".svg": lambda tmp: _write_svg(plan, catalog, report, tmp, today),
              ".png": lambda tmp: _write_png(plan, catalog, report, tmp, today)}[suffix]
     return write_file(path, write=write, kind=suffix, inputs=inputs)
@@ -81,7 +83,7 @@ def _begin(painter, device, what: str) -> None:
         raise ExportError(f"cannot draw the {what}: the output could not be opened")
 
 
-def _write_pdf(plan, catalog, report, tmp: str, paper: str, today) -> None:
+def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: bool = False) -> None:
     from PySide6.QtCore import QMarginsF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -98,7 +100,8 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today) -> None:
     painter = QPainter()
     _begin(painter, writer, "vendor pack")
     try:
-        pack = VendorPack(Canvas(painter), plan, catalog, report, page_pt.width(), page_pt.height(), today)
+        pack = VendorPack(Canvas(painter), plan, catalog, report, page_pt.width(), page_pt.height(), today,
+                          with_prices=with_prices)
         pack.render(writer)
     finally:
         painter.end()
@@ -114,7 +117,7 @@ def _write_svg(plan, catalog, report, tmp: str, today) -> None:
     from ui.export.canvas import Canvas
     from ui.export.sheet import draw_sheet, layout_sheet
 
-    layout = layout_sheet(plan)
+    layout = layout_sheet(plan, catalog)
     gen = QSvgGenerator()
     gen.setFileName(tmp)
     gen.setResolution(72)  # one SVG unit = one point
@@ -137,7 +140,7 @@ def _write_png(plan, catalog, report, tmp: str, today) -> None:
     from ui.export.canvas import Canvas
     from ui.export.sheet import draw_sheet, layout_sheet
 
-    layout = layout_sheet(plan)
+    layout = layout_sheet(plan, catalog)
     dpi = float(PNG_DPI)
     pixels = layout.width * layout.height * (dpi / 72) ** 2
     if pixels > MAX_PNG_PIXELS:
