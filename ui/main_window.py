@@ -24,6 +24,7 @@ from ui.overview import add_overview_dock
 from ui.palette import DevicePalette
 from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
+from ui.rack_navigation import VIEW_KEYS
 from ui.rack_view import RackView
 from ui.settings_panel import SettingsPanel
 from ui.summary_strip import SummaryStrip
@@ -146,10 +147,11 @@ class MainWindow(FileActions, QMainWindow):
 
         stack = self.doc.undo_stack
         self.undo_action = stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
         self.undo_action.setIcon(QIcon.fromTheme("edit-undo", self.style().standardIcon(sp.SP_ArrowBack)))
         self.redo_action = stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        # Not StandardKey.Redo: on X11 it is Ctrl+Shift+Z again, and a key bound twice runs neither.
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.redo_action.setIcon(QIcon.fromTheme("edit-redo", self.style().standardIcon(sp.SP_ArrowForward)))
         self.undo_button_action = self._step_button("Undo", self.undo_action, stack.undo)
         self.redo_button_action = self._step_button("Redo", self.redo_action, stack.redo)
@@ -258,7 +260,8 @@ class MainWindow(FileActions, QMainWindow):
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]
-        dialog = ShortcutsDialog(shortcut_rows(sorted(set(actions), key=lambda a: a.text().replace("&", ""))), self)
+        actions = sorted(set(actions), key=lambda a: a.text().replace("&", ""))
+        dialog = ShortcutsDialog(shortcut_rows(actions, VIEW_KEYS), self)
         dialog.open()
         return dialog
 

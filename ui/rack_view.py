@@ -310,12 +310,6 @@ class RackView(FloorNavigation, QGraphicsView):
         self.addAction(self.delete_action)
 
     def keyPressEvent(self, event) -> None:
-        step = {Qt.Key.Key_Up: 1, Qt.Key.Key_Down: -1}.get(event.key())
-        devices = self.selected_devices()
-        if step and len(devices) == 1 and not event.modifiers():
-            self.nudge(devices[0], step)
-            event.accept()
-            return
         if self.navigate_key(event):
             event.accept()
             return
