@@ -21,6 +21,7 @@ from ui.document import Document
 from ui.errors import install_exception_hook
 from ui.main_window import APP_TITLE, MainWindow
 from ui.session import log_dir, offer_recovery, recovery_save, start_autosave
+from ui.state_dump import install_state_dump
 
 DEFAULT_TEMPLATE = "medium"
 
@@ -135,6 +136,7 @@ def run(argv: list[str]) -> int:
     offer_recovery(window)
     for startup_hook in STARTUP_HOOKS:
         startup_hook(window)
+    install_state_dump(window)
     try:
         return app.exec()
     finally:

@@ -78,16 +78,17 @@ def test_drop_sticking_out_of_the_rack_is_refused(window):
 
 def test_moving_a_device_to_another_rack_updates_both_racks_in_one_undo_step(window):
     doc, view = window.doc, window.view
-    gpu1, stor = rack_named(doc.plan, "GPU-01"), rack_named(doc.plan, "STOR-01")
+    # CDU-01 is liquid-cooled like the node (an air-cooled rack refuses it)
+    gpu1, stor = rack_named(doc.plan, "GPU-01"), rack_named(doc.plan, "CDU-01")
     node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 25)
     steps = doc.undo_stack.count()
     mime = to_mime(DragPayload(node.device, node.id, grab_u=0))  # what dragging a placed device carries
     send_drag(view, mime, slot_pos(view, stor.id, 20))
 
     assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (stor.id, 20)
-    # GPU-01 loses a 7 kW node: 28 -> 21 kW; STOR-01 gains it: 12.6 -> 19.6 kW
+    # GPU-01 loses a 7 kW node: 28 -> 21 kW; CDU-01 gains it: 2 CDUs at 1.5 kW = 3.0 -> 10.0 kW
     assert view.racks[gpu1.id].power_text() == "21.0 / 30 kW"
-    assert view.racks[stor.id].power_text() == "19.6 / 25 kW"
+    assert view.racks[stor.id].power_text() == "10.0 / 30 kW"
     assert node.id in view.racks[stor.id].devices and node.id not in view.racks[gpu1.id].devices
     assert doc.undo_stack.count() == steps + 1  # one drag, one undo step
     window.undo_action.trigger()
@@ -163,3 +164,46 @@ def test_ctrl_wheel_zooms_and_dragging_the_background_pans(window):
            Qt.MouseButton.NoButton)
     assert view.horizontalScrollBar().value() == scroll + 80  # the canvas followed the pointer
 
+
+
+def test_ghost_is_amber_over_a_rack_at_its_cap_with_the_figures(window):
+    view = window.view
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    mime = window.palette_panel.mime_for("hgx-h100-8")
+    # GPU-01: 4 x 7.0 kW = 28.0 of 30 kW; a fifth node at U33 would make 35.0 kW
+    send_drag(view, mime, slot_pos(view, gpu1.id, 33), drop=False)
+    assert view.ghost_state == "warning" and view.ghost.brush().color() == theme.GHOST_WARN
+    assert "GPU-01 would draw 35.0 / 30 kW" in window.statusBar().currentMessage()
+
+
+def test_ghost_is_red_with_the_reason_for_a_liquid_node_over_an_air_rack(window):
+    view = window.view
+    net = rack_named(window.doc.plan, "NET-01")
+    before = window.doc.plan.model_dump()
+    mime = window.palette_panel.mime_for("hgx-h100-8")
+    event = send_drag(view, mime, slot_pos(view, net.id, 30))
+    assert not event.isAccepted() and window.doc.plan.model_dump() == before
+    assert window.statusBar().currentMessage().startswith("Not placed: ")
+    assert "is liquid-cooled and NET-01 is air-cooled" in window.statusBar().currentMessage()
+
+
+def test_a_drag_entering_over_the_background_stays_alive_until_a_slot(window):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent
+
+    view = window.view
+    stor = rack_named(window.doc.plan, "STOR-01")
+    mime = window.palette_panel.mime_for("h100x4-workhorse")
+    target = slot_pos(view, stor.id, 20)
+    actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+    enter = QDragEnterEvent(QPoint(1, target.y()), actions, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), enter)
+    assert enter.isAccepted()  # entering over the background keeps the drag
+    move = QDragMoveEvent(QPoint(2, target.y()), actions, mime, Qt.MouseButton.LeftButton,
+                          Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), move)
+    assert not view.ghost.isVisible() and not move.isAccepted()  # no drop on the background
+    send_drag(view, mime, target)
+    assert [p.u for p in window.doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"] == [20]
+    assert window.doc.plan.placements[-1].label == "node-17"
