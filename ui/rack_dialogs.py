@@ -35,7 +35,7 @@ class RackEditor(QDialog):
             kind, choices, optional = describe_annotation(Rack.model_fields[name].annotation)
             # The dialog collects entries and applies them together on OK: commits here are no-ops.
             editor = FieldEditor(kind, choices, optional, RACK_TITLES[name], commit=lambda v: None,
-                                 on_error=lambda m: None)
+                                 on_error=lambda m: None, unit=RACK_UNITS.get(name, ""))
             editor.show(getattr(rack, name))
             editor.widget.setObjectName(name)
             form.addRow(field_label(RACK_TITLES[name], RACK_UNITS.get(name, "")), editor.widget)
@@ -61,7 +61,7 @@ class RackEditor(QDialog):
             if isinstance(w, QComboBox):
                 out[name] = w.currentData()
             else:
-                out[name] = parse_entry(editor.kind, w.text(), editor.optional, editor.title)
+                out[name] = parse_entry(editor.kind, w.text(), editor.optional, editor.title, editor.unit)
         return out
 
     def accept(self) -> None:
