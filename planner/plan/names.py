@@ -59,3 +59,9 @@ class LabelSeries:
 def next_label(plan: Plan, catalog: Catalog, device: DeviceType) -> str:
     """The label a new device of this type gets: the next of its series."""
     return LabelSeries(plan, series_prefix(plan, catalog, device)).next()
+
+
+def file_slug(name: str, fallback: str = "plan") -> str:
+    """A safe file name stem from a plan name: "16-node LLM cluster (128 x H100)" -> "16-node-llm-cluster-128-x-h100"."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug[:60].rstrip("-") or fallback
