@@ -30,8 +30,7 @@ def choose(editor, value):
 
 
 def section(window, name):
-    report_section = window.doc.report.sections[name]
-    return report_section.to_json() if hasattr(report_section, "to_json") else report_section
+    return window.doc.report.sections[name].to_json()
 
 
 def refused(window, form, editor, text, reason, field, before):
