@@ -319,8 +319,9 @@ class MainWindow(FileActions, QMainWindow):
         state = self.settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1500, 920)
+        else:  # 1500 x 920, or the whole screen when it is smaller (a 1440 x 900 laptop)
+            screen = self.screen().availableGeometry() if self.screen() is not None else None
+            self.resize(min(1500, screen.width()) if screen else 1500, min(920, screen.height()) if screen else 920)
         if state is not None:
             self.restoreState(state)
         else:
@@ -333,8 +334,10 @@ class MainWindow(FileActions, QMainWindow):
             self._default_dock_sizes()
 
     def _default_dock_sizes(self) -> None:
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.checks_dock], [290], Qt.Orientation.Vertical)
+        # the rack view keeps most of the height: its racks are fitted to it, and text is drawn
+        # no smaller than the normal font less 2 pt, so a taller view shows more
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 330], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.checks_dock], [max(170, min(290, round(self.height() * 0.24)))], Qt.Orientation.Vertical)
         self.resizeDocks([self.checks_dock, self.charts_dock], [480, 720], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
 
