@@ -207,3 +207,27 @@ def test_a_drag_entering_over_the_background_stays_alive_until_a_slot(window):
     send_drag(view, mime, target)
     assert [p.u for p in window.doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"] == [20]
     assert window.doc.plan.placements[-1].label == "node-17"
+
+
+def test_a_drag_near_the_views_edge_scrolls_it_and_leaving_stops(window, qtbot):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent
+
+    view = window.view
+    view.resize(500, 400)  # narrower than the seven racks: there is somewhere to scroll to
+    view.zoom_to_rack_height()
+    QApplication.processEvents()
+    bar = view.horizontalScrollBar()
+    bar.setValue(0)
+    mime = window.palette_panel.mime_for("h100x4-workhorse")
+    actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+    vp = view.viewport()
+    near_right = QPoint(vp.width() - 5, vp.height() // 2)
+    for cls in (QDragEnterEvent, QDragMoveEvent):
+        QApplication.sendEvent(vp, cls(near_right, actions, mime, Qt.MouseButton.LeftButton,
+                                       Qt.KeyboardModifier.NoModifier))
+    qtbot.waitUntil(lambda: bar.value() > 100, timeout=3000)  # it keeps scrolling while the pointer rests
+    QApplication.sendEvent(vp, QDragLeaveEvent())
+    stopped = bar.value()
+    qtbot.wait(200)
+    assert bar.value() == stopped and not view.ghost.isVisible()

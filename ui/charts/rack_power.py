@@ -31,7 +31,7 @@ class RackPowerChart(ChartView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.axis = CategoryAxis("bottom", min_px=64)
-        self.plot = self.add_plot(left="Power per rack (kW)", bottom="Rack",
+        self.plot = self.add_plot(left="kW per rack", bottom="Rack",
                                   axis_items={"bottom": self.axis})
         self.plot.setMouseEnabled(x=True, y=False)
         self.rack_ids: list[str] = []
