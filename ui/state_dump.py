@@ -2,8 +2,8 @@
 
 With ``CLUSTER_PLANNER_STATE_DUMP=FILE`` set, the app writes FILE (JSON: the plan, the
 status bar's message, the undo stack's position, the window title, the ghost's state)
-after every edit and every status message, replacing it whole each time. Unset, nothing
-is written.
+after every edit and every status message, and whenever a popup menu or dialog opens or
+closes (checked every 200 ms), replacing it whole each time. Unset, nothing is written.
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
 
 from ui import theme
 from ui.palette import DEVICE_ID_ROLE
@@ -23,6 +26,7 @@ def install_state_dump(window) -> None:
     if not target:
         return
     path = Path(target)
+    last = {"text": ""}
 
     def write(*_args) -> None:
         view = window.view
@@ -35,9 +39,15 @@ def install_state_dump(window) -> None:
             "ghost": view.ghost_state if view.ghost.isVisible() else None,
             "selected_devices": view.selected_devices(),
             "geometry": _geometry(window),
+            "popup": _title(QApplication.activePopupWidget()),
+            "dialog": _title(QApplication.activeModalWidget()),
         }
+        text = json.dumps(state)
+        if text == last["text"]:
+            return
+        last["text"] = text
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(state), encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
 
     window.doc.changed.connect(write)
@@ -46,7 +56,17 @@ def install_state_dump(window) -> None:
     window.view.selectionChangedTo.connect(write)
     window.view.visibleAreaChanged.connect(write)
     window.palette_panel.search.textChanged.connect(write)
+    timer = QTimer(window)  # menus and dialogs open without a signal the window sees
+    timer.setInterval(200)
+    timer.timeout.connect(write)
+    timer.start()
     write()
+
+
+def _title(widget) -> str | None:
+    if widget is None:
+        return None
+    return widget.windowTitle() or (widget.title() if hasattr(widget, "title") else "") or type(widget).__name__
 
 
 def _geometry(window) -> dict:

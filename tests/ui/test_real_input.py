@@ -108,9 +108,11 @@ def test_export_through_the_file_menu_with_the_keyboard(real_app, tmp_path):
     app = real_app
     target = tmp_path / "exported.xlsx"
     app.key("alt+f")
+    app.wait_state(lambda s: s["popup"] == "&File", "the File menu")
     app.key("e")  # &Export
+    app.wait_state(lambda s: s["popup"] == "&Export", "the Export menu")
     app.key("e")  # &Excel workbook…
-    app.xdotool("search", "--sync", "--onlyvisible", "--name", "Export Excel workbook", timeout=60)
+    app.wait_state(lambda s: s["dialog"] == "Export Excel workbook", "the file dialog", timeout=60)
     app.screenshot("export-dialog")
     app.key("ctrl+a")
     app.xdotool("type", "--delay", "20", str(target))
