@@ -195,12 +195,14 @@ def test_a_drag_entering_over_the_background_stays_alive_until_a_slot(window):
     stor = rack_named(window.doc.plan, "STOR-01")
     mime = window.palette_panel.mime_for("h100x4-workhorse")
     target = slot_pos(view, stor.id, 20)
+    # the floor between STOR-01 and the rack left of it (away from the view's edges, which scroll)
+    gap = view.mapFromScene(view.racks[stor.id].mapToScene(-theme.RACK_GAP / 2, 0)).x()
     actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
-    enter = QDragEnterEvent(QPoint(1, target.y()), actions, mime, Qt.MouseButton.LeftButton,
+    enter = QDragEnterEvent(QPoint(gap, target.y()), actions, mime, Qt.MouseButton.LeftButton,
                             Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(view.viewport(), enter)
     assert enter.isAccepted()  # entering over the background keeps the drag
-    move = QDragMoveEvent(QPoint(2, target.y()), actions, mime, Qt.MouseButton.LeftButton,
+    move = QDragMoveEvent(QPoint(gap + 1, target.y()), actions, mime, Qt.MouseButton.LeftButton,
                           Qt.KeyboardModifier.NoModifier)
     QApplication.sendEvent(view.viewport(), move)
     assert not view.ghost.isVisible() and not move.isAccepted()  # no drop on the background
