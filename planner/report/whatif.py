@@ -41,19 +41,11 @@ class Consequence:
         return ""
 
 
-def cooling_problem(plan: Plan, rack_id: str, device: DeviceType) -> str | None:
-    rack = plan.rack(rack_id)
-    if rack is not None and device.cooling == "liquid" and rack.cooling == "air":
-        return (f"{device.model} is liquid-cooled and {rack.name} is air-cooled "
-                "(set the rack's cooling to liquid first)")
-    return None
-
-
 def rack_consequence(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: DeviceType,
                      moving: str | None = None) -> Consequence:
     """The rack-level answer: space and cooling (blocked), then power, nameplate, air limit and weight."""
     ignore = frozenset({moving}) if moving else frozenset()
-    problem = fit_problem(plan, catalog, rack_id, u, device, ignore) or cooling_problem(plan, rack_id, device)
+    problem = fit_problem(plan, catalog, rack_id, u, device, ignore)  # space and cooling
     if problem:
         return Consequence(problem=problem)
     rack = plan.rack(rack_id)

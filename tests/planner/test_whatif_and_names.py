@@ -35,23 +35,25 @@ def test_a_node_into_a_full_gpu_rack_can_be_placed_but_would_draw_over_its_cap(m
 def test_overlap_outside_and_wrong_cooling_cannot_be_placed(medium):
     gpu1, net = rack(medium, "GPU-01").id, rack(medium, "NET-01").id
     node = CAT["hgx-h100-8"]
-    assert "overlaps node-3" in placement_consequence(medium, CAT, gpu1, 20, node).problem  # U20-27 over U17-24
-    assert "stick out" in placement_consequence(medium, CAT, gpu1, 38, node).problem  # U38-45 in 42U
+    assert node.u_height == 4  # nodes at U1, U5, U9, U13
+    assert "overlaps node-3" in placement_consequence(medium, CAT, gpu1, 11, node).problem  # U11-14 over U9-12
+    assert "stick out" in placement_consequence(medium, CAT, gpu1, 40, node).problem  # U40-43 in 42U
     c = placement_consequence(medium, CAT, net, 30, node)
-    assert c.state == "blocked" and "liquid-cooled and NET-01 is air-cooled" in c.problem
+    assert c.state == "blocked" and "NET-01 is an air-cooled rack" in c.problem
 
 
 def test_air_limit_nameplate_and_weight_figures(medium):
     net = rack(medium, "NET-01")
-    # NET-01 (air, 25 kW cap): 10 QM9700 at 0.75 kW + SN5600 0.94 + mgmt 0.08 = 8.52 kW typical.
-    # Two DGX B200 (10U, 10 kW typical each) make 8.52 + 20 = 28.52 kW.
+    # NET-01 (air, 25 kW cap): 10 QM9700 at 1.294 kW + SN5600 2.028 + mgmt 0.08 = 15.048 kW typical.
+    # Two DGX B200 (10U, 10 kW typical each) make 15.048 + 20 = 35.048 kW.
     AddDevice("dgx-b200", net.id, 30).do(medium, CAT)
     b200 = CAT["dgx-b200"]
     assert (b200.power_typical_w, b200.u_height) == (10000, 10)
     c = placement_consequence(medium, CAT, net.id, 15, b200)
     assert c.problem is None
-    assert "NET-01 would draw 28.5 / 25 kW (typical)" in c.failing
-    assert "air-cooled NET-01 would dissipate 28.5 kW, over the 25 kW air-cooling limit" in c.failing
+    assert CAT["qm9700"].power_typical_w == 1294 and CAT["sn5600-400"].power_typical_w == 2028
+    assert "NET-01 would draw 35.0 / 25 kW (typical)" in c.failing
+    assert "air-cooled NET-01 would dissipate 35.0 kW, over the 25 kW air-cooling limit" in c.failing
     light = Plan()
     AddRack("R-01", rack_id="r", max_weight_kg=200, power_cap_kw=100).do(light, CAT)
     AddDevice("dgx-h100", "r", 1).do(light, CAT)  # 130.7 kg
@@ -62,8 +64,8 @@ def test_air_limit_nameplate_and_weight_figures(medium):
 
 def test_moving_a_device_counts_it_once(medium):
     gpu1 = rack(medium, "GPU-01")
-    node = next(p for p in medium.rack_members(gpu1.id).values() if p.u == 25)
-    # moving node-4 from U25 to U33 in its own rack keeps 28.0 kW: nothing fails
+    node = next(p for p in medium.rack_members(gpu1.id).values() if p.u == 13)
+    # moving node-4 from U13 to U33 in its own rack keeps 28.0 kW: nothing fails
     assert placement_consequence(medium, CAT, gpu1.id, 33, CAT["hgx-h100-8"], moving=node.id).state == "ok"
 
 

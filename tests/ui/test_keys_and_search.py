@@ -93,17 +93,18 @@ def test_palette_search_by_technology_words_and_no_match(window, catalog):
     palette = window.palette_panel
     palette.search.setText("switch")
     ids = palette.visible_device_ids()
-    # every entry of the Switches category, and the management switch (category Other, "switch" in its model)
-    assert sorted(ids) == sorted([d.id for d in catalog.by_category("switch")] + ["mgmt-1g-48"])
+    # every entry of the Switches category, and the two of category Other with "switch" in their model
+    assert sorted(ids) == sorted([d.id for d in catalog.by_category("switch")] + ["mgmt-1g-48", "nvlink-switch-tray"])
     palette.search.setText("infiniband")
     ids = palette.visible_device_ids()
     assert {"qm9700", "qm9700-ndr200", "q3400"} <= set(ids)  # InfiniBand switches
     assert "hgx-h100-8" in ids  # its compute NICs are NDR InfiniBand
     assert "sn5600" not in ids and "cdu-inrack-250" not in ids
     palette.search.setText("liquid")
-    assert set(palette.visible_device_ids()) == {"hgx-h100-8", "q3400", "cdu-inrack-250"}
+    assert set(palette.visible_device_ids()) == {d.id for d in catalog if d.cooling == "liquid" or d.cdu_capacity_kw}
+    assert "hgx-h100-8" in palette.visible_device_ids() and "dgx-h100" not in palette.visible_device_ids()
     palette.search.setText("400G switch")
-    assert set(palette.visible_device_ids()) == {"qm9700", "sn5600-400"}
+    assert set(palette.visible_device_ids()) == {"qm9700", "sn5600-400", "q3400-400"}  # 400G ports
     palette.search.setText("H100")
     assert "dgx-h100" in palette.visible_device_ids() and "dgx-b200" not in palette.visible_device_ids()
     assert palette.no_match.isHidden()

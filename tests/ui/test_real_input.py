@@ -3,7 +3,8 @@
 Each test starts the app as a subprocess, drives it with xdotool, reads the plan's state
 from the app's state dump (CLUSTER_PLANNER_STATE_DUMP) and keeps screenshots in its
 temporary folder. The medium template: NET-01 (air, 25 kW cap) holds ib-1..ib-10 at
-U1-U10, stor-sw-1 at U11-U12 and mgmt-1 at U13, 8.52 kW; U14-U42 are free.
+U1-U10, stor-sw-1 at U11-U12 and mgmt-1 at U13, 15.0 kW typical, 20.35 kW nameplate;
+U14-U42 are free.
 """
 
 import zipfile
