@@ -178,9 +178,12 @@ class FileActions:
             return
         filters = "PDF (*.pdf)" if kind == "pdf" else "SVG drawing (*.svg);;PNG image (*.png)"
         path, _ = QFileDialog.getSaveFileName(self, "Export", self.default_file(f".{kind}"), filters)
-        if path:
-            self._remember_folder(path)
-            self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path)), path)
+        if not path:
+            return
+        self._remember_folder(path)
+        # Prices go into the pack only when "Include prices in the vendor pack" is ticked.
+        options = {"with_prices": self.pack_prices_action.isChecked()} if kind == "pdf" else {}
+        self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path), **options), path)
 
     def export_netbox(self) -> None:
         write = optional_function("planner.export.netbox", "write_netbox")

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, 
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
 from planner.plan.names import next_label
+from planner.plan.rackscale import PlaceRackScaleSystem
 from planner.plan.space import lowest_free_u
 from planner.report.whatif import Consequence, port_shortfall, rack_consequence
 from ui import theme
@@ -307,6 +308,11 @@ class RackView(FloorNavigation, QGraphicsView):
         else:
             event.ignore()  # no drop here; Qt keeps sending moves
 
+    def _floor_system(self, payload):
+        """The rack-scale system (an NVL72) a palette drag carries: it can be dropped on the floor."""
+        device = self.doc.catalog.get(payload.device) if payload and not payload.placement else None
+        return device if device is not None and device.is_rack_scale else None
+
     def _follow_drag(self, event) -> bool:
         """Ghost, status sentence and auto-scroll for a drag at the event's position; True where it may drop."""
         pos = event.position().toPoint()
@@ -321,6 +327,10 @@ class RackView(FloorNavigation, QGraphicsView):
         target = self._target(pos, payload) if payload else None
         if target is None:
             self._hide_ghost()
+            system = self._floor_system(payload)
+            if system is not None:  # on the floor: the system arrives as a rack of its own type
+                self.hint.emit(f"Drop to add a {system.model} as a rack of its own")
+                return True
             self.hint.emit("Drop onto a free slot of a rack")
             return False
         self._show_ghost(target)
@@ -362,6 +372,12 @@ class RackView(FloorNavigation, QGraphicsView):
         payload = from_mime(event.mimeData())
         target = self._target(event.position().toPoint(), payload) if payload else None
         self._end_drag()
+        system = self._floor_system(payload) if target is None else None
+        if system is not None:
+            if self.doc.apply(PlaceRackScaleSystem(system.id)):
+                event.acceptProposedAction()
+                self.select(self.doc.plan.racks[-1].id)
+            return
         if target is None or target[3].problem is not None:
             self.hint.emit(f"Not placed: {target[3].problem}" if target is not None else
                            "Not placed: drop onto a free slot of a rack")

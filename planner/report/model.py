@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # the section models import this module (Finding)
     from planner.costs.section import CostSection
     from planner.network.section import NetworkSection
     from planner.storage.section import StorageSection
+    from planner.workload.section import WorkloadSection
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -71,6 +72,16 @@ class RackResult:
     @property
     def load_fraction(self) -> float:
         return self.power_kw / self.cap_kw if self.cap_kw else 0.0
+
+    def load_on(self, basis: str) -> float:
+        """Power on ``basis`` ("typical" or "nameplate") as a fraction of the cap."""
+        mw = self.nameplate_mw if basis == "nameplate" else self.typical_mw
+        return mw / 1e6 / self.cap_kw if self.cap_kw else 0.0
+
+    @property
+    def worst_load_fraction(self) -> float:
+        """The higher of the typical and nameplate loads: what a rack's colour warns of."""
+        return max(self.load_on("typical"), self.load_on("nameplate"))
 
     def over_cap(self, basis: str | None = None) -> bool:
         """Power on ``basis`` (default the plan's) above the rack's cap: the rule of
@@ -226,6 +237,10 @@ class Report:
     @property
     def cost(self) -> CostSection | None:
         return self.sections.get("cost")
+
+    @property
+    def workload(self) -> WorkloadSection | None:
+        return self.sections.get("workload")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
