@@ -22,6 +22,7 @@ from ui.errors import install_exception_hook
 from ui.locale import apply_locale
 from ui.main_window import APP_TITLE, MainWindow
 from ui.session import log_dir, offer_recovery, recovery_save, start_autosave
+from ui.state_dump import install_state_dump
 
 DEFAULT_TEMPLATE = "medium"
 
@@ -143,6 +144,7 @@ def run(argv: list[str]) -> int:
     offer_recovery(window)
     for startup_hook in STARTUP_HOOKS:
         startup_hook(window)
+    install_state_dump(window)
     try:
         return app.exec()
     finally:

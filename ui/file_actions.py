@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
 from planner.plan.fileio import open_plan
+from planner.plan.names import file_slug
 from planner.plan.templates import build_template
 from ui.plan_lock import PlanGuard
 from ui.template_dialog import TemplateDialog
@@ -19,6 +20,7 @@ from ui.template_dialog import TemplateDialog
 APP_TITLE = "GPU Cluster Planner"
 PLAN_FILTER = "Plans (*.json);;All files (*)"
 MAX_RECENT = 8
+LAST_FOLDER_KEY = "files/lastFolder"
 
 
 def optional_function(module: str, attr: str):
@@ -115,12 +117,26 @@ class FileActions:
         self.plan_guard.take(None)
         self.view.zoom_to_rack_height()
 
+    def last_folder(self) -> Path:
+        """Where file dialogs start: the folder last used (QSettings), else the plan's, else the working folder."""
+        value = self.settings.value(LAST_FOLDER_KEY, "")
+        if value and Path(str(value)).is_dir():
+            return Path(str(value))
+        return self.doc.path.parent if self.doc.path else Path.cwd()
+
+    def _remember_folder(self, path: str | Path) -> None:
+        self.settings.setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
+
+    def default_file(self, suffix: str) -> str:
+        """A file in the last folder named after the plan ("16-node-llm-cluster-128-x-h100-ndr400.xlsx")."""
+        return str(self.last_folder() / f"{file_slug(self.doc.plan.name)}{suffix}")
+
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        start = str(self.doc.path.parent) if self.doc.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open plan", start, PLAN_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open plan", str(self.last_folder()), PLAN_FILTER)
         if path:
+            self._remember_folder(path)
             self.open_file(Path(path), ask=False)
 
     def open_file(self, path: Path, ask: bool = True) -> bool:
@@ -146,10 +162,11 @@ class FileActions:
         return self._save_to(self.doc.path)
 
     def save_as(self) -> bool:
-        start = str(self.doc.path) if self.doc.path else f"{self.doc.plan.name}.json"
+        start = str(self.doc.path) if self.doc.path else self.default_file(".json")
         path, _ = QFileDialog.getSaveFileName(self, "Save plan as", start, PLAN_FILTER)
         if not path:
             return False
+        self._remember_folder(path)
         if not Path(path).suffix:
             path += ".json"
         return self._save_to(Path(path))
@@ -198,9 +215,10 @@ class FileActions:
         write_workbook = optional_function("planner.export.xlsx", "write_workbook")
         if write_workbook is None:
             return
-        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(".xlsx"))
-        path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", start, "Excel workbooks (*.xlsx)")
+        path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", self.default_file(".xlsx"),
+                                              "Excel workbooks (*.xlsx)")
         if path:
+            self._remember_folder(path)
             self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path),
                                                inputs=self._inputs()), path)
 
@@ -209,10 +227,10 @@ class FileActions:
         if export is None:
             return
         filters = "PDF (*.pdf)" if kind == "pdf" else "SVG drawing (*.svg);;PNG image (*.png)"
-        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(f".{kind}"))
-        path, _ = QFileDialog.getSaveFileName(self, "Export", start, filters)
+        path, _ = QFileDialog.getSaveFileName(self, "Export", self.default_file(f".{kind}"), filters)
         if not path:
             return
+        self._remember_folder(path)
         # Prices go into the pack only when "Include prices in the vendor pack" is ticked.
         options = {"with_prices": self.pack_prices_action.isChecked()} if kind == "pdf" else {}
         self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path), inputs=self._inputs(), **options),

@@ -148,6 +148,10 @@ def _route(argv: list[str]) -> str:
 
 def _open_app(argv: list[str]) -> int:
     try:
+        libs = import_module("ui.qt_libs").problem()  # before Qt loads: Qt aborts without them
+        if libs:
+            print(f"cluster-planner: {libs}", file=sys.stderr)
+            return 2
         app = import_module("ui.app")
     except ImportError as exc:
         print(f"cluster-planner: the desktop app is not available ({exc}); try 'cluster-planner --help'",
