@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
 
-from planner.cli import load_catalog_arg
+from planner.cli import load_catalog_arg, print_json
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.report.labels import describe
@@ -25,7 +24,7 @@ def run(args) -> int:
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
     if args.json:
-        print(json.dumps(report.to_json(), indent=1))
+        print_json(report.to_json())
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from planner.hardware.catalog import Catalog
-from planner.plan.model import Plan, Rack
+from planner.plan.model import Placement, Plan, Rack
 from planner.report.model import Finding, RackResult
 from planner.settings import FacilitySettings
 from planner.plan.space import space_findings
 
 
-def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySettings) -> RackResult:
+def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySettings,
+                  members: Iterable[Placement] | None = None) -> RackResult:
     """Sum a rack's power (both bases), weight, space and GPUs, and check it against its limits.
+
+    ``members`` replaces the rack's devices in the plan (a what-if: the rack with one more).
 
     Power over the cap on the plan's basis is an error; on the typical basis a nameplate
     above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
@@ -24,7 +29,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
     counts = res.counts
     spans = []
     liquid_rack = rack.cooling != "air"  # liquid or hybrid: plumbed to a CDU
-    for p in plan.rack_members(rack.id).values():
+    for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
         if d is None:
             res.findings.append(Finding("error", "device.unknown_type",
