@@ -16,7 +16,7 @@ from planner import __version__
 from planner.errors import PlannerError, one_line
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ["templates", "new", "check", "catalog", "fabrics", "rent", "export"]
+SUBCOMMANDS = ["templates", "new", "check", "catalog", "fabrics", "rent", "cables", "export"]
 
 
 class UsageError(PlannerError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from planner.cli import load_catalog_arg
+from planner.network.cables import build_schedule
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.report.labels import describe
@@ -25,7 +26,9 @@ def run(args) -> int:
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
     if args.json:
-        print(json.dumps(report.to_json(), indent=1))
+        out = report.to_json()
+        out["cables"] = build_schedule(plan, catalog).totals()
+        print(json.dumps(out, indent=1))
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0

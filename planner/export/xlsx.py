@@ -20,6 +20,7 @@ from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import file_mode_for
+from planner.costs.section import billed_kw
 from planner.export.xlsx_bom import write_bom
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
@@ -45,7 +46,8 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_network(wb.create_sheet("Network"), report, catalog)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
-                      energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis)
+                      energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
+                      billed_kw=billed_kw(plan.settings.costs.colocation_basis, t))
     for ws in wb.worksheets:
         _print_setup(ws)
     wb.calculation.fullCalcOnLoad = True  # no cached values: ask Excel to calculate on open

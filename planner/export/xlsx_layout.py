@@ -8,7 +8,6 @@ from typing import Any
 from openpyxl.styles import Alignment, Border, Side
 
 from planner.report import labels
-from planner.costs.bom import pdus_per_rack
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
     BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, MONTHS, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
@@ -74,8 +73,9 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
 def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     """A table of power per rack against its cap, then each rack's elevation: one row per
     U (top U first), devices coloured by category and labelled in their top U."""
-    costs = plan.settings.costs
-    pdu = catalog.get(costs.pdu_device)
+    power = plan.settings.power
+    pdu = catalog.get(power.pdu_device)
+    pdu_kw = pdu.pdu_kw(power.continuous_derating) if pdu is not None else None
     text(ws, 1, 1, "Racks", font=TITLE)
     header(ws, 2, ["Rack", "Cooling", "Power (kW)", "Cap (kW)", "Load", "U used", "U height", "GPUs",
                    "CDUs placed", "PDUs needed"])
@@ -90,12 +90,12 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
         num(ws, r, 7, res.height_u)
         num(ws, r, 8, res.gpus)
         num(ws, r, 9, sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu"))
-        if pdu is not None and pdu.pdu_capacity_kw:
-            num(ws, r, 10, pdus_per_rack(res.power_kw, pdu.pdu_capacity_kw, costs.redundant_feeds))
+        if res.feeds:
+            num(ws, r, 10, res.pdus)
         r += 1
-    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs: "
-                   + (f"{pdu.pdu_capacity_kw:g} kW each" if pdu and pdu.pdu_capacity_kw else "model not in catalog")
-                   + (", A+B feeds each carrying the whole rack" if costs.redundant_feeds else ""))
+    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs sized on the nameplate: "
+                   + (f"{pdu_kw:.1f} kW each" if pdu_kw else "model not in catalog")
+                   + f", feeds {power.feed_redundancy}")
     top = r + 2
     text(ws, top, 1, "Elevations (top U first)", font=BOLD)
     top += 1

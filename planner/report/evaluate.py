@@ -86,7 +86,7 @@ class Evaluator:
         rack = self.plan.rack(rack_id)
         if rack is None:
             return
-        res = evaluate_rack(self.plan, rack, self.catalog, self.plan.settings.facility)
+        res = evaluate_rack(self.plan, rack, self.catalog)
         self._racks[rack_id] = res
         self._agg.add(res)
 
@@ -99,7 +99,7 @@ class Evaluator:
             gpus=agg.gpus, nodes=agg.nodes, racks=len(plan.racks), gpu_racks=agg.gpu_racks,
             typical_mw=agg.typical_mw, nameplate_mw=agg.nameplate_mw, weight_g=agg.weight_g,
             liquid_nodes=agg.liquid_nodes, liquid_heat_mw=agg.liquid_heat_mw,
-            basis=facility.power_basis, pue=facility.pue,
+            basis=facility.power_basis, pue=facility.pue, pdus=agg.pdus, cap_mw=agg.cap_mw,
         )
         findings = cooling_findings(totals, counts, facility, self.catalog)
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
@@ -123,12 +123,13 @@ class Evaluator:
 
 class _Aggregate:
     __slots__ = ("gpus", "nodes", "gpu_racks", "typical_mw", "nameplate_mw", "weight_g",
-                 "liquid_nodes", "liquid_heat_mw", "counts", "rack_powers", "severities")
+                 "liquid_nodes", "liquid_heat_mw", "counts", "rack_powers", "severities", "pdus", "cap_mw")
 
     def __init__(self) -> None:
         self.gpus = self.nodes = self.gpu_racks = 0
         self.typical_mw = self.nameplate_mw = self.weight_g = 0
         self.liquid_nodes = self.liquid_heat_mw = 0
+        self.pdus = self.cap_mw = 0
         self.counts: dict[str, int] = {}
         self.rack_powers: dict[int, int] = {}  # rack nameplate power, mW -> racks
         self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
@@ -142,6 +143,8 @@ class _Aggregate:
         self.weight_g += sign * r.weight_g
         self.liquid_nodes += sign * r.liquid_nodes
         self.liquid_heat_mw += sign * r.liquid_heat_mw
+        self.pdus += sign * r.pdus
+        self.cap_mw += sign * round(r.cap_kw * 1e6)
         counts = self.counts
         for k, v in r.counts.items():
             counts[k] = counts.get(k, 0) + sign * v

@@ -34,14 +34,17 @@ def test_break_even_shows_every_option_even_when_one_is_none(medium_text, capsys
     code, out = run(capsys, "check", str(medium_text))
     assert code == 0
     be = line(out, "Building pays off vs renting after")
-    # Reserved 1-yr: capex 8,021,900 / (rent 338,486.40 - opex 52,075.61) = 28.0 months.
-    # Spot: 8,021,900 / (225,657.60 - 52,075.61) = 46.2 months > 36-month horizon -> None;
-    # reserved 3-yr: 8,021,900 / (268,640 - 52,075.61) = 37.0 > 36 -> None; on demand 33.0.
-    assert "spot not within the horizon" in be and "reserved 1-yr 28.0 months" in be
-    assert "reserved 3-yr not within the horizon" in be and "on demand 33.0 months" in be
+    # Opex: energy 136.12 kW x 1.56 x 730 h x $0.12 = 18,601.61 + colocation billed on the
+    # committed kW (racks' caps: 4 GPU x 30 + NET 25 + STOR 25 + CDU 30 = 200 kW) x $200 = 40,000
+    # + staffing 75,000 / 12 = 6,250 -> 64,851.61 a month.
+    # Reserved 1-yr: capex 8,021,900 / (rent 338,486.40 - 64,851.61) = 29.3 months.
+    # Spot: 8,021,900 / (225,657.60 - 64,851.61) = 49.9 months > 36-month horizon -> None;
+    # reserved 3-yr: 8,021,900 / (268,640 - 64,851.61) = 39.4 > 36 -> None; on demand 34.8.
+    assert "spot not within the horizon" in be and "reserved 1-yr 29.3 months" in be
+    assert "reserved 3-yr not within the horizon" in be and "on demand 34.8 months" in be
     spent = line(out, "Spent by break-even")
-    # spent by then: 8,021,900 + 28.0 months x 52,075.61 opex = 9,480,017
-    assert "spot not within the horizon" in spent and "reserved 1-yr $9,480,017" in spent
+    # spent by then: 8,021,900 + 29.3 months x 64,851.61 opex = 9,922,052
+    assert "spot not within the horizon" in spent and "reserved 1-yr $9,922,052" in spent
 
 
 def test_figures_read_with_units_not_raw_keys(medium_text, capsys):

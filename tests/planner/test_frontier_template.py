@@ -33,8 +33,10 @@ def test_frontier_counts(frontier, catalog):
     # Storage: the guide's 1.2 PB per 384 GPUs x 100,000 / 384 = 312.5 PB = 1,250 x 250 TB
     assert counts["pfs-appliance"] == 1_250
     assert report.sections["storage"]["capacity_tb"] == 312_500
-    # CDUs by capacity: 12,500 x 7 kW typical = 87,500 kW / 250 kW = 350
-    assert t.cdus == t.cdus_placed == 350
+    # CDUs by capacity on design heat to liquid, N+1: nodes 12,500 x 10.2 kW x 0.8 = 102,000 kW
+    # + liquid-cooled Q3400 switches 3,476 x 6 kW x 0.8 = 16,684.8 kW -> 118,684.8 / 250 = 474.7
+    # -> 475 + 1 spare = 476
+    assert t.cdus == t.cdus_placed == 476
     # Storage network: 12,500 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,000 ports,
     # / 128 ports per SN5600 in 400GbE mode = 234.4 -> 235 switches
     assert counts["sn5600-400"] == 235

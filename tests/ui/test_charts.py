@@ -161,11 +161,14 @@ def test_facility_chart_shows_it_and_facility_power_and_cdus(setup, catalog):
     # 16 nodes x 7 kW + NET-01 8.52 kW (10 x QM9700 0.75 + SN5600 0.94 + mgmt 0.08) + STOR-01
     # 12.6 kW (7 x 1.8) + CDU-01 3.0 kW (2 x 1.5) = 136.12 kW IT; x PUE 1.56 = 212.347 kW.
     assert np.allclose(chart.power_bars.opts["height"], [136.12, 136.12 * 1.56])
-    # Liquid heat 16 x 7 = 112 kW; two 250 kW CDUs placed = 500 kW.
-    assert np.allclose(chart.cooling_bars.opts["height"], [112.0, 500.0])
+    # Design heat to liquid 16 x 10.2 kW x 0.8 capture = 130.56 kW; two 250 kW CDUs placed = 500 kW.
+    assert np.allclose(chart.cooling_bars.opts["height"], [130.56, 500.0])
     edit(plan, catalog, ev, panel, AddDevice(NODE, "r1", 33))
-    assert np.allclose(chart.cooling_bars.opts["height"], [119.0, 500.0])
-    # 17 liquid nodes need ceil(17 / 8) = 3 CDUs, 2 placed: the capacity bar turns red.
+    assert np.allclose(chart.cooling_bars.opts["height"], [138.72, 500.0])
+    # by capacity 138.72 / 250 -> 1 + 1 spare = 2 CDUs, 2 placed: not short
+    assert chart.cooling_bars.opts["brushes"][1].color().name() != LOAD_OVER.lower()
+    # the guide's rule: 17 liquid nodes need ceil(17 / 8) = 3 CDUs, 2 placed: the capacity bar turns red.
+    edit(plan, catalog, ev, panel, SetSetting("facility", "cdu_policy", "per_nodes"))
     assert chart.cooling_bars.opts["brushes"][1].color().name() == LOAD_OVER.lower()
 
 
