@@ -19,6 +19,7 @@ from planner.paths import resources_dir
 from planner.plan.templates import build_template
 from ui.document import Document
 from ui.errors import install_exception_hook
+from ui.locale import apply_locale
 from ui.main_window import APP_TITLE, MainWindow
 from ui.session import log_dir, offer_recovery, recovery_save, start_autosave
 
@@ -61,6 +62,7 @@ def ensure_application() -> QApplication:
     app.setStyle("Fusion")
     app.setStyleSheet(STYLESHEET)
     app.setWindowIcon(app_icon())
+    apply_locale()
     return app
 
 

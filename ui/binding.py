@@ -18,6 +18,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QLabel, QLineEdit, QStyle, QStyleOptionComboBox, QStylePainter,
                                QWidget)
 
+from planner.numbers import format_number, is_fraction, parse_number
+from ui.locale import number_format
+
 
 def describe_annotation(annotation: Any) -> tuple[str, tuple, bool]:
     """(kind, choices, optional) for a field's type: kind is choice, bool, int, float, str or other."""
@@ -44,59 +47,45 @@ def describe_annotation(annotation: Any) -> tuple[str, tuple, bool]:
 
 
 def format_value(value: Any) -> str:
+    """A value as an entry field shows it: the locale's decimal separator, no grouping."""
     if value is None:
         return ""
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return format_number(value, number_format())
     return str(value)
-
-
-def is_fraction(unit: str) -> bool:
-    """A field given as a fraction (0.8 means 80%): its unit says so."""
-    return unit.strip().lower().startswith("fraction")
 
 
 def parse_entry(kind: str, text: str, optional: bool, title: str, unit: str = "") -> Any:
     """A typed value from what the user typed; ValueError with a one-line reason if it is not one.
 
-    A fraction field also takes a percentage: "80%" is 0.8."""
+    Numbers are read in the app's locale (``planner.numbers.parse_number``): "12,5" is 12.5 in
+    German and refused as ambiguous in English; a unit may follow ("1.2 MW" in a kW field, "80 %"
+    in a fraction field)."""
     if kind == "str":
         return text.strip()  # the model's own constraints judge it
-    text = text.strip().replace(",", "")
-    if kind == "float" and is_fraction(unit) and text.endswith("%"):
-        number = text[:-1].strip()
-        try:
-            value = float(number)
-        except ValueError:
-            raise ValueError(f"{title}: '{text}' is not a percentage") from None
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError(f"{title}: '{text}' is not a finite number")
-        return value / 100
-    if text == "":
+    if text.strip() == "":
         if optional:
             return None
         raise ValueError(f"{title}: enter a value")
+    if kind not in ("int", "float"):
+        return text.strip()
+    try:
+        value = parse_number(text, number_format(), unit)
+    except ValueError as exc:
+        raise ValueError(f"{title}: {exc}") from None
     if kind == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise ValueError(f"{title}: '{text}' is not a whole number") from None
-    if kind == "float":
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"{title}: '{text}' is not a number") from None
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError(f"{title}: '{text}' is not a finite number")
-        return value
-    return text
+        if not value.is_integer():
+            raise ValueError(f"{title}: '{text.strip()}' is not a whole number")
+        return int(value)
+    return value
 
 
 def fraction_hint(unit: str, value: Any) -> str:
     """What to type instead, when a fraction field was given a percentage (80 for 80%)."""
     if not is_fraction(unit) or isinstance(value, bool) or not isinstance(value, (int, float)) or not 1 < value <= 100:
         return ""
-    return f"it is a {unit}: enter {value / 100:g} (or {value:g}%) for {value:g}%"
+    percent = format_number(float(f"{value:g}"), number_format())
+    return f"it is a {unit}: enter {format_number(value / 100, number_format())} (or {percent} %) for {percent} %"
 
 
 def empty_means(source: str) -> str:

@@ -305,6 +305,11 @@ class MainWindow(FileActions, QMainWindow):
         dialog.open()
         return dialog
 
+    def locale_changed(self) -> None:
+        """The number format changed in Preferences: show every entry in the new notation."""
+        for form in self.settings_panel.forms.values():
+            form.refresh()
+
     # -- window state -------------------------------------------------------------------
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
                                QVBoxLayout)
 
 from planner.plan.autoplace import AutoPlace
@@ -14,9 +14,10 @@ from ui import fmt
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
 from ui.document import Document
 
-RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg"}
+RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg", "width_mm": "mm", "depth_mm": "mm"}
 RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap", "cooling": "Cooling",
-               "max_weight_kg": "Weight limit", "row": "Row"}
+               "max_weight_kg": "Weight limit", "row": "Row", "width_mm": "Width", "depth_mm": "Depth",
+               "rear_door_hx": "Rear-door heat exchanger"}
 
 
 class RackEditor(QDialog):
@@ -34,7 +35,7 @@ class RackEditor(QDialog):
             kind, choices, optional = describe_annotation(Rack.model_fields[name].annotation)
             # The dialog collects entries and applies them together on OK: commits here are no-ops.
             editor = FieldEditor(kind, choices, optional, RACK_TITLES[name], commit=lambda v: None,
-                                 on_error=lambda m: None)
+                                 on_error=lambda m: None, unit=RACK_UNITS.get(name, ""))
             editor.show(getattr(rack, name))
             editor.widget.setObjectName(name)
             form.addRow(field_label(RACK_TITLES[name], RACK_UNITS.get(name, "")), editor.widget)
@@ -59,8 +60,10 @@ class RackEditor(QDialog):
             w = editor.widget
             if isinstance(w, QComboBox):
                 out[name] = w.currentData()
+            elif isinstance(w, QCheckBox):
+                out[name] = w.isChecked()
             else:
-                out[name] = parse_entry(editor.kind, w.text(), editor.optional, editor.title)
+                out[name] = parse_entry(editor.kind, w.text(), editor.optional, editor.title, editor.unit)
         return out
 
     def accept(self) -> None:

@@ -13,17 +13,6 @@ from ui import fmt
 from ui.flow_layout import FlowLayout
 
 
-def _as_dict(section: Any) -> dict[str, Any] | None:
-    if section is None:
-        return None
-    if isinstance(section, dict):
-        return section
-    if hasattr(section, "to_json"):
-        data = section.to_json()
-        return data if isinstance(data, dict) else None
-    return None
-
-
 class _Figure(QFrame):
     def __init__(self, title: str, tooltip: str):
         super().__init__()
@@ -92,14 +81,15 @@ class SummaryStrip(QWidget):
                   f"(typical {fmt.kw(t.it_power_typical_kw)}, nameplate {fmt.kw(t.it_power_nameplate_kw)})")
         self._set("facility_kw", fmt.kw(t.facility_power_kw), f"IT power x PUE {t.pue:g}")
         self._set("cdus", f"{t.cdus} / {t.cdus_placed}")
-        net = _as_dict(report.sections.get("network")) or {}
-        self._set("allreduce_ms", f"{net['allreduce_ms']:,.1f} ms" if net.get("allreduce_ms") is not None else None)
-        self._set("gpu_idle_pct", f"{net['gpu_idle_pct']:,.1f} %" if net.get("gpu_idle_pct") is not None else None)
-        self._set("tokens_per_s", fmt.count(round(net["tokens_per_s"])) if net.get("tokens_per_s") is not None else None)
-        cost = _as_dict(report.sections.get("cost")) or {}
-        capex = cost.get("capex_usd")
-        self._set("capex", fmt.usd(capex) if capex is not None else None)
-        self._set_break_even(cost.get("break_even_months"))
+        net, cost = report.network, report.cost
+        allreduce = net.allreduce_ms if net is not None else None
+        idle = net.gpu_idle_pct if net is not None else None
+        tokens = net.tokens_per_s if net is not None else None
+        self._set("allreduce_ms", f"{allreduce:,.1f} ms" if allreduce is not None else None)
+        self._set("gpu_idle_pct", f"{idle:,.1f} %" if idle is not None else None)
+        self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None)
+        self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None)
+        self._set_break_even(cost.break_even_months if cost is not None else None)
 
     def _set_break_even(self, months: Any) -> None:
         if not isinstance(months, dict) or not months:

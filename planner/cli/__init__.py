@@ -8,9 +8,11 @@ Exit status: 0 fine, 1 the plan has errors, 2 the input cannot be used, 3 an une
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from importlib import import_module
+from pathlib import Path
 
 from planner import __version__
 from planner.errors import PlannerError, one_line
@@ -39,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--catalog", action="append", default=[], metavar="FILE",
                         help="an extra catalog file of device types (repeatable)")
+    parser.add_argument("--smoke", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         import_module(f"planner.cli.cmd_{name.replace('-', '_')}").register(sub)
@@ -47,10 +50,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if _wants_app(argv):
+    route = _route(argv)
+    if route == "app":
         return _open_app(argv)
+    if route != "cli":
+        print(f"cluster-planner: {route}", file=sys.stderr)
+        return 2
     parser = build_parser()
-    args = parser.parse_args(argv)
+    _refuse_unknown_options(parser, argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # worded by the subcommand's parser, which names its own --help
+        command_parser = _subparsers(parser).get(args.command, parser)
+        command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         return _open_app(argv)
     try:
@@ -70,19 +81,45 @@ def main(argv: list[str] | None = None) -> int:
         return 3
 
 
-def _wants_app(argv: list[str]) -> bool:
-    """No subcommand (only a plan file and app options): open the desktop app."""
-    if any(a in ("-h", "--help", "--version") for a in argv):
-        return False
-    positionals, skip = [], False
+APP_OPTIONS = {"--catalog": True, "--smoke": False}
+"""The options of the desktop app (whether each takes a value); --smoke is the installer's check."""
+
+
+def _route(argv: list[str]) -> str:
+    """ "cli" (a subcommand, help or an option error argparse words), "app" (no subcommand,
+    an existing plan file), or the one-line reason the first argument cannot be used.
+
+    Decided before anything imports Qt: a typo never opens a window."""
+    first, unknown, skip = None, [], False
     for a in argv:
         if skip:
             skip = False
-        elif a == "--catalog":
-            skip = True
-        elif not a.startswith("-"):
-            positionals.append(a)
-    return not positionals or positionals[0] not in SUBCOMMANDS
+        elif a.startswith("-") and a != "-":
+            name = a.split("=", 1)[0]
+            if name in ("-h", "--help", "--version"):
+                return "cli"
+            if name in APP_OPTIONS:
+                skip = APP_OPTIONS[name] and "=" not in a
+            else:
+                unknown.append(a)
+        elif first is None:
+            first = a
+    if first in SUBCOMMANDS or (first is None and unknown):
+        return "cli"  # argparse words the errors of options before a subcommand
+    if unknown:
+        return f"unknown option '{unknown[0]}' (see 'cluster-planner --help')"
+    if first is None:
+        return "app"
+    path = Path(first)
+    if path.is_file():
+        return "app"
+    if path.exists():
+        return f"not a plan file: {first} (a folder)"
+    if path.suffix or os.sep in first or "/" in first:
+        return f"no such plan file: {first}"
+    close = difflib.get_close_matches(first, SUBCOMMANDS, n=1, cutoff=0.5)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return f"unknown command '{first}' (commands: {', '.join(SUBCOMMANDS)}){hint}"
 
 
 def _open_app(argv: list[str]) -> int:
@@ -93,6 +130,32 @@ def _open_app(argv: list[str]) -> int:
               file=sys.stderr)
         return 2
     return int(app.run(argv) or 0)
+
+
+def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """An option no parser knows is named before argparse would complain of a missing argument."""
+    first = next((a for a in argv if a in SUBCOMMANDS), None)
+    command_parser = _subparsers(parser).get(first, parser)
+    known = set(parser._option_string_actions)
+    for p in (command_parser, *_subparsers(command_parser).values()):
+        known |= set(p._option_string_actions)
+    for a in argv:
+        if a == "--":
+            break
+        if not a.startswith("-") or a == "-" or parser._negative_number_matcher.match(a):
+            continue
+        name = a.split("=", 1)[0]
+        if name.startswith("--"):
+            ok = any(k.startswith(name) for k in known)  # argparse takes unambiguous prefixes
+        else:
+            ok = name[:2] in known  # "-ofile": a short option with its value attached
+        if not ok:
+            command_parser.error(f"unrecognized arguments: {a}")
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(actions[0].choices) if actions else {}
 
 
 def load_catalog_arg(args) -> object:

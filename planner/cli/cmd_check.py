@@ -52,16 +52,13 @@ def render_text(report: Report, catalog=None) -> str:
         lines.append(f"{r.name[:15]:<16}{f'{r.used_u}/{r.height_u}':>8}{r.nodes:>7}{r.gpus:>6}{r.power_kw:>9.1f}"
                      f"{r.cap_kw:>8g}{r.load_fraction:>7.0%}  {r.cooling}")
     for name, section in report.sections.items():
-        data = section.to_json() if hasattr(section, "to_json") else section
-        if not isinstance(data, dict):
-            continue
         lines += ["", name.capitalize()]
-        for key, value in data.items():
-            if isinstance(value, list) or key == "sizing" or key == "curves":
+        for meta, value in section.figures():
+            if isinstance(value, (list, tuple)) or hasattr(value, "to_json") or meta.name == "curves":
                 continue  # tables and the sizing detail: in --json, the workbook and the app
             if isinstance(value, dict) and not all(v is None or isinstance(v, (int, float)) for v in value.values()):
                 continue
-            label, text = describe(name, key, value, catalog)
+            label, text = describe(name, meta.name, value, catalog)
             lines.append(f"  {label:<50} {text}")
     findings = report.findings
     counts = report.counts_by_severity()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from planner.cli import load_catalog_arg
+from planner.network.section import FabricRow
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 
@@ -20,23 +21,24 @@ def run(args) -> int:
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
-    network = report.sections.get("network") or {}
-    rows = network.get("fabrics") or []
+    network = report.network
+    rows = list(network.fabrics) if network is not None else []
+    fabric = network.fabric if network is not None else None
     if not rows:
         # A usable plan with nothing to compare: say so, exit 0 (nothing wrong); if the
         # workload has errors, exit 1 as 'check' does for a plan with errors.
         problems = [f.message for f in report.findings if f.code.startswith("workload.") and f.severity == "error"]
         reason = problems[0] if problems else "the plan has no training workload on GPUs to compare"
         if args.json:
-            print(json.dumps({"plan": plan.name, "fabric": network.get("fabric"), "fabrics": [],
+            print(json.dumps({"plan": plan.name, "fabric": fabric, "fabrics": [],
                               "note": f"no fabric comparison: {reason}"}, indent=1))
         else:
             print(f"no fabric comparison: {reason}")
         return 1 if problems else 0
     if args.json:
-        print(json.dumps({"plan": plan.name, "fabric": network.get("fabric"), "fabrics": rows}, indent=1))
+        print(json.dumps({"plan": plan.name, "fabric": fabric, "fabrics": [r.to_json() for r in rows]}, indent=1))
     else:
-        print(render_text(plan, rows, network.get("fabric")))
+        print(render_text(plan, rows, fabric))
     return 0
 
 
@@ -44,7 +46,7 @@ def _gbs(value: float | None, fmt: str) -> str:
     return "-" if value is None else f"{value:{fmt}} GB/s"
 
 
-def render_text(plan, rows: list[dict], current: str | None) -> str:
+def render_text(plan, rows: list[FabricRow], current: str | None) -> str:
     w = plan.settings.workload
     lines = [
         f"{plan.name}: {w.model_params_b:g}B parameters, TP {w.tp} x PP {w.pp} x DP {w.dp}, {w.sharding}, "
@@ -55,18 +57,18 @@ def render_text(plan, rows: list[dict], current: str | None) -> str:
         f"{'tokens/s':>12}",
     ]
     for r in rows:
-        mark = "*" if r["fabric"] == current else " "
-        title = r["title"] + (" + SHARP" if r["sharp"] else "")
-        eff = _gbs(r.get("effective_bandwidth_gbs"), ",.1f")
-        node_eff = _gbs(r.get("node_effective_bandwidth_gbs"), ",.0f")
-        bus = _gbs(r.get("bus_bandwidth_gbs"), ",.1f")
-        lines.append(f"{mark} {title:<38}{r['allreduce_ms']:>9,.1f} ms{eff:>12}{node_eff:>12}{bus:>12}"
-                     f"{r['gpu_idle_pct']:>9.1f}%{r['tokens_per_s']:>12,.0f}")
+        mark = "*" if r.fabric == current else " "
+        title = r.title + (" + SHARP" if r.sharp else "")
+        eff = _gbs(r.effective_bandwidth_gbs, ",.1f")
+        node_eff = _gbs(r.node_effective_bandwidth_gbs, ",.0f")
+        bus = _gbs(r.bus_bandwidth_gbs, ",.1f")
+        lines.append(f"{mark} {title:<38}{r.allreduce_ms:>9,.1f} ms{eff:>12}{node_eff:>12}{bus:>12}"
+                     f"{r.gpu_idle_pct:>9.1f}%{r.tokens_per_s:>12,.0f}")
     lines += ["", "* the plan's fabric. All-reduce: the gradient synchronisation per step. Effective: bytes each "
               "GPU actually sends / time (never above the line rate). NCCL busbw: nccl-tests' ring-relative bus "
               "bandwidth, comparable between fabrics without SHARP but above the line rate with it. GPU idle: "
               "exposed communication / step time."]
-    if any(r["sharp"] for r in rows):
+    if any(r.sharp for r in rows):
         lines.append("SHARP (in-network reduction) cuts the bytes on the InfiniBand rows; turn it off in the fabric "
                      "settings to compare every row on the same bytes, as the guide's table does.")
     return "\n".join(lines)

@@ -81,10 +81,10 @@ def register(sub) -> None:
     rate = p.add_mutually_exclusive_group()
     rate.add_argument("--rate", type=_rate, help="$ per GPU-hour (0 to 1,000)")
     rate.add_argument("--option", choices=list(RENTAL_OPTIONS),
-                      help="use the default rate of a rental option (default: spot, $%.2f)" % defaults.rent_spot_usd_per_gpu_h)
+                      help=f"use the default rate of a rental option (default: spot, ${defaults.rent_spot_usd_per_gpu_h:.2f})")
     p.add_argument("--uplift", type=_uplift, default=defaults.rent_uplift,
                    help="share added for storage and networking, a fraction from 0 to 10 "
-                        "(default %.2f, the guide's 15%%)" % defaults.rent_uplift)
+                        f"(default {defaults.rent_uplift:.2f}, the guide's 15%%)")  # argparse reads %% as %
     p.set_defaults(run=run)
 
 

@@ -32,15 +32,15 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
                    *, exported: dt.datetime | None = None) -> Workbook:
     """The workbook in memory (sheets in reading order; Assumptions last)."""
     report = report or evaluate(plan, catalog)
-    cost = report.sections.get("cost")
-    if cost is None or not hasattr(cost, "lines"):
+    cost = report.cost
+    if cost is None:
         raise PlannerError("the plan has no cost figures to export (the cost section did not run)")
     t = report.totals
     wb = Workbook()
     summary = wb.active
     summary.title = "Summary"
     write_summary(summary, plan, report, exported=exported or dt.datetime.now())
-    write_bom(wb, cost.lines)
+    write_bom(wb, cost.bom)
     write_costs(wb, horizon_months=plan.settings.costs.horizon_months)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
     write_network(wb.create_sheet("Network"), report, catalog)

@@ -148,22 +148,24 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
     figure (value, unit), per-tier figures one row per tier, then the fabric comparison
     and scaling tables with labelled columns."""
     text(ws, 1, 1, "Network", font=TITLE)
-    section = report.sections.get("network")
-    data = section.to_json() if hasattr(section, "to_json") else section
-    if not isinstance(data, dict):
+    net = report.network
+    if net is None:
         text(ws, 3, 1, "No fabric sizing: see the Checks sheet")
         return
     header(ws, 3, ["Figure", "Value", "Unit"])
     r = 4
-    tables: list[tuple[str, list[dict]]] = []
-    for key, value in _flatten(data):
-        if key in ("sizing.tiers", "sizing.leaf_switches", "sizing.spine_switches", "sizing.core_switches",
-                   "sizing.cables_per_tier", "sizing.transceivers_per_tier"):
-            continue  # the same figures as the section's own rows
-        if isinstance(value, list):
-            if value and all(isinstance(v, dict) for v in value):
-                tables.append((key, value))
-            continue
+    tables: list[tuple[str, tuple]] = []
+    rows: list[tuple[str, object]] = []
+    for meta, value in net.figures():
+        if meta.name == "sizing":
+            rows += [(k, v) for k, v in _flatten(value.to_json() if value is not None else {}, "sizing.")
+                     if k not in SIZING_REPEATS]
+        elif isinstance(value, tuple):
+            if value:
+                tables.append((meta.name, value))
+        else:
+            rows.append((meta.name, value))
+    for key, value in rows:
         if isinstance(value, dict):
             for sub, v in value.items():
                 text(ws, r, 1, f"{labels.label('network', key)}: {sub}")
@@ -177,7 +179,7 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
         r += 1
         text(ws, r, 1, labels.label("network", key), font=BOLD)
         r += 1
-        cols = [c for c in dict.fromkeys(k for rec in records for k in rec) if c not in ("title", "fabric")]
+        cols = [c for c in records[0].figure_names() if c not in ("title", "fabric")]
         first = "fabric" in records[0]
         titles = (["Fabric"] if first else []) + [labels.column(key, c) for c in cols]
         header(ws, r, titles)
@@ -185,10 +187,10 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
             r += 1
             j = 1
             if first:
-                text(ws, r, 1, rec.get("title") or labels.describe("network", "fabric", rec.get("fabric"))[1])
+                text(ws, r, 1, rec.title or labels.describe("network", "fabric", rec.fabric)[1])
                 j = 2
             for c in cols:
-                v = rec.get(c)
+                v = getattr(rec, c)
                 if isinstance(v, bool):
                     text(ws, r, j, "yes" if v else "")
                 elif isinstance(v, (int, float)):
@@ -209,10 +211,15 @@ def _value(ws, r: int, section: str, key: str, value, catalog) -> None:
         text(ws, r, 2, labels.describe(section, key, value, catalog)[1])
 
 
+# Sizing figures that repeat the section's own rows.
+SIZING_REPEATS = frozenset({"sizing.tiers", "sizing.leaf_switches", "sizing.spine_switches", "sizing.core_switches",
+                            "sizing.cables_per_tier", "sizing.transceivers_per_tier"})
+
+
 def _flatten(data: dict, prefix: str = ""):
     for key, value in data.items():
         name = f"{prefix}{key}"
-        if isinstance(value, dict) and (key in ("sizing", "ports_per_tier") or not prefix and key == "sizing"):
+        if isinstance(value, dict) and key == "ports_per_tier":
             yield from _flatten(value, f"{name}.")
         else:
             yield name, value

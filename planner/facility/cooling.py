@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from planner.hardware.catalog import Catalog
-from planner.report.model import Finding, Totals
+from planner.report.model import Finding
 from planner.settings import FacilitySettings
 
 
@@ -24,9 +25,20 @@ def cdus_needed(liquid_nodes: int, liquid_heat_kw: float, facility: FacilitySett
     return math.ceil(liquid_nodes / facility.nodes_per_cdu)
 
 
-def cooling_findings(totals: Totals, counts: dict[str, int], facility: FacilitySettings, catalog: Catalog) -> list[Finding]:
+@dataclass(frozen=True, slots=True)
+class Cooling:
+    """The liquid-cooling figures of a plan: CDUs needed by policy, placed, their rated capacity."""
+
+    cdus: int = 0
+    cdus_placed: int = 0
+    cdu_capacity_kw: float = 0.0
+    short: bool = False  # fewer CDUs than the policy asks, or less capacity than the heat
+
+
+def evaluate_cooling(liquid_nodes: int, liquid_heat_mw: int, counts: dict[str, int], facility: FacilitySettings,
+                     catalog: Catalog) -> tuple[Cooling, list[Finding]]:
     findings: list[Finding] = []
-    heat_kw = totals.liquid_heat_mw / 1e6
+    heat_kw = liquid_heat_mw / 1e6
     placed = 0
     placed_kw = 0.0
     for device_id, n in counts.items():
@@ -34,26 +46,27 @@ def cooling_findings(totals: Totals, counts: dict[str, int], facility: FacilityS
         if d is not None and d.category == "cdu":
             placed += n
             placed_kw += n * (d.cdu_capacity_kw or 0.0)
-    totals.cdus = cdus_needed(totals.liquid_nodes, heat_kw, facility, catalog)
-    totals.cdus_placed = placed
-    totals.cdu_capacity_kw = placed_kw
-    liquid = totals.liquid_nodes or heat_kw > 0
+    needed = cdus_needed(liquid_nodes, heat_kw, facility, catalog)
+    short = False
+    liquid = liquid_nodes or heat_kw > 0
     if facility.cdu_policy == "capacity" and catalog.get(facility.cdu_device) is None and liquid:
         findings.append(Finding("error", "cooling.cdu.unknown_model",
                                 f"CDU model '{facility.cdu_device}' is not in the catalog"))
-    if liquid and placed < totals.cdus:
+    if liquid and placed < needed:
+        short = True
         findings.append(Finding(
             "error", "cooling.cdu.short",
-            f"{totals.liquid_nodes} liquid-cooled nodes ({heat_kw:.1f} kW of design heat to liquid) need {totals.cdus} CDU"
-            f"{'s' if totals.cdus != 1 else ''} by the {_policy_text(facility, catalog)}; {placed} placed"))
+            f"{liquid_nodes} liquid-cooled nodes ({heat_kw:.1f} kW of design heat to liquid) need {needed} CDU"
+            f"{'s' if needed != 1 else ''} by the {_policy_text(facility, catalog)}; {placed} placed"))
     elif liquid and placed_kw + 1e-9 < heat_kw:
+        short = True
         findings.append(Finding(
             "error", "cooling.cdu.capacity",
             f"The placed CDUs remove {placed_kw:.0f} kW but the racks put {heat_kw:.1f} kW of design heat into liquid"))
     if not liquid and placed:
         findings.append(Finding("info", "cooling.cdu.unused",
                                 f"{placed} CDU{'s' if placed != 1 else ''} placed but no node is liquid-cooled"))
-    return findings
+    return Cooling(needed, placed, placed_kw, short), findings
 
 
 def _policy_text(facility: FacilitySettings, catalog: Catalog) -> str:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from planner.facility.heat import water_l_min
+from planner.report.figures import Figures, figure
 from planner.report.model import Finding
 
 
@@ -25,46 +25,21 @@ def units_for(load_kw: float, unit_kw: float, redundancy: str) -> int:
     return {"N": n, "N+1": n + 1, "2N": 2 * n}[redundancy]
 
 
-@dataclass(slots=True)
-class FacilitySection:
-    ups_load_kw: float
-    ups_units: int
-    ups_module_kw: float
-    ups_redundancy: str
-    generator_load_kw: float
-    generator_units: int
-    generator_unit_kw: float
-    generator_redundancy: str
-    heat_liquid_kw: float
-    heat_air_kw: float
-    water_l_min: float
-    rack_pdus: int
-    committed_kw: float
-
-    @property
-    def ups_kw(self) -> float:
-        return self.ups_units * self.ups_module_kw
-
-    @property
-    def generator_kw(self) -> float:
-        return self.generator_units * self.generator_unit_kw
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ups_kw": round(self.ups_kw, 3),
-            "ups_units": self.ups_units,
-            "ups_load_kw": round(self.ups_load_kw, 3),
-            "ups_redundancy": self.ups_redundancy,
-            "generator_kw": round(self.generator_kw, 3),
-            "generator_units": self.generator_units,
-            "generator_load_kw": round(self.generator_load_kw, 3),
-            "generator_redundancy": self.generator_redundancy,
-            "heat_liquid_kw": round(self.heat_liquid_kw, 3),
-            "heat_air_kw": round(self.heat_air_kw, 3),
-            "water_l_min": round(self.water_l_min, 3),
-            "rack_pdus": self.rack_pdus,
-            "committed_kw": round(self.committed_kw, 3),
-        }
+@dataclass(frozen=True, slots=True)
+class FacilitySection(Figures):
+    ups_kw: float = figure(0.0, title="UPS capacity installed", unit="kW")
+    ups_units: int = figure(0, title="UPS modules")
+    ups_load_kw: float = figure(0.0, title="UPS load (IT nameplate)", unit="kW")
+    ups_redundancy: str = figure("N+1", title="UPS redundancy", unit="name")
+    generator_kw: float = figure(0.0, title="Generator capacity installed", unit="kW")
+    generator_units: int = figure(0, title="Generator sets")
+    generator_load_kw: float = figure(0.0, title="Generator load (IT nameplate x PUE)", unit="kW")
+    generator_redundancy: str = figure("N+1", title="Generator redundancy", unit="name")
+    heat_liquid_kw: float = figure(0.0, title="Design heat to liquid", unit="kW")
+    heat_air_kw: float = figure(0.0, title="Design heat to air", unit="kW")
+    water_l_min: float = figure(0.0, title="Facility water flow", unit="l/min")
+    rack_pdus: int = figure(0, title="Rack PDUs (circuits)")
+    committed_kw: float = figure(0.0, title="Committed power (racks' caps)", unit="kW")
 
 
 def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
@@ -73,12 +48,14 @@ def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
     it_kw = t.it_power_nameplate_kw
     gen_load = it_kw * s.facility.pue
     liquid_kw = t.liquid_heat_kw
+    ups = units_for(it_kw, s.power.ups_module_kw, s.power.ups_redundancy)
+    gens = units_for(gen_load, s.power.generator_kw, s.power.generator_redundancy)
     section = FacilitySection(
-        ups_load_kw=it_kw, ups_units=units_for(it_kw, s.power.ups_module_kw, s.power.ups_redundancy),
-        ups_module_kw=s.power.ups_module_kw, ups_redundancy=s.power.ups_redundancy,
-        generator_load_kw=gen_load,
-        generator_units=units_for(gen_load, s.power.generator_kw, s.power.generator_redundancy),
-        generator_unit_kw=s.power.generator_kw, generator_redundancy=s.power.generator_redundancy,
-        heat_liquid_kw=liquid_kw, heat_air_kw=it_kw - liquid_kw, water_l_min=water_l_min(liquid_kw, s.facility),
-        rack_pdus=t.pdus, committed_kw=t.cap_mw / 1e6)
+        ups_kw=round(ups * s.power.ups_module_kw, 3), ups_units=ups, ups_load_kw=round(it_kw, 3),
+        ups_redundancy=s.power.ups_redundancy,
+        generator_kw=round(gens * s.power.generator_kw, 3), generator_units=gens,
+        generator_load_kw=round(gen_load, 3), generator_redundancy=s.power.generator_redundancy,
+        heat_liquid_kw=round(liquid_kw, 3), heat_air_kw=round(it_kw - liquid_kw, 3),
+        water_l_min=round(water_l_min(liquid_kw, s.facility), 3),
+        rack_pdus=t.pdus, committed_kw=round(t.cap_mw / 1e6, 3))
     return section, []

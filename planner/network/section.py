@@ -3,15 +3,85 @@ training workload on that fabric, and the comparison over every fabric technolog
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
-from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
+from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
+from planner.report.figures import Figures, detail, figure
 from planner.report.model import Finding
 from planner.workload.checks import evaluate_training
 
+NO_TIERS = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
 
-def evaluate_network(ctx) -> tuple[dict[str, Any] | None, list[Finding]]:
+
+@dataclass(frozen=True, slots=True)
+class FabricRow(Figures):
+    """The plan's workload on one fabric technology (a row of the comparison)."""
+
+    fabric: str = figure(title="Fabric", unit="name")
+    sharp: bool = figure(title="SHARP", unit="name")
+    allreduce_ms: float = figure(title="All-reduce", unit="ms")
+    effective_bandwidth_gbs: float | None = figure(title="Effective per GPU", unit="GB/s")
+    node_effective_bandwidth_gbs: float | None = figure(title="Effective per node", unit="GB/s")
+    bus_bandwidth_gbs: float | None = figure(title="NCCL busbw per GPU", unit="GB/s")
+    node_bus_bandwidth_gbs: float | None = figure(title="NCCL busbw per node", unit="GB/s")
+    gpu_idle_pct: float = figure(title="GPU idle", unit="%")
+    tokens_per_s: float = figure(title="Tokens/s", unit="tokens/s")
+    title: str = figure("", title="Fabric", unit="name")
+    line_rate_gbps: float = figure(0.0, title="Line rate", unit="Gb/s")
+
+
+@dataclass(frozen=True, slots=True)
+class ScalingPoint(Figures):
+    """One point of the scaling curve: the data-parallel width grown at fixed TP and PP."""
+
+    gpus: int = figure(title="GPUs")
+    speedup: float = figure(title="Speedup vs 1 GPU", unit="x")
+    efficiency: float = figure(title="Scaling efficiency", unit="fraction")
+    plan: bool = figure(title="The plan's size", unit="name")
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkSection(Figures):
+    fabric: str = figure(title="Compute fabric", unit="name")
+    topology: str = figure(title="Topology", unit="name")
+    switch_model: str = figure(title="Fabric switch", unit="name")
+    tiers: int = figure(0, title="Switch tiers")
+    leaf_switches: int = figure(0, title="Leaf switches")
+    spine_switches: int = figure(0, title="Spine switches")
+    core_switches: int = figure(0, title="Core switches")
+    switch_ports_needed: int = figure(0, title="Switch ports needed")
+    switch_ports_placed: int = figure(0, title="Switch ports placed")
+    switch_ports_cabled: int = figure(0, title="Switch ports cabled")
+    oversubscription: float = figure(1.0, title="Leaf oversubscription (down:up)", unit=":1")
+    cables: int = figure(0, title="Fabric cables")
+    transceivers: int = figure(0, title="Transceivers")
+    cables_per_tier: dict[str, int] = figure(title="Cables per tier", factory=lambda: dict(NO_TIERS))
+    transceivers_per_tier: dict[str, int] = figure(title="Transceivers per tier", factory=lambda: dict(NO_TIERS))
+    sharp: bool = figure(False, title="SHARP in-network reduction", unit="name")
+    allreduce_ms: float | None = figure(None, title="Gradient all-reduce per step", unit="ms")
+    effective_bandwidth_gbs: float | None = figure(None, title="Effective bandwidth per GPU (bytes sent / time)",
+                                                   unit="GB/s")
+    node_effective_bandwidth_gbs: float | None = figure(None, title="Effective bandwidth per node", unit="GB/s")
+    bus_bandwidth_gbs: float | None = figure(None, title="NCCL bus bandwidth per GPU (ring-relative)", unit="GB/s")
+    node_bus_bandwidth_gbs: float | None = figure(None, title="NCCL bus bandwidth per node (ring-relative)",
+                                                  unit="GB/s")
+    compute_ms: float | None = figure(None, title="Compute per step", unit="ms")
+    exposed_comm_ms: float | None = figure(None, title="Communication not hidden, per step", unit="ms")
+    step_ms: float | None = figure(None, title="Step time", unit="ms")
+    gpu_idle_pct: float | None = figure(None, title="GPUs idle waiting on communication", unit="%")
+    tokens_per_s: float | None = figure(None, title="Training throughput", unit="tokens/s")
+    tokens_per_s_limit: float | None = figure(None, title="Throughput at 100% of peak (limit)", unit="tokens/s")
+    fabric_gb_per_gpu_step: float | None = figure(None, title="Fabric traffic per GPU per step", unit="GB")
+    nvlink_gb_per_gpu_step: float | None = figure(None, title="NVLink traffic per GPU per step", unit="GB")
+    scaling: tuple[ScalingPoint, ...] = figure((), title="Scaling with the data-parallel width")
+    fabrics: tuple[FabricRow, ...] = figure((), title="Training on every fabric technology")
+    sizing: FabricSize | None = figure(None, title="Fabric sizing")
+    # the fabric the plan's nodes need (None: it cannot be sized); the cost section counts its cables
+    size: FabricSize | None = detail()
+
+
+def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     fabric = ctx.plan.settings.fabric
     workload = ctx.plan.settings.workload
     catalog = ctx.catalog
@@ -35,27 +105,16 @@ def evaluate_network(ctx) -> tuple[dict[str, Any] | None, list[Finding]]:
     findings += design_findings(fabric, workload, nodes, size, switch)
     figures, training_findings = evaluate_training(workload, fabric, nodes)
     findings += training_findings
-
-    section: dict[str, Any] = {
-        "fabric": fabric.technology,
-        "topology": fabric.topology,
-        "switch_model": fabric.switch_device,
-        "tiers": size.tiers if size else 0,
-        "leaf_switches": size.leaf_switches if size else 0,
-        "spine_switches": size.spine_switches if size else 0,
-        "core_switches": size.core_switches if size else 0,
-        "switch_ports_needed": size.ports_needed if size else 0,
-        "switch_ports_placed": placed_ports,
-        "switch_ports_cabled": size.ports_cabled if size else 0,
-        "oversubscription": fabric.oversubscription,
-        "cables": size.cables if size else 0,
-        "transceivers": 2 * size.cables if size else 0,
-        "cables_per_tier": size.cables_by_tier() if size else {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0},
-        "transceivers_per_tier": size.transceivers_by_tier() if size else
-        {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0},
-        "sharp": fabric.sharp,
-    }
-    section.update(figures)
-    section["sizing"] = size.to_json() if size else None
+    scaling = tuple(ScalingPoint(**p) for p in figures.pop("scaling"))
+    fabrics = tuple(FabricRow(**r) for r in figures.pop("fabrics"))
+    sized = {}
+    if size is not None:
+        sized = dict(tiers=size.tiers, leaf_switches=size.leaf_switches, spine_switches=size.spine_switches,
+                     core_switches=size.core_switches, switch_ports_needed=size.ports_needed,
+                     switch_ports_cabled=size.ports_cabled, cables=size.cables, transceivers=2 * size.cables,
+                     cables_per_tier=size.cables_by_tier(), transceivers_per_tier=size.transceivers_by_tier())
+    section = NetworkSection(
+        fabric=fabric.technology, topology=fabric.topology, switch_model=fabric.switch_device,
+        switch_ports_placed=placed_ports, oversubscription=fabric.oversubscription, sharp=fabric.sharp,
+        scaling=scaling, fabrics=fabrics, sizing=size, size=size, **sized, **figures)
     return section, findings
-

@@ -168,8 +168,14 @@ def row_name(i: int) -> str:
 
 def _set_rows(plan: Plan) -> None:
     """Stand the racks in rows of the floor setting's length, in plan order (GPU racks,
-    then network, storage and CDU racks at the end of the last row)."""
+    then network, storage and CDU racks at the end of the last row). A big plan gets longer
+    rows, a multiple of the setting, so the hall stays about as wide as it is deep (and the
+    setting says so)."""
     per = plan.settings.floor.racks_per_row
+    square = math.isqrt(len(plan.racks))
+    if square > per:
+        per *= math.ceil(square / per)
+        plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
     for i, rack in enumerate(plan.racks):
         rack.row = row_name(i // per)
 

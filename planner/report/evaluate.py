@@ -9,47 +9,16 @@ full one exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
-
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import ChangeSet
-from planner.facility.cooling import cooling_findings
+from planner.facility.cooling import evaluate_cooling
 from planner.plan.model import Plan
 from planner.facility.power import evaluate_rack
-from planner.report.model import Finding, RackResult, Report, Totals
+from planner.report.context import EvalContext
+from planner.report.model import RackResult, Report, Totals
+from planner.report.sections import SECTIONS, register_section
 
-
-@dataclass(slots=True)
-class EvalContext:
-    """What a plan-wide section sees: the plan, its catalog, totals, aggregate device
-    counts (device type id -> number placed) and the sections computed before it."""
-
-    plan: Plan
-    catalog: Catalog
-    totals: Totals
-    counts: dict[str, int]
-    sections: dict[str, Any] = field(default_factory=dict)
-    racks: dict[str, RackResult] = field(default_factory=dict)  # cached per-rack results, by rack id
-    # rack power on the plan's basis (integer mW) -> number of racks drawing it; kept up to
-    # date incrementally so sections need not walk the racks (None: count from ``racks``)
-    rack_powers: dict[int, int] | None = None
-
-
-SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]
-
-# Plan-wide sections in the order they run; later ones may read earlier ones' results.
-SECTIONS: list[tuple[str, SectionFn]] = []
-
-
-def register_section(name: str, fn: SectionFn) -> None:
-    SECTIONS[:] = [(n, f) for n, f in SECTIONS if n != name] + [(name, fn)]
-
-
-def _load_sections() -> None:
-    """Import the modules that register plan-wide sections (kept here so the order is explicit)."""
-    import planner.report.sections  # noqa: F401
+__all__ = ["EvalContext", "Evaluator", "SECTIONS", "evaluate", "register_section"]
 
 
 class Evaluator:
@@ -60,7 +29,6 @@ class Evaluator:
         self._agg = _Aggregate()
         self._rack_order: tuple[str, ...] = ()
         self.report: Report | None = None
-        _load_sections()
 
     def evaluate(self, changes: ChangeSet | None = None) -> Report:
         """Full evaluation when ``changes`` is None, else only what the change touched."""
@@ -95,13 +63,14 @@ class Evaluator:
         facility = plan.settings.facility
         agg = self._agg
         counts = {k: v for k, v in agg.counts.items() if v}
+        cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_mw, counts, facility, self.catalog)
         totals = Totals(
             gpus=agg.gpus, nodes=agg.nodes, racks=len(plan.racks), gpu_racks=agg.gpu_racks,
             typical_mw=agg.typical_mw, nameplate_mw=agg.nameplate_mw, weight_g=agg.weight_g,
             liquid_nodes=agg.liquid_nodes, liquid_heat_mw=agg.liquid_heat_mw,
-            basis=facility.power_basis, pue=facility.pue, pdus=agg.pdus, cap_mw=agg.cap_mw,
+            basis=facility.power_basis, pue=facility.pue, cdus=cooling.cdus, cdus_placed=cooling.cdus_placed,
+            cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_mw=agg.cap_mw,
         )
-        findings = cooling_findings(totals, counts, facility, self.catalog)
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
                           rack_powers={k: v for k, v in agg.rack_powers.items() if v})
         for name, fn in SECTIONS:

@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.costs.section import CostSection
+from planner.facility.section import FacilitySection
+from planner.network.section import FabricRow, NetworkSection, ScalingPoint
 from planner.network.technologies import TECHNOLOGIES
+from planner.storage.section import StorageSection
+from planner.report.figures import Figures, figure_fields
 from planner.settings.costs import RENTAL_OPTIONS
 
 # Unit kinds -> how a number is written.
@@ -31,6 +36,7 @@ _FORMATS: dict[str, str] = {
     "GB": "{:,.1f} GB",
     "TB": "{:,.0f} TB",
     "kW": "{:,.1f} kW",
+    "l/min": "{:,.1f} l/min",
     "%": "{:,.1f}%",
     "months": "{:,.1f} months",
     "tokens/s": "{:,.0f} tokens/s",
@@ -41,106 +47,42 @@ _FORMATS: dict[str, str] = {
     "fraction": "{:.0%}",
 }
 
-# (section, key) -> (label, unit kind). Keys of nested dicts are joined with dots.
-_TABLE: dict[str, dict[str, tuple[str, str]]] = {
-    "network": {
-        "fabric": ("Compute fabric", "id"),
-        "topology": ("Topology", "id"),
-        "switch_model": ("Fabric switch", "id"),
-        "tiers": ("Switch tiers", ""),
-        "leaf_switches": ("Leaf switches", ""),
-        "spine_switches": ("Spine switches", ""),
-        "core_switches": ("Core switches", ""),
-        "switch_ports_needed": ("Switch ports needed", ""),
-        "switch_ports_placed": ("Switch ports placed", ""),
-        "switch_ports_cabled": ("Switch ports cabled", ""),
-        "oversubscription": ("Leaf oversubscription (down:up)", ":1"),
-        "cables": ("Fabric cables", ""),
-        "transceivers": ("Transceivers", ""),
-        "cables_per_tier": ("Cables per tier", ""),
-        "transceivers_per_tier": ("Transceivers per tier", ""),
-        "sharp": ("SHARP in-network reduction", "id"),
-        "allreduce_ms": ("Gradient all-reduce per step", "ms"),
-        "effective_bandwidth_gbs": ("Effective bandwidth per GPU (bytes sent / time)", "GB/s"),
-        "node_effective_bandwidth_gbs": ("Effective bandwidth per node", "GB/s"),
-        "bus_bandwidth_gbs": ("NCCL bus bandwidth per GPU (ring-relative)", "GB/s"),
-        "node_bus_bandwidth_gbs": ("NCCL bus bandwidth per node (ring-relative)", "GB/s"),
-        "compute_ms": ("Compute per step", "ms"),
-        "exposed_comm_ms": ("Communication not hidden, per step", "ms"),
-        "step_ms": ("Step time", "ms"),
-        "gpu_idle_pct": ("GPUs idle waiting on communication", "%"),
-        "tokens_per_s": ("Training throughput", "tokens/s"),
-        "tokens_per_s_limit": ("Throughput at 100% of peak (limit)", "tokens/s"),
-        "fabric_gb_per_gpu_step": ("Fabric traffic per GPU per step", "GB"),
-        "nvlink_gb_per_gpu_step": ("NVLink traffic per GPU per step", "GB"),
-        "sizing.endpoints": ("Fabric endpoints (NIC ports)", ""),
-        "sizing.radix": ("Ports per switch", ""),
-        "sizing.tiers": ("Switch tiers", ""),
-        "sizing.leaf_switches": ("Leaf switches", ""),
-        "sizing.spine_switches": ("Spine switches", ""),
-        "sizing.core_switches": ("Core switches", ""),
-        "sizing.pods": ("Pods (three tiers)", ""),
-        "sizing.scalable_units": ("Scalable units (rail-optimised)", ""),
-        "sizing.ports_per_tier.leaf_down": ("Leaf ports down (to nodes)", ""),
-        "sizing.ports_per_tier.leaf_up": ("Leaf ports up (to spines)", ""),
-        "sizing.ports_per_tier.spine_down": ("Spine ports down (to leaves)", ""),
-        "sizing.ports_per_tier.spine_up": ("Spine ports up (to core)", ""),
-        "sizing.ports_per_tier.core": ("Core switch ports", ""),
-        "sizing.cables_per_tier": ("Cables per tier", ""),
-        "sizing.transceivers_per_tier": ("Transceivers per tier", ""),
-    },
-    "storage": {
-        "storage_devices": ("Storage appliances", ""),
-        "capacity_tb": ("Capacity", "TB"),
-        "write_gbs": ("Filesystem write bandwidth", "GB/s"),
-        "read_gbs": ("Filesystem read bandwidth", "GB/s"),
-        "node_storage_gbs": ("Storage bandwidth per node (NICs and switch ports)", "GB/s"),
-        "checkpoint_gb": ("Checkpoint size", "GB"),
-        "checkpoint_write_s": ("Checkpoint write time", "s"),
-        "checkpoint_stall_pct": ("Checkpoint stall (share of the interval)", "%"),
-        "write_gbs_per_node": ("Checkpoint write, one node alone", "GB/s"),
-        "write_gbs_per_node_all_writing": ("Checkpoint write per node, all nodes at once", "GB/s"),
-    },
-    "cost": {
-        "capex_usd": ("Capex", "$"),
-        "opex_usd_per_month": ("Opex", "$/month"),
-        "energy_usd_per_month": ("Energy", "$/month"),
-        "facility_usd_per_month": ("Facility", "$/month"),
-        "staffing_usd_per_month": ("Staffing", "$/month"),
-        "rent_usd_per_month": ("Renting the same GPUs", "$/month"),
-        "break_even_months": ("Building pays off vs renting after", "months"),
-        "break_even_usd": ("Spent by break-even", "$"),
-        "horizon_months": ("Horizon", "months"),
-        "tco_usd": ("Total cost of ownership over the horizon", "$"),
-        "rent_total_usd": ("Renting over the horizon", "$"),
-        "cost_per_gpu_hour": ("Cost per GPU-hour", "$/GPU-h"),
-        "it_power_kw": ("IT power", "kW"),
-        "utilisation": ("Utilisation", "fraction"),
-    },
+# Nested figures of the fabric sizing, written "sizing.a.b" (the sizing record is the fabric
+# planner's, not a report model).
+_SIZING: dict[str, tuple[str, str]] = {
+    "sizing.endpoints": ("Fabric endpoints (NIC ports)", ""),
+    "sizing.radix": ("Ports per switch", ""),
+    "sizing.tiers": ("Switch tiers", ""),
+    "sizing.leaf_switches": ("Leaf switches", ""),
+    "sizing.spine_switches": ("Spine switches", ""),
+    "sizing.core_switches": ("Core switches", ""),
+    "sizing.pods": ("Pods (three tiers)", ""),
+    "sizing.scalable_units": ("Scalable units (rail-optimised)", ""),
+    "sizing.ports_per_tier.leaf_down": ("Leaf ports down (to nodes)", ""),
+    "sizing.ports_per_tier.leaf_up": ("Leaf ports up (to spines)", ""),
+    "sizing.ports_per_tier.spine_down": ("Spine ports down (to leaves)", ""),
+    "sizing.ports_per_tier.spine_up": ("Spine ports up (to core)", ""),
+    "sizing.ports_per_tier.core": ("Core switch ports", ""),
+    "sizing.cables_per_tier": ("Cables per tier", ""),
+    "sizing.transceivers_per_tier": ("Transceivers per tier", ""),
 }
+# The report's section models and the tables' row models: their fields' metadata is the one
+# source of each figure's title and unit.
+MODELS: dict[str, type[Figures]] = {"facility": FacilitySection, "network": NetworkSection,
+                                    "storage": StorageSection, "cost": CostSection}
+ROWS: dict[str, type[Figures]] = {"fabrics": FabricRow, "scaling": ScalingPoint}
 
-# Columns of the report's tables (the fabric comparison, the scaling curve): (label with unit).
-_COLUMNS: dict[str, dict[str, str]] = {
-    "fabrics": {
-        "sharp": "SHARP",
-        "allreduce_ms": "All-reduce (ms)",
-        "effective_bandwidth_gbs": "Effective per GPU (GB/s)",
-        "node_effective_bandwidth_gbs": "Effective per node (GB/s)",
-        "bus_bandwidth_gbs": "NCCL busbw per GPU (GB/s)",
-        "node_bus_bandwidth_gbs": "NCCL busbw per node (GB/s)",
-        "gpu_idle_pct": "GPU idle (%)",
-        "tokens_per_s": "Tokens/s",
-        "line_rate_gbps": "Line rate (Gb/s)",
-    },
-    "scaling": {
-        "gpus": "GPUs",
-        "speedup": "Speedup vs 1 GPU (x)",
-        "efficiency": "Scaling efficiency (fraction)",
-        "plan": "The plan's size",
-    },
-}
-_TABLE["network"]["fabrics"] = ("Training on every fabric technology", "")
-_TABLE["network"]["scaling"] = ("Scaling with the data-parallel width", "")
+
+def _entries(model: type[Figures]) -> dict[str, tuple[str, str]]:
+    return {name: (m.title, "id" if m.unit == "name" else m.unit) for name, m in figure_fields(model).items()}
+
+
+# (section, key) -> (label, unit kind). Keys of nested dicts are joined with dots.
+_TABLE: dict[str, dict[str, tuple[str, str]]] = {name: _entries(model) for name, model in MODELS.items()}
+_TABLE["network"].pop("sizing")
+_TABLE["network"].update(_SIZING)
+for _key in ("curves", "bom"):
+    _TABLE["cost"].pop(_key)
 
 KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.items()}
 
@@ -148,8 +90,6 @@ KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.
 _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {"spot": "spot",
     "build": "build", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
 }
-# Figures whose None means "this does not happen (within the cost horizon)", not "not computed".
-_NEVER = {("cost", "break_even_months"), ("cost", "break_even_usd")}
 _TOPOLOGIES = {"rail_optimized": "rail-optimised fat tree", "fat_tree": "fat tree", "leaf_spine": "leaf-spine"}
 
 
@@ -161,7 +101,11 @@ def label(section: str, key: str) -> str:
 
 def column(table: str, key: str) -> str:
     """The header, with its unit, of a column of a report table ("fabrics", "scaling")."""
-    return _COLUMNS.get(table, {}).get(key) or key.replace("_", " ").capitalize()
+    model = ROWS.get(table)
+    meta = figure_fields(model).get(key) if model else None
+    if meta is None:
+        return key.replace("_", " ").capitalize()
+    return meta.title if meta.unit in ("", "name", "tokens/s") else f"{meta.title} ({meta.unit})"
 
 
 def unit(section: str, key: str) -> str:
@@ -180,7 +124,9 @@ def describe(section: str, key: str, value: Any, catalog: Any = None) -> tuple[s
     """
     entry = _TABLE.get(section, {}).get(key)
     kind = entry[1] if entry else _guess_kind(value)
-    none = "not within the horizon" if (section, key) in _NEVER else "-"
+    model = MODELS.get(section)
+    meta = figure_fields(model).get(key) if model else None
+    none = meta.none if meta else "-"
     if isinstance(value, dict):
         parts = [f"{_SUBKEYS.get(k, str(k).replace('_', ' '))} {_one(v, kind, none)}" for k, v in value.items()]
         return label(section, key), ", ".join(parts)

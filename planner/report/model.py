@@ -7,7 +7,13 @@ printed by ``cluster-planner check --json``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # the section models import this module (Finding)
+    from planner.costs.section import CostSection
+    from planner.facility.section import FacilitySection
+    from planner.network.section import NetworkSection
+    from planner.storage.section import StorageSection
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -135,7 +141,7 @@ class RackResult:
         }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class Totals:
     gpus: int = 0
     nodes: int = 0
@@ -153,6 +159,7 @@ class Totals:
     cdus: int = 0
     cdus_placed: int = 0
     cdu_capacity_kw: float = 0.0  # rated heat removal of the placed CDUs (catalog cdu_capacity_kw)
+    cdus_short: bool = False  # fewer CDUs than the policy asks, or less capacity than the heat
 
     @property
     def it_power_typical_kw(self) -> float:
@@ -194,6 +201,7 @@ class Totals:
             "cdus_placed": self.cdus_placed,
             "liquid_heat_kw": round(self.liquid_heat_kw, 6),
             "cdu_capacity_kw": round(self.cdu_capacity_kw, 6),
+            "cdus_short": self.cdus_short,
             "weight_kg": round(self.weight_kg, 3),
         }
 
@@ -255,6 +263,23 @@ class Report:
     def section(self, name: str) -> Any:
         return self.sections.get(name)
 
+    # The built-in sections, typed (None when the section did not run).
+    @property
+    def facility(self) -> FacilitySection | None:
+        return self.sections.get("facility")
+
+    @property
+    def network(self) -> NetworkSection | None:
+        return self.sections.get("network")
+
+    @property
+    def storage(self) -> StorageSection | None:
+        return self.sections.get("storage")
+
+    @property
+    def cost(self) -> CostSection | None:
+        return self.sections.get("cost")
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "plan": {"name": self.plan_name, "power_basis": self.power_basis},
@@ -263,5 +288,5 @@ class Report:
             "findings": [f.to_json() for f in self.findings],
         }
         for name, section in self.sections.items():
-            out[name] = section.to_json() if hasattr(section, "to_json") else section
+            out[name] = section.to_json()
         return out

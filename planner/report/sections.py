@@ -1,14 +1,22 @@
-"""The plan-wide sections of a report, registered in the order they are computed."""
+"""The plan-wide sections of a report, in the order they are computed (later ones may read
+earlier ones' results from ``ctx.sections``)."""
 
 from __future__ import annotations
 
 from planner.costs.section import evaluate_cost
 from planner.facility.section import evaluate_facility
-from planner.report.evaluate import register_section
 from planner.network.section import evaluate_network
+from planner.report.context import SectionFn
 from planner.storage.section import evaluate_storage
 
-register_section("facility", evaluate_facility)
-register_section("network", evaluate_network)
-register_section("storage", evaluate_storage)
-register_section("cost", evaluate_cost)
+SECTIONS: list[tuple[str, SectionFn]] = [
+    ("facility", evaluate_facility),
+    ("network", evaluate_network),
+    ("storage", evaluate_storage),
+    ("cost", evaluate_cost),
+]
+
+
+def register_section(name: str, fn: SectionFn) -> None:
+    """Add a section (or replace the one of that name), computed after the others."""
+    SECTIONS[:] = [(n, f) for n, f in SECTIONS if n != name] + [(name, fn)]

@@ -2,12 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
+from planner.report.figures import Figures, figure
 from planner.report.model import Finding
 from planner.storage.sizing import (
     checkpoint_gb, checkpoint_write_s, fastest_storage_nic_gbps, node_storage_gbs, storage_totals,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class StorageSection(Figures):
+    storage_devices: int = figure(0, title="Storage appliances")
+    capacity_tb: float = figure(0.0, title="Capacity", unit="TB")
+    write_gbs: float = figure(0.0, title="Filesystem write bandwidth", unit="GB/s")
+    read_gbs: float = figure(0.0, title="Filesystem read bandwidth", unit="GB/s")
+    node_storage_gbs: float | None = figure(None, title="Storage bandwidth per node (NICs and switch ports)",
+                                            unit="GB/s")
+    checkpoint_gb: float | None = figure(None, title="Checkpoint size", unit="GB")
+    checkpoint_write_s: float | None = figure(None, title="Checkpoint write time", unit="s")
+    checkpoint_stall_pct: float | None = figure(None, title="Checkpoint stall (share of the interval)", unit="%")
+    write_gbs_per_node: float | None = figure(None, title="Checkpoint write, one node alone", unit="GB/s")
+    write_gbs_per_node_all_writing: float | None = figure(
+        None, title="Checkpoint write per node, all nodes at once", unit="GB/s")
 
 
 def storage_switch(ctx):
@@ -19,7 +36,7 @@ def storage_switch(ctx):
     return device if device is not None and device.switch is not None else None
 
 
-def evaluate_storage(ctx) -> tuple[dict[str, Any], list[Finding]]:
+def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     settings = ctx.plan.settings
     st, workload = settings.storage, settings.workload
     findings: list[Finding] = []
@@ -72,16 +89,20 @@ def evaluate_storage(ctx) -> tuple[dict[str, Any], list[Finding]]:
         findings.append(Finding(
             "info", "storage.none",
             f"No parallel filesystem placed: {size:,.0f} GB checkpoints go to the nodes' local disks"))
-    section = {
-        "storage_devices": totals.devices,
-        "capacity_tb": round(totals.capacity_tb, 3),
-        "write_gbs": round(totals.write_gbs, 3),
-        "read_gbs": round(totals.read_gbs, 3),
-        "node_storage_gbs": per_node,
-        "checkpoint_gb": round(size, 3) if size is not None else None,
-        "checkpoint_write_s": round(write_s, 3) if write_s is not None else None,
-        "checkpoint_stall_pct": round(stall_pct, 3) if stall_pct is not None else None,
-        "write_gbs_per_node": round(alone, 3) if alone is not None else None,
-        "write_gbs_per_node_all_writing": round(together, 3) if together is not None else None,
-    }
+    section = StorageSection(
+        storage_devices=totals.devices,
+        capacity_tb=round(totals.capacity_tb, 3),
+        write_gbs=round(totals.write_gbs, 3),
+        read_gbs=round(totals.read_gbs, 3),
+        node_storage_gbs=per_node,
+        checkpoint_gb=_round(size),
+        checkpoint_write_s=_round(write_s),
+        checkpoint_stall_pct=_round(stall_pct),
+        write_gbs_per_node=_round(alone),
+        write_gbs_per_node_all_writing=_round(together),
+    )
     return section, findings
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)

@@ -6,9 +6,11 @@ import os
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 
+from planner.costs.bom import BomLine
 from planner.hardware.catalog import default_catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
@@ -110,13 +112,10 @@ def test_removing_a_node_turns_the_red_bar_green(tmp_path, catalog):
 def test_vendor_pack_has_bom_network_and_findings_when_the_report_has_them(tmp_path, catalog):
     plan = node_plan()
     report = evaluate(plan, catalog)
-    report.sections["cost"] = {
-        "capex_usd": 1_234_567.0, "opex_usd_per_month": 8_900.0, "tco_usd": 1_500_000.0,
-        "bom": [{"category": "GPU servers", "item": "HGX H100 8-GPU node", "quantity": 4, "unit_usd": 250_000.0,
-                 "total_usd": 1_000_000.0, "source": "vendor quote"},
-                {"category": "Cooling", "item": "In-rack CDU 250 kW", "quantity": 1, "unit_usd": 60_000.0,
-                 "total_usd": 60_000.0, "source": "list price"}],
-    }
+    report.sections["cost"] = replace(
+        report.cost, capex_usd=1_234_567.0, opex_usd_per_month=8_900.0, tco_usd=1_500_000.0,
+        bom=(BomLine("GPU servers", "HGX H100 8-GPU node", "HGX H100", 4, 250_000.0, "vendor quote"),
+             BomLine("Cooling", "In-rack CDU 250 kW", "CDU", 1, 60_000.0, "list price")))
     export_drawing(plan, catalog, tmp_path / "pack.pdf", report)
     text = pdf_text(tmp_path / "pack.pdf")
     assert "Bill of materials" in text

@@ -30,8 +30,7 @@ def choose(editor, value):
 
 
 def section(window, name):
-    report_section = window.doc.report.sections[name]
-    return report_section.to_json() if hasattr(report_section, "to_json") else report_section
+    return window.doc.report.sections[name].to_json()
 
 
 def refused(window, form, editor, text, reason, field, before):
@@ -44,7 +43,7 @@ def refused(window, form, editor, text, reason, field, before):
 
 def test_every_section_has_its_tab_with_units_and_sources(window):
     panel = window.settings_panel
-    assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Fabric", "Workload", "Storage", "Costs"]
+    assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Power", "Floor", "Fabric", "Workload", "Storage", "Costs"]
     forms = panel.forms
     label = forms["costs"].labels["rack_usd"]
     assert label.text() == "Rack enclosure ($)"
@@ -83,7 +82,7 @@ def test_workload_claim_above_the_limit_is_flagged_and_an_empty_field_means_none
     claim = form.editors["claimed_tokens_per_s"]
     assert claim.widget.text() == "" and claim.widget.placeholderText() == "none"  # empty: no claim to check
     assert section(window, "network")["tokens_per_s_limit"] == pytest.approx(301_409.5, abs=0.1)
-    enter(claim, "400,000")  # above 301,409.5: impossible
+    enter(claim, "400 000")  # above 301,409.5: impossible (a space groups digits in every locale)
     assert window.doc.plan.settings.workload.claimed_tokens_per_s == 400_000.0
     warnings = window.checks.messages("warning")
     assert any("claimed 400,000 tokens/s is impossible" in m and "301,410" in m for m in warnings), warnings
@@ -137,7 +136,7 @@ def test_costs_rack_price_changes_capex_and_bad_values_are_refused(window):
     form = window.settings_panel.forms["costs"]
     capex = section(window, "cost")["capex_usd"]
     assert window.summary.text("capex") == "$8.02M"  # 8,021,900
-    enter(form.editors["rack_usd"], "12,500")
+    enter(form.editors["rack_usd"], "12500")
     assert section(window, "cost")["capex_usd"] == pytest.approx(capex + 70_000)  # 7 racks x $10,000 more
     assert window.summary.text("capex") == "$8.09M"  # 8,021,900 + 70,000 = 8,091,900
     assert window.undo_action.text() == "&Undo Set Rack enclosure"

@@ -2,6 +2,7 @@
 
 import sys
 import types
+from dataclasses import replace
 from importlib.machinery import ModuleSpec
 
 from planner.hardware.catalog import default_catalog
@@ -10,17 +11,13 @@ from planner.plan.templates import build_template
 from ui.summary_strip import SummaryStrip
 
 
-class _CostSection:
-    def to_json(self):
-        return {"capex_usd": 5_432_100.0, "break_even_months": {"reserved_1yr": 17.14, "spot": None}}
-
-
 def test_summary_shows_totals_and_hides_missing_sections(qtbot):
     strip = SummaryStrip()
     qtbot.addWidget(strip)
     report = evaluate(build_template("medium"), default_catalog())
     report.sections.pop("cost", None)
-    report.sections["network"] = {"fabric": "ib400"}  # a network section without the workload figures
+    # a network section without the workload figures
+    report.sections["network"] = replace(report.network, allreduce_ms=None, gpu_idle_pct=None, tokens_per_s=None)
     strip.show_report(report)
     # medium: 16 nodes x 8 GPUs = 128; 16 nodes need ceil(16 / 8) = 2 CDUs, 2 are placed
     assert (strip.text("gpus"), strip.text("nodes"), strip.text("racks")) == ("128", "16", "7")
@@ -34,8 +31,10 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     qtbot.addWidget(strip)
     strip.show()
     report = evaluate(build_template("medium"), default_catalog())
-    report.sections["network"] = {"allreduce_ms": 123.456, "gpu_idle_pct": 7.25, "tokens_per_s": 98765.4}
-    report.sections["cost"] = _CostSection()
+    report.sections["network"] = replace(report.network, allreduce_ms=123.456, gpu_idle_pct=7.25,
+                                         tokens_per_s=98765.4)
+    report.sections["cost"] = replace(report.cost, capex_usd=5_432_100.0,
+                                      break_even_months={"reserved_1yr": 17.14, "spot": None})
     strip.show_report(report)
     assert strip.text("allreduce_ms") == "123.5 ms"
     assert strip.text("gpu_idle_pct") == "7.2 %"  # 7.25 rounds half to even
@@ -43,7 +42,7 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     assert strip.text("capex") == "$5.43M"
     assert strip.text("break_even") == "17.1 mo"
     assert "spot: never" in strip.figures["break_even"].toolTip()
-    report.sections["cost"] = {"capex_usd": 1500.0, "break_even_months": {}}  # a plain dict works too
+    report.sections["cost"] = replace(report.cost, capex_usd=1500.0, break_even_months={})
     strip.show_report(report)
     assert strip.text("capex") == "$2k" and strip.text("break_even") is None
 

@@ -60,9 +60,8 @@ class BuildVsRentChart(ChartView):
         return f"{title}, break-even at {month:.1f} months" if month is not None else title
 
     def update_report(self, report, changes=None) -> None:
-        cost = report.section("cost")
-        data = cost.to_json() if cost is not None else None
-        curves = data["curves"] if data else {}
+        cost = report.cost
+        curves = cost.curves if cost is not None else {}
         months = np.asarray(curves.get("months", []), dtype=float)
         names = [k for k in curves if k != "months"]
         for name in names:
@@ -71,8 +70,8 @@ class BuildVsRentChart(ChartView):
             if name not in curves:
                 item.setData([], [])
         xs, ys, options = [], [], []
-        be_months = data["break_even_months"] if data else {}
-        be_usd = data["break_even_usd"] if data else {}
+        be_months = cost.break_even_months if cost is not None else {}
+        be_usd = cost.break_even_usd if cost is not None else {}
         for name, label in self.labels.items():
             m, usd = be_months.get(name), be_usd.get(name)
             if name != BUILD:

@@ -53,18 +53,18 @@ class FabricComparisonChart(ChartView):
         return labels[i]
 
     def update_report(self, report, changes=None) -> None:
-        net = report.section("network") or {}
-        rows = net.get("fabrics") or []
-        plan_fabric = net.get("fabric")
+        net = report.network
+        rows = net.fabrics if net is not None else ()
+        plan_fabric = net.fabric if net is not None else None
         n = len(rows)
         y = np.arange(n, dtype=float)
-        ms = np.array([r["allreduce_ms"] for r in rows], dtype=float)
-        idle = np.array([r["gpu_idle_pct"] for r in rows], dtype=float)
-        brushes = [self._brush_plan if r["fabric"] == plan_fabric else self._brush_other for r in rows]
+        ms = np.array([r.allreduce_ms for r in rows], dtype=float)
+        idle = np.array([r.gpu_idle_pct for r in rows], dtype=float)
+        brushes = [self._brush_plan if r.fabric == plan_fabric else self._brush_other for r in rows]
         set_bars(self.ms_bars, x0=np.zeros(n), y=y, width=ms, height=BAR_H, brushes=brushes, pens=[self._pen] * n)
         set_bars(self.idle_bars, x0=np.zeros(n), y=y, width=idle, height=BAR_H, brushes=brushes,
                                pens=[self._pen] * n)
-        names = [r["title"] + ("  ◀ plan" if r["fabric"] == plan_fabric else "") for r in rows]
+        names = [r.title + ("  ◀ plan" if r.fabric == plan_fabric else "") for r in rows]
         self.axis_ms.set_names(names)
         self.axis_idle.set_names(names)
         for labels, plot, values, fmt in ((self.ms_labels, self.plot_ms, ms, "{:,.0f} ms"),
@@ -76,7 +76,7 @@ class FabricComparisonChart(ChartView):
                 item.show()
             for item in labels[n:]:
                 item.hide()
-        self.fabric_ids = [r["fabric"] for r in rows]
+        self.fabric_ids = [r.fabric for r in rows]
         self.highlighted = plan_fabric if plan_fabric in self.fabric_ids else None
         for plot, values in ((self.plot_ms, ms), (self.plot_idle, idle)):
             top = float(values.max(initial=0.0)) or 1.0

@@ -14,7 +14,6 @@ FACILITY = "#8A6A44"
 HEAT = "#D9822B"
 CDU = CATEGORY_COLORS["cdu"]
 BAR_W = 0.6
-CDU_SHORT = frozenset({"cooling.cdu.short", "cooling.cdu.capacity"})  # planner.facility.cooling's findings
 
 
 class FacilityChart(ChartView):
@@ -56,7 +55,7 @@ class FacilityChart(ChartView):
         self.power_bars.setOpts(height=power)
         self.power_axis.set_names([f"IT ({basis})", f"Facility (PUE {t.pue:g})"])
         cooling = np.array([t.liquid_heat_kw, t.cdu_capacity_kw])
-        short = any(f.code in CDU_SHORT for f in report.global_findings)
+        short = t.cdus_short
         self.cooling_bars.setOpts(height=cooling, brushes=self._short_brushes if short else self._ok_brushes)
         self.cooling_plot.setTitle("Liquid cooling: CDUs short, see the findings" if short else "Liquid cooling",
                                    color=LOAD_OVER if short else "#222222", size="10pt")

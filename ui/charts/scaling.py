@@ -36,19 +36,19 @@ class ScalingChart(ChartView):
         self.message = self.message_item(self.plot)
 
     def update_report(self, report, changes=None) -> None:
-        net = report.section("network") or {}
-        points = net.get("scaling") or []
-        gpus = np.array([p["gpus"] for p in points], dtype=float)
-        speedup = np.array([p["speedup"] for p in points], dtype=float)
+        net = report.network
+        points = net.scaling if net is not None else ()
+        gpus = np.array([p.gpus for p in points], dtype=float)
+        speedup = np.array([p.speedup for p in points], dtype=float)
         self.ideal.setData(gpus, gpus)
         self.curve.setData(gpus, speedup)
-        plan = [p for p in points if p.get("plan")]
+        plan = [p for p in points if p.plan]
         if plan:
             p = plan[0]
-            self.plan_point.setData(x=[p["gpus"]], y=[p["speedup"]])
-            self.plan_label.setText(f"This plan: {p['gpus']:,} GPUs, {p['speedup']:,.1f}×"
-                                    f" ({100 * p['efficiency']:.1f}% of ideal)")
-            self.plan_label.setPos(p["gpus"], p["speedup"])
+            self.plan_point.setData(x=[p.gpus], y=[p.speedup])
+            self.plan_label.setText(f"This plan: {p.gpus:,} GPUs, {p.speedup:,.1f}×"
+                                    f" ({100 * p.efficiency:.1f}% of ideal)")
+            self.plan_label.setPos(p.gpus, p.speedup)
             self.plan_label.show()
         else:
             self.plan_point.setData(x=[], y=[])

@@ -1,4 +1,4 @@
-"""Reading the report's optional sections (network, cost) for display; tolerant of absence."""
+"""The report's optional sections (network, cost) as rows for the exports; tolerant of absence."""
 
 from __future__ import annotations
 
@@ -10,19 +10,6 @@ from planner.report.model import Report
 from ui.export.labels import TIER_LINKS, describe, number
 
 
-def section_data(report: Report, name: str) -> dict[str, Any] | None:
-    """A section as a plain dict (sections may be dicts or objects with ``to_json``), or None."""
-    section = report.sections.get(name)
-    if section is None:
-        return None
-    data = section.to_json() if hasattr(section, "to_json") else section
-    return data if isinstance(data, dict) else None
-
-
-def cost_section(report: Report) -> dict[str, Any] | None:
-    return section_data(report, "cost")
-
-
 def money(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return "-" if value is None else str(value)
@@ -31,14 +18,11 @@ def money(value: Any) -> str:
 
 def cost_headlines(report: Report) -> list[tuple[str, str]]:
     """Capex, opex and TCO from the cost section, where it has them."""
-    cost = cost_section(report)
-    if not cost:
+    cost = report.cost
+    if cost is None:
         return []
-    out = []
-    for key, label in (("capex_usd", "Capex"), ("opex_usd_per_month", "Opex per month"), ("tco_usd", "TCO")):
-        if isinstance(cost.get(key), (int, float)) and not isinstance(cost.get(key), bool):
-            out.append((label, money(cost[key])))
-    return out
+    return [("Capex", money(cost.capex_usd)), ("Opex per month", money(cost.opex_usd_per_month)),
+            ("TCO", money(cost.tco_usd))]
 
 
 # The network figures a vendor quotes from, in this order: what to buy, how it is wired, and
@@ -52,20 +36,18 @@ VENDOR_NETWORK_KEYS = ("fabric", "topology", "switch_model", "tiers", "leaf_swit
 def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[str]]:
     """The network section as (label, value with unit) rows for a vendor: switch model by its
     catalog name, cables per tier, no empty tiers."""
-    net = section_data(report, "network")
-    if not net:
+    net = report.network
+    if net is None:
         return []
     rows: list[list[str]] = []
     for key in VENDOR_NETWORK_KEYS:
-        if key not in net:
-            continue
-        value = net[key]
+        value = getattr(net, key)
         if key == "core_switches" and not value:
             continue  # a two-tier fabric has no core
         label, text = describe("network", key, value, catalog)
         rows.append([label, text])
-        if key == "cables" and isinstance(net.get("cables_per_tier"), dict):
-            for tier, n in net["cables_per_tier"].items():
+        if key == "cables":
+            for tier, n in net.cables_per_tier.items():
                 if n:
                     rows.append([f"    {TIER_LINKS.get(tier, tier)}", number(n)])
     return rows
@@ -73,12 +55,12 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
 
 def fabric_headline(report: Report) -> tuple[str, str] | None:
     """("Compute fabric, rail-optimised", "400G InfiniBand (NDR)"): the plan's fabric for the cover."""
-    net = section_data(report, "network") or {}
-    if not net.get("fabric"):
+    net = report.network
+    if net is None or not net.fabric:
         return None
-    label, title = describe("network", "fabric", net["fabric"])
-    if net.get("topology"):
-        label += ", " + describe("network", "topology", net["topology"])[1]
+    label, title = describe("network", "fabric", net.fabric)
+    if net.topology:
+        label += ", " + describe("network", "topology", net.topology)[1]
     return label, title
 
 

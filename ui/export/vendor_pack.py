@@ -21,8 +21,7 @@ from planner.report.model import Report
 from ui.colors import load_color
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
-from ui.export.sections import (cost_headlines, cost_section, describe_where, fabric_headline, money, network_rows,
-                                section_data)
+from ui.export.sections import cost_headlines, describe_where, fabric_headline, money, network_rows
 from ui.export.table import Column, Table
 
 MARGIN = 34.0
@@ -137,17 +136,16 @@ class VendorPack:
             ("CDUs needed / placed", f"{t.cdus:,} / {t.cdus_placed:,}"),
             ("Equipment weight", f"{t.weight_kg:,.0f} kg"),
         ]
-        net = section_data(self.report, "network")
-        if net:
+        net = self.report.network
+        if net is not None:
             fabric = fabric_headline(self.report)
             if fabric:
                 figures.append(fabric)
-            tiers = [f"{net[k]:,} {k.split('_')[0]}" for k in ("leaf_switches", "spine_switches", "core_switches")
-                     if isinstance(net.get(k), int) and net[k]]
+            tiers = [f"{n:,} {tier}" for n, tier in ((net.leaf_switches, "leaf"), (net.spine_switches, "spine"),
+                                                     (net.core_switches, "core")) if n]
             if tiers:
                 figures.append(("Fabric switches", " · ".join(tiers)))
-            if isinstance(net.get("cables"), int):
-                figures.append(("Fabric cables", f"{net['cables']:,}"))
+            figures.append(("Fabric cables", f"{net.cables:,}"))
         figures += cost_headlines(self.report)
         return figures
 
@@ -275,23 +273,18 @@ class VendorPack:
         return self._table_pages("Network summary", table, width=min(self.body.width(), 460.0))
 
     def _bom_pages(self) -> list[Page]:
-        cost = cost_section(self.report)
-        bom = cost.get("bom") if cost else None
+        cost = self.report.cost
+        bom = cost.bom if cost is not None else ()
         if not bom:
             return []
         cols = [Column("Category", 1.0), Column("Item", 2.2, wrap=True), Column("Qty", 0.6, "right"),
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6, wrap=True)]
         rows = []
         for line in bom:
-            rows.append([str(line.get("category", "")), str(line.get("item", "")), f"{line.get('quantity', '')}"
-                         if not isinstance(line.get("quantity"), (int, float)) else f"{line['quantity']:,g}",
-                         money(line.get("unit_usd")), money(line.get("total_usd")), str(line.get("source", ""))])
-        bold = set()
-        for key, title in (("bom_total_usd", "BOM total"), ("capex_usd", "Capex (report)")):
-            if isinstance(cost.get(key), (int, float)):
-                rows.append(["", title, "", "", money(cost[key]), ""])
-                bold.add(len(rows) - 1)
-                break
+            rows.append([line.category, line.item, f"{line.quantity:,g}", money(line.unit_usd),
+                         money(line.total_usd), line.source])
+        rows.append(["", "Capex (report)", "", "", money(cost.capex_usd), ""])
+        bold = {len(rows) - 1}
         table = Table(cols, rows, font_pt=7.5, bold_rows=bold)
         return self._table_pages("Bill of materials", table)
 

@@ -1,0 +1,30 @@
+"""What a plan-wide report section sees while it is computed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner.hardware.catalog import Catalog
+from planner.plan.model import Plan
+from planner.report.model import Finding, RackResult, Totals
+
+
+@dataclass(slots=True)
+class EvalContext:
+    """The plan, its catalog, totals, aggregate device counts (device type id -> number
+    placed) and the sections computed before this one (read them, never change them)."""
+
+    plan: Plan
+    catalog: Catalog
+    totals: Totals
+    counts: dict[str, int]
+    sections: dict[str, Any] = field(default_factory=dict)
+    racks: dict[str, RackResult] = field(default_factory=dict)  # cached per-rack results, by rack id
+    # rack power on the plan's basis (integer mW) -> number of racks drawing it; kept up to
+    # date incrementally so sections need not walk the racks (None: count from ``racks``)
+    rack_powers: dict[int, int] | None = None
+
+
+SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

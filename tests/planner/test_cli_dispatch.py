@@ -1,0 +1,113 @@
+"""The installed command, run as a user runs it: every --help works, a typo is named (never a
+window), and every subcommand refuses bad arguments with one line and exit status 2.
+
+Each case runs in a fresh process with a stand-in ``PySide6`` first on the path that stops the
+process if anything imports it: none of these may touch Qt."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from planner.cli import SUBCOMMANDS
+
+ROOT = Path(__file__).resolve().parents[2]
+QT_TOUCHED = "Qt was imported"
+
+
+def command() -> list[str]:
+    """The console script installed beside this Python (pip install -e), else ``python -m planner``."""
+    script = Path(sys.executable).with_name("cluster-planner")
+    if script.exists() and shutil.which(str(script)):
+        return [str(script)]
+    return [sys.executable, "-m", "planner"]
+
+
+@pytest.fixture(scope="module")
+def no_qt(tmp_path_factory) -> Path:
+    fake = tmp_path_factory.mktemp("no_qt") / "PySide6"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(f"raise SystemExit({QT_TOUCHED!r})\n")
+    return fake.parent
+
+
+def run(no_qt: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(no_qt), str(ROOT)]))
+    env.pop("DISPLAY", None)
+    env.pop("QT_QPA_PLATFORM", None)
+    return subprocess.run([*command(), *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
+
+
+def assert_one_line(proc: subprocess.CompletedProcess, *words: str) -> str:
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and QT_TOUCHED not in proc.stderr
+    for w in words:
+        assert w in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("sub", [None, *SUBCOMMANDS])
+def test_every_help_works(no_qt, tmp_path, sub):
+    proc = run(no_qt, *([sub] if sub else []), "--help", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"usage: cluster-planner{' ' + sub if sub else ''}"), proc.stdout[:200]
+    assert proc.stderr == ""
+    if sub is None:
+        assert all(s in proc.stdout for s in SUBCOMMANDS)
+
+
+def test_a_typo_is_an_unknown_command_with_a_suggestion_not_a_window(no_qt, tmp_path):
+    line = assert_one_line(run(no_qt, "wiring", "plan.json", cwd=tmp_path), "unknown command 'wiring'")
+    assert "(commands: " + ", ".join(SUBCOMMANDS) + ")" in line
+    line = assert_one_line(run(no_qt, "chek", "plan.json", cwd=tmp_path), "unknown command 'chek'")
+    assert line.endswith("did you mean 'check'?")
+    line = assert_one_line(run(no_qt, "exprot", cwd=tmp_path))
+    assert line.endswith("did you mean 'export'?")
+
+
+@pytest.mark.parametrize("path", ["missing.json", "plans/missing.json", "plans/missing"])
+def test_a_plan_that_does_not_exist_is_named_not_opened(no_qt, tmp_path, path):
+    line = assert_one_line(run(no_qt, path, cwd=tmp_path))
+    assert line == f"cluster-planner: no such plan file: {path}"
+
+
+def test_an_unknown_option_without_a_subcommand_is_refused(no_qt, tmp_path):
+    assert_one_line(run(no_qt, "--bogus", cwd=tmp_path), "--bogus")
+    (tmp_path / "p.json").write_text("{}")
+    assert_one_line(run(no_qt, "p.json", "--bogus", cwd=tmp_path), "unknown option '--bogus'")
+
+
+# each subcommand with a file that is not there (the plan, the folder to write into, an extra
+# catalog) and the name the message must give
+MISSING_FILE = {
+    "check": (["check", "missing.json"], "missing.json"),
+    "fabrics": (["fabrics", "missing.json"], "missing.json"),
+    "cables": (["cables", "missing.json"], "missing.json"),
+    "export": (["export", "missing.json", "-o", "out.xlsx"], "missing.json"),
+    "new": (["new", "--template", "medium", "-o", "no-such-folder/p.json"], "no-such-folder"),
+    "catalog": (["--catalog", "missing-catalog.json", "catalog"], "missing-catalog.json"),
+    "templates": None,  # reads no file
+    "rent": None,
+}
+TAKES_NO_ARGUMENTS = {"templates", "catalog"}
+
+
+@pytest.mark.parametrize("sub", SUBCOMMANDS)
+def test_every_subcommand_refuses_bad_arguments_in_one_line(no_qt, tmp_path, sub):
+    bare = run(no_qt, sub, cwd=tmp_path)
+    if sub in TAKES_NO_ARGUMENTS:  # listing commands: nothing is missing
+        assert bare.returncode == 0 and bare.stdout and bare.stderr == "", bare.stderr
+    else:
+        assert_one_line(bare, f"cluster-planner {sub}:", "required")
+    assert_one_line(run(no_qt, sub, "--bogus", cwd=tmp_path), "--bogus")
+    if MISSING_FILE[sub]:
+        args, name = MISSING_FILE[sub]
+        assert_one_line(run(no_qt, *args, cwd=tmp_path), name)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written
