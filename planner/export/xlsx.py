@@ -22,8 +22,10 @@ from planner.report.evaluate import evaluate
 from planner.plan.fileio import file_mode_for
 from planner.costs.section import billed_kw
 from planner.export.xlsx_bom import write_bom
+from planner.export.xlsx_cables import write_cables
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
+from planner.network.cables import build_schedule
 from planner.plan.model import Plan
 from planner.report.model import Report
 
@@ -44,6 +46,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_costs(wb, horizon_months=plan.settings.costs.horizon_months)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
     write_network(wb.create_sheet("Network"), report, catalog)
+    write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog), plan.settings.costs)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
@@ -56,7 +59,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
 
 # Sheets that print landscape (wide tables); the rest portrait. Every sheet fits its width
 # to one page and runs down as many pages as it needs.
-LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Checks", "Assumptions"}
+LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Assumptions"}
 
 
 def _print_setup(ws) -> None:

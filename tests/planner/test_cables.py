@@ -102,3 +102,20 @@ def test_cables_refuses_an_unwritable_csv_in_one_line(tmp_path, capsys):
     code = main(["cables", str(tmp_path / "p.json"), "--csv", str(tmp_path / "missing" / "c.csv")])
     err = capsys.readouterr().err
     assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_workbook_cables_sheet_lists_the_schedule(tmp_path):
+    import openpyxl
+
+    from planner.export.xlsx import write_workbook
+
+    plan = build_template("medium")
+    write_workbook(plan, CAT, tmp_path / "m.xlsx")
+    ws = openpyxl.load_workbook(tmp_path / "m.xlsx")["Cables"]
+    rows = list(ws.iter_rows(values_only=True))
+    start = next(i for i, r in enumerate(rows) if r[0] == "Link")
+    links = [r for r in rows[start + 1:] if r[0] is not None]
+    sched = build_schedule(plan, CAT)
+    assert len(links) == len(sched.links) == 352  # 256 compute + 60 storage + 36 management
+    parts = {r[0]: r[1] for r in rows[4:start] if r[0] and r[1] is not None}
+    assert sum(n for part, n in parts.items() if "transceiver" not in part) == 352

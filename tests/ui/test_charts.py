@@ -216,3 +216,17 @@ def test_a_plan_of_hundreds_of_racks_draws_one_step_per_rack_and_follows_edits(q
     i = report.rack_order.index(first.id)
     assert over[i] == pytest.approx(28.0)
     assert sum(1 for v in over if v > 0) == 1
+
+
+def test_facility_chart_shows_each_racks_feeds_and_heat_split(setup, catalog):
+    _, ev, panel = setup
+    chart = panel.facility
+    i = chart.rack_ids.index("r1")  # GPU-01: 4 x 10.2 kW = 40.8 kW nameplate
+    a, b = chart.feed_bars
+    # 2N: each feed carries half in normal operation, 20.4 kW, stacked on feed A
+    assert a.opts["height"][i] == pytest.approx(20.4) and b.opts["height"][i] == pytest.approx(20.4)
+    assert b.opts["y0"][i] == pytest.approx(20.4)
+    liquid, air = chart.heat_bars
+    # cold plates take 0.8 of it: 32.64 kW to liquid, 8.16 kW to air
+    assert liquid.opts["height"][i] == pytest.approx(32.64) and air.opts["height"][i] == pytest.approx(8.16)
+    assert chart.rack_axis.names[i] == "GPU-01"
