@@ -8,7 +8,7 @@ A few-hundred-rack plan keeps CI fast: ``massive`` with 1,500 nodes gives 426 ra
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtWidgets import QApplication
 
 from planner.plan.commands import MoveDevice
@@ -171,3 +171,20 @@ def test_an_edit_redraws_only_the_touched_racks_without_rebuilding_the_scene(big
     assert len(view.scene().items()) == count_before  # nothing created (devices of unseen racks stay lazy)
     assert p.id in view.racks[dest.id].devices and p.id not in view.racks[source].devices
 
+
+
+def test_the_overview_shades_cold_and_hot_aisles_between_rows(big):
+    overview = big.overview
+    overview.resize(400, 400)
+    image = overview._render()
+    rows = big.view.floor.rows()
+    assert len(rows) > 2
+
+    def gap_colour(i):
+        top, bottom = rows[i][1], rows[i + 1][0]
+        first = big.view.floor.rack_rect(rows[i][2][0])  # the row's first rack
+        point = overview.to_widget(QRectF(first.left(), top, first.width(), bottom - top)).center().toPoint()
+        return image.pixelColor(point)
+
+    cold, hot = gap_colour(0), gap_colour(1)  # row 1 | cold aisle | row 2 | hot aisle | row 3
+    assert cold.blue() > cold.red() and hot.red() > hot.blue()
