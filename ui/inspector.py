@@ -96,7 +96,7 @@ class Inspector(QWidget):
             self._row("height", "Height", _value(f"{d.u_height}U (U{p.u}-U{p.u + d.u_height - 1})"))
             self._row("power_typical", "Power, typical", _value(fmt.watts(d.power_typical_w)))
             self._row("power_nameplate", "Power, nameplate", _value(fmt.watts(d.power_max_w)))
-            self._row("weight", "Weight", _value(f"{d.weight_kg:g} kg"))
+            self._row("weight", "Weight", _value(f"{fmt.number(d.weight_kg, 'g')} kg"))
             if d.gpu:
                 self._row("gpus", "GPUs", _value(f"{d.gpu.count} x {d.gpu.model}"))
             self._row("cooling", "Cooling", _value(d.cooling))
@@ -109,21 +109,22 @@ class Inspector(QWidget):
         rack = self.doc.plan.rack(rid)
         res = self.doc.report.rack(rid)
         self.heading.setText(f"Rack {rack.name}")
-        self._row("power", f"Power ({res.basis})", _value(f"{fmt.kw(res.power_kw)} of {rack.power_cap_kw:g} kW cap"))
+        self._row("power", f"Power ({res.basis})", _value(f"{fmt.kw(res.power_kw)} of {fmt.number(rack.power_cap_kw, 'g')} kW cap"))
         self._row("power_both", "Typical / nameplate", _value(f"{fmt.kw(res.power_typical_kw)} / "
                                                               f"{fmt.kw(res.power_nameplate_kw)}"))
         self._row("space", "Space used", _value(f"{res.used_u} of {rack.height_u} U"))
         self._row("nodes", "Nodes / GPUs", _value(f"{res.nodes} / {res.gpus}"))
-        self._row("weight", "Weight", _value(f"{res.weight_kg:,.0f} of {rack.max_weight_kg:g} kg"))
+        self._row("weight", "Weight", _value(f"{fmt.number(res.weight_kg, ',.0f')} of {fmt.number(rack.max_weight_kg, 'g')} kg"))
         self._row("cooling", "Cooling", _value(rack.cooling + (", rear-door heat exchanger" if rack.rear_door_hx else "")))
         self._show_distribution(res)
         self._row("heat", "Heat (nameplate)", _value(f"{fmt.kw(res.heat_liquid_kw)} to liquid, "
                                                      f"{fmt.kw(res.heat_air_kw)} to air"))
-        self._row("water", "Water flow", _value(f"{res.water_l_min:,.1f} l/min" if res.water_l_min else "none"))
+        self._row("water", "Water flow", _value(f"{fmt.number(res.water_l_min, ',.1f')} l/min"
+                                                if res.water_l_min else "none"))
         rating = self.doc.plan.settings.floor.floor_rating_kg_m2
         self._row("floor", "Floor load", _value(
-            f"{res.floor_load_kg_m2:,.0f} of {rating:,.0f} kg/m² ({res.total_weight_kg:,.0f} kg with the "
-            f"enclosure on {rack.width_mm} x {rack.depth_mm} mm)"))
+            f"{fmt.number(res.floor_load_kg_m2, ',.0f')} of {fmt.number(rating, ',.0f')} kg/m² "
+            f"({fmt.number(res.total_weight_kg, ',.0f')} kg with the enclosure on {rack.width_mm} x {rack.depth_mm} mm)"))
         if rack.row:
             self._row("row", "Row", _value(rack.row))
         n = len(res.findings)

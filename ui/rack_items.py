@@ -332,7 +332,7 @@ class RackItem(QGraphicsItem):
         res = self.result
         if res is None:
             return ""
-        return f"{res.power_kw:,.1f} / {res.cap_kw:g} kW"
+        return f"{fmt.number(res.power_kw)} / {fmt.number(res.cap_kw, 'g')} kW"
 
     def power_bar_colour(self) -> QColor:
         return theme.bar_colour(self.result.load_fraction if self.result else 0.0)

@@ -79,14 +79,14 @@ class SummaryStrip(QWidget):
         self._set("racks", fmt.count(t.racks))
         self._set("it_kw", fmt.kw(t.it_power_kw), f"IT power on the {t.basis} basis "
                   f"(typical {fmt.kw(t.it_power_typical_kw)}, nameplate {fmt.kw(t.it_power_nameplate_kw)})")
-        self._set("facility_kw", fmt.kw(t.facility_power_kw), f"IT power x PUE {t.pue:g}")
+        self._set("facility_kw", fmt.kw(t.facility_power_kw), f"IT power x PUE {fmt.number(t.pue, 'g')}")
         self._set("cdus", f"{t.cdus} / {t.cdus_placed}")
         net, cost = report.network, report.cost
         allreduce = net.allreduce_ms if net is not None else None
         idle = net.gpu_idle_pct if net is not None else None
         tokens = net.tokens_per_s if net is not None else None
-        self._set("allreduce_ms", f"{allreduce:,.1f} ms" if allreduce is not None else None)
-        self._set("gpu_idle_pct", f"{idle:,.1f} %" if idle is not None else None)
+        self._set("allreduce_ms", f"{fmt.number(allreduce)} ms" if allreduce is not None else None)
+        self._set("gpu_idle_pct", f"{fmt.number(idle)} %" if idle is not None else None)
         self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None)
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None)
         self._set_break_even(cost.break_even_months if cost is not None else None)
@@ -98,7 +98,7 @@ class SummaryStrip(QWidget):
         # The guide's break-even is against reserved 1-yr rental; otherwise the first option.
         name = "reserved_1yr" if "reserved_1yr" in months else next(iter(months))
         value = months[name]
-        lines = [f"{k}: {'never' if v is None else f'{v:,.1f} months'}" for k, v in months.items()]
-        shown = "never" if value is None else f"{value:,.1f} mo"
+        lines = [f"{k}: {'never' if v is None else f'{fmt.number(v)} months'}" for k, v in months.items()]
+        shown = "never" if value is None else f"{fmt.number(value)} mo"
         self._set("break_even", shown, "Months until owning beats renting:\n" + "\n".join(lines))
         self.figures["break_even"].caption.setText(f"break-even vs {name.replace('_', ' ')}")
