@@ -16,7 +16,8 @@ SECTION_SETTINGS = [
     ("fabric", "oversubscription", 2.0), ("fabric", "oversubscription", 1.0), ("fabric", "tiers", "3"),
     ("fabric", "switch_device", "qm9700-ndr200"), ("fabric", "switch_device", "qm9700"),
     ("storage", "checkpoint_interval_min", 10.0), ("workload", "dp", 7), ("costs", "utilisation", 0.8),
-    ("costs", "redundant_feeds", False),
+    ("costs", "colocation_basis", "nameplate"), ("power", "feed_redundancy", "N+1"),
+    ("floor", "enclosure_kg", 900.0),
 ]
 
 step = st.tuples(
