@@ -27,6 +27,7 @@ CHOICE_LABELS = {
     "leaf_spine": "leaf-spine", "auto": "automatic", "separate": "separate network", "shared": "shared with compute",
     "eth100_tcp": "100 GbE TCP", "eth200_roce": "200 GbE RoCE v2", "eth400_roce": "400 GbE RoCE v2",
     "ib200": "InfiniBand HDR 200", "ib400": "InfiniBand NDR 400", "ib800": "InfiniBand XDR 800",
+    "spx400": "Spectrum-X 400 GbE", "spx800": "Spectrum-X 800 GbE",
     "ddp": "DDP (replicated)", "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard",
 }
 

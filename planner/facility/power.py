@@ -18,8 +18,9 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog) -> RackResult:
     above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
     air-cooling limit is a warning (the guide measured 18% throughput loss from thermal
     throttling), and so is the air remainder of a liquid-cooled rack; weight over the rack's
-    rating is a warning; floor load over the floor's rating is an error. Feeds and PDUs are
-    sized on the nameplate (``planner.facility.distribution``).
+    rating is an error (a 1.36 t NVL72 on a floor or rack rated below it is not a planning
+    risk but a structural one); floor load over the floor's rating is an error. Feeds and
+    PDUs are sized on the nameplate (``planner.facility.distribution``).
     """
     settings = plan.settings
     facility, power_s, floor_s = settings.facility, settings.power, settings.floor
@@ -28,7 +29,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog) -> RackResult:
                      cap_kw=rack.power_cap_kw, max_weight_kg=rack.max_weight_kg, basis=basis)
     counts = res.counts
     spans = []
-    liquid_rack = rack.cooling == "liquid"
+    liquid_rack = rack.cooling != "air"  # liquid or hybrid: plumbed to a CDU
     feeds_n = 1 if power_s.feed_redundancy == "N" else 2
     cords = [[0, 0] for _ in range(feeds_n)]
     liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
@@ -65,7 +66,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog) -> RackResult:
                 res.liquid_nodes += 1
             if d.cooling == "liquid" and not liquid_rack:
                 res.findings.append(Finding(
-                    "warning", "rack.cooling.liquid_device_in_air_rack",
+                    "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
                     f"{d.model} ({p.label or p.id}) is liquid-cooled but rack {rack.name} is air-cooled: "
                     "set the rack's cooling to liquid and plumb it to a CDU", p.id))
     spans.sort()
@@ -124,7 +125,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog) -> RackResult:
             f"Air-cooled rack {rack.name} puts {air_basis_mw / 1e6:.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
             "air-cooling limit: the planning guide saw thermal throttling cost 18% of throughput with air "
             "cooling; use direct-to-chip liquid cooling", rack.id))
-    if rack.cooling == "liquid" and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
+    if liquid_rack and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
         res.findings.append(Finding(
             "warning", "rack.cooling.air_remainder",
             f"Liquid-cooled rack {rack.name} still puts {air_basis_mw / 1e6:.1f} kW ({basis}) into the air, above "
@@ -132,6 +133,6 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog) -> RackResult:
             "NIC and power-supply heat; add a rear-door heat exchanger or spread the nodes", rack.id))
     if res.weight_kg > rack.max_weight_kg + 1e-9:
         res.findings.append(Finding(
-            "warning", "rack.weight.over_limit",
+            "error", "rack.weight.over_limit",
             f"Rack {rack.name} carries {res.weight_kg:.0f} kg, above its {rack.max_weight_kg:g} kg rating", rack.id))
     return res

@@ -27,9 +27,10 @@ class Rack(_Doc):
     name: str = Field(min_length=1, max_length=100)
     height_u: int = Field(42, ge=1, le=60, description="usable rack units")
     power_cap_kw: float = Field(30.0, gt=0, le=1000)
-    cooling: Literal["air", "liquid"] = "air"
+    cooling: Literal["air", "liquid", "hybrid"] = "air"
     max_weight_kg: float = Field(1360.0, gt=0, le=20000, description="static load rating")
     row: str = Field("", max_length=100, description="row name on the floor; racks of a row stand in plan order")
+    rack_type: str = Field("", max_length=64, description="the catalog rack type it was built from; empty = conventional")
     width_mm: int = Field(600, ge=300, le=1500, description="footprint width")
     depth_mm: int = Field(1200, ge=300, le=2000, description="footprint depth")
     rear_door_hx: bool = Field(False, description="a rear-door heat exchanger takes the rack's air heat to water")

@@ -33,9 +33,10 @@ class TemplateError(PlannerError):
 class RackSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     prefix: str
-    cooling: Literal["air", "liquid"] = "air"
+    cooling: Literal["air", "liquid", "hybrid"] = "air"
     power_cap_kw: float | None = None
     height_u: int = 42
+    rack_type: str | None = None  # a catalog rack type: its height, cooling, cap and rating win
 
 
 class StorageSpec(BaseModel):
@@ -61,6 +62,7 @@ class Template(BaseModel):
     storage_switches: bool = False
     management_switch: bool = True
     cdus: bool = True
+    management: list[StorageSpec] = Field(default_factory=list)  # UFM, head nodes: in the infrastructure racks
 
 
 @lru_cache(maxsize=None)
@@ -103,6 +105,11 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         _rescale_workload(plan, catalog, t.node, n_nodes)
 
     def rack_fields(spec: RackSpec) -> dict[str, Any]:
+        if spec.rack_type is not None:
+            rt = catalog.rack_type(spec.rack_type)
+            if rt is None:
+                raise TemplateError(f"template '{name}': the catalog has no rack type '{spec.rack_type}'")
+            return rt.rack_fields(settings.facility.default_rack_cap_kw)
         cap = spec.power_cap_kw or settings.facility.default_rack_cap_kw
         if spec.cooling == "air":  # templates keep air-cooled racks within the air-cooling limit
             cap = min(cap, settings.facility.air_cooling_limit_kw)
@@ -138,10 +145,12 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         sw = catalog.get(settings.fabric.storage_switch_device)
         if sw and sw.switch and ports:
             infra += place(sw.id, math.ceil(ports / sw.switch.ports), t.infra_rack, infra, "stor-sw-")
+    for extra in t.management:
+        infra += place(extra.device, extra.count, t.infra_rack, infra, "mgmt-srv-")
     if t.cdus:
         liquid_nodes, liquid_kw = _liquid_load(plan, catalog)
         need = cdus_needed(liquid_nodes, liquid_kw, settings.facility, catalog)
-        if t.infra_rack.cooling == "liquid":  # the infrastructure racks are liquid-cooled: CDUs go there
+        if rack_fields(t.infra_rack)["cooling"] != "air":  # liquid-cooled infrastructure racks: CDUs go there
             infra += place(settings.facility.cdu_device, need, t.infra_rack, infra, "cdu-")
         else:
             # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
@@ -189,7 +198,7 @@ def _liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
         rack = plan.rack(p.rack)
         if d is None or rack is None:
             continue
-        liquid_rack = rack.cooling == "liquid"
+        liquid_rack = rack.cooling != "air"
         if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
             nodes += 1
         kw += capture_fraction(d, liquid_rack, plan.settings.facility) * d.power_max_w / 1000
@@ -208,7 +217,7 @@ def _racks_with_room(plan: Plan, catalog: Catalog, rack_ids: list[str], device_i
     out = []
     for rid in rack_ids:
         rack = plan.rack(rid)
-        if rack is None or rack.cooling != "liquid":
+        if rack is None or rack.cooling == "air":
             continue
         members = [catalog[p.device] for p in plan.rack_members(rid).values() if p.device in catalog]
         used_u = sum(m.u_height for m in members)

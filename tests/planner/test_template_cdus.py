@@ -46,8 +46,8 @@ def test_nameplate_basis_cdus_join_the_gpu_racks_they_serve():
 
 def test_liquid_cooled_infra_racks_keep_their_cdus():
     # frontier-100k declares liquid-cooled NET racks (69 kW): the CDUs stay there. Sized
-    # by capacity on design heat, N+1. Resized to 100 nodes here: 100 x 10.2 kW x 0.8 = 816 kW
-    # + 34 liquid-cooled Q3400 switches x 6 kW x 0.8 = 163.2 kW -> 979.2 / 250 = 3.9 -> 4 + 1 = 5.
+    # by capacity on the design heat to liquid, N+1. Resized to 100 nodes here:
+    # 100 x 10.2 kW x 0.8 = 816 kW / 250 = 3.3 -> 4, + 1 spare = 5 CDUs.
     plan = build_template("frontier-100k", nodes=100)
     racks = cdu_racks(plan)
     assert racks and all(name.startswith("NET") and cooling == "liquid" for name, cooling in racks.items())
