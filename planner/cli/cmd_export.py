@@ -28,6 +28,9 @@ def register(sub) -> None:
                    help="write NetBox 4.x bulk-import CSV files (sites, racks, device types, devices, power "
                         "feeds, cables ...) into the folder OUT, numbered in import order")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4", help="PDF paper size (landscape); default A4")
+    p.add_argument("--with-prices", action="store_true",
+                   help="include unit prices, capex, opex and TCO in the PDF vendor pack (left out by default; "
+                        "the workbook always has them)")
     p.set_defaults(run=run)
 
 
@@ -49,7 +52,7 @@ def run(args) -> int:
             files = import_module("ui.export.files")
         except ImportError as exc:
             raise UsageError(f"drawing exports are not available in this build ({exc})") from None
-        files.export_drawing(plan, catalog, out, report, paper=args.paper)
+        files.export_drawing(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices)
     print(f"wrote {out}")
     return 0
 
