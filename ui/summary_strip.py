@@ -40,6 +40,9 @@ FIGURES: dict[str, tuple[str, str]] = {
     "allreduce_ms": ("all-reduce", "gradient all-reduce time per step (network section)"),
     "gpu_idle_pct": ("GPU idle", "share of a step the GPUs wait for the network"),
     "tokens_per_s": ("tokens/s", "training throughput the cluster can compute"),
+    "mfu": ("MFU", "end-to-end model FLOP utilisation: FLOPs per token x tokens/s / (GPUs x peak), with the "
+            "pipeline bubble and exposed communication (the figure papers publish)"),
+    "time_to_train": ("to train", "days to train the workload's token budget at this throughput"),
     "capex": ("capex", "purchase cost of the placed hardware"),
     "break_even": ("break-even", "months until owning beats renting (first rental option)"),
 }
@@ -88,8 +91,24 @@ class SummaryStrip(QWidget):
         self._set("allreduce_ms", f"{fmt.number(allreduce)} ms" if allreduce is not None else None)
         self._set("gpu_idle_pct", f"{fmt.number(idle)} %" if idle is not None else None)
         self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None)
+        self._set_workload(report.workload)
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None)
         self._set_break_even(cost.break_even_months if cost is not None else None)
+
+    def _set_workload(self, work) -> None:
+        mfu = work.mfu if work is not None else None
+        self._set("mfu", f"{fmt.number(100 * mfu)} %" if mfu is not None else None)
+        days = work.time_to_train_days if work is not None else None
+        if days is None:
+            self._set("time_to_train", None)
+            return
+        tokens_b = work.train_tokens_b or 0.0
+        budget = f"{fmt.number(tokens_b / 1000, '.3g')}T" if tokens_b >= 1000 else f"{fmt.number(tokens_b, '.3g')}B"
+        shown = f"{fmt.number(days, ',.0f' if days >= 10 else ',.1f')} days"
+        lines = [f"{k.replace('_', ' ')}: {fmt.usd(v)}" for k, v in (work.run_cost_usd or {}).items()]
+        self._set("time_to_train", shown, f"Days to train {budget} tokens at this plan's throughput"
+                  + ("\nThe run's cost:\n" + "\n".join(lines) if lines else ""))
+        self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
 
     def _set_break_even(self, months: Any) -> None:
         if not isinstance(months, dict) or not months:

@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # the section models import this module (Finding)
     from planner.facility.section import FacilitySection
     from planner.network.section import NetworkSection
     from planner.storage.section import StorageSection
+    from planner.workload.section import WorkloadSection
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -289,6 +290,10 @@ class Report:
     @property
     def cost(self) -> CostSection | None:
         return self.sections.get("cost")
+
+    @property
+    def workload(self) -> WorkloadSection | None:
+        return self.sections.get("workload")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -149,6 +149,11 @@ def test_scaling_chart_marks_the_plans_point(setup, catalog):
     assert plan_x == 128
     assert plan_y == next(p["speedup"] for p in points if p["gpus"] == 128)
     assert 0 < plan_y < 128
+    # the plan's label carries the workload's end-to-end MFU and time to train
+    work = ev.report.workload
+    label = chart.plan_label.toPlainText()
+    assert f"MFU {100 * work.mfu:.1f}% end to end" in label
+    assert f"{work.time_to_train_days:,.0f} days to train 15T tokens" in label
     # A 17th node leaves TP x PP x DP = 128 != 136 GPUs: no training figures, no point.
     edit(plan, catalog, ev, panel, AddDevice(NODE, "r1", 33))
     assert chart.plan_point_xy() is None and len(chart.curve.getData()[0] or []) == 0

@@ -5,6 +5,8 @@ import types
 from dataclasses import replace
 from importlib.machinery import ModuleSpec
 
+import pytest
+
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
 from planner.plan.templates import build_template
@@ -81,3 +83,20 @@ def test_recent_files_and_window_layout_are_remembered(window, qtbot, tmp_path, 
     again.show()
     assert (again.width(), again.height()) == (760, 540)
     assert again.checks_dock.isHidden()
+
+
+def test_summary_shows_end_to_end_mfu_and_time_to_train(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    strip.show()
+    report = evaluate(build_template("medium"), default_catalog())
+    work = report.workload
+    strip.show_report(report)
+    # MFU = FLOPs per token x tokens/s / (GPUs x peak); days = 15e12 tokens / tokens/s / 86,400
+    fpt = 6 * 70e9 + 12 * 80 * 4096 * 8192
+    assert work.mfu == pytest.approx(fpt * work.tokens_per_s / (128 * 989e12), abs=1e-4)
+    assert strip.text("mfu") == f"{100 * work.mfu:,.1f} %"
+    days = 15e12 / work.tokens_per_s / 86_400
+    assert strip.text("time_to_train") == f"{days:,.0f} days"
+    assert strip.figures["time_to_train"].caption.text() == "to train 15T tokens"
+    assert "rent spot" in strip.figures["time_to_train"].toolTip()
