@@ -24,6 +24,7 @@ from ui.overview import add_overview_dock
 from ui.palette import DevicePalette
 from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
+from ui.rack_navigation import VIEW_KEYS
 from ui.rack_view import RackView
 from ui.settings_panel import SettingsPanel
 from ui.summary_strip import SummaryStrip
@@ -157,10 +158,11 @@ class MainWindow(FileActions, QMainWindow):
 
         stack = self.doc.undo_stack
         self.undo_action = stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
         self.undo_action.setIcon(QIcon.fromTheme("edit-undo", self.style().standardIcon(sp.SP_ArrowBack)))
         self.redo_action = stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        # Not StandardKey.Redo: on X11 it is Ctrl+Shift+Z again, and a key bound twice runs neither.
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.redo_action.setIcon(QIcon.fromTheme("edit-redo", self.style().standardIcon(sp.SP_ArrowForward)))
         self.undo_button_action = self._step_button("Undo", self.undo_action, stack.undo)
         self.redo_button_action = self._step_button("Redo", self.redo_action, stack.redo)
@@ -271,7 +273,8 @@ class MainWindow(FileActions, QMainWindow):
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]
-        dialog = ShortcutsDialog(shortcut_rows(sorted(set(actions), key=lambda a: a.text().replace("&", ""))), self)
+        actions = sorted(set(actions), key=lambda a: a.text().replace("&", ""))
+        dialog = ShortcutsDialog(shortcut_rows(actions, VIEW_KEYS), self)
         dialog.open()
         return dialog
 
@@ -333,8 +336,9 @@ class MainWindow(FileActions, QMainWindow):
         state = self.settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1500, 920)
+        else:  # 1500 x 920, or the whole screen when it is smaller (a 1440 x 900 laptop)
+            screen = self.screen().availableGeometry() if self.screen() is not None else None
+            self.resize(min(1500, screen.width()) if screen else 1500, min(920, screen.height()) if screen else 920)
         if state is not None:
             self.restoreState(state)
         else:
@@ -347,8 +351,10 @@ class MainWindow(FileActions, QMainWindow):
             self._default_dock_sizes()
 
     def _default_dock_sizes(self) -> None:
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.checks_dock], [290], Qt.Orientation.Vertical)
+        # the rack view keeps most of the height: its racks are fitted to it, and text is drawn
+        # no smaller than the normal font less 2 pt, so a taller view shows more
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 330], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.checks_dock], [max(170, min(290, round(self.height() * 0.24)))], Qt.Orientation.Vertical)
         self.resizeDocks([self.checks_dock, self.charts_dock], [480, 720], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
 
@@ -361,4 +367,5 @@ class MainWindow(FileActions, QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        self.plan_guard.release()
         event.accept()

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QVBoxLayout)
 
 from planner.plan.autoplace import AutoPlace
+from planner.plan.names import series_prefix
 from planner.plan.commands import RACK_FIELDS, EditRack
 from planner.plan.model import Rack
 from ui import fmt
@@ -120,8 +121,9 @@ class AutoPlaceDialog(QDialog):
 
     def accept(self) -> None:
         device = self.doc.catalog[self.device.currentData()]
-        fields = {"cooling": device.cooling}
-        if self.doc.apply(AutoPlace(device.id, self.count.value(), racks=self.racks, new_rack_fields=fields)):
+        labels = series_prefix(self.doc.plan, self.doc.catalog, device)  # continue node-N
+        if self.doc.apply(AutoPlace(device.id, self.count.value(), racks=self.racks, new_rack_prefix="GPU",
+                                    label_prefix=labels)):
             super().accept()
         else:
             self.message.setText(self.doc.last_error or "")

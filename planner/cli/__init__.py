@@ -16,6 +16,7 @@ from pathlib import Path
 
 from planner import __version__
 from planner.errors import PlannerError, one_line
+from planner.text import clean_text
 
 # Subcommand modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ["templates", "new", "check", "catalog", "fabrics", "rent", "cables", "export"]
@@ -48,7 +49,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _TerminalSafe:
+    """A text stream whose writes have control characters escaped (``planner.text``): every
+    name, label or message printed by any command reaches the terminal inert."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(clean_text(text, "terminal"))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     route = _route(argv)
     if route == "app":
@@ -124,12 +148,29 @@ def _route(argv: list[str]) -> str:
 
 def _open_app(argv: list[str]) -> int:
     try:
+        libs = import_module("ui.qt_libs").problem()  # before Qt loads: Qt aborts without them
+        if libs:
+            print(f"cluster-planner: {libs}", file=sys.stderr)
+            return 2
         app = import_module("ui.app")
     except ImportError as exc:
         print(f"cluster-planner: the desktop app is not available ({exc}); try 'cluster-planner --help'",
               file=sys.stderr)
         return 2
     return int(app.run(argv) or 0)
+
+
+def print_json(data: object) -> None:
+    """Print ``data`` as strict JSON: NaN or infinity is refused (one line, exit 2), never
+    printed as the non-JSON tokens ``NaN``/``Infinity``."""
+    import json
+
+    try:
+        text = json.dumps(data, indent=1, allow_nan=False)
+    except ValueError:
+        raise PlannerError("a figure of the report is not a finite number; the plan's values are out of "
+                           "range (please report this)") from None
+    print(text)
 
 
 def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: list[str]) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
 
-from planner.cli import load_catalog_arg
+from planner.cli import load_catalog_arg, print_json
 from planner.network.cables import build_schedule
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
@@ -28,7 +27,7 @@ def run(args) -> int:
     if args.json:
         out = report.to_json()
         out["cables"] = build_schedule(plan, catalog).totals()
-        print(json.dumps(out, indent=1))
+        print_json(out)
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0

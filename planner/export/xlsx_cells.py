@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.defined_name import DefinedName
+
+from planner.text import clean_text
 
 USD = '"$"#,##0.00'
 USD0 = '"$"#,##0'
@@ -33,6 +34,10 @@ CATEGORY_FILLS = {
 EMPTY_U_FILL = PatternFill("solid", fgColor="F7F7F7")
 
 
+# First characters a spreadsheet may take as the start of a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
 def text(ws, row: int, col: int, value: Any, *, font: Font | None = None):
     """Write ``value`` as a plain string that Excel and LibreOffice never evaluate.
 
@@ -40,11 +45,11 @@ def text(ws, row: int, col: int, value: Any, *, font: Font | None = None):
     to string (and the quote prefix, as Excel does for typed text) keeps a label such as
     ``=HYPERLINK("http://x","y")`` inert. Control characters XML cannot hold are dropped.
     """
-    s = ILLEGAL_CHARACTERS_RE.sub("", "" if value is None else str(value))
+    s = clean_text(value, "xml")
     cell = ws.cell(row=row, column=col)
     cell.value = s
     cell.data_type = "s"
-    if s[:1] in ("=", "+", "-", "@"):
+    if s[:1] in FORMULA_STARTS:
         cell.quotePrefix = True
     if font is not None:
         cell.font = font

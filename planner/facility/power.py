@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
 from planner.facility.floor import floor_load_kg_m2
 from planner.facility.heat import capture_fraction, water_l_min
 from planner.hardware.catalog import Catalog
-from planner.plan.model import Plan, Rack
+from planner.plan.model import Placement, Plan, Rack
 from planner.plan.space import space_findings
 from planner.report.model import Finding, RackResult
 
 
-def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog) -> RackResult:
+def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
+                  members: Iterable[Placement] | None = None) -> RackResult:
     """Sum a rack's power (both bases), weight, space and GPUs, and check it against its limits.
+
+    ``members`` replaces the rack's devices in the plan (a what-if: the rack with one more).
 
     Power over the cap on the plan's basis is an error; on the typical basis a nameplate
     above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
@@ -33,7 +38,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog) -> RackResult:
     feeds_n = 1 if power_s.feed_redundancy == "N" else 2
     cords = [[0, 0] for _ in range(feeds_n)]
     liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
-    for p in plan.rack_members(rack.id).values():
+    for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
         if d is None:
             res.findings.append(Finding("error", "device.unknown_type",

@@ -14,10 +14,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from planner.bounds import physical_number
+
 from planner.errors import PlannerError, describe_validation_error
 from planner.hardware.parts import Component, RackType
 from planner.paths import resources_dir
-from planner.plan.readfile import read_limited
+from planner.plan.readfile import read_limited, strict_json
 
 Category = Literal["gpu_server", "switch", "storage", "cdu", "pdu", "other"]
 Cooling = Literal["air", "liquid"]
@@ -36,7 +38,9 @@ CATALOG_SCHEMA_VERSION = 1
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
+
+    _physical = field_validator("*")(physical_number)
 
 
 class GpuBlock(_Strict):
@@ -126,7 +130,7 @@ class DeviceType(_Strict):
     power_typical_w: float = Field(ge=0, le=500_000, description="sustained draw in training")
     cooling: Cooling = "air"
     gpu: GpuBlock | None = None
-    nics: tuple[NicBlock, ...] = ()
+    nics: tuple[NicBlock, ...] = Field((), strict=False)  # a JSON list; its items stay strict
     switch: SwitchBlock | None = None
     storage: StorageBlock | None = None
     cdu_capacity_kw: float | None = Field(default=None, gt=0, le=10_000)
@@ -195,9 +199,9 @@ class DeviceType(_Strict):
 
 class CatalogFile(_Strict):
     schema_version: int = Field(ge=1)
-    devices: tuple[DeviceType, ...]
-    rack_types: tuple[RackType, ...] = ()
-    components: tuple[Component, ...] = ()
+    devices: tuple[DeviceType, ...] = Field(strict=False)  # JSON lists; their items stay strict
+    rack_types: tuple[RackType, ...] = Field((), strict=False)
+    components: tuple[Component, ...] = Field((), strict=False)
 
     @field_validator("schema_version")
     @classmethod
@@ -283,7 +287,7 @@ def read_catalog(path: Path) -> CatalogFile:
     except UnicodeDecodeError:
         raise CatalogError(f"{path.name}: not a UTF-8 text file") from None
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = strict_json(text, "catalog")
     except (json.JSONDecodeError, ValueError, RecursionError) as exc:
         raise CatalogError(f"{path.name}: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -299,9 +303,6 @@ def read_catalog(path: Path) -> CatalogFile:
         raise CatalogError(f"{path.name}: device id '{dupes[0]}' is defined twice")
     return parsed
 
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number a catalog may hold")
 
 
 def builtin_catalog_files() -> list[Path]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from planner.bounds import physical_number
 
 from planner.settings import Settings
 
@@ -19,7 +21,9 @@ ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
 
 class _Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False, strict=True)
+
+    _physical = field_validator("*")(physical_number)
 
 
 class Rack(_Doc):
@@ -44,13 +48,29 @@ class Placement(_Doc):
     label: str = Field("", max_length=200)
 
 
+# Size limits (README "Your work is safe"): the largest plan every view and export handles
+# within bounded memory and time. The frontier-100k template (100,000 GPUs) has 2,982
+# racks and 18,183 devices.
+MAX_RACKS = 10_000
+MAX_DEVICES = 200_000
+
+
+def size_problem(racks: int, devices: int) -> str | None:
+    """Why a plan of this size is refused, or None."""
+    if racks > MAX_RACKS:
+        return f"{racks:,} racks are more than a plan may have ({MAX_RACKS:,})"
+    if devices > MAX_DEVICES:
+        return f"{devices:,} devices are more than a plan may have ({MAX_DEVICES:,})"
+    return None
+
+
 class Plan(_Doc):
     schema_version: int = SCHEMA_VERSION
     name: str = Field("Untitled plan", min_length=1, max_length=200)
     description: str = Field("", max_length=5000)
     settings: Settings = Field(default_factory=Settings)
-    racks: list[Rack] = Field(default_factory=list)
-    placements: list[Placement] = Field(default_factory=list)
+    racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)
+    placements: list[Placement] = Field(default_factory=list, max_length=MAX_DEVICES)
 
     _racks: dict[str, Rack] = PrivateAttr(default_factory=dict)
     _placements: dict[str, Placement] = PrivateAttr(default_factory=dict)

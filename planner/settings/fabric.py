@@ -96,36 +96,36 @@ class FabricSettings(Section):
     efficiency_eth100_tcp: float = setting(
         0.45, title="Efficiency, 100GbE TCP (custom profile)", unit="fraction of line rate",
         source="Measured profile: 4-6 GB/s NCCL bus bandwidth per 100 Gb/s TCP NIC (NVIDIA/nccl#450); "
-        "the guide's table: 45%.", gt=0, le=1)
+        "the guide's table: 45%.", ge=0.01, le=1)
     efficiency_eth200_roce: float = setting(
         0.90, title="Efficiency, 200GbE RoCE v2 (custom profile)", unit="fraction of line rate",
         source="Measured profile: tuned RoCE close to InfiniBand (Meta, SIGCOMM 2024; Llama 3 on 400G RoCE). "
-        "The guide's table: 51%.", gt=0, le=1)
+        "The guide's table: 51%.", ge=0.01, le=1)
     efficiency_eth400_roce: float = setting(
         0.90, title="Efficiency, 400GbE RoCE v2 (custom profile)", unit="fraction of line rate",
         source="Measured profile: tuned RoCE close to InfiniBand (Meta, SIGCOMM 2024; Llama 3 on 400G RoCE). "
-        "Untuned RoCE: ~27 GB/s per 400G rail (NVIDIA/nccl#2409).", gt=0, le=1)
+        "Untuned RoCE: ~27 GB/s per 400G rail (NVIDIA/nccl#2409).", ge=0.01, le=1)
     efficiency_ib200: float = setting(
         0.96, title="Efficiency, 200G InfiniBand (custom profile)", unit="fraction of line rate",
         source="Measured profile: ~24 GB/s bus bandwidth per 200G NIC (NVIDIA/nccl-tests#119). The guide: 88%.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_ib400: float = setting(
         0.94, title="Efficiency, 400G InfiniBand NDR (custom profile)", unit="fraction of line rate",
         source="Measured profile: 46-48 GB/s per NDR NIC (NVIDIA/nccl-tests#290). The guide: 86.25%.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_ib800: float = setting(
         0.94, title="Efficiency, 800G InfiniBand XDR (custom profile)", unit="fraction of line rate",
         source="Measured profile: NDR's measured fraction (no published XDR figure yet). The guide: none.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_spx400: float = setting(
         0.90, title="Efficiency, Spectrum-X 400GbE (custom profile)", unit="fraction of line rate",
         source="Measured profile: tuned RoCE's 90%. NVIDIA states Spectrum-X (SN5600 with BlueField-3 / ConnectX-8 "
         "SuperNICs, adaptive routing, congestion control) reaches ~95% effective bandwidth at scale (vendor figure).",
-        gt=0, le=1)
+        ge=0.01, le=1)
     efficiency_spx800: float = setting(
         0.90, title="Efficiency, Spectrum-X 800GbE (custom profile)", unit="fraction of line rate",
         source="As Spectrum-X 400GbE: tuned RoCE's 90%; NVIDIA's vendor figure ~95%.",
-        gt=0, le=1)
+        ge=0.01, le=1)
     latency_tcp_us: float = setting(
         50.0, title="Per-step latency, TCP", unit="us",
         source="REFERENCE: kernel TCP ~50 us per collective step.", ge=0, le=100000)
@@ -139,4 +139,4 @@ class FabricSettings(Section):
         0.80, title="NVLink efficiency", unit="fraction of per-direction bandwidth",
         source="Planner assumption: NCCL reaches ~80% of NVLink's per-direction bandwidth (half the "
         "datasheet's bidirectional figure, e.g. 450 of 900 GB/s on H100); 'virtually free' is not zero.",
-        gt=0, le=1)
+        ge=0.01, le=1)

@@ -99,7 +99,7 @@ class WorkloadSettings(Section):
         0.55, title="Math kernel efficiency (fraction of peak while computing)", unit="fraction",
         source="The fraction of peak the matrix kernels reach while they run; end-to-end MFU (with the pipeline "
         "bubble and exposed communication) is computed from it. 0.55 reproduces the README's validation table "
-        "(Llama 3, Megatron-LM, MT-NLG) within its tolerances.", gt=0, le=1)
+        "(Llama 3, Megatron-LM, MT-NLG) within its tolerances.", ge=0.01, le=1)
     overlap: float = setting(
         0.0, title="Communication overlapped with compute", unit="fraction",
         source="Planning guide: backward prefetch 'hides 70% of communication latency'; 0 = no overlap (worst case).",

@@ -181,7 +181,7 @@ def test_guides_single_node_claim_is_reported_impossible():
 
 
 @settings(max_examples=150, deadline=None)
-@given(params=st.floats(0.1, 2000), mfu=st.floats(0.01, 1.0), overlap=st.floats(0, 1),
+@given(params=st.floats(0.1, 2000), mfu=st.floats(0.01, 1.0), overlap=st.one_of(st.just(0.0), st.floats(1e-6, 1)),  # the model refuses vanishing non-zero values
        tp=st.sampled_from([1, 2, 4, 8, 16]), pp=st.sampled_from([1, 2, 4, 8]), dp=st.integers(1, 256),
        tech=st.sampled_from(["eth100_tcp", "eth200_roce", "eth400_roce", "ib200", "ib400", "ib800"]),
        sharding=st.sampled_from(["ddp", "fsdp_full", "fsdp_hybrid"]), sharp=st.booleans(),

@@ -25,7 +25,8 @@ def test_summary_shows_totals_and_hides_missing_sections(qtbot):
     assert (strip.text("gpus"), strip.text("nodes"), strip.text("racks")) == ("128", "16", "7")
     assert strip.text("cdus") == "2 / 2"
     for key in ("allreduce_ms", "gpu_idle_pct", "tokens_per_s", "capex", "break_even"):
-        assert strip.text(key) is None
+        assert strip.text(key) == "–"  # the slot stays, with a dash
+        assert ": not available." in strip.figures[key].toolTip()
 
 
 def test_summary_shows_network_and_cost_sections_when_present(qtbot):
@@ -46,14 +47,16 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     assert "spot: never" in strip.figures["break_even"].toolTip()
     report.sections["cost"] = replace(report.cost, capex_usd=1500.0, break_even_months={})
     strip.show_report(report)
-    assert strip.text("capex") == "$2k" and strip.text("break_even") is None
+    assert strip.text("capex") == "$2k" and strip.text("break_even") == "–"
+    assert strip.figures["break_even"].toolTip() == ("Break-even: not available. "
+                                                      "There is no rental option to compare with.")
 
 
 def test_excel_export_calls_the_workbook_writer_when_it_exists(qtbot, monkeypatch, tmp_path, catalog):
     calls = []
     fake = types.ModuleType("planner.export.xlsx")
     fake.__spec__ = ModuleSpec("planner.export.xlsx", None)
-    fake.write_workbook = lambda plan, cat, path: calls.append((plan, cat, path))
+    fake.write_workbook = lambda plan, cat, path, inputs=(): calls.append((plan, cat, path))
     monkeypatch.setitem(sys.modules, "planner.export.xlsx", fake)
     from ui.document import Document
     from ui.main_window import MainWindow

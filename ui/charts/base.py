@@ -74,10 +74,11 @@ class ChartView(pg.GraphicsLayoutWidget):
         plot.hideButtons()
         return plot
 
-    @staticmethod
-    def add_legend(plot: pg.PlotItem, **kw) -> pg.LegendItem:
-        legend = plot.addLegend(offset=kw.pop("offset", (10, 10)), labelTextColor=FOREGROUND,
-                                brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#C8CDD2"), **kw)
+    def add_legend(self, plot: pg.PlotItem, **kw) -> pg.LegendItem:
+        """A legend in its own row under the plot, outside the data (a legend over the plot hides bars)."""
+        legend = pg.LegendItem(offset=None, labelTextColor=FOREGROUND, **kw)
+        self.ci.nextRow()
+        self.ci.addItem(legend, colspan=max(1, self.ci.currentCol or 1))
         return legend
 
     @staticmethod
