@@ -115,12 +115,40 @@ class Inspector(QWidget):
         self._row("space", "Space used", _value(f"{res.used_u} of {rack.height_u} U"))
         self._row("nodes", "Nodes / GPUs", _value(f"{res.nodes} / {res.gpus}"))
         self._row("weight", "Weight", _value(f"{fmt.number(res.weight_kg, ',.0f')} of {fmt.number(rack.max_weight_kg, 'g')} kg"))
-        self._row("cooling", "Cooling", _value(rack.cooling))
+        self._row("cooling", "Cooling", _value(rack.cooling + (", rear-door heat exchanger" if rack.rear_door_hx else "")))
+        self._show_distribution(res)
+        self._row("heat", "Heat (nameplate)", _value(f"{fmt.kw(res.heat_liquid_kw)} to liquid, "
+                                                     f"{fmt.kw(res.heat_air_kw)} to air"))
+        self._row("water", "Water flow", _value(f"{fmt.number(res.water_l_min, ',.1f')} l/min"
+                                                if res.water_l_min else "none"))
+        rating = self.doc.plan.settings.floor.floor_rating_kg_m2
+        self._row("floor", "Floor load", _value(
+            f"{fmt.number(res.floor_load_kg_m2, ',.0f')} of {fmt.number(rating, ',.0f')} kg/m² "
+            f"({fmt.number(res.total_weight_kg, ',.0f')} kg with the enclosure on {rack.width_mm} x {rack.depth_mm} mm)"))
+        if rack.row:
+            self._row("row", "Row", _value(rack.row))
         n = len(res.findings)
         self._row("findings", "Findings", _value(f"{n} finding{'s' if n != 1 else ''}" if n else "none"))
         edit = QPushButton("Edit rack…")
         edit.clicked.connect(lambda: self.editRackRequested.emit(rid))
         self._row("edit", "", edit)
+
+    def _show_distribution(self, res) -> None:
+        """Each feed's PDUs, capacity and load, as the report sized them on the nameplate."""
+        if not res.feeds:
+            self._row("feeds", "Feeds", _value("no PDU model with a rating in the catalog"))
+            return
+        other = {f.name: g for f in res.feeds for g in res.feeds if g is not f}
+        lines = []
+        for f in res.feeds:
+            line = (f"{f.name}: {f.pdus} PDU{'s' if f.pdus != 1 else ''}, {fmt.kw(f.capacity_kw)}, "
+                    f"load {fmt.kw(f.load_kw)}")
+            if f.name in other:
+                line += (f"; {fmt.kw(f.load_on_loss_kw)} if {other[f.name].name} is lost" if f.load_on_loss_kw
+                         else f"; cannot carry the rack if {other[f.name].name} is lost")
+            lines.append(line)
+        self._row("feeds", "Feeds", _value("\n".join(lines)))
+        self._row("pdus", "PDUs", _value(f"{res.pdus} x {res.pdu_model} ({res.pdus} circuits)"))
 
     def _show_plan(self) -> None:
         plan = self.doc.plan

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from planner.cli import load_catalog_arg, print_json
+from planner.network.cables import build_schedule
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.report.labels import describe
@@ -24,7 +25,9 @@ def run(args) -> int:
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
     if args.json:
-        print_json(report.to_json())
+        out = report.to_json()
+        out["cables"] = build_schedule(plan, catalog).totals()
+        print_json(out)
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0

@@ -95,7 +95,7 @@ class CostSection(Figures):
 
 def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     """Cost figures for the plan. O(device types + distinct rack powers): counts are
-    aggregated and rack powers come as a histogram (for the racks' PDUs)."""
+    aggregated, and so are the racks' PDUs."""
     plan = ctx.plan
     s = plan.settings.costs
     totals = ctx.totals
@@ -109,23 +109,18 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
             size = None  # no cables can be counted
     lines, problems = build_bom(
         counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
-        rack_powers_kw=_rack_powers_kw(ctx), fabric_size=size,
+        pdus_needed=totals.pdus, power=plan.settings.power, fabric_size=size,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes)
     lines = apply_price_overrides(lines, plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
-                            it_kw=totals.it_power_kw, pue=totals.pue, energy_kw=totals.it_power_typical_kw,
-                            tokens_per_s=getattr(network, "tokens_per_s", None))
+                            it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
+                            energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
     return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
 
 
-def _rack_powers_kw(ctx) -> dict[float, int]:
-    """Rack nameplate power (kW) -> number of racks (PDUs and circuits are sized on the
-    rating, whatever the plan's basis): the evaluator's running histogram when it keeps one,
-    else counted from the per-rack results."""
-    if ctx.rack_powers is not None:
-        return {mw / 1e6: n for mw, n in ctx.rack_powers.items()}
-    out: dict[float, int] = {}
-    for r in ctx.racks.values():
-        out[r.power_nameplate_kw] = out.get(r.power_nameplate_kw, 0) + 1
-    return out
+def billed_kw(basis: str, totals) -> float:
+    """The kW a colocation contract bills: committed (the racks' power caps), nameplate or typical."""
+    if basis == "committed":
+        return totals.cap_mw / 1e6
+    return totals.it_power_nameplate_kw if basis == "nameplate" else totals.it_power_typical_kw

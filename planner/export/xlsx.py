@@ -23,11 +23,14 @@ from planner import __version__
 from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
+from planner.costs.section import billed_kw
 from planner.safefile import check_target, write_file
 from planner.export.xlsx_bom import write_bom
+from planner.export.xlsx_cables import write_cables
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
+from planner.network.cables import build_schedule
 from planner.plan.model import Plan
 from planner.report.model import Report
 
@@ -48,10 +51,12 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_costs(wb, cost.result, plan.settings.costs)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
     write_network(wb.create_sheet("Network"), report, catalog)
+    write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog), plan.settings.costs)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
-                      tokens_per_s=getattr(report.network, "tokens_per_s", None))
+                      tokens_per_s=getattr(report.network, "tokens_per_s", None),
+                      billed_kw=billed_kw(plan.settings.costs.colocation_basis, t))
     wb.properties.title = plan.name
     wb.properties.creator = f"GPU Cluster Planner {__version__}"
     wb.properties.lastModifiedBy = wb.properties.creator
@@ -68,7 +73,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
 
 # Sheets that print landscape (wide tables); the rest portrait. Every sheet fits its width
 # to one page and runs down as many pages as it needs.
-LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Checks", "Assumptions"}
+LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Assumptions"}
 
 
 def _print_setup(ws) -> None:

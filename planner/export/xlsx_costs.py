@@ -23,14 +23,14 @@ from planner.export.xlsx_cells import (
 ASSUMPTIONS = "Assumptions"
 COSTS = "Costs"
 # Inputs that change quantities in the bill of materials: the export applies them.
-AT_EXPORT = {"pdu_device", "redundant_feeds", "node_leaf_dac"}
+AT_EXPORT = {"node_leaf_dac", "colocation_basis"}
 LIVE = "Costs (live formula)"
 USD_FIELDS = {"colocation_usd_per_kw_month", "owned_facility_usd_per_node_year", "staffing_usd_per_year",
               "cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd"}
 
 
 def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, energy_kw: float,
-                      pue: float, power_basis: str, tokens_per_s: float | None = None) -> None:
+                      pue: float, power_basis: str, billed_kw: float, tokens_per_s: float | None = None) -> None:
     """One row per input (title, value, unit, source, defined name, where it is used)."""
     ws = wb.create_sheet(ASSUMPTIONS)
     text(ws, 1, 1, "Assumptions", font=TITLE)
@@ -48,6 +48,9 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
         ("plan_energy_kw", "IT power drawn on average", energy_kw, "kW",
          "Sum of the placed devices' typical draw: electricity is paid on what is drawn, not the rating", KW),
         ("plan_pue", pue_meta["title"], pue, "", pue_meta["source"], "0.00"),
+        ("plan_billed_kw", "Colocation kW billed", billed_kw, "kW",
+         f"The plan's kW on the '{costs.colocation_basis}' basis of the setting 'Colocation billed on' "
+         "(committed = the racks' power caps)", KW),
     ]
     for name, title, value, unit, source, fmt in plan_rows:
         row = _row(wb, ws, row, name, title, value, unit, source, fmt, LIVE)
@@ -125,8 +128,8 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
         ("energy_month", "Energy per month", "=plan_energy_kw*plan_pue*hours_per_month*electricity_usd_per_kwh", USD,
          "$/month", "IT kW x PUE x hours per month x $/kWh", r_.energy_usd_per_month),
         ("facility_month", "Facility per month",
-         '=IF(opex_mode="owned",owned_facility_usd_per_node_year*plan_nodes/12,colocation_usd_per_kw_month*plan_it_kw)',
-         USD, "$/month", "colocation: $/kW/month x IT kW; owned: $/node/year x nodes / 12", r_.facility_usd_per_month),
+         '=IF(opex_mode="owned",owned_facility_usd_per_node_year*plan_nodes/12,colocation_usd_per_kw_month*plan_billed_kw)',
+         USD, "$/month", "colocation: $/kW/month x billed kW; owned: $/node/year x nodes / 12", r_.facility_usd_per_month),
         ("staffing_month", "Staffing per month", "=staffing_usd_per_year/12", USD, "$/month", "staffing per year / 12",
          r_.staffing_usd_per_month),
         ("support_month", "Support and warranty per month", "=support_pct_per_year*capex_hardware/12", USD,

@@ -10,7 +10,7 @@ from openpyxl.styles import Alignment, Border, Side
 from openpyxl.worksheet.pagebreak import Break
 
 from planner.report import labels
-from planner.costs.bom import COUNTED, bom_counts, pdus_per_rack
+from planner.costs.bom import COUNTED, bom_counts
 from planner.export.xlsx_bom import COUNT_NAMES
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
@@ -88,8 +88,9 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
 def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     """A table of power per rack against its cap, then each rack's elevation: one row per
     U (top U first), devices coloured by category and labelled in their top U."""
-    costs = plan.settings.costs
-    pdu = catalog.get(costs.pdu_device)
+    power = plan.settings.power
+    pdu = catalog.get(power.pdu_device)
+    pdu_kw = pdu.pdu_kw(power.continuous_derating) if pdu is not None else None
     text(ws, 1, 1, "Racks", font=TITLE)
     header(ws, 2, ["Rack", "Cooling", "Power (kW)", "Cap (kW)", "Load", "U used", "U height", "GPUs",
                    "CDUs placed", "PDUs (nameplate)"])
@@ -107,11 +108,10 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
         n_cdu = sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu")
         num(ws, r, 9, n_cdu)
         cdus += n_cdu
-        if pdu is not None and pdu.pdu_capacity_kw:
-            # sized on the rack's rating, as the bill of materials sizes them
-            n_pdu = pdus_per_rack(res.power_nameplate_kw, pdu.pdu_capacity_kw, costs.redundant_feeds)
-            num(ws, r, 10, n_pdu)
-            pdus += n_pdu
+        if res.feeds:
+            # sized on the rack's rating per feed, as the bill of materials sizes them
+            num(ws, r, 10, res.pdus)
+            pdus += res.pdus
         r += 1
     first, last = 3, r - 1
     text(ws, r, 1, "Total", font=BOLD)
@@ -125,9 +125,9 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     formula(ws, r, 9, "=bom_cdus", "#,##0", value=counts["cdu"])
     formula(ws, r, 10, "=bom_pdus", "#,##0", value=counts["pdu"])
     r += 1
-    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs on each rack's nameplate power: "
-                   + (f"{pdu.pdu_capacity_kw:g} kW each" if pdu and pdu.pdu_capacity_kw else "model not in catalog")
-                   + (", A+B feeds each carrying the whole rack" if costs.redundant_feeds else "")
+    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs sized on the nameplate: "
+                   + (f"{pdu_kw:.1f} kW each" if pdu_kw else "model not in catalog")
+                   + f", feeds {power.feed_redundancy}"
                    + ". The bill of materials adds the CDUs the cooling policy needs beyond those placed.")
     top = r + 2
     text(ws, top, 1, "Elevations (top U first)", font=BOLD)

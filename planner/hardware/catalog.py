@@ -87,6 +87,38 @@ class StorageBlock(_Strict):
     write_gbs: float = Field(gt=0, le=1e5)
 
 
+class PduBlock(_Strict):
+    """A rack PDU by its input circuit: capacity sqrt(3) x V x I (three-phase, V line to line)
+    or V x I (single-phase), before the continuous-load derating."""
+
+    voltage_v: float = Field(gt=0, le=1000, description="line-to-line for three-phase")
+    phases: Literal[1, 3]
+    breaker_a: float = Field(gt=0, le=1000)
+    outlets_c13: int = Field(0, ge=0, le=200)
+    outlets_c19: int = Field(0, ge=0, le=200)
+
+    @property
+    def kva(self) -> float:
+        return (3 ** 0.5 if self.phases == 3 else 1.0) * self.voltage_v * self.breaker_a / 1000
+
+
+class PowerInlets(_Strict):
+    """The device's power supply cords by the PDU outlet they plug into (C14 inlet -> C13
+    outlet, C20 inlet -> C19 outlet), split evenly over the rack's feeds."""
+
+    c13: int = Field(0, ge=0, le=64)
+    c19: int = Field(0, ge=0, le=64)
+
+
+class PowerShelves(_Strict):
+    """Rack-scale systems: power shelves feed the system's busbar; the rack's feeds supply
+    the shelves, not the trays."""
+
+    count: int = Field(ge=1, le=64)
+    kw_each: float = Field(gt=0, le=1000)
+    spares: int = Field(0, ge=0, le=64, description="shelves beyond those the nameplate needs (N+spares)")
+
+
 class DeviceType(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
     vendor: str = Field(min_length=1, max_length=100)
@@ -102,7 +134,13 @@ class DeviceType(_Strict):
     switch: SwitchBlock | None = None
     storage: StorageBlock | None = None
     cdu_capacity_kw: float | None = Field(default=None, gt=0, le=10_000)
-    pdu_capacity_kw: float | None = Field(default=None, gt=0, le=1000)
+    pdu_capacity_kw: float | None = Field(default=None, gt=0, le=1000,
+                                          description="derated capacity; without a 'pdu' block only")
+    pdu: PduBlock | None = None
+    liquid_fraction: float | None = Field(default=None, ge=0, le=1,
+                                          description="share of the heat a liquid-cooled device gives to liquid")
+    power_inlets: PowerInlets | None = None
+    power_shelves: PowerShelves | None = None
     rack_type: str | None = Field(default=None, max_length=64,
                                   description="the rack type this system is built for (rack-scale systems and their trays)")
     compute_trays: int | None = Field(default=None, ge=1, le=1000,
@@ -135,6 +173,13 @@ class DeviceType(_Strict):
 
     def power_w(self, basis: str) -> float:
         return self.power_max_w if basis == "nameplate" else self.power_typical_w
+
+    def pdu_kw(self, derating: float) -> float | None:
+        """A PDU's continuous capacity: its circuit's kVA x the derating at unity power factor
+        (server supplies with active PFC run at 0.95-0.99), else the catalog's rated kW."""
+        if self.pdu is not None:
+            return self.pdu.kva * derating
+        return self.pdu_capacity_kw
 
     def compute_nics(self) -> tuple[NicBlock, ...]:
         return tuple(n for n in self.nics if n.purpose == "compute")

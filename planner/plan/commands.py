@@ -171,7 +171,7 @@ class EditDevice(Command):
 
 
 RACK_FIELDS = ("name", "height_u", "power_cap_kw", "cooling", "max_weight_kg", "row", "rack_type", "width_mm",
-               "depth_mm")
+               "depth_mm", "rear_door_hx")
 
 
 def _validated_rack(data: dict[str, Any]) -> Rack:

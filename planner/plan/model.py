@@ -15,7 +15,7 @@ from planner.bounds import physical_number
 
 from planner.settings import Settings
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
@@ -33,10 +33,11 @@ class Rack(_Doc):
     power_cap_kw: float = Field(30.0, gt=0, le=1000)
     cooling: Literal["air", "liquid", "hybrid"] = "air"
     max_weight_kg: float = Field(1360.0, gt=0, le=20000, description="static load rating")
-    row: str = Field("", max_length=100)
+    row: str = Field("", max_length=100, description="row name on the floor; racks of a row stand in plan order")
     rack_type: str = Field("", max_length=64, description="the catalog rack type it was built from; empty = conventional")
-    width_mm: int = Field(600, ge=300, le=1500)
-    depth_mm: int = Field(1200, ge=300, le=2000)
+    width_mm: int = Field(600, ge=300, le=1500, description="footprint width")
+    depth_mm: int = Field(1200, ge=300, le=2000, description="footprint depth")
+    rear_door_hx: bool = Field(False, description="a rear-door heat exchanger takes the rack's air heat to water")
 
 
 class Placement(_Doc):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from planner.costs.section import CostSection
+from planner.facility.section import FacilitySection
 from planner.network.section import FabricRow, NetworkSection, ScalingPoint
 from planner.network.technologies import TECHNOLOGIES
 from planner.storage.section import StorageSection
@@ -36,6 +37,7 @@ _FORMATS: dict[str, str] = {
     "GB": "{:,.1f} GB",
     "TB": "{:,.0f} TB",
     "kW": "{:,.1f} kW",
+    "l/min": "{:,.1f} l/min",
     "%": "{:,.1f}%",
     "months": "{:,.1f} months",
     "tokens/s": "{:,.0f} tokens/s",
@@ -74,8 +76,8 @@ _SIZING: dict[str, tuple[str, str]] = {
 }
 # The report's section models and the tables' row models: their fields' metadata is the one
 # source of each figure's title and unit.
-MODELS: dict[str, type[Figures]] = {"network": NetworkSection, "storage": StorageSection, "cost": CostSection,
-                                   "workload": WorkloadSection}
+MODELS: dict[str, type[Figures]] = {"facility": FacilitySection, "network": NetworkSection,
+                                    "storage": StorageSection, "cost": CostSection, "workload": WorkloadSection}
 ROWS: dict[str, type[Figures]] = {"fabrics": FabricRow, "scaling": ScalingPoint}
 
 

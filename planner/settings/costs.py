@@ -46,6 +46,13 @@ class CostSettings(Section):
         ge=0,
         le=100_000,
     )
+    colocation_basis: Literal["committed", "nameplate", "typical"] = setting(
+        "committed",
+        title="Colocation billed on",
+        source="Colocation contracts bill the committed (reserved) kW per rack, here the racks' power caps, "
+        "or metered peak; nameplate bills the equipment rating, typical the sustained draw (lowest, rarely "
+        "what a contract says). CBRE North America data center trends 2024-25.",
+    )
     owned_facility_usd_per_node_year: float = setting(
         20_000.0,
         title="Owned facility: rack, power and cooling per node",
@@ -161,19 +168,6 @@ class CostSettings(Section):
         source="Planning estimate for a 42U, 1,200 mm deep enclosure with doors and side panels; replace with a quote.",
         ge=0,
         le=1_000_000,
-    )
-    pdu_device: str = setting(
-        "pdu-3ph-60a",
-        title="Rack PDU model",
-        source="REFERENCE: 3-phase 415 V 60 A circuit carries 34.5 kW after the 80% continuous derating; "
-        "price from the catalog entry.",
-        min_length=1,
-        max_length=64,
-    )
-    redundant_feeds: bool = setting(
-        True,
-        title="A+B redundant power feeds",
-        source="REFERENCE: A+B redundant feeds must each carry the whole rack alone (PDUs on each feed).",
     )
     facility_power_usd: float = setting(
         75_000.0,

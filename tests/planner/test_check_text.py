@@ -34,18 +34,18 @@ def test_break_even_shows_every_option_even_when_one_is_none(medium_text, capsys
     code, out = run(capsys, "check", str(medium_text))
     assert code == 0
     be = line(out, "Break-even vs renting")
-    # Opex 54,273.31 a month: 52,075.61 before switch optics counted + the 10 QM9700s' 32
-    # twin-port modules x 17 W = 5.44 kW more IT load, at 5.44 x (1.56 x 730 h x electricity
-    # + colocation per kW) = 2,197.70.
-    # Reserved 1-yr: capex 7,765,900 / (rent 338,486.40 - opex 54,273.31) = 27.3 months.
-    # Spot: 7,765,900 / (225,657.60 - 54,273.31) = 45.3 months > 36-month horizon (not within 36 months);
-    # reserved 3-yr: 7,765,900 / (268,640 - 54,273.31) = 36.2 > 36 (not within 36 months); on demand
-    # 7,765,900 / (295,504 - 54,273.31) = 32.2.
-    assert "spot not within 36 months" in be and "reserved 1-yr month 27.3" in be
-    assert "reserved 3-yr not within 36 months" in be and "on demand month 32.2" in be
+    # Opex: energy 142.648 kW (with the switches' optics) x 1.56 x 730 h x $0.12 = 19,493.71
+    # + colocation billed on the committed kW (racks' caps: 4 GPU x 30 + NET 25 + STOR 25 +
+    # CDU 30 = 200 kW) x $200 = 40,000 + staffing 75,000 / 12 = 6,250 -> 65,743.71 a month.
+    # Reserved 1-yr: capex 7,765,900 / (rent 338,486.40 - 65,743.71) = 28.5 months.
+    # Spot: 7,765,900 / (225,657.60 - 65,743.71) = 48.6 months > 36-month horizon (not within 36 months);
+    # reserved 3-yr: 7,765,900 / (268,640 - 65,743.71) = 38.3 > 36 (not within 36 months); on demand
+    # 7,765,900 / (295,504 - 65,743.71) = 33.8.
+    assert "spot not within 36 months" in be and "reserved 1-yr month 28.5" in be
+    assert "reserved 3-yr not within 36 months" in be and "on demand month 33.8" in be
     spent = line(out, "Spent by break-even")
-    # spent by then: 7,765,900 + 27.3 months x 54,273.31 opex = 9,247,561
-    assert "spot -" in spent and "reserved 1-yr $9,247,561" in spent
+    # spent by then: 7,765,900 + 28.5 months x 65,743.71 opex = 9,639,596
+    assert "spot -" in spent and "reserved 1-yr $9,639,596" in spent
 
 
 def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
