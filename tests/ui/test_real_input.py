@@ -64,7 +64,9 @@ def test_escape_cancels_a_drag(real_app):
     for i in range(1, 25):
         app.move(start[0] + (end[0] - start[0]) * i / 24, start[1] + (end[1] - start[1]) * i / 24)
     # amber: NET-01's nameplate would be 20.4 + 5.0 = 25.4 kW of its 25 kW cap
-    state = app.wait_state(lambda s: s["ghost"] == "warning", "the amber ghost")
+    # the pointer crosses other racks on its way (GPU-04 is amber too): wait until it rests on NET-01
+    state = app.wait_state(lambda s: s["ghost"] == "warning" and "NET-01" in (s["status"] or ""),
+                           "the amber ghost over NET-01")
     assert "NET-01's nameplate would be 25.4 / 25 kW" in state["status"]
     app.xdotool("key", "Escape")
     app.xdotool("mouseup", "1")
