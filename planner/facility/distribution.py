@@ -95,8 +95,10 @@ def size_feeds(nameplate_kw: float, cords: tuple[tuple[int, int], ...], pdu: Dev
 
 
 def feed_findings(rack_name: str, rack_id: str, nameplate_kw: float, feeds: tuple[Feed, ...], pdu: DeviceType,
-                  s: PowerSettings) -> list[Finding]:
-    """Survivability, PDU positions and outlets, each naming the rack, the feed and the figures."""
+                  s: PowerSettings, *, busbar: bool = False) -> list[Finding]:
+    """Survivability, PDU positions and outlets, each naming the rack, the feed and the figures.
+    A rack-scale rack (``busbar``) takes its feeds on power shelves and a bus bar, not on rack
+    PDUs in the rack's PDU positions, so the positions are not counted against it."""
     out: list[Finding] = []
     if nameplate_kw <= 0 or not feeds:
         return out
@@ -116,7 +118,7 @@ def feed_findings(rack_name: str, rack_id: str, nameplate_kw: float, feeds: tupl
                     f"nameplate ({s.feed_redundancy}); use 2N feeds to survive a feed loss", rack_id))
                 break
     for f in feeds:
-        if f.pdus > s.max_pdus_per_feed:
+        if f.pdus > s.max_pdus_per_feed and not busbar:
             out.append(Finding(
                 "warning", "rack.power.pdu_positions",
                 f"Rack {rack_name} feed {f.name} needs {f.pdus} x {cap:.1f} kW PDUs for {nameplate_kw:.1f} kW but "

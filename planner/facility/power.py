@@ -37,6 +37,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     liquid_rack = rack.cooling != "air"  # liquid or hybrid: plumbed to a CDU
     feeds_n = 1 if power_s.feed_redundancy == "N" else 2
     cords = [[0, 0] for _ in range(feeds_n)]
+    busbar = False
     liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
     for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
@@ -61,6 +62,8 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
                 cords[i][0] += n
             for i, n in enumerate(split_cords(d.power_inlets.c19, feeds_n)):
                 cords[i][1] += n
+        if d.rack_type is not None or d.power_shelves is not None:  # rack-scale: power shelves feed a bus bar
+            busbar = True
         if d.power_shelves is not None:
             res.power_shelves += d.power_shelves.count
             res.findings.extend(shelf_findings(d, p.label or p.id, rack.name, rack.id))
@@ -96,7 +99,8 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     if pdu is not None and pdu.pdu_kw(power_s.continuous_derating):
         res.pdu_model = pdu.model
         res.feeds = size_feeds(res.power_nameplate_kw, tuple((a, b) for a, b in cords), pdu, power_s)
-        res.findings.extend(feed_findings(rack.name, rack.id, res.power_nameplate_kw, res.feeds, pdu, power_s))
+        res.findings.extend(feed_findings(rack.name, rack.id, res.power_nameplate_kw, res.feeds, pdu, power_s,
+                                          busbar=busbar))
 
     # Floor: equipment and enclosure over the footprint.
     res.enclosure_kg = floor_s.enclosure_kg
