@@ -12,6 +12,10 @@ Length of a run between racks: up from each device's top U to the tray above the
 along the row and across the rows (the centre-to-centre distance on the floor,
 ``planner.facility.floor``), down again, plus slack; within a rack: the U difference plus
 slack. Rounded up to the medium's stock length (``planner.network.media``).
+
+A campus holds over a million links, so the schedule keeps them as columns (each end a
+device "site" and a port, each link a "kind": tier, speed and medium) and makes ``Link``
+objects only for whoever iterates them; the totals count kinds.
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ from __future__ import annotations
 import csv
 import io
 import math
+from array import array
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from planner.facility.floor import Spot, floor_spots
+from planner.facility.floor import floor_spots
 from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
 from planner.network.media import Medium, choose_medium
@@ -32,6 +38,8 @@ from planner.plan.model import Placement, Plan
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
 MANAGEMENT_SWITCHES = ("mgmt-1g-48",)
 MANAGEMENT_GBPS = 1.0
+NETWORK_OF_TIER = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute",
+                   "storage": "storage", "management": "management"}
 
 
 @dataclass(slots=True, frozen=True)
@@ -57,52 +65,128 @@ class Link:
         return self.medium.part(self.gbps)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
+class _Kind:
+    """What links of one tier, speed and medium share."""
+    network: str
+    tier: str
+    gbps: float
+    medium: Medium
+    part: str
+
+
+class _Links(Sequence):
+    """The schedule's links in order, each made when asked for."""
+
+    def __init__(self, sched: CableSchedule):
+        self._s = sched
+
+    def __len__(self) -> int:
+        return len(self._s._kind)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._s._link(j) for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self._s._link(i)
+
+    def __iter__(self) -> Iterator[Link]:
+        link = self._s._link
+        return (link(i) for i in range(len(self)))
+
+
 class CableSchedule:
-    links: list[Link] = field(default_factory=list)
-    unrouted: Counter = field(default_factory=Counter)  # tier -> links whose switch is not placed
-    fabric_cables: int = 0  # what the fabric sizing counts
+    """The links as columns: for link i, its kind (``kinds[kind[i]]``), its ends (a device
+    site and a port each) and its routed length."""
+
+    def __init__(self):
+        self.unrouted: Counter = Counter()  # tier -> links whose switch is not placed
+        self.fabric_cables = 0  # what the fabric sizing counts
+        self.kinds: list[_Kind] = []
+        # device sites: rack name, U, device label
+        self.site_rack: list[str] = []
+        self.site_u: list[int] = []
+        self.site_device: list[str] = []
+        self._kind = array("l")
+        self._a = array("l")
+        self._a_port = array("l")
+        self._b = array("l")
+        self._b_port = array("l")
+        self._length = array("d")
+        self._inter_rack = 0
+        self._counts: list[tuple[_Kind, int]] | None = None
+
+    @property
+    def links(self) -> _Links:
+        return _Links(self)
+
+    def _end(self, site: int, port: int) -> End:
+        return End(self.site_rack[site], self.site_u[site], self.site_device[site], port)
+
+    def _link(self, i: int) -> Link:
+        k = self.kinds[self._kind[i]]
+        return Link(k.network, k.tier, self._end(self._a[i], self._a_port[i]), self._end(self._b[i], self._b_port[i]),
+                    k.gbps, self._length[i], k.medium)
+
+    def kind_counts(self) -> list[tuple[_Kind, int]]:
+        """(kind, links) in the order each kind first appears."""
+        if self._counts is None:
+            n = Counter(self._kind)
+            self._counts = [(self.kinds[k], n[k]) for k in sorted(n)]  # kinds are numbered as they appear
+        return self._counts
 
     def by_medium(self) -> dict[str, dict[str, float]]:
         out: dict[str, dict[str, float]] = {}
-        for link in self.links:
-            m = out.setdefault(link.medium.name, {"count": 0, "length_m": 0.0})
-            m["count"] += 1
-            m["length_m"] += link.medium.stock_m
+        for k, n in self.kind_counts():
+            m = out.setdefault(k.medium.name, {"count": 0, "length_m": 0.0})
+            m["count"] += n
+            m["length_m"] += k.medium.stock_m * n  # stock lengths are whole halves of a metre: exact
         return {k: {"count": v["count"], "length_m": round(v["length_m"], 1)} for k, v in out.items()}
 
     def by_part(self) -> Counter:
-        return Counter(link.part for link in self.links)
+        out: Counter = Counter()
+        for k, n in self.kind_counts():
+            out[k.part] += n
+        return out
 
     def transceivers(self) -> Counter:
         """Optics by speed: a transceiver at each end of a fibre run."""
         out: Counter = Counter()
-        for link in self.links:
-            if link.medium.transceivers:
-                out[f"{link.gbps:g}G transceiver ({'SR' if link.medium.name == 'MMF' else 'DR'})"] += \
-                    link.medium.transceivers
+        for k, n in self.kind_counts():
+            if k.medium.transceivers:
+                out[f"{k.gbps:g}G transceiver ({'SR' if k.medium.name == 'MMF' else 'DR'})"] += \
+                    k.medium.transceivers * n
         return out
 
     def between_racks(self) -> Counter:
         """(rack, rack, medium) -> links, the racks in name order; a rack with itself for runs inside it."""
+        rack, medium = self.site_rack, [k.medium.name for k in self.kinds]
         out: Counter = Counter()
-        for link in self.links:
-            a, b = sorted((link.a.rack, link.b.rack))
-            out[(a, b, link.medium.name)] += 1
+        for a, b, k in zip(self._a, self._b, self._kind):
+            ra, rb = rack[a], rack[b]
+            out[(ra, rb, medium[k]) if ra <= rb else (rb, ra, medium[k])] += 1
         return out
 
     def totals(self) -> dict[str, Any]:
         """The ``cables`` block of ``check --json``: counts and metres by medium, network and part."""
-        networks = Counter(link.network for link in self.links)
+        networks: dict[str, int] = {}
+        tiers: dict[str, int] = {}
+        for k, n in self.kind_counts():
+            networks[k.network] = networks.get(k.network, 0) + n
+            tiers[k.tier] = tiers.get(k.tier, 0) + n
         return {
-            "links": len(self.links),
-            "length_m": round(sum(link.medium.stock_m for link in self.links), 1),
+            "links": len(self._kind),
+            "length_m": round(sum(k.medium.stock_m * n for k, n in self.kind_counts()), 1),
             "by_medium": self.by_medium(),
-            "by_network": dict(networks),
-            "by_tier": dict(Counter(link.tier for link in self.links)),
+            "by_network": networks,
+            "by_tier": tiers,
             "by_part": dict(sorted(self.by_part().items())),
             "transceivers": dict(sorted(self.transceivers().items())),
-            "inter_rack": sum(1 for link in self.links if link.a.rack != link.b.rack),
+            "inter_rack": self._inter_rack,
             "unrouted": dict(self.unrouted),
         }
 
@@ -111,42 +195,91 @@ class CableSchedule:
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["link", "network", "tier", "from_rack", "from_u", "from_device", "from_port", "to_rack", "to_u",
                     "to_device", "to_port", "gbps", "medium", "route_m", "length_m", "part"])
-        for i, link in enumerate(self.links, 1):
-            w.writerow([i, link.network, link.tier, link.a.rack, link.a.u, link.a.device, link.a.port, link.b.rack,
-                        link.b.u, link.b.device, link.b.port, f"{link.gbps:g}", link.medium.name,
-                        f"{link.length_m:.2f}", f"{link.medium.stock_m:g}", link.part])
+        kinds = [(k.network, k.tier, f"{k.gbps:g}", k.medium.name, f"{k.medium.stock_m:g}", k.part)
+                 for k in self.kinds]
+        rack, u, dev = self.site_rack, self.site_u, self.site_device
+        w.writerows(
+            [i, kd[0], kd[1], rack[a], u[a], dev[a], pa, rack[b], u[b], dev[b], pb, kd[2], kd[3], f"{length:.2f}",
+             kd[4], kd[5]]
+            for i, (kd, a, pa, b, pb, length) in enumerate(
+                zip(map(kinds.__getitem__, self._kind), self._a, self._a_port, self._b, self._b_port, self._length),
+                1))
         return out.getvalue()
 
 
 class _Router:
-    """Lengths between placed devices on the plan's floor."""
+    """Lengths between placed devices on the plan's floor; adds links to the schedule."""
 
-    def __init__(self, plan: Plan, catalog: Catalog):
-        self.plan, self.catalog = plan, catalog
+    def __init__(self, plan: Plan, catalog: Catalog, sched: CableSchedule):
+        self.plan, self.catalog, self.sched = plan, catalog, sched
         floor = plan.settings.floor
-        self.spots: dict[str, Spot] = floor_spots(plan, floor)
+        self.spots = floor_spots(plan, floor)
         self.tray_m = floor.tray_above_rack_mm / 1000
         self.slack_m = floor.cable_slack_m
+        self._sites: dict[str, int] = {}
+        # per site: rack id, top U, metres up to the tray, floor position
+        self._rack: list[str] = []
+        self._top: list[int] = []
+        self._up: list[float] = []
+        self._x: list[float] = []
+        self._y: list[float] = []
+        self._kinds: dict[tuple, int] = {}  # (tier, gbps, length) -> kind
+        self._kind_of_medium: dict[tuple, int] = {}  # (tier, gbps, medium) -> kind
 
-    def end(self, p: Placement, port: int) -> End:
-        return End(self.plan.rack(p.rack).name, p.u, p.label or p.id, port)
-
-    def _top_u(self, p: Placement) -> int:
+    def site(self, p: Placement) -> int:
+        """The index of a placed device's site, made on first use."""
+        s = self._sites.get(p.id)
+        if s is not None:
+            return s
+        s = self._sites[p.id] = len(self._rack)
+        rack = self.plan.rack(p.rack)
         d = self.catalog.get(p.device)
-        return p.u + (d.u_height if d else 1) - 1
+        top = p.u + (d.u_height if d else 1) - 1
+        spot = self.spots.get(p.rack)
+        self.sched.site_rack.append(rack.name)
+        self.sched.site_u.append(p.u)
+        self.sched.site_device.append(p.label or p.id)
+        self._rack.append(p.rack)
+        self._top.append(top)
+        self._up.append((rack.height_u - top) * U_M + self.tray_m)
+        self._x.append(spot.x_m if spot else math.nan)
+        self._y.append(spot.y_m if spot else math.nan)
+        return s
 
-    def length_m(self, a: Placement, b: Placement) -> float:
-        if a.rack == b.rack:
-            return abs(self._top_u(a) - self._top_u(b)) * U_M + self.slack_m
-        ra, rb = self.plan.rack(a.rack), self.plan.rack(b.rack)
-        up_a = (ra.height_u - self._top_u(a)) * U_M + self.tray_m
-        up_b = (rb.height_u - self._top_u(b)) * U_M + self.tray_m
-        sa, sb = self.spots[a.rack], self.spots[b.rack]
-        return up_a + abs(sa.x_m - sb.x_m) + abs(sa.y_m - sb.y_m) + up_b + self.slack_m
+    def _new_kind(self, tier: str, gbps: float, length: float) -> int:
+        medium = choose_medium(gbps, length)
+        key = (tier, gbps, medium)
+        k = self._kind_of_medium.get(key)
+        if k is None:
+            k = self._kind_of_medium[key] = len(self.sched.kinds)
+            self.sched.kinds.append(_Kind(NETWORK_OF_TIER[tier], tier, gbps, medium, medium.part(gbps)))
+        self._kinds[(tier, gbps, length)] = k
+        return k
 
-    def link(self, network: str, tier: str, a: Placement, pa: int, b: Placement, pb: int, gbps: float) -> Link:
-        length = self.length_m(a, b)
-        return Link(network, tier, self.end(a, pa), self.end(b, pb), gbps, length, choose_medium(gbps, length))
+    def adder(self):
+        """``add(tier, a, pa, b, pb, gbps)``: a link of ``tier`` from site ``a`` port ``pa`` to site
+        ``b`` port ``pb`` (a closure over the columns: a campus adds over a million)."""
+        rack, top, up, x, y, names = self._rack, self._top, self._up, self._x, self._y, self.sched.site_rack
+        slack, kinds, new_kind, sched = self.slack_m, self._kinds, self._new_kind, self.sched
+        kind, col_a, port_a, col_b, port_b, lengths = (c.append for c in (
+            sched._kind, sched._a, sched._a_port, sched._b, sched._b_port, sched._length))
+
+        def add(tier: str, a: int, pa: int, b: int, pb: int, gbps: float) -> None:
+            if rack[a] == rack[b]:
+                length = abs(top[a] - top[b]) * U_M + slack
+            else:
+                length = up[a] + abs(x[a] - x[b]) + abs(y[a] - y[b]) + up[b] + slack
+                if names[a] != names[b]:  # by name, as the schedule shows them
+                    sched._inter_rack += 1
+            k = kinds.get((tier, gbps, length))
+            kind(new_kind(tier, gbps, length) if k is None else k)
+            col_a(a)
+            port_a(pa)
+            col_b(b)
+            port_b(pb)
+            lengths(length)
+
+        return add
 
 
 def _placed(plan: Plan, catalog: Catalog, want) -> list[Placement]:
@@ -161,7 +294,7 @@ def _placed(plan: Plan, catalog: Catalog, want) -> list[Placement]:
 def build_schedule(plan: Plan, catalog: Catalog) -> CableSchedule:
     """Every link of the plan with its ends, length and medium."""
     sched = CableSchedule()
-    router = _Router(plan, catalog)
+    router = _Router(plan, catalog, sched)
     fabric = plan.settings.fabric
     counts = Counter(p.device for p in plan.placements)
     fabric_switches = _placed(plan, catalog, lambda d: d.id == fabric.switch_device)
@@ -192,13 +325,15 @@ def _compute_links(plan, catalog, router, sched, counts, switches) -> set[str]:
     k, r = size.radix, size.oversubscription
     d = size.endpoints if size.tiers == 1 else max(1, math.floor(k * r / (r + 1)))
     leaf_ports = Counter()  # leaf index -> ports used
-    link = router.link
-
-    def node_gbps(p: Placement) -> float:
-        nics = catalog[p.device].compute_nics()
-        return min(gbps, max(n.gbps for n in nics)) if nics else gbps
+    add, site = router.adder(), router.site
+    leaves, spines, cores = ([site(p) for p in group] for group in (leaves, spines, cores))
+    node_gbps: dict[str, float] = {}  # device -> Gb/s of its compute links
 
     for j, node in enumerate(nodes):
+        if node.device not in node_gbps:
+            nics = catalog[node.device].compute_nics()
+            node_gbps[node.device] = min(gbps, max(n.gbps for n in nics)) if nics else gbps
+        node_site, node_speed = site(node), node_gbps[node.device]
         for i in range(rails):
             if size.tiers == 1:
                 leaf = 0
@@ -209,7 +344,7 @@ def _compute_links(plan, catalog, router, sched, counts, switches) -> set[str]:
             port = leaf_ports[leaf]
             leaf_ports[leaf] += 1
             if leaf < len(leaves):
-                sched.links.append(link("compute", "node-leaf", node, i + 1, leaves[leaf], port + 1, node_gbps(node)))
+                add("node-leaf", node_site, i + 1, leaves[leaf], port + 1, node_speed)
             else:
                 sched.unrouted["node-leaf"] += 1
     if size.tiers >= 2:
@@ -236,8 +371,7 @@ def _compute_links(plan, catalog, router, sched, counts, switches) -> set[str]:
                 port = spine_ports[spine]
                 spine_ports[spine] += 1
                 if leaf < len(leaves) and spine < len(spines):
-                    sched.links.append(link("compute", "leaf-spine", leaves[leaf], d + u + 1, spines[spine],
-                                            port + 1, gbps))
+                    add("leaf-spine", leaves[leaf], d + u + 1, spines[spine], port + 1, gbps)
                 else:
                     sched.unrouted["leaf-spine"] += 1
         if size.tiers == 3:
@@ -250,19 +384,20 @@ def _compute_links(plan, catalog, router, sched, counts, switches) -> set[str]:
                     port = core_ports[core]
                     core_ports[core] += 1
                     if spine < len(spines) and core < len(cores):
-                        sched.links.append(link("compute", "spine-core", spines[spine], spine_ports[spine] + u + 1,
-                                                cores[core], port + 1, gbps))
+                        add("spine-core", spines[spine], spine_ports[spine] + u + 1, cores[core], port + 1, gbps)
                     else:
                         sched.unrouted["spine-core"] += 1
     return {p.id for p in switches[:size.switches]}
 
 
-def _fill(router, sched, network, tier, sources, switches, ports_each) -> None:
+def _fill(router, sched, tier, sources, switches, ports_each) -> None:
     """Links from each (placement, port, gbps) source to the switches' ports, in order."""
+    switches = [router.site(p) for p in switches]
+    add, site = router.adder(), router.site
     for n, (p, port, gbps) in enumerate(sources):
         s, sp = divmod(n, ports_each)
         if s < len(switches):
-            sched.links.append(router.link(network, tier, p, port, switches[s], sp + 1, gbps))
+            add(tier, site(p), port, switches[s], sp + 1, gbps)
         else:
             sched.unrouted[tier] += 1
 
@@ -280,7 +415,7 @@ def _storage_links(plan, catalog, router, sched, switches) -> None:
             for _ in range(nic.count):
                 port += 1
                 sources.append((p, port, min(nic.gbps, sw.gbps_per_port)))
-    _fill(router, sched, "storage", "storage", sources, switches, sw.ports)
+    _fill(router, sched, "storage", sources, switches, sw.ports)
 
 
 def _management_links(plan, catalog, router, sched) -> None:
@@ -290,4 +425,4 @@ def _management_links(plan, catalog, router, sched) -> None:
     ids = {p.id for p in switches}
     sources = [(p, 1, MANAGEMENT_GBPS) for p in _placed(plan, catalog, lambda d: d.power_max_w > 0)
                if p.id not in ids]
-    _fill(router, sched, "management", "management", sources, switches, 48)
+    _fill(router, sched, "management", sources, switches, 48)
