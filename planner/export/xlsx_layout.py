@@ -17,6 +17,7 @@ from planner.export.xlsx_cells import (
     BOLD, INTEGER, CATEGORY_FILLS, CATEGORY_FONTS, EMPTY_U_FILL, KW, PCT, TITLE, USD, WRAP, fit_height, formula, header, num, text, widths,
 )
 from planner.plan.model import Plan
+from planner.plan.rack_types import GROUP_RACKS_ABOVE, RackType, rack_types
 from planner.report.model import Report
 from planner.settings.costs import RENTAL_OPTIONS
 
@@ -130,11 +131,18 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
                    + f", feeds {power.feed_redundancy}"
                    + ". The bill of materials adds the CDUs the cooling policy needs beyond those placed.")
     top = r + 2
-    text(ws, top, 1, "Elevations (top U first)", font=BOLD)
+    types = rack_types(plan) if len(plan.racks) > GROUP_RACKS_ABOVE else None
+    if types is None:
+        text(ws, top, 1, "Elevations (top U first)", font=BOLD)
+        drawn = [(rack, rack.name, True) for rack in plan.racks]
+    else:
+        top = _type_index(ws, top, types)
+        text(ws, top, 1, "Elevations by rack type (top U first)", font=BOLD)
+        drawn = [(t.example, t.title, False) for t in types]
     top += 1
     band_height = 0
     styles: dict[int, Any] = {}
-    for i, rack in enumerate(plan.racks):
+    for i, (rack, title, labelled) in enumerate(drawn):
         band, pos = divmod(i, RACKS_PER_BAND)
         if pos == 0 and i:
             top += band_height + 2
@@ -143,15 +151,35 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
             ws.row_breaks.append(Break(id=top - (2 if i == 0 else 1)))  # the first with the section title
         col = 1 + pos * 3
         band_height = max(band_height, rack.height_u + 2)
-        _elevation(ws, top, col, plan, catalog, report, rack, styles)
+        _elevation(ws, top, col, plan, catalog, report, rack, styles, title=title, labelled=labelled)
     # Columns serve both the table above and the elevations (U, device, gap): widths suit both.
     widths(ws, {c: (16 if c % 3 == 1 else 34 if c % 3 == 2 else 11) for c in range(1, 3 * RACKS_PER_BAND + 1)})
 
 
+def _type_index(ws, top: int, types: list[RackType]) -> int:
+    """The rack index of a large plan: each rack type's racks as runs of neighbours; returns
+    the row after it."""
+    text(ws, top, 1, "Rack types", font=BOLD)
+    text(ws, top + 1, 1, f"More than {GROUP_RACKS_ABOVE} racks: identical racks (same devices at the same U, same "
+                         "height, cooling, power cap and weight rating) are drawn once, as their rack type; the "
+                         "table above lists every rack.")
+    header(ws, top + 2, ["Rack type", "Racks", "Count"])
+    r = top + 3
+    for t in types:
+        for first, last, n in t.runs():
+            text(ws, r, 1, f"Type {t.letter}")
+            text(ws, r, 2, first if n == 1 else f"{first} … {last}")
+            num(ws, r, 3, n)
+            r += 1
+    return r + 1
+
+
 def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Report, rack,
-               styles: dict[Any, Any]) -> None:
+               styles: dict[Any, Any], *, title: str, labelled: bool = True) -> None:
+    """One rack's elevation under ``title``; devices named by label and model, or (a rack type
+    standing for many racks, ``labelled`` False) by model only."""
     res = report.rack(rack.id)
-    text(ws, top, col, rack.name, font=BOLD)
+    text(ws, top, col, title, font=BOLD)
     if res is not None:
         text(ws, top + 1, col, f"{res.power_kw:,.1f} of {res.cap_kw:g} kW, {rack.cooling}")
     h = rack.height_u
@@ -169,9 +197,8 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
         for u in span:
             fills[u] = fill
         if span:
-            label = p.label or p.id
-            labels.append((span[-1], f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else ""),
-                           d.category))
+            name = f"{p.label or p.id}: {d.model}" if labelled else d.model
+            labels.append((span[-1], name + (f" ({d.u_height}U)" if d.u_height > 1 else ""), d.category))
     for u in range(1, h + 1):
         number = num(ws, row_of[u], col, u)
         cell = ws.cell(row=row_of[u], column=col + 1)

@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 
 from planner.plan.model import Plan, Rack
 
+# Documents about plans with more racks than this draw one elevation per rack type (and a rack index).
+GROUP_RACKS_ABOVE = 60
+
 
 def type_letter(n: int) -> str:
     """0 -> A, 25 -> Z, 26 -> AA (spreadsheet-column style)."""

@@ -150,3 +150,29 @@ def test_racks_sheet_power_against_cap_and_coloured_elevations(tmp_path):
     # the node's label sits in its top U (a 4U direct-liquid-cooled node at U1: U4)
     u_col = ws.cell(row=node.row, column=node.column - 1).value
     assert u_col == 4
+
+
+def test_a_plan_of_many_racks_draws_one_elevation_per_rack_type_and_lists_every_rack(tmp_path):
+    # 62 liquid racks of two nodes (G-01 ... G-62, G-31 with a CDU as well) and 2 empty racks
+    # at the end: 64 racks, more than the 60 drawn one by one. Three types: A (61 racks, in two
+    # runs around G-31), B (G-31) and C (the empty racks).
+    racks = []
+    for i in range(1, 63):
+        devices = [("hgx-h100-8", 1), ("hgx-h100-8", 9)] + ([("cdu-inrack-250", 17)] if i == 31 else [])
+        racks.append((Rack(id=f"G{i}", name=f"G-{i:02d}", cooling="liquid", power_cap_kw=30), devices))
+    racks += [(Rack(id=f"E{i}", name=f"E-{i}", cooling="liquid", power_cap_kw=30), []) for i in (1, 2)]
+    ws = export(plan_with(racks), tmp_path)["Racks"]
+    rows = [[c.value for c in row] for row in ws.iter_rows()]
+    # the power table still has one row per rack
+    table = [r for r in rows if isinstance(r[0], str) and r[0][:2] in ("G-", "E-") and r[2] is not None]
+    assert len(table) == 64
+    index = [r[:3] for r in rows if isinstance(r[0], str) and r[0].startswith("Type ") and r[2] is not None]
+    assert index == [["Type A", "G-01 … G-30", 30], ["Type A", "G-32 … G-62", 31], ["Type B", "G-31", 1],
+                     ["Type C", "E-1 … E-2", 2]]
+    titles = [v for r in rows for v in r if isinstance(v, str) and " × " in v]
+    assert titles == ["Type A × 61", "Type B × 1", "Type C × 2"]
+    # one elevation per type, not 64: type A's two nodes and type B's two nodes, named by model
+    # (a type stands for racks whose devices have different labels)
+    nodes = [v for r in rows for v in r if isinstance(v, str) and v.startswith("HGX H100 8-GPU node")]
+    assert len(nodes) == 4
+    assert not any(isinstance(v, str) and v.startswith("hgx-h100-8-") for r in rows for v in r)

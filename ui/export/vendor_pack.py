@@ -17,7 +17,7 @@ from PySide6.QtGui import QPdfWriter
 
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
-from planner.plan.rack_types import rack_types
+from planner.plan.rack_types import GROUP_RACKS_ABOVE, rack_types
 from planner.report.model import Report
 from ui.colors import load_color
 from ui.export.canvas import Canvas
@@ -32,8 +32,6 @@ FOOTER_H = 16.0
 INK = "#111111"
 MUTED = "#4A5259"
 ACCENT = "#2B3A4A"
-# Plans with more racks than this are drawn by rack type (one elevation per type and a rack index).
-GROUP_RACKS_ABOVE = 60
 TYPE_CAPTION_H = 26.0
 SEVERITY_FILL = {"error": "#F4C7C3", "warning": "#FBE3B0", "info": "#DCE8F5"}
 
