@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import QListWidget, QListWidgetItem
+from PySide6.QtWidgets import QListView, QListWidget, QListWidgetItem
 
 from planner.report.model import Report
 from ui import theme
@@ -49,6 +49,10 @@ class ChecksPanel(QListWidget):
         super().__init__(parent)
         self.setIconSize(QSize(16, 16))
         self.setWordWrap(True)
+        # Wrapped rows are measured a batch at a time between events, so a report of
+        # thousands of findings does not hold up the next frame after an edit.
+        self.setLayoutMode(QListView.LayoutMode.Batched)
+        self.setBatchSize(40)
         self.setAlternatingRowColors(True)
         self._icons = {s: severity_icon(s) for s in ("error", "warning", "info")}
         self.itemClicked.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))

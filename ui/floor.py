@@ -54,6 +54,9 @@ class FloorItem(QGraphicsItem):
     def __init__(self):
         super().__init__()
         self.setZValue(-10)
+        # Drawn once into a pixmap of the screen (of the part on screen when zoomed in); a
+        # rack's new colour redraws its own block only (``set_state``), not thousands of them.
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._bounds = QRectF()
         self._rects: dict[str, QRectF] = {}
         self._colour: dict[str, str] = {}

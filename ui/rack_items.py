@@ -27,6 +27,11 @@ from ui.floor import LABELS_FROM_LOD
 PAD = 6.0  # frame thickness around the U slots
 CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
 RACK_W = theme.GUTTER_W + theme.RACK_BODY_W + PAD
+# Flag combinations made once: or-ing Qt flags builds a Python enum value each time, which
+# showed when opening 8,000 racks and drawing their labels.
+BUTTONS = Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton
+LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
 _min_text_px: float | None = None
@@ -66,20 +71,26 @@ class DeviceItem(QGraphicsObject):
     def __init__(self, placement: Placement, device: DeviceType | None, parent: RackItem):
         super().__init__(parent)
         self._rect = QRectF()  # before any call that may ask Qt for the bounding rect
+        self._drawn: tuple | None = None
+        self.placement = None
         self.placement_id = placement.id
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
-        self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
+        self.setAcceptedMouseButtons(BUTTONS)
         self.setCursor(Qt.CursorShape.OpenHandCursor)
         self.setCacheMode(CACHE)  # labels are the costly part; redrawn only when the item changes
         self._press: QPointF | None = None
         self.sync(placement, device, "typical")
 
     def sync(self, placement: Placement, device: DeviceType | None, basis: str) -> None:
+        rack: RackItem = self.parentItem()  # type: ignore[assignment]
+        drawn = (placement.u, placement.label, placement.device, device, basis, rack.rack.height_u)
+        if drawn == self._drawn and placement is self.placement:
+            return  # unchanged: its cached drawing stays (an edit re-syncs every device of the rack)
+        self._drawn = drawn
         self.placement = placement
         self.device = device
         self.basis = basis
         h = device.u_height if device else 1
-        rack: RackItem = self.parentItem()  # type: ignore[assignment]
         rect = device_rect(rack, placement.u, h)
         if rect.size() != self._rect.size():
             self.prepareGeometryChange()
@@ -125,17 +136,17 @@ class DeviceItem(QGraphicsObject):
             painter.setFont(font)
             name_w = min(QFontMetricsF(font).horizontalAdvance(name) + 8, text_r.width() * 0.45)
             painter.drawText(QRectF(text_r.left(), r.top(), name_w, r.height()),
-                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                             LEFT,
                              QFontMetricsF(font).elidedText(name, Qt.TextElideMode.ElideRight, name_w))
             font.setBold(False)
             painter.setFont(font)
             power_w = metrics.horizontalAdvance(power) + 8
-            painter.drawText(text_r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, power)
+            painter.drawText(text_r, RIGHT, power)
             room = text_r.width() - name_w - power_w
             if room > 30:
                 painter.setPen(QColor(255, 255, 255, 190))
                 painter.drawText(QRectF(text_r.left() + name_w, r.top(), room, r.height()),
-                                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                                 LEFT,
                                  metrics.elidedText(model, Qt.TextElideMode.ElideRight, room))
         else:
             line = px + 3
@@ -143,15 +154,15 @@ class DeviceItem(QGraphicsObject):
             painter.setFont(font)
             top = QRectF(text_r.left(), r.top() + 2, text_r.width(), line)
             power_w = metrics.horizontalAdvance(power) + 8
-            painter.drawText(top.adjusted(0, 0, -power_w, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            painter.drawText(top.adjusted(0, 0, -power_w, 0), LEFT,
                              QFontMetricsF(font).elidedText(name, Qt.TextElideMode.ElideRight,
                                                             max(0.0, text_r.width() - power_w)))
             font.setBold(False)
             painter.setFont(font)
-            painter.drawText(top, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, power)
+            painter.drawText(top, RIGHT, power)
             painter.setPen(QColor(255, 255, 255, 200))
             below = QRectF(text_r.left(), r.top() + 2 + line, text_r.width(), line)
-            painter.drawText(below, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            painter.drawText(below, LEFT,
                              metrics.elidedText(model, Qt.TextElideMode.ElideRight, text_r.width()))
 
     # -- dragging a placed device -------------------------------------------------------
@@ -197,7 +208,7 @@ class RackItem(QGraphicsItem):
         self._catalog = None
         self._basis = "typical"
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
-        self.setAcceptedMouseButtons(Qt.MouseButton.LeftButton | Qt.MouseButton.RightButton)
+        self.setAcceptedMouseButtons(BUTTONS)
         self.setCacheMode(CACHE)  # slot lines and U numbers are redrawn only when the rack changes
         self.rack = rack
         self.result = result
@@ -213,13 +224,15 @@ class RackItem(QGraphicsItem):
     def materialised(self) -> bool:
         return self._materialised
 
-    def materialise(self) -> None:
-        """Create the DeviceItems of this rack if they do not exist yet."""
+    def materialise(self, redraw: bool = True) -> None:
+        """Create the DeviceItems of this rack if they do not exist yet (``redraw`` False: the
+        rack is about to be drawn anyway)."""
         if self._materialised or self._catalog is None:
             return
         self._materialised = True
         self._sync_devices()
-        self.update()
+        if redraw:
+            self.update()
 
     # -- geometry -----------------------------------------------------------------------
     def slot_top(self, u: int) -> float:
@@ -306,7 +319,7 @@ class RackItem(QGraphicsItem):
             if every and (u % every == 0 or u == 1):
                 painter.setPen(theme.RACK_MUTED_TEXT)
                 painter.drawText(QRectF(-PAD, y + theme.U_PX / 2 - u_px, theme.GUTTER_W - 2, 2 * u_px),
-                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(u))
+                                 RIGHT, str(u))
         self._paint_header(painter, rack, res)
         if self.isSelected():
             painter.setPen(QPen(theme.SELECTION, 2))
@@ -341,7 +354,7 @@ class RackItem(QGraphicsItem):
         name_w = QFontMetricsF(font).horizontalAdvance(rack.name)
         if name_px <= row.height() + 4:  # legible text only
             painter.setPen(theme.RACK_TEXT)
-            painter.drawText(row, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            painter.drawText(row, LEFT,
                              QFontMetricsF(font).elidedText(rack.name, Qt.TextElideMode.ElideRight, width))
         font.setBold(False)
         font.setPixelSize(round(tag_px))
@@ -349,7 +362,7 @@ class RackItem(QGraphicsItem):
         tag = f"{rack.height_u}U · {rack.cooling}"
         if tag_px <= row.height() and name_w + QFontMetricsF(font).horizontalAdvance(tag) + 8 <= width:
             painter.setPen(theme.RACK_MUTED_TEXT)
-            painter.drawText(row, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, tag)
+            painter.drawText(row, RIGHT, tag)
         bar = QRectF(left, 23, width, 20)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor("#30353d"))

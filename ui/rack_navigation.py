@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QRectF, Qt
 
 from ui import theme
-from ui.floor import FLOOR_BELOW_LOD
+from ui.floor import FLOOR_BELOW_LOD, LABELS_FROM_LOD
 from ui.rack_items import DeviceItem, RackItem
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.15, 4.0, 1.15
@@ -120,6 +120,13 @@ class FloorNavigation:
     def paintEvent(self, event) -> None:
         if (self.transform().m11() < FLOOR_BELOW_LOD) != self.floor_mode:
             self.update_detail()  # zoomed by Qt itself (fitInView, scale): switch before drawing
+        if not self.floor_mode and self.transform().m11() >= LABELS_FROM_LOD:
+            # racks about to be drawn close enough for labels get their device items first,
+            # so they are drawn once, complete (not as blocks, then again with the items)
+            area = self.mapToScene(event.rect()).boundingRect()
+            for item in self.scene().items(area, Qt.ItemSelectionMode.IntersectsItemBoundingRect):
+                if isinstance(item, RackItem) and not item.materialised:
+                    item.materialise(redraw=False)
         super().paintEvent(event)
 
     def zoom_to_rack_height(self) -> None:
