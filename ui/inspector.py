@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
-from ui import fmt
+from planner import vocabulary
 from ui.document import Document
 from ui.form_grid import FormGrid
 
@@ -94,13 +94,13 @@ class Inspector(QWidget):
         self._row("u", "Lowest U", u)
         if d:
             self._row("height", "Height", _value(f"{d.u_height}U (U{p.u}-U{p.u + d.u_height - 1})"))
-            self._row("power_typical", "Power, typical", _value(fmt.watts(d.power_typical_w)))
-            self._row("power_nameplate", "Power, nameplate", _value(fmt.watts(d.power_max_w)))
+            self._row("power_typical", "Power, typical", _value(vocabulary.watts(d.power_typical_w)))
+            self._row("power_nameplate", "Power, nameplate", _value(vocabulary.watts(d.power_max_w)))
             self._row("weight", "Weight", _value(f"{d.weight_kg:g} kg"))
             if d.gpu:
                 self._row("gpus", "GPUs", _value(f"{d.gpu.count} x {d.gpu.model}"))
             self._row("cooling", "Cooling", _value(d.cooling))
-            self._row("price", "Price", _value(fmt.usd(d.price_usd)))
+            self._row("price", "Price", _value(vocabulary.usd(d.price_usd)))
             if d.price_source:
                 self._row("price_source", "Where the price comes from", _value(d.price_source), wide=True)
             self._row("source", "Where the figures come from", _value(d.source), wide=True)
@@ -109,9 +109,9 @@ class Inspector(QWidget):
         rack = self.doc.plan.rack(rid)
         res = self.doc.report.rack(rid)
         self.heading.setText(f"Rack {rack.name}")
-        self._row("power", f"Power ({res.basis})", _value(f"{fmt.kw(res.power_kw)} of {rack.power_cap_kw:g} kW cap"))
-        self._row("power_both", "Typical / nameplate", _value(f"{fmt.kw(res.power_typical_kw)} / "
-                                                              f"{fmt.kw(res.power_nameplate_kw)}"))
+        self._row("power", f"Power ({res.basis})", _value(f"{vocabulary.kw(res.power_kw)} of {rack.power_cap_kw:g} kW cap"))
+        self._row("power_both", "Typical / nameplate", _value(f"{vocabulary.kw(res.power_typical_kw)} / "
+                                                              f"{vocabulary.kw(res.power_nameplate_kw)}"))
         self._row("space", "Space used", _value(f"{res.used_u} of {rack.height_u} U"))
         self._row("nodes", "Nodes / GPUs", _value(f"{res.nodes} / {res.gpus}"))
         self._row("weight", "Weight", _value(f"{res.weight_kg:,.0f} of {rack.max_weight_kg:g} kg"))

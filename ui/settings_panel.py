@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from planner import vocabulary
 from planner.plan.commands import SetSetting
 from planner.settings import Settings, field_meta
 from ui.binding import FieldEditor, describe_annotation, empty_means, field_label, field_tooltip
@@ -21,18 +22,8 @@ from ui.form_grid import FormGrid, wrapping_label
 SECTION_TITLES = {"facility": "Facility", "fabric": "Fabric", "workload": "Workload",
                   "storage": "Storage", "costs": "Costs"}
 
-CHOICE_LABELS = {
-    "typical": "typical draw", "nameplate": "nameplate (max)", "per_nodes": "one per N nodes",
-    "capacity": "by CDU capacity (kW)", "rail_optimized": "rail-optimised", "fat_tree": "fat tree",
-    "leaf_spine": "leaf-spine", "auto": "automatic", "separate": "separate network", "shared": "shared with compute",
-    "eth100_tcp": "100 GbE TCP", "eth200_roce": "200 GbE RoCE v2", "eth400_roce": "400 GbE RoCE v2",
-    "ib200": "InfiniBand HDR 200", "ib400": "InfiniBand NDR 400", "ib800": "InfiniBand XDR 800",
-    "ddp": "DDP (replicated)", "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard",
-}
-
-
 def _choice_label(value: Any) -> str:
-    return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+    return vocabulary.choice_title(value)
 
 
 class SectionForm(QWidget):

@@ -7,11 +7,12 @@ from typing import Any
 
 from openpyxl.styles import Alignment, Border, Side
 
+from planner.vocabulary import excel_format
 from planner.report import labels
 from planner.costs.bom import pdus_per_rack
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
-    BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, MONTHS, PCT, TITLE, USD, WRAP, formula, header, num, text, widths,
+    BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, MONTHS, PCT, TITLE, WRAP, formula, header, num, text, widths,
 )
 from planner.plan.model import Plan
 from planner.report.model import Report
@@ -33,8 +34,8 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
         ("GPUs", t.gpus, "#,##0"),
         ("GPU nodes", t.nodes, "#,##0"),
         ("Racks", t.racks, "#,##0"),
-        ("IT power (kW)", t.it_power_kw, KW),
-        ("Facility power at PUE (kW)", t.facility_power_kw, KW),
+        ("IT power", t.it_power_kw, excel_format("kW")),
+        ("Facility power at PUE", t.facility_power_kw, excel_format("kW")),
         ("CDUs needed / placed", f"{t.cdus} / {t.cdus_placed}", None),
     ]
     r = 3
@@ -48,8 +49,9 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
     r += 1
     text(ws, r, 1, "Costs (live from the Costs sheet)", font=BOLD)
     r += 1
-    for label, name, fmt in [("Capex", "capex", USD), ("Opex per month", "opex_month", USD),
-                             ("Total cost of ownership over the horizon", "tco_usd", USD),
+    money = excel_format("$")
+    for label, name, fmt in [("Capex", "capex", money), ("Opex per month", "opex_month", money),
+                             ("Total cost of ownership over the horizon", "tco_usd", money),
                              ("Horizon (months)", "horizon", "0")]:
         text(ws, r, 1, label)
         formula(ws, r, 2, f"={name}", fmt)
@@ -77,13 +79,13 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     costs = plan.settings.costs
     pdu = catalog.get(costs.pdu_device)
     text(ws, 1, 1, "Racks", font=TITLE)
-    header(ws, 2, ["Rack", "Cooling", "Power (kW)", "Cap (kW)", "Load", "U used", "U height", "GPUs",
+    header(ws, 2, ["Rack", "Cooling", "Power", "Cap (kW)", "Load", "U used", "U height", "GPUs",
                    "CDUs placed", "PDUs needed"])
     r = 3
     for res in report.racks:
         text(ws, r, 1, res.name)
         text(ws, r, 2, res.cooling)
-        num(ws, r, 3, res.power_kw, KW)
+        num(ws, r, 3, res.power_kw, excel_format("kW"))
         num(ws, r, 4, res.cap_kw, KW)
         formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT)
         num(ws, r, 6, res.used_u)

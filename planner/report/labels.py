@@ -20,30 +20,10 @@ from typing import Any
 
 from planner.costs.section import CostSection
 from planner.network.section import FabricRow, NetworkSection, ScalingPoint
-from planner.network.technologies import TECHNOLOGIES
 from planner.storage.section import StorageSection
+from planner import vocabulary
 from planner.report.figures import Figures, figure_fields
 from planner.settings.costs import RENTAL_OPTIONS
-
-# Unit kinds -> how a number is written.
-_FORMATS: dict[str, str] = {
-    "": "{:,.0f}",
-    "x": "{:,.2f}",
-    "ms": "{:,.1f} ms",
-    "s": "{:,.1f} s",
-    "GB/s": "{:,.1f} GB/s",
-    "GB": "{:,.1f} GB",
-    "TB": "{:,.0f} TB",
-    "kW": "{:,.1f} kW",
-    "%": "{:,.1f}%",
-    "months": "{:,.1f} months",
-    "tokens/s": "{:,.0f} tokens/s",
-    ":1": "{:g}:1",
-    "$": "${:,.0f}",
-    "$/month": "${:,.0f}/month",
-    "$/GPU-h": "${:,.2f}/GPU-h",
-    "fraction": "{:.0%}",
-}
 
 # Nested figures of the fabric sizing, written "sizing.a.b" (the sizing record is the fabric
 # planner's, not a report model).
@@ -87,7 +67,6 @@ KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.
 _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {"spot": "spot",
     "build": "build", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
 }
-_TOPOLOGIES = {"rail_optimized": "rail-optimised fat tree", "fat_tree": "fat tree", "leaf_spine": "leaf-spine"}
 
 
 def label(section: str, key: str) -> str:
@@ -133,31 +112,16 @@ def describe(section: str, key: str, value: Any, catalog: Any = None) -> tuple[s
 
 
 def _one(value: Any, kind: str, none: str) -> str:
-    if value is None:
-        return none
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, (int, float)):
-        fmt = _FORMATS.get(kind, "{:,.2f}")
-        if kind == "" and isinstance(value, float) and not value.is_integer():
-            fmt = "{:,.2f}"
-        if isinstance(value, int):  # whole numbers stay whole: '36 months', not '36.0 months'
-            fmt = fmt.replace(",.1f", ",").replace(",.2f", ",")
-        return fmt.format(value)
-    return str(value)
+    return vocabulary.text(value, kind, none=none)
 
 
 def _name(key: str, value: Any, catalog: Any) -> str:
     if isinstance(value, bool) or value is None:
         return _one(value, "", "-")
-    if key == "fabric" and value in TECHNOLOGIES:
-        return TECHNOLOGIES[value].title
-    if key == "topology":
-        return _TOPOLOGIES.get(value, str(value).replace("_", " "))
     if key.endswith("switch_model") and catalog is not None:
         device = catalog.get(value)
         return device.title if device is not None else f"{value} (not in the catalog)"
-    return str(value)
+    return vocabulary.choice_title(value)
 
 
 def _guess_kind(value: Any) -> str:

@@ -16,7 +16,7 @@ import typing
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit
 
-from ui import fmt
+from planner import vocabulary
 from ui.binding import FieldEditor, describe_annotation
 
 
@@ -110,7 +110,7 @@ def test_workload_model_size_changes_the_summary(window):
     net = section(window, "network")
     # compute per step = 6 x parameters x tokens / (GPUs x peak x MFU): half the parameters, half the time
     assert net["compute_ms"] == pytest.approx(compute_70b / 2, rel=1e-9)
-    assert window.summary.text("tokens_per_s") == fmt.count(round(net["tokens_per_s"]))
+    assert window.summary.text("tokens_per_s") == vocabulary.count(round(net["tokens_per_s"]))
     assert net["tokens_per_s"] > 100_646  # faster than the 70B model's 100,646 tokens/s
     window.undo_action.trigger()
     assert window.summary.text("tokens_per_s") == "100,646"

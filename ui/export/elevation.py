@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 
+from planner import vocabulary
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
 from planner.plan.model import Plan, Rack
 from planner.report.model import RackResult, Report
@@ -93,14 +94,14 @@ def load_text(fraction: float) -> str:
 
 
 def power_text(res: RackResult) -> str:
-    return f"{res.power_kw:,.1f} / {res.cap_kw:,.3g} kW  ({load_text(res.load_fraction)})"
+    return f"{vocabulary.power_of_cap(res.power_kw, res.cap_kw)}  ({load_text(res.load_fraction)})"
 
 
 def cooling_text(res: RackResult, plan: Plan) -> str:
     if res.cooling == "liquid":
-        return f"Liquid-cooled: {res.liquid_heat_mw / 1e6:,.1f} kW to liquid"
+        return f"Liquid-cooled: {vocabulary.kw(res.liquid_heat_mw / 1e6)} to liquid"
     limit = plan.settings.facility.air_cooling_limit_kw
-    return f"Air-cooled: {res.power_kw:,.1f} kW (limit {limit:g})"
+    return f"Air-cooled: {vocabulary.kw(res.power_kw)} (limit {limit:g})"
 
 
 class ElevationRenderer:
@@ -168,7 +169,7 @@ class ElevationRenderer:
             c.text(inner, f"{name}  {model}", fs, color=ink)
             return
         watts = d.power_w(self.report.power_basis) if d else 0.0
-        kw = f"{watts / 1000:,.1f} kW"
+        kw = vocabulary.watts(watts)
         line_h = fs * 1.35
         lines = max(1, int(r.height() // line_h))
         block_h = min(lines, 3 + (lines >= 4)) * line_h

@@ -18,6 +18,7 @@ from PySide6.QtGui import QPdfWriter
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
 from planner.report.model import Report
+from planner.vocabulary import kw
 from ui.colors import load_color
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
@@ -31,6 +32,7 @@ INK = "#111111"
 MUTED = "#4A5259"
 ACCENT = "#2B3A4A"
 SEVERITY_FILL = {"error": "#F4C7C3", "warning": "#FBE3B0", "info": "#DCE8F5"}
+
 
 
 @dataclass
@@ -128,11 +130,11 @@ class VendorPack:
             ("GPUs", f"{t.gpus:,}"),
             ("GPU nodes", f"{t.nodes:,}"),
             ("Racks", f"{t.racks:,}" + (f" ({t.gpu_racks:,} with GPUs)" if t.gpu_racks != t.racks else "")),
-            (f"IT power ({basis})", f"{t.it_power_kw:,.1f} kW"),
+            (f"IT power ({basis})", kw(t.it_power_kw)),
             ("IT power (nameplate)" if basis != "nameplate" else "IT power (typical)",
-             f"{(t.it_power_nameplate_kw if basis != 'nameplate' else t.it_power_typical_kw):,.1f} kW"),
-            (f"Facility power at PUE {t.pue:g}", f"{t.facility_power_kw:,.1f} kW"),
-            ("Heat to liquid", f"{t.liquid_heat_mw / 1e6:,.1f} kW"),
+             kw(t.it_power_nameplate_kw if basis != "nameplate" else t.it_power_typical_kw)),
+            (f"Facility power at PUE {t.pue:g}", kw(t.facility_power_kw)),
+            ("Heat to liquid", kw(t.liquid_heat_kw)),
             ("CDUs needed / placed", f"{t.cdus:,} / {t.cdus_placed:,}"),
             ("Equipment weight", f"{t.weight_kg:,.0f} kg"),
         ]
@@ -233,7 +235,7 @@ class VendorPack:
         basis = self.report.power_basis
         with_rows = any(r.row for r in self.plan.racks)
         cols = [Column("Rack", 1.4), Column("Row", 0.7), Column("Cooling", 0.8), Column("U used", 0.8, "right"),
-                Column("GPUs", 0.6, "right"), Column(f"Power kW ({basis})", 1.3, "right"),
+                Column("GPUs", 0.6, "right"), Column(f"Power ({basis})", 1.3, "right"),
                 Column("Cap kW", 0.8, "right"), Column("Load", 0.7, "right"), Column("Typical kW", 0.9, "right"),
                 Column("Nameplate kW", 1.0, "right"), Column("Heat to liquid kW", 1.2, "right"),
                 Column("Weight kg / rating", 1.4, "right")]
@@ -241,12 +243,12 @@ class VendorPack:
         for i, res in enumerate(self.report.racks):
             rack = self.plan.rack(res.id)
             rows.append([res.name, rack.row if rack else "", res.cooling, f"{res.used_u}/{res.height_u}",
-                         f"{res.gpus:,}", f"{res.power_kw:,.1f}", f"{res.cap_kw:,.3g}", load_text(res.load_fraction),
+                         f"{res.gpus:,}", kw(res.power_kw), f"{res.cap_kw:,.3g}", load_text(res.load_fraction),
                          f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
                          f"{res.liquid_heat_mw / 1e6:,.1f}", f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
             fills[i] = tint(load_color(res.load_fraction), 0.55)
         t = self.report.totals
-        rows.append(["All racks", "", "", "", f"{t.gpus:,}", f"{t.it_power_kw:,.1f}", "", "",
+        rows.append(["All racks", "", "", "", f"{t.gpus:,}", kw(t.it_power_kw), "", "",
                      f"{t.it_power_typical_kw:,.1f}", f"{t.it_power_nameplate_kw:,.1f}",
                      f"{t.liquid_heat_mw / 1e6:,.1f}", f"{t.weight_kg:,.0f}"])
         load_col = 7
@@ -259,7 +261,7 @@ class VendorPack:
                       bold_rows={len(rows) - 1})
 
         def intro(b: QRectF) -> float:
-            text = (f"Facility power {t.facility_power_kw:,.1f} kW at PUE {t.pue:g}. Load colours: green below 80% "
+            text = (f"Facility power {kw(t.facility_power_kw)} at PUE {t.pue:g}. Load colours: green below 80% "
                     f"of the rack's cap, amber from 80%, red over the cap. CDUs: {t.cdus} needed, "
                     f"{t.cdus_placed} placed.")
             return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
