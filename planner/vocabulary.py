@@ -100,8 +100,13 @@ def _compact(value: float, unit: str) -> str:
                 return f"${scaled:,.2f}{name}" if name in ("B", "M") else f"${scaled:,.0f}{name}"
             if name == unit:  # not scaled: the exact figure, whole numbers without ".0"
                 return f"{scaled:,.1f} {name}".replace(".0 ", " ") if unit != "W" else f"{scaled:,.0f} W"
-            return f"{scaled:,.2f} {name}".replace(".00 ", " ")
+            return f"{_trim(f'{scaled:,.2f}')} {name}"
     return text(value, unit)
+
+
+def _trim(number: str) -> str:
+    """'1.80' -> '1.8', '7.00' -> '7': compact figures carry no trailing zeros."""
+    return number.rstrip("0").rstrip(".") if "." in number else number
 
 
 def excel_format(unit: str) -> str:

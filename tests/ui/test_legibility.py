@@ -44,7 +44,7 @@ def test_a_combo_names_its_whole_choice_in_its_tooltip_and_list(window):
     longest = max(view.fontMetrics().horizontalAdvance(combo.itemText(i)) for i in range(combo.count()))
     assert view.minimumWidth() >= longest
     combo.setCurrentIndex(combo.findData("eth100_tcp"))
-    assert "100 GbE TCP" in combo.toolTip()  # follows the choice
+    assert "100GbE (TCP)" in combo.toolTip()  # follows the choice
 
 
 def test_optional_fields_say_what_empty_means(window):
