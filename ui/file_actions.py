@@ -164,6 +164,63 @@ class FileActions:
         if path:
             self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path)), path)
 
+    def export_netbox(self) -> None:
+        write = optional_function("planner.export.netbox", "write_netbox")
+        if write is None:
+            return
+        start = str((self.doc.path.parent if self.doc.path else Path.home()))
+        folder = QFileDialog.getExistingDirectory(self, "Export NetBox import files into", start)
+        if folder:
+            self._export(lambda: write(self.doc.plan, self.doc.catalog, Path(folder)), folder)
+
+    def import_device_types(self) -> None:
+        """NetBox device-type YAML -> a catalog file, and its devices in the palette at once."""
+        importer = optional_function("planner.hardware.netbox_types", "import_into_catalog_file")
+        if importer is None:
+            return
+        files, _ = QFileDialog.getOpenFileNames(self, "Import NetBox device types", "",
+                                                "NetBox device types (*.yaml *.yml);;All files (*)")
+        if not files:
+            return
+        gpu = self._ask_gpu()
+        if gpu is False:
+            return
+        start = str((self.doc.path.parent if self.doc.path else Path.home()) / "my-catalog.json")
+        target, _ = QFileDialog.getSaveFileName(self, "Save the device types in the catalog file", start,
+                                                "Catalog files (*.json)")
+        if not target:
+            return
+        try:
+            entries, problems = importer(files, Path(target), gpu=gpu, catalog=self.doc.catalog)
+        except PlannerError as exc:
+            self.show_error("Import device types", str(exc))
+            return
+        if problems:
+            self.show_error("Import device types", "Nothing was imported:\n" + "\n".join(problems))
+            return
+        self.doc.catalog.extend(tuple(entries), Path(target).name, allow_override=True)
+        self.palette_panel.set_catalog(self.doc.catalog)
+        todo = "\n".join(f"{d.title}: {d.notes}" for d in entries)
+        QMessageBox.information(self, "Import device types",
+                                f"{len(entries)} device types saved in {Path(target).name} and added to the "
+                                f"palette. Start with --catalog {target} to have them next time.\n\n{todo}")
+
+    def _ask_gpu(self):
+        """The GPU the imported servers carry (NetBox's device types hold none): a block, None, or False to cancel."""
+        from PySide6.QtWidgets import QInputDialog
+
+        blocks = {d.gpu.model: d.gpu for d in self.doc.catalog if d.gpu}
+        none = "None: import servers as 'other'"
+        choice, ok = QInputDialog.getItem(self, "GPUs of the imported servers",
+                                          "NetBox's device types do not say which GPUs a server holds.\n"
+                                          "Servers among these files carry:", [none, *sorted(blocks)], 0, False)
+        if not ok:
+            return False
+        if choice == none:
+            return None
+        count, ok = QInputDialog.getInt(self, "GPUs of the imported servers", f"{choice} per server:", 8, 1, 1024)
+        return blocks[choice].model_copy(update={"count": count}) if ok else False
+
     def _export(self, write, path: str) -> None:
         try:
             write()

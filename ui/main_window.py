@@ -134,7 +134,7 @@ class MainWindow(FileActions, QMainWindow):
         self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence("Ctrl+Shift+S"))
         self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         self.preferences_action = self._action("Pre&ferences…", lambda: PreferencesDialog(self).open(),
-                                               QKeySequence("Ctrl+,"), tip="Autosave interval")
+                                               QKeySequence("Ctrl+,"), tip="Autosave interval and number format")
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, QKeySequence("F1"))
         self.about_action = self._action("&About", lambda: show_about(self))
         self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel,
@@ -143,6 +143,11 @@ class MainWindow(FileActions, QMainWindow):
                                                tip="Elevations and bill of materials as a PDF")
         self.export_drawing_action = self._action("Elevations (&SVG/PNG)…", lambda: self.export_drawing("svg"),
                                                   tip="The rack elevations as a drawing")
+        self.export_netbox_action = self._action("&NetBox import files…", self.export_netbox,
+                                                 tip="Sites, racks, device types, devices, power feeds and cables "
+                                                     "as NetBox bulk-import CSV files")
+        self.import_types_action = self._action("&Import device types…", self.import_device_types,
+                                                tip="NetBox device-type YAML files into a catalog file")
         self.export_xlsx_action.setEnabled(optional_function("planner.export.xlsx", "write_workbook") is not None)
         drawing = optional_function("ui.export.files", "export_drawing") is not None
         self.export_pack_action.setEnabled(drawing)
@@ -201,7 +206,9 @@ class MainWindow(FileActions, QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
         self.export_menu = file_menu.addMenu("&Export")
-        self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.export_drawing_action])
+        self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.export_drawing_action,
+                                     self.export_netbox_action])
+        file_menu.addAction(self.import_types_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit = bar.addMenu("&Edit")

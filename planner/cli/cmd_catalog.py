@@ -1,15 +1,31 @@
-"""cluster-planner catalog: every device type with all its fields."""
+"""cluster-planner catalog: every device type with all its fields; ``catalog import`` reads
+NetBox device-type YAML into a catalog file."""
+
+from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
-from planner.hardware.catalog import CATEGORY_TITLES
-from planner.cli import load_catalog_arg
+from planner.cli import UsageError, load_catalog_arg
+from planner.hardware.catalog import CATEGORY_TITLES, read_catalog_file
+from planner.hardware.netbox_types import TO_COMPLETE, import_into_catalog_file, parse_gpu_option
 
 
 def register(sub) -> None:
-    p = sub.add_parser("catalog", help="list the device types in the catalog")
+    p = sub.add_parser("catalog", help="list the device types in the catalog, or import NetBox device types")
     p.add_argument("--json", action="store_true", help="print JSON with every field")
     p.set_defaults(run=run)
+    actions = p.add_subparsers(dest="catalog_command", metavar="ACTION")
+    imp = actions.add_parser("import", help="read NetBox device-type YAML files (the community devicetype-library "
+                                            "schema) into a catalog file")
+    imp.add_argument("files", nargs="+", metavar="FILE.yaml", help="device-type files")
+    imp.add_argument("-o", "--output", required=True, metavar="CATALOG.json",
+                     help="the catalog file to write; an existing one keeps its other device types")
+    imp.add_argument("--gpu", metavar="MODEL:COUNT",
+                     help="make the servers GPU servers with COUNT of this catalog GPU (e.g. 'H100 SXM 80GB:8'); "
+                          "NetBox's device types hold no GPUs")
+    imp.set_defaults(run=run_import)
 
 
 def run(args) -> int:
@@ -32,4 +48,37 @@ def run(args) -> int:
                 extra = f"  {d.storage.capacity_tb:g} TB, {d.storage.write_gbs:g} GB/s write"
             print(f"  {d.id:<18} {d.title:<58} {d.u_height:>2}U {d.power_typical_w / 1000:>5.2f}/"
                   f"{d.power_max_w / 1000:<5.2f} kW  ${d.price_usd:>9,.0f}{extra}")
+    return 0
+
+
+def run_import(args) -> int:
+    """Every file is read; any file that cannot be used is named (one line each) and nothing is written."""
+    gpu = None
+    if args.gpu:
+        try:
+            gpu = parse_gpu_option(args.gpu, load_catalog_arg(args))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    out = Path(args.output)
+    before = {d.id for d in read_catalog_file(out)} if out.exists() else set()  # a bad target: one line
+    entries, problems = import_into_catalog_file(args.files, out, gpu=gpu)
+    if problems:
+        if len(args.files) == 1:
+            print(f"cluster-planner: {problems[0]}; nothing written", file=sys.stderr)
+            return 2
+        for line in problems:
+            print(f"cluster-planner: {line}", file=sys.stderr)
+        print(f"cluster-planner: nothing written: {len(problems)} of {len(args.files)} files cannot be used",
+              file=sys.stderr)
+        return 2
+    kept = before - {d.id for d in entries}
+    for d in entries:
+        what = (f"{d.gpu.count} x {d.gpu.model}" if d.gpu else
+                f"{d.switch.ports} x {d.switch.gbps_per_port:g}G ports" if d.switch else d.category)
+        nics = ", ".join(f"{n.count} x {n.gbps:g}G {n.technology} ({n.purpose})" for n in d.nics)
+        print(f"{d.id}: {d.category}, {d.u_height}U, {d.power_max_w:,.0f} W nameplate, {d.power_typical_w:,.0f} W "
+              f"typical, {d.weight_kg:g} kg; {what}{'; NICs ' + nics if nics else ''}")
+        print(f"  to complete: {d.notes.removeprefix(TO_COMPLETE + ': ').rstrip('.')}")
+    print(f"wrote {out}: {len(entries)} device type{'' if len(entries) == 1 else 's'} imported"
+          f"{f', {len(kept)} kept' if kept else ''}; use it with --catalog {out}")
     return 0

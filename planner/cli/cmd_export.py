@@ -1,4 +1,5 @@
-"""cluster-planner export: the vendor pack (.pdf), rack elevations (.svg, .png) or the workbook (.xlsx).
+"""cluster-planner export: the vendor pack (.pdf), rack elevations (.svg, .png), the workbook (.xlsx)
+or, with --netbox, NetBox bulk-import CSV files into a folder.
 
 The drawings are made with Qt; the program's entry point (``cluster_planner``) lends them
 to the command line. No display is needed (the offscreen platform is selected internally).
@@ -20,13 +21,19 @@ def register(sub) -> None:
     p = sub.add_parser("export", help="export the vendor pack (PDF), rack elevations (SVG, PNG) or workbook (XLSX)")
     p.add_argument("file", metavar="FILE", help="a plan file (.json)")
     p.add_argument("-o", "--output", required=True, metavar="OUT",
-                   help="where to write: .pdf vendor pack, .svg or .png rack elevations, .xlsx workbook")
+                   help="where to write: .pdf vendor pack, .svg or .png rack elevations, .xlsx workbook; "
+                        "with --netbox a folder")
+    p.add_argument("--netbox", action="store_true",
+                   help="write NetBox 4.x bulk-import CSV files (sites, racks, device types, devices, power "
+                        "feeds, cables ...) into the folder OUT, numbered in import order")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4", help="PDF paper size (landscape); default A4")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     out = Path(args.output)
+    if args.netbox:
+        return _netbox(args, out)
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
         raise UsageError(f"{out.name}: cannot export to '{suffix or 'no extension'}'; "
@@ -42,4 +49,19 @@ def run(args) -> int:
             raise UsageError(f"{out.name}: drawings are exported by 'cluster-planner' (or 'python -m cluster_planner')")
         draw(plan, catalog, out, report, paper=args.paper)
     print(f"wrote {out}")
+    return 0
+
+
+def _netbox(args, out: Path) -> int:
+    from planner.export.netbox import file_names, write_netbox
+
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"{out}: --netbox writes a folder of CSV files; {out.name} is a file")
+    catalog = load_catalog_arg(args)
+    export = write_netbox(open_plan(args.file, catalog), catalog, out)
+    names = file_names(export)
+    counts = ", ".join(f"{len(export.rows[name[3:]]):,} {name[3:-4]}" for name in names)
+    print(f"wrote {len(names)} NetBox import files to {out}, numbered in import order: {counts}")
+    for note in export.notes:
+        print(f"note: {note}")
     return 0

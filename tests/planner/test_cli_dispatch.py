@@ -53,9 +53,9 @@ def assert_one_line(proc: subprocess.CompletedProcess, *words: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("sub", [None, *SUBCOMMANDS])
+@pytest.mark.parametrize("sub", [None, *SUBCOMMANDS, "catalog import"])
 def test_every_help_works(no_qt, tmp_path, sub):
-    proc = run(no_qt, *([sub] if sub else []), "--help", cwd=tmp_path)
+    proc = run(no_qt, *(sub.split() if sub else []), "--help", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith(f"usage: cluster-planner{' ' + sub if sub else ''}"), proc.stdout[:200]
     assert proc.stderr == ""
@@ -96,6 +96,14 @@ MISSING_FILE = {
     "rent": None,
 }
 TAKES_NO_ARGUMENTS = {"templates", "catalog"}
+
+
+def test_catalog_import_refuses_a_missing_file_in_one_line(no_qt, tmp_path):
+    assert_one_line(run(no_qt, "catalog", "import", cwd=tmp_path), "cluster-planner catalog import:", "required")
+    line = assert_one_line(run(no_qt, "catalog", "import", "missing.yaml", "-o", "mine.json", cwd=tmp_path))
+    assert "missing.yaml" in line and "nothing written" in line
+    assert_one_line(run(no_qt, "catalog", "import", "--bogus", cwd=tmp_path), "--bogus")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("sub", SUBCOMMANDS)

@@ -1,0 +1,279 @@
+"""The plan as NetBox 4.x bulk-import CSV files, one per object type, in import order.
+
+Column names are the field names of NetBox's import forms (``netbox/dcim/forms/bulk_import.py``:
+``SiteImportForm``, ``RackImportForm``, ``DeviceImportForm``, ``PowerFeedImportForm``,
+``CableImportForm`` ...); choice values are NetBox's (``netbox/dcim/choices.py``). Objects refer
+to each other by name, as those forms look them up. Everything is built in memory first, so an
+error leaves no file behind; each file is then written atomically.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from planner.costs.bom import pdus_per_rack
+from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
+from planner.network.fabric import plan_fabric
+from planner.plan.fileio import atomic_write_bytes, save_failure
+from planner.plan.model import Plan
+
+# The order NetBox needs them imported in: each file refers only to objects of the files before it.
+FILES: dict[str, tuple[str, ...]] = {
+    "sites.csv": ("name", "slug", "status", "description"),
+    "locations.csv": ("site", "name", "slug", "status", "description"),
+    "manufacturers.csv": ("name", "slug"),
+    "device-roles.csv": ("name", "slug", "color"),
+    "device-types.csv": ("manufacturer", "model", "slug", "u_height", "is_full_depth", "airflow", "weight",
+                         "weight_unit", "comments"),
+    "racks.csv": ("site", "location", "name", "status", "width", "u_height", "max_weight", "weight_unit",
+                  "description"),
+    "devices.csv": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
+                    "position", "face", "description"),
+    "power-panels.csv": ("site", "name", "description"),
+    "power-feeds.csv": ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
+                        "voltage", "amperage", "max_utilization", "description"),
+    "power-ports.csv": ("device", "name", "maximum_draw", "allocated_draw", "description"),
+    "interfaces.csv": ("device", "name", "type", "description"),
+    "cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
+                   "type", "status", "label"),
+}
+
+ROLE_COLORS = {"gpu_server": "2f6fd6", "switch": "7e57c2", "storage": "00897b", "cdu": "00acc1",
+               "pdu": "f9a825", "other": "9e9e9e"}  # the app's palette, as NetBox's 6-digit hex
+
+# Rack feeds: NetBox wants voltage and amperage; the catalog's PDU holds its kW. The REFERENCE
+# circuit is 3-phase 415 V with an 80 % continuous derating, so A = kW / (sqrt(3) x V x 0.8).
+FEED_VOLTAGE_V = 415
+FEED_MAX_UTILIZATION_PCT = 80
+
+# NetBox interface types (dcim.choices.InterfaceTypeChoices) by technology and line rate.
+INTERFACE_TYPES: dict[tuple[str, float], str] = {
+    ("infiniband", 200): "infiniband-hdr", ("infiniband", 400): "infiniband-ndr",
+    ("infiniband", 800): "infiniband-xdr",
+    ("ethernet", 1): "1000base-t", ("ethernet", 10): "10gbase-x-sfpp", ("ethernet", 25): "25gbase-x-sfp28",
+    ("ethernet", 100): "100gbase-x-qsfp28", ("ethernet", 200): "200gbase-x-qsfp56",
+    ("ethernet", 400): "400gbase-x-osfp", ("ethernet", 800): "800gbase-x-osfp",
+}
+
+
+def slugify(text: str) -> str:
+    """NetBox slugs: letters, digits, hyphens and underscores."""
+    return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-")[:100] or "item"
+
+
+def interface_type(technology: str, gbps: float) -> str:
+    return INTERFACE_TYPES.get((technology, gbps), "other")
+
+
+@dataclass
+class NetBoxExport:
+    """Rows per file name, and notes on what the plan could not say."""
+
+    rows: dict[str, list[dict]] = field(default_factory=lambda: {name: [] for name in FILES})
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, file: str, /, **row) -> None:
+        self.rows[file].append(row)
+
+    def csv_text(self, name: str) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=FILES[name], lineterminator="\n", extrasaction="raise")
+        writer.writeheader()
+        writer.writerows(self.rows[name])
+        return out.getvalue()
+
+
+def _unique(names: Counter, wanted: str, fallback: str) -> str:
+    """``wanted`` unless it is taken (NetBox names are unique per site), then ``wanted-fallback``."""
+    name = wanted if wanted and not names[wanted] else f"{wanted or 'device'}-{fallback}"
+    names[name] += 1
+    return name
+
+
+def build_netbox(plan: Plan, catalog: Catalog) -> NetBoxExport:
+    """Every object of the plan as NetBox import rows (nothing written)."""
+    out = NetBoxExport()
+    site = plan.name[:100]
+    out.add("sites.csv", name=site, slug=slugify(site), status="planned", description=plan.description[:200])
+    rows = sorted({r.row for r in plan.racks if r.row})
+    for row in rows:
+        out.add("locations.csv", site=site, name=row, slug=slugify(row), status="planned", description="row")
+    used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
+    for vendor in dict.fromkeys(d.vendor for d in used):
+        out.add("manufacturers.csv", name=vendor, slug=slugify(vendor))
+    for category in dict.fromkeys(d.category for d in used):
+        title = CATEGORY_TITLES[category]
+        out.add("device-roles.csv", name=title, slug=slugify(title), color=ROLE_COLORS[category])
+    for d in used:
+        out.add("device-types.csv", manufacturer=d.vendor, model=d.model, slug=slugify(d.id), u_height=d.u_height,
+                is_full_depth="true", airflow="front-to-rear" if d.cooling == "air" else "",
+                weight=f"{d.weight_kg:g}", weight_unit="kg", comments=f"Source: {d.source}")
+
+    rack_names: dict[str, Counter] = {}
+    rack_name: dict[str, str] = {}
+    for r in plan.racks:
+        name = _unique(rack_names.setdefault(r.row, Counter()), r.name, r.id)
+        rack_name[r.id] = name
+        out.add("racks.csv", site=site, location=r.row, name=name, status="planned", width=19, u_height=r.height_u,
+                max_weight=f"{r.max_weight_kg:g}", weight_unit="kg",
+                description=f"{r.cooling}-cooled, {r.power_cap_kw:g} kW cap")
+
+    device_names: Counter = Counter()
+    device_name: dict[str, str] = {}
+    for p in plan.placements:
+        d = catalog.get(p.device)
+        if d is None:
+            continue
+        rack = plan.rack(p.rack)
+        name = _unique(device_names, p.label or f"{rack.name}-U{p.u}", p.id)
+        device_name[p.id] = name
+        out.add("devices.csv", name=name, role=CATEGORY_TITLES[d.category], manufacturer=d.vendor,
+                device_type=d.model, status="planned", site=site, location=rack.row, rack=rack_name[rack.id],
+                position=p.u, face="front", description=d.title)
+        if d.power_max_w > 0:
+            out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(d.power_max_w),
+                    allocated_draw=round(d.power_typical_w), description="the device's draw, all supplies together")
+        for port, kind, nic in _ports(d):
+            out.add("interfaces.csv", device=name, name=port, type=interface_type(nic[0], nic[1]),
+                    description=kind)
+
+    _power(plan, catalog, out, site, rack_name)
+    _cables(plan, catalog, out, device_name)
+    return out
+
+
+def _ports(d: DeviceType) -> list[tuple[str, str, tuple[str, float]]]:
+    """(interface name, what it is for, (technology, Gb/s)) of a device's network ports."""
+    ports = []
+    counters: Counter = Counter()
+    for nic in d.nics:
+        prefix = "gpu" if nic.purpose == "compute" else "stor"
+        for _ in range(nic.count):
+            counters[prefix] += 1
+            ports.append((f"{prefix}{counters[prefix]}", f"{nic.purpose} NIC, {nic.gbps:g} Gb/s",
+                          (nic.technology, nic.gbps)))
+    if d.switch:
+        for i in range(1, d.switch.ports + 1):
+            ports.append((f"swp{i}", f"switch port, {d.switch.gbps_per_port:g} Gb/s",
+                          (d.switch.technology, d.switch.gbps_per_port)))
+    return ports
+
+
+def _power(plan: Plan, catalog: Catalog, out: NetBoxExport, site: str, rack_name: dict[str, str]) -> None:
+    """Panels A (and B with redundant feeds); per rack, as many circuits per feed as PDUs it needs."""
+    facility = plan.settings.facility
+    costs = plan.settings.costs
+    pdu = catalog.get(costs.pdu_device)
+    if pdu is None or not pdu.pdu_capacity_kw:
+        out.notes.append(f"no power feeds: the rack PDU '{costs.pdu_device}' has no rated capacity in the catalog")
+        return
+    redundant = costs.redundant_feeds
+    amps = round(pdu.pdu_capacity_kw * 1000 / (math.sqrt(3) * FEED_VOLTAGE_V * FEED_MAX_UTILIZATION_PCT / 100))
+    panels = ("A", "B") if redundant else ("A",)
+    for panel in panels:
+        out.add("power-panels.csv", site=site, name=f"PP-{panel}", description=f"feed {panel}")
+    for r in plan.racks:
+        kw = 0.0
+        for p in plan.rack_members(r.id).values():
+            d = catalog.get(p.device)
+            kw += d.power_w(facility.power_basis) / 1000 if d else 0.0
+        if kw <= 0:
+            continue
+        circuits = pdus_per_rack(kw, pdu.pdu_capacity_kw, redundant) // len(panels)
+        for panel in panels:
+            for i in range(1, circuits + 1):
+                out.add("power-feeds.csv", site=site, power_panel=f"PP-{panel}", location=r.row,
+                        rack=rack_name[r.id], name=f"{rack_name[r.id]}-{panel}{i}", status="planned",
+                        type="primary" if panel == "A" else "redundant", supply="ac", phase="three-phase",
+                        voltage=FEED_VOLTAGE_V, amperage=amps, max_utilization=FEED_MAX_UTILIZATION_PCT,
+                        description=f"{pdu.title}: {pdu.pdu_capacity_kw:g} kW")
+
+
+def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:
+    """The compute fabric as cables: node NICs rail by rail into the leaf switches, each leaf's
+    uplinks spread over the spines, in the order the switches are placed (rack, then U)."""
+    fabric = plan.settings.fabric
+    switch = catalog.get(fabric.switch_device)
+    counts = Counter(p.device for p in plan.placements)
+    size = plan_fabric(counts, catalog, fabric) if switch is not None else None
+    if size is None or size.leaf_switches == 0:
+        out.notes.append("no fabric cables: the plan has no compute fabric to cable")
+        return
+    order = {r.id: i for i, r in enumerate(plan.racks)}
+    placed = sorted((p for p in plan.placements if p.device == switch.id), key=lambda p: (order[p.rack], p.u))
+    nodes = [p for p in sorted(plan.placements, key=lambda p: (order[p.rack], p.u))
+             if (d := catalog.get(p.device)) is not None and d.gpu is not None and d.compute_nics()]
+    leaves = placed[:size.leaf_switches]
+    spines = placed[size.leaf_switches:size.leaf_switches + size.spine_switches]
+    cable = "mmf" if switch.switch.gbps_per_port >= 100 else "cat6"
+    down = math.ceil(size.leaf_down_ports / size.leaf_switches)
+    next_port = Counter()
+    rails = max(sum(n.count for n in catalog[p.device].compute_nics()) for p in nodes) if nodes else 0
+    links = [(p, rail) for rail in range(1, rails + 1) for p in nodes
+             if rail <= sum(n.count for n in catalog[p.device].compute_nics())]
+    cabled = 0
+    for i, (node, rail) in enumerate(links):
+        leaf = leaves[i // down] if i // down < len(leaves) else None
+        if leaf is None:
+            break
+        next_port[leaf.id] += 1
+        _cable(out, device_name[node.id], f"gpu{rail}", device_name[leaf.id], f"swp{next_port[leaf.id]}", cable,
+               "node-leaf")
+        cabled += 1
+    uplinks = 0
+    if spines:
+        up = size.leaf_up_ports // size.leaf_switches
+        for leaf in leaves:
+            for k in range(up):
+                spine = spines[k % len(spines)]
+                if next_port[spine.id] >= switch.switch.ports or next_port[leaf.id] >= switch.switch.ports:
+                    break
+                next_port[leaf.id] += 1
+                next_port[spine.id] += 1
+                _cable(out, device_name[leaf.id], f"swp{next_port[leaf.id]}", device_name[spine.id],
+                       f"swp{next_port[spine.id]}", cable, "leaf-spine")
+                uplinks += 1
+    if cabled < size.node_leaf_links or uplinks < size.leaf_spine_links or size.core_switches:
+        out.notes.append(f"cables: {cabled:,} of {size.node_leaf_links:,} node-leaf and {uplinks:,} of "
+                         f"{size.leaf_spine_links:,} leaf-spine links (the plan places {len(placed):,} of the "
+                         f"{size.switches:,} fabric switches); storage, management and spine-core links are "
+                         "left to cable in NetBox")
+    else:
+        out.notes.append("cables: the compute fabric only; storage and management links are left to cable in NetBox")
+
+
+def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: str, label: str) -> None:
+    out.add("cables.csv", side_a_device=a, side_a_type="dcim.interface", side_a_name=a_port, side_b_device=b,
+            side_b_type="dcim.interface", side_b_name=b_port, type=kind, status="planned", label=label)
+
+
+def file_names(export: NetBoxExport) -> list[str]:
+    """The files to write, numbered in import order ("01-sites.csv"); types with no rows are left out."""
+    return [f"{i:02d}-{name}" for i, name in enumerate(FILES, 1) if export.rows[name]]
+
+
+def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path) -> NetBoxExport:
+    """Write the files into ``directory`` (created if missing); PlannerError if it cannot be.
+
+    Files of an earlier export that this one has no rows for are removed, so the folder never
+    mixes two plans."""
+    export = build_netbox(plan, catalog)
+    texts = {numbered: export.csv_text(numbered[3:]) for numbered in file_names(export)}
+    target = Path(directory)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise save_failure(target / "01-sites.csv", exc) from None
+    for name, text in texts.items():
+        atomic_write_bytes(target / name, text.encode("utf-8"))
+    for i, name in enumerate(FILES, 1):
+        stale = target / f"{i:02d}-{name}"
+        if stale.name not in texts and stale.is_file():
+            stale.unlink()
+    return export

@@ -1,0 +1,282 @@
+"""NetBox round trip: the plan as NetBox 4.x bulk-import CSV files, and NetBox device-type YAML
+(the community library's schema) read into a catalog file."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from planner.cli import main
+from planner.hardware.catalog import default_catalog, read_catalog_file
+from planner.plan.fileio import save_plan
+from planner.plan.templates import build_template
+
+# The field names of NetBox's import forms (netbox/dcim/forms/bulk_import.py, v4.6: the
+# ``Meta.fields`` of SiteImportForm, LocationImportForm, ManufacturerImportForm,
+# DeviceRoleImportForm, DeviceTypeImportForm, RackImportForm, DeviceImportForm,
+# PowerPanelImportForm, PowerFeedImportForm, PowerPortImportForm, InterfaceImportForm,
+# CableImportForm), and the ones each form requires.
+NETBOX_FIELDS = {
+    "sites.csv": ({"name", "slug", "status", "region", "group", "tenant", "facility", "time_zone", "description",
+                   "physical_address", "shipping_address", "latitude", "longitude", "owner", "comments", "tags"},
+                  {"name", "slug", "status"}),
+    "locations.csv": ({"site", "parent", "name", "slug", "status", "tenant", "facility", "description", "owner",
+                       "comments", "tags"}, {"site", "name", "slug", "status"}),
+    "manufacturers.csv": ({"name", "slug", "description", "owner", "comments", "tags"}, {"name", "slug"}),
+    "device-roles.csv": ({"name", "slug", "parent", "color", "vm_role", "config_template", "description", "owner",
+                          "comments", "tags"}, {"name", "slug"}),
+    "device-types.csv": ({"manufacturer", "default_platform", "model", "slug", "part_number", "u_height",
+                          "exclude_from_utilization", "is_full_depth", "subdevice_role", "airflow", "description",
+                          "weight", "weight_unit", "owner", "comments", "tags"}, {"manufacturer", "model", "slug"}),
+    "racks.csv": ({"site", "location", "group", "name", "facility_id", "tenant", "status", "role", "rack_type",
+                   "form_factor", "serial", "asset_tag", "width", "u_height", "desc_units", "outer_width",
+                   "outer_height", "outer_depth", "outer_unit", "mounting_depth", "airflow", "weight", "max_weight",
+                   "weight_unit", "description", "owner", "comments", "tags"},
+                  {"site", "name", "status", "width", "u_height"}),  # width and height: no rack type given
+    "devices.csv": ({"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag",
+                     "status", "site", "location", "rack", "position", "face", "latitude", "longitude", "parent",
+                     "device_bay", "airflow", "virtual_chassis", "vc_position", "vc_priority", "cluster",
+                     "description", "config_template", "owner", "comments", "tags"},
+                    {"role", "manufacturer", "device_type", "status", "site"}),
+    "power-panels.csv": ({"site", "location", "name", "description", "owner", "comments", "tags"}, {"site", "name"}),
+    "power-feeds.csv": ({"site", "power_panel", "location", "rack", "name", "status", "type", "mark_connected",
+                         "supply", "phase", "voltage", "amperage", "max_utilization", "tenant", "description",
+                         "owner", "comments", "tags"},
+                        {"site", "power_panel", "name", "status", "type", "supply", "phase"}),
+    "power-ports.csv": ({"device", "name", "label", "type", "mark_connected", "maximum_draw", "allocated_draw",
+                         "description", "owner", "tags"}, {"device", "name"}),
+    "interfaces.csv": ({"device", "name", "label", "parent", "bridge", "lag", "type", "speed", "duplex", "enabled",
+                        "mark_connected", "wwn", "vdcs", "mtu", "mgmt_only", "description", "poe_mode", "poe_type",
+                        "mode", "vlan_group", "untagged_vlan", "tagged_vlans", "qinq_svlan", "vrf", "rf_role",
+                        "rf_channel", "rf_channel_frequency", "rf_channel_width", "tx_power", "owner", "tags"},
+                       {"device", "name", "type"}),
+    "cables.csv": ({"side_a_site", "side_a_device", "side_a_power_panel", "side_a_type", "side_a_name",
+                    "side_b_site", "side_b_device", "side_b_power_panel", "side_b_type", "side_b_name", "type",
+                    "status", "profile", "tenant", "bundle", "label", "color", "length", "length_unit",
+                    "description", "owner", "comments", "tags"},
+                   {"side_a_type", "side_a_name", "side_b_type", "side_b_name"}),
+}
+# NetBox's choices (netbox/dcim/choices.py) for the columns the export fills
+CHOICES = {("racks.csv", "status"): {"reserved", "available", "planned", "active", "deprecated"},
+           ("racks.csv", "width"): {"10", "19", "21", "23"},
+           ("devices.csv", "status"): {"offline", "active", "planned", "staged", "failed", "inventory",
+                                       "decommissioning"},
+           ("devices.csv", "face"): {"front", "rear"},
+           ("power-feeds.csv", "type"): {"primary", "redundant"},
+           ("power-feeds.csv", "supply"): {"ac", "dc"},
+           ("power-feeds.csv", "phase"): {"single-phase", "three-phase"},
+           ("cables.csv", "status"): {"connected", "planned", "decommissioning"}}
+
+
+def read(folder: Path, name: str) -> tuple[list[str], list[dict]]:
+    """The header and rows of the file for ``name`` ("racks.csv" is written as "06-racks.csv")."""
+    (path,) = folder.glob(f"[0-9][0-9]-{name}")
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+        return list(reader.fieldnames or []), rows
+
+
+@pytest.fixture(scope="module")
+def medium_export(tmp_path_factory):
+    """The medium template with its racks in two rows (NetBox locations), exported by the command."""
+    folder = tmp_path_factory.mktemp("netbox")
+    plan = build_template("medium", catalog=default_catalog())
+    for i, rack in enumerate(plan.racks):
+        rack.row = "Row A" if i < 4 else "Row B"
+    save_plan(plan, folder / "medium.json")
+    out = folder / "netbox"
+    assert main(["export", str(folder / "medium.json"), "-o", str(out), "--netbox"]) == 0
+    return out, plan
+
+
+def test_every_file_has_netbox_import_field_names(medium_export):
+    out, _ = medium_export
+    # numbered in the order NetBox must import them: each refers only to the ones before it
+    assert sorted(p.name for p in out.iterdir()) == [f"{i:02d}-{n}" for i, n in enumerate(NETBOX_FIELDS, 1)]
+    for name, (fields, required) in NETBOX_FIELDS.items():
+        header, rows = read(out, name)
+        assert set(header) <= fields, (name, set(header) - fields)
+        assert required <= set(header), (name, required - set(header))
+        for row in rows:
+            assert all(row[k] != "" for k in required), (name, row)
+            for (file, column), allowed in CHOICES.items():
+                if file == name and row.get(column):
+                    assert row[column] in allowed, (name, column, row[column])
+
+
+def test_every_device_sits_in_a_rack_of_the_racks_file_at_a_position_it_has(medium_export):
+    out, plan = medium_export
+    _, racks = read(out, "racks.csv")
+    _, devices = read(out, "devices.csv")
+    _, types = read(out, "device-types.csv")
+    height = {(r["site"], r["location"], r["name"]): int(r["u_height"]) for r in racks}
+    u_of = {(t["manufacturer"], t["model"]): int(t["u_height"]) for t in types}
+    assert len(racks) == len(plan.racks) == 7 and len(devices) == len(plan.placements) == 37
+    locations = {(loc["site"], loc["name"]) for loc in read(out, "locations.csv")[1]}
+    assert locations == {(racks[0]["site"], "Row A"), (racks[0]["site"], "Row B")}
+    assert all((r["site"], r["location"]) in locations for r in racks)
+    for d in devices:
+        key = (d["site"], d["location"], d["rack"])
+        assert key in height, d
+        top = int(d["position"]) + u_of[(d["manufacturer"], d["device_type"])] - 1
+        assert 1 <= int(d["position"]) and top <= height[key], d
+        assert d["face"] == "front"
+    assert len({d["name"] for d in devices}) == len(devices)  # NetBox names devices uniquely per site
+
+
+def test_types_roles_and_manufacturers_are_declared_before_use(medium_export):
+    out, _ = medium_export
+    _, devices = read(out, "devices.csv")
+    roles = {r["name"] for r in read(out, "device-roles.csv")[1]}
+    makers = {m["name"] for m in read(out, "manufacturers.csv")[1]}
+    types = {(t["manufacturer"], t["model"]) for t in read(out, "device-types.csv")[1]}
+    for d in devices:
+        assert d["role"] in roles and d["manufacturer"] in makers and (d["manufacturer"], d["device_type"]) in types
+
+
+def test_power_ports_and_feeds_follow_the_plans_power(medium_export):
+    out, plan = medium_export
+    _, ports = read(out, "power-ports.csv")
+    _, devices = read(out, "devices.csv")
+    by_name = {d["name"]: d for d in devices}
+    # an 8 x H100 HGX node: 10.2 kW nameplate, 7 kW typical (catalog hgx-h100-8)
+    node = next(p for p in ports if by_name[p["device"]]["device_type"].startswith("HGX H100"))
+    assert (int(node["maximum_draw"]), int(node["allocated_draw"])) == (10200, 7000)
+    _, feeds = read(out, "power-feeds.csv")
+    # GPU-01 holds four nodes: 4 x 7 kW = 28 kW typical, one 34.5 kW circuit per feed, A and B
+    gpu01 = [f for f in feeds if f["rack"] == "GPU-01"]
+    assert sorted(f["name"] for f in gpu01) == ["GPU-01-A1", "GPU-01-B1"]
+    # 3-phase 415 V: 34.5 kW / (sqrt(3) x 415 V x 0.8) = 60 A
+    assert {(f["voltage"], f["amperage"], f["phase"]) for f in feeds} == {("415", "60", "three-phase")}
+    assert {p["name"] for p in read(out, "power-panels.csv")[1]} == {"PP-A", "PP-B"}
+
+
+def test_cables_join_interfaces_that_exist_once_each(medium_export):
+    out, _ = medium_export
+    interfaces = {(i["device"], i["name"]) for i in read(out, "interfaces.csv")[1]}
+    _, cables = read(out, "cables.csv")
+    ends = [(c["side_a_device"], c["side_a_name"]) for c in cables] + \
+           [(c["side_b_device"], c["side_b_name"]) for c in cables]
+    assert set(ends) <= interfaces
+    assert max(Counter(ends).values()) == 1  # a port takes one cable
+    labels = Counter(c["label"] for c in cables)
+    # 16 nodes x 8 compute NICs = 128 node-leaf cables; 8 leaves x 16 uplinks = 128 to the 2 spines
+    assert labels == {"node-leaf": 128, "leaf-spine": 128}
+
+
+# -- NetBox device types in, catalog entries out ------------------------------------------
+
+GPU_SERVER = """\
+manufacturer: Example Systems
+model: XG-480 GPU Server
+slug: example-systems-xg-480
+part_number: XG480-8
+u_height: 4
+is_full_depth: true
+airflow: front-to-rear
+weight: 132
+weight_unit: lb
+power-ports:
+  - name: PSU1
+    type: iec-60320-c20
+    maximum_draw: 2700
+    allocated_draw: 2100
+  - name: PSU2
+    type: iec-60320-c20
+    maximum_draw: 2700
+    allocated_draw: 2100
+interfaces:
+""" + "".join(f"  - name: osfp{i}\n    type: 400gbase-x-osfp\n" for i in range(1, 9)) + """\
+  - name: bmc
+    type: 1000base-t
+    mgmt_only: true
+"""
+
+SWITCH = """\
+manufacturer: Example Networks
+model: XS-6400
+slug: example-networks-xs-6400
+u_height: 1
+is_full_depth: true
+weight: 14.5
+weight_unit: kg
+power-ports:
+  - name: PS1
+    maximum_draw: 1100
+  - name: PS2
+    maximum_draw: 1100
+interfaces:
+""" + "".join(f"  - name: swp{i}\n    type: 400gbase-x-osfp\n" for i in range(1, 65)) + """\
+  - name: eth0
+    type: 1000base-t
+    mgmt_only: true
+"""
+
+NO_HEIGHT = """\
+manufacturer: Example Systems
+model: Mystery Box
+slug: example-systems-mystery
+is_full_depth: false
+"""
+
+
+def write_yaml(folder: Path, **files: str) -> list[str]:
+    paths = []
+    for name, text in files.items():
+        (folder / f"{name}.yaml").write_text(text)
+        paths.append(str(folder / f"{name}.yaml"))
+    return paths
+
+
+def test_a_gpu_server_and_a_switch_import_with_their_u_power_and_ports(tmp_path, capsys):
+    server, switch = write_yaml(tmp_path, server=GPU_SERVER, switch=SWITCH)
+    out = tmp_path / "mine.json"
+    assert main(["catalog", "import", server, switch, "-o", str(out), "--gpu", "H100 SXM 80GB:8"]) == 0
+    printed = capsys.readouterr().out
+    devices = {d.id: d for d in read_catalog_file(out)}
+    gpu = devices["example-systems-xg-480"]
+    assert (gpu.category, gpu.u_height, gpu.vendor, gpu.model) == ("gpu_server", 4, "Example Systems",
+                                                                   "XG-480 GPU Server")
+    # two ports of 2,700 W: 5,400 W nameplate; allocated 2 x 2,100 = 4,200 W typical
+    assert (gpu.power_max_w, gpu.power_typical_w) == (5400, 4200)
+    assert gpu.weight_kg == pytest.approx(132 * 0.45359237, abs=0.001)  # 59.874 kg
+    assert [(n.count, n.gbps, n.technology, n.purpose) for n in gpu.nics] == [(8, 400, "ethernet", "compute")]
+    assert (gpu.gpu.count, gpu.gpu.model) == (8, "H100 SXM 80GB")
+    assert gpu.price_usd == 0 and "price" in gpu.notes and "price" in printed
+    sw = devices["example-networks-xs-6400"]
+    assert (sw.category, sw.u_height, sw.power_max_w, sw.weight_kg) == ("switch", 1, 2200, 14.5)
+    assert (sw.switch.ports, sw.switch.gbps_per_port, sw.switch.technology) == (64, 400, "ethernet")
+    assert sw.power_typical_w == 2200 and "typical power" in sw.notes  # no allocated_draw: marked
+    # the file is a catalog the planner loads
+    assert main(["--catalog", str(out), "catalog", "--json"]) == 0
+    assert "example-networks-xs-6400" in capsys.readouterr().out
+
+
+def test_without_a_gpu_the_server_is_marked_to_complete(tmp_path, capsys):
+    (server,) = write_yaml(tmp_path, server=GPU_SERVER)
+    out = tmp_path / "mine.json"
+    assert main(["catalog", "import", server, "-o", str(out)]) == 0
+    (d,) = read_catalog_file(out)
+    assert d.category == "other" and d.gpu is None and "GPU count and model" in d.notes
+    assert "GPU count and model" in capsys.readouterr().out
+
+
+def test_a_file_without_u_height_is_refused_in_one_line_and_nothing_is_written(tmp_path, capsys):
+    (bad,) = write_yaml(tmp_path, nohu=NO_HEIGHT)
+    out = tmp_path / "mine.json"
+    assert main(["catalog", "import", bad, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nohu.yaml" in err and "u_height" in err and "missing" in err, err
+    assert not out.exists()
+    # with good files beside it: each bad file named, nothing half-imported
+    good = write_yaml(tmp_path, server=GPU_SERVER, switch=SWITCH)
+    assert main(["catalog", "import", *good, bad, "-o", str(out)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and "nohu.yaml" in err[0] and "nothing written" in err[1]
+    assert not out.exists()
