@@ -157,3 +157,10 @@ def format_number(value: float | int, fmt: NumberFormat = C_FORMAT) -> str:
     else:
         text = str(value)
     return text.replace(".", fmt.decimal)
+
+
+def localize(text: str, fmt: NumberFormat) -> str:
+    """A number written in C notation ("1,234.5", from ``format(x, ",.1f")``) in ``fmt``'s ("1.234,5")."""
+    if fmt == C_FORMAT:
+        return text
+    return text.translate({ord(","): fmt.group, ord("."): fmt.decimal})

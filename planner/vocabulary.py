@@ -98,8 +98,8 @@ def _compact(value: float, unit: str) -> str:
             scaled = value / divisor
             if unit == "$":
                 return f"${scaled:,.2f}{name}" if name in ("B", "M") else f"${scaled:,.0f}{name}"
-            if name == unit:  # not scaled: the exact figure, whole numbers without ".0"
-                return f"{scaled:,.1f} {name}".replace(".0 ", " ") if unit != "W" else f"{scaled:,.0f} W"
+            if name == unit:  # not scaled: as the exact style writes it
+                return text(value, unit)
             return f"{_trim(f'{scaled:,.2f}')} {name}"
     return text(value, unit)
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLay
 
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
-from planner import vocabulary
+from ui import fmt
 from ui.document import Document
 from ui.form_grid import FormGrid
 
@@ -57,6 +57,11 @@ class Inspector(QWidget):
 
     def show_selection(self, devices: list[str], rack: str | None) -> None:
         self.devices, self.rack = devices, rack
+        self.refresh()
+
+    def rebuild(self) -> None:
+        """Build the rows again (the number notation changed: every figure is written anew)."""
+        self._shown = None
         self.refresh()
 
     def _clear(self) -> None:
@@ -151,13 +156,13 @@ class Inspector(QWidget):
         self._updates.append(update_u)
         if d:
             self._text("height", "Height", lambda: f"{d.u_height}U (U{p().u}-U{p().u + d.u_height - 1})")
-            self._row("power_typical", "Power, typical", _value(vocabulary.watts(d.power_typical_w)))
-            self._row("power_nameplate", "Power, nameplate", _value(vocabulary.watts(d.power_max_w)))
-            self._row("weight", "Weight", _value(f"{d.weight_kg:g} kg"))
+            self._row("power_typical", "Power, typical", _value(fmt.watts(d.power_typical_w)))
+            self._row("power_nameplate", "Power, nameplate", _value(fmt.watts(d.power_max_w)))
+            self._row("weight", "Weight", _value(f"{fmt.number(d.weight_kg, 'g')} kg"))
             if d.gpu:
                 self._row("gpus", "GPUs", _value(f"{d.gpu.count} x {d.gpu.model}"))
             self._row("cooling", "Cooling", _value(d.cooling))
-            self._row("price", "Price", _value(vocabulary.usd(d.price_usd)))
+            self._row("price", "Price", _value(fmt.usd(d.price_usd)))
             if d.price_source:
                 self._row("price_source", "Where the price comes from", _value(d.price_source), wide=True)
             self._row("source", "Where the figures come from", _value(d.source), wide=True)
@@ -178,12 +183,13 @@ class Inspector(QWidget):
         self.heading.setText(f"Rack {rack().name}")
         self._updates.append(lambda: self.heading.setText(f"Rack {rack().name}"))
         self._text("power", f"Power ({res().basis})",
-                   lambda: f"{vocabulary.kw(res().power_kw)} of {rack().power_cap_kw:g} kW cap")
+                   lambda: f"{fmt.kw(res().power_kw)} of {fmt.number(rack().power_cap_kw, 'g')} kW cap")
         self._text("power_both", "Typical / nameplate",
-                   lambda: f"{vocabulary.kw(res().power_typical_kw)} / {vocabulary.kw(res().power_nameplate_kw)}")
+                   lambda: f"{fmt.kw(res().power_typical_kw)} / {fmt.kw(res().power_nameplate_kw)}")
         self._text("space", "Space used", lambda: f"{res().used_u} of {rack().height_u} U")
         self._text("nodes", "Nodes / GPUs", lambda: f"{res().nodes} / {res().gpus}")
-        self._text("weight", "Weight", lambda: f"{res().weight_kg:,.0f} of {rack().max_weight_kg:g} kg")
+        self._text("weight", "Weight", lambda: f"{fmt.number(res().weight_kg, ',.0f')} of "
+                                               f"{fmt.number(rack().max_weight_kg, 'g')} kg")
         self._text("cooling", "Cooling", lambda: rack().cooling)
         self._text("findings", "Findings", findings)
         edit = QPushButton("Edit rack…")

@@ -322,9 +322,13 @@ class MainWindow(FileActions, QMainWindow):
         return dialog
 
     def locale_changed(self) -> None:
-        """The number format changed in Preferences: show every entry in the new notation."""
+        """The number format changed in Preferences: show every entry and figure in the new notation."""
         for form in self.settings_panel.forms.values():
             form.refresh()
+        if self.doc.report is not None:
+            self.summary.show_report(self.doc.report)
+        self.inspector.rebuild()
+        self.view.viewport().update()
 
     # -- window state -------------------------------------------------------------------
     def _restore_layout(self) -> None:

@@ -7,8 +7,7 @@ from PySide6.QtGui import QColor, QIcon, QPixmap, QStandardItem, QStandardItemMo
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
-from planner import vocabulary
-from ui import theme
+from ui import fmt, theme
 from ui.mime import DragPayload, to_mime
 
 DEVICE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -70,8 +69,8 @@ class DevicePalette(QWidget):
             font.setBold(True)
             group.setFont(font)
             for d in devices:
-                item = QStandardItem(_swatch(category), f"{d.title}\n{d.u_height}U · {vocabulary.watts(d.power_typical_w)} typ · "
-                                                          f"{vocabulary.watts(d.power_max_w)} max")
+                item = QStandardItem(_swatch(category), f"{d.title}\n{d.u_height}U · {fmt.watts(d.power_typical_w)} typ · "
+                                                          f"{fmt.watts(d.power_max_w)} max")
                 item.setData(d.id, DEVICE_ID_ROLE)
                 item.setToolTip(f"{d.title} ({d.id})\nDrag into a rack.\nSource: {d.source}")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)

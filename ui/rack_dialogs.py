@@ -10,8 +10,8 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import RACK_FIELDS, EditRack
 from planner.plan.model import Rack
-from planner import vocabulary
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
+from ui import fmt
 from ui.document import Document
 
 RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg"}
@@ -93,7 +93,7 @@ class AutoPlaceDialog(QDialog):
         self.setWindowTitle("Auto-place nodes")
         self.device = QComboBox()
         for d in doc.catalog.by_category("gpu_server"):
-            self.device.addItem(f"{d.title} — {d.u_height}U, {vocabulary.watts(d.power_typical_w)} typical", d.id)
+            self.device.addItem(f"{d.title} — {d.u_height}U, {fmt.watts(d.power_typical_w)} typical", d.id)
         self.count = QSpinBox(minimum=1, maximum=100_000, value=4)
         names = ", ".join(doc.plan.rack(r).name for r in racks or [] if doc.plan.rack(r))
         where = QLabel(f"Fills {names} first, then adds racks as needed, up to each rack's power cap."

@@ -21,8 +21,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QSty
 from planner.hardware.catalog import DeviceType
 from planner.plan.model import Placement, Rack
 from planner.report.model import RackResult
-from planner import vocabulary
-from ui import colors, theme
+from ui import colors, fmt, theme
 from ui.floor import LABELS_FROM_LOD
 
 PAD = 6.0  # frame thickness around the U slots
@@ -67,8 +66,8 @@ class DeviceItem(QGraphicsObject):
         self.setPos(rect.topLeft())
         tip = f"{placement.label or placement.id} — {device.title if device else placement.device}"
         if device:
-            tip += (f"\n{device.u_height}U at U{placement.u}, {vocabulary.watts(device.power_typical_w)} typical, "
-                    f"{vocabulary.watts(device.power_max_w)} nameplate")
+            tip += (f"\n{device.u_height}U at U{placement.u}, {fmt.watts(device.power_typical_w)} typical, "
+                    f"{fmt.watts(device.power_max_w)} nameplate")
         self.setToolTip(tip)
         self.update()
 
@@ -95,7 +94,7 @@ class DeviceItem(QGraphicsObject):
         text_r = r.adjusted(6, 0, -6, 0)
         name = self.placement.label or self.placement.id
         model = self.device.model if self.device else f"unknown type '{self.placement.device}'"
-        power = vocabulary.watts(self.device.power_w(self.basis)) if self.device else ""
+        power = fmt.watts(self.device.power_w(self.basis)) if self.device else ""
         metrics = QFontMetricsF(font)
         if one_u:
             font.setBold(True)
@@ -333,7 +332,7 @@ class RackItem(QGraphicsItem):
         res = self.result
         if res is None:
             return ""
-        return vocabulary.power_of_cap(res.power_kw, res.cap_kw)
+        return fmt.power_of_cap(res.power_kw, res.cap_kw)
 
     def power_bar_colour(self) -> QColor:
         return theme.bar_colour(self.result.load_fraction if self.result else 0.0)

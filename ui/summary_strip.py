@@ -9,11 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from planner.report.model import Report
-from planner import vocabulary
+from ui import fmt
 from ui.flow_layout import FlowLayout
-
-
-COMPACT = "compact"  # the strip shows figures SI-scaled; the tooltips give them exactly
 
 
 class _Figure(QFrame):
@@ -77,24 +74,24 @@ class SummaryStrip(QWidget):
 
     def show_report(self, report: Report) -> None:
         t = report.totals
-        self._set("gpus", vocabulary.count(t.gpus))
-        self._set("nodes", vocabulary.count(t.nodes))
-        self._set("racks", vocabulary.count(t.racks))
-        self._set("it_kw", vocabulary.kw(t.it_power_kw, COMPACT),
-                  f"IT power {vocabulary.kw(t.it_power_kw)} on the {t.basis} basis "
-                  f"(typical {vocabulary.kw(t.it_power_typical_kw)}, nameplate {vocabulary.kw(t.it_power_nameplate_kw)})")
-        self._set("facility_kw", vocabulary.kw(t.facility_power_kw, COMPACT),
-                  f"Facility power {vocabulary.kw(t.facility_power_kw)}: IT power x PUE {t.pue:g}")
+        self._set("gpus", fmt.count(t.gpus))
+        self._set("nodes", fmt.count(t.nodes))
+        self._set("racks", fmt.count(t.racks))
+        self._set("it_kw", fmt.kw(t.it_power_kw),
+                  f"IT power {fmt.kw(t.it_power_kw, 'exact')} on the {t.basis} basis "
+                  f"(typical {fmt.kw(t.it_power_typical_kw, 'exact')}, nameplate {fmt.kw(t.it_power_nameplate_kw, 'exact')})")
+        self._set("facility_kw", fmt.kw(t.facility_power_kw),
+                  f"Facility power {fmt.kw(t.facility_power_kw, 'exact')}: IT power x PUE {fmt.number(t.pue, 'g')}")
         self._set("cdus", f"{t.cdus} / {t.cdus_placed}")
         net, cost = report.network, report.cost
         allreduce = net.allreduce_ms if net is not None else None
         idle = net.gpu_idle_pct if net is not None else None
         tokens = net.tokens_per_s if net is not None else None
-        self._set("allreduce_ms", f"{allreduce:,.1f} ms" if allreduce is not None else None)
-        self._set("gpu_idle_pct", f"{idle:,.1f} %" if idle is not None else None)
-        self._set("tokens_per_s", vocabulary.count(round(tokens)) if tokens is not None else None)
-        self._set("capex", vocabulary.usd(cost.capex_usd, COMPACT) if cost is not None else None,
-                  f"Capex {vocabulary.usd(cost.capex_usd)}" if cost is not None else None)
+        self._set("allreduce_ms", f"{fmt.number(allreduce)} ms" if allreduce is not None else None)
+        self._set("gpu_idle_pct", f"{fmt.number(idle)} %" if idle is not None else None)
+        self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None)
+        self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
+                  f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None)
         self._set_break_even(cost.break_even_months if cost is not None else None)
 
     def _set_break_even(self, months: Any) -> None:

@@ -140,3 +140,21 @@ def test_the_locale_is_chosen_in_preferences_and_the_fields_follow(window, local
     assert number_format() == NumberFormat(",", ".")
     mfu = window.settings_panel.forms["workload"].editors["mfu"]  # 0.4 by default
     assert mfu.widget.text() == "0,4"  # the fields show the new notation at once
+
+
+def test_figures_in_the_window_follow_the_locale(window, locale):
+    from PySide6.QtWidgets import QLabel
+
+    from ui.preferences import PreferencesDialog
+
+    locale("en_US")
+    dialog = PreferencesDialog(window)
+    dialog.locale.setCurrentIndex(dialog.locale.findData("de_DE"))
+    dialog.accept()
+    # medium: 16 nodes x 7 kW + switches, storage, CDUs = 136.1 kW of IT power (the report's figure)
+    it_kw = window.doc.report.totals.it_power_kw
+    shown = {label.text() for label in window.summary.findChildren(QLabel)}
+    german = f"{it_kw:,.1f} kW".translate({ord(","): ".", ord("."): ","})
+    assert german in shown and "," in german, shown
+    rack = next(iter(window.view.racks.values()))
+    assert rack.power_text() == "28,0 / 30 kW"  # GPU-01: 4 nodes x 7 kW typical against its 30 kW cap
