@@ -14,9 +14,10 @@ from ui.binding import FieldEditor, describe_annotation, field_label, parse_entr
 from ui import fmt
 from ui.document import Document
 
-RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg"}
+RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg", "width_mm": "mm", "depth_mm": "mm"}
 RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap", "cooling": "Cooling",
-               "max_weight_kg": "Weight limit", "row": "Row"}
+               "max_weight_kg": "Weight limit", "row": "Row", "rack_type": "Rack type", "width_mm": "Width",
+               "depth_mm": "Depth"}
 
 
 class RackEditor(QDialog):

@@ -72,11 +72,13 @@ def device_lines(counts: dict[str, int], catalog: Catalog) -> list[BomLine]:
 
 
 def cabling_lines(size: FabricSize | None, s: CostSettings) -> list[BomLine]:
-    """Per fabric tier: one cable per link; two transceivers per link (one at each end),
-    none on node-to-leaf links when they are passive DAC copper."""
+    """Per fabric tier: one cable per link; transceiver modules at both ends (twin-port
+    modules serve two links, ``FabricSize.transceivers_by_tier``), none on node-to-leaf
+    links when they are passive DAC copper."""
     if size is None:
         return []
     lines = []
+    modules = size.transceivers_by_tier()
     for tier, links in size.cables_by_tier().items():
         if links <= 0:
             continue
@@ -85,7 +87,7 @@ def cabling_lines(size: FabricSize | None, s: CostSettings) -> list[BomLine]:
         lines.append(BomLine(CABLING, f"Fabric cable, {title}", "passive DAC" if dac else "OSFP cable", links,
                              s.cable_usd, f"Cost assumption 'Fabric cable': {_source(s, 'cable_usd')}", "cable_usd"))
         if not dac:
-            lines.append(BomLine(CABLING, f"Transceiver, {title} (both ends)", "OSFP transceiver", 2 * links,
+            lines.append(BomLine(CABLING, f"Transceiver, {title} (both ends)", "OSFP transceiver", modules[tier],
                                  s.transceiver_usd, f"Cost assumption 'Transceiver': {_source(s, 'transceiver_usd')}",
                                  "transceiver_usd"))
     return lines

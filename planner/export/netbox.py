@@ -13,7 +13,7 @@ import csv
 import io
 import math
 import re
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -89,9 +89,11 @@ class NetBoxExport:
         return out.getvalue()
 
 
-def _unique(names: Counter, wanted: str, fallback: str) -> str:
-    """``wanted`` unless it is taken (NetBox names are unique per site), then ``wanted-fallback``."""
-    name = wanted if wanted and not names[wanted] else f"{wanted or 'device'}-{fallback}"
+def _unique(names: Counter, wanted: str, fallback: str, limit: int) -> str:
+    """``wanted`` unless it is taken (NetBox names are unique per site), then ``wanted-fallback``;
+    at most ``limit`` characters (NetBox's field length)."""
+    wanted = wanted[:limit]
+    name = wanted if wanted and not names[wanted] else f"{(wanted or 'device')[:limit - len(fallback) - 1]}-{fallback}"
     names[name] += 1
     return name
 
@@ -111,14 +113,14 @@ def build_netbox(plan: Plan, catalog: Catalog) -> NetBoxExport:
         title = CATEGORY_TITLES[category]
         out.add("device-roles.csv", name=title, slug=slugify(title), color=ROLE_COLORS[category])
     for d in used:
-        out.add("device-types.csv", manufacturer=d.vendor, model=d.model, slug=slugify(d.id), u_height=d.u_height,
+        out.add("device-types.csv", manufacturer=d.vendor, model=d.model[:100], slug=slugify(d.id), u_height=d.u_height,
                 is_full_depth="true", airflow="front-to-rear" if d.cooling == "air" else "",
                 weight=f"{d.weight_kg:g}", weight_unit="kg", comments=f"Source: {d.source}")
 
     rack_names: dict[str, Counter] = {}
     rack_name: dict[str, str] = {}
     for r in plan.racks:
-        name = _unique(rack_names.setdefault(r.row, Counter()), r.name, r.id)
+        name = _unique(rack_names.setdefault(r.row, Counter()), r.name, r.id, 100)
         rack_name[r.id] = name
         out.add("racks.csv", site=site, location=r.row, name=name, status="planned", width=19, u_height=r.height_u,
                 max_weight=f"{r.max_weight_kg:g}", weight_unit="kg",
@@ -131,10 +133,10 @@ def build_netbox(plan: Plan, catalog: Catalog) -> NetBoxExport:
         if d is None:
             continue
         rack = plan.rack(p.rack)
-        name = _unique(device_names, p.label or f"{rack.name}-U{p.u}", p.id)
+        name = _unique(device_names, p.label or f"{rack.name}-U{p.u}", p.id, 64)
         device_name[p.id] = name
         out.add("devices.csv", name=name, role=CATEGORY_TITLES[d.category], manufacturer=d.vendor,
-                device_type=d.model, status="planned", site=site, location=rack.row, rack=rack_name[rack.id],
+                device_type=d.model[:100], status="planned", site=site, location=rack.row, rack=rack_name[rack.id],
                 position=p.u, face="front", description=d.title)
         if d.power_max_w > 0:
             out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(d.power_max_w),
@@ -196,8 +198,9 @@ def _power(plan: Plan, catalog: Catalog, out: NetBoxExport, site: str, rack_name
 
 
 def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:
-    """The compute fabric as cables: node NICs rail by rail into the leaf switches, each leaf's
-    uplinks spread over the spines, in the order the switches are placed (rack, then U)."""
+    """The compute fabric as cables, tier by tier as ``plan_fabric`` sizes it: node NICs rail by
+    rail into the leaf switches, each leaf's uplinks over the spines of its pod, each spine's
+    uplinks over the cores. Switches take their tier in the order they are placed (rack, then U)."""
     fabric = plan.settings.fabric
     switch = catalog.get(fabric.switch_device)
     counts = Counter(p.device for p in plan.placements)
@@ -209,43 +212,76 @@ def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[s
     placed = sorted((p for p in plan.placements if p.device == switch.id), key=lambda p: (order[p.rack], p.u))
     nodes = [p for p in sorted(plan.placements, key=lambda p: (order[p.rack], p.u))
              if (d := catalog.get(p.device)) is not None and d.gpu is not None and d.compute_nics()]
-    leaves = placed[:size.leaf_switches]
-    spines = placed[size.leaf_switches:size.leaf_switches + size.spine_switches]
+    leaves = [device_name[p.id] for p in placed[:size.leaf_switches]]
+    spines = [device_name[p.id] for p in placed[size.leaf_switches:size.leaf_switches + size.spine_switches]]
+    cores = [device_name[p.id] for p in placed[size.leaf_switches + size.spine_switches:size.switches]]
     cable = "mmf" if switch.switch.gbps_per_port >= 100 else "cat6"
-    down = math.ceil(size.leaf_down_ports / size.leaf_switches)
-    next_port = Counter()
-    rails = max(sum(n.count for n in catalog[p.device].compute_nics()) for p in nodes) if nodes else 0
-    links = [(p, rail) for rail in range(1, rails + 1) for p in nodes
-             if rail <= sum(n.count for n in catalog[p.device].compute_nics())]
-    cabled = 0
-    for i, (node, rail) in enumerate(links):
-        leaf = leaves[i // down] if i // down < len(leaves) else None
-        if leaf is None:
-            break
-        next_port[leaf.id] += 1
-        _cable(out, device_name[node.id], f"gpu{rail}", device_name[leaf.id], f"swp{next_port[leaf.id]}", cable,
-               "node-leaf")
-        cabled += 1
-    uplinks = 0
-    if spines:
-        up = size.leaf_up_ports // size.leaf_switches
-        for leaf in leaves:
-            for k in range(up):
-                spine = spines[k % len(spines)]
-                if next_port[spine.id] >= switch.switch.ports or next_port[leaf.id] >= switch.switch.ports:
-                    break
-                next_port[leaf.id] += 1
-                next_port[spine.id] += 1
-                _cable(out, device_name[leaf.id], f"swp{next_port[leaf.id]}", device_name[spine.id],
-                       f"swp{next_port[spine.id]}", cable, "leaf-spine")
-                uplinks += 1
-    if cabled < size.node_leaf_links or uplinks < size.leaf_spine_links or size.core_switches:
-        out.notes.append(f"cables: {cabled:,} of {size.node_leaf_links:,} node-leaf and {uplinks:,} of "
-                         f"{size.leaf_spine_links:,} leaf-spine links (the plan places {len(placed):,} of the "
-                         f"{size.switches:,} fabric switches); storage, management and spine-core links are "
-                         "left to cable in NetBox")
+    next_port: Counter = Counter()
+    nics = {p.id: sum(n.count for n in catalog[p.device].compute_nics()) for p in nodes}
+    ends = [(device_name[p.id], f"gpu{rail}") for rail in range(1, max(nics.values(), default=0) + 1)
+            for p in nodes if rail <= nics[p.id]]
+    down = _shares(size.leaf_down_ports, size.leaf_switches)
+    cabled = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
+    i = 0
+    for leaf, quota in zip(leaves, down):
+        for node, nic in ends[i:i + quota]:
+            next_port[leaf] += 1
+            _cable(out, node, nic, leaf, f"swp{next_port[leaf]}", cable, "node-leaf")
+        cabled["node-leaf"] += len(ends[i:i + quota])
+        i += quota
+    pods = max(1, size.pods)
+    cabled["leaf-spine"] = _uplinks(out, leaves, spines, size.leaf_spine_links, size.spine_down_ports, pods,
+                                    next_port, cable, "leaf-spine")
+    cabled["spine-core"] = _uplinks(out, spines, cores, size.spine_core_links, size.core_ports, 1, next_port, cable,
+                                    "spine-core")
+    wanted = size.cables_by_tier()
+    if cabled != wanted:
+        done = ", ".join(f"{cabled[t]:,} of {wanted[t]:,} {t}" for t in wanted if wanted[t])
+        out.notes.append(f"cables: {done} links (the plan places {len(placed):,} of the {size.switches:,} fabric "
+                         "switches); storage and management links are left to cable in NetBox")
     else:
         out.notes.append("cables: the compute fabric only; storage and management links are left to cable in NetBox")
+
+
+def _shares(total: int, n: int) -> list[int]:
+    """``total`` split over ``n`` as evenly as whole numbers go (the first ones take the remainder)."""
+    return [total // n + (1 if k < total % n else 0) for k in range(n)] if n else []
+
+
+def _uplinks(out: NetBoxExport, lower: list[str], upper: list[str], links: int, upper_ports: int, pods: int,
+             next_port: Counter, cable: str, label: str) -> int:
+    """Cable each lower switch's share of ``links`` round-robin over the upper switches of its pod
+    that still have a free down port (when a pod's run out, over any that have); returns the cables made."""
+    if not lower or not upper or not links:
+        return 0
+    capacity = dict(zip(upper, _shares(upper_ports, len(upper))))
+    rings = [deque(u for k, u in enumerate(upper) if k * pods // len(upper) == pod and capacity[u] > 0)
+             for pod in range(pods)]
+    spare = deque(u for u in upper if capacity[u] > 0)
+    made = 0
+    for k, (name, quota) in enumerate(zip(lower, _shares(links, len(lower)))):
+        ring = rings[k * pods // len(lower)]
+        for _ in range(quota):
+            target = _take(ring, capacity) or _take(spare, capacity)
+            if target is None:
+                break
+            next_port[name] += 1
+            next_port[target] += 1
+            _cable(out, name, f"swp{next_port[name]}", target, f"swp{next_port[target]}", cable, label)
+            made += 1
+    return made
+
+
+def _take(ring: deque, capacity: dict[str, int]) -> str | None:
+    """The next switch in ``ring`` with a free port (taken), turning the ring; None when none has."""
+    while ring:
+        target = ring[0]
+        ring.rotate(-1)
+        if capacity[target] > 0:
+            capacity[target] -= 1
+            return target
+        ring.pop()  # full: it was rotated to the end
+    return None
 
 
 def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: str, label: str) -> None:

@@ -15,14 +15,15 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
     Power over the cap on the plan's basis is an error; on the typical basis a nameplate
     above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
     air-cooling limit is a warning (the guide measured 18% throughput loss from thermal
-    throttling); weight over the rack's rating is a warning.
+    throttling); weight over the rack's rating is an error (a 1.36 t NVL72 on a floor or
+    rack rated below it is not a planning risk but a structural one).
     """
     basis = facility.power_basis
     res = RackResult(id=rack.id, name=rack.name, height_u=rack.height_u, cooling=rack.cooling,
                      cap_kw=rack.power_cap_kw, max_weight_kg=rack.max_weight_kg, basis=basis)
     counts = res.counts
     spans = []
-    liquid_rack = rack.cooling == "liquid"
+    liquid_rack = rack.cooling != "air"  # liquid or hybrid: plumbed to a CDU
     for p in plan.rack_members(rack.id).values():
         d = catalog.get(p.device)
         if d is None:
@@ -45,7 +46,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
                 res.liquid_heat_mw += nam if basis == "nameplate" else typ
             if d.cooling == "liquid" and not liquid_rack:
                 res.findings.append(Finding(
-                    "warning", "rack.cooling.liquid_device_in_air_rack",
+                    "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
                     f"{d.model} ({p.label or p.id}) is liquid-cooled but rack {rack.name} is air-cooled: "
                     "set the rack's cooling to liquid and plumb it to a CDU", p.id))
     spans.sort()
@@ -73,6 +74,6 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
             "cooling; use direct-to-chip liquid cooling", rack.id))
     if res.weight_kg > rack.max_weight_kg + 1e-9:
         res.findings.append(Finding(
-            "warning", "rack.weight.over_limit",
+            "error", "rack.weight.over_limit",
             f"Rack {rack.name} carries {res.weight_kg:.0f} kg, above its {rack.max_weight_kg:g} kg rating", rack.id))
     return res

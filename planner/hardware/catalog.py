@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from planner.errors import PlannerError, describe_validation_error
+from planner.hardware.parts import Component, RackType
 from planner.paths import resources_dir
 from planner.plan.readfile import read_limited
 
@@ -58,10 +59,13 @@ class GpuBlock(_Strict):
 
 
 class NicBlock(_Strict):
-    count: int = Field(ge=1, le=64)
+    count: int = Field(ge=1, le=128)
     gbps: float = Field(gt=0, le=3200)
     technology: NetTech
     purpose: Literal["compute", "storage"]
+    model: str = Field("", max_length=64, description="the NIC's component id in the catalog, e.g. cx7-400-osfp")
+    ports_per_module: int = Field(1, ge=1, le=8,
+                                  description="ports that share one transceiver cage (2 on a twin-port OSFP)")
 
 
 class SwitchBlock(_Strict):
@@ -69,6 +73,8 @@ class SwitchBlock(_Strict):
     gbps_per_port: float = Field(gt=0, le=3200)
     technology: NetTech
     sharp: bool = False
+    ports_per_module: int = Field(1, ge=1, le=8,
+                                  description="ports that share one transceiver cage (2 per twin-port OSFP cage)")
 
 
 class StorageBlock(_Strict):
@@ -93,6 +99,10 @@ class DeviceType(_Strict):
     storage: StorageBlock | None = None
     cdu_capacity_kw: float | None = Field(default=None, gt=0, le=10_000)
     pdu_capacity_kw: float | None = Field(default=None, gt=0, le=1000)
+    rack_type: str | None = Field(default=None, max_length=64,
+                                  description="the rack type this system is built for (rack-scale systems and their trays)")
+    compute_trays: int | None = Field(default=None, ge=1, le=1000,
+                                      description="a whole rack-scale system: its compute trays (the fabric's nodes)")
     price_usd: float = Field(ge=0, le=1e9)
     price_source: str = Field(default="", max_length=2000)
     source: str = Field(min_length=1, max_length=2000)
@@ -132,10 +142,17 @@ class DeviceType(_Strict):
     def title(self) -> str:
         return f"{self.vendor} {self.model}"
 
+    @property
+    def is_rack_scale(self) -> bool:
+        """A whole rack-scale system (an NVL72): dropped onto the floor as its own rack."""
+        return self.compute_trays is not None
+
 
 class CatalogFile(_Strict):
     schema_version: int = Field(ge=1)
     devices: tuple[DeviceType, ...]
+    rack_types: tuple[RackType, ...] = ()
+    components: tuple[Component, ...] = ()
 
     @field_validator("schema_version")
     @classmethod
@@ -158,6 +175,8 @@ class Catalog:
     def __init__(self, devices: list[DeviceType] | tuple[DeviceType, ...] = ()):
         self._devices: dict[str, DeviceType] = {}
         self.origins: dict[str, str] = {}
+        self.rack_types: dict[str, RackType] = {}
+        self.components: dict[str, Component] = {}
         for d in devices:
             self._devices[d.id] = d
 
@@ -189,11 +208,27 @@ class Catalog:
             self._devices[d.id] = d
             self.origins[d.id] = origin
 
+    def extend_parts(self, rack_types: tuple[RackType, ...], components: tuple[Component, ...], origin: str, *,
+                     allow_override: bool) -> None:
+        for table, entries in ((self.rack_types, rack_types), (self.components, components)):
+            for e in entries:
+                if e.id in table and not allow_override:
+                    raise CatalogError(f"{origin}: id '{e.id}' is defined twice")
+                table[e.id] = e
+
+    def rack_type(self, rack_type_id: str) -> RackType | None:
+        return self.rack_types.get(rack_type_id)
+
 
 MAX_CATALOG_BYTES = 5 * 1024 * 1024
 
 
 def read_catalog_file(path: Path) -> tuple[DeviceType, ...]:
+    """The device types of one catalog file (see ``read_catalog``)."""
+    return read_catalog(path).devices
+
+
+def read_catalog(path: Path) -> CatalogFile:
     """Read and validate one catalog file; raise CatalogError with a one-line reason."""
     path = Path(path)
     try:
@@ -217,7 +252,7 @@ def read_catalog_file(path: Path) -> tuple[DeviceType, ...]:
     dupes = sorted(i for i, n in Counter(d.id for d in parsed.devices).items() if n > 1)
     if dupes:
         raise CatalogError(f"{path.name}: device id '{dupes[0]}' is defined twice")
-    return parsed.devices
+    return parsed
 
 
 def _reject_constant(name: str) -> float:
@@ -234,11 +269,24 @@ def load_catalog(extra_files: list[Path] | tuple[Path, ...] = ()) -> Catalog:
     builtin = builtin_catalog_files()
     if not builtin:
         raise CatalogError(f"the built-in catalog is missing from {resources_dir()}: reinstall GPU Cluster Planner")
-    for path in builtin:
-        catalog.extend(read_catalog_file(path), path.name, allow_override=False)
-    for path in extra_files:
-        catalog.extend(read_catalog_file(Path(path)), Path(path).name, allow_override=True)
+    for path, override in [(p, False) for p in builtin] + [(Path(p), True) for p in extra_files]:
+        parsed = read_catalog(path)
+        catalog.extend(parsed.devices, path.name, allow_override=override)
+        catalog.extend_parts(parsed.rack_types, parsed.components, path.name, allow_override=override)
+    _check_references(catalog)
     return catalog
+
+
+def _check_references(catalog: Catalog) -> None:
+    """Every rack type and NIC model a device names is in the catalog."""
+    for d in catalog:
+        if d.rack_type is not None and d.rack_type not in catalog.rack_types:
+            raise CatalogError(f"{catalog.origins.get(d.id, 'catalog')}: device '{d.id}' names rack type "
+                               f"'{d.rack_type}', which the catalog does not have")
+        for n in d.nics:
+            if n.model and n.model not in catalog.components:
+                raise CatalogError(f"{catalog.origins.get(d.id, 'catalog')}: device '{d.id}' carries NIC "
+                                   f"'{n.model}', which the catalog does not have")
 
 
 _default: Catalog | None = None

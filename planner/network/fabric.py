@@ -42,6 +42,8 @@ class FabricSize:
     oversubscription: float = 1.0
     scalable_units: int = 0
     pods: int = 0
+    node_ports_per_module: int = 1  # fabric ports that share one transceiver at a node (2: twin-port OSFP)
+    switch_ports_per_module: int = 1  # ... at a switch cage (2 on QM9700 and Q3400, 4 in 400G split mode)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -67,9 +69,13 @@ class FabricSize:
         return {"node-leaf": self.node_leaf_links, "leaf-spine": self.leaf_spine_links, "spine-core": self.spine_core_links}
 
     def transceivers_by_tier(self) -> dict[str, int]:
-        """One transceiver per cable end (REFERENCE: optics at both ends unless a passive
-        copper run of a few metres; switches sit in their own racks, so every run is optical)."""
-        return {tier: 2 * n for tier, n in self.cables_by_tier().items()}
+        """Transceiver modules at both ends of every link (REFERENCE: optics at both ends
+        unless a passive copper run of a few metres; switches sit in their own racks, so
+        every run is optical). A twin-port module serves two links from one cage (DGX H100's
+        NIC cages and QM9700's, DGX SuperPOD H100 RA), so an end needs links / ports-per-module."""
+        node, switch = self.node_ports_per_module, self.switch_ports_per_module
+        return {tier: (-(-n // node) if tier == "node-leaf" else -(-n // switch)) + -(-n // switch)
+                for tier, n in self.cables_by_tier().items()}
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -195,6 +201,27 @@ def compute_nics_per_node(device: DeviceType) -> int:
     return sum(n.count for n in device.compute_nics())
 
 
+def split_factor(nic_gbps: float, port_gbps: float) -> int:
+    """Fabric endpoints one NIC port makes on switch ports of ``port_gbps``: an 800G
+    ConnectX-8 on 400G ports splits into 2 x 400G; a 400G NIC on an 800G port is one
+    endpoint running at 400G."""
+    if nic_gbps > port_gbps and nic_gbps % port_gbps == 0:
+        return int(nic_gbps // port_gbps)
+    return 1
+
+
+def fabric_endpoints(device: DeviceType, port_gbps: float) -> tuple[int, int, int]:
+    """(fabric nodes, endpoints per fabric node, node ports per transceiver) of one device:
+    the fabric's endpoints are the NICs a system has (each split to the switch's port rate).
+    A rack-scale system's nodes are its compute trays (an NVL72: 18 trays of 4 NICs), so a
+    rail-optimised fabric puts rail i of every tray on leaf i."""
+    nics = device.compute_nics()
+    endpoints = sum(n.count * split_factor(n.gbps, port_gbps) for n in nics)
+    per_module = max((n.ports_per_module * split_factor(n.gbps, port_gbps) for n in nics), default=1)
+    trays = device.compute_trays or 1
+    return trays, endpoints // trays, per_module
+
+
 def plan_fabric(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings) -> FabricSize | None:
     """Size the compute fabric for the GPU nodes in ``counts`` with the plan's switch model.
 
@@ -206,14 +233,19 @@ def plan_fabric(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings
         return None
     nodes = 0
     rails = 0
+    node_per_module = 1
     for device_id, n in counts.items():
         d = catalog.get(device_id)
         if d is None or d.gpu is None:
             continue
-        nics = compute_nics_per_node(d)
+        trays, nics, per_module = fabric_endpoints(d, switch.switch.gbps_per_port)
         if nics == 0:
             continue
-        nodes += n
-        rails = max(rails, nics)
-    return size_fabric(nodes, rails, switch.switch.ports, topology=fabric.topology,
+        nodes += n * trays
+        if nics > rails:
+            rails, node_per_module = nics, per_module
+    size = size_fabric(nodes, rails, switch.switch.ports, topology=fabric.topology,
                        oversubscription=fabric.oversubscription, tiers=fabric.tiers)
+    size.node_ports_per_module = node_per_module
+    size.switch_ports_per_module = switch.switch.ports_per_module
+    return size

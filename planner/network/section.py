@@ -111,7 +111,8 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     if size is not None:
         sized = dict(tiers=size.tiers, leaf_switches=size.leaf_switches, spine_switches=size.spine_switches,
                      core_switches=size.core_switches, switch_ports_needed=size.ports_needed,
-                     switch_ports_cabled=size.ports_cabled, cables=size.cables, transceivers=2 * size.cables,
+                     switch_ports_cabled=size.ports_cabled, cables=size.cables,
+                     transceivers=sum(size.transceivers_by_tier().values()),
                      cables_per_tier=size.cables_by_tier(), transceivers_per_tier=size.transceivers_by_tier())
     section = NetworkSection(
         fabric=fabric.technology, topology=fabric.topology, switch_model=fabric.switch_device,

@@ -40,6 +40,8 @@ TECHNOLOGIES: dict[str, FabricTechnology] = {
         FabricTechnology("ib200", "200G InfiniBand (HDR/NDR200)", 200.0, "ib", "infiniband", True),
         FabricTechnology("ib400", "400G InfiniBand (NDR)", 400.0, "ib", "infiniband", True),
         FabricTechnology("ib800", "800G InfiniBand (XDR)", 800.0, "ib", "infiniband", True),
+        FabricTechnology("spx400", "Spectrum-X 400GbE (RoCE, SuperNIC)", 400.0, "roce", "ethernet", False),
+        FabricTechnology("spx800", "Spectrum-X 800GbE (RoCE, SuperNIC)", 800.0, "roce", "ethernet", False),
     )
 }
 

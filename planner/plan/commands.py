@@ -170,7 +170,8 @@ class EditDevice(Command):
         return _rack_changes(p.rack, devices=(p.id,))
 
 
-RACK_FIELDS = ("name", "height_u", "power_cap_kw", "cooling", "max_weight_kg", "row")
+RACK_FIELDS = ("name", "height_u", "power_cap_kw", "cooling", "max_weight_kg", "row", "rack_type", "width_mm",
+               "depth_mm")
 
 
 def _validated_rack(data: dict[str, Any]) -> Rack:

@@ -27,9 +27,12 @@ class Rack(_Doc):
     name: str = Field(min_length=1, max_length=100)
     height_u: int = Field(42, ge=1, le=60, description="usable rack units")
     power_cap_kw: float = Field(30.0, gt=0, le=1000)
-    cooling: Literal["air", "liquid"] = "air"
+    cooling: Literal["air", "liquid", "hybrid"] = "air"
     max_weight_kg: float = Field(1360.0, gt=0, le=20000, description="static load rating")
     row: str = Field("", max_length=100)
+    rack_type: str = Field("", max_length=64, description="the catalog rack type it was built from; empty = conventional")
+    width_mm: int = Field(600, ge=300, le=1500)
+    depth_mm: int = Field(1200, ge=300, le=2000)
 
 
 class Placement(_Doc):

@@ -21,12 +21,25 @@ def occupied(members: Iterable[Placement], catalog: Catalog, ignore: frozenset[s
     return spans
 
 
+def cooling_problem(rack: Rack, device: DeviceType) -> str | None:
+    """Why a rack's cooling cannot take ``device``, or None: a liquid-cooled system (an NVL72,
+    a direct-liquid-cooled HGX node, a CDU) needs a liquid or hybrid rack; an air rack has no
+    manifolds to plumb it to. The desktop app's drag ghost shows this reason."""
+    if device.cooling == "liquid" and rack.cooling == "air":
+        return (f"{device.model} is liquid-cooled only and {rack.name} is an air-cooled rack: "
+                "use a liquid or hybrid rack (or set this rack's cooling to liquid)")
+    return None
+
+
 def fit_problem(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: DeviceType,
                 ignore: frozenset[str] = frozenset()) -> str | None:
     """Why ``device`` cannot sit at ``u`` in the rack, or None when it fits."""
     rack = plan.rack(rack_id)
     if rack is None:
         return f"there is no rack '{rack_id}'"
+    cooling = cooling_problem(rack, device)
+    if cooling:
+        return cooling
     top = u + device.u_height - 1
     if u < 1 or top > rack.height_u:
         return (f"{device.model} ({device.u_height}U) at U{u} would stick out of {rack.name} "

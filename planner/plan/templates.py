@@ -32,9 +32,10 @@ class TemplateError(PlannerError):
 class RackSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
     prefix: str
-    cooling: Literal["air", "liquid"] = "air"
+    cooling: Literal["air", "liquid", "hybrid"] = "air"
     power_cap_kw: float | None = None
     height_u: int = 42
+    rack_type: str | None = None  # a catalog rack type: its height, cooling, cap and rating win
 
 
 class StorageSpec(BaseModel):
@@ -60,6 +61,7 @@ class Template(BaseModel):
     storage_switches: bool = False
     management_switch: bool = True
     cdus: bool = True
+    management: list[StorageSpec] = Field(default_factory=list)  # UFM, head nodes: in the infrastructure racks
 
 
 @lru_cache(maxsize=None)
@@ -101,6 +103,11 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         _rescale_workload(plan, catalog, t.node, n_nodes)
 
     def rack_fields(spec: RackSpec) -> dict[str, Any]:
+        if spec.rack_type is not None:
+            rt = catalog.rack_type(spec.rack_type)
+            if rt is None:
+                raise TemplateError(f"template '{name}': the catalog has no rack type '{spec.rack_type}'")
+            return rt.rack_fields(settings.facility.default_rack_cap_kw)
         cap = spec.power_cap_kw or settings.facility.default_rack_cap_kw
         if spec.cooling == "air":  # templates keep air-cooled racks within the air-cooling limit
             cap = min(cap, settings.facility.air_cooling_limit_kw)
@@ -136,12 +143,14 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         sw = catalog.get(settings.fabric.storage_switch_device)
         if sw and sw.switch and ports:
             infra += place(sw.id, math.ceil(ports / sw.switch.ports), t.infra_rack, infra, "stor-sw-")
+    for extra in t.management:
+        infra += place(extra.device, extra.count, t.infra_rack, infra, "mgmt-srv-")
     if t.cdus:
         node = catalog[t.node]
         basis = settings.facility.power_basis
-        liquid = n_nodes if (t.gpu_rack.cooling == "liquid" or node.cooling == "liquid") else 0
+        liquid = n_nodes if (rack_fields(t.gpu_rack)["cooling"] != "air" or node.cooling == "liquid") else 0
         need = cdus_needed(liquid, liquid * node.power_w(basis) / 1000, settings.facility, catalog)
-        if t.infra_rack.cooling == "liquid":  # the infrastructure racks are liquid-cooled: CDUs go there
+        if rack_fields(t.infra_rack)["cooling"] != "air":  # liquid-cooled infrastructure racks: CDUs go there
             infra += place(settings.facility.cdu_device, need, t.infra_rack, infra, "cdu-")
         else:
             # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
@@ -167,7 +176,7 @@ def _racks_with_room(plan: Plan, catalog: Catalog, rack_ids: list[str], device_i
     out = []
     for rid in rack_ids:
         rack = plan.rack(rid)
-        if rack is None or rack.cooling != "liquid":
+        if rack is None or rack.cooling == "air":
             continue
         members = [catalog[p.device] for p in plan.rack_members(rid).values() if p.device in catalog]
         used_u = sum(m.u_height for m in members)

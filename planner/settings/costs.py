@@ -138,9 +138,10 @@ class CostSettings(Section):
     )
     transceiver_usd: float = setting(
         1_000.0,
-        title="Transceiver (per link end)",
+        title="Transceiver (per module)",
         unit="$",
-        source="Planning estimate for a 400G/800G OSFP optic (twin-port OSFP 17 W, REFERENCE); replace with a quote.",
+        source="Planning estimate for a 400G/800G OSFP module (a twin-port 2 x 400G OSFP, 17 W, serves two links "
+        "from one cage, REFERENCE); replace with a quote.",
         ge=0,
         le=1_000_000,
     )

@@ -6,7 +6,7 @@ from typing import Literal
 
 from planner.settings._base import Section, setting
 
-FabricTech = Literal["eth100_tcp", "eth200_roce", "eth400_roce", "ib200", "ib400", "ib800"]
+FabricTech = Literal["eth100_tcp", "eth200_roce", "eth400_roce", "ib200", "ib400", "ib800", "spx400", "spx800"]
 Topology = Literal["rail_optimized", "fat_tree", "leaf_spine"]
 
 
@@ -92,6 +92,16 @@ class FabricSettings(Section):
     efficiency_ib800: float = setting(
         0.8625, title="Efficiency, 800G InfiniBand (XDR)", unit="fraction of line rate",
         source="Not in the guide's table: taken equal to its 400G InfiniBand row (86.25%).",
+        gt=0, le=1)
+    efficiency_spx400: float = setting(
+        0.80, title="Efficiency, Spectrum-X 400GbE", unit="fraction of line rate",
+        source="Not in the guide's table. NVIDIA states Spectrum-X (SN5600 switches with BlueField-3 / ConnectX-8 "
+        "SuperNICs, adaptive routing, congestion control) reaches ~95% effective bandwidth at scale, 1.6x ordinary "
+        "Ethernet; the planner assumes 80%, between the guide's RoCE (51%) and InfiniBand (86%) rows. Estimate.",
+        gt=0, le=1)
+    efficiency_spx800: float = setting(
+        0.80, title="Efficiency, Spectrum-X 800GbE", unit="fraction of line rate",
+        source="As Spectrum-X 400GbE (estimate): NVIDIA's ~95% claim, the planner assumes 80%.",
         gt=0, le=1)
     latency_tcp_us: float = setting(
         50.0, title="Per-step latency, TCP", unit="us",

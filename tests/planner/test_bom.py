@@ -45,13 +45,16 @@ def test_cables_and_transceivers_per_tier_from_the_fabric_sizing():
     assert single["Fabric cable, node to leaf"]["quantity"] == 32
     assert "Fabric cable, leaf to spine" not in single
     # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each;
-    # 32 node-leaf links, 32 leaf-spine uplinks (non-blocking). One cable per link, a
-    # transceiver at each end: 32 + 32 cables at $150, 64 + 64 transceivers at $1,000.
+    # 32 node-leaf links, 32 leaf-spine uplinks (non-blocking). One cable per link, 32 + 32
+    # cables at $150. Optics at both ends, but twin-port 2 x 400G OSFP modules (DGX SuperPOD
+    # H100 RA: 4 twin-port cages per node, QM9700's 32 cages) each serve two links:
+    # node to leaf 32 / 2 at the nodes + 32 / 2 at the leaves = 32 modules (not 64);
+    # leaf to spine 32 / 2 + 32 / 2 = 32 modules at $1,000.
     items = lines_by_item(four_node_plan(fabric={"tiers": "2"}))
     assert items["Fabric cable, node to leaf"]["quantity"] == 32
     assert items["Fabric cable, leaf to spine"]["quantity"] == 32
-    assert items["Transceiver, node to leaf (both ends)"]["quantity"] == 64
-    assert items["Transceiver, leaf to spine (both ends)"]["total_usd"] == 64 * 1_000
+    assert items["Transceiver, node to leaf (both ends)"]["quantity"] == 32
+    assert items["Transceiver, leaf to spine (both ends)"]["total_usd"] == 32 * 1_000
     dac = lines_by_item(four_node_plan(costs={"node_leaf_dac": True}, fabric={"tiers": "2"}))
     assert "Transceiver, node to leaf (both ends)" not in dac
     assert dac["Fabric cable, node to leaf"]["part"] == "passive DAC"
@@ -87,8 +90,9 @@ def test_capex_is_the_bom_total():
     report = evaluate(four_node_plan(), default_catalog())
     cost = report.sections["cost"]
     # 4 x 315,000 + 43,000 (one switch holds the 32 endpoints) + 32 cables x 150 +
-    # 64 transceivers x 1,000 + 2 racks x 2,500 + 6 PDUs x 3,000 + 1 CDU 15,000 + 75,000
-    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_800 + 64_000 + 5_000 + 18_000 + 15_000 + 75_000)
+    # 32 twin-port transceivers x 1,000 (16 at the nodes, 16 at the switch) + 2 racks x 2,500
+    # + 6 PDUs x 3,000 + 1 CDU 15,000 + 75,000
+    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_800 + 32_000 + 5_000 + 18_000 + 15_000 + 75_000)
     assert cost["capex_usd"] == pytest.approx(sum(line["total_usd"] for line in cost["bom"]))
 
 

@@ -34,14 +34,18 @@ def test_break_even_shows_every_option_even_when_one_is_none(medium_text, capsys
     code, out = run(capsys, "check", str(medium_text))
     assert code == 0
     be = line(out, "Building pays off vs renting after")
-    # Reserved 1-yr: capex 8,021,900 / (rent 338,486.40 - opex 52,075.61) = 28.0 months.
-    # Spot: 8,021,900 / (225,657.60 - 52,075.61) = 46.2 months > 36-month horizon -> None;
-    # reserved 3-yr: 8,021,900 / (268,640 - 52,075.61) = 37.0 > 36 -> None; on demand 33.0.
-    assert "spot not within the horizon" in be and "reserved 1-yr 28.0 months" in be
-    assert "reserved 3-yr not within the horizon" in be and "on demand 33.0 months" in be
+    # Opex 54,273.31 a month: 52,075.61 before switch optics counted + the 10 QM9700s' 32
+    # twin-port modules x 17 W = 5.44 kW more IT load, at 5.44 x (1.56 x 730 h x electricity
+    # + colocation per kW) = 2,197.70.
+    # Reserved 1-yr: capex 7,765,900 / (rent 338,486.40 - opex 54,273.31) = 27.3 months.
+    # Spot: 7,765,900 / (225,657.60 - 54,273.31) = 45.3 months > 36-month horizon -> None;
+    # reserved 3-yr: 7,765,900 / (268,640 - 54,273.31) = 36.2 > 36 -> None; on demand
+    # 7,765,900 / (295,504 - 54,273.31) = 32.2.
+    assert "spot not within the horizon" in be and "reserved 1-yr 27.3 months" in be
+    assert "reserved 3-yr not within the horizon" in be and "on demand 32.2 months" in be
     spent = line(out, "Spent by break-even")
-    # spent by then: 8,021,900 + 28.0 months x 52,075.61 opex = 9,480,017
-    assert "spot not within the horizon" in spent and "reserved 1-yr $9,480,017" in spent
+    # spent by then: 7,765,900 + 27.3 months x 54,273.31 opex = 9,247,561
+    assert "spot not within the horizon" in spent and "reserved 1-yr $9,247,561" in spent
 
 
 def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
@@ -51,7 +55,9 @@ def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
     # capex: the guide's medium design ($6,728,400 with 2 storage appliances) + 5 more
     # appliances x $250,000 + SN5600 instead of SN4600C ($60,000 - $25,000) + a CDU rack
     # ($2,500) and its 2 PDUs (2 x $3,000) = 6,728,400 + 1,250,000 + 35,000 + 2,500 + 6,000
-    assert line(out, "Capex").endswith("$8,021,900")
+    # = 8,021,900, less the transceivers counted twice: twin-port modules serve two links,
+    # so 256 modules for the 256 links, not 512 (256 x $1,000): 7,765,900
+    assert line(out, "Capex").endswith("$7,765,900")
     assert line(out, "Compute fabric").endswith("400G InfiniBand (NDR)")
     assert line(out, "Fabric switch").endswith("QM9700 (64 x NDR 400G)")
     assert line(out, "SHARP in-network reduction").endswith("on")

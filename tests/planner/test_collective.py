@@ -116,7 +116,7 @@ def test_fabric_comparison_matches_the_guides_table_ratios_and_order():
     # Idle time and tokens/s keep the same order.
     idle = [rows[k]["gpu_idle_pct"] for k in ("eth100_tcp", "eth200_roce", "ib200", "ib400")]
     assert idle == sorted(idle, reverse=True)
-    assert len(rows) == 6
+    assert len(rows) == 8  # the guide's six fabrics and Spectrum-X at 400 and 800 GbE
 
 
 def test_sharp_on_infiniband_rows_only():

@@ -64,9 +64,10 @@ def test_auto_place_fills_racks_to_their_cap_and_adds_racks(catalog):
 
     plan = Plan()
     h = History(plan, catalog)
-    h.apply(AddRack("A", power_cap_kw=15))
+    h.apply(AddRack("A", power_cap_kw=15, cooling="liquid"))
     # 7 nodes of 7 kW: A (15 kW) takes 2 (14 kW), new 30 kW racks take 4 (28 kW) then 1 -> 3 racks
-    h.apply(AutoPlace("hgx-h100-8", 7, racks=[plan.racks[0].id], new_rack_prefix="GPU"))
+    h.apply(AutoPlace("hgx-h100-8", 7, racks=[plan.racks[0].id], new_rack_prefix="GPU",
+                      new_rack_fields={"cooling": "liquid"}))
     assert [len(plan.rack_members(r.id)) for r in plan.racks] == [2, 4, 1]
     assert [r.name for r in plan.racks] == ["A", "GPU-01", "GPU-02"]
     h.undo()
@@ -93,7 +94,9 @@ def test_remove_devices_restores_order_on_undo(catalog, medium):
 
 
 def test_moves_of_one_device_merge_into_one_step(catalog, medium):
-    p = medium.placements[0]
+    # A liquid-cooled GPU node cannot move into the air-cooled storage rack: move an appliance.
+    p = next(q for q in medium.placements if q.device == "pfs-appliance")
+    home = (p.rack, p.u)
     rack = next(r for r in medium.racks if r.name == "STOR-01")
     first = MoveDevice(p.id, rack.id, 20)  # STOR-01 holds 7 x 2U appliances at U1-U14
     first.do(medium, catalog)
@@ -101,7 +104,7 @@ def test_moves_of_one_device_merge_into_one_step(catalog, medium):
     second.do(medium, catalog)
     assert first.merge(second)
     first.undo(medium, catalog)
-    assert (p.rack, p.u) == (medium.racks[0].id, 1)
+    assert (p.rack, p.u) == home
 
 
 def test_undo_texts_name_devices_by_their_model(catalog, medium):

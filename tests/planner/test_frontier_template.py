@@ -24,38 +24,42 @@ def test_frontier_counts(frontier, catalog):
     t = report.totals
     assert t.nodes == 12_500
     assert t.gpus == 100_000  # 12,500 nodes x 8 GPUs
-    # 12,500 nodes of 8U in 42U racks: 5 per rack by space (40U; 5 x 10.2 kW = 51 kW nameplate
-    # is under the 69 kW cap) -> 12,500 / 5 = 2,500 GPU racks
-    assert t.gpu_racks == 2_500
+    # 12,500 direct-liquid-cooled nodes of 4U in 42U racks capped at 69 kW on the nameplate
+    # basis: 6 per rack (6 x 10.2 = 61.2 kW; 7 would be 71.4 kW; 24U of 42U) -> ceil(12,500 / 6)
+    # = 2,084 GPU racks
+    assert report.power_basis == "nameplate"
+    assert t.gpu_racks == 2_084
     counts = {}
     for p in plan.placements:
         counts[p.device] = counts.get(p.device, 0) + 1
     # Storage: the guide's 1.2 PB per 384 GPUs x 100,000 / 384 = 312.5 PB = 1,250 x 250 TB
     assert counts["pfs-appliance"] == 1_250
     assert report.sections["storage"]["capacity_tb"] == 312_500
-    # CDUs by capacity: 12,500 x 7 kW typical = 87,500 kW / 250 kW = 350
-    assert t.cdus == t.cdus_placed == 350
+    # CDUs by capacity on the nameplate heat: 12,500 x 10.2 kW = 127,500 kW / 250 kW = 510
+    assert t.cdus == t.cdus_placed == 510
     # Storage network: 12,500 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,000 ports,
     # / 128 ports per SN5600 in 400GbE mode = 234.4 -> 235 switches
     assert counts["sn5600-400"] == 235
 
 
-def test_frontier_fabric_is_three_tiers_of_q3400(frontier):
+def test_frontier_fabric_is_three_tiers_of_q3400_split_to_400g(frontier):
     plan, report, _ = frontier
     net = report.sections["network"]
-    # k = 144 ports; non-blocking leaves take k/2 = 72 nodes (one rail each):
-    #   scalable units = ceil(12,500 / 72) = 174 (173 full, the last with 44 nodes)
-    #   leaves = 174 x 8 rails = 1,392 > k = 144, so two tiers cannot hold them: three tiers
-    #   pods of k/2 = 72 leaves: ceil(1,392 / 72) = 20 pods (<= k = 144: it fits; 64-port
+    # Q3400: 144 x 800G ports, each split to 2 x 400G for the nodes' 400G NICs: k = 288.
+    # Non-blocking leaves take k/2 = 144 nodes (one rail each):
+    #   scalable units = ceil(12,500 / 144) = 87 (86 full, the last with 116 nodes)
+    #   leaves = 87 x 8 rails = 696 > k = 288, so two tiers cannot hold them: three tiers
+    #   pods of k/2 = 144 leaves: ceil(696 / 144) = 5 pods (<= k: it fits; 64-port
     #   switches would need 98 pods of 32 leaves, more than 64)
-    #   spines: pods 1-19 have 72 leaves x 72 uplinks / 72 ports down = 72 each -> 1,368;
-    #   pod 20 has 24 leaves: 16 x 72 + 8 x 44 = 1,504 uplinks / 72 = 20.9 -> 21; total 1,389
-    #   core: 100,000 spine uplinks / 144 = 694.4 -> 695
+    #   spines: pods 1-4 have 144 leaves x 144 uplinks / 144 ports down = 144 each -> 576;
+    #   pod 5 has 120 leaves: 112 x 144 + 8 x 116 = 17,056 uplinks / 144 = 118.4 -> 119; 695
+    #   core: 100,000 spine uplinks / 288 = 347.2 -> 348
+    # (unsplit, 144 ports at 800G: 1,392 + 1,389 + 695 = 3,476 switches, twice as many)
     assert net["tiers"] == 3
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (1_392, 1_389, 695)
-    # 1,392 + 1,389 + 695 = 3,476 switches x 144 ports = 500,544, all placed
-    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 500_544
-    assert sum(1 for p in plan.placements if p.device == "q3400") == 3_476
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (696, 695, 348)
+    # 696 + 695 + 348 = 1,739 switches x 288 ports = 500,832, all placed
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 500_832
+    assert sum(1 for p in plan.placements if p.device == "q3400-400") == 1_739
 
 
 def test_frontier_has_no_error_findings(frontier):

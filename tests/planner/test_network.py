@@ -95,10 +95,11 @@ def test_medium_network_section_keys_and_figures():
                 "bus_bandwidth_gbs", "compute_ms", "gpu_idle_pct", "tokens_per_s", "tokens_per_s_limit",
                 "scaling", "fabrics", "cables_per_tier", "transceivers_per_tier"):
         assert key in net
-    # 16 nodes: 128 node-leaf + 128 leaf-spine cables, two transceivers each.
-    assert net["cables"] == 256 and net["transceivers"] == 512
+    # 16 nodes: 128 node-leaf + 128 leaf-spine cables. Optics at both ends in twin-port
+    # 2 x 400G modules (4 per node, 32 cages per QM9700): 128/2 + 128/2 per tier.
+    assert net["cables"] == 256 and net["transceivers"] == 256
     assert net["cables_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
-    assert net["transceivers_per_tier"] == {"node-leaf": 256, "leaf-spine": 256, "spine-core": 0}
+    assert net["transceivers_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
     assert net["fabric"] == "ib400" and net["topology"] == "rail_optimized"
 
 

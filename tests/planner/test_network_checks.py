@@ -124,7 +124,7 @@ def test_cli_fabrics_text_and_json(tmp_path, capsys):
     assert main(["fabrics", str(plan_file), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [r["fabric"] for r in data["fabrics"]] == ["eth100_tcp", "eth200_roce", "eth400_roce", "ib200", "ib400",
-                                                      "ib800"]
+                                                      "ib800", "spx400", "spx800"]
 
 
 def test_cli_fabrics_without_workload_says_so_and_exits_0(tmp_path, capsys):

@@ -44,9 +44,9 @@ def test_nameplate_basis_cdus_join_the_gpu_racks_they_serve():
 
 def test_liquid_cooled_infra_racks_keep_their_cdus():
     # frontier-100k declares liquid-cooled NET racks (69 kW): the CDUs stay there. Sized
-    # by capacity: 12,500 x 7 kW = 87,500 kW / 250 kW = 350 CDUs. (Resized to 100 nodes here:
-    # 700 kW / 250 = 3 CDUs.)
+    # by capacity on its nameplate basis: 12,500 x 10.2 kW = 127,500 kW / 250 kW = 510 CDUs.
+    # (Resized to 100 nodes here: 1,020 kW / 250 = 4.08 -> 5 CDUs.)
     plan = build_template("frontier-100k", nodes=100)
     racks = cdu_racks(plan)
     assert racks and all(name.startswith("NET") and cooling == "liquid" for name, cooling in racks.items())
-    assert evaluate(plan, CAT).totals.cdus_placed == 3
+    assert evaluate(plan, CAT).totals.cdus_placed == 5

@@ -145,6 +145,6 @@ def test_racks_sheet_power_against_cap_and_coloured_elevations(tmp_path):
     cdu = next(c for v, c in cells.items() if v.startswith("cdu-inrack-250-2:"))
     assert node.fill.fgColor.rgb.endswith(CATEGORY_FILLS["gpu_server"].fgColor.rgb[-6:])
     assert cdu.fill.fgColor.rgb.endswith(CATEGORY_FILLS["cdu"].fgColor.rgb[-6:])
-    # the node's label sits in its top U (U8 of a 42U rack: row = first U row + 42 - 8)
+    # the node's label sits in its top U (a 4U direct-liquid-cooled node at U1: U4)
     u_col = ws.cell(row=node.row, column=node.column - 1).value
-    assert u_col == 8
+    assert u_col == 4

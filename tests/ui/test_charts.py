@@ -158,9 +158,10 @@ def test_scaling_chart_marks_the_plans_point(setup, catalog):
 def test_facility_chart_shows_it_and_facility_power_and_cdus(setup, catalog):
     plan, ev, panel = setup
     chart = panel.facility
-    # 16 nodes x 7 kW + NET-01 8.52 kW (10 x QM9700 0.75 + SN5600 0.94 + mgmt 0.08) + STOR-01
-    # 12.6 kW (7 x 1.8) + CDU-01 3.0 kW (2 x 1.5) = 136.12 kW IT; x PUE 1.56 = 212.347 kW.
-    assert np.allclose(chart.power_bars.opts["height"], [136.12, 136.12 * 1.56])
+    # 16 nodes x 7 kW + NET-01 15.048 kW (10 x QM9700 1.294 + SN5600 2.028, typical with their
+    # optics: 0.75 + 32 x 17 W and 0.94 + 64 x 17 W; + mgmt 0.08) + STOR-01 12.6 kW (7 x 1.8)
+    # + CDU-01 3.0 kW (2 x 1.5) = 142.648 kW IT; x PUE 1.56 = 222.531 kW.
+    assert np.allclose(chart.power_bars.opts["height"], [142.648, 142.648 * 1.56])
     # Liquid heat 16 x 7 = 112 kW; two 250 kW CDUs placed = 500 kW.
     assert np.allclose(chart.cooling_bars.opts["height"], [112.0, 500.0])
     edit(plan, catalog, ev, panel, AddDevice(NODE, "r1", 33))

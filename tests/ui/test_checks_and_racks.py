@@ -90,7 +90,7 @@ def test_rack_editor_refuses_negative_and_non_numeric_entries(window):
     dialog.entries["height_u"].widget.setText("4.5")
     _ok(dialog)
     assert "whole number" in dialog.message.text()
-    dialog.entries["height_u"].widget.setText("20")  # nodes sit up to U32: the rack cannot shrink
+    dialog.entries["height_u"].widget.setText("10")  # 4U nodes sit up to U16: the rack cannot shrink
     _ok(dialog)
     assert "cannot shrink" in dialog.message.text()
     assert window.doc.undo_stack.count() == steps

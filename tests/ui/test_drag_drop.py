@@ -8,11 +8,12 @@ from tests.ui.conftest import rack_named, send_drag, slot_pos
 from ui import theme
 from ui.mime import DEVICE_MIME, DragPayload, from_mime, to_mime
 
-# The medium template (16 x HGX H100 nodes at 7 kW typical) lays out:
-#   GPU-01..04: 4 nodes each at U1, U9, U17, U25 -> 4 x 7.0 = 28.0 kW of a 30 kW cap
+# The medium template (16 x 4U HGX H100 nodes at 7 kW typical) lays out:
+#   GPU-01..04: 4 nodes each at U1, U5, U9, U13 -> 4 x 7.0 = 28.0 kW of a 30 kW cap
 #   STOR-01: 7 parallel-filesystem appliances at U1-U14, 7 x 1.8 kW = 12.6 kW of a 25 kW cap
-#   IT power 112 (nodes) + 7.5 (10 x QM9700 at 0.75) + 0.94 (SN5600) + 3.0 (2 CDUs at 1.5, CDU-01)
-#            + 0.08 (mgmt switch) + 12.6 (storage) = 136.12 kW
+#   CDU-01: 2 CDUs at U1-U8, 2 x 1.5 = 3.0 kW of a 30 kW cap
+#   IT power 112 (nodes) + 12.94 (10 x QM9700 at 1.294 with optics) + 2.028 (SN5600 with optics)
+#            + 3.0 (CDUs) + 0.08 (mgmt switch) + 12.6 (storage) = 142.648 kW
 
 
 def test_drop_from_palette_places_device_at_that_u_and_undo_removes_it(window):
@@ -31,16 +32,16 @@ def test_drop_from_palette_places_device_at_that_u_and_undo_removes_it(window):
     assert [p.u for p in placed] == [20]
     # 4 x H100 workhorse: 3.6 kW typical -> STOR-01 rises from 12.6 to 16.2 kW
     assert view.racks[stor.id].power_text() == "16.2 / 25 kW"
-    # IT power 136.12 + 3.6 = 139.72 kW; facility x PUE 1.56 = 217.96 kW; GPUs 128 + 4
-    assert window.summary.text("it_kw") == "139.7 kW"
-    assert window.summary.text("facility_kw") == "218.0 kW"
+    # IT power 142.648 + 3.6 = 146.248 kW; facility x PUE 1.56 = 228.15 kW; GPUs 128 + 4
+    assert window.summary.text("it_kw") == "146.2 kW"
+    assert window.summary.text("facility_kw") == "228.1 kW"
     assert window.summary.text("gpus") == "132"
     assert window.undo_action.text() == "&Undo Add Generic 4 x H100 NVLink workstation node"
 
     window.undo_action.trigger()
     assert not [p for p in doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"]
     assert view.racks[stor.id].power_text() == "12.6 / 25 kW"
-    assert window.summary.text("it_kw") == "136.1 kW"
+    assert window.summary.text("it_kw") == "142.6 kW"
     assert window.summary.text("gpus") == "128"
 
 
@@ -50,8 +51,8 @@ def test_overlapping_drop_is_refused_and_the_ghost_was_red(window):
     before = doc.plan.model_dump()
     steps = doc.undo_stack.count()
     mime = window.palette_panel.mime_for("hgx-h100-8")
-    # an 8U node at U20 would cover U20-U27, over node-3 at U17-U24
-    pos = slot_pos(view, gpu1.id, 20)
+    # a 4U node at U10 would cover U10-U13, over node-3 at U9-U12
+    pos = slot_pos(view, gpu1.id, 10)
     send_drag(view, mime, pos, drop=False)
     assert view.ghost.isVisible() and not view.ghost_ok
     assert view.ghost.brush().color() == theme.GHOST_BLOCKED
@@ -67,8 +68,8 @@ def test_drop_sticking_out_of_the_rack_is_refused(window):
     gpu1 = rack_named(doc.plan, "GPU-01")
     before = doc.plan.model_dump()
     mime = window.palette_panel.mime_for("hgx-h100-8")
-    # U38 + 8U -> U38-U45, above the top of a 42U rack
-    pos = slot_pos(view, gpu1.id, 38)
+    # U40 + 4U -> U40-U43, above the top of a 42U rack
+    pos = slot_pos(view, gpu1.id, 40)
     send_drag(view, mime, pos, drop=False)
     assert view.ghost.brush().color() == theme.GHOST_BLOCKED
     assert "stick out" in view.ghost_problem
@@ -78,27 +79,28 @@ def test_drop_sticking_out_of_the_rack_is_refused(window):
 
 def test_moving_a_device_to_another_rack_updates_both_racks_in_one_undo_step(window):
     doc, view = window.doc, window.view
-    gpu1, stor = rack_named(doc.plan, "GPU-01"), rack_named(doc.plan, "STOR-01")
-    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 25)
+    # the liquid-cooled node moves to the other liquid-cooled rack (the air-cooled STOR-01 refuses it)
+    gpu1, cdu = rack_named(doc.plan, "GPU-01"), rack_named(doc.plan, "CDU-01")
+    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 13)
     steps = doc.undo_stack.count()
     mime = to_mime(DragPayload(node.device, node.id, grab_u=0))  # what dragging a placed device carries
-    send_drag(view, mime, slot_pos(view, stor.id, 20))
+    send_drag(view, mime, slot_pos(view, cdu.id, 20))
 
-    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (stor.id, 20)
-    # GPU-01 loses a 7 kW node: 28 -> 21 kW; STOR-01 gains it: 12.6 -> 19.6 kW
+    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (cdu.id, 20)
+    # GPU-01 loses a 7 kW node: 28 -> 21 kW; CDU-01 gains it: 3.0 -> 10.0 kW
     assert view.racks[gpu1.id].power_text() == "21.0 / 30 kW"
-    assert view.racks[stor.id].power_text() == "19.6 / 25 kW"
-    assert node.id in view.racks[stor.id].devices and node.id not in view.racks[gpu1.id].devices
+    assert view.racks[cdu.id].power_text() == "10.0 / 30 kW"
+    assert node.id in view.racks[cdu.id].devices and node.id not in view.racks[gpu1.id].devices
     assert doc.undo_stack.count() == steps + 1  # one drag, one undo step
     window.undo_action.trigger()
-    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (gpu1.id, 25)
+    assert (doc.plan.placement(node.id).rack, doc.plan.placement(node.id).u) == (gpu1.id, 13)
     assert view.racks[gpu1.id].power_text() == "28.0 / 30 kW"
 
 
 def test_moving_within_a_rack_keeps_the_grabbed_u_under_the_pointer(window):
     doc, view = window.doc, window.view
     gpu1 = rack_named(doc.plan, "GPU-01")
-    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 25)
+    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 13)
     # holding the node by its third U (grab_u 2) and pointing at U35 puts its bottom at U33
     send_drag(view, to_mime(DragPayload(node.device, node.id, grab_u=2)), slot_pos(view, gpu1.id, 35))
     assert doc.plan.placement(node.id).u == 33
@@ -110,7 +112,7 @@ def test_pressing_and_moving_on_a_device_starts_a_move_drag(window, monkeypatch)
     node = next(p for p in window.doc.plan.rack_members(gpu1.id).values() if p.u == 1)
     started = []
     monkeypatch.setattr(view, "start_device_drag", lambda item, grab_u: started.append((item.placement_id, grab_u)))
-    press = slot_pos(view, gpu1.id, 3)  # the node spans U1-U8; U3 is its third U
+    press = slot_pos(view, gpu1.id, 3)  # the node spans U1-U4; U3 is its third U
     vp = view.viewport()
     for kind, pos, buttons in ((QMouseEvent.Type.MouseButtonPress, press, Qt.MouseButton.LeftButton),
                                (QMouseEvent.Type.MouseMove, press + press.__class__(0, -30), Qt.MouseButton.LeftButton)):

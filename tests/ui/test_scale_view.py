@@ -48,7 +48,10 @@ def paint(view):
 
 
 def test_the_big_plan_fixture_is_a_few_hundred_racks(big):
-    assert len(big.doc.plan.racks) == 426 and len(big.doc.plan.placements) == 2728
+    # 375 GPU racks (1,500 nodes, 4 per 30 kW rack) + 52 network racks (939 QM9700 at 1.294 kW
+    # with optics, 19 to a 25 kW air-cooled rack, and the storage and management switches)
+    # + 19 CDU racks + 2 storage racks
+    assert len(big.doc.plan.racks) == 448 and len(big.doc.plan.placements) == 2728
 
 
 def test_zoomed_out_the_floor_draws_blocks_and_zoomed_in_racks_show_labelled_devices(big):

@@ -52,13 +52,13 @@ def test_a_change_is_an_undoable_command_and_the_summary_follows(window):
     pue = window.settings_panel.forms["facility"].editors["pue"]
     _enter(pue, "1.3")
     assert window.doc.plan.settings.facility.pue == 1.3
-    # facility power = IT power x PUE = 136.12 x 1.3 = 176.956 kW
-    assert window.summary.text("facility_kw") == "177.0 kW"
+    # facility power = IT power x PUE = 142.648 x 1.3 = 185.44 kW (IT power: tests/ui/test_drag_drop.py)
+    assert window.summary.text("facility_kw") == "185.4 kW"
     assert window.undo_action.text().endswith("Set PUE")
     window.undo_action.trigger()
     assert window.doc.plan.settings.facility.pue == 1.56
     assert pue.widget.text() == "1.56"  # model -> widget on undo
-    assert window.summary.text("facility_kw") == "212.3 kW"  # 136.12 x 1.56 = 212.347
+    assert window.summary.text("facility_kw") == "222.5 kW"  # 142.648 x 1.56 = 222.53
 
 
 def test_power_basis_combo_switches_every_rack_to_nameplate(window):

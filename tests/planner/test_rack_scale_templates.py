@@ -1,0 +1,72 @@
+"""The rack-scale templates: the DGX SuperPOD GB200 scalable unit counted by hand, and the
+400,000-GPU campus whose fabric real switches can build."""
+
+import json
+
+import pytest
+
+from planner.cli import main
+from planner.hardware.catalog import default_catalog
+from planner.plan.templates import build_template
+from planner.report.evaluate import evaluate
+
+CAT = default_catalog()
+
+
+@pytest.fixture(scope="module")
+def su_json(tmp_path_factory):
+    path = tmp_path_factory.mktemp("su") / "su.json"
+    assert main(["new", "--template", "gb200-nvl72-su", "-o", str(path)]) == 0
+    return path
+
+
+def test_gb200_su_gpus_racks_and_compute_fabric_by_hand(su_json, capsys):
+    capsys.readouterr()
+    code = main(["check", str(su_json), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code in (0, 1)
+    totals = data["totals"]
+    # 8 GB200 NVL72 racks x 72 GPUs = 576 (DGX SuperPOD GB200 RA: one SU = 8 DGX GB200)
+    assert totals["gpus"] == 576
+    # Racks: 8 NVL72 racks (each its own 48U MGX rack, the system fills it)
+    #  + network racks, air-cooled at min(30 kW cap, 25 kW air limit) = 25 kW:
+    #    27 QM9700 at 1.294 kW typical -> floor(25 / 1.294) = 19 in NET-01, 8 in NET-02,
+    #    which also takes 3 SN5600 (2.028 kW), 2 UFM (0.35 kW), 2 head nodes (0.6 kW) and
+    #    2 management switches: 8 x 1.294 + 3 x 2.028 + 0.7 + 1.2 + 0.16 = 18.50 kW
+    #  + 1 storage rack: 8 appliances x 1.8 kW = 14.4 kW, 16U
+    #  + 1 CDU rack: 960 kW of heat / 250 kW = 3.84 -> 4 CDUs (the NVL72 racks have no free U)
+    # = 8 + 2 + 1 + 1 = 12 racks
+    assert totals["racks"] == 12
+    net = data["network"]
+    # Compute fabric: 8 racks x 72 ConnectX-7 400G = 576 endpoints on 64-port QM9700,
+    # non-blocking two tiers: leaves = 576 / 32 down-ports = 18; uplinks 18 x 32 = 576,
+    # spines = 576 / 64 = 9; no core. 18 + 9 = 27 switches, all placed.
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, 9, 0)
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 27 * 64
+    # 576 node-leaf + 576 leaf-spine cables; single-port OSFP at the trays (576), twin-port
+    # cages at the switches (576 / 2 per tier at each switch end): 576 + 288, 288 + 288
+    assert net["cables_per_tier"] == {"node-leaf": 576, "leaf-spine": 576, "spine-core": 0}
+    assert net["transceivers_per_tier"] == {"node-leaf": 864, "leaf-spine": 576, "spine-core": 0}
+    # no rack over its cap, cooling or weight
+    assert not [f for f in data["findings"] if f["severity"] == "error"]
+
+
+def test_campus_400k_is_buildable_with_real_switches():
+    plan = build_template("campus-400k", catalog=CAT)
+    report = evaluate(plan, CAT)
+    t = report.totals
+    # 5,556 GB300 NVL72 racks x 72 = 400,032 GPUs
+    assert t.gpus == 400_032 and t.gpu_racks == 5_556
+    net = report.sections["network"]
+    # 400,032 ConnectX-8 800G endpoints on 144-port Q3400: two tiers hold 144^2 / 2 = 10,368,
+    # three hold 144^3 / 4 = 746,496. Rails = the 4 NICs of a tray: 100,008 trays / 72 per
+    # leaf = 1,389 units x 4 rails = 5,556 leaves; pods of 72 leaves: 78 (<= 144);
+    # spines: 77 pods x 72 + 12 = 5,556; core 400,032 / 144 = 2,778.
+    assert net["tiers"] == 3
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (5_556, 5_556, 2_778)
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 13_890 * 144
+    # typical IT load: 5,556 x 132 kW = 733.4 MW in the GPU racks alone, plus 13,890 Q3400 at
+    # 5.2 kW (72.2 MW): over 805 MW of IT, over a gigawatt at the facility with PUE 1.3
+    it_kw = t.typical_mw / 1e6
+    assert it_kw > 733_392 + 72_228 and it_kw * 1.3 > 1_000_000
+    assert not [f.code for f in report.findings if f.severity == "error"]
