@@ -23,10 +23,10 @@ def _open_app(argv: list[str]) -> int:
     return int(run(argv) or 0)
 
 
-def _export_drawing(plan, catalog, path, report, *, paper: str = "A4"):
+def _export_drawing(plan, catalog, path, report, **options):
     from ui.export.files import export_drawing
 
-    return export_drawing(plan, catalog, path, report, paper=paper)
+    return export_drawing(plan, catalog, path, report, **options)
 
 
 FRONTENDS = Frontends(open_app=_open_app, export_drawing=_export_drawing)

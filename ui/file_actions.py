@@ -161,8 +161,11 @@ class FileActions:
         filters = "PDF (*.pdf)" if kind == "pdf" else "SVG drawing (*.svg);;PNG image (*.png)"
         start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(f".{kind}"))
         path, _ = QFileDialog.getSaveFileName(self, "Export", start, filters)
-        if path:
-            self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path)), path)
+        if not path:
+            return
+        # Prices go into the pack only when "Include prices in the vendor pack" is ticked.
+        options = {"with_prices": self.pack_prices_action.isChecked()} if kind == "pdf" else {}
+        self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path), **options), path)
 
     def export_netbox(self) -> None:
         write = optional_function("planner.export.netbox", "write_netbox")

@@ -141,6 +141,11 @@ class MainWindow(FileActions, QMainWindow):
                                                tip="The plan, its checks and assumptions as an Excel workbook")
         self.export_pack_action = self._action("Vendor pack (&PDF)…", lambda: self.export_drawing("pdf"),
                                                tip="Elevations and bill of materials as a PDF")
+        self.pack_prices_action = self._action("Include &prices in the vendor pack", lambda *_: None,
+                                               tip="Unit prices, capex, opex and TCO in the PDF vendor pack "
+                                                   "(left out by default; the workbook always has them)")
+        self.pack_prices_action.setCheckable(True)
+        self.pack_prices_action.setChecked(False)
         self.export_drawing_action = self._action("Elevations (&SVG/PNG)…", lambda: self.export_drawing("svg"),
                                                   tip="The rack elevations as a drawing")
         self.export_netbox_action = self._action("&NetBox import files…", self.export_netbox,
@@ -151,6 +156,7 @@ class MainWindow(FileActions, QMainWindow):
         self.export_xlsx_action.setEnabled(optional_function("planner.export.xlsx", "write_workbook") is not None)
         drawing = optional_function("ui.export.files", "export_drawing") is not None
         self.export_pack_action.setEnabled(drawing)
+        self.pack_prices_action.setEnabled(drawing)
         self.export_drawing_action.setEnabled(drawing)
 
         stack = self.doc.undo_stack
@@ -206,8 +212,8 @@ class MainWindow(FileActions, QMainWindow):
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
         self.export_menu = file_menu.addMenu("&Export")
-        self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.export_drawing_action,
-                                     self.export_netbox_action])
+        self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.pack_prices_action,
+                                     self.export_drawing_action, self.export_netbox_action])
         file_menu.addAction(self.import_types_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, 
 
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
+from planner.plan.rackscale import PlaceRackScaleSystem
 from planner.plan.space import fit_problem, lowest_free_u
 from ui import theme
 from ui.document import Document
@@ -263,12 +264,22 @@ class RackView(FloorNavigation, QGraphicsView):
         event.acceptProposedAction()
         self.dragMoveEvent(event)
 
+    def _floor_system(self, payload):
+        """The rack-scale system (an NVL72) a palette drag carries: it can be dropped on the floor."""
+        device = self.doc.catalog.get(payload.device) if payload and not payload.placement else None
+        return device if device is not None and device.is_rack_scale else None
+
     def dragMoveEvent(self, event) -> None:
         payload = from_mime(event.mimeData())
         target = self._target(event.position().toPoint(), payload) if payload else None
         if target is None:
             self.ghost.setVisible(False)
             self.ghost_ok, self.ghost_problem = False, None
+            system = self._floor_system(payload)
+            if system is not None:  # on the floor: the system arrives as a rack of its own type
+                self.hint.emit(f"Drop to add a {system.model} as a rack of its own")
+                event.acceptProposedAction()
+                return
             event.ignore()
             return
         self._show_ghost(target)
@@ -285,6 +296,12 @@ class RackView(FloorNavigation, QGraphicsView):
         self.ghost.setVisible(False)
         payload = from_mime(event.mimeData())
         target = self._target(event.position().toPoint(), payload) if payload else None
+        system = self._floor_system(payload) if target is None else None
+        if system is not None:
+            if self.doc.apply(PlaceRackScaleSystem(system.id)):
+                event.acceptProposedAction()
+                self.select(self.doc.plan.racks[-1].id)
+            return
         if target is None or target[3] is not None:
             if target is not None:
                 self.hint.emit(f"Not placed: {target[3]}")

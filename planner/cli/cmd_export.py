@@ -27,6 +27,9 @@ def register(sub) -> None:
                    help="write NetBox 4.x bulk-import CSV files (sites, racks, device types, devices, power "
                         "feeds, cables ...) into the folder OUT, numbered in import order")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4", help="PDF paper size (landscape); default A4")
+    p.add_argument("--with-prices", action="store_true",
+                   help="include unit prices, capex, opex and TCO in the PDF vendor pack (left out by default; "
+                        "the workbook always has them)")
     p.set_defaults(run=run)
 
 
@@ -47,7 +50,7 @@ def run(args) -> int:
         draw = getattr(args, "frontends", None) and args.frontends.export_drawing
         if not draw:
             raise UsageError(f"{out.name}: drawings are exported by 'cluster-planner' (or 'python -m cluster_planner')")
-        draw(plan, catalog, out, report, paper=args.paper)
+        draw(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices)
     print(f"wrote {out}")
     return 0
 

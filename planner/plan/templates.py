@@ -134,7 +134,8 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         except FabricSizingError as exc:
             raise TemplateError(f"template '{name}' at {n_nodes:,} nodes: {exc}") from None
         if size is not None:
-            infra += place(settings.fabric.switch_device, size.switches, t.infra_rack, infra, "ib-")
+            infra += place(settings.fabric.switch_device, size.switches, t.infra_rack, infra,
+                           _switch_label(catalog, settings.fabric.switch_device))
     storage_racks: list[str] = []
     if t.storage and t.storage.count:
         storage_racks += place(t.storage.device, t.storage.count, t.storage_rack, None, "pfs-")
@@ -162,6 +163,12 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
         # One out-of-band port per device (BMC), 48 per management switch.
         place("mgmt-1g-48", math.ceil(len(plan.placements) / 48), t.infra_rack, infra or None, "mgmt-")
     return plan
+
+
+def _switch_label(catalog: Catalog, device_id: str) -> str:
+    """Label prefix of the compute-fabric switches by what they are: "ib-" InfiniBand, "eth-" Ethernet."""
+    d = catalog.get(device_id)
+    return "ib-" if d is not None and d.switch and d.switch.technology == "infiniband" else "eth-"
 
 
 def _racks_with_room(plan: Plan, catalog: Catalog, rack_ids: list[str], device_id: str) -> list[str]:

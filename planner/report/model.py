@@ -72,6 +72,16 @@ class RackResult:
     def load_fraction(self) -> float:
         return self.power_kw / self.cap_kw if self.cap_kw else 0.0
 
+    def load_on(self, basis: str) -> float:
+        """Power on ``basis`` ("typical" or "nameplate") as a fraction of the cap."""
+        mw = self.nameplate_mw if basis == "nameplate" else self.typical_mw
+        return mw / 1e6 / self.cap_kw if self.cap_kw else 0.0
+
+    @property
+    def worst_load_fraction(self) -> float:
+        """The higher of the typical and nameplate loads: what a rack's colour warns of."""
+        return max(self.load_on("typical"), self.load_on("nameplate"))
+
     def over_cap(self, basis: str | None = None) -> bool:
         """Power on ``basis`` (default the plan's) above the rack's cap: the rule of
         ``planner.facility.power.evaluate_rack`` (an error on the plan's basis)."""

@@ -165,3 +165,28 @@ def test_ctrl_wheel_zooms_and_dragging_the_background_pans(window):
            Qt.MouseButton.NoButton)
     assert view.horizontalScrollBar().value() == scroll + 80  # the canvas followed the pointer
 
+
+def test_an_nvl72_dropped_on_the_floor_becomes_a_rack_of_its_own_and_an_air_rack_refuses_it(window):
+    doc, view = window.doc, window.view
+    stor = rack_named(doc.plan, "STOR-01")  # air-cooled
+    mime = window.palette_panel.mime_for("gb200-nvl72")
+    pos = slot_pos(view, stor.id, 1)
+    send_drag(view, mime, pos, drop=False)
+    assert view.ghost.brush().color() == theme.GHOST_BLOCKED
+    assert "liquid-cooled only" in view.ghost_problem and "air-cooled rack" in view.ghost_problem
+    racks = len(doc.plan.racks)
+    # the floor beside the last rack: no rack under the pointer
+    last = view.racks[doc.plan.racks[-1].id].sceneBoundingRect()
+    view.centerOn(last.right() + 3 * theme.RACK_GAP, last.center().y())
+    QApplication.processEvents()
+    floor = view.mapFromScene(last.right() + 2 * theme.RACK_GAP, last.center().y())
+    assert view.rack_item_at(view.mapToScene(floor)) is None
+    event = send_drag(view, mime, floor)
+    assert event.isAccepted()
+    assert len(doc.plan.racks) == racks + 1
+    rack = doc.plan.racks[-1]
+    assert (rack.rack_type, rack.height_u, rack.cooling, rack.power_cap_kw) == ("nvl72-mgx-48u", 48, "liquid", 140)
+    assert [p.device for p in doc.plan.rack_members(rack.id).values()] == ["gb200-nvl72"]
+    assert window.summary.text("gpus") == "200"  # 128 + 72
+    window.undo_action.trigger()  # one undo step takes the rack and the system away
+    assert len(doc.plan.racks) == racks and window.summary.text("gpus") == "128"

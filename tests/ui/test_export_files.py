@@ -30,11 +30,14 @@ def catalog():
 
 
 def node_plan() -> Plan:
-    """Three racks of HGX H100 nodes (7.0 kW typical each, catalog entry hgx-h100-8, 8U)."""
+    """Three racks of HGX H100 nodes (7.0 kW typical, 10.2 kW nameplate each, catalog entry hgx-h100-8, 8U)."""
     racks = [
-        Rack(id="ra", name="OVER-1", power_cap_kw=10, cooling="liquid", row="A"),   # 2 nodes: 14.0 / 10 = 140%
-        Rack(id="rb", name="HIGH-1", power_cap_kw=8.75, cooling="liquid", row="A"),  # 1 node: 7.0 / 8.75 = 80%
-        Rack(id="rc", name="LOW-1", power_cap_kw=10, cooling="liquid", row="B"),     # 1 node: 7.0 / 10 = 70%
+        # 2 nodes: typical 14.0 / 13 = 108%, nameplate 20.4 / 13 = 157%
+        Rack(id="ra", name="OVER-1", power_cap_kw=13, cooling="liquid", row="A"),
+        # 1 node: typical 7.0 / 12.5 = 56%, nameplate 10.2 / 12.5 = 82% (amber by the worse)
+        Rack(id="rb", name="HIGH-1", power_cap_kw=12.5, cooling="liquid", row="A"),
+        # 1 node: typical 7.0 / 20 = 35%, nameplate 10.2 / 20 = 51%
+        Rack(id="rc", name="LOW-1", power_cap_kw=20, cooling="liquid", row="B"),
     ]
     placements = [
         Placement(id="n1", device="hgx-h100-8", rack="ra", u=1, label="node-a1"),
@@ -62,10 +65,10 @@ def test_svg_rack_headers_carry_the_reports_power_against_the_cap(tmp_path, cata
     export_drawing(plan, catalog, tmp_path / "r.svg")
     root = ET.parse(tmp_path / "r.svg").getroot()
     texts = ["".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("text")]
-    # 2 x 7.0 kW = 14.0 kW on a 10 kW cap = 140%; 7.0 / 8.75 = 80%; 7.0 / 10 = 70%.
-    assert "Power 14.0 / 10 kW  (140%)" in texts
-    assert "Power 7.0 / 8.75 kW  (80%)" in texts
-    assert "Power 7.0 / 10 kW  (70%)" in texts
+    # Both bases against the cap (see node_plan): typical / nameplate kW, then the two loads.
+    assert "Typ. 14.0 · npl. 20.4 / 13 kW (108% / 157%)" in texts
+    assert "Typ. 7.0 · npl. 10.2 / 12.5 kW (56% / 82%)" in texts
+    assert "Typ. 7.0 · npl. 10.2 / 20 kW (35% / 51%)" in texts
     assert "Row A" in texts and "Row B" in texts
     assert {"node-a1", "node-a2", "node-b1", "node-c1"} <= set(texts)
     # U numbers 1..42 for each of the three racks.
@@ -92,7 +95,8 @@ BAR_SAMPLES = 0.7 * 700 - 100
 SWATCH_SAMPLES = 100
 
 
-def test_png_bars_are_red_over_the_cap_amber_from_80_percent_green_below(tmp_path, catalog):
+def test_png_bars_are_red_over_the_cap_amber_from_80_percent_green_below_by_the_worse_basis(tmp_path, catalog):
+    # OVER-1 red, HIGH-1 amber (only its nameplate load reaches 80%), LOW-1 green.
     export_drawing(node_plan(), catalog, tmp_path / "r.png")
     counts = colour_counts(tmp_path / "r.png")
     for colour in (LOAD_OVER, LOAD_HIGH, LOAD_OK):
@@ -101,7 +105,8 @@ def test_png_bars_are_red_over_the_cap_amber_from_80_percent_green_below(tmp_pat
 
 def test_removing_a_node_turns_the_red_bar_green(tmp_path, catalog):
     data = node_plan().model_dump()
-    data["placements"] = [p for p in data["placements"] if p["id"] != "n2"]  # OVER-1: 7.0 / 10 kW = 70%
+    # OVER-1 with one node: typical 7.0 / 13 = 54%, nameplate 10.2 / 13 = 78%: green on both.
+    data["placements"] = [p for p in data["placements"] if p["id"] != "n2"]
     export_drawing(Plan.model_validate(data), catalog, tmp_path / "r.png")
     counts = colour_counts(tmp_path / "r.png")
     assert counts.get(LOAD_OVER.upper(), 0) < SWATCH_SAMPLES  # the legend's swatch only
@@ -116,7 +121,7 @@ def test_vendor_pack_has_bom_network_and_findings_when_the_report_has_them(tmp_p
         report.cost, capex_usd=1_234_567.0, opex_usd_per_month=8_900.0, tco_usd=1_500_000.0,
         bom=(BomLine("GPU servers", "HGX H100 8-GPU node", "HGX H100", 4, 250_000.0, "vendor quote"),
              BomLine("Cooling", "In-rack CDU 250 kW", "CDU", 1, 60_000.0, "list price")))
-    export_drawing(plan, catalog, tmp_path / "pack.pdf", report)
+    export_drawing(plan, catalog, tmp_path / "pack.pdf", report, with_prices=True)
     text = pdf_text(tmp_path / "pack.pdf")
     assert "Bill of materials" in text
     assert "HGX H100 8-GPU node" in text and "$250,000" in text and "$1,000,000" in text

@@ -7,6 +7,8 @@ prints 9 pt tall on every device. Text never drops below ``MIN_FONT_PT``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
@@ -14,9 +16,25 @@ MIN_FONT_PT = 5.5
 FONT_FAMILY = "DejaVu Sans"
 
 
+@dataclass(frozen=True)
+class PlacedText:
+    """One text item as drawn: its full text, the width it needs at its font and the width of
+    its box (for a wrapped block, the widest single word, which cannot be broken)."""
+
+    text: str
+    width: float
+    box_width: float
+
+    @property
+    def fits(self) -> bool:
+        return self.width <= self.box_width + 0.01
+
+
 class Canvas:
     def __init__(self, painter: QPainter):
         self.painter = painter
+        # Every text item placed, when a list is given (a check that nothing is cut or overflows).
+        self.placed: list[PlacedText] | None = None
         self.device = painter.device()
         dpi = self.device.logicalDpiY() or 72
         self.scale = dpi / 72.0
@@ -68,6 +86,8 @@ class Canvas:
              elide: bool = True) -> None:
         """One line of text in ``r``, elided with "..." where it does not fit."""
         font = self.font(size_pt, bold)
+        if self.placed is not None:
+            self.placed.append(PlacedText(text, self.metrics(font).horizontalAdvance(text), r.width()))
         if elide:
             text = self.metrics(font).elidedText(text, Qt.TextElideMode.ElideRight, max(0.0, r.width()))
         p = self.painter
@@ -79,6 +99,7 @@ class Canvas:
                      color: str = "#111111") -> float:
         """Word-wrapped text from the top of ``r``; returns the height used."""
         font = self.font(size_pt, bold)
+        self._place_block(text, font, r.width())
         flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
         used = self.metrics(font).boundingRect(QRectF(r.x(), r.y(), r.width(), 1e6), flags, text)
         p = self.painter
@@ -93,10 +114,18 @@ class Canvas:
         h = {"left": Qt.AlignmentFlag.AlignLeft, "right": Qt.AlignmentFlag.AlignRight,
              "center": Qt.AlignmentFlag.AlignHCenter}[align]
         flags = int(h | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap)
+        self._place_block(text, self.font(size_pt, bold), r.width())
         p = self.painter
         p.setFont(self.font(size_pt, bold))
         p.setPen(QColor(color))
         p.drawText(r, flags, text)
+
+    def _place_block(self, text: str, font: QFont, width: float) -> None:
+        if self.placed is None:
+            return
+        m = self.metrics(font)
+        widest = max(text.split(), key=m.horizontalAdvance, default="")
+        self.placed.append(PlacedText(text, m.horizontalAdvance(widest), width))
 
     def fitted_size(self, text: str, width: float, size_pt: float, min_pt: float, bold: bool = False) -> float:
         """The largest font size from ``size_pt`` down to ``min_pt`` at which ``text`` fits ``width``."""

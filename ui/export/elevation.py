@@ -9,11 +9,11 @@ catalog entry; nothing is recomputed here. Sizes are in points (see ``canvas``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 
-from planner import vocabulary
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
 from planner.plan.model import Plan, Rack
 from planner.report.model import RackResult, Report
@@ -86,6 +86,22 @@ def row_title(row: str, n_rows: int) -> str:
     return "Racks" if n_rows == 1 else "Racks without a row"
 
 
+def short_model(model: str) -> str:
+    """A model name without its parenthesised details, the rule for a name too long for its
+    box: "Quantum-2 QM9700 (64 x NDR 400G)" -> "Quantum-2 QM9700" (the legend gives the full name)."""
+    return re.sub(r"\s*\([^)]*\)", "", model).strip() or model
+
+
+def _two_lines(c: Canvas, text: str, fs: float, width: float) -> tuple[str, str] | None:
+    """``text`` broken at a space into two lines that each fit ``width``, or None."""
+    words = text.split(" ")
+    for i in range(len(words) - 1, 0, -1):
+        head, rest = " ".join(words[:i]), " ".join(words[i:])
+        if c.text_width(head, fs) <= width:
+            return (head, rest) if c.text_width(rest, fs) <= width else None
+    return None
+
+
 def load_text(fraction: float) -> str:
     """Load as a percentage; just under the cap shows a decimal so it never reads "100%" unless it is."""
     if 0.995 <= fraction < 1.0:
@@ -93,15 +109,22 @@ def load_text(fraction: float) -> str:
     return f"{fraction:.0%}"
 
 
-def power_text(res: RackResult) -> str:
-    return f"{vocabulary.power_of_cap(res.power_kw, res.cap_kw)}  ({load_text(res.load_fraction)})"
+def power_texts(res: RackResult) -> list[str]:
+    """A rack's power on both bases against its cap, longest wording first (the header takes
+    the first that fits): "Typical 28.0 · nameplate 40.8 / 30 kW (93% / 136%)"."""
+    t, n, cap = res.power_typical_kw, res.power_nameplate_kw, f"{res.cap_kw:,.3g}"
+    loads = f"({load_text(res.load_on('typical'))} / {load_text(res.load_on('nameplate'))})"
+    return [f"Typical {t:,.1f} · nameplate {n:,.1f} / {cap} kW {loads}",
+            f"Typ. {t:,.1f} · nameplate {n:,.1f} / {cap} kW {loads}",
+            f"Typ. {t:,.1f} · npl. {n:,.1f} / {cap} kW {loads}",
+            f"Typ. {t:,.1f} · npl. {n:,.1f} / {cap} kW"]
 
 
 def cooling_text(res: RackResult, plan: Plan) -> str:
     if res.cooling == "liquid":
-        return f"Liquid-cooled: {vocabulary.kw(res.liquid_heat_mw / 1e6)} to liquid"
+        return f"Liquid-cooled: {res.liquid_heat_mw / 1e6:,.1f} kW to liquid"
     limit = plan.settings.facility.air_cooling_limit_kw
-    return f"Air-cooled: {vocabulary.kw(res.power_kw)} (limit {limit:g})"
+    return f"Air-cooled: {res.power_kw:,.1f} kW (limit {limit:g})"
 
 
 class ElevationRenderer:
@@ -112,24 +135,29 @@ class ElevationRenderer:
         self.plan = plan
         self.catalog = catalog
         self.report = report
+        # Model names shortened by rule since the last legend: short -> full (the legend lists them).
+        self.shortened: dict[str, str] = {}
 
     # -- a line of racks --------------------------------------------------------------
-    def draw_line(self, x: float, y: float, racks: Sequence[Rack], style: ElevationStyle) -> tuple[float, float]:
-        """Racks side by side from (x, y), tops aligned; returns (width, height) used."""
+    def draw_line(self, x: float, y: float, racks: Sequence[Rack], style: ElevationStyle,
+                  titles: Sequence[str] | None = None) -> tuple[float, float]:
+        """Racks side by side from (x, y), tops aligned; returns (width, height) used. ``titles``
+        head the racks instead of their names (a rack type drawn by one of its racks)."""
         if not racks:
             return 0.0, 0.0
         tallest = max(r.height_u for r in racks)
         for i, rack in enumerate(racks):
             # Shorter racks stand on the same floor line as the tallest.
             drop = (tallest - rack.height_u) * style.u_pitch
-            self.draw_rack(x + i * (style.rack_width + style.gap), y + drop, rack, style)
+            self.draw_rack(x + i * (style.rack_width + style.gap), y + drop, rack, style,
+                           titles[i] if titles else None)
         width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
         return width, style.rack_height(tallest)
 
     # -- one rack ---------------------------------------------------------------------
-    def draw_rack(self, x: float, y: float, rack: Rack, style: ElevationStyle) -> None:
+    def draw_rack(self, x: float, y: float, rack: Rack, style: ElevationStyle, title: str | None = None) -> None:
         res = self.report.rack(rack.id)
-        self._draw_header(x, y, rack, res, style)
+        self._draw_header(x, y, rack, res, style, title or rack.name)
         top = y + style.header_height
         body = QRectF(x + style.unum_width, top, style.body_width, rack.height_u * style.u_pitch)
         c = self.c
@@ -165,66 +193,100 @@ class ElevationRenderer:
         pad = 3.0
         inner = r.adjusted(pad, 0, -pad, 0)
         fs = style.label_pt
-        if height_u == 1:
-            c.text(inner, f"{name}  {model}", fs, color=ink)
-            return
         watts = d.power_w(self.report.power_basis) if d else 0.0
-        kw = vocabulary.watts(watts)
+        kw = f"{watts / 1000:,.1f} kW"
+        kw_w = c.text_width(kw, fs) + 4
+        if height_u == 1:
+            # One line: name and model (shortened by rule, or left out) left, power right.
+            room = inner.width() - kw_w
+            text, size = self._fit([f"{name}  {model}", f"{name}  {self._short(model)}", name], room, fs)
+            if text != name and not text.endswith(model):
+                self.shortened[self._short(model)] = model
+            c.text(QRectF(inner.left(), inner.top(), room, inner.height()), text, size, color=ink, elide=False)
+            c.text(inner, kw, fs, color=ink, align=RIGHT, elide=False)
+            return
         line_h = fs * 1.35
         lines = max(1, int(r.height() // line_h))
         block_h = min(lines, 3 + (lines >= 4)) * line_h
         ty = r.top() + (r.height() - block_h) / 2
-        kw_w = c.text_width(kw, fs) + 4
-        c.text(QRectF(inner.left(), ty, inner.width() - kw_w, line_h), name, fs, bold=True, color=ink)
+        text, size = self._fit([name], inner.width() - kw_w, fs, bold=True)
+        c.text(QRectF(inner.left(), ty, inner.width() - kw_w, line_h), text, size, bold=True, color=ink, elide=False)
         c.text(QRectF(inner.left(), ty, inner.width(), line_h), kw, fs, color=ink, align=RIGHT, elide=False)
         extra = ""
         if d is not None:
             extra = d.vendor if not d.gpus else f"{d.vendor} · {d.gpus} GPUs · {d.cooling}-cooled"
-        # Tall devices (4U and up) wrap the model name onto a second line instead of cutting it.
-        model_lines = 2 if lines >= 4 and c.text_width(model, fs) > inner.width() else 1
+        model_lines = 0
         if lines >= 2:
-            self._model_text(QRectF(inner.left(), ty + line_h, inner.width(), line_h * model_lines), model, fs,
-                             ink, model_lines)
+            model_lines = self._model_text(QRectF(inner.left(), ty + line_h, inner.width(), line_h), model, fs, ink,
+                                           2 if lines >= 4 else 1)
         if lines >= 2 + model_lines and extra:
-            c.text(QRectF(inner.left(), ty + (1 + model_lines) * line_h, inner.width(), line_h), extra, fs * 0.92,
-                   color=ink)
+            options = [extra] + ([f"{d.vendor} · {d.gpus} GPUs"] if d is not None and d.gpus else [])
+            text, size = self._fit(options, inner.width(), fs * 0.92)
+            c.text(QRectF(inner.left(), ty + (1 + model_lines) * line_h, inner.width(), line_h), text, size,
+                   color=ink, elide=False)
 
-    def _model_text(self, r: QRectF, model: str, fs: float, ink: str, n_lines: int) -> None:
-        if n_lines == 1:
-            self.c.text(r, model, fs, color=ink)
-            return
-        # Break at the last space that fits the first line; elide whatever is left on the second.
-        words, first = model.split(" "), ""
-        for i in range(len(words), 0, -1):
-            head = " ".join(words[:i])
-            if self.c.text_width(head, fs) <= r.width() or i == 1:
-                first, rest = head, " ".join(words[i:])
-                break
-        half = r.height() / 2
-        self.c.text(QRectF(r.x(), r.y(), r.width(), half), first, fs, color=ink)
-        self.c.text(QRectF(r.x(), r.y() + half, r.width(), half), rest, fs, color=ink)
+    def _fit(self, options: Sequence[str], width: float, fs: float, min_pt: float | None = None,
+             bold: bool = False) -> tuple[str, float]:
+        """The first of ``options`` that fits ``width`` at ``fs`` (or, with ``min_pt``, shrunk no
+        further than that); else the last one, shrunk to fit (down to the smallest legible size)."""
+        for text in options:
+            size = self.c.fitted_size(text, width, fs, min_pt or fs, bold)
+            if self.c.text_width(text, size, bold) <= width:
+                return text, size
+        return options[-1], self.c.fitted_size(options[-1], width, fs, MIN_FONT_PT, bold)
 
-    def _draw_header(self, x: float, y: float, rack: Rack, res: RackResult | None, style: ElevationStyle) -> None:
+    @staticmethod
+    def _short(model: str) -> str:
+        return short_model(model)
+
+    def _model_text(self, r: QRectF, model: str, fs: float, ink: str, max_lines: int) -> int:
+        """The model on one line, or broken between words over two (when ``max_lines`` allows),
+        or shortened by rule (its full name then goes in the legend); returns the lines used."""
+        c = self.c
+        for text in (model, short_model(model)):
+            if c.text_width(text, fs) <= r.width():
+                if text != model:
+                    self.shortened[text] = model
+                c.text(r, text, fs, color=ink, elide=False)
+                return 1
+            if max_lines >= 2:
+                split = _two_lines(c, text, fs, r.width())
+                if split:
+                    if text != model:
+                        self.shortened[text] = model
+                    c.text(r, split[0], fs, color=ink, elide=False)
+                    c.text(r.translated(0, r.height()), split[1], fs, color=ink, elide=False)
+                    return 2
+        short = short_model(model)
+        if short != model:
+            self.shortened[short] = model
+        c.text(r, short, c.fitted_size(short, r.width(), fs, MIN_FONT_PT), color=ink, elide=False)
+        return 1
+
+    def _draw_header(self, x: float, y: float, rack: Rack, res: RackResult | None, style: ElevationStyle,
+                     title: str) -> None:
         c = self.c
         w = style.rack_width
         tag = rack.cooling.upper()
         tag_w = c.text_width(tag, 6.0, bold=True) + 6
         # A long name shrinks (to 6.5 pt) before it is cut short.
-        name_pt = c.fitted_size(rack.name, w - tag_w - 2, 9.5, 6.5, bold=True)
-        c.text(QRectF(x, y, w - tag_w - 2, 12), rack.name, name_pt, bold=True)
+        name_pt = c.fitted_size(title, w - tag_w - 2, 9.5, MIN_FONT_PT, bold=True)
+        c.text(QRectF(x, y, w - tag_w - 2, 12), title, name_pt, bold=True, elide=False)
         tag_fill = category_color("cdu") if rack.cooling == "liquid" else "#8C959D"
         tag_r = QRectF(x + w - tag_w, y + 2, tag_w, 9)
         c.rect(tag_r, fill=tag_fill)
         c.text(tag_r, tag, 6.0, bold=True, color="#FFFFFF", align=CENTER, elide=False)
         if res is None:
             return
-        color = load_color(res.load_fraction)
-        over = res.load_fraction > 1.0 + 1e-9
-        c.text(QRectF(x, y + 13, w, 9), "Power " + power_text(res), 6.8, bold=over,
-               color="#B0231C" if over else "#111111")
+        # Both bases against the cap; the bar and the colour follow the worse (nameplate) load.
+        worst = res.worst_load_fraction
+        color = load_color(worst)
+        over = worst > 1.0 + 1e-9
+        text, size = self._fit(power_texts(res), w, 6.8, 5.8)
+        c.text(QRectF(x, y + 13, w, 9), text, size, color="#B0231C" if over else "#111111", elide=False)
         bar = QRectF(x, y + 23, w, 5.5)
         c.rect(bar, fill=LOAD_TRACK)
-        c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, res.load_fraction), bar.height()), fill=color)
+        c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, worst), bar.height()), fill=color)
         c.rect(bar, stroke="#9AA3AB", width_pt=0.3)
         c.text(QRectF(x, y + 29.5, w, 8.5), cooling_text(res, self.plan), 6.3, color=MUTED)
         space = f"{res.used_u}/{res.height_u} U used"
@@ -250,4 +312,15 @@ class ElevationRenderer:
             c.rect(QRectF(cx, cy + 1.5, sw, sw), fill=fill, stroke="#555555", width_pt=0.3)
             c.text(QRectF(cx + sw + 4, cy, item_w, h), title, fs, elide=False)
             cx += item_w
-        return cy + h - y
+        cy += h
+        if self.shortened:
+            names = "; ".join(f"{short} = {full}" for short, full in sorted(self.shortened.items()))
+            cy += c.wrapped_text(QRectF(x, cy + 1, width, h), "Model names shortened above: " + names, fs - 0.5,
+                                 color=MUTED) + 1
+            self.shortened.clear()
+        return cy - y
+
+    def may_shorten(self) -> bool:
+        """Whether any model placed in the plan has a name the drawing may shorten (and the legend explain)."""
+        models = {d.model for dev in {p.device for p in self.plan.placements} if (d := self.catalog.get(dev))}
+        return any(short_model(m) != m for m in models)

@@ -44,8 +44,10 @@ def ensure_app():
 
 
 def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
-                   paper: str = "A4", today: date | None = None) -> Path:
-    """Draw the plan to ``path``: .pdf the vendor pack, .svg/.png the rack and row elevations."""
+                   paper: str = "A4", today: date | None = None, with_prices: bool = False) -> Path:
+    """Draw the plan to ``path``: .pdf the vendor pack, .svg/.png the rack and row elevations.
+
+    The vendor pack leaves out unit prices, capex, opex and TCO unless ``with_prices``."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in DRAWING_SUFFIXES:
@@ -68,7 +70,7 @@ def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
     try:
         _chmod_like_new_file(tmp)
         if suffix == ".pdf":
-            _write_pdf(plan, catalog, report, tmp, paper, today)
+            _write_pdf(plan, catalog, report, tmp, paper, today, with_prices)
         elif suffix == ".svg":
             _write_svg(plan, catalog, report, tmp, today)
         else:
@@ -97,7 +99,7 @@ def _begin(painter, device, what: str) -> None:
         raise ExportError(f"cannot draw the {what}: the output could not be opened")
 
 
-def _write_pdf(plan, catalog, report, tmp: str, paper: str, today) -> None:
+def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: bool = False) -> None:
     from PySide6.QtCore import QMarginsF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -114,7 +116,8 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today) -> None:
     painter = QPainter()
     _begin(painter, writer, "vendor pack")
     try:
-        pack = VendorPack(Canvas(painter), plan, catalog, report, page_pt.width(), page_pt.height(), today)
+        pack = VendorPack(Canvas(painter), plan, catalog, report, page_pt.width(), page_pt.height(), today,
+                          with_prices=with_prices)
         pack.render(writer)
     finally:
         painter.end()
@@ -130,7 +133,7 @@ def _write_svg(plan, catalog, report, tmp: str, today) -> None:
     from ui.export.canvas import Canvas
     from ui.export.sheet import draw_sheet, layout_sheet
 
-    layout = layout_sheet(plan)
+    layout = layout_sheet(plan, catalog)
     gen = QSvgGenerator()
     gen.setFileName(tmp)
     gen.setResolution(72)  # one SVG unit = one point
@@ -152,7 +155,7 @@ def _write_png(plan, catalog, report, tmp: str, today) -> None:
     from ui.export.canvas import Canvas
     from ui.export.sheet import draw_sheet, layout_sheet
 
-    layout = layout_sheet(plan)
+    layout = layout_sheet(plan, catalog)
     dpi = float(PNG_DPI)
     pixels = layout.width * layout.height * (dpi / 72) ** 2
     if pixels > MAX_PNG_PIXELS:

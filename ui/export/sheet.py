@@ -18,6 +18,7 @@ TITLE_H = 40.0
 ROW_TITLE_H = 18.0
 LINE_GAP = 22.0
 LEGEND_H = 40.0
+SHORTENED_H = 24.0
 # More racks than this on one line make an image too wide to view; longer rows wrap.
 MAX_RACKS_PER_LINE = 12
 
@@ -30,7 +31,7 @@ class SheetLayout:
     height: float
 
 
-def layout_sheet(plan: Plan) -> SheetLayout:
+def layout_sheet(plan: Plan, catalog: Catalog | None = None) -> SheetLayout:
     style = ElevationStyle()
     groups = row_groups(plan)
     lines: list[tuple[str, list[Rack]]] = []
@@ -41,6 +42,8 @@ def layout_sheet(plan: Plan) -> SheetLayout:
     content_w = widest * style.rack_width + max(0, widest - 1) * style.gap
     width = 2 * MARGIN + max(content_w, 420.0)
     height = MARGIN + TITLE_H + LEGEND_H + MARGIN
+    if catalog is not None and ElevationRenderer(None, plan, catalog, None).may_shorten():
+        height += SHORTENED_H  # the legend's line of model names shortened in the drawing
     for title, racks in lines:
         height += (ROW_TITLE_H if title else 0) + style.rack_height(max(r.height_u for r in racks)) + LINE_GAP
     return SheetLayout(style, lines, width, height)

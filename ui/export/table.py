@@ -49,9 +49,13 @@ class Table:
     def row_height(self, canvas: Canvas, i: int, width: float) -> float:
         h = self.line_height
         for col, w, text in zip(self.columns, self._widths(width), self.rows[i]):
-            if col.wrap and text:
+            if text and self._wraps(canvas, col, w, text):
                 h = max(h, canvas.wrapped_height(w - 6, text, self.font_pt) + 4)
         return h
+
+    def _wraps(self, canvas: Canvas, col: Column, width: float, text: str) -> bool:
+        """Wrapped columns wrap; any other cell wraps too when its text is wider than the cell."""
+        return col.wrap or canvas.text_width(text, self.font_pt) > width - 6
 
     def paginate(self, canvas: Canvas, width: float, first_height: float, height: float) -> list[range]:
         """Row ranges that fit: the first page has ``first_height``, later pages ``height``."""
@@ -90,7 +94,7 @@ class Table:
                 fill = self.cell_fill(i, j) if self.cell_fill else None
                 if fill:
                     canvas.rect(QRectF(cx + 1, cy + 1, w - 2, h - 2), fill=fill)
-                if col.wrap:
+                if self._wraps(canvas, col, w, text):
                     canvas.wrapped_text(QRectF(cx + 3, cy + 2, w - 6, h - 2), text, fs, bold=bold)
                 else:
                     canvas.text(QRectF(cx + 3, cy, w - 6, h), text, fs, bold=bold, align=_align(col.align))

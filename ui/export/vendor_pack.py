@@ -17,11 +17,12 @@ from PySide6.QtGui import QPdfWriter
 
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
+from planner.plan.rack_types import rack_types
 from planner.report.model import Report
-from planner.vocabulary import kw
 from ui.colors import load_color
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
+from ui.export.labels import kg_text, kw_text
 from ui.export.sections import cost_headlines, describe_where, fabric_headline, money, network_rows
 from ui.export.table import Column, Table
 
@@ -31,8 +32,10 @@ FOOTER_H = 16.0
 INK = "#111111"
 MUTED = "#4A5259"
 ACCENT = "#2B3A4A"
+# Plans with more racks than this are drawn by rack type (one elevation per type and a rack index).
+GROUP_RACKS_ABOVE = 60
+TYPE_CAPTION_H = 26.0
 SEVERITY_FILL = {"error": "#F4C7C3", "warning": "#FBE3B0", "info": "#DCE8F5"}
-
 
 
 @dataclass
@@ -46,6 +49,17 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def _shorten(text: str, limit: int) -> str:
+    """``text`` up to ``limit`` characters, cut after a whole sentence (or else a whole word), never mid-word."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit - 2]
+    end = head.rfind(". ")
+    if end > limit // 2:
+        return head[:end + 1] + " …"
+    return head.rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
 def tint(hex_color: str, amount: float = 0.6) -> str:
     """``hex_color`` mixed with white (a light cell fill behind dark text)."""
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
@@ -54,8 +68,10 @@ def tint(hex_color: str, amount: float = 0.6) -> str:
 
 class VendorPack:
     def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report,
-                 page_width: float, page_height: float, today: date | None = None):
+                 page_width: float, page_height: float, today: date | None = None, with_prices: bool = False):
         self.c = canvas
+        # Prices, capex, opex and TCO are the buyer's: left out unless asked for.
+        self.with_prices = with_prices
         self.plan = plan
         self.catalog = catalog
         self.report = report
@@ -66,9 +82,16 @@ class VendorPack:
 
     # -- the document -----------------------------------------------------------------
     def pages(self) -> list[Page]:
+        # A large plan is drawn by rack type (identical racks once), with an index of its racks.
+        self.types = rack_types(self.plan) if len(self.plan.racks) > GROUP_RACKS_ABOVE else None
         pages = [Page("", self._draw_cover)]
-        pages += self._elevation_pages()
-        pages += self._power_pages()
+        if self.types is None:
+            pages += self._elevation_pages()
+            pages += self._power_pages()
+        else:
+            pages += self._type_pages()
+            pages += self._type_power_pages()
+            pages += self._index_pages()
         pages += self._network_pages()
         pages += self._bom_pages()
         pages += self._findings_pages()
@@ -113,8 +136,8 @@ class VendorPack:
         y += 20
         if self.plan.description.strip():
             text = self.plan.description.strip()
-            text = text if len(text) <= 500 else text[:497] + "..."
-            y += c.wrapped_text(QRectF(x, y, w * 0.8, 60), text, 9, color=INK) + 8
+            text = _shorten(text, 500)
+            y += c.wrapped_text(QRectF(x, y, w * 0.68, 60), text, 9, color=INK) + 8
         y = self._draw_cards(x, y + 4, w * 0.68, self._headline_figures())
         counts = self.report.counts_by_severity()
         c.text(QRectF(x, y + 6, w, 14),
@@ -130,13 +153,13 @@ class VendorPack:
             ("GPUs", f"{t.gpus:,}"),
             ("GPU nodes", f"{t.nodes:,}"),
             ("Racks", f"{t.racks:,}" + (f" ({t.gpu_racks:,} with GPUs)" if t.gpu_racks != t.racks else "")),
-            (f"IT power ({basis})", kw(t.it_power_kw)),
+            (f"IT power ({basis})", kw_text(t.it_power_kw)),
             ("IT power (nameplate)" if basis != "nameplate" else "IT power (typical)",
-             kw(t.it_power_nameplate_kw if basis != "nameplate" else t.it_power_typical_kw)),
-            (f"Facility power at PUE {t.pue:g}", kw(t.facility_power_kw)),
-            ("Heat to liquid", kw(t.liquid_heat_kw)),
+             kw_text(t.it_power_nameplate_kw if basis != 'nameplate' else t.it_power_typical_kw)),
+            (f"Facility power at PUE {t.pue:g}", kw_text(t.facility_power_kw)),
+            ("Heat to liquid", kw_text(t.liquid_heat_mw / 1e6)),
             ("CDUs needed / placed", f"{t.cdus:,} / {t.cdus_placed:,}"),
-            ("Equipment weight", f"{t.weight_kg:,.0f} kg"),
+            ("Equipment weight", kg_text(t.weight_kg)),
         ]
         net = self.report.network
         if net is not None:
@@ -148,7 +171,8 @@ class VendorPack:
             if tiers:
                 figures.append(("Fabric switches", " · ".join(tiers)))
             figures.append(("Fabric cables", f"{net.cables:,}"))
-        figures += cost_headlines(self.report)
+        if self.with_prices:
+            figures += cost_headlines(self.report)
         return figures
 
     def _draw_cards(self, x: float, y: float, width: float, figures: list[tuple[str, str]]) -> float:
@@ -160,9 +184,10 @@ class VendorPack:
             r = QRectF(cx, cy, cw, h)
             self.c.rect(r, fill="#F2F4F6", stroke="#C9CED3", width_pt=0.5)
             self.c.rect(QRectF(cx, cy, 3, h), fill=ACCENT)
-            size = self.c.fitted_size(value, cw - 14, 14, 9, bold=True)
-            self.c.text(QRectF(cx + 9, cy + 4, cw - 14, 20), value, size, bold=True, color=ACCENT)
-            self.c.text(QRectF(cx + 9, cy + 24, cw - 14, 12), label, 7.5, color=MUTED)
+            size = self.c.fitted_size(value, cw - 14, 14, 7, bold=True)
+            self.c.text(QRectF(cx + 9, cy + 4, cw - 14, 20), value, size, bold=True, color=ACCENT, elide=False)
+            lsize = self.c.fitted_size(label, cw - 14, 7.5, 6)
+            self.c.text(QRectF(cx + 9, cy + 24, cw - 14, 12), label, lsize, color=MUTED, elide=False)
         rows = (len(figures) + cols - 1) // cols
         return y + rows * (h + gap)
 
@@ -185,7 +210,7 @@ class VendorPack:
         pages: list[Page] = []
         groups = row_groups(self.plan)
         total = len(self.plan.racks)
-        legend_h = 26.0
+        legend_h = 26.0 + (22.0 if self.elevations.may_shorten() else 0.0)
         caption_h = 14.0
         done = 0
         for row, racks in groups:
@@ -206,13 +231,90 @@ class VendorPack:
         def draw(body: QRectF) -> None:
             basis = self.report.power_basis
             self.c.text(QRectF(body.x(), body.y(), body.width(), caption_h - 2),
-                        f"Front view, U1 at the bottom. Power on the {basis} basis against each rack's cap.", 7.5,
+                        f"Front view, U1 at the bottom. Power typical and nameplate against each rack's cap, coloured "
+                        f"by the worse; the plan is checked on the {basis} basis.", 7.5,
                         color=MUTED)
             width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
             x = body.x() + max(0.0, (body.width() - width) / 2)
             _, h = self.elevations.draw_line(x, body.y() + caption_h, racks, style)
             self.elevations.draw_legend(body.x(), body.y() + caption_h + h + 8, body.width())
         return draw
+
+    def _type_pages(self) -> list[Page]:
+        """One elevation per rack type, drawn by the first rack of the type, with its racks named under it."""
+        legend_h = 26.0 + (22.0 if self.elevations.may_shorten() else 0.0)
+        caption_h = 14.0
+        tallest = max(t.example.height_u for t in self.types)
+        style = fit_style(tallest, self.body.height() - legend_h - caption_h - TYPE_CAPTION_H)
+        per_page = racks_per_line(style, self.body.width())
+        chunks = [self.types[i:i + per_page] for i in range(0, len(self.types), per_page)]
+        pages = []
+        for n, chunk in enumerate(chunks):
+            first, last = chunk[0].letter, chunk[-1].letter
+            span = f"type {first}" if first == last else f"types {first}-{last}"
+            pages.append(Page(f"Rack types ({span} of {len(self.types)}; {len(self.plan.racks):,} racks)",
+                              self._type_drawer(chunk, style, caption_h),
+                              section="Rack types (elevations)" if n == 0 else ""))
+        return pages
+
+    def _type_drawer(self, types, style, caption_h: float) -> Callable[[QRectF], None]:
+        def draw(body: QRectF) -> None:
+            self.c.text(QRectF(body.x(), body.y(), body.width(), caption_h - 2),
+                        "Identical racks (same devices at the same positions) are drawn once, by their first rack. "
+                        "Front view, U1 at the bottom; power typical and nameplate, coloured by the worse.",
+                        7.5, color=MUTED)
+            racks = [t.example for t in types]
+            width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
+            x = body.x() + max(0.0, (body.width() - width) / 2)
+            top = body.y() + caption_h
+            _, h = self.elevations.draw_line(x, top, racks, style, [t.title for t in types])
+            for i, t in enumerate(types):
+                rx = x + i * (style.rack_width + style.gap)
+                self.c.wrapped_text(QRectF(rx, top + h + 3, style.rack_width, TYPE_CAPTION_H - 4),
+                                    f"Racks {t.describe_racks(max_runs=2)}", 6.5, color=MUTED)
+            self.elevations.draw_legend(body.x(), top + h + TYPE_CAPTION_H, body.width())
+        return draw
+
+    def _type_power_pages(self) -> list[Page]:
+        """Power and cooling per rack type: each type's per-rack figures and its count, then the totals."""
+        basis = self.report.power_basis
+        cols = [Column("Rack type", 1.2), Column("Racks", 0.7, "right"), Column("Cooling", 0.8),
+                Column("U used", 0.8, "right"), Column("GPUs per rack", 0.8, "right"),
+                Column("Typical per rack", 1.1, "right"), Column("Nameplate per rack", 1.1, "right"),
+                Column("Cap", 0.8, "right"), Column("Load typical / nameplate", 1.2, "right"),
+                Column("Heat to liquid per rack", 1.2, "right"), Column("Weight per rack / rating", 1.4, "right"),
+                Column(f"Power, all racks of the type ({basis})", 1.4, "right")]
+        rows, fills = [], {}
+        for i, t in enumerate(self.types):
+            res = self.report.rack(t.example.id)
+            n = len(t.racks)
+            rows.append([f"Type {t.letter}", f"{n:,}", res.cooling, f"{res.used_u}/{res.height_u}", f"{res.gpus:,}",
+                         kw_text(res.power_typical_kw), kw_text(res.power_nameplate_kw), kw_text(res.cap_kw),
+                         f"{load_text(res.load_on('typical'))} / {load_text(res.load_on('nameplate'))}",
+                         kw_text(res.liquid_heat_mw / 1e6),
+                         f"{kg_text(res.weight_kg)} / {kg_text(res.max_weight_kg)}", kw_text(res.power_kw * n)])
+            fills[i] = tint(load_color(res.worst_load_fraction), 0.55)
+        t = self.report.totals
+        rows.append(["All racks", f"{t.racks:,}", "", "", f"{t.gpus:,}", kw_text(t.it_power_typical_kw),
+                     kw_text(t.it_power_nameplate_kw), "", "", kw_text(t.liquid_heat_mw / 1e6), kg_text(t.weight_kg),
+                     kw_text(t.it_power_kw)])
+        table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == 8 else None, bold_rows={len(rows) - 1})
+
+        def intro(b: QRectF) -> float:
+            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
+                    f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
+                    f"CDUs: {t.cdus:,} needed, {t.cdus_placed:,} placed. The rack index lists the racks of each type.")
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
+        return self._table_pages("Power and cooling per rack type", table, intro, 30.0)
+
+    def _index_pages(self) -> list[Page]:
+        rows = []
+        for t in self.types:
+            for first, last, n in t.runs():
+                rows.append([f"Type {t.letter}", first if n == 1 else f"{first} … {last}", f"{n:,}"])
+        table = Table([Column("Rack type", 0.8), Column("Racks", 2.4, wrap=True), Column("Count", 0.6, "right")],
+                      rows, font_pt=7.5)
+        return self._table_pages("Rack index", table, width=min(self.body.width(), 420.0))
 
     # -- tables -----------------------------------------------------------------------
     def _table_pages(self, title: str, table: Table, intro: Callable[[QRectF], float] | None = None,
@@ -232,26 +334,26 @@ class VendorPack:
         return pages
 
     def _power_pages(self) -> list[Page]:
-        basis = self.report.power_basis
         with_rows = any(r.row for r in self.plan.racks)
         cols = [Column("Rack", 1.4), Column("Row", 0.7), Column("Cooling", 0.8), Column("U used", 0.8, "right"),
-                Column("GPUs", 0.6, "right"), Column(f"Power ({basis})", 1.3, "right"),
-                Column("Cap kW", 0.8, "right"), Column("Load", 0.7, "right"), Column("Typical kW", 0.9, "right"),
-                Column("Nameplate kW", 1.0, "right"), Column("Heat to liquid kW", 1.2, "right"),
+                Column("GPUs", 0.6, "right"), Column("Typical kW", 0.9, "right"),
+                Column("Nameplate kW", 1.0, "right"), Column("Cap kW", 0.8, "right"),
+                Column("Load typical / nameplate", 1.3, "right"), Column("Heat to liquid kW", 1.2, "right"),
                 Column("Weight kg / rating", 1.4, "right")]
         rows, fills = [], {}
         for i, res in enumerate(self.report.racks):
             rack = self.plan.rack(res.id)
             rows.append([res.name, rack.row if rack else "", res.cooling, f"{res.used_u}/{res.height_u}",
-                         f"{res.gpus:,}", kw(res.power_kw), f"{res.cap_kw:,.3g}", load_text(res.load_fraction),
-                         f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
-                         f"{res.liquid_heat_mw / 1e6:,.1f}", f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
-            fills[i] = tint(load_color(res.load_fraction), 0.55)
+                         f"{res.gpus:,}", f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
+                         f"{res.cap_kw:,.3g}", f"{load_text(res.load_on('typical'))} / "
+                         f"{load_text(res.load_on('nameplate'))}", f"{res.liquid_heat_mw / 1e6:,.1f}",
+                         f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
+            fills[i] = tint(load_color(res.worst_load_fraction), 0.55)
         t = self.report.totals
-        rows.append(["All racks", "", "", "", f"{t.gpus:,}", kw(t.it_power_kw), "", "",
-                     f"{t.it_power_typical_kw:,.1f}", f"{t.it_power_nameplate_kw:,.1f}",
-                     f"{t.liquid_heat_mw / 1e6:,.1f}", f"{t.weight_kg:,.0f}"])
-        load_col = 7
+        rows.append(["All racks", "", "", "", f"{t.gpus:,}", f"{t.it_power_typical_kw:,.1f}",
+                     f"{t.it_power_nameplate_kw:,.1f}", "", "", f"{t.liquid_heat_mw / 1e6:,.1f}",
+                     f"{t.weight_kg:,.0f}"])
+        load_col = 8
         if not with_rows:
             del cols[1]
             for row in rows:
@@ -261,9 +363,9 @@ class VendorPack:
                       bold_rows={len(rows) - 1})
 
         def intro(b: QRectF) -> float:
-            text = (f"Facility power {kw(t.facility_power_kw)} at PUE {t.pue:g}. Load colours: green below 80% "
-                    f"of the rack's cap, amber from 80%, red over the cap. CDUs: {t.cdus} needed, "
-                    f"{t.cdus_placed} placed.")
+            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
+                    f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
+                    f"CDUs: {t.cdus} needed, {t.cdus_placed} placed.")
             return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
         return self._table_pages("Power and cooling per rack", table, intro, 30.0)
 
@@ -279,6 +381,12 @@ class VendorPack:
         bom = cost.bom if cost is not None else ()
         if not bom:
             return []
+        if not self.with_prices:
+            # Quantities only: what to quote for, not what the buyer budgets (prices and their sources).
+            rows = [[line.category, line.item, f"{line.quantity:,g}"] for line in bom]
+            table = Table([Column("Category", 1.0), Column("Item", 3.0, wrap=True), Column("Qty", 0.6, "right")],
+                          rows, font_pt=7.5)
+            return self._table_pages("Bill of materials", table, width=min(self.body.width(), 520.0))
         cols = [Column("Category", 1.0), Column("Item", 2.2, wrap=True), Column("Qty", 0.6, "right"),
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6, wrap=True)]
         rows = []

@@ -1,0 +1,90 @@
+"""No text in the vendor pack is cut or runs out of its box: every text item placed on every
+page of every template's pack is measured at its font against the box it is drawn in."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from PySide6.QtCore import QMarginsF
+from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
+
+from planner.hardware.catalog import default_catalog
+from planner.plan.templates import build_template, template_names
+from planner.report.evaluate import evaluate
+from ui.export.canvas import Canvas
+from ui.export.files import ensure_app
+from ui.export.vendor_pack import VendorPack
+
+
+def placed_texts(name: str, path) -> tuple[list, object]:
+    ensure_app()
+    catalog = default_catalog()
+    plan = build_template(name, catalog=catalog)
+    writer = QPdfWriter(str(path))
+    writer.setResolution(300)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Landscape,
+                                     QMarginsF(0, 0, 0, 0)))
+    page = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
+    painter = QPainter()
+    assert painter.begin(writer)
+    canvas = Canvas(painter)
+    canvas.placed = []
+    try:
+        # With prices: the pack with the most text in it.
+        VendorPack(canvas, plan, catalog, evaluate(plan, catalog), page.width(), page.height(),
+                   with_prices=True).render(writer)
+    finally:
+        painter.end()
+    return canvas.placed, plan
+
+
+@pytest.mark.parametrize("name", template_names())
+def test_no_text_in_the_pack_is_wider_than_its_box(name, tmp_path):
+    placed, plan = placed_texts(name, tmp_path / "pack.pdf")
+    texts = {t.text for t in placed}
+    # The scan saw the drawing: the plan's name and its first rack (by name, or in a rack type's range).
+    assert plan.name in texts and any(t.startswith(plan.racks[0].name) for t in texts)
+    too_wide = [(t.text, round(t.width, 1), round(t.box_width, 1)) for t in placed if not t.fits]
+    assert too_wide == []
+
+
+def test_the_fabric_switches_are_named_by_what_they_are():
+    catalog = default_catalog()
+    # The inference template's fabric is 100GbE Ethernet (Spectrum SN4600C); massive's is InfiniBand.
+    for name, prefix in (("inference", "eth-"), ("massive", "ib-")):
+        plan = build_template(name, catalog=catalog)
+        switch = plan.settings.fabric.switch_device
+        labels = [p.label for p in plan.placements if p.device == switch]
+        assert labels and all(label.startswith(prefix) for label in labels), (name, labels[:3])
+
+
+@pytest.mark.skipif("frontier-100k" not in template_names(), reason="no frontier template")
+def test_frontier_pack_groups_identical_racks_into_types_within_80_pages(tmp_path):
+    placed, plan = placed_texts("frontier-100k", tmp_path / "frontier.pdf")
+    info = subprocess.run(["pdfinfo", str(tmp_path / "frontier.pdf")], capture_output=True, text=True).stdout
+    pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+    assert pages <= 80  # drawn rack by rack it was 684 pages
+    texts = {t.text for t in placed}
+    # 12,500 nodes filled rack by rack: every full GPU rack is alike, one type drawn once and indexed.
+    per_rack = sum(1 for p in plan.placements if p.rack == plan.racks[0].id)
+    full = 12_500 // per_rack
+    assert f"Type A × {full:,}" in texts
+    assert f"GPU-01 … GPU-{full}" in texts
+    # 12,500 nodes at 7.0 kW typical (hgx-h100-8, REFERENCE) plus the fabric: over 87.5 MW, written in MW.
+    assert any(t.endswith(" MW") for t in texts) and not any("102,69" in t for t in texts)
+    # The cover's description (longer than the cover holds) is cut after a whole word, never mid-word.
+    cover = [t.text for t in placed if t.text.startswith(plan.description[:40])]
+    assert cover and cover[0].endswith(" …")
+    kept = cover[0][:-2]
+    assert plan.description.startswith(kept) and plan.description[len(kept)] in " .,;:" 
+
+
+@pytest.mark.skipif("campus-400k" not in template_names(), reason="no campus template")
+def test_campus_pack_is_within_80_pages(tmp_path):
+    placed, plan = placed_texts("campus-400k", tmp_path / "campus.pdf")
+    info = subprocess.run(["pdfinfo", str(tmp_path / "campus.pdf")], capture_output=True, text=True).stdout
+    pages = int(next(line.split()[-1] for line in info.splitlines() if line.startswith("Pages:")))
+    assert len(plan.racks) > 8_000 and pages <= 80
+    # Its 823 MW of typical IT load reads in MW, not as six-digit kW.
+    assert any(t.text.endswith(" MW") for t in placed) and not any("822,8" in t.text for t in placed)
