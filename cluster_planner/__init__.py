@@ -15,6 +15,12 @@ from planner.cli import main as cli_main
 
 def _open_app(argv: list[str]) -> int:
     try:
+        from ui.qt_libs import problem
+
+        libs = problem()  # before Qt loads: Qt aborts without them
+        if libs:
+            print(f"cluster-planner: {libs}", file=sys.stderr)
+            return 2
         from ui.app import run
     except ImportError as exc:
         print(f"cluster-planner: the desktop app is not available ({exc}); try 'cluster-planner --help'",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
+from planner.text import clean_text
+
 
 class PlannerError(Exception):
     """Base of every error whose message is meant for the user as it is."""
@@ -53,5 +55,5 @@ def quote(text: object, limit: int = 60) -> str:
 
 def one_line(message: str, limit: int = 500) -> str:
     """A message as a single line: line breaks and control characters escaped, cut at ``limit``."""
-    out = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+    out = clean_text(message, "line")
     return out if len(out) <= limit else out[: limit - 3] + "..."

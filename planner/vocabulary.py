@@ -27,6 +27,12 @@ CHOICES: dict[str, str] = {
     "auto": "automatic", "separate": "separate network", "shared": "shared with compute",
     "ddp": "DDP (replicated)", "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard",
     "air": "air-cooled", "liquid": "liquid-cooled",
+    "zero1": "ZeRO-1 (optimizer sharded)", "zero2": "ZeRO-2 (+ gradients)", "zero3": "ZeRO-3 (+ weights)",
+    "selective": "selective (attention)", "full": "full (every layer)", "none": "none",
+    "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
+    "measured": "measured (nccl-tests)", "planning_guide": "planning guide's table", "custom": "custom",
+    "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
+    "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
 } | {tech.id: tech.title for tech in TECHNOLOGIES.values()}
 
 
@@ -49,13 +55,21 @@ _EXACT: dict[str, str] = {
     "TB": "{:,.0f} TB",
     "kW": "{:,.1f} kW",
     "kg": "{:,.0f} kg",
+    "l/min": "{:,.1f} l/min",
     "%": "{:,.1f}%",
     "months": "{:,.1f} months",
     "tokens/s": "{:,.0f} tokens/s",
     ":1": "{:g}:1",
     "$/month": "${:,.0f}/month",
     "$/GPU-h": "${:,.2f}/GPU-h",
+    "$/year": "${:,.0f}/year",
+    "$/M tokens": "${:,.2f} per million tokens",
     "fraction": "{:.0%}",
+    "share": "{:.1%}",
+    "days": "{:,.1f} days",
+    "FLOPs": "{:,.4g} FLOPs",
+    "B": "{:,.2f}B",
+    "B tokens": "{:,.0f}B tokens",
 }
 # SI steps for the compact style: (threshold, divisor, unit) from the largest down.
 _SCALES: dict[str, tuple[tuple[float, float, str], ...]] = {

@@ -22,6 +22,7 @@ from ui.errors import install_exception_hook
 from ui.locale import apply_locale
 from ui.main_window import APP_TITLE, MainWindow
 from ui.session import log_dir, offer_recovery, recovery_save
+from ui.state_dump import install_state_dump
 
 DEFAULT_TEMPLATE = "medium"
 
@@ -84,6 +85,12 @@ def create_window(argv: list[str]) -> MainWindow:
         plan = build_template(DEFAULT_TEMPLATE, catalog=catalog)
     window = MainWindow(Document(plan, catalog, path), open_problem=problem)
     if path is not None:
+        mode = "edit" if args.smoke else window.claim(path)
+        if mode == "cancel":  # in use elsewhere and not wanted here: the default plan instead
+            window.doc.replace(build_template(DEFAULT_TEMPLATE, catalog=catalog), None)
+            path = None
+        window.plan_guard.take(path, read_only=mode == "read_only")
+    if path is not None:
         window._remember_recent(path)
     if problem and not args.smoke:
         QTimer.singleShot(0, lambda: window.show_error("Open plan", f"{problem}\nShowing the default plan instead."))
@@ -136,6 +143,7 @@ def run(argv: list[str]) -> int:
     offer_recovery(window)
     for startup_hook in STARTUP_HOOKS:
         startup_hook(window)
+    install_state_dump(window)
     try:
         return app.exec()
     finally:

@@ -17,10 +17,9 @@ from planner.hardware.catalog import Catalog
 from planner.plan.changes import EVERYTHING, ChangeSet
 from planner.plan.commands import Command, CommandError
 from planner.report.evaluate import Evaluator
-from planner.plan.fileio import plan_to_json
+from planner.plan.fileio import plan_to_json, save_plan
 from planner.plan.model import Plan
 from planner.report.model import Report
-from ui.saving import save_plan_qt
 
 _MERGEABLE_ID = 1
 
@@ -106,13 +105,13 @@ class Document(QObject):
         self.changed.emit(EVERYTHING, self.report)
 
     def save(self, path: Path | None = None) -> None:
-        """Save atomically through QSaveFile, keeping backups (``ui.saving``), and mark the stack clean.
+        """Save through the core's safe writer (``planner.safefile``), keeping backups, and mark the stack clean.
 
         Raises PlanSaveError (a PlannerError) with a one-line reason; the old file is then intact."""
         target = Path(path) if path else self.path
         if target is None:
             raise ValueError("no file name to save to")
-        save_plan_qt(self.plan, target)
+        save_plan(self.plan, target)
         self.undo_stack.setClean()
         self._set_path(target)
 

@@ -11,13 +11,17 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
+from planner.plan.commands import SetPriceOverrides
 from planner.plan.fileio import open_plan
+from planner.plan.names import file_slug
 from planner.plan.templates import build_template
+from ui.plan_lock import PlanGuard
 from ui.template_dialog import TemplateDialog
 
 APP_TITLE = "GPU Cluster Planner"
 PLAN_FILTER = "Plans (*.json);;All files (*)"
 MAX_RECENT = 8
+LAST_FOLDER_KEY = "files/lastFolder"
 
 
 def optional_function(module: str, attr: str):
@@ -40,6 +44,40 @@ def optional_function(module: str, attr: str):
 
 
 class FileActions:
+    @property
+    def plan_guard(self) -> PlanGuard:
+        """The lock on the open plan's file and its state as read (``ui.plan_lock``)."""
+        guard = getattr(self, "_plan_guard", None)
+        if guard is None:
+            guard = self._plan_guard = PlanGuard()
+        return guard
+
+    def ask_plan_in_use(self, path: Path, holder: str) -> str:
+        """Another instance has ``path`` open: "read_only", "anyway" or "cancel"."""
+        box = QMessageBox(QMessageBox.Icon.Question, APP_TITLE,
+                          f"{path.name} is open in another window ({holder}).\n"
+                          "Saving here could overwrite the changes made there.", parent=self)
+        read_only = box.addButton("Open &read-only", QMessageBox.ButtonRole.AcceptRole)
+        anyway = box.addButton("Open &anyway", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(read_only)
+        box.exec()
+        clicked = box.clickedButton()
+        return "read_only" if clicked is read_only else "anyway" if clicked is anyway else "cancel"
+
+    def ask_overwrite_changed(self, path: Path) -> bool:
+        """The file changed on disk since it was read here: overwrite it?"""
+        answer = QMessageBox.warning(
+            self, APP_TITLE, f"{path.name} was changed on disk by another program or window since you opened "
+            "it.\nOverwrite those changes with yours? (Cancel, then Save As, keeps both.)",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Save
+
+    def claim(self, path: Path) -> str:
+        """How to open ``path``: "edit" when no other instance has it, else what the user chose."""
+        holder = self.plan_guard.holder(Path(path))
+        return "edit" if holder is None else self.ask_plan_in_use(Path(path), holder)
+
     def plan_json(self) -> str:
         """The current plan as file text (for autosave and crash recovery)."""
         return self.doc.plan_json()
@@ -77,14 +115,29 @@ class FileActions:
             self.show_error("New plan", str(exc))
             return
         self.doc.replace(plan, None)
+        self.plan_guard.take(None)
         self.view.zoom_to_rack_height()
+
+    def last_folder(self) -> Path:
+        """Where file dialogs start: the folder last used (QSettings), else the plan's, else the working folder."""
+        value = self.settings.value(LAST_FOLDER_KEY, "")
+        if value and Path(str(value)).is_dir():
+            return Path(str(value))
+        return self.doc.path.parent if self.doc.path else Path.cwd()
+
+    def _remember_folder(self, path: str | Path) -> None:
+        self.settings.setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
+
+    def default_file(self, suffix: str) -> str:
+        """A file in the last folder named after the plan ("16-node-llm-cluster-128-x-h100-ndr400.xlsx")."""
+        return str(self.last_folder() / f"{file_slug(self.doc.plan.name)}{suffix}")
 
     def open_dialog(self) -> None:
         if not self.maybe_save():
             return
-        start = str(self.doc.path.parent) if self.doc.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open plan", start, PLAN_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open plan", str(self.last_folder()), PLAN_FILTER)
         if path:
+            self._remember_folder(path)
             self.open_file(Path(path), ask=False)
 
     def open_file(self, path: Path, ask: bool = True) -> bool:
@@ -95,7 +148,11 @@ class FileActions:
         except PlannerError as exc:
             self.show_error("Open plan", str(exc))
             return False
+        mode = self.claim(Path(path))
+        if mode == "cancel":
+            return False
         self.doc.replace(plan, Path(path))
+        self.plan_guard.take(Path(path), read_only=mode == "read_only")
         self._remember_recent(Path(path))
         self.view.zoom_to_rack_height()
         return True
@@ -106,15 +163,24 @@ class FileActions:
         return self._save_to(self.doc.path)
 
     def save_as(self) -> bool:
-        start = str(self.doc.path) if self.doc.path else f"{self.doc.plan.name}.json"
+        start = str(self.doc.path) if self.doc.path else self.default_file(".json")
         path, _ = QFileDialog.getSaveFileName(self, "Save plan as", start, PLAN_FILTER)
         if not path:
             return False
+        self._remember_folder(path)
         if not Path(path).suffix:
             path += ".json"
         return self._save_to(Path(path))
 
     def _save_to(self, path: Path) -> bool:
+        guard = self.plan_guard
+        if guard.path is not None and Path(path) == guard.path:
+            if guard.read_only:
+                self.show_error("Save plan", f"{Path(path).name} is open read-only because another window has it "
+                                "open.\nChoose File → Save As… to save your changes to another file.")
+                return False
+            if guard.changed_on_disk() and not self.ask_overwrite_changed(Path(path)):
+                return False
         try:
             self.doc.save(path)
         except (PlannerError, OSError) as exc:
@@ -122,6 +188,7 @@ class FileActions:
             self.show_error("Save plan", f"The plan was not saved: {reason[0].lower() + reason[1:] if reason else ''}.\n"
                             "Your changes are still open here; choose File → Save As… to save them elsewhere.")
             return False
+        guard.saved(Path(path))
         self._remember_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True
@@ -149,23 +216,62 @@ class FileActions:
         write_workbook = optional_function("planner.export.xlsx", "write_workbook")
         if write_workbook is None:
             return
-        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(".xlsx"))
-        path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", start, "Excel workbooks (*.xlsx)")
+        path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", self.default_file(".xlsx"),
+                                              "Excel workbooks (*.xlsx)")
         if path:
-            self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path)), path)
+            self._remember_folder(path)
+            self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path),
+                                               inputs=self._inputs()), path)
+
+    def import_prices(self) -> None:
+        """File > Import prices: unit prices edited in an exported workbook become price
+        overrides of the open plan (one undoable edit); unmatched rows are listed."""
+        read = optional_function("planner.costs.prices", "import_prices")
+        if read is None:
+            return
+        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(".xlsx"))
+        path, _ = QFileDialog.getOpenFileName(self, "Import prices from a workbook", start, "Excel workbooks (*.xlsx)")
+        if path:
+            self.import_prices_from(Path(path))
+
+    def import_prices_from(self, path: Path) -> str:
+        """Import from ``path``; returns the message shown (for tests and the status bar)."""
+        cost = self.doc.report.cost
+        read = optional_function("planner.costs.prices", "import_prices")
+        try:
+            result = read(path, self.doc.plan.price_overrides, list(cost.bom) if cost is not None else [])
+        except PlannerError as exc:
+            self.show_error("Import prices", str(exc))
+            return str(exc)
+        lines = [f"{item}: ${old:,.2f} -> ${new:,.2f}" for item, old, new in result.changed]
+        lines += [f"row {row}: '{item}' matches no line of the bill of materials: not imported"
+                  for row, item in result.unmatched]
+        if result.changed:
+            self.doc.apply(SetPriceOverrides(result.overrides))
+        message = (f"{len(result.changed)} price(s) imported from {path.name}" if result.changed
+                   else f"No unit price in {path.name} differs from the plan's: nothing imported")
+        if result.unmatched or result.changed:
+            QMessageBox.information(self, "Import prices", "\n".join([message, ""] + lines))
+        self.statusBar().showMessage(message, 8000)
+        return "\n".join([message] + lines)
 
     def export_drawing(self, kind: str) -> None:
         export = optional_function("ui.export.files", "export_drawing")
         if export is None:
             return
         filters = "PDF (*.pdf)" if kind == "pdf" else "SVG drawing (*.svg);;PNG image (*.png)"
-        start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(f".{kind}"))
-        path, _ = QFileDialog.getSaveFileName(self, "Export", start, filters)
+        path, _ = QFileDialog.getSaveFileName(self, "Export", self.default_file(f".{kind}"), filters)
         if not path:
             return
+        self._remember_folder(path)
         # Prices go into the pack only when "Include prices in the vendor pack" is ticked.
         options = {"with_prices": self.pack_prices_action.isChecked()} if kind == "pdf" else {}
-        self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path), **options), path)
+        self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path), inputs=self._inputs(), **options),
+                     path)
+
+    def _inputs(self) -> list[Path]:
+        """Files an export must not replace: the open plan's own file."""
+        return [self.doc.path] if self.doc.path else []
 
     def export_netbox(self) -> None:
         write = optional_function("planner.export.netbox", "write_netbox")

@@ -11,11 +11,33 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QMessageBo
 import planner
 from ui.file_actions import APP_TITLE
 
-# Shortcuts handled by the views themselves rather than by an action.
-VIEW_SHORTCUTS = [
+# Mouse gestures of the rack view (its keys come from ``VIEW_KEYS``).
+VIEW_GESTURES = [
     ("Ctrl + mouse wheel", "Zoom the rack view"),
     ("Drag the background", "Pan the rack view"),
 ]
+
+_KEY_NAMES = {"+": "Plus", "-": "Minus", "=": "Equal", ",": "Comma", ".": "Period", "Del": "Delete",
+              "Return": "Enter", "Ins": "Insert", "PgUp": "Page Up", "PgDown": "Page Down"}
+_MODIFIERS = ((Qt.KeyboardModifier.ControlModifier, "Ctrl"), (Qt.KeyboardModifier.AltModifier, "Alt"),
+              (Qt.KeyboardModifier.ShiftModifier, "Shift"), (Qt.KeyboardModifier.MetaModifier, "Meta"))
+
+
+def key_name(key: Qt.Key) -> str:
+    """A key as a person reads it: "Plus", "Delete", "Up", "F1"."""
+    text = QKeySequence(key).toString(QKeySequence.SequenceFormat.PortableText)
+    return _KEY_NAMES.get(text, text)
+
+
+def readable_keys(sequence: QKeySequence) -> str:
+    """"Ctrl + Plus", "Ctrl + Shift + Z": modifiers and key spelled out, joined by " + "."""
+    chords = []
+    for i in range(sequence.count()):
+        combo = sequence[i]
+        mods = combo.keyboardModifiers()
+        parts = [name for flag, name in _MODIFIERS if mods & flag]
+        chords.append(" + ".join(parts + [key_name(combo.key())]))
+    return ", ".join(chords)
 
 
 def shortcut_text(action: QAction) -> str:
@@ -23,15 +45,24 @@ def shortcut_text(action: QAction) -> str:
     return ", ".join(dict.fromkeys(keys))  # Redo is Ctrl+Shift+Z twice on some platforms
 
 
-def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
-    """(keys, what it does) for every action with a shortcut, then the view's own gestures."""
+def view_key_rows(view_keys) -> list[tuple[str, str]]:
+    """(keys, what) for the rack view's key table: "Up / Down", "Plus / Equal"."""
+    rows = []
+    for vk in view_keys:
+        names = dict.fromkeys(key_name(k) for k in vk.keys)  # Return and Enter are both "Enter"
+        rows.append((" / ".join(names), vk.what))
+    return rows
+
+
+def shortcut_rows(actions: list[QAction], view_keys=()) -> list[tuple[str, str]]:
+    """(keys, what it does) for every action with a shortcut, the view's own keys, then its gestures."""
     rows = []
     for action in actions:
-        keys = shortcut_text(action)
+        keys = ", ".join(dict.fromkeys(readable_keys(s) for s in action.shortcuts() if not s.isEmpty()))
         if keys:
             what = action.text().replace("&", "").rstrip("…").strip()
             rows.append((keys, "Remove the selection" if what == "Remove" else what))
-    return rows + VIEW_SHORTCUTS
+    return rows + view_key_rows(view_keys) + VIEW_GESTURES
 
 
 class ShortcutsDialog(QDialog):

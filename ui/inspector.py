@@ -24,6 +24,21 @@ def _value(text: str) -> QLabel:
     return label
 
 
+def _distribution(res) -> str:
+    """Each feed's PDUs, capacity and load, as the report sized them on the nameplate."""
+    if not res.feeds:
+        return "no PDU model with a rating in the catalog"
+    other = {f.name: g for f in res.feeds for g in res.feeds if g is not f}
+    lines = []
+    for f in res.feeds:
+        line = f"{f.name}: {f.pdus} PDU{'s' if f.pdus != 1 else ''}, {fmt.kw(f.capacity_kw)}, load {fmt.kw(f.load_kw)}"
+        if f.name in other:
+            line += (f"; {fmt.kw(f.load_on_loss_kw)} if {other[f.name].name} is lost" if f.load_on_loss_kw
+                     else f"; cannot carry the rack if {other[f.name].name} is lost")
+        lines.append(line)
+    return "\n".join(lines)
+
+
 class Inspector(QWidget):
     editRackRequested = Signal(str)
 
@@ -88,8 +103,10 @@ class Inspector(QWidget):
             return ("device", self.devices[0], plan.placement(self.devices[0]).device)
         if self.devices:
             return ("devices", len(self.devices))
-        if self.rack:
-            return ("rack", self.rack, plan.settings.facility.power_basis)
+        if self.rack:  # the rows a rack shows depend on its row name and on a rated PDU model
+            res = self.doc.report.rack(self.rack)
+            return ("rack", self.rack, plan.settings.facility.power_basis, bool(plan.rack(self.rack).row),
+                    bool(res.feeds) if res is not None else None)
         return ("plan", bool(plan.description))
 
     def refresh(self, changes: ChangeSet | None = None) -> None:
@@ -180,6 +197,12 @@ class Inspector(QWidget):
             n = len(res().findings)
             return f"{n} finding{'s' if n != 1 else ''}" if n else "none"
 
+        def floor() -> str:
+            r, rating = res(), doc.plan.settings.floor.floor_rating_kg_m2
+            return (f"{fmt.number(r.floor_load_kg_m2, ',.0f')} of {fmt.number(rating, ',.0f')} kg/m² "
+                    f"({fmt.number(r.total_weight_kg, ',.0f')} kg with the enclosure on "
+                    f"{rack().width_mm} x {rack().depth_mm} mm)")
+
         self.heading.setText(f"Rack {rack().name}")
         self._updates.append(lambda: self.heading.setText(f"Rack {rack().name}"))
         self._text("power", f"Power ({res().basis})",
@@ -190,7 +213,18 @@ class Inspector(QWidget):
         self._text("nodes", "Nodes / GPUs", lambda: f"{res().nodes} / {res().gpus}")
         self._text("weight", "Weight", lambda: f"{fmt.number(res().weight_kg, ',.0f')} of "
                                                f"{fmt.number(rack().max_weight_kg, 'g')} kg")
-        self._text("cooling", "Cooling", lambda: rack().cooling)
+        self._text("cooling", "Cooling",
+                   lambda: rack().cooling + (", rear-door heat exchanger" if rack().rear_door_hx else ""))
+        self._text("feeds", "Feeds", lambda: _distribution(res()))
+        if res().feeds:
+            self._text("pdus", "PDUs", lambda: f"{res().pdus} x {res().pdu_model} ({res().pdus} circuits)")
+        self._text("heat", "Heat (nameplate)",
+                   lambda: f"{fmt.kw(res().heat_liquid_kw)} to liquid, {fmt.kw(res().heat_air_kw)} to air")
+        self._text("water", "Water flow",
+                   lambda: f"{fmt.number(res().water_l_min, ',.1f')} l/min" if res().water_l_min else "none")
+        self._text("floor", "Floor load", floor)
+        if rack().row:
+            self._text("row", "Row", lambda: rack().row)
         self._text("findings", "Findings", findings)
         edit = QPushButton("Edit rack…")
         edit.clicked.connect(lambda: self.editRackRequested.emit(rid))

@@ -25,6 +25,7 @@ from ui.session import start_autosave
 from ui.palette import DevicePalette
 from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
+from ui.rack_navigation import VIEW_KEYS
 from ui.rack_view import RackView
 from ui.settings_panel import SettingsPanel
 from ui.summary_strip import SummaryStrip
@@ -161,10 +162,11 @@ class MainWindow(FileActions, QMainWindow):
 
         stack = self.doc.undo_stack
         self.undo_action = stack.createUndoAction(self, "&Undo")
-        self.undo_action.setShortcut(QKeySequence.StandardKey.Undo)
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
         self.undo_action.setIcon(QIcon.fromTheme("edit-undo", self.style().standardIcon(sp.SP_ArrowBack)))
         self.redo_action = stack.createRedoAction(self, "&Redo")
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence.StandardKey.Redo])
+        # Not StandardKey.Redo: on X11 it is Ctrl+Shift+Z again, and a key bound twice runs neither.
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.redo_action.setIcon(QIcon.fromTheme("edit-redo", self.style().standardIcon(sp.SP_ArrowForward)))
         self.undo_button_action = self._step_button("Undo", self.undo_action, stack.undo)
         self.redo_button_action = self._step_button("Redo", self.redo_action, stack.redo)
@@ -211,6 +213,10 @@ class MainWindow(FileActions, QMainWindow):
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
         file_menu.addSeparator()
+        self.import_prices_action = self._action("&Import prices…", self.import_prices,
+                                                 tip="Unit prices edited in an exported workbook's BOM sheet "
+                                                     "become price overrides of this plan")
+        file_menu.addAction(self.import_prices_action)
         self.export_menu = file_menu.addMenu("&Export")
         self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.pack_prices_action,
                                      self.export_drawing_action, self.export_netbox_action])
@@ -280,7 +286,8 @@ class MainWindow(FileActions, QMainWindow):
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]
-        dialog = ShortcutsDialog(shortcut_rows(sorted(set(actions), key=lambda a: a.text().replace("&", ""))), self)
+        actions = sorted(set(actions), key=lambda a: a.text().replace("&", ""))
+        dialog = ShortcutsDialog(shortcut_rows(actions, VIEW_KEYS), self)
         dialog.open()
         return dialog
 
@@ -342,8 +349,9 @@ class MainWindow(FileActions, QMainWindow):
         state = self.settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        else:
-            self.resize(1500, 920)
+        else:  # 1500 x 920, or the whole screen when it is smaller (a 1440 x 900 laptop)
+            screen = self.screen().availableGeometry() if self.screen() is not None else None
+            self.resize(min(1500, screen.width()) if screen else 1500, min(920, screen.height()) if screen else 920)
         if state is not None:
             self.restoreState(state)
         else:
@@ -356,8 +364,10 @@ class MainWindow(FileActions, QMainWindow):
             self._default_dock_sizes()
 
     def _default_dock_sizes(self) -> None:
-        self.resizeDocks([self.palette_dock, self.inspector_dock], [300, 360], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.checks_dock], [290], Qt.Orientation.Vertical)
+        # the rack view keeps most of the height: its racks are fitted to it, and text is drawn
+        # no smaller than the normal font less 2 pt, so a taller view shows more
+        self.resizeDocks([self.palette_dock, self.inspector_dock], [270, 330], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.checks_dock], [max(170, min(290, round(self.height() * 0.24)))], Qt.Orientation.Vertical)
         self.resizeDocks([self.checks_dock, self.charts_dock], [480, 720], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
 
@@ -370,4 +380,5 @@ class MainWindow(FileActions, QMainWindow):
             event.ignore()
             return
         self.save_layout()
+        self.plan_guard.release()
         event.accept()

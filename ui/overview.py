@@ -15,6 +15,10 @@ from ui import theme
 
 BACKGROUND = QColor("#1b1e23")
 VISIBLE_FRAME = QColor("#ffffff")
+# Aisles between rows alternate cold and hot, as the core's floor model lays them out
+# (planner.facility.floor: a cold aisle between the first and second row).
+COLD_AISLE = QColor(60, 120, 200, 90)
+HOT_AISLE = QColor(210, 80, 60, 90)
 
 
 class FloorOverview(QWidget):
@@ -25,7 +29,8 @@ class FloorOverview(QWidget):
         self.setMinimumSize(160, 120)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip("The whole floor: click a rack to go to it")
+        self.setToolTip("The whole floor: racks in their rows, cold aisles blue and hot aisles red between "
+                        "them; click a rack to go to it")
         self._image: QImage | None = None
         self._scale = 1.0
         self._offset = QPointF()
@@ -79,11 +84,24 @@ class FloorOverview(QWidget):
         image = QImage(self.size(), QImage.Format.Format_RGB32)
         image.fill(BACKGROUND)
         painter = QPainter(image)
-        for _top, _bottom, ids in self.view.floor.rows():
+        rows = self.view.floor.rows()
+        self._draw_aisles(painter, rows)
+        for _top, _bottom, ids in rows:
             for rid in ids:
                 self._draw_rack(painter, rid)
         painter.end()
         return image
+
+    def _draw_aisles(self, painter: QPainter, rows) -> None:
+        """A band between each pair of rows, blue for a cold aisle and red for a hot one."""
+        if not rows:
+            return
+        left = min(self.view.floor.rack_rect(ids[0]).left() for _t, _b, ids in rows if ids)
+        right = max(self.view.floor.rack_rect(ids[-1]).right() for _t, _b, ids in rows if ids)
+        for i in range(len(rows) - 1):
+            gap = QRectF(left, rows[i][1], right - left, rows[i + 1][0] - rows[i][1])
+            painter.fillRect(self.to_widget(gap), COLD_AISLE if i % 2 == 0 else HOT_AISLE)
+
 
     def resizeEvent(self, event) -> None:
         self._image = None

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QIcon, QPixmap, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
+from planner.hardware.search import matches
 from ui import fmt, theme
 from ui.mime import DragPayload, to_mime
 
@@ -33,16 +34,36 @@ class _CatalogModel(QStandardItemModel):
         return None
 
 
+class _SearchProxy(QSortFilterProxyModel):
+    """Shows the devices the core's catalog search matches, and their category groups."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.query = ""
+        self.catalog: Catalog | None = None
+
+    def set_query(self, query: str) -> None:
+        self.beginFilterChange()
+        self.query = query
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, row, parent) -> bool:
+        index = self.sourceModel().index(row, 0, parent)
+        device_id = index.data(DEVICE_ID_ROLE)
+        if device_id is None:  # a category group: shown while any of its devices is
+            return any(self.filterAcceptsRow(r, index) for r in range(self.sourceModel().rowCount(index)))
+        device = self.catalog.get(device_id) if self.catalog is not None else None
+        return device is not None and matches(device, self.query)
+
+
 class DevicePalette(QWidget):
     def __init__(self, catalog: Catalog, parent=None):
         super().__init__(parent)
         self.search = QLineEdit(placeholderText="Search devices…", clearButtonEnabled=True)
         self.model = _CatalogModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.search.setToolTip("Model, vendor, category or technology words: switch, infiniband, 400G, liquid, H100")
+        self.proxy = _SearchProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.proxy.setRecursiveFilteringEnabled(True)
-        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.proxy.setFilterKeyColumn(-1)
         self.tree = QTreeView(headerHidden=True, rootIsDecorated=True, uniformRowHeights=False)
         self.tree.setModel(self.proxy)
         self.tree.setDragEnabled(True)
@@ -51,13 +72,19 @@ class DevicePalette(QWidget):
         self.tree.setAlternatingRowColors(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        self.no_match = QLabel()
+        self.no_match.setObjectName("NoDevicesMatch")
+        self.no_match.setWordWrap(True)
+        self.no_match.hide()
         layout.addWidget(self.search)
+        layout.addWidget(self.no_match)
         layout.addWidget(self.tree)
         self.search.textChanged.connect(self._filter)
         self.set_catalog(catalog)
 
     def set_catalog(self, catalog: Catalog) -> None:
         self.catalog = catalog
+        self.proxy.catalog = catalog
         self.model.clear()
         for category, title in CATEGORY_TITLES.items():
             devices = catalog.by_category(category)
@@ -78,10 +105,15 @@ class DevicePalette(QWidget):
                 group.appendRow(item)
             self.model.appendRow(group)
         self.tree.expandAll()
+        self._filter(self.search.text())
 
     def _filter(self, text: str) -> None:
-        self.proxy.setFilterFixedString(text.strip())
+        self.proxy.set_query(text.strip())
         self.tree.expandAll()
+        empty = bool(text.strip()) and not self.visible_device_ids()
+        self.no_match.setText(f"No devices match “{text.strip()}”. Try a model (H100), a vendor, a category "
+                              "(switch) or a technology (infiniband, 400G, liquid)." if empty else "")
+        self.no_match.setVisible(empty)
 
     def visible_device_ids(self) -> list[str]:
         out = []

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
                                QVBoxLayout)
 
 from planner.plan.autoplace import AutoPlace
+from planner.plan.names import series_prefix
 from planner.plan.commands import RACK_FIELDS, EditRack
 from planner.plan.model import Rack
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
@@ -17,7 +18,7 @@ from ui.document import Document
 RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg", "width_mm": "mm", "depth_mm": "mm"}
 RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap", "cooling": "Cooling",
                "max_weight_kg": "Weight limit", "row": "Row", "rack_type": "Rack type", "width_mm": "Width",
-               "depth_mm": "Depth"}
+               "depth_mm": "Depth", "rear_door_hx": "Rear-door heat exchanger"}
 
 
 class RackEditor(QDialog):
@@ -60,6 +61,8 @@ class RackEditor(QDialog):
             w = editor.widget
             if isinstance(w, QComboBox):
                 out[name] = w.currentData()
+            elif isinstance(w, QCheckBox):
+                out[name] = w.isChecked()
             else:
                 out[name] = parse_entry(editor.kind, w.text(), editor.optional, editor.title, editor.unit)
         return out
@@ -118,8 +121,9 @@ class AutoPlaceDialog(QDialog):
 
     def accept(self) -> None:
         device = self.doc.catalog[self.device.currentData()]
-        fields = {"cooling": device.cooling}
-        if self.doc.apply(AutoPlace(device.id, self.count.value(), racks=self.racks, new_rack_fields=fields)):
+        labels = series_prefix(self.doc.plan, self.doc.catalog, device)  # continue node-N
+        if self.doc.apply(AutoPlace(device.id, self.count.value(), racks=self.racks, new_rack_prefix="GPU",
+                                    label_prefix=labels)):
             super().accept()
         else:
             self.message.setText(self.doc.last_error or "")

@@ -29,6 +29,27 @@ CACHE = QGraphicsItem.CacheMode.DeviceCoordinateCache
 RACK_W = theme.GUTTER_W + theme.RACK_BODY_W + PAD
 
 
+_min_text_px: float | None = None
+
+
+def min_text_px() -> float:
+    """The smallest text the view draws, in screen pixels: the app's normal font less 2 pt."""
+    global _min_text_px
+    if _min_text_px is None:
+        font = QApplication.font()
+        screen = QApplication.primaryScreen()
+        dpi = screen.logicalDotsPerInchY() if screen is not None else 96.0
+        pt = font.pointSizeF()
+        _min_text_px = (pt - 2) * dpi / 72 if pt > 0 else font.pixelSize() - 2 * dpi / 72
+    return _min_text_px
+
+
+def text_px(base_px: float, lod: float) -> float:
+    """A font's pixel size in scene units: ``base_px``, or larger so that it is at least
+    ``min_text_px()`` on screen at the painter's scale ``lod``."""
+    return max(base_px, min_text_px() / max(lod, 1e-6))
+
+
 def rack_height_px(height_u: int) -> float:
     return theme.HEADER_H + 2 * PAD + height_u * theme.U_PX
 
@@ -89,14 +110,17 @@ class DeviceItem(QGraphicsObject):
             return  # zoomed far out: blocks only, which keeps thousands of racks fast to draw
         painter.setPen(QColor("white"))
         font = QFont(painter.font())
-        font.setPixelSize(11)
+        px = text_px(11, option.levelOfDetailFromTransform(painter.worldTransform()))
+        font.setPixelSize(round(px))
         one_u = r.height() < theme.U_PX * 1.5
+        if r.height() < px:
+            return  # text this small on screen would not be legible: the tooltip names it
         text_r = r.adjusted(6, 0, -6, 0)
         name = self.placement.label or self.placement.id
         model = self.device.model if self.device else f"unknown type '{self.placement.device}'"
         power = fmt.watts(self.device.power_w(self.basis)) if self.device else ""
         metrics = QFontMetricsF(font)
-        if one_u:
+        if one_u or r.height() < 2 * (px + 3) + 2:
             font.setBold(True)
             painter.setFont(font)
             name_w = min(QFontMetricsF(font).horizontalAdvance(name) + 8, text_r.width() * 0.45)
@@ -114,15 +138,19 @@ class DeviceItem(QGraphicsObject):
                                  Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                                  metrics.elidedText(model, Qt.TextElideMode.ElideRight, room))
         else:
+            line = px + 3
             font.setBold(True)
             painter.setFont(font)
-            top = QRectF(text_r.left(), r.top() + 3, text_r.width(), 15)
-            painter.drawText(top, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, name)
+            top = QRectF(text_r.left(), r.top() + 2, text_r.width(), line)
+            power_w = metrics.horizontalAdvance(power) + 8
+            painter.drawText(top.adjusted(0, 0, -power_w, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             QFontMetricsF(font).elidedText(name, Qt.TextElideMode.ElideRight,
+                                                            max(0.0, text_r.width() - power_w)))
             font.setBold(False)
             painter.setFont(font)
             painter.drawText(top, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, power)
             painter.setPen(QColor(255, 255, 255, 200))
-            below = QRectF(text_r.left(), r.top() + 18, text_r.width(), 15)
+            below = QRectF(text_r.left(), r.top() + 2 + line, text_r.width(), line)
             painter.drawText(below, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              metrics.elidedText(model, Qt.TextElideMode.ElideRight, text_r.width()))
 
@@ -260,9 +288,12 @@ class RackItem(QGraphicsItem):
         painter.drawRect(body)
         # slot lines and U numbers
         font = QFont(painter.font())
-        font.setPixelSize(9)
-        painter.setFont(font)
         lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        u_px = text_px(9, lod)
+        font.setPixelSize(round(u_px))
+        painter.setFont(font)
+        # U numbers no smaller than the minimum text: every U where they fit, else every 5th
+        every = 1 if u_px <= theme.U_PX else 5 if u_px <= 5 * theme.U_PX else 0
         detail = lod >= LABELS_FROM_LOD
         if detail and not self._materialised:
             _materialise_soon(self)  # not while the scene is being painted
@@ -272,9 +303,9 @@ class RackItem(QGraphicsItem):
             y = self.slot_top(u)
             painter.setPen(QPen(theme.RACK_SLOT_LINE, 1))
             painter.drawLine(QPointF(body.left(), y), QPointF(body.right(), y))
-            if lod > 0.45 or u % 5 == 0 or u == 1:
+            if every and (u % every == 0 or u == 1):
                 painter.setPen(theme.RACK_MUTED_TEXT)
-                painter.drawText(QRectF(0, y, theme.GUTTER_W - PAD - 2, theme.U_PX),
+                painter.drawText(QRectF(-PAD, y + theme.U_PX / 2 - u_px, theme.GUTTER_W - 2, 2 * u_px),
                                  Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(u))
         self._paint_header(painter, rack, res)
         if self.isSelected():
@@ -300,20 +331,26 @@ class RackItem(QGraphicsItem):
     def _paint_header(self, painter: QPainter, rack: Rack, res: RackResult | None) -> None:
         left = theme.GUTTER_W - PAD
         width = theme.RACK_BODY_W + 2 * PAD
+        lod = painter.worldTransform().m11()
+        name_px, tag_px, bar_px = text_px(13, lod), text_px(10, lod), text_px(11, lod)
+        row = QRectF(left, 0, width, 21)
         font = QFont(painter.font())
-        font.setPixelSize(13)
         font.setBold(True)
+        font.setPixelSize(round(name_px))
         painter.setFont(font)
-        painter.setPen(theme.RACK_TEXT)
-        painter.drawText(QRectF(left, 2, width, 18), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         rack.name)
+        name_w = QFontMetricsF(font).horizontalAdvance(rack.name)
+        if name_px <= row.height() + 4:  # legible text only
+            painter.setPen(theme.RACK_TEXT)
+            painter.drawText(row, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             QFontMetricsF(font).elidedText(rack.name, Qt.TextElideMode.ElideRight, width))
         font.setBold(False)
-        font.setPixelSize(10)
+        font.setPixelSize(round(tag_px))
         painter.setFont(font)
-        painter.setPen(theme.RACK_MUTED_TEXT)
-        painter.drawText(QRectF(left, 2, width, 18), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                         f"{rack.height_u}U · {rack.cooling}")
-        bar = QRectF(left, 22, width, 18)
+        tag = f"{rack.height_u}U · {rack.cooling}"
+        if tag_px <= row.height() and name_w + QFontMetricsF(font).horizontalAdvance(tag) + 8 <= width:
+            painter.setPen(theme.RACK_MUTED_TEXT)
+            painter.drawText(row, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, tag)
+        bar = QRectF(left, 23, width, 20)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor("#30353d"))
         painter.drawRoundedRect(bar, 3, 3)
@@ -322,11 +359,12 @@ class RackItem(QGraphicsItem):
             fill = QRectF(bar.left(), bar.top(), bar.width() * min(1.0, fraction), bar.height())
             painter.setBrush(theme.bar_colour(fraction))
             painter.drawRoundedRect(fill, 3, 3)
-            font.setPixelSize(11)
-            font.setBold(True)
-            painter.setFont(font)
-            painter.setPen(QColor("white"))
-            painter.drawText(bar.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignCenter, self.power_text())
+            if bar_px <= bar.height() + 4:
+                font.setPixelSize(round(bar_px))
+                font.setBold(True)
+                painter.setFont(font)
+                painter.setPen(QColor("white"))
+                painter.drawText(bar.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignCenter, self.power_text())
 
     def power_text(self) -> str:
         res = self.result

@@ -1,13 +1,16 @@
 """Zoom, level of detail and keyboard navigation of the rack view (mixed into ``RackView``).
 
-Keys (the view has focus): arrows move the selection to the neighbouring rack (left,
-right, and up/down to the rack in the same place of the row above or below) and scroll
-it into view -- with a single device selected, up/down nudge it instead; with nothing
-selected the arrows scroll. ``+``/``-`` zoom, Home shows the whole floor, Enter zooms
-into the selected rack.
+Keys (the view has focus) are the table ``VIEW_KEYS``, which both handles them and lists
+them in Help > Keyboard shortcuts: arrows move the selection to the neighbouring rack
+(left, right, and up/down to the rack in the same place of the row above or below) and
+scroll it into view -- with a single device selected, up/down nudge it instead; with
+nothing selected the arrows scroll. ``+``/``-`` zoom, Home shows the whole floor, Enter
+zooms into the selected rack, Esc clears the selection (during a drag: cancels it).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 
@@ -17,6 +20,29 @@ from ui.rack_items import DeviceItem, RackItem
 
 ZOOM_MIN, ZOOM_MAX, ZOOM_STEP = 0.15, 4.0, 1.15
 READABLE_ZOOM = 0.6  # where select() and Enter take the user from the floor overview
+
+K = Qt.Key
+
+
+@dataclass(frozen=True)
+class ViewKey:
+    keys: tuple[Qt.Key, ...]
+    what: str
+    handler: str
+    """Name of the view method taking the key; it returns False when the key does not apply."""
+
+
+VIEW_KEYS: tuple[ViewKey, ...] = (
+    ViewKey((K.Key_Up, K.Key_Down), "Move the selected device one U up / down", "_key_nudge"),
+    ViewKey((K.Key_Left, K.Key_Right, K.Key_Up, K.Key_Down),
+            "Select the rack to the left / right, or in the row above / below", "_key_neighbour"),
+    ViewKey((K.Key_Plus, K.Key_Equal), "Zoom the rack view in", "_key_zoom_in"),
+    ViewKey((K.Key_Minus,), "Zoom the rack view out", "_key_zoom_out"),
+    ViewKey((K.Key_Home,), "Show the whole floor", "_key_home"),
+    ViewKey((K.Key_Return, K.Key_Enter), "Zoom into the selected rack", "_key_enter"),
+    ViewKey((K.Key_Escape,), "Cancel a drag; otherwise clear the selection", "_key_escape"),
+)
+"""The rack view's own keys (no modifier), in the order they are tried."""
 
 
 class FloorNavigation:
@@ -142,29 +168,57 @@ class FloorNavigation:
         return None
 
     def navigate_key(self, event) -> bool:
-        """Handle a navigation key; False when the key is not one."""
-        key, mods = event.key(), event.modifiers()
-        if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal) and not (mods & Qt.KeyboardModifier.ControlModifier):
-            self.zoom_by(1.25)
-            return True
-        if key == Qt.Key.Key_Minus and not (mods & Qt.KeyboardModifier.ControlModifier):
-            self.zoom_by(0.8)
-            return True
-        if key == Qt.Key.Key_Home:
-            self.zoom_to_fit()
-            return True
+        """Handle one of ``VIEW_KEYS``; False when the key is not one (or does not apply now)."""
+        key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        if mods and not (mods == Qt.KeyboardModifier.ShiftModifier and key == Qt.Key.Key_Plus):
+            return False  # "+" is Shift+= on many layouts; other modified keys are the actions'
+        return any(key in vk.keys and getattr(self, vk.handler)(key) for vk in VIEW_KEYS)
+
+    def _key_nudge(self, key) -> bool:
+        devices = self.selected_devices()
+        if len(devices) != 1:
+            return False
+        self.nudge(devices[0], 1 if key == Qt.Key.Key_Up else -1)
+        return True
+
+    def _key_neighbour(self, key) -> bool:
         rack = self._rack_of_selection()
-        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and rack:
-            self._auto_zoom = False
-            self.set_zoom(max(READABLE_ZOOM, self.transform().m11()))
-            self.centre_on_rack(rack)
-            return True
-        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down) and rack and not mods:
-            target = self.neighbour_rack(rack, key)
-            if target is not None:
-                self._select_rack_keeping_zoom(target)
-            return True
-        return False
+        if rack is None:
+            return False  # nothing selected: the arrows scroll
+        target = self.neighbour_rack(rack, key)
+        if target is not None:
+            self._select_rack_keeping_zoom(target)
+        return True
+
+    def _key_zoom_in(self, _key) -> bool:
+        self.zoom_by(1.25)
+        return True
+
+    def _key_zoom_out(self, _key) -> bool:
+        self.zoom_by(0.8)
+        return True
+
+    def _key_home(self, _key) -> bool:
+        self.zoom_to_fit()
+        return True
+
+    def _key_enter(self, _key) -> bool:
+        rack = self._rack_of_selection()
+        if rack is None:
+            return False
+        self._auto_zoom = False
+        self.set_zoom(max(READABLE_ZOOM, self.transform().m11()))
+        self.centre_on_rack(rack)
+        return True
+
+    def _key_escape(self, _key) -> bool:
+        self.scene().clearSelection()
+        if self.floor_mode:
+            self._kept_selection = []
+            self.floor.selected = None
+            self.floor.update()
+            self.selectionChangedTo.emit()
+        return True
 
     def _select_rack_keeping_zoom(self, rack_id: str) -> None:
         if self.floor_mode:

@@ -8,14 +8,16 @@ rack as a block coloured by load; the selection is kept meanwhile and restored.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtCore import QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QDrag, QKeySequence, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
 
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
+from planner.plan.names import next_label
 from planner.plan.rackscale import PlaceRackScaleSystem
-from planner.plan.space import fit_problem, lowest_free_u
+from planner.plan.space import lowest_free_u
+from planner.report.whatif import Consequence, port_shortfall, rack_consequence
 from ui import theme
 from ui.document import Document
 from ui.floor import FloorItem, floor_rows
@@ -23,6 +25,10 @@ from ui.rack_navigation import READABLE_ZOOM, FloorNavigation
 from ui.mime import DragPayload, from_mime, to_mime
 from ui.rack_items import RACK_W, DeviceItem, RackItem, rack_height_px
 
+
+
+AUTOSCROLL_MARGIN = 36  # px from the viewport's edge where a drag scrolls the view
+AUTOSCROLL_STEP = 18  # px per 30 ms tick
 
 
 class _Layer(QGraphicsItem):
@@ -80,7 +86,16 @@ class RackView(FloorNavigation, QGraphicsView):
         self.ghost.setVisible(False)
         self.ghost_ok = False
         self.ghost_problem: str | None = None
+        self.ghost_state: str | None = None
+        """"ok", "warning" or "blocked" while a ghost is shown (green, amber, red)."""
         self.scene().addItem(self.ghost)
+        self._drag_payload: DragPayload | None = None
+        self._port_note: str | None = None
+        self._drag_pos = None
+        self._scroll_step = (0, 0)
+        self._scroll_timer = QTimer(self)
+        self._scroll_timer.setInterval(30)
+        self._scroll_timer.timeout.connect(self._auto_scroll)
         self._dragged: DeviceItem | None = None
         self._nudge_session = 0
         self._auto_zoom = True  # keep the first row fitted to the height until the user zooms
@@ -231,90 +246,154 @@ class RackView(FloorNavigation, QGraphicsView):
             if self._dragged is not None and self._dragged.scene() is not None:
                 self._dragged.setOpacity(1.0)
             self._dragged = None
-            self.ghost.setVisible(False)
+            self._end_drag()
 
     def _target(self, pos, payload: DragPayload):
-        """(rack item, bottom U, problem or None) for a drag at viewport ``pos``; None off the racks."""
+        """(rack item, bottom U, device, Consequence) for a drag at viewport ``pos``; None off the racks."""
         device = self.doc.catalog.get(payload.device)
         scene_pos = self.mapToScene(pos)
         rack_item = self.rack_item_at(scene_pos)
         if rack_item is None or device is None:
             return None
         u = rack_item.u_at(rack_item.mapFromScene(scene_pos).y()) - payload.grab_u
-        ignore = frozenset({payload.placement}) if payload.placement else frozenset()
-        problem = fit_problem(self.doc.plan, self.doc.catalog, rack_item.rack_id, u, device, ignore)
-        return rack_item, u, device, problem
+        consequence = rack_consequence(self.doc.plan, self.doc.catalog, rack_item.rack_id, u, device,
+                                       payload.placement)
+        if consequence.problem is None and self._port_note:
+            consequence = Consequence(failing=consequence.failing + (self._port_note,))
+        return rack_item, u, device, consequence
 
     def _show_ghost(self, target) -> None:
-        rack_item, u, device, problem = target
+        rack_item, u, device, consequence = target
         top = rack_item.slot_top(u + device.u_height - 1)
         rect = QRectF(theme.GUTTER_W, top, theme.RACK_BODY_W, device.u_height * theme.U_PX)
         self.ghost.setRect(rack_item.mapRectToScene(rect))
-        colour = theme.GHOST_BLOCKED if problem else theme.GHOST_OK
+        colour = theme.GHOST_COLOURS[consequence.state]
         self.ghost.setBrush(QBrush(colour))
         self.ghost.setPen(QPen(colour.darker(130), 2, Qt.PenStyle.DashLine))
         self.ghost.setVisible(True)
-        self.ghost_ok, self.ghost_problem = problem is None, problem
-        self.hint.emit(problem or f"{device.model} at U{u} of {rack_item.rack.name}")
+        self.ghost_state = consequence.state
+        self.ghost_ok, self.ghost_problem = consequence.problem is None, consequence.problem
+        where = f"{device.model} at U{u} of {rack_item.rack.name}"
+        self.hint.emit(f"{where}: {consequence.sentence()}" if consequence.state != "ok" else where)
+
+    def _hide_ghost(self) -> None:
+        self.ghost.setVisible(False)
+        self.ghost_ok, self.ghost_problem, self.ghost_state = False, None, None
+
+    def _end_drag(self) -> None:
+        self._hide_ghost()
+        self._scroll_timer.stop()
+        self._drag_payload = None
 
     def dragEnterEvent(self, event) -> None:
+        payload = from_mime(event.mimeData())
+        if payload is None:
+            event.ignore()
+            return
+        self._drag_payload = payload
+        device = self.doc.catalog.get(payload.device)
+        self._port_note = (port_shortfall(self.doc.plan, self.doc.catalog, device)
+                           if device is not None and not payload.placement else None)
+        self._follow_drag(event)
+        # Accept the entry wherever it happens (background, gutters, headers): a drag entering
+        # refused would get no more moves from Qt for the rest of the gesture.
+        event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:
         if from_mime(event.mimeData()) is None:
             event.ignore()
             return
-        event.acceptProposedAction()
-        self.dragMoveEvent(event)
+        if self._follow_drag(event):
+            event.acceptProposedAction()
+        else:
+            event.ignore()  # no drop here; Qt keeps sending moves
 
     def _floor_system(self, payload):
         """The rack-scale system (an NVL72) a palette drag carries: it can be dropped on the floor."""
         device = self.doc.catalog.get(payload.device) if payload and not payload.placement else None
         return device if device is not None and device.is_rack_scale else None
 
-    def dragMoveEvent(self, event) -> None:
-        payload = from_mime(event.mimeData())
-        target = self._target(event.position().toPoint(), payload) if payload else None
+    def _follow_drag(self, event) -> bool:
+        """Ghost, status sentence and auto-scroll for a drag at the event's position; True where it may drop."""
+        pos = event.position().toPoint()
+        self._drag_pos = pos
+        self._scroll_step = self._edge_step(pos)
+        if self._scroll_step != (0, 0) and not self._scroll_timer.isActive():
+            self._scroll_timer.start()
+        return self._update_drag_target(pos)
+
+    def _update_drag_target(self, pos) -> bool:
+        payload = self._drag_payload
+        target = self._target(pos, payload) if payload else None
         if target is None:
-            self.ghost.setVisible(False)
-            self.ghost_ok, self.ghost_problem = False, None
+            self._hide_ghost()
             system = self._floor_system(payload)
             if system is not None:  # on the floor: the system arrives as a rack of its own type
                 self.hint.emit(f"Drop to add a {system.model} as a rack of its own")
-                event.acceptProposedAction()
-                return
-            event.ignore()
-            return
+                return True
+            self.hint.emit("Drop onto a free slot of a rack")
+            return False
         self._show_ghost(target)
-        if target[3] is None:
-            event.acceptProposedAction()
-        else:
-            event.ignore()
+        return target[3].problem is None
+
+    def _edge_step(self, pos) -> tuple[int, int]:
+        """Scroll steps (x, y) while a drag is within ``AUTOSCROLL_MARGIN`` of the viewport's edge."""
+        vp = self.viewport().rect()
+        m = AUTOSCROLL_MARGIN
+
+        def step(p: int, size: int) -> int:
+            if p < m:
+                return -AUTOSCROLL_STEP
+            if p > size - m:
+                return AUTOSCROLL_STEP
+            return 0
+        return step(pos.x(), vp.width()), step(pos.y(), vp.height())
+
+    def _auto_scroll(self) -> None:
+        if self._drag_payload is None or self._scroll_step == (0, 0):
+            self._scroll_timer.stop()
+            return
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(h.value() + self._scroll_step[0])
+        v.setValue(v.value() + self._scroll_step[1])
+        self._update_drag_target(self._drag_pos)
 
     def dragLeaveEvent(self, event) -> None:
-        self.ghost.setVisible(False)
+        # Qt ends a drag released where the view refused it, or cancelled with Esc, with a leave:
+        # say why nothing happened.
+        message = (f"Not placed: {self.ghost_problem}" if self.ghost_problem else
+                   "Drag cancelled: nothing placed" if self.ghost.isVisible() else None)
+        self._end_drag()
+        if message:
+            self.hint.emit(message)
         event.accept()
 
     def dropEvent(self, event) -> None:
-        self.ghost.setVisible(False)
         payload = from_mime(event.mimeData())
         target = self._target(event.position().toPoint(), payload) if payload else None
+        self._end_drag()
         system = self._floor_system(payload) if target is None else None
         if system is not None:
             if self.doc.apply(PlaceRackScaleSystem(system.id)):
                 event.acceptProposedAction()
                 self.select(self.doc.plan.racks[-1].id)
             return
-        if target is None or target[3] is not None:
-            if target is not None:
-                self.hint.emit(f"Not placed: {target[3]}")
+        if target is None or target[3].problem is not None:
+            self.hint.emit(f"Not placed: {target[3].problem}" if target is not None else
+                           "Not placed: drop onto a free slot of a rack")
             event.ignore()
             return
-        rack_item, u, device, _ = target
+        rack_item, u, device, consequence = target
         if payload.placement:
             command = MoveDevice(payload.placement, rack_item.rack_id, u)
         else:
-            command = AddDevice(device.id, rack_item.rack_id, u)
+            command = AddDevice(device.id, rack_item.rack_id, u, label=next_label(self.doc.plan, self.doc.catalog, device))
         if self.doc.apply(command):
             event.acceptProposedAction()
             self.select(command.placement_id)
+            if consequence.failing:
+                self.hint.emit(f"Placed {device.model} at U{u} of {rack_item.rack.name}, but "
+                               + "; ".join(consequence.failing))
         else:
             event.ignore()
 
@@ -327,12 +406,6 @@ class RackView(FloorNavigation, QGraphicsView):
         self.addAction(self.delete_action)
 
     def keyPressEvent(self, event) -> None:
-        step = {Qt.Key.Key_Up: 1, Qt.Key.Key_Down: -1}.get(event.key())
-        devices = self.selected_devices()
-        if step and len(devices) == 1 and not event.modifiers():
-            self.nudge(devices[0], step)
-            event.accept()
-            return
         if self.navigate_key(event):
             event.accept()
             return
@@ -365,7 +438,7 @@ class RackView(FloorNavigation, QGraphicsView):
         if u is None:
             self.doc.error.emit(f"{rack.name} has no free {device.u_height}U slot for a copy of {device.model}")
             return
-        command = AddDevice(device.id, rack.id, u)
+        command = AddDevice(device.id, rack.id, u, label=next_label(self.doc.plan, self.doc.catalog, device))
         if self.doc.apply(command):
             self.select(command.placement_id)
 

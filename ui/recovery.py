@@ -19,6 +19,7 @@ Wiring in the main window (``stack`` is its QUndoStack, ``doc.plan`` its Plan)::
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import time
@@ -30,11 +31,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLockFile, QObject, QStandardPaths, QTimer, Signal
 
-from planner.errors import PlannerError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.errors import PlannerError, one_line
 from planner.plan.fileio import atomic_write_bytes, load_plan, open_plan
 from planner.plan.model import Plan
+from planner.plan.readfile import read_limited
 
 DEFAULT_INTERVAL_S = 60
+log = logging.getLogger(__name__)
 
 
 def default_recovery_dir() -> Path:
@@ -91,21 +96,55 @@ def find_recoverable(folder: str | Path | None = None) -> list[RecoveryCopy]:
             probe.unlock()  # removes the stale lock; the copy stays until discarded
         meta = _read_meta(plan_path)
         try:
-            mtime = plan_path.stat().st_mtime
-        except OSError:
+            saved_at = _moment(meta.get("saved_at", plan_path.stat().st_mtime))
+        except (OSError, ValueError) as exc:
+            log.warning("recovery copy %s skipped: %s", plan_path.name, exc)
             continue
-        found.append(RecoveryCopy(plan_path, datetime.fromtimestamp(meta.get("saved_at", mtime)),
-                                  str(meta.get("source", "")), str(meta.get("name", ""))))
+        found.append(RecoveryCopy(plan_path, saved_at, str(meta.get("source", "")), str(meta.get("name", ""))))
     return sorted(found, key=lambda c: c.saved_at, reverse=True)
 
 
 def _read_meta(plan_path: Path) -> dict:
+    """The copy's metadata, validated like a plan file: anything wrong in it is skipped
+    with a log line (the copy is then dated by its file), never a failed start."""
     meta_path = plan_path.with_name(plan_path.name.removesuffix(".json") + ".meta.json")
-    try:
-        data = json.loads(meta_path.read_bytes()[:100_000])
-        return data if isinstance(data, dict) and isinstance(data.get("saved_at", 0), (int, float)) else {}
-    except (OSError, ValueError, RecursionError):
+    if not meta_path.exists():
         return {}
+    try:
+        raw = read_limited(meta_path, MAX_META_BYTES, "recovery note")
+        data = json.loads(raw, parse_constant=_refuse_constant)
+        meta = RecoveryMeta.model_validate(data).model_dump(exclude_unset=True)
+        if "saved_at" in meta:
+            _moment(meta["saved_at"])
+        return meta
+    except (PlannerError, ValueError, RecursionError, ValidationError) as exc:
+        log.warning("recovery note %s ignored: %s", meta_path.name, one_line(str(exc), 200))
+        return {}
+
+
+MAX_META_BYTES = 100_000
+EARLIEST = datetime(2000, 1, 1).timestamp()
+
+
+class RecoveryMeta(BaseModel):
+    """``session-*.meta.json``: when the copy was written, the plan's file and its name."""
+
+    model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
+    saved_at: float = Field(0.0, ge=EARLIEST, le=datetime(9000, 1, 1).timestamp())
+    source: str = Field("", max_length=4096)
+    name: str = Field("", max_length=200)
+
+
+def _refuse_constant(name: str):
+    raise ValueError(f"{name} is not a time")
+
+
+def _moment(timestamp: float) -> datetime:
+    """A timestamp as a local time, ValueError if the platform cannot represent it."""
+    try:
+        return datetime.fromtimestamp(timestamp)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise ValueError(f"{timestamp!r} is not a representable time ({exc})") from None
 
 
 class AutosaveManager(QObject):

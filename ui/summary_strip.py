@@ -28,6 +28,18 @@ class _Figure(QFrame):
         layout.addWidget(self.caption, alignment=Qt.AlignmentFlag.AlignLeft)
         self.setToolTip(tooltip)
 
+    def slot_width(self, widest_value: str) -> int:
+        """Room for the caption and the widest value (fonts as styled), plus the margins."""
+        self.ensurePolished()
+        self.value.ensurePolished()
+        self.caption.ensurePolished()
+        room = max(self.value.fontMetrics().horizontalAdvance(widest_value),
+                   self.caption.fontMetrics().horizontalAdvance("break-even vs reserved 1yr"
+                                                                if "break-even" in self.caption.text()
+                                                                else self.caption.text()))
+        margins = self.layout().contentsMargins()
+        return room + margins.left() + margins.right() + 4
+
 
 # key: (caption, tooltip)
 FIGURES: dict[str, tuple[str, str]] = {
@@ -40,9 +52,27 @@ FIGURES: dict[str, tuple[str, str]] = {
     "allreduce_ms": ("all-reduce", "gradient all-reduce time per step (network section)"),
     "gpu_idle_pct": ("GPU idle", "share of a step the GPUs wait for the network"),
     "tokens_per_s": ("tokens/s", "training throughput the cluster can compute"),
+    "mfu": ("MFU", "end-to-end model FLOP utilisation: FLOPs per token x tokens/s / (GPUs x peak), with the "
+            "pipeline bubble and exposed communication (the figure papers publish)"),
+    "time_to_train": ("to train", "days to train the workload's token budget at this throughput"),
     "capex": ("capex", "purchase cost of the placed hardware"),
     "break_even": ("break-even", "months until owning beats renting (first rental option)"),
 }
+
+
+UNAVAILABLE = "–"
+SLOT_SAMPLES = {"gpus": "100,000", "nodes": "12,500", "racks": "1,000", "it_kw": "888.88 MW",
+                "facility_kw": "888.88 MW", "cdus": "888 / 888", "allreduce_ms": "88,888.8 ms",
+                "gpu_idle_pct": "88.8 %", "tokens_per_s": "88,888,888", "capex": "$888.88M", "break_even": "888.8 mo"}
+"""The widest value each figure shows at its scale: its slot is that wide, whatever it shows."""
+
+
+def _why_no_workload(report: Report) -> str:
+    """Why the training figures are missing: the workload finding that stops them, if any."""
+    for f in report.findings:
+        if f.code.startswith("workload.") and f.severity == "error":
+            return f.message
+    return ("The training workload is off (Settings > Workload) or the plan has no GPU nodes on the fabric.")
 
 
 class SummaryStrip(QWidget):
@@ -57,20 +87,23 @@ class SummaryStrip(QWidget):
         self.figures: dict[str, _Figure] = {}
         for key, (caption, tip) in FIGURES.items():
             self.figures[key] = fig = _Figure(caption, tip)
+            fig.setFixedWidth(fig.slot_width(SLOT_SAMPLES.get(key, "88,888.8 mo")))
             layout.addWidget(fig)
 
-    def text(self, key: str) -> str | None:
-        """The shown value of a figure, or None when it is hidden."""
-        fig = self.figures[key]
-        return fig.value.text() if not fig.isHidden() else None
+    def text(self, key: str) -> str:
+        """The shown value of a figure ("–" when the report does not have it)."""
+        return self.figures[key].value.text()
 
-    def _set(self, key: str, value: str | None, tooltip: str | None = None) -> None:
+    def _set(self, key: str, value: str | None, tooltip: str | None = None, why: str = "") -> None:
+        """Every figure keeps its slot: an unavailable one shows "–" and its tooltip says why,
+        so nothing reflows (the rack view below does not jump)."""
         fig = self.figures[key]
-        fig.setHidden(value is None)
-        if value is not None:
-            fig.value.setText(value)
-        if tooltip:
-            fig.setToolTip(tooltip)
+        caption, tip = FIGURES[key]
+        fig.value.setText(UNAVAILABLE if value is None else value)
+        if value is None:
+            fig.setToolTip(f"{caption[:1].upper() + caption[1:]}: not available. {why}".strip())
+        else:
+            fig.setToolTip(tooltip or tip)
 
     def show_report(self, report: Report) -> None:
         t = report.totals
@@ -87,16 +120,34 @@ class SummaryStrip(QWidget):
         allreduce = net.allreduce_ms if net is not None else None
         idle = net.gpu_idle_pct if net is not None else None
         tokens = net.tokens_per_s if net is not None else None
-        self._set("allreduce_ms", f"{fmt.number(allreduce)} ms" if allreduce is not None else None)
-        self._set("gpu_idle_pct", f"{fmt.number(idle)} %" if idle is not None else None)
-        self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None)
+        why = _why_no_workload(report)
+        self._set("allreduce_ms", f"{fmt.number(allreduce)} ms" if allreduce is not None else None, why=why)
+        self._set("gpu_idle_pct", f"{fmt.number(idle)} %" if idle is not None else None, why=why)
+        self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None, why=why)
+        self._set_workload(report.workload)
+        no_cost = "The report has no cost figures for this plan."
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
-                  f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None)
+                  f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
         self._set_break_even(cost.break_even_months if cost is not None else None)
+
+    def _set_workload(self, work) -> None:
+        mfu = work.mfu if work is not None else None
+        self._set("mfu", f"{fmt.number(100 * mfu)} %" if mfu is not None else None)
+        days = work.time_to_train_days if work is not None else None
+        if days is None:
+            self._set("time_to_train", None)
+            return
+        tokens_b = work.train_tokens_b or 0.0
+        budget = f"{fmt.number(tokens_b / 1000, '.3g')}T" if tokens_b >= 1000 else f"{fmt.number(tokens_b, '.3g')}B"
+        shown = f"{fmt.number(days, ',.0f' if days >= 10 else ',.1f')} days"
+        lines = [f"{k.replace('_', ' ')}: {fmt.usd(v)}" for k, v in (work.run_cost_usd or {}).items()]
+        self._set("time_to_train", shown, f"Days to train {budget} tokens at this plan's throughput"
+                  + ("\nThe run's cost:\n" + "\n".join(lines) if lines else ""))
+        self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
 
     def _set_break_even(self, months: Any) -> None:
         if not isinstance(months, dict) or not months:
-            self._set("break_even", None)
+            self._set("break_even", None, why="There is no rental option to compare with.")
             return
         # The guide's break-even is against reserved 1-yr rental; otherwise the first option.
         name = "reserved_1yr" if "reserved_1yr" in months else next(iter(months))

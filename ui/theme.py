@@ -12,7 +12,10 @@ from ui import colors
 CATEGORY_COLOURS: dict[str, str] = colors.CATEGORY_COLORS
 
 GHOST_OK = QColor(46, 180, 90, 150)
+GHOST_WARN = QColor(235, 160, 30, 170)
 GHOST_BLOCKED = QColor(220, 50, 50, 150)
+GHOST_COLOURS = {"ok": GHOST_OK, "warning": GHOST_WARN, "blocked": GHOST_BLOCKED}
+"""Green: fits; amber: fits but a check would fail; red: cannot be placed."""
 
 BAR_OK = QColor(colors.LOAD_OK)
 BAR_WARN = QColor(colors.LOAD_HIGH)

@@ -19,9 +19,10 @@ from pathlib import Path
 
 from planner import __version__
 from planner.errors import PlannerError, one_line
+from planner.text import clean_text
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ["templates", "new", "check", "catalog", "fabrics", "rent", "export"]
+SUBCOMMANDS = ["templates", "new", "check", "catalog", "fabrics", "rent", "cables", "export", "import-prices"]
 
 
 class UsageError(PlannerError):
@@ -64,7 +65,30 @@ class Frontends:
 NO_FRONTENDS = Frontends()
 
 
+class _TerminalSafe:
+    """A text stream whose writes have control characters escaped (``planner.text``): every
+    name, label or message printed by any command reaches the terminal inert."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(clean_text(text, "terminal"))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None, *, frontends: Frontends = NO_FRONTENDS) -> int:
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
+    try:
+        return _main(argv, frontends)
+    finally:
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: list[str] | None, frontends: Frontends) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     route = _route(argv)
     if route == "app":
@@ -145,6 +169,19 @@ def _open_app(argv: list[str], frontends: Frontends) -> int:
               "try 'cluster-planner --help'", file=sys.stderr)
         return 2
     return int(frontends.open_app(argv) or 0)
+
+
+def print_json(data: object) -> None:
+    """Print ``data`` as strict JSON: NaN or infinity is refused (one line, exit 2), never
+    printed as the non-JSON tokens ``NaN``/``Infinity``."""
+    import json
+
+    try:
+        text = json.dumps(data, indent=1, allow_nan=False)
+    except ValueError:
+        raise PlannerError("a figure of the report is not a finite number; the plan's values are out of "
+                           "range (please report this)") from None
+    print(text)
 
 
 def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: list[str]) -> None:

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from planner.cli import UsageError, load_catalog_arg
+from planner.cli import UsageError, load_catalog_arg, print_json
 from planner.hardware.catalog import CATEGORY_TITLES, read_catalog_file
 from planner.hardware.netbox_types import TO_COMPLETE, import_into_catalog_file, parse_gpu_option
 
@@ -37,7 +37,7 @@ def run(args) -> int:
         entries += [{"kind": "rack_type", **r.model_dump(mode="json")} for r in catalog.rack_types.values()]
         entries += [{"kind": "component", "component": c.kind, **{k: v for k, v in c.model_dump(mode="json").items()
                                                                if k != "kind"}} for c in catalog.components.values()]
-        print(json.dumps(entries, indent=1))
+        print_json(entries)
         return 0
     for category, title in CATEGORY_TITLES.items():
         devices = catalog.by_category(category)

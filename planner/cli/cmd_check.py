@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 
-from planner.cli import load_catalog_arg
+from planner.cli import load_catalog_arg, print_json
+from planner.network.cables import build_schedule
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.report.labels import describe
@@ -26,7 +26,9 @@ def run(args) -> int:
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
     if args.json:
-        print(json.dumps(report.to_json(), indent=1))
+        out = report.to_json()
+        out["cables"] = build_schedule(plan, catalog).totals()
+        print_json(out)
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0
@@ -52,9 +54,10 @@ def render_text(report: Report, catalog=None) -> str:
     for name, section in report.sections.items():
         lines += ["", name.capitalize()]
         for meta, value in section.figures():
-            if isinstance(value, (list, tuple)) or hasattr(value, "to_json") or meta.name == "curves":
-                continue  # tables and the sizing detail: in --json, the workbook and the app
-            if isinstance(value, dict) and not all(v is None or isinstance(v, (int, float)) for v in value.values()):
+            if isinstance(value, (list, tuple)) or hasattr(value, "to_json") or meta.name in (
+                    "curves", "break_even_months"):
+                continue  # tables, the sizing detail and figures written in words: in --json, the workbook, the app
+            if isinstance(value, dict) and not all(v is None or isinstance(v, (int, float, str)) for v in value.values()):
                 continue
             label, text = describe(name, meta.name, value, catalog)
             lines.append(f"  {label:<50} {text}")

@@ -13,6 +13,7 @@ from planner.cli import UsageError, load_catalog_arg
 from planner.report.evaluate import evaluate
 from planner.export.xlsx import write_workbook
 from planner.plan.fileio import open_plan
+from planner.safefile import check_target
 
 FORMATS = (".pdf", ".svg", ".png", ".xlsx")
 
@@ -41,16 +42,18 @@ def run(args) -> int:
     if suffix not in FORMATS:
         raise UsageError(f"{out.name}: cannot export to '{suffix or 'no extension'}'; "
                          "use .pdf, .svg, .png or .xlsx")
+    inputs = [args.file, *args.catalog]
+    check_target(out, inputs)  # refuse a bad target (its own input, a device, read-only) before any work
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
     if suffix == ".xlsx":
-        write_workbook(plan, catalog, out, report=report)
+        write_workbook(plan, catalog, out, report=report, inputs=inputs)
     else:
         draw = getattr(args, "frontends", None) and args.frontends.export_drawing
         if not draw:
             raise UsageError(f"{out.name}: drawings are exported by 'cluster-planner' (or 'python -m cluster_planner')")
-        draw(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices)
+        draw(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices, inputs=inputs)
     print(f"wrote {out}")
     return 0
 

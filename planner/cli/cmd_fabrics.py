@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-from planner.cli import load_catalog_arg
+from planner.cli import load_catalog_arg, print_json
 from planner.network.section import FabricRow
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
@@ -30,13 +28,13 @@ def run(args) -> int:
         problems = [f.message for f in report.findings if f.code.startswith("workload.") and f.severity == "error"]
         reason = problems[0] if problems else "the plan has no training workload on GPUs to compare"
         if args.json:
-            print(json.dumps({"plan": plan.name, "fabric": fabric, "fabrics": [],
-                              "note": f"no fabric comparison: {reason}"}, indent=1))
+            print_json({"plan": plan.name, "fabric": fabric, "fabrics": [],
+                        "note": f"no fabric comparison: {reason}"})
         else:
             print(f"no fabric comparison: {reason}")
         return 1 if problems else 0
     if args.json:
-        print(json.dumps({"plan": plan.name, "fabric": fabric, "fabrics": [r.to_json() for r in rows]}, indent=1))
+        print_json({"plan": plan.name, "fabric": fabric, "fabrics": [r.to_json() for r in rows]})
     else:
         print(render_text(plan, rows, fabric))
     return 0

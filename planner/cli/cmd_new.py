@@ -3,6 +3,7 @@
 from planner.cli import load_catalog_arg
 from planner.plan.fileio import save_plan
 from planner.plan.templates import build_template
+from planner.safefile import check_target
 
 
 def _nodes(text: str) -> int:
@@ -27,9 +28,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    check_target(args.output, args.catalog)  # refuse a bad target before building anything
     catalog = load_catalog_arg(args)
     plan = build_template(args.template, nodes=args.nodes, power_basis=args.power_basis, catalog=catalog)
-    save_plan(plan, args.output)
+    save_plan(plan, args.output, inputs=args.catalog)
     racks, devices = len(plan.racks), len(plan.placements)
     print(f"wrote {args.output}: {plan.name}, {racks} rack{'' if racks == 1 else 's'}, "
           f"{devices} device{'' if devices == 1 else 's'}")

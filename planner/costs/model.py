@@ -70,6 +70,71 @@ def break_even_month(capex_usd: float, opex_usd_per_month: float, rent_usd_per_m
     return month
 
 
+def break_even_text(capex_usd: float, opex_usd_per_month: float, rent_usd_per_month: float,
+                    horizon_months: int) -> str:
+    """The break-even in words, one meaning each: "month 17.1" (within the horizon),
+    "not within 36 months" (it comes, but after the horizon) or "never" (renting never
+    costs more than running the cluster). The workbook writes the same words."""
+    margin = rent_usd_per_month - opex_usd_per_month
+    if margin <= 0:
+        return "never"
+    month = round(capex_usd / margin, 1)
+    if month > horizon_months:
+        return f"not within {horizon_months} months"
+    return f"month {month:.1f}"
+
+
+def monthly_rate(annual_rate: float) -> float:
+    """The monthly rate equivalent to an annual one: (1 + annual)^(1/12) - 1."""
+    return (1.0 + annual_rate) ** (1.0 / 12.0) - 1.0
+
+
+def npv_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int, annual_rate: float) -> float:
+    """Net present value of building instead of renting: -capex now, then the monthly
+    saving (rent - opex) at the end of months 1..H, each discounted at the monthly rate
+    r = (1 + annual)^(1/12) - 1: -capex + saving x (1 - (1 + r)^-H) / r (saving x H at r = 0)."""
+    r = monthly_rate(annual_rate)
+    annuity = months if r == 0 else (1.0 - (1.0 + r) ** -months) / r
+    return -capex_usd + saving_usd_per_month * annuity
+
+
+def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int) -> float | None:
+    """The annual internal rate of return of building instead of renting: the monthly rate
+    r at which the NPV is 0, as (1 + r)^12 - 1. None when there is no such rate (no saving
+    each month, or nothing invested)."""
+    if saving_usd_per_month <= 0 or capex_usd <= 0 or months < 1:
+        return None
+
+    def npv(r: float) -> float:
+        return -capex_usd + saving_usd_per_month * (months if r == 0 else (1.0 - (1.0 + r) ** -months) / r)
+
+    lo, hi = -0.99, 1.0
+    while npv(hi) > 0 and hi < 1e6:
+        hi *= 2
+    if npv(lo) < 0 or npv(hi) > 0:
+        return None
+    for _ in range(200):  # NPV falls as r rises: bisect to well below a cent
+        mid = (lo + hi) / 2
+        if npv(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return (1.0 + (lo + hi) / 2) ** 12 - 1.0
+
+
+def project_costs_usd(s: CostSettings, hardware_usd: float) -> dict[str, float]:
+    """Capex on top of the hardware (the bill of materials), in the order they build up:
+    spares, installation and shipping as shares of the hardware; tax on hardware and
+    spares; contingency on everything above."""
+    spares = s.spares_pct * hardware_usd
+    installation = s.installation_pct * hardware_usd
+    shipping = s.shipping_pct * hardware_usd
+    tax = s.tax_pct * (hardware_usd + spares)
+    contingency = s.contingency_pct * (hardware_usd + spares + installation + shipping + tax)
+    return {"spares": spares, "installation": installation, "shipping": shipping, "tax": tax,
+            "contingency": contingency}
+
+
 @dataclass(slots=True)
 class CostResult:
     """Headline figures of the cost model; money in US dollars."""
@@ -87,6 +152,17 @@ class CostResult:
     cost_per_gpu_hour: dict[str, float | None]
     curves: dict[str, list[float]] = field(default_factory=dict)
     break_even_usd: dict[str, float | None] = field(default_factory=dict)
+    break_even_text: dict[str, str] = field(default_factory=dict)
+    hardware_usd: float = 0.0
+    project_costs_usd: dict[str, float] = field(default_factory=dict)
+    support_usd_per_month: float = 0.0
+    software_usd_per_month: float = 0.0
+    depreciation_usd_per_year: float = 0.0
+    npv_usd: dict[str, float] = field(default_factory=dict)
+    irr: dict[str, float | None] = field(default_factory=dict)
+    cost_per_million_tokens_usd: float | None = None
+    currency: str = "USD"
+    usd_exchange_rate: float = 1.0
 
     def to_json(self) -> dict[str, Any]:
         money = lambda d: {k: round(v, 2) for k, v in d.items()}  # noqa: E731
@@ -98,6 +174,7 @@ class CostResult:
             "staffing_usd_per_month": round(self.staffing_usd_per_month, 2),
             "rent_usd_per_month": money(self.rent_usd_per_month),
             "break_even_months": dict(self.break_even_months),
+            "break_even_text": dict(self.break_even_text),
             "break_even_usd": {k: (None if v is None else round(v, 2)) for k, v in self.break_even_usd.items()},
             "horizon_months": self.horizon_months,
             "tco_usd": round(self.tco_usd, 2),
@@ -108,8 +185,17 @@ class CostResult:
 
 
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
-                   pue: float, energy_kw: float | None = None) -> CostResult:
+                   pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None) -> CostResult:
     """Every figure of the cost model for one plan.
+
+    ``capex_usd`` is the hardware: the bill of materials' total. Capex adds the project
+    costs on top (``project_costs_usd``: spares, installation, shipping, tax, contingency);
+    opex adds support (a share of the hardware per year / 12) and software licences
+    (GPUs x $/GPU/year / 12) to energy, facility and staffing. Depreciation is straight
+    line: capex / years. NPV and IRR of building instead of renting, per rental option:
+    -capex now, then rent - opex each month of the horizon, at the discount rate.
+    Cost per million training tokens = TCO / (tokens/s x 3,600 x hours per month x H x
+    utilisation) x 10^6.
 
     ``it_kw`` is the IT power on the plan's basis (what colocation contracts for);
     ``energy_kw`` the average draw that electricity is paid on (typical; defaults to it_kw).
@@ -121,11 +207,16 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     capex + opex x m* (the point a chart marks).
     """
     h = s.horizon_months
+    hardware = capex_usd
+    project = project_costs_usd(s, hardware)
+    capex_usd = hardware + sum(project.values())
     energy_kw = it_kw if energy_kw is None else energy_kw
     energy = energy_usd_per_month(energy_kw, pue, s.electricity_usd_per_kwh, s.hours_per_month)
     facility = facility_usd_per_month(s, it_kw, nodes)
     staffing = s.staffing_usd_per_year / 12.0
-    opex = energy + facility + staffing
+    support = s.support_pct_per_year * hardware / 12.0
+    software = s.software_usd_per_gpu_year * gpus / 12.0
+    opex = energy + facility + staffing + support + software
     rents = {name: rent_usd_per_month(gpus, rate, uplift=s.rent_uplift, utilisation=s.utilisation,
                                       hours_per_month=s.hours_per_month)
              for name, rate in s.rental_rates().items()}
@@ -138,6 +229,7 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     for name, rent in rents.items():
         curves[name] = [rent * m for m in months]
     breaks = {name: break_even_month(capex_usd, opex, rent, h) for name, rent in rents.items()}
+    tokens = (tokens_per_s or 0.0) * 3600.0 * s.hours_per_month * h * s.utilisation
     return CostResult(
         capex_usd=capex_usd,
         opex_usd_per_month=opex,
@@ -147,13 +239,21 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
         rent_usd_per_month=rents,
         break_even_months=breaks,
         break_even_usd={name: None if m is None else capex_usd + opex * m for name, m in breaks.items()},
+        break_even_text={name: break_even_text(capex_usd, opex, rent, h) for name, rent in rents.items()},
         horizon_months=h,
         tco_usd=tco,
         rent_total_usd={name: rent * h for name, rent in rents.items()},
         cost_per_gpu_hour=per_hour,
         curves=curves,
+        hardware_usd=hardware,
+        project_costs_usd=project,
+        support_usd_per_month=support,
+        software_usd_per_month=software,
+        depreciation_usd_per_year=capex_usd / s.depreciation_years,
+        npv_usd={name: npv_build_vs_rent(capex_usd, rent - opex, h, s.discount_rate) for name, rent in rents.items()},
+        irr={name: irr_build_vs_rent(capex_usd, rent - opex, h) for name, rent in rents.items()},
+        cost_per_million_tokens_usd=tco / tokens * 1e6 if tokens > 0 else None,
+        currency=s.currency,
+        usd_exchange_rate=s.usd_exchange_rate,
     )
 
-
-def months_to_text(month: float | None) -> str:
-    return "never within the horizon" if month is None or math.isnan(month) else f"{month:.1f} months"

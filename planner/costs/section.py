@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom
 from planner.costs.model import CostResult, evaluate_costs
+from planner.costs.prices import apply_price_overrides
 from planner.network.fabric import FabricSizingError, plan_fabric
-from planner.report.figures import Figures, figure
+from planner.report.figures import Figures, detail, figure
 from planner.report.model import Finding
 
 
@@ -27,8 +28,8 @@ class CostSection(Figures):
     rent_usd_per_month: dict[str, float] = figure(title="Renting the same GPUs", unit="$/month")
     break_even_months: dict[str, float | None] = figure(title="Building pays off vs renting after", unit="months",
                                                         none="not within the horizon")
-    break_even_usd: dict[str, float | None] = figure(title="Spent by break-even", unit="$",
-                                                     none="not within the horizon")
+    break_even_text: dict[str, str] = figure(title="Break-even vs renting", unit="name")
+    break_even_usd: dict[str, float | None] = figure(title="Spent by break-even", unit="$")
     horizon_months: int = figure(title="Horizon", unit="months")
     tco_usd: float = figure(title="Total cost of ownership over the horizon", unit="$")
     rent_total_usd: dict[str, float] = figure(title="Renting over the horizon", unit="$")
@@ -37,9 +38,26 @@ class CostSection(Figures):
     bom: tuple[BomLine, ...] = figure(title="Bill of materials")
     it_power_kw: float = figure(title="IT power", unit="kW")
     utilisation: float = figure(title="Utilisation", unit="fraction")
+    hardware_usd: float = figure(0.0, title="Hardware (bill of materials)", unit="$")
+    project_costs_usd: dict[str, float] = figure(title="Project costs on top of the hardware", unit="$",
+                                                 factory=dict)
+    support_usd_per_month: float = figure(0.0, title="Support and warranty", unit="$/month")
+    software_usd_per_month: float = figure(0.0, title="Software licences", unit="$/month")
+    depreciation_usd_per_year: float = figure(0.0, title="Depreciation (straight line)", unit="$/year")
+    discount_rate: float = figure(0.0, title="Discount rate", unit="fraction")
+    npv_usd: dict[str, float] = figure(title="NPV of building instead of renting", unit="$", factory=dict)
+    irr: dict[str, float | None] = figure(title="IRR of building instead of renting (per year)", unit="fraction",
+                                          factory=dict)
+    cost_per_million_tokens_usd: float | None = figure(None, title="Cost per million training tokens, build",
+                                                       unit="$/M tokens")
+    currency: str = figure("USD", title="Reporting currency", unit="name")
+    usd_exchange_rate: float = figure(1.0, title="Exchange rate (currency units per US dollar)", unit="x")
+    tco_in_currency: float = figure(0.0, title="Total cost of ownership in the reporting currency", unit="")
+    result: CostResult | None = detail()  # unrounded, for the workbook's cached values
 
     @classmethod
-    def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float) -> CostSection:
+    def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
+           discount_rate: float = 0.0) -> CostSection:
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -48,6 +66,7 @@ class CostSection(Figures):
             staffing_usd_per_month=round(r.staffing_usd_per_month, 2),
             rent_usd_per_month=_money(r.rent_usd_per_month),
             break_even_months=dict(r.break_even_months),
+            break_even_text=dict(r.break_even_text),
             break_even_usd=_money(r.break_even_usd),
             horizon_months=r.horizon_months,
             tco_usd=round(r.tco_usd, 2),
@@ -57,12 +76,26 @@ class CostSection(Figures):
             bom=tuple(lines),
             it_power_kw=round(it_power_kw, 6),
             utilisation=utilisation,
+            hardware_usd=round(r.hardware_usd, 2),
+            project_costs_usd=_money(r.project_costs_usd),
+            support_usd_per_month=round(r.support_usd_per_month, 2),
+            software_usd_per_month=round(r.software_usd_per_month, 2),
+            depreciation_usd_per_year=round(r.depreciation_usd_per_year, 2),
+            discount_rate=discount_rate,
+            npv_usd=_money(r.npv_usd),
+            irr=_money(r.irr, 6),
+            cost_per_million_tokens_usd=None if r.cost_per_million_tokens_usd is None
+            else round(r.cost_per_million_tokens_usd, 4),
+            currency=r.currency,
+            usd_exchange_rate=r.usd_exchange_rate,
+            tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
+            result=r,
         )
 
 
 def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     """Cost figures for the plan. O(device types + distinct rack powers): counts are
-    aggregated and rack powers come as a histogram (for the racks' PDUs)."""
+    aggregated, and so are the racks' PDUs."""
     plan = ctx.plan
     s = plan.settings.costs
     totals = ctx.totals
@@ -76,21 +109,18 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
             size = None  # no cables can be counted
     lines, problems = build_bom(
         counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
-        rack_powers_kw=_rack_powers_kw(ctx), fabric_size=size,
+        pdus_needed=totals.pdus, power=plan.settings.power, fabric_size=size,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes)
+    lines = apply_price_overrides(lines, plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
-                            it_kw=totals.it_power_kw, pue=totals.pue, energy_kw=totals.it_power_typical_kw)
-    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation), findings
+                            it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
+                            energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
+    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
 
 
-def _rack_powers_kw(ctx) -> dict[float, int]:
-    """Rack nameplate power (kW) -> number of racks (PDUs and circuits are sized on the
-    rating, whatever the plan's basis): the evaluator's running histogram when it keeps one,
-    else counted from the per-rack results."""
-    if ctx.rack_powers is not None:
-        return {mw / 1e6: n for mw, n in ctx.rack_powers.items()}
-    out: dict[float, int] = {}
-    for r in ctx.racks.values():
-        out[r.power_nameplate_kw] = out.get(r.power_nameplate_kw, 0) + 1
-    return out
+def billed_kw(basis: str, totals) -> float:
+    """The kW a colocation contract bills: committed (the racks' power caps), nameplate or typical."""
+    if basis == "committed":
+        return totals.cap_mw / 1e6
+    return totals.it_power_nameplate_kw if basis == "nameplate" else totals.it_power_typical_kw

@@ -17,7 +17,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.costs.bom import pdus_per_rack
+from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.fabric import plan_fabric
 from planner.plan.fileio import atomic_write_bytes, save_failure
@@ -47,10 +47,10 @@ FILES: dict[str, tuple[str, ...]] = {
 ROLE_COLORS = {"gpu_server": "2f6fd6", "switch": "7e57c2", "storage": "00897b", "cdu": "00acc1",
                "pdu": "f9a825", "other": "9e9e9e"}  # the app's palette, as NetBox's 6-digit hex
 
-# Rack feeds: NetBox wants voltage and amperage; the catalog's PDU holds its kW. The REFERENCE
-# circuit is 3-phase 415 V with an 80 % continuous derating, so A = kW / (sqrt(3) x V x 0.8).
+# Rack feeds: NetBox wants voltage and amperage. A catalog PDU with a 'pdu' block gives its
+# circuit; one with a rated kW only is taken on the REFERENCE circuit, 3-phase 415 V, with
+# A = kW / (sqrt(3) x V x derating).
 FEED_VOLTAGE_V = 415
-FEED_MAX_UTILIZATION_PCT = 80
 
 # NetBox interface types (dcim.choices.InterfaceTypeChoices) by technology and line rate.
 INTERFACE_TYPES: dict[tuple[str, float], str] = {
@@ -168,33 +168,34 @@ def _ports(d: DeviceType) -> list[tuple[str, str, tuple[str, float]]]:
 
 
 def _power(plan: Plan, catalog: Catalog, out: NetBoxExport, site: str, rack_name: dict[str, str]) -> None:
-    """Panels A (and B with redundant feeds); per rack, as many circuits per feed as PDUs it needs."""
-    facility = plan.settings.facility
-    costs = plan.settings.costs
-    pdu = catalog.get(costs.pdu_device)
-    if pdu is None or not pdu.pdu_capacity_kw:
-        out.notes.append(f"no power feeds: the rack PDU '{costs.pdu_device}' has no rated capacity in the catalog")
+    """Panels A (and B with two feeds); per rack and feed, one power feed per PDU the rack's
+    distribution sizes on its nameplate (``planner.facility.distribution``), at the PDU's
+    circuit voltage, phase and breaker."""
+    power = plan.settings.power
+    pdu = catalog.get(power.pdu_device)
+    if pdu is None or not pdu.pdu_kw(power.continuous_derating):
+        out.notes.append(f"no power feeds: the rack PDU '{power.pdu_device}' has no rated capacity in the catalog")
         return
-    redundant = costs.redundant_feeds
-    amps = round(pdu.pdu_capacity_kw * 1000 / (math.sqrt(3) * FEED_VOLTAGE_V * FEED_MAX_UTILIZATION_PCT / 100))
-    panels = ("A", "B") if redundant else ("A",)
+    pdu_kw = pdu.pdu_kw(power.continuous_derating)
+    if pdu.pdu is not None:
+        voltage, amps = pdu.pdu.voltage_v, pdu.pdu.breaker_a
+        phase = "three-phase" if pdu.pdu.phases == 3 else "single-phase"
+    else:  # a rated kW only: the REFERENCE circuit, 3-phase 415 V
+        voltage, phase = FEED_VOLTAGE_V, "three-phase"
+        amps = round(pdu_kw * 1000 / (math.sqrt(3) * FEED_VOLTAGE_V * power.continuous_derating))
+    panels = ("A",) if power.feed_redundancy == "N" else ("A", "B")
     for panel in panels:
         out.add("power-panels.csv", site=site, name=f"PP-{panel}", description=f"feed {panel}")
     for r in plan.racks:
-        kw = 0.0
-        for p in plan.rack_members(r.id).values():
-            d = catalog.get(p.device)
-            kw += d.power_w(facility.power_basis) / 1000 if d else 0.0
-        if kw <= 0:
-            continue
-        circuits = pdus_per_rack(kw, pdu.pdu_capacity_kw, redundant) // len(panels)
-        for panel in panels:
-            for i in range(1, circuits + 1):
-                out.add("power-feeds.csv", site=site, power_panel=f"PP-{panel}", location=r.row,
-                        rack=rack_name[r.id], name=f"{rack_name[r.id]}-{panel}{i}", status="planned",
-                        type="primary" if panel == "A" else "redundant", supply="ac", phase="three-phase",
-                        voltage=FEED_VOLTAGE_V, amperage=amps, max_utilization=FEED_MAX_UTILIZATION_PCT,
-                        description=f"{pdu.title}: {pdu.pdu_capacity_kw:g} kW")
+        res = evaluate_rack(plan, r, catalog)
+        for feed in res.feeds:
+            for i in range(1, feed.pdus + 1):
+                out.add("power-feeds.csv", site=site, power_panel=f"PP-{feed.name}", location=r.row,
+                        rack=rack_name[r.id], name=f"{rack_name[r.id]}-{feed.name}{i}", status="planned",
+                        type="primary" if feed.name == "A" else "redundant", supply="ac", phase=phase,
+                        voltage=f"{voltage:g}", amperage=f"{amps:g}",
+                        max_utilization=round(power.continuous_derating * 100),
+                        description=f"{pdu.title}: {pdu_kw:.1f} kW")
 
 
 def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:

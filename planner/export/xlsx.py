@@ -3,26 +3,34 @@ Checks and Assumptions.
 
 Costs are live formulas over named cells on the Assumptions sheet, so the workbook is one
 a finance team can audit and change. User text (plan, rack and device names, labels) is
-always written as text, never as a formula. The file is written to a temporary file in
-the target folder and moved into place, so a failed export leaves no partial file.
+always written as text, never as a formula. The file goes through the safe writer
+(``planner.safefile``), so a failed export leaves no partial file.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
-import tempfile
+import gc
+import sys
+import traceback
+from collections.abc import Iterable
 from pathlib import Path
 
 from openpyxl import Workbook
 
+from planner import __version__
+
 from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
-from planner.plan.fileio import file_mode_for
+from planner.costs.section import billed_kw
+from planner.safefile import check_target, write_file
 from planner.export.xlsx_bom import write_bom
+from planner.export.xlsx_cables import write_cables
 from planner.export.xlsx_costs import write_assumptions, write_costs
+from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
+from planner.network.cables import build_schedule
 from planner.plan.model import Plan
 from planner.report.model import Report
 
@@ -40,21 +48,32 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     summary.title = "Summary"
     write_summary(summary, plan, report, exported=exported or dt.datetime.now())
     write_bom(wb, cost.bom)
-    write_costs(wb, horizon_months=plan.settings.costs.horizon_months)
+    write_costs(wb, cost.result, plan.settings.costs)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
     write_network(wb.create_sheet("Network"), report, catalog)
+    write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog), plan.settings.costs)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
-                      energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis)
+                      energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
+                      tokens_per_s=getattr(report.network, "tokens_per_s", None),
+                      billed_kw=billed_kw(plan.settings.costs.colocation_basis, t))
+    wb.properties.title = plan.name
+    wb.properties.creator = f"GPU Cluster Planner {__version__}"
+    wb.properties.lastModifiedBy = wb.properties.creator
+    stamp = (exported or dt.datetime.now()).strftime("%Y-%m-%d")
     for ws in wb.worksheets:
         _print_setup(ws)
-    wb.calculation.fullCalcOnLoad = True  # no cached values: ask Excel to calculate on open
+        # plan name and date on every printed page ('&' starts a header code: doubled to print as is)
+        ws.oddHeader.center.text = f"{plan.name} - {stamp}".replace("&", "&&")
+    # Formula cells carry their values (xlsx_values); Excel still recalculates on open, so an
+    # input edited elsewhere never shows a stale result.
+    wb.calculation.fullCalcOnLoad = True
     return wb
 
 
 # Sheets that print landscape (wide tables); the rest portrait. Every sheet fits its width
 # to one page and runs down as many pages as it needs.
-LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Checks", "Assumptions"}
+LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Assumptions"}
 
 
 def _print_setup(ws) -> None:
@@ -67,35 +86,35 @@ def _print_setup(ws) -> None:
     ws.oddFooter.center.text = "&A - page &P of &N"
 
 
-def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None) -> None:
-    """Write the plan's workbook to ``path`` atomically; raise PlannerError with a
-    one-line reason if it cannot be written (nothing is left behind)."""
-    path = Path(path)
+def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
+                   inputs: Iterable[str | Path] = ()) -> Path:
+    """Write the plan's workbook to ``path`` through the safe writer (checked to open before it
+    replaces anything); raise PlannerError with a one-line reason if it cannot be written."""
+    check_target(path, inputs)  # refuse a bad target before building the workbook
     wb = build_workbook(plan, catalog, report)
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise PlannerError(f"cannot export to {path}: it is a folder")
+    return write_file(path, write=lambda tmp: _save(wb, tmp), inputs=inputs)
+
+
+def _save(wb: Workbook, tmp: str) -> None:
+    """openpyxl's ``save_workbook`` with everything closed on failure too: a failed write
+    (disk full) raises once, here, instead of openpyxl's zip archive and sheet writers
+    trying again when garbage-collected and printing stray "Exception ignored" tracebacks."""
+    wb.properties.modified = dt.datetime.now(tz=dt.timezone.utc).replace(tzinfo=None)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        with open(tmp, "wb") as fh:
+            save_with_values(wb, fh)  # formula cells carry their computed values
     except OSError as exc:
-        raise PlannerError(f"cannot write {path.name} in {folder}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            wb.save(fh)
-            fh.flush()
-            os.fchmod(fh.fileno(), file_mode_for(path))  # not mkstemp's 0600: a document others may open
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        _remove(tmp)
-        raise PlannerError(f"cannot write {path}: {exc.strerror or exc}") from None
-    except BaseException:
-        _remove(tmp)
+        _finalize_quietly(exc)
         raise
 
 
-def _remove(tmp: str) -> None:
+def _finalize_quietly(exc: BaseException) -> None:
+    """Free the half-done writers the failure's traceback holds, now, with their second
+    failure (already reported by ``exc``) kept off the terminal."""
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda unraisable: None
     try:
-        os.unlink(tmp)
-    except OSError:
-        pass
+        traceback.clear_frames(exc.__traceback__)
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.defined_name import DefinedName
 
+from planner.report import palette
+from planner.text import clean_text
+
+INTEGER = "#,##0"
 USD = '"$"#,##0.00'
 USD0 = '"$"#,##0'
 KW = '#,##0.0'
@@ -21,16 +24,16 @@ TITLE = Font(bold=True, size=14)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
 WRAP = Alignment(wrap_text=True, vertical="top")
 
-# Elevation colours by catalog category (light, so black labels stay readable).
-CATEGORY_FILLS = {
-    "gpu_server": PatternFill("solid", fgColor="B7E1A1"),
-    "switch": PatternFill("solid", fgColor="9DC3E6"),
-    "storage": PatternFill("solid", fgColor="F8CBAD"),
-    "cdu": PatternFill("solid", fgColor="A9E5E5"),
-    "pdu": PatternFill("solid", fgColor="FFE699"),
-    "other": PatternFill("solid", fgColor="D9D9D9"),
-}
+# Elevation colours by catalog category: the app's palette, labels in the colour that reads on each.
+CATEGORY_FILLS = {c: PatternFill("solid", fgColor=v.lstrip("#")) for c, v in palette.CATEGORY_COLORS.items()}
+CATEGORY_FONTS = {c: Font(color=palette.text_color_on(v).lstrip("#")) for c, v in palette.CATEGORY_COLORS.items()}
+# Chart series in the order the app's charts draw them (build, then the rental options).
+SERIES_COLOURS = [c.lstrip("#") for c in palette.SERIES_COLORS]
 EMPTY_U_FILL = PatternFill("solid", fgColor="F7F7F7")
+
+
+# First characters a spreadsheet may take as the start of a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def text(ws, row: int, col: int, value: Any, *, font: Font | None = None):
@@ -40,11 +43,11 @@ def text(ws, row: int, col: int, value: Any, *, font: Font | None = None):
     to string (and the quote prefix, as Excel does for typed text) keeps a label such as
     ``=HYPERLINK("http://x","y")`` inert. Control characters XML cannot hold are dropped.
     """
-    s = ILLEGAL_CHARACTERS_RE.sub("", "" if value is None else str(value))
+    s = clean_text(value, "xml")
     cell = ws.cell(row=row, column=col)
     cell.value = s
     cell.data_type = "s"
-    if s[:1] in ("=", "+", "-", "@"):
+    if s[:1] in FORMULA_STARTS:
         cell.quotePrefix = True
     if font is not None:
         cell.font = font
@@ -66,10 +69,40 @@ def num(ws, row: int, col: int, value: Any, fmt: str | None = None, *, font: Fon
     return _value(ws, row, col, value, fmt, font)
 
 
-def formula(ws, row: int, col: int, expr: str, fmt: str | None = None, *, font: Font | None = None):
-    """A formula the planner wrote itself (never from user text)."""
+NA = "#N/A"  # the cached value of a formula that returns NA() (a gap in a chart)
+
+
+def formula(ws, row: int, col: int, expr: str, fmt: str | None = None, *, value: Any,
+            font: Font | None = None):
+    """A formula the planner wrote itself (never from user text), with the value it computes.
+
+    openpyxl saves formulas without a result; ``planner.export.xlsx_values`` adds ``value``
+    as the cell's cached result when the file is written, so previewers, Protected View and
+    pandas show the figures without recalculating. ``value`` is a number, a string, or
+    ``NA`` for an #N/A result.
+    """
     assert expr.startswith("="), expr
-    return _value(ws, row, col, expr, fmt, font)
+    cell = _value(ws, row, col, expr, fmt, font)
+    cached_values(ws.parent)[(ws.title, cell.coordinate)] = value
+    return cell
+
+
+def cached_values(wb) -> dict[tuple[str, str], Any]:
+    """(sheet title, cell) -> the value each planner formula computes, kept on the workbook."""
+    store = getattr(wb, "_planner_cached_values", None)
+    if store is None:
+        store = wb._planner_cached_values = {}
+    return store
+
+
+def fit_height(ws, row: int, value: str, width: float) -> None:
+    """Give ``row`` the height its wrapped ``value`` needs in a column ``width`` characters
+    wide (15 points a line; a little narrower than the width, as proportional fonts run)."""
+    per_line = max(10, int(width * 1.1))
+    lines = sum(max(1, -(-len(part) // per_line)) for part in str(value).splitlines() or [""])
+    if lines > 1:
+        current = ws.row_dimensions[row].height or 15
+        ws.row_dimensions[row].height = max(current, 15 * lines)
 
 
 def header(ws, row: int, titles: list[str], col: int = 1) -> None:

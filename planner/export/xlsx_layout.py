@@ -7,13 +7,16 @@ from copy import copy
 from typing import Any
 
 from openpyxl.styles import Alignment, Border, Side
+from openpyxl.worksheet.pagebreak import Break
 
 from planner.vocabulary import excel_format
 from planner.report import labels
-from planner.costs.bom import pdus_per_rack
+from planner.costs.bom import COUNTED, bom_counts
+from planner.export.xlsx_bom import COUNT_NAMES
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
-    BOLD, CATEGORY_FILLS, EMPTY_U_FILL, KW, MONTHS, PCT, TITLE, WRAP, formula, header, num, text, widths,
+    BOLD, INTEGER, CATEGORY_FILLS, CATEGORY_FONTS, EMPTY_U_FILL, KW, PCT, TITLE, WRAP, fit_height, formula, header, num, text,
+    widths,
 )
 from planner.plan.model import Plan
 from planner.report.model import Report
@@ -23,6 +26,7 @@ RACKS_PER_BAND = 6
 THIN = Side(style="thin", color="808080")
 BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
 RIGHT = Alignment(horizontal="right")
+SHRINK = Alignment(shrink_to_fit=True, vertical="center")
 
 
 def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> None:
@@ -37,7 +41,6 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
         ("Racks", t.racks, "#,##0"),
         ("IT power", t.it_power_kw, excel_format("kW")),
         ("Facility power at PUE", t.facility_power_kw, excel_format("kW")),
-        ("CDUs needed / placed", f"{t.cdus} / {t.cdus_placed}", None),
     ]
     r = 3
     for label, value, fmt in rows:
@@ -47,19 +50,30 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
         else:
             num(ws, r, 2, value, fmt)
         r += 1
+    counts = bom_counts(report.cost.bom)
+    for kind, title in COUNTED.items():
+        text(ws, r, 1, title, font=BOLD)
+        formula(ws, r, 2, f"={COUNT_NAMES[kind]}", "#,##0", value=counts[kind])
+        note = "from the bill of materials"
+        if kind == "cdu":
+            note += f" (the cooling policy needs {t.cdus:,}; {t.cdus_placed:,} placed in racks)"
+        text(ws, r, 3, note)
+        r += 1
     r += 1
     text(ws, r, 1, "Costs (live from the Costs sheet)", font=BOLD)
     r += 1
     money = excel_format("$")
-    for label, name, fmt in [("Capex", "capex", money), ("Opex per month", "opex_month", money),
-                             ("Total cost of ownership over the horizon", "tco_usd", money),
-                             ("Horizon (months)", "horizon", "0")]:
+    cost = report.cost.result
+    for label, name, fmt, value in [("Capex", "capex", money, cost.capex_usd),
+                                    ("Opex per month", "opex_month", money, cost.opex_usd_per_month),
+                                    ("Total cost of ownership over the horizon", "tco_usd", money, cost.tco_usd),
+                                    ("Horizon (months)", "horizon", "0", cost.horizon_months)]:
         text(ws, r, 1, label)
-        formula(ws, r, 2, f"={name}", fmt)
+        formula(ws, r, 2, f"={name}", fmt, value=value)
         r += 1
     for option, title in RENTAL_OPTIONS.items():
-        text(ws, r, 1, f"Break-even vs {title} (months)")
-        formula(ws, r, 2, f"=break_even_{option}", MONTHS)
+        text(ws, r, 1, f"Break-even vs {title}")
+        formula(ws, r, 2, f"=break_even_text_{option}", value=cost.break_even_text[option])
         r += 1
     counts = report.counts_by_severity()
     r += 1
@@ -77,28 +91,47 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
 def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     """A table of power per rack against its cap, then each rack's elevation: one row per
     U (top U first), devices coloured by category and labelled in their top U."""
-    costs = plan.settings.costs
-    pdu = catalog.get(costs.pdu_device)
+    power = plan.settings.power
+    pdu = catalog.get(power.pdu_device)
+    pdu_kw = pdu.pdu_kw(power.continuous_derating) if pdu is not None else None
     text(ws, 1, 1, "Racks", font=TITLE)
     header(ws, 2, ["Rack", "Cooling", "Power", "Cap (kW)", "Load", "U used", "U height", "GPUs",
-                   "CDUs placed", "PDUs needed"])
+                   "CDUs placed", "PDUs (nameplate)"])
     r = 3
+    cdus = pdus = 0
     for res in report.racks:
         text(ws, r, 1, res.name)
         text(ws, r, 2, res.cooling)
         num(ws, r, 3, res.power_kw, excel_format("kW"))
         num(ws, r, 4, res.cap_kw, KW)
-        formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT)
+        formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT, value=res.power_kw / res.cap_kw if res.cap_kw > 0 else 0)
         num(ws, r, 6, res.used_u)
         num(ws, r, 7, res.height_u)
         num(ws, r, 8, res.gpus)
-        num(ws, r, 9, sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu"))
-        if pdu is not None and pdu.pdu_capacity_kw:
-            num(ws, r, 10, pdus_per_rack(res.power_kw, pdu.pdu_capacity_kw, costs.redundant_feeds))
+        n_cdu = sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu")
+        num(ws, r, 9, n_cdu)
+        cdus += n_cdu
+        if res.feeds:
+            # sized on the rack's rating per feed, as the bill of materials sizes them
+            num(ws, r, 10, res.pdus)
+            pdus += res.pdus
         r += 1
-    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs: "
-                   + (f"{pdu.pdu_capacity_kw:g} kW each" if pdu and pdu.pdu_capacity_kw else "model not in catalog")
-                   + (", A+B feeds each carrying the whole rack" if costs.redundant_feeds else ""))
+    first, last = 3, r - 1
+    text(ws, r, 1, "Total", font=BOLD)
+    counts = bom_counts(report.cost.bom)
+    if last >= first:
+        formula(ws, r, 8, f"=SUM(H{first}:H{last})", "#,##0", value=sum(x.gpus for x in report.racks), font=BOLD)
+        formula(ws, r, 9, f"=SUM(I{first}:I{last})", "#,##0", value=cdus, font=BOLD)
+        formula(ws, r, 10, f"=SUM(J{first}:J{last})", "#,##0", value=pdus, font=BOLD)
+    r += 1
+    text(ws, r, 1, "In the bill of materials", font=BOLD)
+    formula(ws, r, 9, "=bom_cdus", "#,##0", value=counts["cdu"])
+    formula(ws, r, 10, "=bom_pdus", "#,##0", value=counts["pdu"])
+    r += 1
+    text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs sized on the nameplate: "
+                   + (f"{pdu_kw:.1f} kW each" if pdu_kw else "model not in catalog")
+                   + f", feeds {power.feed_redundancy}"
+                   + ". The bill of materials adds the CDUs the cooling policy needs beyond those placed.")
     top = r + 2
     text(ws, top, 1, "Elevations (top U first)", font=BOLD)
     top += 1
@@ -109,6 +142,8 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
         if pos == 0 and i:
             top += band_height + 2
             band_height = 0
+        if pos == 0:  # each band of racks starts a printed page: names and elevations stay together
+            ws.row_breaks.append(Break(id=top - (2 if i == 0 else 1)))  # the first with the section title
         col = 1 + pos * 3
         band_height = max(band_height, rack.height_u + 2)
         _elevation(ws, top, col, plan, catalog, report, rack, styles)
@@ -127,7 +162,7 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
     # Each U's cell gets its fill once (device colour or empty): openpyxl hashes a style on
     # every assignment, which dominates the export of a plan with 3,000 racks.
     fills: dict[int, Any] = {}
-    labels: list[tuple[int, str]] = []
+    labels: list[tuple[int, str, str]] = []
     for p in plan.rack_members(rack.id).values():
         d = catalog.get(p.device)
         if d is None:
@@ -138,7 +173,8 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
             fills[u] = fill
         if span:
             label = p.label or p.id
-            labels.append((span[-1], f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else "")))
+            labels.append((span[-1], f"{label}: {d.model}" + (f" ({d.u_height}U)" if d.u_height > 1 else ""),
+                           d.category))
     for u in range(1, h + 1):
         number = num(ws, row_of[u], col, u)
         cell = ws.cell(row=row_of[u], column=col + 1)
@@ -153,8 +189,9 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
             cell.fill, cell.border = fill, BOX
             styles[id(fill)] = cell._style
         cell._style = copy(styles[id(fill)])
-    for u, label in labels:
-        text(ws, row_of[u], col + 1, label)
+    for u, label, category in labels:
+        # in the colour that reads on the fill, shrunk to the cell rather than running over the next rack
+        text(ws, row_of[u], col + 1, label, font=CATEGORY_FONTS.get(category, CATEGORY_FONTS["other"])).alignment = SHRINK
 
 
 def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
@@ -179,7 +216,16 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
                 tables.append((meta.name, value))
         else:
             rows.append((meta.name, value))
+    counts = bom_counts(report.cost.bom) if report.cost is not None else None
     for key, value in rows:
+        if key in ("cables_per_tier", "transceivers_per_tier") and counts is not None:
+            continue  # by tier in the bill of materials
+        if key in ("cables", "transceivers") and counts is not None:
+            kind = key[:-1]  # the bill of materials is the one source of these counts
+            text(ws, r, 1, f"{labels.label('network', key)} (bill of materials, by tier there)")
+            formula(ws, r, 2, f"={COUNT_NAMES[kind]}", "#,##0", value=counts[kind])
+            r += 1
+            continue
         if isinstance(value, dict):
             for sub, v in value.items():
                 text(ws, r, 1, f"{labels.label('network', key)}: {sub}")
@@ -208,7 +254,7 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
                 if isinstance(v, bool):
                     text(ws, r, j, "yes" if v else "")
                 elif isinstance(v, (int, float)):
-                    num(ws, r, j, v, "#,##0.0##")
+                    num(ws, r, j, v, INTEGER if float(v).is_integer() else "#,##0.0##")
                 else:
                     text(ws, r, j, "" if v is None else str(v))
                 j += 1
@@ -219,7 +265,7 @@ def write_network(ws, report: Report, catalog: Catalog | None = None) -> None:
 def _value(ws, r: int, section: str, key: str, value, catalog) -> None:
     unit = labels.unit(section, key)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        num(ws, r, 2, value, "#,##0" if isinstance(value, int) else "#,##0.0##")
+        num(ws, r, 2, value, INTEGER if float(value).is_integer() else "#,##0.0##")
         text(ws, r, 3, unit)
     else:
         text(ws, r, 2, labels.describe(section, key, value, catalog)[1])
@@ -247,6 +293,7 @@ def write_checks(ws, report: Report) -> None:
         text(ws, r, 1, f.severity)
         text(ws, r, 2, f.code)
         text(ws, r, 3, f.message).alignment = WRAP
+        fit_height(ws, r, f.message, 110)
         text(ws, r, 4, f.where or "")
     if not report.findings:
         text(ws, 3, 1, "No findings")

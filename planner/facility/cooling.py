@@ -11,15 +11,17 @@ from planner.settings import FacilitySettings
 
 
 def cdus_needed(liquid_nodes: int, liquid_heat_kw: float, facility: FacilitySettings, catalog: Catalog) -> int:
-    """CDUs by policy: one per N liquid-cooled nodes (the guide: N = 8), or by rated kW."""
-    if liquid_nodes == 0:
-        return 0
+    """CDUs by policy. By capacity: ceil(design heat to liquid / CDU kW), plus one spare
+    (N+1) or doubled (2N). The guide's rule: one per N liquid-cooled nodes (N = 8)."""
     if facility.cdu_policy == "capacity":
         cdu = catalog.get(facility.cdu_device)
         capacity = cdu.cdu_capacity_kw if cdu and cdu.cdu_capacity_kw else None
-        if not capacity:
+        if not capacity or liquid_heat_kw <= 0:
             return 0
-        return math.ceil(liquid_heat_kw / capacity - 1e-9)
+        n = math.ceil(liquid_heat_kw / capacity - 1e-9)
+        return {"N": n, "N+1": n + 1, "2N": 2 * n}[facility.cdu_redundancy]
+    if liquid_nodes == 0:
+        return 0
     return math.ceil(liquid_nodes / facility.nodes_per_cdu)
 
 
@@ -46,21 +48,22 @@ def evaluate_cooling(liquid_nodes: int, liquid_heat_mw: int, counts: dict[str, i
             placed_kw += n * (d.cdu_capacity_kw or 0.0)
     needed = cdus_needed(liquid_nodes, heat_kw, facility, catalog)
     short = False
-    if facility.cdu_policy == "capacity" and catalog.get(facility.cdu_device) is None and liquid_nodes:
+    liquid = liquid_nodes or heat_kw > 0
+    if facility.cdu_policy == "capacity" and catalog.get(facility.cdu_device) is None and liquid:
         findings.append(Finding("error", "cooling.cdu.unknown_model",
                                 f"CDU model '{facility.cdu_device}' is not in the catalog"))
-    if liquid_nodes and placed < needed:
+    if liquid and placed < needed:
         short = True
         findings.append(Finding(
             "error", "cooling.cdu.short",
-            f"{liquid_nodes} liquid-cooled nodes ({heat_kw:.1f} kW of heat) need {needed} CDU"
+            f"{liquid_nodes} liquid-cooled nodes ({heat_kw:.1f} kW of design heat to liquid) need {needed} CDU"
             f"{'s' if needed != 1 else ''} by the {_policy_text(facility, catalog)}; {placed} placed"))
-    elif liquid_nodes and placed_kw + 1e-9 < heat_kw:
+    elif liquid and placed_kw + 1e-9 < heat_kw:
         short = True
         findings.append(Finding(
             "error", "cooling.cdu.capacity",
-            f"The placed CDUs remove {placed_kw:.0f} kW but the liquid-cooled nodes produce {heat_kw:.1f} kW"))
-    if liquid_nodes == 0 and placed:
+            f"The placed CDUs remove {placed_kw:.0f} kW but the racks put {heat_kw:.1f} kW of design heat into liquid"))
+    if not liquid and placed:
         findings.append(Finding("info", "cooling.cdu.unused",
                                 f"{placed} CDU{'s' if placed != 1 else ''} placed but no node is liquid-cooled"))
     return Cooling(needed, placed, placed_kw, short), findings
@@ -70,5 +73,5 @@ def _policy_text(facility: FacilitySettings, catalog: Catalog) -> str:
     if facility.cdu_policy == "capacity":
         cdu = catalog.get(facility.cdu_device)
         kw = cdu.cdu_capacity_kw if cdu else 0
-        return f"capacity rule ({kw:g} kW per CDU)"
+        return f"capacity rule ({kw:g} kW per CDU, {facility.cdu_redundancy})"
     return f"rule of one CDU per {facility.nodes_per_cdu} nodes"

@@ -2,29 +2,44 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
+from planner.facility.floor import floor_load_kg_m2
+from planner.facility.heat import capture_fraction, water_l_min
 from planner.hardware.catalog import Catalog
-from planner.plan.model import Plan, Rack
-from planner.report.model import Finding, RackResult
-from planner.settings import FacilitySettings
+from planner.plan.model import Placement, Plan, Rack
 from planner.plan.space import space_findings
+from planner.report.model import Finding, RackResult
 
 
-def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySettings) -> RackResult:
+def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
+                  members: Iterable[Placement] | None = None) -> RackResult:
     """Sum a rack's power (both bases), weight, space and GPUs, and check it against its limits.
+
+    ``members`` replaces the rack's devices in the plan (a what-if: the rack with one more).
 
     Power over the cap on the plan's basis is an error; on the typical basis a nameplate
     above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
     air-cooling limit is a warning (the guide measured 18% throughput loss from thermal
-    throttling); weight over the rack's rating is an error (a 1.36 t NVL72 on a floor or
-    rack rated below it is not a planning risk but a structural one).
+    throttling), and so is the air remainder of a liquid-cooled rack; weight over the rack's
+    rating is an error (a 1.36 t NVL72 on a floor or rack rated below it is not a planning
+    risk but a structural one); floor load over the floor's rating is an error. Feeds and
+    PDUs are sized on the nameplate (``planner.facility.distribution``).
     """
+    settings = plan.settings
+    facility, power_s, floor_s = settings.facility, settings.power, settings.floor
     basis = facility.power_basis
     res = RackResult(id=rack.id, name=rack.name, height_u=rack.height_u, cooling=rack.cooling,
                      cap_kw=rack.power_cap_kw, max_weight_kg=rack.max_weight_kg, basis=basis)
     counts = res.counts
     spans = []
     liquid_rack = rack.cooling != "air"  # liquid or hybrid: plumbed to a CDU
-    for p in plan.rack_members(rack.id).values():
+    feeds_n = 1 if power_s.feed_redundancy == "N" else 2
+    cords = [[0, 0] for _ in range(feeds_n)]
+    busbar = False
+    liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
+    for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
         if d is None:
             res.findings.append(Finding("error", "device.unknown_type",
@@ -38,12 +53,25 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
         res.weight_g += round(d.weight_kg * 1000)
         res.used_u += d.u_height
         spans.append((p.u, p.u + d.u_height - 1, p.id))
+        fraction = capture_fraction(d, liquid_rack, facility)
+        if fraction:
+            res.heat_liquid_mw += round(nam * fraction)
+            liquid_typ += round(typ * fraction)
+        if d.power_inlets is not None:
+            for i, n in enumerate(split_cords(d.power_inlets.c13, feeds_n)):
+                cords[i][0] += n
+            for i, n in enumerate(split_cords(d.power_inlets.c19, feeds_n)):
+                cords[i][1] += n
+        if d.rack_type is not None or d.power_shelves is not None:  # rack-scale: power shelves feed a bus bar
+            busbar = True
+        if d.power_shelves is not None:
+            res.power_shelves += d.power_shelves.count
+            res.findings.extend(shelf_findings(d, p.label or p.id, rack.name, rack.id))
         if d.gpu is not None:
             res.nodes += 1
             res.gpus += d.gpu.count
             if liquid_rack or d.cooling == "liquid":
                 res.liquid_nodes += 1
-                res.liquid_heat_mw += nam if basis == "nameplate" else typ
             if d.cooling == "liquid" and not liquid_rack:
                 res.findings.append(Finding(
                     "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
@@ -52,6 +80,40 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
     spans.sort()
     for sev, code, msg, where in space_findings(rack, spans):
         res.findings.append(Finding(sev, code, msg, where))
+
+    # Heat: what the cold plates do not take goes to air; a rear-door heat exchanger takes
+    # air heat to water up to its capacity.
+    res.heat_air_mw = res.nameplate_mw - res.heat_liquid_mw
+    air_basis_mw = (res.nameplate_mw if basis == "nameplate" else res.typical_mw) - (
+        res.heat_liquid_mw if basis == "nameplate" else liquid_typ)
+    if rack.rear_door_hx:
+        door_mw = round(facility.rear_door_kw * 1e6)
+        moved = min(door_mw, res.heat_air_mw)
+        res.heat_liquid_mw += moved
+        res.heat_air_mw -= moved
+        air_basis_mw -= min(door_mw, air_basis_mw)
+    res.water_l_min = water_l_min(res.heat_liquid_mw / 1e6, facility)
+
+    # Feeds and PDUs on the nameplate.
+    pdu = catalog.get(power_s.pdu_device)
+    if pdu is not None and pdu.pdu_kw(power_s.continuous_derating):
+        res.pdu_model = pdu.model
+        res.feeds = size_feeds(res.power_nameplate_kw, tuple((a, b) for a, b in cords), pdu, power_s)
+        res.findings.extend(feed_findings(rack.name, rack.id, res.power_nameplate_kw, res.feeds, pdu, power_s,
+                                          busbar=busbar))
+
+    # Floor: equipment and enclosure over the footprint.
+    res.enclosure_kg = floor_s.enclosure_kg
+    res.footprint_m2 = rack.width_mm * rack.depth_mm / 1e6
+    res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
+                                            floor_s.aisle_share_mm)
+    if res.floor_load_kg_m2 > floor_s.floor_rating_kg_m2 + 1e-9:
+        res.findings.append(Finding(
+            "error", "rack.floor.over_rating",
+            f"Rack {rack.name} puts {res.floor_load_kg_m2:,.0f} kg/m² on the floor ({res.total_weight_kg:,.0f} kg "
+            f"with its {floor_s.enclosure_kg:g} kg enclosure over {rack.width_mm} x "
+            f"{rack.depth_mm + floor_s.aisle_share_mm:g} mm), above the floor's {floor_s.floor_rating_kg_m2:,.0f} "
+            "kg/m² rating: spread the load over more racks or have the floor reinforced", rack.id))
 
     power = res.power_kw
     if power > rack.power_cap_kw + 1e-9:
@@ -66,12 +128,18 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility: FacilitySe
             f"Rack {rack.name} fits its {rack.power_cap_kw:g} kW cap at typical draw ({power:.1f} kW) but its "
             f"nameplate is {nameplate:.1f} kW: circuits and PDUs must carry the rating, and a power spike can "
             "trip the breaker. Confirm the facility allows it, or plan on the nameplate basis", rack.id))
-    if rack.cooling == "air" and power > facility.air_cooling_limit_kw + 1e-9:
+    if rack.cooling == "air" and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
         res.findings.append(Finding(
             "warning", "rack.cooling.air_limit",
-            f"Air-cooled rack {rack.name} dissipates {power:.1f} kW, above the {facility.air_cooling_limit_kw:g} kW "
+            f"Air-cooled rack {rack.name} puts {air_basis_mw / 1e6:.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
             "air-cooling limit: the planning guide saw thermal throttling cost 18% of throughput with air "
             "cooling; use direct-to-chip liquid cooling", rack.id))
+    if liquid_rack and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
+        res.findings.append(Finding(
+            "warning", "rack.cooling.air_remainder",
+            f"Liquid-cooled rack {rack.name} still puts {air_basis_mw / 1e6:.1f} kW ({basis}) into the air, above "
+            f"the {facility.air_cooling_limit_kw:g} kW air-cooling limit: the cold plates do not take memory, "
+            "NIC and power-supply heat; add a rear-door heat exchanger or spread the nodes", rack.id))
     if res.weight_kg > rack.max_weight_kg + 1e-9:
         res.findings.append(Finding(
             "error", "rack.weight.over_limit",

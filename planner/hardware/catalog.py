@@ -14,10 +14,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from planner.bounds import physical_number
+
 from planner.errors import PlannerError, describe_validation_error
 from planner.hardware.parts import Component, RackType
 from planner.paths import resources_dir
-from planner.plan.readfile import read_limited
+from planner.plan.readfile import read_limited, strict_json
 
 Category = Literal["gpu_server", "switch", "storage", "cdu", "pdu", "other"]
 Cooling = Literal["air", "liquid"]
@@ -36,7 +38,9 @@ CATALOG_SCHEMA_VERSION = 1
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
+
+    _physical = field_validator("*")(physical_number)
 
 
 class GpuBlock(_Strict):
@@ -83,6 +87,38 @@ class StorageBlock(_Strict):
     write_gbs: float = Field(gt=0, le=1e5)
 
 
+class PduBlock(_Strict):
+    """A rack PDU by its input circuit: capacity sqrt(3) x V x I (three-phase, V line to line)
+    or V x I (single-phase), before the continuous-load derating."""
+
+    voltage_v: float = Field(gt=0, le=1000, description="line-to-line for three-phase")
+    phases: Literal[1, 3]
+    breaker_a: float = Field(gt=0, le=1000)
+    outlets_c13: int = Field(0, ge=0, le=200)
+    outlets_c19: int = Field(0, ge=0, le=200)
+
+    @property
+    def kva(self) -> float:
+        return (3 ** 0.5 if self.phases == 3 else 1.0) * self.voltage_v * self.breaker_a / 1000
+
+
+class PowerInlets(_Strict):
+    """The device's power supply cords by the PDU outlet they plug into (C14 inlet -> C13
+    outlet, C20 inlet -> C19 outlet), split evenly over the rack's feeds."""
+
+    c13: int = Field(0, ge=0, le=64)
+    c19: int = Field(0, ge=0, le=64)
+
+
+class PowerShelves(_Strict):
+    """Rack-scale systems: power shelves feed the system's busbar; the rack's feeds supply
+    the shelves, not the trays."""
+
+    count: int = Field(ge=1, le=64)
+    kw_each: float = Field(gt=0, le=1000)
+    spares: int = Field(0, ge=0, le=64, description="shelves beyond those the nameplate needs (N+spares)")
+
+
 class DeviceType(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
     vendor: str = Field(min_length=1, max_length=100)
@@ -94,11 +130,17 @@ class DeviceType(_Strict):
     power_typical_w: float = Field(ge=0, le=500_000, description="sustained draw in training")
     cooling: Cooling = "air"
     gpu: GpuBlock | None = None
-    nics: tuple[NicBlock, ...] = ()
+    nics: tuple[NicBlock, ...] = Field((), strict=False)  # a JSON list; its items stay strict
     switch: SwitchBlock | None = None
     storage: StorageBlock | None = None
     cdu_capacity_kw: float | None = Field(default=None, gt=0, le=10_000)
-    pdu_capacity_kw: float | None = Field(default=None, gt=0, le=1000)
+    pdu_capacity_kw: float | None = Field(default=None, gt=0, le=1000,
+                                          description="derated capacity; without a 'pdu' block only")
+    pdu: PduBlock | None = None
+    liquid_fraction: float | None = Field(default=None, ge=0, le=1,
+                                          description="share of the heat a liquid-cooled device gives to liquid")
+    power_inlets: PowerInlets | None = None
+    power_shelves: PowerShelves | None = None
     rack_type: str | None = Field(default=None, max_length=64,
                                   description="the rack type this system is built for (rack-scale systems and their trays)")
     compute_trays: int | None = Field(default=None, ge=1, le=1000,
@@ -132,6 +174,13 @@ class DeviceType(_Strict):
     def power_w(self, basis: str) -> float:
         return self.power_max_w if basis == "nameplate" else self.power_typical_w
 
+    def pdu_kw(self, derating: float) -> float | None:
+        """A PDU's continuous capacity: its circuit's kVA x the derating at unity power factor
+        (server supplies with active PFC run at 0.95-0.99), else the catalog's rated kW."""
+        if self.pdu is not None:
+            return self.pdu.kva * derating
+        return self.pdu_capacity_kw
+
     def compute_nics(self) -> tuple[NicBlock, ...]:
         return tuple(n for n in self.nics if n.purpose == "compute")
 
@@ -150,9 +199,9 @@ class DeviceType(_Strict):
 
 class CatalogFile(_Strict):
     schema_version: int = Field(ge=1)
-    devices: tuple[DeviceType, ...]
-    rack_types: tuple[RackType, ...] = ()
-    components: tuple[Component, ...] = ()
+    devices: tuple[DeviceType, ...] = Field(strict=False)  # JSON lists; their items stay strict
+    rack_types: tuple[RackType, ...] = Field((), strict=False)
+    components: tuple[Component, ...] = Field((), strict=False)
 
     @field_validator("schema_version")
     @classmethod
@@ -238,7 +287,7 @@ def read_catalog(path: Path) -> CatalogFile:
     except UnicodeDecodeError:
         raise CatalogError(f"{path.name}: not a UTF-8 text file") from None
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = strict_json(text, "catalog")
     except (json.JSONDecodeError, ValueError, RecursionError) as exc:
         raise CatalogError(f"{path.name}: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
@@ -254,9 +303,6 @@ def read_catalog(path: Path) -> CatalogFile:
         raise CatalogError(f"{path.name}: device id '{dupes[0]}' is defined twice")
     return parsed
 
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number a catalog may hold")
 
 
 def builtin_catalog_files() -> list[Path]:

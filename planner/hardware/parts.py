@@ -10,14 +10,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from planner.bounds import physical_number
 
 RackCooling = Literal["air", "liquid", "hybrid"]
 ComponentKind = Literal["nic", "dpu", "transceiver", "cable"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False, strict=True)
+
+    _physical = field_validator("*")(physical_number)
 
 
 class _Entry(_Strict):

@@ -28,6 +28,9 @@ class NodeSummary:
     nic_technologies: frozenset[str] = frozenset()
     shared_nic_types: tuple[str, ...] = ()
     consumer_types: tuple[str, ...] = ()
+    domain_gpus: int = 0  # NVLink domain of the node type holding most GPUs (8 HGX, 72 NVL72)
+    memory_gb: float = 0.0  # smallest GPU memory among the types
+    memory_bandwidth_tbs: float | None = None  # slowest HBM among the types; None: not in the catalog
 
 
 def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
@@ -43,7 +46,13 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
         s.nodes += n
         s.gpus += n * d.gpus
         if n * d.gpus > best_gpus:
-            best_gpus, s.gpus_per_node = n * d.gpus, d.gpus
+            best_gpus, s.gpus_per_node, s.domain_gpus = n * d.gpus, d.gpus, d.gpu.domain_gpus
+        s.memory_gb = d.gpu.memory_gb if s.nodes == n else min(s.memory_gb, d.gpu.memory_gb)
+        hbm = d.gpu.memory_bandwidth_tbs
+        if s.nodes == n:
+            s.memory_bandwidth_tbs = hbm
+        elif s.memory_bandwidth_tbs is not None:
+            s.memory_bandwidth_tbs = None if hbm is None else min(s.memory_bandwidth_tbs, hbm)
         s.bf16_tflops = d.gpu.bf16_tflops if not s.bf16_tflops else min(s.bf16_tflops, d.gpu.bf16_tflops)
         s.nvlink_gbs = d.gpu.nvlink_gbs if s.nodes == n else min(s.nvlink_gbs, d.gpu.nvlink_gbs)
         nics = d.compute_nics()

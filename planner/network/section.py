@@ -9,7 +9,7 @@ from planner.network.checks import design_findings, port_findings, summarise_nod
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.report.figures import Figures, detail, figure
 from planner.report.model import Finding
-from planner.workload.checks import evaluate_training
+from planner.workload.section import workload_outcome
 
 NO_TIERS = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
 
@@ -27,6 +27,7 @@ class FabricRow(Figures):
     node_bus_bandwidth_gbs: float | None = figure(title="NCCL busbw per node", unit="GB/s")
     gpu_idle_pct: float = figure(title="GPU idle", unit="%")
     tokens_per_s: float = figure(title="Tokens/s", unit="tokens/s")
+    mfu: float = figure(0.0, title="End-to-end MFU", unit="fraction")
     title: str = figure("", title="Fabric", unit="name")
     line_rate_gbps: float = figure(0.0, title="Line rate", unit="Gb/s")
 
@@ -39,6 +40,7 @@ class ScalingPoint(Figures):
     speedup: float = figure(title="Speedup vs 1 GPU", unit="x")
     efficiency: float = figure(title="Scaling efficiency", unit="fraction")
     plan: bool = figure(title="The plan's size", unit="name")
+    mfu: float = figure(0.0, title="End-to-end MFU", unit="fraction")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +105,7 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     if size is not None and size.endpoints and nodes.nodes > 1:
         findings += port_findings(size, switch, placed_switches)
     findings += design_findings(fabric, workload, nodes, size, switch)
-    figures, training_findings = evaluate_training(workload, fabric, nodes)
-    findings += training_findings
+    figures = dict(workload_outcome(ctx, nodes).network)
     scaling = tuple(ScalingPoint(**p) for p in figures.pop("scaling"))
     fabrics = tuple(FabricRow(**r) for r in figures.pop("fabrics"))
     sized = {}

@@ -5,13 +5,17 @@ InfiniBand HDR/NDR200 200 Gb/s, NDR 400 Gb/s, XDR 800 Gb/s). What a collective a
 achieves is a fraction of it (``efficiency``) plus a per-step latency, both editable in
 the plan's fabric settings with their sources.
 
-Why the efficiency defaults are what they are: the guide's fabric table gives, for one
-70B all-reduce on 128 H100 (16 nodes of 8 NICs), an "effective bandwidth" of 45, 102,
-176 and 345 GB/s on 100GbE TCP, 200GbE RoCE v2, 200G IB and 400G IB. Per node that is
-out of 8 x 100/8 = 100, 200, 200 and 400 GB/s of line rate: 45%, 51%, 88% and 86.25%.
-Those ratios are the table's trustworthy part (its absolute times are not: 345 GB/s x
-28 ms moves 9.7 GB, not the 140 GB of a 70B model's gradients), so the planner takes the
-efficiencies from it and computes the times from the bytes actually moved.
+Efficiency profiles (``efficiency_profile`` setting):
+
+- "measured" (default): achieved NCCL bus bandwidth per NIC from published nccl-tests
+  figures and large deployments, each with its source below;
+- "planning_guide": the guide's fabric table. For one 70B all-reduce on 128 H100 (16
+  nodes of 8 NICs) it gives an "effective bandwidth" of 45, 102, 176 and 345 GB/s on
+  100GbE TCP, 200GbE RoCE v2, 200G IB and 400G IB: per node out of 8 x 100/8 = 100, 200,
+  200 and 400 GB/s of line rate, 45%, 51%, 88% and 86.25%. Those ratios are the table's
+  trustworthy part (its absolute times are not: 345 GB/s x 28 ms moves 9.7 GB, not the
+  140 GB of a 70B model's gradients); choose this profile to reproduce its comparison;
+- "custom": the per-technology efficiency settings.
 """
 
 from __future__ import annotations
@@ -50,9 +54,58 @@ def technology(tech_id: str) -> FabricTechnology:
     return TECHNOLOGIES[tech_id]
 
 
+_ROCE_TUNED = (
+    "Tuned RoCE reaches InfiniBand-class bus bandwidth: Meta trained Llama 3 405B on a 400G RoCE fabric at "
+    "38-43% MFU (The Llama 3 Herd of Models, 2024, section 3.3) and reports its RoCE and InfiniBand clusters "
+    "performing alike (Gangidi et al., 'RDMA over Ethernet for Distributed AI Training at Meta Scale', SIGCOMM "
+    "2024); 90% allows for ECMP path collisions that adaptive-routed InfiniBand avoids. Untuned RoCE sits near the "
+    "guide's 51% (NVIDIA/nccl#2409: ~27 GB/s per 400G rail).")
+
+# profile -> technology -> (fraction of line rate, source)
+PROFILES: dict[str, dict[str, tuple[float, str]]] = {
+    "measured": {
+        "eth100_tcp": (0.45, "NCCL over kernel TCP on 100 Gb/s: 4-6 GB/s bus bandwidth per NIC reported "
+                       "(NVIDIA/nccl#450), 32-48% of 12.5 GB/s; the guide's table agrees (45%)."),
+        "eth200_roce": (0.90, _ROCE_TUNED),
+        "eth400_roce": (0.90, _ROCE_TUNED),
+        "ib200": (0.96, "nccl-tests maintainers: ~24 GB/s all-reduce bus bandwidth per 200G HDR NIC "
+                  "(NVIDIA/nccl-tests#119, NVIDIA/nccl#412): 24 / 25 GB/s."),
+        "ib400": (0.94, "nccl-tests maintainers: 'For NDR @ 400Gbps you should see 46-48GB/s per NIC' "
+                  "(NVIDIA/nccl-tests#290): 47 / 50 GB/s."),
+        "ib800": (0.94, "No published nccl-tests figure per XDR NIC yet: taken at NDR's measured fraction "
+                  "(94%, NVIDIA/nccl-tests#290)."),
+        "spx400": (0.90, "Spectrum-X is RoCE with adaptive routing: taken at tuned RoCE's 90%; NVIDIA states ~95% "
+                   "effective bandwidth at scale (vendor figure, no independent nccl-tests figure found)."),
+        "spx800": (0.90, "As Spectrum-X 400GbE: tuned RoCE's 90% (NVIDIA states ~95%)."),
+    },
+    "planning_guide": {
+        "eth100_tcp": (0.45, "Planning guide fabric table: 45 GB/s effective per node of 8 x 100GbE = 45%."),
+        "eth200_roce": (0.51, "Planning guide fabric table: 102 GB/s per node of 8 x 200GbE RoCE v2 = 51%."),
+        "eth400_roce": (0.51, "Not in the guide's table: its 200GbE RoCE v2 row (51%)."),
+        "ib200": (0.88, "Planning guide fabric table: 176 GB/s per node of 8 x 200G IB = 88%."),
+        "ib400": (0.8625, "Planning guide fabric table: 345 GB/s per node of 8 x NDR400 = 86.25%."),
+        "ib800": (0.8625, "Not in the guide's table: its 400G InfiniBand row (86.25%)."),
+    },
+}
+# a technology a profile does not list takes its transport's figure
+_BY_TRANSPORT = {"measured": {"ib": "ib400", "roce": "eth400_roce", "tcp": "eth100_tcp"},
+                 "planning_guide": {"ib": "ib400", "roce": "eth200_roce", "tcp": "eth100_tcp"}}
+
+
+def profile_efficiency(profile: str, tech_id: str) -> tuple[float, str]:
+    """(fraction of line rate, source) of ``tech_id`` in a named profile."""
+    table = PROFILES[profile]
+    if tech_id not in table:
+        tech_id = _BY_TRANSPORT[profile][TECHNOLOGIES[tech_id].transport]
+    return table[tech_id]
+
+
 def efficiency(fabric: FabricSettings, tech_id: str) -> float:
-    """Achieved bus bandwidth as a fraction of line rate for ``tech_id`` (editable setting)."""
-    return float(getattr(fabric, f"efficiency_{tech_id}"))
+    """Achieved bus bandwidth as a fraction of line rate for ``tech_id``: from the plan's
+    efficiency profile, or its per-technology settings under the "custom" profile."""
+    if fabric.efficiency_profile == "custom":
+        return float(getattr(fabric, f"efficiency_{tech_id}"))
+    return profile_efficiency(fabric.efficiency_profile, tech_id)[0]
 
 
 def latency_s(fabric: FabricSettings, tech_id: str) -> float:

@@ -1,4 +1,9 @@
-"""Auto-place: N devices of one type into racks, filled to their power cap, adding racks as needed."""
+"""Auto-place: N devices of one type into racks, filled to their power cap, adding racks as needed.
+
+A rack is filled no further than its own checks allow: its power cap on the plan's basis,
+for an air-cooled rack the plan's air-cooling limit, and its weight rating. New racks are
+liquid-cooled for liquid-cooled devices, and an air-cooled new rack is capped at the air
+limit, so auto-place never adds a rack that warns about itself on power, air or weight."""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from typing import Any
 
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import (AddDevice, AddRack, Command, CommandError, Macro, _device_type, _RackNamer)
+from planner.plan.names import LabelSeries
 from planner.plan.space import lowest_free_u
 
 
@@ -36,6 +42,7 @@ class AutoPlace(Command):
             raise CommandError("auto-place takes 0 to 1,000,000 devices")
         basis = plan.settings.facility.power_basis
         p_mw = round(d.power_w(basis) * 1000)
+        self._labels = LabelSeries(plan, self.label_prefix) if self.label_prefix else None
         done: list[Command] = []
         remaining = self.count
         try:
@@ -45,8 +52,9 @@ class AutoPlace(Command):
                     break
                 remaining -= self._fill(plan, catalog, d, p_mw, rack_id, remaining, done)
             names = _RackNamer(plan, self.new_rack_prefix)
+            fields = self._new_rack_fields(plan, d)
             while remaining > 0:
-                add = AddRack(names.next(), **self.new_rack_fields)
+                add = AddRack(names.next(), **fields)
                 add.do(plan, catalog)
                 done.append(add)
                 placed = self._fill(plan, catalog, d, p_mw, add.rack_id, remaining, done)
@@ -62,24 +70,38 @@ class AutoPlace(Command):
         self._done = done
         return _collect_changes(done)
 
+    def _new_rack_fields(self, plan, d) -> dict[str, Any]:
+        """New racks: the device's cooling unless given, the plan's default cap, air racks within the air limit."""
+        facility = plan.settings.facility
+        fields = dict(self.new_rack_fields)
+        fields.setdefault("cooling", d.cooling)
+        fields.setdefault("power_cap_kw", facility.default_rack_cap_kw)
+        if fields["cooling"] == "air":
+            fields["power_cap_kw"] = min(fields["power_cap_kw"], facility.air_cooling_limit_kw)
+        return fields
+
     def _fill(self, plan, catalog, d, p_mw, rack_id, want, done) -> int:
         rack = plan.rack(rack_id)
         if rack is None:
             raise CommandError(f"there is no rack '{rack_id}'")
-        basis = plan.settings.facility.power_basis
-        used_mw = sum(round(catalog[p.device].power_w(basis) * 1000) for p in plan.rack_members(rack_id).values()
-                      if p.device in catalog)
-        cap_mw = round(rack.power_cap_kw * 1e6)
+        facility = plan.settings.facility
+        basis = facility.power_basis
+        members = [catalog[p.device] for p in plan.rack_members(rack_id).values() if p.device in catalog]
+        used_mw = sum(round(m.power_w(basis) * 1000) for m in members)
+        used_g = sum(round(m.weight_kg * 1000) for m in members)
+        cap_kw = rack.power_cap_kw if rack.cooling != "air" else min(rack.power_cap_kw, facility.air_cooling_limit_kw)
+        cap_mw, cap_g, d_g = round(cap_kw * 1e6), round(rack.max_weight_kg * 1000), round(d.weight_kg * 1000)
         placed = 0
-        while placed < want and used_mw + p_mw <= cap_mw:
+        while placed < want and used_mw + p_mw <= cap_mw and used_g + d_g <= cap_g:
             u = lowest_free_u(plan, catalog, rack, d.u_height)
             if u is None:
                 break
-            label = f"{self.label_prefix}{len(plan.placements) + 1}" if self.label_prefix else ""
+            label = self._labels.next() if self._labels else ""
             add = AddDevice(d.id, rack_id, u, label=label)
             add.do(plan, catalog)
             done.append(add)
             used_mw += p_mw
+            used_g += d_g
             placed += 1
         return placed
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Settings sections whose change alters every rack's figures or findings.
-_RACK_WIDE_SECTIONS = frozenset({"facility"})
+_RACK_WIDE_SECTIONS = frozenset({"facility", "power", "floor"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,7 +171,7 @@ class EditDevice(Command):
 
 
 RACK_FIELDS = ("name", "height_u", "power_cap_kw", "cooling", "max_weight_kg", "row", "rack_type", "width_mm",
-               "depth_mm")
+               "depth_mm", "rear_door_hx")
 
 
 def _validated_rack(data: dict[str, Any]) -> Rack:
@@ -258,6 +258,25 @@ class RemoveRack(Command):
         index, rack = self._rack
         plan.insert_rack(rack, index)
         return self._devices.undo(plan, catalog) | _rack_changes(self.rack_id, structure=True)
+
+
+class SetPriceOverrides(Command):
+    """Replace the plan's price overrides (unit prices imported from a workbook)."""
+
+    label = "Import prices"
+
+    def __init__(self, overrides: list):
+        self.overrides = list(overrides)
+        self._old: list = []
+
+    def do(self, plan, catalog):
+        self._old = plan.price_overrides
+        plan.price_overrides = self.overrides
+        return ChangeSet(settings=frozenset({"costs"}))
+
+    def undo(self, plan, catalog):
+        plan.price_overrides = self._old
+        return ChangeSet(settings=frozenset({"costs"}))
 
 
 class SetSetting(Command):

@@ -10,19 +10,19 @@ old file intact and raises ``PlanSaveError`` saying why.
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import stat
-import tempfile
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from planner.errors import PlannerError, describe_validation_error, quote
 from planner.plan.migrations import migrate
-from planner.plan.model import Plan
-from planner.plan.readfile import read_limited
+from planner.plan.model import Plan, size_problem
+from planner.plan.readfile import read_limited, strict_json
+from planner.safefile import (  # noqa: F401 - the save helpers, re-exported for callers of this module
+    SaveError, backup_path, backups_of, current_umask, file_mode_for, fsync_dir, keep_backups, resolve_target,
+    save_failure, write_file,
+)
 
 MAX_PLAN_BYTES = 64 * 1024 * 1024
 DEFAULT_BACKUPS = 3
@@ -32,12 +32,7 @@ class PlanLoadError(PlannerError):
     """A plan file that cannot be used; the message is one line for the user."""
 
 
-class PlanSaveError(PlannerError):
-    """A save that did not happen; the old file is unchanged. One line for the user."""
-
-
-def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number a plan may hold")
+PlanSaveError = SaveError  # a save that did not happen; the old file is unchanged
 
 
 def _too_large(origin: str, size: int) -> PlanLoadError:
@@ -51,7 +46,7 @@ def plan_from_json(text: str | bytes, origin: str = "plan") -> Plan:
     if len(text) > MAX_PLAN_BYTES:
         raise _too_large(origin, len(text))
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = strict_json(text)
     except RecursionError:
         raise PlanLoadError(f"{origin}: the JSON is nested too deeply to be a plan") from None
     except UnicodeDecodeError:
@@ -60,6 +55,9 @@ def plan_from_json(text: str | bytes, origin: str = "plan") -> Plan:
         raise PlanLoadError(f"{origin}: not a valid plan file (JSON error: {exc})") from None
     if not isinstance(data, dict):
         raise PlanLoadError(f"{origin}: not a plan file (expected a JSON object, found {type(data).__name__})")
+    too_big = size_problem(*(len(v) if isinstance(v, list) else 0 for v in (data.get("racks"), data.get("placements"))))
+    if too_big:  # before any validation or evaluation
+        raise PlanLoadError(f"{origin}: {too_big}")
     try:
         data = migrate(data)
     except PlannerError as exc:
@@ -85,165 +83,19 @@ def plan_to_json(plan: Plan) -> str:
     return plan.model_dump_json(indent=1)
 
 
-# -- saving ---------------------------------------------------------------------------
-
-def backup_path(path: str | Path, index: int) -> Path:
-    """The ``index``-th newest backup of ``path`` (1 = the version before the last save)."""
-    path = Path(path)
-    return path.with_name(f"{path.name}.{index}.bak")
-
-
-def backups_of(path: str | Path) -> list[Path]:
-    """Existing backups of ``path``, newest first."""
-    out, i = [], 1
-    while backup_path(path, i).exists():
-        out.append(backup_path(path, i))
-        i += 1
-    return out
-
-
-def save_failure(path: Path, exc: OSError) -> PlanSaveError:
-    """One line saying why a save failed, in words a user acts on."""
-    code = exc.errno
-    if code in (errno.ENOSPC, errno.EDQUOT):
-        why = "the disk is full"
-    elif code in (errno.EACCES, errno.EPERM):
-        why = f"no permission to write in {path.parent}"
-    elif code == errno.EROFS:
-        why = f"{path.parent} is on a read-only disk"
-    elif code == errno.ENOENT:
-        why = f"the folder {path.parent} does not exist"
-    elif code == errno.EFBIG:
-        why = "the file is larger than this disk or account allows"
-    else:
-        why = exc.strerror or str(exc)
-    keep = "the previous file is unchanged" if path.exists() else "nothing was written"
-    return PlanSaveError(f"cannot save {path.name}: {why} ({keep})")
-
-
-def keep_backups(path: str | Path, keep: int) -> None:
-    """Shift NAME.1.bak .. NAME.(keep-1).bak up by one and make NAME.1.bak the current file.
-
-    Called after the new content is safely on disk in a temporary file and before it
-    replaces ``path``. The current file is hard-linked (falling back to a copy), so
-    ``path`` itself is never absent or partial. The oldest backup beyond ``keep`` drops off.
-    """
-    path = Path(path)
-    if keep <= 0 or not path.is_file():
-        return
-    for i in range(keep - 1, 0, -1):
-        older = backup_path(path, i)
-        if older.exists():
-            os.replace(older, backup_path(path, i + 1))
-    newest = backup_path(path, 1)
-    try:
-        newest.unlink(missing_ok=True)
-        os.link(path, newest)
-    except OSError:
-        _copy_atomically(path, newest)
-
-
-def _copy_atomically(src: Path, dst: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
-    try:
-        with os.fdopen(fd, "wb") as out, open(src, "rb") as inp:
-            while chunk := inp.read(1 << 20):
-                out.write(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, dst)
-    except BaseException:
-        _unlink_quietly(tmp)
-        raise
-
-
-def resolve_target(path: str | Path) -> Path:
-    """Where a save really goes: through symlinks, so a link to a plan stays a link."""
-    path = Path(path)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
-
-
-def current_umask() -> int:
-    """The process umask, read without changing it where the OS allows (Linux
-    /proc/self/status), else by setting and restoring it."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return umask
-
-
-def file_mode_for(path: Path) -> int:
-    """Keep an existing file's permissions; a new file gets 0666 less the umask (as any
-    program's new document would; a temporary file from mkstemp is 0600, which would
-    survive the rename and lock colleagues out of a shared folder)."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        return 0o666 & ~current_umask()
-
+# -- saving (through the one safe writer, ``planner.safefile``) ---------------------------
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, keep: int = 0) -> None:
-    """Write to a temporary file beside the target, fsync, keep backups, then replace.
+    """Write ``data`` to ``path`` through the safe writer (checked, fsynced, renamed)."""
+    write_file(path, data, keep=keep, kind="")
 
-    The old file stays complete until the rename, which the OS makes atomic; a crash at
-    any moment leaves either the complete old file or the complete new one.
-    """
-    path = resolve_target(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise save_failure(path, exc) from None
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fchmod(fd, file_mode_for(path))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        keep_backups(path, keep)
-        os.replace(tmp, path)
-    except OSError as exc:
-        _unlink_quietly(tmp)
-        raise save_failure(path, exc) from None
-    except BaseException:
-        _unlink_quietly(tmp)
-        raise
-    fsync_dir(directory)
-
-
-def _unlink_quietly(name: str | Path) -> None:
-    try:
-        os.unlink(name)
-    except OSError:
-        pass
-
-
-def fsync_dir(directory: Path) -> None:
-    """Make a rename in ``directory`` durable (POSIX needs the folder fsynced too)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def save_plan(plan: Plan, path: str | Path, *, keep: int = DEFAULT_BACKUPS) -> None:
-    """Save atomically, keeping the previous ``keep`` versions as NAME.1.bak (newest) ..."""
-    atomic_write_bytes(path, plan_to_json(plan).encode("utf-8"), keep=keep)
+def save_plan(plan: Plan, path: str | Path, *, keep: int = DEFAULT_BACKUPS, inputs=()) -> None:
+    """Save atomically, keeping the previous ``keep`` versions as NAME.1.bak (newest) ...
+    A plan over the size limits is refused: it could not be opened again."""
+    too_big = size_problem(len(plan.racks), len(plan.placements))
+    if too_big:
+        raise PlanSaveError(f"cannot save {Path(path).name}: {too_big}")
+    write_file(path, plan_to_json(plan).encode("utf-8"), keep=keep, inputs=inputs)
 
 
 def unknown_device_problem(plan: Plan, catalog) -> str | None:

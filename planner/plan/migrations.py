@@ -1,7 +1,6 @@
 """Ordered migrations of plan files from each older schema_version to the current one.
 
-``MIGRATIONS[n]`` turns a version-n dict into a version-(n+1) dict. Version 1 is the
-first released format, so there is nothing to migrate yet; every future format change
+``MIGRATIONS[n]`` turns a version-n dict into a version-(n+1) dict. Every format change
 bumps ``planner.plan.model.SCHEMA_VERSION``, adds one function here and a sample file of the
 old version to ``tests/data/`` (``tests/planner/test_migrations.py`` loads each one).
 """
@@ -9,12 +8,29 @@ old version to ``tests/data/`` (``tests/planner/test_migrations.py`` loads each 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable, Mapping
 
 from planner.errors import PlannerError
 from planner.plan.model import SCHEMA_VERSION
 
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+def _v1_to_v2(data: dict) -> dict:
+    """Format 2 moved the rack PDU model and the feed redundancy from the cost settings to
+    the power settings (A+B feeds became the 2N / N+1 / N choice)."""
+    settings = data.get("settings")
+    costs = settings.get("costs") if isinstance(settings, dict) else None
+    if isinstance(costs, dict):
+        power = {}
+        if "pdu_device" in costs:
+            power["pdu_device"] = costs.pop("pdu_device")
+        if "redundant_feeds" in costs:
+            power["feed_redundancy"] = "2N" if costs.pop("redundant_feeds") else "N"
+        if power:
+            settings["power"] = {**power, **settings.get("power", {})}
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
 
 
 class MigrationError(PlannerError):
@@ -43,7 +59,13 @@ def migrate(
         )
     if version == current:
         return data
-    data = copy.deepcopy(data)
+    try:
+        # a JSON round trip copies as deep as the JSON reader read (deepcopy recurses twice per level)
+        data = json.loads(json.dumps(data))
+    except (TypeError, ValueError):
+        data = copy.deepcopy(data)
+    except RecursionError:
+        raise MigrationError("the plan's JSON is nested too deeply to be a plan") from None
     while version < current:
         step = steps.get(version)
         if step is None:

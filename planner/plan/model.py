@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
+
+from planner.bounds import physical_number
 
 from planner.settings import Settings
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
 
 class _Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False, strict=True)
+
+    _physical = field_validator("*")(physical_number)
 
 
 class Rack(_Doc):
@@ -29,10 +33,11 @@ class Rack(_Doc):
     power_cap_kw: float = Field(30.0, gt=0, le=1000)
     cooling: Literal["air", "liquid", "hybrid"] = "air"
     max_weight_kg: float = Field(1360.0, gt=0, le=20000, description="static load rating")
-    row: str = Field("", max_length=100)
+    row: str = Field("", max_length=100, description="row name on the floor; racks of a row stand in plan order")
     rack_type: str = Field("", max_length=64, description="the catalog rack type it was built from; empty = conventional")
-    width_mm: int = Field(600, ge=300, le=1500)
-    depth_mm: int = Field(1200, ge=300, le=2000)
+    width_mm: int = Field(600, ge=300, le=1500, description="footprint width")
+    depth_mm: int = Field(1200, ge=300, le=2000, description="footprint depth")
+    rear_door_hx: bool = Field(False, description="a rear-door heat exchanger takes the rack's air heat to water")
 
 
 class Placement(_Doc):
@@ -43,13 +48,39 @@ class Placement(_Doc):
     label: str = Field("", max_length=200)
 
 
+class PriceOverride(_Doc):
+    """A unit price set for one bill-of-materials line (e.g. edited in an exported workbook),
+    instead of the catalog's or a cost setting's price, with where it came from."""
+
+    item: str = Field(min_length=1, max_length=300, description="the BOM line's item, as the workbook shows it")
+    unit_usd: float = Field(ge=0, le=1e12)
+    source: str = Field(min_length=1, max_length=500)
+
+
+# Size limits (README "Your work is safe"): the largest plan every view and export handles
+# within bounded memory and time. The frontier-100k template (100,000 GPUs) has 2,982
+# racks and 18,183 devices.
+MAX_RACKS = 10_000
+MAX_DEVICES = 200_000
+
+
+def size_problem(racks: int, devices: int) -> str | None:
+    """Why a plan of this size is refused, or None."""
+    if racks > MAX_RACKS:
+        return f"{racks:,} racks are more than a plan may have ({MAX_RACKS:,})"
+    if devices > MAX_DEVICES:
+        return f"{devices:,} devices are more than a plan may have ({MAX_DEVICES:,})"
+    return None
+
+
 class Plan(_Doc):
     schema_version: int = SCHEMA_VERSION
     name: str = Field("Untitled plan", min_length=1, max_length=200)
     description: str = Field("", max_length=5000)
     settings: Settings = Field(default_factory=Settings)
-    racks: list[Rack] = Field(default_factory=list)
-    placements: list[Placement] = Field(default_factory=list)
+    price_overrides: list[PriceOverride] = Field(default_factory=list)
+    racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)
+    placements: list[Placement] = Field(default_factory=list, max_length=MAX_DEVICES)
 
     _racks: dict[str, Rack] = PrivateAttr(default_factory=dict)
     _placements: dict[str, Placement] = PrivateAttr(default_factory=dict)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import stat
 from pathlib import Path
 
-from planner.errors import PlannerError
+from planner.errors import PlannerError, quote
 
 
 def read_limited(path: str | Path, limit: int, what: str = "plan file") -> bytes:
@@ -33,3 +34,21 @@ def read_limited(path: str | Path, limit: int, what: str = "plan file") -> bytes
     if len(raw) > limit:
         raise PlannerError(f"{path.name}: larger than a {what} can be ({limit // 2**20} MB)")
     return raw
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key {quote(key, 40)} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def strict_json(text: str | bytes, what: str = "plan"):
+    """``json.loads`` refusing what Python's reader lets through: a key given twice in one
+    object (the last would silently win) and NaN/Infinity. ValueError says which."""
+    def no_constant(name: str):
+        raise ValueError(f"{name} is not a number a {what} may hold")
+
+    return json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_keys)

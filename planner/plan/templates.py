@@ -18,6 +18,7 @@ from planner.hardware.catalog import Catalog, default_catalog
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError
 from planner.facility.cooling import cdus_needed
+from planner.facility.heat import capture_fraction
 from planner.errors import PlannerError
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.paths import resources_dir
@@ -86,15 +87,16 @@ def list_templates() -> list[Template]:
 
 
 def build_template(name: str, *, nodes: int | None = None, power_basis: str | None = None,
-                   catalog: Catalog | None = None) -> Plan:
+                   catalog: Catalog | None = None, settings: dict[str, Any] | None = None) -> Plan:
     """A plan laid out from a template: nodes by auto-place on the power basis, then the
-    fabric switches the nodes need, storage, storage switches and CDUs by policy."""
+    fabric switches the nodes need, storage, storage switches and CDUs by policy; the
+    racks stand in rows. ``settings`` overrides the template's settings (section -> fields)."""
     catalog = catalog or default_catalog()
     t = get_template(name)
     n_nodes = t.nodes if nodes is None else nodes
     if not 0 <= n_nodes <= 100_000:
         raise TemplateError("--nodes takes 0 to 100,000 nodes")
-    settings = Settings.model_validate(_merge(Settings().model_dump(), t.settings))
+    settings = Settings.model_validate(_merge(_merge(Settings().model_dump(), t.settings), settings or {}))
     if power_basis is not None:
         settings.facility = settings.facility.model_copy(update={"power_basis": power_basis})
     title = t.title if nodes is None or nodes == t.nodes else resized_title(t, n_nodes, catalog)
@@ -147,10 +149,8 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     for extra in t.management:
         infra += place(extra.device, extra.count, t.infra_rack, infra, "mgmt-srv-")
     if t.cdus:
-        node = catalog[t.node]
-        basis = settings.facility.power_basis
-        liquid = n_nodes if (rack_fields(t.gpu_rack)["cooling"] != "air" or node.cooling == "liquid") else 0
-        need = cdus_needed(liquid, liquid * node.power_w(basis) / 1000, settings.facility, catalog)
+        liquid_nodes, liquid_kw = _liquid_load(plan, catalog)
+        need = cdus_needed(liquid_nodes, liquid_kw, settings.facility, catalog)
         if rack_fields(t.infra_rack)["cooling"] != "air":  # liquid-cooled infrastructure racks: CDUs go there
             infra += place(settings.facility.cdu_device, need, t.infra_rack, infra, "cdu-")
         else:
@@ -162,7 +162,48 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     if t.management_switch and n_nodes > 1:
         # One out-of-band port per device (BMC), 48 per management switch.
         place("mgmt-1g-48", math.ceil(len(plan.placements) / 48), t.infra_rack, infra or None, "mgmt-")
+    _set_rows(plan)
     return plan
+
+
+def row_name(i: int) -> str:
+    """A, B, ..., Z, AA, AB, ...: the way floor plans letter their rows."""
+    name = ""
+    i += 1
+    while i:
+        i, rem = divmod(i - 1, 26)
+        name = chr(65 + rem) + name
+    return name
+
+
+def _set_rows(plan: Plan) -> None:
+    """Stand the racks in rows of the floor setting's length, in plan order (GPU racks,
+    then network, storage and CDU racks at the end of the last row). A big plan gets longer
+    rows, a multiple of the setting, so the hall stays about as wide as it is deep (and the
+    setting says so)."""
+    per = plan.settings.floor.racks_per_row
+    square = math.isqrt(len(plan.racks))
+    if square > per:
+        per *= math.ceil(square / per)
+        plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
+    for i, rack in enumerate(plan.racks):
+        rack.row = row_name(i // per)
+
+
+def _liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
+    """Liquid-cooled GPU nodes and the design heat (nameplate x capture fraction, kW) the
+    placed devices put into liquid: what the CDUs are sized on."""
+    nodes, kw = 0, 0.0
+    for p in plan.placements:
+        d = catalog.get(p.device)
+        rack = plan.rack(p.rack)
+        if d is None or rack is None:
+            continue
+        liquid_rack = rack.cooling != "air"
+        if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
+            nodes += 1
+        kw += capture_fraction(d, liquid_rack, plan.settings.facility) * d.power_max_w / 1000
+    return nodes, kw
 
 
 def _switch_label(catalog: Catalog, device_id: str) -> str:

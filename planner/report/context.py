@@ -25,6 +25,9 @@ class EvalContext:
     # rack power on the plan's basis (integer mW) -> number of racks drawing it; kept up to
     # date incrementally so sections need not walk the racks (None: count from ``racks``)
     rack_powers: dict[int, int] | None = None
+    # results shared between sections within one evaluation (the workload model, read by
+    # the network and workload sections); not part of the report
+    cache: dict[str, Any] = field(default_factory=dict)
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

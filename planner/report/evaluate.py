@@ -54,7 +54,7 @@ class Evaluator:
         rack = self.plan.rack(rack_id)
         if rack is None:
             return
-        res = evaluate_rack(self.plan, rack, self.catalog, self.plan.settings.facility)
+        res = evaluate_rack(self.plan, rack, self.catalog)
         self._racks[rack_id] = res
         self._agg.add(res)
 
@@ -69,7 +69,7 @@ class Evaluator:
             typical_mw=agg.typical_mw, nameplate_mw=agg.nameplate_mw, weight_g=agg.weight_g,
             liquid_nodes=agg.liquid_nodes, liquid_heat_mw=agg.liquid_heat_mw,
             basis=facility.power_basis, pue=facility.pue, cdus=cooling.cdus, cdus_placed=cooling.cdus_placed,
-            cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short,
+            cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_mw=agg.cap_mw,
         )
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
                           rack_powers={k: v for k, v in agg.rack_powers.items() if v})
@@ -92,12 +92,13 @@ class Evaluator:
 
 class _Aggregate:
     __slots__ = ("gpus", "nodes", "gpu_racks", "typical_mw", "nameplate_mw", "weight_g",
-                 "liquid_nodes", "liquid_heat_mw", "counts", "rack_powers", "severities")
+                 "liquid_nodes", "liquid_heat_mw", "counts", "rack_powers", "severities", "pdus", "cap_mw")
 
     def __init__(self) -> None:
         self.gpus = self.nodes = self.gpu_racks = 0
         self.typical_mw = self.nameplate_mw = self.weight_g = 0
         self.liquid_nodes = self.liquid_heat_mw = 0
+        self.pdus = self.cap_mw = 0
         self.counts: dict[str, int] = {}
         self.rack_powers: dict[int, int] = {}  # rack nameplate power, mW -> racks
         self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
@@ -111,6 +112,8 @@ class _Aggregate:
         self.weight_g += sign * r.weight_g
         self.liquid_nodes += sign * r.liquid_nodes
         self.liquid_heat_mw += sign * r.liquid_heat_mw
+        self.pdus += sign * r.pdus
+        self.cap_mw += sign * round(r.cap_kw * 1e6)
         counts = self.counts
         for k, v in r.counts.items():
             counts[k] = counts.get(k, 0) + sign * v

@@ -19,8 +19,10 @@ from __future__ import annotations
 from typing import Any
 
 from planner.costs.section import CostSection
+from planner.facility.section import FacilitySection
 from planner.network.section import FabricRow, NetworkSection, ScalingPoint
 from planner.storage.section import StorageSection
+from planner.workload.section import WorkloadSection
 from planner import vocabulary
 from planner.report.figures import Figures, figure_fields
 from planner.settings.costs import RENTAL_OPTIONS
@@ -46,7 +48,8 @@ _SIZING: dict[str, tuple[str, str]] = {
 }
 # The report's section models and the tables' row models: their fields' metadata is the one
 # source of each figure's title and unit.
-MODELS: dict[str, type[Figures]] = {"network": NetworkSection, "storage": StorageSection, "cost": CostSection}
+MODELS: dict[str, type[Figures]] = {"facility": FacilitySection, "network": NetworkSection,
+                                    "storage": StorageSection, "cost": CostSection, "workload": WorkloadSection}
 ROWS: dict[str, type[Figures]] = {"fabrics": FabricRow, "scaling": ScalingPoint}
 
 
@@ -65,7 +68,8 @@ KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.
 
 # Dict keys inside a figure (rental options, cable tiers) -> words.
 _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {"spot": "spot",
-    "build": "build", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
+    "build": "build", "rent_spot": "rent spot", "rent_reserved_1yr": "rent reserved 1-yr",
+    "rent_reserved_3yr": "rent reserved 3-yr", "rent_on_demand": "rent on demand", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
 }
 
 
@@ -88,7 +92,7 @@ def unit(section: str, key: str) -> str:
     """The unit shown after the figure ("ms", "GB/s", "$", ...); "" for counts and names."""
     entry = _TABLE.get(section, {}).get(key)
     kind = entry[1] if entry else ""
-    return "" if kind in ("id", "x", "fraction") else kind
+    return "" if kind in ("id", "x", "fraction", "share") else kind
 
 
 def describe(section: str, key: str, value: Any, catalog: Any = None) -> tuple[str, str]:

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # the section models import this module (Finding)
     from planner.costs.section import CostSection
+    from planner.facility.section import FacilitySection
     from planner.network.section import NetworkSection
     from planner.storage.section import StorageSection
+    from planner.workload.section import WorkloadSection
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -47,10 +49,21 @@ class RackResult:
     nameplate_mw: int = 0
     weight_g: int = 0
     liquid_nodes: int = 0
-    liquid_heat_mw: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     basis: str = "typical"
+    # power distribution (``planner.facility.distribution``), sized on the nameplate
+    feeds: tuple[Any, ...] = ()
+    pdu_model: str = ""
+    power_shelves: int = 0
+    # heat at nameplate (design heat) split by where it goes, integer mW
+    heat_liquid_mw: int = 0  # cold plates and a rear-door heat exchanger: to the water loop
+    heat_air_mw: int = 0  # to the room's air
+    water_l_min: float = 0.0
+    # floor (``planner.facility.floor``)
+    enclosure_kg: float = 0.0
+    footprint_m2: float = 0.0
+    floor_load_kg_m2: float = 0.0
 
     @property
     def power_typical_kw(self) -> float:
@@ -67,6 +80,29 @@ class RackResult:
     @property
     def weight_kg(self) -> float:
         return self.weight_g / 1e3
+
+    @property
+    def pdus(self) -> int:
+        """Rack PDUs on all feeds; each is one circuit from the facility."""
+        return sum(f.pdus for f in self.feeds)
+
+    @property
+    def liquid_heat_mw(self) -> int:
+        """Design heat to the water loop (the CDUs' load from this rack)."""
+        return self.heat_liquid_mw
+
+    @property
+    def heat_liquid_kw(self) -> float:
+        return self.heat_liquid_mw / 1e6
+
+    @property
+    def heat_air_kw(self) -> float:
+        return self.heat_air_mw / 1e6
+
+    @property
+    def total_weight_kg(self) -> float:
+        """Equipment and the enclosure itself: what stands on the floor."""
+        return self.weight_g / 1e3 + self.enclosure_kg
 
     @property
     def load_fraction(self) -> float:
@@ -102,6 +138,17 @@ class RackResult:
             "cap_kw": self.cap_kw,
             "cooling": self.cooling,
             "weight_kg": round(self.weight_kg, 3),
+            "feeds": [f.to_json() for f in self.feeds],
+            "pdu_model": self.pdu_model,
+            "circuits": self.pdus,
+            "power_shelves": self.power_shelves,
+            "heat_liquid_kw": round(self.heat_liquid_kw, 6),
+            "heat_air_kw": round(self.heat_air_kw, 6),
+            "water_l_min": round(self.water_l_min, 3),
+            "enclosure_kg": self.enclosure_kg,
+            "total_weight_kg": round(self.total_weight_kg, 3),
+            "footprint_m2": round(self.footprint_m2, 4),
+            "floor_load_kg_m2": round(self.floor_load_kg_m2, 1),
         }
 
 
@@ -115,9 +162,11 @@ class Totals:
     nameplate_mw: int = 0
     weight_g: int = 0
     liquid_nodes: int = 0
-    liquid_heat_mw: int = 0
+    liquid_heat_mw: int = 0  # design heat (nameplate) to the water loop, all racks
     basis: str = "typical"
     pue: float = 1.0
+    pdus: int = 0
+    cap_mw: int = 0  # sum of the racks' power caps: the committed kW of a colocation contract
     cdus: int = 0
     cdus_placed: int = 0
     cdu_capacity_kw: float = 0.0  # rated heat removal of the placed CDUs (catalog cdu_capacity_kw)
@@ -145,7 +194,8 @@ class Totals:
 
     @property
     def liquid_heat_kw(self) -> float:
-        """Heat of the liquid-cooled nodes on the plan's power basis, for the CDUs to remove."""
+        """Heat to the water loop at nameplate (design heat): each device's capture fraction
+        plus rear-door heat exchangers. The CDUs are sized on it."""
         return self.liquid_heat_mw / 1e6
 
     def to_json(self) -> dict[str, Any]:
@@ -226,6 +276,10 @@ class Report:
 
     # The built-in sections, typed (None when the section did not run).
     @property
+    def facility(self) -> FacilitySection | None:
+        return self.sections.get("facility")
+
+    @property
     def network(self) -> NetworkSection | None:
         return self.sections.get("network")
 
@@ -236,6 +290,10 @@ class Report:
     @property
     def cost(self) -> CostSection | None:
         return self.sections.get("cost")
+
+    @property
+    def workload(self) -> WorkloadSection | None:
+        return self.sections.get("workload")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

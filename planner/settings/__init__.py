@@ -8,12 +8,16 @@ from planner.settings._base import Section, field_meta
 from planner.settings.costs import CostSettings
 from planner.settings.fabric import FabricSettings
 from planner.settings.facility import FacilitySettings
+from planner.settings.floor import FloorSettings
+from planner.settings.power import PowerSettings
 from planner.settings.storage import StorageSettings
 from planner.settings.workload import WorkloadSettings
 
 
 class Settings(Section):
     facility: FacilitySettings = Field(default_factory=FacilitySettings)
+    power: PowerSettings = Field(default_factory=PowerSettings)
+    floor: FloorSettings = Field(default_factory=FloorSettings)
     fabric: FabricSettings = Field(default_factory=FabricSettings)
     workload: WorkloadSettings = Field(default_factory=WorkloadSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
@@ -27,6 +31,8 @@ __all__ = [
     "SECTIONS",
     "field_meta",
     "FacilitySettings",
+    "PowerSettings",
+    "FloorSettings",
     "FabricSettings",
     "WorkloadSettings",
     "StorageSettings",

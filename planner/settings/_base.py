@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from planner.bounds import physical_number
 
 
 class Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=True, strict=True)
+
+    _physical = field_validator("*")(physical_number)
 
 
 def setting(default: Any, *, title: str, unit: str = "", source: str, **constraints: Any) -> Any:

@@ -11,6 +11,9 @@ from typing import Literal
 
 from planner.settings._base import Section, setting
 
+# The longest cost horizon: the workbook's month-by-month table has a row for every month up to it.
+HORIZON_MAX_MONTHS = 240
+
 RENTAL_OPTIONS: dict[str, str] = {
     "spot": "Spot / preemptible",
     "reserved_1yr": "Reserved 1-yr",
@@ -42,6 +45,13 @@ class CostSettings(Section):
         source="CBRE North America data center trends 2024-25: $184-217 per kW per month (REFERENCE); midpoint.",
         ge=0,
         le=100_000,
+    )
+    colocation_basis: Literal["committed", "nameplate", "typical"] = setting(
+        "committed",
+        title="Colocation billed on",
+        source="Colocation contracts bill the committed (reserved) kW per rack, here the racks' power caps, "
+        "or metered peak; nameplate bills the equipment rating, typical the sustained draw (lowest, rarely "
+        "what a contract says). CBRE North America data center trends 2024-25.",
     )
     owned_facility_usd_per_node_year: float = setting(
         20_000.0,
@@ -125,7 +135,7 @@ class CostSettings(Section):
         unit="months",
         source="Planner default: the 3-year reserved term; the guide notes GPU generations turn over every ~2 years.",
         ge=1,
-        le=240,
+        le=HORIZON_MAX_MONTHS,
     )
     # -- parts the layout implies --------------------------------------------------
     cable_usd: float = setting(
@@ -159,19 +169,6 @@ class CostSettings(Section):
         ge=0,
         le=1_000_000,
     )
-    pdu_device: str = setting(
-        "pdu-3ph-60a",
-        title="Rack PDU model",
-        source="REFERENCE: 3-phase 415 V 60 A circuit carries 34.5 kW after the 80% continuous derating; "
-        "price from the catalog entry.",
-        min_length=1,
-        max_length=64,
-    )
-    redundant_feeds: bool = setting(
-        True,
-        title="A+B redundant power feeds",
-        source="REFERENCE: A+B redundant feeds must each carry the whole rack alone (PDUs on each feed).",
-    )
     facility_power_usd: float = setting(
         75_000.0,
         title="Facility power distribution",
@@ -179,6 +176,101 @@ class CostSettings(Section):
         source="Planning guide: 'The power distribution alone costs $50-100K'; midpoint. 0 to leave out.",
         ge=0,
         le=1e9,
+    )
+    # -- project costs on top of the hardware (fractions of the bill of materials) -----
+    installation_pct: float = setting(
+        0.0,
+        title="Installation and integration",
+        unit="fraction of hardware",
+        source="Rack-and-stack, cabling, burn-in and acceptance by an integrator: quoted per project, so 0 "
+        "until you enter the integrator's figure (as a share of the bill of materials).",
+        ge=0,
+        le=1,
+    )
+    shipping_pct: float = setting(
+        0.0,
+        title="Shipping and insurance",
+        unit="fraction of hardware",
+        source="Freight and transit insurance: quoted per delivery, so 0 until you enter your figure.",
+        ge=0,
+        le=1,
+    )
+    tax_pct: float = setting(
+        0.0,
+        title="Sales / use tax on equipment",
+        unit="fraction",
+        source="Depends on the jurisdiction, and many data-centre equipment purchases are exempt: 0 until you "
+        "enter your rate. Applied to hardware and spares.",
+        ge=0,
+        le=1,
+    )
+    spares_pct: float = setting(
+        0.0,
+        title="Spare parts",
+        unit="fraction of hardware",
+        source="On-site spares (nodes, PSUs, fans, optics) held against failures: your sparing policy, 0 until set.",
+        ge=0,
+        le=1,
+    )
+    contingency_pct: float = setting(
+        0.0,
+        title="Contingency",
+        unit="fraction",
+        source="A reserve for what the plan does not foresee, on all capex above: your finance team's policy, "
+        "0 until set.",
+        ge=0,
+        le=1,
+    )
+    support_pct_per_year: float = setting(
+        0.0,
+        title="Support and warranty per year",
+        unit="fraction of hardware per year",
+        source="Hardware support after the warranty the quote includes: a share of the bill of materials per "
+        "year, 0 until you enter your contract's figure.",
+        ge=0,
+        le=1,
+    )
+    software_usd_per_gpu_year: float = setting(
+        0.0,
+        title="Software licences per GPU per year",
+        unit="$/GPU/year",
+        source="E.g. NVIDIA AI Enterprise is sold per GPU per year; 0 for an open-source stack.",
+        ge=0,
+        le=1_000_000,
+    )
+    # -- finance -----------------------------------------------------------------
+    depreciation_years: int = setting(
+        5,
+        title="Depreciation period (straight line)",
+        unit="years",
+        source="IRS Publication 946: computers and peripheral equipment are 5-year property; use your "
+        "accounting policy.",
+        ge=1,
+        le=10,
+    )
+    discount_rate: float = setting(
+        0.08,
+        title="Discount rate",
+        unit="per year",
+        source="Planner default for a cost of capital; use your finance team's rate. NPV discounts each "
+        "month at (1 + rate)^(1/12) - 1.",
+        ge=0,
+        le=1,
+    )
+    currency: str = setting(
+        "USD",
+        title="Reporting currency (ISO 4217 code)",
+        source="Prices are in US dollars; the workbook and report also show the headline figures in this "
+        "currency at the exchange rate below.",
+        pattern=r"^[A-Z]{3}$",
+    )
+    usd_exchange_rate: float = setting(
+        1.0,
+        title="Exchange rate",
+        unit="currency units per US dollar",
+        source="1 for US dollars; enter the rate your finance team uses (e.g. from your bank or central bank).",
+        gt=0,
+        le=1e6,
     )
 
     def rental_rates(self) -> dict[str, float]:

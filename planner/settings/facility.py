@@ -31,9 +31,71 @@ class FacilitySettings(Section):
         le=200,
     )
     cdu_policy: Literal["per_nodes", "capacity"] = setting(
-        "per_nodes",
+        "capacity",
         title="CDU sizing",
-        source="Planning guide: 'a CDU for every 8 nodes' (rule of thumb); by capacity uses the CDU's rated kW.",
+        source="By capacity: the liquid heat at nameplate (design heat) over the CDU's rated kW, plus the "
+        "redundancy below (REFERENCE: CDUs are sized in kW). The planning guide's rule of thumb, 'a CDU for "
+        "every 8 nodes', stays selectable.",
+    )
+    cdu_redundancy: Literal["N", "N+1", "2N"] = setting(
+        "N+1",
+        title="CDU redundancy (by capacity)",
+        source="One spare CDU so a pump or heat exchanger can be serviced at full load (ASHRAE TC 9.9 "
+        "liquid cooling guidelines; Uptime Tier III concurrently maintainable).",
+    )
+    liquid_capture: float = setting(
+        0.8,
+        title="Heat to liquid, cold-plate devices without a datasheet figure",
+        unit="fraction",
+        source="Direct-to-chip cold plates on GPUs and CPUs take about 70-85% of a server's heat; memory, "
+        "NICs, drives and power supplies stay on air (ASHRAE TC 9.9, 'Liquid Cooling Guidelines'). A "
+        "device's own catalog figure wins.",
+        ge=0,
+        le=1,
+    )
+    coolant_cp_kj_kg_k: float = setting(
+        4.18,
+        title="Coolant specific heat",
+        unit="kJ/(kg·K)",
+        source="Water 4.18 kJ/(kg·K) at 20-40 °C; 25% propylene glycol ~3.9, 25% ethylene glycol ~3.7 "
+        "(ASHRAE Handbook Fundamentals, ch. 31).",
+        gt=0,
+        le=10,
+    )
+    coolant_density_kg_l: float = setting(
+        0.995,
+        title="Coolant density",
+        unit="kg/l",
+        source="Water 0.995 kg/l at 30 °C; 25% propylene glycol ~1.02 (ASHRAE Handbook Fundamentals, ch. 31).",
+        gt=0,
+        le=3,
+    )
+    coolant_delta_t_k: float = setting(
+        10.0,
+        title="Coolant temperature rise (return - supply)",
+        unit="K",
+        source="Cold-plate loops are designed for a 10 K rise (NVIDIA GB200 NVL72 and OCP ACS cold-plate "
+        "guidance: 5-15 K); flow Q = P / (c_p x density x delta T).",
+        gt=0,
+        le=60,
+    )
+    coolant_supply_c: float = setting(
+        30.0,
+        title="Facility water supply temperature",
+        unit="°C",
+        source="ASHRAE liquid cooling class W32 (up to 32 °C supply) allows chiller-free cooling most of the "
+        "year; W17 needs chillers, W45 suits heat reuse.",
+        ge=2,
+        le=70,
+    )
+    rear_door_kw: float = setting(
+        50.0,
+        title="Rear-door heat exchanger capacity",
+        unit="kW",
+        source="Active rear-door heat exchangers remove about 30-75 kW per rack into facility water (vendor "
+        "figures, e.g. Motivair ChilledDoor, USystems ColdLogik); used by racks marked with a rear door.",
+        gt=0,
+        le=500,
     )
     nodes_per_cdu: int = setting(
         8,

@@ -1,15 +1,23 @@
-"""The training workload on the placed GPUs: parallelism check, step figures, claim check."""
+"""The workload on the placed GPUs: parallelism, memory fit, batch split, step figures,
+claim check and inference sizing, with their findings."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from planner.workload.archetype import advise
-from planner.network.technologies import TECHNOLOGIES
 from planner.network.checks import NodeSummary
+from planner.network.technologies import TECHNOLOGIES
 from planner.report.model import Finding
 from planner.settings import FabricSettings, WorkloadSettings
-from planner.workload.training import JobShape, compare_fabrics, model_step, scaling_curve, step_row
+from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
+from planner.workload.archetype import advise
+from planner.workload.inference import InferenceResult, size_inference
+from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
+from planner.workload.models import ModelShape, model_shape
+from planner.workload.training import (
+    JobShape, StepResult, compare_fabrics, model_step, peak_tflops, scaling_curve, step_row,
+)
 
 EMPTY: dict[str, Any] = {
     "allreduce_ms": None,
@@ -30,39 +38,76 @@ EMPTY: dict[str, Any] = {
 }
 
 
+@dataclass(slots=True)
+class WorkloadOutcome:
+    """Everything the workload model found, for the network and workload sections."""
+
+    model: ModelShape
+    network: dict[str, Any] = field(default_factory=lambda: dict(EMPTY))
+    step: StepResult | None = None
+    memory: MemoryEstimate | None = None
+    gpu_memory_gb: float | None = None
+    inference: InferenceResult | None = None
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def fits(self) -> bool | None:
+        if self.memory is None or not self.gpu_memory_gb:
+            return None
+        return self.memory.total_gb <= self.gpu_memory_gb
+
+
 def job_shape(nodes: NodeSummary, fabric: FabricSettings) -> JobShape:
     """Nodes' figures; NICs per GPU from the design setting where the nodes have no compute NICs."""
     nics = nodes.nics_per_gpu if nodes.nics_per_gpu else fabric.nics_per_gpu
-    return JobShape(nodes.gpus_per_node, nodes.bf16_tflops, nodes.nvlink_gbs, nics, nodes.nic_gbps)
+    return JobShape(nodes.gpus_per_node, nodes.bf16_tflops, nodes.nvlink_gbs, nics, nodes.nic_gbps,
+                    nodes.domain_gpus, nodes.memory_gb, nodes.memory_bandwidth_tbs)
 
 
-def evaluate_training(workload: WorkloadSettings, fabric: FabricSettings,
-                      nodes: NodeSummary) -> tuple[dict[str, Any], list[Finding]]:
-    """The workload's figures for the network section, and its findings."""
-    figures = dict(EMPTY)
-    findings: list[Finding] = []
-    if not workload.enabled or nodes.gpus == 0:
-        if nodes.gpus:
-            findings.append(advise(False, workload.model_params_b, nodes.gpus,
-                                   TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"))
-        return figures, findings
-    w = workload
+def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> WorkloadOutcome:
+    out = WorkloadOutcome(model_shape(w))
+    is_ib = TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"
+    if nodes.gpus and w.inference:
+        _inference(w, nodes, out)
+    if not w.enabled or nodes.gpus == 0:
+        if nodes.gpus and not w.enabled:
+            out.findings.append(advise(False, out.model.params / 1e9, nodes.gpus, is_ib))
+        return out
+    _training(w, fabric, nodes, out)
+    if out.step is not None:
+        out.findings.append(advise(True, out.model.params / 1e9, nodes.gpus, is_ib))
+    return out
+
+
+def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
+    findings = out.findings
+    model = out.model
     job = w.tp * w.pp * w.dp
     if job != nodes.gpus:
         findings.append(Finding(
             "error", "workload.parallelism.mismatch",
             f"TP {w.tp} x PP {w.pp} x DP {w.dp} = {job} GPUs, but the plan places {nodes.gpus}: "
             f"set the parallelism so that the job uses every GPU"))
-        return figures, findings
-    if w.tp > nodes.gpus_per_node:
+        return
+    shape = job_shape(nodes, fabric)
+    local = shape.local_gpus
+    if w.tp > local:
         findings.append(Finding(
             "warning", "workload.tp.spans_nodes",
-            f"Tensor parallel {w.tp} is wider than a node ({nodes.gpus_per_node} GPUs): its per-layer all-reduces "
-            f"leave NVLink for the fabric; keep TP within a node"))
-    shape = job_shape(nodes, fabric)
-    r = model_step(w, fabric, shape)
+            f"Tensor parallel {w.tp} is wider than an NVLink domain ({local} GPUs): its per-layer all-reduces "
+            f"leave NVLink for the fabric; keep TP within the domain"))
+    findings += batch_findings(w)
+    if model.is_moe and w.ep > 1 and w.dp % w.ep:
+        findings.append(Finding(
+            "warning", "workload.ep.uneven",
+            f"Expert parallel {w.ep} does not divide data parallel {w.dp}: the experts cannot be spread evenly"))
+
+    out.memory = training_memory(w, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep, domain_ranks=max(1, local // w.tp))
+    out.gpu_memory_gb = nodes.memory_gb or None
+    r = model_step(w, fabric, shape, model=model)
     row = step_row(r)
-    figures.update(
+    fits = out.fits is not False
+    out.network.update(
         allreduce_ms=row["allreduce_ms"],
         effective_bandwidth_gbs=row["effective_bandwidth_gbs"],
         node_effective_bandwidth_gbs=row["node_effective_bandwidth_gbs"],
@@ -70,36 +115,127 @@ def evaluate_training(workload: WorkloadSettings, fabric: FabricSettings,
         node_bus_bandwidth_gbs=row["node_bus_bandwidth_gbs"],
         compute_ms=round(r.compute_s * 1e3, 3),
         exposed_comm_ms=round(r.exposed_s * 1e3, 3),
-        step_ms=round(r.step_s * 1e3, 3),
+        step_ms=round(r.step_s * 1e3, 3) if fits else None,
         gpu_idle_pct=row["gpu_idle_pct"],
-        tokens_per_s=row["tokens_per_s"],
+        tokens_per_s=row["tokens_per_s"] if fits else None,
         tokens_per_s_limit=round(r.tokens_per_s_limit, 1),
         fabric_gb_per_gpu_step=round(r.fabric_bytes_per_gpu / 1e9, 3),
         nvlink_gb_per_gpu_step=round(r.nvlink_bytes_per_gpu / 1e9, 3),
         scaling=scaling_curve(w, fabric, shape),
         fabrics=compare_fabrics(w, fabric, shape),
     )
-    findings += claim_findings(w, r.tokens_per_s, r.tokens_per_s_limit, nodes.gpus)
-    findings.append(advise(True, w.model_params_b, nodes.gpus,
-                           TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"))
-    return figures, findings
+    out.step = r
+    if not fits:
+        findings.append(memory_finding(w, model, fabric, shape, nodes.gpus, out.memory, out.gpu_memory_gb))
+    if r.bubble > 0.25:
+        findings.append(Finding(
+            "warning", "workload.pipeline.bubble",
+            f"The pipeline bubble is {r.bubble:.0%} of the step: PP {w.pp} stages and {r.micro_batches} "
+            f"micro-batches per step ({w.pp_schedule}: (p-1)/(m+p-1)); raise the global batch, lower PP or "
+            f"use the interleaved schedule"))
+    findings += claim_findings(w, r, nodes.gpus, model)
 
 
-def claim_findings(w: WorkloadSettings, estimate: float, limit: float, gpus: int) -> list[Finding]:
-    """A claimed tokens/s above GPUs x peak / (6 x P) cannot be true (warning); above the
-    model's estimate it needs a higher MFU than assumed (info)."""
+def batch_findings(w: WorkloadSettings) -> list[Finding]:
+    """The global batch must split into whole sequences, evenly over the replicas' micro-batches."""
+    out: list[Finding] = []
+    sequences = w.global_batch_tokens / w.seq_len
+    per = w.dp * w.micro_batch_size
+    if abs(sequences - round(sequences)) > 1e-9:
+        out.append(Finding(
+            "warning", "workload.batch.fractional_sequences",
+            f"The global batch of {w.global_batch_tokens:,} tokens is {sequences:,.2f} sequences of "
+            f"{w.seq_len:,} tokens: make it a whole number of sequences"))
+        return out
+    seqs = round(sequences)
+    if seqs % per:
+        lower, upper = seqs // per * per, (seqs // per + 1) * per
+        shown = [f"{x:,}" for x in (lower, upper) if x > 0]
+        out.append(Finding(
+            "warning", "workload.batch.uneven",
+            f"A global batch of {seqs:,} sequences over DP {w.dp} x micro-batch {w.micro_batch_size} gives "
+            f"{seqs / per:,.2f} micro-batches per replica: use {' or '.join(shown)} sequences "
+            f"(a multiple of {per:,})"))
+    elif w.pp_schedule == "interleaved" and w.pp > 1 and micro_batches(w) % w.pp:
+        out.append(Finding(
+            "warning", "workload.pipeline.interleaved_batches",
+            f"The interleaved schedule needs the micro-batches per step ({micro_batches(w)}) to be a multiple "
+            f"of PP {w.pp} (Megatron-LM)"))
+    return out
+
+
+def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape, gpus: int,
+                   mem: MemoryEstimate, available: float) -> Finding:
+    advice = smallest_fitting_change(w, model, fabric, shape, gpus, available)
+    hint = (f"the smallest change that fits: {advice.describe()} ({advice.memory_gb:,.1f} GB per GPU)"
+            if advice else "no TP / PP / sharding / recompute choice fits: use GPUs with more memory or more GPUs")
+    return Finding(
+        "error", "workload.memory.does_not_fit",
+        f"Training needs {mem.total_gb:,.1f} GB per GPU (weights {mem.weights_gb:,.1f}, gradients "
+        f"{mem.gradients_gb:,.1f}, optimizer {mem.optimizer_gb:,.1f}, activations {mem.activations_gb:,.1f}, "
+        f"overhead {mem.overhead_gb:,.1f}) under TP {w.tp} / PP {w.pp} / DP {w.dp} with "
+        f"{SHARDING_TITLES[w.sharding]}, but a GPU has {available:,.0f} GB: {hint}")
+
+
+def _inference(w: WorkloadSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
+    model = out.model
+    peak = nodes.bf16_tflops * (2.0 if w.precision == "fp8" else 1.0)
+    res = size_inference(w, model, memory_gb=nodes.memory_gb, bandwidth_tbs=nodes.memory_bandwidth_tbs,
+                         peak_tflops=peak)
+    out.inference = res
+    g = w.inference_gpus_per_replica
+    if not res.fits:
+        out.findings.append(Finding(
+            "error", "workload.inference.does_not_fit",
+            f"The model's weights ({res.weights_gb:,.1f} GB) and overhead do not fit in {g} x "
+            f"{nodes.memory_gb:,.0f} GB GPUs per replica: use more GPUs per replica (tensor parallel), "
+            f"a smaller precision or GPUs with more memory"))
+        return
+    if res.max_concurrent_sequences == 0:
+        out.findings.append(Finding(
+            "error", "workload.inference.no_kv_cache",
+            f"The weights fit but leave no room for one sequence's KV cache ({res.kv_gb_per_sequence:,.2f} GB "
+            f"at {w.prompt_tokens + w.output_tokens:,} tokens)"))
+        return
+    if nodes.memory_bandwidth_tbs is None:
+        out.findings.append(Finding(
+            "info", "workload.inference.no_bandwidth",
+            "The catalog gives no HBM bandwidth for these GPUs: decode throughput is not estimated"))
+        return
+    if res.meets_latency is False:
+        out.findings.append(Finding(
+            "warning", "workload.inference.latency",
+            f"Even one sequence takes {res.decode_s_per_token * 1e3:,.1f} ms per output token, over the "
+            f"{w.latency_ms_per_token:g} ms target: decode is bound by reading {res.weights_gb:,.1f} GB of weights "
+            f"per token; spread the replica over more GPUs"))
+    if res.gpus_needed is not None and res.gpus_needed > nodes.gpus:
+        out.findings.append(Finding(
+            "error", "workload.inference.capacity",
+            f"{w.requests_per_s:,g} requests/s need {res.gpus_needed:,} GPUs "
+            f"({res.requests_per_s_per_replica:,.2f} requests/s per replica of {g} GPU{'s' if g > 1 else ''} at "
+            f"batch {res.batch}); the plan has {nodes.gpus:,}"))
+
+
+def claim_findings(w: WorkloadSettings, r: StepResult, gpus: int, model: ModelShape) -> list[Finding]:
+    """A claimed tokens/s above GPUs x peak / FLOPs per token cannot be true (warning); above
+    the model's estimate it needs a higher efficiency than assumed (info)."""
     claim = w.claimed_tokens_per_s
     if claim is None or claim <= 0:
         return []
+    limit = r.tokens_per_s_limit
     if claim > limit:
+        six_n = gpus * r.peak_tflops * 1e12 / (6.0 * model.active_params)
         return [Finding(
             "warning", "workload.claim.impossible",
             f"The claimed {claim:,.0f} tokens/s is impossible: {gpus} GPUs at 100% of peak compute at most "
-            f"{limit:,.0f} tokens/s for a {w.model_params_b:g}B model (GPUs x peak / (6 x parameters)); "
-            f"the claim is {claim / limit:.1f}x that")]
-    if claim > estimate:
+            f"{limit:,.0f} tokens/s for a {model.params / 1e9:g}B model (GPUs x peak / (6N + 12 L s d) FLOPs per "
+            f"token; {six_n:,.0f} even counting 6N alone); the claim is {claim / limit:.1f}x that")]
+    if claim > r.tokens_per_s:
         return [Finding(
             "info", "workload.claim.optimistic",
-            f"The claimed {claim:,.0f} tokens/s is above this plan's estimate of {estimate:,.0f} "
-            f"(MFU {w.mfu:.0%}); it needs {claim / limit:.0%} of peak with no communication")]
+            f"The claimed {claim:,.0f} tokens/s is above this plan's estimate of {r.tokens_per_s:,.0f} "
+            f"(end-to-end MFU {r.mfu:.0%}); it needs {claim / limit:.0%} of peak end to end")]
     return []
+
+
+__all__ = ["EMPTY", "WorkloadOutcome", "evaluate_workload", "job_shape", "peak_tflops"]

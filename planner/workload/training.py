@@ -1,32 +1,43 @@
-"""One training step of a transformer under TP x PP x DP: compute, communication, tokens/s.
+"""One training step of a transformer under TP x PP x DP (x EP): compute, pipeline bubble,
+communication, tokens/s and end-to-end MFU.
 
 Layout (Megatron-LM's default rank order tp-dp-pp): tensor-parallel ranks are neighbours
-inside a node; data-parallel ranks come next, so ``g = gpus_per_node / TP`` ranks of a DP
-group share a node and the group spans ``m = DP / g`` nodes; pipeline stages are ``TP x DP``
-ranks apart and cross the fabric once ``TP x DP`` fills a node.
+inside an NVLink domain (8 GPUs on an HGX board, 72 in an NVL72 rack; GPUs without NVLink
+share a node over PCIe); data-parallel ranks come next, so ``g = domain / TP`` ranks of a
+DP group share a domain and the group spans ``n = DP / g`` domains; pipeline stages are
+``TP x DP`` ranks apart and cross the fabric once ``TP x DP`` fills a domain. Expert-
+parallel ranks are TP apart inside the DP group: the all-to-all stays on NVLink while
+``TP x EP`` fits in a domain.
 
-Per step, for global batch ``T`` tokens, ``P`` parameters, ``L`` layers, hidden size ``h``:
+Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active parameters,
+``L`` layers, hidden size ``h``:
 
-- compute: 6 x P x T FLOPs (forward 2, backward 4) / (GPUs x peak x MFU)   (REFERENCE);
-  MFU here is the kernels' utilisation while computing; communication that is not
-  hidden is added on top of it.
+- compute: (6 N + 12 L s h) x T FLOPs (PaLM appendix B) / (GPUs x peak x kernel efficiency);
+  full activation recompute adds one more forward pass, (2 N + 4 L s h) x T;
+- pipeline bubble: the stages' work (compute and the TP, PP and EP traffic inside it)
+  stretched by 1 / (1 - bubble), bubble = (p-1)/(m+p-1) for 1F1B (``pipeline``);
 - data-parallel gradient synchronisation of the GPU's shard S = P / (TP x PP) x 2 bytes,
-  hierarchical (NVLink inside the node, fabric between nodes):
-  DDP: reduce-scatter + all-gather of S on g ranks (NVLink), all-reduce of S/g on m nodes;
-  FSDP FULL_SHARD (PyTorch: shards over every DP rank): all-gather for forward, all-gather
-  for backward, reduce-scatter of gradients, each of S over the whole DP group (S on g
-  ranks in the node, S/g on m nodes); FSDP HYBRID_SHARD (PyTorch: shards inside a node,
-  replicates across nodes): the three collectives on g ranks over NVLink and one
-  all-reduce of S/g across the m nodes. SHARP applies to the fabric all-reduce only.
+  hierarchical (NVLink inside the domain, fabric between domains):
+  DDP and ZeRO-1/2: reduce-scatter + all-gather of S on g ranks (NVLink), all-reduce of
+  S/g on n domains (ZeRO-1/2 reduce-scatter the gradients and all-gather the updated
+  weights instead: the same bytes); ZeRO-3 / FSDP FULL_SHARD (PyTorch: shards over every
+  DP rank): all-gather for forward, all-gather for backward, reduce-scatter of gradients,
+  each of S over the whole DP group; FSDP HYBRID_SHARD (shards inside a node, replicates
+  across nodes): the three collectives on g ranks over NVLink and one all-reduce of S/g
+  across the n domains. SHARP applies to the fabric all-reduce only;
 - tensor parallel: 4 all-reduces of the activations (T/DP x h values) per layer (2 in
-  forward, 2 in backward; Megatron-LM, Shoeybi et al. 2019) on L/PP layers.
-- pipeline parallel: activations forward and their gradients backward between stages,
-  2 x T/DP x h values per GPU, split across the TP ranks (Megatron's scatter/gather).
+  forward, 2 in backward; Shoeybi et al. 2019) on L/PP layers; a TP group wider than a
+  domain reduces inside each domain over NVLink and across domains over the fabric;
+- pipeline parallel: activations forward and gradients backward between stages,
+  2 x T/DP x h values per GPU, split across the TP ranks;
+- expert parallel (MoE): 4 all-to-alls per layer (dispatch and combine, forward and
+  backward) of the GPU's T/(DP x TP) tokens x experts per token x h values, (EP-1)/EP of
+  them leaving the GPU.
 
 The overlap setting hides that fraction of the gradient synchronisation behind the
-backward pass (at most the backward's 4/6 of the compute); TP and PP traffic is exposed.
-GPU idle % = exposed communication / step time; tokens/s = T / step time, never above
-the limit GPUs x peak / (6 x P) of all GPUs at 100% of peak.
+backward pass (at most the backward's 4/6 of the compute); TP, PP and EP traffic is
+exposed. Step = compute + bubble + exposed communication; tokens/s = T / step; end-to-end
+MFU = FLOPs per token x tokens/s / (GPUs x peak), the figure papers publish.
 """
 
 from __future__ import annotations
@@ -39,6 +50,9 @@ from planner.network.collective import (
 )
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
 from planner.settings import FabricSettings, WorkloadSettings
+from planner.workload.memory import micro_batches
+from planner.workload.models import ModelShape, model_shape
+from planner.workload.pipeline import bubble_fraction
 
 GRAD_BYTES = 2  # gradients reduced in bf16/fp16, also in FP8 training (Transformer Engine)
 PCIE5_X16_GBS = 64.0  # PCI-SIG: PCIe 5.0 x16 ~ 63 GB/s per direction; GPUs without NVLink
@@ -53,6 +67,17 @@ class JobShape:
     nvlink_gbs: float  # datasheet figure, both directions; 0 = no NVLink
     nics_per_gpu: float
     nic_gbps: float | None = None
+    domain_gpus: int = 0  # GPUs in one NVLink domain; 0 = the node's GPUs
+    memory_gb: float = 0.0  # HBM per GPU; 0 = unknown
+    memory_bandwidth_tbs: float | None = None
+
+    @property
+    def local_gpus(self) -> int:
+        """GPUs that reach each other without the fabric: the NVLink domain, or the node's
+        GPUs over PCIe when there is no NVLink."""
+        if self.nvlink_gbs > 0 and self.domain_gpus:
+            return self.domain_gpus
+        return max(1, self.gpus_per_node)
 
 
 @dataclass(slots=True)
@@ -72,10 +97,25 @@ class StepResult:
     fabric_bytes_per_gpu: float = 0.0
     nvlink_bytes_per_gpu: float = 0.0
     gpus_per_node: int = 1
+    ep_s: float = 0.0
+    bubble_s: float = 0.0
+    bubble: float = 0.0
+    micro_batches: int = 1
+    flops_per_token: float = 0.0
+    peak_tflops: float = 0.0
+    tp_fabric_bytes_per_gpu: float = 0.0
+    ep_fabric_bytes_per_gpu: float = 0.0
 
     @property
     def gpu_idle_pct(self) -> float:
+        """Share of the step the GPUs wait for the network (exposed communication)."""
         return 100.0 * self.exposed_s / self.step_s if self.step_s > 0 else 0.0
+
+    @property
+    def mfu(self) -> float:
+        """End-to-end model FLOP utilisation: FLOPs per token x tokens/s / (GPUs x peak)."""
+        peak = self.gpus * self.peak_tflops * 1e12
+        return self.flops_per_token * self.tokens_per_s / peak if peak > 0 else 0.0
 
     @property
     def bus_bandwidth_gbs(self) -> float | None:
@@ -105,7 +145,7 @@ class StepResult:
 
     @property
     def speedup(self) -> float:
-        """Against one GPU computing at the same MFU with nothing to communicate."""
+        """Against one GPU computing at the same kernel efficiency with nothing to communicate."""
         return self.gpus * self.compute_s / self.step_s if self.step_s > 0 else 0.0
 
 
@@ -115,90 +155,113 @@ def peak_tflops(shape: JobShape, precision: str) -> float:
     return shape.bf16_tflops * (2.0 if precision == "fp8" else 1.0)
 
 
-def tokens_per_s_limit(gpus: int, params: float, peak_tflops_per_gpu: float) -> float:
-    """GPUs x peak / (6 x P): tokens/s of all GPUs at 100% of peak (6 FLOPs per parameter per token)."""
-    return gpus * peak_tflops_per_gpu * 1e12 / (6.0 * params)
+def tokens_per_s_limit(gpus: int, flops_per_token: float, peak_tflops_per_gpu: float) -> float:
+    """GPUs x peak / FLOPs per token: tokens/s of all GPUs at 100% of peak."""
+    return gpus * peak_tflops_per_gpu * 1e12 / flops_per_token
 
 
 def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, tech: str | None = None,
-               dp: int | None = None, sharp: bool | None = None) -> StepResult:
+               dp: int | None = None, sharp: bool | None = None, model: ModelShape | None = None) -> StepResult:
     """The step model of this module's docstring for ``w`` on fabric ``tech`` (default the plan's)."""
     tech = tech or fabric.technology
     dp = w.dp if dp is None else dp
     tp, pp = w.tp, w.pp
+    ep = max(1, min(w.ep, dp))
     gpus = tp * pp * dp
+    model = model or model_shape(w)
     use_sharp = (fabric.sharp if sharp is None else sharp) and TECHNOLOGIES[tech].sharp_capable
-    P = w.model_params_b * 1e9
+    P = model.params
     T = float(w.global_batch_tokens)
-    gpn = max(1, shape.gpus_per_node)
+    local = shape.local_gpus
     act_bytes = 1 if w.precision == "fp8" else 2
     peak = peak_tflops(shape, w.precision)
+    fpt = model.training_flops_per_token(w.seq_len)
 
     b_fab = effective_gbs_per_gpu(fabric, tech, shape.nics_per_gpu, shape.nic_gbps)
     a_fab = latency_s(fabric, tech)
     b_nv = (shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS) * fabric.nvlink_efficiency
 
-    tp_in_node = tp <= gpn
-    g = max(1, min(dp, gpn // tp)) if tp_in_node else 1
-    m = math.ceil(dp / g)
+    tp_local = min(tp, local)
+    tp_domains = math.ceil(tp / local) if tp > local else 1
+    g = max(1, min(dp, local // tp)) if tp <= local else 1
+    n = math.ceil(dp / g)
     tokens_per_replica = T / dp
-    micro_batches = max(1, math.ceil(tokens_per_replica / w.seq_len))
+    m = micro_batches(w, dp)
 
     # Data-parallel gradient synchronisation.
     S = P / (tp * pp) * GRAD_BYTES
     nv: list[Collective] = []
     fab: list[Collective] = []
-    if w.sharding == "fsdp_full":
+    if w.sharding in ("fsdp_full", "zero3"):
         for kind in ("all_gather", "all_gather", "reduce_scatter"):
             nv.append(collective(kind, g, S, b_nv, 0.0))
-            fab.append(collective(kind, m, S / g, b_fab, a_fab))
+            fab.append(collective(kind, n, S / g, b_fab, a_fab))
     else:
         if w.sharding == "fsdp_hybrid":
             nv += [collective(k, g, S, b_nv, 0.0) for k in ("all_gather", "all_gather", "reduce_scatter")]
-        else:  # DDP, hierarchical all-reduce
+        else:  # DDP, ZeRO-1/2: hierarchical all-reduce (or reduce-scatter + all-gather, the same bytes)
             nv += [collective(k, g, S, b_nv, 0.0) for k in ("reduce_scatter", "all_gather")]
-        fab.append(collective("all_reduce", m, S / g, b_fab, a_fab, sharp=use_sharp))
+        fab.append(collective("all_reduce", n, S / g, b_fab, a_fab, sharp=use_sharp))
     fab = [c for c in fab if c.time_s > 0]
     dp_s = total_time(nv) + total_time(fab)
 
-    # Tensor parallel: 4 activation all-reduces per layer per micro-batch.
-    tp_payload = 4.0 * (w.layers / pp) * tokens_per_replica * w.hidden_size * act_bytes
-    tp_calls = 4 * math.ceil(w.layers / pp) * micro_batches
-    tp_coll = collective("all_reduce", tp, tp_payload, b_nv if tp_in_node else b_fab,
-                         0.0 if tp_in_node else a_fab, calls=tp_calls)
+    # Tensor parallel: 4 activation all-reduces per layer per micro-batch; inside the
+    # domain over NVLink, and across domains (a wider group) over the fabric.
+    tp_payload = 4.0 * (model.layers / pp) * tokens_per_replica * model.hidden * act_bytes
+    tp_calls = 4 * math.ceil(model.layers / pp) * m
+    tp_nv = collective("all_reduce", tp_local, tp_payload, b_nv, 0.0, calls=tp_calls)
+    tp_fab = collective("all_reduce", tp_domains, tp_payload / tp_local, b_fab, a_fab, calls=tp_calls)
+    tp_s = tp_nv.time_s + tp_fab.time_s
 
     # Pipeline parallel: point-to-point between neighbouring stages.
     pp_s = pp_bytes = 0.0
-    pp_on_fabric = pp > 1 and tp * dp >= gpn
+    pp_on_fabric = pp > 1 and tp * dp >= local
     if pp > 1:
-        pp_bytes = 2.0 * tokens_per_replica * w.hidden_size * act_bytes / tp
+        pp_bytes = 2.0 * tokens_per_replica * model.hidden * act_bytes / tp
         if pp_on_fabric:
-            pp_s = 2 * micro_batches * a_fab + pp_bytes / (b_fab * 1e9)
+            pp_s = 2 * m * a_fab + pp_bytes / (b_fab * 1e9)
         else:
             pp_s = pp_bytes / (b_nv * 1e9)
 
-    compute_s = 6.0 * P * T / (gpus * peak * 1e12 * w.mfu)
-    hidden = min(w.overlap * dp_s, compute_s * 4.0 / 6.0)
-    exposed = tp_coll.time_s + pp_s + dp_s - hidden
-    step_s = compute_s + exposed
+    # Expert parallel: all-to-all dispatch and combine, forward and backward.
+    ep_s = ep_bytes = 0.0
+    ep_on_fabric = ep > 1 and tp * ep > local
+    if model.is_moe and ep > 1:
+        ep_bytes = (4.0 * (model.layers / pp) * tokens_per_replica / tp * model.experts_per_token
+                    * model.hidden * act_bytes * (ep - 1) / ep)
+        calls = 4 * math.ceil(model.layers / pp) * m
+        ep_s = (calls * a_fab + ep_bytes / (b_fab * 1e9)) if ep_on_fabric else ep_bytes / (b_nv * 1e9)
 
-    fabric_bytes = sum(c.wire_bytes for c in fab) + (pp_bytes if pp_on_fabric else 0.0) \
-        + (0.0 if tp_in_node else tp_coll.wire_bytes)
-    nvlink_bytes = sum(c.wire_bytes for c in nv) + (0.0 if pp_on_fabric else pp_bytes) \
-        + (tp_coll.wire_bytes if tp_in_node else 0.0)
+    # Full recompute runs every layer's forward pass twice: one more forward (2N + 4 L s h)
+    # of hardware FLOPs per token that model FLOPs (and MFU) do not count.
+    hw_fpt = fpt + (model.forward_flops_per_token(w.seq_len) if w.recompute == "full" else 0.0)
+    compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
+    bubble = bubble_fraction(pp, m, w.pp_schedule, w.virtual_stages)
+    stage_work = compute_s + tp_s + pp_s + ep_s
+    bubble_s = stage_work * bubble / (1.0 - bubble)
+    hidden = min(w.overlap * dp_s, compute_s * 4.0 / 6.0)
+    exposed = tp_s + pp_s + ep_s + dp_s - hidden
+    step_s = compute_s + bubble_s + exposed
+
+    fabric_bytes = (sum(c.wire_bytes for c in fab) + (pp_bytes if pp_on_fabric else 0.0) + tp_fab.wire_bytes
+                    + (ep_bytes if ep_on_fabric else 0.0))
+    nvlink_bytes = (sum(c.wire_bytes for c in nv) + (0.0 if pp_on_fabric else pp_bytes) + tp_nv.wire_bytes
+                    + (0.0 if ep_on_fabric else ep_bytes))
     return StepResult(
-        gpus=gpus, fabric=tech, sharp=use_sharp, compute_s=compute_s, tp_s=tp_coll.time_s, pp_s=pp_s,
+        gpus=gpus, fabric=tech, sharp=use_sharp, compute_s=compute_s, tp_s=tp_s, pp_s=pp_s,
         dp_s=dp_s, dp_fabric=fab, exposed_s=exposed, step_s=step_s, tokens_per_s=T / step_s,
-        tokens_per_s_limit=tokens_per_s_limit(gpus, P, peak), fabric_bytes_per_gpu=fabric_bytes,
-        nvlink_bytes_per_gpu=nvlink_bytes, gpus_per_node=gpn,
+        tokens_per_s_limit=tokens_per_s_limit(gpus, fpt, peak), fabric_bytes_per_gpu=fabric_bytes,
+        nvlink_bytes_per_gpu=nvlink_bytes, gpus_per_node=max(1, shape.gpus_per_node), ep_s=ep_s,
+        bubble_s=bubble_s, bubble=bubble, micro_batches=m, flops_per_token=fpt, peak_tflops=peak,
+        tp_fabric_bytes_per_gpu=tp_fab.wire_bytes, ep_fabric_bytes_per_gpu=ep_bytes if ep_on_fabric else 0.0,
     )
 
 
 def scaling_curve(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) -> list[dict[str, float]]:
     """Speedup against GPU count, growing DP at fixed TP, PP and global batch: DP = 1, 2, 4,
     ... up to 4 x the plan's DP (and the plan's own DP), while every replica still gets
-    one sequence. Speedup = GPUs x compute time / step time (ideal = GPUs). The plan's own
-    point carries ``"plan": True``."""
+    one sequence. Speedup = GPUs x compute time / step time (ideal = GPUs). Each point
+    carries its end-to-end MFU; the plan's own point carries ``"plan": True``."""
     max_dp = max(1, min(4 * w.dp, w.global_batch_tokens // w.seq_len))
     dps = {w.dp} if w.dp <= max_dp else set()
     d = 1
@@ -206,10 +269,11 @@ def scaling_curve(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) 
         dps.add(d)
         d *= 2
     out = []
+    model = model_shape(w)
     for d in sorted(dps):
-        r = model_step(w, fabric, shape, dp=d)
+        r = model_step(w, fabric, shape, dp=d, model=model)
         out.append({"gpus": r.gpus, "speedup": round(r.speedup, 3),
-                    "efficiency": round(r.speedup / r.gpus, 4), "plan": d == w.dp})
+                    "efficiency": round(r.speedup / r.gpus, 4), "mfu": round(r.mfu, 4), "plan": d == w.dp})
     return out
 
 
@@ -217,9 +281,11 @@ def compare_fabrics(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape
     """The plan's workload on every fabric technology (one NIC speed = the technology's line
     rate, the plan's NICs per GPU and SHARP setting), like the guide's fabric table."""
     rows = []
-    nic_free = JobShape(shape.gpus_per_node, shape.bf16_tflops, shape.nvlink_gbs, shape.nics_per_gpu, None)
+    nic_free = JobShape(shape.gpus_per_node, shape.bf16_tflops, shape.nvlink_gbs, shape.nics_per_gpu, None,
+                        shape.domain_gpus)
+    model = model_shape(w)
     for tech in TECHNOLOGIES.values():
-        r = model_step(w, fabric, nic_free, tech=tech.id)
+        r = model_step(w, fabric, nic_free, tech=tech.id, model=model)
         rows.append(step_row(r) | {"title": tech.title, "line_rate_gbps": tech.line_rate_gbps})
     return rows
 
@@ -240,4 +306,5 @@ def step_row(r: StepResult) -> dict:
         "node_bus_bandwidth_gbs": rounded(r.node_bus_bandwidth_gbs),
         "gpu_idle_pct": round(r.gpu_idle_pct, 3),
         "tokens_per_s": round(r.tokens_per_s, 1),
+        "mfu": round(r.mfu, 4),
     }

@@ -3,7 +3,7 @@ facility power the layout implies, counted by hand."""
 
 import pytest
 
-from planner.costs.bom import pdus_per_rack
+from planner.facility.distribution import size_feeds
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
 from planner.plan.model import Rack
@@ -23,13 +23,21 @@ def lines_by_item(plan):
     return {line["item"]: line for line in bom}
 
 
+def pdus_per_rack(rack_kw, redundancy="2N"):
+    from planner.settings import PowerSettings
+    pdu = default_catalog()["pdu-3ph-60a"]  # sqrt(3) x 415 x 60 x 0.8 = 34.50 kW
+    return sum(f.pdus for f in size_feeds(rack_kw, ((0, 0), (0, 0)), pdu,
+                                          PowerSettings(feed_redundancy=redundancy)))
+
+
 def test_pdus_per_rack_a_plus_b_each_feed_carries_the_rack():
     # 28 kW on a 34.5 kW PDU: one per feed, two feeds -> 2; 40.8 kW needs 2 per feed -> 4
-    assert pdus_per_rack(28, 34.5) == 2
-    assert pdus_per_rack(40.8, 34.5) == 4
-    assert pdus_per_rack(40.8, 34.5, redundant=False) == 2
-    assert pdus_per_rack(34.5, 34.5) == 2  # exactly at the rating still fits one per feed
-    assert pdus_per_rack(0, 34.5) == 0
+    assert pdus_per_rack(28) == 2
+    assert pdus_per_rack(40.8) == 4
+    assert pdus_per_rack(40.8, "N") == 2
+    assert pdus_per_rack(40.8, "N+1") == 3  # the 2 the nameplate needs + 1 spare
+    assert pdus_per_rack(34.5) == 2  # exactly at the rating still fits one per feed
+    assert pdus_per_rack(0) == 0
 
 
 def test_placed_devices_priced_from_the_catalog():
@@ -66,11 +74,15 @@ def test_pdus_by_rack_power_and_cdus_by_policy_without_double_counting():
     # feed, A+B -> 4; NET rack 1.72 kW -> 1 per feed -> 2; 6 in all
     pdu = next(v for k, v in items.items() if "by rack power" in k)
     assert pdu["quantity"] == 6 and pdu["total_usd"] == 6 * 3_000
-    # 4 liquid-cooled nodes, one CDU per 8 nodes -> 1 CDU, none placed: the BOM adds it
+    # by capacity: 4 x 10.2 kW x 0.8 to liquid = 32.64 kW -> one 250 kW CDU, N+1 -> 2; none placed
     cdu = next(v for k, v in items.items() if "by cooling policy" in k)
+    assert cdu["quantity"] == 2 and cdu["total_usd"] == 30_000
+    # the guide's rule: 4 liquid-cooled nodes, one CDU per 8 nodes -> 1 CDU
+    guide = {"cdu_policy": "per_nodes"}
+    cdu = next(v for k, v in lines_by_item(four_node_plan(facility=guide)).items() if "by cooling policy" in k)
     assert cdu["quantity"] == 1 and cdu["total_usd"] == 15_000
     # with the CDU placed it is a placed line and no policy line is added
-    placed = lines_by_item(four_node_plan(extra_infra=[("cdu-inrack-250", 10)]))
+    placed = lines_by_item(four_node_plan(extra_infra=[("cdu-inrack-250", 10)], facility=guide))
     assert not any("by cooling policy" in k for k in placed)
     cdus = [v for k, v in placed.items() if v["category"] == "Cooling (CDU)"]
     assert [c["quantity"] for c in cdus] == [1]
@@ -91,12 +103,12 @@ def test_capex_is_the_bom_total():
     cost = report.sections["cost"]
     # 4 x 315,000 + 43,000 (one switch holds the 32 endpoints) + 32 cables x 150 +
     # 32 twin-port transceivers x 1,000 (16 at the nodes, 16 at the switch) + 2 racks x 2,500
-    # + 6 PDUs x 3,000 + 1 CDU 15,000 + 75,000
-    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_800 + 32_000 + 5_000 + 18_000 + 15_000 + 75_000)
+    # + 6 PDUs x 3,000 + 2 CDUs (N+1) 30,000 + 75,000
+    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_800 + 32_000 + 5_000 + 18_000 + 30_000 + 75_000)
     assert cost["capex_usd"] == pytest.approx(sum(line["total_usd"] for line in cost["bom"]))
 
 
 def test_unknown_pdu_model_is_a_warning_not_a_crash():
-    report = evaluate(four_node_plan(costs={"pdu_device": "no-such-pdu"}), default_catalog())
+    report = evaluate(four_node_plan(power={"pdu_device": "no-such-pdu"}), default_catalog())
     assert any(f.code == "cost.bom.incomplete" and "no-such-pdu" in f.message for f in report.findings)
     assert not any("by rack power" in line["item"] for line in report.sections["cost"]["bom"])

@@ -33,25 +33,26 @@ def line(out: str, label: str) -> str:
 def test_break_even_shows_every_option_even_when_one_is_none(medium_text, capsys):
     code, out = run(capsys, "check", str(medium_text))
     assert code == 0
-    be = line(out, "Building pays off vs renting after")
-    # Opex 54,273.31 a month: 52,075.61 before switch optics counted + the 10 QM9700s' 32
-    # twin-port modules x 17 W = 5.44 kW more IT load, at 5.44 x (1.56 x 730 h x electricity
-    # + colocation per kW) = 2,197.70.
-    # Reserved 1-yr: capex 7,765,900 / (rent 338,486.40 - opex 54,273.31) = 27.3 months.
-    # Spot: 7,765,900 / (225,657.60 - 54,273.31) = 45.3 months > 36-month horizon -> None;
-    # reserved 3-yr: 7,765,900 / (268,640 - 54,273.31) = 36.2 > 36 -> None; on demand
-    # 7,765,900 / (295,504 - 54,273.31) = 32.2.
-    assert "spot not within the horizon" in be and "reserved 1-yr 27.3 months" in be
-    assert "reserved 3-yr not within the horizon" in be and "on demand 32.2 months" in be
+    be = line(out, "Break-even vs renting")
+    # Opex: energy 142.648 kW (with the switches' optics) x 1.56 x 730 h x $0.12 = 19,493.71
+    # + colocation billed on the committed kW (racks' caps: 4 GPU x 30 + NET 25 + STOR 25 +
+    # CDU 30 = 200 kW) x $200 = 40,000 + staffing 75,000 / 12 = 6,250 -> 65,743.71 a month.
+    # Reserved 1-yr: capex 7,765,900 / (rent 338,486.40 - 65,743.71) = 28.5 months.
+    # Spot: 7,765,900 / (225,657.60 - 65,743.71) = 48.6 months > 36-month horizon (not within 36 months);
+    # reserved 3-yr: 7,765,900 / (268,640 - 65,743.71) = 38.3 > 36 (not within 36 months); on demand
+    # 7,765,900 / (295,504 - 65,743.71) = 33.8.
+    assert "spot not within 36 months" in be and "reserved 1-yr month 28.5" in be
+    assert "reserved 3-yr not within 36 months" in be and "on demand month 33.8" in be
     spent = line(out, "Spent by break-even")
-    # spent by then: 7,765,900 + 27.3 months x 54,273.31 opex = 9,247,561
-    assert "spot not within the horizon" in spent and "reserved 1-yr $9,247,561" in spent
+    # spent by then: 7,765,900 + 28.5 months x 65,743.71 opex = 9,639,596
+    assert "spot -" in spent and "reserved 1-yr $9,639,596" in spent
 
 
 def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
     _, out = run(capsys, "check", str(medium_text))
-    # 4.375 GB once at 43.125 GB/s = 101.45 ms (+ 10 us) -> "101.5 ms"
-    assert line(out, "Gradient all-reduce per step").endswith("101.5 ms")
+    # 4.375 GB once at 400 Gb/s x 94% = 47 GB/s (nccl-tests: 46-48 GB/s per NDR NIC)
+    # = 93.085 ms (+ 10 us) -> "93.1 ms"
+    assert line(out, "Gradient all-reduce per step").endswith("93.1 ms")
     # capex: the guide's medium design ($6,728,400 with 2 storage appliances) + 5 more
     # appliances x $250,000 + SN5600 instead of SN4600C ($60,000 - $25,000) + a CDU rack
     # ($2,500) and its 2 PDUs (2 x $3,000) = 6,728,400 + 1,250,000 + 35,000 + 2,500 + 6,000
@@ -69,7 +70,8 @@ def test_json_output_keeps_the_raw_keys(medium_text, capsys):
     _, out = run(capsys, "check", str(medium_text), "--json")
     report = json.loads(out)
     assert report["cost"]["break_even_months"]["spot"] is None
-    assert report["network"]["bus_bandwidth_gbs"] == pytest.approx(64.681, abs=1e-3)
+    # ring-equivalent 2 x 3/4 x 4.375 GB over 4.375 / 47 s + 10 us = 70.492 GB/s
+    assert report["network"]["bus_bandwidth_gbs"] == pytest.approx(6.5625 / (4.375 / 47 + 10e-6), abs=1e-3)
 
 
 def test_describe_gives_label_and_text_with_unit():

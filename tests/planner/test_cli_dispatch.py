@@ -64,7 +64,7 @@ def test_every_help_works(no_qt, tmp_path, sub):
 
 
 def test_a_typo_is_an_unknown_command_with_a_suggestion_not_a_window(no_qt, tmp_path):
-    line = assert_one_line(run(no_qt, "cables", "plan.json", cwd=tmp_path), "unknown command 'cables'")
+    line = assert_one_line(run(no_qt, "wiring", "plan.json", cwd=tmp_path), "unknown command 'wiring'")
     assert "(commands: " + ", ".join(SUBCOMMANDS) + ")" in line
     line = assert_one_line(run(no_qt, "chek", "plan.json", cwd=tmp_path), "unknown command 'chek'")
     assert line.endswith("did you mean 'check'?")
@@ -89,11 +89,13 @@ def test_an_unknown_option_without_a_subcommand_is_refused(no_qt, tmp_path):
 MISSING_FILE = {
     "check": (["check", "missing.json"], "missing.json"),
     "fabrics": (["fabrics", "missing.json"], "missing.json"),
+    "cables": (["cables", "missing.json"], "missing.json"),
     "export": (["export", "missing.json", "-o", "out.xlsx"], "missing.json"),
     "new": (["new", "--template", "medium", "-o", "no-such-folder/p.json"], "no-such-folder"),
     "catalog": (["--catalog", "missing-catalog.json", "catalog"], "missing-catalog.json"),
     "templates": None,  # reads no file
     "rent": None,
+    "import-prices": (["import-prices", "book.xlsx", "--into", "missing.json"], "missing.json"),
 }
 TAKES_NO_ARGUMENTS = {"templates", "catalog"}
 

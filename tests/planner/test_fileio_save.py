@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
 import tempfile
 
@@ -18,6 +19,7 @@ from planner.plan.fileio import (
     save_plan,
 )
 from planner.plan.model import Plan, Rack
+from tests.unprivileged import as_unprivileged, shared_folder
 
 
 def _plan(name: str) -> Plan:
@@ -142,17 +144,18 @@ def test_saving_into_a_missing_folder_says_so(tmp_path):
         save_plan(_plan("x"), tmp_path / "nowhere" / "p.json")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
-def test_read_only_folder_is_refused_with_the_reason(tmp_path):
-    target = tmp_path / "p.json"
-    save_plan(_plan("old"), target)
-    os.chmod(tmp_path, 0o555)
+def test_read_only_folder_is_refused_with_the_reason():
+    """Run as an unprivileged user (root drops to nobody in a child), so it runs in CI too."""
+    folder = shared_folder("ro-folder", 0o755)  # root's folder: others may not write in it
     try:
-        with pytest.raises(PlanSaveError, match="no permission"):
-            save_plan(_plan("new"), target)
+        target = folder / "p.json"
+        save_plan(_plan("old"), target)
+        os.chmod(target, 0o666)  # the file may be written; the folder (for the rename) may not
+        outcome = as_unprivileged(save_plan, _plan("new"), target)
+        assert outcome.startswith("SaveError: cannot save p.json: no permission to write in "), outcome
+        assert load_plan(target).name == "old" and sorted(p.name for p in folder.iterdir()) == ["p.json"]
     finally:
-        os.chmod(tmp_path, 0o755)
-    assert load_plan(target).name == "old"
+        shutil.rmtree(folder)
 
 
 FULL_DISK_CHILD = """
@@ -191,3 +194,16 @@ def run_out_of_space(tmp_path, module="planner.plan.fileio", func="save_plan"):
 def test_a_real_failing_write_leaves_the_old_file(tmp_path):
     msg = run_out_of_space(tmp_path)
     assert msg == "cannot save p.json: the file is larger than this disk or account allows (the previous file is unchanged)"
+
+
+def test_only_this_writers_stale_temporary_files_are_removed(tmp_path):
+    dead = 4_000_000  # above Linux's largest pid: no such process
+    ours = [f".plan.json.{dead}.abcd1234.tmp", ".old.xlsx.abcd1234.tmp"]
+    theirs = [f".notes.{dead}.abcd1234.tmp", ".photo.12345678.png", ".plan.json.1.bak", f".plan.json.{os.getpid()}.x1y2z3w4.tmp"]
+    for name in ours + theirs:
+        (tmp_path / name).write_text("x")
+    two_hours_ago = os.path.getmtime(tmp_path / ours[1]) - 7200
+    for name in (".old.xlsx.abcd1234.tmp", ".photo.12345678.png"):
+        os.utime(tmp_path / name, (two_hours_ago, two_hours_ago))
+    save_plan(_plan("x"), tmp_path / "p.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(theirs + ["p.json"])

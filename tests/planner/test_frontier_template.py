@@ -35,8 +35,9 @@ def test_frontier_counts(frontier, catalog):
     # Storage: the guide's 1.2 PB per 384 GPUs x 100,000 / 384 = 312.5 PB = 1,250 x 250 TB
     assert counts["pfs-appliance"] == 1_250
     assert report.sections["storage"]["capacity_tb"] == 312_500
-    # CDUs by capacity on the nameplate heat: 12,500 x 10.2 kW = 127,500 kW / 250 kW = 510
-    assert t.cdus == t.cdus_placed == 510
+    # CDUs by capacity on the design heat to liquid, N+1: 12,500 x 10.2 kW x 0.8 = 102,000 kW
+    # / 250 kW = 408, + 1 spare = 409
+    assert t.cdus == t.cdus_placed == 409
     # Storage network: 12,500 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,000 ports,
     # / 128 ports per SN5600 in 400GbE mode = 234.4 -> 235 switches
     assert counts["sn5600-400"] == 235

@@ -10,6 +10,8 @@ import pytest
 from planner.report.evaluate import evaluate
 from planner.plan.templates import build_template
 
+GUIDE_CDUS = {"facility": {"cdu_policy": "per_nodes"}}  # the guide's rule, selectable
+
 
 def gpu_racks(report):
     return [r for r in report.racks if r.nodes]
@@ -17,7 +19,7 @@ def gpu_racks(report):
 
 @pytest.mark.parametrize("name, nodes, kw, racks, cdus", [("medium", 16, 112.0, 4, 2), ("massive", 48, 336.0, 12, 6)])
 def test_typical_basis_matches_the_guide(catalog, name, nodes, kw, racks, cdus):
-    report = evaluate(build_template(name, power_basis="typical", catalog=catalog), catalog)
+    report = evaluate(build_template(name, power_basis="typical", catalog=catalog, settings=GUIDE_CDUS), catalog)
     t = report.totals
     assert t.nodes == nodes
     assert t.gpus == nodes * 8
@@ -35,7 +37,7 @@ def test_typical_basis_matches_the_guide(catalog, name, nodes, kw, racks, cdus):
 
 @pytest.mark.parametrize("name, nodes", [("medium", 16), ("massive", 48)])
 def test_nameplate_basis_fits_two_nodes_per_rack(catalog, name, nodes):
-    report = evaluate(build_template(name, power_basis="nameplate", catalog=catalog), catalog)
+    report = evaluate(build_template(name, power_basis="nameplate", catalog=catalog, settings=GUIDE_CDUS), catalog)
     racks = gpu_racks(report)
     assert len(racks) == nodes // 2
     # 2 x 10.2 = 20.4 kW of nodes per rack; with room on both bases (20.4 + 3 kW nameplate

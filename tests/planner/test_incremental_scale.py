@@ -11,12 +11,14 @@ from planner.plan.templates import build_template
 from tests.planner.test_properties import CATALOG, DEVICES, check_invariants, make_command
 
 # Settings of the plan-wide sections (not rack-wide): they re-run the network, storage and
-# cost sections without re-evaluating any rack, so a stale section would show here.
+# cost sections without re-evaluating any rack, so a stale section would show here; and two
+# rack-wide ones (power, floor) that must re-evaluate every rack.
 SECTION_SETTINGS = [
     ("fabric", "oversubscription", 2.0), ("fabric", "oversubscription", 1.0), ("fabric", "tiers", "3"),
     ("fabric", "switch_device", "qm9700-ndr200"), ("fabric", "switch_device", "qm9700"),
     ("storage", "checkpoint_interval_min", 10.0), ("workload", "dp", 7), ("costs", "utilisation", 0.8),
-    ("costs", "redundant_feeds", False),
+    ("costs", "colocation_basis", "nameplate"), ("power", "feed_redundancy", "N+1"),
+    ("floor", "enclosure_kg", 900.0),
 ]
 
 step = st.tuples(

@@ -94,3 +94,15 @@ def test_unknown_keys_are_refused_everywhere():
             plan_from_json(json.dumps(base))
         del where["colour"]
     plan_from_json(json.dumps(base))  # and without them it loads
+
+
+def test_version_1_rack_pdu_settings_move_to_the_power_settings():
+    """Format 2 moved 'Rack PDU model' and 'A+B redundant power feeds' from the cost settings
+    to the power settings; A+B (true) is 2N, one feed (false) is N."""
+    data = json.loads((DATA / "plan_v1.json").read_text())
+    data["settings"]["costs"].update(pdu_device="pdu-415v-3ph-32a", redundant_feeds=False)
+    plan = plan_from_json(json.dumps(data), "old.json")
+    assert (plan.settings.power.pdu_device, plan.settings.power.feed_redundancy) == ("pdu-415v-3ph-32a", "N")
+    assert "pdu_device" not in plan.settings.costs.model_dump()
+    data["settings"]["costs"]["redundant_feeds"] = True
+    assert plan_from_json(json.dumps(data), "old.json").settings.power.feed_redundancy == "2N"

@@ -149,10 +149,11 @@ def test_power_ports_and_feeds_follow_the_plans_power(medium_export):
     node = next(p for p in ports if by_name[p["device"]]["device_type"].startswith("HGX H100"))
     assert (int(node["maximum_draw"]), int(node["allocated_draw"])) == (10200, 7000)
     _, feeds = read(out, "power-feeds.csv")
-    # GPU-01 holds four nodes: 4 x 7 kW = 28 kW typical, one 34.5 kW circuit per feed, A and B
+    # GPU-01 holds four nodes: feeds are sized on the nameplate, 4 x 10.2 = 40.8 kW, so two
+    # 34.5 kW circuits on each feed, A and B (2N)
     gpu01 = [f for f in feeds if f["rack"] == "GPU-01"]
-    assert sorted(f["name"] for f in gpu01) == ["GPU-01-A1", "GPU-01-B1"]
-    # 3-phase 415 V: 34.5 kW / (sqrt(3) x 415 V x 0.8) = 60 A
+    assert sorted(f["name"] for f in gpu01) == ["GPU-01-A1", "GPU-01-A2", "GPU-01-B1", "GPU-01-B2"]
+    # the PDU's circuit: 3-phase 415 V 60 A (sqrt(3) x 415 V x 60 A x 0.8 = 34.5 kW)
     assert {(f["voltage"], f["amperage"], f["phase"]) for f in feeds} == {("415", "60", "three-phase")}
     assert {p["name"] for p in read(out, "power-panels.csv")[1]} == {"PP-A", "PP-B"}
 

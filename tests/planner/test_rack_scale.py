@@ -46,7 +46,10 @@ def test_an_nvl72_dropped_on_the_floor_makes_its_own_rack_with_no_power_error():
     report = evaluate(plan, CAT)
     assert report.totals.gpus == 72
     assert power_errors(report, rack.id) == []
-    assert [f.code for f in report.rack_results[rack.id].findings if f.severity == "error"] == []
+    # the only error is the floor's: 1.36 t on 0.72 m2 is more than a raised floor's rating (a slab
+    # carries it); the floor check is the facility's, not the rack type's
+    assert [f.code for f in report.rack_results[rack.id].findings if f.severity == "error"] in (
+        [], ["rack.floor.over_rating"])
     # 120 kW typical of a 140 kW cap; on nameplate 132 kW still fits
     assert report.rack_results[rack.id].power_kw == pytest.approx(120.0)
     assert report.rack_results[rack.id].power_nameplate_kw == pytest.approx(132.0)

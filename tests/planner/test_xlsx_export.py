@@ -1,6 +1,7 @@
 """The Excel workbook as openpyxl reads it back: sheets, table, formulas, names, safety."""
 
 import os
+import shutil
 import stat
 
 import openpyxl
@@ -14,6 +15,7 @@ from planner.plan.fileio import save_plan
 from planner.plan.model import Rack
 from planner.plan.templates import build_template
 from tests.planner.cost_helpers import plan_with
+from tests.unprivileged import as_unprivileged, shared_folder
 
 INJECTION = '=HYPERLINK("http://x","y")'
 
@@ -26,11 +28,11 @@ def export(plan, tmp_path, name="plan.xlsx"):
 
 def test_sheets_bom_table_and_live_formulas(tmp_path):
     wb = export(build_template("medium"), tmp_path)
-    assert wb.sheetnames == ["Summary", "BOM", "Costs", "Racks", "Network", "Checks", "Assumptions"]
+    assert wb.sheetnames == ["Summary", "BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Assumptions"]
     bom = wb["BOM"]
     assert bom.freeze_panes == "A2"
     (table,) = bom.tables.values()
-    assert table.ref.startswith("A1:G")
+    assert table.ref.startswith("A1:H")  # ... price source, counted as
     assert bom["F2"].value == "=D2*E2"
     assert bom["E2"].number_format == '"$"#,##0.00'
     formulas = [c.value for row in bom.iter_rows() for c in row if isinstance(c.value, str)]
@@ -40,7 +42,8 @@ def test_sheets_bom_table_and_live_formulas(tmp_path):
     assert "=cable_usd" in formulas
     costs = wb["Costs"]
     assert costs["B4"].value == "=BOM_Total"
-    assert "electricity_usd_per_kwh" in costs["B5"].value
+    energy = next(r for r in costs.iter_rows(min_row=4) if r[0].value == "Energy per month")
+    assert "electricity_usd_per_kwh" in energy[1].value
     assert len(costs._charts) == 1
     names = set(wb.defined_names.keys())
     assert {"electricity_usd_per_kwh", "plan_pue", "utilisation", "rent_uplift", "rent_spot_usd_per_gpu_h",
@@ -73,18 +76,14 @@ def test_user_text_is_written_as_text_never_as_a_formula(tmp_path):
         assert cell.value.startswith(INJECTION) or INJECTION in cell.value
 
 
-def test_unwritable_folder_gives_a_clear_error_and_no_file(tmp_path):
-    folder = tmp_path / "locked"
-    folder.mkdir()
-    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+def test_unwritable_folder_gives_a_clear_error_and_no_file():
+    folder = shared_folder("locked", 0o755)  # root's folder: the unprivileged child may not write in it
     try:
-        if os.access(folder, os.W_OK):
-            pytest.skip("running as a user who can write anywhere (root)")
-        with pytest.raises(PlannerError, match="cannot write"):
-            write_workbook(build_template("medium"), default_catalog(), folder / "out.xlsx")
+        outcome = as_unprivileged(write_workbook, build_template("medium"), default_catalog(), folder / "out.xlsx")
+        assert outcome.startswith("SaveError: cannot save out.xlsx: no permission to write in"), outcome
         assert list(folder.iterdir()) == []
     finally:
-        folder.chmod(stat.S_IRWXU)
+        shutil.rmtree(folder)
 
 
 def test_failed_replace_leaves_no_partial_file(tmp_path, monkeypatch):
@@ -93,7 +92,7 @@ def test_failed_replace_leaves_no_partial_file(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(os, "replace", refuse)
-    with pytest.raises(PlannerError, match="cannot write .*Permission denied"):
+    with pytest.raises(PlannerError, match="cannot save out.xlsx: no permission to write in"):
         write_workbook(build_template("medium"), default_catalog(), tmp_path / "out.xlsx")
     assert list(tmp_path.iterdir()) == []
 
@@ -101,10 +100,10 @@ def test_failed_replace_leaves_no_partial_file(tmp_path, monkeypatch):
 def test_missing_folder_file_as_folder_and_folder_as_target(tmp_path):
     not_a_folder = tmp_path / "notes.txt"
     not_a_folder.write_text("x")
-    with pytest.raises(PlannerError, match="cannot write"):
+    with pytest.raises(PlannerError, match="cannot save out.xlsx: "):
         write_workbook(build_template("medium"), default_catalog(), not_a_folder / "out.xlsx")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
-    with pytest.raises(PlannerError, match="cannot write"):
+    with pytest.raises(PlannerError, match="the folder .*nope does not exist"):
         write_workbook(build_template("medium"), default_catalog(), tmp_path / "nope" / "out.xlsx")
     with pytest.raises(PlannerError, match="is a folder"):
         write_workbook(build_template("medium"), default_catalog(), tmp_path)

@@ -1,13 +1,10 @@
 """The exported workbook recalculated by LibreOffice agrees with the report.
 
-Runs ``soffice --headless --convert-to xlsx`` (a full recalculation on load, since
-openpyxl stores no cached values) and reads the results with ``data_only=True``. Skips
-only where LibreOffice is missing and CI is not set; in CI a missing soffice fails.
+Runs ``soffice --headless --convert-to xlsx`` with recalculation on load forced (the file
+carries cached values LibreOffice would otherwise keep) and reads the results with
+``data_only=True``. Skips only where LibreOffice is missing and CI is not set; in CI a
+missing soffice fails.
 """
-
-import os
-import shutil
-import subprocess
 
 import openpyxl
 import pytest
@@ -18,41 +15,12 @@ from planner.export.xlsx import write_workbook
 from planner.plan.model import Plan
 from planner.plan.templates import build_template
 from tests.planner.cost_helpers import guide_server_plan
-
-ERRORS = ("#NAME?", "#REF!", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "Err:")
+from tests.planner.xlsx_helpers import error_cells, find_soffice, monthly_rows, named, recalc
 
 
 @pytest.fixture
 def soffice():
-    exe = shutil.which("soffice") or shutil.which("libreoffice")
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("LibreOffice (soffice) is required in CI to recalculate exported workbooks")
-        pytest.skip("LibreOffice (soffice) is not installed")
-    return exe
-
-
-def recalc(exe, path, tmp_path):
-    """Open ``path`` in LibreOffice (own profile, so parallel runs do not clash), save a
-    recalculated copy and return it read with cached values."""
-    out = tmp_path / "recalc"
-    out.mkdir(exist_ok=True)
-    profile = (tmp_path / "lo-profile").as_uri()
-    proc = subprocess.run([exe, f"-env:UserInstallation={profile}", "--headless", "--convert-to", "xlsx",
-                           "--outdir", str(out), str(path)], capture_output=True, text=True, timeout=180)
-    result = out / path.name
-    assert result.exists(), proc.stdout + proc.stderr
-    return openpyxl.load_workbook(result, data_only=True)
-
-
-def named(wb, name):
-    ((sheet, coord),) = list(wb.defined_names[name].destinations)
-    return wb[sheet][coord.replace("$", "")].value
-
-
-def error_cells(wb):
-    return [(ws.title, c.coordinate, c.value) for ws in wb for row in ws.iter_rows() for c in row
-            if c.data_type == "e" or (isinstance(c.value, str) and c.value.startswith(ERRORS))]
+    return find_soffice()
 
 
 @pytest.mark.parametrize("template", ["medium", "massive", "empty"])
@@ -72,11 +40,15 @@ def test_recalculated_workbook_equals_the_report(soffice, tmp_path, template):
     assert named(wb, "tco_usd") == pytest.approx(cost["tco_usd"], abs=0.005)
     for option, month in cost["break_even_months"].items():
         got = named(wb, f"break_even_{option}")
-        assert got == ("never" if month is None else pytest.approx(month, abs=0.05)), option
+        words = cost["break_even_text"][option]
+        assert got == (words if month is None else pytest.approx(month, abs=0.05)), option
+        assert named(wb, f"break_even_text_{option}") == words
         assert named(wb, f"rent_month_{option}") == pytest.approx(cost["rent_usd_per_month"][option], abs=0.005)
     # the month-by-month table: build at the horizon = TCO
     costs = wb["Costs"]
-    last_build = [r for r in costs.iter_rows(values_only=True) if r[0] == cost["horizon_months"]][-1][1]
+    months = [r[0] for r in monthly_rows(costs)]
+    assert months == list(range(cost["horizon_months"] + 1))
+    last_build = monthly_rows(costs)[-1][1]
     assert last_build == pytest.approx(cost["tco_usd"], abs=0.005)
 
 

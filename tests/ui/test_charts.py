@@ -149,6 +149,11 @@ def test_scaling_chart_marks_the_plans_point(setup, catalog):
     assert plan_x == 128
     assert plan_y == next(p["speedup"] for p in points if p["gpus"] == 128)
     assert 0 < plan_y < 128
+    # the plan's label carries the workload's end-to-end MFU and time to train
+    work = ev.report.workload
+    label = chart.plan_label.toPlainText()
+    assert f"MFU {100 * work.mfu:.1f}% end to end" in label
+    assert f"{work.time_to_train_days:,.0f} days to train 15T tokens" in label
     # A 17th node leaves TP x PP x DP = 128 != 136 GPUs: no training figures, no point.
     edit(plan, catalog, ev, panel, AddDevice(NODE, "r1", 33))
     assert chart.plan_point_xy() is None and len(chart.curve.getData()[0] or []) == 0
@@ -162,11 +167,14 @@ def test_facility_chart_shows_it_and_facility_power_and_cdus(setup, catalog):
     # optics: 0.75 + 32 x 17 W and 0.94 + 64 x 17 W; + mgmt 0.08) + STOR-01 12.6 kW (7 x 1.8)
     # + CDU-01 3.0 kW (2 x 1.5) = 142.648 kW IT; x PUE 1.56 = 222.531 kW.
     assert np.allclose(chart.power_bars.opts["height"], [142.648, 142.648 * 1.56])
-    # Liquid heat 16 x 7 = 112 kW; two 250 kW CDUs placed = 500 kW.
-    assert np.allclose(chart.cooling_bars.opts["height"], [112.0, 500.0])
+    # Design heat to liquid 16 x 10.2 kW x 0.8 capture = 130.56 kW; two 250 kW CDUs placed = 500 kW.
+    assert np.allclose(chart.cooling_bars.opts["height"], [130.56, 500.0])
     edit(plan, catalog, ev, panel, AddDevice(NODE, "r1", 33))
-    assert np.allclose(chart.cooling_bars.opts["height"], [119.0, 500.0])
-    # 17 liquid nodes need ceil(17 / 8) = 3 CDUs, 2 placed: the capacity bar turns red.
+    assert np.allclose(chart.cooling_bars.opts["height"], [138.72, 500.0])
+    # by capacity 138.72 / 250 -> 1 + 1 spare = 2 CDUs, 2 placed: not short
+    assert chart.cooling_bars.opts["brushes"][1].color().name() != LOAD_OVER.lower()
+    # the guide's rule: 17 liquid nodes need ceil(17 / 8) = 3 CDUs, 2 placed: the capacity bar turns red.
+    edit(plan, catalog, ev, panel, SetSetting("facility", "cdu_policy", "per_nodes"))
     assert chart.cooling_bars.opts["brushes"][1].color().name() == LOAD_OVER.lower()
 
 
@@ -214,3 +222,17 @@ def test_a_plan_of_hundreds_of_racks_draws_one_step_per_rack_and_follows_edits(q
     i = report.rack_order.index(first.id)
     assert over[i] == pytest.approx(28.0)
     assert sum(1 for v in over if v > 0) == 1
+
+
+def test_facility_chart_shows_each_racks_feeds_and_heat_split(setup, catalog):
+    _, ev, panel = setup
+    chart = panel.facility
+    i = chart.rack_ids.index("r1")  # GPU-01: 4 x 10.2 kW = 40.8 kW nameplate
+    a, b = chart.feed_bars
+    # 2N: each feed carries half in normal operation, 20.4 kW, stacked on feed A
+    assert a.opts["height"][i] == pytest.approx(20.4) and b.opts["height"][i] == pytest.approx(20.4)
+    assert b.opts["y0"][i] == pytest.approx(20.4)
+    liquid, air = chart.heat_bars
+    # cold plates take 0.8 of it: 32.64 kW to liquid, 8.16 kW to air
+    assert liquid.opts["height"][i] == pytest.approx(32.64) and air.opts["height"][i] == pytest.approx(8.16)
+    assert chart.rack_axis.names[i] == "GPU-01"

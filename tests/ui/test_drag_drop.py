@@ -166,6 +166,76 @@ def test_ctrl_wheel_zooms_and_dragging_the_background_pans(window):
     assert view.horizontalScrollBar().value() == scroll + 80  # the canvas followed the pointer
 
 
+
+def test_ghost_is_amber_over_a_rack_at_its_cap_with_the_figures(window):
+    view = window.view
+    gpu1 = rack_named(window.doc.plan, "GPU-01")
+    mime = window.palette_panel.mime_for("hgx-h100-8")
+    # GPU-01: 4 x 7.0 kW = 28.0 of 30 kW; a fifth node at U33 would make 35.0 kW
+    send_drag(view, mime, slot_pos(view, gpu1.id, 33), drop=False)
+    assert view.ghost_state == "warning" and view.ghost.brush().color() == theme.GHOST_WARN
+    assert "GPU-01 would draw 35.0 / 30 kW" in window.statusBar().currentMessage()
+
+
+def test_ghost_is_red_with_the_reason_for_a_liquid_node_over_an_air_rack(window):
+    view = window.view
+    net = rack_named(window.doc.plan, "NET-01")
+    before = window.doc.plan.model_dump()
+    mime = window.palette_panel.mime_for("hgx-h100-8")
+    event = send_drag(view, mime, slot_pos(view, net.id, 30))
+    assert not event.isAccepted() and window.doc.plan.model_dump() == before
+    assert window.statusBar().currentMessage().startswith("Not placed: ")
+    assert "NET-01 is an air-cooled rack" in window.statusBar().currentMessage()
+
+
+def test_a_drag_entering_over_the_background_stays_alive_until_a_slot(window):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent
+
+    view = window.view
+    stor = rack_named(window.doc.plan, "STOR-01")
+    mime = window.palette_panel.mime_for("h100x4-workhorse")
+    target = slot_pos(view, stor.id, 20)
+    # the floor between STOR-01 and the rack left of it (away from the view's edges, which scroll)
+    gap = view.mapFromScene(view.racks[stor.id].mapToScene(-theme.RACK_GAP / 2, 0)).x()
+    actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+    enter = QDragEnterEvent(QPoint(gap, target.y()), actions, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), enter)
+    assert enter.isAccepted()  # entering over the background keeps the drag
+    move = QDragMoveEvent(QPoint(gap + 1, target.y()), actions, mime, Qt.MouseButton.LeftButton,
+                          Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(view.viewport(), move)
+    assert not view.ghost.isVisible() and not move.isAccepted()  # no drop on the background
+    send_drag(view, mime, target)
+    assert [p.u for p in window.doc.plan.rack_members(stor.id).values() if p.device == "h100x4-workhorse"] == [20]
+    assert window.doc.plan.placements[-1].label == "node-17"
+
+
+def test_a_drag_near_the_views_edge_scrolls_it_and_leaving_stops(window, qtbot):
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QDragEnterEvent, QDragLeaveEvent, QDragMoveEvent
+
+    view = window.view
+    view.resize(500, 400)  # narrower than the seven racks: there is somewhere to scroll to
+    view.zoom_to_rack_height()
+    QApplication.processEvents()
+    bar = view.horizontalScrollBar()
+    bar.setValue(0)
+    mime = window.palette_panel.mime_for("h100x4-workhorse")
+    actions = Qt.DropAction.CopyAction | Qt.DropAction.MoveAction
+    vp = view.viewport()
+    near_right = QPoint(vp.width() - 5, vp.height() // 2)
+    for cls in (QDragEnterEvent, QDragMoveEvent):
+        QApplication.sendEvent(vp, cls(near_right, actions, mime, Qt.MouseButton.LeftButton,
+                                       Qt.KeyboardModifier.NoModifier))
+    qtbot.waitUntil(lambda: bar.value() > 100, timeout=3000)  # it keeps scrolling while the pointer rests
+    QApplication.sendEvent(vp, QDragLeaveEvent())
+    stopped = bar.value()
+    qtbot.wait(200)
+    assert bar.value() == stopped and not view.ghost.isVisible()
+
+
 def test_an_nvl72_dropped_on_the_floor_becomes_a_rack_of_its_own_and_an_air_rack_refuses_it(window):
     doc, view = window.doc, window.view
     stor = rack_named(doc.plan, "STOR-01")  # air-cooled

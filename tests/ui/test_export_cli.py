@@ -116,7 +116,7 @@ def test_unwritable_target_exits_2_with_one_line_and_leaves_nothing(massive, tmp
     done = cli("export", str(massive), "-o", where, cwd=tmp_path)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("cluster-planner: cannot write to"), done.stderr
+    assert len(lines) == 1 and lines[0].startswith("cluster-planner: cannot save out."), done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 

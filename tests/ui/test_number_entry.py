@@ -138,8 +138,8 @@ def test_the_locale_is_chosen_in_preferences_and_the_fields_follow(window, local
     dialog.accept()
     assert window.settings.value(LOCALE_KEY) == "de_DE"
     assert number_format() == NumberFormat(",", ".")
-    mfu = window.settings_panel.forms["workload"].editors["mfu"]  # 0.4 by default
-    assert mfu.widget.text() == "0,4"  # the fields show the new notation at once
+    mfu = window.settings_panel.forms["workload"].editors["mfu"]  # 0.55 by default
+    assert mfu.widget.text() == "0,55"  # the fields show the new notation at once
 
 
 def test_figures_in_the_window_follow_the_locale(window, locale):

@@ -8,7 +8,7 @@ A few-hundred-rack plan keeps CI fast: ``massive`` with 1,500 nodes gives 426 ra
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtWidgets import QApplication
 
 from planner.plan.commands import MoveDevice
@@ -50,8 +50,9 @@ def paint(view):
 def test_the_big_plan_fixture_is_a_few_hundred_racks(big):
     # 375 GPU racks (1,500 nodes, 4 per 30 kW rack) + 52 network racks (939 QM9700 at 1.294 kW
     # with optics, 19 to a 25 kW air-cooled rack, and the storage and management switches)
-    # + 19 CDU racks + 2 storage racks
-    assert len(big.doc.plan.racks) == 448 and len(big.doc.plan.placements) == 2728
+    # + 5 CDU racks (50 CDUs by capacity: 1,500 x 10.2 kW x 0.8 = 12,240 kW / 250 = 49, + 1
+    # spare; 10 of 4U to a rack) + 2 storage racks; 2,587 devices with 53 management switches
+    assert len(big.doc.plan.racks) == 434 and len(big.doc.plan.placements) == 2587
 
 
 def test_zoomed_out_the_floor_draws_blocks_and_zoomed_in_racks_show_labelled_devices(big):
@@ -172,3 +173,20 @@ def test_an_edit_redraws_only_the_touched_racks_without_rebuilding_the_scene(big
     assert len(view.scene().items()) == count_before  # nothing created (devices of unseen racks stay lazy)
     assert p.id in view.racks[dest.id].devices and p.id not in view.racks[source].devices
 
+
+
+def test_the_overview_shades_cold_and_hot_aisles_between_rows(big):
+    overview = big.overview
+    overview.resize(400, 400)
+    image = overview._render()
+    rows = big.view.floor.rows()
+    assert len(rows) > 2
+
+    def gap_colour(i):
+        top, bottom = rows[i][1], rows[i + 1][0]
+        first = big.view.floor.rack_rect(rows[i][2][0])  # the row's first rack
+        point = overview.to_widget(QRectF(first.left(), top, first.width(), bottom - top)).center().toPoint()
+        return image.pixelColor(point)
+
+    cold, hot = gap_colour(0), gap_colour(1)  # row 1 | cold aisle | row 2 | hot aisle | row 3
+    assert cold.blue() > cold.red() and hot.red() > hot.blue()

@@ -4,8 +4,8 @@ value changes the summary or the checks through one undoable command.
 
 Hand figures for the ``medium`` template (the guide's 70B case: 128 H100, TP 8 PP 4 DP 4,
 NDR400 rail-optimised with SHARP, 7 racks, 7 parallel-filesystem appliances):
-- tokens/s limit = GPUs x peak / (6 x parameters) = 128 x 989e12 / (6 x 70e9) = 301,409.5
-  (H100 SXM dense BF16 989 TFLOPS);
+- tokens/s limit = GPUs x peak / FLOPs per token = 128 x 989e12 / (6 x 70e9 + 12 x 80 x 4096 x 8192)
+  = 279,939.3 (H100 SXM dense BF16 989 TFLOPS; attention FLOPs per PaLM appendix B);
 - capex holds 7 rack enclosures at $2,500: raising the price to $12,500 adds 7 x 10,000 = $70,000;
 - checkpoint write per node: 7 appliances x 25 GB/s = 175 GB/s shared by 16 nodes = 10.9 GB/s,
   above the 10 GB/s minimum; one node alone min(2 x 400G = 100, 175) = 100 GB/s.
@@ -16,7 +16,7 @@ import typing
 import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit
 
-from planner import vocabulary
+from ui import fmt
 from ui.binding import FieldEditor, describe_annotation
 
 
@@ -43,13 +43,13 @@ def refused(window, form, editor, text, reason, field, before):
 
 def test_every_section_has_its_tab_with_units_and_sources(window):
     panel = window.settings_panel
-    assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Fabric", "Workload", "Storage", "Costs"]
+    assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Power", "Floor", "Fabric", "Workload", "Storage", "Costs"]
     forms = panel.forms
     label = forms["costs"].labels["rack_usd"]
     assert label.text() == "Rack enclosure ($)"
     assert "Source of the default" in forms["fabric"].editors["sharp"].widget.toolTip()
     assert "989" not in forms["workload"].editors["mfu"].widget.toolTip()  # tooltips name sources, not figures
-    assert "30-50% MFU" in forms["workload"].editors["mfu"].widget.toolTip()
+    assert "validation table" in forms["workload"].editors["mfu"].widget.toolTip()
     kinds = {(s, n): type(e.widget) for s, f in forms.items() for n, e in f.editors.items()}
     assert issubclass(kinds[("fabric", "technology")], QComboBox) and issubclass(kinds[("costs", "opex_mode")], QComboBox)
     assert kinds[("costs", "node_leaf_dac")] is QCheckBox and kinds[("storage", "separate_checkpoint_pool")] is QCheckBox
@@ -59,16 +59,16 @@ def test_every_section_has_its_tab_with_units_and_sources(window):
 def test_fabric_technology_changes_the_all_reduce_to_what_the_comparison_predicted(window):
     form = window.settings_panel.forms["fabric"]
     predicted = next(f for f in section(window, "network")["fabrics"] if f["fabric"] == "eth100_tcp")
-    assert window.summary.text("allreduce_ms") == "101.5 ms"
+    assert window.summary.text("allreduce_ms") == "93.1 ms"  # 4.375 GB / 47 GB/s (measured NDR) + 10 us
     choose(form.editors["technology"], "eth100_tcp")
     assert window.doc.plan.settings.fabric.technology == "eth100_tcp"
     # the plan on 100GbE TCP is the comparison's 100GbE row: same workload, same bytes, that fabric
     assert window.summary.text("allreduce_ms") == f"{predicted['allreduce_ms']:,.1f} ms"
-    assert predicted["allreduce_ms"] > 5 * 101.5  # the guide's table: TCP is many times slower than NDR
+    assert predicted["allreduce_ms"] > 5 * 93.1  # the guide's table: TCP is many times slower than NDR
     assert window.undo_action.text() == "&Undo Set Compute fabric technology"
     window.undo_action.trigger()
     assert form.editors["technology"].widget.currentData() == "ib400"
-    assert window.summary.text("allreduce_ms") == "101.5 ms"
+    assert window.summary.text("allreduce_ms") == "93.1 ms"  # 4.375 GB / 47 GB/s (measured NDR) + 10 us
 
 
 def test_fabric_bad_oversubscription_is_refused(window):
@@ -81,11 +81,12 @@ def test_workload_claim_above_the_limit_is_flagged_and_an_empty_field_means_none
     form = window.settings_panel.forms["workload"]
     claim = form.editors["claimed_tokens_per_s"]
     assert claim.widget.text() == "" and claim.widget.placeholderText() == "none"  # empty: no claim to check
-    assert section(window, "network")["tokens_per_s_limit"] == pytest.approx(301_409.5, abs=0.1)
-    enter(claim, "400 000")  # above 301,409.5: impossible (a space groups digits in every locale)
+    # 128 x 989e12 / (6 x 70e9 + 12 x 80 x 4096 x 8192 FLOPs per token) = 279,939.3
+    assert section(window, "network")["tokens_per_s_limit"] == pytest.approx(279_939.3, abs=0.1)
+    enter(claim, "400 000")  # above 279,939: impossible (a space groups digits in every locale)
     assert window.doc.plan.settings.workload.claimed_tokens_per_s == 400_000.0
     warnings = window.checks.messages("warning")
-    assert any("claimed 400,000 tokens/s is impossible" in m and "301,410" in m for m in warnings), warnings
+    assert any("claimed 400,000 tokens/s is impossible" in m and "279,939" in m for m in warnings), warnings
     enter(claim, "")
     assert window.doc.plan.settings.workload.claimed_tokens_per_s is None
     assert not any("claimed" in m for m in window.checks.messages())
@@ -96,8 +97,8 @@ def test_workload_claim_above_the_limit_is_flagged_and_an_empty_field_means_none
 
 def test_workload_bad_values_are_refused(window):
     form = window.settings_panel.forms["workload"]
-    refused(window, form, form.editors["mfu"], "1.5", "Model FLOP utilisation: Input should be less than or equal to 1",
-            "mfu", 0.40)
+    refused(window, form, form.editors["mfu"], "1.5", "Math kernel efficiency (fraction of peak while computing): Input should be less than or equal to 1",
+            "mfu", 0.55)
     refused(window, form, form.editors["tp"], "2.5", "not a whole number", "tp", 8)
     refused(window, form, form.editors["claimed_tokens_per_s"], "inf", "not a finite number", "claimed_tokens_per_s",
             None)
@@ -106,14 +107,19 @@ def test_workload_bad_values_are_refused(window):
 def test_workload_model_size_changes_the_summary(window):
     form = window.settings_panel.forms["workload"]
     compute_70b = section(window, "network")["compute_ms"]
+    shown_70b = window.summary.text("tokens_per_s")
+    tokens_70b = section(window, "network")["tokens_per_s"]
     enter(form.editors["model_params_b"], "35")
     net = section(window, "network")
-    # compute per step = 6 x parameters x tokens / (GPUs x peak x MFU): half the parameters, half the time
-    assert net["compute_ms"] == pytest.approx(compute_70b / 2, rel=1e-9)
-    assert window.summary.text("tokens_per_s") == vocabulary.count(round(net["tokens_per_s"]))
-    assert net["tokens_per_s"] > 100_646  # faster than the 70B model's 100,646 tokens/s
+    # compute per step = (6 x parameters + 12 x layers x seq x hidden) x tokens / (GPUs x peak x
+    # efficiency): the attention term (32.2e9 FLOPs per token) stays when the parameters halve
+    attention = 12 * 80 * 4096 * 8192
+    assert net["compute_ms"] == pytest.approx(compute_70b * (6 * 35e9 + attention) / (6 * 70e9 + attention),
+                                              rel=1e-6)
+    assert window.summary.text("tokens_per_s") == fmt.count(round(net["tokens_per_s"]))
+    assert net["tokens_per_s"] > tokens_70b
     window.undo_action.trigger()
-    assert window.summary.text("tokens_per_s") == "100,646"
+    assert window.summary.text("tokens_per_s") == shown_70b
 
 
 def test_storage_threshold_raises_a_warning_and_undo_clears_it(window):

@@ -5,6 +5,8 @@ import types
 from dataclasses import replace
 from importlib.machinery import ModuleSpec
 
+import pytest
+
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
 from planner.plan.templates import build_template
@@ -23,7 +25,8 @@ def test_summary_shows_totals_and_hides_missing_sections(qtbot):
     assert (strip.text("gpus"), strip.text("nodes"), strip.text("racks")) == ("128", "16", "7")
     assert strip.text("cdus") == "2 / 2"
     for key in ("allreduce_ms", "gpu_idle_pct", "tokens_per_s", "capex", "break_even"):
-        assert strip.text(key) is None
+        assert strip.text(key) == "–"  # the slot stays, with a dash
+        assert ": not available." in strip.figures[key].toolTip()
 
 
 def test_summary_shows_network_and_cost_sections_when_present(qtbot):
@@ -44,14 +47,16 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     assert "spot: never" in strip.figures["break_even"].toolTip()
     report.sections["cost"] = replace(report.cost, capex_usd=1500.0, break_even_months={})
     strip.show_report(report)
-    assert strip.text("capex") == "$2k" and strip.text("break_even") is None
+    assert strip.text("capex") == "$2k" and strip.text("break_even") == "–"
+    assert strip.figures["break_even"].toolTip() == ("Break-even: not available. "
+                                                      "There is no rental option to compare with.")
 
 
 def test_excel_export_calls_the_workbook_writer_when_it_exists(qtbot, monkeypatch, tmp_path, catalog):
     calls = []
     fake = types.ModuleType("planner.export.xlsx")
     fake.__spec__ = ModuleSpec("planner.export.xlsx", None)
-    fake.write_workbook = lambda plan, cat, path: calls.append((plan, cat, path))
+    fake.write_workbook = lambda plan, cat, path, inputs=(): calls.append((plan, cat, path))
     monkeypatch.setitem(sys.modules, "planner.export.xlsx", fake)
     from ui.document import Document
     from ui.main_window import MainWindow
@@ -81,3 +86,20 @@ def test_recent_files_and_window_layout_are_remembered(window, qtbot, tmp_path, 
     again.show()
     assert (again.width(), again.height()) == (760, 540)
     assert again.checks_dock.isHidden()
+
+
+def test_summary_shows_end_to_end_mfu_and_time_to_train(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    strip.show()
+    report = evaluate(build_template("medium"), default_catalog())
+    work = report.workload
+    strip.show_report(report)
+    # MFU = FLOPs per token x tokens/s / (GPUs x peak); days = 15e12 tokens / tokens/s / 86,400
+    fpt = 6 * 70e9 + 12 * 80 * 4096 * 8192
+    assert work.mfu == pytest.approx(fpt * work.tokens_per_s / (128 * 989e12), abs=1e-4)
+    assert strip.text("mfu") == f"{100 * work.mfu:,.1f} %"
+    days = 15e12 / work.tokens_per_s / 86_400
+    assert strip.text("time_to_train") == f"{days:,.0f} days"
+    assert strip.figures["time_to_train"].caption.text() == "to train 15T tokens"
+    assert "rent spot" in strip.figures["time_to_train"].toolTip()

@@ -1,4 +1,4 @@
-"""Save and Save As in the main window go through QSaveFile with backups; a failed save says why."""
+"""Save and Save As in the main window go through the safe writer with backups; a failed save says why."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from ui.session import AUTOSAVE_ENV, INTERVAL_KEY, STATE_DIR_ENV, autosave_inter
 
 def test_save_and_save_as_write_through_qsavefile_and_keep_the_previous_version(window, tmp_path, monkeypatch):
     calls = []
-    real = ui.document.save_plan_qt
-    monkeypatch.setattr(ui.document, "save_plan_qt", lambda plan, path: (calls.append(path), real(plan, path)))
+    real = ui.document.save_plan
+    monkeypatch.setattr(ui.document, "save_plan", lambda plan, path: (calls.append(path), real(plan, path)))
     target = tmp_path / "cluster.json"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "cluster"), ""))
     window.doc.apply(AddRack(name="FIRST"))

@@ -17,6 +17,7 @@ from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
+from ui import colors
 
 BACKGROUND = "#FFFFFF"
 FOREGROUND = "#222222"
@@ -26,7 +27,7 @@ ACCENT = "#3D6CA8"     # the plan's choice (the GPU-server blue of ui.colors)
 FONT_PT = 9
 
 # One colour per cost series; build in the GPU-server blue, rentals in distinct hues.
-SERIES_COLORS = ["#3D6CA8", "#D9822B", "#2B8C84", "#7657A3", "#8A6A44", "#6F7A82"]
+SERIES_COLORS = colors.SERIES_COLORS
 
 
 class ChartExportError(PlannerError):
@@ -74,10 +75,11 @@ class ChartView(pg.GraphicsLayoutWidget):
         plot.hideButtons()
         return plot
 
-    @staticmethod
-    def add_legend(plot: pg.PlotItem, **kw) -> pg.LegendItem:
-        legend = plot.addLegend(offset=kw.pop("offset", (10, 10)), labelTextColor=FOREGROUND,
-                                brush=pg.mkBrush(255, 255, 255, 220), pen=pg.mkPen("#C8CDD2"), **kw)
+    def add_legend(self, plot: pg.PlotItem, **kw) -> pg.LegendItem:
+        """A legend in its own row under the plot, outside the data (a legend over the plot hides bars)."""
+        legend = pg.LegendItem(offset=None, labelTextColor=FOREGROUND, **kw)
+        self.ci.nextRow()
+        self.ci.addItem(legend, colspan=max(1, self.ci.currentCol or 1))
         return legend
 
     @staticmethod

@@ -95,9 +95,9 @@ class BuildVsRentChart(ChartView):
             self._horizon = months[-1]
             self.plot.setLimits(xMin=0, xMax=months[-1], yMin=0)
         top = max((float(np.max(curves[n])) for n in names if len(curves[n])), default=0.0)
-        if top > 0:  # headroom above the lines for the legend (three rows in two columns)
+        if top > 0:  # the legend sits under the plot: only a margin above the highest line
             self.plot.enableAutoRange(axis="x")
-            self.plot.setYRange(0, top * 1.8, padding=0)
+            self.plot.setYRange(0, top * 1.08, padding=0)
         else:
             self.plot.enableAutoRange()
         self.show_message(self.plot, self.message, None if months.size else "No cost figures for this plan")

@@ -1,5 +1,6 @@
-"""Facility: IT power against facility power (IT x PUE), and the placed CDUs' capacity
-against the liquid-cooled nodes' heat, all from the report's totals."""
+"""Facility: IT power against facility power (IT x PUE), the placed CDUs' capacity against
+the design heat to liquid, and by rack: each feed's share of the nameplate beside the heat to
+liquid and to air. All from the report (totals and per-rack results)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ FACILITY = "#8A6A44"
 HEAT = "#D9822B"
 CDU = CATEGORY_COLORS["cdu"]
 BAR_W = 0.6
+RACK_W = 0.36
+FEED_A = "#3D6CA8"
+FEED_B = "#8FB0DA"
+AIR = "#9AA5B1"
 
 
 class FacilityChart(ChartView):
@@ -41,6 +46,27 @@ class FacilityChart(ChartView):
         self.power_labels = [self._value_label(self.power_plot) for _ in range(2)]
         self.cooling_labels = [self._value_label(self.cooling_plot) for _ in range(2)]
         self.message = self.message_item(self.cooling_plot)
+        # By rack: feed A and feed B (stacked, the nameplate) left of each rack's tick, heat to
+        # liquid and to air (stacked, the same nameplate) right of it.
+        self.rack_axis = CategoryAxis("bottom", min_px=48)
+        self.rack_plot = self.add_plot(1, 0, left="kW (nameplate)", axis_items={"bottom": self.rack_axis},
+                                       title="By rack: feeds A and B, heat to liquid and to air")
+        self.ci.layout.setRowStretchFactor(1, 2)
+        self.removeItem(self.rack_plot)
+        self.addItem(self.rack_plot, row=1, col=0, colspan=2)
+        self.rack_plot.setMouseEnabled(y=False)
+        self.add_legend(self.rack_plot, colCount=4)
+        self.feed_bars = []
+        for colour, name in ((FEED_A, "Feed A"), (FEED_B, "Feed B")):
+            bars = pg.BarGraphItem(x=[], height=[], y0=[], width=RACK_W, brush=pg.mkBrush(colour), pen=None, name=name)
+            self.rack_plot.addItem(bars)  # named: the legend lists it
+            self.feed_bars.append(bars)
+        self.heat_bars = []
+        for colour, name in ((HEAT, "Heat to liquid"), (AIR, "Heat to air")):
+            bars = pg.BarGraphItem(x=[], height=[], y0=[], width=RACK_W, brush=pg.mkBrush(colour), pen=None, name=name)
+            self.rack_plot.addItem(bars)
+            self.heat_bars.append(bars)
+        self.rack_ids: list[str] = []
 
     @staticmethod
     def _value_label(plot) -> pg.TextItem:
@@ -69,3 +95,22 @@ class FacilityChart(ChartView):
             plot.setYRange(0, (float(values.max()) or 1.0) * 1.18, padding=0)
         self.show_message(self.cooling_plot, self.message,
                           None if t.liquid_nodes or t.cdus_placed else "No liquid-cooled nodes")
+        self._update_racks(report)
+
+    def _update_racks(self, report) -> None:
+        racks = report.racks
+        self.rack_ids = [r.id for r in racks]
+        x = np.arange(len(racks), dtype=float)
+        feed_a = np.array([r.feeds[0].load_kw if r.feeds else 0.0 for r in racks])
+        feed_b = np.array([r.feeds[1].load_kw if len(r.feeds) > 1 else 0.0 for r in racks])
+        liquid = np.array([r.heat_liquid_kw for r in racks])
+        air = np.array([r.heat_air_kw for r in racks])
+        self.feed_bars[0].setOpts(x=x - RACK_W / 2, y0=np.zeros(len(racks)), height=feed_a)
+        self.feed_bars[1].setOpts(x=x - RACK_W / 2, y0=feed_a, height=feed_b)
+        self.heat_bars[0].setOpts(x=x + RACK_W / 2, y0=np.zeros(len(racks)), height=liquid)
+        self.heat_bars[1].setOpts(x=x + RACK_W / 2, y0=liquid, height=air)
+        self.rack_axis.set_names([r.name for r in racks])
+        top = float(max((feed_a + feed_b).max(initial=0.0), (liquid + air).max(initial=0.0))) or 1.0
+        self.rack_plot.setYRange(0, top * 1.4, padding=0)  # room for the legend
+        self.rack_plot.setXRange(-0.6, max(len(racks), 1) - 0.4, padding=0)
+

@@ -31,7 +31,7 @@ class RackPowerChart(ChartView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.axis = CategoryAxis("bottom", min_px=64)
-        self.plot = self.add_plot(left="Power per rack (kW)", bottom="Rack",
+        self.plot = self.add_plot(left="kW per rack", bottom="Rack",
                                   axis_items={"bottom": self.axis})
         self.plot.setMouseEnabled(x=True, y=False)
         self.rack_ids: list[str] = []
@@ -124,7 +124,7 @@ class RackPowerChart(ChartView):
                 "Nameplate (maximum)" + (" (plan's basis)" if basis == "nameplate" else ""))
         top = max(float(nameplate.max(initial=0.0)), float(caps.max(initial=0.0)), 1.0)
         self.plot.setLimits(xMin=-1, xMax=max(n, 1), yMin=0)
-        self.plot.setYRange(0, top * 1.45, padding=0)  # headroom for the legend above the tallest bar
+        self.plot.setYRange(0, top * 1.08, padding=0)  # the legend sits under the plot, not over the bars
         if changes is None or changes.structure or changes.needs_full:
             self.plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
         self.show_message(self.plot, self.message, None if n else "No racks in the plan")

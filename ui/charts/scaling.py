@@ -1,5 +1,6 @@
 """Scaling: speedup against GPU count for the plan's workload and fabric (the network
-section's ``scaling`` points), the ideal line (speedup = GPUs) and the plan's point."""
+section's ``scaling`` points), the ideal line (speedup = GPUs) and the plan's point, labelled
+with its end-to-end MFU and the days to train the token budget (the workload section)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ class ScalingChart(ChartView):
         self.legend.addItem(self.ideal, "Ideal (speedup = GPUs)")
         self.legend.addItem(self.curve, "Modelled speedup")
         self.legend.addItem(self.plan_point, "This plan")
-        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(-0.04, -0.4))
+        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(-0.04, 1.15))  # above the point: two lines
         self.plot.addItem(self.plan_label, ignoreBounds=True)
         self.message = self.message_item(self.plot)
 
@@ -46,8 +47,14 @@ class ScalingChart(ChartView):
         if plan:
             p = plan[0]
             self.plan_point.setData(x=[p.gpus], y=[p.speedup])
-            self.plan_label.setText(f"This plan: {p.gpus:,} GPUs, {p.speedup:,.1f}×"
-                                    f" ({100 * p.efficiency:.1f}% of ideal)")
+            text = f"This plan: {p.gpus:,} GPUs, {p.speedup:,.1f}× ({100 * p.efficiency:.1f}% of ideal)"
+            work = report.workload
+            if work is not None and work.mfu is not None:
+                text += f"\nMFU {100 * work.mfu:.1f}% end to end"
+                if work.time_to_train_days is not None:
+                    text += (f", {work.time_to_train_days:,.0f} days to train "
+                             f"{work.train_tokens_b / 1000:,.3g}T tokens")
+            self.plan_label.setText(text)
             self.plan_label.setPos(p.gpus, p.speedup)
             self.plan_label.show()
         else:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
+from planner.text import clean_text
+
 MIN_FONT_PT = 5.5
 FONT_FAMILY = "DejaVu Sans"
 
@@ -85,6 +87,7 @@ class Canvas:
              align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
              elide: bool = True) -> None:
         """One line of text in ``r``, elided with "..." where it does not fit."""
+        text = clean_text(text, "xml")
         font = self.font(size_pt, bold)
         if self.placed is not None:
             self.placed.append(PlacedText(text, self.metrics(font).horizontalAdvance(text), r.width()))
@@ -98,6 +101,7 @@ class Canvas:
     def wrapped_text(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False,
                      color: str = "#111111") -> float:
         """Word-wrapped text from the top of ``r``; returns the height used."""
+        text = clean_text(text, "xml")
         font = self.font(size_pt, bold)
         self._place_block(text, font, r.width())
         flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
@@ -114,6 +118,7 @@ class Canvas:
         h = {"left": Qt.AlignmentFlag.AlignLeft, "right": Qt.AlignmentFlag.AlignRight,
              "center": Qt.AlignmentFlag.AlignHCenter}[align]
         flags = int(h | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap)
+        text = clean_text(text, "xml")
         self._place_block(text, self.font(size_pt, bold), r.width())
         p = self.painter
         p.setFont(self.font(size_pt, bold))

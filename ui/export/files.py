@@ -1,14 +1,14 @@
 """Writing drawings of a plan to files: the vendor pack (.pdf) and elevations (.svg, .png).
 
 Works without a display: when no QGuiApplication exists, one is created on the offscreen
-platform. Files are written beside the target and moved into place, so a failed export
-never leaves a partial file.
+platform. Files go through the core's safe writer, so a failed export never leaves a
+partial file and never replaces the previous one.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -16,6 +16,8 @@ from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
 from planner.plan.model import Plan
 from planner.report.model import Report
+from planner.safefile import check_target, write_file
+from planner.text import clean_text
 
 DRAWING_SUFFIXES = (".pdf", ".svg", ".png")
 PNG_DPI = 150
@@ -23,6 +25,9 @@ PNG_DPI = 150
 MAX_PNG_PIXELS = 40_000_000  # 160 MB at 32 bits: under the 256 MB Qt itself will read back
 MIN_PNG_DPI = 50
 PAPER_SIZES = ("A4", "Letter")
+# Racks one SVG may draw: every rack is drawn in full, ~300 kB of memory each while drawing
+# (2,982 racks: 0.9 GB, a 154 MB file). Larger plans: the PDF vendor pack.
+MAX_SVG_RACKS = 3_000
 
 _app = None  # the application this module made, kept alive until the process ends
 
@@ -44,54 +49,33 @@ def ensure_app():
 
 
 def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
-                   paper: str = "A4", today: date | None = None, with_prices: bool = False) -> Path:
+                   paper: str = "A4", today: date | None = None, with_prices: bool = False,
+                   inputs: Iterable[str | Path] = ()) -> Path:
     """Draw the plan to ``path``: .pdf the vendor pack, .svg/.png the rack and row elevations.
 
-    The vendor pack leaves out unit prices, capex, opex and TCO unless ``with_prices``."""
+    The vendor pack leaves out unit prices, capex, opex and TCO unless ``with_prices``.
+    Written through the safe writer (``planner.safefile``): the result is checked (the PDF
+    has its trailer, the SVG parses, the PNG decodes) before it replaces anything;
+    ``inputs`` are files the target must not be (the plan, catalogs)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in DRAWING_SUFFIXES:
         raise ExportError(f"{path.name}: cannot export to '{suffix or 'no extension'}'; use .pdf, .svg or .png")
     if paper not in PAPER_SIZES:
         raise ExportError(f"paper size '{paper}' is not one of {', '.join(PAPER_SIZES)}")
+    check_target(path, inputs)  # refuse a bad target before any drawing
+    if suffix == ".svg" and len(plan.racks) > MAX_SVG_RACKS:
+        raise ExportError(f"{len(plan.racks):,} racks are too many for one SVG drawing (at most {MAX_SVG_RACKS:,}); "
+                          "export the PDF vendor pack instead")
     if report is None:
         from planner.report.evaluate import evaluate
 
         report = evaluate(plan, catalog)
     ensure_app()
-    directory = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise ExportError(f"{path}: is a folder; give a file name ending in {suffix}")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=directory)
-    except OSError as exc:
-        raise ExportError(f"cannot write to {directory}: {exc.strerror or exc}") from None
-    os.close(fd)
-    try:
-        _chmod_like_new_file(tmp)
-        if suffix == ".pdf":
-            _write_pdf(plan, catalog, report, tmp, paper, today, with_prices)
-        elif suffix == ".svg":
-            _write_svg(plan, catalog, report, tmp, today)
-        else:
-            _write_png(plan, catalog, report, tmp, today)
-        os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise ExportError(f"cannot save {path.name}: {exc.strerror or exc}") from None
-        raise
-    return path
-
-
-def _chmod_like_new_file(path: str) -> None:
-    """mkstemp makes owner-only files; an export is an ordinary document (0666 less the umask)."""
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(path, 0o666 & ~umask)
+    write = {".pdf": lambda tmp: _write_pdf(plan, catalog, report, tmp, paper, today, with_prices),
+             ".svg": lambda tmp: _write_svg(plan, catalog, report, tmp, today),
+             ".png": lambda tmp: _write_png(plan, catalog, report, tmp, today)}[suffix]
+    return write_file(path, write=write, kind=suffix, inputs=inputs)
 
 
 def _begin(painter, device, what: str) -> None:
@@ -109,7 +93,7 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: 
     size_id = QPageSize.PageSizeId.A4 if paper == "A4" else QPageSize.PageSizeId.Letter
     writer = QPdfWriter(tmp)
     writer.setResolution(300)
-    writer.setTitle(f"{plan.name}: vendor pack")
+    writer.setTitle(clean_text(f"{plan.name}: vendor pack", "xml"))
     writer.setCreator("GPU Cluster Planner")
     writer.setPageLayout(QPageLayout(QPageSize(size_id), QPageLayout.Orientation.Landscape, QMarginsF(0, 0, 0, 0)))
     page_pt = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
@@ -139,7 +123,7 @@ def _write_svg(plan, catalog, report, tmp: str, today) -> None:
     gen.setResolution(72)  # one SVG unit = one point
     gen.setSize(QSize(round(layout.width), round(layout.height)))
     gen.setViewBox(QRectF(0, 0, layout.width, layout.height))
-    gen.setTitle(f"{plan.name}: rack elevations")
+    gen.setTitle(clean_text(f"{plan.name}: rack elevations", "xml"))
     gen.setDescription("Drawn by GPU Cluster Planner")
     painter = QPainter()
     _begin(painter, gen, "SVG drawing")
@@ -150,6 +134,7 @@ def _write_svg(plan, catalog, report, tmp: str, today) -> None:
 
 
 def _write_png(plan, catalog, report, tmp: str, today) -> None:
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     from PySide6.QtGui import QImage, QPainter
 
     from ui.export.canvas import Canvas
@@ -177,5 +162,14 @@ def _write_png(plan, catalog, report, tmp: str, today) -> None:
         draw_sheet(Canvas(painter), layout, plan, catalog, report, today)
     finally:
         painter.end()
-    if not image.save(tmp, "PNG"):
-        raise ExportError("the PNG image could not be written")
+    # Encoded in memory and written by Python: a full disk is then an OSError the safe
+    # writer words, not a libpng message on the terminal.
+    encoded = QByteArray()
+    buffer = QBuffer(encoded)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise ExportError("the PNG image could not be encoded")
+    buffer.close()
+    del image
+    with open(tmp, "wb") as fh:
+        fh.write(encoded.data())

@@ -37,6 +37,10 @@ GROUP_RACKS_ABOVE = 60
 TYPE_CAPTION_H = 26.0
 SEVERITY_FILL = {"error": "#F4C7C3", "warning": "#FBE3B0", "info": "#DCE8F5"}
 
+# Beyond this many findings the pack lists one row per check (count and first message), so a
+# plan of thousands of racks keeps a readable findings section.
+MAX_LISTED_FINDINGS = 200
+
 
 @dataclass
 class Page:
@@ -404,8 +408,18 @@ class VendorPack:
             def draw(b: QRectF) -> None:
                 self.c.text(QRectF(b.x(), b.y(), b.width(), 16), "No open findings: every check passes.", 10)
             return [Page("Open findings", draw, section="Open findings")]
-        rows = [[f.severity, f.code, f.message, describe_where(self.plan, f.where)] for f in findings]
+        if len(findings) <= MAX_LISTED_FINDINGS:
+            rows = [[f.severity, f.code, f.message, describe_where(self.plan, f.where)] for f in findings]
+            severities = [f.severity for f in findings]
+        else:  # a large plan: one row per check, with how often it fires and its first message
+            groups: dict[tuple[str, str], list] = {}
+            for f in findings:
+                groups.setdefault((f.severity, f.code), []).append(f)
+            rows = [[sev, code, (f"{len(fs):,} findings, the first: " if len(fs) > 1 else "") + fs[0].message,
+                     describe_where(self.plan, fs[0].where) + (f" and {len(fs) - 1:,} more" if len(fs) > 1 else "")]
+                    for (sev, code), fs in groups.items()]
+            severities = [sev for sev, _ in groups]
         table = Table([Column("Severity", 0.7), Column("Check", 1.6), Column("Finding", 5.0, wrap=True),
-                       Column("Where", 1.0)], rows, font_pt=7.5,
-                      cell_fill=lambda i, j: SEVERITY_FILL.get(findings[i].severity) if j == 0 else None)
+                       Column("Where", 1.0, wrap=True)], rows, font_pt=7.5,
+                      cell_fill=lambda i, j: SEVERITY_FILL.get(severities[i]) if j == 0 else None)
         return self._table_pages("Open findings", table)

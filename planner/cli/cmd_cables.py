@@ -1,0 +1,56 @@
+"""cluster-planner cables: the cable schedule of a plan, totals and (with --csv) every link."""
+
+from __future__ import annotations
+
+import json
+
+from planner.cli import load_catalog_arg
+from planner.network.cables import build_schedule
+from planner.plan.fileio import atomic_write_bytes, open_plan
+
+
+def register(sub) -> None:
+    p = sub.add_parser("cables", help="the cable schedule: every link rack/U/port to rack/U/port, length and medium")
+    p.add_argument("file", metavar="PLAN", help="a plan file (.json)")
+    p.add_argument("--csv", metavar="FILE", help="write every link to a CSV file")
+    p.add_argument("--json", action="store_true", help="print the totals as JSON")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    catalog = load_catalog_arg(args)
+    plan = open_plan(args.file, catalog)
+    sched = build_schedule(plan, catalog)
+    if args.csv:
+        atomic_write_bytes(args.csv, sched.to_csv().encode("utf-8"))
+    if args.json:
+        print(json.dumps(sched.totals(), indent=1))
+    else:
+        print(render_text(plan.name, sched))
+        if args.csv:
+            print(f"wrote {args.csv}: {len(sched.links):,} links")
+    return 0
+
+
+def render_text(name: str, sched) -> str:
+    t = sched.totals()
+    lines = [f"{name}: {t['links']:,} cables, {t['length_m']:,.0f} m ({t['inter_rack']:,} between racks)", "",
+             f"{'medium':<8}{'cables':>9}{'metres':>10}"]
+    for medium, v in sorted(t["by_medium"].items()):
+        lines.append(f"{medium:<8}{v['count']:>9,}{v['length_m']:>10,.0f}")
+    lines += ["", "By network: " + ", ".join(f"{k} {v:,}" for k, v in t["by_network"].items()), "",
+              f"{'part':<50}{'qty':>8}"]
+    for part, n in t["by_part"].items():
+        lines.append(f"{part:<50}{n:>8,}")
+    for part, n in t["transceivers"].items():
+        lines.append(f"{part:<50}{n:>8,}")
+    pairs = sched.between_racks()
+    if pairs:
+        lines += ["", "Between racks (busiest first):"]
+        for (a, b, medium), n in pairs.most_common(12):
+            lines.append(f"  {a} - {b}: {n:,} {medium}" if a != b else f"  inside {a}: {n:,} {medium}")
+        if len(pairs) > 12:
+            lines.append(f"  ... {len(pairs) - 12:,} more rack pairs (--csv lists every link)")
+    if t["unrouted"]:
+        lines += ["", "Not routed (switch not placed): " + ", ".join(f"{k} {v:,}" for k, v in t["unrouted"].items())]
+    return "\n".join(lines)

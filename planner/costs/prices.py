@@ -1,0 +1,96 @@
+"""Unit prices edited in an exported workbook, brought back into the plan as price overrides.
+
+``import_prices(book, plan, catalog)`` reads the BOM sheet of a workbook the planner wrote,
+compares each row's unit price with the plan's own bill of materials (rows matched by their
+Item text), and records every changed price as a ``PriceOverride`` whose source says
+"edited in workbook BOOK.xlsx on DATE". Rows it cannot match (a line the plan does not
+have, a row added by hand) are reported, not guessed at. Nothing else in the plan changes.
+``apply_price_overrides`` is what the bill of materials does with them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zipfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from planner.costs.bom import BomLine
+from planner.errors import PlannerError
+from planner.plan.model import PriceOverride
+
+BOM_SHEET = "BOM"
+ITEM_HEADER = "Item"
+PRICE_HEADER = "Unit price (USD)"
+
+
+@dataclass(slots=True)
+class PriceImport:
+    """What an import did: (item, old unit price, new unit price) per changed line, and
+    the rows that match no line of the plan's bill of materials (row number, item)."""
+
+    changed: list[tuple[str, float, float]] = field(default_factory=list)
+    unmatched: list[tuple[int, str]] = field(default_factory=list)
+    overrides: list[PriceOverride] = field(default_factory=list)  # the plan's overrides after the import
+
+
+def apply_price_overrides(lines: list[BomLine], overrides: list[PriceOverride]) -> list[BomLine]:
+    """The lines with each overridden item's unit price and source replaced (the price no
+    longer follows a cost setting)."""
+    if not overrides:
+        return lines
+    by_item = {o.item: o for o in overrides}
+    return [replace(line, unit_usd=o.unit_usd, source=o.source, price_setting=None)
+            if (o := by_item.get(line.item)) is not None else line for line in lines]
+
+
+def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[BomLine], *,
+                  today: dt.date | None = None) -> PriceImport:
+    """Read the BOM sheet of ``book``: ``existing`` (the plan's price overrides) plus one for
+    every unit price that differs from ``lines`` (the plan's bill of materials) make the
+    result's ``overrides``. Raises PlannerError with one line when the file is not a
+    workbook with a BOM sheet. The plan itself is not touched."""
+    from openpyxl import load_workbook
+
+    book = Path(book)
+    try:
+        wb = load_workbook(book, read_only=True, data_only=False)
+    except FileNotFoundError:
+        raise PlannerError(f"{book}: no such file") from None
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise PlannerError(f"{book.name}: not an Excel workbook the planner can read ({exc})") from None
+    try:
+        if BOM_SHEET not in wb.sheetnames:
+            raise PlannerError(f"{book.name}: has no '{BOM_SHEET}' sheet (is it a workbook the planner exported?)")
+        rows = list(wb[BOM_SHEET].iter_rows(values_only=True))
+    finally:
+        wb.close()
+    if not rows or ITEM_HEADER not in rows[0] or PRICE_HEADER not in rows[0]:
+        raise PlannerError(f"{book.name}: the {BOM_SHEET} sheet has no '{ITEM_HEADER}' and '{PRICE_HEADER}' columns")
+    item_col, price_col = rows[0].index(ITEM_HEADER), rows[0].index(PRICE_HEADER)
+    current = {line.item: line for line in lines}
+    date = (today or dt.date.today()).isoformat()
+    source = f"edited in workbook {book.name} on {date}"
+    overrides = {o.item: o for o in existing}
+    result = PriceImport()
+    for number, row in enumerate(rows[1:], start=2):
+        item = row[item_col] if item_col < len(row) else None
+        price = row[price_col] if price_col < len(row) else None
+        if not isinstance(item, str) or not item.strip():
+            continue  # blank rows, totals and notes below the table
+        if isinstance(price, str) and price.startswith("="):
+            continue  # still the planner's formula (linked to a cost setting): not edited
+        if item not in current:
+            if isinstance(price, (int, float)) and not isinstance(price, bool):
+                result.unmatched.append((number, item))
+            continue
+        if not isinstance(price, (int, float)) or isinstance(price, bool) or not 0 <= price <= 1e12:
+            result.unmatched.append((number, item))
+            continue
+        old = current[item].unit_usd
+        if abs(float(price) - old) < 0.005:
+            continue  # unchanged, to the cent
+        overrides[item] = PriceOverride(item=item, unit_usd=float(price), source=source)
+        result.changed.append((item, old, float(price)))
+    result.overrides = list(overrides.values())
+    return result

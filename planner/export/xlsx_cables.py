@@ -1,0 +1,42 @@
+"""The workbook's Cables sheet: totals by part and length, then the cable schedule."""
+
+from __future__ import annotations
+
+from planner.costs.bom import schedule_lines
+from planner.export.xlsx_cells import BOLD, TITLE, header, num, text, widths
+
+MAX_ROWS = 20_000  # a bigger schedule goes to CSV (``cluster-planner cables --csv``)
+
+
+def write_cables(ws, schedule, costs) -> None:
+    text(ws, 1, 1, "Cables", font=TITLE)
+    text(ws, 2, 1, "Every link from rack/U/port to rack/U/port, its routed length and the stock length ordered "
+                   "(cluster-planner cables PLAN --csv FILE writes the same schedule).")
+    header(ws, 4, ["Part", "Quantity"])
+    r = 5
+    for line in schedule_lines(schedule, costs):
+        text(ws, r, 1, line.item)
+        num(ws, r, 2, line.quantity)
+        r += 1
+    r += 1
+    text(ws, r, 1, "Schedule", font=BOLD)
+    r += 1
+    if len(schedule.links) > MAX_ROWS:
+        text(ws, r, 1, f"{len(schedule.links):,} links: more than this sheet lists ({MAX_ROWS:,}); "
+                       "use cluster-planner cables PLAN --csv FILE")
+        widths(ws, {1: 60, 2: 12})
+        return
+    header(ws, r, ["Link", "Network", "Tier", "From rack", "From U", "From device", "From port", "To rack", "To U",
+                   "To device", "To port", "Gb/s", "Medium", "Route (m)", "Length (m)", "Part"])
+    for i, link in enumerate(schedule.links, 1):
+        r += 1
+        values = [i, link.network, link.tier, link.a.rack, link.a.u, link.a.device, link.a.port, link.b.rack,
+                  link.b.u, link.b.device, link.b.port, link.gbps, link.medium.name, round(link.length_m, 2),
+                  link.medium.stock_m, link.part]
+        for col, v in enumerate(values, 1):
+            if isinstance(v, str):
+                text(ws, r, col, v)
+            else:
+                num(ws, r, col, v)
+    widths(ws, {1: 44, 2: 12, 3: 12, 4: 10, 5: 7, 6: 14, 7: 8, 8: 10, 9: 7, 10: 14, 11: 8, 12: 7, 13: 8, 14: 10,
+                15: 10, 16: 40})

@@ -1,0 +1,29 @@
+"""Where a device's heat goes, and the water that carries it away.
+
+A device's heat splits into liquid and air by its capture fraction: cold-plate servers
+put most of their heat into the liquid loop and the rest (memory, NICs, power supplies)
+into the room; air-cooled devices put it all into the air. Water flow for a heat load P:
+Q = P / (c_p x rho x delta T) (the sensible heat equation, ASHRAE Handbook Fundamentals).
+"""
+
+from __future__ import annotations
+
+from planner.hardware.catalog import DeviceType
+from planner.settings import FacilitySettings
+
+
+def capture_fraction(device: DeviceType, liquid_rack: bool, facility: FacilitySettings) -> float:
+    """Share of ``device``'s heat that goes to liquid. Liquid-cooled devices use their
+    catalog figure, else the default; GPU servers in a liquid-cooled rack are plumbed
+    to its manifold (direct-to-chip); everything else is air-cooled (0)."""
+    if device.cooling == "liquid" or (liquid_rack and device.gpu is not None):
+        return device.liquid_fraction if device.liquid_fraction is not None else facility.liquid_capture
+    return 0.0
+
+
+def water_l_min(heat_kw: float, facility: FacilitySettings) -> float:
+    """Coolant flow in litres per minute that removes ``heat_kw`` at the set temperature
+    rise: Q = P / (c_p x rho x delta T) x 60 s."""
+    if heat_kw <= 0:
+        return 0.0
+    return heat_kw / (facility.coolant_cp_kj_kg_k * facility.coolant_density_kg_l * facility.coolant_delta_t_k) * 60

@@ -1,0 +1,402 @@
+"""The one way the planner writes a file: plans, exports and recovery copies, CLI and app.
+
+``write_file`` writes into a temporary file in the target's folder, checks the result
+(a PDF ends with its trailer, an SVG parses as XML, a PNG decodes, a workbook opens as a
+zip with its workbook part, a plan parses as JSON), fsyncs it, keeps backups if asked and
+renames it over the target, which the OS makes atomic. Any failure raises ``SaveError``
+with one line saying why; the previous file is then untouched and no temporary file is
+left behind. Temporary files of killed processes (``.NAME.<pid>.<random>.tmp``) are
+removed by the next save into the same folder.
+
+Targets are checked first: a folder, device, pipe or socket is refused, as is an existing
+file nobody may write (mode without any write bit, or not writable by this user) and a
+target that is the same file as one of the command's inputs. A symbolic link is followed:
+the file it points to is replaced atomically and the link stays a link.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+import tempfile
+import time
+import zipfile
+import zlib
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from xml.parsers import expat
+
+from planner.errors import PlannerError
+
+
+class SaveError(PlannerError):
+    """A save or export that did not happen; the old file is unchanged. One line for the user."""
+
+
+# -- where a write goes ---------------------------------------------------------------
+
+def resolve_target(path: str | Path) -> Path:
+    """Where a save really goes: through symlinks, so a link to a plan stays a link."""
+    path = Path(path)
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def check_target(path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
+    """The file a write to ``path`` replaces, or SaveError saying why it must not be written."""
+    target = resolve_target(path)
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise save_failure(target, exc) from None
+    if st is not None:
+        if stat.S_ISDIR(st.st_mode):
+            raise SaveError(f"cannot save {target.name}: {target} is a folder; give a file name")
+        if not stat.S_ISREG(st.st_mode):
+            raise SaveError(f"cannot save to {target}: it is a device, pipe or socket, not a file "
+                            "(nothing was written)")
+        if st.st_mode & 0o222 == 0 or not os.access(target, os.W_OK):
+            raise SaveError(f"cannot save {target.name}: the file is read-only (the previous file is unchanged)")
+    for source in inputs:
+        if _same_file(target, source):
+            raise SaveError(f"cannot save to {target.name}: it is an input of this command "
+                            f"({Path(source).name}); choose another file name (nothing was written)")
+    return target
+
+
+def _same_file(a: Path, b: str | Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+# -- failures in words ----------------------------------------------------------------
+
+def save_failure(path: Path, exc: OSError) -> SaveError:
+    """One line saying why a save failed, in words a user acts on."""
+    code = exc.errno
+    if code in (errno.ENOSPC, errno.EDQUOT):
+        why = "the disk is full"
+    elif code in (errno.EACCES, errno.EPERM):
+        why = f"no permission to write in {path.parent}"
+    elif code == errno.EROFS:
+        why = f"{path.parent} is on a read-only disk"
+    elif code == errno.ENOENT:
+        why = f"the folder {path.parent} does not exist"
+    elif code == errno.EFBIG:
+        why = "the file is larger than this disk or account allows"
+    elif code == errno.ENOTDIR:
+        why = f"{path.parent} is not a folder"
+    elif code == errno.EISDIR:
+        why = f"{path} is a folder"
+    else:
+        why = exc.strerror or str(exc)
+    return SaveError(f"cannot save {path.name}: {why} ({_kept(path)})")
+
+
+def _kept(path: Path) -> str:
+    return "the previous file is unchanged" if path.exists() else "nothing was written"
+
+
+# -- backups ----------------------------------------------------------------------------
+
+def backup_path(path: str | Path, index: int) -> Path:
+    """The ``index``-th newest backup of ``path`` (1 = the version before the last save)."""
+    path = Path(path)
+    return path.with_name(f"{path.name}.{index}.bak")
+
+
+def backups_of(path: str | Path) -> list[Path]:
+    """Existing backups of ``path``, newest first."""
+    out, i = [], 1
+    while backup_path(path, i).exists():
+        out.append(backup_path(path, i))
+        i += 1
+    return out
+
+
+def keep_backups(path: str | Path, keep: int) -> None:
+    """Shift NAME.1.bak .. NAME.(keep-1).bak up by one and make NAME.1.bak the current file.
+
+    Called after the new content is safely on disk in a temporary file and before it
+    replaces ``path``. The current file is hard-linked (falling back to a copy), so
+    ``path`` itself is never absent or partial. The oldest backup beyond ``keep`` drops off.
+    """
+    path = Path(path)
+    if keep <= 0 or not path.is_file():
+        return
+    for i in range(keep - 1, 0, -1):
+        older = backup_path(path, i)
+        if older.exists():
+            os.replace(older, backup_path(path, i + 1))
+    newest = backup_path(path, 1)
+    try:
+        newest.unlink(missing_ok=True)
+        os.link(path, newest)
+    except OSError:
+        write_file(newest, write=lambda tmp: _copy(path, tmp))
+
+
+def _copy(src: Path, dst: str) -> None:
+    with open(src, "rb") as inp, open(dst, "wb") as out:
+        while chunk := inp.read(1 << 20):
+            out.write(chunk)
+
+
+# -- permissions ------------------------------------------------------------------------
+
+def current_umask() -> int:
+    """The process umask, read without changing it where the OS allows (Linux
+    /proc/self/status), else by setting and restoring it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+def file_mode_for(path: Path) -> int:
+    """Keep an existing file's permissions; a new file gets 0666 less the umask (as any
+    program's new document would; a temporary file from mkstemp is 0600, which would
+    survive the rename and lock colleagues out of a shared folder)."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return 0o666 & ~current_umask()
+
+
+def fsync_dir(directory: Path) -> None:
+    """Make a rename in ``directory`` durable (POSIX needs the folder fsynced too)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# -- temporary files --------------------------------------------------------------------
+
+# Only names this writer makes: a hidden ".NAME.<pid>.<8 random>.tmp" where NAME ends in a
+# suffix the planner writes; other programs' files are never touched.
+_OURS = r"\.(?:json|xlsx|pdf|svg|png|csv|bak)"
+_TMP = re.compile(rf"^\..+{_OURS}\.(\d+)\.[A-Za-z0-9_]{{8}}\.tmp$")
+# Before the pid was in the name: ".NAME.<8 random>.tmp" (drawings: ".NAME.<8 random>.pdf").
+_OLD_TMP = re.compile(rf"^\..+{_OURS}\.[A-Za-z0-9_]{{8}}\.(?:tmp|pdf|svg|png)$")
+OLD_TMP_AGE_S = 3600
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def remove_stale_temporaries(directory: Path) -> list[Path]:
+    """Remove temporary files a killed save left in ``directory``; return what was removed.
+
+    Ours carry the writer's pid: removed when that process is gone. Nameless older ones
+    (no pid) only once they are an hour old."""
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    now = time.time()
+    for entry in entries:
+        name = entry.name
+        if not name.startswith("."):
+            continue
+        match = _TMP.match(name)
+        try:
+            if match:
+                stale = not _pid_alive(int(match.group(1)))
+            elif _OLD_TMP.match(name):
+                stale = now - entry.stat(follow_symlinks=False).st_mtime > OLD_TMP_AGE_S
+            else:
+                continue
+            if stale and entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+# -- checking what was written ----------------------------------------------------------
+
+def verify_written(tmp: str | Path, suffix: str) -> None:
+    """Raise SaveError if the file at ``tmp`` is not a complete file of its kind."""
+    check = _VERIFIERS.get(suffix.lower())
+    if check is None:
+        return
+    problem = check(Path(tmp))
+    if problem:
+        raise SaveError(f"the written {suffix.lstrip('.').upper()} is incomplete or damaged ({problem}); "
+                        "the disk may be full")
+
+
+def _verify_pdf(path: Path) -> str | None:
+    with open(path, "rb") as fh:
+        if fh.read(5) != b"%PDF-":
+            return "no PDF header"
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(max(0, size - 2048))
+        tail = fh.read()
+    if b"%%EOF" not in tail or b"startxref" not in tail:
+        return "no trailer"
+    offset = re.search(rb"startxref\s+(\d+)", tail)
+    if not offset or int(offset.group(1)) >= size:
+        return "the cross-reference offset points outside the file"
+    with open(path, "rb") as fh:
+        fh.seek(int(offset.group(1)))
+        head = fh.read(16)
+    if not (head.startswith(b"xref") or re.match(rb"\d+ \d+ obj", head)):
+        return "the cross-reference table is missing"
+    return None
+
+
+def _verify_xml(path: Path) -> str | None:
+    parser = expat.ParserCreate()
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 20):
+                parser.Parse(chunk, False)
+        parser.Parse(b"", True)
+    except expat.ExpatError as exc:
+        return f"not valid XML: {expat.ErrorString(exc.code)} at line {exc.lineno}"
+    return None
+
+
+def _verify_png(path: Path) -> str | None:
+    """Walk the chunks checking each CRC, and inflate the image data to its end."""
+    inflate = zlib.decompressobj()
+    with open(path, "rb") as fh:
+        if fh.read(8) != b"\x89PNG\r\n\x1a\n":
+            return "no PNG signature"
+        while True:
+            head = fh.read(8)
+            if len(head) < 8:
+                return "it ends before its last chunk"
+            length, kind = int.from_bytes(head[:4], "big"), head[4:]
+            data = fh.read(length)
+            crc = fh.read(4)
+            if len(data) < length or len(crc) < 4 or zlib.crc32(kind + data) != int.from_bytes(crc, "big"):
+                return "a damaged chunk"
+            if kind == b"IDAT":
+                try:
+                    while data:
+                        inflate.decompress(data, 1 << 20)
+                        data = inflate.unconsumed_tail
+                except zlib.error:
+                    return "the image data do not decode"
+            elif kind == b"IEND":
+                return None if inflate.eof else "the image data stop early"
+
+
+def _verify_zip_workbook(path: Path) -> str | None:
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = set(archive.namelist())
+            if "xl/workbook.xml" not in names:
+                return "no workbook inside"
+            if archive.testzip() is not None:
+                return "a damaged part"
+    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        return f"does not open: {exc}"
+    return None
+
+
+def _verify_json(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            json.load(fh)
+    except (ValueError, RecursionError) as exc:
+        return f"not valid JSON: {exc}"
+    return None
+
+
+_VERIFIERS: dict[str, Callable[[Path], str | None]] = {
+    ".pdf": _verify_pdf, ".svg": _verify_xml, ".png": _verify_png, ".xlsx": _verify_zip_workbook,
+    ".json": _verify_json,
+}
+
+
+# -- the writer -------------------------------------------------------------------------
+
+def write_file(path: str | Path, data: bytes | None = None, *, write: Callable[[str], None] | None = None,
+               kind: str | None = None, keep: int = 0, inputs: Iterable[str | Path] = ()) -> Path:
+    """Write ``data`` (or let ``write(temporary_name)`` write the file) to ``path`` safely.
+
+    ``kind`` is the suffix whose check the result must pass (default: the target's
+    suffix). ``keep`` backups are rotated (``NAME.1.bak`` newest) just before the rename.
+    Returns the file written (the link's target for a symbolic link).
+    """
+    if (data is None) == (write is None):
+        raise TypeError("give either data or write")
+    target = check_target(path, inputs)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise save_failure(target, OSError(errno.ENOENT, "No such file or directory"))
+    remove_stale_temporaries(directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise save_failure(target, exc) from None
+    try:
+        try:
+            if data is not None:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        if write is not None:
+            write(tmp)
+        verify_written(tmp, kind or target.suffix)
+        with open(tmp, "rb+") as fh:
+            os.fchmod(fh.fileno(), file_mode_for(target))
+            os.fsync(fh.fileno())
+        keep_backups(target, keep)
+        os.replace(tmp, target)
+    except OSError as exc:
+        _unlink_quietly(tmp)
+        raise save_failure(target, exc) from None
+    except SaveError as exc:
+        _unlink_quietly(tmp)
+        message = str(exc)
+        if not message.startswith("cannot save"):
+            message = f"cannot save {target.name}: {message} ({_kept(target)})"
+        raise SaveError(message) from None
+    except BaseException:
+        _unlink_quietly(tmp)
+        raise
+    fsync_dir(directory)
+    return target
+
+
+def _unlink_quietly(name: str | Path) -> None:
+    try:
+        os.unlink(name)
+    except OSError:
+        pass

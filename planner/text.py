@@ -1,0 +1,32 @@
+"""User text made safe for where it goes: one function for every output.
+
+``clean_text(text, "terminal")`` escapes control characters (ESC, carriage return,
+backspace, C1 controls, bidirectional overrides, ...) so a name cannot retitle a terminal,
+clear the screen or overwrite a line; line breaks and tabs stay. ``"line"`` escapes line
+breaks and tabs too (one-line error messages). ``"xml"`` drops the characters XML 1.0
+cannot hold (SVG and PDF text, workbook cells).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+# C0 controls but tab and newline, DEL, C1 controls, and format characters that reorder or
+# hide text (bidirectional overrides and isolates, zero-width marks, line/paragraph separators).
+_HIDDEN = "\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+_TERMINAL_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_HIDDEN}\ud800-\udfff]")
+_LINE_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_HIDDEN}\ud800-\udfff]")
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(match: re.Match) -> str:
+    return match.group().encode("unicode_escape", "backslashreplace").decode("ascii")
+
+
+def clean_text(text: object, target: Literal["terminal", "line", "xml"]) -> str:
+    """``text`` made safe for ``target`` (see the module's docstring)."""
+    s = "" if text is None else str(text)
+    if target == "xml":
+        return _XML_INVALID.sub("", s)
+    return (_TERMINAL_UNSAFE if target == "terminal" else _LINE_UNSAFE).sub(_escape, s)

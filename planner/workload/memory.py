@@ -1,0 +1,117 @@
+"""GPU memory per GPU for training: model states, activations and framework overhead.
+
+Model states (ZeRO, Rajbhandari et al. 2020, mixed-precision Adam): per parameter the
+working weights (bf16/fp16: 2 bytes; fp8 training keeps bf16 weights plus an fp8 copy: 3),
+gradients (2 bytes) and K = 12 bytes of optimizer state (fp32 master weights, Adam m and
+v), 16 bytes in all for bf16. A GPU holds P / (TP x PP) parameters (expert parameters
+also / EP); sharding divides over the data-parallel group of d ranks:
+DDP w + g + K; ZeRO-1 w + g + K/d; ZeRO-2 w + (g + K)/d; ZeRO-3 / FSDP FULL_SHARD
+(w + g + K)/d; FSDP HYBRID_SHARD as ZeRO-3 over the ranks in one NVLink domain.
+(Expert parameters are sharded over their own data-parallel group, d / EP.)
+
+Activations (Korthikanti et al. 2022, with sequence parallelism), per layer and
+micro-batch of b sequences of s tokens, hidden h, a heads, tensor parallel t:
+no recompute s b h (34 + 5 a s / h) / t bytes; selective recompute (attention recomputed,
+as FlashAttention does) 34 s b h / t; full recompute 2 s b h / t plus one layer's full set
+while it is recomputed. Under 1F1B the first stage keeps min(p, m) micro-batches in
+flight over its L / p layers; the interleaved schedule x (1 + (p-1)/(p m)).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from planner.settings import WorkloadSettings
+from planner.workload.models import ModelShape
+
+OPTIMIZER_BYTES = 12.0  # fp32 master weights + Adam m + v (ZeRO's K = 12)
+GRAD_BYTES = 2.0
+
+
+def weight_bytes(precision: str) -> float:
+    return 3.0 if precision == "fp8" else 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryEstimate:
+    weights_gb: float
+    gradients_gb: float
+    optimizer_gb: float
+    activations_gb: float
+    overhead_gb: float
+
+    @property
+    def states_gb(self) -> float:
+        return self.weights_gb + self.gradients_gb + self.optimizer_gb
+
+    @property
+    def total_gb(self) -> float:
+        return self.states_gb + self.activations_gb + self.overhead_gb
+
+    def to_json(self) -> dict[str, float]:
+        return {"weights_gb": round(self.weights_gb, 3), "gradients_gb": round(self.gradients_gb, 3),
+                "optimizer_gb": round(self.optimizer_gb, 3), "activations_gb": round(self.activations_gb, 3),
+                "overhead_gb": round(self.overhead_gb, 3), "total_gb": round(self.total_gb, 3)}
+
+
+def shard_divisors(sharding: str, d: int, domain_ranks: int) -> tuple[int, int, int]:
+    """How many ranks share (weights, gradients, optimizer states) under ``sharding``."""
+    d = max(1, d)
+    if sharding == "zero1":
+        return 1, 1, d
+    if sharding == "zero2":
+        return 1, d, d
+    if sharding in ("zero3", "fsdp_full"):
+        return d, d, d
+    if sharding == "fsdp_hybrid":
+        g = max(1, min(d, domain_ranks))
+        return g, g, g
+    return 1, 1, 1
+
+
+def micro_batches(w: WorkloadSettings, dp: int | None = None) -> int:
+    """m = global batch sequences / (DP x micro-batch size), at least 1 (a partial one counts whole)."""
+    dp = w.dp if dp is None else dp
+    sequences = w.global_batch_tokens / w.seq_len
+    return max(1, math.ceil(sequences / (dp * w.micro_batch_size) - 1e-9))
+
+
+def activation_bytes_per_layer(w: WorkloadSettings, shape: ModelShape, tp: int, recompute: str) -> float:
+    s, b, h, a = w.seq_len, w.micro_batch_size, shape.hidden, shape.heads
+    sbh = float(s) * b * h
+    if recompute == "full":
+        return 2.0 * sbh / tp
+    if recompute == "selective":
+        return 34.0 * sbh / tp
+    return sbh * (34.0 + 5.0 * a * s / h) / tp
+
+
+def training_memory(w: WorkloadSettings, shape: ModelShape, *, tp: int, pp: int, dp: int, ep: int = 1,
+                    sharding: str | None = None, recompute: str | None = None,
+                    domain_ranks: int = 1) -> MemoryEstimate:
+    """Memory one GPU needs (GB) under the module docstring's accounting. ``domain_ranks``:
+    data-parallel ranks inside one NVLink domain (HYBRID_SHARD's shard group)."""
+    sharding = sharding or w.sharding
+    recompute = recompute or w.recompute
+    ep = max(1, min(ep, dp))
+    expert = shape.expert_params
+    dense_per_gpu = (shape.params - expert) / (tp * pp)
+    expert_per_gpu = expert / (tp * pp * ep)
+    wb = weight_bytes(w.precision)
+    dw, dg, do = shard_divisors(sharding, dp, domain_ranks)
+    ew, eg, eo = shard_divisors(sharding, max(1, dp // ep), max(1, domain_ranks // ep))
+    weights = dense_per_gpu * wb / dw + expert_per_gpu * wb / ew
+    grads = dense_per_gpu * GRAD_BYTES / dg + expert_per_gpu * GRAD_BYTES / eg
+    optim = dense_per_gpu * OPTIMIZER_BYTES / do + expert_per_gpu * OPTIMIZER_BYTES / eo
+
+    m = micro_batches(w, dp)
+    layers_per_stage = shape.layers / pp
+    in_flight = min(pp, m)
+    per_layer = activation_bytes_per_layer(w, shape, tp, recompute)
+    acts = per_layer * layers_per_stage * in_flight
+    if w.pp_schedule == "interleaved" and pp > 1:
+        acts *= 1.0 + (pp - 1) / (pp * m)
+    if recompute == "full":  # the layer being recomputed holds its full set
+        acts += activation_bytes_per_layer(w, shape, tp, "selective")
+    return MemoryEstimate(weights / 1e9, grads / 1e9, optim / 1e9, acts / 1e9, w.memory_overhead_gb)

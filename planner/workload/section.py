@@ -1,0 +1,111 @@
+"""The report's workload section: memory per GPU, the pipeline, the step split, end-to-end
+MFU, tokens/s, time and cost to train the token budget, and inference sizing.
+
+The workload model runs once per evaluation (``workload_outcome``); the network section
+reads its fabric figures and this section the rest, after the cost section so that a
+training run can be priced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from planner.network.checks import NodeSummary, summarise_nodes
+from planner.report.figures import Figures, figure
+from planner.report.model import Finding
+from planner.workload.checks import WorkloadOutcome, evaluate_workload
+from planner.workload.inference import InferenceResult
+from planner.workload.memory import MemoryEstimate
+
+HOURS_PER_DAY = 24.0
+
+
+def workload_outcome(ctx, nodes: NodeSummary | None = None) -> WorkloadOutcome:
+    """The workload model for this evaluation, computed once and shared by the sections."""
+    cached = ctx.cache.get("workload")
+    if cached is None:
+        settings = ctx.plan.settings
+        nodes = nodes or summarise_nodes(ctx.counts, ctx.catalog)
+        cached = ctx.cache["workload"] = evaluate_workload(settings.workload, settings.fabric, nodes)
+    return cached
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadSection(Figures):
+    model: str = figure(title="Model", unit="name")
+    params_b: float = figure(title="Parameters (total)", unit="B")
+    active_params_b: float = figure(title="Active parameters per token", unit="B")
+    flops_per_token: float | None = figure(None, title="Training FLOPs per token (6N + 12 L s d)", unit="FLOPs")
+    memory_per_gpu_gb: float | None = figure(None, title="Memory needed per GPU", unit="GB")
+    memory: MemoryEstimate | None = figure(None, title="Memory per GPU by kind")
+    gpu_memory_gb: float | None = figure(None, title="Memory a GPU has", unit="GB")
+    fits: bool | None = figure(None, title="Fits in GPU memory", unit="name")
+    micro_batches: int | None = figure(None, title="Micro-batches per step")
+    pipeline_bubble: float | None = figure(None, title="Pipeline bubble (share of the step)", unit="share")
+    compute_s: float | None = figure(None, title="Compute per step", unit="s")
+    bubble_s: float | None = figure(None, title="Pipeline bubble per step", unit="s")
+    exposed_comm_s: float | None = figure(None, title="Communication not hidden, per step", unit="s")
+    step_time_s: float | None = figure(None, title="Step time", unit="s")
+    mfu: float | None = figure(None, title="Model FLOP utilisation, end to end", unit="share",
+                               description="FLOPs per token x tokens/s / (GPUs x peak), with the pipeline bubble "
+                               "and exposed communication: the figure papers publish")
+    tokens_per_s: float | None = figure(None, title="Training throughput", unit="tokens/s")
+    tokens_per_s_limit: float | None = figure(None, title="Throughput at 100% of peak (limit)", unit="tokens/s")
+    time_to_train_days: float | None = figure(None, title="Time to train the token budget", unit="days")
+    train_tokens_b: float | None = figure(None, title="Token budget", unit="B tokens")
+    run_cost_usd: dict[str, float] | None = figure(None, title="Cost of the training run", unit="$")
+    tp_fabric_gb_per_gpu_step: float | None = figure(None, title="Tensor-parallel fabric traffic per GPU per step",
+                                                     unit="GB")
+    ep_fabric_gb_per_gpu_step: float | None = figure(None, title="Expert-parallel fabric traffic per GPU per step",
+                                                     unit="GB")
+    decode_tokens_per_s: float | None = figure(None, title="Inference decode per GPU", unit="tokens/s")
+    max_concurrent_sequences: int | None = figure(None, title="Concurrent sequences per replica (KV cache)")
+    inference: InferenceResult | None = figure(None, title="Inference sizing")
+
+
+def _r(x: float | None, nd: int = 3) -> float | None:
+    return None if x is None else round(x, nd)
+
+
+def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
+    o = workload_outcome(ctx)
+    w = ctx.plan.settings.workload
+    m, r, mem, inf = o.model, o.step, o.memory, o.inference
+    runs = r is not None and o.fits is not False
+    figures: dict[str, Any] = {"flops_per_token": m.training_flops_per_token(w.seq_len)}
+    if r is not None:
+        figures.update(
+            flops_per_token=r.flops_per_token, micro_batches=r.micro_batches, pipeline_bubble=_r(r.bubble, 4),
+            compute_s=_r(r.compute_s, 4), bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4),
+            tokens_per_s_limit=_r(r.tokens_per_s_limit, 1),
+            tp_fabric_gb_per_gpu_step=_r(r.tp_fabric_bytes_per_gpu / 1e9),
+            ep_fabric_gb_per_gpu_step=_r(r.ep_fabric_bytes_per_gpu / 1e9))
+    if runs:
+        days = w.train_tokens_b * 1e9 / r.tokens_per_s / 3600.0 / HOURS_PER_DAY
+        figures.update(step_time_s=_r(r.step_s, 4), mfu=_r(r.mfu, 4), tokens_per_s=_r(r.tokens_per_s, 1),
+                       time_to_train_days=_r(days), train_tokens_b=w.train_tokens_b, run_cost_usd=run_cost(ctx, days))
+    if inf is not None:
+        figures.update(decode_tokens_per_s=_r(inf.decode_tokens_per_s, 1),
+                       max_concurrent_sequences=inf.max_concurrent_sequences, inference=inf)
+    section = WorkloadSection(
+        model=m.name, params_b=round(m.params / 1e9, 3), active_params_b=round(m.active_params / 1e9, 3),
+        memory_per_gpu_gb=_r(mem.total_gb if mem else None), memory=mem, gpu_memory_gb=o.gpu_memory_gb,
+        fits=o.fits, **figures)
+    return section, o.findings
+
+
+def run_cost(ctx, days: float) -> dict[str, float]:
+    """The training run priced two ways: renting the GPUs for its hours at each rental rate
+    (with the rental uplift), and building: the capex share of the run's months over the
+    cost horizon plus the operating cost of those months."""
+    costs = ctx.plan.settings.costs
+    hours = days * HOURS_PER_DAY
+    gpus = ctx.totals.gpus
+    out = {f"rent_{name}": round(gpus * hours * rate * (1.0 + costs.rent_uplift), 2)
+           for name, rate in costs.rental_rates().items()}
+    cost = ctx.sections.get("cost")
+    if cost is not None:
+        months = hours / costs.hours_per_month
+        out["build"] = round(cost["capex_usd"] * months / costs.horizon_months + cost["opex_usd_per_month"] * months, 2)
+    return out

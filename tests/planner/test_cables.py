@@ -1,0 +1,121 @@
+"""The cable schedule: ends, lengths from the floor, media by reach and speed, and totals."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from planner.cli import main
+from planner.costs.bom import schedule_lines
+from planner.hardware.catalog import default_catalog
+from planner.network.cables import U_M, build_schedule
+from planner.network.media import choose_medium
+from planner.plan.fileio import save_plan
+from planner.plan.model import Rack
+from planner.plan.templates import build_template
+from planner.report.evaluate import evaluate
+from tests.planner.cost_helpers import plan_with
+
+CAT = default_catalog()
+
+
+def two_racks(leaf_row="A", spare_row=None):
+    """A DGX H100 at U1 of rack N and one QM9700 at U42 of rack L, side by side (600 mm
+    racks): eight 400G links between them, rack N first in its row."""
+    racks = [(Rack(id="N", name="N", row="A", power_cap_kw=30), [("dgx-h100", 1)])]
+    if spare_row:
+        racks.append((Rack(id="X", name="X", row=spare_row), []))
+    racks.append((Rack(id="L", name="L", row=leaf_row), [("qm9700", 42)]))
+    return plan_with(racks)
+
+
+def test_adjacent_racks_link_length_and_moving_to_the_next_row():
+    sched = build_schedule(two_racks(), CAT)
+    links = [link for link in sched.links if link.tier == "node-leaf"]
+    assert len(links) == 8  # 8 NICs, one switch holds them (one tier)
+    link = links[0]
+    assert (link.a.rack, link.a.u, link.a.port, link.b.rack, link.b.u, link.b.port) == ("N", 1, 1, "L", 42, 1)
+    # up from the node's top U (U8) to the tray: (42 - 8) x 44.45 mm + 0.3 m = 1.8113 m;
+    # along the row 0.6 m (rack centres); down to the switch at U42: 0 + 0.3 m; slack 1.0 m
+    up = (42 - 8) * U_M + 0.3
+    assert link.length_m == pytest.approx(up + 0.6 + 0.3 + 1.0)
+    assert link.length_m >= 0.6 + 1.0  # at least the rack pitch plus slack
+    # 3.71 m is past the 3 m reach of 400G passive copper: active copper, 4 m stock length
+    assert (link.medium.name, link.medium.stock_m) == ("ACC", 4.0)
+    # move rack L to the next row (behind an empty rack X, so it keeps its place along the
+    # row): the link grows by the row pitch, depth 1.2 m + the 1.2 m cold aisle = 2.4 m
+    moved = next(lk for lk in build_schedule(two_racks("B", "B"), CAT).links if lk.tier == "node-leaf")
+    assert moved.length_m - link.length_m == pytest.approx(1.2 + 1.2)
+    # 6.1 m is beyond copper: multimode fibre in 7 m with a transceiver at each end
+    assert (moved.medium.name, moved.medium.stock_m, moved.medium.transceivers) == ("MMF", 7.0, 2)
+
+
+def test_medium_by_reach_and_speed():
+    assert choose_medium(400, 2.9).name == "DAC"  # 400G passive copper reaches 3 m
+    assert choose_medium(800, 2.9).name == "ACC"  # 800G DAC only 2 m
+    assert choose_medium(400, 5.1).name == "MMF"  # active copper 5 m at most
+    assert choose_medium(200, 12).name == "AOC" and choose_medium(200, 12).stock_m == 15
+    assert choose_medium(400, 60).name == "SMF"  # SR optics reach 50 m on OM4
+    assert choose_medium(1, 42).name == "Cat6A" and choose_medium(1, 42).stock_m == 50
+
+
+def test_medium_schedule_lists_every_compute_link_and_the_bom_sums_to_it(tmp_path, capsys):
+    plan = build_template("medium")
+    report = evaluate(plan, CAT)
+    fabric = report.sections["network"]["cables_per_tier"]
+    sched = build_schedule(plan, CAT)
+    compute = [link for link in sched.links if link.network == "compute"]
+    # 16 nodes x 8 rails = 128 node-leaf links + 128 leaf-spine = 256: the fabric's cable count
+    assert len(compute) == sum(fabric.values()) == 256
+    assert all(link.length_m > 0 and link.medium.stock_m >= link.length_m for link in sched.links)
+    # the BOM's cable lines (by part and length) add up to the schedule, and so do the CSV rows
+    lines = schedule_lines(sched, plan.settings.costs)
+    cable_qty = sum(line.quantity for line in lines if "transceiver" not in line.item)
+    assert cable_qty == len(sched.links)
+    fibre = sum(1 for link in sched.links if link.medium.transceivers)
+    assert sum(line.quantity for line in lines if "transceiver" in line.item) == 2 * fibre
+    save_plan(plan, tmp_path / "m.json")
+    assert main(["cables", str(tmp_path / "m.json"), "--csv", str(tmp_path / "c.csv")]) == 0
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "c.csv").read_text())))
+    assert len(rows) == len(sched.links)
+    assert sum(1 for r in rows if r["network"] == "compute") == 256
+    assert {r["from_rack"] for r in rows if r["tier"] == "node-leaf"} == {"GPU-01", "GPU-02", "GPU-03", "GPU-04"}
+    capsys.readouterr()
+    # check --json carries the totals
+    assert main(["check", str(tmp_path / "m.json"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cables"]["links"] == len(sched.links)
+    assert out["cables"]["by_network"]["compute"] == 256
+    assert sum(v["count"] for v in out["cables"]["by_medium"].values()) == len(sched.links)
+    rack = out["racks"][0]
+    assert {"feeds", "heat_liquid_kw", "heat_air_kw", "water_l_min", "floor_load_kg_m2"} <= set(rack)
+    assert {"pdus", "capacity_kw", "load_kw"} <= set(rack["feeds"][0])
+    assert {"ups_kw", "generator_kw", "water_l_min"} <= set(out["facility"])
+
+
+def test_cables_refuses_an_unwritable_csv_in_one_line(tmp_path, capsys):
+    plan = build_template("inference")
+    save_plan(plan, tmp_path / "p.json")
+    code = main(["cables", str(tmp_path / "p.json"), "--csv", str(tmp_path / "missing" / "c.csv")])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_workbook_cables_sheet_lists_the_schedule(tmp_path):
+    import openpyxl
+
+    from planner.export.xlsx import write_workbook
+
+    plan = build_template("medium")
+    write_workbook(plan, CAT, tmp_path / "m.xlsx")
+    ws = openpyxl.load_workbook(tmp_path / "m.xlsx")["Cables"]
+    rows = list(ws.iter_rows(values_only=True))
+    start = next(i for i, r in enumerate(rows) if r[0] == "Link")
+    links = [r for r in rows[start + 1:] if r[0] is not None]
+    sched = build_schedule(plan, CAT)
+    assert len(links) == len(sched.links) == 352  # 256 compute + 60 storage + 36 management
+    parts = {r[0]: r[1] for r in rows[4:start] if r[0] and r[1] is not None}
+    assert sum(n for part, n in parts.items() if "transceiver" not in part) == 352

@@ -1,0 +1,108 @@
+"""Finance figures: NPV and IRR of building instead of renting, project costs on top of the
+hardware, support and software in opex, depreciation, cost per million tokens, currency;
+in the core model and as live formulas in the workbook."""
+
+import json
+
+import openpyxl
+import pytest
+
+from planner.cli import main
+from planner.costs.model import irr_build_vs_rent, npv_build_vs_rent
+from planner.export.xlsx import write_workbook
+from planner.hardware.catalog import default_catalog
+from planner.plan.fileio import save_plan
+from planner.plan.templates import build_template
+from planner.report.evaluate import evaluate
+from tests.planner.xlsx_helpers import cell_of, find_soffice, named, recalc
+
+MONTHLY_1PCT = 1.01 ** 12 - 1  # an annual rate whose monthly equivalent is exactly 1%
+
+
+def test_npv_and_irr_by_hand():
+    # -1,000 now, +1,100 at the end of month 1: at 1% a month NPV = -1,000 + 1,100 / 1.01 = 89.108911;
+    # the IRR is 10% a month, 1.1^12 - 1 = 213.8428% a year.
+    assert npv_build_vs_rent(1000, 1100, 1, MONTHLY_1PCT) == pytest.approx(89.108911, abs=1e-6)
+    assert irr_build_vs_rent(1000, 1100, 1) == pytest.approx(1.1 ** 12 - 1, rel=1e-9)
+    # -1,000 now, +600 at months 1 and 2: 600x^2 + 600x - 1000 = 0 with x = 1 / (1 + r)
+    # -> x = (-600 + sqrt(600^2 + 4 x 600 x 1000)) / 1200 = 0.88443731, r = 13.0662% a month.
+    x = (-600 + (600 ** 2 + 4 * 600 * 1000) ** 0.5) / 1200
+    assert irr_build_vs_rent(1000, 600, 2) == pytest.approx((1 / x) ** 12 - 1, rel=1e-9)
+    # at 1% a month: -1,000 + 600 / 1.01 + 600 / 1.01^2 = 182.1390
+    assert npv_build_vs_rent(1000, 600, 2, MONTHLY_1PCT) == pytest.approx(-1000 + 600 / 1.01 + 600 / 1.0201, abs=1e-9)
+    assert npv_build_vs_rent(1000, 600, 2, 0.0) == 200  # undiscounted
+    assert irr_build_vs_rent(1000, 0, 36) is None  # renting costs no more than running: no rate
+    assert irr_build_vs_rent(1000, 10, 12) < 0  # the savings never pay back the capex: a negative return
+
+
+def test_workbook_npv_and_irr_recalculated_equal_the_report(tmp_path):
+    soffice = find_soffice()
+    catalog = default_catalog()
+    plan = build_template("medium")
+    report = evaluate(plan, catalog)
+    path = tmp_path / "m.xlsx"
+    write_workbook(plan, catalog, path, report)
+    wb = recalc(soffice, path, tmp_path)
+    cost = report.cost
+    for option in cost.npv_usd:
+        assert named(wb, f"npv_{option}") == pytest.approx(cost.npv_usd[option], abs=0.01), option
+        assert named(wb, f"irr_{option}") == pytest.approx(cost.irr[option], abs=1e-6), option
+
+
+# Settings of the new cost lines, and what each adds, worked out by hand below.
+LINES = {"spares_pct": 0.03, "installation_pct": 0.02, "shipping_pct": 0.01, "tax_pct": 0.05,
+         "contingency_pct": 0.10, "support_pct_per_year": 0.05, "software_usd_per_gpu_year": 1000.0}
+
+
+def test_new_cost_lines_move_tco_by_their_amounts_after_recalculation(tmp_path, capsys):
+    soffice = find_soffice()
+    catalog = default_catalog()
+    plan = build_template("medium")  # 128 GPUs, bill of materials $7,765,900, 36 months
+    path = tmp_path / "m.xlsx"
+    write_workbook(plan, catalog, path)
+    base = recalc(soffice, path, tmp_path)
+    hardware = 7_765_900.0
+    assert named(base, "capex") == pytest.approx(hardware)
+    wb = openpyxl.load_workbook(path)
+    for name, value in LINES.items():
+        cell_of(wb, name).value = value
+    edited = tmp_path / "edited" / "m.xlsx"
+    edited.parent.mkdir()
+    wb.save(edited)
+    after = recalc(soffice, edited, tmp_path / "edited")
+    spares = 0.03 * hardware                      # 232,977
+    installation = 0.02 * hardware                # 155,318
+    shipping = 0.01 * hardware                    # 77,659
+    tax = 0.05 * (hardware + spares)              # 399,943.85
+    contingency = 0.10 * (hardware + spares + installation + shipping + tax)  # 863,179.785
+    capex_added = spares + installation + shipping + tax + contingency        # 1,729,077.635
+    opex_added = 0.05 * hardware / 12 + 1000 * 128 / 12                       # 32,357.92 + 10,666.67 a month
+    assert named(after, "capex") - named(base, "capex") == pytest.approx(capex_added, abs=0.01)
+    assert named(after, "opex_month") - named(base, "opex_month") == pytest.approx(opex_added, abs=0.01)
+    tco_added = capex_added + 36 * opex_added                                  # 3,277,962.64
+    assert named(after, "tco_usd") - named(base, "tco_usd") == pytest.approx(tco_added, abs=0.01)
+    assert named(after, "capex_contingency") == pytest.approx(contingency, abs=0.01)
+    # the CLI with the same settings in the plan gives the same TCO
+    plan.settings.costs = plan.settings.costs.model_copy(update=LINES)
+    plan_path = tmp_path / "p.json"
+    save_plan(plan, plan_path)
+    capsys.readouterr()
+    main(["check", "--json", str(plan_path)])
+    cost = json.loads(capsys.readouterr().out)["cost"]
+    assert cost["tco_usd"] == pytest.approx(named(after, "tco_usd"), abs=0.01)
+    assert cost["project_costs_usd"]["contingency"] == pytest.approx(contingency, abs=0.01)
+
+
+def test_depreciation_cost_per_million_tokens_and_currency():
+    catalog = default_catalog()
+    plan = build_template("medium")
+    plan.settings.costs = plan.settings.costs.model_copy(update={"currency": "EUR", "usd_exchange_rate": 0.9,
+                                                                 "depreciation_years": 4})
+    cost = evaluate(plan, catalog).cost
+    assert cost.depreciation_usd_per_year == pytest.approx(7_765_900 / 4)
+    assert cost.currency == "EUR"
+    assert cost.tco_in_currency == pytest.approx(cost.tco_usd * 0.9, abs=0.01)
+    # TCO / tokens over the horizon: tokens/s x 3,600 s x 730 h x 36 months (utilisation 1)
+    tokens_per_s = evaluate(plan, catalog).network.tokens_per_s
+    tokens = tokens_per_s * 3600 * 730 * 36
+    assert cost.cost_per_million_tokens_usd == pytest.approx(cost.tco_usd / tokens * 1e6, rel=1e-4)

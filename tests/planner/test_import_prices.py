@@ -1,0 +1,71 @@
+"""Unit prices edited in an exported workbook come back into the plan as price overrides."""
+
+import datetime as dt
+import json
+
+import openpyxl
+import pytest
+
+from planner.cli import main
+from planner.plan.fileio import load_plan, save_plan
+from planner.plan.templates import build_template
+
+
+def cli(capsys, *argv):
+    capsys.readouterr()
+    code = main(list(argv))
+    return code, capsys.readouterr()
+
+
+def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, capsys):
+    plan_path, book = tmp_path / "m.json", tmp_path / "m.xlsx"
+    save_plan(build_template("medium"), plan_path)
+    assert cli(capsys, "export", str(plan_path), "-o", str(book))[0] == 0
+    before = json.loads(cli(capsys, "check", "--json", str(plan_path))[1].out)["cost"]
+    wb = openpyxl.load_workbook(book)
+    ws = wb["BOM"]
+    rows = {ws.cell(r, 2).value: r for r in range(2, ws.max_row + 1) if ws.cell(r, 4).value is not None}
+    # the GPU nodes (16 at $315,000 from the catalog) and the node-to-leaf transceivers
+    # (128 twin-port modules at $1,000, a formula linked to the 'transceiver_usd' assumption)
+    gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)"]
+    optic = rows["Transceiver, node to leaf (both ends)"]
+    assert (ws.cell(gpu, 4).value, ws.cell(optic, 4).value) == (16, 128)
+    ws.cell(gpu, 5).value = 300_000
+    ws.cell(optic, 5).value = 650
+    ws.cell(ws.max_row + 2, 2).value = "Spare GPU node"  # a row added by hand: no line of the plan
+    ws.cell(ws.max_row, 5).value = 300_000
+    untouched = plan_path.read_text()
+    wb.save(book)
+    code, out = cli(capsys, "import-prices", str(book), "--into", str(plan_path))
+    assert code == 0, out.err
+    assert "Spare GPU node" in out.out and "not imported" in out.out
+    after = json.loads(cli(capsys, "check", "--json", str(plan_path))[1].out)["cost"]
+    # (300,000 - 315,000) x 16 + (650 - 1,000) x 128 = -240,000 - 44,800 = -284,800
+    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-284_800, abs=0.005)
+    lines = {line["item"]: line for line in after["bom"]}
+    today = dt.date.today().isoformat()
+    assert lines["Transceiver, node to leaf (both ends)"]["source"] == f"edited in workbook m.xlsx on {today}"
+    assert lines["Transceiver, leaf to spine (both ends)"]["unit_usd"] == 1000  # the other tier keeps its price
+    # nothing else in the plan changed
+    old, new = json.loads(untouched), json.loads(plan_path.read_text())
+    assert [o["item"] for o in new.pop("price_overrides")] == ["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)",
+                                                             "Transceiver, node to leaf (both ends)"]
+    old.pop("price_overrides")
+    assert new == old
+    # importing the same workbook again changes nothing more
+    code, out = cli(capsys, "import-prices", str(book), "--into", str(plan_path))
+    assert "nothing imported" in out.out
+    assert len(load_plan(plan_path).price_overrides) == 2
+
+
+def test_a_file_that_is_not_a_workbook_is_one_line_and_the_plan_is_untouched(tmp_path, capsys):
+    plan_path = tmp_path / "m.json"
+    save_plan(build_template("single-node"), plan_path)
+    before = plan_path.read_bytes()
+    bad = tmp_path / "not.xlsx"
+    bad.write_text("hello")
+    code, out = cli(capsys, "import-prices", str(bad), "--into", str(plan_path))
+    assert code == 2 and out.err.count("\n") == 1 and "not.xlsx" in out.err
+    code, out = cli(capsys, "import-prices", str(tmp_path / "missing.xlsx"), "--into", str(plan_path))
+    assert code == 2 and "missing.xlsx" in out.err
+    assert plan_path.read_bytes() == before

@@ -1,0 +1,70 @@
+"""Tensor and expert parallelism inside an NVLink domain travel over NVLink, not the fabric:
+the collective model splits intra- and inter-domain traffic by the domain's size (8 GPUs on
+an HGX board, 72 in a GB200 NVL72 rack)."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.hardware.catalog import Catalog, DeviceType, default_catalog
+from planner.network.checks import summarise_nodes
+from planner.settings import FabricSettings, WorkloadSettings
+from planner.workload.checks import job_shape
+from planner.workload.training import model_step
+
+CAT = default_catalog()
+
+# GB200 NVL72 as one system, figures from NVIDIA's GB200 NVL72 datasheet: 72 Blackwell
+# GPUs in one NVLink domain at 1.8 TB/s each, 186 GB HBM3e and 8 TB/s per GPU, 2.5 PF
+# dense BF16 per GPU (180 PF / 72), about 132 kW, 1.36 t, liquid cooled; 72 x 400G CX-7.
+NVL72 = DeviceType.model_validate({
+    "id": "test-gb200-nvl72", "vendor": "NVIDIA", "model": "GB200 NVL72 (test)", "category": "gpu_server",
+    "u_height": 48, "weight_kg": 1360, "power_max_w": 132_000, "power_typical_w": 120_000, "cooling": "liquid",
+    "gpu": {"model": "B200 (GB200)", "count": 72, "tdp_w": 1200, "memory_gb": 186, "bf16_tflops": 2500,
+            "nvlink_gbs": 1800, "memory_bandwidth_tbs": 8.0, "nvlink_domain": 72},
+    "nics": [{"count": 36, "gbps": 400, "technology": "infiniband", "purpose": "compute"}] * 2,
+    "price_usd": 3_000_000, "source": "NVIDIA GB200 NVL72 datasheet (test entry)",
+})
+
+
+def tp_fabric_bytes(device_id: str, nodes: int, catalog, tp: int, pp: int, dp: int) -> float:
+    summary = summarise_nodes({device_id: nodes}, catalog)
+    fabric = FabricSettings()
+    shape = job_shape(summary, fabric)
+    w = WorkloadSettings(model_params_b=70, tp=tp, pp=pp, dp=dp)
+    return model_step(w, fabric, shape).tp_fabric_bytes_per_gpu
+
+
+def test_hgx_domain_is_eight_and_nvl72_is_seventy_two():
+    assert CAT["hgx-h100-8"].gpu.domain_gpus == 8
+    assert NVL72.gpu.domain_gpus == 72
+
+
+def test_tp8_on_hgx_and_tp72_on_nvl72_move_no_tensor_parallel_bytes_over_the_fabric():
+    """Issue 15, acceptance 3."""
+    # 16 HGX nodes (128 GPUs): TP 8 x PP 4 x DP 4.
+    assert tp_fabric_bytes("hgx-h100-8", 16, CAT, tp=8, pp=4, dp=4) == 0.0
+    # 2 NVL72 racks (144 GPUs): TP 72 x PP 1 x DP 2.
+    cat = Catalog([*CAT, NVL72])
+    assert tp_fabric_bytes(NVL72.id, 2, cat, tp=72, pp=1, dp=2) == 0.0
+
+
+def test_tp16_on_hgx_sends_tensor_parallel_bytes_over_the_fabric():
+    """TP 16 spans two 8-GPU domains: each layer's all-reduce is reduced inside the domain
+    over NVLink, then across the 2 domains over the fabric: per GPU 2 x (2-1)/2 x payload / 8,
+    payload = 4 all-reduces x 80/4 layers x (4,194,304 / 2 DP) tokens x 8192 x 2 bytes."""
+    got = tp_fabric_bytes("hgx-h100-8", 16, CAT, tp=16, pp=4, dp=2)
+    payload = 4 * 20 * (4_194_304 / 2) * 8192 * 2
+    assert got == pytest.approx(2 * (2 - 1) / 2 * payload / 8)
+    assert got > 0
+
+
+def test_moe_all_to_all_leaves_nvlink_only_when_ep_spans_domains():
+    fabric = FabricSettings()
+    hgx = job_shape(summarise_nodes({"hgx-h100-8": 16}, CAT), fabric)
+    w = WorkloadSettings(model="mixtral-8x7b", tp=1, pp=1, dp=128, ep=8, sharding="zero1")
+    assert model_step(w, fabric, hgx).ep_fabric_bytes_per_gpu == 0.0  # EP 8 in one HGX board
+    wide = w.model_copy(update={"ep": 16})
+    # 4 all-to-alls x 32 layers x (4,194,304 / 128 tokens / TP 1) x 2 experts x 4096 x 2 bytes x 15/16
+    expect = 4 * 32 * (4_194_304 / 128) * 2 * 4096 * 2 * 15 / 16
+    assert model_step(wide, fabric, hgx).ep_fabric_bytes_per_gpu == pytest.approx(expect)

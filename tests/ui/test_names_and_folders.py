@@ -1,0 +1,45 @@
+"""The plan's name is the user's; exports are named after it; file dialogs start in the last folder used."""
+
+from PySide6.QtWidgets import QFileDialog, QLineEdit
+
+from planner.plan.names import file_slug
+
+
+def test_slug_of_a_template_name():
+    assert file_slug("16-node LLM cluster (128 x H100, NDR400)") == "16-node-llm-cluster-128-x-h100-ndr400"
+    assert file_slug("  ../..  ") == "plan"  # nothing safe left: a neutral name
+    assert file_slug("Ünïcode / cluster: A") == "n-code-cluster-a"
+
+
+def test_exports_default_to_the_plan_name_in_the_last_folder(window, monkeypatch, tmp_path):
+    asked = []
+
+    def fake_save(parent, title, start, filters):
+        asked.append(start)
+        return str(tmp_path / "out" / "chosen.xlsx"), ""
+    (tmp_path / "out").mkdir()
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save)
+    monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path: None)
+    monkeypatch.chdir(tmp_path)
+
+    # the user renames the plan in the inspector (nothing selected: the plan's own fields)
+    window.view.scene().clearSelection()
+    name = window.inspector.findChild(QLineEdit)
+    assert name.text() == "16-node LLM cluster (128 x H100, NDR400)"  # the template's until edited
+    name.setText("Lab cluster B")
+    name.editingFinished.emit()
+    assert window.doc.plan.name == "Lab cluster B"
+
+    window.export_excel()
+    assert asked[-1] == str(tmp_path / "lab-cluster-b.xlsx")  # no folder used yet: the working folder
+    window.export_drawing("pdf")
+    assert asked[-1] == str(tmp_path / "out" / "lab-cluster-b.pdf")  # where the last export went
+
+    window.doc.undo_stack.setClean()  # no unsaved-changes question before the open dialog
+    opened = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        lambda parent, title, start, filters: (opened.append(start), ("", ""))[1])
+    window.open_dialog()
+    assert opened == [str(tmp_path / "out")]
+    # remembered in QSettings, so a new window starts there too
+    assert window.settings.value("files/lastFolder") == str(tmp_path / "out")

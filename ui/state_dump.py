@@ -1,0 +1,101 @@
+"""A state dump for tests that drive the running app from outside (real X11 input).
+
+With ``CLUSTER_PLANNER_STATE_DUMP=FILE`` set, the app writes FILE (JSON: the plan, the
+status bar's message, the undo stack's position, the window title, the ghost's state)
+after every edit and every status message, and whenever a popup menu or dialog opens or
+closes (checked every 200 ms), replacing it whole each time. Unset, nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from ui import theme
+from ui.palette import DEVICE_ID_ROLE
+
+STATE_DUMP_ENV = "CLUSTER_PLANNER_STATE_DUMP"
+
+
+def install_state_dump(window) -> None:
+    target = os.environ.get(STATE_DUMP_ENV, "").strip()
+    if not target:
+        return
+    path = Path(target)
+    last = {"text": ""}
+
+    def write(*_args) -> None:
+        view = window.view
+        state = {
+            "plan": json.loads(window.doc.plan_json()),
+            "status": window.statusBar().currentMessage(),
+            "undo_index": window.doc.undo_stack.index(),
+            "undo_count": window.doc.undo_stack.count(),
+            "title": window.windowTitle(),
+            "ghost": view.ghost_state if view.ghost.isVisible() else None,
+            "selected_devices": view.selected_devices(),
+            "geometry": _geometry(window),
+            "popup": _title(QApplication.activePopupWidget()),
+            "dialog": _title(QApplication.activeModalWidget()),
+        }
+        text = json.dumps(state)
+        if text == last["text"]:
+            return
+        last["text"] = text
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+
+    window.doc.changed.connect(write)
+    window.doc.undo_stack.indexChanged.connect(write)
+    window.statusBar().messageChanged.connect(write)
+    window.view.selectionChangedTo.connect(write)
+    window.view.visibleAreaChanged.connect(write)
+    window.palette_panel.search.textChanged.connect(write)
+    timer = QTimer(window)  # menus and dialogs open without a signal the window sees
+    timer.setInterval(200)
+    timer.timeout.connect(write)
+    timer.start()
+    write()
+
+
+def _title(widget) -> str | None:
+    if widget is None:
+        return None
+    return widget.windowTitle() or (widget.title() if hasattr(widget, "title") else "") or type(widget).__name__
+
+
+def _geometry(window) -> dict:
+    """Where things are on the screen (global pixels), so a test can point at them."""
+
+    view = window.view
+    vp = view.viewport()
+    top_left = vp.mapToGlobal(vp.rect().topLeft())
+    visible = vp.rect()
+    racks = {}
+    for rid, item in view.racks.items():
+        x_local = theme.GUTTER_W + theme.RACK_BODY_W / 2
+
+        def at(u: int):
+            p = vp.mapToGlobal(view.mapFromScene(item.mapToScene(x_local, item.slot_top(u) + theme.U_PX / 2)))
+            return p.x(), p.y()
+        (x, y1), (_, y_top) = at(1), at(item.rack.height_u)
+        body = view.mapFromScene(item.mapRectToScene(item.body_rect())).boundingRect()
+        racks[item.rack.name] = {"id": rid, "x": x, "y_u1": y1, "u_px": (y1 - y_top) / max(1, item.rack.height_u - 1), "height_u": item.rack.height_u,
+                                 "visible": visible.contains(body)}
+    palette = {}
+    tree = window.palette_panel.tree
+    proxy = tree.model()
+    for g in range(proxy.rowCount()):
+        parent = proxy.index(g, 0)
+        for r in range(proxy.rowCount(parent)):
+            index = proxy.index(r, 0, parent)
+            rect = tree.visualRect(index)
+            if rect.isValid() and tree.viewport().rect().contains(rect.center()):
+                p = tree.viewport().mapToGlobal(rect.center())
+                palette[index.data(DEVICE_ID_ROLE)] = [p.x(), p.y()]
+    return {"view": [top_left.x(), top_left.y(), vp.width(), vp.height()], "racks": racks, "palette": palette}
