@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from cluster_planner import main
+from planner.cli import build_parser
 from planner.plan.fileio import load_plan, save_plan
 from planner.plan.model import Plan, Rack
 from planner.plan.templates import build_template
