@@ -30,7 +30,13 @@ def _v1_to_v2(data: dict) -> dict:
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+def _v2_to_v3(data: dict) -> dict:
+    """Format 3 added variants (``base_variant``, ``variants``, ``active_variant``): a file of
+    format 2 is a plan of one variant, its base, unchanged."""
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 class MigrationError(PlannerError):
