@@ -31,6 +31,10 @@ def report_json(plan, catalog) -> dict:
     return out
 
 
+def compare_plans(names: list[str], plans: list, catalog) -> Comparison:
+    return compare_json([(n, report_json(p, catalog)) for n, p in zip(side_names(names), plans)])
+
+
 def run(args) -> int:
     catalog = load_catalog_arg(args)
     if args.variants:
@@ -46,7 +50,7 @@ def run(args) -> int:
             raise UsageError("compare needs two plan files or more (or one plan file and --variants)")
         plans = [open_plan(f, catalog) for f in args.files]
         names = [Path(f).name for f in args.files]
-    comparison = compare_json([(n, report_json(p, catalog)) for n, p in zip(side_names(names), plans)])
+    comparison = compare_plans(names, plans, catalog)
     if args.json:
         print_json(comparison.to_json())
     else:

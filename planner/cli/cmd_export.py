@@ -14,6 +14,7 @@ from planner.cli import UsageError, load_catalog_arg
 from planner.report.evaluate import evaluate
 from planner.export.xlsx import write_workbook
 from planner.plan.fileio import open_plan
+from planner.plan.variants import resolve_variant
 from planner.safefile import check_target
 
 FORMATS = (".pdf", ".svg", ".png", ".xlsx")
@@ -32,6 +33,10 @@ def register(sub) -> None:
     p.add_argument("--with-prices", action="store_true",
                    help="include unit prices, capex, opex and TCO in the PDF vendor pack (left out by default; "
                         "the workbook always has them)")
+    p.add_argument("--compare-with", nargs="+", metavar="PLAN",
+                   help="workbook: add a Compare sheet of FILE against these plan files")
+    p.add_argument("--compare-variants", nargs="+", metavar="NAME",
+                   help="workbook: add a Compare sheet of these variants of FILE (the first is the reference)")
     p.set_defaults(run=run)
 
 
@@ -49,8 +54,15 @@ def run(args) -> int:
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
     if suffix == ".xlsx":
-        write_workbook(plan, catalog, out, report=report, inputs=inputs)
+        comparison = _comparison(args, plan, catalog)
+        if comparison is not None and args.compare_variants:
+            plan = resolve_variant(plan, args.compare_variants[0])
+            report = evaluate(plan, catalog)
+        write_workbook(plan, catalog, out, report=report, inputs=[*inputs, *(args.compare_with or ())],
+                       comparison=comparison)
     else:
+        if args.compare_with or args.compare_variants:
+            raise UsageError("--compare-with and --compare-variants add a sheet to the workbook (.xlsx)")
         try:
             files = import_module("ui.export.files")
         except ImportError as exc:
@@ -59,6 +71,23 @@ def run(args) -> int:
                              inputs=inputs)
     print(f"wrote {out}")
     return 0
+
+
+def _comparison(args, plan, catalog):
+    """The Compare sheet's comparison, if one is asked for."""
+    from planner.cli.cmd_compare import compare_plans
+
+    if args.compare_with and args.compare_variants:
+        raise UsageError("give --compare-with or --compare-variants, not both")
+    if args.compare_with:
+        return compare_plans([Path(args.file).name, *(Path(f).name for f in args.compare_with)],
+                             [plan, *(open_plan(f, catalog) for f in args.compare_with)], catalog)
+    if args.compare_variants:
+        if len(args.compare_variants) < 2:
+            raise UsageError("--compare-variants needs two variant names or more")
+        return compare_plans(args.compare_variants, [resolve_variant(plan, v) for v in args.compare_variants],
+                             catalog)
+    return None
 
 
 def _netbox(args, out: Path) -> int:

@@ -116,3 +116,31 @@ def test_compare_bad_input_is_one_line_and_exit_2(capsys, args, message):
     code, out = cli(capsys, "compare", str(sample), *args)
     assert code == 2 and out.out == ""
     assert out.err.count("\n") == 1 and message in out.err
+
+
+def test_workbook_compare_sheet_agrees_with_the_comparison(capsys, tmp_path, medium_and_massive):
+    import openpyxl
+
+    a, b = medium_and_massive
+    code, out = cli(capsys, "compare", str(a), str(b), "--json")
+    d = json.loads(out.out)["differences"][0]
+    code, out = cli(capsys, "export", str(a), "-o", str(tmp_path / "c.xlsx"), "--compare-with", str(b))
+    assert code == 0, out.err
+    wb = openpyxl.load_workbook(tmp_path / "c.xlsx")  # formulas
+    values = openpyxl.load_workbook(tmp_path / "c.xlsx", data_only=True)  # their cached results
+    assert wb.sheetnames[:3] == ["Summary", "Compare", "BOM"]
+    ws, wv = wb["Compare"], values["Compare"]
+    rows = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}
+    capex = rows["Capex"]
+    assert (wv.cell(capex, 4).value, wv.cell(capex, 5).value) == (7_765_900, 23_378_300)
+    assert ws.cell(capex, 6).value == f"=E{capex}-D{capex}"
+    assert wv.cell(capex, 6).value == d["totals"]["capex_usd"] == 23_378_300 - 7_765_900
+    # Worse is red, better green: more capex is worse; break-even here comes sooner.
+    assert ws.cell(capex, 6).fill.fgColor.rgb.endswith("F6D5D3") and wv.cell(capex, 7).value == "worse"
+    be = rows["Break-even vs on-demand rent"]
+    assert wv.cell(be, 7).value == d["verdicts"]["break_even_months"]
+    # The BOM differences' total (a SUM formula) equals the capex difference beside it.
+    total = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 8).value == "Total")
+    assert ws.cell(total, 9).value.startswith("=SUM(")
+    assert wv.cell(total, 9).value == pytest.approx(wv.cell(total + 1, 9).value, abs=0.01)
+    assert wv.cell(total + 1, 8).value == "Capex difference"
