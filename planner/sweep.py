@@ -8,7 +8,9 @@ A grid file (JSON) names the values of each axis; an axis left out keeps the bas
      "rack": [{"power_cap_kw": 30}, {"rack_type": "nvl72"}],   # the GPU racks
      "power_basis": ["typical", "nameplate"]}
 
-A fabric is a technology (the base's switch model kept) or fabric settings fields; a rack
+A fabric is a technology or fabric settings fields; without a ``switch_device`` the base's
+switch is kept if it speaks the technology at its line rate, else the catalog's switch that
+does with the most ports is taken (``switch_for``). A rack
 is a catalog rack type or rack fields over those of the base's first GPU rack.
 
 Each point is laid out from the base as a template is: the base's GPU nodes, compute
@@ -137,6 +139,23 @@ def load_grid(path, catalog: Catalog) -> Grid:
 
 # -- laying a point out -------------------------------------------------------------------
 
+def switch_for(technology: str, catalog: Catalog, current: str) -> str:
+    """The fabric switch for ``technology``: ``current`` if it speaks it at its line rate,
+    else the catalog's switch that does with the most ports (``current`` if none does)."""
+    from planner.network.technologies import TECHNOLOGIES
+
+    tech = TECHNOLOGIES[technology]
+
+    def fits(d) -> bool:
+        return (d is not None and d.switch is not None and d.switch.technology == tech.switch_technology
+                and d.switch.gbps_per_port == tech.line_rate_gbps)
+
+    if fits(catalog.get(current)):
+        return current
+    candidates = [d for d in catalog if fits(d)]
+    return max(candidates, key=lambda d: d.switch.ports).id if candidates else current
+
+
 def base_gpu_system(plan: Plan, catalog: Catalog) -> tuple[str | None, int]:
     """The GPU node type the plan has most of, and how many."""
     counts = Counter(p.device for p in plan.placements if p.device in catalog and catalog[p.device].gpu is not None)
@@ -157,7 +176,10 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
     plan = resolve_variant(base, base.current_variant)
     s = plan.settings
     if "fabric" in point:
-        s.fabric = FabricSettings.model_validate({**s.fabric.model_dump(), **point["fabric"]})
+        fields = dict(point["fabric"])
+        if "switch_device" not in fields:
+            fields["switch_device"] = switch_for(fields["technology"], catalog, s.fabric.switch_device)
+        s.fabric = FabricSettings.model_validate({**s.fabric.model_dump(), **fields})
     if "power_basis" in point:
         s.facility = s.facility.model_copy(update={"power_basis": point["power_basis"]})
     old_system, old_nodes = base_gpu_system(plan, catalog)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 from planner.cli import load_catalog_arg, print_json
-from planner.network.cables import build_schedule
+from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
@@ -30,10 +30,7 @@ def run(args) -> int:
         plan = resolve_variant(plan, args.variant)
     report = evaluate(plan, catalog)
     if args.json:
-        out = report.to_json()
-        out["plan"]["variant"] = plan.current_variant
-        out["cables"] = build_schedule(plan, catalog).totals()
-        print_json(out)
+        print_json(report_json(plan, catalog, report))
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0

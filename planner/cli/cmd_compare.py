@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from planner.cli import UsageError, load_catalog_arg, print_json
-from planner.network.cables import build_schedule
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
-from planner.report.compare import METRICS, Comparison, compare_json, side_names
-from planner.report.evaluate import evaluate
+from planner.report.compare import METRICS, Comparison, compare_plans
 
 
 def register(sub) -> None:
@@ -21,18 +19,6 @@ def register(sub) -> None:
     p.add_argument("--variants", nargs="+", metavar="NAME", help="compare these variants of the one plan FILE")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.set_defaults(run=run)
-
-
-def report_json(plan, catalog) -> dict:
-    """What ``check --json`` prints for ``plan``."""
-    out = evaluate(plan, catalog).to_json()
-    out["cables"] = build_schedule(plan, catalog).totals()
-    out["plan"]["variant"] = plan.current_variant
-    return out
-
-
-def compare_plans(names: list[str], plans: list, catalog) -> Comparison:
-    return compare_json([(n, report_json(p, catalog)) for n, p in zip(side_names(names), plans)])
 
 
 def run(args) -> int:

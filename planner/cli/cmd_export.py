@@ -75,7 +75,7 @@ def run(args) -> int:
 
 def _comparison(args, plan, catalog):
     """The Compare sheet's comparison, if one is asked for."""
-    from planner.cli.cmd_compare import compare_plans
+    from planner.report.compare import compare_plans
 
     if args.compare_with and args.compare_variants:
         raise UsageError("give --compare-with or --compare-variants, not both")

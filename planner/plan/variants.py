@@ -252,11 +252,13 @@ class _SwitchBack:
 
 
 class CreateVariant(Command):
-    """A new variant of the current state; it becomes the active one (nothing else changes)."""
+    """A new variant, made the active one: of the current state (nothing else changes), or
+    of ``source``'s settings, racks and devices (a plan laid out elsewhere, e.g. a sweep's point)."""
 
-    def __init__(self, name: str):
-        self.name = name
+    def __init__(self, name: str, source: Plan | None = None):
+        self.name, self.source = name, source
         self._before: _SwitchBack | None = None
+        self._from = ""
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -267,17 +269,32 @@ class CreateVariant(Command):
         if len(plan.variants) >= MAX_VARIANTS:
             raise CommandError(f"a plan can have at most {MAX_VARIANTS + 1} variants")
         self._before = _SwitchBack(plan)
+        self._from = plan.current_variant
         base = base_state(plan)
         _store_current(plan)
-        plan.variants.append(diff_state(base, working_state(plan), name))
-        plan.active_variant = name
-        plan.__pydantic_private__["_base_state"] = base
-        _reserve_ids(plan)
-        return ChangeSet(plan=True)
+        state = working_state(plan if self.source is None else self.source)
+        plan.variants.append(diff_state(base, state, name))
+        if self.source is None:
+            plan.active_variant = name
+            plan.__pydantic_private__["_base_state"] = base
+            _reserve_ids(plan)
+            return ChangeSet(plan=True)
+        old = {r.id for r in plan.racks}
+        try:
+            switch_to(plan, name)
+        except VariantError as exc:
+            self._before.restore(plan)
+            raise CommandError(str(exc)) from None
+        return _everything(old, plan)
 
     def undo(self, plan, catalog):
+        if self.source is None:
+            self._before.restore(plan)
+            return ChangeSet(plan=True)
+        old = {r.id for r in plan.racks}
+        switch_to(plan, self._from)
         self._before.restore(plan)
-        return ChangeSet(plan=True)
+        return _everything(old, plan)
 
 
 class SwitchVariant(Command):

@@ -233,6 +233,22 @@ def compare_reports(named: list[tuple[str, Report]]) -> Comparison:
     return compare_json([(name, report.to_json()) for name, report in named])
 
 
+def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
+    """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given)."""
+    from planner.network.cables import build_schedule
+    from planner.report.evaluate import evaluate
+
+    out = (report or evaluate(plan, catalog)).to_json()
+    out["cables"] = build_schedule(plan, catalog).totals()
+    out["plan"]["variant"] = plan.current_variant
+    return out
+
+
+def compare_plans(names: list[str], plans: list, catalog) -> Comparison:
+    """Evaluate each plan and compare them, each against the first."""
+    return compare_json([(n, report_json(p, catalog)) for n, p in zip(side_names(names), plans)])
+
+
 def side_names(names: list[str]) -> list[str]:
     """Distinct names for the sides: a name given twice gets (2), (3)."""
     seen: Counter = Counter()

@@ -145,3 +145,13 @@ def test_a_malformed_grid_file_is_one_line_exit_2_and_nothing_written(capsys, tm
                     "--variant", "Ghost", "-o", str(tmp_path / "r.csv"))
     assert code == 2 and "no variant 'Ghost'" in out.err
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_fabric_given_by_technology_takes_a_switch_that_speaks_it(catalog):
+    from planner.sweep import switch_for
+
+    assert switch_for("ib400", catalog, "qm9700") == "qm9700"  # the base's switch, NDR at 400G
+    # Spectrum-X 400GbE: an Ethernet switch at 400G; the SN5600 split to 128 x 400GbE is the one.
+    assert switch_for("spx400", catalog, "qm9700") == "sn5600-400"
+    # XDR InfiniBand at 800G: the Quantum-X800 Q3400 (144 ports) has more ports than the Q3200 (36).
+    assert switch_for("ib800", catalog, "qm9700") == "q3400"

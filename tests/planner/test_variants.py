@@ -11,6 +11,7 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, EditRack, History, RemoveDevices, SetSetting
 from planner.plan.fileio import PlanLoadError, load_plan, plan_from_json, plan_to_json, save_plan
 from planner.plan.variants import CreateVariant, DeleteVariant, RenameVariant, SwitchVariant, resolve_variant
+from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -166,3 +167,16 @@ def test_a_file_naming_an_unknown_active_variant_is_refused_in_one_line():
     data["variants"][0]["settings"] = {"facility": {"pue": "high"}}
     with pytest.raises(PlanLoadError, match="p.json: variant 'Nameplate'"):
         plan_from_json(json.dumps(data), "p.json")
+
+
+def test_a_variant_made_from_another_plan_takes_its_state_and_undo_restores(medium, catalog):
+    other = build_template("massive", catalog=catalog)
+    before = plan_to_json(medium)
+    h = History(medium, catalog)
+    h.apply(CreateVariant("Massive", source=other))
+    assert medium.current_variant == "Massive" and len(medium.racks) == 17
+    assert _full(medium) == _full(other)
+    h.undo()
+    assert plan_to_json(medium) == before
+    h.redo()
+    assert resolve_variant(medium, "Base").name == medium.name and len(resolve_variant(medium, "Base").racks) == 7
