@@ -163,6 +163,13 @@ class FindingDifference:
         return {"severity": self.severity, "code": self.code, "message": self.message, "count": self.count}
 
 
+def finding_verdict(severity: str, gained: bool) -> Literal["better", "worse"] | None:
+    """An error or warning gained is worse, lost is better; a note (info) is neither."""
+    if severity == "info":
+        return None
+    return "worse" if gained else "better"
+
+
 def finding_differences(a: Side, b: Side) -> tuple[list[FindingDifference], list[FindingDifference]]:
     """(gained, lost): findings ``b`` has that ``a`` has not, and the other way round."""
     fa, fb = a.findings(), b.findings()
