@@ -21,30 +21,10 @@ from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report import palette
 from planner.report.compare import METRIC, METRICS, Comparison, compare_plans, finding_verdict, verdict
-from ui import fmt
+from ui.fmt import difference_text, value_text
 from ui.charts.base import ChartView, DollarAxis
 
 FILLS = {k: QColor(v) for k, v in palette.VERDICT_FILLS.items()}
-
-
-def value_text(value, unit: str) -> str:
-    if value is None:
-        return "–"
-    if unit.startswith("USD"):
-        return fmt.usd(value) + ("/month" if unit == "USD/month" else "")
-    if unit == "kW":
-        return fmt.kw(value)
-    if unit == "":
-        return fmt.count(int(value)) if float(value).is_integer() else fmt.number(value)
-    return f"{fmt.number(value, ',.1f')} {unit}"
-
-
-def difference_text(value, unit: str) -> str:
-    if value is None:
-        return "–"
-    if value == 0:
-        return "no change"
-    return ("+" if value > 0 else "−") + value_text(abs(value), unit)
 
 
 def _item(text: str, verdict_: str | None = None, *, tip: str = "", bold: bool = False,

@@ -34,3 +34,24 @@ def usd(value: float) -> str:
     if abs(value) >= 1e3:
         return f"${number(value / 1e3, ',.0f')}k"
     return f"${number(value, ',.0f')}"
+
+
+def value_text(value, unit: str) -> str:
+    """A figure of a comparison by its unit (``planner.report.compare.METRICS``)."""
+    if value is None:
+        return "–"
+    if unit.startswith("USD"):
+        return usd(value) + ("/month" if unit == "USD/month" else "")
+    if unit == "kW":
+        return kw(value)
+    if unit == "":
+        return count(int(value)) if float(value).is_integer() else number(value)
+    return f"{number(value, ',.1f')} {unit}"
+
+
+def difference_text(value, unit: str) -> str:
+    if value is None:
+        return "–"
+    if value == 0:
+        return "no change"
+    return ("+" if value > 0 else "−") + value_text(abs(value), unit)

@@ -22,7 +22,7 @@ from planner.report.compare import METRIC
 from planner.sweep import (AXES, SweepError, base_gpu_system, build_point, default_axes, pareto_front, parse_grid,
                            point_label, run_sweep)
 from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis
-from ui.compare_view import value_text
+from ui.fmt import value_text
 
 
 class SweepThread(QThread):

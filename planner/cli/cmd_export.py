@@ -34,9 +34,10 @@ def register(sub) -> None:
                    help="include unit prices, capex, opex and TCO in the PDF vendor pack (left out by default; "
                         "the workbook always has them)")
     p.add_argument("--compare-with", nargs="+", metavar="PLAN",
-                   help="workbook: add a Compare sheet of FILE against these plan files")
+                   help="workbook / vendor pack: add a Compare sheet (pages) of FILE against these plan files")
     p.add_argument("--compare-variants", nargs="+", metavar="NAME",
-                   help="workbook: add a Compare sheet of these variants of FILE (the first is the reference)")
+                   help="workbook / vendor pack: add a Compare sheet (pages) of these variants of FILE (the first is the "
+                        "reference)")
     p.set_defaults(run=run)
 
 
@@ -53,22 +54,23 @@ def run(args) -> int:
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
+    if (args.compare_with or args.compare_variants) and suffix not in (".xlsx", ".pdf"):
+        raise UsageError("--compare-with and --compare-variants add a Compare sheet to the workbook (.xlsx) or "
+                         "Compare pages to the vendor pack (.pdf)")
+    comparison = _comparison(args, plan, catalog)
+    if comparison is not None and args.compare_variants:
+        plan = resolve_variant(plan, args.compare_variants[0])
+        report = evaluate(plan, catalog)
+    inputs += list(args.compare_with or ())
     if suffix == ".xlsx":
-        comparison = _comparison(args, plan, catalog)
-        if comparison is not None and args.compare_variants:
-            plan = resolve_variant(plan, args.compare_variants[0])
-            report = evaluate(plan, catalog)
-        write_workbook(plan, catalog, out, report=report, inputs=[*inputs, *(args.compare_with or ())],
-                       comparison=comparison)
+        write_workbook(plan, catalog, out, report=report, inputs=inputs, comparison=comparison)
     else:
-        if args.compare_with or args.compare_variants:
-            raise UsageError("--compare-with and --compare-variants add a sheet to the workbook (.xlsx)")
         try:
             files = import_module("ui.export.files")
         except ImportError as exc:
             raise UsageError(f"drawing exports are not available in this build ({exc})") from None
         files.export_drawing(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices,
-                             inputs=inputs)
+                             inputs=inputs, **({"comparison": comparison} if comparison is not None else {}))
     print(f"wrote {out}")
     return 0
 

@@ -221,6 +221,8 @@ class Plan(_Doc):
 
     def copy_plan(self) -> Plan:
         """An independent copy, variants and active variant included."""
-        from planner.plan.variants import file_dict, plan_from_file_dict
-
-        return plan_from_file_dict(file_dict(self))
+        out = Plan.model_validate(self.model_dump())
+        mine, theirs = self.__pydantic_private__, out.__pydantic_private__
+        base = mine["_base_state"]  # JSON dumps, never changed in place: shared safely
+        theirs["_base_state"], theirs["_reserved_ids"] = base, mine["_reserved_ids"]
+        return out

@@ -180,3 +180,10 @@ def test_a_variant_made_from_another_plan_takes_its_state_and_undo_restores(medi
     assert plan_to_json(medium) == before
     h.redo()
     assert resolve_variant(medium, "Base").name == medium.name and len(resolve_variant(medium, "Base").racks) == 7
+
+
+def test_a_copy_keeps_every_variant(two_variants):
+    plan, _, _ = two_variants
+    copy = plan.copy_plan()
+    assert plan_to_json(copy) == plan_to_json(plan)
+    assert _full(resolve_variant(copy, "Base")) == _full(resolve_variant(plan, "Base"))
