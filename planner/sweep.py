@@ -265,6 +265,8 @@ def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[
         plan = build_point(base, point, catalog)
     except SweepError as exc:
         return {**row, **{m.key: None for m in METRICS}, "errors": None, "warnings": None, "problem": str(exc)}
+    if "fabric" in point:  # the switch the technology took (``switch_for``)
+        row["switch_device"] = plan.settings.fabric.switch_device
     report = evaluate(plan, catalog)
     data = report.to_json()
     counts = report.counts_by_severity()
