@@ -58,6 +58,17 @@ def _numbers(text: str, kind=float) -> list:
     return out
 
 
+class FigureAxis(DollarAxis):
+    """Dollar ticks for a money figure, plain numbers for any other."""
+
+    dollars = True
+
+    def tickStrings(self, values, scale, spacing):
+        if self.dollars:
+            return super().tickStrings(values, scale, spacing)
+        return pg.AxisItem.tickStrings(self, values, scale, spacing)
+
+
 class ParetoChart(ChartView):
     """Every point of the sweep, the Pareto front drawn over them; a click picks a point."""
 
@@ -66,7 +77,8 @@ class ParetoChart(ChartView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = self.add_plot(left="", bottom="", axis_items={"bottom": DollarAxis("bottom")})
+        self.axis = {"bottom": FigureAxis("bottom"), "left": FigureAxis("left")}
+        self.plot = self.add_plot(left="", bottom="", axis_items=self.axis)
         self.others = pg.ScatterPlotItem(size=8, pen=pg.mkPen(MUTED), brush=pg.mkBrush(MUTED))
         self.front_line = pg.PlotDataItem(pen=pg.mkPen(ACCENT, width=2))
         self.front = pg.ScatterPlotItem(size=11, pen=pg.mkPen("#FFFFFF"), brush=pg.mkBrush(ACCENT))
@@ -85,9 +97,12 @@ class ParetoChart(ChartView):
 
     def show_rows(self, rows, front, x: str, y: str) -> None:
         mx, my = METRIC[x], METRIC[y]
-        self.plot.setLabel("bottom", f"{mx.label} ({'lower' if mx.better == 'lower' else 'higher'} is better)")
-        self.plot.setLabel("left", f"{my.label}, {my.unit} ({'lower' if my.better == 'lower' else 'higher'} "
-                           "is better)")
+        self.axis["bottom"].dollars = mx.unit.startswith("USD")
+        self.axis["left"].dollars = my.unit.startswith("USD")
+        self.plot.setLabel("bottom", f"{mx.label}{', ' + mx.unit if mx.unit and not self.axis['bottom'].dollars else ''}"
+                           f" ({'lower' if mx.better == 'lower' else 'higher'} is better)")
+        self.plot.setLabel("left", f"{my.label}{', ' + my.unit if my.unit and not self.axis['left'].dollars else ''}"
+                           f" ({'lower' if my.better == 'lower' else 'higher'} is better)")
         on = set(front)
         pts = [(r[x], r[y], i) for i, r in enumerate(rows) if r.get(x) is not None and r.get(y) is not None]
         rest = [p for p in pts if p[2] not in on]
@@ -199,8 +214,27 @@ class SweepDialog(QDialog):
         self.open_button = QPushButton("Open the chosen point as a new variant")
         self.open_button.setEnabled(False)
         self.open_button.clicked.connect(lambda: self.open_point())
+        axes = QWidget()
+        al = QHBoxLayout(axes)
+        al.setContentsMargins(0, 0, 0, 0)
+        self.x_axis, self.y_axis = QComboBox(), QComboBox()
+        for combo, text in ((self.x_axis, "Pareto front of"), (self.y_axis, "against")):
+            for m in METRIC.values():
+                if m.better is not None:
+                    combo.addItem(m.label, m.key)
+            combo.currentIndexChanged.connect(lambda *_: self._show_front())
+            al.addWidget(QLabel(text))
+            al.addWidget(combo)
+        al.addStretch(1)
+        self.x_axis.setCurrentIndex(self.x_axis.findData("capex_usd"))
+        self.y_axis.setCurrentIndex(self.y_axis.findData("time_to_train_days"))
+        chart_box = QWidget()
+        cl = QVBoxLayout(chart_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(axes)
+        cl.addWidget(self.chart, 1)
         right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.chart)
+        right.addWidget(chart_box)
         lower = QWidget()
         ll = QVBoxLayout(lower)
         ll.setContentsMargins(0, 0, 0, 0)
@@ -284,12 +318,25 @@ class SweepDialog(QDialog):
         self.rows = result.rows
         self.points = self.points[:len(self.rows)]
         x, y = default_axes(self.rows)
-        self.front = pareto_front(self.rows, x, y)
-        self.axes = (x, y)
+        for combo, key in ((self.x_axis, x), (self.y_axis, y)):
+            combo.blockSignals(True)
+            combo.setCurrentIndex(combo.findData(key))
+            combo.blockSignals(False)
+        self._show_front()
         problems = sum(1 for r in self.rows if r["problem"])
         done = f"{len(self.rows):,} of {result.total:,} points" + (" (cancelled)" if result.cancelled else "")
-        self.message.setText(f"{done}; {len(self.front)} on the Pareto front"
+        self.message.setText(f"{done}; {len(self.front)} on the Pareto front of {METRIC[x].label.lower()} and "
+                             f"{METRIC[y].label.lower()}"
                              + (f"; {problems} could not be laid out (see the problem column)" if problems else ""))
+
+
+    def _show_front(self) -> None:
+        """The Pareto front of the two chosen figures (``planner.sweep.pareto_front``), drawn and listed."""
+        if not self.rows:
+            return
+        x, y = self.x_axis.currentData(), self.y_axis.currentData()
+        self.axes = (x, y)
+        self.front = pareto_front(self.rows, x, y)
         self.chart.show_rows(self.rows, self.front, x, y)
         self._fill_table()
 

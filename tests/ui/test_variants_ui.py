@@ -108,3 +108,16 @@ def test_sweep_dialog_cancel_stops_before_the_points_run_and_bad_entries_are_sai
     dialog.cancel()
     _wait(qtbot, dialog)
     assert "(cancelled)" in dialog.message.text() and len(dialog.rows) < 100
+
+
+def test_sweep_pareto_axes_can_be_changed(window, qtbot):
+    dialog = window.variant_controls.sweep()
+    qtbot.addWidget(dialog)
+    dialog.nodes.setText("8, 16, 24")
+    assert dialog.start()
+    _wait(qtbot, dialog)
+    assert dialog.front == [0, 1, 2]  # more nodes: more capex, less time to train
+    # Against racks (fewer is better) the smallest design wins alone: 5 racks for 8 nodes, 7 for 16, 9 for 24.
+    dialog.y_axis.setCurrentIndex(dialog.y_axis.findData("racks"))
+    assert dialog.axes == ("capex_usd", "racks") and dialog.front == [0]
+    assert dialog.table.item(0, 0).text() == "yes" and dialog.table.item(1, 0).text() == ""
