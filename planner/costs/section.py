@@ -100,6 +100,16 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     s = plan.settings.costs
     totals = ctx.totals
     network = ctx.sections.get("network")
+    # the same settings and device counts (ctx.cache) with the same totals give the same costs
+    key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None))
+    cached = ctx.cache.get("cost")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    ctx.cache["cost"] = (key, out := _evaluate_cost(ctx, plan, s, totals, network))
+    return out
+
+
+def _evaluate_cost(ctx, plan, s, totals, network) -> tuple[CostSection, list[Finding]]:
     if network is not None:
         size = network.size  # sized once per evaluation, by the network section
     else:
