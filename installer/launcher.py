@@ -3,7 +3,7 @@
 import multiprocessing
 import sys
 
-from planner.cli import main
+from cluster_planner import main
 
 if __name__ == "__main__":
     multiprocessing.freeze_support()  # design sweeps start worker processes from the frozen executable

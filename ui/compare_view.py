@@ -236,11 +236,11 @@ class CompareDialog(QDialog):
                 qty = f"{b.quantity_a:,} → {b.quantity_b:,} ({b.quantity_difference:+,})"
                 t.setItem(r, 4, _item(qty))
                 v = verdict(capex, b.cost_difference_usd)
-                t.setItem(r, 5, _item(difference_text(b.cost_difference_usd, "USD"), v))
+                t.setItem(r, 5, _item(difference_text(b.cost_difference_usd, "$"), v))
                 r += 1
             total = sum(b.cost_difference_usd for b in d.bom)
             t.setItem(r, 3, _item(f"Total ({d.side} − {d.against}): the capex difference", bold=True))
-            t.setItem(r, 5, _item(difference_text(total, "USD"), verdict(capex, total)))
+            t.setItem(r, 5, _item(difference_text(total, "$"), verdict(capex, total)))
             r += 1
         self._fit(t, stretch=3)
 

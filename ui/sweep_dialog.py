@@ -97,8 +97,8 @@ class ParetoChart(ChartView):
 
     def show_rows(self, rows, front, x: str, y: str) -> None:
         mx, my = METRIC[x], METRIC[y]
-        self.axis["bottom"].dollars = mx.unit.startswith("USD")
-        self.axis["left"].dollars = my.unit.startswith("USD")
+        self.axis["bottom"].dollars = mx.unit.startswith("$")
+        self.axis["left"].dollars = my.unit.startswith("$")
         self.plot.setLabel("bottom", f"{mx.label}{', ' + mx.unit if mx.unit and not self.axis['bottom'].dollars else ''}"
                            f" ({'lower' if mx.better == 'lower' else 'higher'} is better)")
         self.plot.setLabel("left", f"{my.label}{', ' + my.unit if my.unit and not self.axis['left'].dollars else ''}"

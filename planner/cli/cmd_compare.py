@@ -8,6 +8,7 @@ from planner.cli import UsageError, load_catalog_arg, print_json
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRICS, Comparison, compare_plans
+from planner.vocabulary import difference, text
 
 
 def register(sub) -> None:
@@ -44,31 +45,12 @@ def run(args) -> int:
     return 0
 
 
-def _num(value, unit: str) -> str:
-    if value is None:
-        return "-"
-    if unit == "USD" or unit == "USD/month":
-        return f"${value:,.0f}"
-    if isinstance(value, int) or float(value).is_integer() and abs(value) >= 10:
-        return f"{value:,.0f}"
-    return f"{value:,.1f}"
-
-
-def _signed(value, unit: str) -> str:
-    if value is None:
-        return "-"
-    if value == 0:
-        return "0"
-    text = _num(abs(value), unit)
-    return ("+" if value > 0 else "-") + text
-
-
 MARK = {"better": "better", "worse": "worse", "same": "", None: ""}
 
 
 def render_text(c: Comparison) -> str:
     names = [s.name for s in c.sides]
-    width = max(14, *(len(n) + 2 for n in names))
+    width = max(20, *(len(n) + 2 for n in names))
     dw = width + 8  # a difference and its verdict
     head = f"{'':<40}" + "".join(f"{n[:width - 2]:>{width}}" for n in names)
     head += "".join(f"{d.side[:dw - 2] + ' - first':>{dw}}" for d in c.differences) if len(names) > 2 else \
@@ -78,11 +60,11 @@ def render_text(c: Comparison) -> str:
         values = [s.totals[m.key] for s in c.sides]
         if all(v is None for v in values):
             continue
-        label = m.label + (f" ({m.unit})" if m.unit and not m.unit.startswith("USD") else "")
-        row = f"{label[:39]:<40}" + "".join(f"{_num(v, m.unit):>{width}}" for v in values)
+        label = m.label
+        row = f"{label[:39]:<40}" + "".join(f"{text(v, m.unit):>{width}}" for v in values)
         for d in c.differences:
             mark = MARK[d.verdicts[m.key]]
-            row += f"{_signed(d.totals[m.key], m.unit) + (' ' + mark if mark else ''):>{dw}}"
+            row += f"{difference(d.totals[m.key], m.unit) + (' ' + mark if mark else ''):>{dw}}"
         lines.append(row)
     for d in c.differences:
         lines += ["", f"Bill of materials, {d.side} against {d.against}:"]
@@ -90,9 +72,9 @@ def render_text(c: Comparison) -> str:
             lines.append("  no differences")
         for b in d.bom:
             lines.append(f"  {b.change:<8} {b.category[:16]:<17}{b.item[:60]:<61}"
-                         f"{b.quantity_difference:>+8,}{_signed(b.cost_difference_usd, 'USD'):>16}")
+                         f"{b.quantity_difference:>+8,}{difference(b.cost_difference_usd, '$'):>16}")
         if d.bom:
-            lines.append(f"  {'':<86}{'total':>8}{_signed(sum(b.cost_difference_usd for b in d.bom), 'USD'):>16}")
+            lines.append(f"  {'':<86}{'total':>8}{difference(sum(b.cost_difference_usd for b in d.bom), '$'):>16}")
         lines += ["", f"Findings, {d.side} against {d.against}: {sum(f.count for f in d.findings_gained)} gained, "
                   f"{sum(f.count for f in d.findings_lost)} lost"]
         for word, found in (("gained", d.findings_gained), ("lost", d.findings_lost)):

@@ -13,13 +13,15 @@ from openpyxl.styles import Font, PatternFill
 from planner.export.xlsx_cells import BOLD, INTEGER, TITLE, USD0, WRAP, formula, header, num, ref, text, widths
 from planner.report import palette
 from planner.report.compare import METRICS, Comparison
+from planner.vocabulary import excel_format
 
 FILLS = {k: PatternFill("solid", fgColor=v.lstrip("#")) for k, v in palette.VERDICT_FILLS.items()}
 FONTS = {k: Font(bold=True, color=v.lstrip("#")) for k, v in palette.VERDICT_COLORS.items()}
 
 
 def _fmt(unit: str) -> str:
-    return USD0 if unit.startswith("USD") else INTEGER if unit == "" else "#,##0.0"
+    """The cell format of a figure, as the vocabulary shows it (money per month in whole dollars)."""
+    return USD0 if unit == "$/month" else excel_format(unit)
 
 
 def write_compare(ws, c: Comparison) -> None:

@@ -386,7 +386,7 @@ class VendorPack:
 
         c = self.comparison
         metrics = [m for m in METRICS if any(s.totals[m.key] is not None for s in c.sides)
-                   and (self.with_prices or not m.unit.startswith("USD"))]
+                   and (self.with_prices or not m.unit.startswith("$"))]
         cols = [Column("Figure", 1.6)] + [Column(s.name, 1.0, "right") for s in c.sides] + \
             [Column(f"{d.side} − {d.against}", 1.3, "right") for d in c.differences]
         rows, fills = [], {}
