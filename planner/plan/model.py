@@ -15,7 +15,7 @@ from planner.bounds import physical_number
 
 from planner.settings import Settings
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 

@@ -28,6 +28,9 @@ class EvalContext:
     # results shared between sections within one evaluation (the workload model, read by
     # the network and workload sections); not part of the report
     cache: dict[str, Any] = field(default_factory=dict)
+    # results kept from one evaluation to the next by the evaluator (e.g. the cable
+    # schedule, recomputed only when the layout changed)
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

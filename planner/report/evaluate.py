@@ -28,11 +28,15 @@ class Evaluator:
         self._racks: dict[str, RackResult] = {}
         self._agg = _Aggregate()
         self._rack_order: tuple[str, ...] = ()
+        self._memo: dict = {}
         self.report: Report | None = None
 
     def evaluate(self, changes: ChangeSet | None = None) -> Report:
         """Full evaluation when ``changes`` is None, else only what the change touched."""
         plan = self.plan
+        if changes is None or changes.needs_full or changes.racks or changes.devices or changes.structure \
+                or "fabric" in changes.settings:
+            self._memo.clear()  # what is kept between evaluations depends on the layout
         if changes is None or changes.needs_full:
             self._racks = {}
             self._agg = _Aggregate()
@@ -72,7 +76,7 @@ class Evaluator:
             cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_mw=agg.cap_mw,
         )
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
-                          rack_powers={k: v for k, v in agg.rack_powers.items() if v})
+                          rack_powers={k: v for k, v in agg.rack_powers.items() if v}, memo=self._memo)
         for name, fn in SECTIONS:
             section, section_findings = fn(ctx)
             if section is not None:
