@@ -15,13 +15,13 @@ from planner.plan.commands import SetPriceOverrides
 from planner.plan.fileio import open_plan
 from planner.plan.names import file_slug
 from planner.plan.templates import build_template
+from ui.last_folder import last_folder, remember_folder
 from ui.plan_lock import PlanGuard
 from ui.template_dialog import TemplateDialog
 
 APP_TITLE = "GPU Cluster Planner"
 PLAN_FILTER = "Plans (*.json);;All files (*)"
 MAX_RECENT = 8
-LAST_FOLDER_KEY = "files/lastFolder"
 
 
 def optional_function(module: str, attr: str):
@@ -120,13 +120,10 @@ class FileActions:
 
     def last_folder(self) -> Path:
         """Where file dialogs start: the folder last used (QSettings), else the plan's, else the working folder."""
-        value = self.settings.value(LAST_FOLDER_KEY, "")
-        if value and Path(str(value)).is_dir():
-            return Path(str(value))
-        return self.doc.path.parent if self.doc.path else Path.cwd()
+        return last_folder(self.doc.path.parent if self.doc.path else None)
 
     def _remember_folder(self, path: str | Path) -> None:
-        self.settings.setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
+        remember_folder(path)
 
     def default_file(self, suffix: str) -> str:
         """A file in the last folder named after the plan ("16-node-llm-cluster-128-x-h100-ndr400.xlsx")."""
@@ -287,14 +284,15 @@ class FileActions:
         importer = optional_function("planner.hardware.netbox_types", "import_into_catalog_file")
         if importer is None:
             return
-        files, _ = QFileDialog.getOpenFileNames(self, "Import NetBox device types", "",
+        files, _ = QFileDialog.getOpenFileNames(self, "Import NetBox device types", str(self.last_folder()),
                                                 "NetBox device types (*.yaml *.yml);;All files (*)")
         if not files:
             return
+        self._remember_folder(files[0])
         gpu = self._ask_gpu()
         if gpu is False:
             return
-        start = str((self.doc.path.parent if self.doc.path else Path.home()) / "my-catalog.json")
+        start = str(self.last_folder() / "my-catalog.json")
         target, _ = QFileDialog.getSaveFileName(self, "Save the device types in the catalog file", start,
                                                 "Catalog files (*.json)")
         if not target:

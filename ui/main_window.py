@@ -129,7 +129,9 @@ class MainWindow(FileActions, QMainWindow):
         self.save_action = self._action("&Save", self.save, QKeySequence.StandardKey.Save, sp.SP_DialogSaveButton,
                                         "Save the plan")
         self.save_as_action = self._action("Save &As…", self.save_as, QKeySequence("Ctrl+Shift+S"))
-        self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        # Not StandardKey.Quit: without a desktop's key theme (offscreen, some window managers)
+        # it is the "Exit" key no keyboard has; Ctrl+Q is what Linux and Windows apps use.
+        self.quit_action = self._action("&Quit", self.close, QKeySequence("Ctrl+Q"))
         self.preferences_action = self._action("Pre&ferences…", lambda: PreferencesDialog(self).open(),
                                                QKeySequence("Ctrl+,"), tip="Autosave interval and number format")
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, QKeySequence("F1"))

@@ -113,7 +113,7 @@ def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int
         hi *= 2
     if npv(lo) < 0 or npv(hi) > 0:
         return None
-    for _ in range(200):  # NPV falls as r rises: bisect to well below a cent
+    for _ in range(64):  # NPV falls as r rises: 64 halvings of [-0.99, hi] reach the float's precision
         mid = (lo + hi) / 2
         if npv(mid) > 0:
             lo = mid

@@ -110,6 +110,18 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         except FabricSizingError:
             size = None  # no cables can be counted
     schedule = routed_schedule(ctx, size)
+    # the same settings and device counts (ctx.cache) with the same totals (and, on a plan
+    # priced from its cable schedule, the same schedule: routed again when the layout changes)
+    # give the same costs
+    key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None), schedule)
+    cached = ctx.cache.get("cost")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    ctx.cache["cost"] = (key, out := _evaluate_cost(ctx, plan, s, totals, network, size, schedule))
+    return out
+
+
+def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostSection, list[Finding]]:
     if schedule is not None:
         cabling = schedule_lines(schedule, ctx.catalog, s)
     else:

@@ -37,7 +37,6 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     liquid_rack = rack.cooling != "air"  # liquid or hybrid: plumbed to a CDU
     feeds_n = 1 if power_s.feed_redundancy == "N" else 2
     cords = [[0, 0] for _ in range(feeds_n)]
-    busbar = False
     liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
     for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
@@ -63,7 +62,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
             for i, n in enumerate(split_cords(d.power_inlets.c19, feeds_n)):
                 cords[i][1] += n
         if d.rack_type is not None or d.power_shelves is not None:  # rack-scale: power shelves feed a bus bar
-            busbar = True
+            res.busbar = True
         if d.power_shelves is not None:
             res.power_shelves += d.power_shelves.count
             res.findings.extend(shelf_findings(d, p.label or p.id, rack.name, rack.id))
@@ -99,16 +98,33 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     if pdu is not None and pdu.pdu_kw(power_s.continuous_derating):
         res.pdu_model = pdu.model
         res.feeds = size_feeds(res.power_nameplate_kw, tuple((a, b) for a, b in cords), pdu, power_s)
-        res.findings.extend(feed_findings(rack.name, rack.id, res.power_nameplate_kw, res.feeds, pdu, power_s,
-                                          busbar=busbar))
 
     # Floor: equipment and enclosure over the footprint.
     res.enclosure_kg = floor_s.enclosure_kg
     res.footprint_m2 = rack.width_mm * rack.depth_mm / 1e6
     res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
                                             floor_s.aisle_share_mm)
+    res.air_basis_mw = air_basis_mw
+    res.findings.extend(rack_findings(plan, rack, res, catalog))
+    return res
+
+
+def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> list[Finding]:
+    """The checks of a whole rack against its limits, from its figures: feeds and PDUs, floor
+    load, power cap, nameplate, air cooling, weight. They name the rack, and only the rack,
+    so that racks of the same shape share their figures and differ only in these texts."""
+    settings = plan.settings
+    facility, power_s, floor_s = settings.facility, settings.power, settings.floor
+    basis = facility.power_basis
+    air_basis_mw = res.air_basis_mw
+    liquid_rack = rack.cooling != "air"
+    findings: list[Finding] = []
+    pdu = catalog.get(power_s.pdu_device)
+    if pdu is not None and pdu.pdu_kw(power_s.continuous_derating):
+        findings.extend(feed_findings(rack.name, rack.id, res.power_nameplate_kw, res.feeds, pdu, power_s,
+                                      busbar=res.busbar))
     if res.floor_load_kg_m2 > floor_s.floor_rating_kg_m2 + 1e-9:
-        res.findings.append(Finding(
+        findings.append(Finding(
             "error", "rack.floor.over_rating",
             f"Rack {rack.name} puts {res.floor_load_kg_m2:,.0f} kg/m² on the floor ({res.total_weight_kg:,.0f} kg "
             f"with its {floor_s.enclosure_kg:g} kg enclosure over {rack.width_mm} x "
@@ -117,31 +133,31 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
 
     power = res.power_kw
     if power > rack.power_cap_kw + 1e-9:
-        res.findings.append(Finding(
+        findings.append(Finding(
             "error", "rack.power.over_cap",
             f"Rack {rack.name} draws {power:.1f} kW ({basis}) against its {rack.power_cap_kw:g} kW cap "
             f"({power - rack.power_cap_kw:.1f} kW over)", rack.id))
     nameplate = res.power_nameplate_kw
     if basis == "typical" and power <= rack.power_cap_kw + 1e-9 < nameplate:
-        res.findings.append(Finding(
+        findings.append(Finding(
             "warning", "rack.power.nameplate_over_cap",
             f"Rack {rack.name} fits its {rack.power_cap_kw:g} kW cap at typical draw ({power:.1f} kW) but its "
             f"nameplate is {nameplate:.1f} kW: circuits and PDUs must carry the rating, and a power spike can "
             "trip the breaker. Confirm the facility allows it, or plan on the nameplate basis", rack.id))
     if rack.cooling == "air" and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
-        res.findings.append(Finding(
+        findings.append(Finding(
             "warning", "rack.cooling.air_limit",
             f"Air-cooled rack {rack.name} puts {air_basis_mw / 1e6:.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
             "air-cooling limit: the planning guide saw thermal throttling cost 18% of throughput with air "
             "cooling; use direct-to-chip liquid cooling", rack.id))
     if liquid_rack and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
-        res.findings.append(Finding(
+        findings.append(Finding(
             "warning", "rack.cooling.air_remainder",
             f"Liquid-cooled rack {rack.name} still puts {air_basis_mw / 1e6:.1f} kW ({basis}) into the air, above "
             f"the {facility.air_cooling_limit_kw:g} kW air-cooling limit: the cold plates do not take memory, "
             "NIC and power-supply heat; add a rear-door heat exchanger or spread the nodes", rack.id))
     if res.weight_kg > rack.max_weight_kg + 1e-9:
-        res.findings.append(Finding(
+        findings.append(Finding(
             "error", "rack.weight.over_limit",
             f"Rack {rack.name} carries {res.weight_kg:.0f} kg, above its {rack.max_weight_kg:g} kg rating", rack.id))
-    return res
+    return findings

@@ -58,7 +58,7 @@ class Link:
         return self.medium.part(self.gbps)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # compared by identity: a schedule is routed once per layout
 class CableSchedule:
     links: list[Link] = field(default_factory=list)
     unrouted: Counter = field(default_factory=Counter)  # tier -> links whose switch is not placed

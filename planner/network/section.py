@@ -97,7 +97,9 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     else:
         findings += switch_findings(fabric, switch, nodes)
         try:
-            size = plan_fabric(ctx.counts, catalog, fabric)
+            size = ctx.cache.get("fabric_size")
+            if size is None:
+                size = ctx.cache["fabric_size"] = plan_fabric(ctx.counts, catalog, fabric)
         except FabricSizingError as exc:
             findings.append(Finding("error", "network.fabric.too_large", str(exc)))
     placed_switches = ctx.counts.get(fabric.switch_device, 0)

@@ -25,8 +25,10 @@ class EvalContext:
     # rack power on the plan's basis (integer mW) -> number of racks drawing it; kept up to
     # date incrementally so sections need not walk the racks (None: count from ``racks``)
     rack_powers: dict[int, int] | None = None
-    # results shared between sections within one evaluation (the workload model, read by
-    # the network and workload sections); not part of the report
+    # results that depend only on the settings, the catalog and the device counts (the
+    # workload model, read by the network and workload sections; the fabric's size), shared
+    # between sections and kept by the evaluator across edits that leave those unchanged
+    # (a device moved between racks); not part of the report
     cache: dict[str, Any] = field(default_factory=dict)
     # results kept from one evaluation to the next by the evaluator (e.g. the cable
     # schedule, recomputed only when the layout changed)

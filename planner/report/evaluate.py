@@ -9,11 +9,13 @@ full one exactly.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import ChangeSet
 from planner.facility.cooling import evaluate_cooling
-from planner.plan.model import Plan
-from planner.facility.power import evaluate_rack
+from planner.plan.model import Plan, Rack
+from planner.facility.power import evaluate_rack, rack_findings
 from planner.report.context import EvalContext
 from planner.report.model import RackResult, Report, Totals
 from planner.report.sections import SECTIONS, register_section
@@ -28,20 +30,27 @@ class Evaluator:
         self._racks: dict[str, RackResult] = {}
         self._agg = _Aggregate()
         self._rack_order: tuple[str, ...] = ()
+        # results that depend only on the settings, the catalog and the device counts (the
+        # workload model, the fabric's size), kept across evaluations while those stay the same
+        self._shared: tuple[tuple, dict] | None = None
+        # results that depend on the layout (the cable schedule), kept until it changes
         self._memo: dict = {}
         self.report: Report | None = None
 
     def evaluate(self, changes: ChangeSet | None = None) -> Report:
         """Full evaluation when ``changes`` is None, else only what the change touched."""
         plan = self.plan
+        if changes is None or changes.needs_full or changes.settings or changes.catalog:
+            self._shared = None
         if changes is None or changes.needs_full or changes.racks or changes.devices or changes.structure \
                 or "fabric" in changes.settings:
             self._memo.clear()  # what is kept between evaluations depends on the layout
         if changes is None or changes.needs_full:
             self._racks = {}
             self._agg = _Aggregate()
+            shapes: dict[tuple, RackResult] = {}  # settings and catalog are fixed within one evaluation
             for rack in plan.racks:
-                self._set_rack(rack.id)
+                self._set_rack(rack.id, shapes)
             self._rack_order = tuple(r.id for r in plan.racks)
         else:
             for rack_id in changes.racks:
@@ -51,14 +60,17 @@ class Evaluator:
         self.report = self._finish()
         return self.report
 
-    def _set_rack(self, rack_id: str) -> None:
+    def _set_rack(self, rack_id: str, shapes: dict[tuple, RackResult] | None = None) -> None:
         old = self._racks.pop(rack_id, None)
         if old is not None:
             self._agg.remove(old)
         rack = self.plan.rack(rack_id)
         if rack is None:
             return
-        res = evaluate_rack(self.plan, rack, self.catalog)
+        if shapes is None:
+            res = evaluate_rack(self.plan, rack, self.catalog)
+        else:
+            res = _evaluate_shape(self.plan, rack, self.catalog, shapes)
         self._racks[rack_id] = res
         self._agg.add(res)
 
@@ -75,8 +87,12 @@ class Evaluator:
             basis=facility.power_basis, pue=facility.pue, cdus=cooling.cdus, cdus_placed=cooling.cdus_placed,
             cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_mw=agg.cap_mw,
         )
+        key = tuple(counts.items())
+        if self._shared is None or self._shared[0] != key:
+            self._shared = (key, {})
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
-                          rack_powers={k: v for k, v in agg.rack_powers.items() if v}, memo=self._memo)
+                          rack_powers={k: v for k, v in agg.rack_powers.items() if v}, cache=self._shared[1],
+                          memo=self._memo)
         for name, fn in SECTIONS:
             section, section_findings = fn(ctx)
             if section is not None:
@@ -92,6 +108,25 @@ class Evaluator:
             sections=ctx.sections,
             rack_severity_counts=dict(agg.severities),
         )
+
+
+def _evaluate_shape(plan: Plan, rack: Rack, catalog: Catalog, shapes: dict[tuple, RackResult]) -> RackResult:
+    """A rack's result: the figures of an earlier rack of the same shape (the same properties
+    and the same device types at the same heights) with this rack's own rack-level checks,
+    unless that rack had a finding naming one of its devices. Everything but a finding's
+    text follows from the shape; big plans repeat a few shapes thousands of times."""
+    members = plan.rack_members(rack.id).values()
+    key = (rack.height_u, rack.cooling, rack.power_cap_kw, rack.max_weight_kg, rack.width_mm, rack.depth_mm,
+           rack.rear_door_hx, tuple(sorted((p.u, p.device) for p in members)))
+    seen = shapes.get(key)
+    if seen is not None:
+        res = replace(seen, id=rack.id, name=rack.name, counts=dict(seen.counts), findings=[])
+        res.findings = rack_findings(plan, rack, res, catalog)
+        return res
+    res = evaluate_rack(plan, rack, catalog)
+    if all(f.where == rack.id for f in res.findings):  # no finding names one of its devices
+        shapes[key] = res
+    return res
 
 
 class _Aggregate:

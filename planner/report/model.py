@@ -64,6 +64,10 @@ class RackResult:
     enclosure_kg: float = 0.0
     footprint_m2: float = 0.0
     floor_load_kg_m2: float = 0.0
+    # for the rack-level checks (``planner.facility.power.rack_findings``): heat into the
+    # room's air on the plan's basis, and whether power shelves feed a bus bar
+    air_basis_mw: int = 0
+    busbar: bool = False
 
     @property
     def power_typical_kw(self) -> float:

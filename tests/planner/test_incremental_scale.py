@@ -70,3 +70,22 @@ def test_incremental_equals_full_on_frontier_100k():
     steps = [(rng.choice(kinds), rng.randrange(10**6), rng.randrange(10**6), rng.randint(1, 45),
               rng.choice(DEVICES)) for _ in range(25)]
     _run(plan, steps)
+
+
+def test_racks_of_one_shape_each_name_themselves_in_their_findings():
+    """Racks that repeat one shape share their figures in a full evaluation; each rack's
+    findings still name that rack, exactly as evaluating it alone does."""
+    from planner.facility.power import evaluate_rack
+
+    plan = build_template("medium", catalog=CATALOG)  # four identical GPU racks at 28 of 30 kW, nameplate over the cap
+    report = evaluate(plan, CATALOG)
+    gpu_racks = [r for r in plan.racks if report.rack_results[r.id].gpus]
+    assert len(gpu_racks) >= 2
+    for rack in plan.racks:
+        alone = evaluate_rack(plan, rack, CATALOG)
+        assert report.rack_results[rack.id].to_json() == alone.to_json()
+        assert report.rack_results[rack.id].findings == alone.findings
+    named = [f.message for r in gpu_racks for f in report.rack_results[r.id].findings
+             if f.code == "rack.power.nameplate_over_cap"]
+    assert len(named) == len(gpu_racks)
+    assert all(f"Rack {r.name} " in m for r, m in zip(gpu_racks, named))

@@ -109,3 +109,20 @@ def test_facility_power_per_kw_and_doubling_the_rate_in_the_workbook_moves_capex
     assert named(base, "capex") == pytest.approx(report.cost.capex_usd, abs=0.005)
     after = recalc_edited(soffice, path, tmp_path, facility_power_usd_per_kw=1_340)
     assert named(after, "capex") - named(base, "capex") == pytest.approx(142.648 * 670, abs=0.01)
+
+
+def test_a_move_reprices_the_cables_as_a_fresh_evaluation_does():
+    from planner.plan.commands import MoveDevice
+    from planner.report.evaluate import Evaluator
+
+    plan = build_template("medium")
+    ev = Evaluator(plan, CAT)
+    before = ev.evaluate().sections["cost"]
+    # a GPU node from GPU-01 to the liquid-cooled CDU rack at the end of the row: longer runs
+    node = next(p for p in plan.placements if p.rack == plan.racks[0].id and p.device == "hgx-h100-8")
+    cdu_rack = next(r for r in plan.racks if r.name == "CDU-01")
+    changes = MoveDevice(node.id, cdu_rack.id, 30).do(plan, CAT)
+    after = ev.evaluate(changes).sections["cost"]
+    fresh = evaluate(plan, CAT).sections["cost"]
+    assert [x.to_json() for x in after.bom] == [x.to_json() for x in fresh.bom]
+    assert after.capex_usd == fresh.capex_usd != before.capex_usd

@@ -120,3 +120,55 @@ def test_search_words_are_the_cores(catalog):
     assert matches(catalog["sn5600"], "ethernet 800gbe")
     assert matches(catalog["qm9700"], "NVIDIA infiniband")
     assert not matches(catalog["qm9700"], "ethernet")
+
+
+def test_every_key_listed_in_f1_runs_its_action(window, qtbot, monkeypatch):
+    """Each action's keys, pressed in the rack view, run that action (F1 lists exactly these
+    actions). Dialogs the actions open are answered with Cancel, so the presses go on."""
+    from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+
+    monkeypatch.setattr(QDialog, "exec", lambda self: QDialog.DialogCode.Rejected)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: ("", "")))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))
+    for name in ("question", "warning", "information"):
+        monkeypatch.setattr(QMessageBox, name, staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))
+    actions = sorted({a for a in window.findChildren(QAction) if a.shortcuts()}, key=lambda a: a.text())
+    listed = {a.text().replace("&", "").rstrip("…") for a in actions}
+    assert {"Undo", "Redo", "Save", "Open", "Keyboard shortcuts", "Quit", "Remove", "Zoom in"} <= listed
+    hits: list[str] = []
+    for action in actions:
+        action.triggered.connect(lambda _checked=False, a=action: hits.append(a.text()))
+    view, plan = window.view, window.doc.plan
+    gpu1 = next(r for r in plan.racks if r.name == "GPU-01")
+    pressed: list[str] = []
+    for action in actions:
+        if action is window.quit_action:
+            continue  # last: it closes the window
+        for sequence in action.shortcuts():
+            combo = sequence[0]
+            window.activateWindow()
+            qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+            QApplication.processEvents()
+            view.setFocus()
+            device = next(p for p in plan.placements if p.rack == gpu1.id)
+            view.select(device.id if action.text() == "Remove" else gpu1.id)
+            if action is window.redo_action:  # something to redo
+                window.add_rack_action.trigger()
+                window.undo_action.trigger()
+                hits.clear()
+            before = len(hits)
+            QTest.keyClick(view, combo.key(), combo.keyboardModifiers())
+            QApplication.processEvents()
+            assert hits[before:] == [action.text()], (sequence.toString(), action.text(), hits[before:])
+            pressed.append(sequence.toString())
+            for w in QApplication.topLevelWidgets():  # close what the action opened without a modal loop
+                if isinstance(w, QDialog) and w.isVisible():
+                    w.done(QDialog.DialogCode.Rejected)
+            QApplication.processEvents()
+    assert {"Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "F1", "Del", "Backspace"} <= set(pressed)
+    window.doc.undo_stack.setClean()
+    window.activateWindow()
+    qtbot.waitActive(window)
+    QTest.keyClick(view, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    QApplication.processEvents()
+    assert hits[-1] == window.quit_action.text() and not window.isVisible()

@@ -43,3 +43,25 @@ def test_exports_default_to_the_plan_name_in_the_last_folder(window, monkeypatch
     assert opened == [str(tmp_path / "out")]
     # remembered in QSettings, so a new window starts there too
     assert window.settings.value("files/lastFolder") == str(tmp_path / "out")
+
+
+def test_chart_export_starts_in_the_last_folder_and_is_remembered_for_the_others(window, monkeypatch, tmp_path):
+    (tmp_path / "plans").mkdir()
+    (tmp_path / "charts").mkdir()
+    window.settings.setValue("files/lastFolder", str(tmp_path / "plans"))  # a plan was saved there
+    chart = window.charts.chart_at(0)
+    asked = []
+
+    def fake_save(parent, title, start, filters):
+        asked.append(start)
+        return str(tmp_path / "charts" / "power.png"), ""
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save)
+    chart.export_dialog()
+    assert asked[-1].startswith(str(tmp_path / "plans") + "/")  # starts where the plan went
+    assert (tmp_path / "charts" / "power.png").stat().st_size > 0
+    window.doc.undo_stack.setClean()
+    opened = []
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        lambda parent, title, start, filters: (opened.append(start), ("", ""))[1])
+    window.open_dialog()
+    assert opened == [str(tmp_path / "charts")]  # the chart's folder is the last one used

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
 from ui import colors
+from ui.last_folder import last_folder, remember_folder
 
 BACKGROUND = "#FFFFFF"
 FOREGROUND = "#222222"
@@ -50,7 +51,6 @@ class ChartView(pg.GraphicsLayoutWidget):
         # The scene's menu is appended to every ViewBox menu: ours replaces pyqtgraph's
         # generic "Export..." so there is one export entry, with a file dialog.
         self.scene().contextMenu = [self.export_action]
-        self.last_export_dir = ""
 
     # -- building blocks ------------------------------------------------------------
     def add_plot(self, row: int = 0, col: int = 0, *, left: str = "", bottom: str = "",
@@ -142,13 +142,13 @@ class ChartView(pg.GraphicsLayoutWidget):
 
     def export_dialog(self) -> None:
         name = self.title.lower().replace(" ", "-")
-        start = str(Path(self.last_export_dir or Path.home()) / f"{name}.png")
+        start = str(last_folder() / f"{name}.png")
         path, _ = QFileDialog.getSaveFileName(self, "Export chart", start, "PNG image (*.png);;SVG drawing (*.svg)")
         if not path:
             return
         try:
             self.export(path)
-            self.last_export_dir = str(Path(path).parent)
+            remember_folder(path)
         except PlannerError as exc:
             QMessageBox.warning(self, "Export chart", str(exc))
 
