@@ -2,6 +2,6 @@
 from setuptools import find_packages, setup
 
 setup(
-    packages=find_packages(include=["planner", "planner.*", "ui", "ui.*"]) + ["planner.resources"],
+    packages=find_packages(include=["cluster_planner", "planner", "planner.*", "ui", "ui.*"]) + ["planner.resources"],
     package_dir={"planner.resources": "resources"},
 )

@@ -59,7 +59,7 @@ def main() -> None:
                 save_plan(plan, src, keep=0)
             before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
             start = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "planner", "export", str(src), "-o",
+            done = subprocess.run([sys.executable, "-m", "cluster_planner", "export", str(src), "-o",
                                    str(Path(folder) / f"out.{fmt}")], capture_output=True, text=True,
                                   env=dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen"))
             seconds = time.perf_counter() - start

@@ -21,7 +21,7 @@ from ui.document import Document
 from ui.errors import install_exception_hook
 from ui.locale import apply_locale
 from ui.main_window import APP_TITLE, MainWindow
-from ui.session import log_dir, offer_recovery, recovery_save, start_autosave
+from ui.session import log_dir, offer_recovery, recovery_save
 from ui.state_dump import install_state_dump
 
 DEFAULT_TEMPLATE = "medium"
@@ -83,7 +83,7 @@ def create_window(argv: list[str]) -> MainWindow:
             problem = str(exc)
     if plan is None:
         plan = build_template(DEFAULT_TEMPLATE, catalog=catalog)
-    window = MainWindow(Document(plan, catalog, path))
+    window = MainWindow(Document(plan, catalog, path), open_problem=problem)
     if path is not None:
         mode = "edit" if args.smoke else window.claim(path)
         if mode == "cancel":  # in use elsewhere and not wanted here: the default plan instead
@@ -92,7 +92,6 @@ def create_window(argv: list[str]) -> MainWindow:
         window.plan_guard.take(path, read_only=mode == "read_only")
     if path is not None:
         window._remember_recent(path)
-    window.open_problem = problem
     if problem and not args.smoke:
         QTimer.singleShot(0, lambda: window.show_error("Open plan", f"{problem}\nShowing the default plan instead."))
     return window
@@ -139,7 +138,7 @@ def run(argv: list[str]) -> int:
         status = 0 if ok and not window.open_problem else (2 if window.open_problem else 1)
         _dispose(app, window)
         return status
-    start_autosave(window)  # takes this session's lock first, so only other sessions' copies are offered
+    window.start_autosave()  # takes this session's lock first, so only other sessions' copies are offered
     hook = install_exception_hook(lambda: window, recovery_save(window), log_dir=log_dir())
     offer_recovery(window)
     for startup_hook in STARTUP_HOOKS:

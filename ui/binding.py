@@ -150,7 +150,10 @@ class FieldEditor:
                 self.widget.addItem(choice_labels(c), c)
             view = self.widget.view()
             view.setTextElideMode(Qt.TextElideMode.ElideNone)
-            view.setMinimumWidth(view.sizeHintForColumn(0) + 24)
+            metrics = view.fontMetrics()  # every entry, not only the rows the list has laid out
+            longest = max((metrics.horizontalAdvance(self.widget.itemText(i)) for i in range(self.widget.count())),
+                          default=0)
+            view.setMinimumWidth(max(view.sizeHintForColumn(0), longest) + 24)
             self.widget.currentIndexChanged.connect(lambda _: self._apply(self.widget.currentData()))
         elif kind == "bool":
             self.widget = QCheckBox()

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
+
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
-from planner.report.model import Report
+from planner.report.model import Finding, Report
 from ui import theme
 
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
+NO_FINDINGS = None  # the row that says there is nothing to show
 
 
 def severity_icon(severity: str) -> QIcon:
@@ -54,22 +57,40 @@ class ChecksPanel(QListWidget):
         self.itemClicked.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))
         self.itemActivated.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))
         self.title = "Checks"
+        self._shown: list[Finding | None] = []  # what the rows show, in order
 
     def show_report(self, report: Report) -> None:
-        findings = report.findings
+        """Bring the list to the report's findings by difference: rows of findings that stay are
+        kept (with their selection and the scroll position); only the others are removed or added."""
+        new = list(report.findings) or [NO_FINDINGS]
+        if new == self._shown:
+            self._set_title(report)
+            return
+        ops = SequenceMatcher(None, self._shown, new, autojunk=False).get_opcodes()
         self.setUpdatesEnabled(False)
-        self.clear()
-        for f in findings:
-            item = QListWidgetItem(self._icons[f.severity], f.message)
-            item.setData(WHERE_ROLE, f.where)
-            item.setData(SEVERITY_ROLE, f.severity)
-            item.setToolTip(f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else ""))
-            self.addItem(item)
-        if not findings:
+        for tag, i1, i2, j1, j2 in reversed(ops):  # from the end, so earlier row numbers stay valid
+            if tag == "equal":
+                continue
+            for row in range(i2 - 1, i1 - 1, -1):
+                self.takeItem(row)  # the item is Python's now and goes with it
+            for k, f in enumerate(new[j1:j2]):
+                self.insertItem(i1 + k, self._item(f))
+        self.setUpdatesEnabled(True)
+        self._shown = new
+        self._set_title(report)
+
+    def _item(self, f: Finding | None) -> QListWidgetItem:
+        if f is NO_FINDINGS:
             item = QListWidgetItem("No findings: the plan passes every check.")
             item.setFlags(Qt.ItemFlag.NoItemFlags)
-            self.addItem(item)
-        self.setUpdatesEnabled(True)
+            return item
+        item = QListWidgetItem(self._icons[f.severity], f.message)
+        item.setData(WHERE_ROLE, f.where)
+        item.setData(SEVERITY_ROLE, f.severity)
+        item.setToolTip(f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else ""))
+        return item
+
+    def _set_title(self, report: Report) -> None:
         counts = report.counts_by_severity()
         self.title = (f"Checks ({counts['error']} error{'s' if counts['error'] != 1 else ''}, "
                       f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']} info)")

@@ -1,8 +1,8 @@
 """The open plan as a Qt object: every edit goes through here.
 
 An edit is a core command: it is done, the plan is re-evaluated for what the change set
-names, and a thin QUndoCommand is pushed so Ctrl+Z undoes it. Views listen to
-``changed(ChangeSet, Report)`` and redraw only what the change set touched.
+names, a thin QUndoCommand is pushed so Ctrl+Z undoes it, and then ``changed(ChangeSet,
+Report)`` is emitted; views redraw only what the change set touched.
 """
 
 from __future__ import annotations
@@ -83,8 +83,10 @@ class Document(QObject):
             self.error.emit(self.last_error)
             return False
         self.last_error = None
-        self._replay(changes)
+        self.report = self.evaluator.evaluate(changes)
+        # push, then tell the views: a view reacting to the change sees the undo step it belongs to
         self.undo_stack.push(_UndoEntry(self, command, merge_key))
+        self.changed.emit(changes, self.report)
         return True
 
     def _replay(self, changes: ChangeSet) -> None:

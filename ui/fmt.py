@@ -1,36 +1,42 @@
-"""Number formatting for labels (formatting only: the figures come from the report).
+"""The vocabulary's words (``planner.vocabulary``) in the app's number notation.
 
-Numbers are shown in the app's locale (Edit > Preferences > Number format): "136,1 kW" in
-German, "136.1 kW" in English."""
+Figures in the window are shown in the locale chosen in Edit > Preferences > Number format:
+"136,1 kW" in German, "136.1 kW" in English. The words, units and rounding are the core's;
+only the separators are the locale's (exports, files and the command line stay in C notation).
+"""
 
 from __future__ import annotations
 
+from planner import vocabulary
 from planner.numbers import localize
 from ui.locale import number_format
 
 
+def local(text: str) -> str:
+    """A figure's text (C notation) with the locale's decimal and group separators."""
+    return localize(text, number_format())
+
+
 def number(value: float, spec: str = ",.1f") -> str:
     """``format(value, spec)`` with the locale's decimal and group separators."""
-    return localize(format(value, spec), number_format())
+    return local(format(value, spec))
 
 
-def kw(value: float) -> str:
-    return f"{number(value, ',.1f')} kW" if value < 1000 else f"{number(value / 1000, ',.2f')} MW"
+def kw(value: float, style: str = "compact") -> str:
+    return local(vocabulary.kw(value, style))
 
 
 def watts(value: float) -> str:
-    return f"{number(value / 1000, '.4g')} kW" if value >= 1000 else f"{number(value, ',.0f')} W"
+    return local(vocabulary.watts(value))
 
 
 def count(value: int) -> str:
-    return number(value, ",")
+    return local(vocabulary.count(value))
 
 
-def usd(value: float) -> str:
-    if abs(value) >= 1e9:
-        return f"${number(value / 1e9, ',.2f')}B"
-    if abs(value) >= 1e6:
-        return f"${number(value / 1e6, ',.2f')}M"
-    if abs(value) >= 1e3:
-        return f"${number(value / 1e3, ',.0f')}k"
-    return f"${number(value, ',.0f')}"
+def usd(value: float, style: str = "compact") -> str:
+    return local(vocabulary.usd(value, style))
+
+
+def power_of_cap(power_kw: float, cap_kw: float) -> str:
+    return local(vocabulary.power_of_cap(power_kw, cap_kw))

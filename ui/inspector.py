@@ -1,10 +1,16 @@
-"""The inspector: properties of the selection (a device, a rack, or the plan), editable through commands."""
+"""The inspector: properties of the selection (a device, a rack, or the plan), editable through commands.
+
+Its rows are built when the selection changes and updated in place after an edit, so an
+editor keeps its focus and a spin box keeps stepping."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
+from planner.plan.changes import ChangeSet
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
 from ui import fmt
 from ui.document import Document
@@ -16,6 +22,21 @@ def _value(text: str) -> QLabel:
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
+
+
+def _distribution(res) -> str:
+    """Each feed's PDUs, capacity and load, as the report sized them on the nameplate."""
+    if not res.feeds:
+        return "no PDU model with a rating in the catalog"
+    other = {f.name: g for f in res.feeds for g in res.feeds if g is not f}
+    lines = []
+    for f in res.feeds:
+        line = f"{f.name}: {f.pdus} PDU{'s' if f.pdus != 1 else ''}, {fmt.kw(f.capacity_kw)}, load {fmt.kw(f.load_kw)}"
+        if f.name in other:
+            line += (f"; {fmt.kw(f.load_on_loss_kw)} if {other[f.name].name} is lost" if f.load_on_loss_kw
+                     else f"; cannot carry the rack if {other[f.name].name} is lost")
+        lines.append(line)
+    return "\n".join(lines)
 
 
 class Inspector(QWidget):
@@ -41,19 +62,27 @@ class Inspector(QWidget):
         layout.addWidget(self.form_host)
         layout.addStretch(1)
         self.fields: dict[str, QWidget] = {}
+        self._updates: list[Callable[[], object]] = []  # refresh the shown rows' texts and values
+        self._shown: tuple | None = None
         doc.changed.connect(self._doc_changed)
         self.refresh()
 
     def _doc_changed(self, changes, report) -> None:
-        self.refresh()
+        self.refresh(changes)
 
     def show_selection(self, devices: list[str], rack: str | None) -> None:
         self.devices, self.rack = devices, rack
         self.refresh()
 
+    def rebuild(self) -> None:
+        """Build the rows again (the number notation changed: every figure is written anew)."""
+        self._shown = None
+        self.refresh()
+
     def _clear(self) -> None:
         self.form.clear()  # deleteLater: a row's own signal may be what triggered this refresh
         self.fields = {}
+        self._updates: list = []
 
     def _row(self, key: str, label: str, widget: QWidget, wide: bool = False) -> None:
         """One row; a *wide* row puts a long text (where a figure comes from) under its label."""
@@ -61,39 +90,89 @@ class Inspector(QWidget):
         self.fields[key] = widget
         self.form.add_row(label or None, widget, wide=wide)
 
-    def refresh(self) -> None:
+    def _text(self, key: str, label: str, text: Callable[[], str], wide: bool = False) -> None:
+        """A read-only row whose text ``text()`` gives again after every edit."""
+        widget = _value(text())
+        self._row(key, label, widget, wide)
+        self._updates.append(lambda: widget.setText(text()))
+
+    def _subject(self) -> tuple:
+        """What the inspector shows: the rows are built once per subject and updated in place."""
+        plan = self.doc.plan
+        if len(self.devices) == 1:
+            return ("device", self.devices[0], plan.placement(self.devices[0]).device)
+        if self.devices:
+            return ("devices", len(self.devices))
+        if self.rack:  # the rows a rack shows depend on its row name and on a rated PDU model
+            res = self.doc.report.rack(self.rack)
+            return ("rack", self.rack, plan.settings.facility.power_basis, bool(plan.rack(self.rack).row),
+                    bool(res.feeds) if res is not None else None)
+        return ("plan", bool(plan.description))
+
+    def refresh(self, changes: ChangeSet | None = None) -> None:
         plan = self.doc.plan
         self.devices = [d for d in self.devices if plan.placement(d) is not None]
         if self.rack and plan.rack(self.rack) is None:
             self.rack = None
+        subject = self._subject()
+        if subject == self._shown:
+            if changes is None or self._concerns(subject, changes):
+                for update in self._updates:  # the editors stay: focus, selection and stepping survive
+                    update()
+            return
         self._clear()
-        if len(self.devices) == 1:
-            self._show_device(self.devices[0])
-        elif self.devices:
+        self._shown = subject
+        if subject[0] == "device":
+            self._show_device(subject[1])
+        elif subject[0] == "devices":
             self.heading.setText(f"{len(self.devices)} devices selected")
-        elif self.rack:
-            self._show_rack(self.rack)
+        elif subject[0] == "rack":
+            self._show_rack(subject[1])
         else:
             self._show_plan()
 
+    def _concerns(self, subject: tuple, changes: ChangeSet) -> bool:
+        """Whether an edit can change what the inspector shows (others cost it nothing)."""
+        if changes.catalog or changes.needs_full:
+            return True
+        kind, key = subject[:2]
+        if kind == "device":
+            return key in changes.devices or self.doc.plan.placement(key).rack in changes.racks
+        if kind == "rack":
+            return key in changes.racks
+        return changes.plan
+
     def _show_device(self, pid: str) -> None:
-        p = self.doc.plan.placement(pid)
-        d = self.doc.catalog.get(p.device)
-        rack = self.doc.plan.rack(p.rack)
-        self.heading.setText(p.label or p.id)
-        self._row("type", "Type", _value(d.title if d else f"unknown type '{p.device}'"))
-        label = QLineEdit(p.label)
-        label.setPlaceholderText(p.id)
-        label.editingFinished.connect(lambda: label.text() != p.label and self.doc.apply(EditDevice(pid, label.text())))
+        doc = self.doc
+
+        def p():
+            return doc.plan.placement(pid)
+
+        d = doc.catalog.get(p().device)
+        self.heading.setText(p().label or p().id)
+        self._updates.append(lambda: self.heading.setText(p().label or p().id))
+        self._text("type", "Type", lambda: d.title if d else f"unknown type '{p().device}'")
+        label = QLineEdit(p().label)
+        label.setPlaceholderText(pid)
+        label.editingFinished.connect(lambda: label.text() != p().label and doc.apply(EditDevice(pid, label.text())))
         self._row("label", "Label", label)
-        self._row("rack", "Rack", _value(rack.name))
-        u = QSpinBox(minimum=1, maximum=rack.height_u, value=p.u)
+        self._updates.append(lambda: label.hasFocus() or label.setText(p().label))
+        self._text("rack", "Rack", lambda: doc.plan.rack(p().rack).name)
+        u = QSpinBox(minimum=1, maximum=doc.plan.rack(p().rack).height_u, value=p().u)
         u.setKeyboardTracking(False)
-        u.valueChanged.connect(lambda value: value != p.u and self.doc.apply(  # spin-box steps: one undo step
-            MoveDevice(pid, p.rack, value), merge_key=("inspector-u", pid)))
+        u.valueChanged.connect(lambda value: value != p().u and doc.apply(  # spin-box steps: one undo step
+            MoveDevice(pid, p().rack, value), merge_key=("inspector-u", pid)))
         self._row("u", "Lowest U", u)
+
+        def update_u() -> None:
+            blocked = u.blockSignals(True)
+            u.setMaximum(doc.plan.rack(p().rack).height_u)
+            u.setValue(p().u)
+            u.blockSignals(blocked)
+
+        self._updates.append(update_u)
         if d:
-            self._row("height", "Height", _value(f"{d.u_height}U (U{p.u}-U{p.u + d.u_height - 1})"))
+            self._text("height", "Height", lambda: f"{d.u_height}U (U{p().u}-U{p().u + d.u_height - 1})")
             self._row("power_typical", "Power, typical", _value(fmt.watts(d.power_typical_w)))
             self._row("power_nameplate", "Power, nameplate", _value(fmt.watts(d.power_max_w)))
             self._row("weight", "Weight", _value(f"{fmt.number(d.weight_kg, 'g')} kg"))
@@ -106,57 +185,59 @@ class Inspector(QWidget):
             self._row("source", "Where the figures come from", _value(d.source), wide=True)
 
     def _show_rack(self, rid: str) -> None:
-        rack = self.doc.plan.rack(rid)
-        res = self.doc.report.rack(rid)
-        self.heading.setText(f"Rack {rack.name}")
-        self._row("power", f"Power ({res.basis})", _value(f"{fmt.kw(res.power_kw)} of {fmt.number(rack.power_cap_kw, 'g')} kW cap"))
-        self._row("power_both", "Typical / nameplate", _value(f"{fmt.kw(res.power_typical_kw)} / "
-                                                              f"{fmt.kw(res.power_nameplate_kw)}"))
-        self._row("space", "Space used", _value(f"{res.used_u} of {rack.height_u} U"))
-        self._row("nodes", "Nodes / GPUs", _value(f"{res.nodes} / {res.gpus}"))
-        self._row("weight", "Weight", _value(f"{fmt.number(res.weight_kg, ',.0f')} of {fmt.number(rack.max_weight_kg, 'g')} kg"))
-        self._row("cooling", "Cooling", _value(rack.cooling + (", rear-door heat exchanger" if rack.rear_door_hx else "")))
-        self._show_distribution(res)
-        self._row("heat", "Heat (nameplate)", _value(f"{fmt.kw(res.heat_liquid_kw)} to liquid, "
-                                                     f"{fmt.kw(res.heat_air_kw)} to air"))
-        self._row("water", "Water flow", _value(f"{fmt.number(res.water_l_min, ',.1f')} l/min"
-                                                if res.water_l_min else "none"))
-        rating = self.doc.plan.settings.floor.floor_rating_kg_m2
-        self._row("floor", "Floor load", _value(
-            f"{fmt.number(res.floor_load_kg_m2, ',.0f')} of {fmt.number(rating, ',.0f')} kg/m² "
-            f"({fmt.number(res.total_weight_kg, ',.0f')} kg with the enclosure on {rack.width_mm} x {rack.depth_mm} mm)"))
-        if rack.row:
-            self._row("row", "Row", _value(rack.row))
-        n = len(res.findings)
-        self._row("findings", "Findings", _value(f"{n} finding{'s' if n != 1 else ''}" if n else "none"))
+        doc = self.doc
+
+        def rack():
+            return doc.plan.rack(rid)
+
+        def res():
+            return doc.report.rack(rid)
+
+        def findings() -> str:
+            n = len(res().findings)
+            return f"{n} finding{'s' if n != 1 else ''}" if n else "none"
+
+        def floor() -> str:
+            r, rating = res(), doc.plan.settings.floor.floor_rating_kg_m2
+            return (f"{fmt.number(r.floor_load_kg_m2, ',.0f')} of {fmt.number(rating, ',.0f')} kg/m² "
+                    f"({fmt.number(r.total_weight_kg, ',.0f')} kg with the enclosure on "
+                    f"{rack().width_mm} x {rack().depth_mm} mm)")
+
+        self.heading.setText(f"Rack {rack().name}")
+        self._updates.append(lambda: self.heading.setText(f"Rack {rack().name}"))
+        self._text("power", f"Power ({res().basis})",
+                   lambda: f"{fmt.kw(res().power_kw)} of {fmt.number(rack().power_cap_kw, 'g')} kW cap")
+        self._text("power_both", "Typical / nameplate",
+                   lambda: f"{fmt.kw(res().power_typical_kw)} / {fmt.kw(res().power_nameplate_kw)}")
+        self._text("space", "Space used", lambda: f"{res().used_u} of {rack().height_u} U")
+        self._text("nodes", "Nodes / GPUs", lambda: f"{res().nodes} / {res().gpus}")
+        self._text("weight", "Weight", lambda: f"{fmt.number(res().weight_kg, ',.0f')} of "
+                                               f"{fmt.number(rack().max_weight_kg, 'g')} kg")
+        self._text("cooling", "Cooling",
+                   lambda: rack().cooling + (", rear-door heat exchanger" if rack().rear_door_hx else ""))
+        self._text("feeds", "Feeds", lambda: _distribution(res()))
+        if res().feeds:
+            self._text("pdus", "PDUs", lambda: f"{res().pdus} x {res().pdu_model} ({res().pdus} circuits)")
+        self._text("heat", "Heat (nameplate)",
+                   lambda: f"{fmt.kw(res().heat_liquid_kw)} to liquid, {fmt.kw(res().heat_air_kw)} to air")
+        self._text("water", "Water flow",
+                   lambda: f"{fmt.number(res().water_l_min, ',.1f')} l/min" if res().water_l_min else "none")
+        self._text("floor", "Floor load", floor)
+        if rack().row:
+            self._text("row", "Row", lambda: rack().row)
+        self._text("findings", "Findings", findings)
         edit = QPushButton("Edit rack…")
         edit.clicked.connect(lambda: self.editRackRequested.emit(rid))
         self._row("edit", "", edit)
 
-    def _show_distribution(self, res) -> None:
-        """Each feed's PDUs, capacity and load, as the report sized them on the nameplate."""
-        if not res.feeds:
-            self._row("feeds", "Feeds", _value("no PDU model with a rating in the catalog"))
-            return
-        other = {f.name: g for f in res.feeds for g in res.feeds if g is not f}
-        lines = []
-        for f in res.feeds:
-            line = (f"{f.name}: {f.pdus} PDU{'s' if f.pdus != 1 else ''}, {fmt.kw(f.capacity_kw)}, "
-                    f"load {fmt.kw(f.load_kw)}")
-            if f.name in other:
-                line += (f"; {fmt.kw(f.load_on_loss_kw)} if {other[f.name].name} is lost" if f.load_on_loss_kw
-                         else f"; cannot carry the rack if {other[f.name].name} is lost")
-            lines.append(line)
-        self._row("feeds", "Feeds", _value("\n".join(lines)))
-        self._row("pdus", "PDUs", _value(f"{res.pdus} x {res.pdu_model} ({res.pdus} circuits)"))
-
     def _show_plan(self) -> None:
-        plan = self.doc.plan
+        doc = self.doc
         self.heading.setText("Plan")
-        name = QLineEdit(plan.name)
-        name.editingFinished.connect(lambda: name.text() != plan.name and self.doc.apply(RenamePlan(name.text())))
+        name = QLineEdit(doc.plan.name)
+        name.editingFinished.connect(lambda: name.text() != doc.plan.name and doc.apply(RenamePlan(name.text())))
         self._row("name", "Name", name)
-        if plan.description:
-            self._row("description", "Description", _value(plan.description))
+        self._updates.append(lambda: name.hasFocus() or name.setText(doc.plan.name))
+        if doc.plan.description:
+            self._text("description", "Description", lambda: doc.plan.description)
         self._row("hint", "", _value("Select a rack or device to see its figures. Drag devices from the "
                                      "palette into a rack."))

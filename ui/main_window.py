@@ -21,6 +21,7 @@ from ui.help_dialogs import ShortcutsDialog, shortcut_rows, shortcut_text, show_
 from ui.document import Document
 from ui.inspector import Inspector
 from ui.overview import add_overview_dock
+from ui.session import start_autosave
 from ui.palette import DevicePalette
 from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
@@ -33,12 +34,14 @@ REFUSED = "Refused: "
 
 
 class MainWindow(FileActions, QMainWindow):
-    def __init__(self, doc: Document, parent=None):
+    def __init__(self, doc: Document, parent=None, *, open_problem: str | None = None):
         super().__init__(parent)
         self.doc = doc
         self.settings = QSettings()
-        self.open_problem: str | None = None
+        self.open_problem: str | None = open_problem
         """Why the plan asked for on the command line could not be opened, if it could not."""
+        self.autosave = None
+        """The recovery copies' AutosaveManager, once ``start_autosave`` runs (not in tests and --smoke)."""
         self.setObjectName("MainWindow")
         self.setDockNestingEnabled(True)
 
@@ -67,6 +70,7 @@ class MainWindow(FileActions, QMainWindow):
         self.checks_dock = self._dock("Checks", "ChecksDock", self.checks, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.splitDockWidget(self.inspector_dock, self.settings_dock, Qt.Orientation.Vertical)
         self.overview_dock = add_overview_dock(self)
+        self.overview = self.overview_dock.widget()
         self.splitDockWidget(self.palette_dock, self.overview_dock, Qt.Orientation.Vertical)
         self.charts = ChartsPanel()
         self.charts_dock = self._dock("Charts", "ChartsDock", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea)
@@ -256,6 +260,11 @@ class MainWindow(FileActions, QMainWindow):
         tb.addAction(self.zoom_fit_action)
         self.addToolBar(tb)
 
+    def start_autosave(self):
+        """Write recovery copies of the plan from now on (``ui.session``)."""
+        self.autosave = start_autosave(self)
+        return self.autosave
+
     # -- reacting to the document ---------------------------------------------------------
     def on_changed(self, changes, report) -> None:
         if self.statusBar().currentMessage().startswith(REFUSED):  # the next good edit clears a refusal
@@ -333,7 +342,7 @@ class MainWindow(FileActions, QMainWindow):
             form.refresh()
         if self.doc.report is not None:
             self.summary.show_report(self.doc.report)
-        self.inspector.refresh()
+        self.inspector.rebuild()
         self.view.viewport().update()
 
     # -- window state -------------------------------------------------------------------

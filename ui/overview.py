@@ -149,7 +149,6 @@ def add_overview_dock(window) -> QDockWidget:
     """A "Floor overview" dock on the main window, listed in its View menu."""
     dock = QDockWidget("Floor overview", window)
     dock.setObjectName("OverviewDock")
-    window.overview = FloorOverview(window.view)
-    dock.setWidget(window.overview)
+    dock.setWidget(FloorOverview(window.view))
     window.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
     return dock

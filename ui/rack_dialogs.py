@@ -11,8 +11,8 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.names import series_prefix
 from planner.plan.commands import RACK_FIELDS, EditRack
 from planner.plan.model import Rack
-from ui import fmt
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
+from ui import fmt
 from ui.document import Document
 
 RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg", "width_mm": "mm", "depth_mm": "mm"}

@@ -370,7 +370,7 @@ class RackItem(QGraphicsItem):
         res = self.result
         if res is None:
             return ""
-        return f"{fmt.number(res.power_kw)} / {fmt.number(res.cap_kw, 'g')} kW"
+        return fmt.power_of_cap(res.power_kw, res.cap_kw)
 
     def power_bar_colour(self) -> QColor:
         return theme.bar_colour(self.result.load_fraction if self.result else 0.0)

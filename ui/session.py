@@ -71,14 +71,13 @@ def autosave_interval_s(settings: QSettings | None = None) -> float:
 
 
 def start_autosave(window) -> AutosaveManager:
-    """An AutosaveManager for the window's document, started; kept as ``window.autosave``."""
+    """An AutosaveManager for the window's document, started (the window keeps it: ``MainWindow.start_autosave``)."""
     doc = window.doc
     manager = AutosaveManager(doc.plan_json, lambda: doc.is_modified, interval_s=autosave_interval_s(window.settings),
                               folder=recovery_dir(), source_path=lambda: str(doc.path or ""), parent=window)
     doc.undo_stack.cleanChanged.connect(lambda clean: clean and manager.discard())  # saved: copy obsolete
     manager.failed.connect(lambda message: window.statusBar().showMessage(message, 10000))
     manager.start()
-    window.autosave = manager
     return manager
 
 
@@ -134,10 +133,8 @@ def offer_recovery(window, copies: list[RecoveryCopy] | None = None) -> bool:
     copies = find_recoverable(recovery_dir()) if copies is None else copies
     for copy in copies:
         box = recovery_prompt(window, copy)
-        window.recovery_prompt = box
         box.exec()
         clicked = box.clickedButton()
-        window.recovery_prompt = None
         if clicked is box.restore_button:
             if restore_copy(window, copy):
                 return True

@@ -12,6 +12,7 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
+from planner import vocabulary
 from planner.plan.commands import SetSetting
 from planner.settings import Settings, field_meta
 from ui.binding import FieldEditor, describe_annotation, empty_means, field_label, field_tooltip
@@ -21,25 +22,8 @@ from ui.form_grid import FormGrid, wrapping_label
 SECTION_TITLES = {"facility": "Facility", "fabric": "Fabric", "workload": "Workload",
                   "storage": "Storage", "costs": "Costs"}
 
-CHOICE_LABELS = {
-    "typical": "typical draw", "nameplate": "nameplate (max)", "per_nodes": "one per N nodes",
-    "capacity": "by CDU capacity (kW)", "rail_optimized": "rail-optimised", "fat_tree": "fat tree",
-    "leaf_spine": "leaf-spine", "auto": "automatic", "separate": "separate network", "shared": "shared with compute",
-    "eth100_tcp": "100 GbE TCP", "eth200_roce": "200 GbE RoCE v2", "eth400_roce": "400 GbE RoCE v2",
-    "ib200": "InfiniBand HDR 200", "ib400": "InfiniBand NDR 400", "ib800": "InfiniBand XDR 800",
-    "spx400": "Spectrum-X 400 GbE", "spx800": "Spectrum-X 800 GbE",
-    "ddp": "DDP (replicated)", "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard",
-    "zero1": "ZeRO-1 (optimizer sharded)", "zero2": "ZeRO-2 (+ gradients)", "zero3": "ZeRO-3 (+ weights)",
-    "selective": "selective (attention)", "full": "full (every layer)", "none": "none",
-    "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
-    "measured": "measured (nccl-tests)", "planning_guide": "planning guide's table", "custom": "custom",
-    "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
-    "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
-}
-
-
 def _choice_label(value: Any) -> str:
-    return CHOICE_LABELS.get(value, str(value)) if isinstance(value, str) else str(value)
+    return vocabulary.choice_title(value)
 
 
 class SectionForm(QWidget):

@@ -110,9 +110,11 @@ class SummaryStrip(QWidget):
         self._set("gpus", fmt.count(t.gpus))
         self._set("nodes", fmt.count(t.nodes))
         self._set("racks", fmt.count(t.racks))
-        self._set("it_kw", fmt.kw(t.it_power_kw), f"IT power on the {t.basis} basis "
-                  f"(typical {fmt.kw(t.it_power_typical_kw)}, nameplate {fmt.kw(t.it_power_nameplate_kw)})")
-        self._set("facility_kw", fmt.kw(t.facility_power_kw), f"IT power x PUE {fmt.number(t.pue, 'g')}")
+        self._set("it_kw", fmt.kw(t.it_power_kw),
+                  f"IT power {fmt.kw(t.it_power_kw, 'exact')} on the {t.basis} basis "
+                  f"(typical {fmt.kw(t.it_power_typical_kw, 'exact')}, nameplate {fmt.kw(t.it_power_nameplate_kw, 'exact')})")
+        self._set("facility_kw", fmt.kw(t.facility_power_kw),
+                  f"Facility power {fmt.kw(t.facility_power_kw, 'exact')}: IT power x PUE {fmt.number(t.pue, 'g')}")
         self._set("cdus", f"{t.cdus} / {t.cdus_placed}")
         net, cost = report.network, report.cost
         allreduce = net.allreduce_ms if net is not None else None
@@ -124,7 +126,8 @@ class SummaryStrip(QWidget):
         self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None, why=why)
         self._set_workload(report.workload)
         no_cost = "The report has no cost figures for this plan."
-        self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None, why=no_cost)
+        self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
+                  f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
         self._set_break_even(cost.break_even_months if cost is not None else None)
 
     def _set_workload(self, work) -> None:
@@ -149,7 +152,7 @@ class SummaryStrip(QWidget):
         # The guide's break-even is against reserved 1-yr rental; otherwise the first option.
         name = "reserved_1yr" if "reserved_1yr" in months else next(iter(months))
         value = months[name]
-        lines = [f"{k}: {'never' if v is None else f'{fmt.number(v)} months'}" for k, v in months.items()]
-        shown = "never" if value is None else f"{fmt.number(value)} mo"
+        lines = [f"{k}: {'never' if v is None else f'{v:,.1f} months'}" for k, v in months.items()]
+        shown = "never" if value is None else f"{value:,.1f} mo"
         self._set("break_even", shown, "Months until owning beats renting:\n" + "\n".join(lines))
         self.figures["break_even"].caption.setText(f"break-even vs {name.replace('_', ' ')}")

@@ -1,7 +1,8 @@
 """``cluster-planner``: the command line. No subcommand opens the desktop app.
 
-Each subcommand lives in its own module with ``register(subparsers)``; nothing on these
-paths imports Qt, except opening the app and the exports that draw with Qt.
+Each subcommand lives in its own module with ``register(subparsers)``; nothing here imports
+Qt or the app: the program's entry point (``cluster_planner``) lends opening the app and the
+drawing exports (``Frontends``).
 Exit status: 0 fine, 1 the plan has errors, 2 the input cannot be used, 3 an unexpected error.
 """
 
@@ -11,6 +12,8 @@ import argparse
 import difflib
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 
@@ -49,6 +52,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@dataclass(frozen=True)
+class Frontends:
+    """What the program's entry point (``cluster_planner``) lends the command line: opening the
+    desktop app and drawing exports. The core imports neither; without them (``python -m
+    planner``) those two say where to find them."""
+
+    open_app: Callable[[list[str]], int] | None = None
+    export_drawing: Callable[..., object] | None = None
+
+
+NO_FRONTENDS = Frontends()
+
+
 class _TerminalSafe:
     """A text stream whose writes have control characters escaped (``planner.text``): every
     name, label or message printed by any command reaches the terminal inert."""
@@ -63,20 +79,20 @@ class _TerminalSafe:
         return getattr(self._stream, name)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, frontends: Frontends = NO_FRONTENDS) -> int:
     out, err = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _TerminalSafe(out), _TerminalSafe(err)
     try:
-        return _main(argv)
+        return _main(argv, frontends)
     finally:
         sys.stdout, sys.stderr = out, err
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, frontends: Frontends) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     route = _route(argv)
     if route == "app":
-        return _open_app(argv)
+        return _open_app(argv, frontends)
     if route != "cli":
         print(f"cluster-planner: {route}", file=sys.stderr)
         return 2
@@ -87,7 +103,8 @@ def _main(argv: list[str] | None) -> int:
         command_parser = _subparsers(parser).get(args.command, parser)
         command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
-        return _open_app(argv)
+        return _open_app(argv, frontends)
+    args.frontends = frontends
     try:
         return int(args.run(args) or 0)
     except PlannerError as exc:
@@ -146,18 +163,12 @@ def _route(argv: list[str]) -> str:
     return f"unknown command '{first}' (commands: {', '.join(SUBCOMMANDS)}){hint}"
 
 
-def _open_app(argv: list[str]) -> int:
-    try:
-        libs = import_module("ui.qt_libs").problem()  # before Qt loads: Qt aborts without them
-        if libs:
-            print(f"cluster-planner: {libs}", file=sys.stderr)
-            return 2
-        app = import_module("ui.app")
-    except ImportError as exc:
-        print(f"cluster-planner: the desktop app is not available ({exc}); try 'cluster-planner --help'",
-              file=sys.stderr)
+def _open_app(argv: list[str], frontends: Frontends) -> int:
+    if frontends.open_app is None:
+        print("cluster-planner: the desktop app is started by 'cluster-planner' (or 'python -m cluster_planner'); "
+              "try 'cluster-planner --help'", file=sys.stderr)
         return 2
-    return int(app.run(argv) or 0)
+    return int(frontends.open_app(argv) or 0)
 
 
 def print_json(data: object) -> None:

@@ -9,6 +9,7 @@ from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.report.labels import describe
 from planner.report.model import Report
+from planner.vocabulary import kw
 
 SEVERITY_MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
 
@@ -42,13 +43,13 @@ def render_text(report: Report, catalog=None) -> str:
         "",
         f"{t.gpus:,} GPUs in {t.nodes:,} nodes, {t.racks:,} racks ({t.gpu_racks:,} with GPUs); "
         f"CDUs: {t.cdus} needed, {t.cdus_placed} placed",
-        f"IT power {t.it_power_kw:,.1f} kW (typical {t.it_power_typical_kw:,.1f} kW, nameplate "
-        f"{t.it_power_nameplate_kw:,.1f} kW); facility {t.facility_power_kw:,.1f} kW at PUE {t.pue:g}",
+        f"IT power {kw(t.it_power_kw)} (typical {kw(t.it_power_typical_kw)}, nameplate "
+        f"{kw(t.it_power_nameplate_kw)}); facility {kw(t.facility_power_kw)} at PUE {t.pue:g}",
         "",
-        f"{'rack':<16}{'U used':>8}{'nodes':>7}{'GPUs':>6}{'kW':>9}{'cap kW':>8}{'load':>7}  cooling",
+        f"{'rack':<16}{'U used':>8}{'nodes':>7}{'GPUs':>6}{'power':>12}{'cap kW':>8}{'load':>7}  cooling",
     ]
     for r in report.racks:
-        lines.append(f"{r.name[:15]:<16}{f'{r.used_u}/{r.height_u}':>8}{r.nodes:>7}{r.gpus:>6}{r.power_kw:>9.1f}"
+        lines.append(f"{r.name[:15]:<16}{f'{r.used_u}/{r.height_u}':>8}{r.nodes:>7}{r.gpus:>6}{kw(r.power_kw):>12}"
                      f"{r.cap_kw:>8g}{r.load_fraction:>7.0%}  {r.cooling}")
     for name, section in report.sections.items():
         lines += ["", name.capitalize()]

@@ -1,13 +1,12 @@
 """cluster-planner export: the vendor pack (.pdf), rack elevations (.svg, .png), the workbook (.xlsx)
 or, with --netbox, NetBox bulk-import CSV files into a folder.
 
-The drawings are made with Qt (``ui.export``), imported only when this command runs; no
-display is needed (the offscreen platform is selected internally).
+The drawings are made with Qt; the program's entry point (``cluster_planner``) lends them
+to the command line. No display is needed (the offscreen platform is selected internally).
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from pathlib import Path
 
 from planner.cli import UsageError, load_catalog_arg
@@ -51,12 +50,10 @@ def run(args) -> int:
     if suffix == ".xlsx":
         write_workbook(plan, catalog, out, report=report, inputs=inputs)
     else:
-        try:
-            files = import_module("ui.export.files")
-        except ImportError as exc:
-            raise UsageError(f"drawing exports are not available in this build ({exc})") from None
-        files.export_drawing(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices,
-                             inputs=inputs)
+        draw = getattr(args, "frontends", None) and args.frontends.export_drawing
+        if not draw:
+            raise UsageError(f"{out.name}: drawings are exported by 'cluster-planner' (or 'python -m cluster_planner')")
+        draw(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices, inputs=inputs)
     print(f"wrote {out}")
     return 0
 

@@ -9,12 +9,14 @@ from typing import Any
 from openpyxl.styles import Alignment, Border, Side
 from openpyxl.worksheet.pagebreak import Break
 
+from planner.vocabulary import excel_format
 from planner.report import labels
 from planner.costs.bom import COUNTED, bom_counts
 from planner.export.xlsx_bom import COUNT_NAMES
 from planner.hardware.catalog import Catalog
 from planner.export.xlsx_cells import (
-    BOLD, INTEGER, CATEGORY_FILLS, CATEGORY_FONTS, EMPTY_U_FILL, KW, PCT, TITLE, USD, WRAP, fit_height, formula, header, num, text, widths,
+    BOLD, INTEGER, CATEGORY_FILLS, CATEGORY_FONTS, EMPTY_U_FILL, KW, PCT, TITLE, WRAP, fit_height, formula, header, num, text,
+    widths,
 )
 from planner.plan.model import Plan
 from planner.report.model import Report
@@ -37,8 +39,8 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
         ("GPUs", t.gpus, "#,##0"),
         ("GPU nodes", t.nodes, "#,##0"),
         ("Racks", t.racks, "#,##0"),
-        ("IT power (kW)", t.it_power_kw, KW),
-        ("Facility power at PUE (kW)", t.facility_power_kw, KW),
+        ("IT power", t.it_power_kw, excel_format("kW")),
+        ("Facility power at PUE", t.facility_power_kw, excel_format("kW")),
     ]
     r = 3
     for label, value, fmt in rows:
@@ -60,10 +62,11 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
     r += 1
     text(ws, r, 1, "Costs (live from the Costs sheet)", font=BOLD)
     r += 1
+    money = excel_format("$")
     cost = report.cost.result
-    for label, name, fmt, value in [("Capex", "capex", USD, cost.capex_usd),
-                                    ("Opex per month", "opex_month", USD, cost.opex_usd_per_month),
-                                    ("Total cost of ownership over the horizon", "tco_usd", USD, cost.tco_usd),
+    for label, name, fmt, value in [("Capex", "capex", money, cost.capex_usd),
+                                    ("Opex per month", "opex_month", money, cost.opex_usd_per_month),
+                                    ("Total cost of ownership over the horizon", "tco_usd", money, cost.tco_usd),
                                     ("Horizon (months)", "horizon", "0", cost.horizon_months)]:
         text(ws, r, 1, label)
         formula(ws, r, 2, f"={name}", fmt, value=value)
@@ -92,14 +95,14 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     pdu = catalog.get(power.pdu_device)
     pdu_kw = pdu.pdu_kw(power.continuous_derating) if pdu is not None else None
     text(ws, 1, 1, "Racks", font=TITLE)
-    header(ws, 2, ["Rack", "Cooling", "Power (kW)", "Cap (kW)", "Load", "U used", "U height", "GPUs",
+    header(ws, 2, ["Rack", "Cooling", "Power", "Cap (kW)", "Load", "U used", "U height", "GPUs",
                    "CDUs placed", "PDUs (nameplate)"])
     r = 3
     cdus = pdus = 0
     for res in report.racks:
         text(ws, r, 1, res.name)
         text(ws, r, 2, res.cooling)
-        num(ws, r, 3, res.power_kw, KW)
+        num(ws, r, 3, res.power_kw, excel_format("kW"))
         num(ws, r, 4, res.cap_kw, KW)
         formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT, value=res.power_kw / res.cap_kw if res.cap_kw > 0 else 0)
         num(ws, r, 6, res.used_u)

@@ -21,39 +21,11 @@ from typing import Any
 from planner.costs.section import CostSection
 from planner.facility.section import FacilitySection
 from planner.network.section import FabricRow, NetworkSection, ScalingPoint
-from planner.network.technologies import TECHNOLOGIES
 from planner.storage.section import StorageSection
 from planner.workload.section import WorkloadSection
+from planner import vocabulary
 from planner.report.figures import Figures, figure_fields
 from planner.settings.costs import RENTAL_OPTIONS
-
-# Unit kinds -> how a number is written.
-_FORMATS: dict[str, str] = {
-    "": "{:,.0f}",
-    "x": "{:,.2f}",
-    "ms": "{:,.1f} ms",
-    "s": "{:,.1f} s",
-    "GB/s": "{:,.1f} GB/s",
-    "GB": "{:,.1f} GB",
-    "TB": "{:,.0f} TB",
-    "kW": "{:,.1f} kW",
-    "l/min": "{:,.1f} l/min",
-    "%": "{:,.1f}%",
-    "months": "{:,.1f} months",
-    "tokens/s": "{:,.0f} tokens/s",
-    ":1": "{:g}:1",
-    "$": "${:,.0f}",
-    "$/month": "${:,.0f}/month",
-    "$/GPU-h": "${:,.2f}/GPU-h",
-    "$/year": "${:,.0f}/year",
-    "$/M tokens": "${:,.2f} per million tokens",
-    "fraction": "{:.0%}",
-    "share": "{:.1%}",
-    "days": "{:,.1f} days",
-    "FLOPs": "{:,.4g} FLOPs",
-    "B": "{:,.2f}B",
-    "B tokens": "{:,.0f}B tokens",
-}
 
 # Nested figures of the fabric sizing, written "sizing.a.b" (the sizing record is the fabric
 # planner's, not a report model).
@@ -99,7 +71,6 @@ _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {
     "build": "build", "rent_spot": "rent spot", "rent_reserved_1yr": "rent reserved 1-yr",
     "rent_reserved_3yr": "rent reserved 3-yr", "rent_on_demand": "rent on demand", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
 }
-_TOPOLOGIES = {"rail_optimized": "rail-optimised fat tree", "fat_tree": "fat tree", "leaf_spine": "leaf-spine"}
 
 
 def label(section: str, key: str) -> str:
@@ -145,31 +116,16 @@ def describe(section: str, key: str, value: Any, catalog: Any = None) -> tuple[s
 
 
 def _one(value: Any, kind: str, none: str) -> str:
-    if value is None:
-        return none
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, (int, float)):
-        fmt = _FORMATS.get(kind, "{:,.2f}")
-        if kind == "" and isinstance(value, float) and not value.is_integer():
-            fmt = "{:,.2f}"
-        if isinstance(value, int):  # whole numbers stay whole: '36 months', not '36.0 months'
-            fmt = fmt.replace(",.1f", ",").replace(",.2f", ",")
-        return fmt.format(value)
-    return str(value)
+    return vocabulary.text(value, kind, none=none)
 
 
 def _name(key: str, value: Any, catalog: Any) -> str:
     if isinstance(value, bool) or value is None:
         return _one(value, "", "-")
-    if key == "fabric" and value in TECHNOLOGIES:
-        return TECHNOLOGIES[value].title
-    if key == "topology":
-        return _TOPOLOGIES.get(value, str(value).replace("_", " "))
     if key.endswith("switch_model") and catalog is not None:
         device = catalog.get(value)
         return device.title if device is not None else f"{value} (not in the catalog)"
-    return str(value)
+    return vocabulary.choice_title(value)
 
 
 def _guess_kind(value: Any) -> str:

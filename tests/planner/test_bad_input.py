@@ -26,7 +26,7 @@ NODE = "hgx-h100-8"  # the guide's 8 x H100 node (8 U) in the built-in catalog
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "planner", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "cluster_planner", *args], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=60)
 
 

@@ -21,11 +21,11 @@ QT_TOUCHED = "Qt was imported"
 
 
 def command() -> list[str]:
-    """The console script installed beside this Python (pip install -e), else ``python -m planner``."""
+    """The console script installed beside this Python (pip install -e), else ``python -m cluster_planner``."""
     script = Path(sys.executable).with_name("cluster-planner")
     if script.exists() and shutil.which(str(script)):
         return [str(script)]
-    return [sys.executable, "-m", "planner"]
+    return [sys.executable, "-m", "cluster_planner"]
 
 
 @pytest.fixture(scope="module")

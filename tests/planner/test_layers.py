@@ -99,3 +99,67 @@ def test_the_core_has_no_import_cycles():
     edges = graph()
     assert "planner.report.sections" in edges["planner.report.evaluate"]  # the scan sees imports
     assert cycles(edges) == []
+
+
+GUI = ("ui", "PySide6", "shiboken6", "pyqtgraph", "cluster_planner")
+
+
+def gui_imports(source: str) -> list[str]:
+    """Every import of the app, Qt or the entry point in ``source``: statements anywhere (function
+    bodies too) and ``import_module``/``__import__`` calls with a literal name."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str) \
+                and (getattr(node.func, "id", None) or getattr(node.func, "attr", None)) in ("import_module", "__import__"):
+            names = [node.args[0].value]
+        found += [n for n in names if n.split(".")[0] in GUI]
+    return found
+
+
+def test_the_scan_sees_imports_inside_functions_and_by_name():
+    source = ("def f():\n    from ui.app import run\n"
+              "def g():\n    import importlib\n    return importlib.import_module('PySide6.QtCore')\n"
+              "import pyqtgraph as pg\nfrom planner.plan import model\n")
+    assert sorted(gui_imports(source)) == ["PySide6.QtCore", "pyqtgraph", "ui.app"]
+
+
+def test_the_core_never_imports_the_app_or_qt_not_even_in_a_function():
+    offenders = {str(p.relative_to(ROOT)): found for p in sorted((ROOT / "planner").rglob("*.py"))
+                 if (found := gui_imports(p.read_text()))}
+    assert offenders == {}
+
+
+def test_the_import_linter_contracts_hold():
+    """The layers of pyproject.toml's [tool.importlinter]: entry point > app > core, no Qt in the core."""
+    import shutil
+    import subprocess
+    import sys
+
+    exe = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    assert exe, "import-linter is not installed (pip install -e '.[test]')"
+    done = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "Contracts: 2 kept, 0 broken." in done.stdout
+
+
+def test_nothing_attaches_attributes_to_the_main_window_from_outside():
+    """The window's attributes are its own (set in ``ui/main_window.py`` and its mixin)."""
+    own = {"main_window.py", "file_actions.py"}
+    attached = []
+    for path in sorted((ROOT / "ui").rglob("*.py")):
+        if path.name in own:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets = node.targets if isinstance(node, ast.Assign) else \
+                [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+            for t in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "window":
+                    attached.append(f"{path.relative_to(ROOT)}:{node.lineno} window.{t.attr}")
+    assert attached == []

@@ -36,7 +36,7 @@ def plan_text(racks: int, devices: int = 0) -> str:
 def test_a_hundred_thousand_rack_plan_is_refused_with_one_line_in_little_memory(tmp_path, args):
     (tmp_path / "huge.json").write_text(plan_text(100_000))
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    done = subprocess.run([sys.executable, "-m", "planner", *args], cwd=tmp_path, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "cluster_planner", *args], cwd=tmp_path, capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     assert done.returncode == 2

@@ -119,18 +119,15 @@ def test_export_command_dispatches_on_the_extension(tmp_path, capsys):
     assert "use .pdf, .svg, .png or .xlsx" in capsys.readouterr().err
 
 
-def test_drawing_formats_need_the_drawing_module(tmp_path, capsys, monkeypatch):
-    from planner.cli import cmd_export
-
-    def no_ui(name):
-        raise ImportError(f"No module named '{name}'")
-
-    monkeypatch.setattr(cmd_export, "import_module", no_ui)
+def test_drawing_formats_need_the_programs_entry_point(tmp_path, capsys):
+    """The core's command line draws nothing itself: without the entry point's drawing export
+    (``python -m planner``, a build without the app) a drawing is refused in one line, no file."""
     plan = tmp_path / "p.json"
     save_plan(build_template("single-node"), plan)
     assert main(["export", str(plan), "-o", str(tmp_path / "p.pdf")]) == 2
-    assert "drawing exports are not available" in capsys.readouterr().err
+    assert "p.pdf: drawings are exported by 'cluster-planner'" in capsys.readouterr().err
     assert not (tmp_path / "p.pdf").exists()
+    assert main(["export", str(plan), "-o", str(tmp_path / "p.xlsx")]) == 0  # the workbook needs no Qt
 
 
 def test_racks_sheet_power_against_cap_and_coloured_elevations(tmp_path):

@@ -86,7 +86,7 @@ class RealApp:
         })
         self.env = env
         self.log = open(tmp / "app.log", "wb")
-        self.proc = subprocess.Popen([sys.executable, "-m", "planner", *args], cwd=tmp, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "cluster_planner", *args], cwd=tmp, env=env,
                                      stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             out = self.xdotool("search", "--sync", "--onlyvisible", "--name", TITLE, timeout=90)

@@ -1,6 +1,6 @@
 """Work is never lost in the real app (issue 7, acceptance 3 and items 3, 6).
 
-The first session is ``python3 -m planner``'s own entry point (``planner.cli.main``) in a
+The first session is the program's own entry point (``cluster_planner.main``) in a
 child process, with a 0.3 s autosave (``CLUSTER_PLANNER_AUTOSAVE_S``) and a temporary state
 folder (``CLUSTER_PLANNER_STATE_DIR``); a small driver registered in ``ui.app.STARTUP_HOOKS``
 makes the edits through the real MainWindow's document. The next start is ``ui.app.run``
@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 from PySide6.QtWidgets import QMessageBox
 import ui.app
-from planner.cli import main
+from cluster_planner import main
 from planner.plan.commands import AddRack
 
 report, mode, argv = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]

@@ -138,7 +138,7 @@ def test_export_actions_are_enabled_only_when_the_exporters_exist(window):
 
 
 def _run_smoke(env):
-    return subprocess.run([sys.executable, "-m", "planner", "--smoke"], cwd=ROOT, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cluster_planner", "--smoke"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)
 
 
@@ -152,7 +152,7 @@ def test_smoke_start_offscreen(tmp_path):
 def test_smoke_start_under_xvfb(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env["XDG_CONFIG_HOME"] = str(tmp_path)
-    result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "planner",
+    result = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "cluster_planner",
                              "--smoke"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
 
@@ -174,5 +174,5 @@ def test_a_bad_plan_on_the_command_line_is_reported_and_the_default_plan_shown(q
 
 def _run_smoke_args(args, tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path)}
-    return subprocess.run([sys.executable, "-m", "planner", *args, "--smoke"], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "cluster_planner", *args, "--smoke"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)

@@ -31,7 +31,7 @@ def test_missing_libraries_stop_the_app_with_the_apt_line_before_qt_loads(tmp_pa
         "import sys, ui.qt_libs as q\n"
         "q._ldd_output = lambda plugin: ('\\tlibxcb-icccm.so.4 => not found\\n'\n"
         "    '\\tlibxcb-keysyms.so.1 => not found\\n\\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x1)\\n')\n"
-        "from planner.cli import main\n"
+        "from cluster_planner import main\n"
         "rc = main([])\n"
         "print('Qt loaded' if 'PySide6.QtCore' in sys.modules else 'Qt not loaded')\n"
         "sys.exit(rc)\n")

@@ -27,7 +27,7 @@ RAW = ["\x1b", "\x07", "\r", "\x08", "\x9b", "\u202e"]
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     env["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-m", "planner", *args], cwd=cwd, env=env, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "cluster_planner", *args], cwd=cwd, env=env, capture_output=True,
                           timeout=180)
 
 

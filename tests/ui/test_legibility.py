@@ -37,14 +37,14 @@ def test_every_settings_label_gets_the_height_its_wrapped_text_needs(window):
 
 def test_a_combo_names_its_whole_choice_in_its_tooltip_and_list(window):
     combo = window.settings_panel.forms["fabric"].editors["technology"].widget
-    assert combo.currentText() == "InfiniBand NDR 400"
-    assert "InfiniBand NDR 400" in combo.toolTip()
+    assert combo.currentText() == "400G InfiniBand (NDR)"  # the technology's one title, as the report names it
+    assert "400G InfiniBand (NDR)" in combo.toolTip()
     assert "Source of the default" in combo.toolTip()
     view = combo.view()  # the open list is wide enough for the longest name
     longest = max(view.fontMetrics().horizontalAdvance(combo.itemText(i)) for i in range(combo.count()))
     assert view.minimumWidth() >= longest
     combo.setCurrentIndex(combo.findData("eth100_tcp"))
-    assert "100 GbE TCP" in combo.toolTip()  # follows the choice
+    assert "100GbE (TCP)" in combo.toolTip()  # follows the choice
 
 
 def test_optional_fields_say_what_empty_means(window):

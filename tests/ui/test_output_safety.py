@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from planner.cli import build_parser, main
+from cluster_planner import main
+from planner.cli import build_parser
 from planner.plan.fileio import load_plan, save_plan
 from planner.plan.model import Plan, Rack
 from planner.plan.templates import build_template
@@ -29,7 +30,7 @@ FULL_DISK = """
 import resource, sys
 limit = int(sys.argv[1])
 resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-from planner.cli import build_parser, main
+from cluster_planner import main
 sys.exit(main(sys.argv[2:]))
 """
 
@@ -37,7 +38,7 @@ sys.exit(main(sys.argv[2:]))
 def run(*args: str, cwd: Path, full_after: int | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     env["PYTHONPATH"] = str(ROOT)
-    cmd = [sys.executable, "-m", "planner", *args] if full_after is None else \
+    cmd = [sys.executable, "-m", "cluster_planner", *args] if full_after is None else \
         [sys.executable, "-c", FULL_DISK, str(full_after), *args]
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 

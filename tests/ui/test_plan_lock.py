@@ -1,7 +1,7 @@
 """Two app instances on one plan: the second learns the first has it open and offers
 read-only, open anyway or cancel; a save asks before overwriting a file changed on disk.
 
-The first instance is the real app (``python -m planner plan.json``) in a child process;
+The first instance is the real app (``python -m cluster_planner plan.json``) in a child process;
 the second is ``ui.app.create_window`` in this process, answering its questions.
 """
 
@@ -41,7 +41,7 @@ def first_instance(plan_path, tmp_path):
     env.update(PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path / "home"),
                XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
                **{STATE_DIR_ENV: str(tmp_path / "state"), AUTOSAVE_ENV: "3600"})
-    proc = subprocess.Popen([sys.executable, "-m", "planner", str(plan_path)], env=env, cwd=tmp_path,
+    proc = subprocess.Popen([sys.executable, "-m", "cluster_planner", str(plan_path)], env=env, cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not (lock_path(plan_path).exists() and lock_path(plan_path).stat().st_size > 0):  # created and written

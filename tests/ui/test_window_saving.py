@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QFileDialog
 import ui.document
 from planner.plan.commands import AddRack
 from ui.preferences import PreferencesDialog
-from ui.session import AUTOSAVE_ENV, INTERVAL_KEY, STATE_DIR_ENV, autosave_interval_s, start_autosave
+from ui.session import AUTOSAVE_ENV, INTERVAL_KEY, STATE_DIR_ENV, autosave_interval_s
 
 
 def test_save_and_save_as_write_through_qsavefile_and_keep_the_previous_version(window, tmp_path, monkeypatch):
@@ -48,7 +48,7 @@ def test_a_failed_save_says_why_and_keeps_the_changes(window, tmp_path, monkeypa
 def test_autosave_interval_is_sixty_seconds_by_default_and_set_in_preferences(window, qtbot, tmp_path, monkeypatch):
     monkeypatch.delenv(AUTOSAVE_ENV, raising=False)
     monkeypatch.setenv(STATE_DIR_ENV, str(tmp_path / "state"))
-    manager = start_autosave(window)
+    manager = window.start_autosave()
     try:
         assert manager.interval_s == 60
         assert manager.folder == tmp_path / "state" / "recovery"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner import vocabulary
 from planner.report.labels import describe as _describe
 
 
@@ -27,9 +28,7 @@ def describe(section: str, key: str, value: Any, catalog: Any = None) -> tuple[s
 
 def kw_text(kw: float) -> str:
     """Power in the unit that reads best: "850.0 kW" below a megawatt, "102.69 MW" from one."""
-    if abs(kw) >= 1000:
-        return f"{kw / 1000:,.2f} MW"
-    return f"{kw:,.1f} kW"
+    return vocabulary.kw(kw, "compact")
 
 
 def kg_text(kg: float) -> str:

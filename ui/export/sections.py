@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner import vocabulary
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
 from planner.report.model import Report
@@ -11,9 +12,7 @@ from ui.export.labels import TIER_LINKS, describe, number
 
 
 def money(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return "-" if value is None else str(value)
-    return f"${value:,.0f}" if abs(value) >= 1000 else f"${value:,.2f}"
+    return vocabulary.text(value, "$")
 
 
 def cost_headlines(report: Report) -> list[tuple[str, str]]:

@@ -1,0 +1,5 @@
+import sys
+
+from cluster_planner import main
+
+sys.exit(main())

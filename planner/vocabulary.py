@@ -1,0 +1,150 @@
+"""The product's words for quantities and choices: one place turns a figure into text.
+
+Two styles of the same figure:
+
+- ``exact`` — tables, the workbook, the ``check`` text, the vendor pack: every digit a
+  reader may quote, thousands grouped, the figure's own unit ("152,345.6 kW", "$5,432,100");
+- ``compact`` — the summary strip, rack headers, chart labels: SI-scaled to three or four
+  significant figures ("152.35 MW", "$5.43M", "7 kW").
+
+Choices (fabric technologies, topologies, cooling, power basis, ...) have one title each
+(``choice_title``); every surface — Settings, the report, the exports — shows that title.
+Units are the report's unit kinds (``planner.report.figures``): "" for counts, "kW", "W",
+"$", "$/month", "ms", "GB/s", "%", "fraction", ":1", ... ``None`` reads as ``none``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from planner.network.technologies import TECHNOLOGIES
+
+# Titles of the settings' and report's choices, by their stored value.
+CHOICES: dict[str, str] = {
+    "typical": "typical draw", "nameplate": "nameplate (max)",
+    "per_nodes": "one per N nodes", "capacity": "by CDU capacity (kW)",
+    "rail_optimized": "rail-optimised fat tree", "fat_tree": "fat tree", "leaf_spine": "leaf-spine",
+    "auto": "automatic", "separate": "separate network", "shared": "shared with compute",
+    "ddp": "DDP (replicated)", "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard",
+    "air": "air-cooled", "liquid": "liquid-cooled",
+    "zero1": "ZeRO-1 (optimizer sharded)", "zero2": "ZeRO-2 (+ gradients)", "zero3": "ZeRO-3 (+ weights)",
+    "selective": "selective (attention)", "full": "full (every layer)", "none": "none",
+    "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
+    "measured": "measured (nccl-tests)", "planning_guide": "planning guide's table", "custom": "custom",
+    "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
+    "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
+} | {tech.id: tech.title for tech in TECHNOLOGIES.values()}
+
+
+def choice_title(value: Any) -> str:
+    """The title of a stored choice ("ib400" -> "400G InfiniBand (NDR)"); other values as they are."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return CHOICES.get(value, str(value)) if isinstance(value, str) else str(value)
+
+
+# Exact style: unit kind -> format of the number and the text around it.
+_EXACT: dict[str, str] = {
+    "": "{:,.0f}",
+    "x": "{:,.2f}",
+    "ms": "{:,.1f} ms",
+    "s": "{:,.1f} s",
+    "GB/s": "{:,.1f} GB/s",
+    "Gb/s": "{:,.0f} Gb/s",
+    "GB": "{:,.1f} GB",
+    "TB": "{:,.0f} TB",
+    "kW": "{:,.1f} kW",
+    "kg": "{:,.0f} kg",
+    "l/min": "{:,.1f} l/min",
+    "%": "{:,.1f}%",
+    "months": "{:,.1f} months",
+    "tokens/s": "{:,.0f} tokens/s",
+    ":1": "{:g}:1",
+    "$/month": "${:,.0f}/month",
+    "$/GPU-h": "${:,.2f}/GPU-h",
+    "$/year": "${:,.0f}/year",
+    "$/M tokens": "${:,.2f} per million tokens",
+    "fraction": "{:.0%}",
+    "share": "{:.1%}",
+    "days": "{:,.1f} days",
+    "FLOPs": "{:,.4g} FLOPs",
+    "B": "{:,.2f}B",
+    "B tokens": "{:,.0f}B tokens",
+}
+# SI steps for the compact style: (threshold, divisor, unit) from the largest down.
+_SCALES: dict[str, tuple[tuple[float, float, str], ...]] = {
+    "W": ((1e6, 1e6, "MW"), (1e3, 1e3, "kW"), (0.0, 1.0, "W")),
+    "kW": ((1e6, 1e6, "GW"), (1e3, 1e3, "MW"), (0.0, 1.0, "kW")),
+    "$": ((1e9, 1e9, "B"), (1e6, 1e6, "M"), (1e3, 1e3, "k"), (0.0, 1.0, "")),
+}
+
+
+def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -> str:
+    """A figure as text in ``style`` ("exact" or "compact"), with its unit."""
+    if value is None:
+        return none
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if not isinstance(value, (int, float)):
+        return choice_title(value) if unit == "name" else str(value)
+    if style == "compact":
+        return _compact(value, unit)
+    if unit == "$":
+        return f"${value:,.0f}" if abs(value) >= 1000 or float(value).is_integer() else f"${value:,.2f}"
+    if unit == "W":
+        return f"{value:,.0f} W"
+    fmt = _EXACT.get(unit)
+    if fmt is None:
+        return f"{value:,.2f} {unit}".rstrip()
+    if unit == "" and isinstance(value, float) and not value.is_integer():
+        fmt = "{:,.2f}"
+    if isinstance(value, int):  # whole numbers stay whole: '36 months', not '36.0 months'
+        fmt = fmt.replace(",.1f", ",").replace(",.2f", ",")
+    return fmt.format(value)
+
+
+def _compact(value: float, unit: str) -> str:
+    scales = _SCALES.get(unit)
+    if scales is None:
+        return text(value, unit)
+    for threshold, divisor, name in scales:
+        if abs(value) >= threshold:
+            scaled = value / divisor
+            if unit == "$":
+                return f"${scaled:,.2f}{name}" if name in ("B", "M") else f"${scaled:,.0f}{name}"
+            if name == unit:  # not scaled: as the exact style writes it
+                return text(value, unit)
+            return f"{_trim(f'{scaled:,.2f}')} {name}"
+    return text(value, unit)
+
+
+def _trim(number: str) -> str:
+    """'1.80' -> '1.8', '7.00' -> '7': compact figures carry no trailing zeros."""
+    return number.rstrip("0").rstrip(".") if "." in number else number
+
+
+def excel_format(unit: str) -> str:
+    """The workbook number format that shows a figure as ``text(value, unit)`` does."""
+    return {"kW": '#,##0.0 "kW"', "$": '"$"#,##0', "": "#,##0", "months": '0.0 "months"',
+            "%": '0.0"%"', "fraction": "0%"}.get(unit, "#,##0.0##")
+
+
+def count(value: int) -> str:
+    return f"{value:,}"
+
+
+def power_of_cap(power_kw: float, cap_kw: float) -> str:
+    """A rack's power against its cap, as rack headers show it: "40.8 / 41 kW"."""
+    return f"{text(power_kw, 'kW')[:-3]} / {cap_kw:,.4g} kW"
+
+
+def kw(value: float, style: str = "exact") -> str:
+    return text(value, "kW", style=style)
+
+
+def watts(value: float, style: str = "compact") -> str:
+    return text(value, "W", style=style)
+
+
+def usd(value: float, style: str = "exact") -> str:
+    return text(value, "$", style=style)
