@@ -182,10 +182,11 @@ def switch_to(plan: Plan, name: str) -> None:
 
 
 def resolve_variant(plan: Plan, name: str) -> Plan:
-    """A plan of one variant: ``name``'s full state, the plan's name, description and prices."""
+    """A plan of one variant: ``name``'s full state, the plan's name, description, information
+    and prices."""
     state = state_of(plan, name)
-    out = Plan(name=plan.name, description=plan.description, price_overrides=list(plan.price_overrides),
-               base_variant=name)
+    out = Plan(name=plan.name, description=plan.description, info=plan.info.model_copy(),
+               price_overrides=list(plan.price_overrides), base_variant=name)
     _set_state(out, state, name)
     return out
 

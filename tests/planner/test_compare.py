@@ -62,8 +62,11 @@ def test_compare_medium_and_massive_differences_are_those_of_the_check_reports(c
     gpu_line = next(line for line in d["bom"] if line["category"] == "GPU servers")
     assert (gpu_line["change"], gpu_line["quantity_difference"]) == ("changed", 32)
     assert gpu_line["cost_difference_usd"] == 32 * 315_000  # the catalog's $315,000 per HGX H100 node
-    # The three-tier fat tree adds the spine-core cables, a line medium does not have.
-    assert any(line["change"] == "added" and "spine to core" in line["item"] for line in d["bom"])
+    # Cabling is priced from each plan's cable schedule: massive's longer runs are lines medium does not have.
+    assert any(line["change"] == "added" and line["category"] == "Cabling" for line in d["bom"])
+    # The facility's power distribution is one line in both, priced per kW of IT power: changed in cost only.
+    facility = next(line for line in d["bom"] if line["item"] == "Facility power distribution")
+    assert (facility["change"], facility["quantity_difference"]) == ("changed", 0) and facility["cost_difference_usd"] > 0
     # Findings: massive gains its 8 extra GPU racks' nameplate warnings; medium's archetype note is lost.
     gained = [(f["code"], f["count"]) for f in d["findings"]["gained"]]
     assert sum(n for code, n in gained if code == "rack.power.nameplate_over_cap") >= 8
@@ -74,12 +77,17 @@ def test_compare_medium_and_massive_differences_are_those_of_the_check_reports(c
 
 
 def test_compare_text_shows_each_side_and_the_difference(capsys, medium_and_massive):
+    capex_of = []
+    for f in medium_and_massive:
+        _, out = cli(capsys, "check", str(f), "--json")
+        capex_of.append(json.loads(out.out)["cost"]["capex_usd"])
     code, out = cli(capsys, "compare", *map(str, medium_and_massive))
     assert code == 0
     gpus = next(line for line in out.out.splitlines() if line.startswith("GPUs"))
     assert gpus.split() == ["GPUs", "128", "384", "+256"]
-    capex = next(line for line in out.out.splitlines() if line.startswith("Capex"))
-    assert "$7,765,900" in capex and "worse" in capex
+    capex = next(line for line in out.out.splitlines() if line.startswith("Capex")).split()
+    a, b = capex_of
+    assert capex == ["Capex", f"${a:,.0f}", f"${b:,.0f}", f"+${b - a:,.0f}", "worse"]
 
 
 def test_compare_variants_of_one_plan(capsys, tmp_path):
@@ -112,7 +120,7 @@ def test_compare_variants_of_one_plan(capsys, tmp_path):
 def test_compare_bad_input_is_one_line_and_exit_2(capsys, args, message):
     from pathlib import Path
 
-    sample = Path(__file__).resolve().parents[1] / "data" / "plan_v3.json"
+    sample = Path(__file__).resolve().parents[1] / "data" / "plan_v5.json"
     code, out = cli(capsys, "compare", str(sample), *args)
     assert code == 2 and out.out == ""
     assert out.err.count("\n") == 1 and message in out.err
@@ -123,7 +131,8 @@ def test_workbook_compare_sheet_agrees_with_the_comparison(capsys, tmp_path, med
 
     a, b = medium_and_massive
     code, out = cli(capsys, "compare", str(a), str(b), "--json")
-    d = json.loads(out.out)["differences"][0]
+    out_json = out.out
+    d = json.loads(out_json)["differences"][0]
     code, out = cli(capsys, "export", str(a), "-o", str(tmp_path / "c.xlsx"), "--compare-with", str(b))
     assert code == 0, out.err
     wb = openpyxl.load_workbook(tmp_path / "c.xlsx")  # formulas
@@ -132,9 +141,11 @@ def test_workbook_compare_sheet_agrees_with_the_comparison(capsys, tmp_path, med
     ws, wv = wb["Compare"], values["Compare"]
     rows = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}
     capex = rows["Capex"]
-    assert (wv.cell(capex, 4).value, wv.cell(capex, 5).value) == (7_765_900, 23_378_300)
+    sides = json.loads(out_json)["sides"]
+    assert (wv.cell(capex, 4).value, wv.cell(capex, 5).value) == (sides[0]["totals"]["capex_usd"],
+                                                                  sides[1]["totals"]["capex_usd"])
     assert ws.cell(capex, 6).value == f"=E{capex}-D{capex}"
-    assert wv.cell(capex, 6).value == d["totals"]["capex_usd"] == 23_378_300 - 7_765_900
+    assert wv.cell(capex, 6).value == pytest.approx(d["totals"]["capex_usd"])
     # Worse is red, better green: more capex is worse; break-even here comes sooner.
     assert ws.cell(capex, 6).fill.fgColor.rgb.endswith("F6D5D3") and wv.cell(capex, 7).value == "worse"
     be = rows["Break-even vs on-demand rent"]

@@ -11,6 +11,7 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, EditRack, History, RemoveDevices, SetSetting
 from planner.plan.fileio import PlanLoadError, load_plan, plan_from_json, plan_to_json, save_plan
 from planner.plan.variants import CreateVariant, DeleteVariant, RenameVariant, SwitchVariant, resolve_variant
+from planner.plan.model import SCHEMA_VERSION
 from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 
@@ -45,7 +46,7 @@ def test_two_variants_save_only_their_overrides(two_variants, tmp_path):
     plan, _, removed = two_variants
     save_plan(plan, tmp_path / "p.json")
     data = json.loads((tmp_path / "p.json").read_text())
-    assert data["schema_version"] == 3 and data["active_variant"] == "Half"
+    assert data["schema_version"] == SCHEMA_VERSION == 5 and data["active_variant"] == "Half"
     # The file's top level is the base: medium as the template builds it (16 nodes, 7 racks).
     assert len(data["racks"]) == 7 and sum(p["device"] == "hgx-h100-8" for p in data["placements"]) == 16
     assert data["settings"]["facility"]["pue"] == 1.56 and data["settings"]["facility"]["power_basis"] == "typical"
@@ -89,13 +90,13 @@ def test_todays_files_open_unchanged_as_a_plan_of_one_variant(tmp_path, catalog)
     assert (t.nodes, t.gpus, t.racks) == (16, 128, 7)  # the guide's 16 x 8 H100
     save_plan(plan, tmp_path / "p.json")
     saved = json.loads((tmp_path / "p.json").read_text())
-    assert saved["schema_version"] == 3 and saved["variants"] == [] and saved["active_variant"] == ""
+    assert saved["schema_version"] == SCHEMA_VERSION and saved["variants"] == [] and saved["active_variant"] == ""
     assert saved["placements"] == raw["placements"] and saved["name"] == raw["name"]
     assert [r["id"] for r in saved["racks"]] == [r["id"] for r in raw["racks"]]
 
 
-def test_format_3_sample_opens_on_its_active_variant():
-    plan = load_plan(DATA / "plan_v3.json")
+def test_format_5_sample_opens_on_its_active_variant():
+    plan = load_plan(DATA / "plan_v5.json")
     assert plan.variant_names == ["Base", "Nameplate"] and plan.current_variant == "Nameplate"
     assert plan.settings.facility.power_basis == "nameplate"
     assert resolve_variant(plan, "Base").settings.facility.power_basis == "typical"
@@ -159,7 +160,7 @@ def test_bad_variant_edits_are_refused_and_change_nothing(two_variants, command,
 
 
 def test_a_file_naming_an_unknown_active_variant_is_refused_in_one_line():
-    data = json.loads((DATA / "plan_v3.json").read_text())
+    data = json.loads((DATA / "plan_v5.json").read_text())
     data["active_variant"] = "Ghost"
     with pytest.raises(PlanLoadError, match="p.json: .*active variant 'Ghost'"):
         plan_from_json(json.dumps(data), "p.json")
