@@ -56,6 +56,9 @@ _EXACT: dict[str, str] = {
     "kW": "{:,.1f} kW",
     "kg": "{:,.0f} kg",
     "l/min": "{:,.1f} l/min",
+    "m": "{:,.1f} m",
+    "m²": "{:,.2f} m²",
+    "kg/m²": "{:,.0f} kg/m²",
     "%": "{:,.1f}%",
     "months": "{:,.1f} months",
     "tokens/s": "{:,.0f} tokens/s",
@@ -101,6 +104,15 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
     if isinstance(value, int):  # whole numbers stay whole: '36 months', not '36.0 months'
         fmt = fmt.replace(",.1f", ",").replace(",.2f", ",")
     return fmt.format(value)
+
+
+def difference(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -> str:
+    """A difference between two figures: "+1,234.5 kW", "−$5.43M", "no change"."""
+    if value is None:
+        return none
+    if value == 0:
+        return "no change"
+    return ("+" if value > 0 else "−") + text(abs(value), unit, style=style)
 
 
 def _compact(value: float, unit: str) -> str:

@@ -48,6 +48,7 @@ class End:
     u: int
     device: str
     port: int
+    device_type: str = ""  # the catalog id of the device at this end
 
 
 @dataclass(slots=True, frozen=True)
@@ -99,7 +100,7 @@ class _Links(Sequence):
         return (link(i) for i in range(len(self)))
 
 
-class CableSchedule:
+class CableSchedule:  # compared by identity: a schedule is routed once per layout
     """The links as columns: for link i, its kind (``kinds[kind[i]]``), its ends (a device
     site and a port each) and its routed length."""
 
@@ -107,10 +108,11 @@ class CableSchedule:
         self.unrouted: Counter = Counter()  # tier -> links whose switch is not placed
         self.fabric_cables = 0  # what the fabric sizing counts
         self.kinds: list[_Kind] = []
-        # device sites: rack name, U, device label
+        # device sites: rack name, U, device label, device type
         self.site_rack: list[str] = []
         self.site_u: list[int] = []
         self.site_device: list[str] = []
+        self.site_device_type: list[str] = []
         self._kind = array("l")
         self._a = array("l")
         self._a_port = array("l")
@@ -125,7 +127,7 @@ class CableSchedule:
         return _Links(self)
 
     def _end(self, site: int, port: int) -> End:
-        return End(self.site_rack[site], self.site_u[site], self.site_device[site], port)
+        return End(self.site_rack[site], self.site_u[site], self.site_device[site], port, self.site_device_type[site])
 
     def _link(self, i: int) -> Link:
         k = self.kinds[self._kind[i]]
@@ -239,6 +241,7 @@ class _Router:
         self.sched.site_rack.append(rack.name)
         self.sched.site_u.append(p.u)
         self.sched.site_device.append(p.label or p.id)
+        self.sched.site_device_type.append(p.device)
         self._rack.append(p.rack)
         self._top.append(top)
         self._up.append((rack.height_u - top) * U_M + self.tray_m)

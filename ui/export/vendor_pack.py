@@ -21,6 +21,7 @@ from planner.plan.rack_types import GROUP_RACKS_ABOVE, rack_types
 from planner.report.model import Report
 from ui.colors import load_color
 from ui.export.canvas import Canvas
+from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
 from ui.export.sections import cost_headlines, describe_where, fabric_headline, money, network_rows
@@ -62,16 +63,23 @@ def _shorten(text: str, limit: int) -> str:
     return head.rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
+def _long_date(iso: str) -> str:
+    """"2026-11-30" -> "30 November 2026"."""
+    return date.fromisoformat(iso).strftime("%d %B %Y")
+
+
 def tint(hex_color: str, amount: float = 0.6) -> str:
     """``hex_color`` mixed with white (a light cell fill behind dark text)."""
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
     return "#" + "".join(f"{round(v + (255 - v) * amount):02X}" for v in (r, g, b))
 
 
-class VendorPack:
+class VendorPack(SitePages):
     def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report,
-                 page_width: float, page_height: float, today: date | None = None, with_prices: bool = False):
+                 page_width: float, page_height: float, today: date | None = None, with_prices: bool = False,
+                 comparison=None):
         self.c = canvas
+        self.comparison = comparison  # planner.report.compare.Comparison: Compare pages after the cover
         # Prices, capex, opex and TCO are the buyer's: left out unless asked for.
         self.with_prices = with_prices
         self.plan = plan
@@ -87,6 +95,8 @@ class VendorPack:
         # A large plan is drawn by rack type (identical racks once), with an index of its racks.
         self.types = rack_types(self.plan) if len(self.plan.racks) > GROUP_RACKS_ABOVE else None
         pages = [Page("", self._draw_cover)]
+        if self.comparison is not None:
+            pages += self._compare_pages()
         if self.types is None:
             pages += self._elevation_pages()
             pages += self._power_pages()
@@ -94,7 +104,11 @@ class VendorPack:
             pages += self._type_pages()
             pages += self._type_power_pages()
             pages += self._index_pages()
+        pages += self._site_pages()
+        pages += self._cooling_pages()
+        pages += self._floor_pages()
         pages += self._network_pages()
+        pages += self._cable_pages()
         pages += self._bom_pages()
         pages += self._findings_pages()
         return pages
@@ -121,8 +135,9 @@ class VendorPack:
         self.c.text(QRectF(r.x(), r.y(), w * 0.6, r.height()), self.plan.name, 7, color=MUTED)
         self.c.text(r, f"Page {number} of {total}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignRight
                     | Qt.AlignmentFlag.AlignVCenter, elide=False)
-        self.c.text(r, f"Prepared {self.today.isoformat()}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignCenter,
-                    elide=False)
+        info = self.plan.info
+        stamp = (f"Revision {info.revision} · " if info.revision else "") + f"Prepared {info.date or self.today.isoformat()}"
+        self.c.text(r, stamp, 7, color=MUTED, align=Qt.AlignmentFlag.AlignCenter, elide=False)
 
     # -- cover ------------------------------------------------------------------------
     def _draw_cover(self, body: QRectF) -> None:
@@ -133,9 +148,10 @@ class VendorPack:
                color=MUTED)
         y += 22
         y += c.wrapped_text(QRectF(x, y, w, 60), self.plan.name, 24, bold=True, color=ACCENT) + 6
-        c.text(QRectF(x, y, w, 14), f"Prepared {self.today.strftime('%d %B %Y')} with GPU Cluster Planner", 10,
-               color=MUTED)
+        issued = self.plan.info.date or self.today.isoformat()
+        c.text(QRectF(x, y, w, 14), f"Prepared {_long_date(issued)} with GPU Cluster Planner", 10, color=MUTED)
         y += 20
+        y = self._draw_info(x, y, w * 0.68)
         if self.plan.description.strip():
             text = self.plan.description.strip()
             text = _shorten(text, 500)
@@ -147,6 +163,24 @@ class VendorPack:
                                          (("error", "error"), ("warning", "warning"), ("info", "note"))),
                10, bold=counts["error"] > 0, color="#B0231C" if counts["error"] else INK)
         self._draw_contents(QRectF(x + w * 0.72, MARGIN + 120, w * 0.28, body.bottom() - MARGIN - 120))
+
+    def _draw_info(self, x: float, y: float, width: float) -> float:
+        """The plan's properties (customer, site, contact, revision, dates) in two columns."""
+        rows = self.plan.info.rows()
+        if not rows:
+            return y
+        col_w, label_w = width / 2, 100.0
+        heights = []
+        for i, (title, value) in enumerate(rows):
+            cx = x + (i % 2) * col_w
+            cy = y + sum(heights[:i // 2])
+            self.c.wrapped_text(QRectF(cx, cy, label_w - 4, 14), title, 8, bold=True, color=MUTED)
+            h = self.c.wrapped_text(QRectF(cx + label_w, cy, col_w - label_w - 8, 40), value, 9, color=INK)
+            if i % 2 == 0:
+                heights.append(max(h, 12.0) + 3)
+            else:
+                heights[-1] = max(heights[-1], max(h, 12.0) + 3)
+        return y + sum(heights) + 8
 
     def _headline_figures(self) -> list[tuple[str, str]]:
         t = self.report.totals
@@ -370,6 +404,48 @@ class VendorPack:
                     f"CDUs: {t.cdus} needed, {t.cdus_placed} placed.")
             return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
         return self._table_pages("Power and cooling per rack", table, intro, 30.0)
+
+    def _compare_pages(self) -> list[Page]:
+        """The comparison's totals with their differences (green better, red worse), and for
+        each side its BOM quantity differences; money only with prices."""
+        from planner.report.compare import METRICS
+        from planner.report.palette import VERDICT_FILLS
+        from ui.fmt import difference_text, value_text
+
+        c = self.comparison
+        metrics = [m for m in METRICS if any(s.totals[m.key] is not None for s in c.sides)
+                   and (self.with_prices or not m.unit.startswith("$"))]
+        cols = [Column("Figure", 1.6)] + [Column(s.name, 1.0, "right") for s in c.sides] + \
+            [Column(f"{d.side} − {d.against}", 1.3, "right") for d in c.differences]
+        rows, fills = [], {}
+        for i, m in enumerate(metrics):
+            row = [m.label] + [value_text(s.totals[m.key], m.unit) for s in c.sides]
+            for j, d in enumerate(c.differences):
+                v = d.verdicts[m.key]
+                row.append(difference_text(d.totals[m.key], m.unit) + (f" {v}" if v in VERDICT_FILLS else ""))
+                if v in VERDICT_FILLS:
+                    fills[(i, 1 + len(c.sides) + j)] = VERDICT_FILLS[v]
+            rows.append(row)
+        table = Table(cols, rows, font_pt=8.5, cell_fill=lambda i, j: fills.get((i, j)))
+
+        def intro(b: QRectF) -> float:
+            text = ("Differences are each side minus the first; green is better and red worse, by each figure's "
+                    "direction (less cost, power, space and time is better; more throughput is better; GPUs are "
+                    "neither)." + ("" if self.with_prices else " Money figures are left out of this pack."))
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
+        pages = self._table_pages("Compare", table, intro, 30.0)
+        for d in c.differences:
+            bom_rows = [[b.change, b.category, b.item, f"{b.quantity_a:,} → {b.quantity_b:,}",
+                         f"{b.quantity_difference:+,}"] + ([money(b.cost_difference_usd)] if self.with_prices else [])
+                        for b in d.bom]
+            if not bom_rows:
+                continue
+            bcols = [Column("Change", 0.7), Column("Category", 1.0), Column("Item", 3.0, wrap=True),
+                     Column("Quantity", 1.0, "right"), Column("Difference", 0.8, "right")] + (
+                [Column("Cost difference", 1.0, "right")] if self.with_prices else [])
+            pages += self._table_pages(f"Compare: bill of materials, {d.side} against {d.against}",
+                                       Table(bcols, bom_rows, font_pt=7.5))
+        return pages
 
     def _network_pages(self) -> list[Page]:
         rows = network_rows(self.report, self.catalog)
