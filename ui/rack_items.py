@@ -21,7 +21,8 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QSty
 from planner.hardware.catalog import DeviceType
 from planner.plan.model import Placement, Rack
 from planner.report.model import RackResult
-from ui import colors, fmt, theme
+from planner.report import palette
+from ui import fmt, theme
 from ui.floor import LABELS_FROM_LOD
 
 PAD = 6.0  # frame thickness around the U slots
@@ -321,7 +322,7 @@ class RackItem(QGraphicsItem):
         by_colour: dict[str, list[QRectF]] = {}
         for p in self._members.values():
             device = catalog.get(p.device)
-            colour = colors.category_color(device.category if device else "other")
+            colour = palette.category_color(device.category if device else "other")
             by_colour.setdefault(colour, []).append(device_rect(self, p.u, device.u_height if device else 1))
         painter.setPen(Qt.PenStyle.NoPen)
         for colour, rects in by_colour.items():

@@ -15,7 +15,7 @@ from planner.hardware.catalog import default_catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
 from planner.plan.model import Placement, Plan, Rack
-from ui.colors import LOAD_HIGH, LOAD_OK, LOAD_OVER, load_color
+from planner.report.palette import LOAD_HIGH, LOAD_OK, LOAD_OVER, load_color
 from ui.export.elevation import ElevationStyle, fit_style
 from ui.export.files import export_drawing
 

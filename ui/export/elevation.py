@@ -17,7 +17,7 @@ from PySide6.QtCore import QRectF, Qt
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
 from planner.plan.model import Plan, Rack
 from planner.report.model import RackResult, Report
-from ui.colors import LOAD_TRACK, category_color, load_color, text_color_on
+from planner.report.palette import LOAD_TRACK, category_color, load_color, text_color_on
 from ui.export.canvas import MIN_FONT_PT, Canvas
 
 LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter

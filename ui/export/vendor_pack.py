@@ -19,7 +19,7 @@ from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
 from planner.plan.rack_types import rack_types
 from planner.report.model import Report
-from ui.colors import load_color
+from planner.report.palette import load_color
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
