@@ -18,10 +18,11 @@ from PySide6.QtGui import QPdfWriter
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
 from planner.plan.rack_types import rack_types
+from planner.report.elevation import load_text
 from planner.report.model import Report
 from planner.report.palette import load_color
 from ui.export.canvas import Canvas
-from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
+from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
 from ui.export.sections import cost_headlines, describe_where, fabric_headline, money, network_rows
 from ui.export.table import Column, Table
