@@ -8,6 +8,10 @@ Level of detail: below ``LABELS_FROM_LOD`` a rack draws its devices itself as pl
 blocks and has no DeviceItems yet; they are created the first time the rack is drawn
 close enough for labels, or when anything asks for ``RackItem.devices`` (selection,
 tests). A 100,000-GPU plan therefore opens without building 18,000 device items.
+
+Why it is long: the two graphics items paint by level of detail (blocks, one-line and
+two-line labels, headers) and handle their own mouse input; what they show is the core's
+elevation layout.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 An invalid edit raises CommandError with a reason and leaves the plan unchanged. Edits are
 recorded in a ``History`` (undo, redo, merging of back-to-back steps); the desktop app's
 undo stack is a thin adapter over it, so what the core's tests exercise is what the app runs.
+
+Why it is long: every kind of user edit is a command class here (do, undo, merge and its
+undo text), beside the History that records them; one file keeps the undo contract in one
+place.
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@ Pages: cover with headline figures and contents; rack elevations (as many racks 
 as stay legible, every rack shown); power and cooling per rack; network summary (when the
 report has one); bill of materials (when the cost section has one); open findings. Each
 page has the plan name and "Page n of N" in its footer. All figures are the Report's.
+
+Why it is long: one method per page of the pack (cover, elevations, power, network, bill of
+materials, findings) sharing the page frame, paging and fonts; the tables and the elevations
+are drawn by their own modules.
 """
 
 from __future__ import annotations
