@@ -26,6 +26,7 @@ from ui.inspector import Inspector
 from ui.overview import add_overview_dock
 from ui.session import start_autosave
 from ui.palette import DevicePalette
+from ui.plan_properties import PlanPropertiesDialog
 from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
 from ui.rack_navigation import VIEW_KEYS
@@ -114,6 +115,11 @@ class MainWindow(FileActions, QMainWindow):
         return dock
 
     # -- actions and menus ----------------------------------------------------------------
+    def edit_plan_properties(self) -> PlanPropertiesDialog:
+        dialog = PlanPropertiesDialog(self.doc, self)
+        dialog.open()
+        return dialog
+
     def _action(self, text: str, slot, shortcut=None, icon=None, tip: str = "") -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
@@ -222,6 +228,10 @@ class MainWindow(FileActions, QMainWindow):
                                                  tip="Unit prices edited in an exported workbook's BOM sheet "
                                                      "become price overrides of this plan")
         file_menu.addAction(self.import_prices_action)
+        self.plan_properties_action = self._action("Plan &properties…", self.edit_plan_properties,
+                                                   tip="Customer, site, contact, revision and dates: the vendor "
+                                                       "pack's cover shows them")
+        file_menu.addAction(self.plan_properties_action)
         self.export_menu = file_menu.addMenu("&Export")
         self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.pack_prices_action,
                                      self.export_drawing_action, self.export_netbox_action])

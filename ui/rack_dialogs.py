@@ -21,6 +21,25 @@ RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap"
                "depth_mm": "Depth", "rear_door_hx": "Rear-door heat exchanger"}
 
 
+def form_dialog_layout(dialog: QDialog, form, intro: QLabel | None = None) -> tuple[QLabel, QDialogButtonBox]:
+    """Lay ``dialog`` out as an optional intro, ``form``, a hidden red line for a refused
+    entry and OK / Cancel (wired to accept / reject); returns the line and the buttons."""
+    message = QLabel()
+    message.setWordWrap(True)
+    message.setStyleSheet("color: #c62828;")
+    message.hide()
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    if intro is not None:
+        layout.addWidget(intro)
+    layout.addLayout(form)
+    layout.addWidget(message)
+    layout.addWidget(buttons)
+    return message, buttons
+
+
 class RackEditor(QDialog):
     """Edit a rack's fields; OK applies one EditRack command. A refused entry keeps the dialog open
     with the reason and the rack unchanged."""
@@ -41,18 +60,7 @@ class RackEditor(QDialog):
             editor.widget.setObjectName(name)
             form.addRow(field_label(RACK_TITLES[name], RACK_UNITS.get(name, "")), editor.widget)
             self.entries[name] = editor
-        self.message = QLabel()
-        self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #c62828;")
-        self.message.hide()
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        self.buttons = buttons
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.message)
-        layout.addWidget(buttons)
+        self.message, self.buttons = form_dialog_layout(self, form)
 
     def values(self) -> dict[str, Any]:
         """The entries as typed values; ValueError names the first bad one."""

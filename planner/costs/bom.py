@@ -1,31 +1,30 @@
 """Bill of materials: what the plan places, plus what its layout implies.
 
 Lines, in order: every placed device type (quantity = number placed, price from the
-catalog); fabric cables and transceivers per tier (one cable per link, a transceiver at
-each end of each link unless node-to-leaf runs are passive copper, REFERENCE "Fat-tree
-sizing"); rack enclosures; rack PDUs the placed ones do not cover (each rack's feeds, sized on its
-nameplate); CDUs the cooling
-policy needs beyond those placed; facility power distribution (the guide: $50-100K).
+catalog); cables and optics priced by part (``planner.costs.parts``: from the cable
+schedule, or per fabric tier on plans too large to route on each edit); rack enclosures;
+rack PDUs the placed ones do not cover (each rack's feeds, sized on its nameplate); CDUs
+the cooling policy needs beyond those placed; facility power distribution and cooling
+plant per kW of IT power.
 
-Work is O(device types): device counts and PDUs come aggregated over the racks.
+Apart from the cabling, work is O(device types): device counts and PDUs come aggregated
+over the racks.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
-from planner.network.fabric import FabricSize
+from planner.settings import field_meta
 from planner.settings.costs import CostSettings
 from planner.settings.power import PowerSettings
 
 CABLING = "Cabling"
 RACKS = "Racks"
 FACILITY = "Facility"
-TIER_TITLES = {"node-leaf": "node to leaf", "leaf-spine": "leaf to spine", "spine-core": "spine to core"}
 
 
 @dataclass(slots=True, frozen=True)
@@ -64,39 +63,18 @@ def device_lines(counts: dict[str, int], catalog: Catalog) -> list[BomLine]:
     return [line for _, _, line in lines]
 
 
-def cabling_lines(size: FabricSize | None, s: CostSettings) -> list[BomLine]:
-    """Per fabric tier: one cable per link; transceiver modules at both ends (twin-port
-    modules serve two links, ``FabricSize.transceivers_by_tier``), none on node-to-leaf
-    links when they are passive DAC copper."""
-    if size is None:
-        return []
-    lines = []
-    modules = size.transceivers_by_tier()
-    for tier, links in size.cables_by_tier().items():
-        if links <= 0:
-            continue
-        dac = tier == "node-leaf" and s.node_leaf_dac
-        title = TIER_TITLES[tier]
-        lines.append(BomLine(CABLING, f"Fabric cable, {title}", "passive DAC" if dac else "OSFP cable", links,
-                             s.cable_usd, f"Cost assumption 'Fabric cable': {_source(s, 'cable_usd')}", "cable_usd",
-                             counts_as="cable"))
-        if not dac:
-            lines.append(BomLine(CABLING, f"Transceiver, {title} (both ends)", "OSFP transceiver", modules[tier],
-                                 s.transceiver_usd, f"Cost assumption 'Transceiver': {_source(s, 'transceiver_usd')}",
-                                 "transceiver_usd", counts_as="transceiver"))
-    return lines
-
-
 def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSettings, racks: int,
-              pdus_needed: int, power: PowerSettings, fabric_size: FabricSize | None, cdus_needed: int,
-              cdu_device: str, nodes: int) -> tuple[list[BomLine], list[str]]:
+              pdus_needed: int, power: PowerSettings, cabling: list[BomLine], cdus_needed: int,
+              cdu_device: str, nodes: int, it_kw: float = 0.0) -> tuple[list[BomLine], list[str]]:
     """The bill of materials and a list of problems (one line each) that left something out.
 
-    ``pdus_needed`` is the sum of the racks' PDUs on all feeds
-    (``planner.facility.distribution``)."""
+    ``cabling`` are the cable and optics lines (``planner.costs.parts``); ``pdus_needed``
+    is the sum of the racks' PDUs on all feeds (``planner.facility.distribution``);
+    ``it_kw`` the IT power on the plan's basis, which the facility's power distribution
+    and cooling plant are priced per kW of."""
     problems: list[str] = []
     lines = device_lines(counts, catalog)
-    lines += cabling_lines(fabric_size, settings)
+    lines += cabling
     if racks:
         lines.append(BomLine(RACKS, "Rack enclosure", "42U rack", racks, settings.rack_usd,
                              f"Cost assumption 'Rack enclosure': {_source(settings, 'rack_usd')}", "rack_usd"))
@@ -125,11 +103,15 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
         else:
             lines.append(BomLine(CATEGORY_TITLES["cdu"], f"{cdu.title} (by cooling policy, not placed)", cdu.model,
                                  extra_cdus, cdu.price_usd, cdu.price_source or "catalog", counts_as="cdu"))
-    if nodes and settings.facility_power_usd > 0:
-        lines.append(BomLine(FACILITY, "Facility power distribution", "switchgear, busway, circuits", 1,
-                             settings.facility_power_usd,
-                             f"Cost assumption 'Facility power distribution': {_source(settings, 'facility_power_usd')}",
-                             "facility_power_usd"))
+    if nodes:
+        for name, item, part in (("facility_power_usd_per_kw", "Facility power distribution",
+                                  "switchgear, busway, circuits"),
+                                 ("facility_cooling_usd_per_kw", "Facility cooling plant", "heat rejection")):
+            rate = getattr(settings, name)
+            if rate > 0 and it_kw > 0:
+                lines.append(BomLine(FACILITY, item, f"{part}: {it_kw:,.1f} kW x ${rate:,.0f}/kW", 1, rate * it_kw,
+                                     f"IT power {it_kw:,.1f} kW x cost assumption '{_title(settings, name)}': "
+                                     f"{_source(settings, name)}", f"{name}*plan_it_kw"))
     return lines, problems
 
 
@@ -151,20 +133,8 @@ def bom_total_usd(lines: Iterable[BomLine]) -> float:
 
 
 def _source(s: CostSettings, name: str) -> str:
-    from planner.settings import field_meta
-
     return field_meta(type(s), name)["source"]
 
 
-def schedule_lines(schedule, s: CostSettings) -> list[BomLine]:
-    """Cables by part and stock length, and transceivers by speed, from the cable schedule
-    (``planner.network.cables``): what a cabling contractor orders. Priced per cable and
-    per transceiver at the cost settings."""
-    lines = [BomLine(CABLING, part, part, n, s.cable_usd,
-                     f"Cable schedule, {part}; price: cost assumption 'Fabric cable'", "cable_usd")
-             for part, n in sorted(schedule.by_part().items())]
-    lines += [BomLine(CABLING, part, part, n, s.transceiver_usd,
-                      f"Cable schedule: one at each end of each fibre run; price: cost assumption 'Transceiver'",
-                      "transceiver_usd")
-              for part, n in sorted(schedule.transceivers().items())]
-    return lines
+def _title(s: CostSettings, name: str) -> str:
+    return field_meta(type(s), name)["title"]

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom
 from planner.costs.model import CostResult, evaluate_costs
+from planner.costs.parts import schedule_lines, tier_lines
+from planner.network.cables import build_schedule
 from planner.costs.prices import apply_price_overrides
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.report.figures import Figures, detail, figure
@@ -100,16 +102,6 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     s = plan.settings.costs
     totals = ctx.totals
     network = ctx.sections.get("network")
-    # the same settings and device counts (ctx.cache) with the same totals give the same costs
-    key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None))
-    cached = ctx.cache.get("cost")
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    ctx.cache["cost"] = (key, out := _evaluate_cost(ctx, plan, s, totals, network))
-    return out
-
-
-def _evaluate_cost(ctx, plan, s, totals, network) -> tuple[CostSection, list[Finding]]:
     if network is not None:
         size = network.size  # sized once per evaluation, by the network section
     else:
@@ -117,16 +109,52 @@ def _evaluate_cost(ctx, plan, s, totals, network) -> tuple[CostSection, list[Fin
             size = plan_fabric(ctx.counts, ctx.catalog, plan.settings.fabric)
         except FabricSizingError:
             size = None  # no cables can be counted
+    schedule = routed_schedule(ctx, size)
+    # the same settings and device counts (ctx.cache) with the same totals (and, on a plan
+    # priced from its cable schedule, the same schedule: routed again when the layout changes)
+    # give the same costs
+    key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None), schedule)
+    cached = ctx.cache.get("cost")
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    ctx.cache["cost"] = (key, out := _evaluate_cost(ctx, plan, s, totals, network, size, schedule))
+    return out
+
+
+def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostSection, list[Finding]]:
+    if schedule is not None:
+        cabling = schedule_lines(schedule, ctx.catalog, s)
+    else:
+        cabling = tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s)
     lines, problems = build_bom(
         counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
-        pdus_needed=totals.pdus, power=plan.settings.power, fabric_size=size,
-        cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes)
+        pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
+        cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
+        it_kw=totals.it_power_kw)
     lines = apply_price_overrides(lines, plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
     return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
+
+
+# Plans with more links than this are priced per fabric tier: routing every run (about
+# 17 us a link) on each edit would hold the app up (frontier-100k: 346,000 links, 6 s).
+MAX_ROUTED_LINKS = 20_000
+
+
+def routed_schedule(ctx, size):
+    """The plan's cable schedule when its links (fabric cables plus about two management
+    or storage links per device) are at most ``MAX_ROUTED_LINKS``, else None. Kept in the
+    evaluator's memo, which it clears when the layout (racks, devices, floor, fabric) changes."""
+    plan = ctx.plan
+    if (size.cables if size is not None else 0) + 2 * len(plan.placements) > MAX_ROUTED_LINKS:
+        return None
+    schedule = ctx.memo.get("cable_schedule")
+    if schedule is None:
+        schedule = ctx.memo["cable_schedule"] = build_schedule(plan, ctx.catalog)
+    return schedule
 
 
 def billed_kw(basis: str, totals) -> float:

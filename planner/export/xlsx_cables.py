@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from planner.costs.bom import schedule_lines
+from planner.costs.bom import CABLING
 from planner.export.xlsx_cells import BOLD, TITLE, header, num, text, widths
 
 MAX_ROWS = 20_000  # a bigger schedule goes to CSV (``cluster-planner cables --csv``)
 
 
-def write_cables(ws, schedule, costs) -> None:
+def write_cables(ws, schedule, bom) -> None:
+    """The cables and optics of the bill of materials (``bom``: its lines), then every
+    link of ``schedule``."""
     text(ws, 1, 1, "Cables", font=TITLE)
     text(ws, 2, 1, "Every link from rack/U/port to rack/U/port, its routed length and the stock length ordered "
                    "(cluster-planner cables PLAN --csv FILE writes the same schedule).")
-    header(ws, 4, ["Part", "Quantity"])
+    header(ws, 4, ["Item (as in the BOM)", "Quantity", "Part priced"])
     r = 5
-    for line in schedule_lines(schedule, costs):
+    for line in bom:
+        if line.category != CABLING:
+            continue
         text(ws, r, 1, line.item)
         num(ws, r, 2, line.quantity)
+        text(ws, r, 3, line.part)
         r += 1
     r += 1
     text(ws, r, 1, "Schedule", font=BOLD)
@@ -38,5 +43,5 @@ def write_cables(ws, schedule, costs) -> None:
                 text(ws, r, col, v)
             else:
                 num(ws, r, col, v)
-    widths(ws, {1: 44, 2: 12, 3: 12, 4: 10, 5: 7, 6: 14, 7: 8, 8: 10, 9: 7, 10: 14, 11: 8, 12: 7, 13: 8, 14: 10,
+    widths(ws, {1: 60, 2: 12, 3: 30, 4: 10, 5: 7, 6: 14, 7: 8, 8: 10, 9: 7, 10: 14, 11: 8, 12: 7, 13: 8, 14: 10,
                 15: 10, 16: 40})

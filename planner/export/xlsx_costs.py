@@ -29,7 +29,9 @@ COSTS = "Costs"
 AT_EXPORT = {"node_leaf_dac", "colocation_basis"}
 LIVE = "Costs (live formula)"
 USD_FIELDS = {"colocation_usd_per_kw_month", "owned_facility_usd_per_node_year", "staffing_usd_per_year",
-              "cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd"}
+              "cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd_per_kw", "facility_cooling_usd_per_kw"}
+# Inputs a BOM unit price is a formula of.
+BOM_PRICES = ("cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd_per_kw", "facility_cooling_usd_per_kw")
 
 
 def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, energy_kw: float,
@@ -63,7 +65,7 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
         fmt = (USD if name in USD_FIELDS else RATE if "usd_per" in name else
                "0.0%" if name.endswith("_pct") or "_pct_" in name or name == "discount_rate" else None)
         used = "Bill of materials (applied at export)" if name in AT_EXPORT else LIVE
-        if name in ("cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd"):
+        if name in BOM_PRICES:
             used = "BOM unit price (live formula)"
         row = _row(wb, ws, row, name, meta["title"], value, meta["unit"], meta["source"], fmt, used)
         if name == "opex_mode":

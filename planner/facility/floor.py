@@ -70,3 +70,56 @@ def row_pitch_m(depth_mm: float, s: FloorSettings, from_row: int) -> float:
     """Centre-to-centre distance from row ``from_row`` to the next one (0-based)."""
     aisle = s.cold_aisle_mm if from_row % 2 == 0 else s.hot_aisle_mm
     return (depth_mm + aisle) / 1000
+
+
+@dataclass(slots=True, frozen=True)
+class Aisle:
+    kind: str  # "cold" or "hot"
+    y0_m: float  # from the front of the floor plan
+    y1_m: float
+
+
+@dataclass(slots=True, frozen=True)
+class FloorRow:
+    name: str
+    y0_m: float  # the racks' front edge... the row's band across the floor
+    y1_m: float
+    width_m: float  # along the row, end to end
+    racks: tuple[str, ...]  # rack ids in order
+
+
+@dataclass(slots=True, frozen=True)
+class FloorLayout:
+    """The floor as a drawing needs it: each rack's footprint (x, y of its corner, width,
+    depth in metres), the rows' bands and the aisles between them, and the overall size."""
+
+    racks: dict[str, tuple[float, float, float, float]]
+    rows: tuple[FloorRow, ...]
+    aisles: tuple[Aisle, ...]
+    width_m: float
+    depth_m: float
+
+
+def floor_layout(plan: Plan, s: FloorSettings) -> FloorLayout:
+    """Footprints, rows and aisles from ``floor_spots``: a rack stands centred on its spot;
+    the aisle between rows i and i + 1 is cold after row 1, 3, ... (i even), hot otherwise."""
+    spots = floor_spots(plan, s)
+    racks: dict[str, tuple[float, float, float, float]] = {}
+    bands: dict[int, list] = {}
+    for r in plan.racks:
+        sp = spots[r.id]
+        w, d = r.width_mm / 1000, r.depth_mm / 1000
+        racks[r.id] = (sp.x_m - w / 2, sp.y_m - d / 2, w, d)
+        bands.setdefault(sp.row, []).append((r, sp))
+    rows, aisles = [], []
+    for i in sorted(bands):
+        members = bands[i]
+        y0 = min(racks[r.id][1] for r, _ in members)
+        y1 = max(racks[r.id][1] + racks[r.id][3] for r, _ in members)
+        width = max(racks[r.id][0] + racks[r.id][2] for r, _ in members)
+        rows.append(FloorRow(members[0][1].row_name, y0, y1, width, tuple(r.id for r, _ in members)))
+    for i in range(len(rows) - 1):
+        aisles.append(Aisle("cold" if i % 2 == 0 else "hot", rows[i].y1_m, rows[i + 1].y0_m))
+    width = max((row.width_m for row in rows), default=0.0)
+    depth = rows[-1].y1_m - rows[0].y0_m if rows else 0.0
+    return FloorLayout(racks, tuple(rows), tuple(aisles), width, depth)

@@ -64,3 +64,5 @@ class Component(_Entry):
     power_w: float = Field(ge=0, le=1000)
     length_m: float | None = Field(default=None, gt=0, le=10000, description="cables: length")
     reach_m: float | None = Field(default=None, gt=0, le=100000, description="transceivers and cables: reach")
+    medium: Literal["", "DAC", "ACC", "AOC", "MMF", "SMF", "Cat6A"] = Field(
+        "", description="cables: the medium (planner.network.media); transceivers: MMF (SR) or SMF (DR, FR, LX)")

@@ -40,6 +40,7 @@ class End:
     u: int
     device: str
     port: int
+    device_type: str = ""  # the catalog id of the device at this end
 
 
 @dataclass(slots=True, frozen=True)
@@ -57,7 +58,7 @@ class Link:
         return self.medium.part(self.gbps)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # compared by identity: a schedule is routed once per layout
 class CableSchedule:
     links: list[Link] = field(default_factory=list)
     unrouted: Counter = field(default_factory=Counter)  # tier -> links whose switch is not placed
@@ -129,7 +130,7 @@ class _Router:
         self.slack_m = floor.cable_slack_m
 
     def end(self, p: Placement, port: int) -> End:
-        return End(self.plan.rack(p.rack).name, p.u, p.label or p.id, port)
+        return End(self.plan.rack(p.rack).name, p.u, p.label or p.id, port, p.device)
 
     def _top_u(self, p: Placement) -> int:
         d = self.catalog.get(p.device)

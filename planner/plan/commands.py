@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.changes import ChangeSet
 from planner.errors import PlannerError, describe_validation_error
-from planner.plan.model import Placement, Plan, Rack
+from planner.plan.model import Placement, Plan, PlanInfo, Rack
 from planner.settings import SECTIONS, Settings, field_meta
 from planner.plan.space import fit_problem
 
@@ -341,6 +341,30 @@ class RenamePlan(Command):
 
     def undo(self, plan, catalog):
         plan.name = self._old
+        return ChangeSet(plan=True)
+
+
+class SetPlanInfo(Command):
+    """Set the plan's information (customer, site, contact, revision, dates): the fields
+    given change, the others keep their values."""
+
+    label = "Edit plan properties"
+
+    def __init__(self, **fields: str):
+        self.fields = fields
+        self._old = None
+
+    def do(self, plan, catalog):
+        data = {**plan.info.model_dump(), **{k: v.strip() if isinstance(v, str) else v for k, v in self.fields.items()}}
+        try:
+            info = PlanInfo.model_validate(data)
+        except ValidationError as exc:
+            raise CommandError(describe_validation_error(exc, data)) from None
+        self._old, plan.info = plan.info, info
+        return ChangeSet(plan=True)
+
+    def undo(self, plan, catalog):
+        plan.info = self._old
         return ChangeSet(plan=True)
 
 

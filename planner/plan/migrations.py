@@ -30,7 +30,33 @@ def _v1_to_v2(data: dict) -> dict:
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+# Format 2's flat facility power distribution default, the guide's $50-100K midpoint.
+V2_FACILITY_POWER_USD = 75_000.0
+# Format 3's rate per kW of IT power: the same guide figure over its 112 kW example.
+V3_FACILITY_POWER_USD_PER_KW = 670.0
+
+
+def _v2_to_v3(data: dict) -> dict:
+    """Format 3 prices the facility's power distribution per kW of IT power instead of a
+    flat sum. The old default (75,000) becomes the new default rate; 0 (left out) stays
+    0; another sum scales the rate by the same ratio to the old default."""
+    settings = data.get("settings")
+    costs = settings.get("costs") if isinstance(settings, dict) else None
+    if isinstance(costs, dict) and "facility_power_usd" in costs:
+        flat = costs.pop("facility_power_usd")
+        if isinstance(flat, (int, float)) and not isinstance(flat, bool) and flat >= 0:
+            costs.setdefault("facility_power_usd_per_kw",
+                             round(V3_FACILITY_POWER_USD_PER_KW * flat / V2_FACILITY_POWER_USD, 2))
+    return data
+
+
+def _v3_to_v4(data: dict) -> dict:
+    """Format 4 adds the plan's ``info`` (customer, site, contact, revision, dates), empty
+    until filled in: nothing to convert."""
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 class MigrationError(PlannerError):

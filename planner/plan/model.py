@@ -7,6 +7,7 @@ migrated in order (``planner.plan.migrations``).
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
@@ -15,7 +16,7 @@ from planner.bounds import physical_number
 
 from planner.settings import Settings
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
@@ -57,6 +58,36 @@ class PriceOverride(_Doc):
     source: str = Field(min_length=1, max_length=500)
 
 
+class PlanInfo(_Doc):
+    """Who and where the plan is for, as the vendor pack's cover shows it. Every field may
+    be empty; dates are ISO (YYYY-MM-DD)."""
+
+    customer: str = Field("", max_length=200)
+    site: str = Field("", max_length=200, description="the data centre, hall or address")
+    contact: str = Field("", max_length=300, description="who answers questions: name, e-mail, phone")
+    revision: str = Field("", max_length=40)
+    date: str = Field("", max_length=10, description="issue date of this revision; empty = the export date")
+    go_live: str = Field("", max_length=10, description="requested go-live (ready for service)")
+
+    @field_validator("date", "go_live")
+    @classmethod
+    def _real_date(cls, value: str) -> str:
+        if value:
+            try:
+                ok = len(value) == 10 and dt.date.fromisoformat(value).isoformat() == value
+            except ValueError:
+                ok = False
+            if not ok:
+                raise ValueError(f"'{value}' is not a date as YYYY-MM-DD")
+        return value
+
+    def rows(self) -> list[tuple[str, str]]:
+        """(title, value) of the fields that are filled in, in the cover's order."""
+        titles = (("customer", "Customer"), ("site", "Site"), ("contact", "Contact"), ("revision", "Revision"),
+                  ("date", "Date"), ("go_live", "Requested go-live"))
+        return [(title, getattr(self, name)) for name, title in titles if getattr(self, name)]
+
+
 # Size limits (README "Your work is safe"): the largest plan every view and export handles
 # within bounded memory and time. The frontier-100k template (100,000 GPUs) has 2,982
 # racks and 18,183 devices.
@@ -77,6 +108,7 @@ class Plan(_Doc):
     schema_version: int = SCHEMA_VERSION
     name: str = Field("Untitled plan", min_length=1, max_length=200)
     description: str = Field("", max_length=5000)
+    info: PlanInfo = Field(default_factory=PlanInfo)
     settings: Settings = Field(default_factory=Settings)
     price_overrides: list[PriceOverride] = Field(default_factory=list)
     racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)

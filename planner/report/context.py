@@ -30,6 +30,9 @@ class EvalContext:
     # between sections and kept by the evaluator across edits that leave those unchanged
     # (a device moved between racks); not part of the report
     cache: dict[str, Any] = field(default_factory=dict)
+    # results kept from one evaluation to the next by the evaluator (e.g. the cable
+    # schedule, recomputed only when the layout changed)
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

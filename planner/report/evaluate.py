@@ -33,6 +33,8 @@ class Evaluator:
         # results that depend only on the settings, the catalog and the device counts (the
         # workload model, the fabric's size), kept across evaluations while those stay the same
         self._shared: tuple[tuple, dict] | None = None
+        # results that depend on the layout (the cable schedule), kept until it changes
+        self._memo: dict = {}
         self.report: Report | None = None
 
     def evaluate(self, changes: ChangeSet | None = None) -> Report:
@@ -40,6 +42,9 @@ class Evaluator:
         plan = self.plan
         if changes is None or changes.needs_full or changes.settings or changes.catalog:
             self._shared = None
+        if changes is None or changes.needs_full or changes.racks or changes.devices or changes.structure \
+                or "fabric" in changes.settings:
+            self._memo.clear()  # what is kept between evaluations depends on the layout
         if changes is None or changes.needs_full:
             self._racks = {}
             self._agg = _Aggregate()
@@ -86,7 +91,8 @@ class Evaluator:
         if self._shared is None or self._shared[0] != key:
             self._shared = (key, {})
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
-                          rack_powers={k: v for k, v in agg.rack_powers.items() if v}, cache=self._shared[1])
+                          rack_powers={k: v for k, v in agg.rack_powers.items() if v}, cache=self._shared[1],
+                          memo=self._memo)
         for name, fn in SECTIONS:
             section, section_findings = fn(ctx)
             if section is not None:

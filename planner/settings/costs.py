@@ -1,5 +1,6 @@
 """Cost assumptions: energy, facility, staffing, rental alternatives and the prices of the
-parts a layout implies (cables, optics, racks, facility power).
+parts a layout implies that the catalog does not price (racks, facility power and cooling
+per kW, cables and optics the catalog has no part for).
 
 Every default has a visible source; planning estimates say so. The cost model
 (``planner.costs.model``) documents the formulas that use them.
@@ -140,18 +141,20 @@ class CostSettings(Section):
     # -- parts the layout implies --------------------------------------------------
     cable_usd: float = setting(
         150.0,
-        title="Fabric cable (per link)",
+        title="Cable without a catalog price (per link)",
         unit="$",
-        source="Planning estimate for an NDR OSFP fibre or DAC cable of a few metres; replace with a quote.",
+        source="Planning estimate for a fabric cable of a few metres; prices runs the catalog has no cable of that "
+        "medium, speed and length for, runs to switches not placed, and each fabric tier of plans too large "
+        "to route on every edit. Replace with a quote.",
         ge=0,
         le=1_000_000,
     )
     transceiver_usd: float = setting(
         1_000.0,
-        title="Transceiver (per module)",
+        title="Transceiver without a catalog price (per module)",
         unit="$",
-        source="Planning estimate for a 400G/800G OSFP module (a twin-port 2 x 400G OSFP, 17 W, serves two links "
-        "from one cage, REFERENCE); replace with a quote.",
+        source="Planning estimate for a 400G/800G OSFP module; prices optics the catalog has no module of that "
+        "speed, form factor and reach for. Other optics are priced by part from the catalog. Replace with a quote.",
         ge=0,
         le=1_000_000,
     )
@@ -159,7 +162,8 @@ class CostSettings(Section):
         False,
         title="Node-to-leaf links on passive copper (DAC)",
         source="REFERENCE: each link needs optics at both ends unless it is a passive copper (DAC) run of a few "
-        "metres; only where the leaves sit in or next to the node racks.",
+        "metres. Only for plans too large to route on every edit; smaller plans take each run's medium from "
+        "its length (the cable schedule).",
     )
     rack_usd: float = setting(
         2_500.0,
@@ -169,13 +173,26 @@ class CostSettings(Section):
         ge=0,
         le=1_000_000,
     )
-    facility_power_usd: float = setting(
-        75_000.0,
-        title="Facility power distribution",
-        unit="$",
-        source="Planning guide: 'The power distribution alone costs $50-100K'; midpoint. 0 to leave out.",
+    facility_power_usd_per_kw: float = setting(
+        670.0,
+        title="Facility power distribution per kW",
+        unit="$/kW of IT power",
+        source="Planning guide: 'The power distribution alone costs $50-100K' for its 16 nodes at 7 kW (112 kW): "
+        "$75K / 112 kW = $670/kW. Times the plan's IT kW on its power basis. A new build's whole electrical "
+        "plant is 25-30% of $8-12M per MW, $2,000-3,600/kW (Cortex Construct, data center construction cost "
+        "breakdown, 2026). 0 to leave out.",
         ge=0,
-        le=1e9,
+        le=100_000,
+    )
+    facility_cooling_usd_per_kw: float = setting(
+        0.0,
+        title="Facility cooling plant per kW",
+        unit="$/kW of IT power",
+        source="0: in colocation the provider's cooling plant is in the $/kW/month, and the liquid loop's CDUs "
+        "are priced per unit in the bill of materials. For an owned new build, mechanical plant is 20-25% of "
+        "$8-12M per MW, $1,600-3,000/kW (Cortex Construct, data center construction cost breakdown, 2026).",
+        ge=0,
+        le=100_000,
     )
     # -- project costs on top of the hardware (fractions of the bill of materials) -----
     installation_pct: float = setting(

@@ -29,7 +29,7 @@ def guide_server_plan(**costs) -> tuple[Plan, Catalog]:
     """The guide's break-even case: one 8 x H100 server at $315,000, nothing else costing
     anything (no opex, no uplift, no cabling, racks, PDUs or facility power)."""
     zero = {"electricity_usd_per_kwh": 0, "colocation_usd_per_kw_month": 0, "staffing_usd_per_year": 0,
-            "rent_uplift": 0, "cable_usd": 0, "transceiver_usd": 0, "rack_usd": 0, "facility_power_usd": 0}
+            "rent_uplift": 0, "cable_usd": 0, "transceiver_usd": 0, "rack_usd": 0, "facility_power_usd_per_kw": 0}
     zero.update(costs)
     plan = plan_with([(Rack(id="R1", name="R1", cooling="liquid"), [("hgx-h100-8", 1)])], costs=zero)
     return plan, catalog_with_prices(**{"hgx-h100-8": 315_000, "pdu-3ph-60a": 0, "cdu-inrack-250": 0})

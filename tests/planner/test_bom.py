@@ -47,24 +47,64 @@ def test_placed_devices_priced_from_the_catalog():
     assert node["category"] == "GPU servers" and "317k" in node["source"]
 
 
-def test_cables_and_transceivers_per_tier_from_the_fabric_sizing():
-    # 4 nodes x 8 rails = 32 endpoints fit one 64-port switch: 32 node-switch cables, no uplinks.
-    single = lines_by_item(four_node_plan())
-    assert single["Fabric cable, node to leaf"]["quantity"] == 32
-    assert "Fabric cable, leaf to spine" not in single
-    # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each;
-    # 32 node-leaf links, 32 leaf-spine uplinks (non-blocking). One cable per link, 32 + 32
-    # cables at $150. Optics at both ends, but twin-port 2 x 400G OSFP modules (DGX SuperPOD
-    # H100 RA: 4 twin-port cages per node, QM9700's 32 cages) each serve two links:
-    # node to leaf 32 / 2 at the nodes + 32 / 2 at the leaves = 32 modules (not 64);
-    # leaf to spine 32 / 2 + 32 / 2 = 32 modules at $1,000.
+def test_cables_by_medium_and_length_and_optics_by_module_from_the_schedule():
+    # 4 nodes x 8 rails = 32 endpoints on one 64-port QM9700 in the next rack (0.6 m along
+    # the row). A run goes up from the node's top U to the tray (0.3 m above the 42U rack),
+    # along, down to the switch's top U (U1), plus 1 m slack, in U of 0.04445 m:
+    # node at U1 (top U4): (38 + 41) x 0.04445 + 0.3 + 0.3 + 0.6 + 1 = 5.71 m; each node 8U
+    # higher is 8 x 0.04445 = 0.36 m shorter: 5.36 m, 5.00 m (just over), 4.65 m (U25).
+    # 400G copper reaches 5 m (active, ACC), so the U25 node's 8 runs are 5 m ACC, the
+    # other 24 multimode fibre in 7 m with a transceiver at each end.
+    items = lines_by_item(four_node_plan())
+    acc, mmf = items["Fabric cable, 400G active copper cable, 5 m"], items["Fabric cable, multimode fibre (OM4), 7 m"]
+    assert acc["quantity"] == 8 and mmf["quantity"] == 24
+    # priced from the catalog cable of the next length at or above: ACC 5 m $550, OM4 trunk 10 m $35
+    assert acc["unit_usd"] == 550 and "acc-800g-5m" in acc["source"]
+    assert mmf["unit_usd"] == 35 and "fiber-om4-mpo-10m" in mmf["source"]
+    # Optics: HGX H100's ConnectX-7 cages and QM9700's are twin-port OSFP (2 x 400G): the
+    # 3 fibre-linked nodes take 8 / 2 = 4 modules each (12), the switch 24 / 2 = 12 -> 24
+    # twin-port SR modules at $1,200, and the line names the module.
+    optic = items["Transceiver, fabric: 800G twin-port OSFP transceiver (2 x 400G SR4)"]
+    assert optic["quantity"] == 24 and optic["unit_usd"] == 1_200
+    assert not any("leaf to spine" in k for k in items)
+
+
+def test_optics_priced_by_form_factor_and_speed():
+    from planner.costs.parts import module_part
+
+    cat = default_catalog()
+    # 100GbE on QSFP28 is not a 400G OSFP module: 100GBASE-SR4 at $100
+    assert module_part(cat, 100, 1, "QSFP28", "MMF", 7)[0].id == "xcvr-100g-qsfp28-sr4"
+    # a twin-port OSFP cage takes one 2 x 400G module for two links; a single-port one a 400G SR4
+    assert module_part(cat, 400, 2, "OSFP", "MMF", 30) == (cat.components["xcvr-2x400g-osfp-sr8"], 2)
+    assert module_part(cat, 400, 1, "OSFP", "MMF", 30) == (cat.components["xcvr-400g-osfp-sr4"], 1)
+    assert module_part(cat, 400, 1, "QSFP112", "MMF", 30)[0].id == "xcvr-400g-qsfp112-sr4"
+    # 200G ports split four to a twin-port cage (QM9700 NDR200): one 2 x 400G module serves four
+    assert module_part(cat, 200, 4, "OSFP", "MMF", 30) == (cat.components["xcvr-2x400g-osfp-sr8"], 4)
+    # single-mode beyond 50 m: DR optics; 800G twin-port -> 1.6T 2 x DR4; 1G management -> LX
+    assert module_part(cat, 800, 2, "OSFP", "SMF", 150)[0].id == "xcvr-1p6t-osfp-2xdr4"
+    assert module_part(cat, 800, 1, "OSFP", "SMF", 150)[0].id == "xcvr-800g-osfp-dr8"
+    assert module_part(cat, 1, 1, "SFP", "SMF", 150)[0].id == "xcvr-1g-sfp-lx"
+    # nothing reaches 5 km at 400G: no module (the BOM then uses the cost setting and says so)
+    assert module_part(cat, 400, 1, "OSFP", "SMF", 5_000)[0] is None
+
+
+def test_large_plans_price_cabling_per_fabric_tier(monkeypatch):
+    import planner.costs.section as cost_section
+
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)  # as a plan too large to route
+    # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each; 32 node-leaf links,
+    # 32 leaf-spine uplinks (non-blocking), one cable per link at the $150 setting. Optics at
+    # both ends, twin-port 2 x 400G OSFP SR modules ($1,200, catalog) serving two links each
+    # at the nodes' and the QM9700s' cages: 32 / 2 + 32 / 2 = 32 per tier.
     items = lines_by_item(four_node_plan(fabric={"tiers": "2"}))
     assert items["Fabric cable, node to leaf"]["quantity"] == 32
-    assert items["Fabric cable, leaf to spine"]["quantity"] == 32
-    assert items["Transceiver, node to leaf (both ends)"]["quantity"] == 32
-    assert items["Transceiver, leaf to spine (both ends)"]["total_usd"] == 32 * 1_000
+    assert items["Fabric cable, leaf to spine"]["total_usd"] == 32 * 150
+    twin = "800G twin-port OSFP transceiver (2 x 400G SR4)"
+    assert items[f"Transceiver, node to leaf: {twin}"]["quantity"] == 32
+    assert items[f"Transceiver, leaf to spine: {twin}"]["total_usd"] == 32 * 1_200
     dac = lines_by_item(four_node_plan(costs={"node_leaf_dac": True}, fabric={"tiers": "2"}))
-    assert "Transceiver, node to leaf (both ends)" not in dac
+    assert not any(k.startswith("Transceiver, node to leaf") for k in dac)
     assert dac["Fabric cable, node to leaf"]["part"] == "passive DAC"
 
 
@@ -91,20 +131,33 @@ def test_pdus_by_rack_power_and_cdus_by_policy_without_double_counting():
     assert next(v for k, v in nameplate.items() if "by rack power" in k)["quantity"] == 6
 
 
-def test_racks_and_facility_power_distribution():
+def test_racks_and_facility_power_distribution_and_cooling_per_kw():
     items = lines_by_item(four_node_plan())
     assert items["Rack enclosure"]["quantity"] == 2 and items["Rack enclosure"]["total_usd"] == 5_000
-    assert items["Facility power distribution"]["total_usd"] == 75_000  # the guide's $50-100K, midpoint
-    assert "Facility power distribution" not in lines_by_item(four_node_plan(costs={"facility_power_usd": 0}))
+    # IT power on the typical basis: 4 nodes x 7,000 W + QM9700 1,294 W = 29.294 kW, at the
+    # guide's $75K / 112 kW = $670 per kW: 19,626.98
+    assert items["Facility power distribution"]["total_usd"] == pytest.approx(29.294 * 670, abs=0.005)
+    assert "Facility power distribution" not in lines_by_item(four_node_plan(costs={"facility_power_usd_per_kw": 0}))
+    assert "Facility cooling plant" not in items  # 0 by default: the colocation provider's plant
+    owned = lines_by_item(four_node_plan(costs={"facility_cooling_usd_per_kw": 2_000}))
+    assert owned["Facility cooling plant"]["total_usd"] == pytest.approx(29.294 * 2_000, abs=0.005)
+
+
+def test_doubling_the_per_kw_distribution_rate_moves_capex_by_exactly_that_line():
+    base = evaluate(four_node_plan(), default_catalog()).sections["cost"]
+    double = evaluate(four_node_plan(costs={"facility_power_usd_per_kw": 1_340}), default_catalog()).sections["cost"]
+    # 29.294 kW x (1,340 - 670) = 19,626.98 more capex (no project costs by default)
+    assert double["capex_usd"] - base["capex_usd"] == pytest.approx(29.294 * 670, abs=0.01)
 
 
 def test_capex_is_the_bom_total():
     report = evaluate(four_node_plan(), default_catalog())
     cost = report.sections["cost"]
-    # 4 x 315,000 + 43,000 (one switch holds the 32 endpoints) + 32 cables x 150 +
-    # 32 twin-port transceivers x 1,000 (16 at the nodes, 16 at the switch) + 2 racks x 2,500
-    # + 6 PDUs x 3,000 + 2 CDUs (N+1) 30,000 + 75,000
-    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_800 + 32_000 + 5_000 + 18_000 + 30_000 + 75_000)
+    # 4 x 315,000 + 43,000 (one switch holds the 32 endpoints) + 8 ACC x 550 + 24 OM4 x 35
+    # + 24 twin-port transceivers x 1,200 (test above) + 2 racks x 2,500 + 6 PDUs x 3,000
+    # + 2 CDUs (N+1) 30,000 + 29.294 kW x 670
+    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_400 + 840 + 28_800 + 5_000 + 18_000 + 30_000
+                                              + 19_626.98)
     assert cost["capex_usd"] == pytest.approx(sum(line["total_usd"] for line in cost["bom"]))
 
 

@@ -9,7 +9,6 @@ import json
 import pytest
 
 from planner.cli import main
-from planner.costs.bom import schedule_lines
 from planner.hardware.catalog import default_catalog
 from planner.network.cables import U_M, build_schedule
 from planner.network.media import choose_medium
@@ -71,12 +70,9 @@ def test_medium_schedule_lists_every_compute_link_and_the_bom_sums_to_it(tmp_pat
     # 16 nodes x 8 rails = 128 node-leaf links + 128 leaf-spine = 256: the fabric's cable count
     assert len(compute) == sum(fabric.values()) == 256
     assert all(link.length_m > 0 and link.medium.stock_m >= link.length_m for link in sched.links)
-    # the BOM's cable lines (by part and length) add up to the schedule, and so do the CSV rows
-    lines = schedule_lines(sched, plan.settings.costs)
-    cable_qty = sum(line.quantity for line in lines if "transceiver" not in line.item)
-    assert cable_qty == len(sched.links)
-    fibre = sum(1 for link in sched.links if link.medium.transceivers)
-    assert sum(line.quantity for line in lines if "transceiver" in line.item) == 2 * fibre
+    # the BOM's cable lines (by network, part and length) add up to the schedule, and so do the CSV rows
+    lines = report.sections["cost"].bom
+    assert sum(line.quantity for line in lines if " cable, " in line.item) == len(sched.links)
     save_plan(plan, tmp_path / "m.json")
     assert main(["cables", str(tmp_path / "m.json"), "--csv", str(tmp_path / "c.csv")]) == 0
     rows = list(csv.DictReader(io.StringIO((tmp_path / "c.csv").read_text())))
@@ -118,4 +114,4 @@ def test_workbook_cables_sheet_lists_the_schedule(tmp_path):
     sched = build_schedule(plan, CAT)
     assert len(links) == len(sched.links) == 352  # 256 compute + 60 storage + 36 management
     parts = {r[0]: r[1] for r in rows[4:start] if r[0] and r[1] is not None}
-    assert sum(n for part, n in parts.items() if "transceiver" not in part) == 352
+    assert sum(n for item, n in parts.items() if " cable, " in item) == 352

@@ -37,16 +37,23 @@ def test_cost_follows_a_setting_edit():
     assert ev.evaluate(changes).sections["cost"]["break_even_months"]["reserved_1yr"] == 8.6
 
 
-def test_cost_section_never_walks_the_devices(monkeypatch):
+@pytest.mark.parametrize("routed", [True, False])
+def test_cost_section_never_walks_the_devices(monkeypatch, routed):
     """The section runs after every edit on plans of up to 100,000 GPUs: it must work on
-    device counts and one figure per rack, never on the placements."""
+    device counts and one figure per rack, never on the placements. A plan small enough
+    to route its cables reuses the schedule routed when the layout last changed; a larger
+    one (here: the limit set to 0) prices its cabling per fabric tier."""
+    import planner.costs.section as cost_section
     from planner.costs.section import evaluate_cost
     from planner.report.evaluate import EvalContext
 
+    if not routed:
+        monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)
     catalog = default_catalog()
     plan = build_template("massive")
     ev = Evaluator(plan, catalog)
     expected = ev.evaluate().sections["cost"].to_json()
+    assert any(line["item"] == "Fabric cable, node to leaf" for line in expected["bom"]) != routed
 
     class NoWalk(list):
         def __iter__(self):
@@ -58,7 +65,7 @@ def test_cost_section_never_walks_the_devices(monkeypatch):
     r = ev.report
     # the network section runs first (its fabric size and tokens/s feed the costs)
     ctx = EvalContext(plan, catalog, r.totals, dict(ev._agg.counts), racks=r.rack_results,
-                      sections={"network": r.sections["network"]})
+                      sections={"network": r.sections["network"]}, memo=ev._memo)
     section, _ = evaluate_cost(ctx)
     assert section.to_json() == expected
 

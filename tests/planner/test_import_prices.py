@@ -11,6 +11,9 @@ from planner.plan.fileio import load_plan, save_plan
 from planner.plan.templates import build_template
 
 
+FABRIC_OPTIC = "Transceiver, fabric: 800G twin-port OSFP transceiver (2 x 400G SR4)"
+
+
 def cli(capsys, *argv):
     capsys.readouterr()
     code = main(list(argv))
@@ -25,11 +28,11 @@ def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, cap
     wb = openpyxl.load_workbook(book)
     ws = wb["BOM"]
     rows = {ws.cell(r, 2).value: r for r in range(2, ws.max_row + 1) if ws.cell(r, 4).value is not None}
-    # the GPU nodes (16 at $315,000 from the catalog) and the node-to-leaf transceivers
-    # (128 twin-port modules at $1,000, a formula linked to the 'transceiver_usd' assumption)
+    # the GPU nodes (16 at $315,000 from the catalog) and the fabric's transceivers (127
+    # twin-port modules at $1,200 from the catalog, tests/planner/test_part_prices.py)
     gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)"]
-    optic = rows["Transceiver, node to leaf (both ends)"]
-    assert (ws.cell(gpu, 4).value, ws.cell(optic, 4).value) == (16, 128)
+    optic = rows[FABRIC_OPTIC]
+    assert (ws.cell(gpu, 4).value, ws.cell(optic, 4).value) == (16, 127)
     ws.cell(gpu, 5).value = 300_000
     ws.cell(optic, 5).value = 650
     ws.cell(ws.max_row + 2, 2).value = "Spare GPU node"  # a row added by hand: no line of the plan
@@ -40,16 +43,17 @@ def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, cap
     assert code == 0, out.err
     assert "Spare GPU node" in out.out and "not imported" in out.out
     after = json.loads(cli(capsys, "check", "--json", str(plan_path))[1].out)["cost"]
-    # (300,000 - 315,000) x 16 + (650 - 1,000) x 128 = -240,000 - 44,800 = -284,800
-    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-284_800, abs=0.005)
+    # (300,000 - 315,000) x 16 + (650 - 1,200) x 127 = -240,000 - 69,850 = -309,850
+    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-309_850, abs=0.005)
     lines = {line["item"]: line for line in after["bom"]}
     today = dt.date.today().isoformat()
-    assert lines["Transceiver, node to leaf (both ends)"]["source"] == f"edited in workbook m.xlsx on {today}"
-    assert lines["Transceiver, leaf to spine (both ends)"]["unit_usd"] == 1000  # the other tier keeps its price
+    assert lines[FABRIC_OPTIC]["source"] == f"edited in workbook m.xlsx on {today}"
+    # the storage network's line for the same module keeps its price
+    assert lines["Storage transceiver: 800G twin-port OSFP transceiver (2 x 400G SR4)"]["unit_usd"] == 1200
     # nothing else in the plan changed
     old, new = json.loads(untouched), json.loads(plan_path.read_text())
     assert [o["item"] for o in new.pop("price_overrides")] == ["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)",
-                                                             "Transceiver, node to leaf (both ends)"]
+                                                             FABRIC_OPTIC]
     old.pop("price_overrides")
     assert new == old
     # importing the same workbook again changes nothing more

@@ -106,3 +106,15 @@ def test_version_1_rack_pdu_settings_move_to_the_power_settings():
     assert "pdu_device" not in plan.settings.costs.model_dump()
     data["settings"]["costs"]["redundant_feeds"] = True
     assert plan_from_json(json.dumps(data), "old.json").settings.power.feed_redundancy == "2N"
+
+
+def test_version_2_flat_facility_power_becomes_a_rate_per_kw():
+    """Format 3 prices power distribution per kW: format 2's default flat $75,000 becomes the
+    default $670/kW (the guide's $75K over its 112 kW), 0 stays 0 (left out), and another
+    sum scales the rate: $150,000 -> $1,340/kW."""
+    data = json.loads((DATA / "plan_v2.json").read_text())
+    assert data["schema_version"] == 2 and data["settings"]["costs"]["facility_power_usd"] == 75_000
+    for flat, rate in ((75_000, 670.0), (0, 0.0), (150_000, 1_340.0)):
+        data["settings"]["costs"]["facility_power_usd"] = flat
+        plan = plan_from_json(json.dumps(data), "p.json")
+        assert plan.settings.costs.facility_power_usd_per_kw == rate

@@ -38,8 +38,9 @@ def test_sheets_bom_table_and_live_formulas(tmp_path):
     formulas = [c.value for row in bom.iter_rows() for c in row if isinstance(c.value, str)]
     assert any(f.startswith("=SUMIF(") for f in formulas)
     assert any(f.startswith("=SUM($F$2:") for f in formulas)
-    # a cable line's unit price is the assumption itself, so editing it reprices the BOM
-    assert "=cable_usd" in formulas
+    # the power distribution line's price is the per-kW assumption times the IT kW, so
+    # editing either reprices the BOM
+    assert "=facility_power_usd_per_kw*plan_it_kw" in formulas
     costs = wb["Costs"]
     assert costs["B4"].value == "=BOM_Total"
     energy = next(r for r in costs.iter_rows(min_row=4) if r[0].value == "Energy per month")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import openpyxl
 import pytest
@@ -52,6 +53,18 @@ def recalc(exe, path, tmp_path):
     """``path`` recalculated by LibreOffice, read with cached values."""
     out = convert(exe, path, tmp_path / "recalc", "xlsx", tmp_path / "lo-profile")
     return openpyxl.load_workbook(out, data_only=True)
+
+
+def recalc_edited(exe, path, tmp_path, **inputs):
+    """``path`` with each named input set to its value (openpyxl), saved to a copy and
+    recalculated by LibreOffice."""
+    wb = openpyxl.load_workbook(path)
+    for name, value in inputs.items():
+        cell_of(wb, name).value = value
+    edited = tmp_path / "edited" / Path(path).name
+    edited.parent.mkdir(exist_ok=True)
+    wb.save(edited)
+    return recalc(exe, edited, edited.parent)
 
 
 def monthly_rows(ws):

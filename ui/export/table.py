@@ -48,14 +48,16 @@ class Table:
 
     def row_height(self, canvas: Canvas, i: int, width: float) -> float:
         h = self.line_height
+        bold = i in self.bold_rows
         for col, w, text in zip(self.columns, self._widths(width), self.rows[i]):
-            if text and self._wraps(canvas, col, w, text):
-                h = max(h, canvas.wrapped_height(w - 6, text, self.font_pt) + 4)
+            if text and self._wraps(canvas, col, w, text, bold):
+                h = max(h, canvas.wrapped_height(w - 6, text, self.font_pt, bold=bold) + 4)
         return h
 
-    def _wraps(self, canvas: Canvas, col: Column, width: float, text: str) -> bool:
-        """Wrapped columns wrap; any other cell wraps too when its text is wider than the cell."""
-        return col.wrap or canvas.text_width(text, self.font_pt) > width - 6
+    def _wraps(self, canvas: Canvas, col: Column, width: float, text: str, bold: bool = False) -> bool:
+        """Wrapped columns wrap; any other cell wraps too when its text (bold in a bold row) is
+        wider than the cell."""
+        return col.wrap or canvas.text_width(text, self.font_pt, bold) > width - 6
 
     def paginate(self, canvas: Canvas, width: float, first_height: float, height: float) -> list[range]:
         """Row ranges that fit: the first page has ``first_height``, later pages ``height``."""
@@ -94,7 +96,7 @@ class Table:
                 fill = self.cell_fill(i, j) if self.cell_fill else None
                 if fill:
                     canvas.rect(QRectF(cx + 1, cy + 1, w - 2, h - 2), fill=fill)
-                if self._wraps(canvas, col, w, text):
+                if self._wraps(canvas, col, w, text, bold):
                     canvas.wrapped_text(QRectF(cx + 3, cy + 2, w - 6, h - 2), text, fs, bold=bold)
                 else:
                     canvas.text(QRectF(cx + 3, cy, w - 6, h), text, fs, bold=bold, align=_align(col.align))

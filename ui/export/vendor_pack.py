@@ -26,6 +26,7 @@ from planner.report.elevation import load_text
 from planner.report.model import Report
 from planner.report.palette import load_color
 from ui.export.canvas import Canvas
+from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
 from ui.export.sections import cost_headlines, describe_where, fabric_headline, money, network_rows
@@ -69,13 +70,18 @@ def _shorten(text: str, limit: int) -> str:
     return head.rsplit(" ", 1)[0].rstrip(",;:") + " …"
 
 
+def _long_date(iso: str) -> str:
+    """"2026-11-30" -> "30 November 2026"."""
+    return date.fromisoformat(iso).strftime("%d %B %Y")
+
+
 def tint(hex_color: str, amount: float = 0.6) -> str:
     """``hex_color`` mixed with white (a light cell fill behind dark text)."""
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
     return "#" + "".join(f"{round(v + (255 - v) * amount):02X}" for v in (r, g, b))
 
 
-class VendorPack:
+class VendorPack(SitePages):
     def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report,
                  page_width: float, page_height: float, today: date | None = None, with_prices: bool = False):
         self.c = canvas
@@ -101,7 +107,11 @@ class VendorPack:
             pages += self._type_pages()
             pages += self._type_power_pages()
             pages += self._index_pages()
+        pages += self._site_pages()
+        pages += self._cooling_pages()
+        pages += self._floor_pages()
         pages += self._network_pages()
+        pages += self._cable_pages()
         pages += self._bom_pages()
         pages += self._findings_pages()
         return pages
@@ -128,8 +138,9 @@ class VendorPack:
         self.c.text(QRectF(r.x(), r.y(), w * 0.6, r.height()), self.plan.name, 7, color=MUTED)
         self.c.text(r, f"Page {number} of {total}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignRight
                     | Qt.AlignmentFlag.AlignVCenter, elide=False)
-        self.c.text(r, f"Prepared {self.today.isoformat()}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignCenter,
-                    elide=False)
+        info = self.plan.info
+        stamp = (f"Revision {info.revision} · " if info.revision else "") + f"Prepared {info.date or self.today.isoformat()}"
+        self.c.text(r, stamp, 7, color=MUTED, align=Qt.AlignmentFlag.AlignCenter, elide=False)
 
     # -- cover ------------------------------------------------------------------------
     def _draw_cover(self, body: QRectF) -> None:
@@ -140,9 +151,10 @@ class VendorPack:
                color=MUTED)
         y += 22
         y += c.wrapped_text(QRectF(x, y, w, 60), self.plan.name, 24, bold=True, color=ACCENT) + 6
-        c.text(QRectF(x, y, w, 14), f"Prepared {self.today.strftime('%d %B %Y')} with GPU Cluster Planner", 10,
-               color=MUTED)
+        issued = self.plan.info.date or self.today.isoformat()
+        c.text(QRectF(x, y, w, 14), f"Prepared {_long_date(issued)} with GPU Cluster Planner", 10, color=MUTED)
         y += 20
+        y = self._draw_info(x, y, w * 0.68)
         if self.plan.description.strip():
             text = self.plan.description.strip()
             text = _shorten(text, 500)
@@ -154,6 +166,24 @@ class VendorPack:
                                          (("error", "error"), ("warning", "warning"), ("info", "note"))),
                10, bold=counts["error"] > 0, color="#B0231C" if counts["error"] else INK)
         self._draw_contents(QRectF(x + w * 0.72, MARGIN + 120, w * 0.28, body.bottom() - MARGIN - 120))
+
+    def _draw_info(self, x: float, y: float, width: float) -> float:
+        """The plan's properties (customer, site, contact, revision, dates) in two columns."""
+        rows = self.plan.info.rows()
+        if not rows:
+            return y
+        col_w, label_w = width / 2, 100.0
+        heights = []
+        for i, (title, value) in enumerate(rows):
+            cx = x + (i % 2) * col_w
+            cy = y + sum(heights[:i // 2])
+            self.c.wrapped_text(QRectF(cx, cy, label_w - 4, 14), title, 8, bold=True, color=MUTED)
+            h = self.c.wrapped_text(QRectF(cx + label_w, cy, col_w - label_w - 8, 40), value, 9, color=INK)
+            if i % 2 == 0:
+                heights.append(max(h, 12.0) + 3)
+            else:
+                heights[-1] = max(heights[-1], max(h, 12.0) + 3)
+        return y + sum(heights) + 8
 
     def _headline_figures(self) -> list[tuple[str, str]]:
         t = self.report.totals

@@ -1,0 +1,209 @@
+"""Cables and optics in the bill of materials, priced by part from the catalog.
+
+From the cable schedule (``planner.network.cables``), for plans small enough to route on
+every edit: each run is counted by network, medium, speed and stock length and priced
+from the catalog cable of that medium whose length is the next at or above the run's
+(its length bucket) and whose speed is at or above the run's. Optics sit at both ends of
+fibre runs: at each device, the fibre links of one speed and medium fill its cages
+(``ports_per_module``: a twin-port OSFP serves two links, a port-split cage four), and
+each module is priced from the catalog transceiver of that bandwidth, form factor (the
+NIC's, or OSFP on twin-port switch cages, else the usual one for the speed) and medium
+(SR on multimode, DR/FR on single-mode) that reaches the run, the cheapest if several do.
+
+Per fabric tier from the fabric sizing, for larger plans: one cable per link at the cost
+setting (lengths are not routed) and the modules ``FabricSize.transceivers_by_tier``
+counts, priced by part as above (multimode SR within pods, single-mode DR to the cores).
+
+Whatever the catalog has no part for is priced at the cost settings 'Cable without a
+catalog price' and 'Transceiver without a catalog price', and the line says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from planner.costs.bom import CABLING, BomLine
+from planner.hardware.catalog import Catalog, DeviceType
+from planner.hardware.parts import Component
+
+if TYPE_CHECKING:  # pragma: no cover
+    from planner.network.cables import CableSchedule
+    from planner.network.fabric import FabricSize
+    from planner.settings.costs import CostSettings
+
+TIER_TITLES = {"node-leaf": "node to leaf", "leaf-spine": "leaf to spine", "spine-core": "spine to core"}
+TIER_NETWORK = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute", "storage": "storage",
+                "management": "management"}
+CABLE_PREFIX = {"compute": "Fabric cable", "storage": "Storage cable", "management": "Management cable"}
+OPTIC_PREFIX = {"compute": "Transceiver, fabric", "storage": "Storage transceiver",
+                "management": "Management transceiver"}
+# The usual form factor of a port at each speed when the device does not name one.
+FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56", 400: "OSFP", 800: "OSFP"}
+# The reach a tier's runs need when they are not routed (multimode within a pod, single-mode to the cores).
+TIER_MEDIUM = {"node-leaf": ("MMF", 50.0), "leaf-spine": ("MMF", 50.0), "spine-core": ("SMF", 500.0)}
+
+
+def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float) -> Component | None:
+    """The catalog cable for a run: same medium, length the next at or above the run's,
+    speed at or above the run's (fibre and Cat6A carry any speed), the cheapest of those."""
+    any_speed = medium in ("MMF", "SMF", "Cat6A")
+    fits = [c for c in catalog.components.values()
+            if c.kind == "cable" and c.medium == medium and c.length_m is not None
+            and c.length_m + 1e-9 >= length_m and (any_speed or c.gbps >= gbps)]
+    return min(fits, key=lambda c: (c.length_m, c.gbps if not any_speed else 0, c.price_usd), default=None)
+
+
+def module_part(catalog: Catalog, gbps: float, ports_per_module: int, form_factor: str, medium: str,
+                reach_m: float) -> tuple[Component | None, int]:
+    """(transceiver, links each module serves) for an end whose cages hold
+    ``ports_per_module`` links of ``gbps``: a module with that many ports of that speed (a
+    2 x 400G twin-port for two 400G links), else a multi-port module split to the cage's
+    links (a 2 x 400G module as 4 x 200G), else single-port modules. Of those on
+    ``medium`` that reach ``reach_m``, the ones of ``form_factor`` first, then the cheapest."""
+    fibre = [c for c in catalog.components.values()
+             if c.kind == "transceiver" and c.medium == medium and (c.reach_m or 0) + 1e-9 >= reach_m]
+    per = ports_per_module
+    choices = (
+        ([c for c in fibre if c.gbps == gbps and c.ports == per], per),
+        ([c for c in fibre if c.ports > 1 and c.gbps > gbps and math.isclose(c.gbps * c.ports, gbps * per)], per),
+        ([c for c in fibre if c.gbps == gbps and c.ports == 1], 1),
+    )
+    for fits, serves in choices:
+        if fits:
+            return min(fits, key=lambda c: (not c.form_factor.startswith(form_factor), c.price_usd)), serves
+    return None, 1
+
+
+def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: float) -> tuple[int, str]:
+    """(links per cage, form factor) at a device's end of a link of ``network``."""
+    if device is None:
+        return 1, FORM_FACTORS.get(int(gbps), "")
+    if device.switch is not None:
+        per = device.switch.ports_per_module
+        return per, "OSFP" if per >= 2 else FORM_FACTORS.get(int(gbps), "")
+    nics = (device.compute_nics() if network == "compute" else
+            device.storage_nics() or (device.nics if device.category == "storage" else ()))
+    per = max((n.ports_per_module for n in nics), default=1)
+    forms = [catalog.components[n.model].form_factor for n in nics if n.model in catalog.components]
+    return per, forms[0].split()[0] if forms else FORM_FACTORS.get(int(gbps), "")
+
+
+def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -> list[BomLine]:
+    """Cables by network, medium, speed and stock length, optics by network and module,
+    from the cable schedule; runs to switches that are not placed at the fallback prices."""
+    cables: Counter = Counter()
+    ends: dict[tuple, list] = {}
+    for link in schedule.links:
+        cables[(link.network, link.part, link.medium.name, link.gbps, link.medium.stock_m)] += 1
+        if link.medium.transceivers:
+            for end in (link.a, link.b):
+                key = (link.network, end.rack, end.u, end.device_type, link.gbps, link.medium.name)
+                group = ends.setdefault(key, [0, 0.0])
+                group[0] += 1
+                group[1] = max(group[1], link.medium.stock_m)
+    lines = []
+    for (network, part, medium, gbps, stock), n in sorted(cables.items(), key=lambda kv: (
+            list(CABLE_PREFIX).index(kv[0][0]), kv[0][1])):
+        c = cable_part(catalog, medium, gbps, stock)
+        lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {part}", n, c, s,
+                                 f"Cable schedule: {n:,} runs of this medium and length. "))
+    modules: Counter = Counter()
+    missing: Counter = Counter()
+    for (network, _rack, _u, device_type, gbps, medium), (n, reach) in ends.items():
+        per, form = end_cages(catalog.get(device_type), network, catalog, gbps)
+        module, serves = module_part(catalog, gbps, per, form, medium, reach)
+        if module is None:
+            missing[(network, f"{gbps:g}G {'multimode' if medium == 'MMF' else 'single-mode'}")] += n
+        else:
+            modules[(network, module.id)] += -(-n // serves)
+    for (network, module_id), n in sorted(modules.items(), key=lambda kv: (list(OPTIC_PREFIX).index(kv[0][0]),
+                                                                           kv[0][1])):
+        m = catalog.components[module_id]
+        lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {m.model}", n, m, s,
+                                 "Cable schedule: a module at each end of each fibre run, one per cage "
+                                 f"({m.ports} link{'s' if m.ports > 1 else ''} each). "))
+    for (network, what), n in sorted(missing.items()):
+        lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {what} (no catalog module)", n,
+                                 None, s, "Cable schedule: a module at each end of each fibre run. "))
+    for tier, n in sorted(schedule.unrouted.items()):
+        network = TIER_NETWORK.get(tier, "compute")
+        title = TIER_TITLES.get(tier, tier)
+        lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {title} (switch not placed)", n,
+                                 None, s, f"{n:,} links whose switch is not placed: length and medium unknown. "))
+        lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {title} (switch not placed)",
+                                 2 * n, None, s, "Assumed optical, a module at each end. "))
+    return lines
+
+
+def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
+               s: CostSettings) -> list[BomLine]:
+    """Per fabric tier, for plans too large to route: one cable per link at the cost
+    setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
+    setting says passive copper) priced by part."""
+    if size is None:
+        return []
+    switch = catalog.get(switch_id)
+    node = _fabric_node(counts, catalog)
+    note = ("Per fabric tier (the plan is too large to route every run on each edit: "
+            "cluster-planner cables PLAN lists each run with its medium and length). ")
+    lines = []
+    for tier, links in size.cables_by_tier().items():
+        if links <= 0:
+            continue
+        dac = tier == "node-leaf" and s.node_leaf_dac
+        title = TIER_TITLES[tier]
+        line = _cable_line("compute", f"Fabric cable, {title}", links, None, s, note)
+        lines.append(line if not dac else _replace_part(line, "passive DAC"))
+        if dac:
+            continue
+        port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
+        nic = max((n.gbps for n in node.compute_nics()), default=port) if node is not None else port
+        medium, reach = TIER_MEDIUM[tier]
+        ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
+            if tier == "node-leaf" else [(switch, size.switch_ports_per_module, port)] * 2
+        bought: Counter = Counter()
+        for device, per, gbps in ends:
+            _, form = end_cages(device, "compute", catalog, gbps)
+            module, serves = module_part(catalog, gbps, per, form, medium, reach)
+            bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
+        for module_id, n in bought.items():
+            m = catalog.components.get(module_id)
+            what = m.model if m else f"{module_id} (no catalog module)"
+            lines.append(_optic_line("compute", f"Transceiver, {title}: {what}", n, m, s, note))
+    return lines
+
+
+def _fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:
+    """The GPU node type with the most compute NICs (it sets the fabric's rails)."""
+    nodes = [d for i in counts if (d := catalog.get(i)) is not None and d.gpu is not None and d.compute_nics()]
+    return max(nodes, key=lambda d: sum(n.count for n in d.compute_nics()), default=None)
+
+
+def _cable_line(network: str, item: str, n: int, c: Component | None, s: CostSettings,
+                why: str) -> BomLine:
+    counts = "cable" if network == "compute" else None
+    if c is None:
+        return BomLine(CABLING, item, "cable (no catalog part)", n, s.cable_usd,
+                       why + "Price: cost assumption 'Cable without a catalog price'", "cable_usd", counts_as=counts)
+    return BomLine(CABLING, item, c.title, n, c.price_usd,
+                   why + f"Price: catalog '{c.id}' ({c.length_m:g} m length bucket): {c.price_source or c.source}",
+                   counts_as=counts)
+
+
+def _optic_line(network: str, item: str, n: int, m: Component | None, s: CostSettings,
+                why: str) -> BomLine:
+    counts = "transceiver" if network == "compute" else None
+    if m is None:
+        return BomLine(CABLING, item, "transceiver (no catalog part)", n, s.transceiver_usd,
+                       why + "Price: cost assumption 'Transceiver without a catalog price'", "transceiver_usd",
+                       counts_as=counts)
+    return BomLine(CABLING, item, m.title, n, m.price_usd,
+                   why + f"Price: catalog '{m.id}' ({m.form_factor}, {m.gbps * m.ports:g}G, "
+                   f"{m.reach_m:g} m): {m.price_source or m.source}", counts_as=counts)
+
+
+def _replace_part(line: BomLine, part: str) -> BomLine:
+    return replace(line, part=part)
