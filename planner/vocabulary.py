@@ -106,6 +106,15 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
     return fmt.format(value)
 
 
+def difference(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -> str:
+    """A difference between two figures: "+1,234.5 kW", "−$5.43M", "no change"."""
+    if value is None:
+        return none
+    if value == 0:
+        return "no change"
+    return ("+" if value > 0 else "−") + text(abs(value), unit, style=style)
+
+
 def _compact(value: float, unit: str) -> str:
     scales = _SCALES.get(unit)
     if scales is None:

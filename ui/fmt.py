@@ -40,3 +40,13 @@ def usd(value: float, style: str = "compact") -> str:
 
 def power_of_cap(power_kw: float, cap_kw: float) -> str:
     return local(vocabulary.power_of_cap(power_kw, cap_kw))
+
+
+def value_text(value, unit: str, style: str = "compact") -> str:
+    """A figure of a comparison (``planner.report.compare.METRICS``) by its unit."""
+    return local(vocabulary.text(value, unit, style=style, none="–"))
+
+
+def difference_text(value, unit: str, style: str = "compact") -> str:
+    """A difference of a comparison: "+$1.35M", "−0.7 kW", "no change"."""
+    return local(vocabulary.difference(value, unit, style=style, none="–"))

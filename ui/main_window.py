@@ -33,6 +33,7 @@ from ui.rack_navigation import VIEW_KEYS
 from ui.rack_view import RackView
 from ui.settings_panel import SettingsPanel
 from ui.summary_strip import SummaryStrip
+from ui.variants import VariantControls
 
 REFUSED = "Refused: "
 
@@ -84,6 +85,7 @@ class MainWindow(FileActions, QMainWindow):
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
+        self.variant_controls = VariantControls(self)
         self.statusBar().showMessage("Drag devices from the palette into a rack. Ctrl+wheel zooms, drag the "
                                      "background to pan.")
 

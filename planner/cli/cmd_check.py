@@ -4,9 +4,10 @@ from __future__ import annotations
 
 
 from planner.cli import load_catalog_arg, print_json
-from planner.network.cables import build_schedule
+from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
+from planner.plan.variants import resolve_variant
 from planner.report.labels import describe
 from planner.report.model import Report
 from planner.vocabulary import kw
@@ -18,17 +19,19 @@ def register(sub) -> None:
     p = sub.add_parser("check", help="evaluate a plan: power, cooling, network, storage, cost and findings")
     p.add_argument("file", metavar="FILE", help="a plan file (.json)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--variant", metavar="NAME", help="evaluate this variant of the plan (default: the one it was "
+                   "saved on)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
+    if args.variant is not None:
+        plan = resolve_variant(plan, args.variant)
     report = evaluate(plan, catalog)
     if args.json:
-        out = report.to_json()
-        out["cables"] = build_schedule(plan, catalog).totals()
-        print_json(out)
+        print_json(report_json(plan, catalog, report))
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0

@@ -13,6 +13,7 @@ from planner.cli import UsageError, load_catalog_arg
 from planner.report.evaluate import evaluate
 from planner.export.xlsx import write_workbook
 from planner.plan.fileio import open_plan
+from planner.plan.variants import resolve_variant
 from planner.safefile import check_target
 
 FORMATS = (".pdf", ".svg", ".png", ".xlsx")
@@ -31,6 +32,11 @@ def register(sub) -> None:
     p.add_argument("--with-prices", action="store_true",
                    help="include unit prices, capex, opex and TCO in the PDF vendor pack (left out by default; "
                         "the workbook always has them)")
+    p.add_argument("--compare-with", nargs="+", metavar="PLAN",
+                   help="workbook / vendor pack: add a Compare sheet (pages) of FILE against these plan files")
+    p.add_argument("--compare-variants", nargs="+", metavar="NAME",
+                   help="workbook / vendor pack: add a Compare sheet (pages) of these variants of FILE (the first is the "
+                        "reference)")
     p.set_defaults(run=run)
 
 
@@ -47,15 +53,41 @@ def run(args) -> int:
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
     report = evaluate(plan, catalog)
+    if (args.compare_with or args.compare_variants) and suffix not in (".xlsx", ".pdf"):
+        raise UsageError("--compare-with and --compare-variants add a Compare sheet to the workbook (.xlsx) or "
+                         "Compare pages to the vendor pack (.pdf)")
+    comparison = _comparison(args, plan, catalog)
+    if comparison is not None and args.compare_variants:
+        plan = resolve_variant(plan, args.compare_variants[0])
+        report = evaluate(plan, catalog)
+    inputs += list(args.compare_with or ())
     if suffix == ".xlsx":
-        write_workbook(plan, catalog, out, report=report, inputs=inputs)
+        write_workbook(plan, catalog, out, report=report, inputs=inputs, comparison=comparison)
     else:
         draw = getattr(args, "frontends", None) and args.frontends.export_drawing
         if not draw:
             raise UsageError(f"{out.name}: drawings are exported by 'cluster-planner' (or 'python -m cluster_planner')")
-        draw(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices, inputs=inputs)
+        draw(plan, catalog, out, report, paper=args.paper, with_prices=args.with_prices, inputs=inputs,
+             **({"comparison": comparison} if comparison is not None else {}))
     print(f"wrote {out}")
     return 0
+
+
+def _comparison(args, plan, catalog):
+    """The Compare sheet's comparison, if one is asked for."""
+    from planner.report.compare import compare_plans
+
+    if args.compare_with and args.compare_variants:
+        raise UsageError("give --compare-with or --compare-variants, not both")
+    if args.compare_with:
+        return compare_plans([Path(args.file).name, *(Path(f).name for f in args.compare_with)],
+                             [plan, *(open_plan(f, catalog) for f in args.compare_with)], catalog)
+    if args.compare_variants:
+        if len(args.compare_variants) < 2:
+            raise UsageError("--compare-variants needs two variant names or more")
+        return compare_plans(args.compare_variants, [resolve_variant(plan, v) for v in args.compare_variants],
+                             catalog)
+    return None
 
 
 def _netbox(args, out: Path) -> int:

@@ -27,17 +27,20 @@ from planner.costs.section import billed_kw
 from planner.safefile import check_target, write_file
 from planner.export.xlsx_bom import write_bom
 from planner.export.xlsx_cables import write_cables
+from planner.export.xlsx_compare import write_compare
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
 from planner.network.cables import build_schedule
 from planner.plan.model import Plan
+from planner.report.compare import Comparison
 from planner.report.model import Report
 
 
 def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
-                   *, exported: dt.datetime | None = None) -> Workbook:
-    """The workbook in memory (sheets in reading order; Assumptions last)."""
+                   *, exported: dt.datetime | None = None, comparison: Comparison | None = None) -> Workbook:
+    """The workbook in memory (sheets in reading order; Assumptions last). With a
+    ``comparison``, a Compare sheet follows the Summary."""
     report = report or evaluate(plan, catalog)
     cost = report.cost
     if cost is None:
@@ -47,6 +50,8 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     summary = wb.active
     summary.title = "Summary"
     write_summary(summary, plan, report, exported=exported or dt.datetime.now())
+    if comparison is not None:
+        write_compare(wb.create_sheet("Compare"), comparison)
     write_bom(wb, cost.bom)
     write_costs(wb, cost.result, plan.settings.costs)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
@@ -73,7 +78,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
 
 # Sheets that print landscape (wide tables); the rest portrait. Every sheet fits its width
 # to one page and runs down as many pages as it needs.
-LANDSCAPE = {"BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Assumptions"}
+LANDSCAPE = {"Compare", "BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Assumptions"}
 
 
 def _print_setup(ws) -> None:
@@ -87,11 +92,11 @@ def _print_setup(ws) -> None:
 
 
 def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
-                   inputs: Iterable[str | Path] = ()) -> Path:
+                   inputs: Iterable[str | Path] = (), comparison: Comparison | None = None) -> Path:
     """Write the plan's workbook to ``path`` through the safe writer (checked to open before it
     replaces anything); raise PlannerError with a one-line reason if it cannot be written."""
     check_target(path, inputs)  # refuse a bad target before building the workbook
-    wb = build_workbook(plan, catalog, report)
+    wb = build_workbook(plan, catalog, report, comparison=comparison)
     return write_file(path, write=lambda tmp: _save(wb, tmp), inputs=inputs)
 
 

@@ -19,6 +19,7 @@ from planner.errors import PlannerError, describe_validation_error, quote
 from planner.plan.migrations import migrate
 from planner.plan.model import Plan, size_problem
 from planner.plan.readfile import read_limited, strict_json
+from planner.plan.variants import VariantError, file_dict, plan_from_file_dict
 from planner.safefile import (  # noqa: F401 - the save helpers, re-exported for callers of this module
     SaveError, backup_path, backups_of, current_umask, file_mode_for, fsync_dir, keep_backups, resolve_target,
     save_failure, write_file,
@@ -63,7 +64,9 @@ def plan_from_json(text: str | bytes, origin: str = "plan") -> Plan:
     except PlannerError as exc:
         raise PlanLoadError(f"{origin}: {exc}") from None
     try:
-        return Plan.model_validate(data)
+        return plan_from_file_dict(data)
+    except VariantError as exc:
+        raise PlanLoadError(f"{origin}: {exc}") from None
     except ValidationError as exc:
         raise PlanLoadError(f"{origin}: {describe_validation_error(exc, data)}") from None
     except RecursionError:
@@ -80,6 +83,9 @@ def load_plan(path: str | Path) -> Plan:
 
 
 def plan_to_json(plan: Plan) -> str:
+    """The file's text: the base variant in full, the other variants as their overrides."""
+    if plan.active_variant:
+        return Plan.model_validate(file_dict(plan)).model_dump_json(indent=1)
     return plan.model_dump_json(indent=1)
 
 

@@ -56,7 +56,13 @@ def _v3_to_v4(data: dict) -> dict:
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+def _v4_to_v5(data: dict) -> dict:
+    """Format 5 added variants (``base_variant``, ``variants``, ``active_variant``): a file of
+    format 4 is a plan of one variant, its base, unchanged."""
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 
 
 class MigrationError(PlannerError):

@@ -8,7 +8,7 @@ migrated in order (``planner.plan.migrations``).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
@@ -16,7 +16,7 @@ from planner.bounds import physical_number
 
 from planner.settings import Settings
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 
@@ -104,6 +104,24 @@ def size_problem(racks: int, devices: int) -> str | None:
     return None
 
 
+class Variant(_Doc):
+    """A named variant of the plan, stored as what it overrides of the base variant: settings
+    fields, racks and devices added or changed (whole records, by id), ids removed, and the
+    order of racks and devices when it differs from the base's (``planner.plan.variants``)."""
+
+    name: str = Field(min_length=1, max_length=100)
+    settings: dict[str, dict[str, Any]] = Field(default_factory=dict, description="section -> field -> value")
+    racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)
+    removed_racks: list[str] = Field(default_factory=list, max_length=MAX_RACKS)
+    placements: list[Placement] = Field(default_factory=list, max_length=MAX_DEVICES)
+    removed_placements: list[str] = Field(default_factory=list, max_length=MAX_DEVICES)
+    rack_order: list[str] | None = Field(None, max_length=MAX_RACKS)
+    placement_order: list[str] | None = Field(None, max_length=MAX_DEVICES)
+
+
+MAX_VARIANTS = 100
+
+
 class Plan(_Doc):
     schema_version: int = SCHEMA_VERSION
     name: str = Field("Untitled plan", min_length=1, max_length=200)
@@ -113,11 +131,19 @@ class Plan(_Doc):
     price_overrides: list[PriceOverride] = Field(default_factory=list)
     racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)
     placements: list[Placement] = Field(default_factory=list, max_length=MAX_DEVICES)
+    base_variant: str = Field("Base", min_length=1, max_length=100, description="the name of the base variant")
+    variants: list[Variant] = Field(default_factory=list, max_length=MAX_VARIANTS,
+                                    description="the other variants, as overrides of the base")
+    active_variant: str = Field("", max_length=100, description="the variant shown and edited; empty = the base")
 
     _racks: dict[str, Rack] = PrivateAttr(default_factory=dict)
     _placements: dict[str, Placement] = PrivateAttr(default_factory=dict)
     _members: dict[str, dict[str, Placement]] = PrivateAttr(default_factory=dict)
     _counter: int = PrivateAttr(0)
+    # While a variant other than the base is active, the base's state (JSON dumps of its
+    # settings, racks and devices); the plan's own fields hold the active variant's state.
+    _base_state: Any = PrivateAttr(None)
+    _reserved_ids: frozenset = PrivateAttr(frozenset())  # ids the other variants use: never reissued
 
     @model_validator(mode="after")
     def _unique_ids_and_known_racks(self) -> Plan:
@@ -136,7 +162,22 @@ class Plan(_Doc):
             placements[p.id] = p
             members[p.rack][p.id] = p
         self._racks, self._placements, self._members = racks, placements, members
+        names = [self.base_variant] + [v.name for v in self.variants]
+        if len(set(names)) != len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"the variant name '{twice}' is used twice")
+        if self.active_variant and self.active_variant not in names:
+            raise ValueError(f"the active variant '{self.active_variant}' is not one of the plan's variants")
         return self
+
+    @property
+    def variant_names(self) -> list[str]:
+        """The base's name, then the other variants' in order."""
+        return [self.base_variant] + [v.name for v in self.variants]
+
+    @property
+    def current_variant(self) -> str:
+        return self.active_variant or self.base_variant
 
     # Private attributes are read through ``__pydantic_private__`` directly: pydantic's
     # ``__getattr__`` fallback for them costs more than the dict lookup itself, and these
@@ -206,9 +247,14 @@ class Plan(_Doc):
         while True:
             n += 1
             candidate = f"{prefix}{n}"
-            if candidate not in placements and candidate not in racks:
+            if candidate not in placements and candidate not in racks and candidate not in priv["_reserved_ids"]:
                 priv["_counter"] = n
                 return candidate
 
     def copy_plan(self) -> Plan:
-        return Plan.model_validate(self.model_dump())
+        """An independent copy, variants and active variant included."""
+        out = Plan.model_validate(self.model_dump())
+        mine, theirs = self.__pydantic_private__, out.__pydantic_private__
+        base = mine["_base_state"]  # JSON dumps, never changed in place: shared safely
+        theirs["_base_state"], theirs["_reserved_ids"] = base, mine["_reserved_ids"]
+        return out

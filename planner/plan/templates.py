@@ -102,7 +102,7 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     title = t.title if nodes is None or nodes == t.nodes else resized_title(t, n_nodes, catalog)
     plan = Plan(name=title, description=t.description, settings=settings)
     if nodes is not None and nodes != t.nodes and settings.workload.enabled:
-        _rescale_workload(plan, catalog, t.node, n_nodes)
+        rescale_workload(plan, catalog, t.node, n_nodes)
 
     def rack_fields(spec: RackSpec) -> dict[str, Any]:
         if spec.rack_type is not None:
@@ -137,7 +137,7 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
             raise TemplateError(f"template '{name}' at {n_nodes:,} nodes: {exc}") from None
         if size is not None:
             infra += place(settings.fabric.switch_device, size.switches, t.infra_rack, infra,
-                           _switch_label(catalog, settings.fabric.switch_device))
+                           switch_label(catalog, settings.fabric.switch_device))
     storage_racks: list[str] = []
     if t.storage and t.storage.count:
         storage_racks += place(t.storage.device, t.storage.count, t.storage_rack, None, "pfs-")
@@ -149,7 +149,7 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     for extra in t.management:
         infra += place(extra.device, extra.count, t.infra_rack, infra, "mgmt-srv-")
     if t.cdus:
-        liquid_nodes, liquid_kw = _liquid_load(plan, catalog)
+        liquid_nodes, liquid_kw = liquid_load(plan, catalog)
         need = cdus_needed(liquid_nodes, liquid_kw, settings.facility, catalog)
         if rack_fields(t.infra_rack)["cooling"] != "air":  # liquid-cooled infrastructure racks: CDUs go there
             infra += place(settings.facility.cdu_device, need, t.infra_rack, infra, "cdu-")
@@ -162,7 +162,7 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     if t.management_switch and n_nodes > 1:
         # One out-of-band port per device (BMC), 48 per management switch.
         place("mgmt-1g-48", math.ceil(len(plan.placements) / 48), t.infra_rack, infra or None, "mgmt-")
-    _set_rows(plan)
+    set_rows(plan)
     return plan
 
 
@@ -176,7 +176,7 @@ def row_name(i: int) -> str:
     return name
 
 
-def _set_rows(plan: Plan) -> None:
+def set_rows(plan: Plan) -> None:
     """Stand the racks in rows of the floor setting's length, in plan order (GPU racks,
     then network, storage and CDU racks at the end of the last row). A big plan gets longer
     rows, a multiple of the setting, so the hall stays about as wide as it is deep (and the
@@ -190,7 +190,7 @@ def _set_rows(plan: Plan) -> None:
         rack.row = row_name(i // per)
 
 
-def _liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
+def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
     """Liquid-cooled GPU nodes and the design heat (nameplate x capture fraction, kW) the
     placed devices put into liquid: what the CDUs are sized on."""
     nodes, kw = 0, 0.0
@@ -206,7 +206,7 @@ def _liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
     return nodes, kw
 
 
-def _switch_label(catalog: Catalog, device_id: str) -> str:
+def switch_label(catalog: Catalog, device_id: str) -> str:
     """Label prefix of the compute-fabric switches by what they are: "ib-" InfiniBand, "eth-" Ethernet."""
     d = catalog.get(device_id)
     return "ib-" if d is not None and d.switch and d.switch.technology == "infiniband" else "eth-"
@@ -253,7 +253,7 @@ def _storage_ports(catalog: Catalog, t: Template, n_nodes: int) -> int:
     return ports
 
 
-def _rescale_workload(plan: Plan, catalog: Catalog, node_id: str, n_nodes: int) -> None:
+def rescale_workload(plan: Plan, catalog: Catalog, node_id: str, n_nodes: int) -> None:
     """Keep TP x PP x DP equal to the GPU count when --nodes resizes a template: keep TP,
     take the largest pipeline depth up to the template's that divides the rest, DP the rest."""
     gpus = n_nodes * catalog[node_id].gpus

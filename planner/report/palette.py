@@ -54,3 +54,10 @@ def text_color_on(fill: str) -> str:
     r, g, b = (int(fill[i:i + 2], 16) / 255 for i in (1, 3, 5))
     lum = 0.2126 * r + 0.7152 * g + 0.0722 * b
     return "#111111" if lum > 0.55 else "#FFFFFF"
+
+
+# A difference between designs (``planner.report.compare``): green where the figure is better,
+# red where it is worse, in each metric's own direction; the light fills are table backgrounds
+# that keep black text readable.
+VERDICT_COLORS = {"better": LOAD_OK, "worse": LOAD_OVER}
+VERDICT_FILLS = {"better": "#D7EFDB", "worse": "#F6D5D3"}

@@ -88,6 +88,8 @@ def test_an_unknown_option_without_a_subcommand_is_refused(no_qt, tmp_path):
 # catalog) and the name the message must give
 MISSING_FILE = {
     "check": (["check", "missing.json"], "missing.json"),
+    "compare": (["compare", "missing.json", "other.json"], "missing.json"),
+    "sweep": (["sweep", "missing.json", "--grid", "grid.json", "-o", "r.csv"], "missing.json"),
     "fabrics": (["fabrics", "missing.json"], "missing.json"),
     "cables": (["cables", "missing.json"], "missing.json"),
     "export": (["export", "missing.json", "-o", "out.xlsx"], "missing.json"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -133,3 +134,25 @@ def test_export_command_does_not_load_qt_until_it_runs():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout.strip() == "False", done.stderr
+
+
+@needs_poppler
+def test_vendor_pack_compare_pages_show_the_differences_and_keep_money_out_unless_asked(massive):
+    folder = massive.parent
+    assert cli("new", "--template", "medium", "-o", "medium.json", cwd=folder).returncode == 0
+    done = cli("export", "medium.json", "-o", "c.pdf", "--compare-with", "massive.json", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    text = page_text(folder / "c.pdf", 2)
+    assert "Compare" in text and "medium.json" in text and "massive.json" in text
+    gpus = next(line for line in text.splitlines() if line.strip().startswith("GPUs"))
+    assert gpus.split() == ["GPUs", "128", "384", "+256"]  # 16 and 48 nodes of 8 GPUs
+    racks = next(line for line in text.splitlines() if line.strip().startswith("Racks"))
+    assert racks.split() == ["Racks", "7", "17", "+10", "worse"]
+    assert "Capex" not in text  # prices are the buyer's: left out without --with-prices
+    done = cli("export", "medium.json", "-o", "p.pdf", "--compare-with", "massive.json", "--with-prices",
+               cwd=folder)
+    assert done.returncode == 0, done.stderr
+    capex = next(line for line in page_text(folder / "p.pdf", 2).splitlines() if line.strip().startswith("Capex"))
+    assert re.search(r"\+\$\d+\.\d\dM worse", capex), capex  # massive's three times the nodes cost more
+    refused = cli("export", "medium.json", "-o", "c.svg", "--compare-with", "massive.json", cwd=folder)
+    assert refused.returncode == 2 and "Compare" in refused.stderr and not (folder / "c.svg").exists()

@@ -50,8 +50,9 @@ def ensure_app():
 
 def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
                    paper: str = "A4", today: date | None = None, with_prices: bool = False,
-                   inputs: Iterable[str | Path] = ()) -> Path:
+                   inputs: Iterable[str | Path] = (), comparison=None) -> Path:
     """Draw the plan to ``path``: .pdf the vendor pack, .svg/.png the rack and row elevations.
+    With a ``comparison`` (``planner.report.compare``), the pack has Compare pages after its cover.
 
     The vendor pack leaves out unit prices, capex, opex and TCO unless ``with_prices``.
     Written through the safe writer (``planner.safefile``): the result is checked (the PDF
@@ -72,7 +73,7 @@ def export_drawing(plan: Plan, catalog: Catalog, path: str | Path, report: Repor
 
         report = evaluate(plan, catalog)
     ensure_app()
-    write = {".pdf": lambda tmp: _write_pdf(plan, catalog, report, tmp, paper, today, with_prices),
+    write = {".pdf": lambda tmp: _write_pdf(plan, catalog, report, tmp, paper, today, with_prices, comparison),
              ".svg": lambda tmp: _write_svg(plan, catalog, report, tmp, today),
              ".png": lambda tmp: _write_png(plan, catalog, report, tmp, today)}[suffix]
     return write_file(path, write=write, kind=suffix, inputs=inputs)
@@ -83,7 +84,8 @@ def _begin(painter, device, what: str) -> None:
         raise ExportError(f"cannot draw the {what}: the output could not be opened")
 
 
-def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: bool = False) -> None:
+def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: bool = False,
+               comparison=None) -> None:
     from PySide6.QtCore import QMarginsF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
@@ -101,7 +103,7 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: 
     _begin(painter, writer, "vendor pack")
     try:
         pack = VendorPack(Canvas(painter), plan, catalog, report, page_pt.width(), page_pt.height(), today,
-                          with_prices=with_prices)
+                          with_prices=with_prices, comparison=comparison)
         pack.render(writer)
     finally:
         painter.end()

@@ -83,8 +83,10 @@ def tint(hex_color: str, amount: float = 0.6) -> str:
 
 class VendorPack(SitePages):
     def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report,
-                 page_width: float, page_height: float, today: date | None = None, with_prices: bool = False):
+                 page_width: float, page_height: float, today: date | None = None, with_prices: bool = False,
+                 comparison=None):
         self.c = canvas
+        self.comparison = comparison  # planner.report.compare.Comparison: Compare pages after the cover
         # Prices, capex, opex and TCO are the buyer's: left out unless asked for.
         self.with_prices = with_prices
         self.plan = plan
@@ -100,6 +102,8 @@ class VendorPack(SitePages):
         # A large plan is drawn by rack type (identical racks once), with an index of its racks.
         self.types = rack_types(self.plan) if len(self.plan.racks) > GROUP_RACKS_ABOVE else None
         pages = [Page("", self._draw_cover)]
+        if self.comparison is not None:
+            pages += self._compare_pages()
         if self.types is None:
             pages += self._elevation_pages()
             pages += self._power_pages()
@@ -407,6 +411,48 @@ class VendorPack(SitePages):
                     f"CDUs: {t.cdus} needed, {t.cdus_placed} placed.")
             return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
         return self._table_pages("Power and cooling per rack", table, intro, 30.0)
+
+    def _compare_pages(self) -> list[Page]:
+        """The comparison's totals with their differences (green better, red worse), and for
+        each side its BOM quantity differences; money only with prices."""
+        from planner.report.compare import METRICS
+        from planner.report.palette import VERDICT_FILLS
+        from ui.fmt import difference_text, value_text
+
+        c = self.comparison
+        metrics = [m for m in METRICS if any(s.totals[m.key] is not None for s in c.sides)
+                   and (self.with_prices or not m.unit.startswith("$"))]
+        cols = [Column("Figure", 1.6)] + [Column(s.name, 1.0, "right") for s in c.sides] + \
+            [Column(f"{d.side} − {d.against}", 1.3, "right") for d in c.differences]
+        rows, fills = [], {}
+        for i, m in enumerate(metrics):
+            row = [m.label] + [value_text(s.totals[m.key], m.unit) for s in c.sides]
+            for j, d in enumerate(c.differences):
+                v = d.verdicts[m.key]
+                row.append(difference_text(d.totals[m.key], m.unit) + (f" {v}" if v in VERDICT_FILLS else ""))
+                if v in VERDICT_FILLS:
+                    fills[(i, 1 + len(c.sides) + j)] = VERDICT_FILLS[v]
+            rows.append(row)
+        table = Table(cols, rows, font_pt=8.5, cell_fill=lambda i, j: fills.get((i, j)))
+
+        def intro(b: QRectF) -> float:
+            text = ("Differences are each side minus the first; green is better and red worse, by each figure's "
+                    "direction (less cost, power, space and time is better; more throughput is better; GPUs are "
+                    "neither)." + ("" if self.with_prices else " Money figures are left out of this pack."))
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
+        pages = self._table_pages("Compare", table, intro, 30.0)
+        for d in c.differences:
+            bom_rows = [[b.change, b.category, b.item, f"{b.quantity_a:,} → {b.quantity_b:,}",
+                         f"{b.quantity_difference:+,}"] + ([money(b.cost_difference_usd)] if self.with_prices else [])
+                        for b in d.bom]
+            if not bom_rows:
+                continue
+            bcols = [Column("Change", 0.7), Column("Category", 1.0), Column("Item", 3.0, wrap=True),
+                     Column("Quantity", 1.0, "right"), Column("Difference", 0.8, "right")] + (
+                [Column("Cost difference", 1.0, "right")] if self.with_prices else [])
+            pages += self._table_pages(f"Compare: bill of materials, {d.side} against {d.against}",
+                                       Table(bcols, bom_rows, font_pt=7.5))
+        return pages
 
     def _network_pages(self) -> list[Page]:
         rows = network_rows(self.report, self.catalog)

@@ -1,0 +1,60 @@
+"""cluster-planner sweep: a grid of design choices over a base plan, each point laid out and evaluated."""
+
+from __future__ import annotations
+
+import sys
+
+from planner.cli import UsageError, load_catalog_arg
+from planner.plan.fileio import open_plan
+from planner.plan.variants import resolve_variant
+from planner.report.compare import METRIC
+from planner.safefile import check_target, write_file
+from planner.sweep import default_axes, load_grid, pareto_front, rows_to_csv, run_sweep
+
+
+def register(sub) -> None:
+    p = sub.add_parser("sweep", help="evaluate a grid of design choices over a base plan; a CSV of the points",
+                       description="Lay out and evaluate every point of a grid (GPU system, node count, fabric, "
+                       "GPU rack, power basis) over a base plan, in parallel worker processes; write one CSV row "
+                       "per point with the figures check --json prints and whether it is on the Pareto front.")
+    p.add_argument("file", metavar="BASE", help="the base plan file (.json)")
+    p.add_argument("--grid", required=True, metavar="GRID", help="the grid file (.json): the values of each axis")
+    p.add_argument("-o", "--output", required=True, metavar="CSV", help="where to write the results (.csv)")
+    p.add_argument("--variant", metavar="NAME", help="sweep over this variant of the base plan")
+    p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: one per core)")
+    p.add_argument("--pareto", nargs=2, metavar=("X", "Y"),
+                   help=f"the two figures of the Pareto front (default capex_usd and time_to_train_days); one of "
+                   f"{', '.join(METRIC)}")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    check_target(args.output, [args.file, args.grid, *args.catalog])
+    if args.workers is not None and not 1 <= args.workers <= 256:
+        raise UsageError("--workers takes 1 to 256")
+    for key in args.pareto or ():
+        if key not in METRIC:
+            raise UsageError(f"--pareto: '{key}' is not a figure of the comparison ({', '.join(METRIC)})")
+    catalog = load_catalog_arg(args)
+    base = open_plan(args.file, catalog)
+    if args.variant is not None:
+        base = resolve_variant(base, args.variant)
+    grid = load_grid(args.grid, catalog)
+    last = [-1]
+
+    def progress(done: int, total: int) -> None:
+        percent = done * 100 // total
+        if sys.stderr.isatty() and percent != last[0]:
+            last[0] = percent
+            print(f"\r{done:,} of {total:,} points", end="", file=sys.stderr, flush=True)
+
+    result = run_sweep(base, grid, catalog_files=args.catalog, workers=args.workers, progress=progress)
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    x, y = args.pareto or default_axes(result.rows)
+    front = pareto_front(result.rows, x, y)
+    write_file(args.output, rows_to_csv(result.rows, front).encode("utf-8"), kind="", inputs=[args.file, args.grid])
+    problems = sum(1 for r in result.rows if r["problem"])
+    print(f"wrote {args.output}: {len(result.rows):,} points, {len(front)} on the Pareto front of {x} and {y}"
+          + (f", {problems} that could not be laid out (see the problem column)" if problems else ""))
+    return 0

@@ -1,0 +1,266 @@
+"""Designs side by side: each one's totals, and how each differs from the first.
+
+The comparison works on the reports as ``check --json`` prints them (``Report.to_json``), so
+every total and every difference is the one a user gets by subtracting two ``check --json``
+reports. Each metric says which direction is better (``better``: "lower", "higher" or None
+for a figure that is neither), so every view colours a difference the same way.
+
+The bill of materials is compared line by line (category and item): lines added, removed
+and changed, with the quantity and cost differences; the project costs on top of the
+hardware (spares, installation, shipping, tax, contingency) are lines of their own, so the
+cost differences add up to the capex difference. Findings are compared by severity, code
+and message: those gained and those lost.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from planner.report.model import Report
+
+Better = Literal["lower", "higher"] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    key: str
+    label: str
+    unit: str
+    path: tuple[str, ...]  # where check --json has it
+    better: Better
+    why: str  # why that direction is better (the views' tooltip)
+
+    def value(self, report_json: dict[str, Any]) -> float | None:
+        node: Any = report_json
+        for part in self.path:
+            if not isinstance(node, dict):
+                return None
+            node = node.get(part)
+        return node if isinstance(node, (int, float)) and not isinstance(node, bool) else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "unit": self.unit, "path": ".".join(self.path),
+                "better": self.better}
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("gpus", "GPUs", "", ("totals", "gpus"), None, "More GPUs is a bigger design, not a better one"),
+    Metric("it_power_kw", "IT power", "kW", ("totals", "it_power_kw"), "lower", "Less power to supply and pay for"),
+    Metric("facility_power_kw", "Facility power", "kW", ("totals", "facility_power_kw"), "lower",
+           "Less power to supply and pay for"),
+    Metric("racks", "Racks", "", ("totals", "racks"), "lower", "Less floor space"),
+    Metric("cdus", "CDUs", "", ("totals", "cdus"), "lower", "Less cooling equipment to buy and place"),
+    Metric("capex_usd", "Capex", "$", ("cost", "capex_usd"), "lower", "Less money up front"),
+    Metric("opex_usd_per_month", "Opex", "$/month", ("cost", "opex_usd_per_month"), "lower",
+           "Less to pay every month"),
+    Metric("tco_usd", "TCO", "$", ("cost", "tco_usd"), "lower", "Less to pay over the horizon"),
+    Metric("tokens_per_s", "Training throughput", "tokens/s", ("workload", "tokens_per_s"), "higher",
+           "More tokens trained per second"),
+    Metric("time_to_train_days", "Time to train", "days", ("workload", "time_to_train_days"), "lower",
+           "The model is trained sooner"),
+    Metric("decode_tokens_per_s", "Inference throughput", "tokens/s", ("workload", "decode_tokens_per_s"), "higher",
+           "More tokens served per second"),
+    Metric("break_even_months", "Break-even vs on-demand rent", "months", ("cost", "break_even_months", "on_demand"),
+           "lower", "Building pays for itself sooner"),
+)
+METRIC = {m.key: m for m in METRICS}
+
+
+def verdict(metric: Metric, difference: float | None) -> Literal["better", "worse", "same"] | None:
+    """Whether a difference (this side minus the first) is better or worse; None if the
+    metric has no better direction or a side lacks the figure."""
+    if difference is None or metric.better is None:
+        return None
+    if difference == 0:
+        return "same"
+    return "better" if (difference < 0) == (metric.better == "lower") else "worse"
+
+
+def _difference(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else b - a
+
+
+@dataclass(slots=True)
+class Side:
+    name: str
+    report: dict[str, Any]  # Report.to_json()
+
+    @property
+    def totals(self) -> dict[str, float | None]:
+        return {m.key: m.value(self.report) for m in METRICS}
+
+    def bom_lines(self) -> dict[tuple[str, str], dict[str, float]]:
+        """(category, item) -> quantity, unit and total cost; project costs as lines of their own."""
+        cost = self.report.get("cost") or {}
+        lines: dict[tuple[str, str], dict[str, float]] = {}
+        for line in cost.get("bom", []):
+            key = (line["category"], line["item"])
+            got = lines.setdefault(key, {"quantity": 0, "total_usd": 0.0})
+            got["quantity"] += line["quantity"]
+            got["total_usd"] += line["total_usd"]
+        for name, usd in (cost.get("project_costs_usd") or {}).items():
+            if usd:
+                lines[("Project costs", name)] = {"quantity": 1, "total_usd": usd}
+        return lines
+
+    def findings(self) -> Counter:
+        return Counter((f["severity"], f["code"], f["message"]) for f in self.report.get("findings", []))
+
+
+@dataclass(slots=True)
+class BomDifference:
+    category: str
+    item: str
+    change: Literal["added", "removed", "changed"]
+    quantity_a: int
+    quantity_b: int
+    total_usd_a: float
+    total_usd_b: float
+
+    @property
+    def quantity_difference(self) -> int:
+        return self.quantity_b - self.quantity_a
+
+    @property
+    def cost_difference_usd(self) -> float:
+        return self.total_usd_b - self.total_usd_a
+
+    def to_json(self) -> dict[str, Any]:
+        return {"category": self.category, "item": self.item, "change": self.change,
+                "quantity_a": self.quantity_a, "quantity_b": self.quantity_b,
+                "quantity_difference": self.quantity_difference, "total_usd_a": round(self.total_usd_a, 2),
+                "total_usd_b": round(self.total_usd_b, 2),
+                "cost_difference_usd": round(self.cost_difference_usd, 2)}
+
+
+def bom_differences(a: Side, b: Side) -> list[BomDifference]:
+    """Lines added, removed or changed (quantity or cost) from ``a`` to ``b``, in the order
+    of ``a``'s bill, then the lines ``b`` adds in its order."""
+    la, lb = a.bom_lines(), b.bom_lines()
+    out = []
+    for key in list(la) + [k for k in lb if k not in la]:
+        x, y = la.get(key), lb.get(key)
+        if x is not None and y is not None and x == y:
+            continue
+        change = "added" if x is None else "removed" if y is None else "changed"
+        x = x or {"quantity": 0, "total_usd": 0.0}
+        y = y or {"quantity": 0, "total_usd": 0.0}
+        out.append(BomDifference(key[0], key[1], change, x["quantity"], y["quantity"], x["total_usd"],
+                                 y["total_usd"]))
+    return out
+
+
+@dataclass(slots=True)
+class FindingDifference:
+    severity: str
+    code: str
+    message: str
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"severity": self.severity, "code": self.code, "message": self.message, "count": self.count}
+
+
+def finding_verdict(severity: str, gained: bool) -> Literal["better", "worse"] | None:
+    """An error or warning gained is worse, lost is better; a note (info) is neither."""
+    if severity == "info":
+        return None
+    return "worse" if gained else "better"
+
+
+def finding_differences(a: Side, b: Side) -> tuple[list[FindingDifference], list[FindingDifference]]:
+    """(gained, lost): findings ``b`` has that ``a`` has not, and the other way round."""
+    fa, fb = a.findings(), b.findings()
+
+    def listed(counter: Counter) -> list[FindingDifference]:
+        order = {"error": 0, "warning": 1, "info": 2}
+        return [FindingDifference(s, c, m, n) for (s, c, m), n in
+                sorted(counter.items(), key=lambda kv: order.get(kv[0][0], 3))]
+
+    return listed(fb - fa), listed(fa - fb)
+
+
+@dataclass(slots=True)
+class Difference:
+    """One side against the first."""
+
+    side: str
+    against: str
+    totals: dict[str, float | None]
+    verdicts: dict[str, str | None]
+    bom: list[BomDifference]
+    findings_gained: list[FindingDifference]
+    findings_lost: list[FindingDifference]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side": self.side, "against": self.against,
+                "totals": {k: _rounded(v) for k, v in self.totals.items()}, "verdicts": dict(self.verdicts),
+                "bom": [d.to_json() for d in self.bom],
+                "bom_cost_difference_usd": round(sum(d.cost_difference_usd for d in self.bom), 2),
+                "findings": {"gained": [f.to_json() for f in self.findings_gained],
+                             "lost": [f.to_json() for f in self.findings_lost]}}
+
+
+def _rounded(v: float | None) -> float | None:
+    return v if v is None or isinstance(v, int) else round(v, 6)
+
+
+@dataclass(slots=True)
+class Comparison:
+    sides: list[Side]
+    differences: list[Difference] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "metrics": [m.to_json() for m in METRICS],
+            "sides": [{"name": s.name, "totals": s.totals} for s in self.sides],
+            "differences": [d.to_json() for d in self.differences],
+        }
+
+
+def compare_json(named_reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
+    """Compare reports given as ``check --json`` dicts; each side against the first."""
+    if len(named_reports) < 2:
+        raise ValueError("a comparison needs two sides or more")
+    sides = [Side(n, r) for n, r in named_reports]
+    first = sides[0]
+    diffs = []
+    for s in sides[1:]:
+        ta, tb = first.totals, s.totals
+        totals = {m.key: _difference(ta[m.key], tb[m.key]) for m in METRICS}
+        gained, lost = finding_differences(first, s)
+        diffs.append(Difference(s.name, first.name, totals, {m.key: verdict(m, totals[m.key]) for m in METRICS},
+                                bom_differences(first, s), gained, lost))
+    return Comparison(sides, diffs)
+
+
+def compare_reports(named: list[tuple[str, Report]]) -> Comparison:
+    return compare_json([(name, report.to_json()) for name, report in named])
+
+
+def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
+    """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given)."""
+    from planner.network.cables import build_schedule
+    from planner.report.evaluate import evaluate
+
+    out = (report or evaluate(plan, catalog)).to_json()
+    out["cables"] = build_schedule(plan, catalog).totals()
+    out["plan"]["variant"] = plan.current_variant
+    return out
+
+
+def compare_plans(names: list[str], plans: list, catalog) -> Comparison:
+    """Evaluate each plan and compare them, each against the first."""
+    return compare_json([(n, report_json(p, catalog)) for n, p in zip(side_names(names), plans)])
+
+
+def side_names(names: list[str]) -> list[str]:
+    """Distinct names for the sides: a name given twice gets (2), (3)."""
+    seen: Counter = Counter()
+    out = []
+    for n in names:
+        seen[n] += 1
+        out.append(n if seen[n] == 1 else f"{n} ({seen[n]})")
+    return out

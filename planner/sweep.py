@@ -1,0 +1,385 @@
+"""Design sweeps: a small grid of choices over a base plan, each point laid out and evaluated.
+
+A grid file (JSON) names the values of each axis; an axis left out keeps the base's choice:
+
+    {"gpu_system": ["hgx-h100-8", "hgx-b300-8"],      # GPU node device types
+     "nodes": [8, 16, 24],                            # GPU nodes
+     "fabric": ["ib400", {"technology": "spx400", "switch_device": "sn5600-400"}],
+     "rack": [{"power_cap_kw": 30}, {"rack_type": "nvl72"}],   # the GPU racks
+     "power_basis": ["typical", "nameplate"]}
+
+A fabric is a technology or fabric settings fields; without a ``switch_device`` the base's
+switch is kept if it speaks the technology at its line rate, else the catalog's switch that
+does with the most ports is taken (``switch_for``). A rack
+is a catalog rack type or rack fields over those of the base's first GPU rack.
+
+Each point is laid out from the base as a template is: the base's GPU nodes, compute
+fabric switches and CDUs are taken out (with the racks they leave empty), the point's
+nodes are auto-placed into new GPU racks, the training workload's data parallelism is
+rescaled to the GPU count, then the fabric switches the nodes need and the CDUs the policy
+asks for are auto-placed where the old ones stood (new racks if those are full). Points run
+in worker processes; each row holds the figures ``check --json`` prints for that plan.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from planner.errors import PlannerError, describe_validation_error
+from planner.facility.cooling import cdus_needed
+from planner.hardware.catalog import Catalog, default_catalog, load_catalog
+from planner.network.fabric import FabricSizingError, plan_fabric
+from planner.plan.autoplace import AutoPlace
+from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
+from planner.plan.model import Plan
+from planner.plan.readfile import read_limited, strict_json
+from planner.plan.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
+from planner.plan.variants import resolve_variant
+from planner.report.compare import METRIC, METRICS
+from planner.report.evaluate import evaluate
+from planner.settings import FabricSettings
+
+MAX_POINTS = 100_000
+MAX_GRID_BYTES = 1024 * 1024
+
+
+class SweepError(PlannerError):
+    """A grid that cannot be used; the message is one line."""
+
+
+class _Grid(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    gpu_system: list[str] = Field(default_factory=list, max_length=100)
+    nodes: list[int] = Field(default_factory=list, max_length=1000)
+    fabric: list[str | dict[str, Any]] = Field(default_factory=list, max_length=100)
+    rack: list[dict[str, Any]] = Field(default_factory=list, max_length=100)
+    power_basis: list[Literal["typical", "nameplate"]] = Field(default_factory=list, max_length=2)
+
+
+AXES = ("gpu_system", "nodes", "fabric", "rack", "power_basis")
+
+
+@dataclass(frozen=True)
+class Grid:
+    axes: dict[str, list[Any]]  # only the axes given, in AXES order
+
+    @property
+    def size(self) -> int:
+        return math.prod(len(v) for v in self.axes.values()) if self.axes else 1
+
+    def points(self) -> list[dict[str, Any]]:
+        names = list(self.axes)
+        return [dict(zip(names, values)) for values in itertools.product(*self.axes.values())]
+
+
+def parse_grid(data: Any, catalog: Catalog, origin: str = "grid") -> Grid:
+    """Check a grid (a dict as read from JSON) against the catalog; SweepError says what is wrong."""
+    if not isinstance(data, dict):
+        raise SweepError(f"{origin}: a grid is a JSON object of axes ({', '.join(AXES)})")
+    try:
+        g = _Grid.model_validate(data)
+    except ValidationError as exc:
+        raise SweepError(f"{origin}: {describe_validation_error(exc, data)}") from None
+    for device in g.gpu_system:
+        d = catalog.get(device)
+        if d is None or d.gpu is None:
+            raise SweepError(f"{origin}: gpu_system '{device}' is not a GPU system of the catalog")
+    for n in g.nodes:
+        if not 1 <= n <= 100_000:
+            raise SweepError(f"{origin}: nodes takes 1 to 100,000, not {n}")
+    fabrics = []
+    for f in g.fabric:
+        fields = {"technology": f} if isinstance(f, str) else f
+        try:
+            FabricSettings.model_validate({**FabricSettings().model_dump(), **fields})
+        except ValidationError as exc:
+            raise SweepError(f"{origin}: fabric {json.dumps(f)}: {describe_validation_error(exc, fields)}") from None
+        switch = fields.get("switch_device")
+        if switch is not None and (catalog.get(switch) is None or catalog.get(switch).switch is None):
+            raise SweepError(f"{origin}: fabric switch '{switch}' is not a switch of the catalog")
+        fabrics.append(fields)
+    for r in g.rack:
+        unknown = set(r) - {"rack_type", "power_cap_kw", "cooling", "height_u", "max_weight_kg", "rear_door_hx"}
+        if unknown:
+            raise SweepError(f"{origin}: a rack has no field '{sorted(unknown)[0]}'")
+        if "rack_type" in r and catalog.rack_type(r["rack_type"]) is None:
+            raise SweepError(f"{origin}: the catalog has no rack type '{r['rack_type']}'")
+    axes = {"gpu_system": g.gpu_system, "nodes": g.nodes, "fabric": fabrics, "rack": g.rack,
+            "power_basis": g.power_basis}
+    grid = Grid({k: v for k, v in axes.items() if v})
+    if grid.size > MAX_POINTS:
+        raise SweepError(f"{origin}: {grid.size:,} points are more than a sweep takes ({MAX_POINTS:,})")
+    return grid
+
+
+def load_grid(path, catalog: Catalog) -> Grid:
+    from pathlib import Path
+
+    name = Path(path).name
+    try:
+        data = strict_json(read_limited(path, MAX_GRID_BYTES, "grid file"), "grid")
+    except PlannerError as exc:
+        raise SweepError(str(exc)) from None
+    except (ValueError, RecursionError, UnicodeDecodeError) as exc:
+        raise SweepError(f"{name}: not a valid grid file (JSON error: {exc})") from None
+    return parse_grid(data, catalog, name)
+
+
+# -- laying a point out -------------------------------------------------------------------
+
+def switch_for(technology: str, catalog: Catalog, current: str) -> str:
+    """The fabric switch for ``technology``: ``current`` if it speaks it at its line rate,
+    else the catalog's switch that does with the most ports (``current`` if none does)."""
+    from planner.network.technologies import TECHNOLOGIES
+
+    tech = TECHNOLOGIES[technology]
+
+    def fits(d) -> bool:
+        return (d is not None and d.switch is not None and d.switch.technology == tech.switch_technology
+                and d.switch.gbps_per_port == tech.line_rate_gbps)
+
+    if fits(catalog.get(current)):
+        return current
+    candidates = [d for d in catalog if fits(d)]
+    return max(candidates, key=lambda d: d.switch.ports).id if candidates else current
+
+
+def base_gpu_system(plan: Plan, catalog: Catalog) -> tuple[str | None, int]:
+    """The GPU node type the plan has most of, and how many."""
+    counts = Counter(p.device for p in plan.placements if p.device in catalog and catalog[p.device].gpu is not None)
+    return counts.most_common(1)[0] if counts else (None, 0)
+
+
+def _rack_fields(plan: Plan, catalog: Catalog, template: dict[str, Any], choice: dict[str, Any] | None) -> dict:
+    fields = dict(template)
+    if choice:
+        if "rack_type" in choice:
+            fields.update(catalog.rack_type(choice["rack_type"]).rack_fields(plan.settings.facility.default_rack_cap_kw))
+        fields.update({k: v for k, v in choice.items() if k != "rack_type"})
+    return fields
+
+
+def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
+    """The base laid out for one point of the grid (see the module's description)."""
+    plan = resolve_variant(base, base.current_variant)
+    s = plan.settings
+    if "fabric" in point:
+        fields = dict(point["fabric"])
+        if "switch_device" not in fields:
+            fields["switch_device"] = switch_for(fields["technology"], catalog, s.fabric.switch_device)
+        s.fabric = FabricSettings.model_validate({**s.fabric.model_dump(), **fields})
+    if "power_basis" in point:
+        s.facility = s.facility.model_copy(update={"power_basis": point["power_basis"]})
+    old_system, old_nodes = base_gpu_system(plan, catalog)
+    system = point.get("gpu_system", old_system)
+    nodes = point.get("nodes", old_nodes)
+    if system is None:
+        raise SweepError("the base plan has no GPU nodes and the grid names no gpu_system")
+    fabric_switch = base.settings.fabric.switch_device
+    cdu = s.facility.cdu_device
+    # The base's compute fabric switches; when its storage switches are the same model, only
+    # as many as the base's fabric needs (the rest serve storage and stay).
+    switches_out = sum(1 for p in plan.placements if p.device == fabric_switch)
+    if fabric_switch == base.settings.fabric.storage_switch_device and old_system is not None:
+        try:
+            size = plan_fabric({old_system: old_nodes}, catalog, base.settings.fabric)
+        except FabricSizingError:
+            size = None
+        switches_out = min(switches_out, size.switches if size is not None else 0)
+
+    def taken_out(p) -> str | None:
+        nonlocal switches_out
+        d = catalog.get(p.device)
+        if d is not None and d.gpu is not None:
+            return "gpu"
+        if p.device == fabric_switch and switches_out > 0:
+            switches_out -= 1
+            return "switch"
+        return "cdu" if p.device == cdu else None
+
+    kinds: dict[str, set[str]] = {}
+    gpu_rack: dict[str, Any] | None = None
+    remove = []
+    for p in plan.placements:
+        kind = taken_out(p)
+        if kind:
+            remove.append(p.id)
+            kinds.setdefault(kind, set()).add(p.rack)
+            if kind == "gpu" and gpu_rack is None:
+                gpu_rack = plan.rack(p.rack).model_dump(exclude={"id", "name", "row"})
+    RemoveDevices(remove).do(plan, catalog)
+    for rack in list(plan.racks):
+        if not plan.rack_members(rack.id) and any(rack.id in v for v in kinds.values()):
+            RemoveRack(rack.id).do(plan, catalog)
+    kept = {k: [r.id for r in plan.racks if r.id in v] for k, v in kinds.items()}
+    template = gpu_rack or {"cooling": catalog[system].cooling, "power_cap_kw": s.facility.default_rack_cap_kw}
+    try:
+        AutoPlace(system, nodes, new_rack_prefix="GPU", label_prefix="node-",
+                  new_rack_fields=_rack_fields(plan, catalog, template, point.get("rack"))).do(plan, catalog)
+        rescale_workload(plan, catalog, system, nodes)
+        size = plan_fabric({system: nodes}, catalog, s.fabric)
+        infra = kept.get("switch", [])
+        if size is not None and size.switches:
+            AutoPlace(s.fabric.switch_device, size.switches, racks=infra, new_rack_prefix="NET",
+                      new_rack_fields={"cooling": "air"},
+                      label_prefix=switch_label(catalog, s.fabric.switch_device)).do(plan, catalog)
+        need = cdus_needed(*liquid_load(plan, catalog), s.facility, catalog)
+        if need:
+            AutoPlace(cdu, need, racks=kept.get("cdu", []), new_rack_prefix="CDU",
+                      new_rack_fields={"cooling": "liquid"}, label_prefix="cdu-").do(plan, catalog)
+    except (CommandError, FabricSizingError, TemplateError) as exc:
+        raise SweepError(str(exc)) from None
+    set_rows(plan)
+    return plan
+
+
+# -- running ----------------------------------------------------------------------------
+
+def point_label(point: dict[str, Any]) -> dict[str, Any]:
+    """The point's choices as CSV columns."""
+    fabric = point.get("fabric")
+    rack = point.get("rack")
+    return {"gpu_system": point.get("gpu_system", ""), "nodes": point.get("nodes", ""),
+            "fabric": "" if fabric is None else fabric.get("technology", ""),
+            "switch_device": "" if fabric is None else fabric.get("switch_device", ""),
+            "rack": "" if rack is None else json.dumps(rack, sort_keys=True),
+            "power_basis": point.get("power_basis", "")}
+
+
+def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
+    """One row: the point's choices, then the figures of ``check --json`` (or the problem)."""
+    row: dict[str, Any] = point_label(point)
+    try:
+        plan = build_point(base, point, catalog)
+    except SweepError as exc:
+        return {**row, **{m.key: None for m in METRICS}, "errors": None, "warnings": None, "problem": str(exc)}
+    if "fabric" in point:  # the switch the technology took (``switch_for``)
+        row["switch_device"] = plan.settings.fabric.switch_device
+    report = evaluate(plan, catalog)
+    data = report.to_json()
+    counts = report.counts_by_severity()
+    row.update({m.key: m.value(data) for m in METRICS})
+    row.update(errors=counts["error"], warnings=counts["warning"], problem="")
+    return row
+
+
+_worker: dict[str, Any] = {}
+
+
+def _init_worker(base_json: str, catalog_files: Sequence[str]) -> None:
+    from planner.plan.fileio import plan_from_json
+
+    _worker["catalog"] = load_catalog(list(catalog_files)) if catalog_files else default_catalog()
+    _worker["base"] = plan_from_json(base_json)
+
+
+def _run_chunk(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [evaluate_point(_worker["base"], p, _worker["catalog"]) for p in points]
+
+
+@dataclass
+class SweepResult:
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    total: int = 0
+    cancelled: bool = False
+
+
+def run_sweep(base: Plan, grid: Grid, *, catalog_files: Sequence[str] = (), workers: int | None = None,
+              progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None,
+              chunk: int | None = None) -> SweepResult:
+    """Evaluate every point of ``grid`` in worker processes; rows in the grid's order.
+
+    ``progress(done, total)`` is called as points finish; ``cancelled()`` is asked between
+    chunks, and once it says True the points not started are dropped (the result holds the
+    rows finished so far, in order, and ``cancelled``)."""
+    from planner.plan.fileio import plan_to_json
+
+    points = grid.points()
+    total = len(points)
+    workers = max(1, workers or os.cpu_count() or 1)
+    chunk = chunk or max(1, min(50, math.ceil(total / (workers * 8))))
+    chunks = [points[i:i + chunk] for i in range(0, total, chunk)]
+    results: dict[int, list[dict[str, Any]]] = {}
+    done = 0
+    stopped = False
+    ctx = get_context("spawn")  # never fork a process holding threads (the desktop app)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks) or 1), mp_context=ctx,
+                               initializer=_init_worker, initargs=(plan_to_json(base), tuple(map(str, catalog_files))))
+    try:
+        pending = {pool.submit(_run_chunk, c): i for i, c in enumerate(chunks)}
+        while pending:
+            finished, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for f in finished:
+                i = pending.pop(f)
+                results[i] = f.result()
+                done += len(results[i])
+            if progress is not None and finished:
+                progress(done, total)
+            if cancelled is not None and cancelled():
+                stopped = True
+                for f in pending:
+                    f.cancel()
+                break
+    finally:
+        pool.shutdown(wait=not stopped, cancel_futures=True)
+    rows = [row for i in sorted(results) for row in results[i]]
+    return SweepResult(rows, total, stopped)
+
+
+# -- the Pareto front -----------------------------------------------------------------------
+
+def pareto_front(rows: Sequence[dict[str, Any]], x: str, y: str) -> list[int]:
+    """Indices of the rows no other row beats on both ``x`` and ``y`` (each in its metric's
+    better direction; a metric without one counts higher as better). Rows lacking either
+    figure are left out."""
+    def signed(key: str) -> Callable[[float], float]:
+        better = METRIC[key].better if key in METRIC else "higher"
+        return (lambda v: v) if better == "lower" else (lambda v: -v)
+
+    sx, sy = signed(x), signed(y)
+    points = [(sx(r[x]), sy(r[y]), i) for i, r in enumerate(rows)
+              if isinstance(r.get(x), (int, float)) and isinstance(r.get(y), (int, float))]
+    points.sort()
+    front, best_y = [], math.inf
+    for px, py, i in points:  # lowest x first; a row is on the front if its y beats all before it
+        if py < best_y:
+            front.append(i)
+            best_y = py
+    return sorted(front)
+
+
+def default_axes(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
+    """Capex against time to train for a training workload, else against inference throughput."""
+    if any(r.get("time_to_train_days") is not None for r in rows):
+        return "capex_usd", "time_to_train_days"
+    return "capex_usd", "decode_tokens_per_s" if any(r.get("decode_tokens_per_s") for r in rows) else "tokens_per_s"
+
+
+CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis",
+               *[m.key for m in METRICS], "errors", "warnings", "pareto", "problem"]
+
+
+def rows_to_csv(rows: Sequence[dict[str, Any]], front: Sequence[int]) -> str:
+    import csv
+    import io
+
+    on_front = set(front)
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for i, r in enumerate(rows):
+        w.writerow({**{k: ("" if v is None else v) for k, v in r.items()}, "point": i + 1,
+                    "pareto": "yes" if i in on_front else ""})
+    return out.getvalue()

@@ -1,0 +1,157 @@
+"""compare: two designs side by side; every difference is the difference of their check reports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from planner.cli import main
+
+
+def cli(capsys, *argv):
+    capsys.readouterr()
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out
+
+
+@pytest.fixture(scope="module")
+def medium_and_massive(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("cmp")
+    for name in ("medium", "massive"):
+        assert main(["new", "-t", name, "-o", str(folder / f"{name}.json")]) == 0
+    return folder / "medium.json", folder / "massive.json"
+
+
+def test_compare_medium_and_massive_differences_are_those_of_the_check_reports(capsys, medium_and_massive):
+    a, b = medium_and_massive
+    checks = []
+    for f in (a, b):
+        code, out = cli(capsys, "check", str(f), "--json")
+        assert code == 0
+        checks.append(json.loads(out.out))
+    code, out = cli(capsys, "compare", str(a), str(b), "--json")
+    assert code == 0, out.err
+    c = json.loads(out.out)
+    assert [s["name"] for s in c["sides"]] == ["medium.json", "massive.json"]
+    d = c["differences"][0]
+    ca, cb = checks
+    where = {  # each total, as check --json gives it
+        "gpus": lambda r: r["totals"]["gpus"],
+        "it_power_kw": lambda r: r["totals"]["it_power_kw"],
+        "facility_power_kw": lambda r: r["totals"]["facility_power_kw"],
+        "racks": lambda r: r["totals"]["racks"],
+        "cdus": lambda r: r["totals"]["cdus"],
+        "capex_usd": lambda r: r["cost"]["capex_usd"],
+        "opex_usd_per_month": lambda r: r["cost"]["opex_usd_per_month"],
+        "tco_usd": lambda r: r["cost"]["tco_usd"],
+        "tokens_per_s": lambda r: r["workload"]["tokens_per_s"],
+        "time_to_train_days": lambda r: r["workload"]["time_to_train_days"],
+        "break_even_months": lambda r: r["cost"]["break_even_months"]["on_demand"],
+    }
+    for key, get in where.items():
+        assert c["sides"][0]["totals"][key] == get(ca), key
+        assert c["sides"][1]["totals"][key] == get(cb), key
+        assert d["totals"][key] == pytest.approx(get(cb) - get(ca), abs=1e-6), key
+    # By hand: 48 - 16 nodes of 8 GPUs; 17 - 7 racks (the templates' layouts).
+    assert (d["totals"]["gpus"], d["totals"]["racks"]) == (256, 10)
+    # The BOM's line differences add up to the capex difference.
+    capex = cb["cost"]["capex_usd"] - ca["cost"]["capex_usd"]
+    assert sum(line["cost_difference_usd"] for line in d["bom"]) == pytest.approx(capex, abs=0.01 * len(d["bom"]))
+    gpu_line = next(line for line in d["bom"] if line["category"] == "GPU servers")
+    assert (gpu_line["change"], gpu_line["quantity_difference"]) == ("changed", 32)
+    assert gpu_line["cost_difference_usd"] == 32 * 315_000  # the catalog's $315,000 per HGX H100 node
+    # Cabling is priced from each plan's cable schedule: massive's longer runs are lines medium does not have.
+    assert any(line["change"] == "added" and line["category"] == "Cabling" for line in d["bom"])
+    # The facility's power distribution is one line in both, priced per kW of IT power: changed in cost only.
+    facility = next(line for line in d["bom"] if line["item"] == "Facility power distribution")
+    assert (facility["change"], facility["quantity_difference"]) == ("changed", 0) and facility["cost_difference_usd"] > 0
+    # Findings: massive gains its 8 extra GPU racks' nameplate warnings; medium's archetype note is lost.
+    gained = [(f["code"], f["count"]) for f in d["findings"]["gained"]]
+    assert sum(n for code, n in gained if code == "rack.power.nameplate_over_cap") >= 8
+    assert [f["code"] for f in d["findings"]["lost"]] == ["workload.archetype"]
+    # Better or worse, by each figure's direction: more capex is worse, a sooner break-even is better.
+    assert d["verdicts"]["capex_usd"] == "worse" and d["verdicts"]["gpus"] is None
+    assert d["verdicts"]["break_even_months"] == ("better" if d["totals"]["break_even_months"] < 0 else "worse")
+
+
+def test_compare_text_shows_each_side_and_the_difference(capsys, medium_and_massive):
+    capex_of = []
+    for f in medium_and_massive:
+        _, out = cli(capsys, "check", str(f), "--json")
+        capex_of.append(json.loads(out.out)["cost"]["capex_usd"])
+    code, out = cli(capsys, "compare", *map(str, medium_and_massive))
+    assert code == 0
+    gpus = next(line for line in out.out.splitlines() if line.startswith("GPUs"))
+    assert gpus.split() == ["GPUs", "128", "384", "+256"]
+    capex = next(line for line in out.out.splitlines() if line.startswith("Capex")).split()
+    a, b = capex_of
+    assert capex == ["Capex", f"${a:,.0f}", f"${b:,.0f}", f"+${b - a:,.0f}", "worse"]
+
+
+def test_compare_variants_of_one_plan(capsys, tmp_path):
+    from planner.plan.commands import History, SetSetting
+    from planner.plan.fileio import save_plan
+    from planner.plan.templates import build_template
+    from planner.plan.variants import CreateVariant
+    from planner.hardware.catalog import default_catalog
+
+    catalog = default_catalog()
+    plan = build_template("medium", catalog=catalog)
+    h = History(plan, catalog)
+    h.apply(CreateVariant("PUE 1.2"))
+    h.apply(SetSetting("facility", "pue", 1.2))
+    save_plan(plan, tmp_path / "p.json")
+    code, out = cli(capsys, "compare", str(tmp_path / "p.json"), "--variants", "Base", "PUE 1.2", "--json")
+    assert code == 0, out.err
+    d = json.loads(out.out)["differences"][0]
+    # Same IT power; facility power = IT x PUE: 142.648 kW x (1.2 - 1.56).
+    assert d["totals"]["it_power_kw"] == 0
+    assert d["totals"]["facility_power_kw"] == pytest.approx(142.648 * (1.2 - 1.56), abs=1e-6)
+    assert d["verdicts"]["facility_power_kw"] == "better" and d["bom"] == []
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--variants", "Base", "Ghost"], "no variant 'Ghost' (variants: Base, Nameplate)"),
+    (["--variants", "Base"], "needs two variant names"),
+    ([], "needs two plan files"),
+])
+def test_compare_bad_input_is_one_line_and_exit_2(capsys, args, message):
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "plan_v5.json"
+    code, out = cli(capsys, "compare", str(sample), *args)
+    assert code == 2 and out.out == ""
+    assert out.err.count("\n") == 1 and message in out.err
+
+
+def test_workbook_compare_sheet_agrees_with_the_comparison(capsys, tmp_path, medium_and_massive):
+    import openpyxl
+
+    a, b = medium_and_massive
+    code, out = cli(capsys, "compare", str(a), str(b), "--json")
+    out_json = out.out
+    d = json.loads(out_json)["differences"][0]
+    code, out = cli(capsys, "export", str(a), "-o", str(tmp_path / "c.xlsx"), "--compare-with", str(b))
+    assert code == 0, out.err
+    wb = openpyxl.load_workbook(tmp_path / "c.xlsx")  # formulas
+    values = openpyxl.load_workbook(tmp_path / "c.xlsx", data_only=True)  # their cached results
+    assert wb.sheetnames[:3] == ["Summary", "Compare", "BOM"]
+    ws, wv = wb["Compare"], values["Compare"]
+    rows = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}
+    capex = rows["Capex"]
+    sides = json.loads(out_json)["sides"]
+    assert (wv.cell(capex, 4).value, wv.cell(capex, 5).value) == (sides[0]["totals"]["capex_usd"],
+                                                                  sides[1]["totals"]["capex_usd"])
+    assert ws.cell(capex, 6).value == f"=E{capex}-D{capex}"
+    assert wv.cell(capex, 6).value == pytest.approx(d["totals"]["capex_usd"])
+    # Worse is red, better green: more capex is worse; break-even here comes sooner.
+    assert ws.cell(capex, 6).fill.fgColor.rgb.endswith("F6D5D3") and wv.cell(capex, 7).value == "worse"
+    be = rows["Break-even vs on-demand rent"]
+    assert wv.cell(be, 7).value == d["verdicts"]["break_even_months"]
+    # The BOM differences' total (a SUM formula) equals the capex difference beside it.
+    total = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 8).value == "Total")
+    assert ws.cell(total, 9).value.startswith("=SUM(")
+    assert wv.cell(total, 9).value == pytest.approx(wv.cell(total + 1, 9).value, abs=0.01)
+    assert wv.cell(total + 1, 8).value == "Capex difference"

@@ -1,0 +1,158 @@
+"""sweep: every row equals check --json of the same plan laid out by hand."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from planner.cli import main
+from planner.facility.cooling import cdus_needed
+from planner.network.fabric import plan_fabric
+from planner.plan.autoplace import AutoPlace
+from planner.plan.commands import History, RemoveDevices, RemoveRack, SetSetting
+from planner.plan.fileio import save_plan
+from planner.plan.templates import build_template, liquid_load, set_rows
+from planner.sweep import SweepError, parse_grid, pareto_front
+
+SYSTEMS = ["hgx-h100-8", "hgx-b300-8"]
+NODES = [8, 16, 24]
+FABRICS = [("ib400", "qm9700"), ("spx400", "sn5600-400")]
+# medium trains with TP 8 x PP 4 x DP 4 on 128 GPUs; at 8 GPUs a node, n nodes give n replicas of TP 8:
+# PP stays 4 (it divides 8, 16 and 24) and DP = n / 4.
+PP_DP = {8: (4, 2), 16: (4, 4), 24: (4, 6)}
+
+
+def by_hand(catalog, system: str, nodes: int, technology: str, switch: str):
+    """medium, re-laid out step by step with the editing commands: take out its 16 H100
+    nodes, its 10 QM9700 fabric switches and its 2 CDUs (and the racks they leave empty),
+    place the nodes in 30 kW liquid-cooled GPU racks, set TP x PP x DP to the GPUs, then the
+    switches the fabric needs into the network rack and the CDUs into the CDU rack."""
+    plan = build_template("medium", catalog=catalog)
+    h = History(plan, catalog)
+    h.apply(SetSetting("fabric", "technology", technology))
+    h.apply(SetSetting("fabric", "switch_device", switch))
+    out = [p for p in plan.placements if p.device in ("hgx-h100-8", "qm9700", "cdu-inrack-250")]
+    assert len(out) == 16 + 10 + 2
+    racks = {p.rack for p in out}
+    net = next(p.rack for p in out if p.device == "qm9700")
+    cdu_rack = next(p.rack for p in out if p.device == "cdu-inrack-250")
+    h.apply(RemoveDevices([p.id for p in out]))
+    for rid in sorted(racks, key=plan.rack_index):
+        if not plan.rack_members(rid):
+            h.apply(RemoveRack(rid))
+    h.apply(AutoPlace(system, nodes, new_rack_prefix="GPU", label_prefix="node-",
+                      new_rack_fields={"height_u": 42, "power_cap_kw": 30.0, "cooling": "liquid",
+                                       "max_weight_kg": 1360.0, "rack_type": "", "width_mm": 600,
+                                       "depth_mm": 1200, "rear_door_hx": False}))
+    pp, dp = PP_DP[nodes]
+    h.apply(SetSetting("workload", "pp", pp))
+    h.apply(SetSetting("workload", "dp", dp))
+    size = plan_fabric({system: nodes}, catalog, plan.settings.fabric)
+    label = "ib-" if technology.startswith("ib") else "eth-"
+    h.apply(AutoPlace(switch, size.switches, racks=[net] if plan.rack(net) else [], new_rack_prefix="NET",
+                      new_rack_fields={"cooling": "air"}, label_prefix=label))
+    need = cdus_needed(*liquid_load(plan, catalog), plan.settings.facility, catalog)
+    h.apply(AutoPlace("cdu-inrack-250", need, racks=[cdu_rack] if plan.rack(cdu_rack) else [],
+                      new_rack_prefix="CDU", new_rack_fields={"cooling": "liquid"}, label_prefix="cdu-"))
+    set_rows(plan)
+    return plan
+
+
+def cli(capsys, *argv):
+    capsys.readouterr()
+    code = main(list(argv))
+    return code, capsys.readouterr()
+
+
+def test_a_2x3x2_sweep_gives_12_rows_equal_to_check_json_of_the_plans_built_by_hand(capsys, tmp_path, catalog):
+    assert main(["new", "-t", "medium", "-o", str(tmp_path / "base.json")]) == 0
+    (tmp_path / "grid.json").write_text(json.dumps({
+        "gpu_system": SYSTEMS, "nodes": NODES,
+        "fabric": [{"technology": t, "switch_device": s} for t, s in FABRICS]}))
+    code, out = cli(capsys, "sweep", str(tmp_path / "base.json"), "--grid", str(tmp_path / "grid.json"),
+                    "-o", str(tmp_path / "r.csv"), "--workers", "2")
+    assert code == 0, out.err
+    assert out.out.startswith(f"wrote {tmp_path / 'r.csv'}: 12 points")
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert len(rows) == 12
+    i = 0
+    for system in SYSTEMS:
+        for nodes in NODES:
+            for technology, switch in FABRICS:
+                row = rows[i]
+                i += 1
+                assert (row["gpu_system"], row["nodes"], row["fabric"], row["switch_device"]) == (
+                    system, str(nodes), technology, switch)
+                save_plan(by_hand(catalog, system, nodes, technology, switch), tmp_path / "hand.json")
+                _, got = cli(capsys, "check", str(tmp_path / "hand.json"), "--json")
+                r = json.loads(got.out)
+                assert r["totals"]["gpus"] == nodes * 8
+                expect = {
+                    "gpus": r["totals"]["gpus"], "racks": r["totals"]["racks"], "cdus": r["totals"]["cdus"],
+                    "it_power_kw": r["totals"]["it_power_kw"],
+                    "facility_power_kw": r["totals"]["facility_power_kw"],
+                    "capex_usd": r["cost"]["capex_usd"], "opex_usd_per_month": r["cost"]["opex_usd_per_month"],
+                    "tco_usd": r["cost"]["tco_usd"], "tokens_per_s": r["workload"]["tokens_per_s"],
+                    "time_to_train_days": r["workload"]["time_to_train_days"],
+                    "break_even_months": r["cost"]["break_even_months"]["on_demand"],
+                    "errors": sum(f["severity"] == "error" for f in r["findings"]),
+                    "warnings": sum(f["severity"] == "warning" for f in r["findings"]),
+                }
+                got_row = {k: (None if row[k] == "" else float(row[k])) for k in expect}
+                assert got_row == expect, (system, nodes, technology)
+    # The base point (16 H100 nodes on NDR400) has medium's 16 x 8 GPUs (its cabling follows the new layout:
+    # the GPU racks stand after the others).
+    assert rows[2]["gpus"] == "128"
+
+
+def test_pareto_front_keeps_only_the_rows_nothing_beats_on_both():
+    rows = [{"capex_usd": 1.0, "time_to_train_days": 10.0}, {"capex_usd": 2.0, "time_to_train_days": 5.0},
+            {"capex_usd": 3.0, "time_to_train_days": 6.0}, {"capex_usd": 1.5, "time_to_train_days": 10.0},
+            {"capex_usd": None, "time_to_train_days": 1.0}, {"capex_usd": 4.0, "time_to_train_days": 1.0}]
+    # row 2 loses to row 1 on both, row 3 to row 0 (same time, more capex); row 4 has no capex.
+    assert pareto_front(rows, "capex_usd", "time_to_train_days") == [0, 1, 5]
+    # More tokens/s is better: against capex, the front runs the other way.
+    rows = [{"capex_usd": 1.0, "tokens_per_s": 10.0}, {"capex_usd": 2.0, "tokens_per_s": 5.0},
+            {"capex_usd": 3.0, "tokens_per_s": 20.0}]
+    assert pareto_front(rows, "capex_usd", "tokens_per_s") == [0, 2]
+
+
+@pytest.mark.parametrize("grid, message", [
+    ([1, 2], "a grid is a JSON object"),
+    ({"gpu_system": ["qm9700"]}, "gpu_system 'qm9700' is not a GPU system"),
+    ({"nodes": [0]}, "nodes takes 1 to 100,000"),
+    ({"nodes": ["8"]}, "nodes"),
+    ({"fabric": ["ib999"]}, "fabric \"ib999\""),
+    ({"rack": [{"rack_type": "nope"}]}, "no rack type 'nope'"),
+    ({"colour": ["red"]}, "colour"),
+    ({"nodes": list(range(1, 1001)), "gpu_system": ["hgx-h100-8"] * 100, "power_basis": ["typical", "nameplate"]},
+     "more than a sweep takes"),
+])
+def test_bad_grids_are_refused_in_one_line(catalog, grid, message):
+    with pytest.raises(SweepError, match=message) as info:
+        parse_grid(grid, catalog, "g.json")
+    assert "\n" not in str(info.value)
+
+
+def test_a_malformed_grid_file_is_one_line_exit_2_and_nothing_written(capsys, tmp_path):
+    assert main(["new", "-t", "medium", "-o", str(tmp_path / "base.json")]) == 0
+    (tmp_path / "grid.json").write_text('{"nodes": [8, 16,]}')
+    code, out = cli(capsys, "sweep", str(tmp_path / "base.json"), "--grid", str(tmp_path / "grid.json"),
+                    "-o", str(tmp_path / "r.csv"))
+    assert code == 2 and out.err.count("\n") == 1 and "grid.json" in out.err
+    code, out = cli(capsys, "sweep", str(tmp_path / "base.json"), "--grid", str(tmp_path / "grid.json"),
+                    "--variant", "Ghost", "-o", str(tmp_path / "r.csv"))
+    assert code == 2 and "no variant 'Ghost'" in out.err
+    assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_fabric_given_by_technology_takes_a_switch_that_speaks_it(catalog):
+    from planner.sweep import switch_for
+
+    assert switch_for("ib400", catalog, "qm9700") == "qm9700"  # the base's switch, NDR at 400G
+    # Spectrum-X 400GbE: an Ethernet switch at 400G; the SN5600 split to 128 x 400GbE is the one.
+    assert switch_for("spx400", catalog, "qm9700") == "sn5600-400"
+    # XDR InfiniBand at 800G: the Quantum-X800 Q3400 (144 ports) has more ports than the Q3200 (36).
+    assert switch_for("ib800", catalog, "qm9700") == "q3400"
