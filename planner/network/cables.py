@@ -16,6 +16,9 @@ slack. Rounded up to the medium's stock length (``planner.network.media``).
 A campus holds over a million links, so the schedule keeps them as columns (each end a
 device "site" and a port, each link a "kind": tier, speed and medium) and makes ``Link``
 objects only for whoever iterates them; the totals count kinds.
+
+Why it is long: the schedule's columns and the views over them (links, totals, CSV) and the
+wiring of each network (compute tiers, storage, management) are one routing model.
 """
 
 from __future__ import annotations
