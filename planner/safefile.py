@@ -12,6 +12,10 @@ Targets are checked first: a folder, device, pipe or socket is refused, as is an
 file nobody may write (mode without any write bit, or not writable by this user) and a
 target that is the same file as one of the command's inputs. A symbolic link is followed:
 the file it points to is replaced atomically and the link stays a link.
+
+Why it is long: each kind of target check and each kind of output check (PDF, SVG, PNG,
+workbook, plan) is a few lines of its own, around the one write path every file goes
+through.
 """
 
 from __future__ import annotations

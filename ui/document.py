@@ -1,8 +1,9 @@
 """The open plan as a Qt object: every edit goes through here.
 
-An edit is a core command: it is done, the plan is re-evaluated for what the change set
-names, a thin QUndoCommand is pushed so Ctrl+Z undoes it, and then ``changed(ChangeSet,
-Report)`` is emitted; views redraw only what the change set touched.
+An edit is a core command applied to the core's ``History`` (which also decides whether
+it merges with the step before); the plan is re-evaluated for what the change set names,
+a thin QUndoCommand standing for the history's step is pushed so Ctrl+Z undoes it, and
+then ``changed(ChangeSet, Report)`` is emitted; views redraw only what the change set touched.
 """
 
 from __future__ import annotations
@@ -15,31 +16,31 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import EVERYTHING, ChangeSet
-from planner.plan.commands import Command, CommandError
+from planner.plan.commands import Command, CommandError, History
 from planner.report.evaluate import Evaluator
 from planner.plan.fileio import plan_to_json, save_plan
 from planner.plan.model import Plan
 from planner.report.model import Report
 
-_MERGEABLE_ID = 1
+_STEP_ID = 1  # every step may merge; whether it does is the core History's decision
 
 
-class _UndoEntry(QUndoCommand):
-    """A core command on the QUndoStack. It was already done when pushed, so the first redo is skipped."""
+class _UndoStep(QUndoCommand):
+    """One step of the document's core ``History`` on the QUndoStack (for Qt's Undo and Redo
+    actions, texts and clean state). It was already done when pushed, so the first redo is
+    skipped; when the history merged the edit into the step before, Qt merges it too."""
 
-    def __init__(self, doc: Document, command: Command, merge_key: Any = None):
-        super().__init__(command.label)
-        self.doc, self.command, self.merge_key = doc, command, merge_key
+    def __init__(self, doc: Document, label: str, merged: bool):
+        super().__init__(label)
+        self.doc, self.merged = doc, merged
         self._pushed = False
 
     def id(self) -> int:  # noqa: A003 - Qt's name
-        return _MERGEABLE_ID if self.merge_key is not None else -1
+        return _STEP_ID
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, _UndoEntry) or other.merge_key != self.merge_key:
-            return False
-        if self.command.merge(other.command):
-            self.setText(self.command.label)
+        if isinstance(other, _UndoStep) and other.merged:
+            self.setText(other.text())
             return True
         return False
 
@@ -47,10 +48,10 @@ class _UndoEntry(QUndoCommand):
         if not self._pushed:
             self._pushed = True
             return
-        self.doc._replay(self.command.do(self.doc.plan, self.doc.catalog))
+        self.doc._replay(self.doc.history.redo())
 
     def undo(self) -> None:
-        self.doc._replay(self.command.undo(self.doc.plan, self.doc.catalog))
+        self.doc._replay(self.doc.history.undo())
 
 
 class Document(QObject):
@@ -65,6 +66,7 @@ class Document(QObject):
         self.catalog = catalog
         self.undo_stack = QUndoStack(self)
         self.plan = plan
+        self.history = History(plan, catalog)
         self.path: Path | None = Path(path) if path else None
         self.evaluator = Evaluator(plan, catalog)
         self.report: Report = self.evaluator.evaluate()
@@ -76,8 +78,10 @@ class Document(QObject):
 
         Commands pushed with the same non-None ``merge_key`` back to back merge into one
         undo step (the core command decides whether they can)."""
+        if self.undo_stack.isClean():
+            self.history.seal()  # the saved plan stays a step of its own (Qt merges nothing into it either)
         try:
-            changes = command.do(self.plan, self.catalog)
+            changes = self.history.apply(command, merge_key)
         except CommandError as exc:
             self.last_error = str(exc)
             self.error.emit(self.last_error)
@@ -85,7 +89,7 @@ class Document(QObject):
         self.last_error = None
         self.report = self.evaluator.evaluate(changes)
         # push, then tell the views: a view reacting to the change sees the undo step it belongs to
-        self.undo_stack.push(_UndoEntry(self, command, merge_key))
+        self.undo_stack.push(_UndoStep(self, self.history.label, self.history.merged))
         self.changed.emit(changes, self.report)
         return True
 
@@ -97,6 +101,7 @@ class Document(QObject):
     def replace(self, plan: Plan, path: Path | None) -> None:
         """Show another plan (new or opened): fresh evaluation, empty undo history."""
         self.plan = plan
+        self.history = History(plan, self.catalog)
         self.evaluator = Evaluator(plan, self.catalog)
         self.report = self.evaluator.evaluate()
         self.undo_stack.clear()

@@ -1,5 +1,9 @@
 """File handling of the main window: new from template, open, save, recent files, exports,
-and the unsaved-changes prompt. Mixed into ``MainWindow`` (which provides doc, view, settings)."""
+and the unsaved-changes prompt. Mixed into ``MainWindow`` (which provides doc, view, settings).
+
+Why it is long: each file action (new, open, save, save as, recent files, every export,
+import prices) has its own dialog and error handling.
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,9 @@
 
 Recovery/autosave can hook in with ``plan_json()`` (the current plan as file text) and
 ``is_modified``; ``ui.app.STARTUP_HOOKS`` run once the window is shown.
+
+Why it is long: it assembles the window: docks, actions, menus, toolbars and the wiring
+between views; file handling lives in ``ui.file_actions``.
 """
 
 from __future__ import annotations

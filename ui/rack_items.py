@@ -1,12 +1,17 @@
 """Graphics items of the elevation view: one RackItem per rack, one DeviceItem per placed device.
 
-Positions inside a rack are geometry (U -> pixels); every figure drawn (kW, caps) comes
-from the core's RackResult.
+What a rack and its devices show — boxes in U, colours, names, figures — is the core's
+elevation layout (``planner.report.elevation``), the same the exported elevations draw;
+here it becomes pixels (U -> y) in the app's number notation.
 
 Level of detail: below ``LABELS_FROM_LOD`` a rack draws its devices itself as plain
 blocks and has no DeviceItems yet; they are created the first time the rack is drawn
 close enough for labels, or when anything asks for ``RackItem.devices`` (selection,
 tests). A 100,000-GPU plan therefore opens without building 18,000 device items.
+
+Why it is long: the two graphics items paint by level of detail (blocks, one-line and
+two-line labels, headers) and handle their own mouse input; what they show is the core's
+elevation layout.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QSty
 
 from planner.hardware.catalog import DeviceType
 from planner.plan.model import Placement, Rack
+from planner.report.elevation import DeviceBox, RackHeading, device_box, rack_heading
 from planner.report.model import RackResult
-from ui import colors, fmt, theme
+from ui import fmt, theme
 from ui.floor import LABELS_FROM_LOD
 
 PAD = 6.0  # frame thickness around the U slots
@@ -74,13 +80,13 @@ class DeviceItem(QGraphicsObject):
         self._press: QPointF | None = None
         self.sync(placement, device, "typical")
 
-    def sync(self, placement: Placement, device: DeviceType | None, basis: str) -> None:
+    def sync(self, placement: Placement, device: DeviceType | None, basis: str, box: DeviceBox | None = None) -> None:
         self.placement = placement
         self.device = device
         self.basis = basis
-        h = device.u_height if device else 1
+        self.box = box if box is not None else device_box(placement, device, basis)
         rack: RackItem = self.parentItem()  # type: ignore[assignment]
-        rect = device_rect(rack, placement.u, h)
+        rect = device_rect(rack, self.box.u, self.box.height_u)
         if rect.size() != self._rect.size():
             self.prepareGeometryChange()
             self._rect = QRectF(0, 0, rect.width(), rect.height())
@@ -97,7 +103,8 @@ class DeviceItem(QGraphicsObject):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
         r = self._rect
-        base = theme.category_colour(self.device.category if self.device else "other")
+        box = self.box
+        base = QColor(box.fill)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(QPen(base.lighter(135), 1))
         painter.setBrush(QBrush(base))
@@ -108,7 +115,8 @@ class DeviceItem(QGraphicsObject):
             painter.drawRoundedRect(r.adjusted(1, 1, -1, -1), 3, 3)
         if option.levelOfDetailFromTransform(painter.worldTransform()) < LABELS_FROM_LOD:
             return  # zoomed far out: blocks only, which keeps thousands of racks fast to draw
-        painter.setPen(QColor("white"))
+        ink = QColor(box.ink)
+        painter.setPen(ink)
         font = QFont(painter.font())
         px = text_px(11, option.levelOfDetailFromTransform(painter.worldTransform()))
         font.setPixelSize(round(px))
@@ -116,9 +124,7 @@ class DeviceItem(QGraphicsObject):
         if r.height() < px:
             return  # text this small on screen would not be legible: the tooltip names it
         text_r = r.adjusted(6, 0, -6, 0)
-        name = self.placement.label or self.placement.id
-        model = self.device.model if self.device else f"unknown type '{self.placement.device}'"
-        power = fmt.watts(self.device.power_w(self.basis)) if self.device else ""
+        name, model, power = box.name, box.model, fmt.local(box.power)
         metrics = QFontMetricsF(font)
         if one_u or r.height() < 2 * (px + 3) + 2:
             font.setBold(True)
@@ -133,7 +139,7 @@ class DeviceItem(QGraphicsObject):
             painter.drawText(text_r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, power)
             room = text_r.width() - name_w - power_w
             if room > 30:
-                painter.setPen(QColor(255, 255, 255, 190))
+                painter.setPen(QColor(ink.red(), ink.green(), ink.blue(), 190))
                 painter.drawText(QRectF(text_r.left() + name_w, r.top(), room, r.height()),
                                  Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                                  metrics.elidedText(model, Qt.TextElideMode.ElideRight, room))
@@ -149,7 +155,7 @@ class DeviceItem(QGraphicsObject):
             font.setBold(False)
             painter.setFont(font)
             painter.drawText(top, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, power)
-            painter.setPen(QColor(255, 255, 255, 200))
+            painter.setPen(QColor(ink.red(), ink.green(), ink.blue(), 200))
             below = QRectF(text_r.left(), r.top() + 2 + line, text_r.width(), line)
             painter.drawText(below, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              metrics.elidedText(model, Qt.TextElideMode.ElideRight, text_r.width()))
@@ -194,6 +200,8 @@ class RackItem(QGraphicsItem):
         self._devices: dict[str, DeviceItem] = {}
         self._materialised = False  # DeviceItems exist (see the module docstring)
         self._members: dict[str, Placement] = {}
+        self._boxes: dict[str, DeviceBox] | None = None  # the core's layout of the members, made when first drawn
+        self._heading: RackHeading | None = None
         self._catalog = None
         self._basis = "typical"
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
@@ -244,12 +252,21 @@ class RackItem(QGraphicsItem):
             self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
         self.rack, self.result = rack, result
         self._members, self._catalog, self._basis = dict(members), catalog, basis
+        self._boxes, self._heading = None, None
         if self._materialised:
             self._sync_devices()
         self.update()
 
+    def boxes(self) -> dict[str, DeviceBox]:
+        """The rack's devices as the core lays them out (``planner.report.elevation``), by placement id."""
+        if self._boxes is None:
+            catalog, basis = self._catalog, self._basis
+            self._boxes = {pid: device_box(p, catalog.get(p.device), basis) for pid, p in self._members.items()}
+        return self._boxes
+
     def _sync_devices(self) -> None:
         members, catalog, basis = self._members, self._catalog, self._basis
+        boxes = self.boxes()
         for pid in [pid for pid in self._devices if pid not in members]:
             item = self._devices.pop(pid)
             item.setParentItem(None)
@@ -259,7 +276,7 @@ class RackItem(QGraphicsItem):
             item = self._devices.get(pid)
             if item is None:
                 self._devices[pid] = item = DeviceItem(p, catalog.get(p.device), self)
-            item.sync(p, catalog.get(p.device), basis)
+            item.sync(p, catalog.get(p.device), basis, boxes[pid])
 
     def mousePressEvent(self, event) -> None:
         # at medium zoom the devices may not be items yet: a click on one selects it
@@ -315,14 +332,11 @@ class RackItem(QGraphicsItem):
 
     def _paint_device_blocks(self, painter: QPainter) -> None:
         """Devices as plain category-coloured blocks, before they are items of their own."""
-        catalog = self._catalog
-        if catalog is None:
+        if self._catalog is None:
             return
         by_colour: dict[str, list[QRectF]] = {}
-        for p in self._members.values():
-            device = catalog.get(p.device)
-            colour = colors.category_color(device.category if device else "other")
-            by_colour.setdefault(colour, []).append(device_rect(self, p.u, device.u_height if device else 1))
+        for box in self.boxes().values():
+            by_colour.setdefault(box.fill, []).append(device_rect(self, box.u, box.height_u))
         painter.setPen(Qt.PenStyle.NoPen)
         for colour, rects in by_colour.items():
             painter.setBrush(QColor(colour))
@@ -346,7 +360,7 @@ class RackItem(QGraphicsItem):
         font.setBold(False)
         font.setPixelSize(round(tag_px))
         painter.setFont(font)
-        tag = f"{rack.height_u}U · {rack.cooling}"
+        tag = self.heading().height_tag
         if tag_px <= row.height() and name_w + QFontMetricsF(font).horizontalAdvance(tag) + 8 <= width:
             painter.setPen(theme.RACK_MUTED_TEXT)
             painter.drawText(row, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, tag)
@@ -355,9 +369,9 @@ class RackItem(QGraphicsItem):
         painter.setBrush(QColor("#30353d"))
         painter.drawRoundedRect(bar, 3, 3)
         if res is not None:
-            fraction = res.load_fraction
-            fill = QRectF(bar.left(), bar.top(), bar.width() * min(1.0, fraction), bar.height())
-            painter.setBrush(theme.bar_colour(fraction))
+            heading = self.heading()
+            fill = QRectF(bar.left(), bar.top(), bar.width() * min(1.0, heading.load), bar.height())
+            painter.setBrush(QColor(heading.load_colour))
             painter.drawRoundedRect(fill, 3, 3)
             if bar_px <= bar.height() + 4:
                 font.setPixelSize(round(bar_px))
@@ -366,14 +380,17 @@ class RackItem(QGraphicsItem):
                 painter.setPen(QColor("white"))
                 painter.drawText(bar.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignCenter, self.power_text())
 
+    def heading(self) -> RackHeading:
+        """The words above the rack, as the core's elevation layout writes them (made once per sync)."""
+        if self._heading is None:
+            self._heading = rack_heading(self.rack, self.result)
+        return self._heading
+
     def power_text(self) -> str:
-        res = self.result
-        if res is None:
-            return ""
-        return fmt.power_of_cap(res.power_kw, res.cap_kw)
+        return fmt.local(self.heading().power)
 
     def power_bar_colour(self) -> QColor:
-        return theme.bar_colour(self.result.load_fraction if self.result else 0.0)
+        return QColor(self.heading().load_colour)
 
 
 _pending: list[RackItem] = []

@@ -4,6 +4,10 @@ The view redraws only the racks a change set names; racks are laid out in rows
 (``ui.floor.floor_rows``) so a plan with thousands of racks stays navigable. Zoomed far
 out (below ``FLOOR_BELOW_LOD``) the rack items are hidden and one FloorItem draws every
 rack as a block coloured by load; the selection is kept meanwhile and restored.
+
+Why it is long: the scene, the drag and drop with its ghost, selection, keyboard moves and
+zoom all act on the same rack and device items and their change-set updates; navigation of
+the floor already lives in ``ui.rack_navigation``.
 """
 
 from __future__ import annotations

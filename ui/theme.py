@@ -1,15 +1,15 @@
 """Colours and sizes of the desktop views (presentation only).
 
-Device and load colours are ``ui.colors``' (the one palette the exports use too), as QColor.
+Device and load colours are ``planner.report.palette``'s (the one palette the exports use too), as QColor.
 """
 
 from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-from ui import colors
+from planner.report import palette
 
-CATEGORY_COLOURS: dict[str, str] = colors.CATEGORY_COLORS
+CATEGORY_COLOURS: dict[str, str] = palette.CATEGORY_COLORS
 
 GHOST_OK = QColor(46, 180, 90, 150)
 GHOST_WARN = QColor(235, 160, 30, 170)
@@ -17,10 +17,10 @@ GHOST_BLOCKED = QColor(220, 50, 50, 150)
 GHOST_COLOURS = {"ok": GHOST_OK, "warning": GHOST_WARN, "blocked": GHOST_BLOCKED}
 """Green: fits; amber: fits but a check would fail; red: cannot be placed."""
 
-BAR_OK = QColor(colors.LOAD_OK)
-BAR_WARN = QColor(colors.LOAD_HIGH)
-BAR_OVER = QColor(colors.LOAD_OVER)
-"""The power bar turns amber from ``colors.HIGH_LOAD_FRACTION`` of the rack's cap and red above the cap."""
+BAR_OK = QColor(palette.LOAD_OK)
+BAR_WARN = QColor(palette.LOAD_HIGH)
+BAR_OVER = QColor(palette.LOAD_OVER)
+"""The power bar turns amber from ``palette.HIGH_LOAD_FRACTION`` of the rack's cap and red above the cap."""
 
 CANVAS = QColor("#23272e")
 RACK_FRAME = QColor("#3a3f48")
@@ -41,9 +41,9 @@ RACKS_PER_ROW = 12
 
 
 def category_colour(category: str) -> QColor:
-    return QColor(colors.category_color(category))
+    return QColor(palette.category_color(category))
 
 
 def bar_colour(load_fraction: float) -> QColor:
-    """Green, amber from 80% of the cap, red over it: ``colors.load_color`` as a QColor."""
-    return QColor(colors.load_color(load_fraction))
+    """Green, amber from 80% of the cap, red over it: ``palette.load_color`` as a QColor."""
+    return QColor(palette.load_color(load_fraction))

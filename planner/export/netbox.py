@@ -5,6 +5,9 @@ Column names are the field names of NetBox's import forms (``netbox/dcim/forms/b
 ``CableImportForm`` ...); choice values are NetBox's (``netbox/dcim/choices.py``). Objects refer
 to each other by name, as those forms look them up. Everything is built in memory first, so an
 error leaves no file behind; each file is then written atomically.
+
+Why it is long: one builder per NetBox object type (sites, racks, device types, devices,
+power feeds, cables), in import order.
 """
 
 from __future__ import annotations

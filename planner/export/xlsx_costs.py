@@ -3,6 +3,9 @@ as a formula over those names, so a finance team can audit and change them in Ex
 
 The formulas are the ones ``planner.costs.model`` documents; the report's figures and the
 recalculated workbook agree to the cent (a test recalculates with LibreOffice).
+
+Why it is long: every cost input is a named cell with its source and every cost figure a
+formula, one line each.
 """
 
 from __future__ import annotations

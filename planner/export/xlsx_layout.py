@@ -1,4 +1,7 @@
-"""The Summary, Racks, Network and Checks sheets."""
+"""The Summary, Racks, Network and Checks sheets.
+
+Why it is long: four sheets, each a table with its own columns and formats.
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 The built-in catalog lives in ``resources/catalog/*.json``; users add their own files in
 the same format (see README, "Your own catalog"). Every entry is validated on load and
 carries the source of its figures.
+
+Why it is long: the device type schema carries one validator per physical rule (GPUs, ports,
+power, weight, PDU ratings) with the message each gives.
 """
 
 from __future__ import annotations

@@ -1,8 +1,12 @@
 """Every user edit as a named command with do and undo, each returning a change set.
 
-An invalid edit raises CommandError with a reason and leaves the plan unchanged. The
-desktop app wraps each command in a QUndoCommand; the core's ``History`` does the same
-for the CLI and tests.
+An invalid edit raises CommandError with a reason and leaves the plan unchanged. Edits are
+recorded in a ``History`` (undo, redo, merging of back-to-back steps); the desktop app's
+undo stack is a thin adapter over it, so what the core's tests exercise is what the app runs.
+
+Why it is long: every kind of user edit is a command class here (do, undo, merge and its
+undo text), beside the History that records them; one file keeps the undo contract in one
+place.
 """
 
 from __future__ import annotations
@@ -415,25 +419,52 @@ class _RackNamer:
 
 
 class History:
-    """A plain undo stack for the CLI and tests (the app uses QUndoStack)."""
+    """The undo history of one plan: what the app's Undo and Redo step through (the app's
+    ``QUndoStack`` holds one thin adapter per step of this history) and what the CLI and
+    tests use.
+
+    Edits applied back to back with the same ``merge_key`` become one undo step when the
+    earlier command can absorb the later one (``Command.merge``): three arrow-key steps of a
+    spin box are undone at once. An undo or a redo ends such a run, and so does ``seal``
+    (the app seals at a save, so that undo always leads back to the saved plan).
+    """
 
     def __init__(self, plan: Plan, catalog: Catalog):
         self.plan, self.catalog = plan, catalog
         self.done: list[Command] = []
         self.undone: list[Command] = []
+        self.merged = False
+        """Whether the last ``apply`` joined the step before instead of making a new one."""
+        self._run_key: Any = None  # the merge key of the last step, while a run can continue
 
-    def apply(self, command: Command) -> ChangeSet:
+    def apply(self, command: Command, merge_key: Any = None) -> ChangeSet:
+        """Do ``command`` and record it; CommandError leaves plan and history as they were."""
         changes = command.do(self.plan, self.catalog)
-        self.done.append(command)
+        self.merged = (merge_key is not None and merge_key == self._run_key and bool(self.done)
+                       and self.done[-1].merge(command))
+        if not self.merged:
+            self.done.append(command)
+        self._run_key = merge_key
         self.undone.clear()
         return changes
 
     def undo(self) -> ChangeSet:
         c = self.done.pop()
         self.undone.append(c)
+        self.seal()
         return c.undo(self.plan, self.catalog)
 
     def redo(self) -> ChangeSet:
         c = self.undone.pop()
         self.done.append(c)
+        self.seal()
         return c.do(self.plan, self.catalog)
+
+    def seal(self) -> None:
+        """End a run of merging edits: the next edit is a step of its own."""
+        self._run_key = None
+
+    @property
+    def label(self) -> str:
+        """The undo text of the last step ("Move DGX H100 to U13")."""
+        return self.done[-1].label if self.done else ""

@@ -2,6 +2,9 @@
 
 Plain dataclasses (cheap to build on every edit); ``to_json`` gives the report contract
 printed by ``cluster-planner check --json``.
+
+Why it is long: the report's records (racks, feeds, totals, findings, the report) each with
+the JSON keys of the ``check --json`` contract.
 """
 
 from __future__ import annotations

@@ -19,8 +19,14 @@ CATEGORY_COLORS: dict[str, str] = {
     "other": "#6B7280",       # grey
 }
 
-# Chart series in order: build, then the rental options (the app's charts and the workbook's).
-SERIES_COLORS = ["#3D6CA8", "#D9822B", "#2B8C84", "#7657A3", "#8A6A44", "#6F7A82"]
+# The plan's own choice in a chart (its fabric, its point on the scaling curve): the GPU-server
+# blue; the other choices muted grey.
+ACCENT = CATEGORY_COLORS["gpu_server"]
+MUTED = "#9AA3AB"
+
+# Chart series in order: build (the plan itself, in the accent), then the rental options
+# (the app's charts and the workbook's).
+SERIES_COLORS = [ACCENT, "#D9822B", "#2B8C84", "#7657A3", "#8A6A44", "#6F7A82"]
 
 LOAD_OK = "#3E9B4F"      # green
 LOAD_HIGH = "#E3A21A"    # amber

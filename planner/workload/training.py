@@ -38,6 +38,8 @@ The overlap setting hides that fraction of the gradient synchronisation behind t
 backward pass (at most the backward's 4/6 of the compute); TP, PP and EP traffic is
 exposed. Step = compute + bubble + exposed communication; tokens/s = T / step; end-to-end
 MFU = FLOPs per token x tokens/s / (GPUs x peak), the figure papers publish.
+
+Why it is long: the derivation above is long and lives beside the code it documents.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from planner.report.evaluate import Evaluator
 from planner.plan.templates import build_template
 from ui.charts import ChartExportError, ChartsPanel
 from ui.charts.base import ACCENT, MUTED
-from ui.colors import LOAD_OVER
+from planner.report.palette import LOAD_OVER
 
 NODE = "hgx-h100-8"
 

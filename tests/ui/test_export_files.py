@@ -15,7 +15,7 @@ from planner.hardware.catalog import default_catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
 from planner.plan.model import Placement, Plan, Rack
-from ui.colors import LOAD_HIGH, LOAD_OK, LOAD_OVER, load_color
+from planner.report.palette import LOAD_HIGH, LOAD_OK, LOAD_OVER, load_color
 from ui.export.elevation import ElevationStyle, fit_style
 from ui.export.files import export_drawing
 
@@ -30,7 +30,7 @@ def catalog():
 
 
 def node_plan() -> Plan:
-    """Three racks of HGX H100 nodes (7.0 kW typical, 10.2 kW nameplate each, catalog entry hgx-h100-8, 8U)."""
+    """Three racks of HGX H100 nodes (7.0 kW typical, 10.2 kW nameplate each, catalog entry hgx-h100-8, 4U)."""
     racks = [
         # 2 nodes: typical 14.0 / 13 = 108%, nameplate 20.4 / 13 = 157%
         Rack(id="ra", name="OVER-1", power_cap_kw=13, cooling="liquid", row="A"),
@@ -195,3 +195,24 @@ def test_png_of_a_thousand_racks_is_refused_in_favour_of_pdf_or_svg(tmp_path, ca
     assert list(tmp_path.iterdir()) == []
     export_drawing(plan, catalog, tmp_path / "hall.svg")  # vector: no pixel budget
     assert (tmp_path / "hall.svg").stat().st_size > 0
+
+
+def test_the_rack_view_and_the_exported_elevation_write_a_device_the_same(qtbot, tmp_path, catalog):
+    """One layout (``planner.report.elevation``) drawn by both: an HGX H100 node reads
+    "7 kW" (7,000 W typical) on screen and on paper, not "7.0 kW" on paper."""
+    from planner.report.elevation import device_box
+    from ui.document import Document
+    from ui.main_window import MainWindow
+
+    plan = node_plan()
+    window = MainWindow(Document(plan, catalog, None))
+    qtbot.addWidget(window, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    item = window.view.racks["rc"].devices["n4"]
+    expected = device_box(plan.placement("n4"), catalog.get("hgx-h100-8"), "typical")
+    assert item.box == expected and expected.power == "7 kW" and (expected.u, expected.height_u) == (1, 4)  # a 4U node
+    assert window.view.racks["rc"].power_text() == "7.0 / 20 kW"
+    export_drawing(plan, catalog, tmp_path / "r.svg", evaluate(plan, catalog))
+    root = ET.parse(tmp_path / "r.svg").getroot()
+    texts = ["".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("text")]
+    assert texts.count("7 kW") == 4 and "7.0 kW" not in texts  # the four nodes
+    assert "node-c1" in texts

@@ -5,7 +5,8 @@ name their step, one palette for the app and the exports."""
 from PySide6.QtWidgets import QApplication, QLabel
 
 from planner.plan.commands import AddDevice, AddRack
-from ui import colors, theme
+from planner.report import palette
+from ui import theme
 
 
 def _enter(editor, text):
@@ -111,14 +112,30 @@ def _hue(hex_colour: str) -> int:
 
 def test_one_palette_for_app_and_exports_with_the_readmes_hues():
     for category in ("gpu_server", "switch", "storage", "cdu", "pdu", "other"):
-        assert theme.category_colour(category).name().upper() == colors.category_color(category).upper()
+        assert theme.category_colour(category).name().upper() == palette.category_color(category).upper()
     # README: GPU servers blue, switches violet, storage teal, CDUs cyan (HSV hue, degrees)
-    assert 205 <= _hue(colors.category_color("gpu_server")) <= 235
-    assert 250 <= _hue(colors.category_color("switch")) <= 285
-    assert 160 <= _hue(colors.category_color("storage")) <= 185
-    assert 186 <= _hue(colors.category_color("cdu")) <= 204
+    assert 205 <= _hue(palette.category_color("gpu_server")) <= 235
+    assert 250 <= _hue(palette.category_color("switch")) <= 285
+    assert 160 <= _hue(palette.category_color("storage")) <= 185
+    assert 186 <= _hue(palette.category_color("cdu")) <= 204
     # one 80% threshold: the app's bar and the exports agree on each side of it
     for fraction in (0.79, 0.8, 0.93, 1.0, 1.01):
-        assert theme.bar_colour(fraction).name().upper() == colors.load_color(fraction).upper()
-    assert colors.load_color(0.79) == colors.LOAD_OK and colors.load_color(0.8) == colors.LOAD_HIGH
+        assert theme.bar_colour(fraction).name().upper() == palette.load_color(fraction).upper()
+    assert palette.load_color(0.79) == palette.LOAD_OK and palette.load_color(0.8) == palette.LOAD_HIGH
     assert not hasattr(theme, "BAR_WARN_FROM")
+
+
+
+def test_the_plans_own_choice_is_the_gpu_blue_in_the_charts_and_the_workbook(window):
+    from planner.export.xlsx import build_workbook
+    from ui.charts.base import ACCENT
+
+    gpu_blue = palette.category_color("gpu_server")
+    assert ACCENT == gpu_blue  # the fabric comparison's and the scaling chart's highlight
+    chart = window.charts.build_vs_rent
+    chart.update_report(window.doc.report)
+    assert chart.curves["build"].opts["pen"].color().name().upper() == gpu_blue.upper()
+    # the workbook's chart of the same curves: its first series is the build
+    book = build_workbook(window.doc.plan, window.doc.catalog, window.doc.report)
+    series = book["Costs"]._charts[0].series[0]
+    assert str(series.graphicalProperties.line.solidFill.srgbClr).upper() == gpu_blue.lstrip("#").upper()

@@ -17,18 +17,18 @@ from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from planner.errors import PlannerError
-from ui import colors
+from planner.report import palette
 from ui.last_folder import last_folder, remember_folder
 
 BACKGROUND = "#FFFFFF"
 FOREGROUND = "#222222"
 GRID_ALPHA = 0.15
-MUTED = "#9AA3AB"      # bars that are not the plan's choice
-ACCENT = "#3D6CA8"     # the plan's choice (the GPU-server blue of ui.colors)
+MUTED = palette.MUTED    # bars that are not the plan's choice
+ACCENT = palette.ACCENT  # the plan's choice: the GPU-server blue
 FONT_PT = 9
 
-# One colour per cost series; build in the GPU-server blue, rentals in distinct hues.
-SERIES_COLORS = colors.SERIES_COLORS
+# One colour per cost series; build in the accent, rentals in distinct hues.
+SERIES_COLORS = palette.SERIES_COLORS
 
 
 class ChartExportError(PlannerError):

@@ -8,15 +8,15 @@ import numpy as np
 import pyqtgraph as pg
 
 from ui.charts.base import ChartView, CategoryAxis
-from ui.colors import CATEGORY_COLORS, LOAD_OVER
+from planner.report.palette import ACCENT, CATEGORY_COLORS, LOAD_OVER
 
-IT = "#3D6CA8"
+IT = ACCENT
 FACILITY = "#8A6A44"
 HEAT = "#D9822B"
 CDU = CATEGORY_COLORS["cdu"]
 BAR_W = 0.6
 RACK_W = 0.36
-FEED_A = "#3D6CA8"
+FEED_A = ACCENT
 FEED_B = "#8FB0DA"
 AIR = "#9AA5B1"
 

@@ -11,9 +11,9 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QToolTip
 
 from ui.charts.base import CategoryAxis, ChartView, pen, set_bars
-from ui.colors import LOAD_OVER
+from planner.report.palette import ACCENT, LOAD_OVER
 
-TYPICAL = "#3D6CA8"
+TYPICAL = ACCENT
 TYPICAL_OVER = LOAD_OVER
 NAMEPLATE = "#B7CCE6"
 NAMEPLATE_OVER = "#F2B3AE"

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
 from ui.charts.fabric_comparison import NO_TRAINING
-from ui.colors import LOAD_HIGH
+from planner.report.palette import LOAD_HIGH
 
 
 class ScalingChart(ChartView):

@@ -9,15 +9,15 @@ catalog entry; nothing is recomputed here. Sizes are in points (see ``canvas``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
 from planner.plan.model import Plan, Rack
+from planner.report.elevation import DeviceBox, device_box, rack_heading, short_model
 from planner.report.model import RackResult, Report
-from ui.colors import LOAD_TRACK, category_color, load_color, text_color_on
+from planner.report.palette import LOAD_TRACK, category_color, load_color
 from ui.export.canvas import MIN_FONT_PT, Canvas
 
 LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
@@ -86,12 +86,6 @@ def row_title(row: str, n_rows: int) -> str:
     return "Racks" if n_rows == 1 else "Racks without a row"
 
 
-def short_model(model: str) -> str:
-    """A model name without its parenthesised details, the rule for a name too long for its
-    box: "Quantum-2 QM9700 (64 x NDR 400G)" -> "Quantum-2 QM9700" (the legend gives the full name)."""
-    return re.sub(r"\s*\([^)]*\)", "", model).strip() or model
-
-
 def _two_lines(c: Canvas, text: str, fs: float, width: float) -> tuple[str, str] | None:
     """``text`` broken at a space into two lines that each fit ``width``, or None."""
     words = text.split(" ")
@@ -100,31 +94,6 @@ def _two_lines(c: Canvas, text: str, fs: float, width: float) -> tuple[str, str]
         if c.text_width(head, fs) <= width:
             return (head, rest) if c.text_width(rest, fs) <= width else None
     return None
-
-
-def load_text(fraction: float) -> str:
-    """Load as a percentage; just under the cap shows a decimal so it never reads "100%" unless it is."""
-    if 0.995 <= fraction < 1.0:
-        return f"{fraction * 100:.1f}%".replace("100.0%", "99.9%")
-    return f"{fraction:.0%}"
-
-
-def power_texts(res: RackResult) -> list[str]:
-    """A rack's power on both bases against its cap, longest wording first (the header takes
-    the first that fits): "Typical 28.0 · nameplate 40.8 / 30 kW (93% / 136%)"."""
-    t, n, cap = res.power_typical_kw, res.power_nameplate_kw, f"{res.cap_kw:,.3g}"
-    loads = f"({load_text(res.load_on('typical'))} / {load_text(res.load_on('nameplate'))})"
-    return [f"Typical {t:,.1f} · nameplate {n:,.1f} / {cap} kW {loads}",
-            f"Typ. {t:,.1f} · nameplate {n:,.1f} / {cap} kW {loads}",
-            f"Typ. {t:,.1f} · npl. {n:,.1f} / {cap} kW {loads}",
-            f"Typ. {t:,.1f} · npl. {n:,.1f} / {cap} kW"]
-
-
-def cooling_text(res: RackResult, plan: Plan) -> str:
-    if res.cooling == "liquid":
-        return f"Liquid-cooled: {res.liquid_heat_mw / 1e6:,.1f} kW to liquid"
-    limit = plan.settings.facility.air_cooling_limit_kw
-    return f"Air-cooled: {res.power_kw:,.1f} kW (limit {limit:g})"
 
 
 class ElevationRenderer:
@@ -170,8 +139,9 @@ class ElevationRenderer:
                    align=RIGHT, elide=False)
         c.painter.save()
         c.painter.setClipRect(body)
+        basis = self.report.power_basis
         for p in sorted(self.plan.rack_members(rack.id).values(), key=lambda p: p.u):
-            self._draw_device(body, p, style)
+            self._draw_device(body, device_box(p, self.catalog.get(p.device), basis), style)
         c.painter.restore()
         c.rect(body, stroke=FRAME, width_pt=1.2)
 
@@ -179,29 +149,23 @@ class ElevationRenderer:
         """Top edge of rack unit ``u`` (U1 at the bottom)."""
         return body.bottom() - u * style.u_pitch
 
-    def _draw_device(self, body: QRectF, p, style: ElevationStyle) -> None:
-        d = self.catalog.get(p.device)
-        height_u = d.u_height if d else 1
-        top = self._u_top(body, p.u + height_u - 1, style)
-        r = QRectF(body.left() + 1.0, top + 0.6, body.width() - 2.0, height_u * style.u_pitch - 1.2)
-        fill = category_color(d.category if d else "other")
-        ink = text_color_on(fill)
+    def _draw_device(self, body: QRectF, box: DeviceBox, style: ElevationStyle) -> None:
+        top = self._u_top(body, box.top_u, style)
+        r = QRectF(body.left() + 1.0, top + 0.6, body.width() - 2.0, box.height_u * style.u_pitch - 1.2)
+        ink = box.ink
         c = self.c
-        c.rect(r, fill=fill, stroke="#1E2226", width_pt=0.4)
-        name = p.label or p.id
-        model = d.model if d else f"unknown type '{p.device}'"
+        c.rect(r, fill=box.fill, stroke="#1E2226", width_pt=0.4)
+        name, model, kw = box.name, box.model, box.power
         pad = 3.0
         inner = r.adjusted(pad, 0, -pad, 0)
         fs = style.label_pt
-        watts = d.power_w(self.report.power_basis) if d else 0.0
-        kw = f"{watts / 1000:,.1f} kW"
         kw_w = c.text_width(kw, fs) + 4
-        if height_u == 1:
+        if box.height_u == 1:
             # One line: name and model (shortened by rule, or left out) left, power right.
             room = inner.width() - kw_w
-            text, size = self._fit([f"{name}  {model}", f"{name}  {self._short(model)}", name], room, fs)
+            text, size = self._fit([f"{name}  {model}", f"{name}  {box.short_model}", name], room, fs)
             if text != name and not text.endswith(model):
-                self.shortened[self._short(model)] = model
+                self.shortened[box.short_model] = model
             c.text(QRectF(inner.left(), inner.top(), room, inner.height()), text, size, color=ink, elide=False)
             c.text(inner, kw, fs, color=ink, align=RIGHT, elide=False)
             return
@@ -212,16 +176,12 @@ class ElevationRenderer:
         text, size = self._fit([name], inner.width() - kw_w, fs, bold=True)
         c.text(QRectF(inner.left(), ty, inner.width() - kw_w, line_h), text, size, bold=True, color=ink, elide=False)
         c.text(QRectF(inner.left(), ty, inner.width(), line_h), kw, fs, color=ink, align=RIGHT, elide=False)
-        extra = ""
-        if d is not None:
-            extra = d.vendor if not d.gpus else f"{d.vendor} · {d.gpus} GPUs · {d.cooling}-cooled"
         model_lines = 0
         if lines >= 2:
             model_lines = self._model_text(QRectF(inner.left(), ty + line_h, inner.width(), line_h), model, fs, ink,
                                            2 if lines >= 4 else 1)
-        if lines >= 2 + model_lines and extra:
-            options = [extra] + ([f"{d.vendor} · {d.gpus} GPUs"] if d is not None and d.gpus else [])
-            text, size = self._fit(options, inner.width(), fs * 0.92)
+        if lines >= 2 + model_lines and box.details:
+            text, size = self._fit(box.details, inner.width(), fs * 0.92)
             c.text(QRectF(inner.left(), ty + (1 + model_lines) * line_h, inner.width(), line_h), text, size,
                    color=ink, elide=False)
 
@@ -267,7 +227,8 @@ class ElevationRenderer:
                      title: str) -> None:
         c = self.c
         w = style.rack_width
-        tag = rack.cooling.upper()
+        heading = rack_heading(rack, res, self.plan.settings.facility.air_cooling_limit_kw, title)
+        tag = heading.cooling_tag
         tag_w = c.text_width(tag, 6.0, bold=True) + 6
         # A long name shrinks (to 6.5 pt) before it is cut short.
         name_pt = c.fitted_size(title, w - tag_w - 2, 9.5, MIN_FONT_PT, bold=True)
@@ -279,20 +240,16 @@ class ElevationRenderer:
         if res is None:
             return
         # Both bases against the cap; the bar and the colour follow the worse (nameplate) load.
-        worst = res.worst_load_fraction
-        color = load_color(worst)
-        over = worst > 1.0 + 1e-9
-        text, size = self._fit(power_texts(res), w, 6.8, 5.8)
+        over = heading.worst_load > 1.0 + 1e-9
+        text, size = self._fit(heading.power_both, w, 6.8, 5.8)
         c.text(QRectF(x, y + 13, w, 9), text, size, color="#B0231C" if over else "#111111", elide=False)
         bar = QRectF(x, y + 23, w, 5.5)
         c.rect(bar, fill=LOAD_TRACK)
-        c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, worst), bar.height()), fill=color)
+        c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, heading.worst_load), bar.height()),
+               fill=heading.worst_colour)
         c.rect(bar, stroke="#9AA3AB", width_pt=0.3)
-        c.text(QRectF(x, y + 29.5, w, 8.5), cooling_text(res, self.plan), 6.3, color=MUTED)
-        space = f"{res.used_u}/{res.height_u} U used"
-        if res.gpus:
-            space += f" · {res.gpus} GPUs"
-        c.text(QRectF(x, y + 38, w, 8.5), space, 6.3, color=MUTED)
+        c.text(QRectF(x, y + 29.5, w, 8.5), heading.cooling, 6.3, color=MUTED)
+        c.text(QRectF(x, y + 38, w, 8.5), heading.space, 6.3, color=MUTED)
 
     # -- legend -----------------------------------------------------------------------
     def draw_legend(self, x: float, y: float, width: float) -> float:

@@ -11,6 +11,8 @@ space and cabling from.
 
 Every figure is the report's (``planner.report``, ``planner.facility``) or the cable
 schedule's (``planner.network.cables``); this module only lays them out.
+
+Why it is long: four kinds of page, each with its own tables and their columns.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from PySide6.QtCore import QRectF, Qt
 
 from planner.facility.floor import floor_layout
 from planner.vocabulary import count, kw, text
-from ui.colors import load_color
+from planner.report.palette import load_color
 from ui.export.labels import kg_text, kw_text
 from ui.export.table import Column, Table
 

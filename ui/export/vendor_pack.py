@@ -4,6 +4,10 @@ Pages: cover with headline figures and contents; rack elevations (as many racks 
 as stay legible, every rack shown); power and cooling per rack; network summary (when the
 report has one); bill of materials (when the cost section has one); open findings. Each
 page has the plan name and "Page n of N" in its footer. All figures are the Report's.
+
+Why it is long: one method per page of the pack (cover, elevations, power, network, bill of
+materials, findings) sharing the page frame, paging and fonts; the tables and the elevations
+are drawn by their own modules.
 """
 
 from __future__ import annotations
@@ -18,11 +22,12 @@ from PySide6.QtGui import QPdfWriter
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
 from planner.plan.rack_types import rack_types
+from planner.report.elevation import load_text
 from planner.report.model import Report
-from ui.colors import load_color
+from planner.report.palette import load_color
 from ui.export.canvas import Canvas
 from ui.export.pack_site import SitePages
-from ui.export.elevation import ElevationRenderer, fit_style, load_text, racks_per_line, row_groups, row_title
+from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
 from ui.export.sections import cost_headlines, describe_where, fabric_headline, money, network_rows
 from ui.export.table import Column, Table

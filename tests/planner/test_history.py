@@ -1,0 +1,75 @@
+"""The one undo model: the core's History, which the app's undo stack adapts (tests/ui/test_views_react.py
+presses the same steps through the inspector)."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import CommandError, History, MoveDevice, SetSetting
+from planner.plan.templates import build_template
+
+CAT = default_catalog()
+
+
+@pytest.fixture
+def one_node():
+    """The single-node template: its 4U node 'd2' at U1 of a 42U rack, nothing else."""
+    plan = build_template("single-node", catalog=CAT)
+    node = plan.placements[0]
+    assert (node.u, plan.rack(node.rack).height_u, CAT.get(node.device).u_height) == (1, 42, 4)
+    return plan, node.id, node.rack
+
+
+def test_three_steps_with_one_merge_key_are_one_undo_step(one_node):
+    plan, pid, rack = one_node
+    h = History(plan, CAT)
+    for u in (2, 3, 4):
+        h.apply(MoveDevice(pid, rack, u), merge_key=("u", pid))
+    assert plan.placement(pid).u == 4 and len(h.done) == 1 and h.merged
+    assert h.label == "Move Generic 4 x H100 NVLink workstation node"  # vendor and model
+    h.undo()
+    assert plan.placement(pid).u == 1 and h.done == []
+    h.redo()
+    assert plan.placement(pid).u == 4
+
+
+def test_without_a_key_or_after_an_undo_each_edit_is_its_own_step(one_node):
+    plan, pid, rack = one_node
+    h = History(plan, CAT)
+    h.apply(MoveDevice(pid, rack, 2))
+    h.apply(MoveDevice(pid, rack, 3))
+    assert len(h.done) == 2 and not h.merged
+    h.undo()
+    assert plan.placement(pid).u == 2
+    h.apply(MoveDevice(pid, rack, 5), merge_key=("u", pid))
+    h.apply(MoveDevice(pid, rack, 6), merge_key=("u", pid))
+    assert len(h.done) == 2 and h.undone == []  # the second keyed move joined the first, the undone one is gone
+    h.undo()
+    assert plan.placement(pid).u == 2
+
+
+def test_a_sealed_run_and_another_key_start_new_steps(one_node):
+    plan, pid, rack = one_node
+    h = History(plan, CAT)
+    h.apply(MoveDevice(pid, rack, 2), merge_key="k")
+    h.seal()  # as at a save: undo leads back to the saved plan
+    h.apply(MoveDevice(pid, rack, 3), merge_key="k")
+    h.apply(SetSetting("facility", "pue", 1.3), merge_key="other")
+    assert len(h.done) == 3
+    h.undo()
+    h.undo()
+    assert plan.placement(pid).u == 2 and plan.settings.facility.pue != 1.3
+
+
+def test_a_refused_edit_changes_neither_the_plan_nor_the_history(one_node):
+    plan, pid, rack = one_node
+    h = History(plan, CAT)
+    h.apply(MoveDevice(pid, rack, 2), merge_key="k")
+    with pytest.raises(CommandError):
+        h.apply(MoveDevice(pid, rack, 40), merge_key="k")  # a 4U node at U40 of 42 sticks out of the top
+    assert plan.placement(pid).u == 2 and len(h.done) == 1
+    h.apply(MoveDevice(pid, rack, 3), merge_key="k")  # the run goes on
+    assert len(h.done) == 1
+    h.undo()
+    assert plan.placement(pid).u == 1
