@@ -19,6 +19,10 @@ nodes are auto-placed into new GPU racks, the training workload's data paralleli
 rescaled to the GPU count, then the fabric switches the nodes need and the CDUs the policy
 asks for are auto-placed where the old ones stood (new racks if those are full). Points run
 in worker processes; each row holds the figures ``check --json`` prints for that plan.
+
+Why it is long: reading and checking the grid file, laying out each point from the base,
+running the points in worker processes and finding the Pareto front are steps of one
+pipeline.
 """
 
 from __future__ import annotations

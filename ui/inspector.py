@@ -24,6 +24,18 @@ def _value(text: str) -> QLabel:
     return label
 
 
+def _show_text(edit: QLineEdit, text: str) -> None:
+    """Set a field's text showing its start (a long plan name reads from its first word)."""
+    edit.setText(text)
+    edit.setCursorPosition(0)
+
+
+def _line_edit(text: str) -> QLineEdit:
+    edit = QLineEdit()
+    _show_text(edit, text)
+    return edit
+
+
 def _distribution(res) -> str:
     """Each feed's PDUs, capacity and load, as the report sized them on the nameplate."""
     if not res.feeds:
@@ -152,11 +164,11 @@ class Inspector(QWidget):
         self.heading.setText(p().label or p().id)
         self._updates.append(lambda: self.heading.setText(p().label or p().id))
         self._text("type", "Type", lambda: d.title if d else f"unknown type '{p().device}'")
-        label = QLineEdit(p().label)
+        label = _line_edit(p().label)
         label.setPlaceholderText(pid)
         label.editingFinished.connect(lambda: label.text() != p().label and doc.apply(EditDevice(pid, label.text())))
         self._row("label", "Label", label)
-        self._updates.append(lambda: label.hasFocus() or label.setText(p().label))
+        self._updates.append(lambda: label.hasFocus() or _show_text(label, p().label))
         self._text("rack", "Rack", lambda: doc.plan.rack(p().rack).name)
         u = QSpinBox(minimum=1, maximum=doc.plan.rack(p().rack).height_u, value=p().u)
         u.setKeyboardTracking(False)
@@ -233,10 +245,10 @@ class Inspector(QWidget):
     def _show_plan(self) -> None:
         doc = self.doc
         self.heading.setText("Plan")
-        name = QLineEdit(doc.plan.name)
+        name = _line_edit(doc.plan.name)
         name.editingFinished.connect(lambda: name.text() != doc.plan.name and doc.apply(RenamePlan(name.text())))
         self._row("name", "Name", name)
-        self._updates.append(lambda: name.hasFocus() or name.setText(doc.plan.name))
+        self._updates.append(lambda: name.hasFocus() or _show_text(name, doc.plan.name))
         if doc.plan.description:
             self._text("description", "Description", lambda: doc.plan.description)
         self._row("hint", "", _value("Select a rack or device to see its figures. Drag devices from the "

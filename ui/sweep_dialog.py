@@ -4,6 +4,9 @@ point opens as a new variant.
 
 The grid, the layout of each point, the figures and the Pareto front all come from
 ``planner.sweep``; this dialog only collects the choices and shows the rows.
+
+Why it is long: the grid editor, the progress and cancel handling, the results table and the
+Pareto chart belong to one dialog.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ In memory the plan's own ``settings``, ``racks`` and ``placements`` are always t
 variant's full state, so every view, command and evaluation works on it unchanged; while a
 variant other than the base is active, the base's state is kept aside (``Plan._base_state``)
 and the active variant's overrides are worked out when it is saved or left.
+
+Why it is long: switching, saving, creating, renaming and deleting a variant each work out
+or apply overrides of settings, racks, devices and their order, with the checks that keep a
+file's variants consistent.
 """
 
 from __future__ import annotations

@@ -65,3 +65,15 @@ def test_chart_export_starts_in_the_last_folder_and_is_remembered_for_the_others
                         lambda parent, title, start, filters: (opened.append(start), ("", ""))[1])
     window.open_dialog()
     assert opened == [str(tmp_path / "charts")]  # the chart's folder is the last one used
+
+
+def test_a_long_plan_name_reads_from_its_start_in_the_inspector(window):
+    window.view.scene().clearSelection()
+    name = window.inspector.findChild(QLineEdit)
+    assert name.text().startswith("16-node LLM cluster")
+    assert name.cursorPosition() == 0  # the field shows "16-node LLM …", not the name's tail
+    # an edit elsewhere refreshes the field: still from the start
+    window.add_rack_action.trigger()
+    window.view.scene().clearSelection()
+    name = window.inspector.findChild(QLineEdit)
+    assert name.cursorPosition() == 0
