@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
+from bisect import bisect_left
 
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
@@ -42,6 +42,49 @@ def severity_icon(severity: str) -> QIcon:
     return QIcon(pix)
 
 
+def kept_rows(old: list, new: list) -> list[tuple[int, int]]:
+    """Rows that stay when a list changes from ``old`` to ``new``: (old index, new index) pairs
+    of equal items, increasing in both, as many as can be kept (the longest increasing run of
+    old positions, taken in new order; n log n, so thousands of findings diff within a frame)."""
+    by_id = {id(item): i for i, item in enumerate(old)}  # the same objects: most findings after an edit
+    where: dict | None = None  # old positions of equal items, for the rest (built only when needed)
+    used: set[int] = set()  # old positions already paired
+    pairs = []  # (new index, old index) for each new item also in old; an old item once
+    for j, item in enumerate(new):
+        i = by_id.get(id(item))
+        if i is None or i in used:
+            if where is None:  # equal items among the old ones that are not carried over as objects
+                carried = {id(x) for x in new}
+                where = {}
+                for k, x in enumerate(old):
+                    if id(x) not in carried:
+                        where.setdefault(x, []).append(k)
+            i = next((k for k in where.get(item, ()) if k not in used), None)
+        if i is not None:
+            used.add(i)
+            pairs.append((j, i))
+    if all(a[1] < b[1] for a, b in zip(pairs, pairs[1:])):  # already in order: keep them all
+        return [(i, j) for j, i in pairs]
+    tails: list[int] = []  # tails[n]: the smallest old index ending an increasing run of n + 1
+    ends: list[int] = []  # the pair index of that tail
+    before = [-1] * len(pairs)
+    for n, (_, i) in enumerate(pairs):
+        k = bisect_left(tails, i)
+        if k == len(tails):
+            tails.append(i)
+            ends.append(n)
+        else:
+            tails[k], ends[k] = i, n
+        before[n] = ends[k - 1] if k else -1
+    kept = []
+    n = ends[-1] if ends else -1
+    while n >= 0:
+        j, i = pairs[n]
+        kept.append((i, j))
+        n = before[n]
+    return kept[::-1]
+
+
 class ChecksPanel(QListWidget):
     titleChanged = Signal(str)
     """e.g. 'Checks  ✖ 1  ⚠ 2  ℹ 1', for the tab or dock title."""
@@ -70,15 +113,16 @@ class ChecksPanel(QListWidget):
         if new == self._shown:
             self._set_title(report)
             return
-        ops = SequenceMatcher(None, self._shown, new, autojunk=False).get_opcodes()
+        kept = kept_rows(self._shown, new)
+        kept_old = {i for i, _ in kept}
+        kept_new = {j for _, j in kept}
         self.setUpdatesEnabled(False)
-        for tag, i1, i2, j1, j2 in reversed(ops):  # from the end, so earlier row numbers stay valid
-            if tag == "equal":
-                continue
-            for row in range(i2 - 1, i1 - 1, -1):
+        for row in range(len(self._shown) - 1, -1, -1):  # from the end, so earlier row numbers stay valid
+            if row not in kept_old:
                 self.takeItem(row)  # the item is Python's now and goes with it
-            for k, f in enumerate(new[j1:j2]):
-                self.insertItem(i1 + k, self._item(f))
+        for j, f in enumerate(new):  # the rows left are the kept ones, in order: insert the others
+            if j not in kept_new:
+                self.insertItem(j, self._item(f))
         self.setUpdatesEnabled(True)
         self._shown = new
         self._set_title(report)

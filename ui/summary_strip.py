@@ -69,7 +69,7 @@ SLOT_SAMPLES = {"gpus": "100,000", "nodes": "12,500", "racks": "1,000", "it_kw":
 
 def _why_no_workload(report: Report) -> str:
     """Why the training figures are missing: the workload finding that stops them, if any."""
-    for f in report.findings:
+    for f in report.global_findings:  # the workload's findings are plan-wide, never a rack's
         if f.code.startswith("workload.") and f.severity == "error":
             return f.message
     return ("The training workload is off (Settings > Workload) or the plan has no GPU nodes on the fabric.")

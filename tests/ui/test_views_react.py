@@ -2,6 +2,7 @@
 through an edit, the checks list keeps the rows of findings that stay, and the document
 pushes the undo step before it tells the views."""
 
+from hypothesis import given, settings, strategies as st
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -65,3 +66,25 @@ def test_the_document_pushes_the_undo_step_before_it_tells_the_views(window):
     steps = doc.undo_stack.count()
     doc.apply(RenamePlan("another name"))
     assert seen == [(steps + 1, doc.undo_stack.undoText())] and seen[0][1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 40), max_size=40), st.lists(st.integers(0, 40), max_size=40))
+def test_the_checks_list_diff_keeps_a_longest_common_run_and_rebuilds_the_new_list(old, new):
+    from ui.checks_panel import kept_rows
+
+    kept = kept_rows(old, new)
+    assert all(old[i] == new[j] for i, j in kept)
+    assert [i for i, _ in kept] == sorted({i for i, _ in kept}) and [j for _, j in kept] == sorted({j for _, j in kept})
+    rows = [x for i, x in enumerate(old) if i in {i for i, _ in kept}]  # what the panel does: remove, then insert
+    for j, x in enumerate(new):
+        if j not in {j for _, j in kept}:
+            rows.insert(j, x)
+    assert rows == new
+    # as many rows kept as the longest common subsequence (worked out by dynamic programming here)
+    lcs = [[0] * (len(new) + 1) for _ in range(len(old) + 1)]
+    for a in range(len(old) - 1, -1, -1):
+        for b in range(len(new) - 1, -1, -1):
+            lcs[a][b] = lcs[a + 1][b + 1] + 1 if old[a] == new[b] else max(lcs[a + 1][b], lcs[a][b + 1])
+    if len(set(old)) == len(old) and len(set(new)) == len(new):  # unique rows, as findings (they name their rack)
+        assert len(kept) == lcs[0][0]
