@@ -95,15 +95,16 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
     """Cables by network, medium, speed and stock length, optics by network and module,
     from the cable schedule; runs to switches that are not placed at the fallback prices."""
     cables: Counter = Counter()
-    ends: dict[tuple, list] = {}
-    for link in schedule.links:
-        cables[(link.network, link.part, link.medium.name, link.gbps, link.medium.stock_m)] += 1
-        if link.medium.transceivers:
-            for end in (link.a, link.b):
-                key = (link.network, end.rack, end.u, end.device_type, link.gbps, link.medium.name)
-                group = ends.setdefault(key, [0, 0.0])
-                group[0] += 1
-                group[1] = max(group[1], link.medium.stock_m)
+    for kind, n in schedule.kind_counts():
+        cables[(kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m)] += n
+    ends: dict[tuple, list] = {}  # a device's cages of one network, speed and medium: ends, longest run
+    for (k, site), n in schedule.optical_ends().items():
+        kind = schedule.kinds[k]
+        key = (kind.network, schedule.site_rack[site], schedule.site_u[site], schedule.site_device_type[site],
+               kind.gbps, kind.medium.name)
+        group = ends.setdefault(key, [0, 0.0])
+        group[0] += n
+        group[1] = max(group[1], kind.medium.stock_m)
     lines = []
     for (network, part, medium, gbps, stock), n in sorted(cables.items(), key=lambda kv: (
             list(CABLE_PREFIX).index(kv[0][0]), kv[0][1])):

@@ -144,6 +144,17 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
             self._counts = [(self.kinds[k], n[k]) for k in sorted(n)]  # kinds are numbered as they appear
         return self._counts
 
+    def optical_ends(self) -> Counter:
+        """(kind index, site) -> ends of that kind's fibre runs at that device site: where the
+        transceivers go (counted from the columns, without making the links)."""
+        optical = [k.medium.transceivers > 0 for k in self.kinds]
+        out: Counter = Counter()
+        for k, a, b in zip(self._kind, self._a, self._b):
+            if optical[k]:
+                out[(k, a)] += 1
+                out[(k, b)] += 1
+        return out
+
     def by_medium(self) -> dict[str, dict[str, float]]:
         out: dict[str, dict[str, float]] = {}
         for k, n in self.kind_counts():
