@@ -17,7 +17,7 @@ GROUP_RACKS_ABOVE = 60
 
 
 def type_letter(n: int) -> str:
-    """0 -> A, 25 -> Z, 26 -> AA (spreadsheet-column style)."""
+    """0 -> A, 25 -> Z, 26 -> AA (spreadsheet-column style): rack types, and the rows of a floor."""
     out = ""
     n += 1
     while n:

@@ -23,6 +23,7 @@ from planner.errors import PlannerError
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.paths import resources_dir
 from planner.plan.model import Plan
+from planner.plan.rack_types import type_letter
 from planner.settings import Settings
 
 
@@ -166,16 +167,6 @@ def build_template(name: str, *, nodes: int | None = None, power_basis: str | No
     return plan
 
 
-def row_name(i: int) -> str:
-    """A, B, ..., Z, AA, AB, ...: the way floor plans letter their rows."""
-    name = ""
-    i += 1
-    while i:
-        i, rem = divmod(i - 1, 26)
-        name = chr(65 + rem) + name
-    return name
-
-
 def set_rows(plan: Plan) -> None:
     """Stand the racks in rows of the floor setting's length, in plan order (GPU racks,
     then network, storage and CDU racks at the end of the last row). A big plan gets longer
@@ -187,7 +178,7 @@ def set_rows(plan: Plan) -> None:
         per *= math.ceil(square / per)
         plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
     for i, rack in enumerate(plan.racks):
-        rack.row = row_name(i // per)
+        rack.row = type_letter(i // per)  # rows lettered as floor plans do: A, ..., Z, AA
 
 
 def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
