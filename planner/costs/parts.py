@@ -91,9 +91,13 @@ def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: f
     return per, forms[0].split()[0] if forms else FORM_FACTORS.get(int(gbps), "")
 
 
-def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -> list[BomLine]:
+def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
+                   parts: dict | None = None) -> list[BomLine]:
     """Cables by network, medium, speed and stock length, optics by network and module,
-    from the cable schedule; runs to switches that are not placed at the fallback prices."""
+    from the cable schedule; runs to switches that are not placed at the fallback prices.
+    ``parts`` keeps the catalog parts chosen for each kind of run and end from one call to
+    the next (the same catalog: an edit that moves a device picks from the same parts)."""
+    parts = {} if parts is None else parts
     cables: Counter = Counter()
     for kind, n in schedule.kind_counts():
         cables[(kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m)] += n
@@ -108,14 +112,20 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
     lines = []
     for (network, part, medium, gbps, stock), n in sorted(cables.items(), key=lambda kv: (
             list(CABLE_PREFIX).index(kv[0][0]), kv[0][1])):
-        c = cable_part(catalog, medium, gbps, stock)
+        c = parts.get(("cable", medium, gbps, stock), False)
+        if c is False:
+            c = parts[("cable", medium, gbps, stock)] = cable_part(catalog, medium, gbps, stock)
         lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {part}", n, c, s,
                                  f"Cable schedule: {n:,} runs of this medium and length. "))
     modules: Counter = Counter()
     missing: Counter = Counter()
     for (network, _rack, _u, device_type, gbps, medium), (n, reach) in ends.items():
-        per, form = end_cages(catalog.get(device_type), network, catalog, gbps)
-        module, serves = module_part(catalog, gbps, per, form, medium, reach)
+        key = ("module", network, device_type, gbps, medium, reach)
+        chosen = parts.get(key)
+        if chosen is None:
+            per, form = end_cages(catalog.get(device_type), network, catalog, gbps)
+            chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
+        module, serves = chosen
         if module is None:
             missing[(network, f"{gbps:g}G {'multimode' if medium == 'MMF' else 'single-mode'}")] += n
         else:
@@ -140,12 +150,14 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
 
 
 def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
-               s: CostSettings) -> list[BomLine]:
+               s: CostSettings, parts: dict | None = None) -> list[BomLine]:
     """Per fabric tier, for plans too large to route: one cable per link at the cost
     setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
-    setting says passive copper) priced by part."""
+    setting says passive copper) priced by part (``parts`` keeps the choices, as in
+    ``schedule_lines``)."""
     if size is None:
         return []
+    parts = {} if parts is None else parts
     switch = catalog.get(switch_id)
     node = _fabric_node(counts, catalog)
     note = ("Per fabric tier (the plan is too large to route every run on each edit: "
@@ -167,8 +179,12 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
             if tier == "node-leaf" else [(switch, size.switch_ports_per_module, port)] * 2
         bought: Counter = Counter()
         for device, per, gbps in ends:
-            _, form = end_cages(device, "compute", catalog, gbps)
-            module, serves = module_part(catalog, gbps, per, form, medium, reach)
+            key = ("tier module", device.id if device is not None else None, per, gbps, medium, reach)
+            chosen = parts.get(key)
+            if chosen is None:
+                _, form = end_cages(device, "compute", catalog, gbps)
+                chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
+            module, serves = chosen
             bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)

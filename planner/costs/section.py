@@ -123,9 +123,10 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
 
 def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostSection, list[Finding]]:
     if schedule is not None:
-        cabling = schedule_lines(schedule, ctx.catalog, s)
+        cabling = schedule_lines(schedule, ctx.catalog, s, parts=ctx.cache.setdefault("parts", {}))
     else:
-        cabling = tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s)
+        cabling = tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s,
+                             parts=ctx.cache.setdefault("parts", {}))
     lines, problems = build_bom(
         counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
         pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
@@ -139,8 +140,9 @@ def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostS
     return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
 
 
-# Plans with more links than this are priced per fabric tier: routing every run (about
-# 17 us a link) on each edit would hold the app up (frontier-100k: 346,000 links, 6 s).
+# Plans with more links than this are priced per fabric tier: routing every run on each
+# edit (about 1 us a link on columns; frontier-100k's 346,000 links take 0.4 s) would hold
+# the app up.
 MAX_ROUTED_LINKS = 20_000
 
 

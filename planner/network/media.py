@@ -68,3 +68,43 @@ def choose_medium(gbps: float, length_m: float) -> Medium:
     if length_m <= FIBRE_LENGTHS[-1]:
         return Medium("SMF", _stock(FIBRE_LENGTHS, length_m), 2)
     return Medium("SMF", round(length_m + 0.5), 2)  # a custom run beyond 2 km
+
+
+def _ladder(gbps: float) -> tuple[tuple[float, tuple[float, ...]], ...]:
+    """(reach, stock lengths) of the media ``choose_medium`` tries at ``gbps``, in its order,
+    without those an earlier one always wins (their reach is within an earlier reach)."""
+    if gbps <= 10:
+        tried = [(CAT6_LENGTHS[-1], CAT6_LENGTHS)]
+    else:
+        tried = [(dac_reach_m(gbps), DAC_LENGTHS)]
+        if gbps >= 400:
+            tried.append((ACC_LENGTHS[-1], ACC_LENGTHS))
+        if gbps <= 200:
+            tried.append((AOC_LENGTHS[-1], AOC_LENGTHS))
+    tried += [(50.0, FIBRE_LENGTHS), (FIBRE_LENGTHS[-1], FIBRE_LENGTHS)]
+    out: list[tuple[float, tuple[float, ...]]] = []
+    for reach, lengths in tried:
+        if not out or reach > out[-1][0]:
+            out.append((reach, lengths))
+    return tuple(out)
+
+
+def medium_buckets(gbps: float, lengths_m):
+    """For a numpy array of run lengths at ``gbps``: an integer per run, equal for two runs
+    exactly when ``choose_medium`` gives them the same medium and stock length (the same
+    comparisons, made on whole columns; a big plan routes over a million runs). Runs
+    beyond the longest stock length get -1: ``choose_medium`` makes each a custom length."""
+    import numpy as np
+
+    ladder = _ladder(gbps)
+    reaches = np.array([reach for reach, _ in ladder])
+    segment = np.searchsorted(reaches, lengths_m, side="left")  # the first medium with length <= reach
+    out = np.full(len(lengths_m), -1, dtype=np.int64)
+    offset = 0
+    for i, (_, stock) in enumerate(ladder):
+        inside = segment == i
+        if inside.any():
+            # the first stock length x with x + 1e-9 >= length, as _stock compares
+            out[inside] = offset + np.searchsorted(np.array(stock) + 1e-9, lengths_m[inside], side="left")
+        offset += len(stock)
+    return out

@@ -6,12 +6,15 @@ import csv
 import io
 import json
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from planner.cli import main
 from planner.hardware.catalog import default_catalog
 from planner.network.cables import U_M, build_schedule
-from planner.network.media import choose_medium
+from planner.network.media import FIBRE_LENGTHS, choose_medium, medium_buckets
 from planner.plan.fileio import save_plan
 from planner.plan.model import Rack
 from planner.plan.templates import build_template
@@ -59,6 +62,55 @@ def test_medium_by_reach_and_speed():
     assert choose_medium(200, 12).name == "AOC" and choose_medium(200, 12).stock_m == 15
     assert choose_medium(400, 60).name == "SMF"  # SR optics reach 50 m on OM4
     assert choose_medium(1, 42).name == "Cat6A" and choose_medium(1, 42).stock_m == 50
+
+
+@settings(max_examples=60, deadline=None)
+@given(gbps=st.sampled_from([1.0, 10.0, 25.0, 100.0, 200.0, 400.0, 800.0, 1600.0]),
+       lengths=st.lists(st.one_of(st.floats(0.01, 2500.0), st.sampled_from(
+           [x + d for x in (0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 30.0, 50.0, 100.0, 2000.0) for d in (-1e-9, 0.0, 1e-12)])),
+           min_size=2, max_size=40))
+def test_runs_in_one_bucket_get_one_medium_and_stock_length(gbps, lengths):
+    """The schedule routes whole columns: two runs share a bucket exactly when the run-at-a-time
+    choice gives them the same medium and stock length."""
+    buckets = medium_buckets(gbps, np.array(lengths))
+    media = [choose_medium(gbps, x) for x in lengths]
+    for i in range(len(lengths)):
+        for j in range(len(lengths)):
+            if buckets[i] >= 0 and buckets[j] >= 0:
+                assert (buckets[i] == buckets[j]) == (media[i] == media[j])
+        assert (buckets[i] < 0) == (lengths[i] > FIBRE_LENGTHS[-1])
+
+
+def test_three_tier_wiring_uses_each_switch_port_once_and_rail_i_reaches_leaf_i():
+    """massive: 48 DGX H100 in scalable units of 32 (then 16) on a rail-optimised three-tier fat tree
+    of 64-port switches (32 down, 32 up at a leaf): each node's rail i goes to leaf i of its
+    unit, no port of a network carries two links, and every leaf has as many links up as down."""
+    plan = build_template("massive")
+    sched = build_schedule(plan, CAT)
+    links = list(sched.links)
+    ports = [(link.network, end.device, end.port) for link in links for end in (link.a, link.b)]
+    assert len(ports) == len(set(ports))
+    node_leaf = [link for link in links if link.tier == "node-leaf"]
+    assert len(node_leaf) == 48 * 8
+    leaf_of = {}  # (node, rail) -> leaf
+    for link in node_leaf:
+        leaf_of[(link.a.device, link.a.port)] = link.b.device
+    nodes = sorted({node for node, _ in leaf_of}, key=lambda n: next(
+        (i for i, lk in enumerate(node_leaf) if lk.a.device == n)))
+    units = [nodes[i:i + 32] for i in range(0, len(nodes), 32)]
+    for unit in units:
+        for rail in range(1, 9):
+            assert len({leaf_of[(n, rail)] for n in unit}) == 1  # one leaf per rail of a unit
+    for unit_a, unit_b in zip(units, units[1:]):
+        assert leaf_of[(unit_a[0], 1)] != leaf_of[(unit_b[0], 1)]
+    down, up = {}, {}
+    for link in links:
+        if link.tier == "node-leaf":
+            down[link.b.device] = down.get(link.b.device, 0) + 1
+        elif link.tier == "leaf-spine":
+            up[link.a.device] = up.get(link.a.device, 0) + 1
+    assert down == up  # non-blocking
+    assert all(lk.a.port > 32 for lk in links if lk.tier == "leaf-spine")  # uplinks after the 32 down-ports
 
 
 def test_medium_schedule_lists_every_compute_link_and_the_bom_sums_to_it(tmp_path, capsys):
