@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from planner.settings.costs import CostSettings
@@ -115,7 +116,8 @@ def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int
         return None
     for _ in range(64):  # NPV falls as r rises: 64 halvings of [-0.99, hi] reach the float's precision
         mid = (lo + hi) / 2
-        if npv(mid) > 0:
+        # npv(mid) > 0, written out (the same arithmetic without a call: this runs after each edit)
+        if -capex_usd + saving_usd_per_month * (months if mid == 0 else (1.0 - (1.0 + mid) ** -months) / mid) > 0:
             lo = mid
         else:
             hi = mid
@@ -184,6 +186,12 @@ class CostResult:
         }
 
 
+@lru_cache(maxsize=64)
+def _rent_curve(rent_usd_per_month: float, months: int) -> tuple[float, ...]:
+    """Cumulative rent at months 0..H (kept: an edit that moves a device leaves the rent alone)."""
+    return tuple(rent_usd_per_month * m for m in range(months + 1))
+
+
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
                    pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None) -> CostResult:
     """Every figure of the cost model for one plan.
@@ -227,7 +235,7 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     months = list(range(h + 1))
     curves: dict[str, list[float]] = {"months": months, "build": [capex_usd + opex * m for m in months]}
     for name, rent in rents.items():
-        curves[name] = [rent * m for m in months]
+        curves[name] = list(_rent_curve(rent, h))
     breaks = {name: break_even_month(capex_usd, opex, rent, h) for name, rent in rents.items()}
     tokens = (tokens_per_s or 0.0) * 3600.0 * s.hours_per_month * h * s.utilisation
     return CostResult(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom
 from planner.costs.model import CostResult, evaluate_costs
@@ -16,6 +17,12 @@ from planner.report.model import Finding
 
 def _money(d: dict[str, float | None], digits: int = 2) -> dict[str, float | None]:
     return {k: (None if v is None else round(v, digits)) for k, v in d.items()}
+
+
+@lru_cache(maxsize=64)
+def _cents(values: tuple[float, ...]) -> tuple[float, ...]:
+    """A curve rounded to the cent (kept: the rent curves stay the same from edit to edit)."""
+    return tuple(round(x, 2) for x in values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +81,7 @@ class CostSection(Figures):
             tco_usd=round(r.tco_usd, 2),
             rent_total_usd=_money(r.rent_total_usd),
             cost_per_gpu_hour=_money(r.cost_per_gpu_hour, 4),
-            curves={k: [round(x, 2) for x in v] if k != "months" else v for k, v in r.curves.items()},
+            curves={k: list(_cents(tuple(v))) if k != "months" else v for k, v in r.curves.items()},
             bom=tuple(lines),
             it_power_kw=round(it_power_kw, 6),
             utilisation=utilisation,
@@ -112,21 +119,34 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     schedule = routed_schedule(ctx, size)
     # the same settings and device counts (ctx.cache) with the same totals (and, on a plan
     # priced from its cable schedule, the same schedule: routed again when the layout changes)
-    # give the same costs
+    # give the same costs. The last few are kept: moving a device back and forth, or undo and
+    # redo, returns to totals seen a moment ago.
     key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None), schedule)
-    cached = ctx.cache.get("cost")
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    ctx.cache["cost"] = (key, out := _evaluate_cost(ctx, plan, s, totals, network, size, schedule))
+    recent = ctx.cache.setdefault("cost", {})
+    out = recent.pop(key, None)
+    if out is None:
+        out = _evaluate_cost(ctx, plan, s, totals, network, size, schedule)
+        if len(recent) >= RECENT_COSTS:
+            del recent[next(iter(recent))]  # the oldest
+    recent[key] = out  # the newest last
     return out
 
 
+RECENT_COSTS = 8
+
+
 def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostSection, list[Finding]]:
-    if schedule is not None:
-        cabling = schedule_lines(schedule, ctx.catalog, s, parts=ctx.cache.setdefault("parts", {}))
+    # the cabling lines follow from the schedule (or the fabric's size), the device counts and
+    # the settings: kept while those stay (ctx.cache lives as long as the counts and settings)
+    source = schedule if schedule is not None else size
+    cached = ctx.cache.get("cabling")
+    if cached is not None and cached[0] is source:
+        cabling = cached[1]
     else:
-        cabling = tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s,
-                             parts=ctx.cache.setdefault("parts", {}))
+        parts = ctx.cache.setdefault("parts", {})
+        cabling = (schedule_lines(schedule, ctx.catalog, s, parts=parts) if schedule is not None else
+                   tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, parts=parts))
+        ctx.cache["cabling"] = (source, cabling)
     lines, problems = build_bom(
         counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
         pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,

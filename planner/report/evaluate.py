@@ -18,7 +18,7 @@ from planner.plan.model import Plan, Rack
 from planner.facility.power import evaluate_rack, rack_findings
 from planner.report.context import EvalContext
 from planner.report.model import RackResult, Report, Totals
-from planner.report.sections import SECTIONS, register_section
+from planner.report.sections import KEPT_SECTIONS, SECTIONS, register_section
 
 __all__ = ["EvalContext", "Evaluator", "SECTIONS", "evaluate", "register_section"]
 
@@ -94,7 +94,15 @@ class Evaluator:
                           rack_powers={k: v for k, v in agg.rack_powers.items() if v}, cache=self._shared[1],
                           memo=self._memo)
         for name, fn in SECTIONS:
-            section, section_findings = fn(ctx)
+            reads = KEPT_SECTIONS.get(name)
+            if reads is None:
+                section, section_findings = fn(ctx)
+            else:  # kept in the shared cache while the counts, settings and what it reads stay
+                inputs = tuple(ctx.sections.get(n) for n in reads)
+                kept = ctx.cache.get(("section", name))
+                if kept is None or any(a is not b for a, b in zip(kept[0], inputs)):
+                    kept = ctx.cache[("section", name)] = (inputs, fn(ctx))
+                section, section_findings = kept[1]
             if section is not None:
                 ctx.sections[name] = section
             findings.extend(section_findings)

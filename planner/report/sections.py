@@ -19,6 +19,17 @@ SECTIONS: list[tuple[str, SectionFn]] = [
 ]
 
 
-def register_section(name: str, fn: SectionFn) -> None:
-    """Add a section (or replace the one of that name), computed after the others."""
+# Sections whose result follows from the device counts, the settings and the catalog alone,
+# and from the sections named (the same objects): the evaluator keeps them across edits that
+# leave those unchanged (a device moved between racks). The others are computed on every
+# evaluation (facility reads the racks' power, cost the PDUs).
+KEPT_SECTIONS: dict[str, tuple[str, ...]] = {"network": (), "storage": (), "workload": ("cost",)}
+
+
+def register_section(name: str, fn: SectionFn, kept_with: tuple[str, ...] | None = None) -> None:
+    """Add a section (or replace the one of that name), computed after the others; with
+    ``kept_with`` (the sections it reads), kept while the counts, settings and those stay."""
     SECTIONS[:] = [(n, f) for n, f in SECTIONS if n != name] + [(name, fn)]
+    KEPT_SECTIONS.pop(name, None)
+    if kept_with is not None:
+        KEPT_SECTIONS[name] = tuple(kept_with)
