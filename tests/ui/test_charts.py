@@ -198,30 +198,47 @@ def test_each_chart_exports_png_and_svg(setup, tmp_path, attr):
     assert chart.export_action in chart.scene().contextMenu
 
 
-def test_a_plan_of_hundreds_of_racks_draws_one_step_per_rack_and_follows_edits(qtbot, catalog):
+def test_a_plan_of_hundreds_of_racks_draws_the_tallest_rack_of_each_pixel_column_and_follows_edits(qtbot, catalog):
     from planner.plan.commands import EditRack
     from ui.charts.rack_power import RackPowerChart
 
-    # massive resized to 1,200 nodes: 300 GPU racks of 4 nodes plus network, storage and CDU racks
-    plan = build_template("massive", nodes=1200, catalog=catalog)
+    # massive resized to 4,000 nodes: 1,000 GPU racks of 4 nodes plus network, storage and CDU
+    # racks, on a plot about 500 pixels wide: two or more racks share a pixel column
+    plan = build_template("massive", nodes=4000, catalog=catalog)
     ev = Evaluator(plan, catalog)
     chart = RackPowerChart()
     qtbot.addWidget(chart)
+    chart.resize(600, 300)
+    chart.show()
+    qtbot.waitExposed(chart)
     report = ev.evaluate()
     chart.update_report(report)
-    assert chart.dense and len(report.racks) > 300
-    assert list(chart.typical_bars.opts["height"]) == []  # no per-rack rectangles
-    edges, typical = chart.dense_typical.getData()
-    assert len(edges) == len(report.racks) + 1
-    assert list(typical) == pytest.approx([r.power_typical_kw for r in report.racks])
-    # lower the first GPU rack's cap to 20 kW: its 4 x 7 = 28 kW turns red, the others stay blue
+    assert chart.dense and len(report.racks) > 2 * chart.plot.vb.width()
+    assert list(chart.typical_bars.opts["height"]) == []  # no bars of a colour each
+
+    def columns(layer):
+        o = layer.opts
+        return list(zip(o["x0"], o["x1"], o["height"]))
+
+    typical = [r.power_typical_kw for r in report.racks]
+    bars = columns(chart.dense_typical)
+    assert len(bars) < len(report.racks) and chart.dense_typical.opts["brushes"] is None  # one brush, few bars
+    assert bars[0][0] == -0.5 and bars[-1][1] == len(report.racks) - 0.5  # every rack in a column
+    for (x0, x1), (nx0, _) in zip([b[:2] for b in bars], [b[:2] for b in bars[1:]]):
+        assert x1 == nx0  # the columns touch
+    for x0, x1, h in bars:  # each column as tall as its tallest rack
+        assert h == pytest.approx(max(typical[int(x0 + 0.5):int(x1 + 0.5)]))
+    # lower the first GPU rack's cap to 20 kW: its 4 x 7 = 28 kW turns red, nothing else does
     first = next(r for r in report.racks if r.nodes)
     report = ev.evaluate(EditRack(first.id, power_cap_kw=20).do(plan, catalog))
     chart.update_report(report, None)
-    _, over = chart.dense_over.getData()
     i = report.rack_order.index(first.id)
-    assert over[i] == pytest.approx(28.0)
-    assert sum(1 for v in over if v > 0) == 1
+    red = [(x0, x1, h) for x0, x1, h in columns(chart.dense_over) if h > 0]
+    assert len(red) == 1 and red[0][0] < i < red[0][1] and red[0][2] == pytest.approx(28.0)
+    # zoomed in on a few racks: one column per rack
+    chart.plot.setXRange(i - 5, i + 5, padding=0)
+    shown = columns(chart.dense_typical)
+    assert all(x1 - x0 == 1 for x0, x1, _ in shown) and len(shown) <= 13
 
 
 def test_facility_chart_shows_each_racks_feeds_and_heat_split(setup, catalog):
