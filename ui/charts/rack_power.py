@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QCursor
+from PySide6.QtGui import QCursor, QPainter
 from PySide6.QtWidgets import QToolTip
 
 from ui.charts.base import CategoryAxis, ChartView, pen, set_bars
@@ -28,6 +28,17 @@ tallest of the racks that column holds, as bars that thin would draw them, and r
 of them is over its cap. pyqtgraph draws a layer of one brush as one batch of rectangles;
 the caps are one dashed segment per run of racks with the same cap. After a drop on
 frontier-100k (2,468 racks) the chart repaints in ~2 ms instead of ~25 ms."""
+
+
+class _Layer(pg.BarGraphItem):
+    """A dense layer: bars a pixel column wide, axis-aligned, drawn without antialiasing
+    (which would only blur their edges, at several times the cost)."""
+
+    def paint(self, p, *args) -> None:
+        smooth = p.testRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        super().paint(p, *args)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, smooth)
 
 
 class RackPowerChart(ChartView):
@@ -61,7 +72,7 @@ class RackPowerChart(ChartView):
                                               brush=self._brush["n"], pen=self._pen["n"])
         self.cap_line = pg.PlotDataItem(empty, empty, connect="pairs", pen=pen(CAP, 2, Qt.PenStyle.DashLine))
         self.dense_nameplate, self.dense_typical, self.dense_over = (
-            pg.BarGraphItem(x0=empty, x1=empty, height=empty, brush=self._brush[k], pen=self._no_pen)
+            _Layer(x0=empty, x1=empty, height=empty, brush=self._brush[k], pen=self._no_pen)
             for k in ("n", "t", "to"))
         for item in (self.dense_nameplate, self.dense_typical, self.dense_over,
                      self.typical_bars, self.nameplate_bars, self.cap_line):
