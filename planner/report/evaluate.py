@@ -9,7 +9,8 @@ full one exactly.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields
+from operator import attrgetter
 
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import ChangeSet
@@ -17,7 +18,7 @@ from planner.facility.cooling import evaluate_cooling
 from planner.plan.model import Plan, Rack
 from planner.facility.power import evaluate_rack, rack_findings
 from planner.report.context import EvalContext
-from planner.report.model import RackResult, Report, Totals
+from planner.report.model import Finding, RackResult, Report, Totals
 from planner.report.sections import KEPT_SECTIONS, SECTIONS, register_section
 
 __all__ = ["EvalContext", "Evaluator", "SECTIONS", "evaluate", "register_section"]
@@ -48,7 +49,7 @@ class Evaluator:
         if changes is None or changes.needs_full:
             self._racks = {}
             self._agg = _Aggregate()
-            shapes: dict[tuple, RackResult] = {}  # settings and catalog are fixed within one evaluation
+            shapes: dict[tuple, tuple] = {}  # settings and catalog are fixed within one evaluation
             for rack in plan.racks:
                 self._set_rack(rack.id, shapes)
             self._rack_order = tuple(r.id for r in plan.racks)
@@ -60,7 +61,7 @@ class Evaluator:
         self.report = self._finish()
         return self.report
 
-    def _set_rack(self, rack_id: str, shapes: dict[tuple, RackResult] | None = None) -> None:
+    def _set_rack(self, rack_id: str, shapes: dict[tuple, tuple] | None = None) -> None:
         old = self._racks.pop(rack_id, None)
         if old is not None:
             self._agg.remove(old)
@@ -118,23 +119,36 @@ class Evaluator:
         )
 
 
-def _evaluate_shape(plan: Plan, rack: Rack, catalog: Catalog, shapes: dict[tuple, RackResult]) -> RackResult:
+def _evaluate_shape(plan: Plan, rack: Rack, catalog: Catalog, shapes: dict[tuple, tuple]) -> RackResult:
     """A rack's result: the figures of an earlier rack of the same shape (the same properties
     and the same device types at the same heights) with this rack's own rack-level checks,
-    unless that rack had a finding naming one of its devices. Everything but a finding's
-    text follows from the shape; big plans repeat a few shapes thousands of times."""
+    when that rack's findings were only those checks (which name the rack alone). Everything
+    but a finding's text follows from the shape: the checks are made once per shape, for a
+    stand-in rack, and each rack of the shape gets their texts with its own name. Big plans
+    repeat a few shapes thousands of times."""
     members = plan.rack_members(rack.id).values()
     key = (rack.height_u, rack.cooling, rack.power_cap_kw, rack.max_weight_kg, rack.width_mm, rack.depth_mm,
            rack.rear_door_hx, tuple(sorted((p.u, p.device) for p in members)))
     seen = shapes.get(key)
     if seen is not None:
-        res = replace(seen, id=rack.id, name=rack.name, counts=dict(seen.counts), findings=[])
-        res.findings = rack_findings(plan, rack, res, catalog)
+        first, checks = seen
+        res = RackResult(*_FIELDS(first))
+        res.id, res.name, res.counts = rack.id, rack.name, dict(first.counts)
+        res.findings = [Finding(severity, code, message.replace(_NAME, rack.name), rack.id)
+                        for severity, code, message in checks]
         return res
     res = evaluate_rack(plan, rack, catalog)
-    if all(f.where == rack.id for f in res.findings):  # no finding names one of its devices
-        shapes[key] = res
+    if any(f.where != rack.id for f in res.findings):
+        return res  # a finding names one of its devices: not shared
+    stand_in = rack.model_copy(update={"name": _NAME, "id": _NAME})
+    checks = [(f.severity, f.code, f.message) for f in rack_findings(plan, stand_in, res, catalog)]
+    if len(checks) == len(res.findings):  # nothing but the rack-level checks: a shape to share
+        shapes[key] = (res, checks)
     return res
+
+
+_NAME = "\x00rack\x00"  # the stand-in's name, in the checks' texts
+_FIELDS = attrgetter(*(f.name for f in fields(RackResult)))  # a result's fields, in __init__ order
 
 
 class _Aggregate:

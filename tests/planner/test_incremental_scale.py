@@ -89,3 +89,30 @@ def test_racks_of_one_shape_each_name_themselves_in_their_findings():
              if f.code == "rack.power.nameplate_over_cap"]
     assert len(named) == len(gpu_racks)
     assert all(f"Rack {r.name} " in m for r, m in zip(gpu_racks, named))
+
+
+def test_racks_of_one_shape_keep_a_power_shelf_shortfall_each_in_a_full_evaluation():
+    """Two identical NVL72 racks whose power shelves cannot carry the system: in a full
+    evaluation (where racks of one shape share their figures) each still reports its own
+    shortfall, naming its own system, as evaluating it alone does."""
+    from planner.facility.power import evaluate_rack
+    from planner.hardware.catalog import Catalog, PowerShelves
+    from planner.plan.commands import History
+    from planner.plan.model import Plan
+    from planner.plan.rackscale import PlaceRackScaleSystem
+
+    nvl72 = CATALOG["gb200-nvl72"]
+    # 8 x 33 kW shelves with 2 spares carry 198 kW; with 6 spares, 2 x 33 = 66 kW < its 132 kW nameplate
+    weak = nvl72.model_copy(update={"power_shelves": PowerShelves(count=8, kw_each=33, spares=6)})
+    catalog = Catalog([weak if d.id == nvl72.id else d for d in CATALOG])
+    catalog.rack_types, catalog.components = CATALOG.rack_types, CATALOG.components
+    plan = Plan()
+    history = History(plan, catalog)
+    for _ in range(2):
+        history.apply(PlaceRackScaleSystem(nvl72.id))
+    report = evaluate(plan, catalog)
+    for rack in plan.racks:
+        shortfall = [f for f in report.rack_results[rack.id].findings if f.code == "rack.power.shelves"]
+        label = next(p.label or p.id for p in plan.placements if p.rack == rack.id)
+        assert len(shortfall) == 1 and f"({label}) in rack {rack.name}:" in shortfall[0].message
+        assert report.rack_results[rack.id].findings == evaluate_rack(plan, rack, catalog).findings
