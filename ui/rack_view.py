@@ -13,14 +13,14 @@ the floor already lives in ``ui.rack_navigation``.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QBrush, QDrag, QKeySequence, QPainter, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
+from PySide6.QtGui import QAction, QBrush, QColor, QDrag, QKeySequence, QPainter, QPen
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
 
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
 from planner.plan.names import next_label
 from planner.plan.rackscale import PlaceRackScaleSystem
-from planner.plan.space import lowest_free_u
+from planner.plan.space import lowest_free_u, slot_near
 from planner.report.whatif import Consequence, port_shortfall, rack_consequence
 from ui import theme
 from ui.document import Document
@@ -107,6 +107,8 @@ class RackView(FloorNavigation, QGraphicsView):
         self._scroll_timer.setInterval(30)
         self._scroll_timer.timeout.connect(self._auto_scroll)
         self._dragged: DeviceItem | None = None
+        # (viewport point, rack id, devices selected before) of a press on a block of the zoomed-out floor
+        self._floor_press = None
         self._nudge_session = 0
         self._auto_zoom = True  # keep the first row fitted to the height until the user zooms
         self.scene().selectionChanged.connect(self._selection_changed)
@@ -259,14 +261,86 @@ class RackView(FloorNavigation, QGraphicsView):
             self._dragged = None
             self._end_drag()
 
+    # -- moving a device on the zoomed-out floor -----------------------------------------
+    def mousePressEvent(self, event) -> None:
+        """On the zoomed-out floor a press on a block selects its rack, and dragging from it
+        carries one of its devices (see ``floor_device``); elsewhere the view pans."""
+        if self.floor_mode and event.button() == Qt.MouseButton.LeftButton:
+            scene_pos = self.mapToScene(event.position().toPoint())
+            rid = self.floor.rack_at(scene_pos.x(), scene_pos.y())
+            if rid is not None:
+                self._floor_press = (event.position().toPoint(), rid, self._kept_selection_devices())
+                self._select_rack_keeping_zoom(rid)
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        press = self._floor_press
+        if press is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            if (event.position().toPoint() - press[0]).manhattanLength() >= QApplication.startDragDistance():
+                self._floor_press = None
+                placement = self.floor_device(press[1], self.mapToScene(press[0]), press[2])
+                if placement is not None:
+                    self.start_floor_drag(placement)
+            event.accept()
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        self._floor_press = None
+        super().mouseReleaseEvent(event)
+
+    def floor_device(self, rack_id: str, scene_pos, selected: list[str] = ()) -> str | None:
+        """The device a drag from a floor block carries: a ``selected`` device if one is in that
+        rack, else the one at the height pressed, else the nearest one to it (a U is under a
+        pixel there); None for an empty rack."""
+        members = self.doc.plan.rack_members(rack_id)
+        for pid in selected:
+            if pid in members:
+                return pid
+        if not members:
+            return None
+        item = self.racks[rack_id]
+        u = item.u_at(item.mapFromScene(scene_pos).y())
+        catalog = self.doc.catalog
+
+        def distance(p) -> int:
+            top = p.u + (catalog[p.device].u_height if p.device in catalog else 1) - 1
+            return 0 if p.u <= u <= top else min(abs(u - p.u), abs(u - top))
+        return min(members.values(), key=lambda p: (distance(p), p.u)).id
+
+    def _kept_selection_devices(self) -> list[str]:
+        return [i.placement_id for i in self._kept_selection if isinstance(i, DeviceItem)]
+
+    def start_floor_drag(self, placement_id: str) -> None:
+        """Drag a placed device from its block on the floor (one MoveDevice, one undo step)."""
+        p = self.doc.plan.placement(placement_id)
+        device = self.doc.catalog.get(p.device) if p is not None else None
+        if device is None:
+            return
+        rack = self.doc.plan.rack(p.rack)
+        self.hint.emit(f"Moving {p.label or p.id} ({device.model}) from {rack.name}: drop it on a rack")
+        drag = QDrag(self)
+        drag.setMimeData(to_mime(DragPayload(p.device, placement_id, 0)))
+        try:
+            drag.exec(Qt.DropAction.MoveAction)
+        finally:
+            self._end_drag()
+
     def _target(self, pos, payload: DragPayload):
-        """(rack item, bottom U, device, Consequence) for a drag at viewport ``pos``; None off the racks."""
+        """(rack item, bottom U, device, Consequence) for a drag at viewport ``pos``; None off the racks.
+        On the zoomed-out floor the device goes to the U pointed at if it fits there, else to
+        the rack's lowest free slot for it."""
         device = self.doc.catalog.get(payload.device)
         scene_pos = self.mapToScene(pos)
         rack_item = self.rack_item_at(scene_pos)
         if rack_item is None or device is None:
             return None
         u = rack_item.u_at(rack_item.mapFromScene(scene_pos).y()) - payload.grab_u
+        if self.floor_mode:
+            moving = frozenset({payload.placement}) if payload.placement else frozenset()
+            u = slot_near(self.doc.plan, self.doc.catalog, rack_item.rack, u, device, moving)
         consequence = rack_consequence(self.doc.plan, self.doc.catalog, rack_item.rack_id, u, device,
                                        payload.placement)
         if consequence.problem is None and self._port_note:
@@ -275,12 +349,23 @@ class RackView(FloorNavigation, QGraphicsView):
 
     def _show_ghost(self, target) -> None:
         rack_item, u, device, consequence = target
-        top = rack_item.slot_top(u + device.u_height - 1)
-        rect = QRectF(theme.GUTTER_W, top, theme.RACK_BODY_W, device.u_height * theme.U_PX)
-        self.ghost.setRect(rack_item.mapRectToScene(rect))
         colour = theme.GHOST_COLOURS[consequence.state]
+        if self.floor_mode:
+            # a slot is under a pixel here: the ghost covers the whole block in its colour, framed in
+            # white a few pixels out (blocks are coloured by load in the same hues)
+            margin = 3 / max(1e-6, self.transform().m11())
+            self.ghost.setRect(self.floor.rack_rect(rack_item.rack_id).adjusted(-margin, -margin, margin, margin))
+            frame = QPen(Qt.GlobalColor.white, 2)
+            frame.setCosmetic(True)
+            self.ghost.setPen(frame)
+            colour = QColor(colour)
+            colour.setAlpha(235)
+        else:
+            top = rack_item.slot_top(u + device.u_height - 1)
+            rect = QRectF(theme.GUTTER_W, top, theme.RACK_BODY_W, device.u_height * theme.U_PX)
+            self.ghost.setRect(rack_item.mapRectToScene(rect))
+            self.ghost.setPen(QPen(colour.darker(130), 2, Qt.PenStyle.DashLine))
         self.ghost.setBrush(QBrush(colour))
-        self.ghost.setPen(QPen(colour.darker(130), 2, Qt.PenStyle.DashLine))
         self.ghost.setVisible(True)
         self.ghost_state = consequence.state
         self.ghost_ok, self.ghost_problem = consequence.problem is None, consequence.problem
@@ -401,7 +486,10 @@ class RackView(FloorNavigation, QGraphicsView):
             command = AddDevice(device.id, rack_item.rack_id, u, label=next_label(self.doc.plan, self.doc.catalog, device))
         if self.doc.apply(command):
             event.acceptProposedAction()
-            self.select(command.placement_id)
+            if self.floor_mode:  # stay on the floor: the rack it went to is selected
+                self._select_rack_keeping_zoom(rack_item.rack_id)
+            else:
+                self.select(command.placement_id)
             if consequence.failing:
                 self.hint.emit(f"Placed {device.model} at U{u} of {rack_item.rack.name}, but "
                                + "; ".join(consequence.failing))

@@ -38,6 +38,8 @@ def install_state_dump(window) -> None:
             "title": window.windowTitle(),
             "ghost": view.ghost_state if view.ghost.isVisible() else None,
             "selected_devices": view.selected_devices(),
+            "selected_rack": view.selected_rack(),
+            "floor_mode": view.floor_mode,
             "geometry": _geometry(window),
             "popup": _title(QApplication.activePopupWidget()),
             "dialog": _title(QApplication.activeModalWidget()),

@@ -52,10 +52,24 @@ def fit_problem(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: Devi
     return None
 
 
-def lowest_free_u(plan: Plan, catalog: Catalog, rack: Rack, height: int) -> int | None:
-    """The lowest U where a device of ``height`` fits, or None when the rack has no room."""
+def slot_near(plan: Plan, catalog: Catalog, rack: Rack, u: int, device: DeviceType,
+              ignore: frozenset[str] = frozenset()) -> int:
+    """Where a drop at ``u`` puts ``device`` when a U is too small to aim at (the zoomed-out
+    floor): ``u`` itself if the device fits there, else the lowest U where it fits, else ``u``
+    (the drop is then refused with the reason ``fit_problem`` gives: no room, or a rack whose
+    cooling cannot take it at any U)."""
+    if cooling_problem(rack, device) or fit_problem(plan, catalog, rack.id, u, device, ignore) is None:
+        return u
+    low = lowest_free_u(plan, catalog, rack, device.u_height, ignore)
+    return u if low is None else low
+
+
+def lowest_free_u(plan: Plan, catalog: Catalog, rack: Rack, height: int,
+                  ignore: frozenset[str] = frozenset()) -> int | None:
+    """The lowest U where a device of ``height`` fits (the placements in ``ignore`` moved
+    out of the way), or None when the rack has no room."""
     u = 1
-    for lo, hi, _ in occupied(plan.rack_members(rack.id).values(), catalog):
+    for lo, hi, _ in occupied(plan.rack_members(rack.id).values(), catalog, ignore):
         if lo - u >= height:
             return u
         u = max(u, hi + 1)

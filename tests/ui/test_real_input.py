@@ -7,6 +7,7 @@ U1-U10, stor-sw-1 at U11-U12 and mgmt-1 at U13, 15.0 kW typical, 20.35 kW namepl
 U14-U42 are free.
 """
 
+import os
 import zipfile
 
 import pytest
@@ -125,6 +126,61 @@ def test_export_through_the_file_menu_with_the_keyboard(real_app, tmp_path):
     with zipfile.ZipFile(target) as z:  # a real workbook
         assert "xl/workbook.xml" in z.namelist()
     app.screenshot("exported")
+
+
+@pytest.fixture
+def floor_app(tmp_path):
+    """The app on a 291-rack plan (massive with 1,000 nodes): Home zooms out to the floor,
+    where every rack is a block a dozen pixels wide."""
+    from planner.plan.fileio import save_plan
+    from planner.plan.templates import build_template
+    from tests.ui.real_input import RealApp, missing_tools
+
+    missing = missing_tools()
+    if missing and not os.environ.get("CI"):
+        pytest.skip(f"real-input tests need {', '.join(missing)} (.ci/run installs them)")
+    path = tmp_path / "floor.json"
+    save_plan(build_template("massive", nodes=1000), path)
+    app = RealApp(tmp_path, [str(path)])
+    yield app
+    app.screenshot("at-exit")
+    app.stop()
+
+
+def test_on_the_zoomed_out_floor_a_device_is_dragged_from_one_rack_block_to_another(floor_app):
+    app = floor_app
+    geo = app.state()["geometry"]
+    app.click(geo["view"][0] + geo["view"][2] // 2, geo["view"][1] + 5)  # focus the view (a free spot)
+    app.key("Home")
+    state = app.wait_state(lambda s: s["floor_mode"], "the floor zoomed out")
+    app.screenshot("floor")
+    racks = state["geometry"]["racks"]
+    gpu1, gpu3, net1 = (racks[n]["id"] for n in ("GPU-01", "GPU-03", "NET-01"))
+    assert racks["GPU-01"]["u_px"] < 2  # a U is a pixel or two here: nobody can aim at one
+    # GPU-01 holds node-1..node-4 (4U each) at U1, U5, U9, U13; press at U6, in node-2's span
+    node2 = next(p for p in placements(state) if p["label"] == "node-2")
+    assert (node2["rack"], node2["u"]) == (gpu1, 5)
+    # to GPU-03 (node-9..node-12 at U1-U16), pointing at U6 (taken): the lowest free slot, U17
+    app.drag(app.slot("GPU-01", 6), app.slot("GPU-03", 6), steps=24)
+    state = app.wait_state(lambda s: next(p for p in placements(s) if p["id"] == node2["id"])["rack"] == gpu3,
+                           "node-2 moved to GPU-03")
+    app.screenshot("moved-on-floor")
+    moved = next(p for p in placements(state) if p["id"] == node2["id"])
+    assert moved["u"] == 17 and state["undo_count"] == 1
+    assert state["floor_mode"] and state["selected_rack"] == gpu3  # still on the floor, the target selected
+    # GPU-03 had 4 x 7.0 = 28.0 kW of its 30 kW cap: amber, and the status says the figure
+    assert "GPU-03 would draw 35.0 / 30 kW" in state["status"]
+    # onto NET-01 (air-cooled): refused, with the reason; nothing changes
+    app.drag(app.slot("GPU-03", 18), app.slot("NET-01", 30), steps=24)
+    state = app.wait_state(lambda s: s["status"].startswith("Not placed"), "the refusal")
+    app.screenshot("refused-on-floor")
+    assert "liquid-cooled only" in state["status"] and "NET-01" in state["status"]
+    assert next(p for p in placements(state) if p["id"] == node2["id"])["rack"] == gpu3
+    assert net1 not in {p["rack"] for p in placements(state) if p["device"] == node2["device"]}
+    app.key("ctrl+z")
+    state = app.wait_state(lambda s: next(p for p in placements(s) if p["id"] == node2["id"])["rack"] == gpu1,
+                           "Ctrl+Z to bring node-2 back")
+    assert next(p for p in placements(state) if p["id"] == node2["id"])["u"] == 5
 
 
 pytestmark = pytest.mark.realinput

@@ -193,3 +193,42 @@ def test_the_overview_shades_cold_and_hot_aisles_between_rows(big):
 
     cold, hot = gap_colour(0), gap_colour(1)  # row 1 | cold aisle | row 2 | hot aisle | row 3
     assert cold.blue() > cold.red() and hot.red() > hot.blue()
+
+
+def test_on_the_floor_a_drop_goes_to_the_pointed_u_if_free_else_the_lowest_free_slot(big):
+    """A U is under a pixel on the zoomed-out floor: a drop on a rack's block goes to the U
+    pointed at when the device fits there, else to the rack's lowest free slot."""
+    from planner.plan.space import slot_near
+
+    plan, catalog = big.doc.plan, big.doc.catalog
+    gpu = [r for r in plan.racks if r.name.startswith("GPU-")]
+    node = next(iter(plan.rack_members(gpu[0].id).values()))
+    device = catalog[node.device]  # a 4U direct-liquid-cooled HGX H100 node; GPU racks hold four at U1-U16
+    target = gpu[2]
+    assert sorted(p.u for p in plan.rack_members(target.id).values()) == [1, 5, 9, 13]
+    assert slot_near(plan, catalog, target, 30, device) == 30  # U30-U33 is free
+    assert slot_near(plan, catalog, target, 6, device) == 17  # U6 is node 2's: the lowest free slot
+    assert slot_near(plan, catalog, target, 40, device) == 17  # U40-U43 sticks out of the 42U rack
+    # the node's own slot is free when it is the one moving within its rack
+    assert slot_near(plan, catalog, gpu[0], node.u, device, frozenset({node.id})) == node.u
+    net = next(r for r in plan.racks if r.cooling == "air")
+    assert slot_near(plan, catalog, net, 30, device) == 30  # refused there for its cooling, not moved
+
+
+def test_a_press_on_a_floor_block_picks_the_device_at_that_height_or_the_one_selected(big):
+    view = big.view
+    view.zoom_to_fit()
+    assert view.floor_mode
+    plan = big.doc.plan
+    rack = next(r for r in plan.racks if r.name.startswith("GPU-"))
+    members = sorted(plan.rack_members(rack.id).values(), key=lambda p: p.u)  # U1, U5, U9, U13
+    item = view.racks[rack.id]
+
+    def at_u(u):
+        return item.mapToScene(theme.GUTTER_W + 5, item.slot_top(u) + theme.U_PX / 2)
+    assert view.floor_device(rack.id, at_u(6)) == members[1].id  # U6 is inside U5-U8
+    assert view.floor_device(rack.id, at_u(30)) == members[3].id  # nothing at U30: the nearest, U13-U16
+    assert view.floor_device(rack.id, at_u(2), selected=[members[2].id]) == members[2].id
+    empty = next((r for r in plan.racks if not plan.rack_members(r.id)), None)
+    if empty is not None:
+        assert view.floor_device(empty.id, at_u(2)) is None
