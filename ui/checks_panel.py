@@ -8,6 +8,8 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QListView, QListWidget, QListWidgetItem
 
+from planner.plan.changes import ChangeSet
+from planner.report.finding_rows import FindingRows
 from planner.report.model import Finding, Report
 from ui import theme
 
@@ -105,12 +107,22 @@ class ChecksPanel(QListWidget):
         self.itemActivated.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))
         self.title = "Checks"
         self._shown: list[Finding | None] = []  # what the rows show, in order
+        self._rows = FindingRows()  # the same rows as segments, to follow an edit by its change set
 
-    def show_report(self, report: Report) -> None:
+    def show_report(self, report: Report, changes: ChangeSet | None = None) -> None:
         """Bring the list to the report's findings by difference: rows of findings that stay are
-        kept (with their selection and the scroll position); only the others are removed or added."""
+        kept (with their selection and the scroll position); only the others are removed or added.
+        After an edit the change set says which racks' rows can have changed (``FindingRows``);
+        otherwise the whole list is compared."""
+        if self._shown and self._shown[0] is not NO_FINDINGS:
+            edits = self._rows.update(report, changes)
+            if edits is not None:
+                self._apply(edits)
+                self._set_title(report)
+                return
         new = list(report.findings) or [NO_FINDINGS]
         if new == self._shown:
+            self._rows.reset(report)
             self._set_title(report)
             return
         kept = kept_rows(self._shown, new)
@@ -125,7 +137,24 @@ class ChecksPanel(QListWidget):
                 self.insertItem(j, self._item(f))
         self.setUpdatesEnabled(True)
         self._shown = new
+        self._rows.reset(report)
         self._set_title(report)
+
+    def _apply(self, edits) -> None:
+        if not edits:
+            return
+        self.setUpdatesEnabled(False)
+        for row, removed, inserted in edits:
+            for _ in range(removed):
+                self.takeItem(row)
+            for k, f in enumerate(inserted):
+                self.insertItem(row + k, self._item(f))
+        if not self._rows.rows:  # nothing left: the list says so in a row of its own
+            self.insertItem(0, self._item(NO_FINDINGS))
+            self._shown = [NO_FINDINGS]
+        else:
+            self._shown = self._rows.rows
+        self.setUpdatesEnabled(True)
 
     def _item(self, f: Finding | None) -> QListWidgetItem:
         if f is NO_FINDINGS:

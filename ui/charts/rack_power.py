@@ -65,6 +65,7 @@ class RackPowerChart(ChartView):
                      (("t", TYPICAL), ("to", TYPICAL_OVER), ("n", TYPICAL), ("no", TYPICAL_OVER))}
         self._no_pen = pg.mkPen(None)
         self._dense_layers: tuple | None = None  # nameplate, typical, over-cap heights per rack
+        self._extent: tuple | None = None  # (racks, tallest kW) the axes were set for
         empty = np.zeros(0)
         self.typical_bars = pg.BarGraphItem(x=empty, height=empty, width=BAR_W,
                                             brush=self._brush["t"], pen=self._pen["t"])
@@ -140,8 +141,10 @@ class RackPowerChart(ChartView):
             self.legend.getLabel(self.nameplate_bars).setText(
                 "Nameplate (maximum)" + (" (plan's basis)" if basis == "nameplate" else ""))
         top = max(float(nameplate.max(initial=0.0)), float(caps.max(initial=0.0)), 1.0)
-        self.plot.setLimits(xMin=-1, xMax=max(n, 1), yMin=0)
-        self.plot.setYRange(0, top * 1.08, padding=0)  # the legend sits under the plot, not over the bars
+        if (n, top) != self._extent:  # the same extent: leave the axes alone (no relayout, no repaint)
+            self._extent = (n, top)
+            self.plot.setLimits(xMin=-1, xMax=max(n, 1), yMin=0)
+            self.plot.setYRange(0, top * 1.08, padding=0)  # the legend sits under the plot, not over the bars
         if changes is None or changes.structure or changes.needs_full:
             self.plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
         self.show_message(self.plot, self.message, None if n else "No racks in the plan")
