@@ -8,8 +8,8 @@ from planner.plan.commands import CommandError, History, MoveDevice
 from planner.plan.templates import build_template
 from planner.report.evaluate import Evaluator
 from planner.report.finding_rows import FindingRows
-from tests.planner.test_incremental_scale import SECTION_SETTINGS, step
-from tests.planner.test_properties import CATALOG, make_command
+from tests.planner.test_incremental_scale import _command, step
+from tests.planner.test_properties import CATALOG
 
 
 def _follow(rows: FindingRows, shown: list, report, changes) -> list:
@@ -24,16 +24,13 @@ def _follow(rows: FindingRows, shown: list, report, changes) -> list:
 
 
 def _check(plan, steps):
-    from planner.plan.commands import SetSetting
-
     history = History(plan, CATALOG)
     ev = Evaluator(plan, CATALOG)
     report = ev.evaluate()
     rows = FindingRows()
     shown = list(rows.reset(report))
     for kind, a, b, u, device in steps:
-        cmd = (SetSetting(*SECTION_SETTINGS[a % len(SECTION_SETTINGS)]) if kind == "section"
-               else make_command(plan, kind, a, b, u, device))
+        cmd = _command(plan, kind, a, b, u, device)
         if cmd is None:
             continue
         try:
