@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFont, QFontMetrics
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QMessageBox
 
 from planner.errors import PlannerError
 from planner.report import palette
@@ -60,6 +60,9 @@ class ChartView(pg.GraphicsLayoutWidget):
             plot.setTitle(title, color=FOREGROUND, size=f"{FONT_PT + 1}pt")
         for name in ("left", "bottom", "right", "top"):
             axis = plot.getAxis(name)
+            # drawn once into a pixmap until its range or size changes: the left axis carries the
+            # grid across the plot, and an edit that only changes the bars would replay it otherwise
+            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             axis.setPen(pg.mkPen(FOREGROUND))
             axis.setTextPen(pg.mkPen(FOREGROUND))
             font = QFont()

@@ -53,7 +53,7 @@ class RackPowerChart(ChartView):
         self.plot.setMouseEnabled(x=True, y=False)
         self.rack_ids: list[str] = []
         self.dense = False
-        self._racks: list = []
+        self._report = None  # the report shown (hover reads its racks)
         self._basis = ""
         self._order: tuple[str, ...] | None = None  # the report's rack order the figures follow
         self._kept: tuple | None = None
@@ -97,10 +97,9 @@ class RackPowerChart(ChartView):
     def update_report(self, report, changes=None) -> None:
         if changes is not None and self._racks_untouched(report, changes):
             return
-        racks = report.racks
-        n = len(racks)
+        n = len(report.rack_order)
         x = np.arange(n, dtype=float)
-        typical, nameplate, caps, t_over, n_over = self._figures(report, racks, changes)
+        typical, nameplate, caps, t_over, n_over = self._figures(report, changes)
         b, p = self._brush, self._pen
         # Outlines only while a bar is several pixels wide: on hundreds of racks an outline
         # would paint over the fill (every bar would look like its outline colour).
@@ -132,7 +131,7 @@ class RackPowerChart(ChartView):
             self.cap_line.setData(np.column_stack([starts - 0.5, ends - 0.5]).ravel(), np.repeat(caps[starts], 2))
         else:
             self.cap_line.setData(np.repeat(x, 2) + np.tile([-HALF, HALF], n), np.repeat(caps, 2))
-        self._racks = racks
+        self._report = report
         if report.power_basis != self._basis:
             self._basis = report.power_basis
             basis = report.power_basis
@@ -166,13 +165,14 @@ class RackPowerChart(ChartView):
             shown = heights[lo:hi] if per == 1 else np.maximum.reduceat(heights[lo:hi], starts - lo)
             item.setOpts(x0=x0, x1=x1, height=shown)
 
-    def _figures(self, report, racks, changes):
+    def _figures(self, report, changes):
         """Per rack, in plan order: typical and nameplate kW, cap, over the cap on each basis
         (arrays); the rack names on the axis follow. After an edit of a few racks in an
         unchanged rack order, only theirs are read again (a campus has 8,000 racks)."""
         kept = self._kept
         if (changes is None or changes.structure or changes.needs_full or kept is None
                 or report.rack_order is not self._order):
+            racks = report.racks
             n = len(racks)
             self._kept = kept = (
                 np.fromiter((r.power_typical_kw for r in racks), float, n),
@@ -212,12 +212,12 @@ class RackPowerChart(ChartView):
             return None
         p = vb.mapSceneToView(scene_pos)
         i = int(round(p.x()))
-        if 0 <= i < len(self._racks) and abs(p.x() - i) <= HALF and p.y() >= 0:
+        if 0 <= i < len(self.rack_ids) and abs(p.x() - i) <= HALF and p.y() >= 0:
             return i
         return None
 
     def hover_text(self, index: int) -> str:
-        r = self._racks[index]
+        r = self._report.rack(self.rack_ids[index])
         basis = r.basis
         state = "over its cap" if r.over_cap() else f"{100 * r.load_fraction:.0f}% of its cap"
         return (f"<b>{r.name}</b><br>"
@@ -246,6 +246,6 @@ class RackPowerChart(ChartView):
     def bar_scene_pos(self, rack_id: str) -> QPointF:
         """Scene position of the middle of a rack's column (for tests and keyboard focus)."""
         i = self.rack_ids.index(rack_id)
-        r = self._racks[i]
+        r = self._report.rack(self.rack_ids[i])
         return self.plot.vb.mapViewToScene(QPointF(i, max(r.power_typical_kw, 0.1) / 2))
 
