@@ -353,7 +353,7 @@ class MainWindow(FileActions, QMainWindow):
 
     def locale_changed(self) -> None:
         """The number format changed in Preferences: show every entry and figure in the new notation."""
-        for form in self.settings_panel.forms.values():
+        for form in self.settings_panel.forms.built():  # the others are made in the new notation
             form.refresh()
         if self.doc.report is not None:
             self.summary.show_report(self.doc.report)

@@ -7,6 +7,8 @@ refused value shows a message and leaves the model unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
@@ -97,8 +99,39 @@ class SectionForm(QWidget):
             editor.show(getattr(values, name))
 
 
+class _Forms(Mapping):
+    """The section forms by section, each made the first time its tab is shown or it is asked
+    for: the window opens without building forms nobody has looked at yet."""
+
+    def __init__(self, panel: SettingsPanel):
+        self._panel = panel
+        self._built: dict[str, SectionForm] = {}
+
+    def __getitem__(self, section: str) -> SectionForm:
+        form = self._built.get(section)
+        if form is None:
+            if section not in self._panel.sections:
+                raise KeyError(section)
+            form = self._built[section] = self._panel._build(section)
+        return form
+
+    def __iter__(self):
+        return iter(self._panel.sections)
+
+    def __len__(self) -> int:
+        return len(self._panel.sections)
+
+    def __contains__(self, section: object) -> bool:
+        return section in self._panel.sections
+
+    def built(self, section: str | None = None):
+        """The forms made so far (or the one of ``section``, None while it is not made)."""
+        return self._built.get(section) if section is not None else list(self._built.values())
+
+
 class SettingsPanel(QTabWidget):
-    """One tab per settings section, in the order ``Settings`` declares them; each tab scrolls."""
+    """One tab per settings section, in the order ``Settings`` declares them; each tab scrolls.
+    A tab's form is made when the tab is first shown (``forms`` makes it when asked for, too)."""
 
     refused = Signal(str)
 
@@ -106,21 +139,33 @@ class SettingsPanel(QTabWidget):
         super().__init__(parent)
         self.doc = doc
         self.setDocumentMode(True)
-        self.forms: dict[str, SectionForm] = {}
-        for section in Settings.model_fields:
-            form = SectionForm(doc, section)
+        self.sections: list[str] = list(Settings.model_fields)
+        self._scrolls: dict[str, QScrollArea] = {}
+        for section in self.sections:
             scroll = QScrollArea()
             scroll.setWidgetResizable(True)
             scroll.setFrameShape(QScrollArea.Shape.NoFrame)
             scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-            scroll.setWidget(form)
-            form.refused.connect(self.refused)
+            self._scrolls[section] = scroll
             self.addTab(scroll, SECTION_TITLES.get(section, section.replace("_", " ").title()))
-            self.forms[section] = form
+        self.forms = _Forms(self)
+        self.currentChanged.connect(self._show_tab)
+        self._show_tab(self.currentIndex())
         doc.changed.connect(self.on_changed)
 
+    def _build(self, section: str) -> SectionForm:
+        form = SectionForm(self.doc, section)
+        form.refused.connect(self.refused)
+        self._scrolls[section].setWidget(form)
+        return form
+
+    def _show_tab(self, index: int) -> None:
+        if 0 <= index < len(self.sections):
+            _ = self.forms[self.sections[index]]  # made on its first showing
+
     def on_changed(self, changes, report) -> None:
-        sections = self.forms if changes.catalog else changes.settings
+        sections = self.sections if changes.catalog else changes.settings
         for s in sections:
-            if s in self.forms:
-                self.forms[s].refresh()
+            form = self.forms.built(s)  # a form not made yet reads the settings when it is
+            if form is not None:
+                form.refresh()

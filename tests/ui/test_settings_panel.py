@@ -85,3 +85,21 @@ def test_checkbox_and_optional_fields(window):
     assert window.doc.plan.settings.storage.node_storage_gbs == 25.0
     _enter(node_gbs, "")
     assert window.doc.plan.settings.storage.node_storage_gbs is None
+
+
+def test_a_tab_is_made_when_first_shown_and_shows_the_plans_current_values(window):
+    """The window opens with only the visible tab's form made; a tab shown later gets its form
+    then, reading the plan as it is by then (an edit made before it existed included)."""
+    from planner.plan.commands import SetSetting
+
+    panel = window.settings_panel
+    first = panel.sections[panel.currentIndex()]
+    assert [f.section for f in panel.forms.built()] == [first]
+    assert window.doc.apply(SetSetting("storage", "checkpoint_interval_min", 45.0))  # before its tab exists
+    assert panel.forms.built("storage") is None
+    panel.setCurrentIndex(panel.sections.index("storage"))
+    form = panel.forms.built("storage")
+    assert form is not None and panel.widget(panel.currentIndex()).widget() is form
+    assert form.editors["checkpoint_interval_min"].widget.text() == "45"
+    window.doc.undo_stack.undo()  # a made form follows edits from then on
+    assert form.editors["checkpoint_interval_min"].widget.text() != "45"
