@@ -17,6 +17,7 @@ from planner.errors import PlannerError
 from planner.plan.fileio import open_plan
 from planner.paths import resources_dir
 from planner.plan.templates import build_template
+from planner.report import palette
 from ui.document import Document
 from ui.errors import install_exception_hook
 from ui.locale import apply_locale
@@ -29,13 +30,13 @@ DEFAULT_TEMPLATE = "medium"
 STARTUP_HOOKS: list[Callable[[MainWindow], None]] = []
 """Called with the main window once it is shown, autosave started and recovery offered."""
 
-STYLESHEET = """
-#SummaryStrip { background: #f3f5f8; border-bottom: 1px solid #d5d9e0; }
-#SummaryFigure { border-right: 1px solid #e1e4ea; }
-#SummaryValue { font-size: 16px; font-weight: 600; color: #1d2733; }
-#SummaryCaption { font-size: 11px; color: #6b7480; }
-#InspectorHeading { padding: 2px 0 6px 0; }
-QDockWidget::title { padding: 4px 6px; background: #eceff3; }
+STYLESHEET = f"""
+#SummaryStrip {{ background: {palette.PANEL_BACKGROUND}; border-bottom: 1px solid {palette.PANEL_BORDER}; }}
+#SummaryFigure {{ border-right: 1px solid {palette.PANEL_DIVIDER}; }}
+#SummaryValue {{ font-size: 16px; font-weight: 600; color: {palette.PANEL_VALUE}; }}
+#SummaryCaption {{ font-size: 11px; color: {palette.PANEL_CAPTION}; }}
+#InspectorHeading {{ padding: 2px 0 6px 0; }}
+QDockWidget::title {{ padding: 4px 6px; background: {palette.DOCK_TITLE}; }}
 """
 
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QLabel, QLineEdit, QStyle, 
                                QWidget)
 
 from planner.numbers import format_number, is_fraction, parse_number
+from planner.report import palette
 from ui.locale import number_format
 
 
@@ -225,7 +226,7 @@ class FieldEditor:
     def _refuse(self, message: str) -> None:
         self.show(self._value)
         if isinstance(self.widget, QLineEdit):
-            self.widget.setStyleSheet("QLineEdit { border: 1px solid #dc3232; }")
+            self.widget.setStyleSheet(f"QLineEdit {{ border: 1px solid {palette.SEVERITY_COLORS['error']}; }}")
         self.on_error(message)
 
 

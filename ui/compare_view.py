@@ -34,7 +34,7 @@ def _item(text: str, verdict_: str | None = None, *, tip: str = "", bold: bool =
     item.setTextAlignment(align | Qt.AlignmentFlag.AlignVCenter)
     if verdict_ in FILLS:
         item.setBackground(QBrush(FILLS[verdict_]))
-        item.setForeground(QBrush(QColor("#111111")))
+        item.setForeground(QBrush(QColor(palette.INK)))
         bold = True
     if bold:
         font = QFont()

@@ -16,6 +16,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
+from planner.report import palette
 from ui import theme
 
 FLOOR_BELOW_LOD = 0.1
@@ -23,7 +24,7 @@ FLOOR_BELOW_LOD = 0.1
 LABELS_FROM_LOD = 0.3
 """From this zoom device blocks carry their labels (below it text would be under 4 px)."""
 
-ERROR_OUTLINE = QColor("#ff5a52")
+ERROR_OUTLINE = QColor(palette.FLOOR_ERROR)
 
 
 def floor_rows(racks: list, rack_height_px, rack_pitch_px: float) -> list[list]:
@@ -86,7 +87,7 @@ class FloorItem(QGraphicsItem):
     def set_state(self, rack_id: str, result) -> None:
         """The load colour and error mark of one rack (from its RackResult)."""
         if result is None:
-            colour, error = "#5b616b", False
+            colour, error = palette.FLOOR_UNKNOWN, False
         else:
             colour = theme.bar_colour(result.load_fraction).name()
             error = any(f.severity == "error" for f in result.findings)
@@ -139,7 +140,7 @@ class FloorItem(QGraphicsItem):
                 rect = self._rects[rid]
                 if rect.right() < exposed.left() or rect.left() > exposed.right():
                     continue
-                by_colour.setdefault(self._colour.get(rid, "#5b616b"), []).append(rect)
+                by_colour.setdefault(self._colour.get(rid, palette.FLOOR_UNKNOWN), []).append(rect)
                 if rid in self._error:
                     errors.append(rect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)

@@ -11,10 +11,11 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QDockWidget, QSizePolicy, QWidget
 
+from planner.report import palette
 from ui import theme
 
-BACKGROUND = QColor("#1b1e23")
-VISIBLE_FRAME = QColor("#ffffff")
+BACKGROUND = QColor(palette.OVERVIEW_BACKGROUND)
+VISIBLE_FRAME = QColor(palette.OVERVIEW_FRAME)
 # Aisles between rows alternate cold and hot, as the core's floor model lays them out
 # (planner.facility.floor: a cold aisle between the first and second row).
 COLD_AISLE = QColor(60, 120, 200, 90)
@@ -74,9 +75,9 @@ class FloorOverview(QWidget):
         if rect is None:
             return
         r = self.to_widget(rect)
-        painter.fillRect(r, QColor(self.view.floor.colour(rack_id) or "#5b616b"))
+        painter.fillRect(r, QColor(self.view.floor.colour(rack_id) or palette.FLOOR_UNKNOWN))
         if self.view.floor.has_error(rack_id):
-            painter.setPen(QPen(QColor("#ff5a52"), 1))
+            painter.setPen(QPen(QColor(palette.FLOOR_ERROR), 1))
             painter.drawRect(r)
 
     def _render(self) -> QImage:

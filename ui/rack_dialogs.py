@@ -11,6 +11,7 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.names import series_prefix
 from planner.plan.commands import RACK_FIELDS, EditRack
 from planner.plan.model import Rack
+from planner.report import palette
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
 from ui import fmt
 from ui.document import Document
@@ -26,7 +27,7 @@ def form_dialog_layout(dialog: QDialog, form, intro: QLabel | None = None) -> tu
     entry and OK / Cancel (wired to accept / reject); returns the line and the buttons."""
     message = QLabel()
     message.setWordWrap(True)
-    message.setStyleSheet("color: #c62828;")
+    message.setStyleSheet(f"color: {palette.MESSAGE_ERROR};")
     message.hide()
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
     buttons.accepted.connect(dialog.accept)
@@ -112,7 +113,7 @@ class AutoPlaceDialog(QDialog):
                        if names else "Adds racks as needed, filling each to its power cap.")
         where.setWordWrap(True)
         self.message = QLabel()
-        self.message.setStyleSheet("color: #c62828;")
+        self.message.setStyleSheet(f"color: {palette.MESSAGE_ERROR};")
         self.message.setWordWrap(True)
         self.message.hide()
         form = QFormLayout()

@@ -27,6 +27,7 @@ from planner.hardware.catalog import DeviceType
 from planner.plan.model import Placement, Rack
 from planner.report.elevation import DeviceBox, RackHeading, device_box, rack_heading
 from planner.report.model import RackResult
+from planner.report import palette
 from ui import fmt, theme
 from ui.floor import LABELS_FROM_LOD
 
@@ -380,7 +381,7 @@ class RackItem(QGraphicsItem):
             painter.drawText(row, RIGHT, tag)
         bar = QRectF(left, 23, width, 20)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("#30353d"))
+        painter.setBrush(QColor(palette.RACK_HEADER))
         painter.drawRoundedRect(bar, 3, 3)
         if res is not None:
             heading = self.heading()

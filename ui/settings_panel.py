@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWid
 from planner import vocabulary
 from planner.plan.commands import SetSetting
 from planner.settings import Settings, field_meta
+from planner.report import palette
 from ui.binding import FieldEditor, describe_annotation, empty_means, field_label, field_tooltip
 from ui.document import Document
 from ui.form_grid import FormGrid, wrapping_label
@@ -47,7 +48,7 @@ class SectionForm(QWidget):
         self.message = QLabel()
         self.message.setObjectName("FormMessage")
         self.message.setWordWrap(True)
-        self.message.setStyleSheet("color: #c62828;")
+        self.message.setStyleSheet(f"color: {palette.MESSAGE_ERROR};")
         self.message.hide()
         outer.addWidget(self.message)
         outer.addStretch(1)

@@ -84,7 +84,7 @@ class ParetoChart(ChartView):
         self.plot = self.add_plot(left="", bottom="", axis_items=self.axis)
         self.others = pg.ScatterPlotItem(size=8, pen=pg.mkPen(MUTED), brush=pg.mkBrush(MUTED))
         self.front_line = pg.PlotDataItem(pen=pg.mkPen(ACCENT, width=2))
-        self.front = pg.ScatterPlotItem(size=11, pen=pg.mkPen("#FFFFFF"), brush=pg.mkBrush(ACCENT))
+        self.front = pg.ScatterPlotItem(size=11, pen=pg.mkPen(palette.CHART_BACKGROUND), brush=pg.mkBrush(ACCENT))
         self.chosen = pg.ScatterPlotItem(size=18, pen=pg.mkPen(palette.LOAD_HIGH, width=3), brush=None)
         for item in (self.others, self.front_line, self.front, self.chosen):
             self.plot.addItem(item)

@@ -22,14 +22,14 @@ BAR_WARN = QColor(palette.LOAD_HIGH)
 BAR_OVER = QColor(palette.LOAD_OVER)
 """The power bar turns amber from ``palette.HIGH_LOAD_FRACTION`` of the rack's cap and red above the cap."""
 
-CANVAS = QColor("#23272e")
-RACK_FRAME = QColor("#3a3f48")
-RACK_INTERIOR = QColor("#15181d")
-RACK_SLOT_LINE = QColor("#2a2e35")
-RACK_TEXT = QColor("#d6dae0")
-RACK_MUTED_TEXT = QColor("#8a919c")
-SELECTION = QColor("#ffd24a")
-SEVERITY_COLOURS = {"error": QColor("#dc3232"), "warning": QColor("#e0a020"), "info": QColor("#3b82f6")}
+CANVAS = QColor(palette.CANVAS)
+RACK_FRAME = QColor(palette.RACK_FRAME)
+RACK_INTERIOR = QColor(palette.RACK_INTERIOR)
+RACK_SLOT_LINE = QColor(palette.RACK_SLOT_LINE)
+RACK_TEXT = QColor(palette.RACK_TEXT)
+RACK_MUTED_TEXT = QColor(palette.RACK_MUTED_TEXT)
+SELECTION = QColor(palette.SELECTION)
+SEVERITY_COLOURS = {k: QColor(v) for k, v in palette.SEVERITY_COLORS.items()}
 
 U_PX = 18.0
 RACK_BODY_W = 210.0

@@ -25,6 +25,7 @@ from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.fabric import plan_fabric
 from planner.plan.fileio import atomic_write_bytes, save_failure
 from planner.plan.model import Plan
+from planner.report import palette
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
 FILES: dict[str, tuple[str, ...]] = {
@@ -47,8 +48,8 @@ FILES: dict[str, tuple[str, ...]] = {
                    "type", "status", "label"),
 }
 
-ROLE_COLORS = {"gpu_server": "2f6fd6", "switch": "7e57c2", "storage": "00897b", "cdu": "00acc1",
-               "pdu": "f9a825", "other": "9e9e9e"}  # the app's palette, as NetBox's 6-digit hex
+# the app's palette, as NetBox's 6-digit hex (lower case, no '#')
+ROLE_COLORS = {category: color.lstrip("#").lower() for category, color in palette.CATEGORY_COLORS.items()}
 
 # Rack feeds: NetBox wants voltage and amperage. A catalog PDU with a 'pdu' block gives its
 # circuit; one with a rated kW only is taken on the REFERENCE circuit, 3-phase 415 V, with

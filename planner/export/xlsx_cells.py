@@ -21,7 +21,7 @@ RATE = '"$"#,##0.00##'
 
 BOLD = Font(bold=True)
 TITLE = Font(bold=True, size=14)
-HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
+HEADER_FILL = PatternFill("solid", fgColor=palette.sheet_color(palette.SHEET_HEADER_FILL))
 WRAP = Alignment(wrap_text=True, vertical="top")
 
 # Elevation colours by catalog category: the app's palette, labels in the colour that reads on each.
@@ -29,7 +29,7 @@ CATEGORY_FILLS = {c: PatternFill("solid", fgColor=v.lstrip("#")) for c, v in pal
 CATEGORY_FONTS = {c: Font(color=palette.text_color_on(v).lstrip("#")) for c, v in palette.CATEGORY_COLORS.items()}
 # Chart series in the order the app's charts draw them (build, then the rental options).
 SERIES_COLOURS = [c.lstrip("#") for c in palette.SERIES_COLORS]
-EMPTY_U_FILL = PatternFill("solid", fgColor="F7F7F7")
+EMPTY_U_FILL = PatternFill("solid", fgColor=palette.sheet_color(palette.SHEET_EMPTY_U_FILL))
 
 
 # First characters a spreadsheet may take as the start of a formula (OWASP "CSV injection").

@@ -25,9 +25,10 @@ from planner.plan.model import Plan
 from planner.plan.rack_types import GROUP_RACKS_ABOVE, RackType, rack_types
 from planner.report.model import Report
 from planner.settings.costs import RENTAL_OPTIONS
+from planner.report import palette
 
 RACKS_PER_BAND = 6
-THIN = Side(style="thin", color="808080")
+THIN = Side(style="thin", color=palette.sheet_color(palette.SHEET_GRID))
 BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
 RIGHT = Alignment(horizontal="right")
 SHRINK = Alignment(shrink_to_fit=True, vertical="center")

@@ -20,8 +20,8 @@ from planner.errors import PlannerError
 from planner.report import palette
 from ui.last_folder import last_folder, remember_folder
 
-BACKGROUND = "#FFFFFF"
-FOREGROUND = "#222222"
+BACKGROUND = palette.CHART_BACKGROUND
+FOREGROUND = palette.CHART_INK
 GRID_ALPHA = 0.15
 MUTED = palette.MUTED    # bars that are not the plan's choice
 ACCENT = palette.ACCENT  # the plan's choice: the GPU-server blue

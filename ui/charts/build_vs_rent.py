@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
 from planner.settings.costs import RENTAL_OPTIONS
+from planner.report import palette
 from ui.charts.base import FOREGROUND, SERIES_COLORS, ChartView, DollarAxis, pen
 
 BUILD = "build"
@@ -26,7 +27,7 @@ class BuildVsRentChart(ChartView):
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.labels: dict[str, pg.TextItem] = {}
         self.break_even = pg.ScatterPlotItem(size=11, symbol="o", pen=pg.mkPen(FOREGROUND, width=1.5),
-                                             brush=pg.mkBrush("#FFFFFF"))
+                                             brush=pg.mkBrush(palette.CHART_BACKGROUND))
         self.break_even.setZValue(20)
         self.plot.addItem(self.break_even)
         self.legend.addItem(self.break_even, "Break-even")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
+from planner.report import palette
 from ui.charts.base import ACCENT, MUTED, CategoryAxis, ChartView, set_bars
 
 BAR_H = 0.6
@@ -33,7 +34,7 @@ class FabricComparisonChart(ChartView):
             plot.setMouseEnabled(x=False, y=False)
             plot.invertY(True)  # first technology at the top, as in the report
         self._brush_plan, self._brush_other = pg.mkBrush(ACCENT), pg.mkBrush(MUTED)
-        self._pen = pg.mkPen("#FFFFFF", width=0.5)
+        self._pen = pg.mkPen(palette.CHART_BACKGROUND, width=0.5)
         empty = np.zeros(0)
         self.ms_bars = pg.BarGraphItem(x0=0, y=empty, width=empty, height=BAR_H, brush=self._brush_other)
         self.idle_bars = pg.BarGraphItem(x0=0, y=empty, width=empty, height=BAR_H, brush=self._brush_other)
@@ -47,7 +48,7 @@ class FabricComparisonChart(ChartView):
 
     def _label(self, plot, labels: list[pg.TextItem], i: int) -> pg.TextItem:
         while len(labels) <= i:
-            item = pg.TextItem("", color="#222222", anchor=(0, 0.5))
+            item = pg.TextItem("", color=palette.CHART_INK, anchor=(0, 0.5))
             plot.addItem(item, ignoreBounds=True)
             labels.append(item)
         return labels[i]

@@ -9,16 +9,17 @@ import pyqtgraph as pg
 
 from ui.charts.base import ChartView, CategoryAxis
 from planner.report.palette import ACCENT, CATEGORY_COLORS, LOAD_OVER
+from planner.report import palette
 
 IT = ACCENT
-FACILITY = "#8A6A44"
-HEAT = "#D9822B"
+FACILITY = palette.FACILITY_POWER
+HEAT = palette.HEAT
 CDU = CATEGORY_COLORS["cdu"]
 BAR_W = 0.6
 RACK_W = 0.36
 FEED_A = ACCENT
-FEED_B = "#8FB0DA"
-AIR = "#9AA5B1"
+FEED_B = palette.FEED_B
+AIR = palette.AIR_HEAT
 
 
 class FacilityChart(ChartView):
@@ -70,7 +71,7 @@ class FacilityChart(ChartView):
 
     @staticmethod
     def _value_label(plot) -> pg.TextItem:
-        item = pg.TextItem("", color="#222222", anchor=(0.5, 1.1))
+        item = pg.TextItem("", color=palette.CHART_INK, anchor=(0.5, 1.1))
         plot.addItem(item, ignoreBounds=True)
         return item
 
@@ -84,7 +85,7 @@ class FacilityChart(ChartView):
         short = t.cdus_short
         self.cooling_bars.setOpts(height=cooling, brushes=self._short_brushes if short else self._ok_brushes)
         self.cooling_plot.setTitle("Liquid cooling: CDUs short, see the findings" if short else "Liquid cooling",
-                                   color=LOAD_OVER if short else "#222222", size="10pt")
+                                   color=LOAD_OVER if short else palette.CHART_INK, size="10pt")
         self.cooling_axis.set_names(["Liquid heat load",
                                      f"CDU capacity ({t.cdus_placed} placed, {t.cdus} needed)"])
         for labels, values in ((self.power_labels, power), (self.cooling_labels, cooling)):

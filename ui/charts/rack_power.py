@@ -12,12 +12,13 @@ from PySide6.QtWidgets import QToolTip
 
 from ui.charts.base import CategoryAxis, ChartView, pen, set_bars
 from planner.report.palette import ACCENT, LOAD_OVER
+from planner.report import palette
 
 TYPICAL = ACCENT
 TYPICAL_OVER = LOAD_OVER
-NAMEPLATE = "#B7CCE6"
-NAMEPLATE_OVER = "#F2B3AE"
-CAP = "#222222"
+NAMEPLATE = palette.NAMEPLATE
+NAMEPLATE_OVER = palette.NAMEPLATE_OVER
+CAP = palette.CHART_INK
 BAR_W = 0.38  # each of the pair, in rack slots
 HALF = 0.45   # half the width of a rack's column (the cap line, the click target)
 OUTLINE_MAX_RACKS = 120

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
 from ui.charts.fabric_comparison import NO_TRAINING
 from planner.report.palette import LOAD_HIGH
+from planner.report import palette
 
 
 class ScalingChart(ChartView):
@@ -21,9 +22,9 @@ class ScalingChart(ChartView):
         self.plot = self.add_plot(left="Speedup (× one GPU)", bottom="GPUs in the job")
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.legend = self.add_legend(self.plot)
-        self.ideal = pg.PlotDataItem(pen=pen("#8A9299", 1.5, Qt.PenStyle.DashLine))
+        self.ideal = pg.PlotDataItem(pen=pen(palette.IDEAL, 1.5, Qt.PenStyle.DashLine))
         self.curve = pg.PlotDataItem(pen=pen(ACCENT, 2.5), symbol="o", symbolSize=7,
-                                     symbolBrush=ACCENT, symbolPen=pg.mkPen("#FFFFFF"))
+                                     symbolBrush=ACCENT, symbolPen=pg.mkPen(palette.CHART_BACKGROUND))
         self.plan_point = pg.ScatterPlotItem(size=15, symbol="star", brush=pg.mkBrush(LOAD_HIGH),
                                              pen=pg.mkPen(FOREGROUND, width=1))
         self.plan_point.setZValue(10)

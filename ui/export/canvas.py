@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from planner.text import clean_text
+from planner.report import palette
 
 MIN_FONT_PT = 5.5
 FONT_FAMILY = "DejaVu Sans"
@@ -75,7 +76,7 @@ class Canvas:
         p.setBrush(QBrush(QColor(fill)) if fill else Qt.BrushStyle.NoBrush)
         p.drawRect(r)
 
-    def line(self, x1: float, y1: float, x2: float, y2: float, color: str = "#000000", width_pt: float = 0.5,
+    def line(self, x1: float, y1: float, x2: float, y2: float, color: str = palette.INK, width_pt: float = 0.5,
              dash: bool = False) -> None:
         pen = QPen(QColor(color), width_pt)
         if dash:
@@ -83,7 +84,7 @@ class Canvas:
         self.painter.setPen(pen)
         self.painter.drawLine(QPointF(x1, y1), QPointF(x2, y2))
 
-    def text(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False, color: str = "#111111",
+    def text(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False, color: str = palette.INK,
              align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
              elide: bool = True) -> None:
         """One line of text in ``r``, elided with "..." where it does not fit."""
@@ -99,7 +100,7 @@ class Canvas:
         p.drawText(r, int(align), text)
 
     def wrapped_text(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False,
-                     color: str = "#111111") -> float:
+                     color: str = palette.INK) -> float:
         """Word-wrapped text from the top of ``r``; returns the height used."""
         text = clean_text(text, "xml")
         font = self.font(size_pt, bold)
@@ -112,7 +113,7 @@ class Canvas:
         p.drawText(QRectF(r.x(), r.y(), r.width(), max(r.height(), used.height())), flags, text)
         return used.height()
 
-    def aligned_block(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False, color: str = "#111111",
+    def aligned_block(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False, color: str = palette.INK,
                       align: str = "left") -> None:
         """Word-wrapped text at the bottom of ``r``, aligned left, right or centre."""
         h = {"left": Qt.AlignmentFlag.AlignLeft, "right": Qt.AlignmentFlag.AlignRight,

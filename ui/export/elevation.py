@@ -18,16 +18,17 @@ from planner.plan.model import Plan, Rack
 from planner.report.elevation import DeviceBox, device_box, rack_heading, short_model
 from planner.report.model import RackResult, Report
 from planner.report.palette import LOAD_TRACK, category_color, load_color
+from planner.report import palette
 from ui.export.canvas import MIN_FONT_PT, Canvas
 
 LEFT = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 CENTER = Qt.AlignmentFlag.AlignCenter
 
-FRAME = "#2B2F33"
-EMPTY_U = "#F4F5F6"
-U_LINE = "#D5D9DD"
-MUTED = "#4A5259"
+FRAME = palette.ELEVATION_FRAME
+EMPTY_U = palette.ELEVATION_EMPTY_U
+U_LINE = palette.ELEVATION_U_LINE
+MUTED = palette.INK_MUTED
 
 # At this pitch a 60U rack still fits an A4 landscape page; a 1U label is then at the minimum font size.
 MIN_U_PITCH_PT = 6.0
@@ -154,7 +155,7 @@ class ElevationRenderer:
         r = QRectF(body.left() + 1.0, top + 0.6, body.width() - 2.0, box.height_u * style.u_pitch - 1.2)
         ink = box.ink
         c = self.c
-        c.rect(r, fill=box.fill, stroke="#1E2226", width_pt=0.4)
+        c.rect(r, fill=box.fill, stroke=palette.DEVICE_EDGE, width_pt=0.4)
         name, model, kw = box.name, box.model, box.power
         pad = 3.0
         inner = r.adjusted(pad, 0, -pad, 0)
@@ -233,21 +234,21 @@ class ElevationRenderer:
         # A long name shrinks (to 6.5 pt) before it is cut short.
         name_pt = c.fitted_size(title, w - tag_w - 2, 9.5, MIN_FONT_PT, bold=True)
         c.text(QRectF(x, y, w - tag_w - 2, 12), title, name_pt, bold=True, elide=False)
-        tag_fill = category_color("cdu") if rack.cooling == "liquid" else "#8C959D"
+        tag_fill = category_color("cdu") if rack.cooling == "liquid" else palette.AIR_TAG
         tag_r = QRectF(x + w - tag_w, y + 2, tag_w, 9)
         c.rect(tag_r, fill=tag_fill)
-        c.text(tag_r, tag, 6.0, bold=True, color="#FFFFFF", align=CENTER, elide=False)
+        c.text(tag_r, tag, 6.0, bold=True, color=palette.PAPER, align=CENTER, elide=False)
         if res is None:
             return
         # Both bases against the cap; the bar and the colour follow the worse (nameplate) load.
         over = heading.worst_load > 1.0 + 1e-9
         text, size = self._fit(heading.power_both, w, 6.8, 5.8)
-        c.text(QRectF(x, y + 13, w, 9), text, size, color="#B0231C" if over else "#111111", elide=False)
+        c.text(QRectF(x, y + 13, w, 9), text, size, color=palette.INK_ERROR if over else palette.INK, elide=False)
         bar = QRectF(x, y + 23, w, 5.5)
         c.rect(bar, fill=LOAD_TRACK)
         c.rect(QRectF(bar.x(), bar.y(), bar.width() * min(1.0, heading.worst_load), bar.height()),
                fill=heading.worst_colour)
-        c.rect(bar, stroke="#9AA3AB", width_pt=0.3)
+        c.rect(bar, stroke=palette.RULE, width_pt=0.3)
         c.text(QRectF(x, y + 29.5, w, 8.5), heading.cooling, 6.3, color=MUTED)
         c.text(QRectF(x, y + 38, w, 8.5), heading.space, 6.3, color=MUTED)
 
@@ -266,7 +267,7 @@ class ElevationRenderer:
             item_w = sw + 4 + c.text_width(title, fs) + 12
             if cx + item_w > x + width and cx > x:
                 cx, cy = x, cy + h
-            c.rect(QRectF(cx, cy + 1.5, sw, sw), fill=fill, stroke="#555555", width_pt=0.3)
+            c.rect(QRectF(cx, cy + 1.5, sw, sw), fill=fill, stroke=palette.SWATCH_EDGE, width_pt=0.3)
             c.text(QRectF(cx + sw + 4, cy, item_w, h), title, fs, elide=False)
             cx += item_w
         cy += h

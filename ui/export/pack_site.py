@@ -24,6 +24,7 @@ from PySide6.QtCore import QRectF, Qt
 
 from planner.facility.floor import floor_layout
 from planner.vocabulary import count, kw, text
+from planner.report import palette
 from planner.report.palette import load_color
 from ui.export.labels import kg_text, kw_text
 from ui.export.table import Column, Table
@@ -31,7 +32,7 @@ from ui.export.table import Column, Table
 # Plans with more links than this show the bill of materials' cabling instead of routing every run.
 MAX_PACK_LINKS = 20_000
 NETWORK_TITLES = {"compute": "Compute fabric", "storage": "Storage network", "management": "Management network"}
-AISLE_FILL = {"cold": "#DCE8F5", "hot": "#F8DCD6"}
+AISLE_FILL = palette.AISLE_FILLS
 MAX_FLOOR_SCALE = 60.0  # points per metre: a small floor is drawn at a plan's scale, not blown up
 
 
@@ -111,7 +112,7 @@ class SitePages:
         floor_col = len(rows[0]) - 1
         table = Table(self._site_columns(grouped), rows, font_pt=7,
                       cell_fill=lambda i, j: (fills.get(i) if j in (first_power, first_power + 1) else
-                                              "#F4C7C3" if j == floor_col and i in over else None),
+                                              palette.SEVERITY_FILLS["error"] if j == floor_col and i in over else None),
                       bold_rows={len(rows) - 1})
         power = self.plan.settings.power
         pdu = self.catalog.get(power.pdu_device)
@@ -128,7 +129,7 @@ class SitePages:
                     f"at {self.plan.settings.facility.coolant_delta_t_k:g} K rise. Weight with the enclosure; floor "
                     f"load over the footprint (rating {text(rating, 'kg/m²')}, red above). Power cells coloured by the "
                     f"worse of typical and nameplate against the rack's cap.{per_type}")
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 40), note, 7.5, color="#4A5259") + 6
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 40), note, 7.5, color=palette.INK_MUTED) + 6
         return self._table_pages("Feeds, heat and floor per rack" + (" type" if grouped else ""),
                                  table, intro, 44.0)
 
@@ -169,7 +170,7 @@ class SitePages:
                     f"{kw_text(liquid)} needs {text(water, 'l/min')} in all. CDUs: {count(t.cdus)} needed "
                     f"({cdu.model if cdu else f.cdu_device}, {kw_text(t.cdu_capacity_kw)} in all), "
                     f"{count(t.cdus_placed)} placed.")
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 40), note, 7.5, color="#4A5259") + 6
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 40), note, 7.5, color=palette.INK_MUTED) + 6
         return self._table_pages("Liquid cooling", table, intro, 40.0, width=min(self.body.width(), 620.0))
 
     # -- floor plan ---------------------------------------------------------------------
@@ -192,7 +193,7 @@ class SitePages:
                    f"{count(len(rows))} row{'s' if len(rows) != 1 else ''}, {count(n_racks)} racks ({footprints}), fronts facing the cold "
                    f"aisles (cold {s.cold_aisle_mm / 1000:g} m, hot {s.hot_aisle_mm / 1000:g} m). Rack footprints to "
                    f"scale, coloured by the worse of typical and nameplate load.")
-        cap_h = c.wrapped_text(QRectF(body.x(), body.y(), body.width(), 30), caption, 7.5, color="#4A5259") + 6
+        cap_h = c.wrapped_text(QRectF(body.x(), body.y(), body.width(), 30), caption, 7.5, color=palette.INK_MUTED) + 6
         legend_h, label_w, gap, dim_w = 20.0, 46.0, 18.0, 44.0
         area = QRectF(body.x() + label_w, body.y() + cap_h + 14, body.width() - label_w - dim_w,
                       body.height() - cap_h - 14 - legend_h - 16)
@@ -220,13 +221,13 @@ class SitePages:
                 h = (row.y1_m - row.y0_m) * scale
                 size = c.fitted_size(row.name, label_w - 4, 7, 4)
                 if h >= size * 1.2 and c.text_width(row.name, size) <= label_w - 4:
-                    c.text(QRectF(x0 - label_w, y, label_w - 4, h), row.name, size, color="#4A5259",
+                    c.text(QRectF(x0 - label_w, y, label_w - 4, h), row.name, size, color=palette.INK_MUTED,
                            align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 for rack_id in row.racks:
                     rx, ry, rw, rd = layout.racks[rack_id]
                     r = QRectF(x0 + rx * scale, area.y() + (ry - top) * scale, rw * scale, rd * scale)
                     res = self.report.rack(rack_id)
-                    c.rect(r, fill=tint_load(res.worst_load_fraction) if res else "#FFFFFF", stroke="#2B3A4A",
+                    c.rect(r, fill=tint_load(res.worst_load_fraction) if res else palette.PAPER, stroke=palette.INK_HEADING,
                            width_pt=0.3 if r.width() < 6 else 0.5)
                     name = res.name if res else rack_id
                     size = c.fitted_size(name, r.width() - 2, 6, 4)
@@ -241,7 +242,7 @@ class SitePages:
                     label = f"{kind} aisle {(nxt.y0_m - row.y1_m):.1f} m"
                     size = 6.0
                     if band.height() >= size * 1.3 and c.text_width(label, size) <= band.width() - 4:
-                        c.text(band, label, size, color="#4A5259", align=Qt.AlignmentFlag.AlignCenter, elide=False)
+                        c.text(band, label, size, color=palette.INK_MUTED, align=Qt.AlignmentFlag.AlignCenter, elide=False)
             if cols == 1:  # the aisles in front of the first row and behind the last
                 last = chunk[-1]
                 for kind, y0, h_m in ((front_kind, chunk[0].y0_m - front_m, front_m), (rear_kind, last.y1_m, rear_m)):
@@ -249,16 +250,16 @@ class SitePages:
                     c.rect(band, fill=AISLE_FILL[kind])
                     label = f"{kind} aisle {h_m:.1f} m"
                     if band.height() >= 6 * 1.3 and c.text_width(label, 6) <= band.width() - 4:
-                        c.text(band, label, 6, color="#4A5259", align=Qt.AlignmentFlag.AlignCenter, elide=False)
+                        c.text(band, label, 6, color=palette.INK_MUTED, align=Qt.AlignmentFlag.AlignCenter, elide=False)
             if k == 0:  # dimension lines: the rows' length above, their depth to the right
                 w = layout.width_m * scale
                 _dimension(c, x0, area.y() - 8 - (front_m * scale if cols == 1 else 0), w, text(layout.width_m, "m"))
                 depth_m = chunk[-1].y1_m - chunk[0].y0_m
                 xr = x0 + w + 8
                 y0, y1 = area.y(), area.y() + depth_m * scale
-                c.line(xr, y0, xr, y1, "#2B3A4A", 0.5)
+                c.line(xr, y0, xr, y1, palette.INK_HEADING, 0.5)
                 for y in (y0, y1):
-                    c.line(xr - 3, y, xr + 3, y, "#2B3A4A", 0.5)
+                    c.line(xr - 3, y, xr + 3, y, palette.INK_HEADING, 0.5)
                 label = text(depth_m, "m")
                 if c.text_width(label, 6.5) <= dim_w - 10:
                     c.text(QRectF(xr + 4, (y0 + y1) / 2 - 5, dim_w - 10, 10), label, 6.5, elide=False)
@@ -274,11 +275,11 @@ class SitePages:
                  (tint_load(1.2), "over the cap"), (AISLE_FILL["cold"], "cold aisle"), (AISLE_FILL["hot"], "hot aisle")]
         cx = x
         for fill, label in items:
-            c.rect(QRectF(cx, y + 4, 10, 8), fill=fill, stroke="#2B3A4A", width_pt=0.3)
+            c.rect(QRectF(cx, y + 4, 10, 8), fill=fill, stroke=palette.INK_HEADING, width_pt=0.3)
             w = c.text_width(label, 7) + 2
             c.text(QRectF(cx + 13, y, w, 16), label, 7, elide=False)
             cx += 13 + w + 12
-        c.text(QRectF(cx, y, max(0.0, x + width - cx), 16), note, 7, color="#4A5259",
+        c.text(QRectF(cx, y, max(0.0, x + width - cx), 16), note, 7, color=palette.INK_MUTED,
                align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, elide=False)
 
     # -- cabling ------------------------------------------------------------------------
@@ -331,7 +332,7 @@ class SitePages:
                       "from rack/U/port to rack/U/port), by network, medium and the stock length ordered.")
 
         def intro(b: QRectF) -> float:
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), intro_text, 7.5, color="#4A5259") + 6
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), intro_text, 7.5, color=palette.INK_MUTED) + 6
         width = min(self.body.width(), 560.0)
         pages = self._table_pages("Cables by type and length", by_type, intro, 30.0, width=width)
         pages += self._table_pages("Cross-connects by network", cross, width=width)
@@ -352,18 +353,18 @@ class SitePages:
                 "its racks, medium and length.")
 
         def intro(b: QRectF) -> float:
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), note, 7.5, color="#4A5259") + 6
+            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), note, 7.5, color=palette.INK_MUTED) + 6
         return self._table_pages("Cables by type", table, intro, 30.0, width=min(self.body.width(), 560.0))
 
 
 def _dimension(c, x: float, y: float, w: float, label: str) -> None:
     """A horizontal dimension line of width ``w`` with its label in the middle."""
-    c.line(x, y, x + w, y, "#2B3A4A", 0.5)
+    c.line(x, y, x + w, y, palette.INK_HEADING, 0.5)
     for xx in (x, x + w):
-        c.line(xx, y - 3, xx, y + 3, "#2B3A4A", 0.5)
+        c.line(xx, y - 3, xx, y + 3, palette.INK_HEADING, 0.5)
     lw = c.text_width(label, 6.5)
     if lw + 4 <= w:
-        c.rect(QRectF(x + w / 2 - lw / 2 - 2, y - 5, lw + 4, 10), fill="#FFFFFF")
+        c.rect(QRectF(x + w / 2 - lw / 2 - 2, y - 5, lw + 4, 10), fill=palette.PAPER)
         c.text(QRectF(x, y - 5, w, 10), label, 6.5, align=Qt.AlignmentFlag.AlignCenter, elide=False)
 
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import QRectF
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan, Rack
 from planner.report.model import Report
+from planner.report import palette
 from ui.export.canvas import Canvas
 from ui.export.elevation import ElevationRenderer, ElevationStyle, row_groups, row_title
 
@@ -52,18 +53,18 @@ def layout_sheet(plan: Plan, catalog: Catalog | None = None) -> SheetLayout:
 def draw_sheet(canvas: Canvas, layout: SheetLayout, plan: Plan, catalog: Catalog, report: Report,
                today: date | None = None) -> None:
     c = canvas
-    c.rect(QRectF(0, 0, layout.width, layout.height), fill="#FFFFFF")
+    c.rect(QRectF(0, 0, layout.width, layout.height), fill=palette.PAPER)
     w = layout.width - 2 * MARGIN
-    c.text(QRectF(MARGIN, MARGIN, w, 18), plan.name, 14, bold=True, color="#2B3A4A")
+    c.text(QRectF(MARGIN, MARGIN, w, 18), plan.name, 14, bold=True, color=palette.INK_HEADING)
     t = report.totals
     c.text(QRectF(MARGIN, MARGIN + 19, w, 12),
            f"Rack elevations, front view · {t.racks:,} rack{'' if t.racks == 1 else 's'} · {t.gpus:,} GPUs · IT power {t.it_power_kw:,.1f} kW "
-           f"({report.power_basis}) · {(today or date.today()).isoformat()}", 8, color="#4A5259")
+           f"({report.power_basis}) · {(today or date.today()).isoformat()}", 8, color=palette.INK_MUTED)
     renderer = ElevationRenderer(c, plan, catalog, report)
     y = MARGIN + TITLE_H
     for title, racks in layout.lines:
         if title:
-            c.text(QRectF(MARGIN, y, w, ROW_TITLE_H - 4), title, 10, bold=True, color="#2B3A4A")
+            c.text(QRectF(MARGIN, y, w, ROW_TITLE_H - 4), title, 10, bold=True, color=palette.INK_HEADING)
             y += ROW_TITLE_H
         _, h = renderer.draw_line(MARGIN, y, racks, layout.style)
         y += h + LINE_GAP

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QRectF, Qt
 
+from planner.report import palette
 from ui.export.canvas import Canvas
 
-HEADER_FILL = "#2B3A4A"
-ZEBRA = "#F2F4F6"
-RULE = "#C9CED3"
+HEADER_FILL = palette.INK_HEADING
+ZEBRA = palette.PANEL_FILL
+RULE = palette.PANEL_EDGE
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class Table:
         canvas.rect(QRectF(x, y, width, hh), fill=HEADER_FILL)
         cx = x
         for col, w in zip(self.columns, widths):
-            canvas.aligned_block(QRectF(cx + 3, y + 2, w - 6, hh - 4), col.title, fs, bold=True, color="#FFFFFF",
+            canvas.aligned_block(QRectF(cx + 3, y + 2, w - 6, hh - 4), col.title, fs, bold=True, color=palette.PAPER,
                                  align=col.align)
             cx += w
         cy = y + hh

@@ -25,6 +25,7 @@ from planner.plan.rack_types import GROUP_RACKS_ABOVE, rack_types
 from planner.report.elevation import load_text
 from planner.report.model import Report
 from planner.report.palette import load_color
+from planner.report import palette
 from ui.export.canvas import Canvas
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
@@ -35,11 +36,11 @@ from ui.export.table import Column, Table
 MARGIN = 34.0
 TITLE_H = 26.0
 FOOTER_H = 16.0
-INK = "#111111"
-MUTED = "#4A5259"
-ACCENT = "#2B3A4A"
+INK = palette.INK
+MUTED = palette.INK_MUTED
+ACCENT = palette.INK_HEADING
 TYPE_CAPTION_H = 26.0
-SEVERITY_FILL = {"error": "#F4C7C3", "warning": "#FBE3B0", "info": "#DCE8F5"}
+SEVERITY_FILL = palette.SEVERITY_FILLS
 
 # Beyond this many findings the pack lists one row per check (count and first message), so a
 # plan of thousands of racks keeps a readable findings section.
@@ -135,7 +136,7 @@ class VendorPack(SitePages):
     def _draw_footer(self, number: int, total: int) -> None:
         y = self.ph - MARGIN - FOOTER_H + 4
         w = self.pw - 2 * MARGIN
-        self.c.line(MARGIN, y, self.pw - MARGIN, y, "#9AA3AB", 0.4)
+        self.c.line(MARGIN, y, self.pw - MARGIN, y, palette.RULE, 0.4)
         r = QRectF(MARGIN, y + 2, w, FOOTER_H - 4)
         self.c.text(QRectF(r.x(), r.y(), w * 0.6, r.height()), self.plan.name, 7, color=MUTED)
         self.c.text(r, f"Page {number} of {total}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignRight
@@ -166,7 +167,7 @@ class VendorPack(SitePages):
         c.text(QRectF(x, y + 6, w, 14),
                "Open findings: " + " · ".join(_plural(counts[k], w) for k, w in
                                          (("error", "error"), ("warning", "warning"), ("info", "note"))),
-               10, bold=counts["error"] > 0, color="#B0231C" if counts["error"] else INK)
+               10, bold=counts["error"] > 0, color=palette.INK_ERROR if counts["error"] else INK)
         self._draw_contents(QRectF(x + w * 0.72, MARGIN + 120, w * 0.28, body.bottom() - MARGIN - 120))
 
     def _draw_info(self, x: float, y: float, width: float) -> float:
@@ -223,7 +224,7 @@ class VendorPack(SitePages):
             cx = x + (i % cols) * (cw + gap)
             cy = y + (i // cols) * (h + gap)
             r = QRectF(cx, cy, cw, h)
-            self.c.rect(r, fill="#F2F4F6", stroke="#C9CED3", width_pt=0.5)
+            self.c.rect(r, fill=palette.PANEL_FILL, stroke=palette.PANEL_EDGE, width_pt=0.5)
             self.c.rect(QRectF(cx, cy, 3, h), fill=ACCENT)
             size = self.c.fitted_size(value, cw - 14, 14, 7, bold=True)
             self.c.text(QRectF(cx + 9, cy + 4, cw - 14, 20), value, size, bold=True, color=ACCENT, elide=False)
@@ -243,7 +244,7 @@ class VendorPack(SitePages):
             c.text(QRectF(row.x(), row.y(), row.width() - 24, row.height()), page.section, 9)
             c.text(row, str(number), 9, align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                    elide=False)
-            c.line(r.x(), y + 14, r.right(), y + 14, "#DDE1E5", 0.3)
+            c.line(r.x(), y + 14, r.right(), y + 14, palette.RULE_LIGHT, 0.3)
             y += 16
 
     # -- elevations -------------------------------------------------------------------
