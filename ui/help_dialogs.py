@@ -15,6 +15,8 @@ from ui.file_actions import APP_TITLE
 VIEW_GESTURES = [
     ("Ctrl + mouse wheel", "Zoom the rack view"),
     ("Drag the background", "Pan the rack view"),
+    ("Drag a device", "Move it to another U or rack"),
+    ("Drag a rack's block (whole floor)", "Move its selected device, or the one at that height, to another rack"),
 ]
 
 _KEY_NAMES = {"+": "Plus", "-": "Minus", "=": "Equal", ",": "Comma", ".": "Period", "Del": "Delete",
