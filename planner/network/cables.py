@@ -235,8 +235,9 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
 class _Router:
     """Lengths between placed devices on the plan's floor; adds links to the schedule.
 
-    The wiring adds each link's ends (``adder``); ``finish`` then routes them all at once, as
-    numpy columns: the length of every run, its medium and stock length, its kind."""
+    The wiring adds each tier's links as columns of ends and ports (``add_many``); ``finish``
+    then routes them all at once, as numpy columns: the length of every run, its medium and
+    stock length, its kind."""
 
     def __init__(self, plan: Plan, catalog: Catalog, sched: CableSchedule):
         self.plan, self.catalog, self.sched = plan, catalog, sched
@@ -255,7 +256,7 @@ class _Router:
         self._up = array("d")
         self._x = array("d")
         self._y = array("d")
-        # per link, as added: (tier, gbps) number and the two ends
+        # per link, as added: its (tier, gbps) group (its ends and ports are the schedule's columns)
         self._groups: dict[tuple[str, float], int] = {}
         self._group = array("q")
 
@@ -280,23 +281,6 @@ class _Router:
         self._x.append(spot.x_m if spot else math.nan)
         self._y.append(spot.y_m if spot else math.nan)
         return s
-
-    def adder(self):
-        """``add(tier, a, pa, b, pb, gbps)``: a link of ``tier`` from site ``a`` port ``pa`` to site
-        ``b`` port ``pb`` (a closure over the columns: a campus adds over a million)."""
-        groups, sched = self._groups, self.sched
-        group, col_a, port_a, col_b, port_b = (c.append for c in (
-            self._group, sched._a, sched._a_port, sched._b, sched._b_port))
-
-        def add(tier: str, a: int, pa: int, b: int, pb: int, gbps: float) -> None:
-            g = groups.get((tier, gbps))
-            group(groups.setdefault((tier, gbps), len(groups)) if g is None else g)
-            col_a(a)
-            port_a(pa)
-            col_b(b)
-            port_b(pb)
-
-        return add
 
     def add_many(self, tier: str, gbps: list[float], a, pa, b, pb) -> None:
         """Links of ``tier`` as numpy columns of ends (sites) and ports; ``gbps`` one speed for

@@ -64,6 +64,17 @@ def slot_near(plan: Plan, catalog: Catalog, rack: Rack, u: int, device: DeviceTy
     return u if low is None else low
 
 
+def placement_near(plan: Plan, catalog: Catalog, rack: Rack, u: int) -> str | None:
+    """The device of ``rack`` at ``u``, else the one nearest to it (the lower on a tie): what a
+    press at that height picks when a U is under a pixel. None for an empty rack."""
+    best = None
+    for lo, hi, pid in occupied(plan.rack_members(rack.id).values(), catalog):
+        distance = 0 if lo <= u <= hi else min(abs(u - lo), abs(u - hi))
+        if best is None or distance < best[0]:
+            best = (distance, pid)
+    return best[1] if best else None
+
+
 def lowest_free_u(plan: Plan, catalog: Catalog, rack: Rack, height: int,
                   ignore: frozenset[str] = frozenset()) -> int | None:
     """The lowest U where a device of ``height`` fits (the placements in ``ignore`` moved

@@ -96,6 +96,7 @@ RACK_TEXT = "#D6DAE0"
 RACK_MUTED_TEXT = "#8A919C"
 RACK_HEADER = "#30353D"  # behind a rack's name and power bar
 SELECTION = "#FFD24A"
+GHOST_FRAME = "#FFFFFF"  # the frame of a drop ghost over a rack's block on the zoomed-out floor
 SEVERITY_COLORS = {"error": "#DC3232", "warning": "#E0A020", "info": "#3B82F6"}  # icons, invalid entries
 FLOOR_UNKNOWN = "#5B616B"  # a rack block before its figures are known
 FLOOR_ERROR = "#FF5A52"    # the outline of a rack block with an error
