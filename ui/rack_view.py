@@ -5,8 +5,10 @@ The view redraws only the racks a change set names; racks are laid out in rows
 out (below ``FLOOR_BELOW_LOD``) the rack items are hidden and one FloorItem draws every
 rack as a block coloured by load; the selection is kept meanwhile and restored.
 
-Navigation of the floor (zoom, level of detail, keys) lives in ``ui.rack_navigation`` and
-drag and drop with its ghost in ``ui.rack_drag``; both are mixed into ``RackView``.
+Why it is long: the scene's rack items and their change-set updates, the selection, the
+keyboard edits and the context menu all act on the same items. Navigation of the floor
+(zoom, level of detail, keys) lives in ``ui.rack_navigation`` and drag and drop with its
+ghost in ``ui.rack_drag``; both are mixed into ``RackView``.
 """
 
 from __future__ import annotations
