@@ -235,6 +235,8 @@ def test_a_plan_of_hundreds_of_racks_draws_the_tallest_rack_of_each_pixel_column
     i = report.rack_order.index(first.id)
     red = [(x0, x1, h) for x0, x1, h in columns(chart.dense_over) if h > 0]
     assert len(red) == 1 and red[0][0] < i < red[0][1] and red[0][2] == pytest.approx(28.0)
+    xs, ys = chart.cap_line.getData()  # the cap line follows: a 20 kW segment over that rack alone
+    assert [(x0, x1) for x0, x1, y in zip(xs[::2], xs[1::2], ys[::2]) if y == 20] == [(i - 0.5, i + 0.5)]
     # zoomed in on a few racks: one column per rack
     chart.plot.setXRange(i - 5, i + 5, padding=0)
     shown = columns(chart.dense_typical)

@@ -67,6 +67,7 @@ class RackPowerChart(ChartView):
         self._no_pen = pg.mkPen(None)
         self._dense_layers: tuple | None = None  # nameplate, typical, over-cap heights per rack
         self._extent: tuple | None = None  # (racks, tallest kW) the axes were set for
+        self._caps_shown: np.ndarray | None = None  # the caps the cap line was drawn for
         empty = np.zeros(0)
         self.typical_bars = pg.BarGraphItem(x=empty, height=empty, width=BAR_W,
                                             brush=self._brush["t"], pen=self._pen["t"])
@@ -106,15 +107,16 @@ class RackPowerChart(ChartView):
         # would paint over the fill (every bar would look like its outline colour).
         outline = n <= OUTLINE_MAX_RACKS
         no_pen = self._no_pen
-        self.dense = n > DENSE_RACKS
+        was_dense, self.dense = self.dense, n > DENSE_RACKS
         if self.dense:
             over = t_over if report.power_basis == "typical" else n_over
             shown = typical if report.power_basis == "typical" else nameplate
             self._dense_layers = (nameplate, typical, np.where(over, shown, 0.0))
             self._draw_dense()
-            empty = np.zeros(0)
-            set_bars(self.typical_bars, x=empty, height=empty, width=BAR_W, pen=no_pen, brushes=[], pens=[])
-            set_bars(self.nameplate_bars, x=empty, height=empty, width=BAR_W, pen=no_pen, brushes=[], pens=[])
+            if not was_dense:  # the bars of a colour each are left empty
+                empty = np.zeros(0)
+                set_bars(self.typical_bars, x=empty, height=empty, width=BAR_W, pen=no_pen, brushes=[], pens=[])
+                set_bars(self.nameplate_bars, x=empty, height=empty, width=BAR_W, pen=no_pen, brushes=[], pens=[])
         else:
             empty = np.zeros(0)
             self._dense_layers = None
@@ -126,12 +128,14 @@ class RackPowerChart(ChartView):
             set_bars(self.nameplate_bars, x=x + 0.2, height=nameplate, width=BAR_W, pen=no_pen,
                      brushes=[b["no"] if o else b["n"] for o in n_over],
                      pens=[p["no"] if o else p["n"] for o in n_over] if outline else [])
-        if self.dense:  # a segment per run of equal caps: thousands of dashes would read as one line anyway
-            starts = np.flatnonzero(np.r_[True, caps[1:] != caps[:-1]]) if n else np.zeros(0, dtype=int)
-            ends = np.r_[starts[1:], n]
-            self.cap_line.setData(np.column_stack([starts - 0.5, ends - 0.5]).ravel(), np.repeat(caps[starts], 2))
-        else:
-            self.cap_line.setData(np.repeat(x, 2) + np.tile([-HALF, HALF], n), np.repeat(caps, 2))
+        if self.dense != was_dense or self._caps_shown is None or not np.array_equal(self._caps_shown, caps):
+            self._caps_shown = caps.copy()  # a move leaves the caps alone: the line is not redrawn
+            if self.dense:  # a segment per run of equal caps: thousands of dashes would read as one line anyway
+                starts = np.flatnonzero(np.r_[True, caps[1:] != caps[:-1]]) if n else np.zeros(0, dtype=int)
+                ends = np.r_[starts[1:], n]
+                self.cap_line.setData(np.column_stack([starts - 0.5, ends - 0.5]).ravel(), np.repeat(caps[starts], 2))
+            else:
+                self.cap_line.setData(np.repeat(x, 2) + np.tile([-HALF, HALF], n), np.repeat(caps, 2))
         self._report = report
         if report.power_basis != self._basis:
             self._basis = report.power_basis
