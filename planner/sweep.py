@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from planner.errors import PlannerError, describe_validation_error
 from planner.facility.cooling import cdus_needed
+from planner import vocabulary
 from planner.hardware.catalog import Catalog, default_catalog, load_catalog
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.autoplace import AutoPlace
@@ -250,6 +251,33 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
 
 
 # -- running ----------------------------------------------------------------------------
+
+def rack_choice_text(rack: dict[str, Any] | str, catalog: Catalog | None = None) -> str:
+    """A rack choice of a sweep in words ("30 kW cap, liquid-cooled", a rack type by its
+    title), from the dict or from its JSON as the CSV holds it."""
+    if isinstance(rack, str):
+        if not rack:
+            return ""
+        rack = json.loads(rack)
+    parts = []
+    for field, value in rack.items():
+        if field == "rack_type":
+            kind = catalog.rack_types.get(value) if catalog is not None else None
+            parts.append(getattr(kind, "title", None) or f"rack type {value}")
+        elif field == "power_cap_kw":
+            parts.append(f"{vocabulary.kw(value)} cap")
+        elif field == "cooling":
+            parts.append(vocabulary.choice_title(value))
+        elif field == "height_u":
+            parts.append(f"{value}U")
+        elif field == "max_weight_kg":
+            parts.append(f"rated {vocabulary.text(value, 'kg')}")
+        elif field == "rear_door_hx":
+            parts.append("rear-door heat exchanger" if value else "no rear-door heat exchanger")
+        else:
+            parts.append(f"{field.replace('_', ' ')} {value}")
+    return ", ".join(parts)
+
 
 def point_label(point: dict[str, Any]) -> dict[str, Any]:
     """The point's choices as CSV columns."""

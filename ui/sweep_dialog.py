@@ -23,7 +23,7 @@ from planner.plan.variants import CreateVariant, resolve_variant
 from planner.report import palette
 from planner.report.compare import METRIC
 from planner.sweep import (AXES, SweepError, base_gpu_system, build_point, default_axes, pareto_front, parse_grid,
-                           point_label, run_sweep)
+                           point_label, rack_choice_text, run_sweep)
 from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis
 from ui.fmt import value_text
 
@@ -358,6 +358,8 @@ class SweepDialog(QDialog):
                     text = "yes" if r in on else ""
                 elif key in METRIC:
                     text = value_text(row.get(key), METRIC[key].unit)
+                elif key == "rack":  # the CSV keeps the choice as JSON; the table says it in words
+                    text = rack_choice_text(row.get(key) or "", self.doc.catalog)
                 else:
                     text = "" if row.get(key) is None else str(row.get(key))
                 t.setItem(r, c, QTableWidgetItem(text))

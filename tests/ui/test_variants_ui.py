@@ -121,3 +121,19 @@ def test_sweep_pareto_axes_can_be_changed(window, qtbot):
     dialog.y_axis.setCurrentIndex(dialog.y_axis.findData("racks"))
     assert dialog.axes == ("capex_usd", "racks") and dialog.front == [0]
     assert dialog.table.item(0, 0).text() == "yes" and dialog.table.item(1, 0).text() == ""
+
+
+def test_sweep_table_says_a_rack_choice_in_words(window, qtbot):
+    from planner.sweep import rack_choice_text
+
+    dialog = window.variant_controls.sweep()
+    qtbot.addWidget(dialog)
+    dialog.nodes.setText("16")
+    dialog.caps.setText("30, 41")
+    assert dialog.start()
+    _wait(qtbot, dialog)
+    column = [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())].index("rack")
+    shown = sorted(dialog.table.item(r, column).text() for r in range(dialog.table.rowCount()))
+    assert shown == ["30.0 kW cap", "41.0 kW cap"]  # the CSV keeps {"power_cap_kw": 30.0}
+    assert rack_choice_text({"rack_type": "nvl72-mgx-48u"}, window.doc.catalog).startswith("NVIDIA MGX rack")
+    assert rack_choice_text({"cooling": "liquid", "rear_door_hx": True}) == "liquid-cooled, rear-door heat exchanger"
