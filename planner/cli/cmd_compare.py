@@ -42,7 +42,7 @@ def run(args) -> int:
         print_json(comparison.to_json())
     else:
         print(render_text(comparison))
-    return 0
+    return 1 if any(side.has_errors for side in comparison.sides) else 0  # as check does
 
 
 MARK = {"better": "better", "worse": "worse", "same": "", None: ""}

@@ -91,6 +91,10 @@ class Side:
     def totals(self) -> dict[str, float | None]:
         return {m.key: m.value(self.report) for m in METRICS}
 
+    @property
+    def has_errors(self) -> bool:
+        return any(f.get("severity") == "error" for f in self.report.get("findings", []))
+
     def bom_lines(self) -> dict[tuple[str, str], dict[str, float]]:
         """(category, item) -> quantity, unit and total cost; project costs as lines of their own."""
         cost = self.report.get("cost") or {}

@@ -155,3 +155,20 @@ def test_workbook_compare_sheet_agrees_with_the_comparison(capsys, tmp_path, med
     assert ws.cell(total, 9).value.startswith("=SUM(")
     assert wv.cell(total, 9).value == pytest.approx(wv.cell(total + 1, 9).value, abs=0.01)
     assert wv.cell(total + 1, 8).value == "Capex difference"
+
+
+def test_compare_exits_1_when_a_side_has_errors_as_check_does(capsys, medium_and_massive, tmp_path):
+    """GPU-01 of the medium plan capped at 20 kW draws 4 x 7.0 = 28 kW: an error on that side.
+    The comparison is still printed; the status says a side has errors."""
+    a, _ = medium_and_massive
+    plan = json.loads(a.read_text())
+    gpu1 = next(r for r in plan["racks"] if r["name"] == "GPU-01")
+    gpu1["power_cap_kw"] = 20.0
+    capped = tmp_path / "capped.json"
+    capped.write_text(json.dumps(plan))
+    code, out = cli(capsys, "check", str(capped))
+    assert code == 1
+    code, out = cli(capsys, "compare", str(a), str(capped))
+    assert code == 1 and "Findings, capped.json against medium.json" in out.out
+    code, out = cli(capsys, "compare", str(a), str(a), "--json")
+    assert code == 0 and json.loads(out.out)["sides"]
