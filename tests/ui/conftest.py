@@ -12,6 +12,13 @@ from planner.plan.templates import build_template  # noqa: E402
 from ui import theme  # noqa: E402
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_qapplication(qapp):
+    """Every UI test runs in the one QApplication (pytest-qt's), made before the first test: an
+    export drawn first would otherwise leave a QGuiApplication behind that widgets cannot use."""
+    return qapp
+
+
 @pytest.fixture(autouse=True)
 def isolated_qsettings(tmp_path):
     """Each test gets its own settings file (window layout, recent files)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.costs.bom import bom_counts
 from planner import vocabulary
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
@@ -39,10 +40,17 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
     if net is None:
         return []
     rows: list[list[str]] = []
+    cost = report.sections.get("cost")
     for key in VENDOR_NETWORK_KEYS:
         value = getattr(net, key)
         if key == "core_switches" and not value:
             continue  # a two-tier fabric has no core
+        if key == "transceivers" and cost is not None:
+            # the modules the bill of materials buys (twin-port modules serve two links; copper
+            # runs need none), not the sizing's count of every run as optical: one figure per pack
+            rows.append(["Fabric transceivers (modules, as in the bill of materials)",
+                         number(bom_counts(cost.bom)["transceiver"])])
+            continue
         label, text = describe("network", key, value, catalog)
         rows.append([label, text])
         if key == "cables":
