@@ -4,11 +4,11 @@ their undo), and a drop touches only the rows of the racks it names."""
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from planner.plan.commands import CommandError, History, MoveDevice
+from planner.plan.commands import MoveDevice
 from planner.plan.templates import build_template
 from planner.report.evaluate import Evaluator
 from planner.report.finding_rows import FindingRows
-from tests.planner.test_incremental_scale import _command, step
+from tests.planner.test_incremental_scale import edits, step
 from tests.planner.test_properties import CATALOG
 
 
@@ -24,24 +24,11 @@ def _follow(rows: FindingRows, shown: list, report, changes) -> list:
 
 
 def _check(plan, steps):
-    history = History(plan, CATALOG)
     ev = Evaluator(plan, CATALOG)
     report = ev.evaluate()
     rows = FindingRows()
     shown = list(rows.reset(report))
-    for kind, a, b, u, device in steps:
-        cmd = _command(plan, kind, a, b, u, device)
-        if cmd is None:
-            continue
-        try:
-            changes = history.apply(cmd)
-        except CommandError:
-            continue
-        report = ev.evaluate(changes)
-        shown = _follow(rows, shown, report, changes)
-        assert shown == rows.rows == report.findings
-    while history.done:
-        changes = history.undo()
+    for changes, _kind in edits(plan, steps):
         report = ev.evaluate(changes)
         shown = _follow(rows, shown, report, changes)
         assert shown == rows.rows == report.findings
