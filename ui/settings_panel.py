@@ -125,9 +125,13 @@ class _Forms(Mapping):
     def __contains__(self, section: object) -> bool:
         return section in self._panel.sections
 
-    def built(self, section: str | None = None):
-        """The forms made so far (or the one of ``section``, None while it is not made)."""
-        return self._built.get(section) if section is not None else list(self._built.values())
+    def built(self) -> list[SectionForm]:
+        """The forms made so far."""
+        return list(self._built.values())
+
+    def made(self, section: str) -> SectionForm | None:
+        """The form of ``section`` if it is made (None while its tab has not been shown)."""
+        return self._built.get(section)
 
 
 class SettingsPanel(QTabWidget):
@@ -167,6 +171,6 @@ class SettingsPanel(QTabWidget):
     def on_changed(self, changes, report) -> None:
         sections = self.sections if changes.catalog else changes.settings
         for s in sections:
-            form = self.forms.built(s)  # a form not made yet reads the settings when it is
+            form = self.forms.made(s)  # a form not made yet reads the settings when it is
             if form is not None:
                 form.refresh()

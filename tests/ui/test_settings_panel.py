@@ -96,9 +96,9 @@ def test_a_tab_is_made_when_first_shown_and_shows_the_plans_current_values(windo
     first = panel.sections[panel.currentIndex()]
     assert [f.section for f in panel.forms.built()] == [first]
     assert window.doc.apply(SetSetting("storage", "checkpoint_interval_min", 45.0))  # before its tab exists
-    assert panel.forms.built("storage") is None
+    assert panel.forms.made("storage") is None
     panel.setCurrentIndex(panel.sections.index("storage"))
-    form = panel.forms.built("storage")
+    form = panel.forms.made("storage")
     assert form is not None and panel.widget(panel.currentIndex()).widget() is form
     assert form.editors["checkpoint_interval_min"].widget.text() == "45"
     window.doc.undo_stack.undo()  # a made form follows edits from then on
