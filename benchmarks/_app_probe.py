@@ -48,6 +48,9 @@ def _first_paint_watch(widget, on_first_paint):
 
 
 def run_app(argv: list[str]) -> int:
+    from cluster_planner import load_app
+
+    run = load_app()  # the imports in the order ``cluster-planner`` makes them: the core, then Qt
     from PySide6.QtWidgets import QApplication
 
     import ui.app as app_module
@@ -72,7 +75,7 @@ def run_app(argv: list[str]) -> int:
         window._probe = _first_paint_watch(window.view.viewport(), painted)
 
     app_module.STARTUP_HOOKS.append(hook)
-    return app_module.run(argv)
+    return run(argv)
 
 
 def run_bare() -> int:
