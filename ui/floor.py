@@ -10,7 +10,7 @@ packed in order into rows wide enough that the floor is roughly as wide as it is
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
@@ -25,6 +25,8 @@ LABELS_FROM_LOD = 0.3
 """From this zoom device blocks carry their labels (below it text would be under 4 px)."""
 
 ERROR_OUTLINE = QColor(palette.FLOOR_ERROR)
+MAX_CLIP_AREAS = 32
+"""A clip of more rectangles than this is drawn by its bounding rectangle (one lookup, not many)."""
 
 
 def floor_rows(racks: list, rack_height_px, rack_pitch_px: float) -> list[list]:
@@ -64,6 +66,7 @@ class FloorItem(QGraphicsItem):
         self._error: set[str] = set()
         self._rows: list[tuple[float, float, list[str]]] = []  # (top, bottom, rack ids) per row
         self._row_tops: list[float] = []
+        self._row_rights: list[list[float]] = []  # per row, its racks' right edges, left to right
         self.selected: str | None = None
 
     def set_layout(self, rects: dict[str, QRectF], rows: list[list[str]]) -> None:
@@ -78,9 +81,12 @@ class FloorItem(QGraphicsItem):
             row_rect = QRectF()
             for rid in ids:
                 row_rect = row_rect.united(self._rects[rid])
+            ids = sorted(ids, key=lambda rid: self._rects[rid].left())
             self._rows.append((row_rect.top(), row_rect.bottom(), ids))
             bounds = bounds.united(row_rect)
+        self._rows.sort(key=lambda row: row[0])
         self._row_tops = [top for top, _, _ in self._rows]
+        self._row_rights = [[self._rects[rid].right() for rid in ids] for _, _, ids in self._rows]
         self._bounds = bounds
         self.update()
 
@@ -129,17 +135,43 @@ class FloorItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds.adjusted(-4, -4, 4, 4)
 
+    def racks_in(self, area: QRectF) -> list[str]:
+        """The racks whose blocks meet ``area`` (scene coordinates): rows by their tops, racks
+        within a row by their right edges, so a small area looks at a few racks only."""
+        found = []
+        first = max(0, bisect_right(self._row_tops, area.top()) - 1)
+        for i in range(first, len(self._rows)):
+            top, bottom, ids = self._rows[i]
+            if top > area.bottom():
+                break
+            if bottom < area.top():
+                continue
+            rights = self._row_rights[i]
+            for j in range(bisect_left(rights, area.left()), len(ids)):
+                rid = ids[j]
+                if self._rects[rid].left() > area.right():
+                    break
+                found.append(rid)
+        return found
+
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
-        exposed = option.exposedRect
+        # A redraw of a few blocks (one rack's new colour, two after a move) arrives as the
+        # bounding rectangle of them all, which can span the floor; the painter's clip holds
+        # just the blocks, so those are what is looked up and drawn.
+        areas = [option.exposedRect]
+        if painter.hasClipping():
+            clip = [QRectF(r) for r in painter.clipRegion()]
+            if 0 < len(clip) <= MAX_CLIP_AREAS:
+                areas = [r.adjusted(-2, -2, 2, 2).intersected(option.exposedRect) for r in clip]
         by_colour: dict[str, list[QRectF]] = {}
         errors: list[QRectF] = []
-        for top, bottom, ids in self._rows:
-            if bottom < exposed.top() or top > exposed.bottom():
-                continue
-            for rid in ids:
-                rect = self._rects[rid]
-                if rect.right() < exposed.left() or rect.left() > exposed.right():
+        seen: set[str] = set()
+        for area in areas:
+            for rid in self.racks_in(area):
+                if rid in seen:
                     continue
+                seen.add(rid)
+                rect = self._rects[rid]
                 by_colour.setdefault(self._colour.get(rid, palette.FLOOR_UNKNOWN), []).append(rect)
                 if rid in self._error:
                     errors.append(rect)

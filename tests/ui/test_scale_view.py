@@ -232,3 +232,41 @@ def test_a_press_on_a_floor_block_picks_the_device_at_that_height_or_the_one_sel
     empty = next((r for r in plan.racks if not plan.rack_members(r.id)), None)
     if empty is not None:
         assert view.floor_device(empty.id, at_u(2)) is None
+
+
+def test_on_the_floor_two_far_apart_racks_redrawn_look_as_the_whole_floor_drawn_afresh(big):
+    # A move repaints two blocks; Qt hands the floor the bounding rectangle of both (most of the
+    # floor) and clips to the two: the floor draws just the racks in the clip. The picture must
+    # be the one a full redraw gives: no block left out, none in the wrong colour.
+    from types import SimpleNamespace
+
+    view = big.view
+    view.zoom_to_fit()
+    paint(view)
+    assert view.floor_mode
+    first, last = view.floor.rows()[0][2][0], view.floor.rows()[-1][2][-1]
+    over = SimpleNamespace(load_fraction=1.2, findings=[SimpleNamespace(severity="error")])
+    for rid in (first, last):
+        assert view.floor.colour(rid) != theme.bar_colour(1.2).name()
+        view.floor.set_state(rid, over)
+    view.viewport().repaint()
+    partial = view.viewport().grab().toImage()
+    view.floor.update()  # everything drawn again into the floor's cache
+    view.viewport().repaint()
+    full = view.viewport().grab().toImage()
+    assert partial == full
+    for rid in (first, last):  # and the two blocks did change: red, outlined
+        centre = view.mapFromScene(view.floor.rack_rect(rid).center())
+        assert full.pixelColor(centre).name() == theme.bar_colour(1.2).name()
+
+
+def test_the_floor_finds_the_racks_an_area_meets_by_row_and_by_edge(big):
+    floor = big.view.floor
+    rects = {rid: floor.rack_rect(rid) for _, _, ids in floor.rows() for rid in ids}
+    for area in (QRectF(rects[floor.rows()[1][2][3]]).adjusted(-5, -5, 5, 5),  # one rack and its edges
+                 QRectF(0, 0, 1, 1), floor.boundingRect(), QRectF(-100, -100, 10, 10),
+                 QRectF(rects[floor.rows()[0][2][0]].center(), rects[floor.rows()[2][2][4]].center())):
+        expected = {rid for rid, r in rects.items() if r.intersects(area) or r.intersected(area) == r}
+        got = floor.racks_in(area)
+        assert len(got) == len(set(got)) and set(got) >= expected
+        assert all(rects[rid].adjusted(-0.01, -0.01, 0.01, 0.01).intersects(area) for rid in got)
