@@ -106,3 +106,27 @@ def test_depreciation_cost_per_million_tokens_and_currency():
     tokens_per_s = evaluate(plan, catalog).network.tokens_per_s
     tokens = tokens_per_s * 3600 * 730 * 36
     assert cost.cost_per_million_tokens_usd == pytest.approx(cost.tco_usd / tokens * 1e6, rel=1e-4)
+
+
+def test_irr_is_the_rate_where_the_discounted_savings_repay_the_capex():
+    # an independent root: the NPV as the sum of each month's discounted saving, halved 200 times
+    import random
+
+    def reference(capex, saving, months):
+        def npv(r):
+            return -capex + sum(saving / (1 + r) ** k for k in range(1, months + 1))
+
+        lo, hi = -0.99, 10.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if npv(mid) > 0 else (lo, mid)
+        return (1 + lo) ** 12 - 1
+
+    rng = random.Random(7)
+    cases = [(1000, 1100, 1), (1000, 600, 2), (1e9, 3.1e7, 36), (7.7e6, 1.5e5, 60), (5e8, 1e7, 36), (1000, 10, 12),
+             (1000, 1000 / 36, 36), (2.9e9, 2.2e7, 48)]  # the last-but-one: a rate of exactly 0
+    cases += [(rng.uniform(1e5, 1e10), 0, rng.randint(1, 120)) for _ in range(200)]
+    cases = [(c, s if s else c * rng.uniform(0.002, 0.5), h) for c, s, h in cases]
+    for capex, saving, months in cases:
+        got, want = irr_build_vs_rent(capex, saving, months), reference(capex, saving, months)
+        assert got == pytest.approx(want, rel=1e-9, abs=1e-9), (capex, saving, months)
