@@ -22,9 +22,6 @@ class EvalContext:
     counts: dict[str, int]
     sections: dict[str, Any] = field(default_factory=dict)
     racks: dict[str, RackResult] = field(default_factory=dict)  # cached per-rack results, by rack id
-    # rack power on the plan's basis (integer mW) -> number of racks drawing it; kept up to
-    # date incrementally so sections need not walk the racks (None: count from ``racks``)
-    rack_powers: dict[int, int] | None = None
     # results that depend only on the settings, the catalog and the device counts (the
     # workload model, read by the network and workload sections; the fabric's size), shared
     # between sections and kept by the evaluator across edits that leave those unchanged

@@ -91,8 +91,7 @@ class Evaluator:
         key = tuple(counts.items())
         if self._shared is None or self._shared[0] != key:
             self._shared = (key, {})
-        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks,
-                          rack_powers={k: v for k, v in agg.rack_powers.items() if v}, cache=self._shared[1],
+        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, cache=self._shared[1],
                           memo=self._memo)
         for name, fn in SECTIONS:
             reads = KEPT_SECTIONS.get(name)
@@ -153,7 +152,7 @@ _FIELDS = attrgetter(*(f.name for f in fields(RackResult)))  # a result's fields
 
 class _Aggregate:
     __slots__ = ("gpus", "nodes", "gpu_racks", "typical_mw", "nameplate_mw", "weight_g",
-                 "liquid_nodes", "liquid_heat_mw", "counts", "rack_powers", "severities", "pdus", "cap_mw")
+                 "liquid_nodes", "liquid_heat_mw", "counts", "severities", "pdus", "cap_mw")
 
     def __init__(self) -> None:
         self.gpus = self.nodes = self.gpu_racks = 0
@@ -161,7 +160,6 @@ class _Aggregate:
         self.liquid_nodes = self.liquid_heat_mw = 0
         self.pdus = self.cap_mw = 0
         self.counts: dict[str, int] = {}
-        self.rack_powers: dict[int, int] = {}  # rack nameplate power, mW -> racks
         self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
 
     def _apply(self, r: RackResult, sign: int) -> None:
@@ -178,8 +176,6 @@ class _Aggregate:
         counts = self.counts
         for k, v in r.counts.items():
             counts[k] = counts.get(k, 0) + sign * v
-        power = r.nameplate_mw  # PDUs are sized on the rating
-        self.rack_powers[power] = self.rack_powers.get(power, 0) + sign
         severities = self.severities
         for f in r.findings:
             severities[f.severity] += sign
