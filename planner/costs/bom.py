@@ -65,15 +65,17 @@ def device_lines(counts: dict[str, int], catalog: Catalog) -> list[BomLine]:
 
 def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSettings, racks: int,
               pdus_needed: int, power: PowerSettings, cabling: list[BomLine], cdus_needed: int,
-              cdu_device: str, nodes: int, it_kw: float = 0.0) -> tuple[list[BomLine], list[str]]:
+              cdu_device: str, nodes: int, it_kw: float = 0.0,
+              devices: list[BomLine] | None = None) -> tuple[list[BomLine], list[str]]:
     """The bill of materials and a list of problems (one line each) that left something out.
 
     ``cabling`` are the cable and optics lines (``planner.costs.parts``); ``pdus_needed``
     is the sum of the racks' PDUs on all feeds (``planner.facility.distribution``);
     ``it_kw`` the IT power on the plan's basis, which the facility's power distribution
-    and cooling plant are priced per kW of."""
+    and cooling plant are priced per kW of; ``devices`` the lines ``device_lines(counts,
+    catalog)`` gives, when the caller has them already (they stay while the counts do)."""
     problems: list[str] = []
-    lines = device_lines(counts, catalog)
+    lines = list(devices) if devices is not None else device_lines(counts, catalog)
     lines += cabling
     if racks:
         lines.append(BomLine(RACKS, "Rack enclosure", "42U rack", racks, settings.rack_usd,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from planner.costs.bom import BomLine, bom_total_usd, build_bom
+from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
@@ -147,8 +147,11 @@ def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostS
         cabling = (schedule_lines(schedule, ctx.catalog, s, parts=parts) if schedule is not None else
                    tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, parts=parts))
         ctx.cache["cabling"] = (source, cabling)
+    devices = ctx.cache.get("device_lines")
+    if devices is None:
+        devices = ctx.cache["device_lines"] = device_lines(ctx.counts, ctx.catalog)
     lines, problems = build_bom(
-        counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
+        devices=devices, counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
         pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)
