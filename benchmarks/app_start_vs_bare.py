@@ -30,7 +30,7 @@ def main() -> None:
     args = parser.parse_args()
     app_s, bare_s = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        timed_start(["bare"], tmp)  # warm the file cache for both, untimed
+        timed_start(["bare"], tmp)  # untimed: the file cache and the bytecode for both
         timed_start(["app"], tmp)
         for _ in range(args.runs):
             app_s.append(timed_start(["app"], tmp)["first_paint_s"])
