@@ -33,7 +33,8 @@ window.doc.undo_stack.setClean()
 
 
 def test_the_first_window_needs_no_core_module_imported_after_qt(tmp_path):
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT), CLUSTER_PLANNER_STATE_DIR=str(tmp_path))
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT), CLUSTER_PLANNER_STATE_DIR=str(tmp_path),
+               XDG_CONFIG_HOME=str(tmp_path))  # the window's saved layout: this test's own
     run = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, cwd=tmp_path,
                          timeout=120)
     assert run.returncode == 0, run.stderr
