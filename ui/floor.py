@@ -165,16 +165,14 @@ class FloorItem(QGraphicsItem):
                 areas = [r.adjusted(-2, -2, 2, 2).intersected(option.exposedRect) for r in clip]
         by_colour: dict[str, list[QRectF]] = {}
         errors: list[QRectF] = []
-        seen: set[str] = set()
-        for area in areas:
-            for rid in self.racks_in(area):
-                if rid in seen:
-                    continue
-                seen.add(rid)
-                rect = self._rects[rid]
-                by_colour.setdefault(self._colour.get(rid, palette.FLOOR_UNKNOWN), []).append(rect)
-                if rid in self._error:
-                    errors.append(rect)
+        # one area (a whole redraw) has each rack once; clip rectangles can share a rack
+        racks = self.racks_in(areas[0]) if len(areas) == 1 else dict.fromkeys(
+            rid for area in areas for rid in self.racks_in(area))
+        for rid in racks:
+            rect = self._rects[rid]
+            by_colour.setdefault(self._colour.get(rid, palette.FLOOR_UNKNOWN), []).append(rect)
+            if rid in self._error:
+                errors.append(rect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setPen(Qt.PenStyle.NoPen)
         for colour, rects in by_colour.items():
