@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+
+from planner.records import record
 
 
-@dataclass(frozen=True)
+@record
 class NumberFormat:
     """The separators of a locale: "." and "," in English, "," and "." in German."""
 

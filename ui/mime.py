@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 from PySide6.QtCore import QMimeData
+
+from planner.records import record
 
 DEVICE_MIME = "application/x-gpu-cluster-planner-device"
 
 
-@dataclass(frozen=True)
+@record
 class DragPayload:
     device: str
     """Catalog device type id."""

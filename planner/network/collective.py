@@ -17,10 +17,11 @@ with two latency steps (up and down the tree) instead of 2(n-1).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+
+from planner.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Collective:
     """One collective on one level (NVLink inside a node, or the fabric between nodes).
 

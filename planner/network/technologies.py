@@ -20,12 +20,12 @@ Efficiency profiles (``efficiency_profile`` setting):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from planner.records import record
 from planner.settings import FabricSettings
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FabricTechnology:
     id: str
     title: str

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+
+from planner.records import record
 
 # Settings sections whose change alters every rack's figures or findings.
 _RACK_WIDE_SECTIONS = frozenset({"facility", "power", "floor"})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ChangeSet:
     racks: frozenset[str] = frozenset()
     """Racks whose contents or properties changed, including racks added or removed."""

@@ -1,7 +1,7 @@
 """What an evaluation produces: per-rack figures, totals, findings and per-concern sections.
 
-Plain dataclasses (cheap to build on every edit); ``to_json`` gives the report contract
-printed by ``cluster-planner check --json``.
+Records (``planner.records``: cheap to build on every edit); ``to_json`` gives the report
+contract printed by ``cluster-planner check --json``.
 
 Why it is long: the report's records (racks, feeds, totals, findings, the report) each with
 the JSON keys of the ``check --json`` contract.
@@ -9,8 +9,9 @@ the JSON keys of the ``check --json`` contract.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from planner.records import field, record
 
 if TYPE_CHECKING:  # the section models import this module (Finding)
     from planner.costs.section import CostSection
@@ -23,7 +24,7 @@ Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-@dataclass(slots=True, frozen=True)
+@record
 class Finding:
     severity: Severity
     code: str
@@ -34,7 +35,7 @@ class Finding:
         return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where}
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class RackResult:
     """One rack's figures. Powers are kept in integer milliwatts and weights in grams so
     that totals summed incrementally equal totals summed from scratch, exactly."""
@@ -159,7 +160,7 @@ class RackResult:
         }
 
 
-@dataclass(slots=True, frozen=True)
+@record
 class Totals:
     gpus: int = 0
     nodes: int = 0
@@ -224,7 +225,7 @@ class Totals:
         }
 
 
-@dataclass(slots=True)
+@record(frozen=False)
 class Report:
     plan_name: str
     power_basis: str

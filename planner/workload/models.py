@@ -9,12 +9,12 @@ sequence length, d the hidden size. Memory holds all N_total parameters.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from planner.records import record
 from planner.settings import WorkloadSettings
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ModelShape:
     name: str
     params: float  # total parameters
