@@ -23,6 +23,7 @@ holds it to the dataclass behaviour it replaces.
 
 from __future__ import annotations
 
+import keyword
 from dataclasses import MISSING, Field, FrozenInstanceError, field
 from operator import attrgetter
 from typing import Any
@@ -59,7 +60,7 @@ def replace(obj: Any, /, **changes: Any) -> Any:
 
 
 def _is_classvar(annotation: Any) -> bool:
-    text = annotation if isinstance(annotation, str) else getattr(annotation, "__origin__", annotation).__repr__()
+    text = annotation if isinstance(annotation, str) else repr(getattr(annotation, "__origin__", annotation))
     return text.startswith(("ClassVar", "typing.ClassVar"))
 
 
@@ -70,6 +71,8 @@ def _make(cls: type, frozen: bool) -> type:
         for f in base.__dict__.get(_FIELDS, ()):
             collected[f.name] = f
     for name, annotation in own.items():
+        if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
+            raise TypeError(f"{cls.__qualname__}: {name!r} is not a field name")  # the code below is made from names
         spec = cls.__dict__.get(name, MISSING)
         if not isinstance(spec, Field) and spec is not MISSING and type(spec).__hash__ is None:
             raise ValueError(f"{cls.__qualname__}.{name}: a mutable default ({type(spec).__name__}) would be "
@@ -84,9 +87,8 @@ def _make(cls: type, frozen: bool) -> type:
     namespace[_FIELDS] = specs
     namespace["__match_args__"] = tuple(f.name for f in specs)
     namespace["__init__"] = _init(cls.__qualname__, specs, frozen)
-    compared = [f.name for f in specs if f.compare]
-    namespace["_record_key"] = staticmethod(attrgetter(*compared) if compared else (lambda obj: ()))
-    namespace["_record_all"] = staticmethod(attrgetter(*(f.name for f in specs)) if specs else (lambda obj: ()))
+    # attrgetters are not descriptors: ``self._record_all`` is the getter itself
+    namespace["_record_all"] = attrgetter(*(f.name for f in specs)) if specs else staticmethod(lambda obj: ())
     for name, method in _SHARED.items():
         namespace.setdefault(name, method)
     if frozen:
@@ -130,13 +132,28 @@ def _init(qualname: str, specs: tuple[Field, ...], frozen: bool):
 
 
 def _eq(self, other):
-    if other.__class__ is self.__class__:
-        return self._record_key(self) == other._record_key(other)
-    return NotImplemented
+    # The first comparison of a class compiles its own __eq__ (as fast as a dataclass's) and installs it.
+    return _specialise(type(self), "__eq__")(self, other)
 
 
 def _hash(self):
-    return hash(self._record_key(self))
+    return _specialise(type(self), "__hash__")(self)
+
+
+def _specialise(cls: type, name: str):
+    own = tuple(f"self.{f.name}," for f in getattr(cls, _FIELDS) if f.compare)
+    mine, theirs = "(" + "".join(own) + ")", "(" + "".join(own).replace("self.", "other.") + ")"
+    if name == "__eq__":
+        text = (f"def __eq__(self, other):\n    if other.__class__ is self.__class__:\n"
+                f"        return {mine} == {theirs}\n    return NotImplemented\n")
+    else:
+        text = f"def __hash__(self):\n    return hash({mine})\n"
+    env: dict[str, Any] = {}
+    exec(text, env)  # noqa: S102 - made from the class's own field names
+    method = env[name]
+    method.__qualname__ = f"{cls.__qualname__}.{name}"
+    type.__setattr__(cls, name, method)
+    return method
 
 
 def _repr(self):

@@ -111,6 +111,9 @@ def test_fields_replace_pickle_and_copy():
 def test_declaration_mistakes_are_refused_as_the_dataclass_refuses_them():
     with pytest.raises(TypeError, match="without a default follows"):
         record(type("Bad", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 1}))
+    for name in ("a=1):\n    import os #", "class", "x y"):  # only plain identifiers reach the compiled code
+        with pytest.raises(TypeError, match="is not a field name"):
+            record(type("Odd", (), {"__annotations__": {name: "int"}}))
     with pytest.raises(ValueError, match="mutable default"):
         record(type("Shared", (), {"__annotations__": {"a": "list"}, "a": []}))
 
