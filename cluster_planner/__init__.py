@@ -31,11 +31,12 @@ class MissingLibraries(RuntimeError):
 def load_app():
     """The app's ``run``, the core imported first; raises MissingLibraries (before Qt loads:
     Qt would abort without them) or ImportError when the desktop app cannot be loaded."""
+    from ui.qt_libs import start_check  # Qt-free
+
+    libraries = start_check()  # ldd runs in its own process while the core is imported
     for name in APP_CORE:
         importlib.import_module(name)
-    from ui.qt_libs import problem
-
-    libs = problem()  # before Qt loads: Qt aborts without them
+    libs = libraries()  # before Qt loads: Qt aborts without them
     if libs:
         raise MissingLibraries(libs)
     from ui.app import run

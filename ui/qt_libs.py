@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 PACKAGES: dict[str, str] = {
@@ -47,18 +48,35 @@ def xcb_plugin() -> Path | None:
     return plugin if plugin.exists() else None
 
 
-def _ldd_output(plugin: Path) -> str:
+def _ldd_start(plugin: Path) -> subprocess.Popen | None:
+    """``ldd PLUGIN`` started, not waited for (None without ldd)."""
     ldd = shutil.which("ldd")
     if ldd is None:
+        return None
+    try:
+        return subprocess.Popen([ldd, str(plugin)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    except OSError:
+        return None
+
+
+def _ldd_output(plugin: Path, started: subprocess.Popen | None = None) -> str:
+    """What ldd prints for the plugin: of the run ``started`` when given, else of a new one."""
+    run = started if started is not None else _ldd_start(plugin)
+    if run is None:
         return ""
-    result = subprocess.run([ldd, str(plugin)], capture_output=True, text=True, timeout=30)
-    return result.stdout
+    try:
+        out, _ = run.communicate(timeout=30)
+    except subprocess.TimeoutExpired:  # say nothing: Qt itself names a library it cannot load
+        run.kill()
+        run.communicate()
+        return ""
+    return out
 
 
-def missing_libraries(plugin: Path) -> list[str]:
+def missing_libraries(plugin: Path, started: subprocess.Popen | None = None) -> list[str]:
     """The libraries the plugin links that the dynamic linker cannot find ("... => not found")."""
     out = []
-    for line in _ldd_output(plugin).splitlines():
+    for line in _ldd_output(plugin, started).splitlines():
         name, _, where = line.strip().partition("=>")
         if where.strip() == "not found":
             out.append(name.strip())
@@ -71,16 +89,30 @@ def install_line(libraries: list[str]) -> str:
     return f"{sudo}apt-get install -y {' '.join(packages)}"
 
 
+def start_check() -> Callable[[], str | None]:
+    """Start the check: ldd runs in its own process while the caller goes on (the app imports
+    its core meanwhile, so the check adds nothing to the start); the function returned waits
+    for it and answers as ``problem()``."""
+    if not sys.platform.startswith("linux") or not os.environ.get("DISPLAY"):
+        return lambda: None
+    if not os.environ.get("QT_QPA_PLATFORM", "xcb").startswith("xcb"):
+        return lambda: None
+    plugin = xcb_plugin()
+    if plugin is None:
+        return lambda: None
+    started = _ldd_start(plugin)
+
+    def answer() -> str | None:
+        missing = missing_libraries(plugin, started)
+        if not missing:
+            return None
+        return (f"the desktop app needs system libraries this machine does not have ({', '.join(missing)}); "
+                f"install them with:\n    {install_line(missing)}")
+
+    return answer
+
+
 def problem() -> str | None:
     """Why Qt's xcb plugin would fail to load here, with the command that fixes it; None when it
     will load (or the app will not use xcb: not Linux, no X display, another platform chosen)."""
-    if not sys.platform.startswith("linux") or not os.environ.get("DISPLAY"):
-        return None
-    if not os.environ.get("QT_QPA_PLATFORM", "xcb").startswith("xcb"):
-        return None
-    plugin = xcb_plugin()
-    missing = missing_libraries(plugin) if plugin else []
-    if not missing:
-        return None
-    return (f"the desktop app needs system libraries this machine does not have ({', '.join(missing)}); "
-            f"install them with:\n    {install_line(missing)}")
+    return start_check()()

@@ -29,7 +29,7 @@ def test_missing_libraries_stop_the_app_with_the_apt_line_before_qt_loads(tmp_pa
     # ldd as on a fresh Debian 12 with python3 only: the xcb helper libraries are not found
     script = (
         "import sys, ui.qt_libs as q\n"
-        "q._ldd_output = lambda plugin: ('\\tlibxcb-icccm.so.4 => not found\\n'\n"
+        "q._ldd_output = lambda plugin, started=None: ('\\tlibxcb-icccm.so.4 => not found\\n'\n"
         "    '\\tlibxcb-keysyms.so.1 => not found\\n\\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x1)\\n')\n"
         "from cluster_planner import main\n"
         "rc = main([])\n"
@@ -56,5 +56,5 @@ def test_with_the_libraries_present_nothing_is_reported(monkeypatch):
         pytest.skip("no xcb plugin here")
     assert qt_libs.problem() is None  # this machine has them (the real-input tests start the app on xcb)
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
-    monkeypatch.setattr(qt_libs, "_ldd_output", lambda plugin: "\tlibxcb-icccm.so.4 => not found\n")
+    monkeypatch.setattr(qt_libs, "_ldd_output", lambda plugin, started=None: "\tlibxcb-icccm.so.4 => not found\n")
     assert qt_libs.problem() is None  # offscreen does not load the xcb plugin

@@ -48,8 +48,13 @@ def test_the_command_line_loads_the_app_core_first(monkeypatch, capsys):
     import cluster_planner
 
     order = []
-    monkeypatch.setattr("ui.qt_libs.problem", lambda: "libxcb-cursor0 is missing")
+
+    def start_check():  # the system-library check: started first, answered once the core is in
+        order.append("ldd started")
+        return lambda: order.append("ldd answered") or "libxcb-cursor0 is missing"
+
+    monkeypatch.setattr("ui.qt_libs.start_check", start_check)
     monkeypatch.setattr(cluster_planner, "importlib", types.SimpleNamespace(import_module=order.append))
     assert cluster_planner.main([]) == 2
-    assert tuple(order) == cluster_planner.APP_CORE
+    assert tuple(order) == ("ldd started", *cluster_planner.APP_CORE, "ldd answered")
     assert "libxcb-cursor0 is missing" in capsys.readouterr().err
