@@ -1,6 +1,6 @@
 """Drop-to-repaint latency on a big template (``frontier-100k`` by default) in the desktop app; prints one JSON line.
 
-The app's main window is opened on the plan (frontier-100k: 2,479 racks, 16,573 devices). Each of ~200
+The app's main window is opened on the plan (frontier-100k: 2,468 racks, 16,470 devices). Each of ~200
 moves is what a drop does: a ``MoveDevice`` of a random device to the lowest free slot of
 a random rack, applied through the document (core command, incremental evaluation, the
 ``changed`` signal to every view), with the view showing the target rack at the zoom the
