@@ -16,8 +16,10 @@ and ``replace(obj, **changes)`` makes a changed copy.
 
 Why not ``dataclasses``: on Python 3.11 a dataclass generates and compiles six methods each
 time the program starts (about 0.8 ms a class here); the report's records cost some 40 ms of
-the desktop app's start. A record compiles its ``__init__`` only (a class's fields are only
-known at run time) and shares the rest, written once below. ``tests/planner/test_records.py``
+the desktop app's start. A record compiles its ``__init__`` when the class is made (a class's
+fields are only known at run time), its ``__eq__`` and ``__hash__`` the first time they are
+used (as fast as a dataclass's then), and shares the rest, written once below. The code is
+made from the class's own field names, which must be identifiers. ``tests/planner/test_records.py``
 holds it to the dataclass behaviour it replaces.
 """
 
