@@ -34,9 +34,11 @@ def load_app():
     from ui.qt_libs import start_check  # Qt-free
 
     libraries = start_check()  # ldd runs in its own process while the core is imported
-    for name in APP_CORE:
-        importlib.import_module(name)
-    libs = libraries()  # before Qt loads: Qt aborts without them
+    try:
+        for name in APP_CORE:
+            importlib.import_module(name)
+    finally:
+        libs = libraries()  # before Qt loads: Qt aborts without them (and ldd is waited for either way)
     if libs:
         raise MissingLibraries(libs)
     from ui.app import run

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -48,13 +49,17 @@ def xcb_plugin() -> Path | None:
     return plugin if plugin.exists() else None
 
 
+LDD_TIMEOUT_S = 30.0
+
+
 def _ldd_start(plugin: Path) -> subprocess.Popen | None:
-    """``ldd PLUGIN`` started, not waited for (None without ldd)."""
+    """``ldd PLUGIN`` started in a process group of its own, not waited for (None without ldd)."""
     ldd = shutil.which("ldd")
     if ldd is None:
         return None
     try:
-        return subprocess.Popen([ldd, str(plugin)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return subprocess.Popen([ldd, str(plugin)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                start_new_session=True)
     except OSError:
         return None
 
@@ -65,10 +70,14 @@ def _ldd_output(plugin: Path, started: subprocess.Popen | None = None) -> str:
     if run is None:
         return ""
     try:
-        out, _ = run.communicate(timeout=30)
+        out, _ = run.communicate(timeout=LDD_TIMEOUT_S)
     except subprocess.TimeoutExpired:  # say nothing: Qt itself names a library it cannot load
-        run.kill()
-        run.communicate()
+        try:  # ldd is a script: the loader it runs would keep the pipe open, so the whole group goes
+            os.killpg(run.pid, signal.SIGKILL)
+        except OSError:
+            run.kill()
+        run.stdout.close()
+        run.wait()
         return ""
     return out
 

@@ -2,6 +2,7 @@
 
 import os
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -29,6 +30,7 @@ def test_missing_libraries_stop_the_app_with_the_apt_line_before_qt_loads(tmp_pa
     # ldd as on a fresh Debian 12 with python3 only: the xcb helper libraries are not found
     script = (
         "import sys, ui.qt_libs as q\n"
+        "q._ldd_start = lambda plugin: None\n"
         "q._ldd_output = lambda plugin, started=None: ('\\tlibxcb-icccm.so.4 => not found\\n'\n"
         "    '\\tlibxcb-keysyms.so.1 => not found\\n\\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x1)\\n')\n"
         "from cluster_planner import main\n"
@@ -58,3 +60,15 @@ def test_with_the_libraries_present_nothing_is_reported(monkeypatch):
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     monkeypatch.setattr(qt_libs, "_ldd_output", lambda plugin, started=None: "\tlibxcb-icccm.so.4 => not found\n")
     assert qt_libs.problem() is None  # offscreen does not load the xcb plugin
+
+
+def test_a_hanging_ldd_is_given_up_after_its_timeout(tmp_path, monkeypatch):
+    # ldd is a script whose loader child would hold the output pipe: the whole group is stopped
+    fake = tmp_path / "ldd"
+    fake.write_text("#!/bin/bash\nsleep 60 &\nwait\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(qt_libs.shutil, "which", lambda name: str(fake))
+    monkeypatch.setattr(qt_libs, "LDD_TIMEOUT_S", 0.5)
+    start = time.monotonic()
+    assert qt_libs.missing_libraries(tmp_path / "libqxcb.so") == []  # nothing said: Qt names what it lacks
+    assert time.monotonic() - start < 10
