@@ -26,6 +26,7 @@ holds it to the dataclass behaviour it replaces.
 from __future__ import annotations
 
 import keyword
+import reprlib
 from dataclasses import MISSING, Field, FrozenInstanceError, field
 from operator import attrgetter
 from typing import Any
@@ -76,8 +77,9 @@ def _make(cls: type, frozen: bool) -> type:
         if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
             raise TypeError(f"{cls.__qualname__}: {name!r} is not a field name")  # the code below is made from names
         spec = cls.__dict__.get(name, MISSING)
-        if not isinstance(spec, Field) and spec is not MISSING and type(spec).__hash__ is None:
-            raise ValueError(f"{cls.__qualname__}.{name}: a mutable default ({type(spec).__name__}) would be "
+        default = spec.default if isinstance(spec, Field) else spec
+        if default is not MISSING and type(default).__hash__ is None:
+            raise ValueError(f"{cls.__qualname__}.{name}: a mutable default ({type(default).__name__}) would be "
                              "shared by every record; use field(default_factory=...)")
         f = spec if isinstance(spec, Field) else field(default=spec)
         f.name, f.type = name, annotation
@@ -135,14 +137,17 @@ def _init(qualname: str, specs: tuple[Field, ...], frozen: bool):
 
 def _eq(self, other):
     # The first comparison of a class compiles its own __eq__ (as fast as a dataclass's) and installs it.
-    return _specialise(type(self), "__eq__")(self, other)
+    return _specialise(type(self), "__eq__", _eq)(self, other)
 
 
 def _hash(self):
-    return _specialise(type(self), "__hash__")(self)
+    return _specialise(type(self), "__hash__", _hash)(self)
 
 
-def _specialise(cls: type, name: str):
+def _specialise(cls: type, name: str, generic):
+    # installed on the record that holds the generic method (a subclass's own __eq__ calling
+    # super().__eq__ stays), over that record's fields, as a dataclass's would be
+    cls = next(c for c in cls.__mro__ if c.__dict__.get(name) is generic)
     own = tuple(f"self.{f.name}," for f in getattr(cls, _FIELDS) if f.compare)
     mine, theirs = "(" + "".join(own) + ")", "(" + "".join(own).replace("self.", "other.") + ")"
     if name == "__eq__":
@@ -158,6 +163,7 @@ def _specialise(cls: type, name: str):
     return method
 
 
+@reprlib.recursive_repr()
 def _repr(self):
     parts = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in getattr(self, _FIELDS) if f.repr)
     return f"{type(self).__qualname__}({parts})"

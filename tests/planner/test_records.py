@@ -116,6 +116,8 @@ def test_declaration_mistakes_are_refused_as_the_dataclass_refuses_them():
             record(type("Odd", (), {"__annotations__": {name: "int"}}))
     with pytest.raises(ValueError, match="mutable default"):
         record(type("Shared", (), {"__annotations__": {"a": "list"}, "a": []}))
+    with pytest.raises(ValueError, match="mutable default"):
+        record(type("Shared", (), {"__annotations__": {"a": "list"}, "a": field(default=[])}))
 
 
 def test_a_subclass_record_adds_its_fields_after_its_base_records_fields():
@@ -132,3 +134,29 @@ def test_a_subclass_record_adds_its_fields_after_its_base_records_fields():
     s = Section(1)
     assert (s.a, s.b, s.title()) == (1, 2, "Section") and [f.name for f in fields(Section)] == ["a", "b"]
     assert isinstance(s, Base) and not hasattr(s, "__dict__")
+
+
+def test_a_subclass_comparing_through_super_keeps_its_own_eq_and_a_cycle_has_a_finite_repr():
+    calls = []
+
+    @record
+    class Base:
+        a: int
+
+    class Sub(Base):
+        def __eq__(self, other):
+            calls.append("Sub")
+            return super().__eq__(other)
+
+        __hash__ = Base.__hash__
+
+    assert Sub(1) == Sub(1) and Sub(1) == Sub(1) and not Sub(1) == Sub(2)
+    assert calls == ["Sub"] * 3  # the compiled __eq__ went onto Base, not over Sub's
+
+    @record(frozen=False)
+    class Node:
+        child: object = None
+
+    node = Node()
+    node.child = node
+    assert repr(node).endswith(".Node(child=...)")  # as a dataclass writes a cycle
