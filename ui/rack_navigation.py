@@ -10,7 +10,6 @@ zooms into the selected rack, Esc clears the selection (during a drag: cancels i
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QRectF, Qt
 
 from planner.records import record

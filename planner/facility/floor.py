@@ -9,7 +9,6 @@ depth + cold aisle and depth + hot aisle.
 
 from __future__ import annotations
 
-
 from planner.plan.model import Plan
 from planner.records import record
 from planner.settings import FloorSettings

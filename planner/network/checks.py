@@ -5,7 +5,6 @@ Every function looks at aggregate device counts (O(device types)), never at devi
 
 from __future__ import annotations
 
-
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.technologies import TECHNOLOGIES
 from planner.network.fabric import FabricSize

@@ -17,7 +17,6 @@ with two latency steps (up and down the tree) instead of 2(n-1).
 
 from __future__ import annotations
 
-
 from planner.records import record
 
 

@@ -13,7 +13,6 @@ Every run is rounded up to the next stock length of its medium.
 
 from __future__ import annotations
 
-
 from planner.records import record
 
 DAC_LENGTHS = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)

@@ -3,7 +3,6 @@ training workload on that fabric, and the comparison over every fabric technolog
 
 from __future__ import annotations
 
-
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.records import record

@@ -20,7 +20,6 @@ Efficiency profiles (``efficiency_profile`` setting):
 
 from __future__ import annotations
 
-
 from planner.records import record
 from planner.settings import FabricSettings
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from planner.records import record
 
 # Settings sections whose change alters every rack's figures or findings.

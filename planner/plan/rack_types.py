@@ -8,7 +8,6 @@ order of first appearance (A ... Z, AA, AB ...); each keeps its racks in plan or
 
 from __future__ import annotations
 
-
 from planner.plan.model import Plan, Rack
 from planner.records import field, record
 

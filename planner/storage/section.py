@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from planner.records import record
 from planner.report.figures import Figures, figure
 from planner.report.model import Finding

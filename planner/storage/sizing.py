@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-
 from planner.hardware.catalog import Catalog
 from planner.records import record
 

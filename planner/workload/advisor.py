@@ -7,7 +7,6 @@ that fit, the fewest changed settings wins, then the highest modelled tokens/s.
 
 from __future__ import annotations
 
-
 from planner.records import record
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.memory import training_memory

@@ -9,7 +9,6 @@ sequence length, d the hidden size. Memory holds all N_total parameters.
 
 from __future__ import annotations
 
-
 from planner.records import record
 from planner.settings import WorkloadSettings
 

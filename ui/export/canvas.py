@@ -7,7 +7,6 @@ prints 9 pt tall on every device. Text never drops below ``MIN_FONT_PT``.
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
