@@ -28,7 +28,6 @@ from __future__ import annotations
 import keyword
 import reprlib
 from dataclasses import MISSING, Field, FrozenInstanceError, field
-from operator import attrgetter
 from typing import Any
 
 __all__ = ["record", "field", "fields", "replace", "FrozenInstanceError"]
@@ -91,8 +90,6 @@ def _make(cls: type, frozen: bool) -> type:
     namespace[_FIELDS] = specs
     namespace["__match_args__"] = tuple(f.name for f in specs)
     namespace["__init__"] = _init(cls.__qualname__, specs, frozen)
-    # attrgetters are not descriptors: ``self._record_all`` is the getter itself
-    namespace["_record_all"] = attrgetter(*(f.name for f in specs)) if specs else staticmethod(lambda obj: ())
     for name, method in _SHARED.items():
         namespace.setdefault(name, method)
     if frozen:
@@ -170,7 +167,7 @@ def _repr(self):
 
 
 def _getstate(self):
-    return self._record_all(self) if len(getattr(self, _FIELDS)) != 1 else (self._record_all(self),)
+    return tuple(getattr(self, f.name) for f in getattr(self, _FIELDS))
 
 
 def _setstate(self, state):
