@@ -9,7 +9,7 @@ from pathlib import Path
 
 @lru_cache(maxsize=1)
 def resources_dir() -> Path:
-    """The folder holding catalog/, templates/ and icons."""
+    """The folder holding catalog/, templates/, icons/ and help/."""
     frozen_root = getattr(sys, "_MEIPASS", None)
     if frozen_root:
         return Path(frozen_root) / "resources"
@@ -18,3 +18,8 @@ def resources_dir() -> Path:
     if (installed / "catalog").is_dir():
         return installed
     return here.parent / "resources"  # a source checkout
+
+
+def help_dir() -> Path:
+    """The folder of the user guide's pages (Markdown), ``index.md`` listing every one."""
+    return resources_dir() / "help"
