@@ -92,7 +92,7 @@ class FabricSettings(Section):
     efficiency_profile: Literal["measured", "planning_guide", "custom"] = setting(
         "measured",
         title="Fabric efficiency profile",
-        source=f"Achieved NCCL bus bandwidth as a fraction of line rate. 'measured': published nccl-tests figures "
+        source="Achieved NCCL bus bandwidth as a fraction of line rate. 'measured': published nccl-tests figures "
         "(NDR 46-48 GB/s per NIC, HDR ~24 GB/s) and large RoCE deployments; 'planning_guide': the fabric table of "
         f"{GUIDE} (NDR 86%, RoCE 51%), to reproduce its comparison; 'custom': the efficiency settings below.",
     )
