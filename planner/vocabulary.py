@@ -30,7 +30,7 @@ CHOICES: dict[str, str] = {
     "zero1": "ZeRO-1 (optimizer sharded)", "zero2": "ZeRO-2 (+ gradients)", "zero3": "ZeRO-3 (+ weights)",
     "selective": "selective (attention)", "full": "full (every layer)", "none": "none",
     "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
-    "measured": "measured (nccl-tests)", "planning_guide": "planning guide's table", "custom": "custom",
+    "measured": "measured (nccl-tests)", "planning_guide": "N. Dixit's guide, fabric table", "custom": "custom",
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
 } | {tech.id: tech.title for tech in TECHNOLOGIES.values()}

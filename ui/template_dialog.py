@@ -38,7 +38,7 @@ class TemplateDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Start from one of the planning guide's reference designs:"))
+        layout.addWidget(QLabel("Start from a reference design (its tooltip names its sources):"))
         layout.addWidget(self.list)
         layout.addWidget(buttons)
 

@@ -6,6 +6,7 @@ from planner.cli import load_catalog_arg, print_json
 from planner.network.section import FabricRow
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
+from planner.settings import GUIDE
 
 
 def register(sub) -> None:
@@ -68,5 +69,5 @@ def render_text(plan, rows: list[FabricRow], current: str | None) -> str:
               "exposed communication / step time."]
     if any(r.sharp for r in rows):
         lines.append("SHARP (in-network reduction) cuts the bytes on the InfiniBand rows; turn it off in the fabric "
-                     "settings to compare every row on the same bytes, as the guide's table does.")
+                     f"settings to compare every row on the same bytes, as the fabric table of {GUIDE}, does.")
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""cluster-planner rent: what renting GPUs costs (the planning guide's FAQ calculator).
+"""cluster-planner rent: what renting GPUs costs (the FAQ calculator of N. Dixit, "The GPU
+Cluster That Actually Works for Deep Learning in 2026", SIVARO).
 
 Arguments are checked as the app checks the same settings (``CostSettings``): a rate of
 0 to 1,000 $/GPU-h, an uplift of 0 to 10 as a fraction (0.15 is 15%); GPUs a positive
@@ -12,6 +13,7 @@ import math
 import sys
 
 from planner.costs.model import rental_cost_usd
+from planner.settings import GUIDE
 from planner.settings.costs import RENTAL_OPTIONS, CostSettings
 
 MAX_GPUS = 10_000_000
@@ -84,7 +86,7 @@ def register(sub) -> None:
                       help=f"use the default rate of a rental option (default: spot, ${defaults.rent_spot_usd_per_gpu_h:.2f})")
     p.add_argument("--uplift", type=_uplift, default=defaults.rent_uplift,
                    help="share added for storage and networking, a fraction from 0 to 10 "
-                        f"(default {defaults.rent_uplift:.2f}, the guide's 15%%)")  # argparse reads %% as %
+                        f"(default {defaults.rent_uplift:.2f}, the 15%% of {GUIDE}, FAQ)")  # argparse reads %% as %
     p.set_defaults(run=run)
 
 

@@ -7,8 +7,9 @@ What utilisation means here: the share of hours the GPUs do useful work (1 = 24/
 Renting pays only for the hours used, so rent scales with utilisation; an owned cluster
 costs the same whether busy or idle (capex, facility and staffing are fixed, and energy is
 counted at the plan's power basis around the clock, a conservative figure). Lower
-utilisation therefore stretches the break-even (the planning guide: 80% -> ~22 months)
-and raises the cost of each GPU-hour actually delivered.
+utilisation therefore stretches the break-even (80% -> ~22 months in N. Dixit, "The GPU
+Cluster That Actually Works for Deep Learning in 2026", SIVARO, "the guide" below) and
+raises the cost of each GPU-hour actually delivered.
 """
 
 from __future__ import annotations

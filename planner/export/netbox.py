@@ -52,7 +52,7 @@ FILES: dict[str, tuple[str, ...]] = {
 ROLE_COLORS = {category: color.lstrip("#").lower() for category, color in palette.CATEGORY_COLORS.items()}
 
 # Rack feeds: NetBox wants voltage and amperage. A catalog PDU with a 'pdu' block gives its
-# circuit; one with a rated kW only is taken on the REFERENCE circuit, 3-phase 415 V, with
+# circuit; one with a rated kW only is taken on the planner's default circuit, 3-phase 415 V, with
 # A = kW / (sqrt(3) x V x derating).
 FEED_VOLTAGE_V = 415
 
@@ -184,7 +184,7 @@ def _power(plan: Plan, catalog: Catalog, out: NetBoxExport, site: str, rack_name
     if pdu.pdu is not None:
         voltage, amps = pdu.pdu.voltage_v, pdu.pdu.breaker_a
         phase = "three-phase" if pdu.pdu.phases == 3 else "single-phase"
-    else:  # a rated kW only: the REFERENCE circuit, 3-phase 415 V
+    else:  # a rated kW only: the planner's default circuit, 3-phase 415 V
         voltage, phase = FEED_VOLTAGE_V, "three-phase"
         amps = round(pdu_kw * 1000 / (math.sqrt(3) * FEED_VOLTAGE_V * power.continuous_derating))
     panels = ("A",) if power.feed_redundancy == "N" else ("A", "B")

@@ -12,7 +12,8 @@ from planner.settings import FacilitySettings
 
 def cdus_needed(liquid_nodes: int, liquid_heat_kw: float, facility: FacilitySettings, catalog: Catalog) -> int:
     """CDUs by policy. By capacity: ceil(design heat to liquid / CDU kW), plus one spare
-    (N+1) or doubled (2N). The guide's rule: one per N liquid-cooled nodes (N = 8)."""
+    (N+1) or doubled (2N). The rule of N. Dixit, "The GPU Cluster That Actually Works for
+    Deep Learning in 2026", SIVARO: one per N liquid-cooled nodes (N = 8)."""
     if facility.cdu_policy == "capacity":
         cdu = catalog.get(facility.cdu_device)
         capacity = cdu.cdu_capacity_kw if cdu and cdu.cdu_capacity_kw else None

@@ -5,8 +5,8 @@ phases (V line to line) or V x I for one, times the continuous-load derating (NE
 210.20(A): 80 %), at unity power factor. Feeds are sized on the rack's nameplate, the
 load a feed must hold when everything draws its rating:
 
-- 2N: feeds A and B each carry the whole nameplate alone (REFERENCE: "A+B redundant feeds
-  must each carry the whole rack alone"): ceil(nameplate / PDU kW) PDUs on each feed;
+- 2N: feeds A and B each carry the whole nameplate alone (Uptime Institute Tier Standard:
+  Topology): ceil(nameplate / PDU kW) PDUs on each feed;
 - N+1: the PDUs the nameplate needs plus one spare, split over A and B: the rack survives
   losing one PDU, and losing a whole feed only if the other feed's PDUs hold the nameplate;
 - N: one feed; losing it powers the rack off.

@@ -11,6 +11,7 @@ from planner.hardware.catalog import Catalog
 from planner.plan.model import Placement, Plan, Rack
 from planner.plan.space import space_findings
 from planner.report.model import Finding, RackResult
+from planner.settings import GUIDE
 
 
 def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
@@ -21,7 +22,8 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
 
     Power over the cap on the plan's basis is an error; on the typical basis a nameplate
     above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
-    air-cooling limit is a warning (the guide measured 18% throughput loss from thermal
+    air-cooling limit is a warning (N. Dixit, "The GPU Cluster That Actually Works for Deep Learning
+    in 2026", SIVARO, measured 18% throughput loss from thermal
     throttling), and so is the air remainder of a liquid-cooled rack; weight over the rack's
     rating is an error (a 1.36 t NVL72 on a floor or rack rated below it is not a planning
     risk but a structural one); floor load over the floor's rating is an error. Feeds and
@@ -148,7 +150,7 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> 
         findings.append(Finding(
             "warning", "rack.cooling.air_limit",
             f"Air-cooled rack {rack.name} puts {air_basis_mw / 1e6:.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
-            "air-cooling limit: the planning guide saw thermal throttling cost 18% of throughput with air "
+            f"air-cooling limit: {GUIDE}, saw thermal throttling cost 18% of throughput with air "
             "cooling; use direct-to-chip liquid cooling", rack.id))
     if liquid_rack and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
         findings.append(Finding(

@@ -1,4 +1,5 @@
-"""Findings about the compute fabric: the planning guide's networking advice, made live.
+"""Findings about the compute fabric: the networking advice of N. Dixit, "The GPU Cluster That
+Actually Works for Deep Learning in 2026", SIVARO, made live.
 
 Every function looks at aggregate device counts (O(device types)), never at devices.
 """
@@ -10,7 +11,7 @@ from planner.network.technologies import TECHNOLOGIES
 from planner.network.fabric import FabricSize
 from planner.records import record
 from planner.report.model import Finding
-from planner.settings import FabricSettings, WorkloadSettings
+from planner.settings import GUIDE, FabricSettings, WorkloadSettings
 
 
 @record(frozen=False)
@@ -121,7 +122,7 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
 
 def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: NodeSummary,
                     size: FabricSize | None, switch: DeviceType | None) -> list[Finding]:
-    """The guide's training-fabric advice: own NIC per GPU, no oversubscription, no
+    """The training-fabric advice of ``GUIDE``: own NIC per GPU, no oversubscription, no
     Ethernet beyond 16 GPUs or 10B parameters, no consumer GPUs, storage off the fabric."""
     out: list[Finding] = []
     training = workload.enabled
@@ -131,7 +132,7 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
         which = ", ".join(nodes.shared_nic_types) or "the design (NICs per GPU below 1)"
         out.append(Finding(
             "warning", "network.nic.shared",
-            f"GPUs share compute NICs ({which}). The guide: 'Each GPU needs its own NIC. No sharing. "
+            f"GPUs share compute NICs ({which}). {GUIDE}: 'Each GPU needs its own NIC. No sharing. "
             f"\"But that's expensive\" - so is a $2M cluster running at 60%': every all-reduce waits for the "
             f"slowest, most shared link"))
     if training and has_fabric and fabric.oversubscription > 1:
@@ -139,7 +140,7 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
             "warning", "network.oversubscribed",
             f"The training fabric is oversubscribed {fabric.oversubscription:g}:1 at the leaves: all-reduce "
             f"traffic crosses the spines, so it runs at 1/{fabric.oversubscription:g} of the line rate when every "
-            f"node talks (the guide lost 15% throughput on a spine-leaf design)"))
+            f"node talks ({GUIDE}, lost 15% throughput on a spine-leaf design)"))
     if training and has_fabric and tech.switch_technology == "ethernet" and (
             nodes.gpus > 16 or workload.model_params_b > 10):
         why = []
@@ -149,18 +150,18 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
             why.append(f"a {workload.model_params_b:g}B model (over 10B)")
         out.append(Finding(
             "warning", "network.ethernet.training",
-            f"Ethernet ({tech.title}) for {' and '.join(why)}. The guide: 'Ethernet if you're under 16 GPUs and "
+            f"Ethernet ({tech.title}) for {' and '.join(why)}. {GUIDE}: 'Ethernet if you're under 16 GPUs and "
             f"don't plan to grow. InfiniBand if you ever train models over 10B parameters.'"))
     if nodes.consumer_types:
         out.append(Finding(
             "warning", "network.gpu.consumer",
-            f"Consumer GPUs ({', '.join(nodes.consumer_types)}): no NVLink and no ECC memory. The guide: "
+            f"Consumer GPUs ({', '.join(nodes.consumer_types)}): no NVLink and no ECC memory. {GUIDE}: "
             f"'No NVLink means 3x slower training. No ECC memory means silent corruption on long runs.'"))
     if training and has_fabric and fabric.storage_fabric == "shared":
         out.append(Finding(
             "warning", "network.storage.shared",
             "Storage traffic shares the compute fabric: checkpoint writes and dataset reads compete with "
-            "all-reduce. The guide uses a dedicated storage network (100 Gb/s Ethernet for checkpoint writes)"))
+            f"all-reduce. {GUIDE}, uses a dedicated storage network (100 Gb/s Ethernet for checkpoint writes)"))
     if training and has_fabric and fabric.sharp and (
             not tech.sharp_capable or (switch is not None and switch.switch and not switch.switch.sharp)):
         out.append(Finding(

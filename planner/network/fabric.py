@@ -1,11 +1,12 @@
 """Compute fabric sizing: leaf, spine and core switches, ports, cables and transceivers.
 
-First principles (REFERENCE.md "Fat-tree sizing"):
+First principles of fat-tree sizing:
 - two tiers, switch radix k, non-blocking: at most k^2/2 endpoints;
   leaves = ceil(N / (k/2)), spines = ceil(leaf uplinks / k);
-- three tiers (k-ary fat tree, Al-Fares et al. 2008): up to k^3/4 endpoints;
+- three tiers (k-ary fat tree, Al-Fares et al., "A Scalable, Commodity Data Center Network
+  Architecture", SIGCOMM 2008): up to k^3/4 endpoints;
 - oversubscription r:1 at a leaf: down-ports / up-ports = r;
-- rail-optimised (DGX SuperPOD): GPU i of every node goes to leaf (rail) i of its
+- rail-optimised (NVIDIA DGX SuperPOD reference architecture): GPU i of every node goes to leaf (rail) i of its
   scalable unit, so one leaf per rail per unit of up to k/2 nodes (32 with 64 ports).
 """
 
@@ -69,8 +70,8 @@ class FabricSize:
         return {"node-leaf": self.node_leaf_links, "leaf-spine": self.leaf_spine_links, "spine-core": self.spine_core_links}
 
     def transceivers_by_tier(self) -> dict[str, int]:
-        """Transceiver modules at both ends of every link (REFERENCE: optics at both ends
-        unless a passive copper run of a few metres; switches sit in their own racks, so
+        """Transceiver modules at both ends of every link (a fibre link needs optics at both
+        ends, a passive copper run of a few metres none; switches sit in their own racks, so
         every run is optical). A twin-port module serves two links from one cage (DGX H100's
         NIC cages and QM9700's, DGX SuperPOD H100 RA), so an end needs links / ports-per-module."""
         node, switch = self.node_ports_per_module, self.switch_ports_per_module

@@ -9,7 +9,8 @@ Efficiency profiles (``efficiency_profile`` setting):
 
 - "measured" (default): achieved NCCL bus bandwidth per NIC from published nccl-tests
   figures and large deployments, each with its source below;
-- "planning_guide": the guide's fabric table. For one 70B all-reduce on 128 H100 (16
+- "planning_guide": the fabric table of N. Dixit, "The GPU Cluster That Actually Works for
+  Deep Learning in 2026", SIVARO. For one 70B all-reduce on 128 H100 (16
   nodes of 8 NICs) it gives an "effective bandwidth" of 45, 102, 176 and 345 GB/s on
   100GbE TCP, 200GbE RoCE v2, 200G IB and 400G IB: per node out of 8 x 100/8 = 100, 200,
   200 and 400 GB/s of line rate, 45%, 51%, 88% and 86.25%. Those ratios are the table's
@@ -21,7 +22,7 @@ Efficiency profiles (``efficiency_profile`` setting):
 from __future__ import annotations
 
 from planner.records import record
-from planner.settings import FabricSettings
+from planner.settings import GUIDE, FabricSettings
 
 
 @record
@@ -58,32 +59,36 @@ _ROCE_TUNED = (
     "38-43% MFU (The Llama 3 Herd of Models, 2024, section 3.3) and reports its RoCE and InfiniBand clusters "
     "performing alike (Gangidi et al., 'RDMA over Ethernet for Distributed AI Training at Meta Scale', SIGCOMM "
     "2024); 90% allows for ECMP path collisions that adaptive-routed InfiniBand avoids. Untuned RoCE sits near the "
-    "guide's 51% (NVIDIA/nccl#2409: ~27 GB/s per 400G rail).")
+    f"51% of the fabric table of {GUIDE} (NVIDIA/nccl#2409: ~27 GB/s per 400G rail).")
 
 # profile -> technology -> (fraction of line rate, source)
 PROFILES: dict[str, dict[str, tuple[float, str]]] = {
     "measured": {
         "eth100_tcp": (0.45, "NCCL over kernel TCP on 100 Gb/s: 4-6 GB/s bus bandwidth per NIC reported "
-                       "(NVIDIA/nccl#450), 32-48% of 12.5 GB/s; the guide's table agrees (45%)."),
+                       f"(NVIDIA/nccl#450), 32-48% of 12.5 GB/s; the fabric table of {GUIDE}, agrees (45%)."),
         "eth200_roce": (0.90, _ROCE_TUNED),
         "eth400_roce": (0.90, _ROCE_TUNED),
         "ib200": (0.96, "nccl-tests maintainers: ~24 GB/s all-reduce bus bandwidth per 200G HDR NIC "
                   "(NVIDIA/nccl-tests#119, NVIDIA/nccl#412): 24 / 25 GB/s."),
         "ib400": (0.94, "nccl-tests maintainers: 'For NDR @ 400Gbps you should see 46-48GB/s per NIC' "
                   "(NVIDIA/nccl-tests#290): 47 / 50 GB/s."),
-        "ib800": (0.94, "No published nccl-tests figure per XDR NIC yet: taken at NDR's measured fraction "
-                  "(94%, NVIDIA/nccl-tests#290)."),
-        "spx400": (0.90, "Spectrum-X is RoCE with adaptive routing: taken at tuned RoCE's 90%; NVIDIA states ~95% "
+        "ib800": (0.94, "Planner assumption: no published nccl-tests figure per XDR NIC yet, so taken at NDR's "
+                  "measured fraction (94%, NVIDIA/nccl-tests#290)."),
+        "spx400": (0.90, "Spectrum-X is RoCE with adaptive routing: taken at tuned RoCE's 90% (Gangidi et al., "
+                   "Meta, SIGCOMM 2024); NVIDIA states ~95% "
                    "effective bandwidth at scale (vendor figure, no independent nccl-tests figure found)."),
-        "spx800": (0.90, "As Spectrum-X 400GbE: tuned RoCE's 90% (NVIDIA states ~95%)."),
+        "spx800": (0.90, "As Spectrum-X 400GbE: tuned RoCE's 90% (Gangidi et al., Meta, SIGCOMM 2024; NVIDIA "
+                   "states ~95%)."),
     },
     "planning_guide": {
-        "eth100_tcp": (0.45, "Planning guide fabric table: 45 GB/s effective per node of 8 x 100GbE = 45%."),
-        "eth200_roce": (0.51, "Planning guide fabric table: 102 GB/s per node of 8 x 200GbE RoCE v2 = 51%."),
-        "eth400_roce": (0.51, "Not in the guide's table: its 200GbE RoCE v2 row (51%)."),
-        "ib200": (0.88, "Planning guide fabric table: 176 GB/s per node of 8 x 200G IB = 88%."),
-        "ib400": (0.8625, "Planning guide fabric table: 345 GB/s per node of 8 x NDR400 = 86.25%."),
-        "ib800": (0.8625, "Not in the guide's table: its 400G InfiniBand row (86.25%)."),
+        "eth100_tcp": (0.45, f"{GUIDE}, fabric table: 45 GB/s effective per node of 8 x 100GbE = 45%."),
+        "eth200_roce": (0.51, f"{GUIDE}, fabric table: 102 GB/s per node of 8 x 200GbE RoCE v2 = 51%."),
+        "eth400_roce": (0.51, f"Planner assumption: not in the fabric table of {GUIDE}, so its 200GbE RoCE v2 "
+                        "row (51%)."),
+        "ib200": (0.88, f"{GUIDE}, fabric table: 176 GB/s per node of 8 x 200G IB = 88%."),
+        "ib400": (0.8625, f"{GUIDE}, fabric table: 345 GB/s per node of 8 x NDR400 = 86.25%."),
+        "ib800": (0.8625, f"Planner assumption: not in the fabric table of {GUIDE}, so its 400G InfiniBand "
+                     "row (86.25%)."),
     },
 }
 # a technology a profile does not list takes its transport's figure

@@ -1,8 +1,8 @@
 """Rack types and rack-scale systems on the floor.
 
 A rack built from a catalog rack type takes that type's height, footprint, load rating,
-cooling and power cap (a conventional rack keeps the plan's default cap, the guide's
-30 kW). A rack-scale system (an NVL72) is dropped onto the floor as a whole: one edit makes
+cooling and power cap (a conventional rack keeps the plan's default cap, the 30 kW of
+N. Dixit, "The GPU Cluster That Actually Works for Deep Learning in 2026", SIVARO). A rack-scale system (an NVL72) is dropped onto the floor as a whole: one edit makes
 a rack of the system's own rack type and puts the system in it, or the system is assembled
 tray by tray into a rack of that type.
 """

@@ -1,4 +1,6 @@
-"""Reference designs from the planning guide, built into plans by auto-place.
+"""Reference designs (the archetypes of N. Dixit, "The GPU Cluster That Actually Works for
+Deep Learning in 2026", SIVARO, "the guide" below, and NVIDIA DGX SuperPOD scalable units),
+built into plans by auto-place.
 
 A template file (``resources/templates/NAME.json``) names the GPU node, how many, the
 rack it goes into, settings that differ from the defaults, and which infrastructure to

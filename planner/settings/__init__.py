@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from planner.settings._base import Section, field_meta
+from planner.settings._base import GUIDE, Section, field_meta
 from planner.settings.costs import CostSettings
 from planner.settings.fabric import FabricSettings
 from planner.settings.facility import FacilitySettings
@@ -29,6 +29,7 @@ SECTIONS: tuple[str, ...] = tuple(Settings.model_fields)
 __all__ = [
     "Settings",
     "SECTIONS",
+    "GUIDE",
     "field_meta",
     "FacilitySettings",
     "PowerSettings",

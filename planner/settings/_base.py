@@ -8,6 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from planner.bounds import physical_number
 
+# The planning guide the defaults grew from, named as a reader can look it up.
+GUIDE = 'N. Dixit, "The GPU Cluster That Actually Works for Deep Learning in 2026", SIVARO'
+
 
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=True, strict=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from planner.settings._base import Section, setting
+from planner.settings._base import GUIDE, Section, setting
 
 # The longest cost horizon: the workbook's month-by-month table has a row for every month up to it.
 HORIZON_MAX_MONTHS = 240
@@ -29,7 +29,8 @@ class CostSettings(Section):
         0.12,
         title="Electricity price",
         unit="$/kWh",
-        source="EIA, US industrial electricity 2023: 5.75-18.6 cents/kWh (REFERENCE); 12 cents is near the middle.",
+        source="U.S. EIA, Electric Power Monthly: average industrial price by state, 2023, 5.75-18.6 cents/kWh; "
+        "12 cents is near the middle.",
         ge=0,
         le=10,
     )
@@ -37,13 +38,14 @@ class CostSettings(Section):
         "colocation",
         title="Facility",
         source="Colocation ($ per kW per month) or an owned facility (rack, power and cooling per node per year). "
-        "The planning guide: 'Most colocation facilities cap at 30kW per rack'.",
+        f"{GUIDE}: 'Most colocation facilities cap at 30kW per rack'.",
     )
     colocation_usd_per_kw_month: float = setting(
         200.0,
         title="Colocation price",
         unit="$/kW/month",
-        source="CBRE North America data center trends 2024-25: $184-217 per kW per month (REFERENCE); midpoint.",
+        source="CBRE, North America Data Center Trends H2 2024: $184.06 per kW per month (250-500 kW); CBRE, "
+        "Global Data Center Trends 2025: $217.30; the midpoint.",
         ge=0,
         le=100_000,
     )
@@ -52,13 +54,13 @@ class CostSettings(Section):
         title="Colocation billed on",
         source="Colocation contracts bill the committed (reserved) kW per rack, here the racks' power caps, "
         "or metered peak; nameplate bills the equipment rating, typical the sustained draw (lowest, rarely "
-        "what a contract says). CBRE North America data center trends 2024-25.",
+        "what a contract says). CBRE, North America Data Center Trends H2 2024.",
     )
     owned_facility_usd_per_node_year: float = setting(
         20_000.0,
         title="Owned facility: rack, power and cooling per node",
         unit="$/node/year",
-        source="Planning guide, owned 8 x H100 node: 'Rack, power, cooling (annual): $15-25K'; midpoint. "
+        source=f"{GUIDE}, owned 8 x H100 node: 'Rack, power, cooling (annual): $15-25K'; midpoint. "
         "Energy is counted separately here: lower this if your figure already includes electricity.",
         ge=0,
         le=10_000_000,
@@ -67,7 +69,7 @@ class CostSettings(Section):
         75_000.0,
         title="Staffing (admin time)",
         unit="$/year",
-        source="Planning guide: 'Staffing (admin time): $50-100K annually'; midpoint.",
+        source=f"{GUIDE}: 'Staffing (admin time): $50-100K annually'; midpoint.",
         ge=0,
         le=1e9,
     )
@@ -75,7 +77,7 @@ class CostSettings(Section):
         730.0,
         title="Hours per month",
         unit="h",
-        source="8,760 hours a year / 12 = 730 (the guide's break-even uses 730 h).",
+        source=f"8,760 hours a year / 12 = 730 ({GUIDE}: its break-even uses 730 h).",
         gt=0,
         le=744,
     )
@@ -84,7 +86,7 @@ class CostSettings(Section):
         2.10,
         title="Rental: spot / preemptible",
         unit="$/GPU-h",
-        source="Planning guide, H100 snapshot July 2026: spot $1.80-2.40; midpoint (the guide's FAQ uses $2.10).",
+        source=f"{GUIDE}, H100 snapshot July 2026: spot $1.80-2.40; midpoint (its FAQ uses $2.10).",
         ge=0,
         le=1000,
     )
@@ -92,8 +94,8 @@ class CostSettings(Section):
         3.15,
         title="Rental: reserved 1-yr",
         unit="$/GPU-h",
-        source="Planning guide, H100 snapshot July 2026: reserved 1-yr $2.80-3.50; midpoint "
-        "(REFERENCE: specialist clouds' 1-yr terms can be under $2).",
+        source=f"{GUIDE}, H100 snapshot July 2026: reserved 1-yr $2.80-3.50; midpoint "
+        "(specialist clouds' published 1-yr terms can be under $2).",
         ge=0,
         le=1000,
     )
@@ -101,7 +103,7 @@ class CostSettings(Section):
         2.50,
         title="Rental: reserved 3-yr",
         unit="$/GPU-h",
-        source="Planning guide, H100 snapshot July 2026: reserved 3-yr $2.20-2.80; midpoint.",
+        source=f"{GUIDE}, H100 snapshot July 2026: reserved 3-yr $2.20-2.80; midpoint.",
         ge=0,
         le=1000,
     )
@@ -109,7 +111,8 @@ class CostSettings(Section):
         2.75,
         title="Rental: on demand",
         unit="$/GPU-h",
-        source="REFERENCE: H100 on demand at specialist clouds $1.99-3.50; midpoint, rounded.",
+        source="Planner assumption: H100 on demand at specialist clouds' published rates, 2025-26, $1.99-3.50; "
+        "midpoint, rounded. Check the providers' current price lists.",
         ge=0,
         le=1000,
     )
@@ -117,7 +120,7 @@ class CostSettings(Section):
         0.15,
         title="Rental uplift for storage and networking",
         unit="fraction",
-        source="Planning guide FAQ: 'add 15% for storage and networking'.",
+        source=f"{GUIDE}, FAQ: 'add 15% for storage and networking'.",
         ge=0,
         le=10,
     )
@@ -125,7 +128,7 @@ class CostSettings(Section):
         1.0,
         title="Utilisation",
         unit="fraction",
-        source="Share of hours the GPUs do useful work; 1 = 24/7. The planning guide: weekends, holidays or a "
+        source=f"Share of hours the GPUs do useful work; 1 = 24/7. {GUIDE}: weekends, holidays or a "
         "2-week gap bring it to ~80%. Renting pays only for hours used; an owned cluster costs the same idle.",
         gt=0,
         le=1,
@@ -134,7 +137,7 @@ class CostSettings(Section):
         36,
         title="Horizon",
         unit="months",
-        source="Planner default: the 3-year reserved term; the guide notes GPU generations turn over every ~2 years.",
+        source=f"Planner assumption: the 3-year reserved term (GPU generations turn over every ~2 years: {GUIDE}).",
         ge=1,
         le=HORIZON_MAX_MONTHS,
     )
@@ -143,7 +146,7 @@ class CostSettings(Section):
         150.0,
         title="Cable without a catalog price (per link)",
         unit="$",
-        source="Planning estimate for a fabric cable of a few metres; prices runs the catalog has no cable of that "
+        source="Planner assumption: a fabric cable of a few metres; prices runs the catalog has no cable of that "
         "medium, speed and length for, runs to switches not placed, and each fabric tier of plans too large "
         "to route on every edit. Replace with a quote.",
         ge=0,
@@ -153,7 +156,7 @@ class CostSettings(Section):
         1_000.0,
         title="Transceiver without a catalog price (per module)",
         unit="$",
-        source="Planning estimate for a 400G/800G OSFP module; prices optics the catalog has no module of that "
+        source="Planner assumption: a 400G/800G OSFP module; prices optics the catalog has no module of that "
         "speed, form factor and reach for. Other optics are priced by part from the catalog. Replace with a quote.",
         ge=0,
         le=1_000_000,
@@ -161,15 +164,16 @@ class CostSettings(Section):
     node_leaf_dac: bool = setting(
         False,
         title="Node-to-leaf links on passive copper (DAC)",
-        source="REFERENCE: each link needs optics at both ends unless it is a passive copper (DAC) run of a few "
-        "metres. Only for plans too large to route on every edit; smaller plans take each run's medium from "
+        source="Planner assumption: off, as a fibre link needs a transceiver at each end and only a passive "
+        "copper (DAC) run of a few metres needs none. Only for plans too large to route on every edit; smaller "
+        "plans take each run's medium from "
         "its length (the cable schedule).",
     )
     rack_usd: float = setting(
         2_500.0,
         title="Rack enclosure",
         unit="$",
-        source="Planning estimate for a 42U, 1,200 mm deep enclosure with doors and side panels; replace with a quote.",
+        source="Planner assumption: a 42U, 1,200 mm deep enclosure with doors and side panels; replace with a quote.",
         ge=0,
         le=1_000_000,
     )
@@ -177,7 +181,7 @@ class CostSettings(Section):
         670.0,
         title="Facility power distribution per kW",
         unit="$/kW of IT power",
-        source="Planning guide: 'The power distribution alone costs $50-100K' for its 16 nodes at 7 kW (112 kW): "
+        source=f"{GUIDE}: 'The power distribution alone costs $50-100K' for its 16 nodes at 7 kW (112 kW): "
         "$75K / 112 kW = $670/kW. Times the plan's IT kW on its power basis. A new build's whole electrical "
         "plant is 25-30% of $8-12M per MW, $2,000-3,600/kW (Cortex Construct, data center construction cost "
         "breakdown, 2026). 0 to leave out.",
@@ -188,7 +192,8 @@ class CostSettings(Section):
         0.0,
         title="Facility cooling plant per kW",
         unit="$/kW of IT power",
-        source="0: in colocation the provider's cooling plant is in the $/kW/month, and the liquid loop's CDUs "
+        source="Planner assumption: 0, as in colocation the provider's cooling plant is in the $/kW/month, and "
+        "the liquid loop's CDUs "
         "are priced per unit in the bill of materials. For an owned new build, mechanical plant is 20-25% of "
         "$8-12M per MW, $1,600-3,000/kW (Cortex Construct, data center construction cost breakdown, 2026).",
         ge=0,
@@ -199,8 +204,9 @@ class CostSettings(Section):
         0.0,
         title="Installation and integration",
         unit="fraction of hardware",
-        source="Rack-and-stack, cabling, burn-in and acceptance by an integrator: quoted per project, so 0 "
-        "until you enter the integrator's figure (as a share of the bill of materials).",
+        source="Planner assumption: 0, as rack-and-stack, cabling, burn-in and acceptance are quoted per project "
+        "by an integrator; enter the integrator's figure "
+        "(as a share of the bill of materials).",
         ge=0,
         le=1,
     )
@@ -208,7 +214,7 @@ class CostSettings(Section):
         0.0,
         title="Shipping and insurance",
         unit="fraction of hardware",
-        source="Freight and transit insurance: quoted per delivery, so 0 until you enter your figure.",
+        source="Planner assumption: 0, as freight and transit insurance are quoted per delivery; enter your figure.",
         ge=0,
         le=1,
     )
@@ -216,8 +222,9 @@ class CostSettings(Section):
         0.0,
         title="Sales / use tax on equipment",
         unit="fraction",
-        source="Depends on the jurisdiction, and many data-centre equipment purchases are exempt: 0 until you "
-        "enter your rate. Applied to hardware and spares.",
+        source="Planner assumption: 0, as the rate depends on the jurisdiction and many data-centre equipment "
+        "purchases are exempt; enter "
+        "your rate. Applied to hardware and spares.",
         ge=0,
         le=1,
     )
@@ -225,7 +232,8 @@ class CostSettings(Section):
         0.0,
         title="Spare parts",
         unit="fraction of hardware",
-        source="On-site spares (nodes, PSUs, fans, optics) held against failures: your sparing policy, 0 until set.",
+        source="Planner assumption: 0 until set, as on-site spares (nodes, PSUs, fans, optics) held against failures "
+        "follow your sparing policy.",
         ge=0,
         le=1,
     )
@@ -233,8 +241,8 @@ class CostSettings(Section):
         0.0,
         title="Contingency",
         unit="fraction",
-        source="A reserve for what the plan does not foresee, on all capex above: your finance team's policy, "
-        "0 until set.",
+        source="Planner assumption: 0 until set; a reserve for what the plan does not foresee, on all capex above, "
+        "is your finance team's policy.",
         ge=0,
         le=1,
     )
@@ -242,8 +250,8 @@ class CostSettings(Section):
         0.0,
         title="Support and warranty per year",
         unit="fraction of hardware per year",
-        source="Hardware support after the warranty the quote includes: a share of the bill of materials per "
-        "year, 0 until you enter your contract's figure.",
+        source="Planner assumption: 0 until you enter your contract's figure for hardware support after the "
+        "warranty the quote includes (a share of the bill of materials per year).",
         ge=0,
         le=1,
     )
@@ -251,7 +259,8 @@ class CostSettings(Section):
         0.0,
         title="Software licences per GPU per year",
         unit="$/GPU/year",
-        source="E.g. NVIDIA AI Enterprise is sold per GPU per year; 0 for an open-source stack.",
+        source="Planner assumption: 0, an open-source stack; NVIDIA AI Enterprise, e.g., is licensed per GPU "
+        "per year (NVIDIA AI Enterprise licensing guide).",
         ge=0,
         le=1_000_000,
     )
@@ -269,7 +278,7 @@ class CostSettings(Section):
         0.08,
         title="Discount rate",
         unit="per year",
-        source="Planner default for a cost of capital; use your finance team's rate. NPV discounts each "
+        source="Planner assumption: a cost of capital; use your finance team's rate. NPV discounts each "
         "month at (1 + rate)^(1/12) - 1.",
         ge=0,
         le=1,
@@ -277,7 +286,8 @@ class CostSettings(Section):
     currency: str = setting(
         "USD",
         title="Reporting currency (ISO 4217 code)",
-        source="Prices are in US dollars; the workbook and report also show the headline figures in this "
+        source="Planner assumption: US dollars, the currency of the catalog's prices; the workbook and report "
+        "also show the headline figures in this "
         "currency at the exchange rate below.",
         pattern=r"^[A-Z]{3}$",
     )
@@ -285,7 +295,8 @@ class CostSettings(Section):
         1.0,
         title="Exchange rate",
         unit="currency units per US dollar",
-        source="1 for US dollars; enter the rate your finance team uses (e.g. from your bank or central bank).",
+        source="Planner assumption: 1, for US dollars; enter the rate your finance team uses (e.g. from your "
+        "bank or central bank).",
         gt=0,
         le=1e6,
     )

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import model_validator
 
-from planner.settings._base import Section, setting
+from planner.settings._base import GUIDE, Section, setting
 
 # Efficiency settings of files saved before profiles existed (the guide's table): such a
 # file with these values takes the measured profile; with any other value, "custom".
@@ -33,34 +33,37 @@ class FabricSettings(Section):
     technology: FabricTech = setting(
         "ib400",
         title="Compute fabric technology",
-        source="Planning guide: inter-node InfiniBand NDR400 (400 Gb/s) for LLM training.",
+        source=f"{GUIDE}: inter-node InfiniBand NDR400 (400 Gb/s) for LLM training.",
     )
     topology: Topology = setting(
         "rail_optimized",
         title="Topology",
-        source="DGX SuperPOD reference architecture: rail-optimised fat tree; the guide asks for a fat tree.",
+        source=f"NVIDIA DGX SuperPOD reference architecture: rail-optimised fat tree; {GUIDE}, asks for a fat tree.",
     )
     tiers: Literal["auto", "2", "3"] = setting(
-        "auto", title="Tiers", source="Auto: two tiers while k^2/2 endpoints fit, else three (Al-Fares et al. 2008)."
+        "auto", title="Tiers", source="Auto: two tiers while k^2/2 endpoints fit, else three (Al-Fares et al., "
+        "'A Scalable, Commodity "
+        "Data Center Network Architecture', SIGCOMM 2008)."
     )
     oversubscription: float = setting(
         1.0,
         title="Leaf oversubscription (down:up)",
         unit=":1",
-        source="Non-blocking (1:1) for training; leaf-spine designs often run 2:1 or 3:1.",
+        source="Planner assumption: non-blocking (1:1) for training, as NVIDIA DGX SuperPOD reference "
+        "architectures build their compute fabric; leaf-spine designs often run 2:1 or 3:1.",
         ge=1.0,
         le=16.0,
     )
     sharp: bool = setting(
         True,
         title="SHARP in-network reduction",
-        source="Planning guide: SHARP support on Quantum-2; NVIDIA SHARPv3 halves the all-reduce bytes a GPU sends.",
+        source=f"{GUIDE}: SHARP support on Quantum-2; NVIDIA SHARPv3 halves the all-reduce bytes a GPU sends.",
     )
     nics_per_gpu: float = setting(
         1.0,
         title="Compute NICs per GPU",
         unit="NICs",
-        source="Planning guide: 'Each GPU needs its own NIC. No sharing.' The placed nodes' NICs count where the "
+        source=f"{GUIDE}: 'Each GPU needs its own NIC. No sharing.' The placed nodes' NICs count where the "
         "catalog gives them; this design figure is used where it does not, and below 1 it is flagged.",
         gt=0,
         le=4,
@@ -68,19 +71,20 @@ class FabricSettings(Section):
     switch_device: str = setting(
         "qm9700",
         title="Fabric switch model",
-        source="Planning guide: 'Mellanox Quantum-2 is the only serious option in 2026' (QM9700, 64 x NDR).",
+        source=f"{GUIDE}: 'Mellanox Quantum-2 is the only serious option in 2026' (NVIDIA Quantum-2 QM9700 "
+        "datasheet: 64 x NDR).",
         min_length=1,
         max_length=64,
     )
     storage_fabric: Literal["separate", "shared"] = setting(
         "separate",
         title="Storage network",
-        source="Planning guide: dedicated storage network (100 Gb/s Ethernet for checkpoint writes).",
+        source=f"{GUIDE}: dedicated storage network (100 Gb/s Ethernet for checkpoint writes).",
     )
     storage_switch_device: str = setting(
         "sn4600c",
         title="Storage switch model",
-        source="REFERENCE: NVIDIA SN4600C 64 x 100GbE for storage / management networks.",
+        source="NVIDIA Spectrum SN4600C datasheet: 64 x 100GbE, for storage / management networks.",
         min_length=1,
         max_length=64,
     )
@@ -89,52 +93,59 @@ class FabricSettings(Section):
         "measured",
         title="Fabric efficiency profile",
         source="Achieved NCCL bus bandwidth as a fraction of line rate. 'measured': published nccl-tests figures "
-        "(NDR 46-48 GB/s per NIC, HDR ~24 GB/s) and large RoCE deployments; 'planning_guide': the guide's fabric "
-        "table (NDR 86%, RoCE 51%), to reproduce its comparison; 'custom': the efficiency settings below.",
+        "(NDR 46-48 GB/s per NIC, HDR ~24 GB/s) and large RoCE deployments; 'planning_guide': the fabric table of "
+        f"{GUIDE} (NDR 86%, RoCE 51%), to reproduce its comparison; 'custom': the efficiency settings below.",
     )
     # Used under the "custom" profile; defaults are the measured profile's figures.
     efficiency_eth100_tcp: float = setting(
         0.45, title="Efficiency, 100GbE TCP (custom profile)", unit="fraction of line rate",
         source="Measured profile: 4-6 GB/s NCCL bus bandwidth per 100 Gb/s TCP NIC (NVIDIA/nccl#450); "
-        "the guide's table: 45%.", ge=0.01, le=1)
+        f"{GUIDE}, fabric table: 45%.", ge=0.01, le=1)
     efficiency_eth200_roce: float = setting(
         0.90, title="Efficiency, 200GbE RoCE v2 (custom profile)", unit="fraction of line rate",
-        source="Measured profile: tuned RoCE close to InfiniBand (Meta, SIGCOMM 2024; Llama 3 on 400G RoCE). "
-        "The guide's table: 51%.", ge=0.01, le=1)
+        source="Measured profile: tuned RoCE close to InfiniBand (Gangidi et al., Meta, SIGCOMM 2024; Llama 3 on 400G "
+        f"RoCE). {GUIDE}, fabric table: 51%.", ge=0.01, le=1)
     efficiency_eth400_roce: float = setting(
         0.90, title="Efficiency, 400GbE RoCE v2 (custom profile)", unit="fraction of line rate",
-        source="Measured profile: tuned RoCE close to InfiniBand (Meta, SIGCOMM 2024; Llama 3 on 400G RoCE). "
-        "Untuned RoCE: ~27 GB/s per 400G rail (NVIDIA/nccl#2409).", ge=0.01, le=1)
+        source="Measured profile: tuned RoCE close to InfiniBand (Gangidi et al., Meta, SIGCOMM 2024; Llama 3 on 400G "
+        "RoCE). Untuned RoCE: ~27 GB/s per 400G rail (NVIDIA/nccl#2409).", ge=0.01, le=1)
     efficiency_ib200: float = setting(
         0.96, title="Efficiency, 200G InfiniBand (custom profile)", unit="fraction of line rate",
-        source="Measured profile: ~24 GB/s bus bandwidth per 200G NIC (NVIDIA/nccl-tests#119). The guide: 88%.",
+        source="Measured profile: ~24 GB/s bus bandwidth per 200G NIC (NVIDIA/nccl-tests#119). "
+        f"{GUIDE}, fabric table: 88%.",
         ge=0.01, le=1)
     efficiency_ib400: float = setting(
         0.94, title="Efficiency, 400G InfiniBand NDR (custom profile)", unit="fraction of line rate",
-        source="Measured profile: 46-48 GB/s per NDR NIC (NVIDIA/nccl-tests#290). The guide: 86.25%.",
+        source=f"Measured profile: 46-48 GB/s per NDR NIC (NVIDIA/nccl-tests#290). {GUIDE}, fabric table: 86.25%.",
         ge=0.01, le=1)
     efficiency_ib800: float = setting(
         0.94, title="Efficiency, 800G InfiniBand XDR (custom profile)", unit="fraction of line rate",
-        source="Measured profile: NDR's measured fraction (no published XDR figure yet). The guide: none.",
+        source="Planner assumption: NDR's measured fraction (NVIDIA/nccl-tests#290), as no XDR figure is published "
+        "yet.",
         ge=0.01, le=1)
     efficiency_spx400: float = setting(
         0.90, title="Efficiency, Spectrum-X 400GbE (custom profile)", unit="fraction of line rate",
-        source="Measured profile: tuned RoCE's 90%. NVIDIA states Spectrum-X (SN5600 with BlueField-3 / ConnectX-8 "
+        source="Measured profile: tuned RoCE's 90% (Gangidi et al., Meta, SIGCOMM 2024). NVIDIA states Spectrum-X "
+        "(SN5600 with BlueField-3 / ConnectX-8 "
         "SuperNICs, adaptive routing, congestion control) reaches ~95% effective bandwidth at scale (vendor figure).",
         ge=0.01, le=1)
     efficiency_spx800: float = setting(
         0.90, title="Efficiency, Spectrum-X 800GbE (custom profile)", unit="fraction of line rate",
-        source="As Spectrum-X 400GbE: tuned RoCE's 90%; NVIDIA's vendor figure ~95%.",
+        source="As Spectrum-X 400GbE: tuned RoCE's 90% (Gangidi et al., Meta, SIGCOMM 2024); NVIDIA's vendor figure "
+        "~95%.",
         ge=0.01, le=1)
     latency_tcp_us: float = setting(
         50.0, title="Per-step latency, TCP", unit="us",
-        source="REFERENCE: kernel TCP ~50 us per collective step.", ge=0, le=100000)
+        source="Planner assumption: kernel TCP ~50 us per collective step (socket and interrupt overheads).",
+        ge=0, le=100000)
     latency_roce_us: float = setting(
         10.0, title="Per-step latency, RoCE v2", unit="us",
-        source="REFERENCE: NCCL over the network ~3-10 us per step; RoCE at the upper end.", ge=0, le=100000)
+        source="Planner assumption: NCCL over the network ~3-10 us per step; RoCE at the upper end.",
+        ge=0, le=100000)
     latency_ib_us: float = setting(
         5.0, title="Per-step latency, InfiniBand", unit="us",
-        source="REFERENCE: NCCL over the network ~3-10 us per step; InfiniBand mid-range.", ge=0, le=100000)
+        source="Planner assumption: NCCL over the network ~3-10 us per step; InfiniBand mid-range.",
+        ge=0, le=100000)
     nvlink_efficiency: float = setting(
         0.80, title="NVLink efficiency", unit="fraction of per-direction bandwidth",
         source="Planner assumption: NCCL reaches ~80% of NVLink's per-direction bandwidth (half the "

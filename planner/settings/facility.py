@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from typing import Literal
 
-from planner.settings._base import Section, setting
+from planner.settings._base import GUIDE, Section, setting
 
 
 class FacilitySettings(Section):
     power_basis: Literal["typical", "nameplate"] = setting(
         "typical",
         title="Power basis",
-        source="The planning guide sizes racks on typical draw (7 kW per 8 x H100 node); "
-        "nameplate (10.2 kW, DGX H100 user guide) is the conservative basis.",
+        source=f"{GUIDE}, sizes racks on typical draw (7 kW per 8 x H100 node); nameplate (10.2 kW, NVIDIA DGX "
+        "H100/H200 User Guide) is the conservative basis.",
     )
     pue: float = setting(
         1.56,
         title="PUE",
         unit="",
-        source="Uptime Institute global survey 2023-24: industry average PUE ~1.56-1.58; new large builds 1.3 or better.",
+        source="Uptime Institute, Global Data Center Survey 2023 and 2024: industry average PUE ~1.56-1.58; new "
+        "large builds 1.3 or better.",
         ge=1.0,
         le=3.0,
     )
@@ -26,7 +27,8 @@ class FacilitySettings(Section):
         25.0,
         title="Air-cooling limit per rack",
         unit="kW",
-        source="Air cooling is practical up to about 20-30 kW per rack (sources differ); 25 kW is the midpoint.",
+        source="Planner assumption: air cooling is practical up to about 20-30 kW per rack (sources differ); 25 kW "
+        "is the midpoint.",
         gt=0,
         le=200,
     )
@@ -34,8 +36,8 @@ class FacilitySettings(Section):
         "capacity",
         title="CDU sizing",
         source="By capacity: the liquid heat at nameplate (design heat) over the CDU's rated kW, plus the "
-        "redundancy below (REFERENCE: CDUs are sized in kW). The planning guide's rule of thumb, 'a CDU for "
-        "every 8 nodes', stays selectable.",
+        "redundancy below (vendors' CDU datasheets rate them in kW). The rule of thumb of "
+        f"{GUIDE}, 'a CDU for every 8 nodes', stays selectable.",
     )
     cdu_redundancy: Literal["N", "N+1", "2N"] = setting(
         "N+1",
@@ -74,7 +76,7 @@ class FacilitySettings(Section):
         10.0,
         title="Coolant temperature rise (return - supply)",
         unit="K",
-        source="Cold-plate loops are designed for a 10 K rise (NVIDIA GB200 NVL72 and OCP ACS cold-plate "
+        source="Planner assumption: cold-plate loops are designed for a 10 K rise (NVIDIA GB200 NVL72 and OCP ACS cold-plate "
         "guidance: 5-15 K); flow Q = P / (c_p x density x delta T).",
         gt=0,
         le=60,
@@ -92,8 +94,8 @@ class FacilitySettings(Section):
         50.0,
         title="Rear-door heat exchanger capacity",
         unit="kW",
-        source="Active rear-door heat exchangers remove about 30-75 kW per rack into facility water (vendor "
-        "figures, e.g. Motivair ChilledDoor, USystems ColdLogik); used by racks marked with a rear door.",
+        source="Planner assumption: 50 kW, mid-range of the 30-75 kW per rack active rear-door heat exchangers "
+        "remove into facility water (vendor datasheets, e.g. Motivair ChilledDoor, USystems ColdLogik); used by racks marked with a rear door.",
         gt=0,
         le=500,
     )
@@ -101,14 +103,15 @@ class FacilitySettings(Section):
         8,
         title="Liquid-cooled nodes per CDU",
         unit="nodes",
-        source="Planning guide: 'direct-to-chip liquid cooling, with a CDU for every 8 nodes'.",
+        source=f"{GUIDE}: 'direct-to-chip liquid cooling, with a CDU for every 8 nodes'.",
         ge=1,
         le=1000,
     )
     cdu_device: str = setting(
         "cdu-inrack-250",
         title="CDU model",
-        source="REFERENCE: in-rack CDUs 50-250 kW (e.g. Supermicro 250 kW, 4U).",
+        source="Planner assumption: an in-rack CDU at the top of the 50-250 kW in-rack class of vendors' CDU "
+        "datasheets (e.g. Supermicro 250 kW, 4U).",
         min_length=1,
         max_length=64,
     )
@@ -116,7 +119,7 @@ class FacilitySettings(Section):
         30.0,
         title="Default rack power cap",
         unit="kW",
-        source="Planning guide: 'Most colocation facilities cap at 30kW per rack'.",
+        source=f"{GUIDE}: 'Most colocation facilities cap at 30kW per rack'.",
         gt=0,
         le=1000,
     )

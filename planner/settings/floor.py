@@ -10,7 +10,7 @@ class FloorSettings(Section):
         12,
         title="Racks per row (racks without a row)",
         unit="racks",
-        source="Planning figure: rows of 10-14 racks keep a hot or cold aisle containment run under ~8 m; "
+        source="Planner assumption: rows of 10-14 racks keep a hot or cold aisle containment run under ~8 m; "
         "racks with a row name keep their own rows.",
         ge=1,
         le=1000,
@@ -38,7 +38,7 @@ class FloorSettings(Section):
         title="Rack enclosure weight (empty)",
         unit="kg",
         source="Empty 42U 600 x 1,200 mm IT racks weigh about 130-180 kg with doors and side panels (APC "
-        "NetShelter SX AR3350 ~164 kg shipping); added to the equipment for floor loading.",
+        "NetShelter SX AR3350 datasheet: ~164 kg shipping); added to the equipment for floor loading.",
         ge=0,
         le=5_000,
     )
@@ -46,7 +46,8 @@ class FloorSettings(Section):
         0.0,
         title="Aisle depth counted with each rack",
         unit="mm",
-        source="0 = the rack's own footprint only (the strict reading for raised-floor tiles under the feet); "
+        source="Planner assumption: 0 = the rack's own footprint only (the strict reading for raised-floor tiles "
+        "under the feet); "
         "a slab design may spread the load over half of each adjoining aisle (e.g. 1,050 mm for a 1,200 mm "
         "cold and 900 mm hot aisle). Ask the structural engineer.",
         ge=0,
@@ -74,7 +75,7 @@ class FloorSettings(Section):
         1.0,
         title="Cable slack per link",
         unit="m",
-        source="Planning figure: a 0.5 m service loop at each end for routing in the rack and later moves.",
+        source="Planner assumption: a 0.5 m service loop at each end for routing in the rack and later moves.",
         ge=0,
         le=100,
     )

@@ -13,14 +13,15 @@ class PowerSettings(Section):
     feed_redundancy: Redundancy = setting(
         "2N",
         title="Rack feed redundancy",
-        source="REFERENCE: A+B redundant feeds must each carry the whole rack alone (2N). N+1 adds one spare "
+        source="Uptime Institute Tier Standard: Topology: A+B redundant feeds (2N) must each carry the whole rack "
+        "alone. N+1 adds one spare "
         "PDU to the PDUs the rack needs, split over two feeds; N is one feed with no spare.",
     )
     pdu_device: str = setting(
         "pdu-3ph-60a",
         title="Rack PDU model",
         source="Catalog PDUs by voltage, phase and breaker: 415 V 3-phase 60 A carries sqrt(3) x 415 V x 60 A "
-        "= 43.1 kVA, 34.5 kW at the 80% continuous derating (REFERENCE power circuits).",
+        "= 43.1 kVA, 34.5 kW at the 80% continuous derating (NEC 210.20(A)).",
         min_length=1,
         max_length=64,
     )
@@ -39,7 +40,7 @@ class PowerSettings(Section):
         title="PDU positions per feed",
         unit="PDUs",
         source="A 42U 600 mm rack takes two full-height 0U PDUs in each rear side channel, one side per feed "
-        "(APC NetShelter SX, Rittal VX IT rack accessories). Planning figure; wider racks take more.",
+        "(APC NetShelter SX, Rittal VX IT rack accessories). Planner assumption; wider racks take more.",
         ge=1,
         le=20,
     )
@@ -53,7 +54,7 @@ class PowerSettings(Section):
         500.0,
         title="UPS module size",
         unit="kW",
-        source="Planning figure: large three-phase UPS frames run 250-1,500 kW (e.g. Schneider Galaxy VX "
+        source="Planner assumption: large three-phase UPS frames run 250-1,500 kW (e.g. Schneider Galaxy VX "
         "500-1,500 kW, Vertiv Liebert EXL S1 100-1,200 kVA); replace with the facility's design.",
         gt=0,
         le=100_000,
@@ -67,7 +68,7 @@ class PowerSettings(Section):
         2_000.0,
         title="Generator set size",
         unit="kW",
-        source="Planning figure: 2 MW diesel standby sets are the common data-centre unit (e.g. Caterpillar "
+        source="Planner assumption: 2 MW diesel standby sets are the common data-centre unit (e.g. Caterpillar "
         "3516C, 2,000 ekW standby); replace with the facility's design.",
         gt=0,
         le=100_000,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from planner.settings._base import Section, setting
+from planner.settings._base import GUIDE, Section, setting
 
 
 class StorageSettings(Section):
@@ -10,28 +10,30 @@ class StorageSettings(Section):
         14.0,
         title="Checkpoint bytes per parameter",
         unit="bytes",
-        source="REFERENCE: Adam in mixed precision = bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4; weights only = 2.",
+        source="Rajbhandari et al., 'ZeRO: Memory Optimizations Toward Training Trillion Parameter Models', SC'20: "
+        "Adam in mixed precision = bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4; weights only = 2.",
         gt=0,
         le=64,
     )
     checkpoint_interval_min: float = setting(
-        60.0, title="Checkpoint interval", unit="min", source="Common practice: hourly checkpoints.", gt=0, le=100000
+        60.0, title="Checkpoint interval", unit="min", source="Planner assumption: hourly checkpoints, common practice.", gt=0, le=100000
     )
     node_storage_gbs: float | None = setting(
         None,
         title="Storage bandwidth per node",
         unit="GB/s",
-        source="Empty: from the nodes' storage NICs (line rate / 8).",
+        source="Empty: from the nodes' storage NICs (line rate / 8). Planner assumption: a node writes no faster "
+        "than its storage NICs' line rate.",
         gt=0,
     )
     separate_checkpoint_pool: bool = setting(
         True,
         title="Checkpoints and datasets in separate pools",
-        source="Planning guide: '/checkpoints dedicated OST pool', '/datasets separate OST pool'.",
+        source=f"{GUIDE}: '/checkpoints dedicated OST pool', '/datasets separate OST pool'.",
     )
     min_write_gbs_per_node: float = setting(
-        10.0, title="Checkpoint write per node, minimum", unit="GB/s", source="Planning guide FAQ: 'slower than 10 GB/s per node, fix storage'.", gt=0
+        10.0, title="Checkpoint write per node, minimum", unit="GB/s", source=f"{GUIDE}, FAQ: 'slower than 10 GB/s per node, fix storage'.", gt=0
     )
     max_stall_pct: float = setting(
-        5.0, title="Checkpoint stall limit", unit="% of interval", source="Planner default: stalls above 5% of the interval cost more than a spare GPU.", gt=0, le=100
+        5.0, title="Checkpoint stall limit", unit="% of interval", source="Planner assumption: stalls above 5% of the interval cost more than a spare GPU.", gt=0, le=100
     )

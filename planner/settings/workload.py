@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from planner.settings._base import Section, setting
+from planner.settings._base import GUIDE, Section, setting
 
 ModelPreset = Literal["custom", "llama3-8b", "llama3-70b", "llama3-405b", "deepseek-v3", "mixtral-8x7b"]
 Sharding = Literal["ddp", "zero1", "zero2", "zero3", "fsdp_full", "fsdp_hybrid"]
@@ -18,7 +18,7 @@ _CUSTOM = "Used when the model preset is 'custom'. "
 
 
 class WorkloadSettings(Section):
-    enabled: bool = setting(True, title="Evaluate a training workload", source="Off for inference-only plans.")
+    enabled: bool = setting(True, title="Evaluate a training workload", source="Planner assumption: on; off for inference-only plans.")
     model: ModelPreset = setting(
         "custom", title="Model preset",
         source="Published shapes with their sources (Llama 3 8B/70B/405B: Meta's Llama 3 paper and model cards; "
@@ -26,11 +26,11 @@ class WorkloadSettings(Section):
         "the shape fields below.")
     model_params_b: float = setting(
         70.0, title="Model parameters (total)", unit="billion",
-        source=_CUSTOM + "Planning guide: 70B model (Llama-3 scale).", gt=0, le=100000)
+        source=_CUSTOM + f"{GUIDE}: 70B model (Llama-3 scale).", gt=0, le=100000)
     active_params_b: float | None = setting(
         None, title="Active parameters per token (MoE)", unit="billion",
         source=_CUSTOM + "Mixture-of-experts: parameters one token passes through (FLOPs); memory holds all of "
-        "them. Empty = dense (all parameters active).", gt=0, le=100000)
+        "them. Planner assumption: empty = dense (all parameters active).", gt=0, le=100000)
     layers: int = setting(
         80, title="Transformer layers", unit="layers",
         source=_CUSTOM + "Llama 2 70B: 80 layers (Touvron et al. 2023).", ge=1, le=100_000)
@@ -38,21 +38,21 @@ class WorkloadSettings(Section):
         8192, title="Hidden size", unit="values",
         source=_CUSTOM + "Llama 2 70B: hidden size 8192 (Touvron et al. 2023).", ge=1, le=10_000_000)
     heads: int = setting(
-        64, title="Attention heads", unit="heads", source=_CUSTOM + "Llama 2 70B: 64 heads.", ge=1, le=100_000)
+        64, title="Attention heads", unit="heads", source=_CUSTOM + "Llama 2 70B: 64 heads (Touvron et al. 2023).", ge=1, le=100_000)
     kv_heads: int = setting(
         8, title="Key/value heads", unit="heads",
-        source=_CUSTOM + "Llama 2 70B: 8 KV heads (grouped-query attention); sets the KV cache.", ge=1, le=100_000)
+        source=_CUSTOM + "Llama 2 70B: 8 KV heads (grouped-query attention, Touvron et al. 2023); sets the KV cache.", ge=1, le=100_000)
     ffn_size: int = setting(
-        28672, title="FFN size (per expert)", unit="values", source=_CUSTOM + "Llama 2 70B: 28,672.",
+        28672, title="FFN size (per expert)", unit="values", source=_CUSTOM + "Llama 2 70B: 28,672 (Touvron et al. 2023).",
         ge=1, le=100_000_000)
     vocab_size: int = setting(
-        32000, title="Vocabulary", unit="tokens", source=_CUSTOM + "Llama 2: 32,000.", ge=1, le=100_000_000)
+        32000, title="Vocabulary", unit="tokens", source=_CUSTOM + "Llama 2: 32,000 (Touvron et al. 2023).", ge=1, le=100_000_000)
     experts: int = setting(
-        1, title="Experts per MoE layer", unit="experts", source=_CUSTOM + "1 = dense model.", ge=1, le=100_000)
+        1, title="Experts per MoE layer", unit="experts", source=_CUSTOM + "Planner assumption: 1 = dense model.", ge=1, le=100_000)
     experts_per_token: int = setting(
-        1, title="Experts per token (top-k)", unit="experts", source=_CUSTOM + "1 for a dense model.",
+        1, title="Experts per token (top-k)", unit="experts", source=_CUSTOM + "Planner assumption: 1 for a dense model.",
         ge=1, le=1000)
-    seq_len: int = setting(4096, title="Sequence length", unit="tokens", source="Planning guide: sequence length 4096.",
+    seq_len: int = setting(4096, title="Sequence length", unit="tokens", source=f"{GUIDE}: sequence length 4096.",
                            ge=1, le=10_000_000)
     global_batch_tokens: int = setting(
         4_194_304, title="Global batch", unit="tokens",
@@ -63,18 +63,18 @@ class WorkloadSettings(Section):
         "micro-batches per step = global batch / (DP x micro-batch).", ge=1, le=100_000)
     precision: Literal["bf16", "fp16", "fp8"] = setting(
         "bf16", title="Precision",
-        source="Planning guide: mixed precision (FP16/BF16). FP8 (Transformer Engine) keeps bf16 weights and "
+        source=f"{GUIDE}: mixed precision (FP16/BF16). FP8 (Transformer Engine) keeps bf16 weights and "
         "fp32 master weights; its peak is twice BF16's.")
-    tp: int = setting(8, title="Tensor parallel", unit="GPUs", source="Planning guide 70B case: tensor parallelism = 8.",
+    tp: int = setting(8, title="Tensor parallel", unit="GPUs", source=f"{GUIDE}, 70B case: tensor parallelism = 8.",
                       ge=1, le=1_000_000)
-    pp: int = setting(4, title="Pipeline parallel", unit="stages", source="Planning guide 70B case: pipeline parallelism = 4.",
+    pp: int = setting(4, title="Pipeline parallel", unit="stages", source=f"{GUIDE}, 70B case: pipeline parallelism = 4.",
                       ge=1, le=1_000_000)
-    dp: int = setting(4, title="Data parallel", unit="replicas", source="Planning guide 70B case: data parallelism = 4.",
+    dp: int = setting(4, title="Data parallel", unit="replicas", source=f"{GUIDE}, 70B case: data parallelism = 4.",
                       ge=1, le=1_000_000)
     ep: int = setting(
         1, title="Expert parallel", unit="GPUs",
         source="MoE only: experts spread over EP ranks of the data-parallel group (Megatron-LM); its all-to-all "
-        "stays on NVLink while TP x EP fits in an NVLink domain. DeepSeek-V3 used EP 64.", ge=1, le=1_000_000)
+        "stays on NVLink while TP x EP fits in an NVLink domain. DeepSeek-V3 used EP 64 (DeepSeek-V3 technical report).", ge=1, le=1_000_000)
     pp_schedule: Literal["1f1b", "interleaved"] = setting(
         "1f1b", title="Pipeline schedule",
         source="1F1B: bubble (p-1)/(m+p-1); interleaved with v virtual stages: (p-1)/(v m+p-1) "
@@ -86,7 +86,7 @@ class WorkloadSettings(Section):
         "ddp", title="Sharding",
         source="ZeRO (Rajbhandari et al. 2020): stage 1 shards optimizer states, 2 also gradients, 3 also weights "
         "over the data-parallel ranks. PyTorch FSDP FULL_SHARD = ZeRO-3; HYBRID_SHARD shards within a node and "
-        "replicates across nodes (the planning guide states HYBRID_SHARD backwards).")
+        f"replicates across nodes ({GUIDE}, states HYBRID_SHARD backwards).")
     recompute: Literal["none", "selective", "full"] = setting(
         "selective", title="Activation recompute",
         source="Korthikanti et al. 2022: per layer s b h (34 + 5 a s / h) / t bytes with nothing recomputed; "
@@ -98,27 +98,27 @@ class WorkloadSettings(Section):
     mfu: float = setting(
         0.55, title="Math kernel efficiency (fraction of peak while computing)", unit="fraction",
         source="The fraction of peak the matrix kernels reach while they run; end-to-end MFU (with the pipeline "
-        "bubble and exposed communication) is computed from it. 0.55 reproduces the README's validation table "
-        "(Llama 3, Megatron-LM, MT-NLG) within its tolerances.", ge=0.01, le=1)
+        "bubble and exposed communication) is computed from it. 0.55 reproduces published training runs "
+        "(Llama 3: Dubey et al. 2024; Megatron-LM: Narayanan et al., SC'21; MT-NLG: Smith et al. 2022).", ge=0.01, le=1)
     overlap: float = setting(
         0.0, title="Communication overlapped with compute", unit="fraction",
-        source="Planning guide: backward prefetch 'hides 70% of communication latency'; 0 = no overlap (worst case).",
+        source=f"{GUIDE}: backward prefetch 'hides 70% of communication latency'; 0 = no overlap (worst case).",
         ge=0, le=1)
     train_tokens_b: float = setting(
         15_000.0, title="Training token budget", unit="billion tokens",
-        source="Llama 3 was pre-trained on ~15T tokens (Meta, 2024).", gt=0, le=1e9)
+        source="Llama 3 was pre-trained on ~15T tokens (Dubey et al., 'The Llama 3 Herd of Models', 2024).", gt=0, le=1e9)
     claimed_tokens_per_s: float | None = setting(
         None, title="Claimed throughput to check", unit="tokens/s",
-        source="Optional: a vendor or article figure; the planner flags it if the GPUs cannot compute it.", ge=0)
+        source="Planner assumption: none (optional); a vendor or article figure; the planner flags it if the GPUs cannot compute it.", ge=0)
 
     # -- inference ---------------------------------------------------------------
     inference: bool = setting(
         False, title="Size an inference service",
-        source="The guide's inference archetype: decode is memory-bound (weights and KV cache read per token), "
+        source=f"The inference archetype of {GUIDE}: decode is memory-bound (weights and KV cache read per token), "
         "prefill compute-bound.")
     inference_gpus_per_replica: int = setting(
         1, title="GPUs per inference replica", unit="GPUs",
-        source="The guide: 'Each request hits a single GPU (or a small tensor-parallel group)'.", ge=1, le=1024)
+        source=f"{GUIDE}: 'Each request hits a single GPU (or a small tensor-parallel group)'.", ge=1, le=1024)
     prompt_tokens: int = setting(
         1024, title="Prompt length", unit="tokens", source="Planner assumption: a chat prompt with context.",
         ge=1, le=10_000_000)
@@ -126,7 +126,7 @@ class WorkloadSettings(Section):
         256, title="Output length", unit="tokens", source="Planner assumption: a chat answer.", ge=1, le=10_000_000)
     requests_per_s: float | None = setting(
         None, title="Target requests per second", unit="requests/s",
-        source="Optional: the load the service must carry; the planner sizes the GPUs for it.", ge=0, le=1e9)
+        source="Planner assumption: none (optional); the load the service must carry; the planner sizes the GPUs for it.", ge=0, le=1e9)
     latency_ms_per_token: float = setting(
         50.0, title="Latency target per output token", unit="ms",
         source="Planner assumption: 50 ms per token (20 tokens/s per user) is a common interactive target.",

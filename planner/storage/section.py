@@ -1,10 +1,12 @@
-"""The report's storage section and the guide's storage findings."""
+"""The report's storage section and the storage findings of N. Dixit, "The GPU Cluster That
+Actually Works for Deep Learning in 2026", SIVARO."""
 
 from __future__ import annotations
 
 from planner.records import record
 from planner.report.figures import Figures, figure
 from planner.report.model import Finding
+from planner.settings import GUIDE
 from planner.storage.sizing import (
     checkpoint_gb, checkpoint_write_s, fastest_storage_nic_gbps, node_storage_gbs, storage_totals,
 )
@@ -71,7 +73,7 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
             findings.append(Finding(
                 "warning", "storage.write.slow_per_node",
                 f"With every node checkpointing at once (DDP/FSDP), a node writes at {together:,.1f} GB/s "
-                f"({limit}), below the guide's {st.min_write_gbs_per_node:g} GB/s per node ('if checkpoint writes "
+                f"({limit}), below the {st.min_write_gbs_per_node:g} GB/s per node of {GUIDE} ('if checkpoint writes "
                 f"are slower than 10 GB/s per node, fix storage'): add filesystem write bandwidth"))
         if stall_pct > st.max_stall_pct:
             findings.append(Finding(
@@ -82,7 +84,7 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     if training and totals.devices and not st.separate_checkpoint_pool:
         findings.append(Finding(
             "warning", "storage.pools.shared",
-            "Checkpoints and datasets share one pool: checkpoint writes block dataset reads. The guide: "
+            f"Checkpoints and datasets share one pool: checkpoint writes block dataset reads. {GUIDE}: "
             "'Separating checkpoint and dataset paths means checkpoint writes don't block dataset reads.'"))
     if training and not totals.devices:
         findings.append(Finding(

@@ -1,8 +1,9 @@
 """Parallel filesystem capacity and bandwidth, checkpoint size and write time.
 
 - capacity and write/read bandwidth: sums over the storage devices placed (datasheets);
-- checkpoint size = parameters x bytes per parameter (REFERENCE: 14 for a full mixed-precision
-  Adam checkpoint: bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4; 70B -> 980 GB);
+- checkpoint size = parameters x bytes per parameter (14 for a full mixed-precision Adam
+  checkpoint: bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4, Rajbhandari et al., "ZeRO",
+  SC'20; 70B -> 980 GB);
 - checkpoint write time = size / min(filesystem write bandwidth, nodes x per-node storage
   bandwidth): every node writes its shard at once, limited by the filesystem or the nodes' links;
 - per-node storage bandwidth = sum over the node's storage NICs of min(NIC rate, switch
@@ -10,9 +11,9 @@
   storage has its own network, the compute fabric switch when it shares it);
 - per-node write bandwidth alone = min(per-node storage bandwidth, filesystem write);
 - per-node write bandwidth all writing = min(filesystem write, nodes x per-node) / nodes:
-  with DDP/FSDP every node writes its shard at the same moment, so this is what the
-  guide's rule is judged on ("if checkpoint writes are slower than 10 GB/s per node,
-  fix storage").
+  with DDP/FSDP every node writes its shard at the same moment, so this is what the rule
+  of N. Dixit, "The GPU Cluster That Actually Works for Deep Learning in 2026", SIVARO, is
+  judged on ("if checkpoint writes are slower than 10 GB/s per node, fix storage").
 """
 
 from __future__ import annotations

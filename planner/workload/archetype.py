@@ -1,4 +1,5 @@
-"""Which of the planning guide's cluster archetypes fits a workload, and why.
+"""Which of the cluster archetypes of N. Dixit, "The GPU Cluster That Actually Works for
+Deep Learning in 2026", SIVARO ("the guide") fits a workload, and why.
 
 The guide ("The Three Cluster Archetypes That Actually Work", and "The Inference
 Cluster"):
@@ -16,6 +17,7 @@ Between the guide's ranges (20-30B, 130-200B) the advisor names the nearer type.
 from __future__ import annotations
 
 from planner.report.model import Finding
+from planner.settings import GUIDE
 
 ARCHETYPES = {
     "type1": ("Type 1 single-node workhorse", 4,
@@ -42,13 +44,13 @@ def advise(training: bool, params_b: float, gpus: int, fabric_is_infiniband: boo
         extra = (" The plan's fabric is InfiniBand, which inference does not need."
                  if fabric_is_infiniband else "")
         return Finding("info", "workload.archetype",
-                       "Inference cluster (the guide): inference is memory-bound and each request hits one GPU "
+                       f"Inference cluster ({GUIDE}): inference is memory-bound and each request hits one GPU "
                        "or a small tensor-parallel group, so 100 GbE (RoCE if the engine supports it), PCIe nodes "
                        "with fast DRAM and NVMe for KV-cache offload are enough; size it to the latency budget."
                        + extra)
     key = archetype_for(params_b)
     title, ref_gpus, what = ARCHETYPES[key]
-    msg = f"A {params_b:g}B-parameter model fits the guide's {title} ({what})."
+    msg = f"A {params_b:g}B-parameter model fits the {title} of {GUIDE} ({what})."
     if gpus and gpus < ref_gpus / 2:
         msg += f" The plan has {gpus} GPUs, fewer than its {ref_gpus}: expect longer training."
     elif gpus > ref_gpus * 2:

@@ -1,4 +1,5 @@
-"""Inference sizing (the guide's inference archetype): decode is bounded by HBM bandwidth,
+"""Inference sizing (the inference archetype of N. Dixit, "The GPU Cluster That Actually Works
+for Deep Learning in 2026", SIVARO): decode is bounded by HBM bandwidth,
 prefill by compute; the KV cache left in memory bounds the concurrent sequences.
 
 For a replica of g GPUs serving a model of N parameters (N_active per token) at b bytes

@@ -129,7 +129,8 @@ class StepResult:
     @property
     def node_bus_bandwidth_gbs(self) -> float | None:
         """Bus bandwidth per node: every GPU runs its own DP collective on its own NIC at
-        the same time (without SHARP, the guide's 'effective bandwidth' of an 8-NIC node)."""
+        the same time (without SHARP, the 'effective bandwidth' of an 8-NIC node in the fabric table of
+        N. Dixit, "The GPU Cluster That Actually Works for Deep Learning in 2026", SIVARO)."""
         bw = self.bus_bandwidth_gbs
         return bw * self.gpus_per_node if bw is not None else None
 
@@ -281,7 +282,8 @@ def scaling_curve(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) 
 
 def compare_fabrics(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) -> list[dict]:
     """The plan's workload on every fabric technology (one NIC speed = the technology's line
-    rate, the plan's NICs per GPU and SHARP setting), like the guide's fabric table."""
+    rate, the plan's NICs per GPU and SHARP setting), like the fabric table of N. Dixit, "The GPU
+    Cluster That Actually Works for Deep Learning in 2026", SIVARO."""
     rows = []
     nic_free = JobShape(shape.gpus_per_node, shape.bf16_tflops, shape.nvlink_gbs, shape.nics_per_gpu, None,
                         shape.domain_gpus)

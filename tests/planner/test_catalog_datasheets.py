@@ -120,8 +120,8 @@ def test_figure_matches_its_datasheet(entries, entry_id, path, expected, documen
 
 
 def test_estimates_say_so_in_their_source(entries):
-    # Figures without a published datasheet value are marked as estimates, never passed off as data.
+    # Figures without a published datasheet value say they are planner assumptions, never passed off as data.
     for device_id in ("q3400", "gb300-nvl72", "amd-mi355x-8", "nvl72-power-shelf"):
-        assert "ESTIMATE" in entries[device_id]["source"].upper(), device_id
+        assert "PLANNER ASSUMPTION" in entries[device_id]["source"].upper(), device_id
     assert "19.2 kW" in entries["dell-xe9680"]["source"]  # says why it is not the nameplate sum
     assert entries["sn4600c-200"]["model"].startswith("Spectrum SN4600 ")  # not "SN4600C"

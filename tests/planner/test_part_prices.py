@@ -54,7 +54,7 @@ def test_medium_optics_count_times_unit_price_by_module_type():
     assert (fabric.quantity, fabric.total_usd) == (127, 127 * 1_200)
     assert (storage_twin.quantity, storage_twin.total_usd) == (14, 14 * 1_200)
     assert (single.quantity, single.total_usd) == (28, 28 * 700)
-    assert "xcvr-2x400g-osfp-sr8" in fabric.source and "Planning estimate" in fabric.source
+    assert "xcvr-2x400g-osfp-sr8" in fabric.source and "Planner assumption" in fabric.source
     optics = [line for line in lines.values() if "ransceiver" in line.item]
     assert sum(line.total_usd for line in optics) == 152_400 + 16_800 + 19_600
 

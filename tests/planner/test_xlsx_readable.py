@@ -46,7 +46,7 @@ def test_summary_description_is_last_and_wrapped(medium_wb):
     last = max(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value is not None)
     assert ws.cell(last, 1).value == "Description"
     cell = ws.cell(last, 2)
-    assert cell.value.startswith("The planning guide's Type 2") and cell.alignment.wrap_text
+    assert cell.value.startswith('Type 2 of N. Dixit, "The GPU Cluster That Actually Works') and cell.alignment.wrap_text
     # ~270 characters at ~70 per line: 4 lines of 15 points
     assert ws.row_dimensions[last].height >= 45
 

@@ -49,7 +49,7 @@ def test_every_section_has_its_tab_with_units_and_sources(window):
     assert label.text() == "Rack enclosure ($)"
     assert "Source of the default" in forms["fabric"].editors["sharp"].widget.toolTip()
     assert "989" not in forms["workload"].editors["mfu"].widget.toolTip()  # tooltips name sources, not figures
-    assert "validation table" in forms["workload"].editors["mfu"].widget.toolTip()
+    assert "Narayanan et al." in forms["workload"].editors["mfu"].widget.toolTip()
     kinds = {(s, n): type(e.widget) for s, f in forms.items() for n, e in f.editors.items()}
     assert issubclass(kinds[("fabric", "technology")], QComboBox) and issubclass(kinds[("costs", "opex_mode")], QComboBox)
     assert kinds[("costs", "node_leaf_dac")] is QCheckBox and kinds[("storage", "separate_checkpoint_pool")] is QCheckBox

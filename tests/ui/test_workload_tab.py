@@ -19,7 +19,7 @@ NEW_FIELDS = {
     "sharding": ("", "ZeRO"),
     "recompute": ("", "Korthikanti"),
     "memory_overhead_gb": ("GB", "NCCL buffers"),
-    "mfu": ("fraction", "validation table"),
+    "mfu": ("fraction", "Narayanan et al."),
     "train_tokens_b": ("billion tokens", "15T"),
     "inference_gpus_per_replica": ("GPUs", "tensor-parallel group"),
     "prompt_tokens": ("tokens", "assumption"),
