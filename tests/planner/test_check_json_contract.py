@@ -1,64 +1,66 @@
-"""``check --json`` and ``fabrics --json`` keys are a contract: fields may be added, never renamed,
-dropped or changed in value. The fixtures were written by ``tests/data/make_check_fixtures.py``;
-a change to a template's figures that is intended regenerates them in the same commit."""
+"""``check --json`` and ``fabrics --json`` keys are a contract: fields may be added, never
+renamed or dropped, and a field keeps its JSON type. tests/data/check_baseline/ holds each
+built-in template's key paths and types (format and rules: tests/planner/json_shape.py);
+``tests/data/make_check_baseline.py`` adds new paths to it and refuses to drop any. The
+figures themselves are asserted where they are worked out (test_template_figures and the
+section tests), not here."""
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import math
-from pathlib import Path
-
 import pytest
 
-DATA = Path(__file__).resolve().parents[1] / "data"
-_spec = importlib.util.spec_from_file_location("make_check_fixtures", DATA / "make_check_fixtures.py")
-fixtures = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fixtures)
-
-TEMPLATES = sorted(p.name.split(".")[0] for p in (DATA / "check_json").glob("*.check.json"))
+from tests.planner.json_shape import (
+    BASELINE, COMMANDS, baseline_file, format_shape, outputs, parse_shape, problems, read_baseline, shape,
+)
 
 
-def differences(old, new, where="$") -> list[str]:
-    """Where ``new`` departs from ``old`` other than by added keys."""
-    if isinstance(old, dict):
-        if not isinstance(new, dict):
-            return [f"{where}: was an object, now {type(new).__name__}"]
-        out = []
-        for key, value in old.items():
-            if key not in new:
-                out.append(f"{where}.{key}: dropped")
-            else:
-                out += differences(value, new[key], f"{where}.{key}")
-        return out
-    if isinstance(old, list):
-        if not isinstance(new, list) or len(new) != len(old):
-            return [f"{where}: list of {len(old)} became {new if not isinstance(new, list) else len(new)}"]
-        return [d for i, (a, b) in enumerate(zip(old, new)) for d in differences(a, b, f"{where}[{i}]")]
-    if isinstance(old, float) and isinstance(new, (int, float)) and not isinstance(new, bool):
-        return [] if math.isclose(old, new, rel_tol=1e-9, abs_tol=1e-12) else [f"{where}: {old} -> {new}"]
-    if old != new or type(old) is not type(new):
-        return [f"{where}: {old!r} -> {new!r}"]
-    return []
+def test_the_comparison_catches_drops_renames_and_changed_types_and_allows_added_keys():
+    before = shape({"totals": {"gpus": 8, "kw": 10.2}, "racks": [{"id": "r1", "feeds": [{"kw": 1}]}],
+                    "break_even": None})
+    assert before == {"totals": {"object"}, "totals.gpus": {"number"}, "totals.kw": {"number"},
+                      "racks": {"array"}, "racks[]": {"object"}, "racks[].id": {"string"},
+                      "racks[].feeds": {"array"}, "racks[].feeds[]": {"object"}, "racks[].feeds[].kw": {"number"},
+                      "break_even": {"null"}}
+    # added keys, more or fewer list items, other values: no problem
+    assert problems(before, shape({"totals": {"gpus": 16, "kw": 20.4, "new": 1}, "break_even": 3.5,
+                                   "racks": [{"id": "a", "x": 2, "feeds": [{"kw": 2}]}, {"id": "b", "feeds": []}]})) == []
+    # a key renamed, a key of list items dropped, a type changed
+    assert problems(before, shape({"totals": {"gpu_count": 8, "kw": "10.2"}, "break_even": None,
+                                   "racks": [{"id": "r1", "feeds": [{"load_kw": 1}]}]})) == [
+        "racks[].feeds[].kw: dropped", "totals.gpus: dropped", "totals.kw: was number, now string"]
+    # a list's item paths are not required when the list is empty, nor a null's children when null is allowed
+    assert problems(before, shape({"totals": {"gpus": 8, "kw": 1}, "racks": [], "break_even": None})) == []
+    optional = {"inference": {"object", "null"}, "inference.fits": {"boolean"}}
+    assert problems(optional, {"inference": {"null"}}) == []
+    # a field that was never null becoming null is a changed type (said once, at the field)
+    assert problems({"inference": {"object"}, "inference.fits": {"boolean"}}, {"inference": {"null"}}) == [
+        "inference: was object, now null"]
 
 
-def test_the_comparison_catches_drops_renames_and_changed_values():
-    old = {"totals": {"gpus": 8, "kw": 10.2}, "racks": [{"id": "r1"}]}
-    assert differences(old, {"totals": {"gpus": 8, "kw": 10.2, "new": 1}, "racks": [{"id": "r1", "x": 2}]}) == []
-    assert differences(old, {"totals": {"gpu_count": 8, "kw": 10.2}, "racks": [{"id": "r1"}]}) == ["$.totals.gpus: dropped"]
-    assert differences(old, {"totals": {"gpus": 8, "kw": 10.3}, "racks": [{"id": "r1"}]}) == ["$.totals.kw: 10.2 -> 10.3"]
-    assert differences(old, {"totals": {"gpus": "8", "kw": 10.2}, "racks": []})
+def test_maps_keyed_by_data_are_described_by_their_values():
+    # the cables are counted by part name: another length is another key, not another path
+    out = shape({"cables": {"by_part": {"400G passive copper DAC, 1.5 m": 3, "1G Cat6A patch cord, 2 m": 9}}})
+    assert out == {"cables": {"object"}, "cables.by_part": {"object"}, "cables.by_part{}": {"number"}}
+    assert problems(out, shape({"cables": {"by_part": {}}})) == []
+    assert problems(out, shape({"cables": {"by_part": {"x": "3"}}})) == ["cables.by_part{}: was number, now string"]
 
 
-def test_every_template_has_fixtures():
+def test_the_baseline_file_format_reads_back_what_it_wrote():
+    s = {"racks[].power_kw": {"number"}, "findings[].where": {"null", "string"}}
+    assert format_shape(s) == "findings[].where: null|string\nracks[].power_kw: number\n"
+    assert parse_shape(format_shape(s)) == s
+
+
+def test_every_template_has_a_baseline_and_it_stays_small():
     from planner.plan.templates import template_names
 
-    assert TEMPLATES == sorted(template_names())
+    assert sorted(p.name for p in BASELINE.glob("*.txt")) == sorted(
+        baseline_file(t, c).name for t in template_names() for c in COMMANDS)
+    assert sum(p.stat().st_size for p in BASELINE.glob("*.txt")) < 200_000
 
 
-@pytest.mark.parametrize("name", TEMPLATES)
-def test_check_and_fabrics_json_keep_every_key_and_value(name):
-    for kind, now in fixtures.outputs(name).items():
-        before = json.loads((DATA / "check_json" / f"{name}.{kind}.json").read_text())
-        problems = differences(before, now)
-        assert not problems, f"{name} {kind} --json changed:\n" + "\n".join(problems[:20])
+@pytest.mark.parametrize("template", sorted(p.name.split(".")[0] for p in BASELINE.glob("*.check.txt")))
+def test_check_and_fabrics_json_keep_every_key_and_type(template):
+    for command, document in outputs(template).items():
+        broken = problems(read_baseline(template, command), shape(document, command))
+        assert not broken, f"{template}: {command} --json broke its contract:\n" + "\n".join(broken[:20])

@@ -1,14 +1,14 @@
 """Fuzzing the loader: random JSON and random mutations of a valid plan.
 
 Whatever the bytes, loading either gives a plan that can be evaluated or raises
-PlanLoadError (one line); never another exception, and never slower than 1 s per file.
+PlanLoadError (one line); never another exception. (How fast a file loads is measured in
+benchmarks/, not asserted here.)
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import time
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -34,8 +34,7 @@ extreme = st.sampled_from([0, -1, 1, 60, 61, 1000, 10**30, -(10**30), 1e308, -0.
 
 
 def load_or_refuse(text: str | bytes) -> None:
-    """The contract: a usable plan (it evaluates) or PlanLoadError; each in under a second."""
-    start = time.perf_counter()
+    """The contract: a usable plan (it evaluates) or PlanLoadError."""
     try:
         plan = plan_from_json(text)
     except PlanLoadError as exc:
@@ -44,7 +43,6 @@ def load_or_refuse(text: str | bytes) -> None:
         catalog = default_catalog()
         if unknown_device_problem(plan, catalog) is None:
             evaluate(plan, catalog)  # a plan that loads must evaluate without raising
-    assert time.perf_counter() - start < 1.0
 
 
 @FUZZ

@@ -1,7 +1,5 @@
 """The frontier-100k template: 100,000 GPUs that really fit a three-tier fabric, with no
-error findings, laid out quickly."""
-
-import time
+error findings. (How long it takes to lay out is measured by benchmarks/frontier_core.py.)"""
 
 import pytest
 
@@ -13,14 +11,12 @@ from planner.plan.templates import build_template
 
 @pytest.fixture(scope="module")
 def frontier(catalog):
-    t0 = time.perf_counter()
     plan = build_template("frontier-100k", catalog=catalog)
-    seconds = time.perf_counter() - t0
-    return plan, evaluate(plan, catalog), seconds
+    return plan, evaluate(plan, catalog)
 
 
 def test_frontier_counts(frontier, catalog):
-    plan, report, _ = frontier
+    plan, report = frontier
     t = report.totals
     assert t.nodes == 12_500
     assert t.gpus == 100_000  # 12,500 nodes x 8 GPUs
@@ -44,7 +40,7 @@ def test_frontier_counts(frontier, catalog):
 
 
 def test_frontier_fabric_is_three_tiers_of_q3400_split_to_400g(frontier):
-    plan, report, _ = frontier
+    plan, report = frontier
     net = report.sections["network"]
     # Q3400: 144 x 800G ports, each split to 2 x 400G for the nodes' 400G NICs: k = 288.
     # Non-blocking leaves take k/2 = 144 nodes (one rail each):
@@ -64,12 +60,8 @@ def test_frontier_fabric_is_three_tiers_of_q3400_split_to_400g(frontier):
 
 
 def test_frontier_has_no_error_findings(frontier):
-    _, report, _ = frontier
+    _, report = frontier
     assert [f.code for f in report.findings if f.severity == "error"] == []
-
-
-def test_frontier_is_generated_in_under_5_s(frontier):
-    assert frontier[2] < 5.0
 
 
 def test_64_port_switches_cannot_hold_100k_gpus_clean_message(catalog):

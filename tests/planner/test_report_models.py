@@ -27,7 +27,7 @@ def test_sections_are_typed_and_their_json_has_one_key_per_figure():
         assert list(section.to_json()) == model.figure_names()
         for meta, _ in section.figures():
             assert meta.title and meta.title != meta.name
-    # the fixtures pin the figures (test_check_json_contract); here the attributes and the JSON agree
+    # the figures are worked out in test_template_figures; here the attributes and the JSON agree
     assert report.to_json()["network"]["leaf_switches"] == report.network.leaf_switches
     assert all(isinstance(r, FabricRow) for r in report.network.fabrics)
 

@@ -7,13 +7,13 @@ recalculated copy read with ``data_only=True``.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import openpyxl
-import pytest
+
+from tests.system_tools import require_tool
 
 ERRORS = ("#NAME?", "#REF!", "#VALUE!", "#DIV/0!", "#N/A", "#NUM!", "#NULL!", "Err:")
 
@@ -30,9 +30,7 @@ _ALWAYS_RECALC = """<?xml version="1.0" encoding="UTF-8"?>
 def find_soffice():
     exe = shutil.which("soffice") or shutil.which("libreoffice")
     if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("LibreOffice (soffice) is required in CI to recalculate exported workbooks")
-        pytest.skip("LibreOffice (soffice) is not installed")
+        require_tool("soffice")  # skips, or fails under CI
     return exe
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,14 +18,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.system_tools import require_tool
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("Xvfb", "xdotool", "import")
 SCREEN = "1440x900x24"  # the default size the app must be legible at
 TITLE = "GPU Cluster Planner"
-
-
-def missing_tools() -> list[str]:
-    return [t for t in TOOLS if shutil.which(t) is None]
 
 
 def wait_for(predicate, timeout: float = 30.0, what: str = "a condition", interval: float = 0.1):
@@ -184,9 +181,7 @@ class RealApp:
 
 @pytest.fixture
 def real_app(tmp_path):
-    missing = missing_tools()
-    if missing and not os.environ.get("CI"):  # in CI they must run: .ci/run installs the tools
-        pytest.skip(f"real-input tests need {', '.join(missing)} (.ci/run installs them)")
+    require_tool(*TOOLS)
     app = RealApp(tmp_path)
     yield app
     app.screenshot("at-exit")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -16,9 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The massive template's racks (resources/templates/massive.json: 12 GPU racks, 2 network, 1 storage).
 MASSIVE_RACKS = [f"GPU-{i:02d}" for i in range(1, 13)] + ["NET-01", "NET-02", "STOR-01"]
 
-needs_poppler = pytest.mark.skipif(
-    shutil.which("pdftoppm") is None and not os.environ.get("CI"),
-    reason="poppler-utils (pdftoppm, pdftotext) is not installed")
+needs_poppler = pytest.mark.needs_tool("pdftoppm", "pdftotext")
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:

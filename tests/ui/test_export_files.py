@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 
@@ -19,9 +17,7 @@ from planner.report.palette import LOAD_HIGH, LOAD_OK, LOAD_OVER, load_color
 from ui.export.elevation import ElevationStyle, fit_style
 from ui.export.files import export_drawing
 
-needs_poppler = pytest.mark.skipif(
-    shutil.which("pdftotext") is None and not os.environ.get("CI"),
-    reason="poppler-utils (pdftotext) is not installed")
+needs_poppler = pytest.mark.needs_tool("pdftotext")
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +140,7 @@ def test_vendor_pack_without_cost_section_has_no_bom_page(tmp_path, catalog):
     assert "Power and cooling per rack" in text
 
 
-@needs_poppler
+@pytest.mark.needs_tool("pdftotext", "pdfinfo")
 def test_many_tall_racks_paginate_and_every_rack_appears(tmp_path, catalog):
     racks = [Rack(id=f"r{i}", name=f"TALL-{i:02d}", height_u=60) for i in range(1, 24)]
     plan = Plan(name="Twenty-three 60U racks", racks=racks,

@@ -1,7 +1,6 @@
 """Acceptance 6 and 7: save / close / open, the unsaved marker, starting on the default plan."""
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -148,7 +147,7 @@ def test_smoke_start_offscreen(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-@pytest.mark.skipif(shutil.which("xvfb-run") is None, reason="xvfb-run is not installed")
+@pytest.mark.needs_tool("xvfb-run")
 def test_smoke_start_under_xvfb(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
     env["XDG_CONFIG_HOME"] = str(tmp_path)

@@ -71,4 +71,5 @@ def test_a_hanging_ldd_is_given_up_after_its_timeout(tmp_path, monkeypatch):
     monkeypatch.setattr(qt_libs, "LDD_TIMEOUT_S", 0.5)
     start = time.monotonic()
     assert qt_libs.missing_libraries(tmp_path / "libqxcb.so") == []  # nothing said: Qt names what it lacks
-    assert time.monotonic() - start < 10
+    # a hang check, not a timing one: left running, the fake's child would hold the pipe for 60 s
+    assert time.monotonic() - start < 45

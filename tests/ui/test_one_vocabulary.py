@@ -7,7 +7,6 @@ the same text on each (the workbook through the number format Excel applies to t
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -20,7 +19,7 @@ from planner.report.evaluate import evaluate
 from planner.vocabulary import choice_title, kw, usd
 
 CAT = default_catalog()
-needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+needs_poppler = pytest.mark.needs_tool("pdftotext")
 
 
 def excel_shows(value: float, number_format: str) -> str:

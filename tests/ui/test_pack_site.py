@@ -3,7 +3,6 @@ cover, power distribution / cooling / floor per rack, liquid cooling, the floor 
 the cable summary, with figures worked out by hand from the catalog's datasheet values."""
 
 import re
-import shutil
 import subprocess
 
 import pytest
@@ -13,7 +12,7 @@ from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 from ui.export.files import export_drawing
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+pytestmark = pytest.mark.needs_tool("pdftotext")
 
 
 def pack_pages(plan, catalog, path):

@@ -60,6 +60,7 @@ def test_the_fabric_switches_are_named_by_what_they_are():
 
 
 @pytest.mark.skipif("frontier-100k" not in template_names(), reason="no frontier template")
+@pytest.mark.needs_tool("pdfinfo")
 def test_frontier_pack_groups_identical_racks_into_types_within_80_pages(tmp_path):
     placed, plan = placed_texts("frontier-100k", tmp_path / "frontier.pdf")
     info = subprocess.run(["pdfinfo", str(tmp_path / "frontier.pdf")], capture_output=True, text=True).stdout
@@ -81,6 +82,7 @@ def test_frontier_pack_groups_identical_racks_into_types_within_80_pages(tmp_pat
 
 
 @pytest.mark.skipif("campus-400k" not in template_names(), reason="no campus template")
+@pytest.mark.needs_tool("pdfinfo")
 def test_campus_pack_is_within_80_pages(tmp_path):
     placed, plan = placed_texts("campus-400k", tmp_path / "campus.pdf")
     info = subprocess.run(["pdfinfo", str(tmp_path / "campus.pdf")], capture_output=True, text=True).stdout

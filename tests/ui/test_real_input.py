@@ -7,11 +7,11 @@ U1-U10, stor-sw-1 at U11-U12 and mgmt-1 at U13, 15.0 kW typical, 20.35 kW namepl
 U14-U42 are free.
 """
 
-import os
 import zipfile
 
 import pytest
 
+from tests.system_tools import require_tool
 from tests.ui.real_input import real_app  # noqa: F401  (fixture)
 
 WORKHORSE = "h100x4-workhorse"  # 4U, 3.6 kW typical, air-cooled
@@ -134,11 +134,9 @@ def floor_app(tmp_path):
     where every rack is a block a dozen pixels wide."""
     from planner.plan.fileio import save_plan
     from planner.plan.templates import build_template
-    from tests.ui.real_input import RealApp, missing_tools
+    from tests.ui.real_input import TOOLS, RealApp
 
-    missing = missing_tools()
-    if missing and not os.environ.get("CI"):
-        pytest.skip(f"real-input tests need {', '.join(missing)} (.ci/run installs them)")
+    require_tool(*TOOLS)
     path = tmp_path / "floor.json"
     save_plan(build_template("massive", nodes=1000), path)
     app = RealApp(tmp_path, [str(path)])

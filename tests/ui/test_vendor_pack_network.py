@@ -1,6 +1,5 @@
 """The vendor pack's network page speaks a vendor's language: names, units, one page."""
 
-import shutil
 import subprocess
 
 import pytest
@@ -9,7 +8,7 @@ from planner.report.evaluate import evaluate
 from planner.plan.templates import build_template
 from ui.export.files import export_drawing
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+pytestmark = pytest.mark.needs_tool("pdftotext")
 
 
 def _pages(path):
