@@ -13,6 +13,7 @@ from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
 from planner.workload.archetype import advise
 from planner.workload.inference import InferenceResult, size_inference
+from planner.workload.fit import describe_recompute, fit_training, recompute_ladder
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.training import (
@@ -47,6 +48,7 @@ class WorkloadOutcome:
     step: StepResult | None = None
     memory: MemoryEstimate | None = None
     gpu_memory_gb: float | None = None
+    evaluated: WorkloadSettings | None = None  # the settings the job runs with: recompute and sharding that fit
     inference: InferenceResult | None = None
     findings: list[Finding] = field(default_factory=list)
 
@@ -102,9 +104,11 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
             "warning", "workload.ep.uneven",
             f"Expert parallel {w.ep} does not divide data parallel {w.dp}: the experts cannot be spread evenly"))
 
-    out.memory = training_memory(w, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep, domain_ranks=max(1, local // w.tp))
     out.gpu_memory_gb = nodes.memory_gb or None
-    r = model_step(w, fabric, shape, model=model)
+    fit = fit_training(w, model, available_gb=out.gpu_memory_gb, domain_ranks=max(1, local // w.tp))
+    run = out.evaluated = fit.settings
+    out.memory = fit.memory
+    r = model_step(run, fabric, shape, model=model)
     row = step_row(r)
     fits = out.fits is not False
     out.network.update(
@@ -121,12 +125,14 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
         tokens_per_s_limit=round(r.tokens_per_s_limit, 1),
         fabric_gb_per_gpu_step=round(r.fabric_bytes_per_gpu / 1e9, 3),
         nvlink_gb_per_gpu_step=round(r.nvlink_bytes_per_gpu / 1e9, 3),
-        scaling=scaling_curve(w, fabric, shape),
-        fabrics=compare_fabrics(w, fabric, shape),
+        scaling=scaling_curve(run, fabric, shape),
+        fabrics=compare_fabrics(run, fabric, shape),
     )
     out.step = r
     if not fits:
-        findings.append(memory_finding(w, model, fabric, shape, nodes.gpus, out.memory, out.gpu_memory_gb))
+        findings.append(memory_finding(run, model, fabric, shape, nodes.gpus, out.memory, out.gpu_memory_gb))
+    elif fit.fits:
+        findings += escalation_findings(w, run, model, fabric, shape, r, out.gpu_memory_gb, local)
     if r.bubble > 0.25:
         findings.append(Finding(
             "warning", "workload.pipeline.bubble",
@@ -164,6 +170,32 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
     return out
 
 
+def escalation_findings(w: WorkloadSettings, run: WorkloadSettings, model: ModelShape, fabric: FabricSettings,
+                        shape: JobShape, r: StepResult, available: float, local: int) -> list[Finding]:
+    """A warning when the job fits only with more recompute or sharding than the settings
+    ask for, with what that costs per step against the settings' own choice."""
+    asked = w.model_copy(update=dict(zip(("recompute", "recompute_layers"), recompute_ladder(w, model, w.pp)[0])))
+    more_sharding = run.sharding != w.sharding
+    if not more_sharding and (run.recompute, run.recompute_layers) == (asked.recompute, asked.recompute_layers):
+        return []
+
+    def need(cand: WorkloadSettings) -> float:
+        return training_memory(cand, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep,
+                               domain_ranks=max(1, local // w.tp)).total_gb
+
+    base = model_step(asked, fabric, shape, model=model).step_s
+    cost = r.step_s - base
+    what = describe_recompute(run, model)
+    if more_sharding:
+        what += f" and {SHARDING_TITLES[run.sharding]}"
+    how = "auto recompute takes" if w.recompute == "auto" and not more_sharding else "the planner evaluates"
+    return [Finding(
+        "warning", "workload.memory.more_sharding" if more_sharding else "workload.memory.more_recompute",
+        f"Training needs {need(asked):,.1f} GB per GPU with {describe_recompute(asked, model)} and "
+        f"{SHARDING_TITLES[w.sharding]}, over the {available:,.0f} GB a GPU has; it fits with {what} "
+        f"({need(run):,.1f} GB), which {how}: {cost:+,.3f} s per step ({cost / base:+.1%} step time)")]
+
+
 def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape, gpus: int,
                    mem: MemoryEstimate, available: float) -> Finding:
     advice = smallest_fitting_change(w, model, fabric, shape, gpus, available)
@@ -174,7 +206,8 @@ def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
         f"Training needs {mem.total_gb:,.1f} GB per GPU (weights {mem.weights_gb:,.1f}, gradients "
         f"{mem.gradients_gb:,.1f}, optimizer {mem.optimizer_gb:,.1f}, activations {mem.activations_gb:,.1f}, "
         f"overhead {mem.overhead_gb:,.1f}) under TP {w.tp} / PP {w.pp} / DP {w.dp} with "
-        f"{SHARDING_TITLES[w.sharding]}, but a GPU has {available:,.0f} GB: {hint}")
+        f"{SHARDING_TITLES[w.sharding]} even with every layer recomputed in full, but a GPU has "
+        f"{available:,.0f} GB: {hint}")
 
 
 def _inference(w: WorkloadSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:

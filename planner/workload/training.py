@@ -13,7 +13,8 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
 ``L`` layers, hidden size ``h``:
 
 - compute: (6 N + 12 L s h) x T FLOPs (PaLM appendix B) / (GPUs x peak x kernel efficiency);
-  full activation recompute adds one more forward pass, (2 N + 4 L s h) x T;
+  full activation recompute adds one more forward pass, (2 N + 4 L s h) x T, for the share of
+  the layers it recomputes (``activations``);
 - pipeline bubble: the stages' work (compute and the TP, PP and EP traffic inside it)
   stretched by 1 / (1 - bubble), bubble = (p-1)/(m+p-1) for 1F1B (``pipeline``);
 - data-parallel gradient synchronisation of the GPU's shard S = P / (TP x PP) x 2 bytes,
@@ -52,6 +53,7 @@ from planner.network.collective import (
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
 from planner.records import field, record
 from planner.settings import FabricSettings, WorkloadSettings
+from planner.workload.activations import full_recompute_share
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.pipeline import bubble_fraction
@@ -234,9 +236,14 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         calls = 4 * math.ceil(model.layers / pp) * m
         ep_s = (calls * a_fab + ep_bytes / (b_fab * 1e9)) if ep_on_fabric else ep_bytes / (b_nv * 1e9)
 
-    # Full recompute runs every layer's forward pass twice: one more forward (2N + 4 L s h)
-    # of hardware FLOPs per token that model FLOPs (and MFU) do not count.
-    hw_fpt = fpt + (model.forward_flops_per_token(w.seq_len) if w.recompute == "full" else 0.0)
+    # Recompute is hardware FLOPs that model FLOPs (and MFU) do not count: a layer recomputed
+    # in full runs its forward again, its share of 2N + 4 L s h; selective recompute without
+    # FlashAttention runs the attention core's forward again, 4 L s h (FlashAttention's own
+    # backward recompute is inside its kernels' efficiency).
+    full = full_recompute_share(w, model, pp)
+    hw_fpt = fpt + full * model.forward_flops_per_token(w.seq_len)
+    if w.recompute != "none" and not w.flash_attention:
+        hw_fpt += (1.0 - full) * 4.0 * model.layers * w.seq_len * model.hidden
     compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
     bubble = bubble_fraction(pp, m, w.pp_schedule, w.virtual_stages)
     stage_work = compute_s + tp_s + pp_s + ep_s
