@@ -28,7 +28,9 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
   across the n domains. SHARP applies to the fabric all-reduce only;
 - tensor parallel: 4 all-reduces of the activations (T/DP x h values) per layer (2 in
   forward, 2 in backward; Shoeybi et al. 2019) on L/PP layers; a TP group wider than a
-  domain reduces inside each domain over NVLink and across domains over the fabric;
+  domain reduces inside each domain over NVLink and across domains over the fabric; a
+  group filling an NVSwitch domain with NVLink SHARP runs at its measured busbw
+  (``tp_nvlink_gbs``);
 - pipeline parallel: activations forward and gradients backward between stages,
   2 x T/DP x h values per GPU, split across the TP ranks;
 - expert parallel (MoE): 4 all-to-alls per layer (dispatch and combine, forward and
@@ -74,6 +76,7 @@ class JobShape:
     domain_gpus: int = 0  # GPUs in one NVLink domain; 0 = the node's GPUs
     memory_gb: float = 0.0  # HBM per GPU; 0 = unknown
     memory_bandwidth_tbs: float | None = None
+    nvls_busbw_gbs: float | None = None  # NVLink SHARP all-reduce busbw across the domain; None: ring
 
     @property
     def local_gpus(self) -> int:
@@ -164,6 +167,16 @@ def tokens_per_s_limit(gpus: int, flops_per_token: float, peak_tflops_per_gpu: f
     return gpus * peak_tflops_per_gpu * 1e12 / flops_per_token
 
 
+def tp_nvlink_gbs(shape: JobShape, tp_local: int, ring_gbs: float) -> float:
+    """Bus bandwidth of the TP all-reduce inside the NVLink domain: NVLink SHARP's measured
+    nccl-tests busbw when the group is the whole domain it was measured on (8 x H100:
+    ~480 GB/s against the ring's ~370; with fewer GPUs NVLS gains little, NCCL issue
+    #1455), else the ring's NVLink bandwidth x efficiency."""
+    if shape.nvls_busbw_gbs and shape.nvlink_gbs > 0 and tp_local == shape.local_gpus:
+        return shape.nvls_busbw_gbs
+    return ring_gbs
+
+
 def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, tech: str | None = None,
                dp: int | None = None, sharp: bool | None = None, model: ModelShape | None = None) -> StepResult:
     """The step model of this module's docstring for ``w`` on fabric ``tech`` (default the plan's)."""
@@ -213,7 +226,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     # domain over NVLink, and across domains (a wider group) over the fabric.
     tp_payload = 4.0 * (model.layers / pp) * tokens_per_replica * model.hidden * act_bytes
     tp_calls = 4 * math.ceil(model.layers / pp) * m
-    tp_nv = collective("all_reduce", tp_local, tp_payload, b_nv, 0.0, calls=tp_calls)
+    tp_nv = collective("all_reduce", tp_local, tp_payload, tp_nvlink_gbs(shape, tp_local, b_nv), 0.0, calls=tp_calls)
     tp_fab = collective("all_reduce", tp_domains, tp_payload / tp_local, b_fab, a_fab, calls=tp_calls)
     tp_s = tp_nv.time_s + tp_fab.time_s
 
