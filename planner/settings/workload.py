@@ -104,8 +104,9 @@ class WorkloadSettings(Section):
         "does not fit is evaluated with the recompute that does, and a warning says so.")
     recompute_layers: int | None = setting(
         None, title="Layers per stage recomputed in full", unit="layers",
-        source="Full recompute only: Megatron-LM's --recompute-num-layers with --recompute-method block: the "
-        "first N layers of each pipeline stage are recomputed in full, the rest selectively. Empty = every layer.",
+        source="Empty: every layer of the stage. With full recompute only: Megatron-LM's --recompute-num-layers "
+        "with --recompute-method block: the first N layers of each pipeline stage are recomputed in full, the "
+        "rest selectively.",
         ge=1, le=100_000)
     flash_attention: bool = setting(
         True, title="FlashAttention",
