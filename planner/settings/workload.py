@@ -77,6 +77,12 @@ class WorkloadSettings(Section):
                       ge=1, le=1_000_000)
     pp: int = setting(4, title="Pipeline parallel", unit="stages", source="Planning guide 70B case: pipeline parallelism = 4.",
                       ge=1, le=1_000_000)
+    cp: int = setting(
+        1, title="Context parallel", unit="GPUs",
+        source="Long sequences split over CP ranks, each holding s / CP tokens of every sequence (Megatron-LM "
+        "--context-parallel-size); K and V are all-gathered across them for attention and their gradients "
+        "reduce-scattered. Llama 3 405B trained 131K-token sequences with CP 16 (The Llama 3 Herd of Models, "
+        "table 4). GPUs = TP x CP x PP x DP.", ge=1, le=1_000_000)
     dp: int = setting(4, title="Data parallel", unit="replicas", source="Planning guide 70B case: data parallelism = 4.",
                       ge=1, le=1_000_000)
     ep: int = setting(

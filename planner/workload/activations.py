@@ -31,6 +31,9 @@ only the layer's input, 2 s b h (/ t with sequence parallelism), and while a lay
 recomputed in the backward its whole set exists once more. Megatron-LM's block method
 recomputes k of a stage's layers in full and keeps the rest.
 
+Context parallel c: each rank keeps its s / c tokens' tensors (its queries meet all s
+keys: the score terms are a s (s / c) b), so every term above is divided by c.
+
 In flight (Korthikanti section 4.2.3; Narayanan et al. 2021): under 1F1B the first stage,
 holding L / p layers, keeps min(p, m) micro-batches' activations; the interleaved
 schedule with v chunks per GPU x (1 + (p - 1) / (p v)).
@@ -52,7 +55,7 @@ def kept_layer_bytes(w: WorkloadSettings, shape: ModelShape, tp: int, *, selecti
     s, b, h, a = float(w.seq_len), float(w.micro_batch_size), float(shape.hidden), float(shape.heads)
     t = max(1, tp)
     sp = w.sequence_parallel and t > 1
-    tokens = s * b
+    tokens = s / max(1, w.cp) * b  # this rank's share of the sequence
     drop = 1.0 if shape.dropout else 0.0
     h_kv = shape.head_dim * max(shape.kv_heads / t, 1.0)  # per rank
     f_terms = (4.0 if shape.mlp == "gelu" else 6.0) * shape.ffn * max(1, shape.experts_per_token)
@@ -67,9 +70,9 @@ def kept_layer_bytes(w: WorkloadSettings, shape: ModelShape, tp: int, *, selecti
 
 
 def input_bytes(w: WorkloadSettings, shape: ModelShape, tp: int) -> float:
-    """A fully recomputed layer keeps its input: 2 s b h (/ t with sequence parallelism)."""
+    """A fully recomputed layer keeps its input: 2 s b h (/ t with sequence parallelism, / c)."""
     t = max(1, tp)
-    whole = ACTIVATION_BYTES * w.seq_len * w.micro_batch_size * shape.hidden
+    whole = ACTIVATION_BYTES * w.seq_len / max(1, w.cp) * w.micro_batch_size * shape.hidden
     return whole / t if w.sequence_parallel and t > 1 else whole
 
 

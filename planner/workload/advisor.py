@@ -51,12 +51,12 @@ def smallest_fitting_change(w: WorkloadSettings, model: ModelShape, fabric: Fabr
     """Each TP x PP x DP of the GPUs fitted as the evaluation fits a job (``fit_training``:
     the least recompute, then sharding, that fits); the fewest changed settings wins."""
     local = shape.local_gpus
-    tps = sorted({w.tp, *[t for t in _powers_of_two(local) if gpus % t == 0]})
+    tps = sorted({w.tp, *[t for t in _powers_of_two(local) if gpus % (t * w.cp) == 0]})
     fitting: list[tuple[int, dict[str, object], float, WorkloadSettings]] = []
     for tp in tps:
-        if gpus % tp:
+        if gpus % (tp * w.cp):
             continue
-        rest = gpus // tp
+        rest = gpus // (tp * w.cp)  # context parallelism kept as set
         pps = sorted({w.pp, *[p for p in _powers_of_two(min(rest, model.layers)) if rest % p == 0]})
         for pp in pps:
             if rest % pp:

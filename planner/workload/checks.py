@@ -84,11 +84,12 @@ def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSu
 def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
     findings = out.findings
     model = out.model
-    job = w.tp * w.pp * w.dp
+    job = w.tp * w.cp * w.pp * w.dp
     if job != nodes.gpus:
+        cp = f" x CP {w.cp}" if w.cp > 1 else ""
         findings.append(Finding(
             "error", "workload.parallelism.mismatch",
-            f"TP {w.tp} x PP {w.pp} x DP {w.dp} = {job} GPUs, but the plan places {nodes.gpus}: "
+            f"TP {w.tp}{cp} x PP {w.pp} x DP {w.dp} = {job} GPUs, but the plan places {nodes.gpus}: "
             f"set the parallelism so that the job uses every GPU"))
         return
     shape = job_shape(nodes, fabric)

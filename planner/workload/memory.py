@@ -4,7 +4,8 @@ Model states (ZeRO, Rajbhandari et al. 2020, mixed-precision Adam): per paramete
 working weights (bf16/fp16: 2 bytes; fp8 training keeps bf16 weights plus an fp8 copy: 3),
 gradients (2 bytes) and K = 12 bytes of optimizer state (fp32 master weights, Adam m and
 v), 16 bytes in all for bf16. A GPU holds P / (TP x PP) parameters (expert parameters
-also / EP); sharding divides over the data-parallel group of d ranks:
+also / EP); sharding divides over the data-parallel group of d ranks (DP x CP: context-
+parallel ranks hold the same parameters, Megatron-LM shards over both):
 DDP w + g + K; ZeRO-1 w + g + K/d; ZeRO-2 w + (g + K)/d; ZeRO-3 / FSDP FULL_SHARD
 (w + g + K)/d; FSDP HYBRID_SHARD as ZeRO-3 over the ranks in one NVLink domain.
 (Expert parameters are sharded over their own data-parallel group, d / EP.)
@@ -86,8 +87,9 @@ def training_memory(w: WorkloadSettings, shape: ModelShape, *, tp: int, pp: int,
     dense_per_gpu = (shape.params - expert) / (tp * pp)
     expert_per_gpu = expert / (tp * pp * ep)
     wb = weight_bytes(w.precision)
-    dw, dg, do = shard_divisors(sharding, dp, domain_ranks)
-    ew, eg, eo = shard_divisors(sharding, max(1, dp // ep), max(1, domain_ranks // ep))
+    group = dp * w.cp
+    dw, dg, do = shard_divisors(sharding, group, domain_ranks)
+    ew, eg, eo = shard_divisors(sharding, max(1, group // ep), max(1, domain_ranks // ep))
     weights = dense_per_gpu * wb / dw + expert_per_gpu * wb / ew
     grads = dense_per_gpu * GRAD_BYTES / dg + expert_per_gpu * GRAD_BYTES / eg
     optim = dense_per_gpu * OPTIMIZER_BYTES / do + expert_per_gpu * OPTIMIZER_BYTES / eo

@@ -80,3 +80,12 @@ def test_the_405b_run_on_16k_gpus_fits_with_three_layers_per_stage_recomputed(re
 def test_docs_table_is_current():
     assert DOC.read_text(encoding="utf-8") == document(), (
         "docs/validation.md is out of date: run PYTHONPATH=. python -m tests.planner.validation_runs")
+
+
+def test_the_131k_context_run_holds_what_the_8k_run_holds_per_gpu(reports):
+    """CP 16 at 131,072 tokens leaves 8,192 per GPU, and ZeRO-1 shards over DP 8 x CP 16 =
+    128 ranks: the same 71.8 GB per GPU as the 8K run on 16,384 GPUs (worked out above)."""
+    long_ctx = reports["Llama 3 405B, 131K context, 16,384 H100"]["workload"]
+    short = reports["Llama 3 405B, 16,384 H100"]["workload"]
+    assert long_ctx["memory_per_gpu_gb"] == pytest.approx(short["memory_per_gpu_gb"])
+    assert long_ctx["recompute_layers"] == short["recompute_layers"] == 3

@@ -54,7 +54,7 @@ class Run:
     @property
     def gpus(self) -> int:
         w = self.workload
-        return w["tp"] * w["pp"] * w["dp"]
+        return w["tp"] * w.get("cp", 1) * w["pp"] * w["dp"]
 
 
 RUNS: list[Run] = [
@@ -72,6 +72,13 @@ RUNS: list[Run] = [
              pp_schedule="interleaved", virtual_stages=4, sharding="zero1"),
         dict(technology="eth400_roce", sharp=False), "mfu", 0.41, 0.15,
         "as above; half the micro-batches per replica, so a larger bubble"),
+    Run("Llama 3 405B, 131K context, 16,384 H100", "The Llama 3 Herd of Models (Meta, 2024), table 4: TP 8, CP 16, "
+        "PP 16, DP 8, sequence 131,072, 16M tokens per batch, 380 TFLOP/s per GPU, BF16 MFU 38%",
+        "dgx-h100",
+        dict(model="llama3-405b", tp=8, cp=16, pp=16, dp=8, seq_len=131072, global_batch_tokens=128 * 131072,
+             pp_schedule="interleaved", virtual_stages=4, sharding="zero1"),
+        dict(technology="eth400_roce", sharp=False), "mfu", 0.38, 0.15,
+        "as above; context parallel over 16 GPUs, two nodes: K and V cross the fabric"),
     Run("Megatron-LM GPT 530B, 2,520 A100", "Narayanan et al. 2021 (SC21, arXiv 2104.04473), table 1: TP 8, PP 35, "
         "batch 2,520 x 2,048 tokens, 163 TFLOP/s per GPU = 52% of peak counting the recompute pass; "
         "model FLOPs 3/4 of that: MFU 39%",
