@@ -31,6 +31,7 @@ def test_every_published_run_is_evaluated_and_extra_recompute_is_a_warning(run, 
     report = reports[run.name]
     codes = {f["code"]: f for f in report["findings"]}
     assert "workload.memory.does_not_fit" not in codes
+    assert not [f["code"] for f in report["findings"] if f["severity"] == "error"]  # a plan that holds
     work = report["workload"]
     assert work["fits"] is True and work["memory_per_gpu_gb"] <= work["gpu_memory_gb"]
     assert work["tokens_per_s"] > 0 and report["totals"]["gpus"] == run.gpus

@@ -22,6 +22,7 @@ from typing import Any
 
 from planner.cli import main
 from planner.hardware.catalog import default_catalog
+from planner.network.fabric import plan_fabric
 from planner.plan.autoplace import AutoPlace
 from planner.plan.fileio import save_plan
 from planner.plan.model import Plan
@@ -63,21 +64,21 @@ RUNS: list[Run] = [
         "dgx-h100",
         dict(model="llama3-405b", tp=8, pp=16, dp=64, seq_len=8192, global_batch_tokens=2048 * 8192,
              pp_schedule="interleaved", virtual_stages=4, sharding="zero1"),
-        dict(technology="eth400_roce", sharp=False), "mfu", 0.43, 0.15,
+        dict(technology="eth400_roce", switch_device="sn5600-400", sharp=False), "mfu", 0.43, 0.15,
         "400G RoCE; interleaved schedule as the paper describes (v not published: 4 assumed)"),
     Run("Llama 3 405B, 16,384 H100", "The Llama 3 Herd of Models (Meta, 2024), table 4: TP 8, PP 16, DP 128, sequence 8,192, "
         "16M tokens per batch, 400 TFLOP/s per GPU, BF16 MFU 41%",
         "dgx-h100",
         dict(model="llama3-405b", tp=8, pp=16, dp=128, seq_len=8192, global_batch_tokens=2048 * 8192,
              pp_schedule="interleaved", virtual_stages=4, sharding="zero1"),
-        dict(technology="eth400_roce", sharp=False), "mfu", 0.41, 0.15,
+        dict(technology="eth400_roce", switch_device="sn5600-400", sharp=False), "mfu", 0.41, 0.15,
         "as above; half the micro-batches per replica, so a larger bubble"),
     Run("Llama 3 405B, 131K context, 16,384 H100", "The Llama 3 Herd of Models (Meta, 2024), table 4: TP 8, CP 16, "
         "PP 16, DP 8, sequence 131,072, 16M tokens per batch, 380 TFLOP/s per GPU, BF16 MFU 38%",
         "dgx-h100",
         dict(model="llama3-405b", tp=8, cp=16, pp=16, dp=8, seq_len=131072, global_batch_tokens=128 * 131072,
              pp_schedule="interleaved", virtual_stages=4, sharding="zero1"),
-        dict(technology="eth400_roce", sharp=False), "mfu", 0.38, 0.15,
+        dict(technology="eth400_roce", switch_device="sn5600-400", sharp=False), "mfu", 0.38, 0.15,
         "as above; context parallel over 16 GPUs, two nodes: K and V cross the fabric"),
     Run("Megatron-LM GPT 530B, 2,520 A100", "Narayanan et al. 2021 (SC21, arXiv 2104.04473), table 1: TP 8, PP 35, "
         "batch 2,520 x 2,048 tokens, 163 TFLOP/s per GPU = 52% of peak counting the recompute pass; "
@@ -85,14 +86,14 @@ RUNS: list[Run] = [
         "dgx-a100",
         GPT_530B | dict(tp=8, pp=35, dp=9, seq_len=2048, global_batch_tokens=2520 * 2048, recompute="full",
                         pp_schedule="interleaved", virtual_stages=3),
-        dict(technology="ib200", sharp=False), "mfu", 0.52 * 3 / 4, 0.15,
+        dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "mfu", 0.52 * 3 / 4, 0.15,
         "HDR 200G InfiniBand, full recompute; interleaved (v = 3 layers per chunk assumed)"),
     Run("Megatron-LM GPT 1T, 3,072 A100", "Narayanan et al. 2021, table 1 and abstract: TP 8, PP 64, batch "
         "3,072 x 2,048 tokens, 502 PFLOP/s = 163 TFLOP/s per GPU, 52% of peak with recompute: MFU 39%",
         "dgx-a100",
         GPT_1T | dict(tp=8, pp=64, dp=6, seq_len=2048, global_batch_tokens=3072 * 2048, recompute="full",
                      pp_schedule="interleaved", virtual_stages=2),
-        dict(technology="ib200", sharp=False), "mfu", 0.52 * 3 / 4, 0.15,
+        dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "mfu", 0.52 * 3 / 4, 0.15,
         "HDR 200G InfiniBand, full recompute; interleaved (v = 2 assumed)"),
     Run("DeepSeek-V3 671B MoE, 2,048 H800", "DeepSeek-V3 technical report (DeepSeek-AI, 2024, arXiv 2412.19437): 2,048 H800, PP 16, "
         "EP 64, ZeRO-1 DP, FP8; 180K H800 GPU-hours per trillion tokens = 1,543 tokens/s per GPU",
@@ -105,10 +106,14 @@ RUNS: list[Run] = [
 
 
 def validation_plan(run: Run) -> Plan:
-    """The run as a plan: its nodes placed in racks, its job in the settings."""
+    """The run as a plan: its nodes and the fabric switches they need placed in racks, its
+    job in the settings."""
     settings = Settings.model_validate({"workload": run.workload, "fabric": run.fabric})
     plan = Plan(name=run.name, settings=settings)
-    AutoPlace(run.system, run.gpus // 8).do(plan, default_catalog())
+    catalog = default_catalog()
+    AutoPlace(run.system, run.gpus // 8).do(plan, catalog)
+    size = plan_fabric({run.system: run.gpus // 8}, catalog, settings.fabric)
+    AutoPlace(settings.fabric.switch_device, size.switches, new_rack_prefix="Net").do(plan, catalog)
     return plan
 
 
