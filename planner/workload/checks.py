@@ -12,8 +12,8 @@ from planner.report.model import Finding
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
 from planner.workload.archetype import advise
-from planner.workload.inference import InferenceResult, size_inference
 from planner.workload.fit import describe_recompute, fit_training, recompute_ladder
+from planner.workload.inference import InferenceResult, size_inference
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.training import (
@@ -133,7 +133,7 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
     if not fits:
         findings.append(memory_finding(run, model, fabric, shape, nodes.gpus, out.memory, out.gpu_memory_gb))
     elif fit.fits:
-        findings += escalation_findings(w, run, model, fabric, shape, r, out.gpu_memory_gb, local)
+        findings += escalation_findings(w, run, model, fabric, shape, r, out.memory, out.gpu_memory_gb, local)
     if r.bubble > 0.25:
         findings.append(Finding(
             "warning", "workload.pipeline.bubble",
@@ -172,7 +172,8 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
 
 
 def escalation_findings(w: WorkloadSettings, run: WorkloadSettings, model: ModelShape, fabric: FabricSettings,
-                        shape: JobShape, r: StepResult, available: float, local: int) -> list[Finding]:
+                        shape: JobShape, r: StepResult, mem: MemoryEstimate, available: float,
+                        local: int) -> list[Finding]:
     """A warning when the job fits only with more recompute or sharding than the settings
     ask for, with what that costs per step against the settings' own choice."""
     asked = w.model_copy(update=dict(zip(("recompute", "recompute_layers"), recompute_ladder(w, model, w.pp)[0])))
@@ -180,10 +181,7 @@ def escalation_findings(w: WorkloadSettings, run: WorkloadSettings, model: Model
     if not more_sharding and (run.recompute, run.recompute_layers) == (asked.recompute, asked.recompute_layers):
         return []
 
-    def need(cand: WorkloadSettings) -> float:
-        return training_memory(cand, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep,
-                               domain_ranks=max(1, local // w.tp)).total_gb
-
+    need = training_memory(asked, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep, domain_ranks=max(1, local // w.tp))
     base = model_step(asked, fabric, shape, model=model).step_s
     cost = r.step_s - base
     what = describe_recompute(run, model)
@@ -192,9 +190,9 @@ def escalation_findings(w: WorkloadSettings, run: WorkloadSettings, model: Model
     how = "auto recompute takes" if w.recompute == "auto" and not more_sharding else "the planner evaluates"
     return [Finding(
         "warning", "workload.memory.more_sharding" if more_sharding else "workload.memory.more_recompute",
-        f"Training needs {need(asked):,.1f} GB per GPU with {describe_recompute(asked, model)} and "
+        f"Training needs {need.total_gb:,.1f} GB per GPU with {describe_recompute(asked, model)} and "
         f"{SHARDING_TITLES[w.sharding]}, over the {available:,.0f} GB a GPU has; it fits with {what} "
-        f"({need(run):,.1f} GB), which {how}: {cost:+,.3f} s per step ({cost / base:+.1%} step time)")]
+        f"({mem.total_gb:,.1f} GB), which {how}: {cost:+,.3f} s per step ({cost / base:+.1%} step time)")]
 
 
 def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape, gpus: int,
@@ -206,7 +204,8 @@ def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
         "error", "workload.memory.does_not_fit",
         f"Training needs {mem.total_gb:,.1f} GB per GPU (weights {mem.weights_gb:,.1f}, gradients "
         f"{mem.gradients_gb:,.1f}, optimizer {mem.optimizer_gb:,.1f}, activations {mem.activations_gb:,.1f}, "
-        f"overhead {mem.overhead_gb:,.1f}) under TP {w.tp} / PP {w.pp} / DP {w.dp} with "
+        f"overhead {mem.overhead_gb:,.1f}) under TP {w.tp}{f' / CP {w.cp}' if w.cp > 1 else ''} / PP {w.pp} / "
+        f"DP {w.dp} with "
         f"{SHARDING_TITLES[w.sharding]} even with every layer recomputed in full, but a GPU has "
         f"{available:,.0f} GB: {hint}")
 
