@@ -28,7 +28,7 @@ CHOICES: dict[str, str] = {
     "ddp": "DDP (replicated)", "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard",
     "air": "air-cooled", "liquid": "liquid-cooled",
     "zero1": "ZeRO-1 (optimizer sharded)", "zero2": "ZeRO-2 (+ gradients)", "zero3": "ZeRO-3 (+ weights)",
-    "selective": "selective (attention)", "full": "full (every layer)", "none": "none",
+    "selective": "selective (attention)", "full": "full (whole layers)", "none": "none",
     "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
     "measured": "measured (nccl-tests)", "planning_guide": "N. Dixit's guide, fabric table", "custom": "custom",
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",

@@ -58,6 +58,10 @@ class GpuBlock(_Strict):
                                                description="HBM bandwidth per GPU, TB/s (datasheet)")
     nvlink_domain: int | None = Field(default=None, ge=1, le=1_000_000,
                                       description="GPUs in one NVLink domain; empty = this device's own GPUs")
+    nvls_allreduce_busbw_gbs: float | None = Field(
+        default=None, gt=0, le=100000,
+        description="NVLink SHARP (NVLS) all-reduce across the NVLink domain: nccl-tests busbw measured, GB/s; "
+        "empty = no NVLS (ring all-reduce over NVLink)")
 
     @property
     def domain_gpus(self) -> int:

@@ -31,6 +31,14 @@ class NodeSummary:
     domain_gpus: int = 0  # NVLink domain of the node type holding most GPUs (8 HGX, 72 NVL72)
     memory_gb: float = 0.0  # smallest GPU memory among the types
     memory_bandwidth_tbs: float | None = None  # slowest HBM among the types; None: not in the catalog
+    nvls_busbw_gbs: float | None = None  # NVLink SHARP all-reduce busbw, lowest among the types; None: no NVLS
+
+
+def _lowest_known(first: bool, current: float | None, value: float | None) -> float | None:
+    """The lowest figure among the node types, None as soon as one type has none."""
+    if first:
+        return value
+    return None if current is None or value is None else min(current, value)
 
 
 def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
@@ -48,11 +56,9 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
         if n * d.gpus > best_gpus:
             best_gpus, s.gpus_per_node, s.domain_gpus = n * d.gpus, d.gpus, d.gpu.domain_gpus
         s.memory_gb = d.gpu.memory_gb if s.nodes == n else min(s.memory_gb, d.gpu.memory_gb)
-        hbm = d.gpu.memory_bandwidth_tbs
-        if s.nodes == n:
-            s.memory_bandwidth_tbs = hbm
-        elif s.memory_bandwidth_tbs is not None:
-            s.memory_bandwidth_tbs = None if hbm is None else min(s.memory_bandwidth_tbs, hbm)
+        first = s.nodes == n
+        s.memory_bandwidth_tbs = _lowest_known(first, s.memory_bandwidth_tbs, d.gpu.memory_bandwidth_tbs)
+        s.nvls_busbw_gbs = _lowest_known(first, s.nvls_busbw_gbs, d.gpu.nvls_allreduce_busbw_gbs)
         s.bf16_tflops = d.gpu.bf16_tflops if not s.bf16_tflops else min(s.bf16_tflops, d.gpu.bf16_tflops)
         s.nvlink_gbs = d.gpu.nvlink_gbs if s.nodes == n else min(s.nvlink_gbs, d.gpu.nvlink_gbs)
         nics = d.compute_nics()

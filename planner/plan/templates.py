@@ -247,13 +247,13 @@ def _storage_ports(catalog: Catalog, t: Template, n_nodes: int) -> int:
 
 
 def rescale_workload(plan: Plan, catalog: Catalog, node_id: str, n_nodes: int) -> None:
-    """Keep TP x PP x DP equal to the GPU count when --nodes resizes a template: keep TP,
+    """Keep TP x CP x PP x DP equal to the GPU count when --nodes resizes a template: keep TP and CP,
     take the largest pipeline depth up to the template's that divides the rest, DP the rest."""
     gpus = n_nodes * catalog[node_id].gpus
     w = plan.settings.workload
-    if not gpus or gpus % w.tp:
+    if not gpus or gpus % (w.tp * w.cp):
         return
-    replicas = gpus // w.tp
+    replicas = gpus // (w.tp * w.cp)
     pp = next(p for p in range(min(w.pp, replicas), 0, -1) if replicas % p == 0)
     plan.settings.workload = w.model_copy(update={"pp": pp, "dp": replicas // pp})
 

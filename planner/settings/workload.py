@@ -47,6 +47,14 @@ class WorkloadSettings(Section):
         ge=1, le=100_000_000)
     vocab_size: int = setting(
         32000, title="Vocabulary", unit="tokens", source=_CUSTOM + "Llama 2: 32,000 (Touvron et al. 2023).", ge=1, le=100_000_000)
+    mlp_activation: Literal["swiglu", "gelu"] = setting(
+        "swiglu", title="MLP activation",
+        source=_CUSTOM + "Llama 2 70B: SwiGLU (three FFN matrices; Touvron et al. 2023). GPT-3 / Megatron GPT: "
+        "GeLU with two matrices of FFN 4h (Brown et al. 2020).")
+    dropout: bool = setting(
+        False, title="Dropout in training",
+        source=_CUSTOM + "Llama 2/3 train without dropout; GPT-3 / Megatron GPT apply it after attention and "
+        "the MLP, which stores a 1-byte mask per value (Korthikanti et al. 2022).")
     experts: int = setting(
         1, title="Experts per MoE layer", unit="experts", source=_CUSTOM + "Planner assumption: 1 = dense model.", ge=1, le=100_000)
     experts_per_token: int = setting(
@@ -69,6 +77,12 @@ class WorkloadSettings(Section):
                       ge=1, le=1_000_000)
     pp: int = setting(4, title="Pipeline parallel", unit="stages", source=f"{GUIDE}, 70B case: pipeline parallelism = 4.",
                       ge=1, le=1_000_000)
+    cp: int = setting(
+        1, title="Context parallel", unit="GPUs",
+        source="Long sequences split over CP ranks, each holding s / CP tokens of every sequence (Megatron-LM "
+        "--context-parallel-size); K and V are all-gathered across them for attention and their gradients "
+        "reduce-scattered. Llama 3 405B trained 131K-token sequences with CP 16 (Dubey et al. 2024, The Llama 3 Herd of Models, "
+        "table 4). GPUs = TP x CP x PP x DP.", ge=1, le=1_000_000)
     dp: int = setting(4, title="Data parallel", unit="replicas", source=f"{GUIDE}, 70B case: data parallelism = 4.",
                       ge=1, le=1_000_000)
     ep: int = setting(
@@ -87,10 +101,27 @@ class WorkloadSettings(Section):
         source="ZeRO (Rajbhandari et al. 2020): stage 1 shards optimizer states, 2 also gradients, 3 also weights "
         "over the data-parallel ranks. PyTorch FSDP FULL_SHARD = ZeRO-3; HYBRID_SHARD shards within a node and "
         f"replicates across nodes ({GUIDE}, states HYBRID_SHARD backwards).")
-    recompute: Literal["none", "selective", "full"] = setting(
-        "selective", title="Activation recompute",
-        source="Korthikanti et al. 2022: per layer s b h (34 + 5 a s / h) / t bytes with nothing recomputed; "
-        "selective (attention recomputed, as FlashAttention does) 34 s b h / t; full keeps 2 s b h / t.")
+    recompute: Literal["auto", "none", "selective", "full"] = setting(
+        "auto", title="Activation recompute",
+        source="Korthikanti et al. 2022 (arXiv 2205.05198): nothing recomputed keeps every layer's activations "
+        "(s b h (34 + 5 a s / h) / t bytes for a GPT layer); selective recomputes the attention core; full keeps "
+        "only each layer's input and runs its forward again (+1/3 of its compute). Auto: the least recompute that "
+        "fits in GPU memory: selective, then full recompute of some layers per stage, then of all. A choice that "
+        "does not fit is evaluated with the recompute that does, and a warning says so.")
+    recompute_layers: int | None = setting(
+        None, title="Layers per stage recomputed in full", unit="layers",
+        source="Empty: every layer of the stage. With full recompute only: Megatron-LM's --recompute-num-layers "
+        "with --recompute-method block: the first N layers of each pipeline stage are recomputed in full, the "
+        "rest selectively (Korthikanti et al. 2022; Megatron-LM arguments reference).",
+        ge=1, le=100_000)
+    flash_attention: bool = setting(
+        True, title="FlashAttention",
+        source="Dao et al. 2022 (FlashAttention): attention scores are recomputed in the backward pass, so no "
+        "s x s score matrix is stored (only the softmax statistics, 4 bytes per head per token).")
+    sequence_parallel: bool = setting(
+        True, title="Sequence parallelism (with TP > 1)",
+        source="Korthikanti et al. 2022: the norms and dropouts outside the tensor-parallel blocks are split over "
+        "the sequence, so every activation is divided by TP (Megatron-LM --sequence-parallel).")
     memory_overhead_gb: float = setting(
         5.0, title="Framework memory overhead per GPU", unit="GB",
         source="Planner assumption: CUDA context, NCCL buffers and allocator fragmentation; measure yours.",

@@ -12,6 +12,7 @@ from planner.report.model import Finding
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
 from planner.workload.archetype import advise
+from planner.workload.fit import describe_recompute, fit_training, recompute_ladder
 from planner.workload.inference import InferenceResult, size_inference
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
@@ -47,6 +48,7 @@ class WorkloadOutcome:
     step: StepResult | None = None
     memory: MemoryEstimate | None = None
     gpu_memory_gb: float | None = None
+    evaluated: WorkloadSettings | None = None  # the settings the job runs with: recompute and sharding that fit
     inference: InferenceResult | None = None
     findings: list[Finding] = field(default_factory=list)
 
@@ -61,7 +63,7 @@ def job_shape(nodes: NodeSummary, fabric: FabricSettings) -> JobShape:
     """Nodes' figures; NICs per GPU from the design setting where the nodes have no compute NICs."""
     nics = nodes.nics_per_gpu if nodes.nics_per_gpu else fabric.nics_per_gpu
     return JobShape(nodes.gpus_per_node, nodes.bf16_tflops, nodes.nvlink_gbs, nics, nodes.nic_gbps,
-                    nodes.domain_gpus, nodes.memory_gb, nodes.memory_bandwidth_tbs)
+                    nodes.domain_gpus, nodes.memory_gb, nodes.memory_bandwidth_tbs, nodes.nvls_busbw_gbs)
 
 
 def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> WorkloadOutcome:
@@ -82,11 +84,12 @@ def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSu
 def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
     findings = out.findings
     model = out.model
-    job = w.tp * w.pp * w.dp
+    job = w.tp * w.cp * w.pp * w.dp
     if job != nodes.gpus:
+        cp = f" x CP {w.cp}" if w.cp > 1 else ""
         findings.append(Finding(
             "error", "workload.parallelism.mismatch",
-            f"TP {w.tp} x PP {w.pp} x DP {w.dp} = {job} GPUs, but the plan places {nodes.gpus}: "
+            f"TP {w.tp}{cp} x PP {w.pp} x DP {w.dp} = {job} GPUs, but the plan places {nodes.gpus}: "
             f"set the parallelism so that the job uses every GPU"))
         return
     shape = job_shape(nodes, fabric)
@@ -102,9 +105,11 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
             "warning", "workload.ep.uneven",
             f"Expert parallel {w.ep} does not divide data parallel {w.dp}: the experts cannot be spread evenly"))
 
-    out.memory = training_memory(w, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep, domain_ranks=max(1, local // w.tp))
     out.gpu_memory_gb = nodes.memory_gb or None
-    r = model_step(w, fabric, shape, model=model)
+    fit = fit_training(w, model, available_gb=out.gpu_memory_gb, domain_ranks=max(1, local // w.tp))
+    run = out.evaluated = fit.settings
+    out.memory = fit.memory
+    r = model_step(run, fabric, shape, model=model)
     row = step_row(r)
     fits = out.fits is not False
     out.network.update(
@@ -121,12 +126,14 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
         tokens_per_s_limit=round(r.tokens_per_s_limit, 1),
         fabric_gb_per_gpu_step=round(r.fabric_bytes_per_gpu / 1e9, 3),
         nvlink_gb_per_gpu_step=round(r.nvlink_bytes_per_gpu / 1e9, 3),
-        scaling=scaling_curve(w, fabric, shape),
-        fabrics=compare_fabrics(w, fabric, shape),
+        scaling=scaling_curve(run, fabric, shape),
+        fabrics=compare_fabrics(run, fabric, shape),
     )
     out.step = r
     if not fits:
-        findings.append(memory_finding(w, model, fabric, shape, nodes.gpus, out.memory, out.gpu_memory_gb))
+        findings.append(memory_finding(run, model, fabric, shape, nodes.gpus, out.memory, out.gpu_memory_gb))
+    elif fit.fits:
+        findings += escalation_findings(w, run, model, fabric, shape, r, out.memory, out.gpu_memory_gb, local)
     if r.bubble > 0.25:
         findings.append(Finding(
             "warning", "workload.pipeline.bubble",
@@ -164,6 +171,30 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
     return out
 
 
+def escalation_findings(w: WorkloadSettings, run: WorkloadSettings, model: ModelShape, fabric: FabricSettings,
+                        shape: JobShape, r: StepResult, mem: MemoryEstimate, available: float,
+                        local: int) -> list[Finding]:
+    """A warning when the job fits only with more recompute or sharding than the settings
+    ask for, with what that costs per step against the settings' own choice."""
+    asked = w.model_copy(update=dict(zip(("recompute", "recompute_layers"), recompute_ladder(w, model, w.pp)[0])))
+    more_sharding = run.sharding != w.sharding
+    if not more_sharding and (run.recompute, run.recompute_layers) == (asked.recompute, asked.recompute_layers):
+        return []
+
+    need = training_memory(asked, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep, domain_ranks=max(1, local // w.tp))
+    base = model_step(asked, fabric, shape, model=model).step_s
+    cost = r.step_s - base
+    what = describe_recompute(run, model)
+    if more_sharding:
+        what += f" and {SHARDING_TITLES[run.sharding]}"
+    how = "auto recompute takes" if w.recompute == "auto" and not more_sharding else "the planner evaluates"
+    return [Finding(
+        "warning", "workload.memory.more_sharding" if more_sharding else "workload.memory.more_recompute",
+        f"Training needs {need.total_gb:,.1f} GB per GPU with {describe_recompute(asked, model)} and "
+        f"{SHARDING_TITLES[w.sharding]}, over the {available:,.0f} GB a GPU has; it fits with {what} "
+        f"({mem.total_gb:,.1f} GB), which {how}: {cost:+,.3f} s per step ({cost / base:+.1%} step time)")]
+
+
 def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape, gpus: int,
                    mem: MemoryEstimate, available: float) -> Finding:
     advice = smallest_fitting_change(w, model, fabric, shape, gpus, available)
@@ -173,8 +204,10 @@ def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
         "error", "workload.memory.does_not_fit",
         f"Training needs {mem.total_gb:,.1f} GB per GPU (weights {mem.weights_gb:,.1f}, gradients "
         f"{mem.gradients_gb:,.1f}, optimizer {mem.optimizer_gb:,.1f}, activations {mem.activations_gb:,.1f}, "
-        f"overhead {mem.overhead_gb:,.1f}) under TP {w.tp} / PP {w.pp} / DP {w.dp} with "
-        f"{SHARDING_TITLES[w.sharding]}, but a GPU has {available:,.0f} GB: {hint}")
+        f"overhead {mem.overhead_gb:,.1f}) under TP {w.tp}{f' / CP {w.cp}' if w.cp > 1 else ''} / PP {w.pp} / "
+        f"DP {w.dp} with "
+        f"{SHARDING_TITLES[w.sharding]} even with every layer recomputed in full, but a GPU has "
+        f"{available:,.0f} GB: {hint}")
 
 
 def _inference(w: WorkloadSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:

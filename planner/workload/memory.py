@@ -4,17 +4,14 @@ Model states (ZeRO, Rajbhandari et al. 2020, mixed-precision Adam): per paramete
 working weights (bf16/fp16: 2 bytes; fp8 training keeps bf16 weights plus an fp8 copy: 3),
 gradients (2 bytes) and K = 12 bytes of optimizer state (fp32 master weights, Adam m and
 v), 16 bytes in all for bf16. A GPU holds P / (TP x PP) parameters (expert parameters
-also / EP); sharding divides over the data-parallel group of d ranks:
+also / EP); sharding divides over the data-parallel group of d ranks (DP x CP: context-
+parallel ranks hold the same parameters, Megatron-LM shards over both):
 DDP w + g + K; ZeRO-1 w + g + K/d; ZeRO-2 w + (g + K)/d; ZeRO-3 / FSDP FULL_SHARD
 (w + g + K)/d; FSDP HYBRID_SHARD as ZeRO-3 over the ranks in one NVLink domain.
 (Expert parameters are sharded over their own data-parallel group, d / EP.)
 
-Activations (Korthikanti et al. 2022, with sequence parallelism), per layer and
-micro-batch of b sequences of s tokens, hidden h, a heads, tensor parallel t:
-no recompute s b h (34 + 5 a s / h) / t bytes; selective recompute (attention recomputed,
-as FlashAttention does) 34 s b h / t; full recompute 2 s b h / t plus one layer's full set
-while it is recomputed. Under 1F1B the first stage keeps min(p, m) micro-batches in
-flight over its L / p layers; the interleaved schedule x (1 + (p-1)/(p m)).
+Activations: counted from the model's shape for the schedule and recompute in force
+(``planner.workload.activations``).
 """
 
 from __future__ import annotations
@@ -23,6 +20,7 @@ import math
 
 from planner.records import record
 from planner.settings import WorkloadSettings
+from planner.workload.activations import activation_bytes
 from planner.workload.models import ModelShape
 
 OPTIMIZER_BYTES = 12.0  # fp32 master weights + Adam m + v (ZeRO's K = 12)
@@ -77,16 +75,6 @@ def micro_batches(w: WorkloadSettings, dp: int | None = None) -> int:
     return max(1, math.ceil(sequences / (dp * w.micro_batch_size) - 1e-9))
 
 
-def activation_bytes_per_layer(w: WorkloadSettings, shape: ModelShape, tp: int, recompute: str) -> float:
-    s, b, h, a = w.seq_len, w.micro_batch_size, shape.hidden, shape.heads
-    sbh = float(s) * b * h
-    if recompute == "full":
-        return 2.0 * sbh / tp
-    if recompute == "selective":
-        return 34.0 * sbh / tp
-    return sbh * (34.0 + 5.0 * a * s / h) / tp
-
-
 def training_memory(w: WorkloadSettings, shape: ModelShape, *, tp: int, pp: int, dp: int, ep: int = 1,
                     sharding: str | None = None, recompute: str | None = None,
                     domain_ranks: int = 1) -> MemoryEstimate:
@@ -99,19 +87,14 @@ def training_memory(w: WorkloadSettings, shape: ModelShape, *, tp: int, pp: int,
     dense_per_gpu = (shape.params - expert) / (tp * pp)
     expert_per_gpu = expert / (tp * pp * ep)
     wb = weight_bytes(w.precision)
-    dw, dg, do = shard_divisors(sharding, dp, domain_ranks)
-    ew, eg, eo = shard_divisors(sharding, max(1, dp // ep), max(1, domain_ranks // ep))
+    group = dp * w.cp
+    dw, dg, do = shard_divisors(sharding, group, domain_ranks)
+    ew, eg, eo = shard_divisors(sharding, max(1, group // ep), max(1, domain_ranks // ep))
     weights = dense_per_gpu * wb / dw + expert_per_gpu * wb / ew
     grads = dense_per_gpu * GRAD_BYTES / dg + expert_per_gpu * GRAD_BYTES / eg
     optim = dense_per_gpu * OPTIMIZER_BYTES / do + expert_per_gpu * OPTIMIZER_BYTES / eo
 
-    m = micro_batches(w, dp)
-    layers_per_stage = shape.layers / pp
-    in_flight = min(pp, m)
-    per_layer = activation_bytes_per_layer(w, shape, tp, recompute)
-    acts = per_layer * layers_per_stage * in_flight
-    if w.pp_schedule == "interleaved" and pp > 1:
-        acts *= 1.0 + (pp - 1) / (pp * m)
-    if recompute == "full":  # the layer being recomputed holds its full set
-        acts += activation_bytes_per_layer(w, shape, tp, "selective")
+    if recompute != w.recompute:
+        w = w.model_copy(update={"recompute": recompute})
+    acts = activation_bytes(w, shape, tp=tp, pp=pp, m=micro_batches(w, dp))
     return MemoryEstimate(weights / 1e9, grads / 1e9, optim / 1e9, acts / 1e9, w.memory_overhead_gb)

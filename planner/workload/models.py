@@ -28,6 +28,8 @@ class ModelShape:
     experts_per_token: int = 1
     kv_values_per_layer: int | None = None  # KV cache values per token per layer; None: 2 x kv_heads x head_dim
     source: str = ""
+    mlp: str = "swiglu"  # "swiglu" (gate, up and down matrices) or "gelu" (two matrices)
+    dropout: bool = False  # dropout after attention and MLP (GPT-3 style); Llama trains without
 
     @property
     def is_moe(self) -> bool:
@@ -93,4 +95,4 @@ def model_shape(w: WorkloadSettings) -> ModelShape:
     active = min(total, w.active_params_b * 1e9) if w.active_params_b else total
     return ModelShape("custom", total, active, w.layers, w.hidden_size, w.heads, min(w.kv_heads, w.heads),
                       w.ffn_size, w.vocab_size, w.experts, min(w.experts_per_token, w.experts),
-                      source="The workload settings' custom shape.")
+                      source="The workload settings' custom shape.", mlp=w.mlp_activation, dropout=w.dropout)

@@ -41,6 +41,14 @@ class WorkloadSection(Figures):
     memory: MemoryEstimate | None = figure(None, title="Memory per GPU by kind")
     gpu_memory_gb: float | None = figure(None, title="Memory a GPU has", unit="GB")
     fits: bool | None = figure(None, title="Fits in GPU memory", unit="name")
+    activation_memory_gb: float | None = figure(None, title="Activation memory per GPU (first stage)", unit="GB")
+    recompute: str | None = figure(None, title="Activation recompute evaluated", unit="name",
+                                   description="The recompute the job runs with: the setting's, or the least "
+                                   "more that fits in GPU memory (auto chooses it)")
+    recompute_layers: int | None = figure(None, title="Layers per stage recomputed in full",
+                                          description="Megatron-LM --recompute-num-layers; every layer when the "
+                                          "recompute is full and this is empty")
+    sharding: str | None = figure(None, title="Sharding evaluated", unit="name")
     micro_batches: int | None = figure(None, title="Micro-batches per step")
     pipeline_bubble: float | None = figure(None, title="Pipeline bubble (share of the step)", unit="share")
     compute_s: float | None = figure(None, title="Compute per step", unit="s")
@@ -91,8 +99,17 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
     section = WorkloadSection(
         model=m.name, params_b=round(m.params / 1e9, 3), active_params_b=round(m.active_params / 1e9, 3),
         memory_per_gpu_gb=_r(mem.total_gb if mem else None), memory=mem, gpu_memory_gb=o.gpu_memory_gb,
-        fits=o.fits, **figures)
+        fits=o.fits, activation_memory_gb=_r(mem.activations_gb if mem else None), **run_figures(o), **figures)
     return section, o.findings
+
+
+def run_figures(o: WorkloadOutcome) -> dict[str, Any]:
+    """The recompute and sharding the job is evaluated with."""
+    run = o.evaluated
+    if run is None:
+        return {}
+    layers = run.recompute_layers if run.recompute == "full" else None
+    return {"recompute": run.recompute, "recompute_layers": layers, "sharding": run.sharding}
 
 
 def run_cost(ctx, days: float) -> dict[str, float]:

@@ -1,7 +1,7 @@
 """One training step of a transformer under TP x PP x DP (x EP): compute, pipeline bubble,
 communication, tokens/s and end-to-end MFU.
 
-Layout (Megatron-LM's default rank order tp-dp-pp): tensor-parallel ranks are neighbours
+Layout (Megatron-LM's default rank order tp-cp-dp-pp): tensor-parallel ranks are neighbours
 inside an NVLink domain (8 GPUs on an HGX board, 72 in an NVL72 rack; GPUs without NVLink
 share a node over PCIe); data-parallel ranks come next, so ``g = domain / TP`` ranks of a
 DP group share a domain and the group spans ``n = DP / g`` domains; pipeline stages are
@@ -13,7 +13,8 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
 ``L`` layers, hidden size ``h``:
 
 - compute: (6 N + 12 L s h) x T FLOPs (PaLM appendix B) / (GPUs x peak x kernel efficiency);
-  full activation recompute adds one more forward pass, (2 N + 4 L s h) x T;
+  full activation recompute adds one more forward pass, (2 N + 4 L s h) x T, for the share of
+  the layers it recomputes (``activations``);
 - pipeline bubble: the stages' work (compute and the TP, PP and EP traffic inside it)
   stretched by 1 / (1 - bubble), bubble = (p-1)/(m+p-1) for 1F1B (``pipeline``);
 - data-parallel gradient synchronisation of the GPU's shard S = P / (TP x PP) x 2 bytes,
@@ -27,9 +28,15 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
   across the n domains. SHARP applies to the fabric all-reduce only;
 - tensor parallel: 4 all-reduces of the activations (T/DP x h values) per layer (2 in
   forward, 2 in backward; Shoeybi et al. 2019) on L/PP layers; a TP group wider than a
-  domain reduces inside each domain over NVLink and across domains over the fabric;
+  domain reduces inside each domain over NVLink and across domains over the fabric; a
+  group filling an NVSwitch domain with NVLink SHARP runs at its measured busbw
+  (``tp_nvlink_gbs``);
 - pipeline parallel: activations forward and gradients backward between stages,
   2 x T/DP x h values per GPU, split across the TP ranks;
+- context parallel c: each GPU computes s / c tokens of every sequence (T / (DP x c) per
+  TP group); per layer and micro-batch an all-gather of the sequence's K and V over the c
+  ranks and a reduce-scatter of their gradients (Llama 3's all-gather CP), on NVLink
+  while TP x c fits in a domain; the gradients are reduced over DP x c ranks;
 - expert parallel (MoE): 4 all-to-alls per layer (dispatch and combine, forward and
   backward) of the GPU's T/(DP x TP) tokens x experts per token x h values, (EP-1)/EP of
   them leaving the GPU.
@@ -52,6 +59,7 @@ from planner.network.collective import (
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
 from planner.records import field, record
 from planner.settings import FabricSettings, WorkloadSettings
+from planner.workload.activations import full_recompute_share
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.pipeline import bubble_fraction
@@ -72,6 +80,7 @@ class JobShape:
     domain_gpus: int = 0  # GPUs in one NVLink domain; 0 = the node's GPUs
     memory_gb: float = 0.0  # HBM per GPU; 0 = unknown
     memory_bandwidth_tbs: float | None = None
+    nvls_busbw_gbs: float | None = None  # NVLink SHARP all-reduce busbw across the domain; None: ring
 
     @property
     def local_gpus(self) -> int:
@@ -107,6 +116,7 @@ class StepResult:
     peak_tflops: float = 0.0
     tp_fabric_bytes_per_gpu: float = 0.0
     ep_fabric_bytes_per_gpu: float = 0.0
+    cp_s: float = 0.0
 
     @property
     def gpu_idle_pct(self) -> float:
@@ -163,14 +173,24 @@ def tokens_per_s_limit(gpus: int, flops_per_token: float, peak_tflops_per_gpu: f
     return gpus * peak_tflops_per_gpu * 1e12 / flops_per_token
 
 
+def tp_nvlink_gbs(shape: JobShape, tp_local: int, ring_gbs: float) -> float:
+    """Bus bandwidth of the TP all-reduce inside the NVLink domain: NVLink SHARP's measured
+    nccl-tests busbw when the group is the whole domain it was measured on (8 x H100:
+    ~480 GB/s against the ring's ~370; with fewer GPUs NVLS gains little, NCCL issue
+    #1455), else the ring's NVLink bandwidth x efficiency."""
+    if shape.nvls_busbw_gbs and shape.nvlink_gbs > 0 and tp_local == shape.local_gpus:
+        return shape.nvls_busbw_gbs
+    return ring_gbs
+
+
 def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, tech: str | None = None,
                dp: int | None = None, sharp: bool | None = None, model: ModelShape | None = None) -> StepResult:
     """The step model of this module's docstring for ``w`` on fabric ``tech`` (default the plan's)."""
     tech = tech or fabric.technology
     dp = w.dp if dp is None else dp
-    tp, pp = w.tp, w.pp
+    tp, pp, cp = w.tp, w.pp, w.cp
     ep = max(1, min(w.ep, dp))
-    gpus = tp * pp * dp
+    gpus = tp * cp * pp * dp
     model = model or model_shape(w)
     use_sharp = (fabric.sharp if sharp is None else sharp) and TECHNOLOGIES[tech].sharp_capable
     P = model.params
@@ -186,9 +206,10 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
 
     tp_local = min(tp, local)
     tp_domains = math.ceil(tp / local) if tp > local else 1
-    g = max(1, min(dp, local // tp)) if tp <= local else 1
-    n = math.ceil(dp / g)
-    tokens_per_replica = T / dp
+    grad_ranks = dp * cp  # context-parallel ranks hold the same weights and reduce gradients too
+    g = max(1, min(grad_ranks, local // tp)) if tp <= local else 1
+    n = math.ceil(grad_ranks / g)
+    tokens_per_replica = T / (dp * cp)  # tokens one tensor-parallel group handles per step
     m = micro_batches(w, dp)
 
     # Data-parallel gradient synchronisation.
@@ -212,13 +233,27 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     # domain over NVLink, and across domains (a wider group) over the fabric.
     tp_payload = 4.0 * (model.layers / pp) * tokens_per_replica * model.hidden * act_bytes
     tp_calls = 4 * math.ceil(model.layers / pp) * m
-    tp_nv = collective("all_reduce", tp_local, tp_payload, b_nv, 0.0, calls=tp_calls)
+    tp_nv = collective("all_reduce", tp_local, tp_payload, tp_nvlink_gbs(shape, tp_local, b_nv), 0.0, calls=tp_calls)
     tp_fab = collective("all_reduce", tp_domains, tp_payload / tp_local, b_fab, a_fab, calls=tp_calls)
     tp_s = tp_nv.time_s + tp_fab.time_s
 
+    # Context parallel: per layer and micro-batch, K and V of the whole sequence all-gathered
+    # over the CP ranks (forward) and their gradients reduce-scattered (backward); the CP
+    # ranks sit next to TP's, on NVLink while TP x CP fits in a domain.
+    cp_s = cp_bytes = 0.0
+    cp_on_fabric = cp > 1 and tp * cp > local
+    if cp > 1:
+        kv_per_token = 2 * model.head_dim * max(model.kv_heads / tp, 1.0) * act_bytes
+        gathered = (model.layers / pp) * tokens_per_replica * cp * kv_per_token
+        calls = math.ceil(model.layers / pp) * m
+        b_cp, a_cp = (b_fab, a_fab) if cp_on_fabric else (b_nv, 0.0)
+        cp_coll = [collective(k, cp, gathered, b_cp, a_cp, calls=calls) for k in ("all_gather", "reduce_scatter")]
+        cp_s = total_time(cp_coll)
+        cp_bytes = sum(c.wire_bytes for c in cp_coll)
+
     # Pipeline parallel: point-to-point between neighbouring stages.
     pp_s = pp_bytes = 0.0
-    pp_on_fabric = pp > 1 and tp * dp >= local
+    pp_on_fabric = pp > 1 and tp * cp * dp >= local
     if pp > 1:
         pp_bytes = 2.0 * tokens_per_replica * model.hidden * act_bytes / tp
         if pp_on_fabric:
@@ -235,21 +270,26 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         calls = 4 * math.ceil(model.layers / pp) * m
         ep_s = (calls * a_fab + ep_bytes / (b_fab * 1e9)) if ep_on_fabric else ep_bytes / (b_nv * 1e9)
 
-    # Full recompute runs every layer's forward pass twice: one more forward (2N + 4 L s h)
-    # of hardware FLOPs per token that model FLOPs (and MFU) do not count.
-    hw_fpt = fpt + (model.forward_flops_per_token(w.seq_len) if w.recompute == "full" else 0.0)
+    # Recompute is hardware FLOPs that model FLOPs (and MFU) do not count: a layer recomputed
+    # in full runs its forward again, its share of 2N + 4 L s h; selective recompute without
+    # FlashAttention runs the attention core's forward again, 4 L s h (FlashAttention's own
+    # backward recompute is inside its kernels' efficiency).
+    full = full_recompute_share(w, model, pp)
+    hw_fpt = fpt + full * model.forward_flops_per_token(w.seq_len)
+    if w.recompute != "none" and not w.flash_attention:
+        hw_fpt += (1.0 - full) * 4.0 * model.layers * w.seq_len * model.hidden
     compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
     bubble = bubble_fraction(pp, m, w.pp_schedule, w.virtual_stages)
-    stage_work = compute_s + tp_s + pp_s + ep_s
+    stage_work = compute_s + tp_s + pp_s + ep_s + cp_s
     bubble_s = stage_work * bubble / (1.0 - bubble)
     hidden = min(w.overlap * dp_s, compute_s * 4.0 / 6.0)
-    exposed = tp_s + pp_s + ep_s + dp_s - hidden
+    exposed = tp_s + pp_s + ep_s + cp_s + dp_s - hidden
     step_s = compute_s + bubble_s + exposed
 
     fabric_bytes = (sum(c.wire_bytes for c in fab) + (pp_bytes if pp_on_fabric else 0.0) + tp_fab.wire_bytes
-                    + (ep_bytes if ep_on_fabric else 0.0))
+                    + (ep_bytes if ep_on_fabric else 0.0) + (cp_bytes if cp_on_fabric else 0.0))
     nvlink_bytes = (sum(c.wire_bytes for c in nv) + (0.0 if pp_on_fabric else pp_bytes) + tp_nv.wire_bytes
-                    + (0.0 if ep_on_fabric else ep_bytes))
+                    + (0.0 if ep_on_fabric else ep_bytes) + (0.0 if cp_on_fabric else cp_bytes))
     return StepResult(
         gpus=gpus, fabric=tech, sharp=use_sharp, compute_s=compute_s, tp_s=tp_s, pp_s=pp_s,
         dp_s=dp_s, dp_fabric=fab, exposed_s=exposed, step_s=step_s, tokens_per_s=T / step_s,
@@ -257,6 +297,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         nvlink_bytes_per_gpu=nvlink_bytes, gpus_per_node=max(1, shape.gpus_per_node), ep_s=ep_s,
         bubble_s=bubble_s, bubble=bubble, micro_batches=m, flops_per_token=fpt, peak_tflops=peak,
         tp_fabric_bytes_per_gpu=tp_fab.wire_bytes, ep_fabric_bytes_per_gpu=ep_bytes if ep_on_fabric else 0.0,
+        cp_s=cp_s,
     )
 
 

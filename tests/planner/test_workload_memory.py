@@ -32,54 +32,88 @@ def by_code(report, code):
     return [f for f in report.findings if f.code == code]
 
 
-def test_70b_plain_ddp_on_128_h100_does_not_fit():
-    """Acceptance 1: 70B, TP 1, PP 1, DP 128, DDP on 80 GB H100s.
-    Model states 16 bytes x 70e9 = 1,120 GB (bf16 weights 2 + gradients 2 + fp32 master 4 +
-    Adam 8); activations with selective recompute 34 x 4096 x 8192 bytes per layer x 80
-    layers = 91.27 GB (one micro-batch in flight without a pipeline); overhead 5 GB:
-    1,216.3 GB needed, 80 GB available."""
+# Bytes one layer of the default custom shape (Llama 2 70B: h 8192, 64 heads, 8 KV heads of
+# 128, FFN 28,672, SwiGLU, no dropout, FlashAttention) keeps per token with nothing
+# recomputed in full: norms' inputs 2 x 2h, norm outputs 2 x 2h, Q 2h, attention output 2h,
+# K and V 2 x 2 x 1,024, softmax statistics 4 x 64, SwiGLU 3 x 2 x 28,672.
+KEPT_PER_TOKEN = 4 * 8192 + 4 * 8192 + 2 * 8192 + 2 * 8192 + 4 * 1024 + 4 * 64 + 6 * 28672  # 274,688
+
+
+def test_70b_plain_ddp_on_128_h100_runs_with_zero3_and_some_layers_recomputed():
+    """70B, TP 1, PP 1, DP 128, DDP on 80 GB H100s: states 16 bytes x 70e9 = 1,120 GB, so no
+    recompute fits; ZeRO-1 (4 + 12/128 bytes: 286.6 GB) and ZeRO-2 (2 + 14/128: 147.7 GB) do
+    not either; ZeRO-3 16 x 70e9 / 128 = 8.75 GB does. Activations, one micro-batch of
+    4,096 tokens in flight: kept 274,688 x 4,096 = 1.1251 GB per layer, a fully recomputed
+    layer's input 2 x 4,096 x 8,192 = 67.1 MB. k layers in full: (80 - k) x 1.1251 + k x
+    0.0671 + 1.1251 <= 80 - 8.75 - 5 -> k >= 23.5: 24 layers. Evaluated so, with a warning."""
     _, report = medium_with(tp=1, pp=1, dp=128)
+    assert not by_code(report, "workload.memory.does_not_fit")
+    kept, inp = KEPT_PER_TOKEN * 4096, 2 * 4096 * 8192
+    acts = 56 * kept + 24 * inp + kept
+    assert 8.75e9 + 57 * kept + 23 * inp + kept + 5e9 > 80e9  # 23 layers would not fit
+    work = report.sections["workload"].to_json()
+    assert work["sharding"] == "zero3" and work["recompute"] == "full" and work["recompute_layers"] == 24
+    assert work["memory_per_gpu_gb"] == pytest.approx((8.75e9 + acts) / 1e9 + 5, abs=1e-3)
+    assert work["fits"] is True and work["tokens_per_s"] > 0
+    warning = by_code(report, "workload.memory.more_sharding")[0]
+    assert warning.severity == "warning"
+    needed = 1120 + 80 * kept / 1e9 + 5  # the settings' own choice: DDP, selective
+    assert f"needs {needed:,.1f} GB per GPU with selective recompute and DDP" in warning.message
+    assert "full recompute of 24 of 80 layers per stage" in warning.message and "ZeRO-3" in warning.message
+    assert "% step time" in warning.message
+
+
+def long_sequences_on_one_gpu_each():
+    """70B, TP 1, PP 1, DP 128, sequences of 65,536 tokens: even ZeRO-3 (8.75 GB) with every
+    layer recomputed keeps 80 x 2 x 65,536 x 8,192 = 85.9 GB of layer inputs."""
+    return medium_with(tp=1, pp=1, dp=128, seq_len=65536, global_batch_tokens=128 * 65536)
+
+
+def test_70b_on_one_gpu_per_replica_with_64k_sequences_does_not_fit():
+    _, report = long_sequences_on_one_gpu_each()
     bad = by_code(report, "workload.memory.does_not_fit")
     assert bad and bad[0].severity == "error"
-    states = 16 * 70e9 / 1e9
-    acts = 34 * 4096 * 8192 * 80 / 1e9
-    needed = states + acts + 5.0
-    assert needed == pytest.approx(1216.3, abs=0.05)
+    # Shown at the settings' sharding (DDP) with every layer recomputed: states 1,120 GB,
+    # inputs 85.9 GB, the layer being recomputed 274,688 x 65,536 = 18.0 GB, overhead 5.
+    needed = 1120 + (80 * 2 * 65536 * 8192 + KEPT_PER_TOKEN * 65536) / 1e9 + 5
     assert f"{needed:,.1f} GB per GPU" in bad[0].message and "80 GB" in bad[0].message
     work = report.sections["workload"].to_json()
     assert work["fits"] is False and work["memory_per_gpu_gb"] == pytest.approx(needed, abs=1e-3)
-    assert work["gpu_memory_gb"] == 80
-    # No throughput for a plan that cannot run (it used to claim 116,913 tokens/s).
+    # No throughput for a plan that cannot run.
     assert work["tokens_per_s"] is None and report.sections["network"]["tokens_per_s"] is None
     assert "the smallest change that fits" in bad[0].message
 
 
 def test_the_advisors_change_does_fit():
-    plan, report = medium_with(tp=1, pp=1, dp=128)
+    plan, report = long_sequences_on_one_gpu_each()
     msg = by_code(report, "workload.memory.does_not_fit")[0].message
-    # e.g. "the smallest change that fits: TP 8, DP 16, sharding ZeRO-1 (... GB per GPU)"
     from planner.workload.advisor import smallest_fitting_change
     w = plan.settings.workload
     advice = smallest_fitting_change(w, model_shape(w), FabricSettings(), H100_NODE, 128, 80)
     assert advice is not None and advice.describe() in msg
+    assert {"tp", "dp"} <= set(advice.changes)  # more than one GPU per replica
+    # The evaluation gives the changed plan the recompute (auto) and sharding that fit.
+    from planner.workload.fit import fit_training
     fixed = w.model_copy(update=advice.changes)
-    mem = training_memory(fixed, model_shape(fixed), tp=fixed.tp, pp=fixed.pp, dp=fixed.dp,
-                          domain_ranks=max(1, 8 // fixed.tp))
-    assert mem.total_gb <= 80
+    fit = fit_training(fixed, model_shape(fixed), available_gb=80, domain_ranks=max(1, 8 // fixed.tp))
+    assert fit.fits and fit.memory.total_gb == pytest.approx(advice.memory_gb) and advice.memory_gb <= 80
 
 
 def test_70b_tp8_pp4_dp4_with_zero1_fits():
-    """Acceptance 1: 70e9 / (8 x 4) = 2.1875e9 parameters per GPU; ZeRO-1 keeps weights and
-    gradients (2 + 2 bytes) and a quarter of the 12 optimizer bytes: 7 x 2.1875e9 = 15.31 GB.
-    Activations: 34 x 4096 x 8192 / 8 = 142.6 MB per layer, 80 / 4 = 20 layers, 4 micro-
-    batches in flight on the first stage (1F1B): 11.41 GB. With 5 GB overhead: 31.72 GB."""
+    """70e9 / (8 x 4) = 2.1875e9 parameters per GPU; ZeRO-1 keeps weights and gradients
+    (2 + 2 bytes) and a quarter of the 12 optimizer bytes: 7 x 2.1875e9 = 15.31 GB.
+    Activations with sequence parallelism: 274,688 / 8 = 34,336 bytes per token per layer
+    (one KV head per rank), x 4,096 tokens, 20 layers, 4 micro-batches in flight on the
+    first stage (1F1B): 11.25 GB. With 5 GB overhead: 31.56 GB; no recompute warning."""
     _, report = medium_with(sharding="zero1")
     work = report.sections["workload"].to_json()
     states = 7 * 70e9 / 32 / 1e9
-    acts = 34 * 4096 * 8192 / 8 * 20 * 4 / 1e9
+    acts = KEPT_PER_TOKEN / 8 * 4096 * 20 * 4 / 1e9
     assert work["memory_per_gpu_gb"] == pytest.approx(states + acts + 5, abs=1e-3)
-    assert work["fits"] is True
+    assert work["activation_memory_gb"] == pytest.approx(acts, abs=1e-3)
+    assert work["fits"] is True and work["recompute"] == "selective" and work["recompute_layers"] is None
     assert not by_code(report, "workload.memory.does_not_fit")
+    assert not by_code(report, "workload.memory.more_recompute")
     assert work["tokens_per_s"] > 0 and work["mfu"] > 0
 
 
@@ -93,19 +127,63 @@ def test_zero_stages_and_fsdp_shard_the_states_as_zero_paper():
         assert mem.states_gb == pytest.approx(bytes_per_param * per_gpu / 1e9), sharding
 
 
-def test_recompute_choices_follow_korthikanti():
-    # per layer, micro-batch 1, s = 4096, h = 8192, a = 64, t = 8:
-    # none 4096 x 8192 x (34 + 5 x 64 x 4096 / 8192) / 8, selective 34 sbh / 8, full 2 sbh / 8
+def test_recompute_choices_for_a_flashattention_model():
+    """With FlashAttention nothing s x s is stored, so none = selective; full keeps each
+    layer's input 2 s b h / t and one layer's whole set while it is recomputed."""
     w = WorkloadSettings()
     m = model_shape(w)
-    sbh = 4096 * 8192
     layers_in_flight = 20 * 4
+    kept = KEPT_PER_TOKEN / 8 * 4096
     none = training_memory(w, m, tp=8, pp=4, dp=4, recompute="none").activations_gb
     sel = training_memory(w, m, tp=8, pp=4, dp=4, recompute="selective").activations_gb
     full = training_memory(w, m, tp=8, pp=4, dp=4, recompute="full").activations_gb
-    assert none == pytest.approx(sbh * (34 + 5 * 64 * 4096 / 8192) / 8 * layers_in_flight / 1e9)
-    assert sel == pytest.approx(34 * sbh / 8 * layers_in_flight / 1e9)
-    assert full == pytest.approx((2 * sbh / 8 * layers_in_flight + 34 * sbh / 8) / 1e9)
+    assert none == sel == pytest.approx(kept * layers_in_flight / 1e9)
+    assert full == pytest.approx((2 * 4096 * 8192 / 8 * layers_in_flight + kept) / 1e9)
+
+
+GPT3_175B = dict(model="custom", model_params_b=175, layers=96, hidden_size=12288, heads=96, kv_heads=96,
+                 ffn_size=4 * 12288, mlp_activation="gelu", dropout=True, flash_attention=False, seq_len=2048)
+
+
+@pytest.mark.parametrize("sequence_parallel", [True, False])
+def test_gpt3_layer_matches_korthikanti_equations(sequence_parallel):
+    """Korthikanti et al. 2022 for GPT-3 175B (s 2,048, b 1, h 12,288, a 96), t = 8.
+    sbh = 25,165,824; 5 a s^2 b / t = 5 x 96 x 2,048^2 / 8 = 251,658,240 bytes.
+    Sequence parallel (eq. 5): sbh (34 + 5 a s / h) / t = 106.95 MB + 251.66 MB = 358.61 MB,
+    selective 34 sbh / t = 106.95 MB. Tensor parallel only (eq. 2): sbh (10 + 24/t
+    + 5 a s / (h t)) = 13 sbh + 251.66 MB = 578.81 MB, selective 13 sbh = 327.16 MB."""
+    from planner.workload.activations import kept_layer_bytes
+    w = WorkloadSettings(**GPT3_175B, sequence_parallel=sequence_parallel)
+    m = model_shape(w)
+    sbh = 2048 * 12288
+    scores = 5 * 96 * 2048**2 / 8
+    linear = 34 * sbh / 8 if sequence_parallel else (10 + 24 / 8) * sbh
+    assert kept_layer_bytes(w, m, 8, selective=False) == pytest.approx(linear + scores)
+    assert kept_layer_bytes(w, m, 8, selective=True) == pytest.approx(linear)
+
+
+def test_interleaved_schedule_holds_more_micro_batches_by_the_chunk_count():
+    """Narayanan et al. 2021 / Korthikanti 4.2.3: the first stage holds p (1 + (p-1)/(p v))
+    micro-batches: p 4, v 2 -> 4 x (1 + 3/8) = 5.5 against 1F1B's 4."""
+    w = WorkloadSettings(sharding="zero1")
+    m = model_shape(w)
+    flat = training_memory(w, m, tp=8, pp=4, dp=4).activations_gb
+    inter = training_memory(w.model_copy(update={"pp_schedule": "interleaved", "virtual_stages": 2}), m,
+                            tp=8, pp=4, dp=4).activations_gb
+    assert inter / flat == pytest.approx(5.5 / 4)
+
+
+def test_partial_full_recompute_costs_one_forward_of_its_layers():
+    """3 of a stage's 20 layers recomputed in full: hardware FLOPs per token grow by 3/20 of
+    one forward pass, (2N + 4 L s h) x 3/20; model FLOPs (and MFU's numerator) do not."""
+    w = WorkloadSettings(sharding="zero1")
+    m = model_shape(w)
+    base = model_step(w, FabricSettings(), H100_NODE)
+    part = model_step(w.model_copy(update={"recompute": "full", "recompute_layers": 3}), FabricSettings(), H100_NODE)
+    fpt = 6 * 70e9 + 12 * 80 * 4096 * 8192
+    fwd = 2 * 70e9 + 4 * 80 * 4096 * 8192
+    assert part.compute_s / base.compute_s == pytest.approx((fpt + 3 / 20 * fwd) / fpt)
+    assert part.flops_per_token == base.flops_per_token == pytest.approx(fpt)
 
 
 def test_bubble_for_four_stages_and_eight_micro_batches_is_three_elevenths():
