@@ -1,6 +1,6 @@
 """What an evaluation produces: per-rack figures, totals, findings and per-concern sections.
 
-Records (``planner.records``: cheap to build on every edit); ``to_json`` gives the report
+Dataclasses (slotted; the report's value types); ``to_json`` gives the report
 contract printed by ``cluster-planner check --json``.
 
 Why it is long: the report's records (racks, feeds, totals, findings, the report) each with
@@ -9,9 +9,8 @@ the JSON keys of the ``check --json`` contract.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
-
-from planner.records import field, record
 
 if TYPE_CHECKING:  # the section models import this module (Finding)
     from planner.costs.section import CostSection
@@ -24,7 +23,7 @@ Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Finding:
     severity: Severity
     code: str
@@ -35,7 +34,7 @@ class Finding:
         return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where}
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class RackResult:
     """One rack's figures. Powers are kept in integer milliwatts and weights in grams so
     that totals summed incrementally equal totals summed from scratch, exactly."""
@@ -160,7 +159,7 @@ class RackResult:
         }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Totals:
     gpus: int = 0
     nodes: int = 0
@@ -225,7 +224,7 @@ class Totals:
         }
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Report:
     plan_name: str
     power_basis: str

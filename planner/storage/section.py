@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from planner.records import record
+from dataclasses import dataclass
+
 from planner.report.figures import Figures, figure
 from planner.report.model import Finding
 from planner.storage.sizing import (
@@ -10,7 +11,7 @@ from planner.storage.sizing import (
 )
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StorageSection(Figures):
     storage_devices: int = figure(0, title="Storage appliances")
     capacity_tb: float = figure(0.0, title="Capacity", unit="TB")

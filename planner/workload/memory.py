@@ -20,8 +20,8 @@ flight over its L / p layers; the interleaved schedule x (1 + (p-1)/(p m)).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from planner.records import record
 from planner.settings import WorkloadSettings
 from planner.workload.models import ModelShape
 
@@ -33,7 +33,7 @@ def weight_bytes(precision: str) -> float:
     return 3.0 if precision == "fp8" else 2.0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MemoryEstimate:
     weights_gb: float
     gradients_gb: float
