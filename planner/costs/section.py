@@ -11,8 +11,8 @@ from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
 from planner.costs.prices import apply_price_overrides
 from planner.network.fabric import FabricSizingError, plan_fabric
-from planner.report.figures import Figures, detail, figure
-from planner.report.model import Finding
+from planner.figures import Figures, detail, figure
+from planner.findings import Finding
 
 
 def _money(d: dict[str, float | None], digits: int = 2) -> dict[str, float | None]:

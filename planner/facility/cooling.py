@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from planner.findings import Finding
 from planner.hardware.catalog import Catalog
-from planner.report.model import Finding
 from planner.settings import FacilitySettings
 
 

@@ -21,8 +21,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from planner.findings import Finding
 from planner.hardware.catalog import DeviceType
-from planner.report.model import Finding
 from planner.settings import PowerSettings
 
 

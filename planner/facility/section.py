@@ -13,8 +13,8 @@ import math
 from dataclasses import dataclass
 
 from planner.facility.heat import water_l_min
-from planner.report.figures import Figures, figure
-from planner.report.model import Finding
+from planner.figures import Figures, figure
+from planner.findings import Finding
 
 
 def units_for(load_kw: float, unit_kw: float, redundancy: str) -> int:

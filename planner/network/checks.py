@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.technologies import TECHNOLOGIES
 from planner.network.fabric import FabricSize
-from planner.report.model import Finding
+from planner.findings import Finding
 from planner.settings import FabricSettings, WorkloadSettings
 
 

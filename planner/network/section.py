@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planner.figures import Figures, detail, figure
+from planner.findings import Finding
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
-from planner.report.figures import Figures, detail, figure
-from planner.report.model import Finding
 from planner.workload.section import workload_outcome
 
 NO_TIERS = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner.facility.rack_result import RackResult
+from planner.findings import Finding
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
-from planner.report.model import Finding, RackResult, Totals
+from planner.report.model import Totals
 
 
 @dataclass(slots=True)

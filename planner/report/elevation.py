@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from planner import vocabulary
+from planner.facility.rack_result import RackResult
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.model import Placement, Rack
-from planner.report.model import RackResult
 from planner.report.palette import category_color, load_color, text_color_on
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.report.figures import Figures, figure
-from planner.report.model import Finding
+from planner.figures import Figures, figure
+from planner.findings import Finding
 from planner.storage.sizing import (
     checkpoint_gb, checkpoint_write_s, fastest_storage_nic_gbps, node_storage_gbs, storage_totals,
 )

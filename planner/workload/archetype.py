@@ -15,7 +15,7 @@ Between the guide's ranges (20-30B, 130-200B) the advisor names the nearer type.
 
 from __future__ import annotations
 
-from planner.report.model import Finding
+from planner.findings import Finding
 
 ARCHETYPES = {
     "type1": ("Type 1 single-node workhorse", 4,

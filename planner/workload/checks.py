@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from planner.findings import Finding
 from planner.network.checks import NodeSummary
 from planner.network.technologies import TECHNOLOGIES
-from planner.report.model import Finding
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
 from planner.workload.archetype import advise

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from planner.figures import Figures, figure
+from planner.findings import Finding
 from planner.network.checks import NodeSummary, summarise_nodes
-from planner.report.figures import Figures, figure
-from planner.report.model import Finding
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.inference import InferenceResult
 from planner.workload.memory import MemoryEstimate

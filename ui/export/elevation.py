@@ -16,7 +16,8 @@ from PySide6.QtCore import QRectF, Qt
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
 from planner.plan.model import Plan, Rack
 from planner.report.elevation import DeviceBox, device_box, rack_heading, short_model
-from planner.report.model import RackResult, Report
+from planner.facility.rack_result import RackResult
+from planner.report.model import Report
 from planner.report.palette import LOAD_TRACK, category_color, load_color
 from planner.report import palette
 from ui.export.canvas import MIN_FONT_PT, Canvas
