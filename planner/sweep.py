@@ -48,7 +48,7 @@ from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan
-from planner.plan.readfile import read_limited, strict_json
+from planner.readfile import read_limited, strict_json
 from planner.plan.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC, METRICS

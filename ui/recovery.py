@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from planner.errors import PlannerError, one_line
 from planner.plan.fileio import atomic_write_bytes, load_plan, open_plan
 from planner.plan.model import Plan
-from planner.plan.readfile import read_limited
+from planner.readfile import read_limited
 
 DEFAULT_INTERVAL_S = 60
 log = logging.getLogger(__name__)
