@@ -49,7 +49,7 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan
 from planner.readfile import read_limited, strict_json
-from planner.plan.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
+from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC, METRICS
 from planner.report.evaluate import evaluate

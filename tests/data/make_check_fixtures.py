@@ -42,7 +42,7 @@ def outputs(name: str) -> dict[str, dict]:
 
 
 def main() -> int:
-    from planner.plan.templates import template_names
+    from planner.design.templates import template_names
 
     OUT.mkdir(exist_ok=True)
     for name in template_names():

@@ -51,7 +51,7 @@ def test_the_comparison_catches_drops_renames_and_changed_values():
 
 
 def test_every_template_has_fixtures():
-    from planner.plan.templates import template_names
+    from planner.design.templates import template_names
 
     assert TEMPLATES == sorted(template_names())
 

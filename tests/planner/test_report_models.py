@@ -8,10 +8,10 @@ import dataclasses
 import pytest
 
 from planner.costs.section import CostSection
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.network.section import FabricRow, NetworkSection
 from planner.plan.commands import RemoveDevices
-from planner.plan.templates import build_template
 from planner.report import labels
 from planner.report.evaluate import Evaluator, evaluate
 from planner.storage.section import StorageSection

@@ -9,7 +9,7 @@ import pytest
 
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from ui.summary_strip import SummaryStrip
 
 
