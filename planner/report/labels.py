@@ -20,7 +20,7 @@ from typing import Any
 
 from planner.costs.section import CostSection
 from planner.facility.section import FacilitySection
-from planner.network.section import FabricRow, NetworkSection, ScalingPoint
+from planner.report.network_section import FabricRow, NetworkSection, ScalingPoint
 from planner.storage.section import StorageSection
 from planner.workload.section import WorkloadSection
 from planner import vocabulary

@@ -17,7 +17,7 @@ from planner.findings import Finding
 if TYPE_CHECKING:
     from planner.costs.section import CostSection
     from planner.facility.section import FacilitySection
-    from planner.network.section import NetworkSection
+    from planner.report.network_section import NetworkSection
     from planner.storage.section import StorageSection
     from planner.workload.section import WorkloadSection
 

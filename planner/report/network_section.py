@@ -1,5 +1,10 @@
 """The report's network section: fabric sizing against the switches placed in racks, the
-training workload on that fabric, and the comparison over every fabric technology."""
+training workload on that fabric, and the comparison over every fabric technology.
+
+It reads the fabric (``planner.network``) and the workload model (``planner.workload``),
+which itself runs on the fabric's technologies and collectives, so it sits in the report,
+above both.
+"""
 
 from __future__ import annotations
 
