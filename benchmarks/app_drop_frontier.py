@@ -33,10 +33,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from PySide6.QtCore import QSettings, qInstallMessageHandler  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from planner.design.templates import build_template  # noqa: E402
 from planner.hardware.catalog import default_catalog  # noqa: E402
 from planner.plan.commands import MoveDevice  # noqa: E402
 from planner.plan.space import fit_problem, lowest_free_u  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
 from ui.app import ensure_application  # noqa: E402
 from ui.document import Document  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402

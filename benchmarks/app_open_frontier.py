@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from planner.design.templates import build_template  # noqa: E402
 from planner.hardware.catalog import default_catalog  # noqa: E402
 from planner.plan.fileio import save_plan  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
 
 PROBE = Path(__file__).resolve().parent / "_app_probe.py"
 LIMITS = {"frontier-100k": (5.0, 1024), "campus-400k": (3.0, 1536)}  # open to first paint s, peak MB

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from planner.hardware.catalog import default_catalog  # noqa: E402
 from planner.plan.commands import AddDevice, RemoveDevices  # noqa: E402
 from planner.report.evaluate import Evaluator  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
+from planner.design.templates import build_template  # noqa: E402
 from ui.charts import ChartsPanel  # noqa: E402
 
 

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from planner.hardware.catalog import default_catalog  # noqa: E402
 from planner.report.evaluate import Evaluator  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
+from planner.design.templates import build_template  # noqa: E402
 
 
 def best_ms(plan, catalog, repeats: int = 20) -> tuple[float, float]:

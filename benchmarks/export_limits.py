@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from planner.design.templates import build_template  # noqa: E402
 from planner.plan.fileio import save_plan  # noqa: E402
 from planner.plan.model import MAX_RACKS  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
 
 FORMAT_LIMITS = {"svg": 3_000, "png": 1_000}
 TARGET_KB = 2 * 1024 * 1024

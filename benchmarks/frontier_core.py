@@ -31,7 +31,7 @@ from planner.report.evaluate import Evaluator  # noqa: E402
 from planner.export.xlsx import write_workbook  # noqa: E402
 from planner.plan.fileio import open_plan, save_plan  # noqa: E402
 from planner.plan.space import fit_problem, lowest_free_u  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
+from planner.design.templates import build_template  # noqa: E402
 
 # template -> (generation s, full evaluation s, incremental p95 s, Excel export s, peak MB)
 TARGETS = {"frontier-100k": (5.0, 0.5, 0.005, 20.0, 1024.0), "campus-400k": (None, 0.2, 0.002, 10.0, 1536.0)}

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from planner.design.templates import build_template  # noqa: E402
 from planner.hardware.catalog import default_catalog  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
 from planner.sweep import parse_grid, run_sweep  # noqa: E402
 
 GRID = {

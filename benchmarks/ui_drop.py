@@ -21,10 +21,10 @@ from PySide6.QtCore import QPoint, Qt, qInstallMessageHandler  # noqa: E402
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from planner.design.templates import build_template  # noqa: E402
 from planner.hardware.catalog import default_catalog  # noqa: E402
 from planner.plan.autoplace import AutoPlace  # noqa: E402
 from planner.plan.commands import AddRack  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
 from ui import theme  # noqa: E402
 from ui.app import ensure_application  # noqa: E402
 from ui.document import Document  # noqa: E402

@@ -9,8 +9,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from planner.design.templates import build_template, template_names
 from planner.hardware.catalog import default_catalog
-from planner.plan.templates import build_template, template_names
 from planner.report.evaluate import evaluate
 from ui.export.files import ensure_app, export_drawing
 

@@ -20,7 +20,7 @@ from planner.cli import main as cli_main
 #: tenth of a second of the app's start. ``tests/ui/test_start_imports.py`` checks that the
 #: window's first paint needs no core module beyond these and what they import.
 APP_CORE = ("numpy", "planner.report.evaluate", "planner.report.elevation", "planner.report.finding_rows",
-            "planner.report.whatif", "planner.plan.fileio", "planner.plan.templates", "planner.plan.rackscale",
+            "planner.report.whatif", "planner.plan.fileio", "planner.design.templates", "planner.plan.rackscale",
             "planner.hardware.catalog", "planner.hardware.search", "planner.export", "planner.numbers")
 
 

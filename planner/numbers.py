@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
-from planner.records import record
 
-
-@record
+@dataclass(frozen=True, slots=True)
 class NumberFormat:
     """The separators of a locale: "." and "," in English, "," and "." in German."""
 

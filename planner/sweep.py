@@ -34,6 +34,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any, Literal
 
@@ -47,10 +48,9 @@ from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan
-from planner.plan.readfile import read_limited, strict_json
-from planner.plan.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
+from planner.readfile import read_limited, strict_json
+from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
-from planner.records import field, record
 from planner.report.compare import METRIC, METRICS
 from planner.report.evaluate import evaluate
 from planner.settings import FabricSettings
@@ -76,7 +76,7 @@ class _Grid(BaseModel):
 AXES = ("gpu_system", "nodes", "fabric", "rack", "power_basis")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Grid:
     axes: dict[str, list[Any]]  # only the axes given, in AXES order
 
@@ -321,7 +321,7 @@ def _run_chunk(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [evaluate_point(_worker["base"], p, _worker["catalog"]) for p in points]
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class SweepResult:
     rows: list[dict[str, Any]] = field(default_factory=list)
     total: int = 0

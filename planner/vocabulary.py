@@ -9,7 +9,7 @@ Two styles of the same figure:
 
 Choices (fabric technologies, topologies, cooling, power basis, ...) have one title each
 (``choice_title``); every surface — Settings, the report, the exports — shows that title.
-Units are the report's unit kinds (``planner.report.figures``): "" for counts, "kW", "W",
+Units are the report's unit kinds (``planner.figures``): "" for counts, "kW", "W",
 "$", "$/month", "ms", "GB/s", "%", "fraction", ":1", ... ``None`` reads as ``none``.
 """
 

@@ -7,10 +7,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCT = [ROOT / "planner", ROOT / "ui"]
-# The one sanctioned exec: ``planner.records`` compiles a record class's __init__ and __eq__/__hash__
-# from the field names of a class declared in the source (as ``dataclasses`` does), never from
-# data; it refuses a field name that is not a plain identifier (tests/planner/test_records.py).
-SANCTIONED = {"planner/records.py": ["exec(", "exec("]}
+# Builtins that run code from a string; none is sanctioned anywhere in the product.
+CODE_RUNNERS = ("eval", "exec", "compile", "__import__")
 
 
 def _sources():
@@ -26,14 +24,20 @@ def unsafe_uses(source: str) -> list[str]:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] + ([node.module] if isinstance(node, ast.ImportFrom) else [])
             found += [f"import {n}" for n in names if n and n.split(".")[0] in ("pickle", "cPickle", "dill", "marshal", "shelve")]
-        elif isinstance(node, ast.Call):
+        # The builtins by name, called or not (``run = exec`` too), through ``builtins`` or
+        # ``__builtins__``, or imported; a Qt object's .exec() (dialog, menu) runs no code from data.
+        if isinstance(node, ast.ImportFrom) and node.module == "builtins":
+            found += [f"{a.name}(" for a in node.names if a.name in CODE_RUNNERS]
+        elif isinstance(node, ast.Name) and node.id in CODE_RUNNERS + ("__builtins__",):
+            found.append(f"{node.id}(" if node.id in CODE_RUNNERS else node.id)
+        elif isinstance(node, ast.Attribute) and node.attr in CODE_RUNNERS and isinstance(node.value, ast.Name) \
+                and node.value.id == "builtins":
+            found.append(f"{node.attr}(")
+        elif isinstance(node, ast.Constant) and node.value in CODE_RUNNERS:
+            found.append(f"{node.value!r}")  # getattr(builtins, "exec")
+        if isinstance(node, ast.Call):
             f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-            # eval/exec as builtins; a Qt object's .exec() (dialog, menu) runs no code from data.
-            builtin = isinstance(f, ast.Name) or (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)
-                                                  and f.value.id == "builtins")
-            if builtin and name in ("eval", "exec", "compile", "__import__"):
-                found.append(f"{name}(")
+            name = f.attr if isinstance(f, ast.Attribute) else ""
             if name in ("load", "load_all", "unsafe_load", "full_load") and isinstance(f, ast.Attribute) \
                     and isinstance(f.value, ast.Name) and f.value.id == "yaml":
                 loader = {k.arg: k.value for k in node.keywords}.get("Loader")
@@ -48,6 +52,11 @@ def test_the_scanner_catches_each_unsafe_construct():
     assert unsafe_uses("x = eval('1')") == ["eval("]
     assert unsafe_uses("exec(code)") == ["exec("]
     assert unsafe_uses("import builtins\nbuiltins.exec(code)") == ["exec("]
+    assert unsafe_uses("run = exec\nrun(code)") == ["exec("]
+    assert unsafe_uses("from builtins import eval") == ["eval("]
+    assert unsafe_uses("import builtins\ngetattr(builtins, 'exec')(code)") == ["'exec'"]
+    assert unsafe_uses("__builtins__['eval']('1')") == ["__builtins__", "'eval'"]
+    assert unsafe_uses("code = compile(text, 'f', 'exec')") == ["compile(", "'exec'"]
     assert unsafe_uses("yaml.load(f)") == ["yaml.load("]
     assert unsafe_uses("yaml.unsafe_load(f)") == ["yaml.unsafe_load("]
     assert unsafe_uses("yaml.load(f, Loader=yaml.SafeLoader)") == []
@@ -62,8 +71,6 @@ def test_no_unsafe_code_in_planner_or_ui():
     for path in files:
         text = path.read_text(encoding="utf-8")
         uses = unsafe_uses(text)
-        if uses == SANCTIONED.get(path.relative_to(ROOT).as_posix()):
-            uses = []
         problems += [f"{path.relative_to(ROOT)}: {use}" for use in uses]
         # Belt and braces against indirect uses the AST check would miss (getattr, strings).
         for line_no, line in enumerate(text.splitlines(), 1):

@@ -16,7 +16,7 @@ from planner.hardware.catalog import default_catalog, load_catalog
 from planner.errors import PlannerError
 from planner.plan.fileio import open_plan
 from planner.paths import resources_dir
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from planner.report import palette
 from ui.document import Document
 from ui.errors import install_exception_hook

@@ -8,9 +8,10 @@ from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import QListView, QListWidget, QListWidgetItem
 
+from planner.findings import Finding
 from planner.plan.changes import ChangeSet
 from planner.report.finding_rows import FindingRows
-from planner.report.model import Finding, Report
+from planner.report.model import Report
 from ui import theme
 
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1

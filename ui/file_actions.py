@@ -14,11 +14,11 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from planner.design.templates import build_template
 from planner.errors import PlannerError
 from planner.plan.commands import SetPriceOverrides
 from planner.plan.fileio import open_plan
 from planner.plan.names import file_slug
-from planner.plan.templates import build_template
 from ui.last_folder import last_folder, remember_folder
 from ui.plan_lock import PlanGuard
 from ui.template_dialog import TemplateDialog

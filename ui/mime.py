@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 from PySide6.QtCore import QMimeData
-
-from planner.records import record
 
 DEVICE_MIME = "application/x-gpu-cluster-planner-device"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DragPayload:
     device: str
     """Catalog device type id."""

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsObject, QSty
 from planner.hardware.catalog import DeviceType
 from planner.plan.model import Placement, Rack
 from planner.report.elevation import DeviceBox, RackHeading, device_box, rack_heading
-from planner.report.model import RackResult
+from planner.facility.rack_result import RackResult
 from planner.report import palette
 from ui import fmt, theme
 from ui.floor import LABELS_FROM_LOD

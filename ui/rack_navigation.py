@@ -10,9 +10,10 @@ zooms into the selected rack, Esc clears the selection (during a drag: cancels i
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QRectF, Qt
 
-from planner.records import record
 from ui import theme
 from ui.floor import FLOOR_BELOW_LOD, LABELS_FROM_LOD
 from ui.rack_items import DeviceItem, RackItem
@@ -23,7 +24,7 @@ READABLE_ZOOM = 0.6  # where select() and Enter take the user from the floor ove
 K = Qt.Key
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ViewKey:
     keys: tuple[Qt.Key, ...]
     what: str

@@ -25,6 +25,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -35,8 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from planner.errors import PlannerError, one_line
 from planner.plan.fileio import atomic_write_bytes, load_plan, open_plan
 from planner.plan.model import Plan
-from planner.plan.readfile import read_limited
-from planner.records import record
+from planner.readfile import read_limited
 
 DEFAULT_INTERVAL_S = 60
 log = logging.getLogger(__name__)
@@ -48,7 +48,7 @@ def default_recovery_dir() -> Path:
     return Path(base) / "recovery"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RecoveryCopy:
     """A recovery copy left behind by a session that did not exit normally."""
 

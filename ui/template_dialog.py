@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QListWidget, QListWidgetItem, QVBoxLayout
 
-from planner.plan.templates import list_templates
+from planner.design.templates import list_templates
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 1
 

@@ -13,12 +13,12 @@ import difflib
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
 
 from planner import __version__
 from planner.errors import PlannerError, one_line
-from planner.records import record
 from planner.text import clean_text
 
 # Subcommand modules, in the order ``--help`` lists them.
@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Frontends:
     """What the program's entry point (``cluster_planner``) lends the command line: opening the
     desktop app and drawing exports. The core imports neither; without them (``python -m

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from planner.cli import load_catalog_arg, print_json
-from planner.network.section import FabricRow
+from planner.report.network_section import FabricRow
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.settings import GUIDE

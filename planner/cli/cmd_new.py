@@ -1,8 +1,8 @@
 """cluster-planner new: write a plan from a template."""
 
 from planner.cli import load_catalog_arg
+from planner.design.templates import build_template
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template
 from planner.safefile import check_target
 
 

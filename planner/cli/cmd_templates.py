@@ -1,6 +1,6 @@
 """cluster-planner templates: the reference designs, one line each."""
 
-from planner.plan.templates import list_templates
+from planner.design.templates import list_templates
 
 
 def register(sub) -> None:

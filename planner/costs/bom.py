@@ -14,10 +14,10 @@ over the racks.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
-from planner.records import record
 from planner.settings import field_meta
 from planner.settings.costs import CostSettings
 from planner.settings.power import PowerSettings
@@ -27,7 +27,7 @@ RACKS = "Racks"
 FACILITY = "Facility"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class BomLine:
     category: str
     item: str

@@ -15,10 +15,10 @@ raises the cost of each GPU-hour actually delivered.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from planner.records import field, record
 from planner.settings.costs import CostSettings
 
 
@@ -154,7 +154,7 @@ def project_costs_usd(s: CostSettings, hardware_usd: float) -> dict[str, float]:
             "contingency": contingency}
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class CostResult:
     """Headline figures of the cost model; money in US dollars."""
 

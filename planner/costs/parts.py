@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from planner.costs.bom import CABLING, BomLine
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.parts import Component
-from planner.records import replace
 
 if TYPE_CHECKING:  # pragma: no cover
     from planner.network.cables import CableSchedule

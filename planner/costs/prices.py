@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import datetime as dt
 import zipfile
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from planner.costs.bom import BomLine
 from planner.errors import PlannerError
 from planner.plan.model import PriceOverride
-from planner.records import field, record, replace
 
 BOM_SHEET = "BOM"
 ITEM_HEADER = "Item"
 PRICE_HEADER = "Unit price (USD)"
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class PriceImport:
     """What an import did: (item, old unit price, new unit price) per changed line, and
     the rows that match no line of the plan's bill of materials (row number, item)."""

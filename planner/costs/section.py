@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines
@@ -10,9 +11,8 @@ from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
 from planner.costs.prices import apply_price_overrides
 from planner.network.fabric import FabricSizingError, plan_fabric
-from planner.records import record
-from planner.report.figures import Figures, detail, figure
-from planner.report.model import Finding
+from planner.figures import Figures, detail, figure
+from planner.findings import Finding
 
 
 def _money(d: dict[str, float | None], digits: int = 2) -> dict[str, float | None]:
@@ -25,7 +25,7 @@ def _cents(values: tuple[float, ...]) -> tuple[float, ...]:
     return tuple(round(x, 2) for x in values)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class CostSection(Figures):
     """The cost model's figures (money in US dollars, rounded to the cent) and the bill of materials."""
 

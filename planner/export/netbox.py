@@ -17,6 +17,7 @@ import io
 import math
 import re
 from collections import Counter, deque
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from planner.facility.power import evaluate_rack
@@ -24,7 +25,6 @@ from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.fabric import plan_fabric
 from planner.plan.fileio import atomic_write_bytes, save_failure
 from planner.plan.model import Plan
-from planner.records import field, record
 from planner.report import palette
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
@@ -75,7 +75,7 @@ def interface_type(technology: str, gbps: float) -> str:
     return INTERFACE_TYPES.get((technology, gbps), "other")
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class NetBoxExport:
     """Rows per file name, and notes on what the plan could not say."""
 

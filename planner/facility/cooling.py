@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+from planner.findings import Finding
 from planner.hardware.catalog import Catalog
-from planner.records import record
-from planner.report.model import Finding
 from planner.settings import FacilitySettings
 
 
@@ -26,7 +26,7 @@ def cdus_needed(liquid_nodes: int, liquid_heat_kw: float, facility: FacilitySett
     return math.ceil(liquid_nodes / facility.nodes_per_cdu)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Cooling:
     """The liquid-cooling figures of a plan: CDUs needed by policy, placed, their rated capacity."""
 

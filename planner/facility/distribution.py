@@ -18,15 +18,15 @@ Power supply cords are split evenly over the feeds (a device with 6 PSUs puts 3 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
+from planner.findings import Finding
 from planner.hardware.catalog import DeviceType
-from planner.records import record
-from planner.report.model import Finding
 from planner.settings import PowerSettings
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Feed:
     name: str
     pdus: int

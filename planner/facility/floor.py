@@ -9,12 +9,13 @@ depth + cold aisle and depth + hot aisle.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from planner.plan.model import Plan
-from planner.records import record
 from planner.settings import FloorSettings
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Spot:
     row: int  # 0-based row index
     row_name: str
@@ -71,14 +72,14 @@ def row_pitch_m(depth_mm: float, s: FloorSettings, from_row: int) -> float:
     return (depth_mm + aisle) / 1000
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Aisle:
     kind: str  # "cold" or "hot"
     y0_m: float  # from the front of the floor plan
     y1_m: float
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FloorRow:
     name: str
     y0_m: float  # the racks' front edge... the row's band across the floor
@@ -87,7 +88,7 @@ class FloorRow:
     racks: tuple[str, ...]  # rack ids in order
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FloorLayout:
     """The floor as a drawing needs it: each rack's footprint (x, y of its corner, width,
     depth in metres), the rows' bands and the aisles between them, and the overall size."""

@@ -7,10 +7,11 @@ from collections.abc import Iterable
 from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
 from planner.facility.floor import floor_load_kg_m2
 from planner.facility.heat import capture_fraction, water_l_min
+from planner.facility.rack_result import RackResult
+from planner.findings import Finding
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Placement, Plan, Rack
 from planner.plan.space import space_findings
-from planner.report.model import Finding, RackResult
 from planner.settings import GUIDE
 
 

@@ -10,11 +10,11 @@ heat to liquid (``planner.facility.heat``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from planner.facility.heat import water_l_min
-from planner.records import record
-from planner.report.figures import Figures, figure
-from planner.report.model import Finding
+from planner.figures import Figures, figure
+from planner.findings import Finding
 
 
 def units_for(load_kw: float, unit_kw: float, redundancy: str) -> int:
@@ -25,7 +25,7 @@ def units_for(load_kw: float, unit_kw: float, redundancy: str) -> int:
     return {"N": n, "N+1": n + 1, "2N": 2 * n}[redundancy]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FacilitySection(Figures):
     ups_kw: float = figure(0.0, title="UPS capacity installed", unit="kW")
     ups_units: int = figure(0, title="UPS modules")

@@ -22,7 +22,7 @@ from planner.bounds import physical_number
 from planner.errors import PlannerError, describe_validation_error
 from planner.hardware.parts import Component, RackType
 from planner.paths import resources_dir
-from planner.plan.readfile import read_limited, strict_json
+from planner.readfile import read_limited, strict_json
 
 Category = Literal["gpu_server", "switch", "storage", "cdu", "pdu", "other"]
 Cooling = Literal["air", "liquid"]

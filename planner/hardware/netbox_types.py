@@ -32,8 +32,8 @@ from pydantic import ValidationError
 from planner.errors import PlannerError, describe_validation_error
 from planner.hardware.catalog import (CATALOG_SCHEMA_VERSION, Catalog, DeviceType, GpuBlock, NicBlock, SwitchBlock,
                                       read_catalog_file)
-from planner.plan.fileio import atomic_write_bytes
-from planner.plan.readfile import read_limited
+from planner.readfile import read_limited
+from planner.safefile import write_file
 
 MAX_YAML_BYTES = 1024 * 1024
 SWITCH_MIN_PORTS = 16
@@ -230,5 +230,5 @@ def import_into_catalog_file(paths: list[str | Path], target: str | Path, *, gpu
     kept = [d for d in read_catalog_file(target) if d.id not in new_ids] if target.exists() else []
     data = {"schema_version": CATALOG_SCHEMA_VERSION,
             "devices": [d.model_dump(mode="json", exclude_defaults=True) for d in (*kept, *entries)]}
-    atomic_write_bytes(target, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+    write_file(target, (json.dumps(data, indent=1) + "\n").encode("utf-8"), kind="")
     return entries, []

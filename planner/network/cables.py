@@ -32,6 +32,7 @@ import math
 from array import array
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from planner.facility.floor import floor_spots
@@ -39,7 +40,6 @@ from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
 from planner.network.media import Medium, choose_medium, medium_buckets
 from planner.plan.model import Placement, Plan
-from planner.records import record
 
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
 MANAGEMENT_SWITCHES = ("mgmt-1g-48",)
@@ -48,7 +48,7 @@ NETWORK_OF_TIER = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core"
                    "storage": "storage", "management": "management"}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class End:
     rack: str
     u: int
@@ -57,7 +57,7 @@ class End:
     device_type: str = ""  # the catalog id of the device at this end
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Link:
     network: str  # compute, storage, management
     tier: str  # node-leaf, leaf-spine, spine-core, storage, management
@@ -72,7 +72,7 @@ class Link:
         return self.medium.part(self.gbps)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class _Kind:
     """What links of one tier, speed and medium share."""
     network: str

@@ -6,15 +6,16 @@ Every function looks at aggregate device counts (O(device types)), never at devi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.technologies import TECHNOLOGIES
 from planner.network.fabric import FabricSize
-from planner.records import record
-from planner.report.model import Finding
+from planner.findings import Finding
 from planner.settings import GUIDE, FabricSettings, WorkloadSettings
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class NodeSummary:
     """The GPU node types placed, reduced to what the fabric and workload need."""
 

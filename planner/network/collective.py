@@ -17,10 +17,10 @@ with two latency steps (up and down the tree) instead of 2(n-1).
 
 from __future__ import annotations
 
-from planner.records import record
+from dataclasses import dataclass
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Collective:
     """One collective on one level (NVLink inside a node, or the fabric between nodes).
 

@@ -13,10 +13,10 @@ First principles of fat-tree sizing:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Any
 
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.records import field, record
 from planner.settings import FabricSettings
 
 
@@ -24,7 +24,7 @@ class FabricSizingError(ValueError):
     pass
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class FabricSize:
     endpoints: int = 0
     radix: int = 0

@@ -13,7 +13,7 @@ Every run is rounded up to the next stock length of its medium.
 
 from __future__ import annotations
 
-from planner.records import record
+from dataclasses import dataclass
 
 DAC_LENGTHS = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)
 ACC_LENGTHS = (4.0, 5.0)
@@ -25,7 +25,7 @@ CAT6_LENGTHS = (0.5, 1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 100.
 MEDIA = ("DAC", "ACC", "AOC", "MMF", "SMF", "Cat6A")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Medium:
     name: str  # one of MEDIA
     stock_m: float  # the length ordered

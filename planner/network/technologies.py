@@ -21,11 +21,12 @@ Efficiency profiles (``efficiency_profile`` setting):
 
 from __future__ import annotations
 
-from planner.records import record
+from dataclasses import dataclass
+
 from planner.settings import GUIDE, FabricSettings
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FabricTechnology:
     id: str
     title: str

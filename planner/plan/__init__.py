@@ -1,1 +1,1 @@
-"""The plan, its edits (commands and change sets), its file format and the reference-design templates."""
+"""The plan, its edits (commands and change sets) and its file format."""

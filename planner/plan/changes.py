@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from planner.records import record
+from dataclasses import dataclass
 
 # Settings sections whose change alters every rack's figures or findings.
 _RACK_WIDE_SECTIONS = frozenset({"facility", "power", "floor"})
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ChangeSet:
     racks: frozenset[str] = frozenset()
     """Racks whose contents or properties changed, including racks added or removed."""

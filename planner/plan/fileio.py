@@ -18,8 +18,8 @@ from pydantic import ValidationError
 from planner.errors import PlannerError, describe_validation_error, quote
 from planner.plan.migrations import migrate
 from planner.plan.model import Plan, size_problem
-from planner.plan.readfile import read_limited, strict_json
 from planner.plan.variants import VariantError, file_dict, plan_from_file_dict
+from planner.readfile import read_limited, strict_json
 from planner.safefile import (  # noqa: F401 - the save helpers, re-exported for callers of this module
     SaveError, backup_path, backups_of, current_umask, file_mode_for, fsync_dir, keep_backups, resolve_target,
     save_failure, write_file,

@@ -8,8 +8,9 @@ order of first appearance (A ... Z, AA, AB ...); each keeps its racks in plan or
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from planner.plan.model import Plan, Rack
-from planner.records import field, record
 
 # Documents about plans with more racks than this draw one elevation per rack type (and a rack index).
 GROUP_RACKS_ABOVE = 60
@@ -25,7 +26,7 @@ def type_letter(n: int) -> str:
     return out
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class RackType:
     letter: str
     racks: list[Rack] = field(default_factory=list)

@@ -15,15 +15,15 @@ and message: those gained and those lost.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from planner.records import field, record
 from planner.report.model import Report
 
 Better = Literal["lower", "higher"] | None
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Metric:
     key: str
     label: str
@@ -82,7 +82,7 @@ def _difference(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else b - a
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Side:
     name: str
     report: dict[str, Any]  # Report.to_json()
@@ -113,7 +113,7 @@ class Side:
         return Counter((f["severity"], f["code"], f["message"]) for f in self.report.get("findings", []))
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class BomDifference:
     category: str
     item: str
@@ -156,7 +156,7 @@ def bom_differences(a: Side, b: Side) -> list[BomDifference]:
     return out
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class FindingDifference:
     severity: str
     code: str
@@ -186,7 +186,7 @@ def finding_differences(a: Side, b: Side) -> tuple[list[FindingDifference], list
     return listed(fb - fa), listed(fa - fb)
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Difference:
     """One side against the first."""
 
@@ -211,7 +211,7 @@ def _rounded(v: float | None) -> float | None:
     return v if v is None or isinstance(v, int) else round(v, 6)
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Comparison:
     sides: list[Side]
     differences: list[Difference] = field(default_factory=list)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
+from planner.facility.rack_result import RackResult
+from planner.findings import Finding
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
-from planner.records import field, record
-from planner.report.model import Finding, RackResult, Totals
+from planner.report.model import Totals
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class EvalContext:
     """The plan, its catalog, totals, aggregate device counts (device type id -> number
     placed) and the sections computed before this one (read them, never change them)."""

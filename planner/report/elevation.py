@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from planner import vocabulary
+from planner.facility.rack_result import RackResult
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.model import Placement, Rack
-from planner.records import record
-from planner.report.model import RackResult
 from planner.report.palette import category_color, load_color, text_color_on
 
 
@@ -26,7 +26,7 @@ def short_model(model: str) -> str:
     return re.sub(r"\s*\([^)]*\)", "", model).strip() or model
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class DeviceBox:
     """One placed device in its rack: the U it spans and the words written on it."""
 
@@ -77,7 +77,7 @@ def load_text(fraction: float) -> str:
     return f"{fraction:.0%}"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class RackHeading:
     """The words and load colours above a rack."""
 

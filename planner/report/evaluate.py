@@ -9,6 +9,7 @@ full one exactly.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from operator import attrgetter
 
 from planner.hardware.catalog import Catalog
@@ -16,9 +17,10 @@ from planner.plan.changes import ChangeSet
 from planner.facility.cooling import evaluate_cooling
 from planner.plan.model import Plan, Rack
 from planner.facility.power import evaluate_rack, rack_findings
-from planner.records import fields
 from planner.report.context import EvalContext
-from planner.report.model import Finding, RackResult, Report, Totals
+from planner.findings import Finding
+from planner.facility.rack_result import RackResult
+from planner.report.model import Report, Totals
 from planner.report.sections import KEPT_SECTIONS, SECTIONS, register_section
 
 __all__ = ["EvalContext", "Evaluator", "SECTIONS", "evaluate", "register_section"]

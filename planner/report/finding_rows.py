@@ -12,8 +12,9 @@ that stay keep their selection and the list its scroll position.
 
 from __future__ import annotations
 
+from planner.findings import Finding
 from planner.plan.changes import ChangeSet
-from planner.report.model import Finding, Report
+from planner.report.model import Report
 
 SEVERITIES = ("error", "warning", "info")
 

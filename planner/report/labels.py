@@ -20,11 +20,11 @@ from typing import Any
 
 from planner.costs.section import CostSection
 from planner.facility.section import FacilitySection
-from planner.network.section import FabricRow, NetworkSection, ScalingPoint
+from planner.report.network_section import FabricRow, NetworkSection, ScalingPoint
 from planner.storage.section import StorageSection
 from planner.workload.section import WorkloadSection
 from planner import vocabulary
-from planner.report.figures import Figures, figure_fields
+from planner.figures import Figures, figure_fields
 from planner.settings.costs import RENTAL_OPTIONS
 
 # Nested figures of the fabric sizing, written "sizing.a.b" (the sizing record is the fabric

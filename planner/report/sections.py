@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from planner.costs.section import evaluate_cost
 from planner.facility.section import evaluate_facility
-from planner.network.section import evaluate_network
 from planner.report.context import SectionFn
+from planner.report.network_section import evaluate_network
 from planner.storage.section import evaluate_storage
 from planner.workload.section import evaluate_workload_section
 

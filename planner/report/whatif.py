@@ -10,18 +10,18 @@ rack), otherwise the checks that would fail once it is placed, with their figure
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.model import Placement, Plan
 from planner.plan.space import fit_problem
-from planner.records import record
 
 TRIAL_ID = "what-if"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Consequence:
     problem: str | None = None
     """Why the device cannot be placed there (the drop is refused), or None."""

@@ -3,16 +3,17 @@ Actually Works for Deep Learning in 2026", SIVARO."""
 
 from __future__ import annotations
 
-from planner.records import record
-from planner.report.figures import Figures, figure
-from planner.report.model import Finding
+from dataclasses import dataclass
+
+from planner.figures import Figures, figure
+from planner.findings import Finding
 from planner.settings import GUIDE
 from planner.storage.sizing import (
     checkpoint_gb, checkpoint_write_s, fastest_storage_nic_gbps, node_storage_gbs, storage_totals,
 )
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StorageSection(Figures):
     storage_devices: int = figure(0, title="Storage appliances")
     capacity_tb: float = figure(0.0, title="Capacity", unit="TB")

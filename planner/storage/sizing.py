@@ -18,11 +18,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from planner.hardware.catalog import Catalog
-from planner.records import record
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class StorageTotals:
     devices: int = 0
     capacity_tb: float = 0.0

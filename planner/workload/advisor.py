@@ -8,7 +8,8 @@ modelled tokens/s.
 
 from __future__ import annotations
 
-from planner.records import record
+from dataclasses import dataclass
+
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.fit import fit_training
 from planner.workload.models import ModelShape
@@ -18,7 +19,7 @@ SHARDING_TITLES = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": 
                    "fsdp_full": "FSDP full shard", "fsdp_hybrid": "FSDP hybrid shard"}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FitAdvice:
     changes: dict[str, object]
     memory_gb: float

@@ -16,7 +16,7 @@ Between the guide's ranges (20-30B, 130-200B) the advisor names the nearer type.
 
 from __future__ import annotations
 
-from planner.report.model import Finding
+from planner.findings import Finding
 from planner.settings import GUIDE
 
 ARCHETYPES = {

@@ -3,12 +3,12 @@ claim check and inference sizing, with their findings."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+from planner.findings import Finding
 from planner.network.checks import NodeSummary
 from planner.network.technologies import TECHNOLOGIES
-from planner.records import field, record
-from planner.report.model import Finding
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
 from planner.workload.archetype import advise
@@ -39,7 +39,7 @@ EMPTY: dict[str, Any] = {
 }
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class WorkloadOutcome:
     """Everything the workload model found, for the network and workload sections."""
 

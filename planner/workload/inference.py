@@ -20,8 +20,8 @@ The batch is the largest that keeps t within the latency target and fits the KV 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from planner.records import record
 from planner.settings import WorkloadSettings
 from planner.workload.models import ModelShape
 
@@ -30,7 +30,7 @@ def value_bytes(precision: str) -> float:
     return 1.0 if precision == "fp8" else 2.0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class InferenceResult:
     fits: bool
     weights_gb: float

@@ -17,8 +17,8 @@ Activations: counted from the model's shape for the schedule and recompute in fo
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from planner.records import record
 from planner.settings import WorkloadSettings
 from planner.workload.activations import activation_bytes
 from planner.workload.models import ModelShape
@@ -31,7 +31,7 @@ def weight_bytes(precision: str) -> float:
     return 3.0 if precision == "fp8" else 2.0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class MemoryEstimate:
     weights_gb: float
     gradients_gb: float

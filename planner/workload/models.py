@@ -9,11 +9,12 @@ sequence length, d the hidden size. Memory holds all N_total parameters.
 
 from __future__ import annotations
 
-from planner.records import record
+from dataclasses import dataclass
+
 from planner.settings import WorkloadSettings
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ModelShape:
     name: str
     params: float  # total parameters

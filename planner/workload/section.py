@@ -8,12 +8,12 @@ training run can be priced.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from planner.figures import Figures, figure
+from planner.findings import Finding
 from planner.network.checks import NodeSummary, summarise_nodes
-from planner.records import record
-from planner.report.figures import Figures, figure
-from planner.report.model import Finding
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.inference import InferenceResult
 from planner.workload.memory import MemoryEstimate
@@ -31,7 +31,7 @@ def workload_outcome(ctx, nodes: NodeSummary | None = None) -> WorkloadOutcome:
     return cached
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class WorkloadSection(Figures):
     model: str = figure(title="Model", unit="name")
     params_b: float = figure(title="Parameters (total)", unit="B")

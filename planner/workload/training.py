@@ -52,12 +52,12 @@ Why it is long: the derivation above is long and lives beside the code it docume
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 from planner.network.collective import (
     Collective, collective, total_bus_bandwidth_gbs, total_effective_bandwidth_gbs, total_time,
 )
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
-from planner.records import field, record
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.activations import full_recompute_share
 from planner.workload.memory import micro_batches
@@ -68,7 +68,7 @@ GRAD_BYTES = 2  # gradients reduced in bf16/fp16, also in FP8 training (Transfor
 PCIE5_X16_GBS = 64.0  # PCI-SIG: PCIe 5.0 x16 ~ 63 GB/s per direction; GPUs without NVLink
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class JobShape:
     """What the placed nodes give a job: per node and per GPU figures."""
 
@@ -91,7 +91,7 @@ class JobShape:
         return max(1, self.gpus_per_node)
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class StepResult:
     gpus: int
     fabric: str

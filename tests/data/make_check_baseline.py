@@ -26,7 +26,7 @@ MAX_BYTES = 200_000
 
 
 def main() -> int:
-    from planner.plan.templates import template_names
+    from planner.design.templates import template_names
 
     now, before = {}, {}
     for template in template_names():

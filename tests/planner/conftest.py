@@ -1,7 +1,7 @@
 import pytest
 
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
-from planner.plan.templates import build_template
 
 
 @pytest.fixture(scope="session")

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from planner.cli import main
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.network.cables import U_M, build_schedule
 from planner.network.media import FIBRE_LENGTHS, choose_medium, medium_buckets
 from planner.plan.fileio import save_plan
 from planner.plan.model import Rack
-from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 from tests.planner.cost_helpers import plan_with
 

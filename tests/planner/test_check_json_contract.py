@@ -52,7 +52,7 @@ def test_the_baseline_file_format_reads_back_what_it_wrote():
 
 
 def test_every_template_has_a_baseline_and_it_stays_small():
-    from planner.plan.templates import template_names
+    from planner.design.templates import template_names
 
     assert sorted(p.name for p in BASELINE.glob("*.txt")) == sorted(
         baseline_file(t, c).name for t in template_names() for c in COMMANDS)

@@ -11,7 +11,7 @@ from planner.hardware.catalog import default_catalog
 from planner.cli import main
 from planner.plan.fileio import save_plan
 from planner.report.labels import describe
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 
 @pytest.fixture(scope="module")

@@ -12,7 +12,7 @@ from planner.plan.commands import History, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.network.technologies import effective_gbs_per_gpu
 from planner.settings import FabricSettings, WorkloadSettings
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from planner.workload.training import JobShape, compare_fabrics, model_step
 
 CAT = default_catalog()

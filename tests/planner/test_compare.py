@@ -93,7 +93,7 @@ def test_compare_text_shows_each_side_and_the_difference(capsys, medium_and_mass
 def test_compare_variants_of_one_plan(capsys, tmp_path):
     from planner.plan.commands import History, SetSetting
     from planner.plan.fileio import save_plan
-    from planner.plan.templates import build_template
+    from planner.design.templates import build_template
     from planner.plan.variants import CreateVariant
     from planner.hardware.catalog import default_catalog
 

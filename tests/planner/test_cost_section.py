@@ -8,7 +8,7 @@ from planner.cli import main
 from planner.plan.commands import SetSetting
 from planner.report.evaluate import Evaluator
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from tests.planner.cost_helpers import guide_server_plan
 
 
@@ -85,7 +85,7 @@ def test_rent_command_refuses_bad_numbers(capsys):
 def test_energy_is_paid_on_average_draw_even_on_the_nameplate_basis():
     from planner.hardware.catalog import default_catalog
     from planner.report.evaluate import evaluate
-    from planner.plan.templates import build_template
+    from planner.design.templates import build_template
 
     catalog = default_catalog()
     typical = evaluate(build_template("medium", catalog=catalog), catalog)

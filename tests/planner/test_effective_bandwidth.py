@@ -11,7 +11,7 @@ from planner.network.collective import collective
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import save_plan
 from planner.settings import FabricSettings, WorkloadSettings
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from planner.workload.training import JobShape, compare_fabrics
 
 H100_NODE = JobShape(gpus_per_node=8, bf16_tflops=989, nvlink_gbs=900, nics_per_gpu=1.0, nic_gbps=400)

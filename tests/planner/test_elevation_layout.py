@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.plan.model import Placement
-from planner.plan.templates import build_template
 from planner.report.elevation import device_box, device_boxes, rack_heading, short_model
 from planner.report.evaluate import evaluate
 from planner.report.palette import CATEGORY_COLORS

@@ -11,7 +11,7 @@ import pytest
 from planner.hardware.catalog import default_catalog
 from planner.export.xlsx import write_workbook
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+from planner.design.templates import build_template
 from planner.plan.fileio import load_plan, plan_to_json
-from planner.plan.templates import build_template
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,10 +9,10 @@ import pytest
 
 from planner.cli import main
 from planner.costs.model import irr_build_vs_rent, npv_build_vs_rent
+from planner.design.templates import build_template
 from planner.export.xlsx import write_workbook
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 from tests.planner.xlsx_helpers import cell_of, find_soffice, named, recalc
 

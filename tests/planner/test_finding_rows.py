@@ -4,8 +4,8 @@ their undo), and a drop touches only the rows of the racks it names."""
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from planner.design.templates import build_template
 from planner.plan.commands import MoveDevice
-from planner.plan.templates import build_template
 from planner.report.evaluate import Evaluator
 from planner.report.finding_rows import FindingRows
 from tests.planner.test_incremental_scale import edits, step

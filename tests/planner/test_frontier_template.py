@@ -6,7 +6,7 @@ import pytest
 from planner.cli import main
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 
 @pytest.fixture(scope="module")

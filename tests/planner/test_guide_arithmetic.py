@@ -8,7 +8,7 @@ On the nameplate basis a node draws 10.2 kW: floor(30 / 10.2) = 2 nodes per rack
 import pytest
 
 from planner.report.evaluate import evaluate
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 GUIDE_CDUS = {"facility": {"cdu_policy": "per_nodes"}}  # the guide's rule, selectable
 
@@ -56,7 +56,7 @@ def test_facility_power_is_it_power_times_pue(catalog, medium):
 
 
 def test_every_template_builds_without_errors(catalog):
-    from planner.plan.templates import template_names
+    from planner.design.templates import template_names
 
     assert {"single-node", "medium", "massive", "inference"} <= set(template_names())
     for name in template_names():

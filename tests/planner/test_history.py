@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.plan.commands import CommandError, History, MoveDevice, SetSetting
-from planner.plan.templates import build_template
 
 CAT = default_catalog()
 

@@ -7,8 +7,8 @@ import openpyxl
 import pytest
 
 from planner.cli import main
+from planner.design.templates import build_template
 from planner.plan.fileio import load_plan, save_plan
-from planner.plan.templates import build_template
 
 
 FABRIC_OPTIC = "Transceiver, fabric: 800G twin-port OSFP transceiver (2 x 400G SR4)"

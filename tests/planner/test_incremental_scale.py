@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from planner.plan.commands import CommandError, History, SetSetting
 from planner.report.evaluate import Evaluator, evaluate
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from tests.planner.test_properties import CATALOG, DEVICES, check_invariants, make_command
 
 # Settings of the plan-wide sections (not rack-wide): they re-run the network, storage and

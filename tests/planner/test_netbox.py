@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from planner.cli import main
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog, read_catalog_file
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template
 
 # The field names of NetBox's import forms (netbox/dcim/forms/bulk_import.py, v4.6: the
 # ``Meta.fields`` of SiteImportForm, LocationImportForm, ManufacturerImportForm,

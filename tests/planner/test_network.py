@@ -11,7 +11,7 @@ from planner.cli import main
 from planner.plan.commands import History, RemoveDevices, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.network.fabric import FabricSizingError, size_fabric
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 CAT = default_catalog()
 

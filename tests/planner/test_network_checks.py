@@ -13,7 +13,7 @@ from planner.plan.commands import History, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.plan.model import Plan
 from planner.settings import FabricSettings, field_meta
-from planner.plan.templates import build_template, template_names
+from planner.design.templates import build_template, template_names
 
 CAT = default_catalog()
 

@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.export.xlsx import write_workbook
 from planner.hardware.catalog import default_catalog
 from planner.network.cables import build_schedule
-from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 from tests.planner.xlsx_helpers import find_soffice, named, recalc, recalc_edited
 

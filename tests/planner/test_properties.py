@@ -10,7 +10,7 @@ from planner.plan.commands import (AddDevice, AddRack, CommandError, EditRack, H
 from planner.report.evaluate import Evaluator, evaluate
 from planner.plan.fileio import plan_from_json, plan_to_json
 from planner.plan.space import occupied
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 CATALOG = default_catalog()
 DEVICES = ["hgx-h100-8", "qm9700", "sn4600c", "pfs-appliance", "cdu-inrack-250", "blank-1u", "h100x2-inference"]

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from planner.cli import main
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
-from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 
 CAT = default_catalog()

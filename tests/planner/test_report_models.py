@@ -8,12 +8,12 @@ import dataclasses
 import pytest
 
 from planner.costs.section import CostSection
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
-from planner.network.section import FabricRow, NetworkSection
 from planner.plan.commands import RemoveDevices
-from planner.plan.templates import build_template
 from planner.report import labels
 from planner.report.evaluate import Evaluator, evaluate
+from planner.report.network_section import FabricRow, NetworkSection
 from planner.storage.section import StorageSection
 
 CAT = default_catalog()
@@ -61,7 +61,7 @@ def test_cdus_short_is_a_flag_of_the_totals():
 
 def test_the_fabric_is_sized_once_per_evaluation(monkeypatch):
     import planner.costs.section as cost_module
-    import planner.network.section as network_module
+    import planner.report.network_section as network_module
 
     calls = []
     real = network_module.plan_fabric

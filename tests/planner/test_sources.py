@@ -16,7 +16,7 @@ import pytest
 
 from planner.hardware.catalog import builtin_catalog_files, default_catalog, read_catalog
 from planner.network.technologies import PROFILES
-from planner.plan.templates import build_template, list_templates
+from planner.design.templates import build_template, list_templates
 from planner.report.evaluate import evaluate
 from planner.settings import Settings, field_meta
 

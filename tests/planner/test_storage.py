@@ -8,7 +8,7 @@ from planner.hardware.catalog import default_catalog
 from planner.plan.commands import History, RemoveDevices, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.storage.sizing import checkpoint_gb, checkpoint_write_s
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 CAT = default_catalog()
 

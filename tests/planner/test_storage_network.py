@@ -9,7 +9,7 @@ from planner.hardware.catalog import default_catalog
 from planner.plan.commands import History, RemoveDevices, SetSetting
 from planner.report.evaluate import Evaluator, evaluate
 from planner.storage.sizing import node_storage_gbs
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 CAT = default_catalog()
 

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.hardware.catalog import CatalogError, read_catalog_file
 from planner.plan.fileio import PlanLoadError, plan_from_json, plan_to_json
-from planner.plan.templates import build_template
 
 
 def single_node() -> dict:

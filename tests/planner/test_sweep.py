@@ -8,12 +8,12 @@ import json
 import pytest
 
 from planner.cli import main
+from planner.design.templates import build_template, liquid_load, set_rows
 from planner.facility.cooling import cdus_needed
 from planner.network.fabric import plan_fabric
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import History, RemoveDevices, RemoveRack, SetSetting
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template, liquid_load, set_rows
 from planner.sweep import SweepError, parse_grid, pareto_front
 
 SYSTEMS = ["hgx-h100-8", "hgx-b300-8"]

@@ -7,7 +7,7 @@ import pytest
 
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 
 CAT = default_catalog()
 

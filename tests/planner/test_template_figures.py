@@ -37,7 +37,7 @@ import pytest
 
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from tests.planner.json_shape import cli_json
 
 CAT = default_catalog()

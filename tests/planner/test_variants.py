@@ -12,7 +12,7 @@ from planner.plan.commands import CommandError, EditRack, History, RemoveDevices
 from planner.plan.fileio import PlanLoadError, load_plan, plan_from_json, plan_to_json, save_plan
 from planner.plan.variants import CreateVariant, DeleteVariant, RenameVariant, SwitchVariant, resolve_variant
 from planner.plan.model import SCHEMA_VERSION
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from planner.report.evaluate import evaluate
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -2,12 +2,12 @@
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import AddDevice, AddRack
 from planner.plan.model import Plan
 from planner.plan.names import LabelSeries, next_label
-from planner.plan.templates import build_template
 from planner.report.whatif import placement_consequence
 
 CAT = default_catalog()

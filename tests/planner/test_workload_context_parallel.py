@@ -7,7 +7,7 @@ import pytest
 
 from planner.hardware.catalog import default_catalog
 from planner.plan.commands import History, SetSetting
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from planner.report.evaluate import evaluate
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.memory import training_memory

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.plan.commands import History, SetSetting
-from planner.plan.templates import build_template
 from planner.report.evaluate import Evaluator
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.checks import batch_findings

@@ -13,7 +13,7 @@ from planner.errors import PlannerError
 from planner.export.xlsx import write_workbook
 from planner.plan.fileio import save_plan
 from planner.plan.model import Rack
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from tests.planner.cost_helpers import plan_with
 from tests.unprivileged import as_unprivileged, shared_folder
 

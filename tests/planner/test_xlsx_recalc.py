@@ -13,7 +13,7 @@ from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
 from planner.export.xlsx import write_workbook
 from planner.plan.model import Plan
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from tests.planner.cost_helpers import guide_server_plan
 from tests.planner.xlsx_helpers import error_cells, find_soffice, monthly_rows, named, recalc
 

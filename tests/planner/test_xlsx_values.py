@@ -7,10 +7,10 @@ import openpyxl
 import pytest
 
 from planner.cli import main
+from planner.design.templates import build_template, template_names
 from planner.export.xlsx import write_workbook
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template, template_names
 from tests.planner.xlsx_helpers import cell_of, find_soffice, monthly_rows, named, recalc
 
 

@@ -7,8 +7,8 @@ from PySide6.QtCore import QEvent, QPoint, QSettings, Qt  # noqa: E402
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
+from planner.design.templates import build_template  # noqa: E402
 from planner.hardware.catalog import default_catalog  # noqa: E402
-from planner.plan.templates import build_template  # noqa: E402
 from ui import theme  # noqa: E402
 
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.plan.fileio import save_plan
-from planner.plan.templates import build_template
 from tests.ui.app_runner import run_app
 from ui.recovery import find_recoverable
 from ui.session import AUTOSAVE_ENV, STATE_DIR_ENV

@@ -18,7 +18,7 @@ from PySide6.QtGui import QImage
 from planner.hardware.catalog import default_catalog
 from planner.plan.commands import AddDevice, SetSetting
 from planner.report.evaluate import Evaluator
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from ui.charts import ChartExportError, ChartsPanel
 from ui.charts.base import ACCENT, MUTED
 from planner.report.palette import LOAD_OVER

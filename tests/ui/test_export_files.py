@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import subprocess
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 import pytest
 
 from planner.costs.bom import BomLine
 from planner.hardware.catalog import default_catalog
 from planner.errors import PlannerError
-from planner.records import replace
 from planner.report.evaluate import evaluate
 from planner.plan.model import Placement, Plan, Rack
 from planner.report.palette import LOAD_HIGH, LOAD_OK, LOAD_OVER, load_color

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
 
+from planner.design.templates import get_template
 from planner.plan.commands import AddDevice
 from planner.plan.fileio import load_plan
-from planner.plan.templates import get_template
 from tests.ui.conftest import rack_named
 from ui.app import create_window
 
@@ -97,7 +97,7 @@ def AddRack_():
 
 
 def test_template_dialog_lists_every_template_with_a_description(qtbot):
-    from planner.plan.templates import template_names
+    from planner.design.templates import template_names
     from ui.template_dialog import NAME_ROLE, TemplateDialog
 
     dialog = TemplateDialog()

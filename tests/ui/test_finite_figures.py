@@ -19,10 +19,10 @@ import annotated_types as at
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+from planner.design.templates import build_template
 from planner.export.xlsx import build_workbook
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import plan_from_json, plan_to_json, save_plan
-from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 from planner.settings import Settings
 

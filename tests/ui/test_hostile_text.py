@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.plan.fileio import plan_to_json
-from planner.plan.templates import build_template
 from planner.text import clean_text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,9 +12,9 @@ import subprocess
 import pytest
 
 from planner.cli.cmd_check import render_text
+from planner.design.templates import build_template
 from planner.export.xlsx import build_workbook
 from planner.hardware.catalog import default_catalog
-from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 from planner.vocabulary import choice_title, kw, usd
 

@@ -17,9 +17,9 @@ import pytest
 
 from cluster_planner import main
 from planner.cli import build_parser
+from planner.design.templates import build_template
 from planner.plan.fileio import load_plan, save_plan
 from planner.plan.model import Plan, Rack
-from planner.plan.templates import build_template
 from tests.unprivileged import as_unprivileged, shared_folder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -203,9 +203,9 @@ def test_new_or_export_onto_the_catalog_is_refused(plan_file, tmp_path):
 # it leaves the temporary file behind, as a kill at that moment of a real save would.
 STALLED_SAVE = """
 import os, sys, time
+from planner.design.templates import build_template
 from planner.plan.fileio import save_plan
 from planner.plan.model import Plan, Rack
-from planner.plan.templates import build_template
 os.fsync = lambda fd: (print("writing", flush=True), time.sleep(3600))
 save_plan(build_template("medium"), sys.argv[1])
 """

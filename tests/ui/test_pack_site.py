@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.plan.commands import SetPlanInfo
-from planner.plan.templates import build_template
 from planner.report.evaluate import evaluate
 from ui.export.files import export_drawing
 

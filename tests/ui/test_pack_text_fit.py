@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import QMarginsF
 from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
+from planner.design.templates import build_template, template_names
 from planner.hardware.catalog import default_catalog
-from planner.plan.templates import build_template, template_names
 from planner.report.evaluate import evaluate
 from ui.export.canvas import Canvas
 from ui.export.files import ensure_app

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.plan.commands import AddRack
 from planner.plan.fileio import load_plan, save_plan
-from planner.plan.templates import build_template
 from ui import app as ui_app
 from ui.file_actions import FileActions
 from ui.plan_lock import lock_path

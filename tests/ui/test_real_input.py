@@ -133,7 +133,7 @@ def floor_app(tmp_path):
     """The app on a 291-rack plan (massive with 1,000 nodes): Home zooms out to the floor,
     where every rack is a block a dozen pixels wide."""
     from planner.plan.fileio import save_plan
-    from planner.plan.templates import build_template
+    from planner.design.templates import build_template
     from tests.ui.real_input import TOOLS, RealApp
 
     require_tool(*TOOLS)

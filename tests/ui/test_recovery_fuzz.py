@@ -12,8 +12,8 @@ import time
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.plan.fileio import plan_to_json
-from planner.plan.templates import build_template
 from tests.ui.app_runner import run_app
 from ui.recovery import find_recoverable
 from ui.session import STATE_DIR_ENV

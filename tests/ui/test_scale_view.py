@@ -11,9 +11,9 @@ import pytest
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtWidgets import QApplication
 
+from planner.design.templates import build_template
 from planner.plan.commands import MoveDevice
 from planner.plan.space import lowest_free_u
-from planner.plan.templates import build_template
 from ui import theme
 from ui.floor import FLOOR_BELOW_LOD, LABELS_FROM_LOD
 from ui.rack_items import RackItem

@@ -2,14 +2,14 @@
 
 import sys
 import types
+from dataclasses import replace
 from importlib.machinery import ModuleSpec
 
 import pytest
 
 from planner.hardware.catalog import default_catalog
-from planner.records import replace
 from planner.report.evaluate import evaluate
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from ui.summary_strip import SummaryStrip
 
 

@@ -5,7 +5,7 @@ import subprocess
 import pytest
 
 from planner.report.evaluate import evaluate
-from planner.plan.templates import build_template
+from planner.design.templates import build_template
 from ui.export.files import export_drawing
 
 pytestmark = pytest.mark.needs_tool("pdftotext")

@@ -7,10 +7,11 @@ prints 9 pt tall on every device. Text never drops below ``MIN_FONT_PT``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
-from planner.records import record
 from planner.text import clean_text
 from planner.report import palette
 
@@ -18,7 +19,7 @@ MIN_FONT_PT = 5.5
 FONT_FAMILY = "DejaVu Sans"
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PlacedText:
     """One text item as drawn: its full text, the width it needs at its font and the width of
     its box (for a wrapped block, the widest single word, which cannot be broken)."""

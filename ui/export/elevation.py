@@ -9,14 +9,15 @@ catalog entry; nothing is recomputed here. Sizes are in points (see ``canvas``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt
 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
 from planner.plan.model import Plan, Rack
-from planner.records import record
 from planner.report.elevation import DeviceBox, device_box, rack_heading, short_model
-from planner.report.model import RackResult, Report
+from planner.facility.rack_result import RackResult
+from planner.report.model import Report
 from planner.report.palette import LOAD_TRACK, category_color, load_color
 from planner.report import palette
 from ui.export.canvas import MIN_FONT_PT, Canvas
@@ -35,7 +36,7 @@ MIN_U_PITCH_PT = 6.0
 MAX_U_PITCH_PT = 12.0
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ElevationStyle:
     """Geometry of one rack drawing, in points."""
 

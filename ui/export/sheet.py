@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date
 
 from PySide6.QtCore import QRectF
 
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan, Rack
-from planner.records import record
 from planner.report.model import Report
 from planner.report import palette
 from ui.export.canvas import Canvas
@@ -24,7 +24,7 @@ SHORTENED_H = 24.0
 MAX_RACKS_PER_LINE = 12
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class SheetLayout:
     style: ElevationStyle
     lines: list[tuple[str, list[Rack]]]   # (row title or "", racks) per line, top to bottom

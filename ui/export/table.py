@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QRectF, Qt
 
-from planner.records import field, record
 from planner.report import palette
 from ui.export.canvas import Canvas
 
@@ -15,7 +15,7 @@ ZEBRA = palette.PANEL_FILL
 RULE = palette.PANEL_EDGE
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Column:
     title: str
     weight: float = 1.0            # share of the table width
@@ -23,7 +23,7 @@ class Column:
     wrap: bool = False             # word-wrap long text instead of eliding it
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Table:
     columns: Sequence[Column]
     rows: list[list[str]]

@@ -13,6 +13,7 @@ are drawn by their own modules.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date
 
 from PySide6.QtCore import QRectF, Qt
@@ -21,7 +22,6 @@ from PySide6.QtGui import QPdfWriter
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
 from planner.plan.rack_types import GROUP_RACKS_ABOVE, rack_types
-from planner.records import record
 from planner.report.elevation import load_text
 from planner.report.model import Report
 from planner.report.palette import load_color
@@ -47,7 +47,7 @@ SEVERITY_FILL = palette.SEVERITY_FILLS
 MAX_LISTED_FINDINGS = 200
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Page:
     title: str
     draw: Callable[[QRectF], None]

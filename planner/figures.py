@@ -5,7 +5,7 @@ A section's model is the one source of what a figure is called and measured in: 
 instead of a table keyed by strings, and ``to_json()`` writes the ``check --json``
 contract from the same fields (one key per field, in declaration order).
 
-    @record
+    @dataclass(frozen=True, slots=True)
     class StorageSection(Figures):
         capacity_tb: float = figure(0.0, title="Capacity", unit="TB")
 
@@ -18,13 +18,11 @@ the cost section) and are not figures: not in the JSON, not listed.
 
 from __future__ import annotations
 
-from dataclasses import MISSING
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from planner.records import field, fields, record
 
-
-@record
+@dataclass(frozen=True, slots=True)
 class FigureMeta:
     name: str
     title: str
@@ -76,7 +74,7 @@ def json_value(value: Any) -> Any:
     return value
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Figures:
     """Base of every typed report section and table row."""
 

@@ -1,19 +1,25 @@
 """The report's network section: fabric sizing against the switches placed in racks, the
-training workload on that fabric, and the comparison over every fabric technology."""
+training workload on that fabric, and the comparison over every fabric technology.
+
+It reads the fabric (``planner.network``) and the workload model (``planner.workload``),
+which itself runs on the fabric's technologies and collectives, so it sits in the report,
+above both.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from planner.figures import Figures, detail, figure
+from planner.findings import Finding
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
-from planner.records import record
-from planner.report.figures import Figures, detail, figure
-from planner.report.model import Finding
 from planner.workload.section import workload_outcome
 
 NO_TIERS = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class FabricRow(Figures):
     """The plan's workload on one fabric technology (a row of the comparison)."""
 
@@ -31,7 +37,7 @@ class FabricRow(Figures):
     line_rate_gbps: float = figure(0.0, title="Line rate", unit="Gb/s")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class ScalingPoint(Figures):
     """One point of the scaling curve: the data-parallel width grown at fixed TP and PP."""
 
@@ -42,7 +48,7 @@ class ScalingPoint(Figures):
     mfu: float = figure(0.0, title="End-to-end MFU", unit="fraction")
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class NetworkSection(Figures):
     fabric: str = figure(title="Compute fabric", unit="name")
     topology: str = figure(title="Topology", unit="name")
