@@ -4,6 +4,10 @@ per kW, cables and optics the catalog has no part for).
 
 Every default has a visible source; planning estimates say so. The cost model
 (``planner.costs.model``) documents the formulas that use them.
+
+Why it is long: one field per price or cost input, each with its source text, which the
+settings panel and the workbook's Assumptions sheet show; splitting them would scatter one
+section of the plan file over several modules.
 """
 
 from __future__ import annotations

@@ -158,7 +158,7 @@ def test_hundred_megabyte_file_is_refused_without_reading_it(tmp_path, monkeypat
     # 100 * 1024 * 1024 bytes = 104.9 MB (decimal), over the 64 MB limit.
     assert proc.stderr.strip() == "cluster-planner: big.json: 105 MB is larger than a plan file can be (64 MB)"
     # The size is read from the file's metadata: the file is never opened, so not one byte is read.
-    from planner.plan import readfile
+    from planner import readfile
     from planner.plan.fileio import PlanLoadError, load_plan
 
     opened = []
