@@ -19,7 +19,7 @@ from planner.cli import main as cli_main
 #: ``__feature__`` switches); the core and numpy imported first skip that, which is about a
 #: tenth of a second of the app's start. ``tests/ui/test_start_imports.py`` checks that the
 #: window's first paint needs no core module beyond these and what they import.
-APP_CORE = ("numpy", "planner.report.evaluate", "planner.report.elevation",
+APP_CORE = ("numpy", "planner.report.evaluate", "planner.report.elevation", "planner.report.finding_rows",
             "planner.report.whatif", "planner.plan.fileio", "planner.plan.templates", "planner.plan.rackscale",
             "planner.hardware.catalog", "planner.hardware.search", "planner.export", "planner.numbers")
 

@@ -3,7 +3,9 @@
 The list is a ``QListView`` over ``FindingsModel``, so the view lays out and draws only
 the rows it shows. After an edit the model removes the rows of the findings that went
 and inserts the new ones (``beginRemoveRows``/``beginInsertRows``), so the rows of the
-findings that stay keep their selection and the list its scroll position.
+findings that stay keep their selection and the list its scroll position. After a drop
+the change set says which rows can have changed (``planner.report.finding_rows``);
+otherwise the model compares the report's findings with its rows.
 """
 
 from __future__ import annotations
@@ -12,11 +14,16 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPointF, QSize, Qt, 
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap, QPolygonF
 from PySide6.QtWidgets import QListView
 
+from planner.plan.changes import ChangeSet
+from planner.report.finding_rows import Edit, FindingRows
 from planner.report.model import Finding, Report
 from ui import theme
 
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
+DISPLAY, DECORATION, TOOLTIP = (int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
+                                                 Qt.ItemDataRole.ToolTipRole))
+_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE})
 NO_FINDINGS = None  # the row that says there is nothing to show
 NO_FINDINGS_TEXT = "No findings: the plan passes every check."
 
@@ -89,21 +96,19 @@ class FindingsModel(QAbstractListModel):
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt API)
         return 0 if parent.isValid() else len(self._rows)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: QModelIndex, role: int = DISPLAY):
+        if role not in _ROLES_SHOWN:  # asked for every role of every row as the view lays them out
+            return None
         f = self._rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == DISPLAY:
             return NO_FINDINGS_TEXT if f is NO_FINDINGS else f.message
         if f is NO_FINDINGS:
             return None
-        if role == Qt.ItemDataRole.DecorationRole:
+        if role == DECORATION:
             return self._icons[f.severity]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == TOOLTIP:
             return f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
-        if role == WHERE_ROLE:
-            return f.where
-        if role == SEVERITY_ROLE:
-            return f.severity
-        return None
+        return f.where if role == WHERE_ROLE else f.severity
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         if index.isValid() and self._rows[index.row()] is NO_FINDINGS:
@@ -132,6 +137,23 @@ class FindingsModel(QAbstractListModel):
             self.endInsertRows()
         self._rows = new  # equal rows, and a finding made again is now the report's own
 
+    def apply_edits(self, edits: list[Edit]) -> None:
+        """Apply ``FindingRows`` edits, in order: at ``row``, remove ``removed`` rows, insert ``inserted``."""
+        root = QModelIndex()
+        for row, removed, inserted in edits:
+            if removed:
+                self.beginRemoveRows(root, row, row + removed - 1)
+                del self._rows[row:row + removed]
+                self.endRemoveRows()
+            if inserted:
+                self.beginInsertRows(root, row, row + len(inserted) - 1)
+                self._rows[row:row] = inserted
+                self.endInsertRows()
+        if not self._rows:  # nothing left: the list says so in a row of its own
+            self.beginInsertRows(root, 0, 0)
+            self._rows.append(NO_FINDINGS)
+            self.endInsertRows()
+
 
 class ChecksPanel(QListView):
     titleChanged = Signal(str)
@@ -153,13 +175,17 @@ class ChecksPanel(QListView):
         self.clicked.connect(self._activated)
         self.activated.connect(self._activated)
         self.title = "Checks"
+        self._rows = FindingRows()  # the rows as segments, to follow a drop by its change set
 
-    def on_changed(self, _changes, report: Report) -> None:
-        """Every edit may change any finding (a fabric or facility check, a rack's): show them all."""
-        self.show_report(report)
+    def on_changed(self, changes: ChangeSet | None, report: Report) -> None:
+        self.show_report(report, changes)
 
-    def show_report(self, report: Report) -> None:
-        self.findings.set_findings(report.findings)
+    def show_report(self, report: Report, changes: ChangeSet | None = None) -> None:
+        edits = self._rows.update(report, changes)
+        if edits is None:
+            self.findings.set_findings(self._rows.reset(report))
+        else:
+            self.findings.apply_edits(edits)
         counts = report.counts_by_severity()
         self.title = (f"Checks ({counts['error']} error{'s' if counts['error'] != 1 else ''}, "
                       f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']} info)")

@@ -285,7 +285,7 @@ class MainWindow(FileActions, QMainWindow):
         if self.statusBar().currentMessage().startswith(REFUSED):  # the next good edit clears a refusal
             self.statusBar().clearMessage()
         self.summary.show_report(report)
-        self.checks.show_report(report)
+        self.checks.show_report(report, changes)
         self._update_charts(changes, report)
         if changes is None or changes.plan:
             self._update_title()

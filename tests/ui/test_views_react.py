@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
-from planner.plan.commands import EditRack, RenamePlan
+from planner.plan.commands import AddRack, EditRack, RenamePlan, SetSetting
 from planner.report.model import Finding
 from tests.ui.conftest import rack_named
 
@@ -66,6 +66,18 @@ def test_the_checks_list_keeps_the_rows_of_findings_that_stay(window):
     assert same and all(row.isValid() and row.data() == text for text, row in same.items())
     gone = [row for text, row in rows_before.items() if text not in checks.messages()]
     assert gone and not any(row.isValid() for row in gone)  # GPU-01's warning went
+
+
+def test_the_selected_finding_stays_selected_through_a_setting_and_a_new_rack(window):
+    """Edits the change set does not place in racks (a facility setting re-evaluates every
+    rack; a new rack changes the rack order) keep the rows of the findings that stay too."""
+    doc, checks = window.doc, window.checks
+    kept = next(row for text, row in _rows(checks).items() if "GPU-02" in text)
+    checks.setCurrentIndex(QModelIndex(kept))
+    for command in (SetSetting("facility", "pue", 1.4), AddRack()):  # neither touches GPU-02's nameplate warning
+        assert doc.apply(command)
+        assert kept.isValid() and "GPU-02" in kept.data()
+        assert checks.currentIndex().row() == kept.row() and checks.selectionModel().isSelected(QModelIndex(kept))
 
 
 def test_the_checks_list_is_walked_with_the_arrow_keys_and_enter_selects_the_rack(window, qtbot):
