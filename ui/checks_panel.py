@@ -1,7 +1,7 @@
 """Every finding of the report with a severity icon; clicking one selects its rack or device.
 
-The list is a ``QListView`` over ``FindingsModel``, so the view lays out and draws only
-the rows it shows. After an edit the model removes the rows of the findings that went
+The list is a ``QListView`` over ``FindingsModel``: the view draws only the rows on
+screen (and measures the wrapped rows a batch at a time between events). After an edit the model removes the rows of the findings that went
 and inserts the new ones (``beginRemoveRows``/``beginInsertRows``), so the rows of the
 findings that stay keep their selection and the list its scroll position. After a drop
 the change set says which rows can have changed (``planner.report.finding_rows``);
