@@ -1,22 +1,32 @@
-"""Every finding of the report with a severity icon; clicking one selects its rack or device."""
+"""Every finding of the report with a severity icon; clicking one selects its rack or device.
+
+The list is a ``QListView`` over ``FindingsModel``: the view draws only the rows on
+screen (and measures the wrapped rows a batch at a time between events). After an edit the model removes the rows of the findings that went
+and inserts the new ones (``beginRemoveRows``/``beginInsertRows``), so the rows of the
+findings that stay keep their selection and the list its scroll position. After a drop
+the change set says which rows can have changed (``planner.report.finding_rows``);
+otherwise the model compares the report's findings with its rows.
+"""
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
-from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap
-from PySide6.QtWidgets import QListView, QListWidget, QListWidgetItem
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap, QPolygonF
+from PySide6.QtWidgets import QListView
 
 from planner.findings import Finding
 from planner.plan.changes import ChangeSet
-from planner.report.finding_rows import FindingRows
+from planner.report.finding_rows import Edit, FindingRows
 from planner.report.model import Report
 from ui import theme
 
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
+DISPLAY, DECORATION, TOOLTIP = (int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
+                                                 Qt.ItemDataRole.ToolTipRole))
+_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE})
 NO_FINDINGS = None  # the row that says there is nothing to show
+NO_FINDINGS_TEXT = "No findings: the plan passes every check."
 
 
 def severity_icon(severity: str) -> QIcon:
@@ -27,9 +37,6 @@ def severity_icon(severity: str) -> QIcon:
     p.setPen(Qt.PenStyle.NoPen)
     p.setBrush(QBrush(theme.SEVERITY_COLOURS[severity]))
     if severity == "warning":
-        from PySide6.QtCore import QPointF
-        from PySide6.QtGui import QPolygonF
-
         p.drawPolygon(QPolygonF([QPointF(8, 1), QPointF(15, 14), QPointF(1, 14)]))
         mark = "!"
     else:
@@ -45,57 +52,120 @@ def severity_icon(severity: str) -> QIcon:
     return QIcon(pix)
 
 
-def kept_rows(old: list, new: list) -> list[tuple[int, int]]:
-    """Rows that stay when a list changes from ``old`` to ``new``: (old index, new index) pairs
-    of equal items, increasing in both, as many as can be kept (the longest increasing run of
-    old positions, taken in new order; n log n, so thousands of findings diff within a frame)."""
-    by_id = {id(item): i for i, item in enumerate(old)}  # the same objects: most findings after an edit
-    where: dict | None = None  # old positions of equal items, for the rest (built only when needed)
-    used: set[int] = set()  # old positions already paired
-    pairs = []  # (new index, old index) for each new item also in old; an old item once
-    for j, item in enumerate(new):
-        i = by_id.get(id(item))
-        if i is None or i in used:
-            if where is None:  # equal items among the old ones that are not carried over as objects
-                carried = {id(x) for x in new}
-                where = {}
-                for k, x in enumerate(old):
-                    if id(x) not in carried:
-                        where.setdefault(x, []).append(k)
-            i = next((k for k in where.get(item, ()) if k not in used), None)
-        if i is not None:
-            used.add(i)
-            pairs.append((j, i))
-    if all(a[1] < b[1] for a, b in zip(pairs, pairs[1:])):  # already in order: keep them all
-        return [(i, j) for j, i in pairs]
-    tails: list[int] = []  # tails[n]: the smallest old index ending an increasing run of n + 1
-    ends: list[int] = []  # the pair index of that tail
-    before = [-1] * len(pairs)
-    for n, (_, i) in enumerate(pairs):
-        k = bisect_left(tails, i)
-        if k == len(tails):
-            tails.append(i)
-            ends.append(n)
+def _rows_that_stay(old: list, new: list) -> tuple[list[bool], list[bool]] | None:
+    """Which rows of ``old`` stay and which rows of ``new`` were there already; None when the
+    findings that stay are not in the same order in both (the racks were reordered).
+
+    After an edit most findings are the same objects; a finding made again with the same
+    text (a re-evaluated rack's unchanged warning) keeps its row too."""
+    in_new = {id(f) for f in new}
+    in_old = {id(f) for f in old}
+    old_stays = [id(f) in in_new for f in old]
+    new_stays = [id(f) in in_old for f in new]
+    made_again: dict = {}
+    for i in (i for i, stays in enumerate(old_stays) if not stays):
+        made_again.setdefault(old[i], []).append(i)
+    if made_again:
+        for j in (j for j, stays in enumerate(new_stays) if not stays):
+            rows = made_again.get(new[j])
+            if rows:
+                old_stays[rows.pop(0)] = new_stays[j] = True
+    if [f for f, s in zip(old, old_stays) if s] != [f for f, s in zip(new, new_stays) if s]:
+        return None
+    return old_stays, new_stays
+
+
+def _runs(stays: list[bool]) -> list[tuple[int, int]]:
+    """(first, last) of each run of rows that do not stay, in order."""
+    runs: list[tuple[int, int]] = []
+    for i in (i for i, s in enumerate(stays) if not s):
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
         else:
-            tails[k], ends[k] = i, n
-        before[n] = ends[k - 1] if k else -1
-    kept = []
-    n = ends[-1] if ends else -1
-    while n >= 0:
-        j, i = pairs[n]
-        kept.append((i, j))
-        n = before[n]
-    return kept[::-1]
+            runs.append((i, i))
+    return runs
 
 
-class ChecksPanel(QListWidget):
+class FindingsModel(QAbstractListModel):
+    """The report's findings in ``Report.findings`` order, or one row saying there are none."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._rows: list[Finding | None] = [NO_FINDINGS]
+        self._icons = {s: severity_icon(s) for s in ("error", "warning", "info")}
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt API)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: QModelIndex, role: int = DISPLAY):
+        if role not in _ROLES_SHOWN:  # asked for every role of every row as the view lays them out
+            return None
+        f = self._rows[index.row()]
+        if role == DISPLAY:
+            return NO_FINDINGS_TEXT if f is NO_FINDINGS else f.message
+        if f is NO_FINDINGS:
+            return None
+        if role == DECORATION:
+            return self._icons[f.severity]
+        if role == TOOLTIP:
+            return f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
+        return f.where if role == WHERE_ROLE else f.severity
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        if index.isValid() and self._rows[index.row()] is NO_FINDINGS:
+            return Qt.ItemFlag.NoItemFlags
+        return super().flags(index)
+
+    def set_findings(self, findings: list[Finding]) -> None:
+        """Show ``findings``: the rows of the findings that went are removed and the new ones
+        inserted; only when the findings that stay changed order is the model reset."""
+        new = list(findings) or [NO_FINDINGS]
+        stays = _rows_that_stay(self._rows, new)
+        if stays is None:
+            self.beginResetModel()
+            self._rows = new
+            self.endResetModel()
+            return
+        old_stays, new_stays = stays
+        root = QModelIndex()
+        for first, last in reversed(_runs(old_stays)):  # from the end: earlier row numbers stay valid
+            self.beginRemoveRows(root, first, last)
+            del self._rows[first:last + 1]
+            self.endRemoveRows()
+        for first, last in _runs(new_stays):  # the rows left are the staying ones, in order
+            self.beginInsertRows(root, first, last)
+            self._rows[first:first] = new[first:last + 1]
+            self.endInsertRows()
+        self._rows = new  # equal rows, and a finding made again is now the report's own
+
+    def apply_edits(self, edits: list[Edit]) -> None:
+        """Apply ``FindingRows`` edits, in order: at ``row``, remove ``removed`` rows, insert ``inserted``."""
+        root = QModelIndex()
+        for row, removed, inserted in edits:
+            if removed:
+                self.beginRemoveRows(root, row, row + removed - 1)
+                del self._rows[row:row + removed]
+                self.endRemoveRows()
+            if inserted:
+                self.beginInsertRows(root, row, row + len(inserted) - 1)
+                self._rows[row:row] = inserted
+                self.endInsertRows()
+        if not self._rows:  # nothing left: the list says so in a row of its own
+            self.beginInsertRows(root, 0, 0)
+            self._rows.append(NO_FINDINGS)
+            self.endInsertRows()
+
+
+class ChecksPanel(QListView):
     titleChanged = Signal(str)
-    """e.g. 'Checks  ✖ 1  ⚠ 2  ℹ 1', for the tab or dock title."""
+    """e.g. 'Checks (1 error, 2 warnings, 1 info)', for the dock title."""
     findingActivated = Signal(object)
     """The ``where`` (rack or device id) of a clicked finding."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self.findings = FindingsModel(self)
+        self.setModel(self.findings)
         self.setIconSize(QSize(16, 16))
         self.setWordWrap(True)
         # Wrapped rows are measured a batch at a time between events, so a report of
@@ -103,77 +173,31 @@ class ChecksPanel(QListWidget):
         self.setLayoutMode(QListView.LayoutMode.Batched)
         self.setBatchSize(40)
         self.setAlternatingRowColors(True)
-        self._icons = {s: severity_icon(s) for s in ("error", "warning", "info")}
-        self.itemClicked.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))
-        self.itemActivated.connect(lambda item: self.findingActivated.emit(item.data(WHERE_ROLE)))
+        self.clicked.connect(self._activated)
+        self.activated.connect(self._activated)
         self.title = "Checks"
-        self._shown: list[Finding | None] = []  # what the rows show, in order
-        self._rows = FindingRows()  # the same rows as segments, to follow an edit by its change set
+        self._rows = FindingRows()  # the rows as segments, to follow a drop by its change set
+
+    def on_changed(self, changes: ChangeSet | None, report: Report) -> None:
+        self.show_report(report, changes)
 
     def show_report(self, report: Report, changes: ChangeSet | None = None) -> None:
-        """Bring the list to the report's findings by difference: rows of findings that stay are
-        kept (with their selection and the scroll position); only the others are removed or added.
-        After an edit the change set says which racks' rows can have changed (``FindingRows``);
-        otherwise the whole list is compared."""
-        if self._shown and self._shown[0] is not NO_FINDINGS:
-            edits = self._rows.update(report, changes)
-            if edits is not None:
-                self._apply(edits)
-                self._set_title(report)
-                return
-        new = list(report.findings) or [NO_FINDINGS]
-        if new == self._shown:
-            self._rows.reset(report)
-            self._set_title(report)
-            return
-        kept = kept_rows(self._shown, new)
-        kept_old = {i for i, _ in kept}
-        kept_new = {j for _, j in kept}
-        self.setUpdatesEnabled(False)
-        for row in range(len(self._shown) - 1, -1, -1):  # from the end, so earlier row numbers stay valid
-            if row not in kept_old:
-                self.takeItem(row)  # the item is Python's now and goes with it
-        for j, f in enumerate(new):  # the rows left are the kept ones, in order: insert the others
-            if j not in kept_new:
-                self.insertItem(j, self._item(f))
-        self.setUpdatesEnabled(True)
-        self._shown = new
-        self._rows.reset(report)
-        self._set_title(report)
-
-    def _apply(self, edits) -> None:
-        if not edits:
-            return
-        self.setUpdatesEnabled(False)
-        for row, removed, inserted in edits:
-            for _ in range(removed):
-                self.takeItem(row)
-            for k, f in enumerate(inserted):
-                self.insertItem(row + k, self._item(f))
-        if not self._rows.rows:  # nothing left: the list says so in a row of its own
-            self.insertItem(0, self._item(NO_FINDINGS))
-            self._shown = [NO_FINDINGS]
+        edits = self._rows.update(report, changes)
+        if edits is None:
+            self.findings.set_findings(self._rows.reset(report))
         else:
-            self._shown = self._rows.rows
-        self.setUpdatesEnabled(True)
-
-    def _item(self, f: Finding | None) -> QListWidgetItem:
-        if f is NO_FINDINGS:
-            item = QListWidgetItem("No findings: the plan passes every check.")
-            item.setFlags(Qt.ItemFlag.NoItemFlags)
-            return item
-        item = QListWidgetItem(self._icons[f.severity], f.message)
-        item.setData(WHERE_ROLE, f.where)
-        item.setData(SEVERITY_ROLE, f.severity)
-        item.setToolTip(f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else ""))
-        return item
-
-    def _set_title(self, report: Report) -> None:
+            self.findings.apply_edits(edits)
         counts = report.counts_by_severity()
         self.title = (f"Checks ({counts['error']} error{'s' if counts['error'] != 1 else ''}, "
                       f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']} info)")
         self.titleChanged.emit(self.title)
 
+    def _activated(self, index: QModelIndex) -> None:
+        if index.flags() & Qt.ItemFlag.ItemIsEnabled:
+            self.findingActivated.emit(index.data(WHERE_ROLE))
+
     def messages(self, severity: str | None = None) -> list[str]:
-        return [self.item(i).text() for i in range(self.count())
-                if self.item(i).data(SEVERITY_ROLE) and (severity is None or self.item(i).data(SEVERITY_ROLE) == severity)]
+        """The shown findings' texts, of one severity or all."""
+        model = self.findings
+        rows = (model.index(i) for i in range(model.rowCount()))
+        return [i.data() for i in rows if i.data(SEVERITY_ROLE) and severity in (None, i.data(SEVERITY_ROLE))]

@@ -4,6 +4,15 @@ An edit is a core command applied to the core's ``History`` (which also decides 
 it merges with the step before); the plan is re-evaluated for what the change set names,
 a thin QUndoCommand standing for the history's step is pushed so Ctrl+Z undoes it, and
 then ``changed(ChangeSet, Report)`` is emitted; views redraw only what the change set touched.
+
+How views hear about changes (one way, for every view): each view has a slot connected to
+``changed`` that takes ``(changes, report)`` and reacts only to the flags of the change set
+it cares about (the Anki ``OpChanges`` way) -- the rack view to ``racks``/``structure``, the
+settings panel to ``settings``, the variant menu to ``plan``. A view that holds the document
+connects itself; the views that show a report and no document (summary strip, checks list,
+charts: tests feed them a bare report) are connected by the main window that places them.
+Nothing pushes to a view. Signals are direct, so every view has followed an edit before
+``apply`` returns, in the order the views were connected; the undo step is pushed first.
 """
 
 from __future__ import annotations

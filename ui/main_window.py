@@ -80,7 +80,6 @@ class MainWindow(FileActions, QMainWindow):
         self.charts = ChartsPanel()
         self.charts_dock = self._dock("Charts", "ChartsDock", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.splitDockWidget(self.checks_dock, self.charts_dock, Qt.Orientation.Horizontal)
-        self._charts_stale = False
 
         self._build_actions()
         self._build_menus()
@@ -89,6 +88,8 @@ class MainWindow(FileActions, QMainWindow):
         self.statusBar().showMessage("Drag devices from the palette into a rack. Ctrl+wheel zooms, drag the "
                                      "background to pan.")
 
+        for view in (self.summary, self.checks, self.charts):  # the views that show a report, not the document
+            doc.changed.connect(view.on_changed)
         doc.changed.connect(self.on_changed)
         doc.error.connect(self._show_refusal)
         self.settings_panel.refused.connect(self._show_refusal)  # the field by its title, with a hint
@@ -103,9 +104,9 @@ class MainWindow(FileActions, QMainWindow):
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
         self.checks.findingActivated.connect(self.view.select)
         self.charts.rackClicked.connect(self.view.select)
-        self.charts_dock.visibilityChanged.connect(lambda visible: visible and self._update_charts(None, self.doc.report))
 
-        self.on_changed(None, doc.report)
+        for view in (self.summary, self.checks, self.charts, self):
+            view.on_changed(None, doc.report)
         self._update_title()
         self._restore_layout()
 
@@ -282,24 +283,12 @@ class MainWindow(FileActions, QMainWindow):
 
     # -- reacting to the document ---------------------------------------------------------
     def on_changed(self, changes, report) -> None:
+        """The window's own part of an edit: the status bar, the title and the rack actions."""
         if self.statusBar().currentMessage().startswith(REFUSED):  # the next good edit clears a refusal
             self.statusBar().clearMessage()
-        self.summary.show_report(report)
-        self.checks.show_report(report, changes)
-        self._update_charts(changes, report)
         if changes is None or changes.plan:
             self._update_title()
         self._update_rack_actions()
-
-    def _update_charts(self, changes, report) -> None:
-        """Charts follow every edit while they can be seen; hidden, they catch up when shown."""
-        if not self.charts_dock.isVisible():
-            self._charts_stale = True
-        elif changes is None or self._charts_stale:
-            self._charts_stale = False
-            self.charts.update_report(report, None)
-        else:
-            self.charts.update_report(report, changes)
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]

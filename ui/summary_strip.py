@@ -105,6 +105,9 @@ class SummaryStrip(QWidget):
         else:
             fig.setToolTip(tooltip or tip)
 
+    def on_changed(self, _changes, report: Report) -> None:
+        self.show_report(report)
+
     def show_report(self, report: Report) -> None:
         t = report.totals
         self._set("gpus", fmt.count(t.gpus))

@@ -2,12 +2,11 @@
 
 ``Report.findings`` lists errors, then warnings, then info; within a severity the racks'
 findings in plan order, then the plan-wide ones. ``FindingRows`` keeps that list as
-segments -- one per severity and rack, one per severity for the plan-wide findings -- with
-their lengths in a Fenwick tree, so that after an edit the rows that change are found
-from the change set (the racks it names, and the plan-wide findings) in O(log racks) each,
-without walking the list: a campus of 8,000 racks has 7,500 findings, and a drop touches
-two racks. The checks panel applies the edits to its rows, so the rows of the findings
-that stay keep their selection and the list its scroll position.
+segments -- one per severity and rack, one per severity for the plan-wide findings -- and
+their lengths, so that after a drop the rows that change are found from the change set
+(the racks it names, and the plan-wide findings) without building or comparing the whole
+list: a campus of 8,000 racks has 7,500 findings, and a drop touches two racks. The checks
+list's model turns the edits into removed and inserted rows.
 """
 
 from __future__ import annotations
@@ -22,34 +21,6 @@ Edit = tuple[int, int, list[Finding]]
 """(row, rows removed there, findings inserted there), applied in order."""
 
 
-class _Lengths:
-    """Segment lengths with prefix sums in O(log n) (a Fenwick tree)."""
-
-    def __init__(self, lengths: list[int]):
-        self._n = len(lengths)
-        tree = [0] * (self._n + 1)
-        for i, v in enumerate(lengths, 1):
-            tree[i] += v
-            j = i + (i & -i)
-            if j <= self._n:
-                tree[j] += tree[i]
-        self._tree = tree
-
-    def add(self, i: int, delta: int) -> None:
-        i += 1
-        while i <= self._n:
-            self._tree[i] += delta
-            i += i & -i
-
-    def before(self, i: int) -> int:
-        """The sum of the lengths of segments 0 .. i - 1."""
-        total = 0
-        while i > 0:
-            total += self._tree[i]
-            i -= i & -i
-        return total
-
-
 class FindingRows:
     """The findings of the last report shown, in ``Report.findings`` order (``rows``)."""
 
@@ -58,7 +29,6 @@ class FindingRows:
         self._order: tuple[str, ...] | None = None
         self._index: dict[str, int] = {}  # rack id -> position in the rack order
         self._counts: list[int] = []  # segment lengths, severity-major
-        self._lengths: _Lengths | None = None
 
     def reset(self, report: Report) -> list[Finding]:
         """Rows for ``report`` from scratch."""
@@ -76,29 +46,31 @@ class FindingRows:
         for f in report.global_findings:
             counts[where[f.severity] + len(order)] += 1
         self._counts = counts
-        self._lengths = _Lengths(counts)
         return self.rows
 
     def update(self, report: Report, changes: ChangeSet | None) -> list[Edit] | None:
         """The edits that turn ``rows`` into ``report.findings`` (and applies them to ``rows``),
         or None when the change set does not say which racks changed (a full evaluation, a
         new rack order) or there were no rows: then ``reset``."""
-        if (changes is None or changes.needs_full or changes.structure or self._lengths is None
+        if (changes is None or changes.needs_full or changes.structure or self._order is None
                 or report.rack_order is not self._order or not self.rows):
             return None
         if any(rid not in self._index or report.rack(rid) is None for rid in changes.racks):
             return None
         width = len(self._order) + 1
-        segments = [(self._index[rid], report.rack(rid).findings) for rid in changes.racks]
-        segments.append((len(self._order), report.global_findings))
+        racks = [(self._index[rid], report.rack(rid).findings) for rid in changes.racks]
+        racks.append((len(self._order), report.global_findings))
+        segments = sorted((k * width + position, [f for f in findings if f.severity == severity])
+                          for position, findings in racks for k, severity in enumerate(SEVERITIES))
         edits: list[Edit] = []
-        for position, findings in segments:
-            for k, severity in enumerate(SEVERITIES):
-                self._replace(k * width + position, [f for f in findings if f.severity == severity], edits)
+        start, done = 0, 0  # the first row of segment ``done``
+        for segment, new in segments:
+            start += sum(self._counts[done:segment])  # the segments between, untouched
+            self._replace(segment, start, new, edits)
+            start, done = start + len(new), segment + 1
         return edits
 
-    def _replace(self, segment: int, new: list[Finding], edits: list[Edit]) -> None:
-        start = self._lengths.before(segment)
+    def _replace(self, segment: int, start: int, new: list[Finding], edits: list[Edit]) -> None:
         old = self.rows[start:start + self._counts[segment]]
         if old == new:
             return
@@ -112,5 +84,4 @@ class FindingRows:
         row = start + same
         self.rows[row:row + removed] = inserted
         edits.append((row, removed, inserted))
-        self._counts[segment] += len(new) - len(old)
-        self._lengths.add(segment, len(new) - len(old))
+        self._counts[segment] = len(new)

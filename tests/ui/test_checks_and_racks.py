@@ -17,8 +17,9 @@ def _drop_fifth_node(window):
     return gpu1
 
 
-def _item_with(checks, text):
-    return next(checks.item(i) for i in range(checks.count()) if text in checks.item(i).text())
+def _row_with(checks, text):
+    model = checks.model()
+    return next(model.index(i) for i in range(model.rowCount()) if text in model.index(i).data())
 
 
 def test_fifth_node_shows_over_cap_error_and_clicking_it_selects_the_rack(window, qtbot):
@@ -35,8 +36,7 @@ def test_fifth_node_shows_over_cap_error_and_clicking_it_selects_the_rack(window
     assert window.view.racks[gpu1.id].power_bar_colour() == theme.BAR_OVER  # red: over the cap
 
     window.view.scene().clearSelection()
-    item = _item_with(window.checks, "GPU-01 draws")
-    rect = window.checks.visualItemRect(item)
+    rect = window.checks.visualRect(_row_with(window.checks, "GPU-01 draws"))
     qtbot.mouseClick(window.checks.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert window.view.selected_rack() == gpu1.id
     assert window.inspector.heading.text() == "Rack GPU-01"

@@ -1,12 +1,13 @@
 """Views update what they show instead of rebuilding it: the inspector keeps its editors
-through an edit, the checks list keeps the rows of findings that stay, and the document
-pushes the undo step before it tells the views."""
+through an edit, the checks list keeps the rows of findings that stay (their selection and
+the scroll position), and the document pushes the undo step before it tells the views."""
 
 from hypothesis import given, settings, strategies as st
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
-from planner.plan.commands import EditRack, RenamePlan
+from planner.plan.commands import AddRack, EditRack, RenamePlan, SetSetting
+from planner.report.model import Finding
 from tests.ui.conftest import rack_named
 
 
@@ -42,21 +43,54 @@ def test_the_inspector_keeps_its_rows_for_edits_elsewhere(window):
     assert window.inspector.fields["power"] is power and power.text().endswith("of 50 kW cap")
 
 
+def _rows(checks) -> dict[str, QPersistentModelIndex]:
+    model = checks.model()
+    return {model.index(i).data(): QPersistentModelIndex(model.index(i)) for i in range(model.rowCount())}
+
+
 def test_the_checks_list_keeps_the_rows_of_findings_that_stay(window):
     doc, checks = window.doc, window.checks
     gpu1 = rack_named(doc.plan, "GPU-01")
-    rows_before = {checks.item(i).text(): checks.item(i) for i in range(checks.count())}
+    rows_before = _rows(checks)
     # medium: GPU-01..04 each warn that nameplate exceeds the 30 kW cap; select GPU-02's warning
-    kept = next(checks.item(i) for i in range(checks.count()) if "GPU-02" in checks.item(i).text())
-    checks.setCurrentItem(kept)
+    kept = next(row for text, row in rows_before.items() if "GPU-02" in text)
+    checks.setCurrentIndex(QModelIndex(kept))
     checks.verticalScrollBar().setValue(checks.verticalScrollBar().maximum())
     scroll = checks.verticalScrollBar().value()
     doc.apply(EditRack(gpu1.id, power_cap_kw=10))  # GPU-01 over its cap: its warning becomes an error
     assert any("GPU-01" in m for m in checks.messages("error"))
-    assert checks.currentItem() is kept and kept.isSelected()
+    assert checks.currentIndex().row() == kept.row() and checks.selectionModel().isSelected(QModelIndex(kept))
     assert checks.verticalScrollBar().value() == scroll
-    same = [checks.item(i) for i in range(checks.count()) if checks.item(i).text() in rows_before]
-    assert same and all(item is rows_before[item.text()] for item in same)
+    # a row removed (or the list rebuilt) would have invalidated its persistent index
+    same = {text: row for text, row in rows_before.items() if text in checks.messages()}
+    assert same and all(row.isValid() and row.data() == text for text, row in same.items())
+    gone = [row for text, row in rows_before.items() if text not in checks.messages()]
+    assert gone and not any(row.isValid() for row in gone)  # GPU-01's warning went
+
+
+def test_the_selected_finding_stays_selected_through_a_setting_and_a_new_rack(window):
+    """Edits the change set does not place in racks (a facility setting re-evaluates every
+    rack; a new rack changes the rack order) keep the rows of the findings that stay too."""
+    doc, checks = window.doc, window.checks
+    kept = next(row for text, row in _rows(checks).items() if "GPU-02" in text)
+    checks.setCurrentIndex(QModelIndex(kept))
+    for command in (SetSetting("facility", "pue", 1.4), AddRack()):  # neither touches GPU-02's nameplate warning
+        assert doc.apply(command)
+        assert kept.isValid() and "GPU-02" in kept.data()
+        assert checks.currentIndex().row() == kept.row() and checks.selectionModel().isSelected(QModelIndex(kept))
+
+
+def test_the_checks_list_is_walked_with_the_arrow_keys_and_enter_selects_the_rack(window, qtbot):
+    doc, checks = window.doc, window.checks
+    gpu2 = rack_named(doc.plan, "GPU-02")
+    rows = list(_rows(checks).values())
+    first = next(i for i, row in enumerate(rows) if "GPU-01" in row.data())  # GPU-02's warning is next
+    checks.setFocus()
+    checks.setCurrentIndex(QModelIndex(rows[first]))
+    qtbot.keyClick(checks, Qt.Key.Key_Down)
+    assert "GPU-02" in checks.currentIndex().data()
+    qtbot.keyClick(checks, Qt.Key.Key_Return)
+    assert window.view.selected_rack() == gpu2.id
 
 
 def test_the_document_pushes_the_undo_step_before_it_tells_the_views(window):
@@ -69,22 +103,20 @@ def test_the_document_pushes_the_undo_step_before_it_tells_the_views(window):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, 40), max_size=40), st.lists(st.integers(0, 40), max_size=40))
-def test_the_checks_list_diff_keeps_a_longest_common_run_and_rebuilds_the_new_list(old, new):
-    from ui.checks_panel import kept_rows
+@given(st.lists(st.integers(0, 40), unique=True, max_size=40), st.lists(st.integers(0, 40), unique=True, max_size=40))
+def test_the_findings_model_shows_the_new_list_and_keeps_the_rows_of_findings_in_both(qapp, old, new):
+    from ui.checks_panel import NO_FINDINGS_TEXT, FindingsModel
 
-    kept = kept_rows(old, new)
-    assert all(old[i] == new[j] for i, j in kept)
-    assert [i for i, _ in kept] == sorted({i for i, _ in kept}) and [j for _, j in kept] == sorted({j for _, j in kept})
-    rows = [x for i, x in enumerate(old) if i in {i for i, _ in kept}]  # what the panel does: remove, then insert
-    for j, x in enumerate(new):
-        if j not in {j for _, j in kept}:
-            rows.insert(j, x)
-    assert rows == new
-    # as many rows kept as the longest common subsequence (worked out by dynamic programming here)
-    lcs = [[0] * (len(new) + 1) for _ in range(len(old) + 1)]
-    for a in range(len(old) - 1, -1, -1):
-        for b in range(len(new) - 1, -1, -1):
-            lcs[a][b] = lcs[a + 1][b + 1] + 1 if old[a] == new[b] else max(lcs[a + 1][b], lcs[a][b + 1])
-    if len(set(old)) == len(old) and len(set(new)) == len(new):  # unique rows, as findings (they name their rack)
-        assert len(kept) == lcs[0][0]
+    def finding(k):  # made anew each time: equal, not the same object, as a re-evaluated rack's
+        return Finding("warning", "power.nameplate_over_cap", f"finding {k}", f"rack-{k}")
+
+    model = FindingsModel()
+    model.set_findings([finding(k) for k in old])
+    rows = {k: QPersistentModelIndex(model.index(i)) for i, k in enumerate(old)}
+    model.set_findings([finding(k) for k in new])
+    shown = [model.index(i).data() for i in range(model.rowCount())]
+    assert shown == ([f"finding {k}" for k in new] or [NO_FINDINGS_TEXT])
+    both = set(old) & set(new)
+    if [k for k in old if k in both] == [k for k in new if k in both]:  # the findings that stay keep their order
+        assert all(rows[k].isValid() and rows[k].data() == f"finding {k}" for k in both)
+    assert not any(rows[k].isValid() for k in set(old) - both)  # a row that went is not kept for another

@@ -21,7 +21,8 @@ class ChartsPanel(QTabWidget):
     """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility.
 
     ``update_report(report, changes)`` passes the report to every chart built so far;
-    ``rackClicked`` repeats the rack power chart's signal (the window selects that rack)."""
+    ``on_changed`` (connected to ``Document.changed``) does so while the panel can be seen,
+    and a hidden panel catches up when it is shown; ``rackClicked`` repeats the rack power chart's signal (the window selects that rack)."""
 
     rackClicked = Signal(str)
 
@@ -29,9 +30,24 @@ class ChartsPanel(QTabWidget):
         super().__init__(parent)
         self._built: dict[str, QWidget] = {}
         self._report = None
+        self._hidden_report = None  # the last report while the panel could not be seen
         for _key, title, _module, _cls in TABS:
             self.addTab(QWidget(), title)
         self.currentChanged.connect(lambda index: self.chart_at(index))
+
+    def on_changed(self, changes, report) -> None:
+        if not self.isVisible():
+            self._hidden_report = report
+        elif changes is None or self._hidden_report is not None:
+            self._hidden_report = None
+            self.update_report(report, None)
+        else:
+            self.update_report(report, changes)
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        if self._hidden_report is not None:
+            self.on_changed(None, self._hidden_report)
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().paintEvent(event)
