@@ -43,10 +43,14 @@ class Table:
             for j, (col, text) in enumerate(zip(self.columns, row)):
                 fill = self.cell_fill(i, j) if self.cell_fill else None
                 text = html_text(text)
-                cells.append(f'<td align="{col.align}"' + (f' bgcolor="{fill}"' if fill else "") + ">"
+                # figures (right-aligned) stay on one line: "1,294.9 l/min", never "1,294.9 l/" over "min"
+                nowrap = ' style="white-space: nowrap"' if col.align == "right" else ""
+                cells.append(f'<td align="{col.align}"{nowrap}' + (f' bgcolor="{fill}"' if fill else "") + ">"
                              + (f"<b>{text}</b>" if i in self.bold_rows else text) + "</td>")
             zebra = f' bgcolor="{ZEBRA}"' if i % 2 else ""
             body.append(f"<tr{zebra}>{''.join(cells)}</tr>")
         return (f'<table width="{width}" cellspacing="0" cellpadding="{2 * CSS_PX:.0f}" border="0.5" '
-                f'style="border-collapse: collapse; border-color: {RULE}; font-size: {self.font_pt:g}pt">'
+                f'style="border-collapse: collapse; border-color: {RULE}; font-size: {self.font_pt:g}pt; '
+                # Qt drops the bottom margin of the paragraph before a table: the table keeps the gap
+                f'margin-top: {4 * CSS_PX:.0f}px">'
                 f"<thead><tr>{head}</tr></thead>{''.join(body)}</table>")

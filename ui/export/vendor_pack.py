@@ -148,9 +148,9 @@ class VendorPack(SitePages):
         info = self.plan.info
         stamp = (f"Revision {info.revision} · " if info.revision else "") + f"Prepared {info.date or self.today.isoformat()}"
         cell = f'style="color: {MUTED}; border-top: 0.5px solid {palette.RULE}"'
-        return (f'<table width="100%" cellspacing="0" cellpadding="0"><tr><td width="40%" {cell}>'
-                f'{html_text(self.plan.name)}</td><td width="30%" align="center" {cell}>{html_text(stamp)}</td>'
-                f'<td width="30%" align="right" {cell}>Page {number} of {total}</td></tr></table>')
+        return (f'<table width="100%" cellspacing="0" cellpadding="0"><tr><td width="50%" {cell}>'
+                f'{html_text(self.plan.name)}</td><td width="25%" align="center" {cell}>{html_text(stamp)}</td>'
+                f'<td width="25%" align="right" {cell}>Page {number} of {total}</td></tr></table>')
 
     def _intro(self, text: str, size_pt: float = 8.0) -> str:
         """A muted note above a page's table or drawing."""
@@ -160,10 +160,10 @@ class VendorPack(SitePages):
     def _cover_html(self) -> str:
         s = self.scale
         issued = self.plan.info.date or self.today.isoformat()
-        head = [_p("VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, MUTED, True, 10, s),
+        head = [f'<p style="margin-top: {10 * s:.0f}px"></p>',
+                _p("VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, MUTED, True, 10, s),
                 _p(html_text(self.plan.name), 24, ACCENT, True, 6, s),
-                _p(html_text(f"Prepared {_long_date(issued)} with GPU Cluster Planner"), 10, MUTED, after_pt=10,
-                   scale=s)]
+                _p(html_text(f"Prepared {_long_date(issued)} with GPU Cluster Planner"), 10, MUTED, scale=s)]
         left = [self._info_html()]
         if self.plan.description.strip():
             left.append(_p(html_text(_shorten(self.plan.description.strip(), 500)), 9, after_pt=8, scale=s))
@@ -173,7 +173,9 @@ class VendorPack(SitePages):
                                                    (("error", "error"), ("warning", "warning"), ("info", "note")))
         left.append(_p(html_text(findings), 10, palette.INK_ERROR if counts["error"] else INK,
                        counts["error"] > 0, scale=s))
-        return (f'{"".join(head)}<table width="100%" cellspacing="0" cellpadding="0"><tr>'
+        # (the paragraph before a table loses its bottom margin: the table has it as its top margin)
+        return (f'{"".join(head)}<table width="100%" cellspacing="0" cellpadding="0" style="margin-top: {8 * s:.0f}px">'
+                f'<tr>'
                 f'<td width="{COVER_LEFT:.0%}" style="vertical-align: top">{"".join(left)}</td><td width="4%"></td>'
                 f'<td style="vertical-align: top">{CONTENTS}</td></tr></table>')
 
@@ -235,7 +237,8 @@ class VendorPack(SitePages):
                          + _p(html_text(value), big, ACCENT, True, 2, s) + _p(html_text(label), small, MUTED, scale=s)
                          + "</td>")
         lines = "".join(f"<tr>{''.join(cells[i:i + cols])}</tr>" for i in range(0, len(cells), cols))
-        return f'<table width="100%" cellspacing="{gap * s:.0f}" cellpadding="0">{lines}</table>'
+        return (f'<table width="100%" cellspacing="{gap * s:.0f}" cellpadding="0" style="margin-top: {2 * s:.0f}px">'
+                f'{lines}</table>')
 
     # -- elevations -------------------------------------------------------------------
     def _drawing_height(self, title: str, caption: str) -> float:
