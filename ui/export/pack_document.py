@@ -26,9 +26,9 @@ from planner.report import palette
 from planner.text import clean_text
 from ui.export.canvas import FONT_FAMILY, Canvas, PlacedText
 
-DRAWING = "drawing:"            # an <img> of the document whose source names this is a drawing, by its number
-CONTENTS_MARK = "@@page-"      # the contents' placeholder for a page number, replaced once laid out
-CSS_PX = 96 / 72               # CSS pixels per point
+DRAWING = "drawing:"       # the source of an <img> that is a drawing, before its number
+CONTENTS_MARK = "@@page-"  # the contents' placeholder for a page number, replaced once laid out
+CSS_PX = 96 / 72           # CSS pixels per point
 
 
 def html_text(text: object) -> str:
@@ -139,14 +139,13 @@ def new_document(device: QPagedPaintDevice, width_pt: float, font_pt: float = 8.
 
 
 class PackDocument:
-    """The pages laid out in a page frame of ``body`` (points, on a page of ``page_size``)."""
+    """The pages laid out on ``device`` in the page frame ``body`` (in points); the drawings'
+    labels go into ``placed`` as they are printed."""
 
-    def __init__(self, device: QPagedPaintDevice, pages: Sequence[Page], page_w: float, page_h: float,
-                 body: QRectF, placed: list[PlacedText] | None = None):
+    def __init__(self, device: QPagedPaintDevice, pages: Sequence[Page], body: QRectF,
+                 placed: list[PlacedText] | None = None):
         self.device, self.pages, self.body = device, list(pages), body
-        self.page_w, self.page_h = page_w, page_h
         self.scale = device.logicalDpiY() / 72
-        self.placed = placed
         drawings = [p.drawing for p in self.pages if p.drawing is not None]
         self._handler = _DrawingHandler(drawings, self.scale, placed)
         # Laid out twice: once to find the page each of the pack's pages starts on (0-based), then
@@ -158,7 +157,7 @@ class PackDocument:
             self.doc.setPageSize(QSizeF(int(self.px(body.width())), int(self.px(body.height()))))
             self.doc.documentLayout().registerHandler(QTextFormat.ObjectTypes.ImageObject, self._handler)
             self.doc.setHtml(self._html())
-            self.doc.documentLayout().documentSize()  # Qt lays out lazily: finish it before asking where things are
+            self.doc.documentLayout().documentSize()  # Qt lays out lazily: finish before asking where
             self.starts = [self._page_of(b) for b in self._blocks() if b == self.doc.begin()
                            or b.blockFormat().pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore]
 
@@ -244,8 +243,8 @@ class PackDocument:
     # -- checking -----------------------------------------------------------------------
     def placed_text(self) -> list[PlacedText]:
         """Each block's text, as wide as its widest line, against the width it was laid out in;
-        each table as wide as it was laid out against the page (a word too long for its cell
-        widens the table past the page)."""
+        each table as wide as it was laid out against the page (Qt breaks a word too long for
+        its cell, but widens a column whose figures must not wrap, up to past the page)."""
         out = []
         layout = self.doc.documentLayout()
         for block in self._blocks():

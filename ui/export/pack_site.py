@@ -18,7 +18,6 @@ Why it is long: four kinds of page, each with its own tables and their columns.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 from PySide6.QtCore import QRectF, Qt
 
@@ -102,8 +101,8 @@ class SitePages:
             else [(res, 1) for res in self.report.racks]
         total = ["All racks"] + ([count(t.racks)] if grouped else []) + [
             kw_text(t.it_power_typical_kw), kw_text(t.it_power_nameplate_kw), "",
-            f"{count(sum(res.pdus * n for res, n in racks))} in all", "",
-            kw_text(sum(res.heat_liquid_kw * n for res, n in racks)),
+            f"{count(t.pdus)} in all", "",
+            kw_text(t.liquid_heat_kw),
             kw_text(sum(res.heat_air_kw * n for res, n in racks)),
             text(sum(res.water_l_min * n for res, n in racks), "l/min"),
             kg_text(sum(res.total_weight_kg * n for res, n in racks)),
@@ -150,7 +149,7 @@ class SitePages:
                 kw(res.heat_liquid_kw), kw(res.heat_air_kw), text(res.water_l_min, "l/min"),
                 f"{f.coolant_supply_c:g} / {f.coolant_supply_c + f.coolant_delta_t_k:g} °C", count(cdus)])
         t = self.report.totals
-        liquid = sum(res.heat_liquid_kw * n for _, res, n in items)
+        liquid = t.liquid_heat_kw  # the report's total: every rack with heat to liquid is listed
         water = sum(res.water_l_min * n for _, res, n in items)
         rows.append(["Total"] + ([count(sum(n for *_, n in items))] if grouped else []) +
                     ["", kw_text(liquid), "", text(water, "l/min"), "", f"{count(t.cdus_placed)} placed"])

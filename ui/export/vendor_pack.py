@@ -136,7 +136,7 @@ class VendorPack(SitePages):
         if not painter.begin(writer):
             raise OSError("the vendor pack could not be opened for drawing")
         try:
-            document = PackDocument(writer, pages, self.pw, self.ph, self.body, placed)
+            document = PackDocument(writer, pages, self.body, placed)
             document.print_to(painter, self._footer_html)
         finally:
             painter.end()
