@@ -76,16 +76,16 @@ def tint(hex_color: str, amount: float = 0.6) -> str:
     return "#" + "".join(f"{round(v + (255 - v) * amount):02X}" for v in (r, g, b))
 
 
-
-def _p(text_html: str, size_pt: float, color: str = INK, bold: bool = False, after_pt: float = 0.0,
-       scale: float = 1.0) -> str:
+def _p(text_html: str, size_pt: float, color: str = INK, bold: bool = False, after_pt: float = 0.0) -> str:
     """A paragraph of HTML ``text_html`` at ``size_pt``, ``after_pt`` above the next."""
     weight = "; font-weight: bold" if bold else ""
-    return (f'<p style="margin-top: 0; margin-bottom: {after_pt * scale:.0f}px; font-size: {size_pt:g}pt; '
+    return (f'<p style="margin-top: 0; margin-bottom: {after_pt * CSS_PX:.0f}px; font-size: {size_pt:g}pt; '
             f'color: {color}{weight}">{text_html}</p>')
 
 
 class VendorPack(SitePages):
+    """The pack of one plan: its pages (``pages``), laid out and printed by ``render``."""
+
     def __init__(self, plan: Plan, catalog: Catalog, report: Report, page_width: float, page_height: float,
                  today: date | None = None, with_prices: bool = False, comparison=None):
         self.comparison = comparison  # planner.report.compare.Comparison: Compare pages after the cover
@@ -99,7 +99,6 @@ class VendorPack(SitePages):
         self.elevations = ElevationRenderer(None, plan, catalog, report)
         # The page frame the document flows in: below the top margin, above the footer.
         self.body = QRectF(MARGIN, MARGIN, self.pw - 2 * MARGIN, self.ph - 2 * MARGIN - FOOTER_H)
-        self.scale = CSS_PX  # the HTML's pixels per point
         self.device = None   # what the pack is laid out on (its fonts are measured there), set by ``render``
 
     # -- the document -----------------------------------------------------------------
@@ -154,33 +153,32 @@ class VendorPack(SitePages):
 
     def _intro(self, text: str, size_pt: float = 8.0) -> str:
         """A muted note above a page's table or drawing."""
-        return _p(html_text(text), size_pt, MUTED, after_pt=6, scale=self.scale)
+        return _p(html_text(text), size_pt, MUTED, after_pt=6)
 
     # -- cover ------------------------------------------------------------------------
     def _cover_html(self) -> str:
-        s = self.scale
+        s = CSS_PX
         issued = self.plan.info.date or self.today.isoformat()
         head = [f'<p style="margin-top: {10 * s:.0f}px"></p>',
-                _p("VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, MUTED, True, 10, s),
-                _p(html_text(self.plan.name), 24, ACCENT, True, 6, s),
-                _p(html_text(f"Prepared {_long_date(issued)} with GPU Cluster Planner"), 10, MUTED, scale=s)]
+                _p("VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, MUTED, True, 10),
+                _p(html_text(self.plan.name), 24, ACCENT, True, 6),
+                _p(html_text(f"Prepared {_long_date(issued)} with GPU Cluster Planner"), 10, MUTED)]
         left = [self._info_html()]
         if self.plan.description.strip():
-            left.append(_p(html_text(_shorten(self.plan.description.strip(), 500)), 9, after_pt=8, scale=s))
+            left.append(_p(html_text(_shorten(self.plan.description.strip(), 500)), 9, after_pt=8))
         left.append(self._cards_html(self._headline_figures(), self.body.width() * COVER_LEFT))
         counts = self.report.counts_by_severity()
         findings = "Open findings: " + " · ".join(_plural(counts[k], w) for k, w in
                                                    (("error", "error"), ("warning", "warning"), ("info", "note")))
         left.append(_p(html_text(findings), 10, palette.INK_ERROR if counts["error"] else INK,
-                       counts["error"] > 0, scale=s))
+                       counts["error"] > 0))
         # (the paragraph before a table loses its bottom margin: the table has it as its top margin)
-        return (f'{"".join(head)}<table width="100%" cellspacing="0" cellpadding="0" style="margin-top: {8 * s:.0f}px">'
-                f'<tr>'
-                f'<td width="{COVER_LEFT:.0%}" style="vertical-align: top">{"".join(left)}</td><td width="4%"></td>'
+        return (f'{"".join(head)}<table width="100%" cellspacing="0" cellpadding="0" '
+                f'style="margin-top: {8 * s:.0f}px"><tr><td width="{COVER_LEFT:.0%}" style="vertical-align: top">{"".join(left)}</td><td width="4%"></td>'
                 f'<td style="vertical-align: top">{CONTENTS}</td></tr></table>')
 
     def _contents_html(self, entries: list[tuple[str, int]]) -> str:
-        return _p("Contents", 11, ACCENT, True, 4, self.scale) + table_of_pages(
+        return _p("Contents", 11, ACCENT, True, 4) + table_of_pages(
             [(title, PackDocument.contents_mark(i)) for title, i in entries])
 
     def _info_html(self) -> str:
@@ -191,8 +189,8 @@ class VendorPack(SitePages):
         cells = [f'<td width="19%" style="font-size: 8pt; font-weight: bold; color: {MUTED}">{html_text(title)}</td>'
                  f'<td width="31%" style="font-size: 9pt">{html_text(value)}</td>' for title, value in rows]
         lines = "".join(f"<tr>{''.join(cells[i:i + 2])}</tr>" for i in range(0, len(cells), 2))
-        return (f'<table width="100%" cellspacing="0" cellpadding="{1.5 * self.scale:.0f}" '
-                f'style="margin-bottom: {8 * self.scale:.0f}px">{lines}</table>')
+        return (f'<table width="100%" cellspacing="0" cellpadding="{1.5 * CSS_PX:.0f}" '
+                f'style="margin-bottom: {8 * CSS_PX:.0f}px">{lines}</table>')
     def _headline_figures(self) -> list[tuple[str, str]]:
         t = self.report.totals
         basis = self.report.power_basis
@@ -225,7 +223,7 @@ class VendorPack(SitePages):
     def _cards_html(self, figures: list[tuple[str, str]], width_pt: float) -> str:
         """The headline figures as boxes, three to a line: the figure large (smaller where it is
         long), its name under it."""
-        s, cols, gap = self.scale, 3, 8.0
+        s, cols, gap = CSS_PX, 3, 8.0
         # a box's width inside its spacing (around every box), accent, padding and border
         room = (width_pt - (cols + 1) * gap) / cols - (3 + 8 + 6) - 2
         cells = []
@@ -234,7 +232,7 @@ class VendorPack(SitePages):
             small = fitted_pt(self.device, label, room, 7.5, 6)
             cells.append(f'<td width="33%" bgcolor="{palette.PANEL_FILL}" style="border-left: {3 * s:.0f}px solid '
                          f'{ACCENT}; padding: {5 * s:.0f}px {6 * s:.0f}px {4 * s:.0f}px {8 * s:.0f}px">'
-                         + _p(html_text(value), big, ACCENT, True, 2, s) + _p(html_text(label), small, MUTED, scale=s)
+                         + _p(html_text(value), big, ACCENT, True, 2) + _p(html_text(label), small, MUTED)
                          + "</td>")
         lines = "".join(f"<tr>{''.join(cells[i:i + cols])}</tr>" for i in range(0, len(cells), cols))
         return (f'<table width="100%" cellspacing="{gap * s:.0f}" cellpadding="0" style="margin-top: {2 * s:.0f}px">'
