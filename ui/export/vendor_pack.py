@@ -174,7 +174,8 @@ class VendorPack(SitePages):
                        counts["error"] > 0))
         # (the paragraph before a table loses its bottom margin: the table has it as its top margin)
         return (f'{"".join(head)}<table width="100%" cellspacing="0" cellpadding="0" '
-                f'style="margin-top: {8 * s:.0f}px"><tr><td width="{COVER_LEFT:.0%}" style="vertical-align: top">{"".join(left)}</td><td width="4%"></td>'
+                f'style="margin-top: {8 * s:.0f}px"><tr>'
+                f'<td width="{COVER_LEFT:.0%}" style="vertical-align: top">{"".join(left)}</td><td width="4%"></td>'
                 f'<td style="vertical-align: top">{CONTENTS}</td></tr></table>')
 
     def _contents_html(self, entries: list[tuple[str, int]]) -> str:
