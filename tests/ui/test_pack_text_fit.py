@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 from PySide6.QtCore import QMarginsF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
+from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
 from planner.hardware.catalog import default_catalog
 from planner.plan.templates import build_template, template_names
@@ -27,10 +27,15 @@ def placed_texts(name: str, path) -> tuple[list, object]:
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Landscape,
                                      QMarginsF(0, 0, 0, 0)))
     page = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
+    painter = QPainter()
+    assert painter.begin(writer)
     placed = []
-    # With prices: the pack with the most text in it.
-    VendorPack(plan, catalog, evaluate(plan, catalog), page.width(), page.height(),
-               with_prices=True).render(writer, placed)
+    try:
+        # With prices: the pack with the most text in it.
+        VendorPack(plan, catalog, evaluate(plan, catalog), page.width(), page.height(),
+                   with_prices=True).render(painter, writer, placed)
+    finally:
+        painter.end()
     return placed, plan
 
 

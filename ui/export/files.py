@@ -87,7 +87,7 @@ def _begin(painter, device, what: str) -> None:
 def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: bool = False,
                comparison=None) -> None:
     from PySide6.QtCore import QMarginsF
-    from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter
+    from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
     from ui.export.vendor_pack import VendorPack
 
@@ -100,10 +100,12 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: 
     page_pt = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
     pack = VendorPack(plan, catalog, report, page_pt.width(), page_pt.height(), today, with_prices=with_prices,
                       comparison=comparison)
+    painter = QPainter()
+    _begin(painter, writer, "vendor pack")
     try:
-        pack.render(writer)
-    except OSError as exc:
-        raise ExportError(f"cannot draw the vendor pack: {exc}") from exc
+        pack.render(painter, writer)
+    finally:
+        painter.end()
     if os.path.getsize(tmp) == 0:
         raise ExportError("the vendor pack came out empty")
 

@@ -124,21 +124,16 @@ class VendorPack(SitePages):
         pages += self._findings_pages()
         return pages
 
-    def render(self, writer: QPdfWriter, placed: list[PlacedText] | None = None) -> int:
-        """Lay the pack out on ``writer`` and print it; returns the number of pages. Every text
-        placed (the drawings' labels, the document's blocks and tables) goes into ``placed``."""
+    def render(self, painter: QPainter, writer: QPdfWriter, placed: list[PlacedText] | None = None) -> int:
+        """Lay the pack out on ``writer`` and print it with ``painter`` (begun on it); returns the
+        number of pages. Every text placed (the drawings' labels, the document's blocks and
+        tables) goes into ``placed``."""
         self.device = writer
         pages = self.pages()
         entries = [(p.section, i) for i, p in enumerate(pages) if p.section]
         pages[0].html = pages[0].html.replace(CONTENTS, self._contents_html(entries))
-        painter = QPainter()
-        if not painter.begin(writer):
-            raise OSError("the vendor pack could not be opened for drawing")
-        try:
-            document = PackDocument(writer, pages, self.body, placed)
-            document.print_to(painter, self._footer_html)
-        finally:
-            painter.end()
+        document = PackDocument(writer, pages, self.body, placed)
+        document.print_to(painter, self._footer_html)
         if placed is not None:
             placed += document.placed_text()
         return document.page_count
