@@ -212,3 +212,35 @@ def test_the_rack_view_and_the_exported_elevation_write_a_device_the_same(qtbot,
     texts = ["".join(el.itertext()).strip() for el in root.iter() if el.tag.endswith("text")]
     assert texts.count("7 kW") == 4 and "7.0 kW" not in texts  # the four nodes
     assert "node-c1" in texts
+
+
+@needs_poppler
+def test_a_table_that_runs_over_pages_repeats_its_header_row_and_title_there(tmp_path, catalog):
+    # 40 racks of two HGX H100 nodes (14.0 kW typical) under a 13 kW cap: 40 rows in the power
+    # table and 40 over-cap errors in the findings, more than one landscape A4 page holds of either.
+    racks = [Rack(id=f"r{i}", name=f"OVER-{i:02d}", power_cap_kw=13, cooling="liquid") for i in range(1, 41)]
+    placements = [Placement(id=f"n{i}-{u}", device="hgx-h100-8", rack=f"r{i}", u=u)
+                  for i in range(1, 41) for u in (1, 9)]
+    plan = Plan(name="Forty racks over their cap", racks=racks, placements=placements)
+    export_drawing(plan, catalog, tmp_path / "pack.pdf")
+    pages = pdf_text(tmp_path / "pack.pdf").split("\f")
+
+    def section(title):
+        first = next(i for i, p in enumerate(pages) if p.lstrip().startswith(title + "\n"))
+        rest = [p for p in pages[first + 1:] if p.lstrip().startswith(f"{title} (continued)")]
+        return [pages[first]] + rest
+
+    for title, header in (("Power and cooling per rack", ["Rack", "Cooling", "U used", "GPUs", "Typical kW"]),
+                          ("Open findings", ["Severity", "Check", "Finding", "Where"])):
+        found = section(title)
+        assert len(found) >= 2, f"{title} fits one page: nothing to repeat"
+        for page in found:
+            head = next(line for line in page.splitlines() if line.strip().startswith(header[0] + " "))
+            assert head.split()[:len(" ".join(header).split())] == " ".join(header).split(), (title, head)
+        text = "\n".join(found)
+        for r in racks:
+            assert r.name in text, (title, r.name)
+    # the power table's totals: 40 x 2 x 7.0 kW typical = 560.0 kW, on its last page
+    assert "All racks" in section("Power and cooling per rack")[-1]
+    assert "560.0" in next(line for line in section("Power and cooling per rack")[-1].splitlines()
+                           if line.strip().startswith("All racks"))

@@ -1,5 +1,7 @@
 """No text in the vendor pack is cut or runs out of its box: every text item placed on every
-page of every template's pack is measured at its font against the box it is drawn in."""
+page of every template's pack is measured at its font against the box it is drawn in (the
+drawings' labels against their boxes, the document's lines against the width they were laid
+out in, its tables against the page)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 from planner.design.templates import build_template, template_names
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
-from ui.export.canvas import Canvas
 from ui.export.files import ensure_app
 from ui.export.vendor_pack import VendorPack
 
@@ -28,15 +29,14 @@ def placed_texts(name: str, path) -> tuple[list, object]:
     page = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
     painter = QPainter()
     assert painter.begin(writer)
-    canvas = Canvas(painter)
-    canvas.placed = []
+    placed = []
     try:
         # With prices: the pack with the most text in it.
-        VendorPack(canvas, plan, catalog, evaluate(plan, catalog), page.width(), page.height(),
-                   with_prices=True).render(writer)
+        VendorPack(plan, catalog, evaluate(plan, catalog), page.width(), page.height(),
+                   with_prices=True).render(painter, writer, placed)
     finally:
         painter.end()
-    return canvas.placed, plan
+    return placed, plan
 
 
 @pytest.mark.parametrize("name", template_names())

@@ -113,19 +113,6 @@ class Canvas:
         p.drawText(QRectF(r.x(), r.y(), r.width(), max(r.height(), used.height())), flags, text)
         return used.height()
 
-    def aligned_block(self, r: QRectF, text: str, size_pt: float, *, bold: bool = False, color: str = palette.INK,
-                      align: str = "left") -> None:
-        """Word-wrapped text at the bottom of ``r``, aligned left, right or centre."""
-        h = {"left": Qt.AlignmentFlag.AlignLeft, "right": Qt.AlignmentFlag.AlignRight,
-             "center": Qt.AlignmentFlag.AlignHCenter}[align]
-        flags = int(h | Qt.AlignmentFlag.AlignBottom | Qt.TextFlag.TextWordWrap)
-        text = clean_text(text, "xml")
-        self._place_block(text, self.font(size_pt, bold), r.width())
-        p = self.painter
-        p.setFont(self.font(size_pt, bold))
-        p.setPen(QColor(color))
-        p.drawText(r, flags, text)
-
     def _place_block(self, text: str, font: QFont, width: float) -> None:
         if self.placed is None:
             return
@@ -139,7 +126,3 @@ class Canvas:
         while size > min_pt and self.text_width(text, size, bold) > width:
             size -= 0.5
         return max(size, min_pt)
-
-    def wrapped_height(self, width: float, text: str, size_pt: float, bold: bool = False) -> float:
-        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap)
-        return self.metrics(self.font(size_pt, bold)).boundingRect(QRectF(0, 0, width, 1e6), flags, text).height()

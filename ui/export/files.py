@@ -89,7 +89,6 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: 
     from PySide6.QtCore import QMarginsF
     from PySide6.QtGui import QPageLayout, QPageSize, QPainter, QPdfWriter
 
-    from ui.export.canvas import Canvas
     from ui.export.vendor_pack import VendorPack
 
     size_id = QPageSize.PageSizeId.A4 if paper == "A4" else QPageSize.PageSizeId.Letter
@@ -99,12 +98,12 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: 
     writer.setCreator("GPU Cluster Planner")
     writer.setPageLayout(QPageLayout(QPageSize(size_id), QPageLayout.Orientation.Landscape, QMarginsF(0, 0, 0, 0)))
     page_pt = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
+    pack = VendorPack(plan, catalog, report, page_pt.width(), page_pt.height(), today, with_prices=with_prices,
+                      comparison=comparison)
     painter = QPainter()
     _begin(painter, writer, "vendor pack")
     try:
-        pack = VendorPack(Canvas(painter), plan, catalog, report, page_pt.width(), page_pt.height(), today,
-                          with_prices=with_prices, comparison=comparison)
-        pack.render(writer)
+        pack.render(painter, writer)
     finally:
         painter.end()
     if os.path.getsize(tmp) == 0:

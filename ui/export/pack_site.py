@@ -18,7 +18,6 @@ Why it is long: four kinds of page, each with its own tables and their columns.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 
 from PySide6.QtCore import QRectF, Qt
 
@@ -27,6 +26,7 @@ from planner.vocabulary import count, kw, text
 from planner.report import palette
 from planner.report.palette import load_color
 from ui.export.labels import kg_text, kw_text
+from ui.export.pack_document import Drawing, Page
 from ui.export.table import Column, Table
 
 # Plans with more links than this show the bill of materials' cabling instead of routing every run.
@@ -60,7 +60,7 @@ def pdus_text(res) -> str:
 
 
 class SitePages:
-    """Pages of ``VendorPack`` (a mixin: it uses the pack's canvas, plan, report and tables)."""
+    """Pages of ``VendorPack`` (a mixin: it uses the pack's plan, report, notes and tables)."""
 
     # -- power distribution, cooling and floor ------------------------------------------
     def _site_columns(self, grouped: bool) -> list[Column]:
@@ -69,7 +69,7 @@ class SitePages:
             cols.append(Column("Racks", 0.55, "right"))
         cols += [Column("Typical", 0.75, "right"), Column("Nameplate", 0.8, "right"),
                  Column("Feeds", 0.75), Column("PDUs per feed", 0.8, "right"),
-                 Column("Circuit per PDU", 2.3, wrap=True), Column("Heat to liquid", 0.8, "right"),
+                 Column("Circuit per PDU", 2.3), Column("Heat to liquid", 0.8, "right"),
                  Column("Heat to air", 0.75, "right"), Column("Water", 0.8, "right"),
                  Column("Weight", 0.75, "right"), Column("Footprint", 0.75, "right"),
                  Column("Floor load", 0.9, "right")]
@@ -101,8 +101,8 @@ class SitePages:
             else [(res, 1) for res in self.report.racks]
         total = ["All racks"] + ([count(t.racks)] if grouped else []) + [
             kw_text(t.it_power_typical_kw), kw_text(t.it_power_nameplate_kw), "",
-            f"{count(sum(res.pdus * n for res, n in racks))} in all", "",
-            kw_text(sum(res.heat_liquid_kw * n for res, n in racks)),
+            f"{count(t.pdus)} in all", "",
+            kw_text(t.liquid_heat_kw),
             kw_text(sum(res.heat_air_kw * n for res, n in racks)),
             text(sum(res.water_l_min * n for res, n in racks), "l/min"),
             kg_text(sum(res.total_weight_kg * n for res, n in racks)),
@@ -117,21 +117,18 @@ class SitePages:
         power = self.plan.settings.power
         pdu = self.catalog.get(power.pdu_device)
         per_type = " Each row is one rack of the type; the totals count every rack." if grouped else ""
-
-        def intro(b: QRectF) -> float:
-            note = (f"Feeds {power.feed_redundancy}: " + {
+        note = (f"Feeds {power.feed_redundancy}: " + {
                 "2N": "feeds A and B each carry the rack's whole nameplate alone",
                 "N+1": "the PDUs the nameplate needs plus one spare, over feeds A and B",
                 "N": "one feed; losing it powers the rack off"}[power.feed_redundancy]
-                    + f". PDUs are sized on the nameplate: {pdu.model if pdu else power.pdu_device}, "
-                    f"{circuit_text(pdu)}, {power.continuous_derating:.0%} continuous load; one circuit per PDU. "
-                    f"Heat at nameplate, to the liquid loop (cold plates, rear doors) and to the room's air; water "
-                    f"at {self.plan.settings.facility.coolant_delta_t_k:g} K rise. Weight with the enclosure; floor "
-                    f"load over the footprint (rating {text(rating, 'kg/m²')}, red above). Power cells coloured by the "
-                    f"worse of typical and nameplate against the rack's cap.{per_type}")
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 40), note, 7.5, color=palette.INK_MUTED) + 6
-        return self._table_pages("Feeds, heat and floor per rack" + (" type" if grouped else ""),
-                                 table, intro, 44.0)
+                + f". PDUs are sized on the nameplate: {pdu.model if pdu else power.pdu_device}, "
+                f"{circuit_text(pdu)}, {power.continuous_derating:.0%} continuous load; one circuit per PDU. "
+                f"Heat at nameplate, to the liquid loop (cold plates, rear doors) and to the room's air; water "
+                f"at {self.plan.settings.facility.coolant_delta_t_k:g} K rise. Weight with the enclosure; floor "
+                f"load over the footprint (rating {text(rating, 'kg/m²')}, red above). Power cells coloured by the "
+                f"worse of typical and nameplate against the rack's cap.{per_type}")
+        intro = self._intro(note, 7.5)
+        return self._table_pages("Feeds, heat and floor per rack" + (" type" if grouped else ""), table, intro)
 
     # -- liquid cooling -----------------------------------------------------------------
     def _cooling_pages(self) -> list:
@@ -152,7 +149,7 @@ class SitePages:
                 kw(res.heat_liquid_kw), kw(res.heat_air_kw), text(res.water_l_min, "l/min"),
                 f"{f.coolant_supply_c:g} / {f.coolant_supply_c + f.coolant_delta_t_k:g} °C", count(cdus)])
         t = self.report.totals
-        liquid = sum(res.heat_liquid_kw * n for _, res, n in items)
+        liquid = t.liquid_heat_kw  # the report's total: every rack with heat to liquid is listed
         water = sum(res.water_l_min * n for _, res, n in items)
         rows.append(["Total"] + ([count(sum(n for *_, n in items))] if grouped else []) +
                     ["", kw_text(liquid), "", text(water, "l/min"), "", f"{count(t.cdus_placed)} placed"])
@@ -162,28 +159,20 @@ class SitePages:
                  Column("Supply / return", 0.9, "right"), Column("CDUs in rack", 0.8, "right")]
         table = Table(cols, rows, font_pt=7.5, bold_rows={len(rows) - 1})
         cdu = self.catalog.get(f.cdu_device)
-
-        def intro(b: QRectF) -> float:
-            note = (f"Facility water supply {f.coolant_supply_c:g} °C, return {f.coolant_supply_c + f.coolant_delta_t_k:g} °C "
-                    f"({f.coolant_delta_t_k:g} K rise); flow = heat / (c_p {f.coolant_cp_kj_kg_k:g} kJ/(kg·K) x "
-                    f"{f.coolant_density_kg_l:g} kg/l x {f.coolant_delta_t_k:g} K). Heat to liquid "
-                    f"{kw_text(liquid)} needs {text(water, 'l/min')} in all. CDUs: {count(t.cdus)} needed "
-                    f"({cdu.model if cdu else f.cdu_device}, {kw_text(t.cdu_capacity_kw)} in all), "
-                    f"{count(t.cdus_placed)} placed.")
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 40), note, 7.5, color=palette.INK_MUTED) + 6
-        return self._table_pages("Liquid cooling", table, intro, 40.0, width=min(self.body.width(), 620.0))
+        note = (f"Facility water supply {f.coolant_supply_c:g} °C, return {f.coolant_supply_c + f.coolant_delta_t_k:g} °C "
+                f"({f.coolant_delta_t_k:g} K rise); flow = heat / (c_p {f.coolant_cp_kj_kg_k:g} kJ/(kg·K) x "
+                f"{f.coolant_density_kg_l:g} kg/l x {f.coolant_delta_t_k:g} K). Heat to liquid "
+                f"{kw_text(liquid)} needs {text(water, 'l/min')} in all. CDUs: {count(t.cdus)} needed "
+                f"({cdu.model if cdu else f.cdu_device}, {kw_text(t.cdu_capacity_kw)} in all), "
+                f"{count(t.cdus_placed)} placed.")
+        intro = self._intro(note, 7.5)
+        return self._table_pages("Liquid cooling", table, intro, width=620.0)
 
     # -- floor plan ---------------------------------------------------------------------
     def _floor_pages(self) -> list:
         layout = floor_layout(self.plan, self.plan.settings.floor)
         if not layout.rows:
             return []
-        from ui.export.vendor_pack import Page
-
-        return [Page("Floor plan", lambda b: self._draw_floor(b, layout), section="Floor plan")]
-
-    def _draw_floor(self, body: QRectF, layout) -> None:
-        c = self.c
         s = self.plan.settings.floor
         rows = layout.rows
         n_racks = sum(len(r.racks) for r in rows)
@@ -193,10 +182,18 @@ class SitePages:
                    f"{count(len(rows))} row{'s' if len(rows) != 1 else ''}, {count(n_racks)} racks ({footprints}), fronts facing the cold "
                    f"aisles (cold {s.cold_aisle_mm / 1000:g} m, hot {s.hot_aisle_mm / 1000:g} m). Rack footprints to "
                    f"scale, coloured by the worse of typical and nameplate load.")
-        cap_h = c.wrapped_text(QRectF(body.x(), body.y(), body.width(), 30), caption, 7.5, color=palette.INK_MUTED) + 6
+        caption = self._intro(caption, 7.5)
+        w, h = self.body.width(), self._drawing_height("Floor plan", caption)
+        drawing = Drawing(w, h, lambda canvas: self._draw_floor(canvas, QRectF(0, 0, w, h), layout))
+        return [Page("Floor plan", caption, section="Floor plan", drawing=drawing)]
+
+    def _draw_floor(self, c, body: QRectF, layout) -> None:
+        """The rows of racks to scale with their aisles, dimensions and legend, filling ``body``."""
+        s = self.plan.settings.floor
+        rows = layout.rows
         legend_h, label_w, gap, dim_w = 20.0, 46.0, 18.0, 44.0
-        area = QRectF(body.x() + label_w, body.y() + cap_h + 14, body.width() - label_w - dim_w,
-                      body.height() - cap_h - 14 - legend_h - 16)
+        area = QRectF(body.x() + label_w, body.y() + 14, body.width() - label_w - dim_w,
+                      body.height() - 14 - legend_h - 16)
         # the aisles before the first row and after the last, drawn when the rows fit one column: rows
         # face alternately, a cold aisle between rows 1 and 2 (``planner.facility.floor``), so the
         # first row's backs face the hot aisle before it, and the last row faces out when it is odd
@@ -267,20 +264,7 @@ class SitePages:
             note = f"The {len(rows):,} rows run on down the floor: drawn in {cols} columns of up to {per_col:,} rows."
         else:
             note = f"Scale: 1 m = {scale:.1f} pt."
-        self._floor_legend(body.x(), body.bottom() - legend_h, body.width(), note)
-
-    def _floor_legend(self, x: float, y: float, width: float, note: str) -> None:
-        c = self.c
-        items = [(tint_load(0.5), "load below 80% of cap"), (tint_load(0.9), "80% of cap or more"),
-                 (tint_load(1.2), "over the cap"), (AISLE_FILL["cold"], "cold aisle"), (AISLE_FILL["hot"], "hot aisle")]
-        cx = x
-        for fill, label in items:
-            c.rect(QRectF(cx, y + 4, 10, 8), fill=fill, stroke=palette.INK_HEADING, width_pt=0.3)
-            w = c.text_width(label, 7) + 2
-            c.text(QRectF(cx + 13, y, w, 16), label, 7, elide=False)
-            cx += 13 + w + 12
-        c.text(QRectF(cx, y, max(0.0, x + width - cx), 16), note, 7, color=palette.INK_MUTED,
-               align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, elide=False)
+        _floor_legend(c, body.x(), body.bottom() - legend_h, body.width(), note)
 
     # -- cabling ------------------------------------------------------------------------
     def _cable_pages(self) -> list:
@@ -305,7 +289,7 @@ class SitePages:
             rows.append(["", f"{tier}: switch not placed (length unknown)", count(n), ""])
         rows.append(["All cables", "", count(len(sched.links) + sum(sched.unrouted.values())),
                      text(sum(metres.values()), "m")])
-        by_type = Table([Column("Network", 1.1), Column("Cable (type, stock length)", 2.6, wrap=True),
+        by_type = Table([Column("Network", 1.1), Column("Cable (type, stock length)", 2.6),
                          Column("Count", 0.6, "right"), Column("Length", 0.8, "right")], rows, font_pt=7.5,
                         bold_rows={len(rows) - 1})
         # cross-connects: per network, the links that leave their rack
@@ -319,7 +303,7 @@ class SitePages:
             xrows.append([title, count(len(mine)), count(len(inter)),
                           ", ".join(f"{count(n)} {m}" for m, n in media.most_common()) or "-"])
         cross = Table([Column("Network", 1.2), Column("Links", 0.6, "right"), Column("Between racks", 0.8, "right"),
-                       Column("Media between racks", 2.2, wrap=True)], xrows, font_pt=7.5)
+                       Column("Media between racks", 2.2)], xrows, font_pt=7.5)
         pairs: dict[tuple[str, str], Counter] = {}
         for (a, b, medium), n in sched.between_racks().items():
             if a != b:
@@ -327,14 +311,11 @@ class SitePages:
         prow = [[a, b, count(sum(m.values())), ", ".join(f"{count(n)} {k}" for k, n in m.most_common())]
                 for (a, b), m in sorted(pairs.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))]
         between = Table([Column("From rack", 1.0), Column("To rack", 1.0), Column("Cables", 0.6, "right"),
-                         Column("By medium", 2.0, wrap=True)], prow, font_pt=7.5)
+                         Column("By medium", 2.0)], prow, font_pt=7.5)
         intro_text = ("Every link of the plan's cable schedule (cluster-planner cables PLAN --csv FILE lists each "
                       "from rack/U/port to rack/U/port), by network, medium and the stock length ordered.")
-
-        def intro(b: QRectF) -> float:
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), intro_text, 7.5, color=palette.INK_MUTED) + 6
-        width = min(self.body.width(), 560.0)
-        pages = self._table_pages("Cables by type and length", by_type, intro, 30.0, width=width)
+        width = 560.0
+        pages = self._table_pages("Cables by type and length", by_type, self._intro(intro_text, 7.5), width=width)
         pages += self._table_pages("Cross-connects by network", cross, width=width)
         if prow:
             pages += self._table_pages("Cables between racks", between, width=width)
@@ -346,15 +327,25 @@ class SitePages:
         if not lines:
             return []
         rows = [[line.item, count(line.quantity)] for line in lines]
-        table = Table([Column("Cables and optics (per fabric tier)", 3.0, wrap=True), Column("Count", 0.6, "right")],
+        table = Table([Column("Cables and optics (per fabric tier)", 3.0), Column("Count", 0.6, "right")],
                       rows, font_pt=7.5)
         note = ("The plan has more links than this pack lists run by run: cables and optics per fabric tier, as "
                 "the bill of materials counts them. cluster-planner cables PLAN --csv FILE writes every link with "
                 "its racks, medium and length.")
+        return self._table_pages("Cables by type", table, self._intro(note, 7.5), width=560.0)
 
-        def intro(b: QRectF) -> float:
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), note, 7.5, color=palette.INK_MUTED) + 6
-        return self._table_pages("Cables by type", table, intro, 30.0, width=min(self.body.width(), 560.0))
+
+def _floor_legend(c, x: float, y: float, width: float, note: str) -> None:
+    items = [(tint_load(0.5), "load below 80% of cap"), (tint_load(0.9), "80% of cap or more"),
+             (tint_load(1.2), "over the cap"), (AISLE_FILL["cold"], "cold aisle"), (AISLE_FILL["hot"], "hot aisle")]
+    cx = x
+    for fill, label in items:
+        c.rect(QRectF(cx, y + 4, 10, 8), fill=fill, stroke=palette.INK_HEADING, width_pt=0.3)
+        w = c.text_width(label, 7) + 2
+        c.text(QRectF(cx + 13, y, w, 16), label, 7, elide=False)
+        cx += 13 + w + 12
+    c.text(QRectF(cx, y, max(0.0, x + width - cx), 16), note, 7, color=palette.INK_MUTED,
+           align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, elide=False)
 
 
 def _dimension(c, x: float, y: float, w: float, label: str) -> None:

@@ -1,18 +1,17 @@
-"""A plain ruled table for the vendor pack: fixed columns, wrapped cells, page breaks between rows."""
+"""A plain ruled table for the vendor pack, as HTML for its QTextDocument: column titles in a
+header row that Qt repeats on every page the table runs over, zebra rows, cells that wrap."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QRectF, Qt
-
 from planner.report import palette
-from ui.export.canvas import Canvas
+from ui.export.pack_document import CSS_PX, html_text
 
 HEADER_FILL = palette.INK_HEADING
 ZEBRA = palette.PANEL_FILL
-RULE = palette.PANEL_EDGE
+RULE = palette.RULE_LIGHT
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +19,6 @@ class Column:
     title: str
     weight: float = 1.0            # share of the table width
     align: str = "left"            # left | right | center
-    wrap: bool = False             # word-wrap long text instead of eliding it
 
 
 @dataclass(slots=True)
@@ -32,82 +30,27 @@ class Table:
     cell_fill: Callable[[int, int], str | None] | None = None
     bold_rows: set[int] = field(default_factory=set)
 
-    def _widths(self, width: float) -> list[float]:
+    def html(self, width_pt: float | None = None) -> str:
+        """The table, the page's width or ``width_pt`` wide."""
+        width = "100%" if width_pt is None else f"{width_pt * CSS_PX:.0f}"
         total = sum(col.weight for col in self.columns)
-        return [width * col.weight / total for col in self.columns]
-
-    @property
-    def line_height(self) -> float:
-        return self.font_pt * 1.55
-
-    def header_height(self, canvas: Canvas, width: float) -> float:
-        """Column titles wrap onto more lines rather than being cut short."""
-        h = self.line_height
-        for col, w in zip(self.columns, self._widths(width)):
-            h = max(h, canvas.wrapped_height(w - 6, col.title, self.font_pt, bold=True) + 4)
-        return h + 2
-
-    def row_height(self, canvas: Canvas, i: int, width: float) -> float:
-        h = self.line_height
-        bold = i in self.bold_rows
-        for col, w, text in zip(self.columns, self._widths(width), self.rows[i]):
-            if text and self._wraps(canvas, col, w, text, bold):
-                h = max(h, canvas.wrapped_height(w - 6, text, self.font_pt, bold=bold) + 4)
-        return h
-
-    def _wraps(self, canvas: Canvas, col: Column, width: float, text: str, bold: bool = False) -> bool:
-        """Wrapped columns wrap; any other cell wraps too when its text (bold in a bold row) is
-        wider than the cell."""
-        return col.wrap or canvas.text_width(text, self.font_pt, bold) > width - 6
-
-    def paginate(self, canvas: Canvas, width: float, first_height: float, height: float) -> list[range]:
-        """Row ranges that fit: the first page has ``first_height``, later pages ``height``."""
-        pages: list[range] = []
-        hh = self.header_height(canvas, width)
-        start, avail = 0, first_height - hh
-        used = 0.0
-        for i in range(len(self.rows)):
-            h = self.row_height(canvas, i, width)
-            if used + h > avail and i > start:
-                pages.append(range(start, i))
-                start, used, avail = i, 0.0, height - hh
-            used += h
-        pages.append(range(start, len(self.rows)))
-        return pages
-
-    def draw(self, canvas: Canvas, x: float, y: float, width: float, rows: range) -> float:
-        """Draw the header and ``rows``; returns the height used."""
-        widths = self._widths(width)
-        fs = self.font_pt
-        hh = self.header_height(canvas, width)
-        canvas.rect(QRectF(x, y, width, hh), fill=HEADER_FILL)
-        cx = x
-        for col, w in zip(self.columns, widths):
-            canvas.aligned_block(QRectF(cx + 3, y + 2, w - 6, hh - 4), col.title, fs, bold=True, color=palette.PAPER,
-                                 align=col.align)
-            cx += w
-        cy = y + hh
-        for n, i in enumerate(rows):
-            h = self.row_height(canvas, i, width)
-            if n % 2:
-                canvas.rect(QRectF(x, cy, width, h), fill=ZEBRA)
-            cx = x
-            bold = i in self.bold_rows
-            for j, (col, w, text) in enumerate(zip(self.columns, widths, self.rows[i])):
+        head = "".join(f'<th width="{100 * col.weight / total:.1f}%" align="{col.align}" bgcolor="{HEADER_FILL}" '
+                       f'style="color: {palette.PAPER}; vertical-align: bottom">{html_text(col.title)}</th>'
+                       for col in self.columns)
+        body = []
+        for i, row in enumerate(self.rows):
+            cells = []
+            for j, (col, text) in enumerate(zip(self.columns, row)):
                 fill = self.cell_fill(i, j) if self.cell_fill else None
-                if fill:
-                    canvas.rect(QRectF(cx + 1, cy + 1, w - 2, h - 2), fill=fill)
-                if self._wraps(canvas, col, w, text, bold):
-                    canvas.wrapped_text(QRectF(cx + 3, cy + 2, w - 6, h - 2), text, fs, bold=bold)
-                else:
-                    canvas.text(QRectF(cx + 3, cy, w - 6, h), text, fs, bold=bold, align=_align(col.align))
-                cx += w
-            cy += h
-            canvas.line(x, cy, x + width, cy, RULE, 0.4)
-        return cy - y
-
-
-def _align(name: str) -> Qt.AlignmentFlag:
-    h = {"left": Qt.AlignmentFlag.AlignLeft, "right": Qt.AlignmentFlag.AlignRight,
-         "center": Qt.AlignmentFlag.AlignHCenter}[name]
-    return h | Qt.AlignmentFlag.AlignVCenter
+                text = html_text(text)
+                # figures (right-aligned) stay on one line: "1,294.9 l/min", never "1,294.9 l/" over "min"
+                nowrap = ' style="white-space: nowrap"' if col.align == "right" else ""
+                cells.append(f'<td align="{col.align}"{nowrap}' + (f' bgcolor="{fill}"' if fill else "") + ">"
+                             + (f"<b>{text}</b>" if i in self.bold_rows else text) + "</td>")
+            zebra = f' bgcolor="{ZEBRA}"' if i % 2 else ""
+            body.append(f"<tr{zebra}>{''.join(cells)}</tr>")
+        return (f'<table width="{width}" cellspacing="0" cellpadding="{2 * CSS_PX:.0f}" border="0.5" '
+                f'style="border-collapse: collapse; border-color: {RULE}; font-size: {self.font_pt:g}pt; '
+                # Qt drops the bottom margin of the paragraph before a table: the table keeps the gap
+                f'margin-top: {4 * CSS_PX:.0f}px">'
+                f"<thead><tr>{head}</tr></thead>{''.join(body)}</table>")

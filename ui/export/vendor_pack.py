@@ -5,19 +5,19 @@ as stay legible, every rack shown); power and cooling per rack; network summary 
 report has one); bill of materials (when the cost section has one); open findings. Each
 page has the plan name and "Page n of N" in its footer. All figures are the Report's.
 
+The text and tables are HTML in one QTextDocument (``pack_document``), which paginates;
+the elevations and the floor plan are drawings in it (``elevation``, ``pack_site``).
 Why it is long: one method per page of the pack (cover, elevations, power, network, bill of
-materials, findings) sharing the page frame, paging and fonts; the tables and the elevations
-are drawn by their own modules.
+materials, findings), each choosing its columns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date
 
-from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QPdfWriter
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QPainter, QPdfWriter
 
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
@@ -26,7 +26,9 @@ from planner.report.elevation import load_text
 from planner.report.model import Report
 from planner.report.palette import load_color
 from planner.report import palette
-from ui.export.canvas import Canvas
+from ui.export.canvas import Canvas, PlacedText
+from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_text,
+                                     room_for_drawing, table_of_pages)
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
@@ -34,24 +36,18 @@ from ui.export.sections import cost_headlines, describe_where, fabric_headline, 
 from ui.export.table import Column, Table
 
 MARGIN = 34.0
-TITLE_H = 26.0
 FOOTER_H = 16.0
 INK = palette.INK
 MUTED = palette.INK_MUTED
 ACCENT = palette.INK_HEADING
 TYPE_CAPTION_H = 26.0
 SEVERITY_FILL = palette.SEVERITY_FILLS
+CONTENTS = "<!--contents-->"
+COVER_LEFT = 0.68  # the cover's share of the width for the plan and its figures; the contents beside it
 
 # Beyond this many findings the pack lists one row per check (count and first message), so a
 # plan of thousands of racks keeps a readable findings section.
 MAX_LISTED_FINDINGS = 200
-
-
-@dataclass(slots=True)
-class Page:
-    title: str
-    draw: Callable[[QRectF], None]
-    section: str = ""   # the contents entry this page starts, if any
 
 
 def _plural(n: int, word: str) -> str:
@@ -80,11 +76,18 @@ def tint(hex_color: str, amount: float = 0.6) -> str:
     return "#" + "".join(f"{round(v + (255 - v) * amount):02X}" for v in (r, g, b))
 
 
+def _p(text_html: str, size_pt: float, color: str = INK, bold: bool = False, after_pt: float = 0.0) -> str:
+    """A paragraph of HTML ``text_html`` at ``size_pt``, ``after_pt`` above the next."""
+    weight = "; font-weight: bold" if bold else ""
+    return (f'<p style="margin-top: 0; margin-bottom: {after_pt * CSS_PX:.0f}px; font-size: {size_pt:g}pt; '
+            f'color: {color}{weight}">{text_html}</p>')
+
+
 class VendorPack(SitePages):
-    def __init__(self, canvas: Canvas, plan: Plan, catalog: Catalog, report: Report,
-                 page_width: float, page_height: float, today: date | None = None, with_prices: bool = False,
-                 comparison=None):
-        self.c = canvas
+    """The pack of one plan: its pages (``pages``), laid out and printed by ``render``."""
+
+    def __init__(self, plan: Plan, catalog: Catalog, report: Report, page_width: float, page_height: float,
+                 today: date | None = None, with_prices: bool = False, comparison=None):
         self.comparison = comparison  # planner.report.compare.Comparison: Compare pages after the cover
         # Prices, capex, opex and TCO are the buyer's: left out unless asked for.
         self.with_prices = with_prices
@@ -93,14 +96,16 @@ class VendorPack(SitePages):
         self.report = report
         self.pw, self.ph = page_width, page_height
         self.today = today or date.today()
-        self.elevations = ElevationRenderer(canvas, plan, catalog, report)
-        self.body = QRectF(MARGIN, MARGIN + TITLE_H, self.pw - 2 * MARGIN, self.ph - 2 * MARGIN - TITLE_H - FOOTER_H)
+        self.elevations = ElevationRenderer(None, plan, catalog, report)
+        # The page frame the document flows in: below the top margin, above the footer.
+        self.body = QRectF(MARGIN, MARGIN, self.pw - 2 * MARGIN, self.ph - 2 * MARGIN - FOOTER_H)
+        self.device = None   # what the pack is laid out on (its fonts are measured there), set by ``render``
 
     # -- the document -----------------------------------------------------------------
     def pages(self) -> list[Page]:
         # A large plan is drawn by rack type (identical racks once), with an index of its racks.
         self.types = rack_types(self.plan) if len(self.plan.racks) > GROUP_RACKS_ABOVE else None
-        pages = [Page("", self._draw_cover)]
+        pages = [Page("", self._cover_html())]
         if self.comparison is not None:
             pages += self._compare_pages()
         if self.types is None:
@@ -119,75 +124,69 @@ class VendorPack(SitePages):
         pages += self._findings_pages()
         return pages
 
-    def render(self, writer: QPdfWriter) -> int:
-        self._pages = self.pages()
-        n = len(self._pages)
-        for i, page in enumerate(self._pages):
-            if i:
-                writer.newPage()
-            if page.title:
-                self.c.text(QRectF(MARGIN, MARGIN, self.pw - 2 * MARGIN, TITLE_H - 8), page.title, 14, bold=True,
-                            color=ACCENT)
-                self.c.line(MARGIN, MARGIN + TITLE_H - 6, self.pw - MARGIN, MARGIN + TITLE_H - 6, ACCENT, 0.8)
-            page.draw(self.body)
-            self._draw_footer(i + 1, n)
-        return n
+    def render(self, painter: QPainter, writer: QPdfWriter, placed: list[PlacedText] | None = None) -> int:
+        """Lay the pack out on ``writer`` and print it with ``painter`` (begun on it); returns the
+        number of pages. Every text placed (the drawings' labels, the document's blocks and
+        tables) goes into ``placed``."""
+        self.device = writer
+        pages = self.pages()
+        entries = [(p.section, i) for i, p in enumerate(pages) if p.section]
+        pages[0].html = pages[0].html.replace(CONTENTS, self._contents_html(entries))
+        document = PackDocument(writer, pages, self.body, placed)
+        document.print_to(painter, self._footer_html)
+        if placed is not None:
+            placed += document.placed_text()
+        return document.page_count
 
-    def _draw_footer(self, number: int, total: int) -> None:
-        y = self.ph - MARGIN - FOOTER_H + 4
-        w = self.pw - 2 * MARGIN
-        self.c.line(MARGIN, y, self.pw - MARGIN, y, palette.RULE, 0.4)
-        r = QRectF(MARGIN, y + 2, w, FOOTER_H - 4)
-        self.c.text(QRectF(r.x(), r.y(), w * 0.6, r.height()), self.plan.name, 7, color=MUTED)
-        self.c.text(r, f"Page {number} of {total}", 7, color=MUTED, align=Qt.AlignmentFlag.AlignRight
-                    | Qt.AlignmentFlag.AlignVCenter, elide=False)
+    def _footer_html(self, number: int, total: int) -> str:
         info = self.plan.info
         stamp = (f"Revision {info.revision} · " if info.revision else "") + f"Prepared {info.date or self.today.isoformat()}"
-        self.c.text(r, stamp, 7, color=MUTED, align=Qt.AlignmentFlag.AlignCenter, elide=False)
+        cell = f'style="color: {MUTED}; border-top: 0.5px solid {palette.RULE}"'
+        return (f'<table width="100%" cellspacing="0" cellpadding="0"><tr><td width="50%" {cell}>'
+                f'{html_text(self.plan.name)}</td><td width="25%" align="center" {cell}>{html_text(stamp)}</td>'
+                f'<td width="25%" align="right" {cell}>Page {number} of {total}</td></tr></table>')
+
+    def _intro(self, text: str, size_pt: float = 8.0) -> str:
+        """A muted note above a page's table or drawing."""
+        return _p(html_text(text), size_pt, MUTED, after_pt=6)
 
     # -- cover ------------------------------------------------------------------------
-    def _draw_cover(self, body: QRectF) -> None:
-        c = self.c
-        x, w = body.x(), body.width()
-        y = MARGIN + 10
-        c.text(QRectF(x, y, w, 14), "VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, bold=True,
-               color=MUTED)
-        y += 22
-        y += c.wrapped_text(QRectF(x, y, w, 60), self.plan.name, 24, bold=True, color=ACCENT) + 6
+    def _cover_html(self) -> str:
+        s = CSS_PX
         issued = self.plan.info.date or self.today.isoformat()
-        c.text(QRectF(x, y, w, 14), f"Prepared {_long_date(issued)} with GPU Cluster Planner", 10, color=MUTED)
-        y += 20
-        y = self._draw_info(x, y, w * 0.68)
+        head = [f'<p style="margin-top: {10 * s:.0f}px"></p>',
+                _p("VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, MUTED, True, 10),
+                _p(html_text(self.plan.name), 24, ACCENT, True, 6),
+                _p(html_text(f"Prepared {_long_date(issued)} with GPU Cluster Planner"), 10, MUTED)]
+        left = [self._info_html()]
         if self.plan.description.strip():
-            text = self.plan.description.strip()
-            text = _shorten(text, 500)
-            y += c.wrapped_text(QRectF(x, y, w * 0.68, 60), text, 9, color=INK) + 8
-        y = self._draw_cards(x, y + 4, w * 0.68, self._headline_figures())
+            left.append(_p(html_text(_shorten(self.plan.description.strip(), 500)), 9, after_pt=8))
+        left.append(self._cards_html(self._headline_figures(), self.body.width() * COVER_LEFT))
         counts = self.report.counts_by_severity()
-        c.text(QRectF(x, y + 6, w, 14),
-               "Open findings: " + " · ".join(_plural(counts[k], w) for k, w in
-                                         (("error", "error"), ("warning", "warning"), ("info", "note"))),
-               10, bold=counts["error"] > 0, color=palette.INK_ERROR if counts["error"] else INK)
-        self._draw_contents(QRectF(x + w * 0.72, MARGIN + 120, w * 0.28, body.bottom() - MARGIN - 120))
+        findings = "Open findings: " + " · ".join(_plural(counts[k], w) for k, w in
+                                                   (("error", "error"), ("warning", "warning"), ("info", "note")))
+        left.append(_p(html_text(findings), 10, palette.INK_ERROR if counts["error"] else INK,
+                       counts["error"] > 0))
+        # (the paragraph before a table loses its bottom margin: the table has it as its top margin)
+        return (f'{"".join(head)}<table width="100%" cellspacing="0" cellpadding="0" '
+                f'style="margin-top: {8 * s:.0f}px"><tr>'
+                f'<td width="{COVER_LEFT:.0%}" style="vertical-align: top">{"".join(left)}</td><td width="4%"></td>'
+                f'<td style="vertical-align: top">{CONTENTS}</td></tr></table>')
 
-    def _draw_info(self, x: float, y: float, width: float) -> float:
+    def _contents_html(self, entries: list[tuple[str, int]]) -> str:
+        return _p("Contents", 11, ACCENT, True, 4) + table_of_pages(
+            [(title, PackDocument.contents_mark(i)) for title, i in entries])
+
+    def _info_html(self) -> str:
         """The plan's properties (customer, site, contact, revision, dates) in two columns."""
         rows = self.plan.info.rows()
         if not rows:
-            return y
-        col_w, label_w = width / 2, 100.0
-        heights = []
-        for i, (title, value) in enumerate(rows):
-            cx = x + (i % 2) * col_w
-            cy = y + sum(heights[:i // 2])
-            self.c.wrapped_text(QRectF(cx, cy, label_w - 4, 14), title, 8, bold=True, color=MUTED)
-            h = self.c.wrapped_text(QRectF(cx + label_w, cy, col_w - label_w - 8, 40), value, 9, color=INK)
-            if i % 2 == 0:
-                heights.append(max(h, 12.0) + 3)
-            else:
-                heights[-1] = max(heights[-1], max(h, 12.0) + 3)
-        return y + sum(heights) + 8
-
+            return ""
+        cells = [f'<td width="19%" style="font-size: 8pt; font-weight: bold; color: {MUTED}">{html_text(title)}</td>'
+                 f'<td width="31%" style="font-size: 9pt">{html_text(value)}</td>' for title, value in rows]
+        lines = "".join(f"<tr>{''.join(cells[i:i + 2])}</tr>" for i in range(0, len(cells), 2))
+        return (f'<table width="100%" cellspacing="0" cellpadding="{1.5 * CSS_PX:.0f}" '
+                f'style="margin-bottom: {8 * CSS_PX:.0f}px">{lines}</table>')
     def _headline_figures(self) -> list[tuple[str, str]]:
         t = self.report.totals
         basis = self.report.power_basis
@@ -217,46 +216,41 @@ class VendorPack(SitePages):
             figures += cost_headlines(self.report)
         return figures
 
-    def _draw_cards(self, x: float, y: float, width: float, figures: list[tuple[str, str]]) -> float:
-        cols, gap, h = 3, 8.0, 40.0
-        cw = (width - (cols - 1) * gap) / cols
-        for i, (label, value) in enumerate(figures):
-            cx = x + (i % cols) * (cw + gap)
-            cy = y + (i // cols) * (h + gap)
-            r = QRectF(cx, cy, cw, h)
-            self.c.rect(r, fill=palette.PANEL_FILL, stroke=palette.PANEL_EDGE, width_pt=0.5)
-            self.c.rect(QRectF(cx, cy, 3, h), fill=ACCENT)
-            size = self.c.fitted_size(value, cw - 14, 14, 7, bold=True)
-            self.c.text(QRectF(cx + 9, cy + 4, cw - 14, 20), value, size, bold=True, color=ACCENT, elide=False)
-            lsize = self.c.fitted_size(label, cw - 14, 7.5, 6)
-            self.c.text(QRectF(cx + 9, cy + 24, cw - 14, 12), label, lsize, color=MUTED, elide=False)
-        rows = (len(figures) + cols - 1) // cols
-        return y + rows * (h + gap)
-
-    def _draw_contents(self, r: QRectF) -> None:
-        c = self.c
-        c.text(QRectF(r.x(), r.y(), r.width(), 16), "Contents", 11, bold=True, color=ACCENT)
-        y = r.y() + 20
-        for number, page in enumerate(self._pages, start=1):
-            if not page.section:
-                continue
-            row = QRectF(r.x(), y, r.width(), 14)
-            c.text(QRectF(row.x(), row.y(), row.width() - 24, row.height()), page.section, 9)
-            c.text(row, str(number), 9, align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                   elide=False)
-            c.line(r.x(), y + 14, r.right(), y + 14, palette.RULE_LIGHT, 0.3)
-            y += 16
+    def _cards_html(self, figures: list[tuple[str, str]], width_pt: float) -> str:
+        """The headline figures as boxes, three to a line: the figure large (smaller where it is
+        long), its name under it."""
+        s, cols, gap = CSS_PX, 3, 8.0
+        # a box's width inside its spacing (around every box), accent, padding and border
+        room = (width_pt - (cols + 1) * gap) / cols - (3 + 8 + 6) - 2
+        cells = []
+        for label, value in figures:
+            big = fitted_pt(self.device, value, room, 14, 7, bold=True)
+            small = fitted_pt(self.device, label, room, 7.5, 6)
+            cells.append(f'<td width="33%" bgcolor="{palette.PANEL_FILL}" style="border-left: {3 * s:.0f}px solid '
+                         f'{ACCENT}; padding: {5 * s:.0f}px {6 * s:.0f}px {4 * s:.0f}px {8 * s:.0f}px">'
+                         + _p(html_text(value), big, ACCENT, True, 2) + _p(html_text(label), small, MUTED)
+                         + "</td>")
+        lines = "".join(f"<tr>{''.join(cells[i:i + cols])}</tr>" for i in range(0, len(cells), cols))
+        return (f'<table width="100%" cellspacing="{gap * s:.0f}" cellpadding="0" style="margin-top: {2 * s:.0f}px">'
+                f'{lines}</table>')
 
     # -- elevations -------------------------------------------------------------------
+    def _drawing_height(self, title: str, caption: str) -> float:
+        """The height a drawing has under its page's heading and caption (HTML), as laid out."""
+        return room_for_drawing(self.device, self.body.width(), self.body.height(), heading_html(title) + caption)
+
     def _elevation_pages(self) -> list[Page]:
         pages: list[Page] = []
         groups = row_groups(self.plan)
         total = len(self.plan.racks)
         legend_h = 26.0 + (22.0 if self.elevations.may_shorten() else 0.0)
-        caption_h = 14.0
         done = 0
+        caption = self._intro(f"Front view, U1 at the bottom. Power typical and nameplate against each rack's cap, "
+                              f"coloured by the worse; the plan is checked on the {self.report.power_basis} basis.",
+                              7.5)
+        room = self._drawing_height("Rack elevations", caption)
         for row, racks in groups:
-            style = fit_style(max(r.height_u for r in racks), self.body.height() - legend_h - caption_h)
+            style = fit_style(max(r.height_u for r in racks), room - legend_h)
             per_page = racks_per_line(style, self.body.width())
             chunks = [racks[i:i + per_page] for i in range(0, len(racks), per_page)]
             for chunk in chunks:
@@ -265,57 +259,51 @@ class VendorPack(SitePages):
                 title = "Rack elevations" if len(groups) == 1 and not row else \
                     f"Rack elevations: {row_title(row, len(groups))}"
                 span = f"rack {first} of {total}" if first == last else f"racks {first}-{last} of {total}"
-                pages.append(Page(f"{title} ({span})", self._elevation_drawer(chunk, style, caption_h),
-                                  section="Rack elevations" if not pages else ""))
+                pages.append(Page(f"{title} ({span})", caption, section="Rack elevations" if not pages else "",
+                                  drawing=self._elevation_drawing(chunk, style, room)))
         return pages
 
-    def _elevation_drawer(self, racks, style, caption_h: float) -> Callable[[QRectF], None]:
-        def draw(body: QRectF) -> None:
-            basis = self.report.power_basis
-            self.c.text(QRectF(body.x(), body.y(), body.width(), caption_h - 2),
-                        f"Front view, U1 at the bottom. Power typical and nameplate against each rack's cap, coloured "
-                        f"by the worse; the plan is checked on the {basis} basis.", 7.5,
-                        color=MUTED)
+    def _elevation_drawing(self, racks, style, height: float, titles=None, under: Callable | None = None) -> Drawing:
+        """Racks side by side, centred, with the legend under them; ``under(canvas, x, y)`` draws
+        what goes between (and returns its height)."""
+        w = self.body.width()
+
+        def draw(canvas: Canvas) -> None:
+            self.elevations.c = canvas
             width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
-            x = body.x() + max(0.0, (body.width() - width) / 2)
-            _, h = self.elevations.draw_line(x, body.y() + caption_h, racks, style)
-            self.elevations.draw_legend(body.x(), body.y() + caption_h + h + 8, body.width())
-        return draw
+            x = max(0.0, (w - width) / 2)
+            _, h = self.elevations.draw_line(x, 0.0, racks, style, titles)
+            h += under(canvas, x, h) if under else 8.0
+            self.elevations.draw_legend(0.0, h, w)
+        return Drawing(w, height, draw)
 
     def _type_pages(self) -> list[Page]:
         """One elevation per rack type, drawn by the first rack of the type, with its racks named under it."""
         legend_h = 26.0 + (22.0 if self.elevations.may_shorten() else 0.0)
-        caption_h = 14.0
+        caption = self._intro("Identical racks (same devices at the same positions) are drawn once, by their first "
+                              "rack. Front view, U1 at the bottom; power typical and nameplate, coloured by the worse.",
+                              7.5)
+        room = self._drawing_height("Rack types", caption)
         tallest = max(t.example.height_u for t in self.types)
-        style = fit_style(tallest, self.body.height() - legend_h - caption_h - TYPE_CAPTION_H)
+        style = fit_style(tallest, room - legend_h - TYPE_CAPTION_H)
         per_page = racks_per_line(style, self.body.width())
         chunks = [self.types[i:i + per_page] for i in range(0, len(self.types), per_page)]
         pages = []
         for n, chunk in enumerate(chunks):
             first, last = chunk[0].letter, chunk[-1].letter
             span = f"type {first}" if first == last else f"types {first}-{last}"
-            pages.append(Page(f"Rack types ({span} of {len(self.types)}; {len(self.plan.racks):,} racks)",
-                              self._type_drawer(chunk, style, caption_h),
-                              section="Rack types (elevations)" if n == 0 else ""))
-        return pages
 
-    def _type_drawer(self, types, style, caption_h: float) -> Callable[[QRectF], None]:
-        def draw(body: QRectF) -> None:
-            self.c.text(QRectF(body.x(), body.y(), body.width(), caption_h - 2),
-                        "Identical racks (same devices at the same positions) are drawn once, by their first rack. "
-                        "Front view, U1 at the bottom; power typical and nameplate, coloured by the worse.",
-                        7.5, color=MUTED)
-            racks = [t.example for t in types]
-            width = len(racks) * style.rack_width + (len(racks) - 1) * style.gap
-            x = body.x() + max(0.0, (body.width() - width) / 2)
-            top = body.y() + caption_h
-            _, h = self.elevations.draw_line(x, top, racks, style, [t.title for t in types])
-            for i, t in enumerate(types):
-                rx = x + i * (style.rack_width + style.gap)
-                self.c.wrapped_text(QRectF(rx, top + h + 3, style.rack_width, TYPE_CAPTION_H - 4),
-                                    f"Racks {t.describe_racks(max_runs=2)}", 6.5, color=MUTED)
-            self.elevations.draw_legend(body.x(), top + h + TYPE_CAPTION_H, body.width())
-        return draw
+            def under(canvas: Canvas, x: float, y: float, chunk=chunk) -> float:
+                for i, t in enumerate(chunk):
+                    rx = x + i * (style.rack_width + style.gap)
+                    canvas.wrapped_text(QRectF(rx, y + 3, style.rack_width, TYPE_CAPTION_H - 4),
+                                        f"Racks {t.describe_racks(max_runs=2)}", 6.5, color=MUTED)
+                return TYPE_CAPTION_H
+            pages.append(Page(f"Rack types ({span} of {len(self.types)}; {len(self.plan.racks):,} racks)", caption,
+                              section="Rack types (elevations)" if n == 0 else "",
+                              drawing=self._elevation_drawing([t.example for t in chunk], style, room,
+                                                              [t.title for t in chunk], under)))
+        return pages
 
     def _type_power_pages(self) -> list[Page]:
         """Power and cooling per rack type: each type's per-rack figures and its count, then the totals."""
@@ -342,38 +330,27 @@ class VendorPack(SitePages):
                      kw_text(t.it_power_kw)])
         table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == 8 else None, bold_rows={len(rows) - 1})
 
-        def intro(b: QRectF) -> float:
-            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
-                    f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
-                    f"CDUs: {t.cdus:,} needed, {t.cdus_placed:,} placed. The rack index lists the racks of each type.")
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
-        return self._table_pages("Power and cooling per rack type", table, intro, 30.0)
+        note = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
+                f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
+                f"CDUs: {t.cdus:,} needed, {t.cdus_placed:,} placed. The rack index lists the racks of each type.")
+        intro = self._intro(note)
+        return self._table_pages("Power and cooling per rack type", table, intro)
 
     def _index_pages(self) -> list[Page]:
         rows = []
         for t in self.types:
             for first, last, n in t.runs():
                 rows.append([f"Type {t.letter}", first if n == 1 else f"{first} … {last}", f"{n:,}"])
-        table = Table([Column("Rack type", 0.8), Column("Racks", 2.4, wrap=True), Column("Count", 0.6, "right")],
+        table = Table([Column("Rack type", 0.8), Column("Racks", 2.4), Column("Count", 0.6, "right")],
                       rows, font_pt=7.5)
         return self._table_pages("Rack index", table, width=min(self.body.width(), 420.0))
 
     # -- tables -----------------------------------------------------------------------
-    def _table_pages(self, title: str, table: Table, intro: Callable[[QRectF], float] | None = None,
-                     intro_height: float = 0.0, width: float | None = None) -> list[Page]:
-        body = self.body
-        width = width or body.width()
-        chunks = table.paginate(self.c, width, body.height() - intro_height, body.height())
-        pages = []
-        for n, rows in enumerate(chunks):
-            def draw(b: QRectF, rows=rows, n=n) -> None:
-                y = b.y()
-                if n == 0 and intro:
-                    y += intro(b)
-                table.draw(self.c, b.x(), y, width, rows)
-            suffix = f" (continued, part {n + 1} of {len(chunks)})" if n else ""
-            pages.append(Page(title + suffix, draw, section=title if n == 0 else ""))
-        return pages
+    def _table_pages(self, title: str, table: Table, intro: str = "", width: float | None = None) -> list[Page]:
+        """A page headed ``title`` with its table (``width`` points wide, else the page's): the
+        document runs a long table on over the pages after it, its header row on each."""
+        width = None if width is None or width >= self.body.width() else width
+        return [Page(title, intro + table.html(width), section=title)]
 
     def _power_pages(self) -> list[Page]:
         with_rows = any(r.row for r in self.plan.racks)
@@ -404,12 +381,11 @@ class VendorPack(SitePages):
         table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == load_col else None,
                       bold_rows={len(rows) - 1})
 
-        def intro(b: QRectF) -> float:
-            text = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
-                    f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
-                    f"CDUs: {t.cdus} needed, {t.cdus_placed} placed.")
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
-        return self._table_pages("Power and cooling per rack", table, intro, 30.0)
+        note = (f"Facility power {kw_text(t.facility_power_kw)} at PUE {t.pue:g}. Load colours (the worse "
+                f"of typical and nameplate): green below 80% of the rack's cap, amber from 80%, red over the cap. "
+                f"CDUs: {t.cdus} needed, {t.cdus_placed} placed.")
+        intro = self._intro(note)
+        return self._table_pages("Power and cooling per rack", table, intro)
 
     def _compare_pages(self) -> list[Page]:
         """The comparison's totals with their differences (green better, red worse), and for
@@ -434,21 +410,20 @@ class VendorPack(SitePages):
             rows.append(row)
         table = Table(cols, rows, font_pt=8.5, cell_fill=lambda i, j: fills.get((i, j)))
 
-        def intro(b: QRectF) -> float:
-            text = ("Differences are each side minus the first; green is better and red worse, by each figure's "
-                    "direction (less cost, power, space and time is better; more throughput is better; GPUs are "
-                    "neither)." + ("" if self.with_prices else " Money figures are left out of this pack."))
-            return self.c.wrapped_text(QRectF(b.x(), b.y(), b.width(), 30), text, 8, color=MUTED) + 8
-        pages = self._table_pages("Compare", table, intro, 30.0)
+        note = ("Differences are each side minus the first; green is better and red worse, by each figure's "
+                "direction (less cost, power, space and time is better; more throughput is better; GPUs are "
+                "neither)." + ("" if self.with_prices else " Money figures are left out of this pack."))
+        intro = self._intro(note)
+        pages = self._table_pages("Compare", table, intro)
         for d in c.differences:
             bom_rows = [[b.change, b.category, b.item, f"{b.quantity_a:,} → {b.quantity_b:,}",
                          f"{b.quantity_difference:+,}"] + ([money(b.cost_difference_usd)] if self.with_prices else [])
                         for b in d.bom]
             if not bom_rows:
-                continue
-            bcols = [Column("Change", 0.7), Column("Category", 1.0), Column("Item", 3.0, wrap=True),
+                            continue
+            bcols = [Column("Change", 0.7), Column("Category", 1.0), Column("Item", 3.0),
                      Column("Quantity", 1.0, "right"), Column("Difference", 0.8, "right")] + (
-                [Column("Cost difference", 1.0, "right")] if self.with_prices else [])
+                            [Column("Cost difference", 1.0, "right")] if self.with_prices else [])
             pages += self._table_pages(f"Compare: bill of materials, {d.side} against {d.against}",
                                        Table(bcols, bom_rows, font_pt=7.5))
         return pages
@@ -457,7 +432,7 @@ class VendorPack(SitePages):
         rows = network_rows(self.report, self.catalog)
         if not rows:
             return []
-        table = Table([Column("Item", 1.2), Column("Value", 1.4, wrap=True)], rows, font_pt=8.5)
+        table = Table([Column("Item", 1.2), Column("Value", 1.4)], rows, font_pt=8.5)
         return self._table_pages("Network summary", table, width=min(self.body.width(), 460.0))
 
     def _bom_pages(self) -> list[Page]:
@@ -468,11 +443,11 @@ class VendorPack(SitePages):
         if not self.with_prices:
             # Quantities only: what to quote for, not what the buyer budgets (prices and their sources).
             rows = [[line.category, line.item, f"{line.quantity:,g}"] for line in bom]
-            table = Table([Column("Category", 1.0), Column("Item", 3.0, wrap=True), Column("Qty", 0.6, "right")],
+            table = Table([Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")],
                           rows, font_pt=7.5)
             return self._table_pages("Bill of materials", table, width=min(self.body.width(), 520.0))
-        cols = [Column("Category", 1.0), Column("Item", 2.2, wrap=True), Column("Qty", 0.6, "right"),
-                Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6, wrap=True)]
+        cols = [Column("Category", 1.0), Column("Item", 2.2), Column("Qty", 0.6, "right"),
+                Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6)]
         rows = []
         for line in bom:
             rows.append([line.category, line.item, f"{line.quantity:,g}", money(line.unit_usd),
@@ -485,9 +460,8 @@ class VendorPack(SitePages):
     def _findings_pages(self) -> list[Page]:
         findings = self.report.findings
         if not findings:
-            def draw(b: QRectF) -> None:
-                self.c.text(QRectF(b.x(), b.y(), b.width(), 16), "No open findings: every check passes.", 10)
-            return [Page("Open findings", draw, section="Open findings")]
+            return [Page("Open findings", _p("No open findings: every check passes.", 10),
+                         section="Open findings")]
         if len(findings) <= MAX_LISTED_FINDINGS:
             rows = [[f.severity, f.code, f.message, describe_where(self.plan, f.where)] for f in findings]
             severities = [f.severity for f in findings]
@@ -499,7 +473,7 @@ class VendorPack(SitePages):
                      describe_where(self.plan, fs[0].where) + (f" and {len(fs) - 1:,} more" if len(fs) > 1 else "")]
                     for (sev, code), fs in groups.items()]
             severities = [sev for sev, _ in groups]
-        table = Table([Column("Severity", 0.7), Column("Check", 1.6), Column("Finding", 5.0, wrap=True),
-                       Column("Where", 1.0, wrap=True)], rows, font_pt=7.5,
+        table = Table([Column("Severity", 0.7), Column("Check", 1.6), Column("Finding", 5.0),
+                       Column("Where", 1.0)], rows, font_pt=7.5,
                       cell_fill=lambda i, j: SEVERITY_FILL.get(severities[i]) if j == 0 else None)
         return self._table_pages("Open findings", table)
