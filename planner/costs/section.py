@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import schedule_lines, tier_lines
@@ -17,12 +15,6 @@ from planner.report.model import Finding
 
 def _money(d: dict[str, float | None], digits: int = 2) -> dict[str, float | None]:
     return {k: (None if v is None else round(v, digits)) for k, v in d.items()}
-
-
-@lru_cache(maxsize=64)
-def _cents(values: tuple[float, ...]) -> tuple[float, ...]:
-    """A curve rounded to the cent (kept: the rent curves stay the same from edit to edit)."""
-    return tuple(round(x, 2) for x in values)
 
 
 @record
@@ -81,7 +73,7 @@ class CostSection(Figures):
             tco_usd=round(r.tco_usd, 2),
             rent_total_usd=_money(r.rent_total_usd),
             cost_per_gpu_hour=_money(r.cost_per_gpu_hour, 4),
-            curves={k: list(_cents(tuple(v))) if k != "months" else v for k, v in r.curves.items()},
+            curves={k: [round(x, 2) for x in v] if k != "months" else v for k, v in r.curves.items()},
             bom=tuple(lines),
             it_power_kw=round(it_power_kw, 6),
             utilisation=utilisation,
@@ -117,42 +109,11 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         except FabricSizingError:
             size = None  # no cables can be counted
     schedule = routed_schedule(ctx, size)
-    # the same settings and device counts (ctx.cache) with the same totals (and, on a plan
-    # priced from its cable schedule, the same schedule: routed again when the layout changes)
-    # give the same costs. The last few are kept: moving a device back and forth, or undo and
-    # redo, returns to totals seen a moment ago.
-    key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None), schedule)
-    recent = ctx.cache.setdefault("cost", {})
-    out = recent.pop(key, None)
-    if out is None:
-        out = _evaluate_cost(ctx, plan, s, totals, network, size, schedule)
-        if len(recent) >= RECENT_COSTS:
-            del recent[next(iter(recent))]  # the oldest
-    recent[key] = out  # the newest last
-    return out
-
-
-RECENT_COSTS = 8
-
-
-def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostSection, list[Finding]]:
-    # the cabling lines follow from the schedule (or the fabric's size), the device counts and
-    # the settings: kept while those stay (ctx.cache lives as long as the counts and settings)
-    source = schedule if schedule is not None else size
-    cached = ctx.cache.get("cabling")
-    if cached is not None and cached[0] is source:
-        cabling = cached[1]
-    else:
-        parts = ctx.cache.setdefault("parts", {})
-        cabling = (schedule_lines(schedule, ctx.catalog, s, parts=parts) if schedule is not None else
-                   tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, parts=parts))
-        ctx.cache["cabling"] = (source, cabling)
-    devices = ctx.cache.get("device_lines")
-    if devices is None:
-        devices = ctx.cache["device_lines"] = device_lines(ctx.counts, ctx.catalog)
+    cabling = (schedule_lines(schedule, ctx.catalog, s) if schedule is not None else
+               tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s))
     lines, problems = build_bom(
-        devices=devices, counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
-        pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
+        devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
+        racks=len(plan.racks), pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)
     lines = apply_price_overrides(lines, plan.price_overrides)
@@ -172,14 +133,15 @@ MAX_ROUTED_LINKS = 20_000
 def routed_schedule(ctx, size):
     """The plan's cable schedule when its links (fabric cables plus about two management
     or storage links per device) are at most ``MAX_ROUTED_LINKS``, else None. Kept in the
-    evaluator's memo, which it clears when the layout (racks, devices, floor, fabric) changes."""
+    evaluator's memo while the layout and the settings it reads stay (an edit of a price
+    prices the same schedule)."""
     plan = ctx.plan
     if (size.cables if size is not None else 0) + 2 * len(plan.placements) > MAX_ROUTED_LINKS:
         return None
-    schedule = ctx.memo.get("cable_schedule")
-    if schedule is None:
-        schedule = ctx.memo["cable_schedule"] = build_schedule(plan, ctx.catalog)
-    return schedule
+    return ctx.memo.get("cable schedule", SCHEDULE_READS, build_schedule, plan, ctx.catalog)
+
+
+SCHEDULE_READS = ("layout", "settings.fabric", "settings.floor")
 
 
 def billed_kw(basis: str, totals) -> float:

@@ -65,7 +65,7 @@ def test_cost_section_never_walks_the_devices(monkeypatch, routed):
     r = ev.report
     # the network section runs first (its fabric size and tokens/s feed the costs)
     ctx = EvalContext(plan, catalog, r.totals, dict(ev._agg.counts), racks=r.rack_results,
-                      sections={"network": r.sections["network"]}, memo=ev._memo)
+                      sections={"network": r.sections["network"]}, memo=ev.memo)
     section, _ = evaluate_cost(ctx)
     assert section.to_json() == expected
 
