@@ -54,11 +54,15 @@ class CostSection(Figures):
     currency: str = figure("USD", title="Reporting currency", unit="name")
     usd_exchange_rate: float = figure(1.0, title="Exchange rate (currency units per US dollar)", unit="x")
     tco_in_currency: float = figure(0.0, title="Total cost of ownership in the reporting currency", unit="")
+    cables_routed: bool = figure(True, title="Cables priced run by run from the cable schedule", unit="name",
+                                 description="Off: the plan has more links than the planner routes on each edit; "
+                                 "its cabling is priced per fabric tier (cluster-planner cables routes every link)")
+    cable_routing_limit_links: int = figure(0, title="Most links routed on each edit")
     result: CostResult | None = detail()  # unrounded, for the workbook's cached values
 
     @classmethod
     def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
-           discount_rate: float = 0.0) -> CostSection:
+           discount_rate: float = 0.0, cables_routed: bool = True) -> CostSection:
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -90,6 +94,8 @@ class CostSection(Figures):
             currency=r.currency,
             usd_exchange_rate=r.usd_exchange_rate,
             tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
+            cables_routed=cables_routed,
+            cable_routing_limit_links=MAX_ROUTED_LINKS,
             result=r,
         )
 
@@ -121,12 +127,16 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
-    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
+    section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
+                             cables_routed=schedule is not None)
+    return section, findings
 
 
-# Plans with more links than this are priced per fabric tier: routing every run on each
-# edit (about 1 us a link on columns; frontier-100k's 346,000 links take 0.4 s) would hold
-# the app up.
+# The one limit on routing every run: a plan with more links than this is priced per fabric
+# tier, and the workbook and the vendor pack show its cabling as the BOM counts it; the cost
+# section says which (``cables_routed``, ``cable_routing_limit_links``). Routing every run
+# again after an edit (about 1 us a link; frontier-100k's 346,000 links take 0.4 s) would
+# hold the app up.
 MAX_ROUTED_LINKS = 20_000
 
 
