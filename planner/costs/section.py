@@ -119,7 +119,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s))
     lines, problems = build_bom(
         devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
-        racks=len(plan.racks), pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
+        racks=totals.racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)
     lines = apply_price_overrides(lines, plan.price_overrides)
@@ -145,10 +145,9 @@ def routed_schedule(ctx, size):
     or storage links per device) are at most ``MAX_ROUTED_LINKS``, else None. Kept in the
     evaluator's memo while the layout and the settings it reads stay (an edit of a price
     prices the same schedule)."""
-    plan = ctx.plan
-    if (size.cables if size is not None else 0) + 2 * len(plan.placements) > MAX_ROUTED_LINKS:
+    if (size.cables if size is not None else 0) + 2 * sum(ctx.counts.values()) > MAX_ROUTED_LINKS:
         return None
-    return ctx.memo.get("cable schedule", SCHEDULE_READS, build_schedule, plan, ctx.catalog)
+    return ctx.memo.get("cable schedule", SCHEDULE_READS, build_schedule, ctx.plan, ctx.catalog)
 
 
 SCHEDULE_READS = ("layout", "settings.fabric", "settings.floor")

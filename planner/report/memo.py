@@ -13,6 +13,9 @@ Inputs are named:
 - any kept entry's key: a report section by its name (an entry recomputed is a changed
   input to whatever reads it).
 
+An entry computed while another is being computed (the cable schedule, inside the cost
+section) adds what it reads to the reads of the one that used it.
+
 The catalog is read by everything: a change to it is a full evaluation, which starts with
 an empty memo.
 """
@@ -31,7 +34,9 @@ class Memo:
     def __init__(self) -> None:
         self._versions: dict[Hashable, int] = {}
         self._values: dict[str, Any] = {}
-        self._kept: dict[Hashable, tuple[tuple[int, ...], Any]] = {}
+        # key -> (the version of each input the value was computed from, the value)
+        self._kept: dict[Hashable, tuple[dict[Hashable, int], Any]] = {}
+        self._reading: list[set[Hashable]] = []  # what each entry being computed has read, innermost last
 
     def changed(self, inputs: Iterable[Hashable]) -> None:
         for name in inputs:
@@ -53,13 +58,30 @@ class Memo:
             self.changed((name,))
 
     def get(self, key: Hashable, reads: tuple[str, ...] | None, compute: Callable[..., Any], *args: Any) -> Any:
-        """``compute(*args)``, or the value kept under ``key`` if none of ``reads`` changed
-        since it was computed (``reads`` None: computed every time)."""
-        stamp = () if reads is None else tuple(self._versions.get(r, 0) for r in reads)
+        """``compute(*args)``, or the value kept under ``key`` while none of the inputs it was
+        computed from changed: ``reads``, and what the kept values it used in turn read (the
+        cost section reads the layout only when it prices the routed cable schedule).
+        ``reads`` None: computed every time."""
         kept = self._kept.get(key)
-        if reads is not None and kept is not None and kept[0] == stamp:
+        if reads is not None and kept is not None and all(
+                self._versions.get(name, 0) == version for name, version in kept[0].items()):
+            self._read(kept[0])
             return kept[1]
-        value = compute(*args)
-        self._kept[key] = (stamp, value)
+        self._reading.append(set(reads or ()))
+        try:
+            value = compute(*args)
+        finally:
+            read = self._reading.pop()
+        if reads is not None:
+            self._kept[key] = ({name: self._versions.get(name, 0) for name in read}, value)
         self.changed((key,))
+        self._read(read)
         return value
+
+    def reads(self, key: Hashable) -> set[Hashable]:
+        """The inputs the value kept under ``key`` was computed from."""
+        return set(self._kept[key][0])
+
+    def _read(self, inputs: Iterable[Hashable]) -> None:
+        if self._reading:
+            self._reading[-1].update(inputs)

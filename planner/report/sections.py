@@ -26,10 +26,10 @@ SECTIONS: list[Section] = [
     Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload")),
     Section("storage", evaluate_storage,
             ("counts", "totals", "settings.storage", "settings.fabric", "settings.workload")),
-    # the layout: a plan small enough is priced from its routed cable schedule
+    # and, on a plan small enough to be priced from its routed cable schedule, what that reads
     Section("cost", evaluate_cost,
-            ("counts", "totals", "layout", "settings.costs", "settings.fabric", "settings.floor", "settings.power",
-             "settings.facility", "network")),
+            ("counts", "totals", "settings.costs", "settings.fabric", "settings.power", "settings.facility",
+             "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "totals", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
