@@ -14,7 +14,6 @@ and raises the cost of each GPU-hour actually delivered.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 from planner.records import field, record
@@ -114,9 +113,9 @@ def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int
         hi *= 2
     if npv(lo) < 0 or npv(hi) > 0:
         return None
-    # Bisection: the NPV falls as r rises, so each halving keeps the root in [lo, hi]; 100 of
-    # them shrink a bracket of at most 10^6 below 10^-24, past a float's precision of the rate.
-    for _ in range(100):
+    # Bisection: the NPV falls as r rises, so each halving keeps the root in [lo, hi], until
+    # the bracket is narrower than 10^-15 of the larger of the rate and 1 (about 50 halvings).
+    while hi - lo > 1e-15 * max(1.0, hi):
         mid = (lo + hi) / 2
         if npv(mid) > 0:
             lo = mid
@@ -187,12 +186,6 @@ class CostResult:
         }
 
 
-@lru_cache(maxsize=64)
-def _rent_curve(rent_usd_per_month: float, months: int) -> tuple[float, ...]:
-    """Cumulative rent at months 0..H (kept: an edit that moves a device leaves the rent alone)."""
-    return tuple(rent_usd_per_month * m for m in range(months + 1))
-
-
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
                    pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None) -> CostResult:
     """Every figure of the cost model for one plan.
@@ -236,7 +229,7 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     months = list(range(h + 1))
     curves: dict[str, list[float]] = {"months": months, "build": [capex_usd + opex * m for m in months]}
     for name, rent in rents.items():
-        curves[name] = list(_rent_curve(rent, h))
+        curves[name] = [rent * m for m in months]
     breaks = {name: break_even_month(capex_usd, opex, rent, h) for name, rent in rents.items()}
     tokens = (tokens_per_s or 0.0) * 3600.0 * s.hours_per_month * h * s.utilisation
     return CostResult(
