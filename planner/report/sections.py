@@ -26,7 +26,8 @@ SECTIONS: list[Section] = [
     Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload")),
     Section("storage", evaluate_storage,
             ("counts", "totals", "settings.storage", "settings.fabric", "settings.workload")),
-    # and, on a plan small enough to be priced from its routed cable schedule, what that reads
+    # a plan small enough is priced from its routed cable schedule: then the cost section also
+    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``)
     Section("cost", evaluate_cost,
             ("counts", "totals", "settings.costs", "settings.fabric", "settings.power", "settings.facility",
              "network")),

@@ -85,7 +85,8 @@ class _Context:
         return counts
 
 
-@pytest.mark.parametrize("template", ["medium", "massive", "inference", "frontier-100k"])
+@pytest.mark.parametrize("template", ["medium", "massive", "inference", "single-node", "gb200-nvl72-su",
+                                      "frontier-100k"])
 def test_each_section_reads_only_what_it_declares(template):
     plan = build_template(template, catalog=CATALOG)
     report = evaluate(plan, CATALOG)
