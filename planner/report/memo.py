@@ -3,8 +3,9 @@ versions of the inputs it declared it reads.
 
 Inputs are named:
 
-- ``"counts"``: the device counts by type; ``"totals"``: the report's totals (the evaluator
-  compares each with the last evaluation's and counts a change when they differ);
+- ``"counts"``: the device counts by type, and so the numbers of GPUs and nodes;
+  ``"totals"``: the rest of the report's totals (power, PDUs, CDUs, ...). The evaluator
+  compares each with the last evaluation's and counts a change when they differ;
 - ``"layout"``: the racks and where each device is (a change set's racks, devices or
   structure);
 - ``"settings.<section>"``: one settings section, as change sets name them (a plan's

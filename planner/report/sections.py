@@ -24,8 +24,7 @@ class Section:
 SECTIONS: list[Section] = [
     Section("facility", evaluate_facility, ("totals", "settings.facility", "settings.power")),
     Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload")),
-    Section("storage", evaluate_storage,
-            ("counts", "totals", "settings.storage", "settings.fabric", "settings.workload")),
+    Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
     # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``)
     Section("cost", evaluate_cost,
@@ -33,7 +32,7 @@ SECTIONS: list[Section] = [
              "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
-            ("counts", "totals", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
+            ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
 ]
 
 

@@ -62,6 +62,16 @@ class _Sections(dict):
         return super().__getitem__(key)
 
 
+class _Totals:
+    def __init__(self, totals, reads: set[str]):
+        self._totals, self._reads = totals, reads
+
+    def __getattr__(self, name):
+        # the numbers of GPUs and nodes follow from the device counts; the rest from the racks
+        self._reads.add("counts" if name in ("gpus", "nodes") else "totals")
+        return getattr(self._totals, name)
+
+
 class _Context:
     def __init__(self, plan, report, before: dict, reads: set[str]):
         self._report, self._reads = report, reads
@@ -72,8 +82,7 @@ class _Context:
 
     @property
     def totals(self):
-        self._reads.add("totals")
-        return self._report.totals
+        return _Totals(self._report.totals, self._reads)
 
     @property
     def counts(self):
