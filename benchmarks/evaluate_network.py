@@ -32,9 +32,9 @@ def best_ms(plan, catalog, repeats: int = 20) -> tuple[float, float]:
     sections_best = float("inf")
     for _ in range(repeats):
         t0 = time.perf_counter()
-        for name, fn in SECTIONS:
-            section, _ = fn(ctx)
-            ctx.sections[name] = section
+        for s in SECTIONS:
+            section, _ = s.fn(ctx)
+            ctx.sections[s.name] = section
         sections_best = min(sections_best, time.perf_counter() - t0)
     return best * 1e3, sections_best * 1e3
 

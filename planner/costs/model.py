@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from planner.settings.costs import CostSettings
@@ -102,43 +101,28 @@ def npv_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int
 
 def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int) -> float | None:
     """The annual internal rate of return of building instead of renting: the monthly rate
-    r at which the NPV is 0, as (1 + r)^12 - 1. None when there is no such rate (no saving
-    each month, or nothing invested)."""
+    r at which the NPV is 0, found by bisection, as (1 + r)^12 - 1. None when there is no
+    such rate (no saving each month, or nothing invested)."""
     if saving_usd_per_month <= 0 or capex_usd <= 0 or months < 1:
         return None
 
-    def npv(r: float) -> float:
-        return -capex_usd + saving_usd_per_month * (months if r == 0 else (1.0 - (1.0 + r) ** -months) / r)
+    def npv(r: float) -> float:  # the annuity (1 - (1 + r)^-H) / r, written to stay exact near r = 0
+        return -capex_usd + saving_usd_per_month * (months if r == 0 else -math.expm1(-months * math.log1p(r)) / r)
 
     lo, hi = -0.99, 1.0
     while npv(hi) > 0 and hi < 1e6:
         hi *= 2
     if npv(lo) < 0 or npv(hi) > 0:
         return None
-    # Newton's method kept inside [lo, hi], a bracket of the root that each step narrows (a
-    # step that would leave it halves it instead). The NPV falls and is convex in r, so the
-    # steps close in from one side: 8 to 13 of them, where halving alone took 64 (this runs after
-    # every edit that changes the capex, once per rental option).
-    r = min(max(saving_usd_per_month / capex_usd, lo), hi)  # the perpetuity's rate: at or above the root
-    for _ in range(200):
-        if r == 0:
-            value, slope = -capex_usd + saving_usd_per_month * months, -saving_usd_per_month * months * (months + 1) / 2
+    # Bisection: the NPV falls as r rises, so each halving keeps the root in [lo, hi], until
+    # the bracket is narrower than 10^-15 of the larger of the rate and 1 (about 50 halvings).
+    while hi - lo > 1e-15 * max(1.0, hi):
+        mid = (lo + hi) / 2
+        if npv(mid) > 0:
+            lo = mid
         else:
-            x = (1.0 + r) ** -months
-            annuity = (1.0 - x) / r
-            value = -capex_usd + saving_usd_per_month * annuity
-            slope = saving_usd_per_month * (months * x / (1.0 + r) - annuity) / r
-        if value > 0:
-            lo = r
-        else:
-            hi = r
-        step = r - value / slope if slope < 0 else (lo + hi) / 2
-        if not lo < step < hi:
-            step = (lo + hi) / 2
-        if step == r or hi - lo <= 4e-16 * max(1.0, abs(r)):
-            break
-        r = step
-    return (1.0 + r) ** 12 - 1.0
+            hi = mid
+    return (1.0 + (lo + hi) / 2) ** 12 - 1.0
 
 
 def project_costs_usd(s: CostSettings, hardware_usd: float) -> dict[str, float]:
@@ -203,12 +187,6 @@ class CostResult:
         }
 
 
-@lru_cache(maxsize=64)
-def _rent_curve(rent_usd_per_month: float, months: int) -> tuple[float, ...]:
-    """Cumulative rent at months 0..H (kept: an edit that moves a device leaves the rent alone)."""
-    return tuple(rent_usd_per_month * m for m in range(months + 1))
-
-
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
                    pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None) -> CostResult:
     """Every figure of the cost model for one plan.
@@ -252,7 +230,7 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     months = list(range(h + 1))
     curves: dict[str, list[float]] = {"months": months, "build": [capex_usd + opex * m for m in months]}
     for name, rent in rents.items():
-        curves[name] = list(_rent_curve(rent, h))
+        curves[name] = [rent * m for m in months]
     breaks = {name: break_even_month(capex_usd, opex, rent, h) for name, rent in rents.items()}
     tokens = (tokens_per_s or 0.0) * 3600.0 * s.hours_per_month * h * s.utilisation
     return CostResult(

@@ -91,13 +91,10 @@ def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: f
     return per, forms[0].split()[0] if forms else FORM_FACTORS.get(int(gbps), "")
 
 
-def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
-                   parts: dict | None = None) -> list[BomLine]:
+def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -> list[BomLine]:
     """Cables by network, medium, speed and stock length, optics by network and module,
-    from the cable schedule; runs to switches that are not placed at the fallback prices.
-    ``parts`` keeps the catalog parts chosen for each kind of run and end from one call to
-    the next (the same catalog: an edit that moves a device picks from the same parts)."""
-    parts = {} if parts is None else parts
+    from the cable schedule; runs to switches that are not placed at the fallback prices."""
+    parts: dict = {}  # the catalog part chosen for each kind of run and end
     cables: Counter = Counter()
     for kind, n in schedule.kind_counts():
         cables[(kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m)] += n
@@ -150,14 +147,13 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
 
 
 def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
-               s: CostSettings, parts: dict | None = None) -> list[BomLine]:
+               s: CostSettings) -> list[BomLine]:
     """Per fabric tier, for plans too large to route: one cable per link at the cost
     setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
-    setting says passive copper) priced by part (``parts`` keeps the choices, as in
-    ``schedule_lines``)."""
+    setting says passive copper) priced by part."""
     if size is None:
         return []
-    parts = {} if parts is None else parts
+    parts: dict = {}  # the catalog part chosen for each kind of end
     switch = catalog.get(switch_id)
     node = _fabric_node(counts, catalog)
     note = ("Per fabric tier (the plan is too large to route every run on each edit: "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines
 from planner.costs.model import CostResult, evaluate_costs
@@ -17,12 +16,6 @@ from planner.findings import Finding
 
 def _money(d: dict[str, float | None], digits: int = 2) -> dict[str, float | None]:
     return {k: (None if v is None else round(v, digits)) for k, v in d.items()}
-
-
-@lru_cache(maxsize=64)
-def _cents(values: tuple[float, ...]) -> tuple[float, ...]:
-    """A curve rounded to the cent (kept: the rent curves stay the same from edit to edit)."""
-    return tuple(round(x, 2) for x in values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +55,15 @@ class CostSection(Figures):
     currency: str = figure("USD", title="Reporting currency", unit="name")
     usd_exchange_rate: float = figure(1.0, title="Exchange rate (currency units per US dollar)", unit="x")
     tco_in_currency: float = figure(0.0, title="Total cost of ownership in the reporting currency", unit="")
+    cables_routed: bool = figure(True, title="Cables priced run by run from the cable schedule", unit="name",
+                                 description="Off: the plan has more links than the planner routes on each edit; "
+                                 "its cabling is priced per fabric tier (cluster-planner cables routes every link)")
+    cable_routing_limit_links: int = figure(0, title="Most links routed on each edit")
     result: CostResult | None = detail()  # unrounded, for the workbook's cached values
 
     @classmethod
     def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
-           discount_rate: float = 0.0) -> CostSection:
+           discount_rate: float = 0.0, cables_routed: bool = True) -> CostSection:
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -81,7 +78,7 @@ class CostSection(Figures):
             tco_usd=round(r.tco_usd, 2),
             rent_total_usd=_money(r.rent_total_usd),
             cost_per_gpu_hour=_money(r.cost_per_gpu_hour, 4),
-            curves={k: list(_cents(tuple(v))) if k != "months" else v for k, v in r.curves.items()},
+            curves={k: [round(x, 2) for x in v] if k != "months" else v for k, v in r.curves.items()},
             bom=tuple(lines),
             it_power_kw=round(it_power_kw, 6),
             utilisation=utilisation,
@@ -98,6 +95,8 @@ class CostSection(Figures):
             currency=r.currency,
             usd_exchange_rate=r.usd_exchange_rate,
             tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
+            cables_routed=cables_routed,
+            cable_routing_limit_links=MAX_ROUTED_LINKS,
             result=r,
         )
 
@@ -117,42 +116,11 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         except FabricSizingError:
             size = None  # no cables can be counted
     schedule = routed_schedule(ctx, size)
-    # the same settings and device counts (ctx.cache) with the same totals (and, on a plan
-    # priced from its cable schedule, the same schedule: routed again when the layout changes)
-    # give the same costs. The last few are kept: moving a device back and forth, or undo and
-    # redo, returns to totals seen a moment ago.
-    key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None), schedule)
-    recent = ctx.cache.setdefault("cost", {})
-    out = recent.pop(key, None)
-    if out is None:
-        out = _evaluate_cost(ctx, plan, s, totals, network, size, schedule)
-        if len(recent) >= RECENT_COSTS:
-            del recent[next(iter(recent))]  # the oldest
-    recent[key] = out  # the newest last
-    return out
-
-
-RECENT_COSTS = 8
-
-
-def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostSection, list[Finding]]:
-    # the cabling lines follow from the schedule (or the fabric's size), the device counts and
-    # the settings: kept while those stay (ctx.cache lives as long as the counts and settings)
-    source = schedule if schedule is not None else size
-    cached = ctx.cache.get("cabling")
-    if cached is not None and cached[0] is source:
-        cabling = cached[1]
-    else:
-        parts = ctx.cache.setdefault("parts", {})
-        cabling = (schedule_lines(schedule, ctx.catalog, s, parts=parts) if schedule is not None else
-                   tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, parts=parts))
-        ctx.cache["cabling"] = (source, cabling)
-    devices = ctx.cache.get("device_lines")
-    if devices is None:
-        devices = ctx.cache["device_lines"] = device_lines(ctx.counts, ctx.catalog)
+    cabling = (schedule_lines(schedule, ctx.catalog, s) if schedule is not None else
+               tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s))
     lines, problems = build_bom(
-        devices=devices, counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
-        pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
+        devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
+        racks=totals.racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)
     lines = apply_price_overrides(lines, plan.price_overrides)
@@ -160,26 +128,30 @@ def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostS
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
-    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
+    section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
+                             cables_routed=schedule is not None)
+    return section, findings
 
 
-# Plans with more links than this are priced per fabric tier: routing every run on each
-# edit (about 1 us a link on columns; frontier-100k's 346,000 links take 0.4 s) would hold
-# the app up.
+# The one limit on routing every run: a plan with more links than this is priced per fabric
+# tier, and the workbook and the vendor pack show its cabling as the BOM counts it; the cost
+# section says which (``cables_routed``, ``cable_routing_limit_links``). Routing every run
+# again after an edit (about 1 us a link; frontier-100k's 346,000 links take 0.4 s) would
+# hold the app up.
 MAX_ROUTED_LINKS = 20_000
 
 
 def routed_schedule(ctx, size):
     """The plan's cable schedule when its links (fabric cables plus about two management
     or storage links per device) are at most ``MAX_ROUTED_LINKS``, else None. Kept in the
-    evaluator's memo, which it clears when the layout (racks, devices, floor, fabric) changes."""
-    plan = ctx.plan
-    if (size.cables if size is not None else 0) + 2 * len(plan.placements) > MAX_ROUTED_LINKS:
+    evaluator's memo while the layout and the settings it reads stay (an edit of a price
+    prices the same schedule)."""
+    if (size.cables if size is not None else 0) + 2 * sum(ctx.counts.values()) > MAX_ROUTED_LINKS:
         return None
-    schedule = ctx.memo.get("cable_schedule")
-    if schedule is None:
-        schedule = ctx.memo["cable_schedule"] = build_schedule(plan, ctx.catalog)
-    return schedule
+    return ctx.memo.get("cable schedule", SCHEDULE_READS, build_schedule, ctx.plan, ctx.catalog)
+
+
+SCHEDULE_READS = ("layout", "settings.fabric", "settings.floor")
 
 
 def billed_kw(basis: str, totals) -> float:

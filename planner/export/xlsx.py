@@ -56,7 +56,8 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_costs(wb, cost.result, plan.settings.costs)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
     write_network(wb.create_sheet("Network"), report, catalog)
-    write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog), cost.bom)
+    write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog) if cost.cables_routed else None, cost.bom,
+                 cost.cable_routing_limit_links)
     write_checks(wb.create_sheet("Checks"), report)
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,

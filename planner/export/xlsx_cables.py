@@ -5,12 +5,10 @@ from __future__ import annotations
 from planner.costs.bom import CABLING
 from planner.export.xlsx_cells import BOLD, TITLE, header, num, text, widths
 
-MAX_ROWS = 20_000  # a bigger schedule goes to CSV (``cluster-planner cables --csv``)
-
-
-def write_cables(ws, schedule, bom) -> None:
+def write_cables(ws, schedule, bom, limit_links: int = 0) -> None:
     """The cables and optics of the bill of materials (``bom``: its lines), then every
-    link of ``schedule``."""
+    link of ``schedule``; None: a plan of more than ``limit_links`` links, whose cabling the
+    cost section priced per fabric tier (the schedule goes to CSV, ``cluster-planner cables --csv``)."""
     text(ws, 1, 1, "Cables", font=TITLE)
     text(ws, 2, 1, "Every link from rack/U/port to rack/U/port, its routed length and the stock length ordered "
                    "(cluster-planner cables PLAN --csv FILE writes the same schedule).")
@@ -26,9 +24,9 @@ def write_cables(ws, schedule, bom) -> None:
     r += 1
     text(ws, r, 1, "Schedule", font=BOLD)
     r += 1
-    if len(schedule.links) > MAX_ROWS:
-        text(ws, r, 1, f"{len(schedule.links):,} links: more than this sheet lists ({MAX_ROWS:,}); "
-                       "use cluster-planner cables PLAN --csv FILE")
+    if schedule is None:
+        text(ws, r, 1, f"More than {limit_links:,} links: more than this sheet lists (the cabling above is per "
+                       "fabric tier); use cluster-planner cables PLAN --csv FILE")
         widths(ws, {1: 60, 2: 12})
         return
     header(ws, r, ["Link", "Network", "Tier", "From rack", "From U", "From device", "From port", "To rack", "To U",

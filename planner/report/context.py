@@ -10,6 +10,7 @@ from planner.facility.rack_result import RackResult
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
+from planner.report.memo import Memo
 from planner.report.model import Totals
 
 
@@ -24,14 +25,9 @@ class EvalContext:
     counts: dict[str, int]
     sections: dict[str, Any] = field(default_factory=dict)
     racks: dict[str, RackResult] = field(default_factory=dict)  # cached per-rack results, by rack id
-    # results that depend only on the settings, the catalog and the device counts (the
-    # workload model, read by the network and workload sections; the fabric's size), shared
-    # between sections and kept by the evaluator across edits that leave those unchanged
-    # (a device moved between racks); not part of the report
-    cache: dict[str, Any] = field(default_factory=dict)
-    # results kept from one evaluation to the next by the evaluator (e.g. the cable
-    # schedule, recomputed only when the layout changed)
-    memo: dict[str, Any] = field(default_factory=dict)
+    # the evaluator's memo: a section keeps what it works out from part of its inputs there,
+    # under what that part reads (the cost section: the cable schedule, under the layout)
+    memo: Memo = field(default_factory=Memo)
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

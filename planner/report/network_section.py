@@ -14,7 +14,7 @@ from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
-from planner.workload.section import workload_outcome
+from planner.workload.checks import WorkloadOutcome, evaluate_workload
 
 NO_TIERS = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
 
@@ -86,6 +86,8 @@ class NetworkSection(Figures):
     sizing: FabricSize | None = figure(None, title="Fabric sizing")
     # the fabric the plan's nodes need (None: it cannot be sized); the cost section counts its cables
     size: FabricSize | None = detail()
+    # the workload model on the plan's nodes; the workload section reads the rest of it
+    workload: WorkloadOutcome | None = detail()
 
 
 def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
@@ -102,9 +104,7 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     else:
         findings += switch_findings(fabric, switch, nodes)
         try:
-            size = ctx.cache.get("fabric_size")
-            if size is None:
-                size = ctx.cache["fabric_size"] = plan_fabric(ctx.counts, catalog, fabric)
+            size = plan_fabric(ctx.counts, catalog, fabric)
         except FabricSizingError as exc:
             findings.append(Finding("error", "network.fabric.too_large", str(exc)))
     placed_switches = ctx.counts.get(fabric.switch_device, 0)
@@ -112,7 +112,8 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     if size is not None and size.endpoints and nodes.nodes > 1:
         findings += port_findings(size, switch, placed_switches)
     findings += design_findings(fabric, workload, nodes, size, switch)
-    figures = dict(workload_outcome(ctx, nodes).network)
+    outcome = evaluate_workload(workload, fabric, nodes)
+    figures = dict(outcome.network)
     scaling = tuple(ScalingPoint(**p) for p in figures.pop("scaling"))
     fabrics = tuple(FabricRow(**r) for r in figures.pop("fabrics"))
     sized = {}
@@ -125,5 +126,5 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     section = NetworkSection(
         fabric=fabric.technology, topology=fabric.topology, switch_model=fabric.switch_device,
         switch_ports_placed=placed_ports, oversubscription=fabric.oversubscription, sharp=fabric.sharp,
-        scaling=scaling, fabrics=fabrics, sizing=size, size=size, **sized, **figures)
+        scaling=scaling, fabrics=fabrics, sizing=size, size=size, workload=outcome, **sized, **figures)
     return section, findings

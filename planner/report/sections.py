@@ -1,7 +1,10 @@
 """The plan-wide sections of a report, in the order they are computed (later ones may read
-earlier ones' results from ``ctx.sections``)."""
+earlier ones' results from ``ctx.sections``), each with what it reads (the inputs of
+``planner.report.memo``): the evaluator keeps a section's result while none of those changed."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from planner.costs.section import evaluate_cost
 from planner.facility.section import evaluate_facility
@@ -10,26 +13,30 @@ from planner.report.network_section import evaluate_network
 from planner.storage.section import evaluate_storage
 from planner.workload.section import evaluate_workload_section
 
-SECTIONS: list[tuple[str, SectionFn]] = [
-    ("facility", evaluate_facility),
-    ("network", evaluate_network),
-    ("storage", evaluate_storage),
-    ("cost", evaluate_cost),
-    ("workload", evaluate_workload_section),  # after cost: it prices the training run
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    name: str
+    fn: SectionFn
+    reads: tuple[str, ...] | None  # None: not declared, computed on every evaluation
+
+
+SECTIONS: list[Section] = [
+    Section("facility", evaluate_facility, ("totals", "settings.facility", "settings.power")),
+    Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload")),
+    Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
+    # a plan small enough is priced from its routed cable schedule: then the cost section also
+    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``)
+    Section("cost", evaluate_cost,
+            ("counts", "totals", "settings.costs", "settings.fabric", "settings.power", "settings.facility",
+             "network")),
+    # after cost: it prices the training run
+    Section("workload", evaluate_workload_section,
+            ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
 ]
 
 
-# Sections whose result follows from the device counts, the settings and the catalog alone,
-# and from the sections named (the same objects): the evaluator keeps them across edits that
-# leave those unchanged (a device moved between racks). The others are computed on every
-# evaluation (facility reads the racks' power, cost the PDUs).
-KEPT_SECTIONS: dict[str, tuple[str, ...]] = {"network": (), "storage": (), "workload": ("cost",)}
-
-
-def register_section(name: str, fn: SectionFn, kept_with: tuple[str, ...] | None = None) -> None:
+def register_section(name: str, fn: SectionFn, reads: tuple[str, ...] | None = None) -> None:
     """Add a section (or replace the one of that name), computed after the others; with
-    ``kept_with`` (the sections it reads), kept while the counts, settings and those stay."""
-    SECTIONS[:] = [(n, f) for n, f in SECTIONS if n != name] + [(name, fn)]
-    KEPT_SECTIONS.pop(name, None)
-    if kept_with is not None:
-        KEPT_SECTIONS[name] = tuple(kept_with)
+    ``reads`` (the inputs it reads), kept while those stay the same."""
+    SECTIONS[:] = [s for s in SECTIONS if s.name != name] + [Section(name, fn, reads)]

@@ -1,9 +1,9 @@
 """The report's workload section: memory per GPU, the pipeline, the step split, end-to-end
 MFU, tokens/s, time and cost to train the token budget, and inference sizing.
 
-The workload model runs once per evaluation (``workload_outcome``); the network section
-reads its fabric figures and this section the rest, after the cost section so that a
-training run can be priced.
+The workload model runs once per evaluation, in the network section, which reads its
+fabric figures and keeps it (``workload_outcome``); this section reads the rest, after the
+cost section so that a training run can be priced.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from planner.figures import Figures, figure
 from planner.findings import Finding
-from planner.network.checks import NodeSummary, summarise_nodes
+from planner.network.checks import summarise_nodes
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.inference import InferenceResult
 from planner.workload.memory import MemoryEstimate
@@ -21,14 +21,14 @@ from planner.workload.memory import MemoryEstimate
 HOURS_PER_DAY = 24.0
 
 
-def workload_outcome(ctx, nodes: NodeSummary | None = None) -> WorkloadOutcome:
-    """The workload model for this evaluation, computed once and shared by the sections."""
-    cached = ctx.cache.get("workload")
-    if cached is None:
-        settings = ctx.plan.settings
-        nodes = nodes or summarise_nodes(ctx.counts, ctx.catalog)
-        cached = ctx.cache["workload"] = evaluate_workload(settings.workload, settings.fabric, nodes)
-    return cached
+def workload_outcome(ctx) -> WorkloadOutcome:
+    """The workload model for this evaluation: the network section's (it runs first and
+    keeps it), else computed here."""
+    network = ctx.sections.get("network")
+    if network is not None and network.workload is not None:
+        return network.workload
+    settings = ctx.plan.settings
+    return evaluate_workload(settings.workload, settings.fabric, summarise_nodes(ctx.counts, ctx.catalog))
 
 
 @dataclass(frozen=True, slots=True)

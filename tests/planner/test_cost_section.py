@@ -65,7 +65,7 @@ def test_cost_section_never_walks_the_devices(monkeypatch, routed):
     r = ev.report
     # the network section runs first (its fabric size and tokens/s feed the costs)
     ctx = EvalContext(plan, catalog, r.totals, dict(ev._agg.counts), racks=r.rack_results,
-                      sections={"network": r.sections["network"]}, memo=ev._memo)
+                      sections={"network": r.sections["network"]}, memo=ev.memo)
     section, _ = evaluate_cost(ctx)
     assert section.to_json() == expected
 
@@ -97,3 +97,36 @@ def test_energy_is_paid_on_average_draw_even_on_the_nameplate_basis():
     expected = t.it_power_typical_kw * t.pue * 730 * s.electricity_usd_per_kwh
     assert nameplate.sections["cost"]["energy_usd_per_month"] == pytest.approx(expected)
     assert typical.sections["cost"]["energy_usd_per_month"] == pytest.approx(expected)
+
+
+def test_one_link_over_the_limit_the_report_says_cabling_is_priced_per_tier(monkeypatch, tmp_path):
+    """One limit decides how cables are priced, and the cost section says which: at the limit
+    every run is routed and priced by length; one link over, cabling is priced per fabric
+    tier, and the workbook's Cables sheet lists no schedule."""
+    import openpyxl
+
+    import planner.costs.section as cost_section
+    from planner.export.xlsx import write_workbook
+
+    catalog = default_catalog()
+    plan = build_template("massive")
+    network = Evaluator(plan, catalog).evaluate().sections["network"]
+    links = network.size.cables + 2 * len(plan.placements)  # the fabric's cables, two more per device
+    for limit, routed in ((links, True), (links - 1, False)):
+        monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", limit)
+        cost = Evaluator(plan, catalog).evaluate().sections["cost"]
+        assert cost["cables_routed"] is routed
+        assert cost["cable_routing_limit_links"] == limit
+        assert any(line["item"] == "Fabric cable, node to leaf" for line in cost["bom"]) != routed
+        write_workbook(plan, catalog, tmp_path / "m.xlsx")
+        sheet = [c for row in openpyxl.load_workbook(tmp_path / "m.xlsx")["Cables"].iter_rows(values_only=True)
+                 for c in row if c is not None]
+        assert (f"More than {limit:,} links: more than this sheet lists (the cabling above is per fabric tier); "
+                "use cluster-planner cables PLAN --csv FILE" in sheet) != routed
+        assert ("From rack" in sheet) == routed
+
+
+def test_a_hundred_thousand_gpus_are_priced_per_tier_and_say_so():
+    # frontier-100k: 12,500 nodes, far more than 20,000 links
+    cost = Evaluator(build_template("frontier-100k"), default_catalog()).evaluate().sections["cost"]
+    assert (cost["cables_routed"], cost["cable_routing_limit_links"]) == (False, 20_000)

@@ -7,7 +7,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
 from planner.plan.commands import AddRack, EditRack, RenamePlan, SetSetting
-from planner.report.model import Finding
+from planner.findings import Finding
 from tests.ui.conftest import rack_named
 
 

@@ -29,8 +29,6 @@ from ui.export.labels import kg_text, kw_text
 from ui.export.pack_document import Drawing, Page
 from ui.export.table import Column, Table
 
-# Plans with more links than this show the bill of materials' cabling instead of routing every run.
-MAX_PACK_LINKS = 20_000
 NETWORK_TITLES = {"compute": "Compute fabric", "storage": "Storage network", "management": "Management network"}
 AISLE_FILL = palette.AISLE_FILLS
 MAX_FLOOR_SCALE = 60.0  # points per metre: a small floor is drawn at a plan's scale, not blown up
@@ -270,9 +268,8 @@ class SitePages:
     def _cable_pages(self) -> list:
         from planner.network.cables import build_schedule
 
-        net = self.report.network
-        links = (net.cables if net is not None else 0) + 2 * len(self.plan.placements)
-        if links > MAX_PACK_LINKS:
+        cost = self.report.cost
+        if cost is not None and not cost.cables_routed:  # more links than are routed on each edit
             return self._cable_pages_from_bom()
         sched = build_schedule(self.plan, self.catalog)
         if not sched.links and not sched.unrouted:
@@ -329,9 +326,9 @@ class SitePages:
         rows = [[line.item, count(line.quantity)] for line in lines]
         table = Table([Column("Cables and optics (per fabric tier)", 3.0), Column("Count", 0.6, "right")],
                       rows, font_pt=7.5)
-        note = ("The plan has more links than this pack lists run by run: cables and optics per fabric tier, as "
-                "the bill of materials counts them. cluster-planner cables PLAN --csv FILE writes every link with "
-                "its racks, medium and length.")
+        note = (f"The plan has more than {cost.cable_routing_limit_links:,} links, more than this pack lists run by "
+                "run: cables and optics per fabric tier, as the bill of materials counts them. cluster-planner cables "
+                "PLAN --csv FILE writes every link with its racks, medium and length.")
         return self._table_pages("Cables by type", table, self._intro(note, 7.5), width=560.0)
 
 

@@ -1,0 +1,88 @@
+"""The evaluator's one memo: results kept from one evaluation to the next, each under the
+versions of the inputs it declared it reads.
+
+Inputs are named:
+
+- ``"counts"``: the device counts by type, and so the numbers of GPUs and nodes;
+  ``"totals"``: the rest of the report's totals (power, PDUs, CDUs, ...). The evaluator
+  compares each with the last evaluation's and counts a change when they differ;
+- ``"layout"``: the racks and where each device is (a change set's racks, devices or
+  structure);
+- ``"settings.<section>"``: one settings section, as change sets name them (a plan's
+  price overrides are ``"settings.costs"``: importing prices says so);
+- ``"plan"``: the plan's name and information;
+- any kept entry's key: a report section by its name (an entry recomputed is a changed
+  input to whatever reads it).
+
+An entry computed while another is being computed (the cable schedule, inside the cost
+section) adds what it reads to the reads of the one that used it.
+
+The catalog is read by everything: a change to it is a full evaluation, which starts with
+an empty memo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
+
+from planner.plan.changes import ChangeSet
+
+_UNSET = object()
+
+
+class Memo:
+    def __init__(self) -> None:
+        self._versions: dict[Hashable, int] = {}
+        self._values: dict[str, Any] = {}
+        # key -> (the version of each input the value was computed from, the value)
+        self._kept: dict[Hashable, tuple[dict[Hashable, int], Any]] = {}
+        self._reading: list[set[Hashable]] = []  # what each entry being computed has read, innermost last
+
+    def changed(self, inputs: Iterable[Hashable]) -> None:
+        for name in inputs:
+            self._versions[name] = self._versions.get(name, 0) + 1
+
+    def note(self, changes: ChangeSet) -> None:
+        """The inputs a change set names have changed."""
+        self.changed(f"settings.{s}" for s in changes.settings)
+        if changes.racks or changes.devices or changes.structure:
+            self.changed(("layout",))
+        if changes.plan:
+            self.changed(("plan",))
+
+    def set(self, name: str, value: Any) -> None:
+        """An input the evaluator works out (the counts, the totals): changed when it differs
+        from the last value set."""
+        if self._values.get(name, _UNSET) != value:
+            self._values[name] = value
+            self.changed((name,))
+
+    def get(self, key: Hashable, reads: tuple[str, ...] | None, compute: Callable[..., Any], *args: Any) -> Any:
+        """``compute(*args)``, or the value kept under ``key`` while none of the inputs it was
+        computed from changed: ``reads``, and what the kept values it used in turn read (the
+        cost section reads the layout only when it prices the routed cable schedule).
+        ``reads`` None: computed every time."""
+        kept = self._kept.get(key)
+        if reads is not None and kept is not None and all(
+                self._versions.get(name, 0) == version for name, version in kept[0].items()):
+            self._read(kept[0])
+            return kept[1]
+        self._reading.append(set(reads or ()))
+        try:
+            value = compute(*args)
+        finally:
+            read = self._reading.pop()
+        if reads is not None:
+            self._kept[key] = ({name: self._versions.get(name, 0) for name in read}, value)
+        self.changed((key,))
+        self._read(read)
+        return value
+
+    def reads(self, key: Hashable) -> set[Hashable]:
+        """The inputs the value kept under ``key`` was computed from."""
+        return set(self._kept[key][0])
+
+    def _read(self, inputs: Iterable[Hashable]) -> None:
+        if self._reading:
+            self._reading[-1].update(inputs)

@@ -1,0 +1,124 @@
+"""Each report section reads only the inputs it declares: the evaluator keeps a section's
+result while those stay the same, so an input read but not declared would leave a stale
+figure after an edit of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.costs.section import SCHEDULE_READS
+from planner.facility.power import evaluate_rack
+from planner.hardware.catalog import default_catalog
+from planner.network.cables import build_schedule
+from planner.design.templates import build_template
+from planner.report.evaluate import RACK_READS, evaluate
+from planner.report.memo import Memo
+from planner.report.sections import SECTIONS
+
+CATALOG = default_catalog()
+LAYOUT = {"racks", "placements", "rack", "rack_members", "placement", "rows", "floor"}
+
+
+class _Settings:
+    def __init__(self, settings, reads: set[str]):
+        self._settings, self._reads = settings, reads
+
+    def __getattr__(self, name):
+        self._reads.add(f"settings.{name}")
+        return getattr(self._settings, name)
+
+
+class _Plan:
+    """The plan, noting which of the memo's inputs each attribute read is."""
+
+    def __init__(self, plan, reads: set[str]):
+        self._plan, self._reads = plan, reads
+
+    def __getattr__(self, name):
+        if name == "settings":
+            return _Settings(self._plan.settings, self._reads)
+        if name == "price_overrides":
+            self._reads.add("settings.costs")  # their command's change set names the costs settings
+        elif name in LAYOUT:
+            self._reads.add("layout")
+        elif name in ("name", "info"):
+            self._reads.add("plan")
+        else:
+            self._reads.add(f"plan.{name}")  # none of the memo's inputs: never declared
+        return getattr(self._plan, name)
+
+
+class _Sections(dict):
+    def __init__(self, sections, reads: set[str]):
+        super().__init__(sections)
+        self._reads = reads
+
+    def get(self, key, default=None):
+        self._reads.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key):
+        self._reads.add(key)
+        return super().__getitem__(key)
+
+
+class _Totals:
+    def __init__(self, totals, reads: set[str]):
+        self._totals, self._reads = totals, reads
+
+    def __getattr__(self, name):
+        # the numbers of GPUs and nodes follow from the device counts; the rest from the racks
+        self._reads.add("counts" if name in ("gpus", "nodes") else "totals")
+        return getattr(self._totals, name)
+
+
+class _Context:
+    def __init__(self, plan, report, before: dict, reads: set[str]):
+        self._report, self._reads = report, reads
+        self.plan = _Plan(plan, reads)
+        self.catalog = CATALOG  # any change to it is a full evaluation
+        self.sections = _Sections(before, reads)
+        self.memo = Memo()
+
+    @property
+    def totals(self):
+        return _Totals(self._report.totals, self._reads)
+
+    @property
+    def counts(self):
+        self._reads.add("counts")
+        counts: dict[str, int] = {}
+        for r in self._report.racks:
+            for k, v in r.counts.items():
+                counts[k] = counts.get(k, 0) + v
+        return counts
+
+
+@pytest.mark.parametrize("template", ["medium", "massive", "inference", "single-node", "gb200-nvl72-su",
+                                      "frontier-100k"])
+def test_each_section_reads_only_what_it_declares(template):
+    plan = build_template(template, catalog=CATALOG)
+    report = evaluate(plan, CATALOG)
+    before: dict = {}
+    for s in SECTIONS:
+        reads: set[str] = set()
+        ctx = _Context(plan, report, before, reads)
+        section, findings = ctx.memo.get(s.name, s.reads, s.fn, ctx)
+        assert section.to_json() == report.sections[s.name].to_json()  # the same inputs: the same figures
+        # what it declares, and what the kept values it used declare (the cost section: the cable schedule's)
+        kept_under = ctx.memo.reads(s.name)
+        assert reads <= kept_under, f"{s.name} reads {sorted(reads - kept_under)} it does not declare"
+        if s.name == "cost":  # where each device is matters only to a plan priced run by run
+            assert ("layout" in kept_under) == section.cables_routed
+        before[s.name] = section
+
+
+def test_the_cable_schedule_and_rack_shapes_read_what_they_declare():
+    plan = build_template("medium", catalog=CATALOG)
+    reads: set[str] = set()
+    build_schedule(_Plan(plan, reads), CATALOG)
+    assert "layout" in reads and reads <= set(SCHEDULE_READS)
+    reads.clear()
+    for rack in plan.racks:
+        evaluate_rack(_Plan(plan, reads), rack, CATALOG)
+    assert reads - {"layout"} <= set(RACK_READS)  # the layout: the shape, the memo's key
