@@ -126,11 +126,15 @@ class WorkloadSettings(Section):
         5.0, title="Framework memory overhead per GPU", unit="GB",
         source="Planner assumption: CUDA context, NCCL buffers and allocator fragmentation; measure yours.",
         ge=0, le=10_000)
-    mfu: float = setting(
-        0.55, title="Math kernel efficiency (fraction of peak while computing)", unit="fraction",
-        source="The fraction of peak the matrix kernels reach while they run; end-to-end MFU (with the pipeline "
-        "bubble and exposed communication) is computed from it. 0.55 reproduces published training runs "
-        "(Llama 3: Dubey et al. 2024; Megatron-LM: Narayanan et al., SC'21; MT-NLG: Smith et al. 2022).", ge=0.01, le=1)
+    mfu: float | None = setting(
+        None, title="Math kernel efficiency (fraction of peak while computing)", unit="fraction",
+        source="Empty: from the step's shapes, each matrix multiplication's per-GPU size on a roofline with the "
+        "GEMM efficiency curve of the NVIDIA Matrix Multiplication Background user guide (DU-09799-001) and "
+        "cuBLAS H100 measurements, attention at FlashAttention-2's measured throughput (T. Dao 2023, arXiv "
+        "2307.08691), and one step calibration fitted on named calibration runs (Llama 3: Dubey et al. 2024; "
+        "Megatron-LM: Narayanan et al., SC'21). A figure here overrides all of that: the fraction of "
+        "peak the kernels reach while they run (end-to-end MFU adds the bubble and exposed communication).",
+        ge=0.01, le=1)
     overlap: float = setting(
         0.0, title="Communication overlapped with compute", unit="fraction",
         source=f"{GUIDE}: backward prefetch 'hides 70% of communication latency'; 0 = no overlap (worst case).",

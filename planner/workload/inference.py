@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 
 from planner.settings import WorkloadSettings
+from planner.workload.kernels import STEP_CALIBRATION, matmul_efficiency
 from planner.workload.models import ModelShape
 
 
@@ -85,6 +86,9 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
         return InferenceResult(fits, weights / 1e9, kv_seq / 1e9, max_seq, 0, None, None, None, None, None, None,
                                None)
     eff = w.mfu
+    if eff is None:  # the prefill's GEMMs: the prompt's tokens at once on each of the g GPUs
+        eff = STEP_CALIBRATION * matmul_efficiency(model, tokens=w.prompt_tokens, tp=g, ep=1, peak_tflops=peak_tflops,
+                                                   bandwidth_tbs=bandwidth_tbs, value_bytes=b)
 
     def step(k: int) -> float:
         # decode at the mean context of a request's life: the prompt plus half the output

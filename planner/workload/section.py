@@ -52,6 +52,14 @@ class WorkloadSection(Figures):
     micro_batches: int | None = figure(None, title="Micro-batches per step")
     pipeline_bubble: float | None = figure(None, title="Pipeline bubble (share of the step)", unit="share")
     compute_s: float | None = figure(None, title="Compute per step", unit="s")
+    kernel_efficiency: float | None = figure(
+        None, title="Kernel efficiency while computing", unit="share",
+        description="Hardware FLOPs / (GPUs x peak x compute time): the user's figure, or from the step's shapes")
+    matmul_efficiency: float | None = figure(None, title="Matrix multiplications, fraction of peak (from the shapes)",
+                                             unit="share")
+    attention_efficiency: float | None = figure(
+        None, title="Attention, counted FLOPs over BF16 peak (from the shapes)", unit="share",
+        description="Causal FlashAttention runs half of the counted 12 L s h FLOPs, so this can exceed 1")
     bubble_s: float | None = figure(None, title="Pipeline bubble per step", unit="s")
     exposed_comm_s: float | None = figure(None, title="Communication not hidden, per step", unit="s")
     step_time_s: float | None = figure(None, title="Step time", unit="s")
@@ -85,7 +93,9 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
     if r is not None:
         figures.update(
             flops_per_token=r.flops_per_token, micro_batches=r.micro_batches, pipeline_bubble=_r(r.bubble, 4),
-            compute_s=_r(r.compute_s, 4), bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4),
+            compute_s=_r(r.compute_s, 4), kernel_efficiency=_r(r.compute_efficiency, 4),
+            matmul_efficiency=_r(r.matmul_efficiency, 4), attention_efficiency=_r(r.attention_efficiency, 4),
+            bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4),
             tokens_per_s_limit=_r(r.tokens_per_s_limit, 1),
             tp_fabric_gb_per_gpu_step=_r(r.tp_fabric_bytes_per_gpu / 1e9),
             ep_fabric_gb_per_gpu_step=_r(r.ep_fabric_bytes_per_gpu / 1e9))

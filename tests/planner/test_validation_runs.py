@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.planner.validation_runs import DOC, RUNS, check_json, document, predicted
+from tests.planner.validation_runs import DOC, RUNS, check_json, document, predicted, within
 
 # Meta trained Llama 3 405B at 8K tokens "without activation checkpointing" (Llama 3 paper,
 # section 3.3.2); the planner's count of the tensors a layer keeps needs 100.9 GB per GPU
@@ -15,10 +15,21 @@ from tests.planner.validation_runs import DOC, RUNS, check_json, document, predi
 # extra forward passes cost about 11% of the step: that row sits at the edge of its tolerance.
 
 
-def test_at_least_five_published_runs_with_citations():
-    assert len(RUNS) >= 5
+# Held-out runs outside their goal, with the error the table shows and why: the planner's
+# interleaved bubble for 8 micro-batches per replica on 16 stages (15 / (4 x 8 + 15) = 32 %)
+# is larger than Meta's schedule achieved.
+KNOWN_MISSES = {"Llama 3 405B, 16,384 H100": 0.15}
+
+
+def test_calibration_apart_from_at_least_six_held_out_runs_from_1b_to_400b_and_a_moe():
+    held_out = [r for r in RUNS if not r.calibration]
+    assert len(held_out) >= 6 and len([r for r in RUNS if r.calibration]) >= 1
+    sizes = [r.workload.get("model_params_b") or {"llama3-405b": 405.9, "deepseek-v3": 671}[r.workload["model"]]
+             for r in held_out]
+    assert min(sizes) <= 1.5 and max(sizes) >= 400
+    assert any(r.workload.get("model") == "deepseek-v3" for r in held_out)
     for run in RUNS:
-        assert re.search(r"\b20\d\d\b", run.citation) and run.published > 0 and 0 < run.tolerance <= 0.35, run.name
+        assert re.search(r"\b20\d\d\b", run.citation) and run.published > 0 and run.tolerance <= 0.10, run.name
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +59,10 @@ def test_every_published_run_is_evaluated_and_extra_recompute_is_a_warning(run, 
 @pytest.mark.parametrize("run", RUNS, ids=[r.name for r in RUNS])
 def test_prediction_within_the_stated_tolerance(run, reports):
     got = predicted(run, reports[run.name])
+    if run.name in KNOWN_MISSES:  # the table says "missed"; it stays within the wider bound
+        assert not within(run, got) and got == pytest.approx(run.published, rel=KNOWN_MISSES[run.name])
+        assert f"| {run.name} |" in document() and "**missed**" in document()
+        return
     assert got == pytest.approx(run.published, rel=run.tolerance), (
         f"{run.name}: planner {got:.4g} vs published {run.published:.4g} (±{run.tolerance:.0%})")
 
