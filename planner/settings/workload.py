@@ -163,6 +163,16 @@ class WorkloadSettings(Section):
         None, title="Target requests per second", unit="requests/s",
         source="Planner assumption: none (optional); the load the service must carry; the planner sizes the GPUs for it.", ge=0, le=1e9)
     latency_ms_per_token: float = setting(
-        50.0, title="Latency target per output token", unit="ms",
+        50.0, title="Latency target per output token (TPOT)", unit="ms",
         source="Planner assumption: 50 ms per token (20 tokens/s per user) is a common interactive target.",
         gt=0, le=1e6)
+    ttft_target_ms: float = setting(
+        2000.0, title="Time to first token target (TTFT)", unit="ms",
+        source="Planner assumption: 2 s to the first token for an interactive prompt; TTFT is the prompt's "
+        "prefill, TPOT the decode step (the two targets of MLPerf Inference's server scenario for Llama 2 70B, "
+        "MLCommons 2024).", gt=0, le=1e7)
+    inference_batch: int | None = setting(
+        None, title="Operating batch (continuous batching)", unit="sequences",
+        source="Planner assumption: empty = the largest batch whose decode step meets the TPOT target and "
+        "whose KV cache fits; serving engines with continuous (in-flight) batching keep this many sequences "
+        "decoding at once (Kwon et al. 2023, vLLM / PagedAttention).", ge=1, le=1_000_000)

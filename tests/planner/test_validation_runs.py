@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.planner.validation_runs import DOC, RUNS, check_json, document, predicted, within
+from tests.planner.validation_runs import DOC, INFERENCE_RUNS, RUNS, check_json, document, predicted, within
 
 # Meta trained Llama 3 405B at 8K tokens "without activation checkpointing" (Llama 3 paper,
 # section 3.3.2); the planner's count of the tensors a layer keeps needs 100.9 GB per GPU
@@ -18,7 +18,11 @@ from tests.planner.validation_runs import DOC, RUNS, check_json, document, predi
 # Held-out runs outside their goal, with the error the table shows and why: the planner's
 # interleaved bubble for 8 micro-batches per replica on 16 stages (15 / (4 x 8 + 15) = 32 %)
 # is larger than Meta's schedule achieved.
-KNOWN_MISSES = {"Llama 3 405B, 16,384 H100": 0.15}
+# Serving: the 7B decode at batch 112 runs faster than 60 % of HBM bandwidth (the batch-1
+# utilisation the planner assumes); the 70B prefill at FP8 reaches less of the FP8 peak than
+# the BF16 GEMM curve gives it.
+KNOWN_MISSES = {"Llama 3 405B, 16,384 H100": 0.15, "Llama 2 7B FP8 serving, 1 H100": 0.25,
+                "Llama 2 70B FP8 serving, 1 H200": 0.30}
 
 
 def test_calibration_apart_from_at_least_six_held_out_runs_from_1b_to_400b_and_a_moe():
@@ -32,9 +36,25 @@ def test_calibration_apart_from_at_least_six_held_out_runs_from_1b_to_400b_and_a
         assert re.search(r"\b20\d\d\b", run.citation) and run.published > 0 and run.tolerance <= 0.10, run.name
 
 
+def test_two_held_out_inference_results_with_citations():
+    assert len(INFERENCE_RUNS) >= 2
+    for run in INFERENCE_RUNS:
+        assert re.search(r"\b20\d\d\b", run.citation) and run.tolerance == 0.15 and not run.calibration
+
+
 @pytest.fixture(scope="module")
 def reports():
-    return {run.name: check_json(run) for run in RUNS}
+    return {run.name: check_json(run) for run in RUNS + INFERENCE_RUNS}
+
+
+@pytest.mark.parametrize("run", INFERENCE_RUNS, ids=[r.name for r in INFERENCE_RUNS])
+def test_inference_result_within_its_goal_or_marked_missed(run, reports):
+    got = predicted(run, reports[run.name])
+    assert reports[run.name]["workload"]["inference"]["batch"] == run.workload["inference_batch"]
+    if run.name in KNOWN_MISSES:
+        assert not within(run, got) and got == pytest.approx(run.published, rel=KNOWN_MISSES[run.name])
+        return
+    assert got == pytest.approx(run.published, rel=run.tolerance)
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[r.name for r in RUNS])
