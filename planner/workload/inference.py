@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass
 
 from planner.settings import WorkloadSettings
+from planner.workload.activations import ACTIVATION_BYTES  # 16-bit between layers, also under FP8 weights
 from planner.workload.kernels import STEP_CALIBRATION, matmul_efficiency
 from planner.workload.models import ModelShape
 
@@ -38,7 +39,6 @@ DECODE_HBM_EFFICIENCY = 0.60
 # Planner assumption: ~10 us per small all-reduce inside an NVLink node (the latency floor of
 # nccl-tests all_reduce_perf at kilobyte sizes on 8-GPU H100 systems).
 SMALL_ALLREDUCE_S = 10e-6
-ACTIVATION_BYTES = 2.0  # activations between layers stay 16-bit under FP8 weights
 
 
 def value_bytes(precision: str) -> float:
