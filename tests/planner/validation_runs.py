@@ -121,6 +121,13 @@ RUNS: list[Run] = [
         "dgx-h100", MPT_1B | dict(tp=1, pp=1, dp=8, seq_len=2048, micro_batch_size=14,
                                   global_batch_tokens=112 * 2048, sharding="fsdp_full", recompute="none"),
         dict(technology="ib400", sharp=False), "tokens_per_s_per_gpu", 45455, 0.10, "one node"),
+    Run("MPT 1B, 8 A100", LLM_FOUNDRY.replace("H100 80GB BF16", "A100 80GB") + ": MPT 1B, sequence 2,048, "
+        "8 GPUs, micro-batch 14, global batch 448, FSDP FULL_SHARD, no activation checkpointing, 20,513 tokens/s "
+        "per GPU",
+        "dgx-a100", MPT_1B | dict(tp=1, pp=1, dp=8, seq_len=2048, micro_batch_size=14,
+                                  global_batch_tokens=448 * 2048, sharding="fsdp_full", recompute="none"),
+        dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "tokens_per_s_per_gpu", 20513, 0.10,
+        "one node"),
     Run("Llama 2 7B FP8, 8 H100", NEMO + ": LLAMA2-7B, 8 GPUs, global batch 128, micro-batch 1, sequence 4,096, "
         "TP 1, PP 1, 16,634 tokens/s per GPU",
         "dgx-h100", LLAMA2_7B | dict(tp=1, pp=1, dp=8, seq_len=4096, global_batch_tokens=128 * 4096,
