@@ -62,7 +62,29 @@ def _v4_to_v5(data: dict) -> dict:
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+# Format 5's kernel efficiency default, fitted to the validation runs of that release.
+V5_DEFAULT_MFU = 0.55
+
+
+def _v5_to_v6(data: dict) -> dict:
+    """Format 6 derives the kernel efficiency from the step's shapes when ``workload.mfu`` is
+    empty. A stored 0.55 was format 5's default, so it becomes empty (the model-derived
+    efficiency); any other stored figure was the user's and stays an override. Variants'
+    settings overrides are converted the same way."""
+    sections = [data.get("settings")]
+    variants = data.get("variants")
+    if isinstance(variants, list):
+        sections += [v.get("settings") for v in variants if isinstance(v, dict)]
+    for settings in sections:
+        workload = settings.get("workload") if isinstance(settings, dict) else None
+        if isinstance(workload, dict) and workload.get("mfu") == V5_DEFAULT_MFU:
+            workload["mfu"] = None
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6,
+}
 
 
 class MigrationError(PlannerError):

@@ -16,7 +16,7 @@ from planner.bounds import physical_number
 
 from planner.settings import Settings
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 

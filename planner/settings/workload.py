@@ -126,11 +126,15 @@ class WorkloadSettings(Section):
         5.0, title="Framework memory overhead per GPU", unit="GB",
         source="Planner assumption: CUDA context, NCCL buffers and allocator fragmentation; measure yours.",
         ge=0, le=10_000)
-    mfu: float = setting(
-        0.55, title="Math kernel efficiency (fraction of peak while computing)", unit="fraction",
-        source="The fraction of peak the matrix kernels reach while they run; end-to-end MFU (with the pipeline "
-        "bubble and exposed communication) is computed from it. 0.55 reproduces published training runs "
-        "(Llama 3: Dubey et al. 2024; Megatron-LM: Narayanan et al., SC'21; MT-NLG: Smith et al. 2022).", ge=0.01, le=1)
+    mfu: float | None = setting(
+        None, title="Math kernel efficiency (fraction of peak while computing)", unit="fraction",
+        source="Empty: from the step's shapes, each matrix multiplication's per-GPU size on a roofline with the "
+        "GEMM efficiency curve of the NVIDIA Matrix Multiplication Background user guide (DU-09799-001) and "
+        "cuBLAS H100 measurements, attention at FlashAttention-2's measured throughput (T. Dao 2023, arXiv "
+        "2307.08691), and one step calibration fitted on named calibration runs (Llama 3: Dubey et al. 2024; "
+        "Megatron-LM: Narayanan et al., SC'21). A figure here overrides all of that: the fraction of "
+        "peak the kernels reach while they run (end-to-end MFU adds the bubble and exposed communication).",
+        ge=0.01, le=1)
     overlap: float = setting(
         0.0, title="Communication overlapped with compute", unit="fraction",
         source=f"{GUIDE}: backward prefetch 'hides 70% of communication latency'; 0 = no overlap (worst case).",
@@ -159,6 +163,16 @@ class WorkloadSettings(Section):
         None, title="Target requests per second", unit="requests/s",
         source="Planner assumption: none (optional); the load the service must carry; the planner sizes the GPUs for it.", ge=0, le=1e9)
     latency_ms_per_token: float = setting(
-        50.0, title="Latency target per output token", unit="ms",
+        50.0, title="Latency target per output token (TPOT)", unit="ms",
         source="Planner assumption: 50 ms per token (20 tokens/s per user) is a common interactive target.",
         gt=0, le=1e6)
+    ttft_target_ms: float = setting(
+        2000.0, title="Time to first token target (TTFT)", unit="ms",
+        source="Planner assumption: 2 s to the first token for an interactive prompt; TTFT is the prompt's "
+        "prefill, TPOT the decode step (the two targets of MLPerf Inference's server scenario for Llama 2 70B, "
+        "MLCommons 2024).", gt=0, le=1e7)
+    inference_batch: int | None = setting(
+        None, title="Operating batch (continuous batching)", unit="sequences",
+        source="Planner assumption: empty = the largest batch whose decode step meets the TPOT target and "
+        "whose KV cache fits; serving engines with continuous (in-flight) batching keep this many sequences "
+        "decoding at once (Kwon et al. 2023, vLLM / PagedAttention).", ge=1, le=1_000_000)

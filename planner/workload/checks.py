@@ -17,7 +17,7 @@ from planner.workload.inference import InferenceResult, size_inference
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.training import (
-    JobShape, StepResult, compare_fabrics, model_step, peak_tflops, scaling_curve, step_row,
+    PCIE5_X16_GBS, JobShape, StepResult, compare_fabrics, model_step, peak_tflops, scaling_curve, step_row,
 )
 
 EMPTY: dict[str, Any] = {
@@ -70,7 +70,7 @@ def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSu
     out = WorkloadOutcome(model_shape(w))
     is_ib = TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"
     if nodes.gpus and w.inference:
-        _inference(w, nodes, out)
+        _inference(w, fabric, nodes, out)
     if not w.enabled or nodes.gpus == 0:
         if nodes.gpus and not w.enabled:
             out.findings.append(advise(False, out.model.params / 1e9, nodes.gpus, is_ib))
@@ -210,11 +210,13 @@ def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
         f"{available:,.0f} GB: {hint}")
 
 
-def _inference(w: WorkloadSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
+def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
     model = out.model
     peak = nodes.bf16_tflops * (2.0 if w.precision == "fp8" else 1.0)
+    # the replica's TP all-reduce: NVLink per direction x efficiency, or PCIe between GPUs without it
+    link = nodes.nvlink_gbs / 2.0 if nodes.nvlink_gbs > 0 else PCIE5_X16_GBS
     res = size_inference(w, model, memory_gb=nodes.memory_gb, bandwidth_tbs=nodes.memory_bandwidth_tbs,
-                         peak_tflops=peak)
+                         peak_tflops=peak, allreduce_gbs=link * fabric.nvlink_efficiency)
     out.inference = res
     g = w.inference_gpus_per_replica
     if not res.fits:
@@ -238,9 +240,20 @@ def _inference(w: WorkloadSettings, nodes: NodeSummary, out: WorkloadOutcome) ->
     if res.meets_latency is False:
         out.findings.append(Finding(
             "warning", "workload.inference.latency",
-            f"Even one sequence takes {res.decode_s_per_token * 1e3:,.1f} ms per output token, over the "
+            f"Even one sequence takes {1e3 / res.decode_tokens_per_s_per_sequence:,.1f} ms per output token, over the "
             f"{w.latency_ms_per_token:g} ms target: decode is bound by reading {res.weights_gb:,.1f} GB of weights "
             f"per token; spread the replica over more GPUs"))
+    if res.meets_ttft is False:
+        out.findings.append(Finding(
+            "warning", "workload.inference.ttft",
+            f"A {w.prompt_tokens:,}-token prompt's prefill takes {res.prefill_s * 1e3:,.0f} ms to the first token, "
+            f"over the {w.ttft_target_ms:g} ms TTFT target: prefill is compute-bound; spread the replica over more "
+            f"GPUs or use FP8"))
+    if res.batch_limited_by_memory:
+        out.findings.append(Finding(
+            "warning", "workload.inference.batch",
+            f"The operating batch of {w.inference_batch:,} sequences needs more KV cache than the replica holds: "
+            f"evaluated at {res.batch:,}"))
     if res.gpus_needed is not None and res.gpus_needed > nodes.gpus:
         out.findings.append(Finding(
             "error", "workload.inference.capacity",

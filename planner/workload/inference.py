@@ -1,20 +1,25 @@
-"""Inference sizing (the inference archetype of N. Dixit, "The GPU Cluster That Actually Works
-for Deep Learning in 2026", SIVARO): decode is bounded by HBM bandwidth,
-prefill by compute; the KV cache left in memory bounds the concurrent sequences.
+"""Inference sizing as serving engines behave (the inference archetype of N. Dixit, "The
+GPU Cluster That Actually Works for Deep Learning in 2026", SIVARO): decode bounded by the
+HBM bandwidth a serving engine achieves, prefill by compute; the KV cache left in memory
+bounds the concurrent sequences.
 
-For a replica of g GPUs serving a model of N parameters (N_active per token) at b bytes
-per value, with HBM bandwidth B and peak F per GPU, kernel efficiency e:
+For a replica of g GPUs (tensor parallel) serving a model of N parameters (N_active per
+token) at b bytes per value (FP8: weights and KV cache in 8 bits, TensorRT-LLM's
+``--fp8_kv_cache``), HBM bandwidth B and peak F per GPU:
 - weights W = N x b must fit: W / g + overhead <= GPU memory;
 - KV cache per token = L x 2 x KV heads x head size x b (grouped-query attention);
   concurrent sequences = (g x memory - W - g x overhead) / (KV per token x context);
-- one decode step for a batch of k sequences reads the weights once and every sequence's
-  KV cache: t = max((W_read + k x KV x context) / (g x B), 2 N_active k / (g x F x e)),
+- one decode step (TPOT) for a batch of k sequences reads the weights once and every
+  sequence's KV cache at the achieved share of HBM bandwidth (``DECODE_HBM_EFFICIENCY``),
+  or computes, whichever is slower, plus Megatron's two all-reduces per layer of the k
+  tokens' activations across the g GPUs: t = max((W_read + k x KV x context) / (g x B x
+  u), 2 N_active k / (g x F x e)) + 2 L x (latency + 2 (g-1)/g x k h 2 bytes / busbw),
   W_read = min(N, k x N_active) x b (a mixture-of-experts batch touches more experts);
-  tokens/s per sequence = 1 / t, per GPU = k / (g t);
-- prefill of a prompt of p tokens: 2 N_active p / (g x F x e) (compute-bound);
-- requests/s per replica at batch k = 1 / (prefill + output tokens x t / k);
-  GPUs for a target = ceil(target / that) x g.
-The batch is the largest that keeps t within the latency target and fits the KV cache.
+- prefill (TTFT) of a prompt of p tokens: 2 N_active p / (g x F x e) plus its all-reduces,
+  e from the prefill GEMMs' shapes (``kernels``) unless the user set one figure;
+- continuous batching at the operating batch k (``inference_batch``, or the largest that
+  meets the TPOT target and fits the KV cache): requests/s per replica = 1 / (prefill +
+  output tokens x t / k); GPUs for a target = ceil(target / that) x g.
 """
 
 from __future__ import annotations
@@ -23,7 +28,17 @@ import math
 from dataclasses import dataclass
 
 from planner.settings import WorkloadSettings
+from planner.workload.activations import ACTIVATION_BYTES  # 16-bit between layers, also under FP8 weights
+from planner.workload.kernels import STEP_CALIBRATION, matmul_efficiency
 from planner.workload.models import ModelShape
+
+# Databricks / MosaicML, "LLM Inference Performance Engineering: Best Practices" (2023): model
+# bandwidth utilisation of TensorRT-LLM decode at batch 1 is about 60% on 2 x H100 and 55% for
+# Llama 2 70B on 4 x A100.
+DECODE_HBM_EFFICIENCY = 0.60
+# Planner assumption: ~10 us per small all-reduce inside an NVLink node (the latency floor of
+# nccl-tests all_reduce_perf at kilobyte sizes on 8-GPU H100 systems).
+SMALL_ALLREDUCE_S = 10e-6
 
 
 def value_bytes(precision: str) -> float:
@@ -37,42 +52,63 @@ class InferenceResult:
     kv_gb_per_sequence: float
     max_concurrent_sequences: int
     batch: int
-    decode_s_per_token: float | None
+    decode_s_per_token: float | None  # TPOT at the operating batch
     decode_tokens_per_s_per_sequence: float | None  # at batch 1
     decode_tokens_per_s: float | None  # per GPU at the operating batch
-    prefill_s: float | None
+    prefill_s: float | None  # TTFT
     requests_per_s_per_replica: float | None
     gpus_needed: int | None
-    meets_latency: bool | None
+    meets_latency: bool | None  # TPOT target at batch 1
+    meets_ttft: bool | None = None
+    output_tokens_per_s_per_gpu: float | None = None  # with prefill, at the operating batch
+    tp_allreduce_s_per_token: float | None = None  # of the decode step at the operating batch
+    batch_limited_by_memory: bool = False  # the user's operating batch was more than the KV cache holds
 
     def to_json(self) -> dict:
         def r(x, nd=3):
             return None if x is None else round(x, nd)
+
+        def ms(x):
+            return None if x is None else r(x * 1e3)
         return {
             "fits": self.fits, "weights_gb": r(self.weights_gb), "kv_gb_per_sequence": r(self.kv_gb_per_sequence, 4),
             "max_concurrent_sequences": self.max_concurrent_sequences, "batch": self.batch,
-            "decode_ms_per_token": r(None if self.decode_s_per_token is None else self.decode_s_per_token * 1e3),
+            "decode_ms_per_token": ms(self.decode_s_per_token),
             "decode_tokens_per_s_per_sequence": r(self.decode_tokens_per_s_per_sequence, 1),
             "decode_tokens_per_s": r(self.decode_tokens_per_s, 1),
-            "prefill_ms": r(None if self.prefill_s is None else self.prefill_s * 1e3),
+            "prefill_ms": ms(self.prefill_s),
             "requests_per_s_per_replica": r(self.requests_per_s_per_replica),
             "gpus_needed": self.gpus_needed, "meets_latency": self.meets_latency,
+            "ttft_ms": ms(self.prefill_s), "tpot_ms": ms(self.decode_s_per_token), "meets_ttft": self.meets_ttft,
+            "output_tokens_per_s_per_gpu": r(self.output_tokens_per_s_per_gpu, 1),
+            "tp_allreduce_ms_per_token": ms(self.tp_allreduce_s_per_token),
+            "hbm_efficiency": DECODE_HBM_EFFICIENCY,
         }
 
 
+def tp_allreduce_s(model: ModelShape, tokens: int, gpus: int, bus_gbs: float | None) -> float:
+    """Two all-reduces per layer of ``tokens`` x hidden 16-bit activations across the replica's
+    GPUs (Shoeybi et al. 2019), each latency + 2 (g-1)/g x bytes / bus bandwidth (nccl-tests)."""
+    if gpus <= 1 or not bus_gbs:
+        return 0.0
+    payload = tokens * model.hidden * ACTIVATION_BYTES
+    return 2 * model.layers * (SMALL_ALLREDUCE_S + 2.0 * (gpus - 1) / gpus * payload / (bus_gbs * 1e9))
+
+
 def decode_step_s(model: ModelShape, batch: int, context: int, *, gpus: int, bandwidth_tbs: float,
-                  peak_tflops: float, efficiency: float, precision: str = "bf16") -> float:
+                  peak_tflops: float, efficiency: float, precision: str = "bf16", hbm_efficiency: float = 1.0,
+                  allreduce_gbs: float | None = None) -> float:
     """Time of one decode step for ``batch`` sequences of ``context`` tokens (module docstring)."""
     b = value_bytes(precision)
     weights_read = min(model.params, batch * model.active_params) * b
     kv_read = batch * model.kv_values_per_token * b * context
-    memory_s = (weights_read + kv_read) / (gpus * bandwidth_tbs * 1e12)
+    memory_s = (weights_read + kv_read) / (gpus * bandwidth_tbs * 1e12 * hbm_efficiency)
     compute_s = batch * model.forward_flops_per_token(context) / (gpus * peak_tflops * 1e12 * efficiency)
-    return max(memory_s, compute_s)
+    return max(memory_s, compute_s) + tp_allreduce_s(model, batch, gpus, allreduce_gbs)
 
 
 def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, bandwidth_tbs: float | None,
-                   peak_tflops: float) -> InferenceResult:
+                   peak_tflops: float, allreduce_gbs: float | None = None) -> InferenceResult:
     g = w.inference_gpus_per_replica
     b = value_bytes(w.precision)
     weights = model.params * b
@@ -85,29 +121,42 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
         return InferenceResult(fits, weights / 1e9, kv_seq / 1e9, max_seq, 0, None, None, None, None, None, None,
                                None)
     eff = w.mfu
+    if eff is None:  # the prefill's GEMMs: the prompt's tokens at once on each of the g GPUs
+        eff = STEP_CALIBRATION * matmul_efficiency(model, tokens=w.prompt_tokens, tp=g, ep=1, peak_tflops=peak_tflops,
+                                                   bandwidth_tbs=bandwidth_tbs, value_bytes=b)
 
     def step(k: int) -> float:
         # decode at the mean context of a request's life: the prompt plus half the output
         return decode_step_s(model, k, w.prompt_tokens + w.output_tokens // 2, gpus=g, bandwidth_tbs=bandwidth_tbs,
-                             peak_tflops=peak_tflops, efficiency=eff, precision=w.precision)
+                             peak_tflops=peak_tflops, efficiency=eff, precision=w.precision,
+                             hbm_efficiency=DECODE_HBM_EFFICIENCY, allreduce_gbs=allreduce_gbs)
 
     target = w.latency_ms_per_token / 1e3
     t1 = step(1)
-    batch = 1
-    if t1 <= target:  # largest batch within the latency target (step time grows with the batch)
-        lo, hi = 1, max_seq
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if step(mid) <= target:
-                lo = mid
-            else:
-                hi = mid - 1
-        batch = lo
+    limited = False
+    if w.inference_batch is not None:
+        batch = min(w.inference_batch, max_seq)
+        limited = w.inference_batch > max_seq
+    else:
+        batch = 1
+        if t1 <= target:  # largest batch within the latency target (step time grows with the batch)
+            lo, hi = 1, max_seq
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if step(mid) <= target:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            batch = lo
     t = step(batch)
-    prefill = 2.0 * model.active_params * w.prompt_tokens / (g * peak_tflops * 1e12 * eff)
+    prefill = (2.0 * model.active_params * w.prompt_tokens / (g * peak_tflops * 1e12 * eff)
+               + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs))
     rps = 1.0 / (prefill + w.output_tokens * t / batch)
     needed = None
     if w.requests_per_s:
         needed = math.ceil(w.requests_per_s / rps - 1e-9) * g
     return InferenceResult(True, weights / 1e9, kv_seq / 1e9, max_seq, batch, t, 1.0 / t1, batch / (g * t),
-                           prefill, rps, needed, t1 <= target)
+                           prefill, rps, needed, t1 <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
+                           output_tokens_per_s_per_gpu=rps * w.output_tokens / g,
+                           tp_allreduce_s_per_token=tp_allreduce_s(model, batch, g, allreduce_gbs),
+                           batch_limited_by_memory=limited)

@@ -52,6 +52,14 @@ class WorkloadSection(Figures):
     micro_batches: int | None = figure(None, title="Micro-batches per step")
     pipeline_bubble: float | None = figure(None, title="Pipeline bubble (share of the step)", unit="share")
     compute_s: float | None = figure(None, title="Compute per step", unit="s")
+    kernel_efficiency: float | None = figure(
+        None, title="Kernel efficiency while computing", unit="share",
+        description="Hardware FLOPs / (GPUs x peak x compute time): the user's figure, or from the step's shapes")
+    matmul_efficiency: float | None = figure(None, title="Matrix multiplications, fraction of peak (from the shapes)",
+                                             unit="share")
+    attention_efficiency: float | None = figure(
+        None, title="Attention, counted FLOPs over BF16 peak (from the shapes)", unit="share",
+        description="Causal FlashAttention runs half of the counted 12 L s h FLOPs, so this can exceed 1")
     bubble_s: float | None = figure(None, title="Pipeline bubble per step", unit="s")
     exposed_comm_s: float | None = figure(None, title="Communication not hidden, per step", unit="s")
     step_time_s: float | None = figure(None, title="Step time", unit="s")
@@ -70,6 +78,10 @@ class WorkloadSection(Figures):
     decode_tokens_per_s: float | None = figure(None, title="Inference decode per GPU", unit="tokens/s")
     max_concurrent_sequences: int | None = figure(None, title="Concurrent sequences per replica (KV cache)")
     inference: InferenceResult | None = figure(None, title="Inference sizing")
+    inference_usd_per_m_output_tokens: dict[str, float] | None = figure(
+        None, title="Cost per million output tokens", unit="$",
+        description="GPU-hours per million output tokens (at the operating batch, prefill included) at each "
+        "rental rate with its uplift, and built: capex over the horizon plus opex, per GPU-hour")
 
 
 def _r(x: float | None, nd: int = 3) -> float | None:
@@ -85,7 +97,9 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
     if r is not None:
         figures.update(
             flops_per_token=r.flops_per_token, micro_batches=r.micro_batches, pipeline_bubble=_r(r.bubble, 4),
-            compute_s=_r(r.compute_s, 4), bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4),
+            compute_s=_r(r.compute_s, 4), kernel_efficiency=_r(r.compute_efficiency, 4),
+            matmul_efficiency=_r(r.matmul_efficiency, 4), attention_efficiency=_r(r.attention_efficiency, 4),
+            bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4),
             tokens_per_s_limit=_r(r.tokens_per_s_limit, 1),
             tp_fabric_gb_per_gpu_step=_r(r.tp_fabric_bytes_per_gpu / 1e9),
             ep_fabric_gb_per_gpu_step=_r(r.ep_fabric_bytes_per_gpu / 1e9))
@@ -95,7 +109,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
                        time_to_train_days=_r(days), train_tokens_b=w.train_tokens_b, run_cost_usd=run_cost(ctx, days))
     if inf is not None:
         figures.update(decode_tokens_per_s=_r(inf.decode_tokens_per_s, 1),
-                       max_concurrent_sequences=inf.max_concurrent_sequences, inference=inf)
+                       max_concurrent_sequences=inf.max_concurrent_sequences, inference=inf,
+                       inference_usd_per_m_output_tokens=token_cost(ctx, inf.output_tokens_per_s_per_gpu))
     section = WorkloadSection(
         model=m.name, params_b=round(m.params / 1e9, 3), active_params_b=round(m.active_params / 1e9, 3),
         memory_per_gpu_gb=_r(mem.total_gb if mem else None), memory=mem, gpu_memory_gb=o.gpu_memory_gb,
@@ -110,6 +125,16 @@ def run_figures(o: WorkloadOutcome) -> dict[str, Any]:
         return {}
     layers = run.recompute_layers if run.recompute == "full" else None
     return {"recompute": run.recompute, "recompute_layers": layers, "sharding": run.sharding}
+
+
+def token_cost(ctx, tokens_per_s_per_gpu: float | None) -> dict[str, float] | None:
+    """$ per million output tokens: the GPU-hours they take (1e6 / tokens per GPU-second /
+    3,600) priced as ``run_cost`` prices a GPU-hour."""
+    if not tokens_per_s_per_gpu or not ctx.totals.gpus:
+        return None
+    gpu_hours = 1e6 / tokens_per_s_per_gpu / 3600.0
+    per_gpu_hour = run_cost(ctx, 1.0 / HOURS_PER_DAY)  # one hour of every GPU
+    return {k: round(v / ctx.totals.gpus * gpu_hours, 4) for k, v in per_gpu_hour.items()}
 
 
 def run_cost(ctx, days: float) -> dict[str, float]:

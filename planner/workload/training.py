@@ -12,9 +12,12 @@ parallel ranks are TP apart inside the DP group: the all-to-all stays on NVLink 
 Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active parameters,
 ``L`` layers, hidden size ``h``:
 
-- compute: (6 N + 12 L s h) x T FLOPs (PaLM appendix B) / (GPUs x peak x kernel efficiency);
-  full activation recompute adds one more forward pass, (2 N + 4 L s h) x T, for the share of
-  the layers it recomputes (``activations``);
+- compute: (6 N + 12 L s h) x T FLOPs (PaLM appendix B); full activation recompute adds one
+  more forward pass, (2 N + 4 L s h) x T, for the share of the layers it recomputes
+  (``activations``). The weight GEMMs' FLOPs run at the efficiency their per-GPU shapes
+  reach, attention at FlashAttention's, plus the norms' and activations' HBM time, over
+  the fitted step calibration (``kernels``); a kernel efficiency set by the user replaces
+  all of that: FLOPs / (GPUs x peak x efficiency);
 - pipeline bubble: the stages' work (compute and the TP, PP and EP traffic inside it)
   stretched by 1 / (1 - bubble), bubble = (p-1)/(m+p-1) for 1F1B (``pipeline``);
 - data-parallel gradient synchronisation of the GPU's shard S = P / (TP x PP) x 2 bytes,
@@ -59,7 +62,8 @@ from planner.network.collective import (
 )
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
 from planner.settings import FabricSettings, WorkloadSettings
-from planner.workload.activations import full_recompute_share
+from planner.workload.activations import full_recompute_share, kept_layer_bytes
+from planner.workload.kernels import STEP_CALIBRATION, kernel_efficiency
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.pipeline import bubble_fraction
@@ -117,6 +121,9 @@ class StepResult:
     tp_fabric_bytes_per_gpu: float = 0.0
     ep_fabric_bytes_per_gpu: float = 0.0
     cp_s: float = 0.0
+    compute_efficiency: float = 0.0  # hardware FLOPs / (GPUs x peak x compute time)
+    matmul_efficiency: float | None = None  # from the GEMM shapes; None when the user set the efficiency
+    attention_efficiency: float | None = None
 
     @property
     def gpu_idle_pct(self) -> float:
@@ -275,10 +282,25 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     # FlashAttention runs the attention core's forward again, 4 L s h (FlashAttention's own
     # backward recompute is inside its kernels' efficiency).
     full = full_recompute_share(w, model, pp)
-    hw_fpt = fpt + full * model.forward_flops_per_token(w.seq_len)
+    attn_fpt = 12.0 * model.layers * w.seq_len * model.hidden * (1.0 + full / 3.0)
     if w.recompute != "none" and not w.flash_attention:
-        hw_fpt += (1.0 - full) * 4.0 * model.layers * w.seq_len * model.hidden
-    compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
+        attn_fpt += (1.0 - full) * 4.0 * model.layers * w.seq_len * model.hidden
+    dense_fpt = 6.0 * model.active_params * (1.0 + full / 3.0)
+    hw_fpt = dense_fpt + attn_fpt
+    eff = None
+    if w.mfu is not None:
+        compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
+    else:
+        tokens = w.micro_batch_size * w.seq_len / cp
+        kept = kept_layer_bytes(w, model, tp, selective=True) / tokens
+        eff = kernel_efficiency(model, tokens=tokens, seq_len=w.seq_len, tp=tp, ep=ep, flash=w.flash_attention,
+                                peak_tflops=peak, bf16_tflops=shape.bf16_tflops,
+                                bandwidth_tbs=shape.memory_bandwidth_tbs, value_bytes=act_bytes,
+                                kept_bytes_per_token=kept)
+        kernels_s = (dense_fpt * T / (gpus * peak * 1e12 * eff.matmul)
+                     + attn_fpt * T / (gpus * shape.bf16_tflops * 1e12 * eff.attention)
+                     + eff.elementwise_s_per_token * (1.0 + full / 3.0) * T / (dp * cp * pp))
+        compute_s = kernels_s / STEP_CALIBRATION
     bubble = bubble_fraction(pp, m, w.pp_schedule, w.virtual_stages)
     stage_work = compute_s + tp_s + pp_s + ep_s + cp_s
     bubble_s = stage_work * bubble / (1.0 - bubble)
@@ -297,7 +319,9 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         nvlink_bytes_per_gpu=nvlink_bytes, gpus_per_node=max(1, shape.gpus_per_node), ep_s=ep_s,
         bubble_s=bubble_s, bubble=bubble, micro_batches=m, flops_per_token=fpt, peak_tflops=peak,
         tp_fabric_bytes_per_gpu=tp_fab.wire_bytes, ep_fabric_bytes_per_gpu=ep_bytes if ep_on_fabric else 0.0,
-        cp_s=cp_s,
+        cp_s=cp_s, compute_efficiency=hw_fpt * T / (gpus * peak * 1e12 * compute_s),
+        matmul_efficiency=None if eff is None else eff.matmul,
+        attention_efficiency=None if eff is None else eff.attention,
     )
 
 

@@ -69,8 +69,8 @@ def test_plans_saved_before_profiles_keep_edited_efficiencies_only():
 
 
 def guide_70b(**fabric):
-    """The guide's 70B case on 128 H100: TP 8, PP 4, DP 4."""
-    w = WorkloadSettings(model_params_b=70, tp=8, pp=4, dp=4)
+    """The guide's 70B case on 128 H100: TP 8, PP 4, DP 4, kernel efficiency set to 0.55."""
+    w = WorkloadSettings(model_params_b=70, tp=8, pp=4, dp=4, mfu=0.55)
     return w, FabricSettings(**fabric)
 
 

@@ -18,7 +18,9 @@ H100_TBS, H100_TF = 3.35, 989.0  # H100 SXM datasheet (REFERENCE): 3.35 TB/s HBM
 
 def test_8b_bf16_decode_on_one_h100_is_bounded_by_hbm_bandwidth():
     """Acceptance 4: 8.03e9 x 2 bytes = 16.06 GB read per token; 3.35 TB/s / 16.06 GB =
-    208.6 tokens/s per sequence at batch 1 (the KV cache read adds a little)."""
+    208.6 tokens/s per sequence at batch 1 at the full bandwidth. A serving engine reaches
+    about 60% of it (Databricks 2023, MBU at batch 1): 125.2 tokens/s, less the KV cache
+    read (131,072 B x 1,152 tokens = 0.151 GB, +0.9%): 124.0."""
     m = PRESETS["llama3-8b"]
     bound = 3.35e12 / (8.03e9 * 2)
     assert bound == pytest.approx(208.6, abs=0.05)
@@ -27,7 +29,7 @@ def test_8b_bf16_decode_on_one_h100_is_bounded_by_hbm_bandwidth():
     res = size_inference(WorkloadSettings(model="llama3-8b", inference=True), m, memory_gb=80,
                          bandwidth_tbs=H100_TBS, peak_tflops=H100_TF)
     assert res.fits
-    assert 0.97 * bound <= res.decode_tokens_per_s_per_sequence <= bound
+    assert res.decode_tokens_per_s_per_sequence == pytest.approx(0.6 * 3.35e12 / (16.06e9 + 0.151e9), rel=1e-3)
 
 
 def test_kv_cache_capacity_by_hand():

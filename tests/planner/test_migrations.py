@@ -118,3 +118,17 @@ def test_version_2_flat_facility_power_becomes_a_rate_per_kw():
         data["settings"]["costs"]["facility_power_usd"] = flat
         plan = plan_from_json(json.dumps(data), "p.json")
         assert plan.settings.costs.facility_power_usd_per_kw == rate
+
+
+def test_version_5_default_kernel_efficiency_opens_as_derived_from_the_shapes():
+    """Format 6 derives the kernel efficiency from the shapes when it is empty: format 5's
+    default 0.55 becomes empty (in the base and in a variant's overrides); 0.45, set by the
+    user, stays as the user's override."""
+    data = json.loads((DATA / "plan_v5.json").read_text())
+    assert data["schema_version"] == 5 and data["settings"]["workload"]["mfu"] == 0.55
+    plan = plan_from_json(json.dumps(data), "p.json")
+    assert plan.settings.workload.mfu is None
+    data["settings"]["workload"]["mfu"] = 0.45
+    assert plan_from_json(json.dumps(data), "p.json").settings.workload.mfu == 0.45
+    data["variants"][0]["settings"]["workload"] = {"mfu": 0.55}
+    assert migrate(data)["variants"][0]["settings"]["workload"]["mfu"] is None

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 
 import pytest
 
-from tests.planner.validation_runs import DOC, RUNS, check_json, document, predicted
+from tests.planner.validation_runs import DOC, INFERENCE_RUNS, RUNS, check_json, document, predicted, within
 
 # Meta trained Llama 3 405B at 8K tokens "without activation checkpointing" (Llama 3 paper,
 # section 3.3.2); the planner's count of the tensors a layer keeps needs 100.9 GB per GPU
@@ -15,15 +17,46 @@ from tests.planner.validation_runs import DOC, RUNS, check_json, document, predi
 # extra forward passes cost about 11% of the step: that row sits at the edge of its tolerance.
 
 
-def test_at_least_five_published_runs_with_citations():
-    assert len(RUNS) >= 5
+# Held-out runs outside their goal, with the error the table shows and why: the planner's
+# interleaved bubble for 8 micro-batches per replica on 16 stages (15 / (4 x 8 + 15) = 32 %)
+# is larger than Meta's schedule achieved.
+# Serving: the 7B decode at batch 112 runs faster than 60 % of HBM bandwidth (the batch-1
+# utilisation the planner assumes); the 70B prefill at FP8 reaches less of the FP8 peak than
+# the BF16 GEMM curve gives it.
+KNOWN_MISSES = {"Llama 3 405B, 16,384 H100": 0.15, "Llama 2 7B FP8 serving, 1 H100": 0.25,
+                "Llama 2 70B FP8 serving, 1 H200": 0.30}
+
+
+def test_calibration_apart_from_at_least_six_held_out_runs_from_1b_to_400b_and_a_moe():
+    held_out = [r for r in RUNS if not r.calibration]
+    assert len(held_out) >= 6 and len([r for r in RUNS if r.calibration]) >= 1
+    sizes = [r.workload.get("model_params_b") or {"llama3-405b": 405.9, "deepseek-v3": 671}[r.workload["model"]]
+             for r in held_out]
+    assert min(sizes) <= 1.5 and max(sizes) >= 400
+    assert any(r.workload.get("model") == "deepseek-v3" for r in held_out)
     for run in RUNS:
-        assert re.search(r"\b20\d\d\b", run.citation) and run.published > 0 and 0 < run.tolerance <= 0.35, run.name
+        assert re.search(r"\b20\d\d\b", run.citation) and run.published > 0 and run.tolerance <= 0.10, run.name
+
+
+def test_two_held_out_inference_results_with_citations():
+    assert len(INFERENCE_RUNS) >= 2
+    for run in INFERENCE_RUNS:
+        assert re.search(r"\b20\d\d\b", run.citation) and run.tolerance == 0.15 and not run.calibration
 
 
 @pytest.fixture(scope="module")
 def reports():
-    return {run.name: check_json(run) for run in RUNS}
+    return {run.name: check_json(run) for run in RUNS + INFERENCE_RUNS}
+
+
+@pytest.mark.parametrize("run", INFERENCE_RUNS, ids=[r.name for r in INFERENCE_RUNS])
+def test_inference_result_within_its_goal_or_marked_missed(run, reports):
+    got = predicted(run, reports[run.name])
+    assert reports[run.name]["workload"]["inference"]["batch"] == run.workload["inference_batch"]
+    if run.name in KNOWN_MISSES:
+        assert not within(run, got) and got == pytest.approx(run.published, rel=KNOWN_MISSES[run.name])
+        return
+    assert got == pytest.approx(run.published, rel=run.tolerance)
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[r.name for r in RUNS])
@@ -48,6 +81,10 @@ def test_every_published_run_is_evaluated_and_extra_recompute_is_a_warning(run, 
 @pytest.mark.parametrize("run", RUNS, ids=[r.name for r in RUNS])
 def test_prediction_within_the_stated_tolerance(run, reports):
     got = predicted(run, reports[run.name])
+    if run.name in KNOWN_MISSES:  # the table says "missed"; it stays within the wider bound
+        assert not within(run, got) and got == pytest.approx(run.published, rel=KNOWN_MISSES[run.name])
+        assert f"| {run.name} |" in document() and "**missed**" in document()
+        return
     assert got == pytest.approx(run.published, rel=run.tolerance), (
         f"{run.name}: planner {got:.4g} vs published {run.published:.4g} (±{run.tolerance:.0%})")
 
@@ -90,3 +127,20 @@ def test_the_131k_context_run_holds_what_the_8k_run_holds_per_gpu(reports):
     short = reports["Llama 3 405B, 16,384 H100"]["workload"]
     assert long_ctx["memory_per_gpu_gb"] == pytest.approx(short["memory_per_gpu_gb"])
     assert long_ctx["recompute_layers"] == short["recompute_layers"] == 3
+
+
+def test_the_small_model_runs_need_the_shape_model():
+    """With the old single efficiency (0.55) the 1B and 7B held-out runs come out over 20 %
+    too fast (MPT 1B: +26 %, Llama 2 7B FP8: +36 %); from the shapes within their ±10 %."""
+    for name in ("MPT 1B, 8 H100", "Llama 2 7B FP8, 8 H100"):
+        run = next(r for r in RUNS if r.name == name)
+        fixed = dataclasses.replace(run, workload=run.workload | {"mfu": 0.55})
+        assert predicted(fixed, check_json(fixed)) > 1.2 * run.published, name
+
+
+def test_the_step_calibration_is_fitted_on_the_calibration_runs_alone(reports):
+    """STEP_CALIBRATION is the geometric mean fit of the runs marked calibration: their
+    predictions over their published figures average 1 (to the rounding of 0.76, ±1.5 %)."""
+    calibration = [r for r in RUNS if r.calibration]
+    ratios = [predicted(r, reports[r.name]) / r.published for r in calibration]
+    assert math.prod(ratios) ** (1 / len(ratios)) == pytest.approx(1.0, abs=0.015)

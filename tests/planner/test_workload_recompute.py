@@ -70,7 +70,7 @@ def test_no_recompute_that_does_not_fit_runs_selective_with_its_cost_in_a_warnin
     assert "fits with selective recompute" in warning.message and "the planner evaluates" in warning.message
     assert not codes(report, "workload.memory.does_not_fit")
 
-    w = WorkloadSettings(**GPT3, tp=8, pp=4, dp=4)
+    w = WorkloadSettings(**GPT3, tp=8, pp=4, dp=4, mfu=0.55)  # one efficiency: the ratio is the FLOPs'
     none = model_step(w.model_copy(update={"recompute": "none"}), FabricSettings(), H100_NODE)
     sel = model_step(w.model_copy(update={"recompute": "selective"}), FabricSettings(), H100_NODE)
     fpt = 6 * 175e9 + 12 * 96 * 4096 * 12288

@@ -138,8 +138,8 @@ def test_the_locale_is_chosen_in_preferences_and_the_fields_follow(window, local
     dialog.accept()
     assert window.settings.value(LOCALE_KEY) == "de_DE"
     assert number_format() == NumberFormat(",", ".")
-    mfu = window.settings_panel.forms["workload"].editors["mfu"]  # 0.55 by default
-    assert mfu.widget.text() == "0,55"  # the fields show the new notation at once
+    nvlink = window.settings_panel.forms["fabric"].editors["nvlink_efficiency"]  # 0.8 by default
+    assert nvlink.widget.text() == "0,8"  # the fields show the new notation at once
 
 
 def test_figures_in_the_window_follow_the_locale(window, locale):

@@ -1,0 +1,84 @@
+"""Inference as serving engines behave: achieved HBM bandwidth, TP all-reduce per layer,
+FP8 weights and KV cache, TTFT and TPOT targets, an operating batch, cost per token."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.design.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import History, SetSetting
+from planner.report.evaluate import Evaluator
+from planner.settings import WorkloadSettings
+from planner.workload.inference import size_inference, tp_allreduce_s
+from planner.workload.models import PRESETS
+
+CAT = default_catalog()
+H100_TBS, H100_TF = 3.35, 989.0  # H100 SXM datasheet: 3.35 TB/s HBM3, 989 TFLOP/s BF16 dense
+
+
+def test_tp_all_reduce_per_layer_by_hand():
+    # Llama 3 70B, 64 tokens on 4 GPUs: 2 all-reduces x 80 layers of 64 x 8,192 x 2 B = 1.049 MB;
+    # ring 2 x 3/4 x 1.049 MB at 360 GB/s = 4.37 us + 10 us latency: 160 x 14.37 us = 2.299 ms.
+    m = PRESETS["llama3-70b"]
+    t = tp_allreduce_s(m, 64, 4, 360.0)
+    assert t == pytest.approx(160 * (10e-6 + 1.5 * 64 * 8192 * 2 / 360e9), rel=1e-9)
+    assert tp_allreduce_s(m, 64, 1, 360.0) == 0.0  # one GPU: nothing to reduce
+
+
+def test_fp8_halves_the_weights_and_the_kv_cache_and_decodes_faster():
+    # Llama 3 8B: 8.03 GB of FP8 weights; KV 32 x 2 x 8 x 128 x 1 B = 65,536 B per token x 1,280
+    # tokens = 83.9 MB per sequence; batch 1 decode reads 8.03 GB + 65,536 x 1,152 B = 8.105 GB
+    # at 60% of 3.35 TB/s: 4.031 ms, 248.0 tokens/s.
+    m = PRESETS["llama3-8b"]
+    fp8 = size_inference(WorkloadSettings(model="llama3-8b", inference=True, precision="fp8"), m, memory_gb=80,
+                         bandwidth_tbs=H100_TBS, peak_tflops=2 * H100_TF)
+    assert fp8.weights_gb == pytest.approx(8.03) and fp8.kv_gb_per_sequence == pytest.approx(65536 * 1280 / 1e9)
+    assert fp8.decode_tokens_per_s_per_sequence == pytest.approx(0.6 * 3.35e12 / (8.03e9 + 65536 * 1152), rel=1e-6)
+
+
+def test_an_operating_batch_sets_tpot_and_throughput():
+    # Llama 3 8B BF16 at batch 64 on one H100: weights 16.06 GB + 64 x 131,072 B x 1,152 tokens =
+    # 9.664 GB of KV: 25.72 GB at 60% of 3.35 TB/s = 12.80 ms per step (TPOT); compute 64 x
+    # (2 x 8.03e9 + 4 x 32 x 1,152 x 4,096) FLOPs would take ~1.5 ms at most.
+    m = PRESETS["llama3-8b"]
+    w = WorkloadSettings(model="llama3-8b", inference=True, inference_batch=64)
+    res = size_inference(w, m, memory_gb=80, bandwidth_tbs=H100_TBS, peak_tflops=H100_TF)
+    tpot = (16.06e9 + 64 * 131072 * 1152) / (0.6 * 3.35e12)
+    assert res.batch == 64 and res.decode_s_per_token == pytest.approx(tpot, rel=1e-6)
+    assert res.decode_tokens_per_s == pytest.approx(64 / tpot, rel=1e-6)
+    # continuous batching: output tokens per GPU-second = 256 / (prefill + 256 x TPOT / 64)
+    assert res.output_tokens_per_s_per_gpu == pytest.approx(256 / (res.prefill_s + 256 * tpot / 64), rel=1e-9)
+    too_many = size_inference(w.model_copy(update={"inference_batch": 10_000}), m, memory_gb=80,
+                              bandwidth_tbs=H100_TBS, peak_tflops=H100_TF)
+    assert too_many.batch == too_many.max_concurrent_sequences == 351 and too_many.batch_limited_by_memory
+
+
+def inference_report(**workload):
+    plan = build_template("inference", catalog=CAT)
+    h = History(plan, CAT)
+    for key, value in workload.items():
+        h.apply(SetSetting("workload", key, value))
+    return plan, Evaluator(plan, CAT).evaluate()
+
+
+def test_a_long_prompt_over_the_ttft_target_is_a_warning():
+    # Llama 3 8B, 100,000-token prompt on one H100 PCIe (756 TFLOP/s BF16 dense, H100 PCIe
+    # datasheet): 2 x 8.03e9 x 1e5 = 1.6e15 FLOPs take over 2 s even at full peak.
+    _, report = inference_report(prompt_tokens=100_000, ttft_target_ms=2000.0)
+    work = report.sections["workload"].to_json()["inference"]
+    assert work["ttft_ms"] > 2000 and work["meets_ttft"] is False
+    codes = {f.code: f for f in report.findings}
+    assert codes["workload.inference.ttft"].severity == "warning"
+    assert "100,000-token prompt" in codes["workload.inference.ttft"].message
+
+
+def test_cost_per_million_output_tokens_is_gpu_hours_at_the_rental_rate():
+    plan, report = inference_report()
+    section = report.sections["workload"].to_json()
+    per_gpu_s = section["inference"]["output_tokens_per_s_per_gpu"]
+    c = plan.settings.costs
+    name, rate = next(iter(c.rental_rates().items()))
+    # 1e6 tokens / (tokens per GPU-second) / 3,600 = GPU-hours; x $/GPU-hour x (1 + uplift)
+    expected = 1e6 / per_gpu_s / 3600 * rate * (1 + c.rent_uplift)
+    assert section["inference_usd_per_m_output_tokens"][f"rent_{name}"] == pytest.approx(expected, rel=1e-3)

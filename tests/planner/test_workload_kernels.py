@@ -1,0 +1,74 @@
+"""Compute efficiency from the shapes: each GEMM on a roofline with the published size
+curve, attention at FlashAttention's measured rate, and a user's single figure as override."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.settings import FabricSettings, WorkloadSettings
+from planner.workload.kernels import attention_efficiency, gemm_s, matmul_efficiency
+from planner.workload.models import PRESETS
+from planner.workload.training import JobShape, model_step
+
+H100_TF, H100_TBS = 989.0, 3.35  # H100 SXM datasheet: 989 TFLOP/s dense BF16, 3.35 TB/s HBM3
+H100 = JobShape(8, H100_TF, 900.0, 1.0, 400.0, memory_gb=80.0, memory_bandwidth_tbs=H100_TBS)
+
+
+def test_a_large_gemm_runs_at_the_top_of_the_curve():
+    # 8192^3: cuBLAS reaches ~80% of 989 TFLOP/s; 2 x 8192^3 = 1.0995e12 FLOPs / 791.2e12 = 1.390 ms.
+    assert gemm_s(8192, 8192, 8192, peak_tflops=H100_TF, bandwidth_tbs=H100_TBS) == pytest.approx(
+        2 * 8192**3 / (0.80 * 989e12), rel=1e-9)
+
+
+def test_a_tensor_parallel_slice_is_a_smaller_gemm_and_slower_per_flop():
+    # Llama 3 8B's attention output projection at TP 8 on 2,048 tokens: 2,048 x 4,096 x 512.
+    # Cube edge (2048 x 4096 x 512)^(1/3) = 1,625.5, 2/3 of the way (in log) from 1,024
+    # (55%) to 2,048 (70%): 65% of peak. Math 2 x 4.295e9 / (0.65 x 989e12) = 13.36 us;
+    # its operands, 2 x (2048 x 512 + 512 x 4096 + 2048 x 4096) = 23.07 MB at 90% of
+    # 3.35 TB/s take 7.65 us: compute-bound.
+    t = gemm_s(2048, 4096, 512, peak_tflops=H100_TF, bandwidth_tbs=H100_TBS)
+    assert t == pytest.approx(2 * 2048 * 4096 * 512 / (0.65 * 989e12), rel=1e-3)
+
+
+def test_a_one_token_gemm_is_bound_by_hbm():
+    # Decode: 1 x 8192 x 8192 reads the 134.2 MB weight matrix: 2 x (8192 + 8192^2 + 8192)
+    # bytes / (0.9 x 3.35e12) = 44.5 us, while its 134 MFLOPs would take well under 1 us.
+    t = gemm_s(1, 8192, 8192, peak_tflops=H100_TF, bandwidth_tbs=H100_TBS)
+    assert t == pytest.approx(2 * (8192 + 8192**2 + 8192) / (0.9 * 3.35e12), rel=1e-9)
+
+
+def test_flash_attention_rate_follows_the_sequence_length_and_the_gpu():
+    # FlashAttention-2 fwd+bwd, causal, head 128 (Dao 2023): A100 ~54% of 312 at 2K, H100
+    # ~32% of 989 at 8K; causal kernels run half of PaLM's counted 12 L s h, so x 2.
+    m = PRESETS["llama3-8b"]
+    assert attention_efficiency(m, seq_len=2048, flash=True, bf16_tflops=312, bandwidth_tbs=2.0) == pytest.approx(1.08)
+    assert attention_efficiency(m, seq_len=8192, flash=True, bf16_tflops=989, bandwidth_tbs=3.35) == pytest.approx(0.64)
+
+
+def test_tensor_parallel_lowers_the_matmul_efficiency_of_a_small_model():
+    # Llama 3 8B on 8,192 tokens at TP 1: every GEMM has a cube edge of 5,000 or more (QKV
+    # 8192 x 6144 x 4096: 5,905 -> 79%); at TP 8 on 2,048 tokens the edges fall to 1,600-2,600
+    # (the projection above: 65%), so the FLOP-weighted efficiency drops below 75%.
+    m = PRESETS["llama3-8b"]
+    one = matmul_efficiency(m, tokens=8192, tp=1, ep=1, peak_tflops=H100_TF, bandwidth_tbs=H100_TBS, value_bytes=2)
+    eight = matmul_efficiency(m, tokens=2048, tp=8, ep=1, peak_tflops=H100_TF, bandwidth_tbs=H100_TBS, value_bytes=2)
+    assert 0.78 < one <= 0.80 and eight < 0.75
+
+
+def test_a_single_figure_set_by_the_user_overrides_the_shape_model():
+    # mfu = 0.5: compute = (6 N + 12 L s h) x T / (GPUs x peak x 0.5), the shapes play no part.
+    w = WorkloadSettings(model="llama3-8b", tp=1, pp=1, dp=8, seq_len=8192, global_batch_tokens=64 * 8192, mfu=0.5)
+    r = model_step(w, FabricSettings(), H100)
+    fpt = 6 * 8.03e9 + 12 * 32 * 8192 * 4096
+    assert r.compute_s == pytest.approx(fpt * 64 * 8192 / (8 * 989e12 * 0.5))
+    assert r.compute_efficiency == pytest.approx(0.5) and r.matmul_efficiency is None
+
+
+def test_from_the_shapes_a_small_model_computes_below_a_large_one():
+    # With no figure set, the 8B model at TP 8 (small GEMMs, elementwise traffic a larger
+    # share) reaches a lower fraction of peak than the 405B model at TP 8 on the same GPUs.
+    small = WorkloadSettings(model="llama3-8b", tp=8, pp=1, dp=1, seq_len=2048, global_batch_tokens=64 * 2048)
+    large = WorkloadSettings(model="llama3-405b", tp=8, pp=1, dp=1, seq_len=8192, global_batch_tokens=64 * 8192)
+    e_small = model_step(small, FabricSettings(), H100).compute_efficiency
+    e_large = model_step(large, FabricSettings(), H100).compute_efficiency
+    assert small.mfu is None and e_small < e_large < 0.80
