@@ -172,13 +172,14 @@ def test_cables_join_interfaces_that_exist_once_each(medium_export):
 
 
 def test_a_three_tier_fabric_is_cabled_tier_by_tier(tmp_path):
-    """massive: 48 nodes x 8 rails = 384 node-leaf links; 16 leaves, 12 spines, 6 cores, each tier
-    non-blocking, so 384 leaf-spine and 384 spine-core links (the fabric sizing's own counts)."""
+    """massive: 48 nodes x 8 rails = 384 node-leaf links on 16 leaves (8 of 32 down, 8 of 16);
+    spread evenly (ECMP) over spines of 32 ports down: 2 links from each leaf to each of 16
+    spines, 16 x 32 = 512 leaf-spine links, as many spine-core to 512 / 64 = 8 cores."""
     plan = build_template("massive", catalog=default_catalog())
     save_plan(plan, tmp_path / "massive.json")
     assert main(["export", str(tmp_path / "massive.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
     _, cables = read(tmp_path / "nb", "cables.csv")
-    assert Counter(c["label"] for c in cables) == {"node-leaf": 384, "leaf-spine": 384, "spine-core": 384}
+    assert Counter(c["label"] for c in cables) == {"node-leaf": 384, "leaf-spine": 512, "spine-core": 512}
     ends = [(c["side_a_device"], c["side_a_name"]) for c in cables] + \
            [(c["side_b_device"], c["side_b_name"]) for c in cables]
     assert max(Counter(ends).values()) == 1

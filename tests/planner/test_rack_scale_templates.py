@@ -30,19 +30,21 @@ def test_gb200_su_gpus_racks_and_compute_fabric_by_hand(su_json, capsys):
     assert totals["gpus"] == 576
     # Racks: 8 NVL72 racks (each its own 48U MGX rack, the system fills it)
     #  + network racks, air-cooled at min(30 kW cap, 25 kW air limit) = 25 kW:
-    #    27 QM9700 at 1.294 kW typical -> floor(25 / 1.294) = 19 in NET-01, 8 in NET-02,
-    #    which also takes 3 SN5600 (2.028 kW), 2 UFM (0.35 kW), 2 head nodes (0.6 kW) and
-    #    2 management switches: 8 x 1.294 + 3 x 2.028 + 0.7 + 1.2 + 0.16 = 18.50 kW
+    #    34 QM9700 at 1.294 kW typical -> floor(25 / 1.294) = 19 in NET-01, 15 in NET-02
+    #    (19.41 kW) with 2 of the 3 SN5600 (2.028 kW): 23.47 kW; the third SN5600, 2 UFM
+    #    (0.35 kW), 2 head nodes (0.6 kW) and the management switches in NET-03
     #  + 1 storage rack: 8 appliances x 1.8 kW = 14.4 kW, 16U
-    #  + 1 CDU rack: 960 kW of heat / 250 kW = 3.84 -> 4 CDUs (the NVL72 racks have no free U)
-    # = 8 + 2 + 1 + 1 = 12 racks
-    assert totals["racks"] == 12
+    #  + 1 CDU rack (the NVL72 racks have no free U)
+    # = 8 + 3 + 1 + 1 = 13 racks
+    assert totals["racks"] == 13
     net = data["network"]
     # Compute fabric: 8 racks x 72 ConnectX-7 400G = 576 endpoints on 64-port QM9700,
-    # non-blocking two tiers: leaves = 576 / 32 down-ports = 18; uplinks 18 x 32 = 576,
-    # spines = 576 / 64 = 9; no core. 18 + 9 = 27 switches, all placed.
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, 9, 0)
-    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 27 * 64
+    # non-blocking two tiers: leaves = 576 / 32 down-ports = 18, 32 uplinks each. Spread
+    # evenly (ECMP): 9 spines would take 32 / 9 = 3.6 links from each leaf; the fewest S
+    # with m = ceil(32 / S) links to each, S x m <= 32 and 18 x m <= 64 ports, is S = 16,
+    # m = 2; no core. 18 + 16 = 34 switches, all placed.
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, 16, 0)
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 34 * 64
     # 576 node-leaf + 576 leaf-spine cables; single-port OSFP at the trays (576), twin-port
     # cages at the switches (576 / 2 per tier at each switch end): 576 + 288, 288 + 288
     assert net["cables_per_tier"] == {"node-leaf": 576, "leaf-spine": 576, "spine-core": 0}
