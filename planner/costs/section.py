@@ -121,11 +121,12 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     # priced from its cable schedule, the same schedule: routed again when the layout changes)
     # give the same costs. The last few are kept: moving a device back and forth, or undo and
     # redo, returns to totals seen a moment ago.
-    key = (totals, len(plan.racks), getattr(network, "tokens_per_s", None), schedule)
+    enclosures = rack_enclosures(plan, ctx.counts, ctx.catalog)
+    key = (totals, len(plan.racks), enclosures, getattr(network, "tokens_per_s", None), schedule)
     recent = ctx.cache.setdefault("cost", {})
     out = recent.pop(key, None)
     if out is None:
-        out = _evaluate_cost(ctx, plan, s, totals, network, size, schedule)
+        out = _evaluate_cost(ctx, plan, s, totals, network, size, schedule, enclosures)
         if len(recent) >= RECENT_COSTS:
             del recent[next(iter(recent))]  # the oldest
     recent[key] = out  # the newest last
@@ -135,7 +136,17 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
 RECENT_COSTS = 8
 
 
-def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostSection, list[Finding]]:
+def rack_enclosures(plan, counts: dict[str, int], catalog) -> int:
+    """Racks that need an enclosure bought: a rack-scale system (an NVL72) comes in its own
+    rack, priced with it. Placements are read only when the plan has such a system."""
+    systems = {i for i in counts if (d := catalog.get(i)) is not None and d.is_rack_scale}
+    if not systems:
+        return len(plan.racks)
+    return len(plan.racks) - len({p.rack for p in plan.placements if p.device in systems})
+
+
+def _evaluate_cost(ctx, plan, s, totals, network, size, schedule,
+                   enclosures: int) -> tuple[CostSection, list[Finding]]:
     # the cabling lines follow from the schedule (or the fabric's size), the device counts and
     # the settings: kept while those stay (ctx.cache lives as long as the counts and settings)
     source = schedule if schedule is not None else size
@@ -151,7 +162,7 @@ def _evaluate_cost(ctx, plan, s, totals, network, size, schedule) -> tuple[CostS
     if devices is None:
         devices = ctx.cache["device_lines"] = device_lines(ctx.counts, ctx.catalog)
     lines, problems = build_bom(
-        devices=devices, counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=len(plan.racks),
+        devices=devices, counts=ctx.counts, catalog=ctx.catalog, settings=s, racks=enclosures,
         pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)

@@ -72,3 +72,22 @@ def test_campus_400k_is_buildable_with_real_switches():
     it_kw = t.typical_mw / 1e6
     assert it_kw > 733_392 + 72_228 and it_kw * 1.3 > 1_000_000
     assert not [f.code for f in report.findings if f.severity == "error"]
+
+
+def test_an_nvl72_rack_weighs_what_the_system_weighs_with_no_second_enclosure(su_json, capsys):
+    """A GB200 NVL72 weighs 1.36 t in all, its MGX rack included (NVIDIA DGX GB200 user guide;
+    ServeTheHome GTC 2024): no 160 kg enclosure is added to its rack, on the scale, the floor
+    or the bill; the network and storage racks keep theirs."""
+    capsys.readouterr()
+    main(["check", str(su_json), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    nvl = [r for r in data["racks"] if r["name"].startswith("NVL")]
+    others = [r for r in data["racks"] if not r["name"].startswith("NVL")]
+    assert len(nvl) == 8 and len(others) == 5
+    for rack in nvl:
+        assert (rack["enclosure_kg"], rack["total_weight_kg"]) == (0, 1360)
+        # 1,360 kg over 600 mm x (1,200 mm + the template's 1,050 mm of aisle) = 1.35 m2
+        assert rack["floor_load_kg_m2"] == pytest.approx(1360 / 1.35, abs=0.05)  # 1,007.4, not 1,125.9
+    assert all(r["enclosure_kg"] == 160 for r in others)
+    bom = {line["item"]: line for line in data["cost"]["bom"]}
+    assert bom["Rack enclosure"]["quantity"] == 5  # the NVL72s' racks come with them
