@@ -44,6 +44,7 @@ from planner.plan.model import Placement, Plan
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
 MANAGEMENT_SWITCHES = ("mgmt-1g-48",)
 MANAGEMENT_GBPS = 1.0
+MANAGEMENT_PORTS = 48  # the 48 x 1 GbE management switch's ports
 NETWORK_OF_TIER = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute",
                    "storage": "storage", "management": "management"}
 
@@ -506,4 +507,4 @@ def _management_links(router, sched, of) -> None:
         return
     ids = {p.id for p in switches}
     sources = [(p, 1, MANAGEMENT_GBPS) for p in of(lambda d: d.power_max_w > 0) if p.id not in ids]
-    _fill(router, sched, "management", sources, switches, 48)
+    _fill(router, sched, "management", sources, switches, MANAGEMENT_PORTS)
