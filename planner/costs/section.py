@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines
+from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
@@ -62,11 +62,13 @@ class CostSection(Figures):
     currency: str = figure("USD", title="Reporting currency", unit="name")
     usd_exchange_rate: float = figure(1.0, title="Exchange rate (currency units per US dollar)", unit="x")
     tco_in_currency: float = figure(0.0, title="Total cost of ownership in the reporting currency", unit="")
+    # the bill of parts by kind and catalog id (``planner.costs.bom.parts_bill``)
+    parts: dict[str, dict[str, int]] = figure(title="Parts by catalog id", factory=dict)
     result: CostResult | None = detail()  # unrounded, for the workbook's cached values
 
     @classmethod
     def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
-           discount_rate: float = 0.0) -> CostSection:
+           discount_rate: float = 0.0, parts: dict[str, dict[str, int]] | None = None) -> CostSection:
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -98,6 +100,7 @@ class CostSection(Figures):
             currency=r.currency,
             usd_exchange_rate=r.usd_exchange_rate,
             tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
+            parts=parts or {},
             result=r,
         )
 
@@ -171,7 +174,8 @@ def _evaluate_cost(ctx, plan, s, totals, network, size, schedule,
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
-    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate), findings
+    parts = parts_bill(lines, ctx.counts, ctx.catalog)
+    return CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate, parts), findings
 
 
 # Plans with more links than this are priced per fabric tier: routing every run on each

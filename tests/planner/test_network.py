@@ -96,11 +96,12 @@ def test_medium_network_section_keys_and_figures():
                 "bus_bandwidth_gbs", "compute_ms", "gpu_idle_pct", "tokens_per_s", "tokens_per_s_limit",
                 "scaling", "fabrics", "cables_per_tier", "transceivers_per_tier"):
         assert key in net
-    # 16 nodes: 128 node-leaf + 128 leaf-spine cables. Optics at both ends in twin-port
-    # 2 x 400G modules (4 per node, 32 cages per QM9700): 128/2 + 128/2 per tier.
-    assert net["cables"] == 256 and net["transceivers"] == 256
+    # 16 nodes: 128 node-leaf + 128 leaf-spine cables. Optics at both ends: node-leaf a
+    # single-port module at each HGX H100's single-port ConnectX-7 (128) and twin-port 2 x 400G
+    # at the QM9700 (128 / 2 = 64); leaf-spine 64 + 64 twin-port.
+    assert net["cables"] == 256 and net["transceivers"] == 128 + 64 + 128
     assert net["cables_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
-    assert net["transceivers_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
+    assert net["transceivers_per_tier"] == {"node-leaf": 192, "leaf-spine": 128, "spine-core": 0}
     assert net["fabric"] == "ib400" and net["topology"] == "rail_optimized"
 
 
