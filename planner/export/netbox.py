@@ -20,6 +20,8 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from planner.costs.bom import parts_bill
+from planner.costs.parts import schedule_lines
 from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
@@ -271,7 +273,14 @@ def _scheduled_cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_na
     fabric is left out (its ports are the fabric's)."""
     by_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): p.id for p in plan.placements}
     networks = {"management"} | ({"storage"} if plan.settings.fabric.storage_fabric == "separate" else set())
-    for link in build_schedule(plan, catalog).links:
+    schedule = build_schedule(plan, catalog)
+    # NetBox imports optics as modules in module bays, which the device types do not declare:
+    # the export says what the bill of parts buys for these cables instead
+    modules = parts_bill(schedule_lines(schedule, catalog, plan.settings.costs), {}, catalog)["transceivers"]
+    if modules:
+        out.notes.append("transceivers to fit (not imported): " + ", ".join(
+            f"{n:,} x {catalog.components[i].model if i in catalog.components else i}" for i, n in modules.items()))
+    for link in schedule.links:
         if link.network not in networks:
             continue
         a = device_name.get(by_site.get((link.a.rack, link.a.u, link.a.device), ""))

@@ -341,3 +341,20 @@ def test_storage_and_management_cables_with_their_lengths_match_the_bill(tmp_pat
     named = {(i["device"], i["name"]) for i in interfaces}
     assert all((c["side_a_device"], c["side_a_name"]) in named and (c["side_b_device"], c["side_b_name"]) in named
                for c in cables)
+
+
+def test_the_export_names_the_transceivers_the_bill_buys(tmp_path, capsys):
+    """medium: the bill of parts' modules (125 + 28 single-port SR4, 64 + 14 twin-port, by
+    hand in tests/planner/test_parts_bill.py) are the ones the NetBox export says to fit."""
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    plan = build_template("medium", catalog=catalog)
+    save_plan(plan, tmp_path / "m.json")
+    capsys.readouterr()
+    assert main(["export", str(tmp_path / "m.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if "transceivers to fit" in line)
+    bill = evaluate(plan, catalog).cost.parts["transceivers"]
+    assert bill == {"xcvr-400g-osfp-sr4": 153, "xcvr-2x400g-osfp-sr8": 78}
+    for part_id, n in bill.items():
+        assert f"{n:,} x {catalog.components[part_id].model}" in note
