@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
+from collections import Counter
+
 from planner.cli import load_catalog_arg
+from planner.costs.bom import parts_bill
+from planner.costs.parts import schedule_lines
 from planner.network.cables import build_schedule
 from planner.plan.fileio import atomic_write_bytes, open_plan
 
@@ -21,18 +25,26 @@ def run(args) -> int:
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
     sched = build_schedule(plan, catalog)
+    parts = schedule_parts(plan, catalog, sched)
     if args.csv:
         atomic_write_bytes(args.csv, sched.to_csv().encode("utf-8"))
     if args.json:
-        print(json.dumps(sched.totals(), indent=1))
+        print(json.dumps({**sched.totals(), "parts": parts}, indent=1))
     else:
-        print(render_text(plan.name, sched))
+        print(render_text(plan.name, sched, parts, catalog))
         if args.csv:
             print(f"wrote {args.csv}: {len(sched.links):,} links")
     return 0
 
 
-def render_text(name: str, sched) -> str:
+def schedule_parts(plan, catalog, sched) -> dict[str, dict[str, int]]:
+    """Transceivers and cables by catalog id, as the bill of materials buys them for this
+    schedule (``planner.costs.parts.schedule_lines``: a module per cage at each fibre end)."""
+    bill = parts_bill(schedule_lines(sched, catalog, plan.settings.costs), Counter(), catalog)
+    return {"transceivers": bill["transceivers"], "cables": bill["cables"]}
+
+
+def render_text(name: str, sched, parts: dict | None = None, catalog=None) -> str:
     t = sched.totals()
     lines = [f"{name}: {t['links']:,} cables, {t['length_m']:,.0f} m ({t['inter_rack']:,} between racks)", "",
              f"{'medium':<8}{'cables':>9}{'metres':>10}"]
@@ -43,7 +55,14 @@ def render_text(name: str, sched) -> str:
     for part, n in t["by_part"].items():
         lines.append(f"{part:<50}{n:>8,}")
     for part, n in t["transceivers"].items():
-        lines.append(f"{part:<50}{n:>8,}")
+        lines.append(f"{part + ', fibre ends':<50}{n:>8,}")
+    for kind, title in (("transceivers", "Transceivers by module (the bill of materials' count)"),
+                        ("cables", "Cables by catalog part")):
+        if parts and parts[kind]:
+            lines += ["", f"{title}:"]
+            for part_id, n in parts[kind].items():
+                c = catalog.components.get(part_id) if catalog is not None else None
+                lines.append(f"  {(c.title if c else part_id):<54}{n:>8,}")
     pairs = sched.between_racks()
     if pairs:
         lines += ["", "Between racks (busiest first):"]

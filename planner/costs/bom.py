@@ -37,6 +37,10 @@ class BomLine:
     source: str
     price_setting: str | None = None  # the cost setting the unit price comes from, if any
     counts_as: str | None = None  # "pdu", "cdu", "cable" or "transceiver": a count other sheets show
+    # what the line buys, by kind and catalog id ("transceiver", "xcvr-400g-osfp-sr4"): the bill
+    # of parts (``parts_bill``); None for what is not a catalog part (enclosures, facility)
+    part_kind: str | None = None
+    part_id: str | None = None
 
     @property
     def total_usd(self) -> float:
@@ -58,7 +62,8 @@ def device_lines(counts: dict[str, int], catalog: Catalog) -> list[BomLine]:
         source = d.price_source or f"catalog entry '{d.id}' (no price source given)"
         lines.append((order.index(d.category), d.title,
                       BomLine(CATEGORY_TITLES[d.category], d.title, d.model, n, d.price_usd, source,
-                              counts_as=d.category if d.category in ("pdu", "cdu") else None)))
+                              counts_as=d.category if d.category in ("pdu", "cdu") else None,
+                              part_kind=d.category, part_id=d.id)))
     lines.sort(key=lambda t: (t[0], t[1]))
     return [line for _, _, line in lines]
 
@@ -94,7 +99,8 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
             lines.append(BomLine(CATEGORY_TITLES["pdu"], f"{pdu.title} (by rack power)", pdu.model, extra,
                                  pdu.price_usd,
                                  f"{pdu_kw:.1f} kW per PDU at {power.continuous_derating:.0%} continuous load, {feeds}; "
-                                 f"{pdus_needed} needed, {placed} placed. Price: {pdu.price_source or 'catalog'}", counts_as="pdu"))
+                                 f"{pdus_needed} needed, {placed} placed. Price: {pdu.price_source or 'catalog'}", counts_as="pdu",
+                                 part_kind="pdu", part_id=pdu.id))
     extra_cdus = cdus_needed - sum(n for i, n in counts.items()
                                    if (d := catalog.get(i)) is not None and d.category == "cdu")
     if extra_cdus > 0:
@@ -104,7 +110,8 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
                             "policy needs are left out of the bill of materials")
         else:
             lines.append(BomLine(CATEGORY_TITLES["cdu"], f"{cdu.title} (by cooling policy, not placed)", cdu.model,
-                                 extra_cdus, cdu.price_usd, cdu.price_source or "catalog", counts_as="cdu"))
+                                 extra_cdus, cdu.price_usd, cdu.price_source or "catalog", counts_as="cdu",
+                                 part_kind="cdu", part_id=cdu.id))
     if nodes:
         for name, item, part in (("facility_power_usd_per_kw", "Facility power distribution",
                                   "switchgear, busway, circuits"),
@@ -128,6 +135,32 @@ def bom_counts(lines: Iterable[BomLine]) -> dict[str, int]:
         if line.counts_as in out:
             out[line.counts_as] += line.quantity
     return out
+
+
+# The kinds of part the bill of parts counts, as ``check --json`` names them (cost.parts).
+PART_KINDS = {"transceiver": "transceivers", "cable": "cables", "nic": "nics", "pdu": "pdus", "cdu": "cdus"}
+NO_CATALOG_PART = "no-catalog-part"
+
+
+def parts_bill(lines: Iterable[BomLine], counts: dict[str, int], catalog: Catalog) -> dict[str, dict[str, int]]:
+    """The bill of parts: quantities by kind and catalog id, from which every output counts.
+
+    Transceivers and cables of every network (compute, storage, management) and the PDUs and
+    CDUs, placed or added, are the bill of materials' lines summed by catalog id (those the
+    catalog has no part for under ``no-catalog-part``); NICs are those the placed devices
+    carry (count per device x devices), by the NIC's catalog id."""
+    out: dict[str, dict[str, int]] = {name: {} for name in PART_KINDS.values()}
+    for line in lines:
+        if line.part_kind in PART_KINDS:
+            group = out[PART_KINDS[line.part_kind]]
+            key = line.part_id or NO_CATALOG_PART
+            group[key] = group.get(key, 0) + line.quantity
+    for device_id, n in counts.items():
+        d = catalog.get(device_id)
+        for nic in d.nics if d is not None and n > 0 else ():
+            if nic.model:
+                out["nics"][nic.model] = out["nics"].get(nic.model, 0) + nic.count * n
+    return {name: dict(sorted(group.items())) for name, group in out.items()}
 
 
 def bom_total_usd(lines: Iterable[BomLine]) -> float:

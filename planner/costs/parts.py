@@ -200,10 +200,11 @@ def _cable_line(network: str, item: str, n: int, c: Component | None, s: CostSet
     counts = "cable" if network == "compute" else None
     if c is None:
         return BomLine(CABLING, item, "cable (no catalog part)", n, s.cable_usd,
-                       why + "Price: cost assumption 'Cable without a catalog price'", "cable_usd", counts_as=counts)
+                       why + "Price: cost assumption 'Cable without a catalog price'", "cable_usd", counts_as=counts,
+                       part_kind="cable")
     return BomLine(CABLING, item, c.title, n, c.price_usd,
                    why + f"Price: catalog '{c.id}' ({c.length_m:g} m length bucket): {c.price_source or c.source}",
-                   counts_as=counts)
+                   counts_as=counts, part_kind="cable", part_id=c.id)
 
 
 def _optic_line(network: str, item: str, n: int, m: Component | None, s: CostSettings,
@@ -212,10 +213,11 @@ def _optic_line(network: str, item: str, n: int, m: Component | None, s: CostSet
     if m is None:
         return BomLine(CABLING, item, "transceiver (no catalog part)", n, s.transceiver_usd,
                        why + "Price: cost assumption 'Transceiver without a catalog price'", "transceiver_usd",
-                       counts_as=counts)
+                       counts_as=counts, part_kind="transceiver")
     return BomLine(CABLING, item, m.title, n, m.price_usd,
                    why + f"Price: catalog '{m.id}' ({m.form_factor}, {m.gbps * m.ports:g}G, "
-                   f"{m.reach_m:g} m): {m.price_source or m.source}", counts_as=counts)
+                   f"{m.reach_m:g} m): {m.price_source or m.source}", counts_as=counts, part_kind="transceiver",
+                   part_id=m.id)
 
 
 def _replace_part(line: BomLine, part: str) -> BomLine:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines
+from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
@@ -59,11 +59,14 @@ class CostSection(Figures):
                                  description="Off: the plan has more links than the planner routes on each edit; "
                                  "its cabling is priced per fabric tier (cluster-planner cables routes every link)")
     cable_routing_limit_links: int = figure(0, title="Most links routed on each edit")
+    # the bill of parts by kind and catalog id (``planner.costs.bom.parts_bill``)
+    parts: dict[str, dict[str, int]] = figure(title="Parts by catalog id", factory=dict)
     result: CostResult | None = detail()  # unrounded, for the workbook's cached values
 
     @classmethod
     def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
-           discount_rate: float = 0.0, cables_routed: bool = True) -> CostSection:
+           discount_rate: float = 0.0, cables_routed: bool = True,
+           parts: dict[str, dict[str, int]] | None = None) -> CostSection:
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -97,6 +100,7 @@ class CostSection(Figures):
             tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
             cables_routed=cables_routed,
             cable_routing_limit_links=MAX_ROUTED_LINKS,
+            parts=parts or {},
             result=r,
         )
 
@@ -120,7 +124,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s))
     lines, problems = build_bom(
         devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
-        racks=totals.racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
+        racks=rack_enclosures(ctx), pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)
     lines = apply_price_overrides(lines, plan.price_overrides)
@@ -129,8 +133,22 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
     section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
-                             cables_routed=schedule is not None)
+                             cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog))
     return section, findings
+
+
+def rack_enclosures(ctx) -> int:
+    """Racks that need an enclosure bought: a rack-scale system (an NVL72) comes in its own
+    rack, priced with it. Only a plan with such a system reads where devices are (through
+    the memo, so the cost section then also reads the layout)."""
+    systems = frozenset(i for i in ctx.counts if (d := ctx.catalog.get(i)) is not None and d.is_rack_scale)
+    if not systems:
+        return ctx.totals.racks
+    return ctx.memo.get(("rack enclosures", systems), ("layout",), _racks_without, ctx.plan, systems)
+
+
+def _racks_without(plan, systems: frozenset[str]) -> int:
+    return len(plan.racks) - len({p.rack for p in plan.placements if p.device in systems})
 
 
 # The one limit on routing every run: a plan with more links than this is priced per fabric

@@ -20,8 +20,11 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from planner.costs.bom import parts_bill
+from planner.costs.parts import schedule_lines
 from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
+from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
 from planner.network.fabric import plan_fabric
 from planner.plan.fileio import atomic_write_bytes, save_failure
 from planner.plan.model import Plan
@@ -45,7 +48,7 @@ FILES: dict[str, tuple[str, ...]] = {
     "power-ports.csv": ("device", "name", "maximum_draw", "allocated_draw", "description"),
     "interfaces.csv": ("device", "name", "type", "description"),
     "cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
-                   "type", "status", "label"),
+                   "type", "status", "label", "length", "length_unit"),
 }
 
 # the app's palette, as NetBox's 6-digit hex (lower case, no '#')
@@ -148,9 +151,17 @@ def build_netbox(plan: Plan, catalog: Catalog) -> NetBoxExport:
         for port, kind, nic in _ports(d):
             out.add("interfaces.csv", device=name, name=port, type=interface_type(nic[0], nic[1]),
                     description=kind)
+        if d.id in MANAGEMENT_SWITCHES:
+            for i in range(1, MANAGEMENT_PORTS + 1):
+                out.add("interfaces.csv", device=name, name=f"swp{i}", type="1000base-t",
+                        description="management switch port, 1 Gb/s")
+        elif d.power_max_w > 0:
+            out.add("interfaces.csv", device=name, name=MANAGEMENT_PORT, type="1000base-t",
+                    description="management (BMC) port, 1 Gb/s")
 
     _power(plan, catalog, out, site, rack_name)
     _cables(plan, catalog, out, device_name)
+    _scheduled_cables(plan, catalog, out, device_name)
     return out
 
 
@@ -243,9 +254,42 @@ def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[s
     if cabled != wanted:
         done = ", ".join(f"{cabled[t]:,} of {wanted[t]:,} {t}" for t in wanted if wanted[t])
         out.notes.append(f"cables: {done} links (the plan places {len(placed):,} of the {size.switches:,} fabric "
-                         "switches); storage and management links are left to cable in NetBox")
+                         "switches); the storage and management links follow, from the cable schedule")
     else:
-        out.notes.append("cables: the compute fabric only; storage and management links are left to cable in NetBox")
+        out.notes.append("cables: the compute fabric, then the storage and management links of the cable "
+                         "schedule with their lengths")
+
+
+MANAGEMENT_PORT = "mgmt"
+# NetBox cable types (dcim.choices.CableTypeChoices) of the schedule's media
+CABLE_TYPES = {"DAC": "dac-passive", "ACC": "dac-active", "AOC": "aoc", "MMF": "mmf-om4", "SMF": "smf-os2",
+               "Cat6A": "cat6a"}
+
+
+def _scheduled_cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:
+    """The storage and management links of the cable schedule (``planner.network.cables``), each
+    with its medium and stock length: storage NICs ("stor1", ...) and management ports ("mgmt")
+    to the switches' ports in the schedule's order. A storage network shared with the compute
+    fabric is left out (its ports are the fabric's)."""
+    by_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): p.id for p in plan.placements}
+    networks = {"management"} | ({"storage"} if plan.settings.fabric.storage_fabric == "separate" else set())
+    schedule = build_schedule(plan, catalog)
+    # NetBox imports optics as modules in module bays, which the device types do not declare:
+    # the export says what the bill of parts buys for these cables instead
+    modules = parts_bill(schedule_lines(schedule, catalog, plan.settings.costs), {}, catalog)["transceivers"]
+    if modules:
+        out.notes.append("transceivers to fit (not imported): " + ", ".join(
+            f"{n:,} x {catalog.components[i].model if i in catalog.components else i}" for i, n in modules.items()))
+    for link in schedule.links:
+        if link.network not in networks:
+            continue
+        a = device_name.get(by_site.get((link.a.rack, link.a.u, link.a.device), ""))
+        b = device_name.get(by_site.get((link.b.rack, link.b.u, link.b.device), ""))
+        if a is None or b is None:
+            continue
+        a_port = MANAGEMENT_PORT if link.network == "management" else f"stor{link.a.port}"
+        _cable(out, a, a_port, b, f"swp{link.b.port}", CABLE_TYPES[link.medium.name], link.tier,
+               length_m=link.medium.stock_m)
 
 
 def _shares(total: int, n: int) -> list[int]:
@@ -289,9 +333,11 @@ def _take(ring: deque, capacity: dict[str, int]) -> str | None:
     return None
 
 
-def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: str, label: str) -> None:
+def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: str, label: str,
+           length_m: float | None = None) -> None:
     out.add("cables.csv", side_a_device=a, side_a_type="dcim.interface", side_a_name=a_port, side_b_device=b,
-            side_b_type="dcim.interface", side_b_name=b_port, type=kind, status="planned", label=label)
+            side_b_type="dcim.interface", side_b_name=b_port, type=kind, status="planned", label=label,
+            length="" if length_m is None else f"{length_m:g}", length_unit="" if length_m is None else "m")
 
 
 def file_names(export: NetBoxExport) -> list[str]:

@@ -9,7 +9,7 @@ from planner.export.xlsx_cells import BOLD, USD, define, formula, header, num, t
 
 BOM = "BOM"
 COLUMNS = ["Category", "Item", "Model / part number", "Quantity", "Unit price (USD)", "Extended price (USD)",
-           "Price source", "Counted as"]
+           "Price source", "Counted as", "Catalog id"]
 
 # Defined names of the BOM's counts.
 COUNT_NAMES = {kind: f"bom_{kind}s" for kind in COUNTED}
@@ -36,8 +36,10 @@ def write_bom(wb, lines: list[BomLine]) -> None:
         text(ws, r, 7, line.source)
         if line.counts_as:
             text(ws, r, 8, COUNTED[line.counts_as])
+        if line.part_id:
+            text(ws, r, 9, line.part_id)  # the part's id in the catalog: the bill of parts' key
     if lines:
-        table = Table(displayName="BillOfMaterials", ref=f"A1:H{last}")
+        table = Table(displayName="BillOfMaterials", ref=f"A1:I{last}")
         table.tableStyleInfo = TableStyleInfo(name="TableStyleMedium2", showRowStripes=True)
         ws.add_table(table)
     rng = f"$A${first}:$A${max(last, first)}", f"$F${first}:$F${max(last, first)}"
@@ -64,4 +66,4 @@ def write_bom(wb, lines: list[BomLine]) -> None:
         formula(ws, r, 4, f'=SUMIF({kinds},"{title}",{qty})', "#,##0", value=counts[kind])
         define(wb, COUNT_NAMES[kind], BOM, r, 4)
     ws.freeze_panes = "A2"
-    widths(ws, {1: 18, 2: 52, 3: 40, 4: 10, 5: 18, 6: 20, 7: 80, 8: 14})
+    widths(ws, {1: 18, 2: 52, 3: 40, 4: 10, 5: 18, 6: 20, 7: 80, 8: 14, 9: 24})

@@ -102,8 +102,10 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
         res.pdu_model = pdu.model
         res.feeds = size_feeds(res.power_nameplate_kw, tuple((a, b) for a, b in cords), pdu, power_s)
 
-    # Floor: equipment and enclosure over the footprint.
-    res.enclosure_kg = floor_s.enclosure_kg
+    # Floor: equipment and enclosure over the footprint. A rack-scale system (an NVL72) is
+    # its own rack and its weight is the whole of it (1.36 t in all): no second enclosure.
+    res.enclosure_kg = 0.0 if any(d.is_rack_scale for i in counts if (d := catalog.get(i)) is not None) \
+        else floor_s.enclosure_kg
     res.footprint_m2 = rack.width_mm * rack.depth_mm / 1e6
     res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
                                             floor_s.aisle_share_mm)
@@ -130,7 +132,7 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> 
         findings.append(Finding(
             "error", "rack.floor.over_rating",
             f"Rack {rack.name} puts {res.floor_load_kg_m2:,.0f} kg/m² on the floor ({res.total_weight_kg:,.0f} kg "
-            f"with its {floor_s.enclosure_kg:g} kg enclosure over {rack.width_mm} x "
+            f"with its {res.enclosure_kg:g} kg enclosure over {rack.width_mm} x "
             f"{rack.depth_mm + floor_s.aisle_share_mm:g} mm), above the floor's {floor_s.floor_rating_kg_m2:,.0f} "
             "kg/m² rating: spread the load over more racks or have the floor reinforced", rack.id))
 

@@ -44,6 +44,7 @@ from planner.plan.model import Placement, Plan
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
 MANAGEMENT_SWITCHES = ("mgmt-1g-48",)
 MANAGEMENT_GBPS = 1.0
+MANAGEMENT_PORTS = 48  # the 48 x 1 GbE management switch's ports
 NETWORK_OF_TIER = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute",
                    "storage": "storage", "management": "management"}
 
@@ -433,20 +434,12 @@ def _compute_links(plan, catalog, router, sched, counts, switches, nodes) -> set
     router.add_many("node-leaf", [speeds[x] for x in j[ok]] if len(set(speeds)) > 1 else speeds[:1],
                     node_sites[j[ok]], i[ok] + 1, leaves[leaf[ok]], _rank(leaf)[ok] + 1)
     if size.tiers >= 2:
-        half = k // 2
-        leaf_ports = np.bincount(leaf, minlength=size.leaf_switches)[:size.leaf_switches]
-        ups = np.ceil(leaf_ports / r).astype(np.int64)  # uplinks per leaf
-        leaves_per_pod = size.leaf_switches if size.tiers == 2 else half
-        # spines per pod, in order, as the sizing counts them
-        n_pods = 1 if size.tiers == 2 else size.pods
-        pod_first, pod_spines = [], []
-        first = 0
-        for pod in range(n_pods):
-            n = size.spine_switches if size.tiers == 2 else math.ceil(
-                int(ups[pod * leaves_per_pod:(pod + 1) * leaves_per_pod].sum()) / half)
-            pod_first.append(first)
-            pod_spines.append(max(1, n))
-            first += n
+        leaves_per_pod = size.leaf_switches if size.tiers == 2 else k // 2
+        # every leaf of a pod has the sizing's uplinks to that pod's spines (ECMP-balanced)
+        leaf_pod = np.arange(size.leaf_switches, dtype=np.int64) // leaves_per_pod
+        ups = np.array(size.pod_leaf_uplinks, dtype=np.int64)[leaf_pod]  # uplinks per leaf
+        pod_spines = list(size.pod_spines)
+        pod_first = list(np.cumsum([0] + pod_spines[:-1]))
         # uplink u of each leaf, leaves in order; a pod's uplinks go round its spines
         up_leaf = np.repeat(np.arange(size.leaf_switches, dtype=np.int64), ups)
         row = np.arange(len(up_leaf), dtype=np.int64)
@@ -514,4 +507,4 @@ def _management_links(router, sched, of) -> None:
         return
     ids = {p.id for p in switches}
     sources = [(p, 1, MANAGEMENT_GBPS) for p in of(lambda d: d.power_max_w > 0) if p.id not in ids]
-    _fill(router, sched, "management", sources, switches, 48)
+    _fill(router, sched, "management", sources, switches, MANAGEMENT_PORTS)

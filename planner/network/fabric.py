@@ -2,7 +2,12 @@
 
 First principles of fat-tree sizing:
 - two tiers, switch radix k, non-blocking: at most k^2/2 endpoints;
-  leaves = ceil(N / (k/2)), spines = ceil(leaf uplinks / k);
+  leaves = ceil(N / (k/2)); spines balanced for ECMP: every leaf has the same number m of
+  links to every spine, so the fewest spines S with S x m >= a leaf's uplinks, S x m within
+  the leaf's free ports and leaves x m within a spine's ports (NVIDIA DGX SuperPOD H100
+  reference architecture, compute fabric table: 3 SU, 24 leaves of 32 uplinks -> 16 spines,
+  2 links from each leaf to each, where ceil(768 / 64) = 12 would spread 32 uplinks unevenly;
+  a partial unit's leaves get as many uplinks as the full ones, as that table cables them);
 - three tiers (k-ary fat tree, Al-Fares et al., "A Scalable, Commodity Data Center Network
   Architecture", SIGCOMM 2008): up to k^3/4 endpoints;
 - oversubscription r:1 at a leaf: down-ports / up-ports = r;
@@ -43,6 +48,10 @@ class FabricSize:
     oversubscription: float = 1.0
     scalable_units: int = 0
     pods: int = 0
+    # per pod (one pod in two tiers): its spines and the uplinks each of its leaves has
+    # (spines x links to each spine)
+    pod_spines: list[int] = field(default_factory=list)
+    pod_leaf_uplinks: list[int] = field(default_factory=list)
     node_ports_per_module: int = 1  # fabric ports that share one transceiver at a node (2: twin-port OSFP)
     switch_ports_per_module: int = 1  # ... at a switch cage (2 on QM9700 and Q3400, 4 in 400G split mode)
     notes: list[str] = field(default_factory=list)
@@ -151,18 +160,19 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
         s.tiers = 1
         return s
     up_runs = [(n, math.ceil(down / r)) for n, down in runs]
-    s.leaf_up_ports = s.leaf_spine_links = sum(n * up for n, up in up_runs)
     max_leaf_up = k - d
-
-    two_tier_fits = s.leaf_switches <= k and max(up for _, up in up_runs) <= max_leaf_up
-    if tiers == "2" and not two_tier_fits:
+    two_tier = _balanced_spines(s.leaf_switches, max(up for _, up in up_runs), max_leaf_up, k) \
+        if s.leaf_switches <= k else None
+    if tiers == "2" and two_tier is None:
         raise FabricSizingError(
             f"{endpoints} endpoints need {s.leaf_switches} leaves, more than two tiers of {k}-port switches hold "
             f"({k * d} endpoints); use three tiers")
-    if tiers != "3" and two_tier_fits:
+    if tiers != "3" and two_tier is not None:
+        spines, per_spine = two_tier
         s.tiers = 2
-        s.spine_switches = math.ceil(s.leaf_up_ports / k)
-        s.spine_down_ports = s.leaf_up_ports
+        s.spine_switches = spines
+        s.pod_spines, s.pod_leaf_uplinks = [spines], [spines * per_spine]
+        s.leaf_up_ports = s.leaf_spine_links = s.spine_down_ports = s.leaf_switches * spines * per_spine
         return s
 
     # Three tiers: pods of k/2 leaves, each pod's spines with k/2 ports down and k/2 up.
@@ -174,11 +184,17 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
         raise FabricSizingError(
             f"{endpoints} endpoints need {s.pods} pods, more than a three-tier fabric of {k}-port switches holds "
             f"({k ** 3 // 4} endpoints non-blocking); choose a switch with more ports")
-    spines = 0
     for pod in range(s.pods):
-        ups = _uplinks_in(up_runs, pod * leaves_per_pod, (pod + 1) * leaves_per_pod)
-        spines += math.ceil(ups / half)
-    s.spine_switches = spines
+        first, stop = pod * leaves_per_pod, min(s.leaf_switches, (pod + 1) * leaves_per_pod)
+        balanced = _balanced_spines(stop - first, _max_uplinks_in(up_runs, first, stop), max_leaf_up, half)
+        if balanced is None:  # pragma: no cover - m = 1 over u spines always fits a pod of k/2 leaves
+            raise FabricSizingError(f"a pod of {stop - first} leaves cannot spread its uplinks evenly")
+        spines, per_spine = balanced
+        s.pod_spines.append(spines)
+        s.pod_leaf_uplinks.append(spines * per_spine)
+        s.leaf_up_ports += (stop - first) * spines * per_spine
+    s.leaf_spine_links = s.leaf_up_ports
+    s.spine_switches = sum(s.pod_spines)
     s.spine_down_ports = s.leaf_up_ports
     s.spine_up_ports = s.spine_core_links = s.leaf_up_ports  # non-blocking above the leaves
     s.core_switches = math.ceil(s.spine_up_ports / k)
@@ -186,16 +202,28 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
     return s
 
 
-def _uplinks_in(up_runs: list[tuple[int, int]], first: int, stop: int) -> int:
-    """Uplinks of leaves first..stop-1, the leaves given as runs of (count, uplinks each)."""
-    total = 0
+def _balanced_spines(leaves: int, uplinks: int, free_ports: int, spine_ports: int) -> tuple[int, int] | None:
+    """(spines, links from each leaf to each spine) for ``leaves`` leaves needing ``uplinks``
+    uplinks each: the fewest spines S, with m = ceil(uplinks / S), such that S x m fits the
+    leaf's ``free_ports`` and leaves x m a spine's ``spine_ports`` (every leaf reaches every
+    spine over the same number of links: ECMP spreads evenly). None: no such S."""
+    for spines in range(1, free_ports + 1):
+        per_spine = -(-uplinks // spines)
+        if spines * per_spine <= free_ports and leaves * per_spine <= spine_ports:
+            return spines, per_spine
+    return None
+
+
+def _max_uplinks_in(up_runs: list[tuple[int, int]], first: int, stop: int) -> int:
+    """The most uplinks any of leaves first..stop-1 needs, the leaves given as runs of
+    (count, uplinks each)."""
+    most = 0
     start = 0
     for n, up in up_runs:
-        lo, hi = max(first, start), min(stop, start + n)
-        if hi > lo:
-            total += (hi - lo) * up
+        if min(stop, start + n) > max(first, start):
+            most = max(most, up)
         start += n
-    return total
+    return most
 
 
 def compute_nics_per_node(device: DeviceType) -> int:

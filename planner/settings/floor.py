@@ -38,7 +38,9 @@ class FloorSettings(Section):
         title="Rack enclosure weight (empty)",
         unit="kg",
         source="Empty 42U 600 x 1,200 mm IT racks weigh about 130-180 kg with doors and side panels (APC "
-        "NetShelter SX AR3350 datasheet: ~164 kg shipping); added to the equipment for floor loading.",
+        "NetShelter SX AR3350 datasheet: ~164 kg shipping); added to the equipment for floor loading, "
+        "except in a rack that is a rack-scale system's own (an NVL72 weighs 1.36 t in all, its rack "
+        "included: NVIDIA DGX GB200 user guide, hardware).",
         ge=0,
         le=5_000,
     )

@@ -40,7 +40,8 @@ COMMANDS = ("check", "fabrics")
 # Objects keyed by data (part names, cable media, tiers, networks), described as maps.
 MAPS = frozenset({
     "check:cables.by_part", "check:cables.transceivers", "check:cables.by_medium", "check:cables.by_tier",
-    "check:cables.by_network", "check:cables.unrouted",
+    "check:cables.by_network", "check:cables.unrouted", "check:cost.parts.transceivers", "check:cost.parts.cables",
+    "check:cost.parts.nics", "check:cost.parts.pdus", "check:cost.parts.cdus",
 })
 _SPECIAL = (".", "[", "]", "{", "}", ": ", "|")
 

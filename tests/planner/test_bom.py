@@ -61,11 +61,13 @@ def test_cables_by_medium_and_length_and_optics_by_module_from_the_schedule():
     # priced from the catalog cable of the next length at or above: ACC 5 m $550, OM4 trunk 10 m $35
     assert acc["unit_usd"] == 550 and "acc-800g-5m" in acc["source"]
     assert mmf["unit_usd"] == 35 and "fiber-om4-mpo-10m" in mmf["source"]
-    # Optics: HGX H100's ConnectX-7 cages and QM9700's are twin-port OSFP (2 x 400G): the
-    # 3 fibre-linked nodes take 8 / 2 = 4 modules each (12), the switch 24 / 2 = 12 -> 24
-    # twin-port SR modules at $1,200, and the line names the module.
+    # Optics: HGX H100's compute NICs are single-port ConnectX-7 adapters (one 400G OSFP SR4
+    # at $700 each: 3 fibre-linked nodes x 8 = 24); QM9700's cages are twin-port OSFP
+    # (2 x 400G): 24 / 2 = 12 twin-port SR modules at $1,200; each line names its module.
     optic = items["Transceiver, fabric: 800G twin-port OSFP transceiver (2 x 400G SR4)"]
-    assert optic["quantity"] == 24 and optic["unit_usd"] == 1_200
+    assert optic["quantity"] == 12 and optic["unit_usd"] == 1_200
+    single = items["Transceiver, fabric: 400G OSFP SR4 transceiver (single-port)"]
+    assert single["quantity"] == 24 and single["unit_usd"] == 700
     assert not any("leaf to spine" in k for k in items)
 
 
@@ -94,14 +96,16 @@ def test_large_plans_price_cabling_per_fabric_tier(monkeypatch):
 
     monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)  # as a plan too large to route
     # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each; 32 node-leaf links,
-    # 32 leaf-spine uplinks (non-blocking), one cable per link at the $150 setting. Optics at
-    # both ends, twin-port 2 x 400G OSFP SR modules ($1,200, catalog) serving two links each
-    # at the nodes' and the QM9700s' cages: 32 / 2 + 32 / 2 = 32 per tier.
+    # 32 leaf-spine uplinks (non-blocking; 8 leaves x 4 to one spine), one cable per link at
+    # the $150 setting. Optics at both ends: at the nodes' single-port ConnectX-7 a 400G SR4
+    # each (32), at the QM9700s' cages twin-port 2 x 400G SR modules ($1,200, catalog)
+    # serving two links each: node to leaf 32 single + 16 twin, leaf to spine 16 + 16 twin.
     items = lines_by_item(four_node_plan(fabric={"tiers": "2"}))
     assert items["Fabric cable, node to leaf"]["quantity"] == 32
     assert items["Fabric cable, leaf to spine"]["total_usd"] == 32 * 150
     twin = "800G twin-port OSFP transceiver (2 x 400G SR4)"
-    assert items[f"Transceiver, node to leaf: {twin}"]["quantity"] == 32
+    assert items[f"Transceiver, node to leaf: {twin}"]["quantity"] == 16
+    assert items["Transceiver, node to leaf: 400G OSFP SR4 transceiver (single-port)"]["quantity"] == 32
     assert items[f"Transceiver, leaf to spine: {twin}"]["total_usd"] == 32 * 1_200
     dac = lines_by_item(four_node_plan(costs={"node_leaf_dac": True}, fabric={"tiers": "2"}))
     assert not any(k.startswith("Transceiver, node to leaf") for k in dac)
@@ -154,10 +158,10 @@ def test_capex_is_the_bom_total():
     report = evaluate(four_node_plan(), default_catalog())
     cost = report.sections["cost"]
     # 4 x 315,000 + 43,000 (one switch holds the 32 endpoints) + 8 ACC x 550 + 24 OM4 x 35
-    # + 24 twin-port transceivers x 1,200 (test above) + 2 racks x 2,500 + 6 PDUs x 3,000
-    # + 2 CDUs (N+1) 30,000 + 29.294 kW x 670
-    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_400 + 840 + 28_800 + 5_000 + 18_000 + 30_000
-                                              + 19_626.98)
+    # + 12 twin-port transceivers x 1,200 + 24 single-port x 700 (test above) + 2 racks x 2,500
+    # + 6 PDUs x 3,000 + 2 CDUs (N+1) 30,000 + 29.294 kW x 670
+    assert cost["capex_usd"] == pytest.approx(1_260_000 + 43_000 + 4_400 + 840 + 14_400 + 16_800 + 5_000 + 18_000
+                                              + 30_000 + 19_626.98)
     assert cost["capex_usd"] == pytest.approx(sum(line["total_usd"] for line in cost["bom"]))
 
 

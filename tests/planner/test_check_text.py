@@ -37,16 +37,16 @@ def test_break_even_shows_every_option_even_when_one_is_none(medium_text, capsys
     # Opex: energy 142.648 kW (with the switches' optics) x 1.56 x 730 h x $0.12 = 19,493.71
     # + colocation billed on the committed kW (racks' caps: 4 GPU x 30 + NET 25 + STOR 25 +
     # CDU 30 = 200 kW) x $200 = 40,000 + staffing 75,000 / 12 = 6,250 -> 65,743.71 a month.
-    # Reserved 1-yr: capex 7,716,645.16 (test_figures_read_with_units_not_raw_keys) /
+    # Reserved 1-yr: capex 7,728,545.16 (test_figures_read_with_units_not_raw_keys) /
     # (rent 338,486.40 - 65,743.71) = 28.3 months.
-    # Spot: 7,716,645.16 / (225,657.60 - 65,743.71) = 48.3 months > 36-month horizon (not within 36 months);
-    # reserved 3-yr: 7,716,645.16 / (268,640 - 65,743.71) = 38.0 > 36 (not within 36 months); on demand
-    # 7,716,645.16 / (295,504 - 65,743.71) = 33.6.
+    # Spot: 7,728,545.16 / (225,657.60 - 65,743.71) = 48.3 months > 36-month horizon (not within 36 months);
+    # reserved 3-yr: 7,728,545.16 / (268,640 - 65,743.71) = 38.1 > 36 (not within 36 months); on demand
+    # 7,728,545.16 / (295,504 - 65,743.71) = 33.6.
     assert "spot not within 36 months" in be and "reserved 1-yr month 28.3" in be
     assert "reserved 3-yr not within 36 months" in be and "on demand month 33.6" in be
     spent = line(out, "Spent by break-even")
-    # spent by then: 7,716,645.16 + 28.3 months x 65,743.71 opex = 9,577,192
-    assert "spot -" in spent and "reserved 1-yr $9,577,192" in spent
+    # spent by then: 7,728,545.16 + 28.3 months x 65,743.71 opex = 9,589,092
+    assert "spot -" in spent and "reserved 1-yr $9,589,092" in spent
 
 
 def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
@@ -61,9 +61,12 @@ def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
     # so 256 modules for the 256 links, not 512 (256 x $1,000): 7,765,900. Then cables and
     # optics by part instead of 256 cables x $150 and 256 modules x $1,000 (-294,400): the
     # cable schedule's 224,571 (tests/planner/test_part_prices.py), and power distribution
-    # per kW instead of a flat 75,000: 142.648 kW x $670 = 95,574.16.
-    # 7,765,900 - 294,400 + 224,571 - 75,000 + 95,574.16 = 7,716,645.16
-    assert line(out, "Capex").endswith("$7,716,645")
+    # per kW instead of a flat 75,000: 142.648 kW x $670 = 95,574.16. The HGX H100's compute
+    # NICs are single-port ConnectX-7: 125 single-port SR4 at $700 at the nodes' fibre ends
+    # where 63 twin-port modules at $1,200 were counted: + 87,500 - 75,600 = + 11,900
+    # (tests/planner/test_part_prices.py).
+    # 7,765,900 - 294,400 + 224,571 - 75,000 + 95,574.16 + 11,900 = 7,728,545.16
+    assert line(out, "Capex").endswith("$7,728,545")
     assert line(out, "Compute fabric").endswith("400G InfiniBand (NDR)")
     assert line(out, "Fabric switch").endswith("QM9700 (64 x NDR 400G)")
     assert line(out, "SHARP in-network reduction").endswith("on")

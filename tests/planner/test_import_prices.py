@@ -28,11 +28,11 @@ def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, cap
     wb = openpyxl.load_workbook(book)
     ws = wb["BOM"]
     rows = {ws.cell(r, 2).value: r for r in range(2, ws.max_row + 1) if ws.cell(r, 4).value is not None}
-    # the GPU nodes (16 at $315,000 from the catalog) and the fabric's transceivers (127
-    # twin-port modules at $1,200 from the catalog, tests/planner/test_part_prices.py)
+    # the GPU nodes (16 at $315,000 from the catalog) and the fabric's twin-port transceivers
+    # (64 at the leaves' cages, $1,200 from the catalog, tests/planner/test_part_prices.py)
     gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)"]
     optic = rows[FABRIC_OPTIC]
-    assert (ws.cell(gpu, 4).value, ws.cell(optic, 4).value) == (16, 127)
+    assert (ws.cell(gpu, 4).value, ws.cell(optic, 4).value) == (16, 64)
     ws.cell(gpu, 5).value = 300_000
     ws.cell(optic, 5).value = 650
     ws.cell(ws.max_row + 2, 2).value = "Spare GPU node"  # a row added by hand: no line of the plan
@@ -43,8 +43,8 @@ def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, cap
     assert code == 0, out.err
     assert "Spare GPU node" in out.out and "not imported" in out.out
     after = json.loads(cli(capsys, "check", "--json", str(plan_path))[1].out)["cost"]
-    # (300,000 - 315,000) x 16 + (650 - 1,200) x 127 = -240,000 - 69,850 = -309,850
-    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-309_850, abs=0.005)
+    # (300,000 - 315,000) x 16 + (650 - 1,200) x 64 = -240,000 - 35,200 = -275,200
+    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-275_200, abs=0.005)
     lines = {line["item"]: line for line in after["bom"]}
     today = dt.date.today().isoformat()
     assert lines[FABRIC_OPTIC]["source"] == f"edited in workbook m.xlsx on {today}"

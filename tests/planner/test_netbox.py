@@ -14,6 +14,7 @@ import pytest
 from planner.cli import main
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog, read_catalog_file
+from planner.network.cables import build_schedule
 from planner.plan.fileio import save_plan
 
 # The field names of NetBox's import forms (netbox/dcim/forms/bulk_import.py, v4.6: the
@@ -167,22 +168,31 @@ def test_cables_join_interfaces_that_exist_once_each(medium_export):
     assert set(ends) <= interfaces
     assert max(Counter(ends).values()) == 1  # a port takes one cable
     labels = Counter(c["label"] for c in cables)
-    # 16 nodes x 8 compute NICs = 128 node-leaf cables; 8 leaves x 16 uplinks = 128 to the 2 spines
-    assert labels == {"node-leaf": 128, "leaf-spine": 128}
+    # 16 nodes x 8 compute NICs = 128 node-leaf cables; 8 leaves x 16 uplinks = 128 to the 2 spines;
+    # then the schedule's storage (16 x 2 + 7 x 4) and management (36 powered devices) links
+    assert labels == {"node-leaf": 128, "leaf-spine": 128, "storage": 60, "management": 36}
 
 
 def test_a_three_tier_fabric_is_cabled_tier_by_tier(tmp_path):
-    """massive: 48 nodes x 8 rails = 384 node-leaf links; 16 leaves, 12 spines, 6 cores, each tier
-    non-blocking, so 384 leaf-spine and 384 spine-core links (the fabric sizing's own counts)."""
+    """massive: 48 nodes x 8 rails = 384 node-leaf links on 16 leaves (8 of 32 down, 8 of 16);
+    spread evenly (ECMP) over spines of 32 ports down: 2 links from each leaf to each of 16
+    spines, 16 x 32 = 512 leaf-spine links, as many spine-core to 512 / 64 = 8 cores."""
     plan = build_template("massive", catalog=default_catalog())
     save_plan(plan, tmp_path / "massive.json")
     assert main(["export", str(tmp_path / "massive.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
     _, cables = read(tmp_path / "nb", "cables.csv")
-    assert Counter(c["label"] for c in cables) == {"node-leaf": 384, "leaf-spine": 384, "spine-core": 384}
+    labels = Counter(c["label"] for c in cables)
+    assert {k: labels.pop(k) for k in ("storage", "management")} == {
+        k: n for k, n in build_schedule(plan, default_catalog()).totals()["by_tier"].items()
+        if k in ("storage", "management")}  # every storage NIC's link, every powered device's BMC port
+    assert labels == {"node-leaf": 384, "leaf-spine": 512, "spine-core": 512}
     ends = [(c["side_a_device"], c["side_a_name"]) for c in cables] + \
            [(c["side_b_device"], c["side_b_name"]) for c in cables]
     assert max(Counter(ends).values()) == 1
-    per_switch = Counter(device for device, name in ends if name.startswith("swp"))
+    fabric = [c for c in cables if c["label"] in ("node-leaf", "leaf-spine", "spine-core")]
+    per_switch = Counter(device for c in fabric for device, name in ((c["side_a_device"], c["side_a_name"]),
+                                                                     (c["side_b_device"], c["side_b_name"]))
+                         if name.startswith("swp"))
     assert max(per_switch.values()) <= 64  # a QM9700 has 64 ports
 
 
@@ -296,3 +306,55 @@ def test_a_file_without_u_height_is_refused_in_one_line_and_nothing_is_written(t
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and "nohu.yaml" in err[0] and "nothing written" in err[1]
     assert not out.exists()
+
+
+def test_storage_and_management_cables_with_their_lengths_match_the_bill(tmp_path):
+    """medium: the compute fabric's 128 + 128 links, then the cable schedule's 60 storage links
+    (16 nodes x 2 + 7 appliances x 4 to the SN5600 split) and 36 management links (one per
+    powered device but the management switch) with their stock lengths: 352 cables, as many
+    as the bill of parts has cables; by medium and length the storage and management rows are
+    the bill of materials' storage and management cable lines."""
+    from planner.hardware.catalog import default_catalog as cat
+    from planner.report.evaluate import evaluate
+
+    catalog = cat()
+    plan = build_template("medium", catalog=catalog)
+    save_plan(plan, tmp_path / "m.json")
+    assert main(["export", str(tmp_path / "m.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
+    _, cables = read(tmp_path / "nb", "cables.csv")
+    assert Counter(c["label"] for c in cables) == {"node-leaf": 128, "leaf-spine": 128, "storage": 60,
+                                                   "management": 36}
+    report = evaluate(plan, catalog)
+    assert len(cables) == sum(report.cost.parts["cables"].values()) == 352
+    media = {"ACC": "dac-active", "AOC": "aoc", "MMF": "mmf-om4", "Cat6A": "cat6a", "DAC": "dac-passive"}
+    bom = Counter()
+    for line in report.cost.bom:
+        if line.item.startswith(("Storage cable, ", "Management cable, ")):
+            part = line.item.split(", ", 1)[1]  # "200G active optical cable, 10 m"
+            medium = next(m for m, words in (("ACC", "active copper"), ("AOC", "active optical"), ("MMF", "multimode"),
+                                             ("Cat6A", "Cat6A"), ("DAC", "passive copper")) if words in part)
+            bom[(media[medium], part.rsplit(", ", 1)[1].removesuffix(" m"))] += line.quantity
+    rows = Counter((c["type"], c["length"]) for c in cables if c["label"] in ("storage", "management"))
+    assert rows == bom
+    assert all(c["length_unit"] == "m" for c in cables if c["label"] in ("storage", "management"))
+    _, interfaces = read(tmp_path / "nb", "interfaces.csv")
+    named = {(i["device"], i["name"]) for i in interfaces}
+    assert all((c["side_a_device"], c["side_a_name"]) in named and (c["side_b_device"], c["side_b_name"]) in named
+               for c in cables)
+
+
+def test_the_export_names_the_transceivers_the_bill_buys(tmp_path, capsys):
+    """medium: the bill of parts' modules (125 + 28 single-port SR4, 64 + 14 twin-port, by
+    hand in tests/planner/test_parts_bill.py) are the ones the NetBox export says to fit."""
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    plan = build_template("medium", catalog=catalog)
+    save_plan(plan, tmp_path / "m.json")
+    capsys.readouterr()
+    assert main(["export", str(tmp_path / "m.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
+    note = next(line for line in capsys.readouterr().out.splitlines() if "transceivers to fit" in line)
+    bill = evaluate(plan, catalog).cost.parts["transceivers"]
+    assert bill == {"xcvr-400g-osfp-sr4": 153, "xcvr-2x400g-osfp-sr8": 78}
+    for part_id, n in bill.items():
+        assert f"{n:,} x {catalog.components[part_id].model}" in note

@@ -21,37 +21,38 @@ def codes(report, severity=None):
 
 
 # Rail-optimised NDR400, 64-port switches, 8 rails (one NIC per GPU, 8 GPUs per node).
-# A leaf takes k/2 = 32 nodes down and 32 uplinks, so a scalable unit (SU) is up to 32
-# nodes with one leaf per rail: 8 leaves per SU. Two tiers hold up to k = 64 leaves;
-# spines = ceil(leaf uplinks / 64). Beyond, pods of k/2 = 32 leaves, each pod's spines
-# with 32 down / 32 up, core = ceil(spine uplinks / 64).
+# A leaf takes k/2 = 32 nodes down and up to 32 uplinks, so a scalable unit (SU) is up to
+# 32 nodes with one leaf per rail: 8 leaves per SU. Two tiers hold up to k = 64 leaves.
+# Spines are balanced for ECMP: the fewest S with m = ceil(uplinks / S) links from every
+# leaf to every spine, S x m <= 32 free leaf ports and leaves x m <= 64 spine ports; every
+# leaf then has S x m uplinks. Beyond 64 leaves, pods of 32 leaves whose spines have 32
+# ports down (so m = 1), core = ceil(spine uplinks / 64).
 HAND = [
-    # nodes, tiers, leaves, spines, core
-    # 16: 1 SU, 8 leaves with 16 up each = 128 uplinks -> 2 spines.
-    (16, 2, 8, 2, 0),
-    # 31: 1 SU, 8 leaves x 31 up = 248 -> ceil(248/64) = 4 spines.
-    (31, 2, 8, 4, 0),
-    # 100: SUs of 32, 32, 32, 4 -> 32 leaves; uplinks 3 x 8 x 32 + 8 x 4 = 800 -> 13 spines.
-    (100, 2, 32, 13, 0),
-    # 127: SUs of 32, 32, 32, 31 -> 32 leaves; 768 + 248 = 1016 uplinks -> 16 spines
-    # (the DGX SuperPOD 4-SU figure: 32 leaves, 16 spines).
-    (127, 2, 32, 16, 0),
-    # 2,000: 63 SUs (62 x 32 + 16) -> 504 leaves > 64, so three tiers. Pods of 32 leaves:
-    # 16 pods, 15 full (32 leaves x 32 up = 1024 -> 32 spines) and one of 24 leaves
-    # (16 x 32 + 8 x 16 = 640 up -> 20 spines): 15 x 32 + 20 = 500 spines;
-    # 16,000 spine uplinks -> 250 core switches.
-    (2000, 3, 504, 500, 250),
+    # nodes, tiers, leaves, spines, core, leaf-spine links
+    # 16: 8 leaves needing 16 up: S=1 needs m=16, 8 x 16 = 128 > 64; S=2, m=8 -> 128 links.
+    (16, 2, 8, 2, 0, 128),
+    # 31: 8 leaves needing 31 up: S=4, m=8 (4 x 8 = 32 >= 31, 8 x 8 = 64) -> 256 links.
+    (31, 2, 8, 4, 0, 256),
+    # 100: SUs of 32, 32, 32, 4 -> 32 leaves, the most needing 32 up; m <= 64/32 = 2, so
+    # S x 2 >= 32: S=16 -> 32 x 32 = 1,024 links (ceil(800/64) = 13 would be uneven).
+    (100, 2, 32, 16, 0, 1024),
+    # 127: 32 leaves, as for 100 -> 16 spines, 1,024 links.
+    (127, 2, 32, 16, 0, 1024),
+    # 2,000: 63 SUs (62 x 32 + 16) -> 504 leaves > 64, so three tiers. 16 pods of 32 leaves
+    # (the last of 24), each leaf at most 32 up and m = 1: 32 spines a pod -> 512 spines;
+    # 15 x 32 x 32 + 24 x 32 = 16,128 links, as many up to 16,128 / 64 = 252 cores.
+    (2000, 3, 504, 512, 252, 16128),
 ]
 
 
-@pytest.mark.parametrize("nodes,tiers,leaves,spines,core", HAND)
-def test_rail_optimised_ndr400_counts_by_hand(nodes, tiers, leaves, spines, core):
+@pytest.mark.parametrize("nodes,tiers,leaves,spines,core,up", HAND)
+def test_rail_optimised_ndr400_counts_by_hand(nodes, tiers, leaves, spines, core, up):
     s = size_fabric(nodes, 8, 64)
     assert (s.tiers, s.leaf_switches, s.spine_switches, s.core_switches) == (tiers, leaves, spines, core)
-    # Every GPU has a cable to its rail's leaf; non-blocking: as many uplinks as downlinks.
+    # Every GPU has a cable to its rail's leaf; every leaf as many uplinks as the balanced spines take.
     assert s.cables_by_tier()["node-leaf"] == nodes * 8
-    assert s.cables_by_tier()["leaf-spine"] == nodes * 8
-    assert s.cables_by_tier()["spine-core"] == (nodes * 8 if tiers == 3 else 0)
+    assert s.cables_by_tier()["leaf-spine"] == up
+    assert s.cables_by_tier()["spine-core"] == (up if tiers == 3 else 0)
     assert s.transceivers_by_tier() == {k: 2 * v for k, v in s.cables_by_tier().items()}
     assert s.ports_needed == (leaves + spines + core) * 64
 
@@ -74,8 +75,8 @@ def test_leaf_spine_oversubscribed_3_to_1():
     assert (s.leaf_switches, s.leaf_up_ports, s.spine_switches) == (2, 32, 1)
 
 
-@pytest.mark.parametrize("nodes,leaves,spines,core", [(16, 8, 2, 0), (31, 8, 4, 0), (100, 32, 13, 0),
-                                                      (127, 32, 16, 0), (2000, 504, 500, 250)])
+@pytest.mark.parametrize("nodes,leaves,spines,core", [(16, 8, 2, 0), (31, 8, 4, 0), (100, 32, 16, 0),
+                                                      (127, 32, 16, 0), (2000, 504, 512, 252)])
 def test_cli_new_medium_shows_the_same_counts(tmp_path, capsys, nodes, leaves, spines, core):
     out = tmp_path / "p.json"
     assert main(["new", "--template", "medium", "--nodes", str(nodes), "-o", str(out)]) == 0
@@ -95,11 +96,12 @@ def test_medium_network_section_keys_and_figures():
                 "bus_bandwidth_gbs", "compute_ms", "gpu_idle_pct", "tokens_per_s", "tokens_per_s_limit",
                 "scaling", "fabrics", "cables_per_tier", "transceivers_per_tier"):
         assert key in net
-    # 16 nodes: 128 node-leaf + 128 leaf-spine cables. Optics at both ends in twin-port
-    # 2 x 400G modules (4 per node, 32 cages per QM9700): 128/2 + 128/2 per tier.
-    assert net["cables"] == 256 and net["transceivers"] == 256
+    # 16 nodes: 128 node-leaf + 128 leaf-spine cables. Optics at both ends: node-leaf a
+    # single-port module at each HGX H100's single-port ConnectX-7 (128) and twin-port 2 x 400G
+    # at the QM9700 (128 / 2 = 64); leaf-spine 64 + 64 twin-port.
+    assert net["cables"] == 256 and net["transceivers"] == 128 + 64 + 128
     assert net["cables_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
-    assert net["transceivers_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
+    assert net["transceivers_per_tier"] == {"node-leaf": 192, "leaf-spine": 128, "spine-core": 0}
     assert net["fabric"] == "ib400" and net["topology"] == "rail_optimized"
 
 

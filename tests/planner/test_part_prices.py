@@ -16,8 +16,9 @@ from tests.planner.xlsx_helpers import find_soffice, named, recalc, recalc_edite
 
 CAT = default_catalog()
 # Cages that take one twin-port 2 x 400G OSFP module for two links (REFERENCE; DGX SuperPOD
-# H100 RA): the HGX H100's ConnectX-7 compute cages, QM9700's and SN5600's 2 x 400G cages.
-# The HGX storage NICs are single-port: one 400G OSFP SR4 module per link.
+# H100 RA): QM9700's and SN5600's 2 x 400G cages. The HGX H100's compute NICs are
+# single-port ConnectX-7 adapters, and its storage NICs single-port: one 400G OSFP SR4
+# module per link.
 TWIN_SWITCHES = {"qm9700", "sn5600-400"}
 
 
@@ -38,25 +39,27 @@ def test_medium_optics_count_times_unit_price_by_module_type():
     for link in sched.links:
         if link.medium.name in ("MMF", "SMF"):
             for end in (link.a, link.b):
-                twin = end.device_type in TWIN_SWITCHES or (end.device_type == "hgx-h100-8"
-                                                             and link.network == "compute")
+                twin = end.device_type in TWIN_SWITCHES
                 ends[(link.network, end.rack, end.u, twin)] += 1
     assert {link.medium.name for link in sched.links if link.medium.transceivers} == {"MMF"}
     modules = Counter()
     for (network, _rack, _u, twin), n in ends.items():
         modules[(network, twin)] += math.ceil(n / 2) if twin else n
-    assert modules == {("compute", True): 127, ("storage", True): 14, ("storage", False): 28}
+    assert modules == {("compute", True): 64, ("compute", False): 125, ("storage", True): 14,
+                       ("storage", False): 28}
     lines = bom(plan)
     twin = "800G twin-port OSFP transceiver (2 x 400G SR4)"
     fabric, storage_twin = lines[f"Transceiver, fabric: {twin}"], lines[f"Storage transceiver: {twin}"]
     single = lines["Storage transceiver: 400G OSFP SR4 transceiver (single-port)"]
+    nic_end = lines["Transceiver, fabric: 400G OSFP SR4 transceiver (single-port)"]
     # catalog prices: twin-port 2 x 400G SR $1,200, single-port 400G SR4 $700
-    assert (fabric.quantity, fabric.total_usd) == (127, 127 * 1_200)
+    assert (fabric.quantity, fabric.total_usd) == (64, 64 * 1_200)
+    assert (nic_end.quantity, nic_end.total_usd) == (125, 125 * 700)
     assert (storage_twin.quantity, storage_twin.total_usd) == (14, 14 * 1_200)
     assert (single.quantity, single.total_usd) == (28, 28 * 700)
     assert "xcvr-2x400g-osfp-sr8" in fabric.source and "Planner assumption" in fabric.source
     optics = [line for line in lines.values() if "ransceiver" in line.item]
-    assert sum(line.total_usd for line in optics) == 152_400 + 16_800 + 19_600
+    assert sum(line.total_usd for line in optics) == 76_800 + 87_500 + 16_800 + 19_600
 
 
 @pytest.mark.parametrize("template", ["medium", "massive", "inference"])

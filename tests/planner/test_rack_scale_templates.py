@@ -30,19 +30,21 @@ def test_gb200_su_gpus_racks_and_compute_fabric_by_hand(su_json, capsys):
     assert totals["gpus"] == 576
     # Racks: 8 NVL72 racks (each its own 48U MGX rack, the system fills it)
     #  + network racks, air-cooled at min(30 kW cap, 25 kW air limit) = 25 kW:
-    #    27 QM9700 at 1.294 kW typical -> floor(25 / 1.294) = 19 in NET-01, 8 in NET-02,
-    #    which also takes 3 SN5600 (2.028 kW), 2 UFM (0.35 kW), 2 head nodes (0.6 kW) and
-    #    2 management switches: 8 x 1.294 + 3 x 2.028 + 0.7 + 1.2 + 0.16 = 18.50 kW
+    #    34 QM9700 at 1.294 kW typical -> floor(25 / 1.294) = 19 in NET-01, 15 in NET-02
+    #    (19.41 kW) with 2 of the 3 SN5600 (2.028 kW): 23.47 kW; the third SN5600, 2 UFM
+    #    (0.35 kW), 2 head nodes (0.6 kW) and the management switches in NET-03
     #  + 1 storage rack: 8 appliances x 1.8 kW = 14.4 kW, 16U
-    #  + 1 CDU rack: 960 kW of heat / 250 kW = 3.84 -> 4 CDUs (the NVL72 racks have no free U)
-    # = 8 + 2 + 1 + 1 = 12 racks
-    assert totals["racks"] == 12
+    #  + 1 CDU rack (the NVL72 racks have no free U)
+    # = 8 + 3 + 1 + 1 = 13 racks
+    assert totals["racks"] == 13
     net = data["network"]
     # Compute fabric: 8 racks x 72 ConnectX-7 400G = 576 endpoints on 64-port QM9700,
-    # non-blocking two tiers: leaves = 576 / 32 down-ports = 18; uplinks 18 x 32 = 576,
-    # spines = 576 / 64 = 9; no core. 18 + 9 = 27 switches, all placed.
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, 9, 0)
-    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 27 * 64
+    # non-blocking two tiers: leaves = 576 / 32 down-ports = 18, 32 uplinks each. Spread
+    # evenly (ECMP): 9 spines would take 32 / 9 = 3.6 links from each leaf; the fewest S
+    # with m = ceil(32 / S) links to each, S x m <= 32 and 18 x m <= 64 ports, is S = 16,
+    # m = 2; no core. 18 + 16 = 34 switches, all placed.
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, 16, 0)
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 34 * 64
     # 576 node-leaf + 576 leaf-spine cables; single-port OSFP at the trays (576), twin-port
     # cages at the switches (576 / 2 per tier at each switch end): 576 + 288, 288 + 288
     assert net["cables_per_tier"] == {"node-leaf": 576, "leaf-spine": 576, "spine-core": 0}
@@ -70,3 +72,22 @@ def test_campus_400k_is_buildable_with_real_switches():
     it_kw = t.typical_mw / 1e6
     assert it_kw > 733_392 + 72_228 and it_kw * 1.3 > 1_000_000
     assert not [f.code for f in report.findings if f.severity == "error"]
+
+
+def test_an_nvl72_rack_weighs_what_the_system_weighs_with_no_second_enclosure(su_json, capsys):
+    """A GB200 NVL72 weighs 1.36 t in all, its MGX rack included (NVIDIA DGX GB200 user guide;
+    ServeTheHome GTC 2024): no 160 kg enclosure is added to its rack, on the scale, the floor
+    or the bill; the network and storage racks keep theirs."""
+    capsys.readouterr()
+    main(["check", str(su_json), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    nvl = [r for r in data["racks"] if r["name"].startswith("NVL")]
+    others = [r for r in data["racks"] if not r["name"].startswith("NVL")]
+    assert len(nvl) == 8 and len(others) == 5
+    for rack in nvl:
+        assert (rack["enclosure_kg"], rack["total_weight_kg"]) == (0, 1360)
+        # 1,360 kg over 600 mm x (1,200 mm + the template's 1,050 mm of aisle) = 1.35 m2
+        assert rack["floor_load_kg_m2"] == pytest.approx(1360 / 1.35, abs=0.05)  # 1,007.4, not 1,125.9
+    assert all(r["enclosure_kg"] == 160 for r in others)
+    bom = {line["item"]: line for line in data["cost"]["bom"]}
+    assert bom["Rack enclosure"]["quantity"] == 5  # the NVL72s' racks come with them

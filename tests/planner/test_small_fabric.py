@@ -16,7 +16,8 @@ def test_rail_optimised_small_fabric_is_one_switch(nodes):
 
 
 def test_one_more_node_than_a_switch_holds_needs_two_tiers():
-    # 9 nodes x 8 = 72 > 64: rail-optimised, 8 leaves of 9 down / 9 up = 72 uplinks -> 2 spines.
+    # 9 nodes x 8 = 72 > 64: rail-optimised, 8 leaves of 9 down; 9 up over 2 spines, 5 to each
+    # (ECMP-balanced: 8 leaves x 9 to one spine would need 72 > 64 ports) -> 2 spines.
     s = size_fabric(9, 8, 64, topology="rail_optimized")
     assert (s.tiers, s.leaf_switches, s.spine_switches) == (2, 8, 2)
 

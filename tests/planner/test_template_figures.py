@@ -178,17 +178,20 @@ def test_gb200_su_is_eight_72_gpu_racks(gb200):
     assert sum(rack["power_nameplate_kw"] for rack in nvl) == kw(1056)
 
 
-def test_gb200_su_fabric_is_a_two_tier_fat_tree_of_18_leaves_and_9_spines(gb200):
+def test_gb200_su_fabric_is_a_two_tier_fat_tree_of_18_leaves_and_16_spines(gb200):
     devices, r = gb200
     net = r["network"]
     endpoints = 8 * 18 * 4  # 4 CX-7 a compute tray, 18 trays a rack: 576, one per GPU
     assert endpoints <= 64 ** 2 // 2  # two tiers of 64-port switches hold 2,048
     leaves = math.ceil(endpoints / 32)  # 18
-    spines = math.ceil(leaves * 32 / 64)  # 9
+    # 32 uplinks a leaf spread evenly (ECMP): S spines, m = 32 / S links to each, 18 x m <= 64
+    # ports a spine -> m = 2, S = 16 (ceil(576 / 64) = 9 spines would take 3.6 from each leaf)
+    spines = 16
+    assert leaves * 32 // spines <= 64 and 32 % spines == 0
     assert (net["topology"], net["tiers"]) == ("fat_tree", 2)
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, 9, 0)
-    assert devices["qm9700"] == 18 + 9
-    assert net["switch_ports_placed"] == 27 * 64
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, spines, 0)
+    assert devices["qm9700"] == 18 + 16
+    assert net["switch_ports_placed"] == 34 * 64
     assert net["cables"] == 576 + 576  # each GPU NIC to its leaf, each leaf's 32 uplinks
 
 
@@ -206,17 +209,17 @@ def test_gb200_su_storage_cooling_and_power(gb200):
     # Design heat to liquid: 8 x 132 x 0.85 = 897.6 kW; ceil(897.6 / 250) = 4, + 1 spare = 5
     assert t["liquid_heat_kw"] == kw(897.6)
     assert (t["cdus"], t["cdus_placed"]) == (5, 5) and devices["cdu-inrack-250"] == 5
-    # Nameplate: 1,056 + 27 x 1.72 + 3 x 3.0 + 8 x 2.4 + 2 x 0.6 + 2 x 1.1 + 5 x 3.0 + 2 x 0.15
-    # = 1,149.34 kW: the RA's "Each SU requires a TDP of 1.2 MW"
-    assert t["it_power_nameplate_kw"] == kw(1056 + 46.44 + 9.0 + 19.2 + 1.2 + 2.2 + 15.0 + 0.3)
-    # Typical: 960 + 27 x 1.294 + 3 x 2.028 + 8 x 1.8 + 2 x 0.35 + 2 x 0.6 + 5 x 1.5 + 2 x 0.08
-    typical = 960 + 34.938 + 6.084 + 14.4 + 0.7 + 1.2 + 7.5 + 0.16
-    assert t["it_power_typical_kw"] == t["it_power_kw"] == kw(typical)  # 1,024.982 kW
+    # Nameplate: 1,056 + 34 x 1.72 + 3 x 3.0 + 8 x 2.4 + 2 x 0.6 + 2 x 1.1 + 5 x 3.0 + 2 x 0.15
+    # = 1,161.38 kW: the RA's "Each SU requires a TDP of 1.2 MW"
+    assert t["it_power_nameplate_kw"] == kw(1056 + 58.48 + 9.0 + 19.2 + 1.2 + 2.2 + 15.0 + 0.3)
+    # Typical: 960 + 34 x 1.294 + 3 x 2.028 + 8 x 1.8 + 2 x 0.35 + 2 x 0.6 + 5 x 1.5 + 2 x 0.08
+    typical = 960 + 43.996 + 6.084 + 14.4 + 0.7 + 1.2 + 7.5 + 0.16
+    assert t["it_power_typical_kw"] == t["it_power_kw"] == kw(typical)  # 1,034.04 kW
     assert t["facility_power_kw"] == pytest.approx(typical * 1.56, abs=0.001)
-    # Racks: 8 NVL72; the network devices draw 34.938 + 6.084 + 0.7 + 1.2 + 0.16 = 43.08 kW,
-    # more than one 25 kW air-cooled rack: 2 network racks; 8 x 2U appliances (14.4 kW): 1
+    # Racks: 8 NVL72; the network devices draw 43.996 + 6.084 + 0.7 + 1.2 + 0.16 = 52.14 kW,
+    # more than two 25 kW air-cooled racks: 3 network racks; 8 x 2U appliances (14.4 kW): 1
     # storage rack; 5 x 4U CDUs: 1 CDU rack
-    assert t["racks"] == 8 + 2 + 1 + 1
+    assert t["racks"] == 8 + 3 + 1 + 1
 
 
 def test_gb200_su_trains_no_faster_than_its_peak_flops(gb200):

@@ -32,7 +32,7 @@ def test_sheets_bom_table_and_live_formulas(tmp_path):
     bom = wb["BOM"]
     assert bom.freeze_panes == "A2"
     (table,) = bom.tables.values()
-    assert table.ref.startswith("A1:H")  # ... price source, counted as
+    assert table.ref.startswith("A1:I")  # ... price source, counted as, catalog id
     assert bom["F2"].value == "=D2*E2"
     assert bom["E2"].number_format == '"$"#,##0.00'
     formulas = [c.value for row in bom.iter_rows() for c in row if isinstance(c.value, str)]

@@ -98,10 +98,10 @@ def test_horizon_48_in_the_workbook_gives_48_months_and_the_clis_break_even(tmp_
     for option, words in cost["break_even_text"].items():
         assert named(out, f"break_even_text_{option}") == words, option
     # opex 65,743.71 a month (colocation billed on the racks' committed 200 kW: see test_check_text).
-    # Reserved 3-yr breaks even in month 38.0: 7,716,645.16 (test_check_text) / (268,640 - 65,743.71),
-    # beyond 36 months, within 48; spot needs 7,716,645.16 / (225,657.60 - 65,743.71) = 48.3 months,
+    # Reserved 3-yr breaks even in month 38.1: 7,728,545.16 (test_check_text) / (268,640 - 65,743.71),
+    # beyond 36 months, within 48; spot needs 7,728,545.16 / (225,657.60 - 65,743.71) = 48.3 months,
     # beyond 48.
-    assert cost["break_even_text"]["reserved_3yr"] == "month 38.0"
+    assert cost["break_even_text"]["reserved_3yr"] == "month 38.1"
     assert cost["break_even_text"]["spot"] == "not within 48 months"
     assert named(out, "tco_usd") == pytest.approx(cost["tco_usd"], abs=0.005)
 

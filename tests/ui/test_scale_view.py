@@ -48,11 +48,12 @@ def paint(view):
 
 
 def test_the_big_plan_fixture_is_a_few_hundred_racks(big):
-    # 375 GPU racks (1,500 nodes, 4 per 30 kW rack) + 52 network racks (939 QM9700 at 1.294 kW
-    # with optics, 19 to a 25 kW air-cooled rack, and the storage and management switches)
+    # 375 GPU racks (1,500 nodes, 4 per 30 kW rack) + 52 network racks (948 QM9700: 376 leaves,
+    # 384 ECMP-balanced spines, 188 cores, at 1.294 kW with optics, 19 to a 25 kW air-cooled
+    # rack, and the storage and management switches)
     # + 5 CDU racks (50 CDUs by capacity: 1,500 x 10.2 kW x 0.8 = 12,240 kW / 250 = 49, + 1
-    # spare; 10 of 4U to a rack) + 2 storage racks; 2,587 devices with 53 management switches
-    assert len(big.doc.plan.racks) == 434 and len(big.doc.plan.placements) == 2587
+    # spare; 10 of 4U to a rack) + 2 storage racks; 2,596 devices with 53 management switches
+    assert len(big.doc.plan.racks) == 434 and len(big.doc.plan.placements) == 2596
 
 
 def test_zoomed_out_the_floor_draws_blocks_and_zoomed_in_racks_show_labelled_devices(big):

@@ -142,13 +142,13 @@ def test_storage_threshold_raises_a_warning_and_undo_clears_it(window):
 def test_costs_rack_price_changes_capex_and_bad_values_are_refused(window):
     form = window.settings_panel.forms["costs"]
     capex = section(window, "cost")["capex_usd"]
-    assert window.summary.text("capex") == "$7.72M"  # 7,716,645.16 (tests/planner/test_check_text.py)
+    assert window.summary.text("capex") == "$7.73M"  # 7,728,545.16 (tests/planner/test_check_text.py)
     enter(form.editors["rack_usd"], "12500")
     assert section(window, "cost")["capex_usd"] == pytest.approx(capex + 70_000)  # 7 racks x $10,000 more
-    assert window.summary.text("capex") == "$7.79M"  # 7,716,645.16 + 70,000 = 7,786,645.16
+    assert window.summary.text("capex") == "$7.80M"  # 7,728,545.16 + 70,000 = 7,798,545.16
     assert window.undo_action.text() == "&Undo Set Rack enclosure"
     window.undo_action.trigger()
-    assert window.summary.text("capex") == "$7.72M"
+    assert window.summary.text("capex") == "$7.73M"
     refused(window, form, form.editors["utilisation"], "1.5", "less than or equal to 1", "utilisation", 1.0)
     refused(window, form, form.editors["horizon_months"], "2.5", "not a whole number", "horizon_months", 36)
     choose(form.editors["opex_mode"], "owned")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from planner.costs.bom import bom_counts
+from planner.costs.bom import NO_CATALOG_PART, bom_counts
 from planner import vocabulary
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
@@ -50,6 +50,8 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
             # runs need none), not the sizing's count of every run as optical: one figure per pack
             rows.append(["Fabric transceivers (modules, as in the bill of materials)",
                          number(bom_counts(cost.bom)["transceiver"])])
+            rows += part_rows(cost.parts.get("transceivers", {}), "Transceivers, all networks, by module", catalog)
+            rows += part_rows(cost.parts.get("cables", {}), "Cables, all networks, by part", catalog)
             continue
         label, text = describe("network", key, value, catalog)
         rows.append([label, text])
@@ -58,6 +60,18 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
                 if n:
                     rows.append([f"    {TIER_LINKS.get(tier, tier)}", number(n)])
     return rows
+
+
+def part_rows(counts: dict[str, int], title: str, catalog: Catalog | None) -> list[list[str]]:
+    """A heading row and one row per catalog part of the bill of parts, by its catalog name."""
+    if not counts:
+        return []
+
+    def name(part_id: str) -> str:
+        c = catalog.components.get(part_id) if catalog is not None else None
+        return c.title if c is not None else "without a catalog part" if part_id == NO_CATALOG_PART else part_id
+
+    return [[title, number(sum(counts.values()))]] + [[f"    {name(i)}", number(n)] for i, n in counts.items()]
 
 
 def fabric_headline(report: Report) -> tuple[str, str] | None:
