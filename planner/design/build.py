@@ -26,10 +26,12 @@ from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.network.technologies import TECHNOLOGIES
-from planner.plan.autoplace import AutoPlace
+from planner.plan.autoplace import AutoPlace, air_limit_kw
+from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Plan, Rack
 from planner.settings import Settings
+from planner.workload.models import model_shape
 
 
 class DesignError(PlannerError):
@@ -55,11 +57,14 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     findings: list[Finding] = []
     nodes = _node_count(intent, system, findings)
     settings = _settings(intent, catalog)
+    _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
     plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
                 settings=settings)
     findings += _cooling_findings(intent, system)
-    _Layout(plan, catalog, intent, system, nodes).build()
+    layout = _Layout(plan, catalog, intent, system, nodes)
+    layout.build()
+    findings += layout.findings
     if settings.workload.enabled and gpus:
         w, notes = choose_parallelism(settings.workload, settings.fabric,
                                       summarise_nodes({system.id: nodes}, catalog))
@@ -99,6 +104,24 @@ def default_switch(catalog: Catalog, tech_id: str) -> str | None:
         if s and s.technology == tech.switch_technology and s.gbps_per_port == tech.line_rate_gbps:
             return d.id
     return None
+
+
+def _match_storage_switch(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog) -> None:
+    """A storage switch whose ports run as fast as the system's storage NICs, unless the intent
+    names one (a slower switch would train the links down: storage.nic.faster_than_switch)."""
+    if "storage_switch_device" in intent.settings.get("fabric", {}):
+        return
+    nics = system.storage_nics()
+    current = catalog.get(settings.fabric.storage_switch_device)
+    if not nics or current is None or current.switch is None:
+        return
+    rate = max(n.gbps for n in nics)
+    if current.switch.gbps_per_port >= rate:
+        return
+    for d in catalog:
+        if d.switch and d.switch.technology == "ethernet" and d.switch.gbps_per_port == rate:
+            settings.fabric = settings.fabric.model_copy(update={"storage_switch_device": d.id})
+            return
 
 
 def _settings(intent: Intent, catalog: Catalog) -> Settings:
@@ -141,49 +164,129 @@ class _Layout:
     def __init__(self, plan: Plan, catalog: Catalog, intent: Intent, system: DeviceType, nodes: int):
         self.plan, self.catalog, self.intent, self.system, self.nodes = plan, catalog, intent, system, nodes
         self.net: list[str] = []
+        self.findings: list[Finding] = []
+        self.done: list[AutoPlace] = []  # in order, for undo
+        self.changes = ChangeSet()
 
     def build(self) -> None:
+        gpu_spec = self._gpu_spec()
+        if self.nodes:
+            self._spread_for_floor(gpu_spec)
+        gpu_racks = self.place(self.system.id, self.nodes, gpu_spec, None, "node-")
+        self.complete(gpu_racks)
+        set_rows(self.plan)
+
+    def complete(self, gpu_racks: list[str]) -> None:
+        """Add what the placed GPU nodes need and the plan lacks: fabric switches, storage,
+        storage and management switches, CDUs (each ``need - placed``)."""
         i, plan, settings = self.intent, self.plan, self.plan.settings
-        gpu_racks = self.place(self.system.id, self.nodes, self._gpu_spec(), None, "node-")
-        if i.fabric_switches and self.nodes:
+        counts = gpu_counts(plan, self.catalog)
+        if i.fabric_switches and counts:
             try:
-                size = plan_fabric({self.system.id: self.nodes}, self.catalog, settings.fabric)
+                size = plan_fabric(counts, self.catalog, settings.fabric)
             except FabricSizingError as exc:
-                raise DesignError(f"fabric at {self.nodes:,} nodes: {exc}") from None
+                raise DesignError(f"fabric at {sum(counts.values()):,} nodes: {exc}") from None
             if size is not None:
                 sw = settings.fabric.switch_device
-                self.net += self.place(sw, size.switches, self._net_spec(), self.net, switch_label(self.catalog, sw))
+                self.top_up(sw, size.switches, self._net_spec(), switch_label(self.catalog, sw))
         storage = self._storage_count()
         if storage:
-            self.place(i.storage.device, storage, i.storage_rack, None, "pfs-")
-        if i.storage_switches and self.nodes:
-            ports = self._storage_ports(storage)
+            self.top_up(i.storage.device, storage, i.storage_rack, "pfs-", fill=False)
+        if i.storage_switches and counts:
+            ports = self._storage_ports(counts)
             sw = self.catalog.get(settings.fabric.storage_switch_device)
             if sw and sw.switch and ports:
-                self.net += self.place(sw.id, math.ceil(ports / sw.switch.ports), self._net_spec(), self.net,
-                                       "stor-sw-")
+                self.top_up(sw.id, math.ceil(ports / sw.switch.ports), self._net_spec(), "stor-sw-")
         for extra in i.management:
-            self.net += self.place(extra.device, extra.count or 0, self._net_spec(), self.net, "mgmt-srv-")
+            self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
         if i.cdus:
             self._cdus(gpu_racks)
-        if i.management_switch and self.nodes > 1:
+        if i.management_switch and sum(counts.values()) > 1:
             # One out-of-band port per device (BMC), 48 per management switch.
-            self.place("mgmt-1g-48", math.ceil(len(plan.placements) / 48), self._net_spec(), self.net or None,
-                       "mgmt-")
-        set_rows(plan)
+            self.top_up("mgmt-1g-48", math.ceil(len(plan.placements) / 48), self._net_spec(), "mgmt-")
+
+    def top_up(self, device: str, need: int, spec: RackSpec, label: str, *, fill: bool = True) -> None:
+        """Place ``need`` less those already placed; network devices fill the network racks first."""
+        missing = need - sum(1 for p in self.plan.placements if p.device == device)
+        if fill:
+            self.net += self.place(device, missing, spec, self.net, label)
+        else:  # storage: into the racks already holding it, then racks of its own
+            holding = sorted({p.rack for p in self.plan.placements if p.device == device}, key=self.plan.rack_index)
+            self.place(device, missing, spec, holding, label)
 
     def _gpu_spec(self) -> RackSpec:
         spec = self.intent.gpu_rack
-        if self.intent.cooling != "auto":
-            return spec.model_copy(update={"cooling": self.intent.cooling})
-        if spec.cooling is None:
-            return spec.model_copy(update={"cooling": "liquid" if self.system.cooling == "liquid" else "air"})
-        return spec
+        if self.system.is_rack_scale and spec.rack_type is None and self.system.rack_type:
+            spec = spec.model_copy(update={"rack_type": self.system.rack_type})  # the system is its rack
+        elif self.intent.cooling != "auto":
+            spec = spec.model_copy(update={"cooling": self.intent.cooling})
+        elif spec.cooling is None:
+            spec = spec.model_copy(update={"cooling": "liquid" if self.system.cooling == "liquid" else "air"})
+        if self.system.is_rack_scale:
+            return self._rack_scale_door(spec)
+        return self._rear_door(spec)
+
+    def _rack_scale_door(self, spec: RackSpec) -> RackSpec:
+        """A rack-scale system whose air share (what its cold plates leave) is above the
+        air-cooling limit gets a rear-door heat exchanger."""
+        facility = self.plan.settings.facility
+        share = self.system.liquid_fraction if self.system.liquid_fraction is not None else facility.liquid_capture
+        air_kw = self.system.power_w(facility.power_basis) * (1 - share) / 1000
+        if air_kw <= facility.air_cooling_limit_kw + 1e-9:
+            return spec
+        self.findings.append(Finding(
+            "info", "design.cooling.rear_door",
+            f"A {self.system.model} puts {air_kw:.1f} kW ({facility.power_basis}) into the air, above the "
+            f"{facility.air_cooling_limit_kw:g} kW air-cooling limit: each gets a {facility.rear_door_kw:g} kW "
+            "rear-door heat exchanger"))
+        return spec.model_copy(update={"rear_door_hx": True})
+
+    def _rear_door(self, spec: RackSpec) -> RackSpec:
+        """Air-cooled GPU racks asked (rack_kw) above the air-cooling limit get a rear-door heat exchanger."""
+        facility = self.plan.settings.facility
+        cap = self.intent.rack_kw
+        if spec.cooling != "air" or spec.rack_type is not None or cap is None or cap <= facility.air_cooling_limit_kw:
+            return spec
+        door = facility.air_cooling_limit_kw + facility.rear_door_kw
+        self.findings.append(Finding(
+            "info", "design.cooling.rear_door",
+            f"rack_kw: {cap:g} kW air-cooled racks are above the {facility.air_cooling_limit_kw:g} kW air-cooling "
+            f"limit: each GPU rack gets a {facility.rear_door_kw:g} kW rear-door heat exchanger"))
+        if cap > door + 1e-9:
+            self.findings.append(Finding(
+                "warning", "design.cooling.intent",
+                f"rack_kw: {cap:g} kW is more than air plus a rear door removes ({door:g} kW): the air-cooled "
+                f"racks are filled to {door:g} kW; liquid-cooled systems would take more"))
+        return spec.model_copy(update={"rear_door_hx": True})
+
+    def _spread_for_floor(self, spec: RackSpec) -> None:
+        """When one system with its enclosure is heavier than the floor carries under its
+        footprint and aisle share, the racks stand further apart: the aisle share each rack
+        spreads its load over grows (to whole 50 mm) until it fits."""
+        floor = self.plan.settings.floor
+        fields = self.rack_fields(spec)
+        width_m = fields.get("width_mm", Rack.model_fields["width_mm"].default) / 1000
+        depth_mm = fields.get("depth_mm", Rack.model_fields["depth_mm"].default)
+        need_mm = (self.system.weight_kg + floor.enclosure_kg) / (floor.floor_rating_kg_m2 * width_m) * 1000 - depth_mm
+        if need_mm <= floor.aisle_share_mm + 1e-9:
+            return
+        aisle = math.ceil(need_mm / 50) * 50
+        self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
+        self.findings.append(Finding(
+            "info", "design.floor.spread",
+            f"floor_rating: one {self.system.model} with its enclosure weighs "
+            f"{self.system.weight_kg + floor.enclosure_kg:,.0f} kg, more than {floor.floor_rating_kg_m2:,.0f} kg/m² "
+            f"carries under it: each rack spreads its load over a {aisle:,} mm aisle share"))
 
     def _net_spec(self) -> RackSpec:
-        """Switches are air-cooled: a liquid-cooled network rack would still put all their heat into the air."""
+        """Switches are air-cooled, so network racks are air-cooled: a liquid-cooled one would
+        still put all their heat into the air. A hybrid network rack asked denser than the air
+        limit is an air-cooled rack with a rear-door heat exchanger."""
         spec = self.intent.infra_rack
-        return spec if spec.cooling in (None, "air", "hybrid") else spec.model_copy(update={"cooling": "air"})
+        facility = self.plan.settings.facility
+        cap = spec.power_cap_kw or facility.default_rack_cap_kw
+        door = spec.cooling == "hybrid" and cap > facility.air_cooling_limit_kw
+        return spec.model_copy(update={"cooling": "air", "rear_door_hx": spec.rear_door_hx or door})
 
     def _storage_count(self) -> int:
         s = self.intent.storage
@@ -194,19 +297,34 @@ class _Layout:
         d = self.catalog.get(s.device)
         if d is None or d.storage is None:
             raise DesignError(f"storage: the catalog has no storage appliance '{s.device}'")
-        need_gbs = self.nodes * self.plan.settings.storage.min_write_gbs_per_node
-        return math.ceil(need_gbs / d.storage.write_gbs - 1e-9)
+        return math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
 
-    def _storage_ports(self, storage: int) -> int:
-        ports = self.nodes * sum(n.count for n in self.system.storage_nics())
-        if storage:
-            ports += storage * sum(n.count for n in self.catalog[self.intent.storage.device].nics)
+    def _write_gbs_needed(self) -> float:
+        """The write bandwidth the plan's storage rules ask for: the per-node target with every
+        node writing, and a checkpoint (parameters x bytes per parameter) written within the
+        stall limit of the checkpoint interval."""
+        st, w = self.plan.settings.storage, self.plan.settings.workload
+        need = self.nodes * st.min_write_gbs_per_node
+        if w.enabled:
+            checkpoint_gb = model_shape(w).params * st.checkpoint_bytes_per_param / 1e9
+            need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * st.checkpoint_interval_min * 60))
+        return need
+
+    def _storage_ports(self, counts: dict[str, int]) -> int:
+        ports = sum(n * sum(x.count for x in self.catalog[d].storage_nics()) for d, n in counts.items())
+        storage = self.intent.storage
+        if storage is not None:
+            placed = sum(1 for p in self.plan.placements if p.device == storage.device)
+            ports += placed * sum(n.count for n in self.catalog[storage.device].nics)
         return ports
 
     def _cdus(self, gpu_racks: list[str]) -> None:
         facility = self.plan.settings.facility
         liquid_nodes, liquid_kw = liquid_load(self.plan, self.catalog)
         need = cdus_needed(liquid_nodes, liquid_kw, facility, self.catalog)
+        need -= sum(1 for p in self.plan.placements if p.device == facility.cdu_device)
+        if need <= 0:
+            return
         # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
         room = racks_with_room(self.plan, self.catalog, gpu_racks, facility.cdu_device)[:need]
         for rid in room:
@@ -220,35 +338,38 @@ class _Layout:
             if rt is None:
                 raise DesignError(f"racks: the catalog has no rack type '{spec.rack_type}'")
             fields = rt.rack_fields(facility.default_rack_cap_kw)
+            fields["rear_door_hx"] = spec.rear_door_hx
         else:
             cap = spec.power_cap_kw or facility.default_rack_cap_kw
             cooling = spec.cooling or "air"
-            if cooling == "air":  # air-cooled racks stay within the air-cooling limit
-                cap = min(cap, facility.air_cooling_limit_kw)
             fields = {"cooling": cooling, "height_u": spec.height_u, "power_cap_kw": cap}
-        fields["max_weight_kg"] = self._weight_limit(fields)
+            if cooling == "air":  # air-cooled racks stay within the air-cooling limit (and a rear door's)
+                fields["rear_door_hx"] = spec.rear_door_hx
+                fields["power_cap_kw"] = min(cap, air_limit_kw(facility, spec.rear_door_hx))
         return fields
-
-    def _weight_limit(self, fields: dict[str, Any]) -> float:
-        """The devices' weight a rack may carry: its own rating, and the floor's rating over its
-        footprint and aisle share less the enclosure (the floor check's own figures)."""
-        floor = self.plan.settings.floor
-        default = Rack(id="x", name="x")
-        width = fields.get("width_mm", default.width_mm)
-        depth = fields.get("depth_mm", default.depth_mm) + floor.aisle_share_mm
-        on_floor = floor.floor_rating_kg_m2 * width * depth / 1e6 - floor.enclosure_kg
-        return max(1.0, min(fields.get("max_weight_kg", default.max_weight_kg), on_floor))
 
     def place(self, device: str, count: int, spec: RackSpec, fill: list[str] | None, label: str) -> list[str]:
         if count <= 0:
             return []
         before = {r.id for r in self.plan.racks}
+        command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix,
+                            new_rack_fields=self.rack_fields(spec), label_prefix=label)
         try:
-            AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix, new_rack_fields=self.rack_fields(spec),
-                      label_prefix=label).do(self.plan, self.catalog)
+            self.changes = self.changes | command.do(self.plan, self.catalog)
+            self.done.append(command)
         except CommandError as exc:
             raise DesignError(f"rack_kw / racks: {exc}") from None
         return [r.id for r in self.plan.racks if r.id not in before]
+
+
+def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
+    """GPU nodes placed, by device type."""
+    counts: dict[str, int] = {}
+    for p in plan.placements:
+        d = catalog.get(p.device)
+        if d is not None and d.gpu is not None:
+            counts[p.device] = counts.get(p.device, 0) + 1
+    return counts
 
 
 def _merge(base: dict, over: dict) -> dict:

@@ -26,6 +26,7 @@ class RackSpec(BaseModel):
     cooling: Literal["air", "liquid", "hybrid"] | None = None  # None: by the intent and the system
     power_cap_kw: float | None = Field(None, gt=0, le=1000)
     height_u: int = Field(42, ge=1, le=60)
+    rear_door_hx: bool = False
     rack_type: str | None = None
 
 

@@ -27,8 +27,10 @@ def set_rows(plan: Plan) -> None:
 
 def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
     """Liquid-cooled GPU nodes and the design heat (nameplate x capture fraction, kW) the
-    placed devices put into liquid: what the CDUs are sized on."""
+    placed devices put into liquid, with what rear-door heat exchangers take from the air
+    to water (up to their capacity): what the CDUs are sized on."""
     nodes, kw = 0, 0.0
+    air_by_door_rack: dict[str, float] = {}
     for p in plan.placements:
         d = catalog.get(p.device)
         rack = plan.rack(p.rack)
@@ -37,7 +39,12 @@ def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
         liquid_rack = rack.cooling != "air"
         if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
             nodes += 1
-        kw += capture_fraction(d, liquid_rack, plan.settings.facility) * d.power_max_w / 1000
+        share = capture_fraction(d, liquid_rack, plan.settings.facility)
+        kw += share * d.power_max_w / 1000
+        if rack.rear_door_hx:
+            air_by_door_rack[rack.id] = air_by_door_rack.get(rack.id, 0.0) + (1 - share) * d.power_max_w / 1000
+    door_kw = plan.settings.facility.rear_door_kw
+    kw += sum(min(door_kw, air) for air in air_by_door_rack.values())
     return nodes, kw
 
 
