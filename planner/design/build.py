@@ -96,14 +96,17 @@ def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
     return []
 
 
+def switches_for(catalog: Catalog, tech_id: str) -> list[DeviceType]:
+    """The catalog switches that speak the fabric technology at its line rate, in catalog order."""
+    tech = TECHNOLOGIES[tech_id]
+    return [d for d in catalog if d.switch and d.switch.technology == tech.switch_technology
+            and d.switch.gbps_per_port == tech.line_rate_gbps]
+
+
 def default_switch(catalog: Catalog, tech_id: str) -> str | None:
     """The first catalog switch that speaks the fabric technology at its line rate."""
-    tech = TECHNOLOGIES[tech_id]
-    for d in catalog:
-        s = d.switch
-        if s and s.technology == tech.switch_technology and s.gbps_per_port == tech.line_rate_gbps:
-            return d.id
-    return None
+    found = switches_for(catalog, tech_id)
+    return found[0].id if found else None
 
 
 def _match_storage_switch(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog) -> None:
@@ -182,10 +185,7 @@ class _Layout:
         i, plan, settings = self.intent, self.plan, self.plan.settings
         counts = gpu_counts(plan, self.catalog)
         if i.fabric_switches and counts:
-            try:
-                size = plan_fabric(counts, self.catalog, settings.fabric)
-            except FabricSizingError as exc:
-                raise DesignError(f"fabric at {sum(counts.values()):,} nodes: {exc}") from None
+            size = self._size_fabric(counts)
             if size is not None:
                 sw = settings.fabric.switch_device
                 self.top_up(sw, size.switches, self._net_spec(), switch_label(self.catalog, sw))
@@ -204,6 +204,28 @@ class _Layout:
         if i.management_switch and sum(counts.values()) > 1:
             # One out-of-band port per device (BMC), 48 per management switch.
             self.top_up("mgmt-1g-48", math.ceil(len(plan.placements) / 48), self._net_spec(), "mgmt-")
+
+    def _size_fabric(self, counts: dict[str, int]):
+        """The fabric the nodes need (``plan_fabric``); when the switch cannot hold them and the
+        intent names none, the next larger switch that speaks the same fabric."""
+        fabric = self.plan.settings.fabric
+        try:
+            return plan_fabric(counts, self.catalog, fabric)
+        except FabricSizingError as exc:
+            error = exc
+        if self.intent.switch is None and "switch_device" not in self.intent.settings.get("fabric", {}):
+            for sw in switches_for(self.catalog, fabric.technology):
+                try:
+                    size = plan_fabric(counts, self.catalog, fabric.model_copy(update={"switch_device": sw.id}))
+                except FabricSizingError:
+                    continue
+                self.plan.settings.fabric = fabric.model_copy(update={"switch_device": sw.id})
+                self.findings.append(Finding(
+                    "info", "design.fabric.switch",
+                    f"fabric: {fabric.switch_device} cannot hold {sum(counts.values()):,} nodes in three tiers; "
+                    f"the fabric is built of {sw.title} ({sw.switch.ports} ports)"))
+                return size
+        raise DesignError(f"fabric at {sum(counts.values()):,} nodes: {error}") from None
 
     def top_up(self, device: str, need: int, spec: RackSpec, label: str, *, fill: bool = True) -> None:
         """Place ``need`` less those already placed; network devices fill the network racks first."""
@@ -327,8 +349,7 @@ class _Layout:
             return
         # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
         room = racks_with_room(self.plan, self.catalog, gpu_racks, facility.cdu_device)[:need]
-        for rid in room:
-            self.place(facility.cdu_device, 1, self.intent.cdu_rack, [rid], "cdu-")
+        self.place(facility.cdu_device, len(room), self.intent.cdu_rack, room, "cdu-", max_per_rack=1)
         self.place(facility.cdu_device, need - len(room), self.intent.cdu_rack, None, "cdu-")
 
     def rack_fields(self, spec: RackSpec) -> dict[str, Any]:
@@ -348,12 +369,13 @@ class _Layout:
                 fields["power_cap_kw"] = min(cap, air_limit_kw(facility, spec.rear_door_hx))
         return fields
 
-    def place(self, device: str, count: int, spec: RackSpec, fill: list[str] | None, label: str) -> list[str]:
+    def place(self, device: str, count: int, spec: RackSpec, fill: list[str] | None, label: str,
+              max_per_rack: int | None = None) -> list[str]:
         if count <= 0:
             return []
         before = {r.id for r in self.plan.racks}
         command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix,
-                            new_rack_fields=self.rack_fields(spec), label_prefix=label)
+                            new_rack_fields=self.rack_fields(spec), label_prefix=label, max_per_rack=max_per_rack)
         try:
             self.changes = self.changes | command.do(self.plan, self.catalog)
             self.done.append(command)

@@ -21,8 +21,10 @@ class AutoPlace(Command):
     basis (and to their height), first the given racks, then new racks as needed."""
 
     def __init__(self, device: str, count: int, *, racks: list[str] | None = None, new_rack_prefix: str = "Rack",
-                 new_rack_fields: dict[str, Any] | None = None, label_prefix: str = ""):
+                 new_rack_fields: dict[str, Any] | None = None, label_prefix: str = "",
+                 max_per_rack: int | None = None):
         self.device, self.count = device, count
+        self.max_per_rack = max_per_rack  # at most this many into each given rack (one CDU a rack)
         self.racks = racks
         self.new_rack_prefix = new_rack_prefix
         self.new_rack_fields = dict(new_rack_fields or {})
@@ -51,7 +53,8 @@ class AutoPlace(Command):
             for rack_id in targets:
                 if remaining == 0:
                     break
-                remaining -= self._fill(plan, catalog, d, p_mw, rack_id, remaining, done)
+                want = remaining if self.max_per_rack is None else min(remaining, self.max_per_rack)
+                remaining -= self._fill(plan, catalog, d, p_mw, rack_id, want, done)
             names = _RackNamer(plan, self.new_rack_prefix)
             fields = self._new_rack_fields(plan, d)
             while remaining > 0:
