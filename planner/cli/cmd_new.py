@@ -6,12 +6,9 @@ from __future__ import annotations
 import argparse
 import typing
 
-from pydantic import ValidationError
-
 from planner.cli import load_catalog_arg
-from planner.design.build import DesignError, design
-from planner.design.intent import Intent
-from planner.design.templates import design_template
+from planner.design.build import DesignError
+from planner.design.templates import design_from
 from planner.plan.fileio import save_plan
 from planner.safefile import check_target
 from planner.settings.fabric import FabricTech
@@ -95,17 +92,11 @@ def _intent_changes(args) -> dict:
 
 def _design(args, catalog):
     changes = _intent_changes(args)
-    try:
-        if args.template is None and args.system is not None:
-            if args.gpus is None and args.nodes is None:
-                raise DesignError("--system needs --gpus or --nodes")
-            return design(Intent.model_validate(changes), catalog)
-        nodes = changes.pop("nodes", None)
-        return design_template(args.template or "medium", nodes=nodes, catalog=catalog, **changes)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "intent"
-        raise DesignError(f"{where}: {first['msg']}") from None
+    if args.template is None and args.system is not None:
+        if args.gpus is None and args.nodes is None:
+            raise DesignError("--system needs --gpus or --nodes")
+        return design_from(None, catalog, **changes)
+    return design_from(args.template or "medium", catalog, **changes)
 
 
 def run(args) -> int:

@@ -14,7 +14,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from planner.design.build import DesignError, _merge, design
 from planner.design.intent import Intent
@@ -94,6 +94,24 @@ def design_template(name: str, *, nodes: int | None = None, catalog: Catalog | N
         return design(intent, catalog, title=title, description=t.description)
     except DesignError as exc:
         raise TemplateError(f"template '{name}': {exc}") from None
+
+
+def design_from(template: str | None, catalog: Catalog | None = None, **changes: Any):
+    """A design from intent fields alone (``template`` None: ``system`` and ``gpus`` or
+    ``nodes`` needed) or from a template's intent with the fields over it; bad values raise
+    a ``DesignError`` naming the field."""
+    try:
+        if template is None:
+            if changes.get("system") is None:
+                raise DesignError("system: choose a GPU system or a template")
+            return design(Intent.model_validate({k: v for k, v in changes.items() if v is not None}),
+                          catalog or default_catalog())
+        nodes = changes.pop("nodes", None)
+        return design_template(template, nodes=nodes, catalog=catalog, **changes)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "intent"
+        raise DesignError(f"{where}: {first['msg']}") from None
 
 
 def resized_title(t: Template, intent: Intent, catalog: Catalog) -> str:
