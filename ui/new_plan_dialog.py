@@ -124,6 +124,13 @@ class NewPlanDialog(QDialog):
             return dict(values.values())
         return dict(v for w, v in values.items() if w in self._touched)
 
+    def accept(self) -> None:
+        """Create from the fields as they are now (the preview may wait on its timer)."""
+        self._timer.stop()
+        self.refresh()
+        if self.design is not None:
+            super().accept()
+
     def refresh(self) -> None:
         """Design from the fields and show the plan's totals, or what does not hold."""
         template = self.template.currentData() or None
