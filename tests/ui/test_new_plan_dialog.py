@@ -8,12 +8,16 @@ from ui.new_plan_dialog import NewPlanDialog
 CAT = default_catalog()
 
 
+def choose(dialog, system, gpus, rack_kw):
+    dialog.system.setCurrentIndex(dialog.system.findData(system))
+    dialog.gpus.setValue(gpus)
+    dialog.rack_kw.setValue(rack_kw)
+
+
 def test_the_b200_intent_previews_its_totals_and_designs_without_errors(qtbot):
     dialog = NewPlanDialog(CAT, template="")
     qtbot.addWidget(dialog)
-    dialog.system.setCurrentIndex(dialog.system.findData("dgx-b200"))
-    dialog.gpus.setValue(1024)
-    dialog.rack_kw.setValue(40)
+    choose(dialog, "dgx-b200", 1024, 40)
     dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))
     dialog.model.setCurrentIndex(dialog.model.findData("llama3-70b"))
     dialog.refresh()  # the timer's work, now
@@ -40,9 +44,7 @@ def test_a_template_fills_the_fields_and_a_changed_field_overrides_it(qtbot):
 def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     dialog = NewPlanDialog(CAT, template="")
     qtbot.addWidget(dialog)
-    dialog.system.setCurrentIndex(dialog.system.findData("gb200-nvl72"))
-    dialog.rack_kw.setValue(5)
-    dialog.gpus.setValue(72)
+    choose(dialog, "gb200-nvl72", 72, 5)
     dialog.refresh()
     # A rack-scale system is its own rack type: the 5 kW cap does not apply to it, so it holds.
     assert dialog.preview.text().startswith("72 GPUs in 1 nodes")
