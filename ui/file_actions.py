@@ -21,7 +21,7 @@ from planner.plan.fileio import open_plan
 from planner.plan.names import file_slug
 from ui.last_folder import last_folder, remember_folder
 from ui.plan_lock import PlanGuard
-from ui.template_dialog import TemplateDialog
+from ui.new_plan_dialog import NewPlanDialog
 
 APP_TITLE = "GPU Cluster Planner"
 PLAN_FILTER = "Plans (*.json);;All files (*)"
@@ -108,9 +108,9 @@ class FileActions:
     def new_from_template(self) -> None:
         if not self.maybe_save():
             return
-        dialog = TemplateDialog(self)
-        if dialog.exec() and dialog.template_name():
-            self.new_plan(dialog.template_name())
+        dialog = NewPlanDialog(self.doc.catalog, self)
+        if dialog.exec() and dialog.design is not None:
+            self.show_plan(dialog.design.plan)
 
     def new_plan(self, template: str) -> None:
         try:
@@ -118,6 +118,10 @@ class FileActions:
         except PlannerError as exc:
             self.show_error("New plan", str(exc))
             return
+        self.show_plan(plan)
+
+    def show_plan(self, plan) -> None:
+        """A new plan in the window: no file, no history."""
         self.doc.replace(plan, None)
         self.plan_guard.take(None)
         self.view.zoom_to_rack_height()

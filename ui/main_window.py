@@ -138,7 +138,7 @@ class MainWindow(FileActions, QMainWindow):
 
     def _build_actions(self) -> None:
         sp = QStyle.StandardPixmap
-        self.new_action = self._action("&New from template…", self.new_from_template, QKeySequence.StandardKey.New,
+        self.new_action = self._action("&New plan…", self.new_from_template, QKeySequence.StandardKey.New,
                                        sp.SP_FileIcon, "Start a new plan from a reference design")
         self.open_action = self._action("&Open…", self.open_dialog, QKeySequence.StandardKey.Open, sp.SP_DialogOpenButton,
                                         "Open a plan file")

@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QSpinBox,
                                QVBoxLayout)
 
-from planner.plan.autoplace import AutoPlace
+from planner.design.grow import PlaceNodes
 from planner.plan.names import series_prefix
 from planner.plan.commands import RACK_FIELDS, EditRack
 from planner.plan.model import Rack
@@ -98,7 +98,8 @@ class RackEditor(QDialog):
 
 
 class AutoPlaceDialog(QDialog):
-    """Place N nodes of a chosen type: into the given racks first, then new racks as needed."""
+    """Place N nodes of a chosen type: into the given racks first, then new racks as needed,
+    with the switches, storage and CDUs they need and the parallelism re-picked (one undo step)."""
 
     def __init__(self, doc: Document, racks: list[str] | None, parent=None):
         super().__init__(parent)
@@ -131,8 +132,7 @@ class AutoPlaceDialog(QDialog):
     def accept(self) -> None:
         device = self.doc.catalog[self.device.currentData()]
         labels = series_prefix(self.doc.plan, self.doc.catalog, device)  # continue node-N
-        if self.doc.apply(AutoPlace(device.id, self.count.value(), racks=self.racks, new_rack_prefix="GPU",
-                                    label_prefix=labels)):
+        if self.doc.apply(PlaceNodes(device.id, self.count.value(), racks=self.racks, label_prefix=labels)):
             super().accept()
         else:
             self.message.setText(self.doc.last_error or "")

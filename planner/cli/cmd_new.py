@@ -1,38 +1,113 @@
-"""cluster-planner new: write a plan from a template."""
+"""cluster-planner new: write a plan designed from an intent (flags), a template, or both
+(the template's intent with the flags over it)."""
+
+from __future__ import annotations
+
+import argparse
+import typing
 
 from planner.cli import load_catalog_arg
-from planner.design.templates import build_template
+from planner.design.build import DesignError
+from planner.design.templates import design_from
 from planner.plan.fileio import save_plan
 from planner.safefile import check_target
+from planner.settings.fabric import FabricTech
+from planner.settings.workload import ModelPreset
+
+_SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
 
-def _nodes(text: str) -> int:
-    import argparse
+def _count(name: str, low: int, high: int):
+    def parse(text: str) -> int:
+        try:
+            n = int(text.replace(",", "").replace("_", ""))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of {name}") from None
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"--{name} takes {low:,} to {high:,}")
+        return n
+    return parse
 
+
+def _positive(text: str) -> float:
     try:
-        n = int(text)
+        x = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of nodes") from None
-    if not 0 <= n <= 100_000:
-        raise argparse.ArgumentTypeError("--nodes takes 0 to 100,000")
-    return n
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0 < x < float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}' must be above 0")
+    return x
+
+
+def _tokens(text: str) -> float:
+    """Tokens to train, in billions: '15T', '300B', '2.5e12'."""
+    t = text.strip().lower()
+    unit = t[-1] if t and t[-1] in "kmbt" else ""
+    try:
+        x = float(t[:-1] if unit else t) * _SCALE[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a token count (e.g. 15T, 300B, 2.5e12)") from None
+    if not 1e6 <= x <= 1e16:
+        raise argparse.ArgumentTypeError("--train-tokens takes 1M to 10,000T tokens")
+    return x / 1e9
+
+
+# flag -> intent field
+INTENT_FLAGS = ("gpus", "nodes", "system", "rack_kw", "cooling", "power_basis", "fabric", "switch", "tiers",
+                "oversubscription", "model", "params_b", "train_tokens_b", "floor_rating_kg_m2",
+                "air_cooling_limit_kw", "write_gbs_per_node")
 
 
 def register(sub) -> None:
-    p = sub.add_parser("new", help="write a new plan from a template")
-    p.add_argument("--template", "-t", default="medium", help="template name (see 'templates'); default medium")
-    p.add_argument("--nodes", type=_nodes, help="resize the template's GPU node count")
+    p = sub.add_parser("new", help="write a new plan designed from an intent or a template")
+    p.add_argument("--template", "-t", help="start from this template's intent (see 'templates'); "
+                   "default medium when no --system is given")
+    p.add_argument("--system", help="GPU node or rack-scale system (catalog id, see 'catalog')")
+    p.add_argument("--gpus", type=_count("gpus", 1, 1_000_000), help="GPUs (rounded up to whole systems)")
+    p.add_argument("--nodes", type=_count("nodes", 0, 100_000), help="GPU nodes (or rack-scale systems)")
+    p.add_argument("--rack-kw", dest="rack_kw", type=_positive, help="rack power cap, kW")
+    p.add_argument("--cooling", choices=["air", "liquid", "auto"], help="rack cooling; auto: what the system needs")
     p.add_argument("--power-basis", choices=["typical", "nameplate"], help="lay racks out on this power basis")
+    p.add_argument("--fabric", choices=typing.get_args(FabricTech), help="compute-fabric technology")
+    p.add_argument("--switch", help="compute-fabric switch (catalog id); default: one speaking --fabric")
+    p.add_argument("--tiers", choices=["auto", "2", "3"], help="fat-tree tiers")
+    p.add_argument("--oversubscription", type=_positive, help="leaf oversubscription (1 = non-blocking)")
+    p.add_argument("--model", choices=typing.get_args(ModelPreset), help="model preset to train")
+    p.add_argument("--params-b", dest="params_b", type=_positive, help="custom model size, billion parameters")
+    p.add_argument("--train-tokens", dest="train_tokens_b", type=_tokens, help="tokens to train (15T, 300B)")
+    p.add_argument("--write-gbs-per-node", dest="write_gbs_per_node", type=_positive,
+                   help="checkpoint write target per node, GB/s (sizes storage)")
+    p.add_argument("--floor-rating", dest="floor_rating_kg_m2", type=_positive, help="floor rating, kg/m²")
+    p.add_argument("--air-limit", dest="air_cooling_limit_kw", type=_positive, help="air-cooling limit per rack, kW")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the plan (.json)")
     p.set_defaults(run=run)
+
+
+def _intent_changes(args) -> dict:
+    changes = {k: getattr(args, k) for k in INTENT_FLAGS if getattr(args, k, None) is not None}
+    if args.model is not None and args.model != "custom":
+        changes.setdefault("params_b", None)
+    return changes
+
+
+def _design(args, catalog):
+    changes = _intent_changes(args)
+    if args.template is None and args.system is not None:
+        if args.gpus is None and args.nodes is None:
+            raise DesignError("--system needs --gpus or --nodes")
+        return design_from(None, catalog, **changes)
+    return design_from(args.template or "medium", catalog, **changes)
 
 
 def run(args) -> int:
     check_target(args.output, args.catalog)  # refuse a bad target before building anything
     catalog = load_catalog_arg(args)
-    plan = build_template(args.template, nodes=args.nodes, power_basis=args.power_basis, catalog=catalog)
+    result = _design(args, catalog)
+    plan = result.plan
     save_plan(plan, args.output, inputs=args.catalog)
     racks, devices = len(plan.racks), len(plan.placements)
     print(f"wrote {args.output}: {plan.name}, {racks} rack{'' if racks == 1 else 's'}, "
           f"{devices} device{'' if devices == 1 else 's'}")
+    for f in result.findings:
+        print(f"  {f.severity}: {f.message}")
     return 0

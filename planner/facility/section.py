@@ -1,9 +1,11 @@
 """The report's facility section: UPS and generator capacity, and facility water.
 
 The UPS carries the IT load at nameplate (design load); the generators carry the whole
-facility at design load, IT nameplate x PUE. Each is built from units of the set size
-with its redundancy: N = ceil(load / unit), N+1 = one more, 2N = twice N (Uptime
-Institute tiers). Facility water: Q = P / (c_p x rho x delta T) over all racks' design
+facility at design load, IT nameplate x PUE. Each is built from units with its
+redundancy: N = ceil(load / unit), N+1 = one more, 2N = twice N (Uptime Institute tiers).
+By default the units are sized from the load (``unit_size_kw``: N = ceil(load / set size)
+units of the load's share rounded up to 50 kW); entered set sizes are used as they are,
+with a warning when they install more than twice what the load needs. Facility water: Q = P / (c_p x rho x delta T) over all racks' design
 heat to liquid (``planner.facility.heat``).
 """
 
@@ -15,6 +17,19 @@ from dataclasses import dataclass
 from planner.facility.heat import water_l_min
 from planner.figures import Figures, figure
 from planner.findings import Finding
+
+
+UNIT_STEP_KW = 50.0  # plant units sized to the load are rounded up to this step (plant_sizing's source)
+FAR_ABOVE = 2.0  # an entered plant this many times what the load needs is worth a finding
+
+
+def unit_size_kw(load_kw: float, set_kw: float, sizing: str) -> float:
+    """The size of one unit: the entered set size, or sized from the load (the load's share
+    of N = ceil(load / set size) units, rounded up to 50 kW, at most the set size)."""
+    if sizing == "entered" or load_kw <= 0:
+        return set_kw
+    n = math.ceil(load_kw / set_kw - 1e-9)
+    return min(set_kw, math.ceil(load_kw / n / UNIT_STEP_KW - 1e-9) * UNIT_STEP_KW)
 
 
 def units_for(load_kw: float, unit_kw: float, redundancy: str) -> int:
@@ -48,14 +63,37 @@ def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
     it_kw = t.it_power_nameplate_kw
     gen_load = it_kw * s.facility.pue
     liquid_kw = t.liquid_heat_kw
-    ups = units_for(it_kw, s.power.ups_module_kw, s.power.ups_redundancy)
-    gens = units_for(gen_load, s.power.generator_kw, s.power.generator_redundancy)
+    sizing = s.power.plant_sizing
+    ups_unit = unit_size_kw(it_kw, s.power.ups_module_kw, sizing)
+    gen_unit = unit_size_kw(gen_load, s.power.generator_kw, sizing)
+    ups = units_for(it_kw, ups_unit, s.power.ups_redundancy)
+    gens = units_for(gen_load, gen_unit, s.power.generator_redundancy)
+    findings = [f for f in (_far_above("UPS", ups * ups_unit, it_kw, s.power.ups_module_kw, s.power.ups_redundancy,
+                                       sizing),
+                            _far_above("Generator", gens * gen_unit, gen_load, s.power.generator_kw,
+                                       s.power.generator_redundancy, sizing)) if f]
     section = FacilitySection(
-        ups_kw=round(ups * s.power.ups_module_kw, 3), ups_units=ups, ups_load_kw=round(it_kw, 3),
+        ups_kw=round(ups * ups_unit, 3), ups_units=ups, ups_load_kw=round(it_kw, 3),
         ups_redundancy=s.power.ups_redundancy,
-        generator_kw=round(gens * s.power.generator_kw, 3), generator_units=gens,
+        generator_kw=round(gens * gen_unit, 3), generator_units=gens,
         generator_load_kw=round(gen_load, 3), generator_redundancy=s.power.generator_redundancy,
         heat_liquid_kw=round(liquid_kw, 3), heat_air_kw=round(it_kw - liquid_kw, 3),
         water_l_min=round(water_l_min(liquid_kw, s.facility), 3),
         rack_pdus=t.pdus, committed_kw=round(t.cap_mw / 1e6, 3))
-    return section, []
+    return section, findings
+
+
+def _far_above(what: str, installed_kw: float, load_kw: float, set_kw: float, redundancy: str,
+               sizing: str) -> Finding | None:
+    """An entered plant more than twice what units sized to the load would install."""
+    if sizing != "entered" or load_kw <= 0:
+        return None
+    sized_kw = units_for(load_kw, unit_size_kw(load_kw, set_kw, "load"), redundancy) * \
+        unit_size_kw(load_kw, set_kw, "load")
+    if installed_kw <= FAR_ABOVE * sized_kw + 1e-9:
+        return None
+    return Finding(
+        "warning", f"facility.{what.lower()}.far_above_load",
+        f"{what} capacity installed is {installed_kw:,.0f} kW ({redundancy} of {set_kw:,.0f} kW units) for a "
+        f"{load_kw:,.1f} kW load: units sized to the load would install {sized_kw:,.0f} kW; set the plant sizing "
+        "to 'load' or enter smaller units")

@@ -3,7 +3,8 @@
 A rack is filled no further than its own checks allow: its power cap on the plan's basis,
 for an air-cooled rack the plan's air-cooling limit, and its weight rating. New racks are
 liquid-cooled for liquid-cooled devices, and an air-cooled new rack is capped at the air
-limit, so auto-place never adds a rack that warns about itself on power, air or weight."""
+limit (plus a rear door's capacity when it has one), and the floor's rating under it, so
+auto-place never adds a rack that warns about itself on power, air, weight or floor load."""
 
 from __future__ import annotations
 
@@ -20,8 +21,10 @@ class AutoPlace(Command):
     basis (and to their height), first the given racks, then new racks as needed."""
 
     def __init__(self, device: str, count: int, *, racks: list[str] | None = None, new_rack_prefix: str = "Rack",
-                 new_rack_fields: dict[str, Any] | None = None, label_prefix: str = ""):
+                 new_rack_fields: dict[str, Any] | None = None, label_prefix: str = "",
+                 max_per_rack: int | None = None):
         self.device, self.count = device, count
+        self.max_per_rack = max_per_rack  # at most this many into each given rack (one CDU a rack)
         self.racks = racks
         self.new_rack_prefix = new_rack_prefix
         self.new_rack_fields = dict(new_rack_fields or {})
@@ -50,7 +53,8 @@ class AutoPlace(Command):
             for rack_id in targets:
                 if remaining == 0:
                     break
-                remaining -= self._fill(plan, catalog, d, p_mw, rack_id, remaining, done)
+                want = remaining if self.max_per_rack is None else min(remaining, self.max_per_rack)
+                remaining -= self._fill(plan, catalog, d, p_mw, rack_id, want, done)
             names = _RackNamer(plan, self.new_rack_prefix)
             fields = self._new_rack_fields(plan, d)
             while remaining > 0:
@@ -77,7 +81,7 @@ class AutoPlace(Command):
         fields.setdefault("cooling", d.cooling)
         fields.setdefault("power_cap_kw", facility.default_rack_cap_kw)
         if fields["cooling"] == "air":
-            fields["power_cap_kw"] = min(fields["power_cap_kw"], facility.air_cooling_limit_kw)
+            fields["power_cap_kw"] = min(fields["power_cap_kw"], air_limit_kw(facility, fields.get("rear_door_hx", False)))
         return fields
 
     def _fill(self, plan, catalog, d, p_mw, rack_id, want, done) -> int:
@@ -89,8 +93,10 @@ class AutoPlace(Command):
         members = [catalog[p.device] for p in plan.rack_members(rack_id).values() if p.device in catalog]
         used_mw = sum(round(m.power_w(basis) * 1000) for m in members)
         used_g = sum(round(m.weight_kg * 1000) for m in members)
-        cap_kw = rack.power_cap_kw if rack.cooling != "air" else min(rack.power_cap_kw, facility.air_cooling_limit_kw)
-        cap_mw, cap_g, d_g = round(cap_kw * 1e6), round(rack.max_weight_kg * 1000), round(d.weight_kg * 1000)
+        cap_kw = rack.power_cap_kw if rack.cooling != "air" else min(rack.power_cap_kw,
+                                                                      air_limit_kw(facility, rack.rear_door_hx))
+        cap_g = round(min(rack.max_weight_kg, floor_limit_kg(rack, plan.settings.floor)) * 1000)
+        cap_mw, d_g = round(cap_kw * 1e6), round(d.weight_kg * 1000)
         placed = 0
         while placed < want and used_mw + p_mw <= cap_mw and used_g + d_g <= cap_g:
             u = lowest_free_u(plan, catalog, rack, d.u_height)
@@ -110,6 +116,18 @@ class AutoPlace(Command):
         for c in reversed(self._done):
             changes = changes | c.undo(plan, catalog)
         return changes
+
+
+def floor_limit_kg(rack, floor) -> float:
+    """The devices' weight the floor carries under a rack: its rating over the rack's footprint
+    and aisle share, less the enclosure (the floor check's own figures)."""
+    return floor.floor_rating_kg_m2 * rack.width_mm * (rack.depth_mm + floor.aisle_share_mm) / 1e6 - floor.enclosure_kg
+
+
+def air_limit_kw(facility, rear_door_hx: bool) -> float:
+    """The heat an air-cooled rack may put out: the air-cooling limit, plus what a rear-door
+    heat exchanger takes to water (the air check's own figures)."""
+    return facility.air_cooling_limit_kw + (facility.rear_door_kw if rear_door_hx else 0.0)
 
 
 def _collect_changes(done: list[Command]) -> ChangeSet:

@@ -73,3 +73,11 @@ class PowerSettings(Section):
         gt=0,
         le=100_000,
     )
+    plant_sizing: Literal["load", "entered"] = setting(
+        "load",
+        title="UPS and generator sizing",
+        source="Planner assumption: 'load' sizes the plant from the load: as many units as the set sizes "
+        "above need (N = ceil(load / set size)), each the load's share rounded up to 50 kW and at most the "
+        "set size, with the redundancy (Uptime Institute tiers). 'entered' installs units of the set sizes "
+        "as entered, and says when that is more than twice what the load needs.",
+    )

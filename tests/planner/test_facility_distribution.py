@@ -98,13 +98,23 @@ def test_colocation_bills_the_committed_kw_by_default():
 
 
 def test_facility_ups_and_generators_with_their_redundancy():
-    # IT nameplate 40.8 kW: UPS N+1 of 500 kW modules -> 1 + 1 = 2 -> 1,000 kW; generators carry
-    # 40.8 x PUE 1.56 = 63.6 kW: N+1 of 2,000 kW sets -> 2 -> 4,000 kW. 2N UPS of 20 kW modules:
-    # ceil(40.8 / 20) = 3, doubled -> 6 x 20 = 120 kW.
+    # IT nameplate 40.8 kW. Sized from the load (the default): UPS ceil(40.8 / 500) = 1 unit of
+    # 40.8 rounded up to 50 kW, N+1 -> 2 x 50 = 100 kW; generators carry 40.8 x PUE 1.56 =
+    # 63.6 kW: 1 set of 100 kW, N+1 -> 200 kW.
     report, _ = rack_report()
     fac = report.to_json()["facility"]
-    assert (fac["ups_kw"], fac["generator_kw"]) == (1_000, 4_000)
+    assert (fac["ups_kw"], fac["generator_kw"]) == (100, 200)
     assert fac["generator_load_kw"] == pytest.approx(63.648)
+    assert not [f for f in report.findings if f.code.startswith("facility.")]
+    # Entered set sizes: N+1 of 500 kW modules -> 1,000 kW; N+1 of 2,000 kW sets -> 4,000 kW,
+    # more than twice the 100 and 200 kW the load needs: a warning for each.
+    report, _ = rack_report(power={"plant_sizing": "entered"})
+    fac = report.to_json()["facility"]
+    assert (fac["ups_kw"], fac["generator_kw"]) == (1_000, 4_000)
+    codes = {f.code for f in report.findings if f.severity == "warning"}
+    assert {"facility.ups.far_above_load", "facility.generator.far_above_load"} <= codes
+    # 2N UPS of 20 kW modules: ceil(40.8 / 20) = 3 (a share of 13.6 kW rounds up to 50, above
+    # the 20 kW module: 20), doubled -> 6 x 20 = 120 kW.
     report, _ = rack_report(power={"ups_redundancy": "2N", "ups_module_kw": 20})
     assert report.to_json()["facility"]["ups_kw"] == 120
 

@@ -6,7 +6,7 @@ import pytest
 from planner.cli import main
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
-from planner.design.templates import build_template
+from planner.design.templates import build_template, design_template
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +66,18 @@ def test_frontier_has_no_error_findings(frontier):
 
 
 def test_64_port_switches_cannot_hold_100k_gpus_clean_message(catalog):
-    # massive uses QM9700 (64 ports): k^3/4 = 65,536 endpoints < 100,000
+    # QM9700 (64 ports): k^3/4 = 65,536 endpoints < 100,000. Named by the intent, it stays and
+    # the design says why it cannot hold.
     with pytest.raises(PlannerError, match="choose a switch with more ports"):
-        build_template("massive", nodes=12_500, catalog=catalog)
+        build_template("massive", nodes=12_500, catalog=catalog, settings={"fabric": {"switch_device": "qm9700"}})
+
+
+def test_the_design_takes_a_larger_switch_when_the_default_cannot_hold(catalog):
+    # massive names no switch: at 12,500 nodes the design takes the next NDR switch of the
+    # catalog, Q3400 split to 288 x 400G (k^3/4 = 5,971,968 endpoints), and says so.
+    result = design_template("massive", nodes=12_500, catalog=catalog)
+    assert result.plan.settings.fabric.switch_device == "q3400-400"
+    assert any(f.code == "design.fabric.switch" for f in result.findings)
 
 
 def test_resized_template_is_named_by_its_node_count(catalog, tmp_path, capsys):

@@ -44,11 +44,16 @@ def test_nameplate_basis_cdus_join_the_gpu_racks_they_serve():
     assert not any(r.name.startswith("CDU") for r in plan.racks)
 
 
-def test_liquid_cooled_infra_racks_keep_their_cdus():
-    # frontier-100k declares liquid-cooled NET racks (69 kW): the CDUs stay there. Sized
-    # by capacity on the design heat to liquid, N+1. Resized to 100 nodes here:
-    # 100 x 10.2 kW x 0.8 = 816 kW / 250 = 3.3 -> 4, + 1 spare = 5 CDUs.
+def test_frontier_cdus_join_its_gpu_racks_and_switch_racks_stay_air_cooled():
+    # frontier-100k: liquid GPU racks capped at 69 kW on the nameplate basis. Resized to 100
+    # nodes: 6 nodes a rack (6 x 10.2 = 61.2 kW; 7 would be 71.4), 17 GPU racks. CDUs by
+    # capacity on the design heat, N+1: 100 x 10.2 kW x 0.8 = 816 kW / 250 = 3.3 -> 4, + 1 = 5;
+    # a GPU rack takes one (61.2 + 3.0 = 64.2 kW <= 69, 24U + 4U <= 42U), so GPU-01..05 hold them.
+    # The switches are air-cooled, so the NET racks are air-cooled (a liquid-cooled rack
+    # of switches would put all its heat into the air and warn about it).
     plan = build_template("frontier-100k", nodes=100)
-    racks = cdu_racks(plan)
-    assert racks and all(name.startswith("NET") and cooling == "liquid" for name, cooling in racks.items())
-    assert evaluate(plan, CAT).totals.cdus_placed == 5
+    assert cdu_racks(plan) == {f"GPU-{i:02d}": "liquid" for i in range(1, 6)}
+    assert {r.cooling for r in plan.racks if r.name.startswith("NET")} == {"air"}
+    report = evaluate(plan, CAT)
+    assert report.totals.cdus_placed == 5
+    assert not [f for f in report.findings if f.code == "rack.cooling.air_remainder"]

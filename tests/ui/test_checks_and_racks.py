@@ -230,3 +230,20 @@ def test_a_taller_rack_is_laid_out_again_with_bottoms_aligned(window):
     assert a.bottom() == b.bottom()
 
     assert a.height() - b.height() == 6 * theme.U_PX  # 48U - 42U = 6 more slots
+
+
+def test_auto_place_128_dgx_b200_keeps_the_design_whole_and_the_summary_filled(window):
+    # The default plan (16 HGX H100) + 128 DGX B200 = 1,152 GPUs: the switches, storage and
+    # CDUs come with them and the parallelism is re-picked, so no error and no blank figure.
+    doc = window.doc
+    dialog = window.auto_place(None)
+    dialog.device.setCurrentIndex(dialog.device.findData("dgx-b200"))
+    dialog.count.setValue(128)
+    dialog.accept()
+    assert window.summary.text("gpus") == "1,152"
+    assert not [f.message for f in doc.report.findings if f.severity == "error"]
+    for key in ("tokens_per_s", "gpu_idle_pct", "allreduce_ms", "mfu", "time_to_train"):
+        assert window.summary.text(key) not in ("", "–"), key
+    assert window.undo_action.text().replace("&", "").startswith("Undo Auto-place 128 x")
+    window.undo_action.trigger()
+    assert window.summary.text("gpus") == "128"

@@ -182,3 +182,22 @@ def test_on_the_zoomed_out_floor_a_device_is_dragged_from_one_rack_block_to_anot
 
 
 pytestmark = pytest.mark.realinput
+
+
+def test_new_plan_dialog_with_the_keyboard_designs_the_gpus_typed(real_app):
+    # File > New plan… (Ctrl+N) starts from the medium template's intent (16 x 8 H100); two
+    # tabs reach the GPU count; 256 typed and Enter: 256 / 8 = 32 HGX H100 nodes.
+    app = real_app
+    app.key("ctrl+n")
+    app.wait_state(lambda s: s["dialog"] == "New plan", "the New plan dialog", timeout=60)
+    app.key("Tab")
+    app.key("Tab")
+    app.key("ctrl+a")
+    app.xdotool("type", "--delay", "40", "256")
+    app.settle(1.0)
+    app.screenshot("new-plan-dialog")
+    app.key("Return")
+    state = app.wait_state(lambda s: s["dialog"] is None and len(placements(s, "hgx-h100-8")) == 32,
+                           "the 256-GPU plan", timeout=90)
+    assert state["plan"]["name"].startswith("32-node cluster (256 x H100")
+    app.screenshot("new-plan-created")

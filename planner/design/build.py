@@ -1,0 +1,401 @@
+"""Design from intent: one function that turns an ``Intent`` into a whole plan.
+
+GPU systems by auto-place within each rack's power cap (the plan's basis), the air-cooling
+limit, the rack's weight rating and the floor's rating; the compute-fabric switches the
+nodes need (``plan_fabric``, the fat-tree rules) in air-cooled network racks; storage
+appliances for the checkpoint write target; storage and management switches; CDUs by the
+plan's CDU policy; the parallelism for the workload; the facility plant from the load.
+The templates are intents passed through the same function.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from planner.design.intent import Intent, RackSpec
+from planner.design.parallelism import choose_parallelism
+from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
+from planner.errors import PlannerError
+from planner.facility.cooling import cdus_needed
+from planner.findings import Finding
+from planner.hardware.catalog import Catalog, DeviceType, default_catalog
+from planner.network.checks import summarise_nodes
+from planner.network.fabric import FabricSizingError, plan_fabric
+from planner.network.technologies import TECHNOLOGIES
+from planner.plan.autoplace import AutoPlace, air_limit_kw
+from planner.plan.changes import ChangeSet
+from planner.plan.commands import CommandError
+from planner.plan.model import Plan, Rack
+from planner.settings import Settings
+from planner.workload.models import model_shape
+
+
+class DesignError(PlannerError):
+    pass
+
+
+@dataclass(slots=True)
+class Design:
+    """The plan designed and what the design has to say about the intent (info: what was
+    rounded or chosen; warning: a part of the intent that cannot hold)."""
+
+    plan: Plan
+    findings: list[Finding] = field(default_factory=list)
+
+
+def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None = None,
+           description: str = "") -> Design:
+    catalog = catalog or default_catalog()
+    system = catalog.get(intent.system)
+    if system is None or system.gpu is None:
+        systems = ", ".join(d.id for d in catalog if d.gpu is not None)
+        raise DesignError(f"system: the catalog has no GPU system '{intent.system}' (GPU systems: {systems})")
+    findings: list[Finding] = []
+    nodes = _node_count(intent, system, findings)
+    settings = _settings(intent, catalog)
+    _match_storage_switch(settings, intent, system, catalog)
+    gpus = nodes * system.gpus
+    plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
+                settings=settings)
+    findings += _cooling_findings(intent, system)
+    layout = _Layout(plan, catalog, intent, system, nodes)
+    layout.build()
+    findings += layout.findings
+    if settings.workload.enabled and gpus:
+        w, notes = choose_parallelism(settings.workload, settings.fabric,
+                                      summarise_nodes({system.id: nodes}, catalog))
+        plan.settings.workload = w
+        findings += notes
+    return Design(plan, findings)
+
+
+def _node_count(intent: Intent, system: DeviceType, findings: list[Finding]) -> int:
+    if intent.nodes is not None:
+        return intent.nodes
+    nodes = math.ceil(intent.gpus / system.gpus)
+    if nodes * system.gpus != intent.gpus:
+        findings.append(Finding(
+            "info", "design.gpus.rounded",
+            f"{intent.gpus:,} GPUs asked for; a {system.model} holds {system.gpus}, so the plan has {nodes:,} "
+            f"of them ({nodes * system.gpus:,} GPUs)"))
+    return nodes
+
+
+def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
+    if intent.cooling == "air" and system.cooling == "liquid":
+        return [Finding("warning", "design.cooling.intent",
+                        f"cooling: air was asked for, but {system.model} is liquid-cooled; its racks are liquid-cooled")]
+    if intent.cooling == "liquid" and system.cooling == "air":
+        return [Finding("warning", "design.cooling.intent",
+                        f"cooling: liquid racks were asked for, but {system.model} is air-cooled: its heat stays in "
+                        "the air of the liquid-cooled racks")]
+    return []
+
+
+def switches_for(catalog: Catalog, tech_id: str) -> list[DeviceType]:
+    """The catalog switches that speak the fabric technology at its line rate, in catalog order."""
+    tech = TECHNOLOGIES[tech_id]
+    return [d for d in catalog if d.switch and d.switch.technology == tech.switch_technology
+            and d.switch.gbps_per_port == tech.line_rate_gbps]
+
+
+def default_switch(catalog: Catalog, tech_id: str) -> str | None:
+    """The first catalog switch that speaks the fabric technology at its line rate."""
+    found = switches_for(catalog, tech_id)
+    return found[0].id if found else None
+
+
+def _match_storage_switch(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog) -> None:
+    """A storage switch whose ports run as fast as the system's storage NICs, unless the intent
+    names one (a slower switch would train the links down: storage.nic.faster_than_switch)."""
+    if "storage_switch_device" in intent.settings.get("fabric", {}):
+        return
+    nics = system.storage_nics()
+    current = catalog.get(settings.fabric.storage_switch_device)
+    if not nics or current is None or current.switch is None:
+        return
+    rate = max(n.gbps for n in nics)
+    if current.switch.gbps_per_port >= rate:
+        return
+    for d in catalog:
+        if d.switch and d.switch.technology == "ethernet" and d.switch.gbps_per_port == rate:
+            settings.fabric = settings.fabric.model_copy(update={"storage_switch_device": d.id})
+            return
+
+
+def _settings(intent: Intent, catalog: Catalog) -> Settings:
+    over: dict[str, dict[str, Any]] = {"facility": {}, "floor": {}, "fabric": {}, "storage": {}, "workload": {}}
+    fac, fab, wl = over["facility"], over["fabric"], over["workload"]
+    for key, value in (("default_rack_cap_kw", intent.rack_kw), ("power_basis", intent.power_basis),
+                       ("air_cooling_limit_kw", intent.air_cooling_limit_kw)):
+        if value is not None:
+            fac[key] = value
+    if intent.floor_rating_kg_m2 is not None:
+        over["floor"]["floor_rating_kg_m2"] = intent.floor_rating_kg_m2
+    if intent.fabric is not None:
+        fab["technology"] = intent.fabric
+        fab["switch_device"] = intent.switch or default_switch(catalog, intent.fabric)
+        fab["sharp"] = TECHNOLOGIES[intent.fabric].sharp_capable
+    elif intent.switch is not None:
+        fab["switch_device"] = intent.switch
+    for key, value in (("tiers", intent.tiers), ("oversubscription", intent.oversubscription)):
+        if value is not None:
+            fab[key] = value
+    if intent.write_gbs_per_node is not None:
+        over["storage"]["min_write_gbs_per_node"] = intent.write_gbs_per_node
+    for key, value in (("model", intent.model), ("model_params_b", intent.params_b),
+                       ("train_tokens_b", intent.train_tokens_b), ("requests_per_s", intent.requests_per_s)):
+        if value is not None:
+            wl[key] = value
+    if intent.inference:
+        wl.update(inference=True, enabled=False)
+    try:
+        return Settings.model_validate(_merge(_merge(Settings().model_dump(), intent.settings), over))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise DesignError(f"setting {where}: {first['msg']}") from None
+
+
+class _Layout:
+    """Racks for one design, filled by auto-place on the plan's policies."""
+
+    def __init__(self, plan: Plan, catalog: Catalog, intent: Intent, system: DeviceType, nodes: int):
+        self.plan, self.catalog, self.intent, self.system, self.nodes = plan, catalog, intent, system, nodes
+        self.net: list[str] = []
+        self.findings: list[Finding] = []
+        self.done: list[AutoPlace] = []  # in order, for undo
+        self.changes = ChangeSet()
+
+    def build(self) -> None:
+        gpu_spec = self._gpu_spec()
+        if self.nodes:
+            self._spread_for_floor(gpu_spec)
+        gpu_racks = self.place(self.system.id, self.nodes, gpu_spec, None, "node-")
+        self.complete(gpu_racks)
+        set_rows(self.plan)
+
+    def complete(self, gpu_racks: list[str]) -> None:
+        """Add what the placed GPU nodes need and the plan lacks: fabric switches, storage,
+        storage and management switches, CDUs (each ``need - placed``)."""
+        i, plan, settings = self.intent, self.plan, self.plan.settings
+        counts = gpu_counts(plan, self.catalog)
+        if i.fabric_switches and counts:
+            size = self._size_fabric(counts)
+            if size is not None:
+                sw = settings.fabric.switch_device
+                self.top_up(sw, size.switches, self._net_spec(), switch_label(self.catalog, sw))
+        storage = self._storage_count()
+        if storage:
+            self.top_up(i.storage.device, storage, i.storage_rack, "pfs-", fill=False)
+        if i.storage_switches and counts:
+            ports = self._storage_ports(counts)
+            sw = self.catalog.get(settings.fabric.storage_switch_device)
+            if sw and sw.switch and ports:
+                self.top_up(sw.id, math.ceil(ports / sw.switch.ports), self._net_spec(), "stor-sw-")
+        for extra in i.management:
+            self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
+        if i.cdus:
+            self._cdus(gpu_racks)
+        if i.management_switch and sum(counts.values()) > 1:
+            # One out-of-band port per device (BMC), 48 per management switch.
+            self.top_up("mgmt-1g-48", math.ceil(len(plan.placements) / 48), self._net_spec(), "mgmt-")
+
+    def _size_fabric(self, counts: dict[str, int]):
+        """The fabric the nodes need (``plan_fabric``); when the switch cannot hold them and the
+        intent names none, the next larger switch that speaks the same fabric."""
+        fabric = self.plan.settings.fabric
+        try:
+            return plan_fabric(counts, self.catalog, fabric)
+        except FabricSizingError as exc:
+            error = exc
+        if self.intent.switch is None and "switch_device" not in self.intent.settings.get("fabric", {}):
+            for sw in switches_for(self.catalog, fabric.technology):
+                try:
+                    size = plan_fabric(counts, self.catalog, fabric.model_copy(update={"switch_device": sw.id}))
+                except FabricSizingError:
+                    continue
+                self.plan.settings.fabric = fabric.model_copy(update={"switch_device": sw.id})
+                self.findings.append(Finding(
+                    "info", "design.fabric.switch",
+                    f"fabric: {fabric.switch_device} cannot hold {sum(counts.values()):,} nodes in three tiers; "
+                    f"the fabric is built of {sw.title} ({sw.switch.ports} ports)"))
+                return size
+        raise DesignError(f"fabric at {sum(counts.values()):,} nodes: {error}") from None
+
+    def top_up(self, device: str, need: int, spec: RackSpec, label: str, *, fill: bool = True) -> None:
+        """Place ``need`` less those already placed; network devices fill the network racks first."""
+        missing = need - sum(1 for p in self.plan.placements if p.device == device)
+        if fill:
+            self.net += self.place(device, missing, spec, self.net, label)
+        else:  # storage: into the racks already holding it, then racks of its own
+            holding = sorted({p.rack for p in self.plan.placements if p.device == device}, key=self.plan.rack_index)
+            self.place(device, missing, spec, holding, label)
+
+    def _gpu_spec(self) -> RackSpec:
+        spec = self.intent.gpu_rack
+        if self.system.is_rack_scale and spec.rack_type is None and self.system.rack_type:
+            spec = spec.model_copy(update={"rack_type": self.system.rack_type})  # the system is its rack
+        elif self.intent.cooling != "auto":
+            spec = spec.model_copy(update={"cooling": self.intent.cooling})
+        elif spec.cooling is None:
+            spec = spec.model_copy(update={"cooling": "liquid" if self.system.cooling == "liquid" else "air"})
+        if self.system.is_rack_scale:
+            return self._rack_scale_door(spec)
+        return self._rear_door(spec)
+
+    def _rack_scale_door(self, spec: RackSpec) -> RackSpec:
+        """A rack-scale system whose air share (what its cold plates leave) is above the
+        air-cooling limit gets a rear-door heat exchanger."""
+        facility = self.plan.settings.facility
+        share = self.system.liquid_fraction if self.system.liquid_fraction is not None else facility.liquid_capture
+        air_kw = self.system.power_w(facility.power_basis) * (1 - share) / 1000
+        if air_kw <= facility.air_cooling_limit_kw + 1e-9:
+            return spec
+        self.findings.append(Finding(
+            "info", "design.cooling.rear_door",
+            f"A {self.system.model} puts {air_kw:.1f} kW ({facility.power_basis}) into the air, above the "
+            f"{facility.air_cooling_limit_kw:g} kW air-cooling limit: each gets a {facility.rear_door_kw:g} kW "
+            "rear-door heat exchanger"))
+        return spec.model_copy(update={"rear_door_hx": True})
+
+    def _rear_door(self, spec: RackSpec) -> RackSpec:
+        """Air-cooled GPU racks asked (rack_kw) above the air-cooling limit get a rear-door heat exchanger."""
+        facility = self.plan.settings.facility
+        cap = self.intent.rack_kw
+        if spec.cooling != "air" or spec.rack_type is not None or cap is None or cap <= facility.air_cooling_limit_kw:
+            return spec
+        door = facility.air_cooling_limit_kw + facility.rear_door_kw
+        self.findings.append(Finding(
+            "info", "design.cooling.rear_door",
+            f"rack_kw: {cap:g} kW air-cooled racks are above the {facility.air_cooling_limit_kw:g} kW air-cooling "
+            f"limit: each GPU rack gets a {facility.rear_door_kw:g} kW rear-door heat exchanger"))
+        if cap > door + 1e-9:
+            self.findings.append(Finding(
+                "warning", "design.cooling.intent",
+                f"rack_kw: {cap:g} kW is more than air plus a rear door removes ({door:g} kW): the air-cooled "
+                f"racks are filled to {door:g} kW; liquid-cooled systems would take more"))
+        return spec.model_copy(update={"rear_door_hx": True})
+
+    def _spread_for_floor(self, spec: RackSpec) -> None:
+        """When one system with its enclosure is heavier than the floor carries under its
+        footprint and aisle share, the racks stand further apart: the aisle share each rack
+        spreads its load over grows (to whole 50 mm) until it fits."""
+        floor = self.plan.settings.floor
+        fields = self.rack_fields(spec)
+        width_m = fields.get("width_mm", Rack.model_fields["width_mm"].default) / 1000
+        depth_mm = fields.get("depth_mm", Rack.model_fields["depth_mm"].default)
+        need_mm = (self.system.weight_kg + floor.enclosure_kg) / (floor.floor_rating_kg_m2 * width_m) * 1000 - depth_mm
+        if need_mm <= floor.aisle_share_mm + 1e-9:
+            return
+        aisle = math.ceil(need_mm / 50) * 50
+        self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
+        self.findings.append(Finding(
+            "info", "design.floor.spread",
+            f"floor_rating: one {self.system.model} with its enclosure weighs "
+            f"{self.system.weight_kg + floor.enclosure_kg:,.0f} kg, more than {floor.floor_rating_kg_m2:,.0f} kg/m² "
+            f"carries under it: each rack spreads its load over a {aisle:,} mm aisle share"))
+
+    def _net_spec(self) -> RackSpec:
+        """Switches are air-cooled, so network racks are air-cooled: a liquid-cooled one would
+        still put all their heat into the air. A hybrid network rack asked denser than the air
+        limit is an air-cooled rack with a rear-door heat exchanger."""
+        spec = self.intent.infra_rack
+        facility = self.plan.settings.facility
+        cap = spec.power_cap_kw or facility.default_rack_cap_kw
+        door = spec.cooling == "hybrid" and cap > facility.air_cooling_limit_kw
+        return spec.model_copy(update={"cooling": "air", "rear_door_hx": spec.rear_door_hx or door})
+
+    def _storage_count(self) -> int:
+        s = self.intent.storage
+        if s is None or not self.nodes:
+            return 0
+        if s.count is not None:
+            return s.count
+        d = self.catalog.get(s.device)
+        if d is None or d.storage is None:
+            raise DesignError(f"storage: the catalog has no storage appliance '{s.device}'")
+        return math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
+
+    def _write_gbs_needed(self) -> float:
+        """The write bandwidth the plan's storage rules ask for: the per-node target with every
+        node writing, and a checkpoint (parameters x bytes per parameter) written within the
+        stall limit of the checkpoint interval."""
+        st, w = self.plan.settings.storage, self.plan.settings.workload
+        need = self.nodes * st.min_write_gbs_per_node
+        if w.enabled:
+            checkpoint_gb = model_shape(w).params * st.checkpoint_bytes_per_param / 1e9
+            need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * st.checkpoint_interval_min * 60))
+        return need
+
+    def _storage_ports(self, counts: dict[str, int]) -> int:
+        ports = sum(n * sum(x.count for x in self.catalog[d].storage_nics()) for d, n in counts.items())
+        storage = self.intent.storage
+        if storage is not None:
+            placed = sum(1 for p in self.plan.placements if p.device == storage.device)
+            ports += placed * sum(n.count for n in self.catalog[storage.device].nics)
+        return ports
+
+    def _cdus(self, gpu_racks: list[str]) -> None:
+        facility = self.plan.settings.facility
+        liquid_nodes, liquid_kw = liquid_load(self.plan, self.catalog)
+        need = cdus_needed(liquid_nodes, liquid_kw, facility, self.catalog)
+        need -= sum(1 for p in self.plan.placements if p.device == facility.cdu_device)
+        if need <= 0:
+            return
+        # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
+        room = racks_with_room(self.plan, self.catalog, gpu_racks, facility.cdu_device)[:need]
+        self.place(facility.cdu_device, len(room), self.intent.cdu_rack, room, "cdu-", max_per_rack=1)
+        self.place(facility.cdu_device, need - len(room), self.intent.cdu_rack, None, "cdu-")
+
+    def rack_fields(self, spec: RackSpec) -> dict[str, Any]:
+        facility = self.plan.settings.facility
+        if spec.rack_type is not None:
+            rt = self.catalog.rack_type(spec.rack_type)
+            if rt is None:
+                raise DesignError(f"racks: the catalog has no rack type '{spec.rack_type}'")
+            fields = rt.rack_fields(facility.default_rack_cap_kw)
+            fields["rear_door_hx"] = spec.rear_door_hx
+        else:
+            cap = spec.power_cap_kw or facility.default_rack_cap_kw
+            cooling = spec.cooling or "air"
+            fields = {"cooling": cooling, "height_u": spec.height_u, "power_cap_kw": cap}
+            if cooling == "air":  # air-cooled racks stay within the air-cooling limit (and a rear door's)
+                fields["rear_door_hx"] = spec.rear_door_hx
+                fields["power_cap_kw"] = min(cap, air_limit_kw(facility, spec.rear_door_hx))
+        return fields
+
+    def place(self, device: str, count: int, spec: RackSpec, fill: list[str] | None, label: str,
+              max_per_rack: int | None = None) -> list[str]:
+        if count <= 0:
+            return []
+        before = {r.id for r in self.plan.racks}
+        command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix,
+                            new_rack_fields=self.rack_fields(spec), label_prefix=label, max_per_rack=max_per_rack)
+        try:
+            self.changes = self.changes | command.do(self.plan, self.catalog)
+            self.done.append(command)
+        except CommandError as exc:
+            raise DesignError(f"rack_kw / racks: {exc}") from None
+        return [r.id for r in self.plan.racks if r.id not in before]
+
+
+def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
+    """GPU nodes placed, by device type."""
+    counts: dict[str, int] = {}
+    for p in plan.placements:
+        d = catalog.get(p.device)
+        if d is not None and d.gpu is not None:
+            counts[p.device] = counts.get(p.device, 0) + 1
+    return counts
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out

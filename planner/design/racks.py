@@ -1,0 +1,77 @@
+"""Rack helpers of the design: rows on the floor, the liquid load the CDUs are sized on,
+the racks with room for a CDU, switch labels."""
+
+from __future__ import annotations
+
+import math
+
+from planner.facility.heat import capture_fraction
+from planner.hardware.catalog import Catalog
+from planner.plan.model import Plan
+from planner.plan.rack_types import type_letter
+
+
+def set_rows(plan: Plan) -> None:
+    """Stand the racks in rows of the floor setting's length, in plan order (GPU racks,
+    then network, storage and CDU racks at the end of the last row). A big plan gets longer
+    rows, a multiple of the setting, so the hall stays about as wide as it is deep (and the
+    setting says so)."""
+    per = plan.settings.floor.racks_per_row
+    square = math.isqrt(len(plan.racks))
+    if square > per:
+        per *= math.ceil(square / per)
+        plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
+    for i, rack in enumerate(plan.racks):
+        rack.row = type_letter(i // per)  # rows lettered as floor plans do: A, ..., Z, AA
+
+
+def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
+    """Liquid-cooled GPU nodes and the design heat (nameplate x capture fraction, kW) the
+    placed devices put into liquid, with what rear-door heat exchangers take from the air
+    to water (up to their capacity): what the CDUs are sized on."""
+    nodes, kw = 0, 0.0
+    air_by_door_rack: dict[str, float] = {}
+    for p in plan.placements:
+        d = catalog.get(p.device)
+        rack = plan.rack(p.rack)
+        if d is None or rack is None:
+            continue
+        liquid_rack = rack.cooling != "air"
+        if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
+            nodes += 1
+        share = capture_fraction(d, liquid_rack, plan.settings.facility)
+        kw += share * d.power_max_w / 1000
+        if rack.rear_door_hx:
+            air_by_door_rack[rack.id] = air_by_door_rack.get(rack.id, 0.0) + (1 - share) * d.power_max_w / 1000
+    door_kw = plan.settings.facility.rear_door_kw
+    kw += sum(min(door_kw, air) for air in air_by_door_rack.values())
+    return nodes, kw
+
+
+def switch_label(catalog: Catalog, device_id: str) -> str:
+    """Label prefix of the compute-fabric switches by what they are: "ib-" InfiniBand, "eth-" Ethernet."""
+    d = catalog.get(device_id)
+    return "ib-" if d is not None and d.switch and d.switch.technology == "infiniband" else "eth-"
+
+
+def racks_with_room(plan: Plan, catalog: Catalog, rack_ids: list[str], device_id: str) -> list[str]:
+    """The liquid-cooled racks among ``rack_ids`` that take one more ``device_id`` within
+    their power cap on both bases (typical and nameplate) and their height. CDUs belong in
+    the liquid-cooled racks they serve, but not in a rack already at its cap: there they
+    go to a liquid-cooled row-end rack instead (the guide's GPU racks run 28 of 30 kW
+    typical, 40.8 kW nameplate)."""
+    d = catalog.get(device_id)
+    if d is None:
+        return []
+    out = []
+    for rid in rack_ids:
+        rack = plan.rack(rid)
+        if rack is None or rack.cooling == "air":
+            continue
+        members = [catalog[p.device] for p in plan.rack_members(rid).values() if p.device in catalog]
+        used_u = sum(m.u_height for m in members)
+        nameplate_kw = (sum(m.power_w("nameplate") for m in members) + d.power_w("nameplate")) / 1000
+        typical_kw = (sum(m.power_w("typical") for m in members) + d.power_w("typical")) / 1000
+        if used_u + d.u_height <= rack.height_u and max(nameplate_kw, typical_kw) <= rack.power_cap_kw:
+            out.append(rid)
+    return out

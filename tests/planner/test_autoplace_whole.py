@@ -1,0 +1,46 @@
+"""Auto-place keeps the design whole: N nodes come with the switches, storage, CDUs and
+parallelism they need, as one undo step (the issue's case: 128 DGX B200 on the default plan
+left 3,072 fabric ports missing and TP x PP x DP = 128 against 1,152 GPUs)."""
+
+from __future__ import annotations
+
+from planner.design.grow import PlaceNodes
+from planner.design.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import History
+from planner.report.evaluate import evaluate
+
+CAT = default_catalog()
+
+
+def test_placing_128_dgx_b200_on_the_default_plan_leaves_no_error():
+    plan = build_template("medium", catalog=CAT)
+    before = plan.model_dump_json()
+    cmd = PlaceNodes("dgx-b200", 128)
+    cmd.do(plan, CAT)
+    report = evaluate(plan, CAT)
+    # 16 HGX H100 x 8 + 128 DGX B200 x 8 = 128 + 1,024 = 1,152 GPUs.
+    assert report.totals.gpus == 1152
+    assert not [f.message for f in report.findings if f.severity == "error"]
+    net = report.network
+    assert net.switch_ports_placed >= net.switch_ports_needed
+    w = plan.settings.workload
+    assert w.tp * w.cp * w.pp * w.dp == 1152
+    assert report.workload.tokens_per_s  # the summary's workload figures are there
+    assert report.totals.cdus_placed >= report.totals.cdus
+    # One undo step restores the plan exactly.
+    cmd.undo(plan, CAT)
+    assert plan.model_dump_json() == before
+
+
+def test_auto_place_is_one_step_in_the_history_and_redo_gives_the_same_plan():
+    plan = build_template("medium", catalog=CAT)
+    history = History(plan, CAT)
+    history.apply(PlaceNodes("hgx-h100-8", 16))
+    after = plan.model_dump_json()
+    # 32 nodes of 8 x H100: twice the medium template's nodes.
+    assert evaluate(plan, CAT).totals.nodes == 32
+    history.undo()
+    assert evaluate(plan, CAT).totals.nodes == 16
+    history.redo()
+    assert plan.model_dump_json() == after

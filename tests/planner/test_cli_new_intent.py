@@ -1,0 +1,81 @@
+"""cluster-planner new from an intent (flags), a template, or a template with flags over it."""
+
+from __future__ import annotations
+
+import json
+
+from planner.cli import main
+
+
+def run(capsys, *argv):
+    capsys.readouterr()
+    code = main(list(argv))
+    return code, capsys.readouterr()
+
+
+def check(capsys, path):
+    code, out = run(capsys, "check", str(path), "--json")
+    assert code in (0, 1), out.err
+    return json.loads(out.out)
+
+
+def test_new_designs_1024_b200_for_70b_in_40_kw_racks_on_ndr400(capsys, tmp_path):
+    plan = tmp_path / "plan.json"
+    code, out = run(capsys, "new", "--gpus", "1024", "--system", "dgx-b200", "--rack-kw", "40", "--fabric", "ib400",
+                    "--model", "llama3-70b", "--train-tokens", "15T", "-o", str(plan))
+    assert code == 0, out.err
+    assert out.out.startswith(f"wrote {plan}: 128 x DGX B200 (1,024 GPUs)")
+    r = check(capsys, plan)
+    # 128 nodes, 4 a rack at 40 kW typical (4 x 10 kW) = 32 GPU racks; no errors.
+    assert (r["totals"]["gpus"], r["totals"]["nodes"], r["totals"]["gpu_racks"]) == (1024, 128, 32)
+    assert not [f for f in r["findings"] if f["severity"] == "error"]
+    assert r["network"]["fabric"] == "ib400" and r["network"]["switch_model"] == "qm9700"
+    assert r["workload"]["model"] == "llama3-70b" and r["workload"]["train_tokens_b"] == 15000
+    assert r["workload"]["tokens_per_s"] > 0
+
+
+def test_a_template_with_flags_starts_from_its_intent(capsys, tmp_path):
+    # medium (16 x HGX H100, NDR400) on XDR: the template's nodes and storage, the flag's fabric.
+    plan = tmp_path / "m.json"
+    code, out = run(capsys, "new", "-t", "medium", "--fabric", "ib800", "-o", str(plan))
+    assert code == 0, out.err
+    r = check(capsys, plan)
+    assert r["totals"]["nodes"] == 16 and r["network"]["fabric"] == "ib800"
+    assert r["network"]["switch_model"] == "q3400"
+    assert r["storage"]["storage_devices"] == 7
+
+
+def test_massive_resized_to_2048_nodes_has_no_error(capsys, tmp_path):
+    plan = tmp_path / "big.json"
+    code, out = run(capsys, "new", "--template", "massive", "--nodes", "2048", "-o", str(plan))
+    assert code == 0, out.err
+    r = check(capsys, plan)
+    assert r["totals"]["nodes"] == 2048
+    assert not [f["message"] for f in r["findings"] if f["severity"] == "error"]
+
+
+def test_gpus_rounded_up_is_said(capsys, tmp_path):
+    code, out = run(capsys, "new", "--gpus", "100", "--system", "gb200-nvl72", "-o", str(tmp_path / "n.json"))
+    assert code == 0, out.err
+    assert "info: 100 GPUs asked for; a GB200 NVL72" in out.out and "144 GPUs" in out.out
+
+
+def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
+    target = tmp_path / "x.json"
+    cases = [
+        (["--gpus", "8", "--system", "dgx-z9"], "system: the catalog has no GPU system 'dgx-z9'"),
+        (["--system", "dgx-b200"], "--system needs --gpus or --nodes"),
+        (["--gpus", "lots", "--system", "dgx-b200"], "'lots' is not a whole number of gpus"),
+        (["--gpus", "8", "--system", "dgx-b200", "--train-tokens", "many"], "'many' is not a token count"),
+        (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "-5"], "'-5' must be above 0"),
+        (["-t", "nosuch", "--gpus", "8"], "there is no template 'nosuch'"),
+    ]
+    for flags, message in cases:
+        try:
+            code, out = run(capsys, "new", *flags, "-o", str(target))
+        except SystemExit as exc:  # argparse refuses bad values itself
+            code, out = exc.code, capsys.readouterr()
+        assert code != 0, flags
+        assert message in out.err, (flags, out.err)
+        assert "Traceback" not in out.err
+        assert not target.exists()

@@ -1,0 +1,107 @@
+"""Design from intent: the plan the design function makes, checked against figures worked
+out by hand from the catalog's datasheet figures.
+
+DGX B200 (dgx-b200, NVIDIA DGX B200 user guide): 8 x B200, 10U, 142.4 kg, 14.3 kW
+nameplate, 10 kW typical, air-cooled, 8 x 400G compute NICs + 2 x 400G storage NICs.
+Quantum-2 QM9700: 64 x NDR 400G. Fat tree (Al-Fares et al., SIGCOMM 2008): two
+non-blocking tiers of radix-k switches hold k^2/2 endpoints; leaves = ceil(N / (k/2)),
+spines = ceil(leaf uplinks / k). Air-cooling limit 25 kW; rear-door heat exchanger 50 kW;
+250 kW CDUs by capacity, N+1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from pydantic import ValidationError
+
+from planner.design.build import DesignError, design
+from planner.design.intent import Intent
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+
+CAT = default_catalog()
+
+
+@pytest.fixture(scope="module")
+def b200():
+    intent = Intent(system="dgx-b200", gpus=1024, rack_kw=40, fabric="ib400", model="llama3-70b")
+    result = design(intent, CAT)
+    return result, evaluate(result.plan, CAT)
+
+
+def test_1024_b200_in_40_kw_racks_on_ndr400(b200):
+    result, report = b200
+    plan = result.plan
+    # 1,024 / 8 = 128 DGX B200, no rounding.
+    assert (report.totals.gpus, report.totals.nodes) == (1024, 128)
+    assert not [f for f in result.findings if f.code == "design.gpus.rounded"]
+    # 40 kW cap on typical draw: 40 / 10 = 4 nodes a rack (4 x 10U = 40U of 42; 4 x 142.4 kg);
+    # 128 / 4 = 32 GPU racks, each at 40.0 kW.
+    gpu_racks = [r for r in report.racks if r.nodes]
+    assert len(gpu_racks) == 32
+    assert all(r.nodes == 4 and r.power_kw == pytest.approx(40.0) for r in gpu_racks)
+    # 40 kW is above the 25 kW air limit for an air-cooled system: rear doors on the GPU racks.
+    assert all(plan.rack(r.id).rear_door_hx and plan.rack(r.id).cooling == "air" for r in gpu_racks)
+    # Fabric: 128 x 8 = 1,024 endpoints <= 64^2 / 2 = 2,048: two tiers; leaves = 1,024 / 32 = 32,
+    # spines = 32 x 32 uplinks / 64 = 16; 48 QM9700 placed, ports for every NIC.
+    net = report.network
+    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 32, 16)
+    assert Counter(p.device for p in plan.placements)["qm9700"] == 48
+    assert net.switch_ports_placed >= net.switch_ports_needed == 3072
+    # CDUs: each rack puts 57.2 - 0 kW nameplate into the air, the door takes 50 kW to water:
+    # 32 x 50 = 1,600 kW / 250 = 6.4 -> 7, + 1 = 8 CDUs, all placed.
+    assert (report.totals.cdus, report.totals.cdus_placed) == (8, 8)
+    # No errors; the warnings are the typical-basis layout's nameplate over the cap only.
+    assert not [f for f in report.findings if f.severity == "error"]
+    assert {f.code for f in report.findings if f.severity == "warning"} == {"rack.power.nameplate_over_cap"}
+    # The parallelism uses every GPU and the job fits.
+    w = plan.settings.workload
+    assert w.tp * w.cp * w.pp * w.dp == 1024
+    assert report.workload.fits is True
+
+
+def test_gpus_round_up_to_whole_systems_and_the_design_says_so():
+    # 1,001 GPUs on 8-GPU nodes: ceil(1001 / 8) = 126 nodes = 1,008 GPUs.
+    result = design(Intent(system="dgx-b200", gpus=1001), CAT)
+    assert sum(1 for p in result.plan.placements if p.device == "dgx-b200") == 126
+    note = next(f for f in result.findings if f.code == "design.gpus.rounded")
+    assert note.severity == "info" and "1,008" in note.message
+    # 100 GPUs on GB200 NVL72 racks (72 GPUs each): 2 racks, 144 GPUs.
+    result = design(Intent(system="gb200-nvl72", gpus=100), CAT)
+    assert sum(1 for p in result.plan.placements if p.device == "gb200-nvl72") == 2
+
+
+def test_an_air_cooled_system_asked_into_liquid_racks_warns_about_the_cooling():
+    result = design(Intent(system="dgx-b200", nodes=4, cooling="liquid"), CAT)
+    warning = next(f for f in result.findings if f.severity == "warning")
+    assert warning.code == "design.cooling.intent" and warning.message.startswith("cooling:")
+    assert {r.cooling for r in result.plan.racks if r.name.startswith("GPU")} == {"liquid"}
+
+
+def test_the_floor_rating_limits_what_a_rack_carries():
+    # 600 mm x (1,200 + aisle share) footprint: the heaviest device load a rack may carry is
+    # rating x area - enclosure; with a 500 kg/m² floor no rack goes over it.
+    result = design(Intent(system="hgx-h100-8", nodes=64, floor_rating_kg_m2=500), CAT)
+    report = evaluate(result.plan, CAT)
+    assert not [f for f in report.findings if f.code == "rack.floor.over_rating"]
+    assert max(r.floor_load_kg_m2 for r in report.racks) <= 500
+
+
+def test_bad_intents_say_what_is_wrong():
+    with pytest.raises(ValidationError, match="give a GPU count"):
+        Intent(system="dgx-b200")
+    with pytest.raises(ValidationError, match="greater than or equal to 1"):
+        Intent(system="dgx-b200", gpus=0)
+    with pytest.raises(ValidationError, match="Extra inputs"):
+        Intent(system="dgx-b200", gpus=8, colour="red")
+    with pytest.raises(DesignError, match="^system: the catalog has no GPU system 'dgx-z9'"):
+        design(Intent(system="dgx-z9", gpus=8), CAT)
+    with pytest.raises(DesignError, match="^system: .*'qm9700'"):
+        design(Intent(system="qm9700", gpus=8), CAT)  # a switch is no GPU system
+
+
+def test_an_intent_round_trips_through_json():
+    intent = Intent(system="dgx-b200", gpus=1024, rack_kw=40, fabric="ib400", model="llama3-70b")
+    assert Intent.model_validate_json(intent.model_dump_json()) == intent
