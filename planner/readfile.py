@@ -68,7 +68,7 @@ def strict_json(text: str | bytes, what: str = "plan"):
         data = json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_keys)
     except RecursionError:
         raise too_deep from None
-    level, depth = [data], 0
+    level, depth = [data] if isinstance(data, (dict, list)) else [], 0
     while level:  # one level at a time: no recursion, and stops at the first level too deep
         depth += 1
         if depth > MAX_NESTING:

@@ -81,3 +81,8 @@ def test_values_python_cannot_build_are_one_line(text, words):
 def test_python_tags_are_not_built():
     with pytest.raises(yaml.YAMLError):
         safe_yaml("x: !!python/object/apply:os.system ['true']")
+
+
+@pytest.mark.parametrize("text, value", [("null", None), ("3", 3), ('"a"', "a"), ("[]", []), ("{}", {})])
+def test_json_that_is_one_value_is_read(text, value):
+    assert strict_json(text) == value
