@@ -1,4 +1,6 @@
-"""Reading a user's file without trusting it: regular files only, size-limited."""
+"""Reading a user's file without trusting it: regular files only, size-limited, and JSON and
+YAML nested at most ``MAX_NESTING`` levels deep (YAML's aliases expanded at most
+``MAX_YAML_VALUES`` values)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,17 @@ import json
 import stat
 from pathlib import Path
 
-from planner.errors import PlannerError, quote
+import yaml
+
+from planner.errors import PlannerError, one_line, quote
+
+# Plans and catalogs are nested 5 levels deep, NetBox device types 4: 32 leaves room and
+# keeps every recursive step that follows reading (validation, copying) far from Python's
+# recursion limit.
+MAX_NESTING = 32
+# A 1 MB YAML file holds at most about 500,000 values; aliases may repeat them up to this
+# many in all, far beyond a real file, far below a "billion laughs" (9**9 values in 520 bytes).
+MAX_YAML_VALUES = 1_000_000
 
 
 def read_limited(path: str | Path, limit: int, what: str = "plan file") -> bytes:
@@ -51,4 +63,90 @@ def strict_json(text: str | bytes, what: str = "plan"):
     def no_constant(name: str):
         raise ValueError(f"{name} is not a number a {what} may hold")
 
-    return json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_keys)
+    too_deep = ValueError(f"the JSON is nested too deeply (more than {MAX_NESTING} levels)")
+    try:
+        data = json.loads(text, parse_constant=no_constant, object_pairs_hook=_unique_keys)
+    except RecursionError:
+        raise too_deep from None
+    level, depth = [data] if isinstance(data, (dict, list)) else [], 0
+    while level:  # one level at a time: no recursion, and stops at the first level too deep
+        depth += 1
+        if depth > MAX_NESTING:
+            raise too_deep
+        below = []
+        for node in level:
+            below.extend(node.values() if isinstance(node, dict) else node)
+        level = [n for n in below if isinstance(n, (dict, list))]
+    return data
+
+
+class YamlLimitError(ValueError):
+    """YAML beyond the reader's bounds; the message is one line and quotes no value."""
+
+
+class _BoundedSafeLoader(yaml.SafeLoader):
+    """PyYAML's safe loader (plain data only) that refuses nesting deeper than MAX_NESTING
+    while composing (PyYAML composes recursively), then, before anything is built, a value
+    that contains itself or whose aliases expand to more than MAX_YAML_VALUES values."""
+
+    def __init__(self, stream):
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent, index):
+        if self._depth >= MAX_NESTING:
+            line = self.peek_event().start_mark.line + 1
+            raise YamlLimitError(f"nested more than {MAX_NESTING} levels deep (line {line})")
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def get_single_node(self):
+        node = super().get_single_node()
+        if node is not None:
+            _expanded_size(node, {}, set())
+        return node
+
+
+def _expanded_size(node: yaml.Node, seen: dict[int, tuple[int, int]], open_: set[int],
+                   level: int = 1) -> tuple[int, int]:
+    """(values, levels) of ``node``, ``level`` levels down, with every alias expanded: each
+    shared node is measured once, and YamlLimitError is raised as soon as a bound is passed
+    (so the recursion stays MAX_NESTING calls deep)."""
+    key, line = id(node), node.start_mark.line + 1
+    if key in open_:
+        raise YamlLimitError(f"a value contains itself through an alias (line {line})")
+    if key not in seen:
+        if level > MAX_NESTING:
+            raise YamlLimitError(f"aliases nest it more than {MAX_NESTING} levels deep (line {line})")
+        values = levels = 1
+        if not isinstance(node, yaml.ScalarNode):
+            open_.add(key)
+            children = node.value if isinstance(node, yaml.SequenceNode) else [n for kv in node.value for n in kv]
+            for child in children:
+                n, d = _expanded_size(child, seen, open_, level + 1)
+                values, levels = values + n, max(levels, d + 1)
+                if values > MAX_YAML_VALUES:
+                    raise YamlLimitError(f"aliases expand it to more than {MAX_YAML_VALUES:,} values (line {line})")
+            open_.discard(key)
+        seen[key] = values, levels
+    values, levels = seen[key]
+    if level + levels - 1 > MAX_NESTING:
+        raise YamlLimitError(f"aliases nest it more than {MAX_NESTING} levels deep (line {line})")
+    return values, levels
+
+
+def safe_yaml(text: str | bytes):
+    """One YAML document as plain data (safe tags only), bounded as ``_BoundedSafeLoader``
+    says; yaml.YAMLError for YAML that does not parse, YamlLimitError past a bound."""
+    loader = _BoundedSafeLoader(text)
+    try:
+        return loader.get_single_data()
+    except YamlLimitError:
+        raise
+    except ValueError as exc:  # a value Python will not build: an integer of 5,000 digits, a 13th month
+        raise YamlLimitError(f"a value cannot be read: {one_line(str(exc), 120)}") from None
+    finally:
+        loader.dispose()

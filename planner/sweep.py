@@ -31,6 +31,8 @@ import itertools
 import json
 import math
 import os
+import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -40,14 +42,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from planner.errors import PlannerError, describe_validation_error
+from planner.errors import PlannerError, describe_validation_error, one_line
 from planner.facility.cooling import cdus_needed
 from planner import vocabulary
 from planner.hardware.catalog import Catalog, default_catalog, load_catalog
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
-from planner.plan.model import Plan
+from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
@@ -121,6 +123,12 @@ def parse_grid(data: Any, catalog: Catalog, origin: str = "grid") -> Grid:
             raise SweepError(f"{origin}: a rack has no field '{sorted(unknown)[0]}'")
         if "rack_type" in r and catalog.rack_type(r["rack_type"]) is None:
             raise SweepError(f"{origin}: the catalog has no rack type '{r['rack_type']}'")
+        fields = {k: v for k, v in r.items() if k != "rack_type"}
+        try:  # as a rack of the plan takes them, so that no point finds out alone
+            Rack.model_validate({"id": "sweep", "name": "sweep", **fields})
+        except ValidationError as exc:
+            raise SweepError(f"{origin}: rack {one_line(json.dumps(r), 100)}: "
+                             f"{describe_validation_error(exc, fields)}") from None
     axes = {"gpu_system": g.gpu_system, "nodes": g.nodes, "fabric": fabrics, "rack": g.rack,
             "power_basis": g.power_basis}
     grid = Grid({k: v for k, v in axes.items() if v})
@@ -307,18 +315,44 @@ def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[
     return row
 
 
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system has one)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
 _worker: dict[str, Any] = {}
 
 
-def _init_worker(base_json: str, catalog_files: Sequence[str]) -> None:
+def _end_with_parent(parent_pid: int) -> None:
+    """End this worker once the process that started it is gone: a parent killed with
+    SIGKILL (or SIGTERM, which Python does not catch) cannot stop its pool, and the worker
+    would run its chunk to the end. The dead parent's children are handed to another."""
+    while os.getppid() == parent_pid:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _init_worker(base_json: str, catalog_files: Sequence[str], parent_pid: int) -> None:
     from planner.plan.fileio import plan_from_json
 
+    threading.Thread(target=_end_with_parent, args=(parent_pid,), daemon=True, name="end-with-parent").start()
     _worker["catalog"] = load_catalog(list(catalog_files)) if catalog_files else default_catalog()
     _worker["base"] = plan_from_json(base_json)
 
 
 def _run_chunk(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [evaluate_point(_worker["base"], p, _worker["catalog"]) for p in points]
+
+
+def start_workers(workers: int, base_json: str, catalog_files: Sequence[str] = ()) -> ProcessPoolExecutor:
+    """The pool a sweep runs in: each worker holds the base plan and the catalog, and ends
+    when this process ends, however it ends (``_end_with_parent``)."""
+    ctx = get_context("spawn")  # never fork a process holding threads (the desktop app)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
+                               initargs=(base_json, tuple(map(str, catalog_files)), os.getpid()))
 
 
 @dataclass(slots=True)
@@ -340,15 +374,13 @@ def run_sweep(base: Plan, grid: Grid, *, catalog_files: Sequence[str] = (), work
 
     points = grid.points()
     total = len(points)
-    workers = max(1, workers or os.cpu_count() or 1)
+    workers = min(max(1, workers or available_cores()), available_cores())  # more only share the cores
     chunk = chunk or max(1, min(50, math.ceil(total / (workers * 8))))
     chunks = [points[i:i + chunk] for i in range(0, total, chunk)]
     results: dict[int, list[dict[str, Any]]] = {}
     done = 0
     stopped = False
-    ctx = get_context("spawn")  # never fork a process holding threads (the desktop app)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks) or 1), mp_context=ctx,
-                               initializer=_init_worker, initargs=(plan_to_json(base), tuple(map(str, catalog_files))))
+    pool = start_workers(min(workers, len(chunks) or 1), plan_to_json(base), catalog_files)
     try:
         pending = {pool.submit(_run_chunk, c): i for i, c in enumerate(chunks)}
         while pending:

@@ -22,8 +22,8 @@ from planner.network.technologies import TECHNOLOGIES
 from planner.plan.variants import CreateVariant, resolve_variant
 from planner.report import palette
 from planner.report.compare import METRIC
-from planner.sweep import (AXES, SweepError, base_gpu_system, build_point, default_axes, pareto_front, parse_grid,
-                           point_label, rack_choice_text, run_sweep)
+from planner.sweep import (AXES, SweepError, available_cores, base_gpu_system, build_point, default_axes,
+                           pareto_front, parse_grid, point_label, rack_choice_text, run_sweep)
 from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis
 from ui.fmt import value_text
 
@@ -296,7 +296,9 @@ class SweepDialog(QDialog):
         self.points = grid.points()
         self.progress.setRange(0, grid.size)
         self.progress.setValue(0)
-        self.message.setText("Running in worker processes…")
+        workers = min(available_cores(), grid.size)  # run_sweep takes one per core at most
+        self.message.setText(f"Running in {workers} worker process{'es' if workers != 1 else ''} "
+                             f"(one per core available)…")
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.thread = SweepThread(self.base, grid, self)

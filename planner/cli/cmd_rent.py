@@ -12,6 +12,7 @@ import argparse
 import math
 import sys
 
+from planner.bounds import MIN_MAGNITUDE
 from planner.costs.model import rental_cost_usd
 from planner.settings import GUIDE
 from planner.settings.costs import RENTAL_OPTIONS, CostSettings
@@ -36,6 +37,8 @@ def _float(kind: str, text: str) -> float:
         raise argparse.ArgumentTypeError(f"takes a number, not '{text}'") from None
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"takes a finite number, not '{text}'")
+    if value != 0 and abs(value) < MIN_MAGNITUDE:  # as every number of a plan (planner.bounds)
+        raise argparse.ArgumentTypeError(f"takes 0 or a number of at least {MIN_MAGNITUDE:g}, not {text}")
     return value
 
 
@@ -98,6 +101,6 @@ def run(args) -> int:
         print(f"note: --uplift {args.uplift:g} adds {args.uplift:.0%}; --uplift takes a fraction: "
               f"{args.uplift / 100:g} for {args.uplift:g}%", file=sys.stderr)
     total = rental_cost_usd(args.gpus, hours, rate, args.uplift)
-    print(f"{args.gpus:,} GPUs x {hours:,g} h x ${rate:,.2f}/GPU-h x {1 + args.uplift:g} (uplift {args.uplift:.0%}) "
+    print(f"{args.gpus:,} GPU{'s' if args.gpus != 1 else ''} x {hours:,g} h x ${rate:,.2f}/GPU-h x {1 + args.uplift:g} (uplift {args.uplift:.0%}) "
           f"= ${total:,.2f}")
     return 0

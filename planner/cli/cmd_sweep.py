@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
+import tempfile
 
 from planner.cli import UsageError, load_catalog_arg
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC
-from planner.safefile import check_target, write_file
-from planner.sweep import default_axes, load_grid, pareto_front, rows_to_csv, run_sweep
+from planner.safefile import check_target, save_failure, write_file
+from planner.sweep import available_cores, default_axes, load_grid, pareto_front, rows_to_csv, run_sweep
 
 
 def register(sub) -> None:
@@ -21,17 +22,34 @@ def register(sub) -> None:
     p.add_argument("--grid", required=True, metavar="GRID", help="the grid file (.json): the values of each axis")
     p.add_argument("-o", "--output", required=True, metavar="CSV", help="where to write the results (.csv)")
     p.add_argument("--variant", metavar="NAME", help="sweep over this variant of the base plan")
-    p.add_argument("--workers", type=int, metavar="N", help="worker processes (default: one per core)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes (default and at most: one per core available)")
     p.add_argument("--pareto", nargs=2, metavar=("X", "Y"),
                    help=f"the two figures of the Pareto front (default capex_usd and time_to_train_days); one of "
                    f"{', '.join(METRIC)}")
     p.set_defaults(run=run)
 
 
+def check_folder(target) -> None:
+    """Before the first point: the folder of ``target`` takes a file (it exists, may be
+    written to, is not on a read-only disk). A file no other process sees is made and dropped."""
+    try:
+        with tempfile.TemporaryFile(dir=target.parent):
+            pass
+    except OSError as exc:
+        raise save_failure(target, exc) from None
+
+
 def run(args) -> int:
-    check_target(args.output, [args.file, args.grid, *args.catalog])
-    if args.workers is not None and not 1 <= args.workers <= 256:
-        raise UsageError("--workers takes 1 to 256")
+    target = check_target(args.output, [args.file, args.grid, *args.catalog])
+    check_folder(target)
+    cores = available_cores()
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers takes 1 to {cores} (the cores available), not {args.workers}")
+    if args.workers is not None and args.workers > cores:
+        print(f"note: --workers {args.workers}: {cores} core{'s' if cores != 1 else ''} available, so {cores} "
+              f"worker{'s' if cores != 1 else ''} (more would only share them)", file=sys.stderr)
+        args.workers = cores
     for key in args.pareto or ():
         if key not in METRIC:
             raise UsageError(f"--pareto: '{key}' is not a figure of the comparison ({', '.join(METRIC)})")

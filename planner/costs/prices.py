@@ -11,6 +11,7 @@ have, a row added by hand) are reported, not guessed at. Nothing else in the pla
 from __future__ import annotations
 
 import datetime as dt
+import io
 import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,6 +19,15 @@ from pathlib import Path
 from planner.costs.bom import BomLine
 from planner.errors import PlannerError
 from planner.plan.model import PriceOverride
+from planner.readfile import read_limited
+
+# A workbook is read whole (at most as large as a plan file), and checked before openpyxl
+# parses any of it: its parts at most that size in all once uncompressed (the campus-400k
+# workbook is 0.6 MB, 7.8 MB uncompressed), its BOM sheet at most 10,000 rows of which the
+# first 50 columns are read (the planner writes one row per bill-of-materials line, 8 columns).
+MAX_BOOK_BYTES = 64 * 1024 * 1024
+MAX_BOM_ROWS = 10_000
+MAX_BOM_COLUMNS = 50
 
 BOM_SHEET = "BOM"
 ITEM_HEADER = "Item"
@@ -44,27 +54,51 @@ def apply_price_overrides(lines: list[BomLine], overrides: list[PriceOverride]) 
             if (o := by_item.get(line.item)) is not None else line for line in lines]
 
 
+def _bom_rows(book: Path) -> list[tuple]:
+    """The values of the BOM sheet's rows, within the bounds above; PlannerError in one line."""
+    from openpyxl import load_workbook
+
+    raw = read_limited(book, MAX_BOOK_BYTES, "workbook")
+    unreadable = f"{book.name}: not an Excel workbook the planner can read"
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:  # zipfile inflates no part past its stated size
+            inflated = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, ValueError) as exc:
+        raise PlannerError(f"{unreadable} ({exc})") from None
+    if inflated > MAX_BOOK_BYTES:
+        raise PlannerError(f"{book.name}: {inflated / 1e6:,.0f} MB uncompressed, more than a workbook can be "
+                           f"({MAX_BOOK_BYTES // 2**20} MB)")
+    try:
+        wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise PlannerError(f"{unreadable} ({exc})") from None
+    try:
+        if BOM_SHEET not in wb.sheetnames:
+            raise PlannerError(f"{book.name}: has no '{BOM_SHEET}' sheet (is it a workbook the planner exported?)")
+        sheet = wb[BOM_SHEET]
+        too_many = f"{book.name}: the {BOM_SHEET} sheet has more than {MAX_BOM_ROWS:,} rows"
+        if (sheet.max_row or 0) > MAX_BOM_ROWS:  # the size the sheet states, before building any row
+            raise PlannerError(f"{too_many} ({sheet.max_row:,} rows)")
+        rows = []
+        for row in sheet.iter_rows(values_only=True, max_col=MAX_BOM_COLUMNS):
+            if len(rows) == MAX_BOM_ROWS:  # a sheet may state a smaller size than it has
+                raise PlannerError(too_many)
+            rows.append(row)
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:  # a part that does not inflate or parse
+        raise PlannerError(f"{unreadable} ({exc})") from None
+    finally:
+        wb.close()
+    return rows
+
+
 def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[BomLine], *,
                   today: dt.date | None = None) -> PriceImport:
     """Read the BOM sheet of ``book``: ``existing`` (the plan's price overrides) plus one for
     every unit price that differs from ``lines`` (the plan's bill of materials) make the
     result's ``overrides``. Raises PlannerError with one line when the file is not a
     workbook with a BOM sheet. The plan itself is not touched."""
-    from openpyxl import load_workbook
-
     book = Path(book)
-    try:
-        wb = load_workbook(book, read_only=True, data_only=False)
-    except FileNotFoundError:
-        raise PlannerError(f"{book}: no such file") from None
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise PlannerError(f"{book.name}: not an Excel workbook the planner can read ({exc})") from None
-    try:
-        if BOM_SHEET not in wb.sheetnames:
-            raise PlannerError(f"{book.name}: has no '{BOM_SHEET}' sheet (is it a workbook the planner exported?)")
-        rows = list(wb[BOM_SHEET].iter_rows(values_only=True))
-    finally:
-        wb.close()
+    rows = _bom_rows(book)
     if not rows or ITEM_HEADER not in rows[0] or PRICE_HEADER not in rows[0]:
         raise PlannerError(f"{book.name}: the {BOM_SHEET} sheet has no '{ITEM_HEADER}' and '{PRICE_HEADER}' columns")
     item_col, price_col = rows[0].index(ITEM_HEADER), rows[0].index(PRICE_HEADER)

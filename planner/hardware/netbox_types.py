@@ -29,10 +29,10 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
-from planner.errors import PlannerError, describe_validation_error
+from planner.errors import PlannerError, describe_validation_error, quote
 from planner.hardware.catalog import (CATALOG_SCHEMA_VERSION, Catalog, DeviceType, GpuBlock, NicBlock, SwitchBlock,
                                       read_catalog_file)
-from planner.readfile import read_limited
+from planner.readfile import YamlLimitError, read_limited, safe_yaml
 from planner.safefile import write_file
 
 MAX_YAML_BYTES = 1024 * 1024
@@ -77,30 +77,62 @@ def parse_gpu_option(text: str, catalog: Catalog) -> GpuBlock:
     return found.model_copy(update={"count": int(count)})
 
 
+def _kind(value: object) -> str:
+    """What a YAML value is, in words, without formatting it (it may be very large)."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, list):
+        return "a list"
+    return "a mapping" if isinstance(value, dict) else f"a {type(value).__name__}"  # a date, bytes
+
+
 def _number(data: dict, key: str, where: str) -> float | None:
     value = data.get(key)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{where}{key} is '{value}', not a number")
-    return float(value)
+        shown = quote(value, 40) if isinstance(value, str) else _kind(value)
+        raise ValueError(f"{where}{key} is {shown}, not a number")
+    try:
+        return float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        raise ValueError(f"{where}{key} is a number of {len(str(abs(value))):,} digits, too large") from None
+
+
+def _text(data: dict, key: str, where: str = "") -> str | None:
+    """A text field; YAML reads ``model: 7050`` as a number, which is still the name "7050"."""
+    value = data.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    raise ValueError(f"{where}{key} is {_kind(value)}, not text")
+
+
+def _block(kind, what: str, **fields):
+    """A NIC or switch block; ValueError in one line naming the interfaces it came from."""
+    try:
+        return kind(**fields)
+    except ValidationError as exc:
+        raise ValueError(f"{what}: {describe_validation_error(exc, fields)}") from None
 
 
 def device_type_from_yaml(data: object, origin: str, gpu: GpuBlock | None = None) -> DeviceType:
     """One catalog entry from one parsed device-type document; ValueError naming what is wrong."""
     if not isinstance(data, dict):
         raise ValueError("not a device type (expected a mapping of manufacturer, model, u_height, ...)")
+    text = {key: _text(data, key) for key in ("manufacturer", "model", "slug", "part_number", "airflow", "weight_unit")}
     for key in ("manufacturer", "model", "u_height"):
-        if data.get(key) in (None, ""):
+        if data.get(key) is None or data[key] == "":
             raise ValueError(f"'{key}' is missing")
     u = _number(data, "u_height", "")
     if u is None or u < 1 or not u.is_integer():
-        raise ValueError(f"u_height {data['u_height']:g} cannot be placed: the planner places whole rack units, 1 or more")
+        raise ValueError(f"u_height {u:g} cannot be placed: the planner places whole rack units, 1 or more")
     marks: list[str] = []
     weight = _number(data, "weight", "")
-    unit = str(data.get("weight_unit") or "kg").lower()
+    unit = (text["weight_unit"] or "kg").lower()
     if weight is not None and unit not in KG_PER:
-        raise ValueError(f"weight_unit '{unit}' is not one of {', '.join(KG_PER)}")
+        raise ValueError(f"weight_unit {quote(unit, 20)} is not one of {', '.join(KG_PER)}")
     if weight is None:
         marks.append("weight")
     weight_kg = round((weight or 0.0) * KG_PER[unit], 3)
@@ -111,9 +143,10 @@ def device_type_from_yaml(data: object, origin: str, gpu: GpuBlock | None = None
     max_w = alloc_w = 0.0
     alloc_known = bool(ports)
     for i, port in enumerate(ports):
-        where = f"power-ports[{i}] " if not isinstance(port, dict) or not port.get("name") else f"power port {port['name']}: "
         if not isinstance(port, dict):
-            raise ValueError(f"{where}is not a mapping")
+            raise ValueError(f"power-ports[{i}] is not a mapping")
+        name = _text(port, "name", f"power-ports[{i}] ")
+        where = f"power port {quote(name, 40)}: " if name else f"power-ports[{i}] "
         m, a = _number(port, "maximum_draw", where), _number(port, "allocated_draw", where)
         if m is None:
             raise ValueError(f"{where}maximum_draw is missing")
@@ -132,10 +165,13 @@ def device_type_from_yaml(data: object, origin: str, gpu: GpuBlock | None = None
 
     speeds: Counter = Counter()
     skipped = 0
-    for iface in data.get("interfaces") or []:
+    interfaces = data.get("interfaces") or []
+    if not isinstance(interfaces, list):
+        raise ValueError("interfaces is not a list")
+    for i, iface in enumerate(interfaces):
         if not isinstance(iface, dict):
             raise ValueError("interfaces holds an entry that is not a mapping")
-        speed = interface_speed(str(iface.get("type", "")))
+        speed = interface_speed(_text(iface, "type", f"interfaces[{i}] ") or "")
         if iface.get("mgmt_only") or speed is None or speed[1] < 10:
             skipped += 1
             continue
@@ -145,24 +181,25 @@ def device_type_from_yaml(data: object, origin: str, gpu: GpuBlock | None = None
     switch = None
     nics: list[NicBlock] = []
     if fastest and data_ports >= SWITCH_MIN_PORTS:
-        switch = SwitchBlock(ports=speeds[fastest], gbps_per_port=fastest[1], technology=fastest[0])
+        switch = _block(SwitchBlock, f"{speeds[fastest]:,} {fastest[1]:g}G interfaces as a switch's ports",
+                        ports=speeds[fastest], gbps_per_port=fastest[1], technology=fastest[0])
         category = "switch"
     else:
         for (tech, gbps), n in sorted(speeds.items(), key=lambda kv: -kv[0][1]):
-            nics.append(NicBlock(count=n, gbps=gbps, technology=tech,
-                                 purpose="compute" if (tech, gbps) == fastest else "storage"))
+            nics.append(_block(NicBlock, f"{n:,} {gbps:g}G interfaces as NICs", count=n, gbps=gbps, technology=tech,
+                               purpose="compute" if (tech, gbps) == fastest else "storage"))
         category = "gpu_server" if gpu is not None else "other"
         if gpu is None:
             marks.append("GPU count and model (import with --gpu MODEL:COUNT to make it a GPU server)")
     marks.append("price")
-    slug = str(data.get("slug") or f"{data['manufacturer']}-{data['model']}")
+    slug = text["slug"] or f"{text['manufacturer']}-{text['model']}"
     device_id = re.sub(r"[^a-z0-9._-]+", "-", slug.lower()).strip("-._")[:64] or "device"
-    facts = [f"part number {data['part_number']}" if data.get("part_number") else "",
+    facts = [f"part number {text['part_number']}" if text["part_number"] else "",
              "full depth" if data.get("is_full_depth", True) else "half depth",
-             f"airflow {data['airflow']}" if data.get("airflow") else "",
+             f"airflow {text['airflow']}" if text["airflow"] else "",
              f"{skipped} management or slow interfaces left out" if skipped else ""]
     entry = {
-        "id": device_id, "vendor": str(data["manufacturer"]), "model": str(data["model"]), "category": category,
+        "id": device_id, "vendor": text["manufacturer"], "model": text["model"], "category": category,
         "u_height": int(u), "weight_kg": weight_kg, "power_max_w": max_w, "power_typical_w": alloc_w,
         "cooling": "air", "gpu": gpu if category == "gpu_server" else None, "nics": tuple(nics), "switch": switch,
         "price_usd": 0, "price_source": f"{TO_COMPLETE} a price: enter one",
@@ -182,9 +219,11 @@ def read_device_type(path: str | Path, gpu: GpuBlock | None = None) -> DeviceTyp
     path = Path(path)
     try:
         raw = read_limited(path, MAX_YAML_BYTES, "device-type file")
-        data = yaml.safe_load(raw.decode("utf-8"))
+        data = safe_yaml(raw.decode("utf-8"))
     except PlannerError as exc:
         raise DeviceTypeImportError(str(exc)) from None
+    except YamlLimitError as exc:
+        raise DeviceTypeImportError(f"{path.name}: {exc}") from None
     except UnicodeDecodeError:
         raise DeviceTypeImportError(f"{path.name}: not a UTF-8 text file") from None
     except yaml.YAMLError as exc:

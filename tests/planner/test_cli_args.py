@@ -47,3 +47,21 @@ def test_good_numbers_still_compute_the_guides_faq(capsys):
     assert main(["rent", "--gpus", "64", "--days", "90", "--rate", "2.10", "--uplift", "2"]) == 0
     out = capsys.readouterr()
     assert "$870,912.00" in out.out and "0.02 for 2%" in out.err
+
+
+@pytest.mark.parametrize("args", [
+    ["--gpus", "1", "--hours", "1e-320"],      # a denormal: "above 0", yet no real duration
+    ["--gpus", "1", "--days", "1e-9"],
+    ["--gpus", "1", "--hours", "5", "--rate", "1e-310"],
+    ["--gpus", "1", "--hours", "5", "--uplift", "1e-320"],
+])
+def test_vanishingly_small_numbers_are_refused_as_in_a_plan(capsys, args):
+    code, err = run(capsys, *args)
+    assert code == 2 and err.count("\n") == 1 and "at least 1e-06" in err, err
+
+
+def test_one_gpu_is_one_gpu(capsys):
+    # 1 GPU x 10 h x $2.00 x 1.15 = $23.00
+    assert main(["rent", "--gpus", "1", "--hours", "10", "--rate", "2", "--uplift", "0.15"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 GPU x 10 h") and "$23.00" in out
