@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from planner.costs.section import evaluate_cost
 from planner.facility.section import evaluate_facility
+from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
 from planner.report.network_section import evaluate_network
 from planner.storage.section import evaluate_storage
@@ -16,6 +17,7 @@ SECTIONS: list[tuple[str, SectionFn]] = [
     ("storage", evaluate_storage),
     ("cost", evaluate_cost),
     ("workload", evaluate_workload_section),  # after cost: it prices the training run
+    ("goodput", evaluate_goodput),  # after workload: its figures with failures
 ]
 
 
@@ -23,7 +25,8 @@ SECTIONS: list[tuple[str, SectionFn]] = [
 # and from the sections named (the same objects): the evaluator keeps them across edits that
 # leave those unchanged (a device moved between racks). The others are computed on every
 # evaluation (facility reads the racks' power, cost the PDUs).
-KEPT_SECTIONS: dict[str, tuple[str, ...]] = {"network": (), "storage": (), "workload": ("cost",)}
+KEPT_SECTIONS: dict[str, tuple[str, ...]] = {"network": (), "storage": (), "workload": ("cost",),
+                                             "goodput": ("network", "storage", "workload", "cost")}
 
 
 def register_section(name: str, fn: SectionFn, kept_with: tuple[str, ...] | None = None) -> None:

@@ -8,7 +8,7 @@ training run can be priced.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from planner.figures import Figures, figure
@@ -26,9 +26,18 @@ def workload_outcome(ctx, nodes: NodeSummary | None = None) -> WorkloadOutcome:
     cached = ctx.cache.get("workload")
     if cached is None:
         settings = ctx.plan.settings
-        nodes = nodes or summarise_nodes(ctx.counts, ctx.catalog)
+        nodes = job_nodes(nodes or summarise_nodes(ctx.counts, ctx.catalog), settings.reliability.spare_nodes)
         cached = ctx.cache["workload"] = evaluate_workload(settings.workload, settings.fabric, nodes)
     return cached
+
+
+def job_nodes(nodes: NodeSummary, spares: int) -> NodeSummary:
+    """The nodes the job runs on: the placed ones minus the hot spares kept idle (of the
+    node type holding most GPUs), which the parallelism must fit."""
+    if not spares:
+        return nodes
+    kept = max(0, nodes.nodes - spares)
+    return replace(nodes, nodes=kept, gpus=max(0, nodes.gpus - spares * nodes.gpus_per_node))
 
 
 @dataclass(frozen=True, slots=True)
