@@ -23,7 +23,10 @@ NODE_CLASSES = ("gpu", "node")
 @dataclass(frozen=True, slots=True)
 class GoodputSection(Figures):
     job_gpus: int = figure(0, title="GPUs the job runs on (placed minus spares)")
+    job_nodes: int = figure(0, title="Nodes the job runs on (placed minus spares)")
     spare_nodes: int = figure(0, title="Hot spare nodes")
+    switches: int = figure(0, title="Switches placed")
+    optical_links: int = figure(0, title="Optical links in the fabric (two transceivers each)")
     interruptions_per_day: float = figure(0.0, title="Interruptions", unit="per day")
     interruptions_by_part: dict[str, float] = figure(title="Interruptions per day by part", unit="per day",
                                                      factory=dict)
@@ -72,7 +75,8 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     per_day = sum(by_part.values())
     mtbf = mtbf_h(per_day)
     figures: dict[str, Any] = dict(
-        job_gpus=parts.gpus, spare_nodes=rel.spare_nodes, interruptions_per_day=round(per_day, 4),
+        job_gpus=parts.gpus, job_nodes=parts.nodes, spare_nodes=rel.spare_nodes, switches=parts.switches,
+        optical_links=parts.optical_links, interruptions_per_day=round(per_day, 4),
         interruptions_by_part={k: round(v, 4) for k, v in by_part.items()}, mtbf_h=_r(mtbf),
         checkpoint_interval_auto=st.checkpoint_interval_min is None,
         checkpoint_interval_min=st.checkpoint_interval_min)
