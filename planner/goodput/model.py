@@ -64,3 +64,37 @@ def ettr(interval_s: float, block_s: float, lost_s: float, mtbf_s: float | None)
     if mtbf_s is None:
         return running
     return max(0.0, 1.0 - (lost_s + interval_s / 2.0) / mtbf_s) * running
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpointing:
+    """A job's checkpoint and restart figures at one size (seconds; None: nothing fails)."""
+
+    per_day: float
+    mtbf_s: float | None
+    block_s: float
+    interval_s: float | None
+    lost_s: float  # restart, re-load and the wait for a node, per interruption
+    ettr: float
+
+
+def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_interval_min: float | None,
+                  write_s: float, size_gb: float, gpus: int, reload_s: float) -> Checkpointing:
+    """The interval (fixed, or Young's for the blocking time; asynchronously at least one
+    write), the time lost per interruption (the restart, the re-load and, with no spare
+    idle, the wait for a node on the interruptions that take one out) and ETTR."""
+    per_day = sum(by_part.values())
+    hours = mtbf_h(per_day)
+    mtbf_s = None if hours is None else hours * 3600.0
+    block_s = size_gb / (gpus * rates.snapshot_gbs_per_gpu) if rates.async_checkpoint else write_s
+    if fixed_interval_min is not None:
+        interval_s = fixed_interval_min * 60.0
+    elif mtbf_s is None:
+        interval_s = None
+    else:
+        interval_s = max(young_interval_s(block_s, mtbf_s), write_s if rates.async_checkpoint else 0.0)
+    node_share = (by_part["gpu"] + by_part["node"]) / per_day if per_day else 0.0
+    wait_s = 0.0 if rates.spare_nodes else rates.replace_node_min * 60.0 * node_share
+    lost_s = rates.restart_min * 60.0 + reload_s + wait_s
+    ratio = ettr(interval_s, block_s, lost_s, mtbf_s) if interval_s is not None else 1.0
+    return Checkpointing(per_day, mtbf_s, block_s, interval_s, lost_s, ratio)

@@ -12,7 +12,8 @@ from typing import Any
 
 from planner.figures import Figures, figure
 from planner.findings import Finding
-from planner.goodput.model import Parts, ettr, interruptions_by_part, mtbf_h, young_interval_s
+from planner.goodput.curve import GoodputPoint, goodput_curve
+from planner.goodput.model import Parts, checkpointing, interruptions_by_part, mtbf_h
 from planner.network.checks import summarise_nodes
 from planner.workload.section import run_cost
 
@@ -45,6 +46,7 @@ class GoodputSection(Figures):
     run_cost_usd: dict[str, float] | None = figure(None, title="Cost of the training run with failures", unit="$")
     node_failures_per_repair: float | None = figure(
         None, title="Nodes expected down within one repair time", unit="")
+    curve: tuple[GoodputPoint, ...] = figure((), title="ETTR and goodput against the cluster's size")
 
 
 def _r(x: float | None, nd: int = 3) -> float | None:
@@ -96,19 +98,10 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     if write_s is None or not parts.gpus or not settings.workload.enabled:
         return GoodputSection(**figures), findings
     size_gb = storage["checkpoint_gb"]
-    block_s = size_gb / (parts.gpus * rel.snapshot_gbs_per_gpu) if rel.async_checkpoint else write_s
-    mtbf_s = None if mtbf is None else mtbf * 3600.0
-    if st.checkpoint_interval_min is not None:
-        interval_s = st.checkpoint_interval_min * 60.0
-    elif mtbf_s is None:
-        interval_s = None
-    else:  # asynchronously, the next checkpoint cannot begin before the last one is written
-        interval_s = max(young_interval_s(block_s, mtbf_s), write_s if rel.async_checkpoint else 0.0)
     read = min(storage["read_gbs"], parts.nodes * (storage["node_storage_gbs"] or 0.0))
     reload_s = size_gb / read if read > 0 else 0.0
-    wait_s = 0.0 if rel.spare_nodes else rel.replace_node_min * 60.0 * (node_per_day / per_day if per_day else 0.0)
-    lost_s = rel.restart_min * 60.0 + reload_s + wait_s
-    ratio = ettr(interval_s, block_s, lost_s, mtbf_s) if interval_s is not None else 1.0
+    run = checkpointing(by_part, rel, st.checkpoint_interval_min, write_s, size_gb, parts.gpus, reload_s)
+    block_s, interval_s, lost_s, ratio = run.block_s, run.interval_s, run.lost_s, run.ettr
     figures.update(checkpoint_block_s=_r(block_s), reload_s=_r(reload_s),
                    checkpoint_interval_min=_r(None if interval_s is None else interval_s / 60.0),
                    lost_per_interruption_min=_r((lost_s + (interval_s or 0.0) / 2.0) / 60.0),
@@ -120,6 +113,7 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     if days is not None and ratio > 0:
         figures["time_to_train_days"] = round(days / ratio, 3)
         figures["run_cost_usd"] = run_cost(ctx, days / ratio)
+    figures["curve"] = goodput_curve(parts, rel, st.checkpoint_interval_min, storage, tokens)
     if interval_s is not None:
         findings += _checkpoint_findings(rel, st.checkpoint_interval_min is None, interval_s, block_s, write_s,
                                          mtbf)

@@ -154,3 +154,18 @@ def test_enough_spares_silence_the_spares_finding():
     # (120 x 1 + 15 x 2) / 1,000 x 3 days = 0.45 nodes down: one spare covers it
     _, g, codes = evaluate(medium(spare_nodes=1, **ROUND_RATES))
     assert g["node_failures_per_repair"] < 1 and "goodput.spares.short" not in codes
+
+
+def test_the_curve_runs_from_one_node_past_the_plan_and_marks_it():
+    _, g, _ = evaluate(medium(**ROUND_RATES))
+    curve = g.curve
+    assert [p.nodes for p in curve] == [1, 2, 4, 8, 16, 32, 64]  # to 4 x the plan's 16 nodes
+    (plan,) = [p for p in curve if p.plan]
+    assert (plan.nodes, plan.ettr, plan.goodput_tokens_per_s) == (16, g.ettr, g.goodput_tokens_per_s)
+    assert plan.checkpoint_interval_min == g.checkpoint_interval_min
+    # one node alone: 8 GPUs x 1 + 2 + 3 software, round(11 / 16) = 1 switch x 4 and
+    # 128 / 16 = 8 links x 0.5: 21 per 1,000 days, MTBF 1,142.9 h = 4,114,286 s; its write
+    # 980 GB / min(175, 1 x 100 GB/s) = 9.8 s; Young: sqrt(2 x 9.8 x 4,114,286) = 8,980 s = 149.67 min
+    one = curve[0]
+    assert one.checkpoint_interval_min == pytest.approx(149.67, abs=1e-2)
+    assert [p.ettr for p in curve] == sorted((p.ettr for p in curve), reverse=True)  # larger jobs lose more
