@@ -27,7 +27,8 @@ class GoodputSection(Figures):
     job_nodes: int = figure(0, title="Nodes the job runs on (placed minus spares)")
     spare_nodes: int = figure(0, title="Hot spare nodes")
     switches: int = figure(0, title="Switches placed")
-    optical_links: int = figure(0, title="Optical links in the fabric (two transceivers each)")
+    optical_links: int = figure(0, title="Optical links in the fabric",
+                               description="Two transceivers each")
     interruptions_per_day: float = figure(0.0, title="Interruptions", unit="per day")
     interruptions_by_part: dict[str, float] = figure(title="Interruptions per day by part", unit="per day",
                                                      factory=dict)
@@ -39,7 +40,8 @@ class GoodputSection(Figures):
                                               "the copy to host memory")
     reload_s: float | None = figure(None, title="Checkpoint read back after a restart", unit="s")
     lost_per_interruption_min: float | None = figure(
-        None, title="Time lost per interruption (restart, re-load, half an interval)", unit="min")
+        None, title="Time lost per interruption", unit="min",
+        description="Restart, re-load, the wait for a node without a spare, and half an interval of work redone")
     ettr: float | None = figure(None, title="Effective training time ratio (ETTR)", unit="share")
     goodput_tokens_per_s: float | None = figure(None, title="Goodput (throughput x ETTR)", unit="tokens/s")
     time_to_train_days: float | None = figure(None, title="Time to train with failures", unit="days")
