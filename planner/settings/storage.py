@@ -21,7 +21,7 @@ class StorageSettings(Section):
         None,
         title="Checkpoint interval",
         unit="min",
-        source="Empty: automatic (Young's interval for the plan's failure rate). J. W. Young, 'A first order "
+        source="Empty: Young's interval for the plan's failure rate (automatic). J. W. Young, 'A first order "
         "approximation to the optimum checkpoint interval', CACM 17(9), 1974: sqrt(2 x checkpoint write time x "
         "mean time between interruptions). A number: a fixed interval (planner assumption for older plans: "
         "hourly, common practice).",
