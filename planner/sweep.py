@@ -6,7 +6,8 @@ A grid file (JSON) names the values of each axis; an axis left out keeps the bas
      "nodes": [8, 16, 24],                            # GPU nodes
      "fabric": ["ib400", {"technology": "spx400", "switch_device": "sn5600-400"}],
      "rack": [{"power_cap_kw": 30}, {"rack_type": "nvl72"}],   # the GPU racks
-     "power_basis": ["typical", "nameplate"]}
+     "power_basis": ["typical", "nameplate"],
+     "reliability": [{}, {"gpu_failures_per_1000_gpu_days": 0.6, "spare_nodes": 2}]}   # failure rates, spares
 
 A fabric is a technology or fabric settings fields; without a ``switch_device`` the base's
 switch is kept if it speaks the technology at its line rate, else the catalog's switch that
@@ -55,7 +56,7 @@ from planner.design.templates import TemplateError, liquid_load, rescale_workloa
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC, METRICS
 from planner.report.evaluate import evaluate
-from planner.settings import FabricSettings
+from planner.settings import FabricSettings, ReliabilitySettings
 
 MAX_POINTS = 100_000
 MAX_GRID_BYTES = 1024 * 1024
@@ -73,9 +74,10 @@ class _Grid(BaseModel):
     fabric: list[str | dict[str, Any]] = Field(default_factory=list, max_length=100)
     rack: list[dict[str, Any]] = Field(default_factory=list, max_length=100)
     power_basis: list[Literal["typical", "nameplate"]] = Field(default_factory=list, max_length=2)
+    reliability: list[dict[str, Any]] = Field(default_factory=list, max_length=100)
 
 
-AXES = ("gpu_system", "nodes", "fabric", "rack", "power_basis")
+AXES = ("gpu_system", "nodes", "fabric", "rack", "power_basis", "reliability")
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +131,13 @@ def parse_grid(data: Any, catalog: Catalog, origin: str = "grid") -> Grid:
         except ValidationError as exc:
             raise SweepError(f"{origin}: rack {one_line(json.dumps(r), 100)}: "
                              f"{describe_validation_error(exc, fields)}") from None
+    for r in g.reliability:  # failure rates, spares, restart times: the reliability settings' fields
+        try:
+            ReliabilitySettings.model_validate(r)
+        except ValidationError as exc:
+            raise SweepError(f"{origin}: reliability {json.dumps(r)}: {describe_validation_error(exc, r)}") from None
     axes = {"gpu_system": g.gpu_system, "nodes": g.nodes, "fabric": fabrics, "rack": g.rack,
-            "power_basis": g.power_basis}
+            "power_basis": g.power_basis, "reliability": g.reliability}
     grid = Grid({k: v for k, v in axes.items() if v})
     if grid.size > MAX_POINTS:
         raise SweepError(f"{origin}: {grid.size:,} points are more than a sweep takes ({MAX_POINTS:,})")
@@ -195,6 +202,8 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
         s.fabric = FabricSettings.model_validate({**s.fabric.model_dump(), **fields})
     if "power_basis" in point:
         s.facility = s.facility.model_copy(update={"power_basis": point["power_basis"]})
+    if "reliability" in point:
+        s.reliability = ReliabilitySettings.model_validate({**s.reliability.model_dump(), **point["reliability"]})
     old_system, old_nodes = base_gpu_system(plan, catalog)
     system = point.get("gpu_system", old_system)
     nodes = point.get("nodes", old_nodes)
@@ -295,7 +304,8 @@ def point_label(point: dict[str, Any]) -> dict[str, Any]:
             "fabric": "" if fabric is None else fabric.get("technology", ""),
             "switch_device": "" if fabric is None else fabric.get("switch_device", ""),
             "rack": "" if rack is None else json.dumps(rack, sort_keys=True),
-            "power_basis": point.get("power_basis", "")}
+            "power_basis": point.get("power_basis", ""),
+            "reliability": "" if "reliability" not in point else json.dumps(point["reliability"], sort_keys=True)}
 
 
 def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
@@ -431,7 +441,7 @@ def default_axes(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
     return "capex_usd", "decode_tokens_per_s" if any(r.get("decode_tokens_per_s") for r in rows) else "tokens_per_s"
 
 
-CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis",
+CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "reliability",
                *[m.key for m in METRICS], "errors", "warnings", "pareto", "problem"]
 
 

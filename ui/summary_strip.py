@@ -54,7 +54,8 @@ FIGURES: dict[str, tuple[str, str]] = {
     "tokens_per_s": ("tokens/s", "training throughput the cluster can compute"),
     "mfu": ("MFU", "end-to-end model FLOP utilisation: FLOPs per token x tokens/s / (GPUs x peak), with the "
             "pipeline bubble and exposed communication (the figure papers publish)"),
-    "time_to_train": ("to train", "days to train the workload's token budget at this throughput"),
+    "time_to_train": ("to train", "days to train the workload's token budget at this throughput, with the "
+                      "time failures cost (goodput section)"),
     "capex": ("capex", "purchase cost of the placed hardware"),
     "break_even": ("break-even", "months until owning beats renting (first rental option)"),
 }
@@ -127,13 +128,13 @@ class SummaryStrip(QWidget):
         self._set("allreduce_ms", f"{fmt.number(allreduce)} ms" if allreduce is not None else None, why=why)
         self._set("gpu_idle_pct", f"{fmt.number(idle)} %" if idle is not None else None, why=why)
         self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None, why=why)
-        self._set_workload(report.workload)
+        self._set_workload(report.workload, report.sections.get("goodput"))
         no_cost = "The report has no cost figures for this plan."
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
                   f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
         self._set_break_even(cost.break_even_months if cost is not None else None)
 
-    def _set_workload(self, work) -> None:
+    def _set_workload(self, work, goodput=None) -> None:
         mfu = work.mfu if work is not None else None
         self._set("mfu", f"{fmt.number(100 * mfu)} %" if mfu is not None else None)
         days = work.time_to_train_days if work is not None else None
@@ -142,10 +143,19 @@ class SummaryStrip(QWidget):
             return
         tokens_b = work.train_tokens_b or 0.0
         budget = f"{fmt.number(tokens_b / 1000, '.3g')}T" if tokens_b >= 1000 else f"{fmt.number(tokens_b, '.3g')}B"
-        shown = f"{fmt.number(days, ',.0f' if days >= 10 else ',.1f')} days"
-        lines = [f"{k.replace('_', ' ')}: {fmt.usd(v)}" for k, v in (work.run_cost_usd or {}).items()]
-        self._set("time_to_train", shown, f"Days to train {budget} tokens at this plan's throughput"
-                  + ("\nThe run's cost:\n" + "\n".join(lines) if lines else ""))
+        failing = goodput.time_to_train_days if goodput is not None else None
+        shown_days = failing if failing is not None else days
+        shown = f"{fmt.number(shown_days, ',.0f' if shown_days >= 10 else ',.1f')} days"
+        costs = (goodput.run_cost_usd if failing is not None else None) or work.run_cost_usd or {}
+        lines = [f"{k.replace('_', ' ')}: {fmt.usd(v)}" for k, v in costs.items()]
+        if failing is None:
+            head = f"Days to train {budget} tokens at this plan's throughput"
+        else:
+            head = (f"Days to train {budget} tokens: {fmt.number(failing, ',.1f')} with failures (ETTR "
+                    f"{fmt.number(100 * goodput.ettr, '.1f')} %, an interruption every "
+                    f"{fmt.number(goodput.mtbf_h, ',.1f')} h), {fmt.number(days, ',.1f')} if nothing failed")
+        self._set("time_to_train", shown, head + ("\nThe run's cost" + (" with failures" if failing is not None else "")
+                                                 + ":\n" + "\n".join(lines) if lines else ""))
         self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
 
     def _set_break_even(self, months: Any) -> None:

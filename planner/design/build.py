@@ -34,6 +34,13 @@ from planner.settings import Settings
 from planner.workload.models import model_shape
 
 
+# Storage for a plan whose checkpoint interval is automatic (Young's, from the interval
+# between failures) is sized as for an hourly checkpoint within the stall limit. Planner
+# assumption: the interval is not known until the storage is; an hour is the fixed interval
+# such plans had before, and the goodput section says when the automatic one is too short.
+SIZING_INTERVAL_MIN = 60.0
+
+
 class DesignError(PlannerError):
     pass
 
@@ -329,7 +336,8 @@ class _Layout:
         need = self.nodes * st.min_write_gbs_per_node
         if w.enabled:
             checkpoint_gb = model_shape(w).params * st.checkpoint_bytes_per_param / 1e9
-            need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * st.checkpoint_interval_min * 60))
+            interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN
+            need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * interval_min * 60))
         return need
 
     def _storage_ports(self, counts: dict[str, int]) -> int:

@@ -20,6 +20,7 @@ from typing import Any
 
 from planner.costs.section import CostSection
 from planner.facility.section import FacilitySection
+from planner.goodput.section import GoodputSection
 from planner.report.network_section import FabricRow, NetworkSection, ScalingPoint
 from planner.storage.section import StorageSection
 from planner.workload.section import WorkloadSection
@@ -49,7 +50,8 @@ _SIZING: dict[str, tuple[str, str]] = {
 # The report's section models and the tables' row models: their fields' metadata is the one
 # source of each figure's title and unit.
 MODELS: dict[str, type[Figures]] = {"facility": FacilitySection, "network": NetworkSection,
-                                    "storage": StorageSection, "cost": CostSection, "workload": WorkloadSection}
+                                    "storage": StorageSection, "cost": CostSection, "workload": WorkloadSection,
+                                    "goodput": GoodputSection}
 ROWS: dict[str, type[Figures]] = {"fabrics": FabricRow, "scaling": ScalingPoint}
 
 
@@ -63,6 +65,7 @@ _TABLE["network"].pop("sizing")
 _TABLE["network"].update(_SIZING)
 for _key in ("curves", "bom"):
     _TABLE["cost"].pop(_key)
+_TABLE["goodput"].pop("curve")  # a table: in --json, the workbook and the chart
 
 KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.items()}
 

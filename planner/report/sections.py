@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from planner.costs.section import evaluate_cost
 from planner.facility.section import evaluate_facility
+from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
 from planner.report.network_section import evaluate_network
 from planner.storage.section import evaluate_storage
@@ -23,7 +24,8 @@ class Section:
 
 SECTIONS: list[Section] = [
     Section("facility", evaluate_facility, ("totals", "settings.facility", "settings.power")),
-    Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload")),
+    # the workload model runs on the job's nodes: the placed ones less the hot spares
+    Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload", "settings.reliability")),
     Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
     # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``)
@@ -33,6 +35,10 @@ SECTIONS: list[Section] = [
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
+    # after workload: its figures with failures
+    Section("goodput", evaluate_goodput,
+            ("counts", "totals", "settings.reliability", "settings.storage", "settings.workload", "settings.costs",
+             "network", "storage", "workload", "cost")),
 ]
 
 

@@ -10,6 +10,7 @@ from planner.settings.fabric import FabricSettings
 from planner.settings.facility import FacilitySettings
 from planner.settings.floor import FloorSettings
 from planner.settings.power import PowerSettings
+from planner.settings.reliability import ReliabilitySettings
 from planner.settings.storage import StorageSettings
 from planner.settings.workload import WorkloadSettings
 
@@ -22,6 +23,7 @@ class Settings(Section):
     workload: WorkloadSettings = Field(default_factory=WorkloadSettings)
     storage: StorageSettings = Field(default_factory=StorageSettings)
     costs: CostSettings = Field(default_factory=CostSettings)
+    reliability: ReliabilitySettings = Field(default_factory=ReliabilitySettings)
 
 
 SECTIONS: tuple[str, ...] = tuple(Settings.model_fields)
@@ -38,4 +40,5 @@ __all__ = [
     "WorkloadSettings",
     "StorageSettings",
     "CostSettings",
+    "ReliabilitySettings",
 ]

@@ -15,8 +15,18 @@ class StorageSettings(Section):
         gt=0,
         le=64,
     )
-    checkpoint_interval_min: float = setting(
-        60.0, title="Checkpoint interval", unit="min", source="Planner assumption: hourly checkpoints, common practice.", gt=0, le=100000
+    # Empty (the default of new plans) is Young/Daly's interval for the plan's failure rate; a
+    # number, as every file saved before stores (60), is the user's fixed interval, kept as set.
+    checkpoint_interval_min: float | None = setting(
+        None,
+        title="Checkpoint interval",
+        unit="min",
+        source="Empty: Young's interval for the plan's failure rate (automatic). J. W. Young, 'A first order "
+        "approximation to the optimum checkpoint interval', CACM 17(9), 1974: sqrt(2 x checkpoint write time x "
+        "mean time between interruptions). A number: a fixed interval (planner assumption for older plans: "
+        "hourly, common practice).",
+        gt=0,
+        le=100000,
     )
     node_storage_gbs: float | None = setting(
         None,

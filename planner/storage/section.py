@@ -67,7 +67,9 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
         if size is not None:
             write_s = checkpoint_write_s(size, totals.write_gbs, nodes, per_node)
     if training and write_s is not None:
-        stall_pct = 100.0 * write_s / (st.checkpoint_interval_min * 60.0)
+        # a fixed interval only; the automatic one follows the failure rate (the goodput section)
+        if st.checkpoint_interval_min is not None:
+            stall_pct = 100.0 * write_s / (st.checkpoint_interval_min * 60.0)
         if together is not None and together < st.min_write_gbs_per_node:
             limit = (f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {nodes:,} nodes"
                      if totals.write_gbs < nodes * per_node else f"each node's {per_node:,.1f} GB/s storage links")
@@ -76,7 +78,7 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
                 f"With every node checkpointing at once (DDP/FSDP), a node writes at {together:,.1f} GB/s "
                 f"({limit}), below the {st.min_write_gbs_per_node:g} GB/s per node of {GUIDE} ('if checkpoint writes "
                 f"are slower than 10 GB/s per node, fix storage'): add filesystem write bandwidth"))
-        if stall_pct > st.max_stall_pct:
+        if stall_pct is not None and stall_pct > st.max_stall_pct:
             findings.append(Finding(
                 "warning", "storage.checkpoint.stall",
                 f"Writing a {size:,.0f} GB checkpoint takes {write_s:,.0f} s, {stall_pct:.1f}% of the "

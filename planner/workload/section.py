@@ -8,12 +8,12 @@ cost section so that a training run can be priced.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from planner.figures import Figures, figure
 from planner.findings import Finding
-from planner.network.checks import summarise_nodes
+from planner.network.checks import NodeSummary, summarise_nodes
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.inference import InferenceResult
 from planner.workload.memory import MemoryEstimate
@@ -28,7 +28,17 @@ def workload_outcome(ctx) -> WorkloadOutcome:
     if network is not None and network.workload is not None:
         return network.workload
     settings = ctx.plan.settings
-    return evaluate_workload(settings.workload, settings.fabric, summarise_nodes(ctx.counts, ctx.catalog))
+    return evaluate_workload(settings.workload, settings.fabric, job_nodes(summarise_nodes(ctx.counts, ctx.catalog),
+                                                                       settings.reliability.spare_nodes))
+
+
+def job_nodes(nodes: NodeSummary, spares: int) -> NodeSummary:
+    """The nodes the job runs on: the placed ones minus the hot spares kept idle (of the
+    node type holding most GPUs), which the parallelism must fit."""
+    if not spares:
+        return nodes
+    kept = max(0, nodes.nodes - spares)
+    return replace(nodes, nodes=kept, gpus=max(0, nodes.gpus - spares * nodes.gpus_per_node))
 
 
 @dataclass(frozen=True, slots=True)

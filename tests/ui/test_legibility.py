@@ -54,6 +54,8 @@ def test_optional_fields_say_what_empty_means(window):
     assert forms["workload"].editors["claimed_tokens_per_s"].widget.placeholderText() == "none"
     # "Empty: from the nodes' storage NICs (line rate / 8)."
     assert forms["storage"].editors["node_storage_gbs"].widget.placeholderText() == "from the nodes' storage NICs"
+    assert forms["storage"].editors["checkpoint_interval_min"].widget.placeholderText() == (
+        "Young's interval for the plan's failure rate")
     assert not any(e.widget.placeholderText() == "automatic" for f in forms.values() for e in f.editors.values()
                    if hasattr(e.widget, "placeholderText"))
 

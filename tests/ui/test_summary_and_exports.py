@@ -100,6 +100,12 @@ def test_summary_shows_end_to_end_mfu_and_time_to_train(qtbot):
     assert work.mfu == pytest.approx(fpt * work.tokens_per_s / (128 * 989e12), abs=1e-4)
     assert strip.text("mfu") == f"{100 * work.mfu:,.1f} %"
     days = 15e12 / work.tokens_per_s / 86_400
-    assert strip.text("time_to_train") == f"{days:,.0f} days"
+    # shown with failures: the failure-free days over the effective training time ratio
+    goodput = report.sections["goodput"]
+    failing = goodput.time_to_train_days
+    assert 0.9 < goodput.ettr < 1 and failing == pytest.approx(days / goodput.ettr, rel=1e-4)
+    assert strip.text("time_to_train") == f"{failing:,.0f} days"
     assert strip.figures["time_to_train"].caption.text() == "to train 15T tokens"
-    assert "rent spot" in strip.figures["time_to_train"].toolTip()
+    tip = strip.figures["time_to_train"].toolTip()
+    assert f"{failing:,.1f} with failures" in tip and f"{days:,.1f} if nothing failed" in tip
+    assert "rent spot" in tip

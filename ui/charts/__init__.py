@@ -1,6 +1,6 @@
 """Charts of the report (pyqtgraph), each a widget the main window can dock or tab.
 
-API of every chart (and of ``ChartsPanel``, which holds all five):
+API of every chart (and of ``ChartsPanel``, which holds them all):
 
 - ``update_report(report, changes=None)``: show a new ``planner.report.model.Report``; plot
   items are reused and fed with ``setData``/``setOpts`` (an edit never rebuilds a plot).
@@ -16,7 +16,7 @@ API of every chart (and of ``ChartsPanel``, which holds all five):
 _WHERE = {
     "ChartExportError": "ui.charts.base", "ChartView": "ui.charts.base",
     "BuildVsRentChart": "ui.charts.build_vs_rent", "FabricComparisonChart": "ui.charts.fabric_comparison",
-    "FacilityChart": "ui.charts.facility", "ChartsPanel": "ui.charts.panel",
+    "FacilityChart": "ui.charts.facility", "GoodputChart": "ui.charts.goodput", "ChartsPanel": "ui.charts.panel",
     "RackPowerChart": "ui.charts.rack_power", "ScalingChart": "ui.charts.scaling",
 }
 __all__ = sorted(_WHERE)

@@ -1,4 +1,4 @@
-"""The five charts in tabs, fed one report per edit.
+"""The charts in tabs, fed one report per edit.
 
 A chart is built the first time its tab is shown (or asked for), so opening the app pays
 only for the visible one; it then catches up from the last report."""
@@ -14,11 +14,12 @@ TABS = (
     ("fabrics", "Fabrics", "ui.charts.fabric_comparison", "FabricComparisonChart"),
     ("scaling", "Scaling", "ui.charts.scaling", "ScalingChart"),
     ("facility", "Facility", "ui.charts.facility", "FacilityChart"),
+    ("goodput", "Goodput", "ui.charts.goodput", "GoodputChart"),
 )
 
 
 class ChartsPanel(QTabWidget):
-    """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility.
+    """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility, Goodput.
 
     ``update_report(report, changes)`` passes the report to every chart built so far;
     ``on_changed`` (connected to ``Document.changed``) does so while the panel can be seen,
@@ -86,6 +87,7 @@ class ChartsPanel(QTabWidget):
     fabrics = property(lambda self: self.chart_at(2))
     scaling = property(lambda self: self.chart_at(3))
     facility = property(lambda self: self.chart_at(4))
+    goodput = property(lambda self: self.chart_at(5))
 
     @property
     def charts(self):

@@ -74,6 +74,21 @@ def part_rows(counts: dict[str, int], title: str, catalog: Catalog | None) -> li
     return [[title, number(sum(counts.values()))]] + [[f"    {name(i)}", number(n)] for i, n in counts.items()]
 
 
+# The goodput figures a vendor is asked to meet: how often the plan is expected to stop, how
+# it checkpoints, and what that leaves of the time (the curve stays in the app and workbook).
+VENDOR_GOODPUT_KEYS = ("job_gpus", "spare_nodes", "interruptions_per_day", "mtbf_h", "checkpoint_interval_min",
+                       "checkpoint_interval_auto", "checkpoint_block_s", "lost_per_interruption_min", "ettr",
+                       "goodput_tokens_per_s", "time_to_train_days", "node_failures_per_repair")
+
+
+def goodput_rows(report: Report) -> list[list[str]]:
+    """The goodput section as (label, value with unit) rows; none without an ETTR."""
+    g = report.sections.get("goodput")
+    if g is None or g.ettr is None:
+        return []
+    return [list(describe("goodput", key, getattr(g, key))) for key in VENDOR_GOODPUT_KEYS]
+
+
 def fabric_headline(report: Report) -> tuple[str, str] | None:
     """("Compute fabric, rail-optimised", "400G InfiniBand (NDR)"): the plan's fabric for the cover."""
     net = report.network

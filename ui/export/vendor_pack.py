@@ -32,7 +32,8 @@ from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
-from ui.export.sections import cost_headlines, describe_where, fabric_headline, money, network_rows
+from ui.export.sections import (cost_headlines, describe_where, fabric_headline, goodput_rows, money,
+                                network_rows)
 from ui.export.table import Column, Table
 
 MARGIN = 34.0
@@ -119,6 +120,7 @@ class VendorPack(SitePages):
         pages += self._cooling_pages()
         pages += self._floor_pages()
         pages += self._network_pages()
+        pages += self._goodput_pages()
         pages += self._cable_pages()
         pages += self._bom_pages()
         pages += self._findings_pages()
@@ -434,6 +436,17 @@ class VendorPack(SitePages):
             return []
         table = Table([Column("Item", 1.2), Column("Value", 1.4)], rows, font_pt=8.5)
         return self._table_pages("Network summary", table, width=min(self.body.width(), 460.0))
+
+    def _goodput_pages(self) -> list[Page]:
+        rows = goodput_rows(self.report)
+        if not rows:
+            return []
+        intro = _p("Expected interruptions from the failure rates of the parts placed (GPUs, hosts, switches, "
+                   "optical links, software), the checkpoint interval that answers them and the share of the "
+                   "time left for training.", 9)
+        table = Table([Column("Item", 1.4), Column("Value", 1.2)], rows, font_pt=8.5)
+        return self._table_pages("Goodput: failures, checkpoints and restarts", table, intro=intro,
+                                 width=min(self.body.width(), 460.0))
 
     def _bom_pages(self) -> list[Page]:
         cost = self.report.cost

@@ -1,0 +1,100 @@
+"""The Goodput sheet: the failure model and the checkpoint arithmetic of
+``planner.goodput.model`` as live formulas over named inputs.
+
+The failure rates, restart times and spares are rows of the Assumptions sheet (with their
+sources); the plan's parts and its checkpoint write time are named cells here. Change a
+rate or the number of spares and the interruptions, the interval, ETTR and the time to
+train with failures recalculate (a test recalculates with LibreOffice).
+"""
+
+from __future__ import annotations
+
+from planner.export.xlsx_cells import BOLD, NA, TITLE, WRAP, define, formula, header, num, text, widths
+from planner.export.xlsx_costs import ASSUMPTIONS, _row
+from planner.settings import field_meta
+from planner.settings.reliability import ReliabilitySettings
+from planner.settings.storage import StorageSettings
+
+GOODPUT = "Goodput"
+USED = "Goodput (live formula)"
+
+
+def write_goodput(wb, report, settings) -> None:
+    """The reliability inputs onto the Assumptions sheet, then the Goodput sheet."""
+    g = report.sections.get("goodput")
+    ws = wb.create_sheet(GOODPUT, index=len(wb.sheetnames) - 1)  # before Assumptions
+    text(ws, 1, 1, "Goodput: failures, checkpoints and restarts", font=TITLE)
+    if g is None or g.ettr is None:
+        text(ws, 2, 1, "No goodput figures: the plan has no training job, no GPUs or no parallel filesystem "
+                       "to checkpoint to.")
+        return
+    _assumption_rows(wb, settings)
+    text(ws, 2, 1, "Live formulas over named inputs: the rates on the Assumptions sheet, the plan's parts below. "
+                   "Young (1974): interval = sqrt(2 x blocking time x MTBF); ETTR = (1 - (restart + re-load + "
+                   "interval / 2) / MTBF) x interval / (interval + blocking).").alignment = WRAP
+    ws.row_dimensions[2].height = 45
+    header(ws, 3, ["Figure", "Value", "Unit", "Name"])
+    nodes = report.totals.nodes
+    per_node = report.totals.gpus // nodes if nodes else 0
+    storage, work = report.sections["storage"], report.sections["workload"]
+    rows = [
+        ("gp_gpus_per_node", "GPUs per node", per_node, "GPUs", "0"),
+        ("gp_job_gpus", "GPUs the job runs on", "=plan_gpus-spare_nodes*gp_gpus_per_node", "GPUs", "#,##0"),
+        ("gp_job_nodes", "Nodes the job runs on", "=plan_nodes-spare_nodes", "nodes", "#,##0"),
+        ("gp_switches", "Switches placed", g.switches, "", "#,##0"),
+        ("gp_links", "Optical links in the fabric", g.optical_links, "", "#,##0"),
+        ("gp_checkpoint_gb", "Checkpoint size", storage["checkpoint_gb"], "GB", "#,##0.0"),
+        ("gp_write_s", "Checkpoint write time", storage["checkpoint_write_s"], "s", "#,##0.0"),
+        ("gp_reload_s", "Checkpoint read back", g.reload_s, "s", "#,##0.0"),
+        ("gp_tokens_per_s", "Training throughput, nothing failing", work["tokens_per_s"] or 0, "tokens/s",
+         "#,##0"),
+        ("gp_days", "Time to train, nothing failing", work["time_to_train_days"] or 0, "days", "#,##0.0"),
+        ("gp_node_per_day", "Interruptions that take a node out",
+         "=(gp_job_gpus*gpu_failures_per_1000_gpu_days+gp_job_nodes*node_failures_per_1000_node_days)/1000",
+         "per day", "0.0000"),
+        ("gp_per_day", "Interruptions", "=gp_node_per_day+(gp_switches*switch_failures_per_1000_switch_days"
+         "+gp_links*link_failures_per_1000_link_days+gp_job_nodes*software_failures_per_1000_node_days)/1000",
+         "per day", "0.0000"),
+        ("gp_mtbf_h", "Mean time between interruptions", "=24/gp_per_day", "h", "#,##0.00"),
+        ("gp_block_s", "Job blocked per checkpoint",
+         "=IF(async_checkpoint,gp_checkpoint_gb/(gp_job_gpus*snapshot_gbs_per_gpu),gp_write_s)", "s", "#,##0.000"),
+        ("gp_interval_s", "Checkpoint interval", "=IF(checkpoint_interval_min>0,checkpoint_interval_min*60,"
+         "MAX(SQRT(2*gp_block_s*gp_mtbf_h*3600),IF(async_checkpoint,gp_write_s,0)))", "s", "#,##0.0"),
+        ("gp_lost_s", "Restart and re-load per interruption", "=restart_min*60+gp_reload_s+IF(spare_nodes>0,0,"
+         "replace_node_min*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
+        ("gp_ettr", "Effective training time ratio (ETTR)", "=MAX(0,1-(gp_lost_s+gp_interval_s/2)/(gp_mtbf_h*3600))"
+         "*gp_interval_s/(gp_interval_s+gp_block_s)", "", "0.00%"),
+        ("gp_goodput", "Goodput", "=gp_tokens_per_s*gp_ettr", "tokens/s", "#,##0"),
+        ("gp_days_failing", "Time to train with failures", "=IF(gp_ettr>0,gp_days/gp_ettr,NA())", "days", "#,##0.0"),
+    ]
+    cached = {"gp_job_gpus": g.job_gpus, "gp_job_nodes": g.job_nodes,
+              "gp_node_per_day": sum(g.interruptions_by_part[k] for k in ("gpu", "node")),
+              "gp_per_day": g.interruptions_per_day, "gp_mtbf_h": g.mtbf_h, "gp_block_s": g.checkpoint_block_s,
+              "gp_interval_s": g.checkpoint_interval_min * 60,
+              "gp_lost_s": g.lost_per_interruption_min * 60 - g.checkpoint_interval_min * 30,
+              "gp_ettr": g.ettr, "gp_goodput": g.goodput_tokens_per_s or 0,
+              "gp_days_failing": NA if g.time_to_train_days is None else g.time_to_train_days}
+    for i, (name, title, value, unit, fmt) in enumerate(rows):
+        row = 4 + i
+        text(ws, row, 1, title, font=BOLD if name in ("gp_ettr", "gp_days_failing") else None)
+        if isinstance(value, str) and value.startswith("="):
+            formula(ws, row, 2, value, fmt, value=cached[name])
+        else:
+            num(ws, row, 2, value, fmt)
+        text(ws, row, 3, unit)
+        text(ws, row, 4, name)
+        define(wb, name, GOODPUT, row, 2)
+    widths(ws, {1: 44, 2: 16, 3: 12, 4: 20})
+
+
+def _assumption_rows(wb, settings) -> None:
+    ws = wb[ASSUMPTIONS]
+    row = ws.max_row + 1
+    interval = settings.storage.checkpoint_interval_min
+    meta = field_meta(StorageSettings, "checkpoint_interval_min")
+    row = _row(wb, ws, row, "checkpoint_interval_min", meta["title"] + " (0 = automatic)", interval or 0,
+               meta["unit"], meta["source"], "0.0", USED)
+    for name in ReliabilitySettings.model_fields:
+        meta = field_meta(ReliabilitySettings, name)
+        value = getattr(settings.reliability, name)
+        row = _row(wb, ws, row, name, meta["title"], value, meta["unit"], meta["source"], None, USED)

@@ -1,0 +1,104 @@
+"""The failure model of a plan and the checkpoint/restart arithmetic, pure functions.
+
+- interruptions per day = sum over the part classes of (parts x failures per part-day);
+  a synchronous job stops at any one of them (Kokolis et al., "Revisiting Reliability in
+  Large-Scale Machine Learning Research Clusters", HPCA 2025: a job's MTTF falls as 1 / size);
+- mean time between interruptions (MTBF) = 24 h / interruptions per day;
+- checkpoint interval, automatic = sqrt(2 x blocking time x MTBF) (J. W. Young, "A first
+  order approximation to the optimum checkpoint interval", CACM 17(9), 1974);
+- ETTR = (1 - (restart + re-load + interval / 2) / MTBF) x interval / (interval + blocking):
+  each interruption costs the restart, reading the checkpoint back and on average half an
+  interval of work done again; each interval is followed by the time the job is blocked
+  writing (or, asynchronously, copying to host memory).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from planner.settings.reliability import ReliabilitySettings
+
+HOURS_PER_DAY = 24.0
+
+
+# interruptions that take a node out (it is swapped for a spare or waited for)
+NODE_CLASSES = ("gpu", "node")
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What a job depends on: its GPUs and nodes (spares excluded), every switch placed and
+    every optical link cabled."""
+
+    gpus: int
+    nodes: int
+    switches: int = 0
+    optical_links: int = 0
+
+
+def interruptions_by_part(parts: Parts, rates: ReliabilitySettings) -> dict[str, float]:
+    """Expected interruptions per day of a job on ``parts``, by part class."""
+    per_day = {
+        "gpu": parts.gpus * rates.gpu_failures_per_1000_gpu_days,
+        "node": parts.nodes * rates.node_failures_per_1000_node_days,
+        "switch": parts.switches * rates.switch_failures_per_1000_switch_days,
+        "optical_link": parts.optical_links * rates.link_failures_per_1000_link_days,
+        "software": parts.nodes * rates.software_failures_per_1000_node_days,
+    }
+    return {k: v / 1000.0 for k, v in per_day.items()}
+
+
+def mtbf_h(interruptions_per_day: float) -> float | None:
+    """Mean time between interruptions in hours; None when nothing fails."""
+    return HOURS_PER_DAY / interruptions_per_day if interruptions_per_day > 0 else None
+
+
+def young_interval_s(block_s: float, mtbf_s: float) -> float:
+    """Young's optimum checkpoint interval, sqrt(2 x blocking time x MTBF) (CACM 1974)."""
+    return math.sqrt(2.0 * block_s * mtbf_s)
+
+
+def ettr(interval_s: float, block_s: float, lost_s: float, mtbf_s: float | None) -> float:
+    """Effective training time ratio for a checkpoint every ``interval_s`` of training that
+    blocks the job ``block_s``, each interruption costing ``lost_s`` (restart and re-load)
+    plus half an interval: (1 - (lost + interval / 2) / MTBF) x interval / (interval + block),
+    at least 0."""
+    running = interval_s / (interval_s + block_s)
+    if mtbf_s is None:
+        return running
+    return max(0.0, 1.0 - (lost_s + interval_s / 2.0) / mtbf_s) * running
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpointing:
+    """A job's checkpoint and restart figures at one size (seconds; None: nothing fails)."""
+
+    per_day: float
+    mtbf_s: float | None
+    block_s: float
+    interval_s: float | None
+    lost_s: float  # restart, re-load and the wait for a node, per interruption
+    ettr: float
+
+
+def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_interval_min: float | None,
+                  write_s: float, size_gb: float, gpus: int, reload_s: float) -> Checkpointing:
+    """The interval (fixed, or Young's for the blocking time; asynchronously at least one
+    write), the time lost per interruption (the restart, the re-load and, with no spare
+    idle, the wait for a node on the interruptions that take one out) and ETTR."""
+    per_day = sum(by_part.values())
+    hours = mtbf_h(per_day)
+    mtbf_s = None if hours is None else hours * 3600.0
+    block_s = size_gb / (gpus * rates.snapshot_gbs_per_gpu) if rates.async_checkpoint else write_s
+    if fixed_interval_min is not None:
+        interval_s = fixed_interval_min * 60.0
+    elif mtbf_s is None:
+        interval_s = None
+    else:
+        interval_s = max(young_interval_s(block_s, mtbf_s), write_s if rates.async_checkpoint else 0.0)
+    node_share = (by_part["gpu"] + by_part["node"]) / per_day if per_day else 0.0
+    wait_s = 0.0 if rates.spare_nodes else rates.replace_node_min * 60.0 * node_share
+    lost_s = rates.restart_min * 60.0 + reload_s + wait_s
+    ratio = ettr(interval_s, block_s, lost_s, mtbf_s) if interval_s is not None else 1.0
+    return Checkpointing(per_day, mtbf_s, block_s, interval_s, lost_s, ratio)

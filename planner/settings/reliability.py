@@ -1,0 +1,98 @@
+"""Failure rates of the parts a plan places, and how the job checkpoints and restarts.
+
+Calibration: the rates are the interruptions of the Llama 3 405B pre-training snapshot,
+grouped by the part that caused them, over the parts that run had: 419 unexpected
+interruptions in 54 days on 16,384 H100 GPUs in 2,048 servers (Dubey et al., "The Llama 3
+Herd of Models", Meta 2024, arXiv 2407.21783, section 3.3.4, table 5). They are checked
+(not fitted) against Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
+Research Clusters", HPCA 2025 (arXiv 2410.21680): the failure rates per node-day of Meta's
+RSC-1 and RSC-2 A100 clusters.
+"""
+
+from __future__ import annotations
+
+from planner.settings._base import Section, setting
+
+LLAMA3 = ('Dubey et al., "The Llama 3 Herd of Models", Meta 2024 (arXiv 2407.21783), section 3.3.4, table 5: '
+          "419 unexpected interruptions in 54 days on 16,384 H100 in 2,048 servers")
+
+# Exposure of the Llama 3 run: 16,384 GPUs x 54 days and 2,048 servers x 54 days.
+_GPU_DAYS = 16384 * 54
+_NODE_DAYS = 2048 * 54
+# The run's fabric as the planner counts one (planner assumption: a two-level rail fat tree
+# of 64-port switches over one 400G NIC per GPU; the paper gives no counts): 16,384 host
+# links and as many leaf-spine links, 512 leaf and 512 spine switches.
+_LINK_DAYS = 2 * 16384 * 54
+_SWITCH_DAYS = 1024 * 54
+
+
+class ReliabilitySettings(Section):
+    gpu_failures_per_1000_gpu_days: float = setting(
+        round(1000 * 268 / _GPU_DAYS, 4),
+        title="GPU failures (incl. HBM)", unit="per 1,000 GPU-days",
+        source=f"{LLAMA3}: faulty GPU 148, HBM3 72, SRAM 19, GPU system processor 17, silent data "
+        "corruption 6, thermal interface and sensor 6 = 268 over 16,384 x 54 GPU-days.",
+        ge=0, le=1000)
+    node_failures_per_1000_node_days: float = setting(
+        round(1000 * 53 / _NODE_DAYS, 4),
+        title="Node host failures (CPU, memory, PSU, SSD, NIC)", unit="per 1,000 node-days",
+        source=f"{LLAMA3}: host maintenance 32, NIC 7, SSD 3, power supply 3, chassis 2, IO board 2, CPU 2, "
+        "system memory 2 = 53 over 2,048 x 54 server-days.",
+        ge=0, le=1000)
+    switch_failures_per_1000_switch_days: float = setting(
+        round(1000 * 17.5 / _SWITCH_DAYS, 4),
+        title="Switch failures", unit="per 1,000 switch-days",
+        source=f"{LLAMA3}: half of the 35 'network switch/cable' interruptions (planner assumption: the "
+        "paper does not split switches from cables) over 1,024 switches (planner assumption: a two-level "
+        "fat tree of 64-port switches for 16,384 GPUs) x 54 days.",
+        ge=0, le=1000)
+    link_failures_per_1000_link_days: float = setting(
+        round(1000 * 17.5 / _LINK_DAYS, 5),
+        title="Optical link failures", unit="per 1,000 link-days",
+        source=f"{LLAMA3}: the other half of the 35 'network switch/cable' interruptions over 32,768 "
+        "links (planner assumption: one 400G link per GPU to its leaf and as many leaf to spine) x 54 days.",
+        ge=0, le=1000)
+    software_failures_per_1000_node_days: float = setting(
+        round(1000 * 63 / _NODE_DAYS, 4),
+        title="Software and other interruptions", unit="per 1,000 node-days",
+        source=f"{LLAMA3}: software bug 54, NCCL watchdog timeouts 7, dependency 2 = 63 over 2,048 x 54 "
+        "server-days.",
+        ge=0, le=1000)
+    restart_min: float = setting(
+        10.0, title="Restart after an interruption (detect, reschedule, initialise)", unit="min",
+        source="Planner assumption: about 10 minutes with automated detection and a node ready to swap in; "
+        "Llama 3 (Dubey et al. 2024, section 3.3.4) reports most interruptions handled by automation.",
+        ge=0, le=10000)
+    replace_node_min: float = setting(
+        30.0, title="Wait for a replacement node (no spare left)", unit="min",
+        source="Planner assumption: half an hour to drain, fence and bring in a node from a shared pool when "
+        "no hot spare is idle.",
+        ge=0, le=100000)
+    spare_nodes: int = setting(
+        0, title="Hot spare nodes (placed, kept idle)", unit="",
+        source="Planner assumption: none; spares are placed nodes the job does not use, swapped in for a "
+        "failed node so that the job restarts without waiting for a repair.",
+        ge=0, le=100000)
+    repair_days: float = setting(
+        3.0, title="Repair time of a failed node", unit="days",
+        source="Planner assumption: three days to diagnose, replace a GPU tray or part and return the node.",
+        gt=0, le=365)
+    async_checkpoint: bool = setting(
+        False, title="Asynchronous checkpoints (block only for the copy to host memory)",
+        source="Mohan et al., 'CheckFreq: Frequent, Fine-Grained DNN Checkpointing', USENIX FAST 2021: a "
+        "snapshot to host memory, then persisted in the background while training goes on.")
+    snapshot_gbs_per_gpu: float = setting(
+        25.0, title="Copy to host memory per GPU (asynchronous checkpoints)", unit="GB/s",
+        source="PCI-SIG PCIe 5.0 x16: 64 GB/s per direction; planner assumption: about 25 GB/s achieved "
+        "from GPU memory to pinned host memory.",
+        gt=0, le=10000)
+    min_ettr: float = setting(
+        0.9, title="Effective training time ratio, lowest acceptable", unit="fraction",
+        source="Dubey et al. 2024 (Llama 3), section 3.3.4: 'higher than 90% effective training time' on "
+        "16,384 GPUs with automated recovery.",
+        gt=0, le=1)
+    min_interval_write_multiple: float = setting(
+        5.0, title="Checkpoint interval, fewest write times", unit="x",
+        source="Planner assumption: an interval shorter than five checkpoint writes spends more than a sixth "
+        "of the time writing.",
+        gt=0, le=1000)

@@ -1,0 +1,171 @@
+"""The goodput model by hand: interruptions summed from the parts placed, Young's interval,
+ETTR, spares, the findings, and old plans keeping their fixed checkpoint interval."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from planner.design.templates import build_template
+from planner.goodput.model import ettr, young_interval_s
+from planner.hardware.catalog import default_catalog
+from planner.plan.fileio import load_plan
+from planner.report.evaluate import Evaluator
+from planner.settings import Settings
+
+CAT = default_catalog()
+DATA = Path(__file__).resolve().parents[1] / "data"
+ROUND_RATES = dict(gpu_failures_per_1000_gpu_days=1.0, node_failures_per_1000_node_days=2.0,
+                   switch_failures_per_1000_switch_days=4.0, link_failures_per_1000_link_days=0.5,
+                   software_failures_per_1000_node_days=3.0)
+
+
+def medium(**reliability):
+    plan = build_template("medium")
+    plan.settings.reliability = plan.settings.reliability.model_copy(update=reliability)
+    return plan
+
+
+def evaluate(plan):
+    report = Evaluator(plan, CAT).evaluate()
+    return report, report.sections["goodput"], {f.code: f for f in report.findings}
+
+
+def test_young_interval_by_hand():
+    # sqrt(2 x 60 s x 3 h) = sqrt(2 x 60 x 10,800) = sqrt(1,296,000) = 1,138.4 s, 19 min
+    assert young_interval_s(60, 3 * 3600) == pytest.approx(1138.42, abs=0.01)
+
+
+def test_ettr_by_hand():
+    # every 30 min of training a 60 s write; an interruption every 10 h costing a 10 min
+    # restart and re-load plus half an interval (15 min):
+    # (1 - (600 + 900) / 36,000) x 1,800 / 1,860 = 0.958333 x 0.967742 = 0.927419
+    assert ettr(1800, 60, 600, 36000) == pytest.approx(0.927419, abs=1e-6)
+    assert ettr(1800, 60, 600, None) == pytest.approx(1800 / 1860)  # nothing fails: the writes alone
+    assert ettr(1800, 60, 40000, 36000) == 0.0  # restarts longer than the time between them
+
+
+def test_interruptions_summed_from_the_medium_plans_parts():
+    _, g, _ = evaluate(medium(**ROUND_RATES))
+    # medium: 16 HGX nodes of 8 GPUs, 11 switches placed (10 QM9700, 1 SN5600), 256 fabric
+    # links (128 node-leaf + 128 leaf-spine, each a fibre run). Per 1,000 days: 128 GPUs x 1 +
+    # 16 nodes x 2 + 11 switches x 4 + 256 links x 0.5 + 16 nodes x 3 = 128 + 32 + 44 + 128 + 48 = 380
+    assert g["interruptions_by_part"] == {"gpu": 0.128, "node": 0.032, "switch": 0.044, "optical_link": 0.128,
+                                          "software": 0.048}
+    assert g["interruptions_per_day"] == pytest.approx(0.380)
+    assert g["mtbf_h"] == pytest.approx(24 / 0.380, abs=1e-3)  # 63.158 h
+
+
+def test_medium_checkpoint_interval_and_ettr_by_hand():
+    _, g, _ = evaluate(medium(**ROUND_RATES))
+    mtbf_s = 24 / 0.380 * 3600  # 227,368.4 s
+    # write 980 GB at 175 GB/s = 5.6 s; Young: sqrt(2 x 5.6 x 227,368.4) = 1,595.78 s = 26.60 min
+    assert g["checkpoint_block_s"] == pytest.approx(5.6)
+    assert g["checkpoint_interval_min"] == pytest.approx(1595.78 / 60, abs=1e-3)
+    # re-load 980 GB at min(350 GB/s read, 16 x 100 GB/s) = 2.8 s; no spare: the GPU and host
+    # failures (160 of 380) wait 30 min for a node: 1,800 x 160 / 380 = 757.89 s;
+    # lost = 600 + 2.8 + 757.89 = 1,360.69 s, plus half the interval 797.89 s
+    assert g["reload_s"] == pytest.approx(2.8)
+    assert g["lost_per_interruption_min"] == pytest.approx((1360.69 + 797.89) / 60, abs=1e-3)
+    # ETTR = (1 - 2,158.58 / 227,368.4) x 1,595.78 / 1,601.38 = 0.990506 x 0.996503 = 0.98704
+    assert g["ettr"] == pytest.approx(0.98704, abs=1e-4)
+    assert mtbf_s == pytest.approx(227368.4, abs=0.1)
+
+
+def test_goodput_and_time_to_train_follow_ettr_and_the_failure_free_figures_stay():
+    report, g, _ = evaluate(medium(**ROUND_RATES))
+    work = report.sections["workload"]
+    assert g["goodput_tokens_per_s"] == pytest.approx(work["tokens_per_s"] * g["ettr"], rel=1e-4)
+    assert g["time_to_train_days"] == pytest.approx(work["time_to_train_days"] / g["ettr"], rel=1e-4)
+    assert g["run_cost_usd"]["rent_on_demand"] == pytest.approx(
+        work["run_cost_usd"]["rent_on_demand"] / g["ettr"], rel=1e-3)
+    # the workload section's own figures stay failure-free: the same whatever the failure rates
+    assert work["tokens_per_s"] == evaluate(medium())[0].sections["workload"]["tokens_per_s"]
+
+
+def test_spares_leave_the_job_fewer_gpus_and_the_parallelism_check_sees_it():
+    report, g, codes = evaluate(medium(spare_nodes=2))
+    assert g["job_gpus"] == 128 - 2 * 8
+    mismatch = codes["workload.parallelism.mismatch"]  # TP 8 x PP 4 x DP 4 = 128 > 112
+    assert "128 GPUs" in mismatch.message and "112" in mismatch.message
+    plan = medium(spare_nodes=2, **ROUND_RATES)
+    plan.settings.workload = plan.settings.workload.model_copy(update={"pp": 2, "dp": 7})  # 8 x 2 x 7 = 112
+    report, g, codes = evaluate(plan)
+    assert "workload.parallelism.mismatch" not in codes
+    # 14 job nodes: 112 x 1 + 14 x 2 + 44 + 128 + 14 x 3 = 354 per 1,000 days
+    assert g["interruptions_per_day"] == pytest.approx(0.354)
+    # with a spare idle, no interruption waits for a node: lost = 600 s + re-load 2.8 s + half the interval
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(602.8 + g["checkpoint_interval_min"] * 30, abs=0.1)
+
+
+def test_a_fixed_interval_is_evaluated_as_set():
+    plan = medium(**ROUND_RATES)
+    plan.settings.storage = plan.settings.storage.model_copy(update={"checkpoint_interval_min": 120.0})
+    report, g, _ = evaluate(plan)
+    assert g["checkpoint_interval_auto"] is False and g["checkpoint_interval_min"] == 120
+    # (1 - (1,360.69 + 3,600) / 227,368.4) x 7,200 / 7,205.6 = 0.978182 x 0.999223 = 0.97742
+    assert g["ettr"] == pytest.approx(0.97742, abs=1e-4)
+    assert report.sections["storage"]["checkpoint_stall_pct"] == pytest.approx(100 * 5.6 / 7200, abs=1e-3)
+
+
+def test_new_plans_checkpoint_automatically_and_old_files_keep_their_hourly_interval():
+    assert Settings().storage.checkpoint_interval_min is None
+    old = load_plan(DATA / "plan_v5.json")
+    assert old.settings.storage.checkpoint_interval_min == 60  # stored by every file before: the user's value
+
+
+def test_async_checkpoints_block_only_for_the_copy_to_host_memory():
+    _, g, _ = evaluate(medium(async_checkpoint=True, **ROUND_RATES))
+    # 980 GB over 128 GPUs copying 25 GB/s each: 980 / 3,200 = 0.30625 s; Young's interval
+    # sqrt(2 x 0.30625 x 227,368.4) = 373.2 s, longer than the 5.6 s write
+    assert g["checkpoint_block_s"] == pytest.approx(0.306, abs=1e-3)
+    assert g["checkpoint_interval_min"] == pytest.approx(math.sqrt(2 * 0.30625 * 227368.4) / 60, abs=1e-3)
+
+
+def test_findings_short_interval_low_ettr_and_spares_short_carry_figures_and_remedies():
+    # one failure an hour on 128 GPUs: Young's interval for a 5.6 s write is
+    # sqrt(2 x 5.6 x 3,600) = 200.8 s, 35.9 writes (no short-interval finding); ETTR below 90%
+    rates = dict(ROUND_RATES, gpu_failures_per_1000_gpu_days=1000 * 24 / 128, node_failures_per_1000_node_days=0,
+                 switch_failures_per_1000_switch_days=0, link_failures_per_1000_link_days=0,
+                 software_failures_per_1000_node_days=0)
+    _, g, codes = evaluate(medium(**rates))
+    assert g["mtbf_h"] == pytest.approx(1.0)
+    low = codes["goodput.ettr.low"]
+    assert "below 90%" in low.message and "asynchronous checkpoints" in low.message
+    assert "goodput.checkpoint.interval_short" not in codes
+    # 24 node failures a day x 3-day repair = 72 nodes down at once, no spare kept
+    short = codes["goodput.spares.short"]
+    assert "72.0 nodes" in short.message and "keep at least 72 spare nodes" in short.message
+    # a fixed 30 s interval is 30 / 5.6 = 5.4 writes, fewer than the 10 asked for
+    plan = medium(min_interval_write_multiple=10.0, **ROUND_RATES)
+    plan.settings.storage = plan.settings.storage.model_copy(update={"checkpoint_interval_min": 0.5})
+    _, _, codes = evaluate(plan)
+    short = codes["goodput.checkpoint.interval_short"]
+    assert "5.4 times the 6 s" in short.message and "asynchronous checkpoints" in short.message
+
+
+def test_enough_spares_silence_the_spares_finding():
+    # 120 job GPUs x 187.5 + 15 nodes x 2 per 1,000 days = 22.53 a day, x 3 days = 67.6 down
+    rates = dict(ROUND_RATES, gpu_failures_per_1000_gpu_days=1000 * 24 / 128)
+    _, g, codes = evaluate(medium(spare_nodes=1, **rates))
+    assert g["node_failures_per_repair"] == pytest.approx(67.59, abs=0.01) and "goodput.spares.short" in codes
+    # (120 x 1 + 15 x 2) / 1,000 x 3 days = 0.45 nodes down: one spare covers it
+    _, g, codes = evaluate(medium(spare_nodes=1, **ROUND_RATES))
+    assert g["node_failures_per_repair"] < 1 and "goodput.spares.short" not in codes
+
+
+def test_the_curve_runs_from_one_node_past_the_plan_and_marks_it():
+    _, g, _ = evaluate(medium(**ROUND_RATES))
+    curve = g.curve
+    assert [p.nodes for p in curve] == [1, 2, 4, 8, 16, 32, 64]  # to 4 x the plan's 16 nodes
+    (plan,) = [p for p in curve if p.plan]
+    assert (plan.nodes, plan.ettr, plan.goodput_tokens_per_s) == (16, g.ettr, g.goodput_tokens_per_s)
+    assert plan.checkpoint_interval_min == g.checkpoint_interval_min
+    # one node alone: 8 GPUs x 1 + 2 + 3 software, round(11 / 16) = 1 switch x 4 and
+    # 256 / 16 = 16 links x 0.5: 25 per 1,000 days, MTBF 960 h = 3,456,000 s; its write
+    # 980 GB / min(175, 1 x 100 GB/s) = 9.8 s; Young: sqrt(2 x 9.8 x 3,456,000) = 8,230.3 s = 137.17 min
+    one = curve[0]
+    assert one.checkpoint_interval_min == pytest.approx(137.17, abs=1e-2)
+    assert [p.ettr for p in curve] == sorted((p.ettr for p in curve), reverse=True)  # larger jobs lose more

@@ -1,0 +1,61 @@
+"""The Goodput sheet recalculated by LibreOffice agrees with the report, and its inputs are
+live: more spares in the workbook give the figures the planner gives for that plan."""
+
+import openpyxl
+import pytest
+
+from planner.design.templates import build_template
+from planner.export.xlsx import write_workbook
+from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+from tests.planner.xlsx_helpers import error_cells, find_soffice, named, recalc
+
+CAT = default_catalog()
+
+
+@pytest.fixture
+def soffice():
+    return find_soffice()
+
+
+def _figures(wb):
+    return {k: named(wb, k) for k in ("gp_per_day", "gp_mtbf_h", "gp_interval_s", "gp_ettr", "gp_days_failing",
+                                       "gp_job_gpus")}
+
+
+def _expected(g):
+    return {"gp_per_day": pytest.approx(g["interruptions_per_day"], abs=1e-4),
+            "gp_mtbf_h": pytest.approx(g["mtbf_h"], abs=1e-3),
+            "gp_interval_s": pytest.approx(g["checkpoint_interval_min"] * 60, abs=0.1),
+            "gp_ettr": pytest.approx(g["ettr"], abs=1e-4),
+            "gp_days_failing": pytest.approx(g["time_to_train_days"], rel=1e-4),
+            "gp_job_gpus": g["job_gpus"]}
+
+
+def test_goodput_sheet_recalculated_equals_the_report_and_spares_are_live(soffice, tmp_path):
+    plan = build_template("medium")
+    report = evaluate(plan, CAT)
+    path = tmp_path / "medium.xlsx"
+    write_workbook(plan, CAT, path, report)
+    wb = recalc(soffice, path, tmp_path)
+    assert error_cells(wb) == []
+    assert _figures(wb) == _expected(report.sections["goodput"])
+    # two spares typed into the workbook: the figures the planner gives with two spares
+    edited_wb = openpyxl.load_workbook(path)
+    ((sheet, coord),) = list(edited_wb.defined_names["spare_nodes"].destinations)
+    assert sheet == "Assumptions" and edited_wb[sheet][coord.replace("$", "")].value == 0
+    edited_wb[sheet][coord.replace("$", "")].value = 2
+    edited = tmp_path / "edited" / "medium.xlsx"
+    edited.parent.mkdir()
+    edited_wb.save(edited)
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"spare_nodes": 2})
+    plan.settings.workload = plan.settings.workload.model_copy(update={"pp": 2, "dp": 7})  # 112 GPUs
+    spared = evaluate(plan, CAT).sections["goodput"]
+    got = _figures(recalc(soffice, edited, tmp_path / "edited"))
+    expected = _expected(spared)
+    assert got["gp_job_gpus"] == 112
+    for key in ("gp_per_day", "gp_mtbf_h", "gp_interval_s"):
+        assert got[key] == expected[key], key
+    # ETTR: the workbook keeps the failure-free days it was exported with (other parallelism
+    # changes those), the interval and restart follow the spares
+    assert got["gp_ettr"] == pytest.approx(spared["ettr"], abs=2e-4)

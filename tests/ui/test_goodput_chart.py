@@ -1,0 +1,51 @@
+"""The goodput chart plots the goodput section's curve: ETTR and goodput against the job's
+size, the plan's point marked, the checkpoint interval on the right axis."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from planner.design.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.plan.model import Plan
+from planner.report.evaluate import evaluate
+from ui.charts.goodput import GoodputChart
+from ui.charts.panel import ChartsPanel
+
+
+def test_the_chart_plots_the_curve_and_marks_the_plan(qtbot):
+    chart = GoodputChart()
+    qtbot.addWidget(chart)
+    report = evaluate(build_template("medium"), default_catalog())
+    chart.update_report(report)
+    g = report.sections["goodput"]
+    x, y = chart.ettr.xData, chart.ettr.yData  # as given (getData() is in log10 on a log axis)
+    # medium: 16 nodes of 8 GPUs; the curve runs over 1, 2, 4, ... 64 nodes = 8 ... 512 GPUs
+    assert list(x) == [8, 16, 32, 64, 128, 256, 512]
+    assert list(y) == [100 * p.ettr for p in g.curve]
+    _, interval = chart.interval.getData()
+    assert list(interval) == [p.checkpoint_interval_min for p in g.curve]
+    assert list(chart.goodput.yData) == [p.goodput_tokens_per_s for p in g.curve]
+    px, py = chart.plan_point.getData()
+    assert (px[0], py[0]) == (math.log10(128), 100 * g.ettr)  # the star: log axis positions
+    assert f"ETTR {100 * g.ettr:.1f}%" in chart.plan_label.toPlainText()
+    assert not chart.message.isVisible()
+
+
+def test_no_training_no_curve_and_a_note(qtbot):
+    chart = GoodputChart()
+    qtbot.addWidget(chart)
+    chart.show()
+    chart.update_report(evaluate(Plan(name="Empty"), default_catalog()))
+    assert chart.ettr.xData is None or len(chart.ettr.xData) == 0
+    assert "No goodput figures" in chart.message.toPlainText()
+
+
+def test_the_panel_has_a_goodput_tab(qtbot):
+    panel = ChartsPanel()
+    qtbot.addWidget(panel)
+    assert panel.tabText(panel.count() - 1) == "Goodput"
+    assert isinstance(panel.goodput, GoodputChart)
+    assert np.isfinite(panel.goodput.plot.viewRange()[0]).all()

@@ -1,0 +1,123 @@
+"""Goodput: the effective training time ratio (ETTR) and the goodput against the job's size,
+from one node to four times the plan's (the goodput section's ``curve``), this plan marked,
+and the checkpoint interval on a second axis."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from planner.report import palette
+from planner.report.palette import LOAD_HIGH
+from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
+
+NO_GOODPUT = ("No goodput figures: the plan needs a training job, GPU nodes and a parallel filesystem\n"
+              "to checkpoint to")
+
+
+class GoodputChart(ChartView):
+    title = "Goodput"
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.plot = self.add_plot(left="ETTR (%)", bottom="GPUs in the job (log scale)")
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.showGrid(x=True, y=True, alpha=0.15)
+        self.ettr = pg.PlotDataItem(pen=pen(ACCENT, 2.5), symbol="o", symbolSize=6, symbolBrush=ACCENT)
+        self.plan_point = pg.ScatterPlotItem(size=15, symbol="star", brush=pg.mkBrush(LOAD_HIGH),
+                                             pen=pg.mkPen(FOREGROUND, width=1))
+        self.plan_point.setZValue(10)
+        self.plot.addItem(self.ettr)
+        self.plot.addItem(self.plan_point)
+        # the checkpoint interval on the right axis, in a view box sharing the x axis
+        self.interval_view = pg.ViewBox()
+        self.plot.showAxis("right")
+        self.plot.scene().addItem(self.interval_view)
+        right = self.plot.getAxis("right")
+        right.linkToView(self.interval_view)
+        right.setLabel("Checkpoint interval (min)", color=FOREGROUND)
+        self.interval_view.setXLink(self.plot)
+        self.interval = pg.PlotDataItem(pen=pen(palette.IDEAL, 1.5, Qt.PenStyle.DashLine))
+        self.interval_view.addItem(self.interval)
+        self.plot.vb.sigResized.connect(self._fit_interval_view)
+        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(1.02, -0.3))  # below left of the star
+        self.plot.addItem(self.plan_label, ignoreBounds=True)
+        self.ci.nextRow()
+        self.goodput_plot = self.add_plot(row=1, left="Goodput (tokens/s)", bottom="GPUs in the job (log scale)")
+        self.goodput_plot.setLogMode(x=True, y=True)
+        self.goodput_plot.setXLink(self.plot)
+        self.goodput_plot.showAxis("right")  # blank, so both plots put a size at the same x
+        self.goodput_plot.getAxis("right").setStyle(showValues=False)
+        for plot in (self.plot, self.goodput_plot):
+            plot.getAxis("right").setWidth(64)
+        self.goodput = pg.PlotDataItem(pen=pen(ACCENT, 2.5), symbol="o", symbolSize=6, symbolBrush=ACCENT)
+        self.goodput_plan = pg.ScatterPlotItem(size=15, symbol="star", brush=pg.mkBrush(LOAD_HIGH),
+                                               pen=pg.mkPen(FOREGROUND, width=1))
+        self.goodput_plot.addItem(self.goodput)
+        self.goodput_plot.addItem(self.goodput_plan)
+        self.legend = self.add_legend(self.plot)
+        self.legend.addItem(self.ettr, "ETTR")
+        self.legend.addItem(self.interval, "Checkpoint interval (right axis)")
+        self.legend.addItem(self.plan_point, "This plan")
+        self.message = self.message_item(self.plot)
+
+    def _fit_interval_view(self) -> None:
+        self.interval_view.setGeometry(self.plot.vb.sceneBoundingRect())
+        self.interval_view.linkedViewChanged(self.plot.vb, self.interval_view.XAxis)
+
+    def update_report(self, report, changes=None) -> None:
+        g = report.sections.get("goodput")
+        points = g.curve if g is not None else ()
+        gpus = np.array([p.gpus for p in points], dtype=float)
+        ettr = np.array([100 * p.ettr for p in points], dtype=float)
+        interval = np.array([np.nan if p.checkpoint_interval_min is None else p.checkpoint_interval_min
+                             for p in points], dtype=float)
+        self.ettr.setData(gpus, ettr)
+        # the view box of the right axis does not follow the plot's log mode: log10 of the GPUs
+        self.interval.setData(np.log10(gpus) if len(gpus) else gpus, interval)
+        # a log axis has no zero: sizes where nothing is trained are left out
+        shown = [(p.gpus, p.goodput_tokens_per_s) for p in points if p.goodput_tokens_per_s]
+        self.goodput.setData([x for x, _ in shown], [t for _, t in shown])
+        tokens = [t for _, t in shown]
+        plan = [p for p in points if p.plan]
+        if plan:
+            p = plan[0]
+            self.plan_point.setData(x=[np.log10(p.gpus)], y=[100 * p.ettr])
+            ok = p.goodput_tokens_per_s is not None and p.goodput_tokens_per_s > 0
+            self.goodput_plan.setData(x=[np.log10(p.gpus)] if ok else [],
+                                      y=[np.log10(p.goodput_tokens_per_s)] if ok else [])
+            self.plan_label.setText(f"This plan: {p.gpus:,} GPUs, ETTR {100 * p.ettr:.1f}%, an interruption "
+                                    f"every {g.mtbf_h:,.1f} h" if g.mtbf_h else f"This plan: {p.gpus:,} GPUs")
+            self.plan_label.setAnchor((1.02, -0.3) if p.ettr > 0.5 else (1.02, 1.3))  # inside the plot
+            self.plan_label.setPos(np.log10(p.gpus), 100 * p.ettr)
+            self.plan_label.show()
+        else:
+            self.plan_point.setData(x=[], y=[])
+            self.goodput_plan.setData(x=[], y=[])
+            self.plan_label.hide()
+        # ticks at the sizes plotted and at the powers of ten of goodput (log axes' own minor
+        # labels run into each other)
+        # the doubling sizes only (the plan's own is the star, its label gives the size)
+        doubling = [p for p in points if not p.plan or len(points) == 1]
+        step = 2 if len(doubling) > 10 else 1  # every other one when long labels would touch
+        sizes = [[(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling[::step]]]
+        self.plot.getAxis("bottom").setTicks(sizes)
+        self.goodput_plot.getAxis("bottom").setTicks(sizes)
+        finite = tokens
+        if finite:
+            decades = range(int(np.floor(np.log10(min(finite)))), int(np.ceil(np.log10(max(finite)))) + 1)
+            self.goodput_plot.getAxis("left").setTicks([[(float(d), _si(10.0 ** d)) for d in decades]])
+        self.plot.enableAutoRange()
+        self.goodput_plot.enableAutoRange()
+        self.interval_view.enableAutoRange()
+        self._fit_interval_view()
+        self.show_message(self.plot, self.message, None if points else NO_GOODPUT)
+
+
+def _si(value: float) -> str:
+    """10,000 -> '10k', 1e6 -> '1M': the goodput axis' decades."""
+    for div, name in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= div:
+            return f"{value / div:g}{name}"
+    return f"{value:g}"
