@@ -22,7 +22,7 @@ from planner.plan.variants import resolve_variant
 from planner.report import palette
 from planner.report.compare import METRIC, METRICS, Comparison, compare_plans, finding_verdict, verdict
 from ui.fmt import difference_text, value_text
-from ui.charts.base import ChartView, DollarAxis
+from ui.charts.base import ChartView, DollarAxis, UnitAxis
 
 FILLS = {k: QColor(v) for k, v in palette.VERDICT_FILLS.items()}
 
@@ -52,8 +52,8 @@ class CostCurves(ChartView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = self.add_plot(left="Cumulative cost of building (US$)", bottom="Months from start",
-                                  axis_items={"left": DollarAxis("left")})
+        self.plot = self.add_plot(left="Cumulative cost of building", bottom="Months from start",
+                                  axis_items={"left": DollarAxis("left"), "bottom": UnitAxis("bottom", "mo")})
         self.legend = self.add_legend(self.plot)
 
     def show_comparison(self, c: Comparison) -> None:

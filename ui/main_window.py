@@ -13,7 +13,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QIcon, QKeySequence
 from shiboken6 import isValid
-from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QToolBar,
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QTabWidget, QToolBar,
                                QVBoxLayout, QWidget)
 
 from planner.plan.commands import AddRack, RemoveRack
@@ -52,12 +52,21 @@ class MainWindow(FileActions, QMainWindow):
 
         self.view = RackView(doc)
         self.summary = SummaryStrip()
+        self.chart_page = ChartsPanel()
+        """The charts at a reading size, a page of the central area beside the racks."""
+        self.pages = QTabWidget()
+        self.pages.setObjectName("CentralPages")
+        self.pages.setDocumentMode(True)
+        # tabs down the side: the racks are fitted to the view's height, which a tab bar on top would take
+        self.pages.setTabPosition(QTabWidget.TabPosition.West)
+        self.pages.addTab(self.view, "Racks")
+        self.pages.addTab(self.chart_page, "Charts")
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.summary)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
 
         self.palette_panel = DevicePalette(doc.catalog)
@@ -88,7 +97,7 @@ class MainWindow(FileActions, QMainWindow):
         self.statusBar().showMessage("Drag devices from the palette into a rack. Ctrl+wheel zooms, drag the "
                                      "background to pan.")
 
-        for view in (self.summary, self.checks, self.charts):  # the views that show a report, not the document
+        for view in (self.summary, self.checks, self.charts, self.chart_page):  # views of the report, not the document
             doc.changed.connect(view.on_changed)
         doc.changed.connect(self.on_changed)
         doc.error.connect(self._show_refusal)
@@ -104,8 +113,9 @@ class MainWindow(FileActions, QMainWindow):
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
         self.checks.findingActivated.connect(self.view.select)
         self.charts.rackClicked.connect(self.view.select)
+        self.chart_page.rackClicked.connect(lambda rid: (self.view.select(rid), self.show_racks_page()))
 
-        for view in (self.summary, self.checks, self.charts, self):
+        for view in (self.summary, self.checks, self.charts, self.chart_page, self):
             view.on_changed(None, doc.report)
         self._update_title()
         self._restore_layout()
@@ -198,6 +208,10 @@ class MainWindow(FileActions, QMainWindow):
         self.zoom_height_action = self._action("Fit rack &height", self.view.zoom_to_rack_height, QKeySequence("Ctrl+9"))
         self.zoom_fit_action = self._action("Zoom to &fit", self.view.zoom_to_fit, QKeySequence("Ctrl+0"),
                                             sp.SP_TitleBarMaxButton, "Show every rack")
+        self.racks_page_action = self._action("&Racks", self.show_racks_page, QKeySequence("Ctrl+1"),
+                                              tip="The rack elevations in the middle of the window")
+        self.charts_page_action = self._action("&Charts", self.show_charts_page, QKeySequence("Ctrl+2"),
+                                               tip="The charts at a reading size in the middle of the window")
         self._update_rack_actions()
 
     def _step_button(self, verb: str, menu_action: QAction, slot) -> QAction:
@@ -252,6 +266,8 @@ class MainWindow(FileActions, QMainWindow):
         racks.addSeparator()
         racks.addAction(self.auto_place_action)
         view = bar.addMenu("&View")
+        view.addActions([self.racks_page_action, self.charts_page_action])
+        view.addSeparator()
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_height_action, self.zoom_fit_action])
         view.addSeparator()
         for dock in (self.palette_dock, self.overview_dock, self.inspector_dock, self.settings_dock,
@@ -289,6 +305,12 @@ class MainWindow(FileActions, QMainWindow):
         if changes is None or changes.plan:
             self._update_title()
         self._update_rack_actions()
+
+    def show_racks_page(self) -> None:
+        self.pages.setCurrentWidget(self.view)
+
+    def show_charts_page(self) -> None:
+        self.pages.setCurrentWidget(self.chart_page)
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]
