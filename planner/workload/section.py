@@ -40,7 +40,7 @@ class WorkloadSection(Figures):
     memory_per_gpu_gb: float | None = figure(None, title="Memory needed per GPU", unit="GB")
     memory: MemoryEstimate | None = figure(None, title="Memory per GPU by kind")
     gpu_memory_gb: float | None = figure(None, title="Memory a GPU has", unit="GB")
-    fits: bool | None = figure(None, title="Fits in GPU memory", unit="name")
+    fits: bool | None = figure(None, title="Fits in GPU memory", unit="yes/no")
     activation_memory_gb: float | None = figure(None, title="Activation memory per GPU (first stage)", unit="GB")
     recompute: str | None = figure(None, title="Activation recompute evaluated", unit="name",
                                    description="The recompute the job runs with: the setting's, or the least "
