@@ -96,10 +96,11 @@ class DevicePalette(QWidget):
             font.setBold(True)
             group.setFont(font)
             for d in devices:
-                item = QStandardItem(_swatch(category), f"{d.title}\n{d.u_height}U · {fmt.watts(d.power_typical_w)} typ · "
-                                                          f"{fmt.watts(d.power_max_w)} max")
+                spec = f"{d.u_height}U · {fmt.watts(d.power_typical_w)} typ · {fmt.watts(d.power_max_w)} max"
+                item = QStandardItem(_swatch(category), f"{d.title}\n{spec}")
                 item.setData(d.id, DEVICE_ID_ROLE)
-                item.setToolTip(f"{d.title} ({d.id})\nDrag into a rack.\nSource: {d.source}")
+                # the row elides in a narrow dock: its tooltip has both lines whole
+                item.setToolTip(f"{d.title} ({d.id})\n{spec}\nDrag into a rack.\nSource: {d.source}")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
                 item.setForeground(QColor(self.palette().text().color()))
                 group.appendRow(item)
