@@ -55,6 +55,9 @@ class WorkloadSection(Figures):
     bubble_s: float | None = figure(None, title="Pipeline bubble per step", unit="s")
     exposed_comm_s: float | None = figure(None, title="Communication not hidden, per step", unit="s")
     step_time_s: float | None = figure(None, title="Step time", unit="s")
+    exposed_comm_share: float | None = figure(None, title="Step lost to communication not hidden", unit="share")
+    bubble_share: float | None = figure(None, title="Step lost to the pipeline bubble", unit="share")
+    idle_share: float | None = figure(None, title="Step the GPUs lose (communication and bubble)", unit="share")
     mfu: float | None = figure(None, title="Model FLOP utilisation, end to end", unit="share",
                                description="FLOPs per token x tokens/s / (GPUs x peak), with the pipeline bubble "
                                "and exposed communication: the figure papers publish")
@@ -91,6 +94,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
             ep_fabric_gb_per_gpu_step=_r(r.ep_fabric_bytes_per_gpu / 1e9))
     if runs:
         days = w.train_tokens_b * 1e9 / r.tokens_per_s / 3600.0 / HOURS_PER_DAY
+        lost = (r.exposed_s / r.step_s, r.bubble_s / r.step_s) if r.step_s > 0 else (0.0, 0.0)
+        figures.update(exposed_comm_share=_r(lost[0], 4), bubble_share=_r(lost[1], 4), idle_share=_r(sum(lost), 4))
         figures.update(step_time_s=_r(r.step_s, 4), mfu=_r(r.mfu, 4), tokens_per_s=_r(r.tokens_per_s, 1),
                        time_to_train_days=_r(days), train_tokens_b=w.train_tokens_b, run_cost_usd=run_cost(ctx, days))
     if inf is not None:
