@@ -65,6 +65,8 @@ class WorkloadSection(Figures):
     tokens_per_s_limit: float | None = figure(None, title="Throughput at 100% of peak (limit)", unit="tokens/s")
     time_to_train_days: float | None = figure(None, title="Time to train the token budget", unit="days")
     train_tokens_b: float | None = figure(None, title="Token budget", unit="B tokens")
+    seq_len: int | None = figure(None, title="Sequence length", unit="tokens")
+    global_batch_tokens: int | None = figure(None, title="Global batch", unit="tokens")
     run_cost_usd: dict[str, float] | None = figure(None, title="Cost of the training run", unit="$")
     tp_fabric_gb_per_gpu_step: float | None = figure(None, title="Tensor-parallel fabric traffic per GPU per step",
                                                      unit="GB")
@@ -84,7 +86,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
     w = ctx.plan.settings.workload
     m, r, mem, inf = o.model, o.step, o.memory, o.inference
     runs = r is not None and o.fits is not False
-    figures: dict[str, Any] = {"flops_per_token": m.training_flops_per_token(w.seq_len)}
+    figures: dict[str, Any] = {"flops_per_token": m.training_flops_per_token(w.seq_len), "seq_len": w.seq_len,
+                               "global_batch_tokens": w.global_batch_tokens}
     if r is not None:
         figures.update(
             flops_per_token=r.flops_per_token, micro_batches=r.micro_batches, pipeline_bubble=_r(r.bubble, 4),
