@@ -11,9 +11,9 @@ from __future__ import annotations
 
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from shiboken6 import isValid
-from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QTabWidget, QToolBar,
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStackedWidget, QStyle, QToolBar,
                                QVBoxLayout, QWidget)
 
 from planner.plan.commands import AddRack, RemoveRack
@@ -54,13 +54,12 @@ class MainWindow(FileActions, QMainWindow):
         self.summary = SummaryStrip()
         self.chart_page = ChartsPanel()
         """The charts at a reading size, a page of the central area beside the racks."""
-        self.pages = QTabWidget()
+        # pages switched from the toolbar and View menu (Ctrl+1 / Ctrl+2): a tab bar would take the
+        # height or width the racks are fitted to
+        self.pages = QStackedWidget()
         self.pages.setObjectName("CentralPages")
-        self.pages.setDocumentMode(True)
-        # tabs down the side: the racks are fitted to the view's height, which a tab bar on top would take
-        self.pages.setTabPosition(QTabWidget.TabPosition.West)
-        self.pages.addTab(self.view, "Racks")
-        self.pages.addTab(self.chart_page, "Charts")
+        self.pages.addWidget(self.view)
+        self.pages.addWidget(self.chart_page)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -212,6 +211,11 @@ class MainWindow(FileActions, QMainWindow):
                                               tip="The rack elevations in the middle of the window")
         self.charts_page_action = self._action("&Charts", self.show_charts_page, QKeySequence("Ctrl+2"),
                                                tip="The charts at a reading size in the middle of the window")
+        self.page_actions = QActionGroup(self)
+        for action in (self.racks_page_action, self.charts_page_action):
+            action.setCheckable(True)
+            self.page_actions.addAction(action)
+        self.racks_page_action.setChecked(True)
         self._update_rack_actions()
 
     def _step_button(self, verb: str, menu_action: QAction, slot) -> QAction:
@@ -290,6 +294,8 @@ class MainWindow(FileActions, QMainWindow):
         tb.addActions([self.add_rack_action, self.auto_place_action])
         tb.addSeparator()
         tb.addAction(self.zoom_fit_action)
+        tb.addSeparator()
+        tb.addActions([self.racks_page_action, self.charts_page_action])
         self.addToolBar(tb)
 
     def start_autosave(self):
@@ -308,9 +314,11 @@ class MainWindow(FileActions, QMainWindow):
 
     def show_racks_page(self) -> None:
         self.pages.setCurrentWidget(self.view)
+        self.racks_page_action.setChecked(True)
 
     def show_charts_page(self) -> None:
         self.pages.setCurrentWidget(self.chart_page)
+        self.charts_page_action.setChecked(True)
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]
