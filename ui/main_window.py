@@ -111,6 +111,7 @@ class MainWindow(FileActions, QMainWindow):
         self.inspector.editRackRequested.connect(self.edit_rack)
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
         self.checks.findingActivated.connect(self.view.select)
+        self.checks.helpRequested.connect(self.show_guide)
         self.charts.rackClicked.connect(self.view.select)
         self.chart_page.rackClicked.connect(lambda rid: (self.view.select(rid), self.show_racks_page()))
 
@@ -161,6 +162,8 @@ class MainWindow(FileActions, QMainWindow):
                                                QKeySequence("Ctrl+,"), tip="Autosave interval and number format")
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, QKeySequence("F1"))
         self.about_action = self._action("&About", lambda: show_about(self))
+        self.guide_action = self._action("&Guide", lambda: self.show_guide(), QKeySequence("Shift+F1"),
+                                         tip="What the planner computes and what each check means, searchable")
         self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel,
                                                tip="The plan, its checks and assumptions as an Excel workbook")
         self.export_pack_action = self._action("Vendor pack (&PDF)…", lambda: self.export_drawing("pdf"),
@@ -278,7 +281,7 @@ class MainWindow(FileActions, QMainWindow):
                      self.checks_dock, self.charts_dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
-        help_menu.addActions([self.shortcuts_action, self.about_action])
+        help_menu.addActions([self.guide_action, self.shortcuts_action, self.about_action])
 
     def _build_toolbar(self) -> None:
         tb = QToolBar("Main", self)
@@ -319,6 +322,13 @@ class MainWindow(FileActions, QMainWindow):
     def show_charts_page(self) -> None:
         self.pages.setCurrentWidget(self.chart_page)
         self.charts_page_action.setChecked(True)
+
+    def show_guide(self, code: str | None = None):
+        """Help > Guide, at a finding's section when ``code`` is given."""
+        from ui.help_guide import open_guide
+
+        self.guide = open_guide(self, code)
+        return self.guide
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]
