@@ -10,7 +10,8 @@ contract from the same fields (one key per field, in declaration order).
         capacity_tb: float = figure(0.0, title="Capacity", unit="TB")
 
 Units are the vocabulary's kinds (``planner.report.units``): "" counts, "kW", "ms", "$", ...,
-"name" for identifiers written by their title, "fraction" for 0..1 shown as a percentage.
+"name" for identifiers written by their title, "fraction" for 0..1 shown as a percentage,
+"yes/no" for a question the report answers (a yes/no figure; other booleans read on/off).
 ``none`` is what a missing value (None) means ("-" unless said).
 Fields declared with ``detail()`` are kept for the other stages (e.g. the fabric size for
 the cost section) and are not figures: not in the JSON, not listed.

@@ -86,8 +86,8 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
     """A figure as text in ``style`` ("exact" or "compact"), with its unit."""
     if value is None:
         return none
-    if isinstance(value, bool):
-        return "on" if value else "off"
+    if isinstance(value, bool):  # a question the report answers ("Fits in GPU memory: yes"), else a switch
+        return ("yes" if value else "no") if unit == "yes/no" else ("on" if value else "off")
     if not isinstance(value, (int, float)):
         return choice_title(value) if unit == "name" else str(value)
     if style == "compact":

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QLabel, QLineEdit, QStyle, 
                                QWidget)
 
 from planner.numbers import format_number, is_fraction, parse_number
-from planner.report import palette
 from ui.locale import number_format
 
 
@@ -224,9 +223,8 @@ class FieldEditor:
             self.widget.setToolTip(tip)
 
     def _refuse(self, message: str) -> None:
+        # back to the plan's value, which is valid: no error frame on it; the message says what was refused
         self.show(self._value)
-        if isinstance(self.widget, QLineEdit):
-            self.widget.setStyleSheet(f"QLineEdit {{ border: 1px solid {palette.SEVERITY_COLORS['error']}; }}")
         self.on_error(message)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap, QPolygonF
-from PySide6.QtWidgets import QListView
+from PySide6.QtWidgets import QListView, QMenu
 
 from planner.findings import Finding
 from planner.plan.changes import ChangeSet
@@ -24,7 +24,8 @@ WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
 DISPLAY, DECORATION, TOOLTIP = (int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
                                                  Qt.ItemDataRole.ToolTipRole))
-_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE})
+CODE_ROLE = Qt.ItemDataRole.UserRole + 3
+_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE, CODE_ROLE})
 NO_FINDINGS = None  # the row that says there is nothing to show
 NO_FINDINGS_TEXT = "No findings: the plan passes every check."
 
@@ -108,7 +109,10 @@ class FindingsModel(QAbstractListModel):
         if role == DECORATION:
             return self._icons[f.severity]
         if role == TOOLTIP:
-            return f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
+            return (f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
+                    + "\nRight-click: what this check means (Help > Guide)")
+        if role == CODE_ROLE:
+            return f.code
         return f.where if role == WHERE_ROLE else f.severity
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
@@ -161,6 +165,8 @@ class ChecksPanel(QListView):
     """e.g. 'Checks (1 error, 2 warnings, 1 info)', for the dock title."""
     findingActivated = Signal(object)
     """The ``where`` (rack or device id) of a clicked finding."""
+    helpRequested = Signal(str)
+    """A finding's code: the user asked what it means (its section of the guide)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -191,6 +197,14 @@ class ChecksPanel(QListView):
         self.title = (f"Checks ({counts['error']} error{'s' if counts['error'] != 1 else ''}, "
                       f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']} info)")
         self.titleChanged.emit(self.title)
+
+    def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        code = self.indexAt(event.pos()).data(CODE_ROLE)
+        if not code:
+            return
+        menu = QMenu(self)
+        menu.addAction(f"What {code} means", lambda: self.helpRequested.emit(code))
+        menu.exec(event.globalPos())
 
     def _activated(self, index: QModelIndex) -> None:
         if index.flags() & Qt.ItemFlag.ItemIsEnabled:

@@ -20,9 +20,10 @@ from planner.errors import PlannerError
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report import palette
-from planner.report.compare import METRIC, METRICS, Comparison, compare_plans, finding_verdict, verdict
+from planner.report.compare import (METRIC, METRICS, NOT_COMPARABLE, Comparison, compare_plans, finding_verdict,
+                                    verdict)
 from ui.fmt import difference_text, value_text
-from ui.charts.base import ChartView, DollarAxis
+from ui.charts.base import ChartView, DollarAxis, UnitAxis
 
 FILLS = {k: QColor(v) for k, v in palette.VERDICT_FILLS.items()}
 
@@ -52,8 +53,8 @@ class CostCurves(ChartView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = self.add_plot(left="Cumulative cost of building (US$)", bottom="Months from start",
-                                  axis_items={"left": DollarAxis("left")})
+        self.plot = self.add_plot(left="Cumulative cost of building", bottom="Months from start",
+                                  axis_items={"left": DollarAxis("left"), "bottom": UnitAxis("bottom", "mo")})
         self.legend = self.add_legend(self.plot)
 
     def show_comparison(self, c: Comparison) -> None:
@@ -190,14 +191,18 @@ class CompareDialog(QDialog):
         except PlannerError as exc:
             self.note.setText(str(exc))
             return
-        self.note.setText(f"Reference: {self.comparison.sides[0].name}")
+        c = self.comparison
+        notes = [f"{d.side}: training throughput and time to train are not comparable: {why}."
+                 for d in c.differences for why in dict.fromkeys(d.notes.values())]
+        self.note.setText("\n".join([f"Reference: {c.sides[0].name}. Power is read on its {c.basis} basis on "
+                                      "every side."] + notes))
         self._show_totals(self.comparison)
         self._show_bom(self.comparison)
         self._show_findings(self.comparison)
         self.chart.show_comparison(self.comparison)
 
     def _show_totals(self, c: Comparison) -> None:
-        metrics = [m for m in METRICS if any(s.totals[m.key] is not None for s in c.sides)]
+        metrics = [m for m in METRICS if any(c.totals(s)[m.key] is not None for s in c.sides)]
         t = self.totals
         heads = ["Figure"] + [s.name for s in c.sides] + [f"{d.side} − {d.against}" for d in c.differences]
         t.clear()
@@ -205,11 +210,16 @@ class CompareDialog(QDialog):
         t.setHorizontalHeaderLabels(heads)
         t.setRowCount(len(metrics))
         for r, m in enumerate(metrics):
-            t.setItem(r, 0, _item(m.label, tip=f"check --json: {'.'.join(m.path)}", align=Qt.AlignmentFlag.AlignLeft))
+            label = f"{m.label} ({c.basis})" if m.on_basis else m.label  # power like with like: one basis
+            t.setItem(r, 0, _item(label, tip=f"check --json: {'.'.join(m.path_on(c.basis))}",
+                                  align=Qt.AlignmentFlag.AlignLeft))
             for i, s in enumerate(c.sides):
-                t.setItem(r, 1 + i, _item(value_text(s.totals[m.key], m.unit)))
+                t.setItem(r, 1 + i, _item(value_text(c.totals(s)[m.key], m.unit)))
             for j, d in enumerate(c.differences):
                 v = d.verdicts[m.key]
+                if v == NOT_COMPARABLE:
+                    t.setItem(r, 1 + len(c.sides) + j, _item(NOT_COMPARABLE, tip=f"Not comparable: {d.notes[m.key]}."))
+                    continue
                 text = difference_text(d.totals[m.key], m.unit) + (f"  {v}" if v in FILLS else "")
                 direction = {"lower": "lower is better", "higher": "higher is better"}.get(m.better or "",
                                                                                           "neither way is better")

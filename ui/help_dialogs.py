@@ -79,8 +79,10 @@ class ShortcutsDialog(QDialog):
         self.table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         for i, (keys, what) in enumerate(rows):
-            self.table.setItem(i, 0, QTableWidgetItem(keys))
-            self.table.setItem(i, 1, QTableWidgetItem(what))
+            for col, text in ((0, keys), (1, what)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)  # whole, should a narrow dialog elide it
+                self.table.setItem(i, col, item)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
@@ -90,7 +92,10 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(buttons)
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        self.resize(460, min(720, 90 + (self.table.fontMetrics().height() + 8) * len(rows)))
+        metrics = self.table.fontMetrics()
+        widest = [max((metrics.horizontalAdvance(r[c]) for r in rows), default=0) for c in (0, 1)]
+        # wide enough for the longest action ("Move the selected device one U up ..."), within a laptop screen
+        self.resize(min(1100, max(460, sum(widest) + 90)), min(720, 90 + (metrics.height() + 8) * len(rows)))
 
 
 def about_text() -> str:

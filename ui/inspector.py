@@ -28,6 +28,7 @@ def _show_text(edit: QLineEdit, text: str) -> None:
     """Set a field's text showing its start (a long plan name reads from its first word)."""
     edit.setText(text)
     edit.setCursorPosition(0)
+    edit.setToolTip(text)  # whole, when the field is narrower than the text
 
 
 def _line_edit(text: str) -> QLineEdit:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence
 from shiboken6 import isValid
-from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStyle, QToolBar,
+from PySide6.QtWidgets import (QDockWidget, QMainWindow, QScrollArea, QStackedWidget, QStyle, QToolBar,
                                QVBoxLayout, QWidget)
 
 from planner.plan.commands import AddRack, RemoveRack
@@ -52,12 +52,20 @@ class MainWindow(FileActions, QMainWindow):
 
         self.view = RackView(doc)
         self.summary = SummaryStrip()
+        self.chart_page = ChartsPanel()
+        """The charts at a reading size, a page of the central area beside the racks."""
+        # pages switched from the toolbar and View menu (Ctrl+1 / Ctrl+2): a tab bar would take the
+        # height or width the racks are fitted to
+        self.pages = QStackedWidget()
+        self.pages.setObjectName("CentralPages")
+        self.pages.addWidget(self.view)
+        self.pages.addWidget(self.chart_page)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.summary)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
 
         self.palette_panel = DevicePalette(doc.catalog)
@@ -88,7 +96,7 @@ class MainWindow(FileActions, QMainWindow):
         self.statusBar().showMessage("Drag devices from the palette into a rack. Ctrl+wheel zooms, drag the "
                                      "background to pan.")
 
-        for view in (self.summary, self.checks, self.charts):  # the views that show a report, not the document
+        for view in (self.summary, self.checks, self.charts, self.chart_page):  # views of the report, not the document
             doc.changed.connect(view.on_changed)
         doc.changed.connect(self.on_changed)
         doc.error.connect(self._show_refusal)
@@ -103,9 +111,11 @@ class MainWindow(FileActions, QMainWindow):
         self.inspector.editRackRequested.connect(self.edit_rack)
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
         self.checks.findingActivated.connect(self.view.select)
+        self.checks.helpRequested.connect(self.show_guide)
         self.charts.rackClicked.connect(self.view.select)
+        self.chart_page.rackClicked.connect(lambda rid: (self.view.select(rid), self.show_racks_page()))
 
-        for view in (self.summary, self.checks, self.charts, self):
+        for view in (self.summary, self.checks, self.charts, self.chart_page, self):
             view.on_changed(None, doc.report)
         self._update_title()
         self._restore_layout()
@@ -152,6 +162,8 @@ class MainWindow(FileActions, QMainWindow):
                                                QKeySequence("Ctrl+,"), tip="Autosave interval and number format")
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, QKeySequence("F1"))
         self.about_action = self._action("&About", lambda: show_about(self))
+        self.guide_action = self._action("&Guide", lambda: self.show_guide(), QKeySequence("Shift+F1"),
+                                         tip="What the planner computes and what each check means, searchable")
         self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel,
                                                tip="The plan, its checks and assumptions as an Excel workbook")
         self.export_pack_action = self._action("Vendor pack (&PDF)…", lambda: self.export_drawing("pdf"),
@@ -198,6 +210,15 @@ class MainWindow(FileActions, QMainWindow):
         self.zoom_height_action = self._action("Fit rack &height", self.view.zoom_to_rack_height, QKeySequence("Ctrl+9"))
         self.zoom_fit_action = self._action("Zoom to &fit", self.view.zoom_to_fit, QKeySequence("Ctrl+0"),
                                             sp.SP_TitleBarMaxButton, "Show every rack")
+        self.racks_page_action = self._action("&Racks", self.show_racks_page, QKeySequence("Ctrl+1"),
+                                              tip="The rack elevations in the middle of the window")
+        self.charts_page_action = self._action("&Charts", self.show_charts_page, QKeySequence("Ctrl+2"),
+                                               tip="The charts at a reading size in the middle of the window")
+        self.page_actions = QActionGroup(self)
+        for action in (self.racks_page_action, self.charts_page_action):
+            action.setCheckable(True)
+            self.page_actions.addAction(action)
+        self.racks_page_action.setChecked(True)
         self._update_rack_actions()
 
     def _step_button(self, verb: str, menu_action: QAction, slot) -> QAction:
@@ -252,13 +273,15 @@ class MainWindow(FileActions, QMainWindow):
         racks.addSeparator()
         racks.addAction(self.auto_place_action)
         view = bar.addMenu("&View")
+        view.addActions([self.racks_page_action, self.charts_page_action])
+        view.addSeparator()
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_height_action, self.zoom_fit_action])
         view.addSeparator()
         for dock in (self.palette_dock, self.overview_dock, self.inspector_dock, self.settings_dock,
                      self.checks_dock, self.charts_dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
-        help_menu.addActions([self.shortcuts_action, self.about_action])
+        help_menu.addActions([self.guide_action, self.shortcuts_action, self.about_action])
 
     def _build_toolbar(self) -> None:
         tb = QToolBar("Main", self)
@@ -274,6 +297,8 @@ class MainWindow(FileActions, QMainWindow):
         tb.addActions([self.add_rack_action, self.auto_place_action])
         tb.addSeparator()
         tb.addAction(self.zoom_fit_action)
+        tb.addSeparator()
+        tb.addActions([self.racks_page_action, self.charts_page_action])
         self.addToolBar(tb)
 
     def start_autosave(self):
@@ -289,6 +314,21 @@ class MainWindow(FileActions, QMainWindow):
         if changes is None or changes.plan:
             self._update_title()
         self._update_rack_actions()
+
+    def show_racks_page(self) -> None:
+        self.pages.setCurrentWidget(self.view)
+        self.racks_page_action.setChecked(True)
+
+    def show_charts_page(self) -> None:
+        self.pages.setCurrentWidget(self.chart_page)
+        self.charts_page_action.setChecked(True)
+
+    def show_guide(self, code: str | None = None):
+        """Help > Guide, at a finding's section when ``code`` is given."""
+        from ui.help_guide import open_guide
+
+        self.guide = open_guide(self, code)
+        return self.guide
 
     def show_shortcuts(self) -> ShortcutsDialog:
         actions = [a for a in self.findChildren(QAction) if a.shortcuts()]

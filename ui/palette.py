@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QIcon, QPixmap, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QPoint, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QDrag, QIcon, QPixmap, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QLabel, QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog
@@ -56,6 +56,27 @@ class _SearchProxy(QSortFilterProxyModel):
         return device is not None and matches(device, self.query)
 
 
+class _DeviceTree(QTreeView):
+    """The palette's tree; a drag carries a small swatch below-right of the pointer, not the whole
+    row, so the target slot and the ghost's label stay in sight."""
+
+    def startDrag(self, actions) -> None:  # noqa: N802 (Qt API)
+        indexes = self.selectedIndexes()
+        mime = self.model().mimeData(indexes) if indexes else None
+        if mime is None:
+            return
+        drag = QDrag(self)
+        drag.setMimeData(mime)
+        icon = indexes[0].data(Qt.ItemDataRole.DecorationRole)
+        if isinstance(icon, QIcon):
+            drag.setPixmap(icon.pixmap(DRAG_PIXMAP_PX, DRAG_PIXMAP_PX))
+            drag.setHotSpot(QPoint(-DRAG_PIXMAP_PX // 2, -DRAG_PIXMAP_PX // 2))  # off the pointer's tip
+        drag.exec(Qt.DropAction.CopyAction)
+
+
+DRAG_PIXMAP_PX = 14
+
+
 class DevicePalette(QWidget):
     def __init__(self, catalog: Catalog, parent=None):
         super().__init__(parent)
@@ -64,7 +85,7 @@ class DevicePalette(QWidget):
         self.search.setToolTip("Model, vendor, category or technology words: switch, infiniband, 400G, liquid, H100")
         self.proxy = _SearchProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.tree = QTreeView(headerHidden=True, rootIsDecorated=True, uniformRowHeights=False)
+        self.tree = _DeviceTree(headerHidden=True, rootIsDecorated=True, uniformRowHeights=False)
         self.tree.setModel(self.proxy)
         self.tree.setDragEnabled(True)
         self.tree.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
@@ -96,10 +117,11 @@ class DevicePalette(QWidget):
             font.setBold(True)
             group.setFont(font)
             for d in devices:
-                item = QStandardItem(_swatch(category), f"{d.title}\n{d.u_height}U · {fmt.watts(d.power_typical_w)} typ · "
-                                                          f"{fmt.watts(d.power_max_w)} max")
+                spec = f"{d.u_height}U · {fmt.watts(d.power_typical_w)} typ · {fmt.watts(d.power_max_w)} max"
+                item = QStandardItem(_swatch(category), f"{d.title}\n{spec}")
                 item.setData(d.id, DEVICE_ID_ROLE)
-                item.setToolTip(f"{d.title} ({d.id})\nDrag into a rack.\nSource: {d.source}")
+                # the row elides in a narrow dock: its tooltip has both lines whole
+                item.setToolTip(f"{d.title} ({d.id})\n{spec}\nDrag into a rack.\nSource: {d.source}")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
                 item.setForeground(QColor(self.palette().text().color()))
                 group.appendRow(item)

@@ -11,9 +11,9 @@ rack's lowest free slot (``planner.plan.space.slot_near``).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QDrag, QPen
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsRectItem, QGraphicsSimpleTextItem
 
 from planner.plan.commands import AddDevice, MoveDevice
 from planner.plan.names import next_label
@@ -24,6 +24,31 @@ from planner.report.whatif import Consequence, port_shortfall, rack_consequence
 from ui import theme
 from ui.mime import DragPayload, from_mime, to_mime
 from ui.rack_items import DeviceItem
+
+class GhostLabel(QGraphicsRectItem):
+    """The words beside the drag ghost ("fits", "38.0 / 30 kW (typical)", "overlaps node-6"): a
+    framed label right of the ghost, the same size at every zoom, where the pointer's payload is not."""
+
+    PAD = 4
+
+    def __init__(self):
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setZValue(1001)
+        self.setBrush(QBrush(QColor(palette.CHART_BACKGROUND)))
+        self.text = QGraphicsSimpleTextItem(self)
+        self.text.setPos(self.PAD, self.PAD)
+        self.setVisible(False)
+
+    def show_words(self, words: str, state: str, anchor) -> None:
+        self.text.setText(words)
+        self.text.setBrush(QBrush(theme.GHOST_COLOURS[state].darker(170)))
+        self.setPen(QPen(theme.GHOST_COLOURS[state].darker(130), 1.5))
+        box = self.text.boundingRect()
+        self.setRect(0, 0, box.width() + 2 * self.PAD, box.height() + 2 * self.PAD)
+        self.setPos(anchor)
+        self.setVisible(True)
+
 
 AUTOSCROLL_MARGIN = 36  # px from the viewport's edge where a drag scrolls the view
 AUTOSCROLL_STEP = 18  # px per 30 ms tick
@@ -121,7 +146,8 @@ class RackDragAndDrop:
         consequence = rack_consequence(self.doc.plan, self.doc.catalog, rack_item.rack_id, u, device,
                                        payload.placement)
         if consequence.problem is None and self._port_note:
-            consequence = Consequence(failing=consequence.failing + (self._port_note,))
+            consequence = Consequence(failing=consequence.failing + (self._port_note,),
+                                      words=consequence.words + ("fabric ports short",))
         return rack_item, u, device, consequence
 
     def _show_ghost(self, target) -> None:
@@ -144,13 +170,24 @@ class RackDragAndDrop:
             self.ghost.setPen(QPen(colour.darker(130), 2, Qt.PenStyle.DashLine))
         self.ghost.setBrush(QBrush(colour))
         self.ghost.setVisible(True)
+        rect, scale = self.ghost.rect(), max(1e-6, self.transform().m11())
+        self.ghost_label.show_words(consequence.label, consequence.state, rect.topRight() + QPointF(6 / scale, 0))
+        right = self.mapFromScene(rect.topRight()).x() + 6 + self.ghost_label.rect().width()
+        if right > self.viewport().width():  # no room right of the ghost: left of it
+            self.ghost_label.setPos(rect.topLeft() - QPointF((6 + self.ghost_label.rect().width()) / scale, 0))
         self.ghost_state = consequence.state
         self.ghost_ok, self.ghost_problem = consequence.problem is None, consequence.problem
         where = f"{device.model} at U{u} of {rack_item.rack.name}"
         self.hint.emit(f"{where}: {consequence.sentence()}" if consequence.state != "ok" else where)
 
+    @property
+    def ghost_words(self) -> str | None:
+        """The ghost label's text while a drag shows one."""
+        return self.ghost_label.text.text() if self.ghost_label.isVisible() else None
+
     def _hide_ghost(self) -> None:
         self.ghost.setVisible(False)
+        self.ghost_label.setVisible(False)
         self.ghost_ok, self.ghost_problem, self.ghost_state = False, None, None
 
     def _end_drag(self) -> None:

@@ -388,12 +388,30 @@ class RackItem(QGraphicsItem):
             fill = QRectF(bar.left(), bar.top(), bar.width() * min(1.0, heading.load), bar.height())
             painter.setBrush(QColor(heading.load_colour))
             painter.drawRoundedRect(fill, 3, 3)
+            font.setPixelSize(round(bar_px))
+            font.setBold(True)
+            painter.setFont(font)
+            painter.setPen(QColor("white"))
             if bar_px <= bar.height() + 4:
-                font.setPixelSize(round(bar_px))
-                font.setBold(True)
-                painter.setFont(font)
-                painter.setPen(QColor("white"))
                 painter.drawText(bar.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignCenter, self.power_text())
+            else:
+                self._paint_zoomed_out_power(painter, font, left, width, bar_px, heading)
+
+    def _paint_zoomed_out_power(self, painter: QPainter, font: QFont, left: float, width: float, px: float,
+                                heading) -> None:
+        """Zoomed out, the tag and name have gone (they need the header's rows) but the load stays:
+        the fuller "28.0 / 30 kW" if it fits the rack's width, else the share of the cap, on a tab
+        of the load colour over the top of the rack."""
+        metrics = QFontMetricsF(font)
+        for text in (self.power_text(), fmt.local(f"{100 * heading.load:.0f} %")):
+            if metrics.horizontalAdvance(text) + 8 <= width:
+                tab = QRectF(left, 0, width, max(44.0, px * 1.25))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(QColor(heading.load_colour))
+                painter.drawRoundedRect(tab, 3, 3)
+                painter.setPen(QColor("white"))
+                painter.drawText(tab, Qt.AlignmentFlag.AlignCenter, text)
+                return
 
     def heading(self) -> RackHeading:
         """The words above the rack, as the core's elevation layout writes them (made once per sync)."""

@@ -24,7 +24,7 @@ from planner.plan.space import lowest_free_u
 from ui import theme
 from ui.document import Document
 from ui.floor import FloorItem, floor_rows
-from ui.rack_drag import RackDragAndDrop
+from ui.rack_drag import GhostLabel, RackDragAndDrop
 from ui.rack_navigation import READABLE_ZOOM, FloorNavigation
 from ui.mime import DragPayload
 from ui.rack_items import RACK_W, DeviceItem, RackItem, rack_height_px
@@ -97,6 +97,8 @@ class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
         self.ghost_state: str | None = None
         """"ok", "warning" or "blocked" while a ghost is shown (green, amber, red)."""
         self.scene().addItem(self.ghost)
+        self.ghost_label = GhostLabel()
+        self.scene().addItem(self.ghost_label)
         self._drag_payload: DragPayload | None = None
         self._port_note: str | None = None
         self._drag_pos = None

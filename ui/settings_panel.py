@@ -144,6 +144,9 @@ class SettingsPanel(QTabWidget):
         super().__init__(parent)
         self.doc = doc
         self.setDocumentMode(True)
+        # a narrow dock scrolls the tabs (arrows at the end) rather than cutting "Workload" to "Workloa"
+        self.setUsesScrollButtons(True)
+        self.setElideMode(Qt.TextElideMode.ElideNone)
         self.sections: list[str] = list(Settings.model_fields)
         self._scrolls: dict[str, QScrollArea] = {}
         for section in self.sections:

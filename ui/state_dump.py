@@ -37,6 +37,7 @@ def install_state_dump(window) -> None:
             "undo_count": window.doc.undo_stack.count(),
             "title": window.windowTitle(),
             "ghost": view.ghost_state if view.ghost.isVisible() else None,
+            "ghost_label": view.ghost_words,
             "selected_devices": view.selected_devices(),
             "selected_rack": view.selected_rack(),
             "floor_mode": view.floor_mode,
@@ -100,4 +101,7 @@ def _geometry(window) -> dict:
             if rect.isValid() and tree.viewport().rect().contains(rect.center()):
                 p = tree.viewport().mapToGlobal(rect.center())
                 palette[index.data(DEVICE_ID_ROLE)] = [p.x(), p.y()]
-    return {"view": [top_left.x(), top_left.y(), vp.width(), vp.height()], "racks": racks, "palette": palette}
+    search = window.palette_panel.search
+    centre = search.mapToGlobal(search.rect().center())
+    return {"view": [top_left.x(), top_left.y(), vp.width(), vp.height()], "racks": racks, "palette": palette,
+            "search": [centre.x(), centre.y()]}

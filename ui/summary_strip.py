@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from planner.report.model import Report
 from ui import fmt
@@ -22,21 +22,19 @@ class _Figure(QFrame):
         self.caption = QLabel(title)
         self.caption.setObjectName("SummaryCaption")
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 4, 10, 4)
+        layout.setContentsMargins(7, 4, 7, 4)
         layout.setSpacing(0)
         layout.addWidget(self.value, alignment=Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.caption, alignment=Qt.AlignmentFlag.AlignLeft)
         self.setToolTip(tooltip)
 
-    def slot_width(self, widest_value: str) -> int:
-        """Room for the caption and the widest value (fonts as styled), plus the margins."""
+    def slot_width(self, widest_value: str, widest_caption: str = "") -> int:
+        """Room for the widest caption and value (fonts as styled), plus the margins."""
         self.ensurePolished()
         self.value.ensurePolished()
         self.caption.ensurePolished()
         room = max(self.value.fontMetrics().horizontalAdvance(widest_value),
-                   self.caption.fontMetrics().horizontalAdvance("break-even vs reserved 1yr"
-                                                                if "break-even" in self.caption.text()
-                                                                else self.caption.text()))
+                   self.caption.fontMetrics().horizontalAdvance(widest_caption or self.caption.text()))
         margins = self.layout().contentsMargins()
         return room + margins.left() + margins.right() + 4
 
@@ -49,9 +47,10 @@ FIGURES: dict[str, tuple[str, str]] = {
     "it_kw": ("IT power", "IT power on the plan's power basis"),
     "facility_kw": ("facility power", "IT power x PUE"),
     "cdus": ("CDUs needed / placed", "CDUs the liquid-cooled nodes need by the CDU policy, and CDUs placed"),
-    "allreduce_ms": ("all-reduce", "gradient all-reduce time per step (network section)"),
-    "gpu_idle_pct": ("GPU idle", "share of a step the GPUs wait for the network"),
     "tokens_per_s": ("tokens/s", "training throughput the cluster can compute"),
+    "gpu_idle_pct": ("GPU idle", "share of a step the GPUs lose: communication not hidden behind compute, "
+                     "and the pipeline bubble"),
+    "idle_cause": ("exposed comm", "the larger of the two losses that make GPU idle, per step"),
     "mfu": ("MFU", "end-to-end model FLOP utilisation: FLOPs per token x tokens/s / (GPUs x peak), with the "
             "pipeline bubble and exposed communication (the figure papers publish)"),
     "time_to_train": ("to train", "days to train the workload's token budget at this throughput, with the "
@@ -61,11 +60,16 @@ FIGURES: dict[str, tuple[str, str]] = {
 }
 
 
+_ORDER = [(k,) for k in FIGURES if k not in ("gpu_idle_pct", "idle_cause")]
+_ORDER.insert(list(FIGURES).index("gpu_idle_pct"), ("gpu_idle_pct", "idle_cause"))
+
 UNAVAILABLE = "–"
 SLOT_SAMPLES = {"gpus": "100,000", "nodes": "12,500", "racks": "1,000", "it_kw": "888.88 MW",
-                "facility_kw": "888.88 MW", "cdus": "888 / 888", "allreduce_ms": "88,888.8 ms",
-                "gpu_idle_pct": "88.8 %", "tokens_per_s": "88,888,888", "capex": "$888.88M", "break_even": "888.8 mo"}
+                "facility_kw": "888.88 MW", "cdus": "888 / 888",
+                "gpu_idle_pct": "88.8 %", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "88,888,888", "capex": "$888.88M", "break_even": "888.8 mo"}
 """The widest value each figure shows at its scale: its slot is that wide, whatever it shows."""
+CAPTION_SAMPLES = {"break_even": "break-even vs reserved 1yr", "idle_cause": "pipeline bubble"}
+"""The widest caption of the figures whose caption follows the report."""
 
 
 def _why_no_workload(report: Report) -> str:
@@ -88,8 +92,18 @@ class SummaryStrip(QWidget):
         self.figures: dict[str, _Figure] = {}
         for key, (caption, tip) in FIGURES.items():
             self.figures[key] = fig = _Figure(caption, tip)
-            fig.setFixedWidth(fig.slot_width(SLOT_SAMPLES.get(key, "88,888.8 mo")))
-            layout.addWidget(fig)
+            fig.setFixedWidth(fig.slot_width(SLOT_SAMPLES.get(key, "88,888.8 mo"), CAPTION_SAMPLES.get(key, "")))
+        for keys in _ORDER:  # a pair stays together when the strip wraps: GPU idle beside its cause
+            if len(keys) == 1:
+                layout.addWidget(self.figures[keys[0]])
+                continue
+            pair = QWidget()
+            row = QHBoxLayout(pair)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(layout.spacing() if layout.spacing() >= 0 else 6)
+            for key in keys:
+                row.addWidget(self.figures[key])
+            layout.addWidget(pair)
 
     def text(self, key: str) -> str:
         """The shown value of a figure ("–" when the report does not have it)."""
@@ -122,17 +136,40 @@ class SummaryStrip(QWidget):
         self._set("cdus", f"{t.cdus} / {t.cdus_placed}")
         net, cost = report.network, report.cost
         allreduce = net.allreduce_ms if net is not None else None
-        idle = net.gpu_idle_pct if net is not None else None
         tokens = net.tokens_per_s if net is not None else None
         why = _why_no_workload(report)
-        self._set("allreduce_ms", f"{fmt.number(allreduce)} ms" if allreduce is not None else None, why=why)
-        self._set("gpu_idle_pct", f"{fmt.number(idle)} %" if idle is not None else None, why=why)
+        self._set_idle(report.workload, allreduce, why)
         self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None, why=why)
         self._set_workload(report.workload, report.sections.get("goodput"))
         no_cost = "The report has no cost figures for this plan."
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
                   f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
         self._set_break_even(cost.break_even_months if cost is not None else None)
+
+    def _set_idle(self, work, allreduce_ms: float | None, why: str) -> None:
+        """GPU idle is what the step loses (the workload section's split); beside it, its larger cause."""
+        idle = work.idle_share if work is not None else None
+        if idle is None:
+            self._set("gpu_idle_pct", None, why=why)
+            self._set("idle_cause", None, why=why)
+            return
+        comm = (work.exposed_comm_s, work.exposed_comm_share)
+        bubble = (work.bubble_s, work.bubble_share)
+        parts = (f"exposed communication {fmt.number(comm[0], ',.2f')} s ({fmt.number(100 * comm[1])} %): "
+                 "tensor, pipeline and data-parallel traffic not hidden behind compute",
+                 f"pipeline bubble {fmt.number(bubble[0], ',.2f')} s ({fmt.number(100 * bubble[1])} %): "
+                 "stages waiting while the pipeline fills and drains")
+        step = f"{fmt.number(work.step_time_s, ',.2f')} s"
+        self._set("gpu_idle_pct", f"{fmt.number(100 * idle)} %",
+                  f"The GPUs lose {fmt.number(100 * idle)} % of a {step} step:\n" + "\n".join(parts))
+        larger = 0 if comm[1] >= bubble[1] else 1
+        seconds, share = (comm, bubble)[larger]
+        tip = parts[larger].capitalize() + f" of a {step} step"
+        if allreduce_ms is not None:  # a part of the communication, not the idle's cause on its own
+            tip += (f"\nOf the communication, the gradient all-reduce takes {fmt.number(allreduce_ms)} ms a step, "
+                    "partly hidden behind the backward pass")
+        self._set("idle_cause", f"{fmt.number(seconds, ',.2f')} s/step", tip)
+        self.figures["idle_cause"].caption.setText(("exposed comm", "pipeline bubble")[larger])
 
     def _set_workload(self, work, goodput=None) -> None:
         mfu = work.mfu if work is not None else None

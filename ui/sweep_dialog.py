@@ -24,7 +24,8 @@ from planner.report import palette
 from planner.report.compare import METRIC
 from planner.sweep import (AXES, SweepError, available_cores, base_gpu_system, build_point, default_axes,
                            pareto_front, parse_grid, point_label, rack_choice_text, run_sweep)
-from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis
+from ui.charts import theme
+from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis, UnitAxis
 from ui.fmt import value_text
 
 
@@ -61,15 +62,18 @@ def _numbers(text: str, kind=float) -> list:
     return out
 
 
-class FigureAxis(DollarAxis):
-    """Dollar ticks for a money figure, plain numbers for any other."""
+class FigureAxis(UnitAxis):
+    """Dollar ticks for a money figure, numbers with the figure's unit for any other."""
 
     dollars = True
 
     def tickStrings(self, values, scale, spacing):
         if self.dollars:
-            return super().tickStrings(values, scale, spacing)
-        return pg.AxisItem.tickStrings(self, values, scale, spacing)
+            return DollarAxis.tickStrings(self, values, scale, spacing)
+        return super().tickStrings(values, scale, spacing)
+
+
+NO_POINTS = "No points yet: choose the ranges and press Run"
 
 
 class ParetoChart(ChartView):
@@ -80,7 +84,7 @@ class ParetoChart(ChartView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.axis = {"bottom": FigureAxis("bottom"), "left": FigureAxis("left")}
+        self.axis = {"bottom": FigureAxis("bottom", ""), "left": FigureAxis("left", "")}
         self.plot = self.add_plot(left="", bottom="", axis_items=self.axis)
         self.others = pg.ScatterPlotItem(size=8, pen=pg.mkPen(MUTED), brush=pg.mkBrush(MUTED))
         self.front_line = pg.PlotDataItem(pen=pg.mkPen(ACCENT, width=2))
@@ -93,6 +97,7 @@ class ParetoChart(ChartView):
         self.legend = self.add_legend(self.plot)
         self.legend.addItem(self.front, "on the Pareto front")
         self.legend.addItem(self.others, "other points")
+        self.set_empty(NO_POINTS)
 
     def _clicked(self, _item, points, *_):
         if len(points):
@@ -100,12 +105,12 @@ class ParetoChart(ChartView):
 
     def show_rows(self, rows, front, x: str, y: str) -> None:
         mx, my = METRIC[x], METRIC[y]
-        self.axis["bottom"].dollars = mx.unit.startswith("$")
-        self.axis["left"].dollars = my.unit.startswith("$")
-        self.plot.setLabel("bottom", f"{mx.label}{', ' + mx.unit if mx.unit and not self.axis['bottom'].dollars else ''}"
-                           f" ({'lower' if mx.better == 'lower' else 'higher'} is better)")
-        self.plot.setLabel("left", f"{my.label}{', ' + my.unit if my.unit and not self.axis['left'].dollars else ''}"
-                           f" ({'lower' if my.better == 'lower' else 'higher'} is better)")
+        for side, metric in (("bottom", mx), ("left", my)):
+            self.axis[side].dollars = metric.unit.startswith("$")
+            self.axis[side].unit = metric.unit
+        for side, metric in (("bottom", mx), ("left", my)):  # the unit is on every tick
+            theme.set_axis_title(self.plot, side,
+                                 f"{metric.label} ({'lower' if metric.better == 'lower' else 'higher'} is better)")
         on = set(front)
         pts = [(r[x], r[y], i) for i, r in enumerate(rows) if r.get(x) is not None and r.get(y) is not None]
         rest = [p for p in pts if p[2] not in on]
@@ -114,6 +119,7 @@ class ParetoChart(ChartView):
         self.front.setData([p[0] for p in best], [p[1] for p in best], data=[p[2] for p in best])
         self.front_line.setData([p[0] for p in best], [p[1] for p in best])
         self.chosen.setData([], [])
+        self.set_empty(None if pts else NO_POINTS)
         self.plot.autoRange()
 
     def mark(self, row) -> None:

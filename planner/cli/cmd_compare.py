@@ -45,7 +45,7 @@ def run(args) -> int:
     return 1 if any(side.has_errors for side in comparison.sides) else 0  # as check does
 
 
-MARK = {"better": "better", "worse": "worse", "same": "", None: ""}
+MARK = {"better": "better", "worse": "worse", "same": "", None: "", "not comparable": "not comparable"}
 
 
 def render_text(c: Comparison) -> str:
@@ -57,15 +57,19 @@ def render_text(c: Comparison) -> str:
         f"{'difference':>{dw}}"
     lines = [head]
     for m in METRICS:
-        values = [s.totals[m.key] for s in c.sides]
+        values = [c.totals(s)[m.key] for s in c.sides]
         if all(v is None for v in values):
             continue
-        label = m.label
+        label = f"{m.label} ({c.basis})" if m.on_basis else m.label
         row = f"{label[:39]:<40}" + "".join(f"{text(v, m.unit):>{width}}" for v in values)
         for d in c.differences:
             mark = MARK[d.verdicts[m.key]]
             row += f"{difference(d.totals[m.key], m.unit) + (' ' + mark if mark else ''):>{dw}}"
         lines.append(row)
+    lines += ["", f"Power is compared on the {c.basis} basis (the first plan's) on every side."]
+    for d in c.differences:
+        for why in dict.fromkeys(d.notes.values()):
+            lines.append(f"{d.side}: training throughput and time to train are not comparable: {why}.")
     for d in c.differences:
         lines += ["", f"Bill of materials, {d.side} against {d.against}:"]
         if not d.bom:

@@ -36,7 +36,7 @@ def write_compare(ws, c: Comparison) -> None:
     row = 5
     rows: dict[str, int] = {}
     for m in METRICS:
-        values = [s.totals[m.key] for s in c.sides]
+        values = [c.totals(s)[m.key] for s in c.sides]
         if all(v is None for v in values):
             continue
         rows[m.key] = row

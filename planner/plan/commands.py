@@ -20,6 +20,7 @@ from planner.plan.changes import ChangeSet
 from planner.errors import PlannerError, describe_validation_error
 from planner.plan.model import Placement, Plan, PlanInfo, Rack
 from planner.settings import SECTIONS, Settings, field_meta
+from planner.settings.refusal import describe_refusal
 from planner.plan.space import fit_problem
 
 
@@ -309,7 +310,8 @@ class SetSetting(Command):
         try:
             updated = type(current).model_validate(data)
         except ValidationError as exc:
-            raise CommandError(describe_validation_error(exc, data)) from None
+            raise CommandError(describe_refusal(type(current), self.field, exc)
+                               or describe_validation_error(exc, data)) from None
         self._old = current
         setattr(plan.settings, self.section, updated)
         return ChangeSet(settings=frozenset({self.section}))

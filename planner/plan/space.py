@@ -44,11 +44,21 @@ def fit_problem(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: Devi
     if u < 1 or top > rack.height_u:
         return (f"{device.model} ({device.u_height}U) at U{u} would stick out of {rack.name} "
                 f"(U1-U{rack.height_u})")
+    hit = overlapped(plan, catalog, rack_id, u, device, ignore)
+    if hit:
+        name, lo, hi = hit
+        return f"U{u}-U{top} of {rack.name} overlaps {name} at U{lo}-U{hi}"
+    return None
+
+
+def overlapped(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: DeviceType,
+               ignore: frozenset[str] = frozenset()) -> tuple[str, int, int] | None:
+    """The first device (its label, lowest and highest U) that ``device`` at ``u`` would overlap."""
+    top = u + device.u_height - 1
     for lo, hi, pid in occupied(plan.rack_members(rack_id).values(), catalog, ignore):
         if lo <= top and u <= hi:
             other = plan.placement(pid)
-            name = other.label or other.device if other else pid
-            return f"U{u}-U{top} of {rack.name} overlaps {name} at U{lo}-U{hi}"
+            return (other.label or other.device if other else pid), lo, hi
     return None
 
 

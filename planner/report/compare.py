@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from planner.report.model import Report
+from planner.vocabulary import choice_title
 
 Better = Literal["lower", "higher"] | None
 
@@ -31,10 +32,17 @@ class Metric:
     path: tuple[str, ...]  # where check --json has it
     better: Better
     why: str  # why that direction is better (the views' tooltip)
+    on_basis: bool = False  # a power figure: read on the comparison's power basis (totals.<key>_<basis>_kw)
+    of_workload: bool = False  # a figure of the training job: comparable only when the workloads agree
 
-    def value(self, report_json: dict[str, Any]) -> float | None:
+    def path_on(self, basis: str | None) -> tuple[str, ...]:
+        if self.on_basis and basis in ("typical", "nameplate"):
+            return (*self.path[:-1], self.path[-1].removesuffix("_kw") + f"_{basis}_kw")
+        return self.path
+
+    def value(self, report_json: dict[str, Any], basis: str | None = None) -> float | None:
         node: Any = report_json
-        for part in self.path:
+        for part in self.path_on(basis):
             if not isinstance(node, dict):
                 return None
             node = node.get(part)
@@ -47,9 +55,10 @@ class Metric:
 
 METRICS: tuple[Metric, ...] = (
     Metric("gpus", "GPUs", "", ("totals", "gpus"), None, "More GPUs is a bigger design, not a better one"),
-    Metric("it_power_kw", "IT power", "kW", ("totals", "it_power_kw"), "lower", "Less power to supply and pay for"),
+    Metric("it_power_kw", "IT power", "kW", ("totals", "it_power_kw"), "lower", "Less power to supply and pay for",
+           on_basis=True),
     Metric("facility_power_kw", "Facility power", "kW", ("totals", "facility_power_kw"), "lower",
-           "Less power to supply and pay for"),
+           "Less power to supply and pay for", on_basis=True),
     Metric("racks", "Racks", "", ("totals", "racks"), "lower", "Less floor space"),
     Metric("cdus", "CDUs", "", ("totals", "cdus"), "lower", "Less cooling equipment to buy and place"),
     Metric("capex_usd", "Capex", "$", ("cost", "capex_usd"), "lower", "Less money up front"),
@@ -57,15 +66,16 @@ METRICS: tuple[Metric, ...] = (
            "Less to pay every month"),
     Metric("tco_usd", "TCO", "$", ("cost", "tco_usd"), "lower", "Less to pay over the horizon"),
     Metric("tokens_per_s", "Training throughput", "tokens/s", ("workload", "tokens_per_s"), "higher",
-           "More tokens trained per second"),
+           "More tokens trained per second", of_workload=True),
     Metric("time_to_train_days", "Time to train", "days", ("workload", "time_to_train_days"), "lower",
-           "The model is trained sooner"),
+           "The model is trained sooner", of_workload=True),
     Metric("ettr", "Effective training time ratio", "share", ("goodput", "ettr"), "higher",
            "Less of the time lost to interruptions, checkpoints and restarts"),
     Metric("goodput_tokens_per_s", "Goodput (throughput with failures)", "tokens/s",
-           ("goodput", "goodput_tokens_per_s"), "higher", "More tokens trained per second, failures counted"),
+           ("goodput", "goodput_tokens_per_s"), "higher", "More tokens trained per second, failures counted",
+           of_workload=True),
     Metric("time_to_train_with_failures_days", "Time to train with failures", "days", ("goodput", "time_to_train_days"),
-           "lower", "The model is trained sooner, failures counted"),
+           "lower", "The model is trained sooner, failures counted", of_workload=True),
     Metric("interruptions_per_day", "Interruptions", "per day", ("goodput", "interruptions_per_day"), "lower",
            "The job stops less often"),
     Metric("decode_tokens_per_s", "Inference throughput", "tokens/s", ("workload", "decode_tokens_per_s"), "higher",
@@ -74,6 +84,21 @@ METRICS: tuple[Metric, ...] = (
            "lower", "Building pays for itself sooner"),
 )
 METRIC = {m.key: m for m in METRICS}
+
+
+NOT_COMPARABLE = "not comparable"
+# What a training figure depends on besides the cluster: (check --json key, how it reads)
+_WORKLOAD_TERMS = (("model", "model"), ("params_b", "parameters (B)"), ("train_tokens_b", "tokens to train (B)"),
+                   ("seq_len", "sequence length"), ("global_batch_tokens", "global batch (tokens)"))
+
+
+def workload_difference(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """Why two reports' training figures cannot be compared ("the workloads differ in model
+    (Llama 3 70B, Llama 3 405B)"), or None when they train the same job."""
+    wa, wb = a.get("workload") or {}, b.get("workload") or {}
+    differ = [f"{words} ({choice_title(wa.get(key))}, {choice_title(wb.get(key))})" for key, words in _WORKLOAD_TERMS
+              if wa.get(key) is not None and wb.get(key) is not None and wa.get(key) != wb.get(key)]
+    return f"the workloads differ in {', '.join(differ)}" if differ else None
 
 
 def verdict(metric: Metric, difference: float | None) -> Literal["better", "worse", "same"] | None:
@@ -96,8 +121,17 @@ class Side:
     report: dict[str, Any]  # Report.to_json()
 
     @property
+    def basis(self) -> str:
+        return (self.report.get("plan") or {}).get("power_basis", "typical")
+
+    @property
     def totals(self) -> dict[str, float | None]:
-        return {m.key: m.value(self.report) for m in METRICS}
+        """The figures on this side's own power basis."""
+        return self.totals_on(self.basis)
+
+    def totals_on(self, basis: str) -> dict[str, float | None]:
+        """The figures with power on ``basis`` (so two sides compare typical with typical)."""
+        return {m.key: m.value(self.report, basis) for m in METRICS}
 
     @property
     def has_errors(self) -> bool:
@@ -205,10 +239,12 @@ class Difference:
     bom: list[BomDifference]
     findings_gained: list[FindingDifference]
     findings_lost: list[FindingDifference]
+    notes: dict[str, str] = field(default_factory=dict)  # metric key -> why it is not comparable
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "against": self.against,
                 "totals": {k: _rounded(v) for k, v in self.totals.items()}, "verdicts": dict(self.verdicts),
+                "notes": dict(self.notes),
                 "bom": [d.to_json() for d in self.bom],
                 "bom_cost_difference_usd": round(sum(d.cost_difference_usd for d in self.bom), 2),
                 "findings": {"gained": [f.to_json() for f in self.findings_gained],
@@ -224,10 +260,20 @@ class Comparison:
     sides: list[Side]
     differences: list[Difference] = field(default_factory=list)
 
+    @property
+    def basis(self) -> str:
+        """The power basis every side's power is read on: the reference's."""
+        return self.sides[0].basis
+
+    def totals(self, side: Side) -> dict[str, float | None]:
+        """``side``'s figures as the comparison reads them (power on the reference's basis)."""
+        return side.totals_on(self.basis)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "metrics": [m.to_json() for m in METRICS],
-            "sides": [{"name": s.name, "totals": s.totals} for s in self.sides],
+            "power_basis": self.basis,
+            "sides": [{"name": s.name, "totals": self.totals(s)} for s in self.sides],
             "differences": [d.to_json() for d in self.differences],
         }
 
@@ -240,11 +286,19 @@ def compare_json(named_reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
     first = sides[0]
     diffs = []
     for s in sides[1:]:
-        ta, tb = first.totals, s.totals
+        # power like with like: both sides on the reference's basis (a basis switch is no physical change)
+        ta, tb = first.totals_on(first.basis), s.totals_on(first.basis)
         totals = {m.key: _difference(ta[m.key], tb[m.key]) for m in METRICS}
+        verdicts = {m.key: verdict(m, totals[m.key]) for m in METRICS}
+        notes = {}
+        why = workload_difference(first.report, s.report)
+        if why:
+            for m in METRICS:
+                if m.of_workload and totals[m.key] is not None:
+                    verdicts[m.key], notes[m.key] = NOT_COMPARABLE, why
         gained, lost = finding_differences(first, s)
-        diffs.append(Difference(s.name, first.name, totals, {m.key: verdict(m, totals[m.key]) for m in METRICS},
-                                bom_differences(first, s), gained, lost))
+        diffs.append(Difference(s.name, first.name, totals, verdicts, bom_differences(first, s), gained, lost,
+                                notes))
     return Comparison(sides, diffs)
 
 

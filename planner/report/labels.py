@@ -88,7 +88,7 @@ def column(table: str, key: str) -> str:
     meta = figure_fields(model).get(key) if model else None
     if meta is None:
         return key.replace("_", " ").capitalize()
-    return meta.title if meta.unit in ("", "name", "tokens/s") else f"{meta.title} ({meta.unit})"
+    return meta.title if meta.unit in ("", "name", "yes/no", "tokens/s") else f"{meta.title} ({meta.unit})"
 
 
 def unit(section: str, key: str) -> str:

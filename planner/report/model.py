@@ -58,6 +58,10 @@ class Totals:
     def facility_power_kw(self) -> float:
         return self.it_power_kw * self.pue
 
+    def facility_power_on(self, basis: str) -> float:
+        """Facility power (IT x PUE) on ``basis``, "typical" or "nameplate", whatever the plan's basis."""
+        return (self.nameplate_mw if basis == "nameplate" else self.typical_mw) / 1e6 * self.pue
+
     @property
     def weight_kg(self) -> float:
         return self.weight_g / 1e3
@@ -78,6 +82,8 @@ class Totals:
             "it_power_typical_kw": round(self.it_power_typical_kw, 6),
             "it_power_nameplate_kw": round(self.it_power_nameplate_kw, 6),
             "facility_power_kw": round(self.facility_power_kw, 6),
+            "facility_power_typical_kw": round(self.facility_power_on("typical"), 6),
+            "facility_power_nameplate_kw": round(self.facility_power_on("nameplate"), 6),
             "cdus": self.cdus,
             "cdus_placed": self.cdus_placed,
             "liquid_heat_kw": round(self.liquid_heat_kw, 6),

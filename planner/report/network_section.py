@@ -45,7 +45,7 @@ class ScalingPoint(Figures):
     gpus: int = figure(title="GPUs")
     speedup: float = figure(title="Speedup vs 1 GPU", unit="x")
     efficiency: float = figure(title="Scaling efficiency", unit="fraction")
-    plan: bool = figure(title="The plan's size", unit="name")
+    plan: bool = figure(title="The plan's size", unit="yes/no")
     mfu: float = figure(0.0, title="End-to-end MFU", unit="fraction")
 
 

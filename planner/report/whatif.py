@@ -16,7 +16,7 @@ from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.model import Placement, Plan
-from planner.plan.space import fit_problem
+from planner.plan.space import fit_problem, overlapped
 
 TRIAL_ID = "what-if"
 
@@ -27,6 +27,15 @@ class Consequence:
     """Why the device cannot be placed there (the drop is refused), or None."""
     failing: tuple[str, ...] = ()
     """The checks that would fail once it is placed, each a short sentence with its figures."""
+    words: tuple[str, ...] = ()
+    """The outcome in a few words each, for the label beside the drag ghost ("38.0 / 30 kW (typical)")."""
+
+    @property
+    def label(self) -> str:
+        """What the ghost's label says: "fits", the failing figures, or why it cannot go there."""
+        if self.words:
+            return "; ".join(self.words)
+        return "cannot place here" if self.problem else "fits"
 
     @property
     def state(self) -> str:
@@ -47,7 +56,8 @@ def rack_consequence(plan: Plan, catalog: Catalog, rack_id: str, u: int, device:
     ignore = frozenset({moving}) if moving else frozenset()
     problem = fit_problem(plan, catalog, rack_id, u, device, ignore)  # space and cooling
     if problem:
-        return Consequence(problem=problem)
+        hit = overlapped(plan, catalog, rack_id, u, device, ignore)
+        return Consequence(problem=problem, words=(f"overlaps {hit[0]}",) if hit else ())
     rack = plan.rack(rack_id)
     facility = plan.settings.facility
     before = evaluate_rack(plan, rack, catalog, facility)
@@ -61,17 +71,21 @@ def rack_consequence(plan: Plan, catalog: Catalog, rack_id: str, u: int, device:
         that already warns is not news)."""
         return code in {f.code for f in after.findings} and (code not in was or figure(after) > figure(before))
 
-    failing = []
+    failing, words = [], []
     if fails("rack.power.over_cap", lambda r: r.power_kw):
-        failing.append(f"{rack.name} would draw {after.power_kw:.1f} / {rack.power_cap_kw:g} kW ({after.basis})")
+        words.append(f"{after.power_kw:.1f} / {rack.power_cap_kw:g} kW ({after.basis})")
+        failing.append(f"{rack.name} would draw {words[-1]}")
     if fails("rack.power.nameplate_over_cap", lambda r: r.power_nameplate_kw):
+        words.append(f"{after.power_nameplate_kw:.1f} / {rack.power_cap_kw:g} kW (nameplate)")
         failing.append(f"{rack.name}'s nameplate would be {after.power_nameplate_kw:.1f} / {rack.power_cap_kw:g} kW")
     if fails("rack.cooling.air_limit", lambda r: r.power_kw):
+        words.append(f"{after.power_kw:.1f} / {facility.air_cooling_limit_kw:g} kW air limit")
         failing.append(f"air-cooled {rack.name} would dissipate {after.power_kw:.1f} kW, over the "
                        f"{facility.air_cooling_limit_kw:g} kW air-cooling limit")
     if fails("rack.weight.over_limit", lambda r: r.weight_kg):
-        failing.append(f"{rack.name} would carry {after.weight_kg:,.0f} / {rack.max_weight_kg:g} kg")
-    return Consequence(failing=tuple(failing))
+        words.append(f"{after.weight_kg:,.0f} / {rack.max_weight_kg:g} kg")
+        failing.append(f"{rack.name} would carry {words[-1]}")
+    return Consequence(failing=tuple(failing), words=tuple(words))
 
 
 def port_shortfall(plan: Plan, catalog: Catalog, device: DeviceType) -> str | None:

@@ -18,9 +18,15 @@ class Section(BaseModel):
     _physical = field_validator("*")(physical_number)
 
 
-def setting(default: Any, *, title: str, unit: str = "", source: str, **constraints: Any) -> Any:
-    """A settings field whose unit and source the app shows in its tooltip and the workbook lists."""
-    return Field(default, title=title, json_schema_extra={"unit": unit, "source": source}, **constraints)
+def setting(default: Any, *, title: str, unit: str = "", source: str, why_low: str = "", why_high: str = "",
+            **constraints: Any) -> Any:
+    """A settings field whose unit and source the app shows in its tooltip and the workbook lists.
+
+    ``why_low`` / ``why_high``: why a value under / over its bound is refused, when the general
+    reason (``planner.settings.refusal``) does not say it."""
+    extra = {"unit": unit, "source": source}
+    extra.update({k: v for k, v in (("why_low", why_low), ("why_high", why_high)) if v})
+    return Field(default, title=title, json_schema_extra=extra, **constraints)
 
 
 def field_meta(section: type[BaseModel], name: str) -> dict[str, str]:
@@ -31,4 +37,6 @@ def field_meta(section: type[BaseModel], name: str) -> dict[str, str]:
         "title": info.title or name,
         "unit": str(extra.get("unit", "")),
         "source": str(extra.get("source", "")),
+        "why_low": str(extra.get("why_low", "")),
+        "why_high": str(extra.get("why_high", "")),
     }

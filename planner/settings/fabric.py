@@ -51,6 +51,7 @@ class FabricSettings(Section):
         unit=":1",
         source="Planner assumption: non-blocking (1:1) for training, as NVIDIA DGX SuperPOD reference "
         "architectures build their compute fabric; leaf-spine designs often run 2:1 or 3:1.",
+        why_low="1:1 is non-blocking; more uplink than downlink carries no more traffic",
         ge=1.0,
         le=16.0,
     )

@@ -20,6 +20,7 @@ class FacilitySettings(Section):
         unit="",
         source="Uptime Institute, Global Data Center Survey 2023 and 2024: industry average PUE ~1.56-1.58; new "
         "large builds 1.3 or better.",
+        why_low="a facility cannot use less power than its IT load",
         ge=1.0,
         le=3.0,
     )
@@ -104,6 +105,7 @@ class FacilitySettings(Section):
         title="Liquid-cooled nodes per CDU",
         unit="nodes",
         source=f"{GUIDE}: 'direct-to-chip liquid cooling, with a CDU for every 8 nodes'.",
+        why_low="a CDU serves at least one node",
         ge=1,
         le=1000,
     )

@@ -50,7 +50,7 @@ class WorkloadSection(Figures):
     memory_per_gpu_gb: float | None = figure(None, title="Memory needed per GPU", unit="GB")
     memory: MemoryEstimate | None = figure(None, title="Memory per GPU by kind")
     gpu_memory_gb: float | None = figure(None, title="Memory a GPU has", unit="GB")
-    fits: bool | None = figure(None, title="Fits in GPU memory", unit="name")
+    fits: bool | None = figure(None, title="Fits in GPU memory", unit="yes/no")
     activation_memory_gb: float | None = figure(None, title="Activation memory per GPU (first stage)", unit="GB")
     recompute: str | None = figure(None, title="Activation recompute evaluated", unit="name",
                                    description="The recompute the job runs with: the setting's, or the least "
@@ -73,6 +73,9 @@ class WorkloadSection(Figures):
     bubble_s: float | None = figure(None, title="Pipeline bubble per step", unit="s")
     exposed_comm_s: float | None = figure(None, title="Communication not hidden, per step", unit="s")
     step_time_s: float | None = figure(None, title="Step time", unit="s")
+    exposed_comm_share: float | None = figure(None, title="Step lost to communication not hidden", unit="share")
+    bubble_share: float | None = figure(None, title="Step lost to the pipeline bubble", unit="share")
+    idle_share: float | None = figure(None, title="Step the GPUs lose (communication and bubble)", unit="share")
     mfu: float | None = figure(None, title="Model FLOP utilisation, end to end", unit="share",
                                description="FLOPs per token x tokens/s / (GPUs x peak), with the pipeline bubble "
                                "and exposed communication: the figure papers publish")
@@ -80,6 +83,8 @@ class WorkloadSection(Figures):
     tokens_per_s_limit: float | None = figure(None, title="Throughput at 100% of peak (limit)", unit="tokens/s")
     time_to_train_days: float | None = figure(None, title="Time to train the token budget", unit="days")
     train_tokens_b: float | None = figure(None, title="Token budget", unit="B tokens")
+    seq_len: int | None = figure(None, title="Sequence length", unit="tokens")
+    global_batch_tokens: int | None = figure(None, title="Global batch", unit="tokens")
     run_cost_usd: dict[str, float] | None = figure(None, title="Cost of the training run", unit="$")
     tp_fabric_gb_per_gpu_step: float | None = figure(None, title="Tensor-parallel fabric traffic per GPU per step",
                                                      unit="GB")
@@ -103,7 +108,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
     w = ctx.plan.settings.workload
     m, r, mem, inf = o.model, o.step, o.memory, o.inference
     runs = r is not None and o.fits is not False
-    figures: dict[str, Any] = {"flops_per_token": m.training_flops_per_token(w.seq_len)}
+    figures: dict[str, Any] = {"flops_per_token": m.training_flops_per_token(w.seq_len), "seq_len": w.seq_len,
+                               "global_batch_tokens": w.global_batch_tokens}
     if r is not None:
         figures.update(
             flops_per_token=r.flops_per_token, micro_batches=r.micro_batches, pipeline_bubble=_r(r.bubble, 4),
@@ -115,6 +121,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
             ep_fabric_gb_per_gpu_step=_r(r.ep_fabric_bytes_per_gpu / 1e9))
     if runs:
         days = w.train_tokens_b * 1e9 / r.tokens_per_s / 3600.0 / HOURS_PER_DAY
+        lost = (r.exposed_s / r.step_s, r.bubble_s / r.step_s) if r.step_s > 0 else (0.0, 0.0)
+        figures.update(exposed_comm_share=_r(lost[0], 4), bubble_share=_r(lost[1], 4), idle_share=_r(sum(lost), 4))
         figures.update(step_time_s=_r(r.step_s, 4), mfu=_r(r.mfu, 4), tokens_per_s=_r(r.tokens_per_s, 1),
                        time_to_train_days=_r(days), train_tokens_b=w.train_tokens_b, run_cost_usd=run_cost(ctx, days))
     if inf is not None:

@@ -91,3 +91,18 @@ def test_describe_gives_label_and_text_with_unit():
     assert describe("network", "sharp", False)[1] == "off"
     assert describe("storage", "checkpoint_write_s", None)[1] == "-"
     assert describe("network", "sizing.ports_per_tier.leaf_down", 128) == ("Leaf ports down (to nodes)", "128")
+
+
+def test_a_yes_no_figure_reads_yes_or_no_and_a_switch_on_or_off():
+    # "Fits in GPU memory" answers a question; SHARP is a switch the plan turns on
+    assert describe("workload", "fits", True) == ("Fits in GPU memory", "yes")
+    assert describe("workload", "fits", False)[1] == "no"
+    assert describe("network", "sharp", True)[1] == "on"
+
+
+def test_check_prints_fits_as_yes_and_its_json_keeps_the_boolean(medium_text, capsys):
+    # 70B on 128 H100 80 GB with TP 8 x PP 4: the template's case the guide sizes to fit
+    _, out = run(capsys, "check", str(medium_text))
+    assert line(out, "Fits in GPU memory").split()[-1] == "yes"
+    _, out = run(capsys, "check", str(medium_text), "--json")
+    assert json.loads(out)["workload"]["fits"] is True

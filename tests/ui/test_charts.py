@@ -157,7 +157,9 @@ def test_scaling_chart_marks_the_plans_point(setup, catalog):
     # A 17th node leaves TP x PP x DP = 128 != 136 GPUs: no training figures, no point.
     edit(plan, catalog, ev, panel, AddDevice(NODE, "r1", 33))
     assert chart.plan_point_xy() is None and len(chart.curve.getData()[0] or []) == 0
-    assert chart.message.isVisible()
+    # one sentence in place of the chart, and no axes with ticks of nothing
+    assert chart.is_empty and chart.empty_note.text().startswith("No training figures: set TP × PP × DP")
+    assert not chart.ci.isVisible()
 
 
 def test_facility_chart_shows_it_and_facility_power_and_cdus(setup, catalog):

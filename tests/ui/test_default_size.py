@@ -80,12 +80,12 @@ def test_summary_keeps_its_slots_when_workload_figures_go(laptop):
     strip = laptop.summary
     before = {k: f.geometry() for k, f in strip.figures.items()}
     view_top = laptop.view.mapToGlobal(laptop.view.rect().topLeft())
-    assert strip.text("allreduce_ms").endswith(" ms")
+    assert strip.text("gpu_idle_pct").endswith(" %")
     # 8 x 4 x 8 = 256 GPUs on a 128-GPU plan: the workload figures become unavailable
     laptop.doc.apply(SetSetting("workload", "dp", 8))
     QApplication.processEvents()
-    assert strip.text("allreduce_ms") == strip.text("tokens_per_s") == "–"
-    assert "TP 8 x PP 4 x DP 8 = 256 GPUs, but the plan places 128" in strip.figures["allreduce_ms"].toolTip()
+    assert strip.text("gpu_idle_pct") == strip.text("idle_cause") == strip.text("tokens_per_s") == "–"
+    assert "TP 8 x PP 4 x DP 8 = 256 GPUs, but the plan places 128" in strip.figures["gpu_idle_pct"].toolTip()
     assert {k: f.geometry() for k, f in strip.figures.items()} == before
     assert laptop.view.mapToGlobal(laptop.view.rect().topLeft()) == view_top  # the view did not jump
 

@@ -135,7 +135,7 @@ def test_a_denormal_typed_into_settings_is_refused_as_an_edit():
 
     plan = build_template("medium")
     before = plan.settings.fabric.efficiency_ib400
-    with pytest.raises(CommandError, match="greater than or equal to 0.01"):
+    with pytest.raises(CommandError, match="is at least 0.01"):
         SetSetting("fabric", "efficiency_ib400", 1e-310).do(plan, CATALOG)
     with pytest.raises(CommandError, match="too small to be a real quantity"):
         SetSetting("fabric", "latency_ib_us", 1e-310).do(plan, CATALOG)

@@ -18,7 +18,8 @@ def test_about_box_names_the_app_and_its_version(window):
 def test_every_toolbar_button_has_a_tooltip_naming_its_shortcut(window):
     toolbar = window.findChild(QToolBar, "MainToolbar")
     actions = [a for a in toolbar.actions() if not a.isSeparator()]
-    assert len(actions) == 11  # ... Zoom to fit, the variant chooser (label, list), Compare
+    assert len(actions) == 13  # ... Zoom to fit, Racks, Charts, the variant chooser (label, list), Compare
+    assert window.charts_page_action.toolTip() == "The charts at a reading size in the middle of the window (Ctrl+2)"
     for action in actions:
         assert action.toolTip().strip(), action.text()
     assert window.save_action.toolTip() == "Save the plan (Ctrl+S)"

@@ -15,6 +15,7 @@ from tests.system_tools import require_tool
 from tests.ui.real_input import real_app  # noqa: F401  (fixture)
 
 WORKHORSE = "h100x4-workhorse"  # 4U, 3.6 kW typical, air-cooled
+MGMT = "mgmt-1g-48"  # the medium template's management switch, 1U
 
 
 def placements(state, device=None):
@@ -201,3 +202,41 @@ def test_new_plan_dialog_with_the_keyboard_designs_the_gpus_typed(real_app):
                            "the 256-GPU plan", timeout=90)
     assert state["plan"]["name"].startswith("32-node cluster (256 x H100")
     app.screenshot("new-plan-created")
+
+
+def _hold_over(app, device, rack, u):
+    """Press on the palette row and move, in small steps, to the slot; the button stays down."""
+    geo = app.state()["geometry"]
+    start, end = geo["palette"][device], app.slot(rack, u)
+    app.move(*start)
+    app.xdotool("mousedown", "1")
+    for i in range(1, 25):
+        app.move(start[0] + (end[0] - start[0]) * i / 24, start[1] + (end[1] - start[1]) * i / 24)
+
+
+def test_the_drag_ghost_says_in_words_what_the_drop_would_do(real_app):
+    app = real_app
+    # a 48-port 1 GbE management switch (1U, no GPUs: no fabric ports to count) on NET-01's free U30:
+    # 15.0 kW typical and 20.35 kW nameplate of its 25 kW cap stay under it
+    search = app.state()["geometry"]["search"]
+    app.click(*search)
+    app.xdotool("type", "mgmt")
+    app.wait_state(lambda s: MGMT in s["geometry"]["palette"], "the management switch in the palette")
+    _hold_over(app, MGMT, "NET-01", 30)
+    app.wait_state(lambda s: s["ghost_label"] == "fits" and "NET-01" in (s["status"] or ""),
+                   "the ghost over NET-01 to say it fits")
+    app.screenshot("ghost-fits")
+    # GPU-01 carries 4 x 10.2 kW = 40.8 kW nameplate against its 30 kW cap; the switch adds 0.15 kW (40.95 kW)
+    app.move(*app.slot("GPU-01", 30))
+    state = app.wait_state(lambda s: "GPU-01" in (s["status"] or "") and s["ghost_label"] not in (None, "fits"),
+                           "the ghost over GPU-01 to give its figures")
+    app.screenshot("ghost-over-cap")
+    assert state["ghost_label"] == "41.0 / 30 kW (nameplate)", \
+        state["ghost_label"]
+    app.move(*app.slot("NET-01", 5))  # U5-U8 holds ib-5..ib-8
+    state = app.wait_state(lambda s: (s["ghost_label"] or "").startswith("overlaps ib-"), "the ghost to name the overlap")
+    app.screenshot("ghost-overlap")
+    app.xdotool("key", "Escape")
+    app.xdotool("mouseup", "1")
+    app.settle()
+    assert app.state()["ghost_label"] is None and app.state()["undo_count"] == 0

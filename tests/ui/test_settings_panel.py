@@ -36,7 +36,7 @@ def test_bad_values_are_refused_with_a_message_and_the_model_unchanged(window):
     form = window.settings_panel.forms["facility"]
     pue = form.editors["pue"]
     steps = window.doc.undo_stack.count()
-    for text, reason in (("abc", "'abc' is not a number"), ("0.5", "greater than or equal to 1"),
+    for text, reason in (("abc", "'abc' is not a number"), ("0.5", "PUE is at least 1.0: a facility cannot use less power than its IT load (allowed: 1.0 to 3.0)"),
                          ("nan", "not a finite number")):
         _enter(pue, text)
         assert window.doc.plan.settings.facility.pue == 1.56

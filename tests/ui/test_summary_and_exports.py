@@ -20,11 +20,12 @@ def test_summary_shows_totals_and_hides_missing_sections(qtbot):
     report.sections.pop("cost", None)
     # a network section without the workload figures
     report.sections["network"] = replace(report.network, allreduce_ms=None, gpu_idle_pct=None, tokens_per_s=None)
+    report.sections["workload"] = replace(report.workload, idle_share=None)
     strip.show_report(report)
     # medium: 16 nodes x 8 GPUs = 128; 16 nodes need ceil(16 / 8) = 2 CDUs, 2 are placed
     assert (strip.text("gpus"), strip.text("nodes"), strip.text("racks")) == ("128", "16", "7")
     assert strip.text("cdus") == "2 / 2"
-    for key in ("allreduce_ms", "gpu_idle_pct", "tokens_per_s", "capex", "break_even"):
+    for key in ("gpu_idle_pct", "idle_cause", "tokens_per_s", "capex", "break_even"):
         assert strip.text(key) == "–"  # the slot stays, with a dash
         assert ": not available." in strip.figures[key].toolTip()
 
@@ -34,12 +35,12 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     qtbot.addWidget(strip)
     strip.show()
     report = evaluate(build_template("medium"), default_catalog())
-    report.sections["network"] = replace(report.network, allreduce_ms=123.456, gpu_idle_pct=7.25,
-                                         tokens_per_s=98765.4)
+    report.sections["network"] = replace(report.network, allreduce_ms=123.456, tokens_per_s=98765.4)
+    report.sections["workload"] = replace(report.workload, idle_share=0.0725)
     report.sections["cost"] = replace(report.cost, capex_usd=5_432_100.0,
                                       break_even_months={"reserved_1yr": 17.14, "spot": None})
     strip.show_report(report)
-    assert strip.text("allreduce_ms") == "123.5 ms"
+    assert "all-reduce takes 123.5 ms" in strip.figures["idle_cause"].toolTip()
     assert strip.text("gpu_idle_pct") == "7.2 %"  # 7.25 rounds half to even
     assert strip.text("tokens_per_s") == "98,765"
     assert strip.text("capex") == "$5.43M"
@@ -109,3 +110,30 @@ def test_summary_shows_end_to_end_mfu_and_time_to_train(qtbot):
     tip = strip.figures["time_to_train"].toolTip()
     assert f"{failing:,.1f} with failures" in tip and f"{days:,.1f} if nothing failed" in tip
     assert "rent spot" in tip
+
+
+def test_gpu_idle_is_what_the_step_loses_and_beside_it_its_cause(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    report = evaluate(build_template("medium"), default_catalog())
+    work = report.workload
+    # the step is compute + pipeline bubble + communication not hidden; idle is the two losses
+    assert work.step_time_s == pytest.approx(work.compute_s + work.bubble_s + work.exposed_comm_s, abs=1e-3)
+    lost = (work.exposed_comm_s + work.bubble_s) / work.step_time_s
+    assert work.idle_share == pytest.approx(lost, abs=1e-4)
+    assert work.idle_share > report.network.gpu_idle_pct / 100  # more than the exposed communication alone
+    strip.show_report(report)
+    assert strip.text("gpu_idle_pct") == f"{100 * lost:.1f} %"
+    tip = strip.figures["gpu_idle_pct"].toolTip()
+    assert "exposed communication" in tip and "pipeline bubble" in tip
+    assert f"{work.exposed_comm_s:,.2f} s" in tip and f"{work.bubble_s:,.2f} s" in tip
+    # medium (TP 8 x PP 4 x DP 4 over NDR400): the communication outweighs the bubble
+    assert work.exposed_comm_s > work.bubble_s
+    assert strip.text("idle_cause") == f"{work.exposed_comm_s:,.2f} s/step"
+    assert strip.figures["idle_cause"].caption.text() == "exposed comm"
+    # the two sit side by side however the strip wraps
+    assert strip.figures["gpu_idle_pct"].parent() is strip.figures["idle_cause"].parent()
+    report.sections["workload"] = replace(work, exposed_comm_s=0.1, exposed_comm_share=0.003)
+    strip.show_report(report)
+    assert strip.figures["idle_cause"].caption.text() == "pipeline bubble"
+    assert strip.text("idle_cause") == f"{work.bubble_s:,.2f} s/step"

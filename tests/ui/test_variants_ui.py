@@ -49,7 +49,7 @@ def test_compare_view_colours_better_green_and_worse_red(window, qtbot):
     assert capex.text().startswith("+$1.") and "worse" in capex.text()
     assert capex.background().color().name().upper() == palette.VERDICT_FILLS["worse"].upper()
     # Facility power = IT x PUE: 170.648 x 1.3 = 221.8 kW against 142.648 x 1.56 = 222.5 kW: lower, better (green).
-    facility = t.item(rows["Facility power"], diff_col)
+    facility = t.item(rows["Facility power (typical)"], diff_col)  # both sides on the typical basis
     assert facility.text().startswith("−0.7 kW") and "better" in facility.text()
     assert facility.background().color().name().upper() == palette.VERDICT_FILLS["better"].upper()
     # GPUs are neither better nor worse: no colour.
@@ -137,3 +137,18 @@ def test_sweep_table_says_a_rack_choice_in_words(window, qtbot):
     assert shown == ["30.0 kW cap", "41.0 kW cap"]  # the CSV keeps {"power_cap_kw": 30.0}
     assert rack_choice_text({"rack_type": "nvl72-mgx-48u"}, window.doc.catalog).startswith("NVIDIA MGX rack")
     assert rack_choice_text({"cooling": "liquid", "rear_door_hx": True}) == "liquid-cooled, rear-door heat exchanger"
+
+
+def test_compare_view_of_a_basis_only_variant_shows_no_power_change(window, qtbot):
+    doc, vc = window.doc, window.variant_controls
+    vc.new_variant("Nameplate")
+    doc.apply(SetSetting("facility", "power_basis", "nameplate"))
+    dialog = vc.compare()
+    qtbot.addWidget(dialog)
+    t = dialog.totals
+    rows = {t.item(r, 0).text(): r for r in range(t.rowCount())}
+    # both sides read on Base's typical basis: 142.648 kW each (the medium template's typical draw)
+    assert t.item(rows["IT power (typical)"], 1).text() == t.item(rows["IT power (typical)"], 2).text()
+    diff = t.item(rows["IT power (typical)"], 3)
+    assert "worse" not in diff.text() and "better" not in diff.text()
+    assert diff.background().color().name().upper() not in {v.upper() for v in palette.VERDICT_FILLS.values()}

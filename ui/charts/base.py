@@ -14,21 +14,13 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFont, QFontMetrics
-from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QLabel, QMessageBox
 
 from planner.errors import PlannerError
-from planner.report import palette
+from ui.charts import theme
+from ui.charts.theme import (ACCENT, BACKGROUND, FOREGROUND, GRID_ALPHA, MUTED, SERIES_COLORS,  # noqa: F401
+                             DollarAxis, UnitAxis, dollars)
 from ui.last_folder import last_folder, remember_folder
-
-BACKGROUND = palette.CHART_BACKGROUND
-FOREGROUND = palette.CHART_INK
-GRID_ALPHA = 0.15
-MUTED = palette.MUTED    # bars that are not the plan's choice
-ACCENT = palette.ACCENT  # the plan's choice: the GPU-server blue
-FONT_PT = 9
-
-# One colour per cost series; build in the accent, rentals in distinct hues.
-SERIES_COLORS = palette.SERIES_COLORS
 
 
 class ChartExportError(PlannerError):
@@ -51,43 +43,66 @@ class ChartView(pg.GraphicsLayoutWidget):
         # The scene's menu is appended to every ViewBox menu: ours replaces pyqtgraph's
         # generic "Export..." so there is one export entry, with a file dialog.
         self.scene().contextMenu = [self.export_action]
+        self.empty_note = QLabel(self)
+        """The sentence an empty chart shows, centred, in place of its axes."""
+        self.empty_note.setObjectName("ChartEmptyNote")
+        self.empty_note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_note.setWordWrap(True)
+        self.empty_note.setStyleSheet(f"color: {FOREGROUND}; background: {BACKGROUND};")
+        self.empty_note.hide()
+
+    def set_empty(self, text: str | None) -> None:
+        """Nothing to plot: ``text`` centred, no axes; ``None`` brings the plots back."""
+        if text:
+            self.empty_note.setText(text)
+            self.empty_note.setToolTip(text)
+            self.ci.hide()
+            self.empty_note.show()
+        else:
+            self.empty_note.hide()
+            self.ci.show()
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.empty_note.isHidden()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        if getattr(self, "empty_note", None) is not None:  # pyqtgraph resizes while it is built
+            self.empty_note.setGeometry(self.rect().adjusted(16, 16, -16, -16))
 
     # -- building blocks ------------------------------------------------------------
     def add_plot(self, row: int = 0, col: int = 0, *, left: str = "", bottom: str = "",
                  axis_items: dict | None = None, title: str | None = None) -> pg.PlotItem:
         plot = self.addPlot(row=row, col=col, axisItems=axis_items, title=None)
         if title:
-            plot.setTitle(title, color=FOREGROUND, size=f"{FONT_PT + 1}pt")
+            theme.set_title(plot, title)
         for name in ("left", "bottom", "right", "top"):
             axis = plot.getAxis(name)
             # drawn once into a pixmap until its range or size changes: the left axis carries the
             # grid across the plot, and an edit that only changes the bars would replay it otherwise
             axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
-            axis.setPen(pg.mkPen(FOREGROUND))
-            axis.setTextPen(pg.mkPen(FOREGROUND))
-            font = QFont()
-            font.setPointSize(FONT_PT)
-            axis.setStyle(tickFont=font)
-        label_style = {"color": FOREGROUND, "font-size": f"{FONT_PT + 1}pt"}
+            theme.style_axis(axis)
         if left:
-            plot.setLabel("left", left, **label_style)
+            theme.set_axis_title(plot, "left", left)
         if bottom:
-            plot.setLabel("bottom", bottom, **label_style)
+            theme.set_axis_title(plot, "bottom", bottom)
         plot.showGrid(x=False, y=True, alpha=GRID_ALPHA)
         plot.setMenuEnabled(True)
         plot.hideButtons()
         return plot
 
-    def add_legend(self, plot: pg.PlotItem, **kw) -> pg.LegendItem:
+    def add_legend(self, plot: pg.PlotItem, colspan: int | None = None, **kw) -> pg.LegendItem:
         """A legend in its own row under the plot, outside the data (a legend over the plot hides bars)."""
-        legend = pg.LegendItem(offset=None, labelTextColor=FOREGROUND, **kw)
+        legend = theme.legend(**kw)
+        span = colspan or max(1, self.ci.currentCol or 1)
+        self.ci.addItem(legend, row=self.ci.layout.rowCount(), col=0, colspan=span)
         self.ci.nextRow()
-        self.ci.addItem(legend, colspan=max(1, self.ci.currentCol or 1))
         return legend
 
     @staticmethod
     def message_item(plot: pg.PlotItem) -> pg.TextItem:
-        """A centred note shown when the report has nothing to plot."""
+        """A centred note for one plot of several that has nothing to plot (its axes go while it shows)."""
         item = pg.TextItem("", color=FOREGROUND, anchor=(0.5, 0.5))
         item.setZValue(50)
         plot.addItem(item, ignoreBounds=True)
@@ -96,6 +111,8 @@ class ChartView(pg.GraphicsLayoutWidget):
 
     @staticmethod
     def show_message(plot: pg.PlotItem, item: pg.TextItem, text: str | None) -> None:
+        for side in ("left", "bottom"):
+            plot.showAxis(side, not text)
         if not text:
             item.hide()
             return
@@ -192,22 +209,6 @@ class CategoryAxis(pg.AxisItem):
     def tickStrings(self, values, scale, spacing):
         names = self.names
         return [names[int(v)] if 0 <= int(v) < len(names) else "" for v in values]
-
-
-class DollarAxis(pg.AxisItem):
-    """US dollars with a k/M/B suffix ($1.5M), keeping the plotted data in dollars."""
-
-    def tickStrings(self, values, scale, spacing):
-        return [dollars(v, spacing) for v in values]
-
-
-def dollars(v: float, spacing: float = 0.0) -> str:
-    a = abs(v)
-    for div, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if a >= div or spacing >= div:
-            digits = 0 if spacing >= div or spacing == 0 else max(0, -math.floor(math.log10(spacing / div)))
-            return f"${v / div:,.{min(digits, 2)}f}{suffix}"
-    return f"${v:,.0f}"
 
 
 def pen(color: str, width: float = 2.0, style=Qt.PenStyle.SolidLine):

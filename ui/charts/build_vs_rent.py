@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from planner.settings.costs import RENTAL_OPTIONS
 from planner.report import palette
-from ui.charts.base import FOREGROUND, SERIES_COLORS, ChartView, DollarAxis, pen
+from ui.charts.base import FOREGROUND, SERIES_COLORS, ChartView, DollarAxis, UnitAxis, pen
 
 BUILD = "build"
 
@@ -20,8 +20,8 @@ class BuildVsRentChart(ChartView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = self.add_plot(left="Cumulative cost (US$)", bottom="Months from start",
-                                  axis_items={"left": DollarAxis("left")})
+        self.plot = self.add_plot(left="Cumulative cost", bottom="Months from start",
+                                  axis_items={"left": DollarAxis("left"), "bottom": UnitAxis("bottom", "mo")})
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.legend = self.add_legend(self.plot, colCount=2)
         self.curves: dict[str, pg.PlotDataItem] = {}
@@ -32,7 +32,7 @@ class BuildVsRentChart(ChartView):
         self.plot.addItem(self.break_even)
         self.legend.addItem(self.break_even, "Break-even")
         self.break_even_options: list[str] = []
-        self.message = self.message_item(self.plot)
+        self.message = self.empty_note
         self._horizon = None
 
     def _curve(self, name: str) -> pg.PlotDataItem:
@@ -101,7 +101,7 @@ class BuildVsRentChart(ChartView):
             self.plot.setYRange(0, top * 1.08, padding=0)
         else:
             self.plot.enableAutoRange()
-        self.show_message(self.plot, self.message, None if months.size else "No cost figures for this plan")
+        self.set_empty(None if months.size else "No cost figures for this plan")
 
     def break_even_at(self, option: str) -> tuple[float, float] | None:
         """(month, US$) of ``option``'s break-even marker, or None when it has none."""

@@ -8,10 +8,10 @@ import numpy as np
 import pyqtgraph as pg
 
 from planner.report import palette
-from ui.charts.base import ACCENT, MUTED, CategoryAxis, ChartView, set_bars
+from ui.charts.base import ACCENT, MUTED, CategoryAxis, ChartView, UnitAxis, set_bars
 
 BAR_H = 0.6
-NO_TRAINING = "No training figures: enable the workload with TP x PP x DP = the GPUs placed"
+NO_TRAINING = "No training figures: set TP × PP × DP to the GPUs placed (Settings, Workload)"
 
 
 class FabricComparisonChart(ChartView):
@@ -21,10 +21,10 @@ class FabricComparisonChart(ChartView):
         super().__init__(parent)
         self.axis_ms = CategoryAxis("left", min_px=16)
         self.axis_idle = CategoryAxis("left", min_px=16)
-        self.plot_ms = self.add_plot(0, 0, bottom="Gradient all-reduce per step (ms)",
-                                     axis_items={"left": self.axis_ms}, title="All-reduce time")
-        self.plot_idle = self.add_plot(0, 1, bottom="GPU idle (% of step time)",
-                                       axis_items={"left": self.axis_idle}, title="GPU idle")
+        self.plot_ms = self.add_plot(0, 0, bottom="Gradient all-reduce per step",
+                                     axis_items={"left": self.axis_ms, "bottom": UnitAxis("bottom", "ms")}, title="All-reduce time")
+        self.plot_idle = self.add_plot(0, 1, bottom="GPU idle, of step time",
+                                       axis_items={"left": self.axis_idle, "bottom": UnitAxis("bottom", "%")}, title="GPU idle")
         self.plot_idle.getAxis("left").setStyle(showValues=False)
         self.plot_idle.setYLink(self.plot_ms)
         self.ci.layout.setColumnStretchFactor(0, 3)
@@ -44,7 +44,7 @@ class FabricComparisonChart(ChartView):
         self.idle_labels: list[pg.TextItem] = []
         self.fabric_ids: list[str] = []
         self.highlighted: str | None = None
-        self.message = self.message_item(self.plot_ms)
+        self.message = self.empty_note
 
     def _label(self, plot, labels: list[pg.TextItem], i: int) -> pg.TextItem:
         while len(labels) <= i:
@@ -81,6 +81,6 @@ class FabricComparisonChart(ChartView):
         self.highlighted = plan_fabric if plan_fabric in self.fabric_ids else None
         for plot, values in ((self.plot_ms, ms), (self.plot_idle, idle)):
             top = float(values.max(initial=0.0)) or 1.0
-            plot.setXRange(0, top * 1.22, padding=0)  # room for the value labels
+            plot.setXRange(0, top * 1.4, padding=0)  # room for the value labels
             plot.setYRange(-0.6, max(n, 1) - 0.4, padding=0)
-        self.show_message(self.plot_ms, self.message, None if n else NO_TRAINING)
+        self.set_empty(None if n else NO_TRAINING)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 
-from ui.charts.base import ChartView, CategoryAxis
+from ui.charts import theme
+from ui.charts.base import ChartView, CategoryAxis, UnitAxis
 from planner.report.palette import ACCENT, CATEGORY_COLORS, LOAD_OVER
 from planner.report import palette
 
@@ -29,10 +30,12 @@ class FacilityChart(ChartView):
         super().__init__(parent)
         self.power_axis = CategoryAxis("bottom", min_px=20)
         self.cooling_axis = CategoryAxis("bottom", min_px=20)
-        self.power_plot = self.add_plot(0, 0, left="Power (kW)", axis_items={"bottom": self.power_axis},
+        self.power_plot = self.add_plot(0, 0, left="Power", axis_items={"bottom": self.power_axis,
+                                                                               "left": UnitAxis("left", "kW")},
                                         title="IT power and facility power")
-        self.cooling_plot = self.add_plot(0, 1, left="Heat and capacity (kW)",
-                                          axis_items={"bottom": self.cooling_axis}, title="Liquid cooling")
+        self.cooling_plot = self.add_plot(0, 1, left="Heat and capacity",
+                                          axis_items={"bottom": self.cooling_axis, "left": UnitAxis("left", "kW")},
+                                          title="Liquid cooling")
         for plot in (self.power_plot, self.cooling_plot):
             plot.setMouseEnabled(x=False, y=False)
             plot.setXRange(-0.6, 1.6, padding=0)
@@ -50,22 +53,25 @@ class FacilityChart(ChartView):
         # By rack: feed A and feed B (stacked, the nameplate) left of each rack's tick, heat to
         # liquid and to air (stacked, the same nameplate) right of it.
         self.rack_axis = CategoryAxis("bottom", min_px=48)
-        self.rack_plot = self.add_plot(1, 0, left="kW (nameplate)", axis_items={"bottom": self.rack_axis},
+        self.rack_plot = self.add_plot(1, 0, left="Nameplate", axis_items={"bottom": self.rack_axis,
+                                                                                 "left": UnitAxis("left", "kW")},
                                        title="By rack: feeds A and B, heat to liquid and to air")
         self.ci.layout.setRowStretchFactor(1, 2)
         self.removeItem(self.rack_plot)
         self.addItem(self.rack_plot, row=1, col=0, colspan=2)
         self.rack_plot.setMouseEnabled(y=False)
-        self.add_legend(self.rack_plot, colCount=4)
+        self.legend = self.add_legend(self.rack_plot, colspan=2, colCount=4)
         self.feed_bars = []
         for colour, name in ((FEED_A, "Feed A"), (FEED_B, "Feed B")):
             bars = pg.BarGraphItem(x=[], height=[], y0=[], width=RACK_W, brush=pg.mkBrush(colour), pen=None, name=name)
-            self.rack_plot.addItem(bars)  # named: the legend lists it
+            self.rack_plot.addItem(bars)
+            self.legend.addItem(bars, name)
             self.feed_bars.append(bars)
         self.heat_bars = []
         for colour, name in ((HEAT, "Heat to liquid"), (AIR, "Heat to air")):
             bars = pg.BarGraphItem(x=[], height=[], y0=[], width=RACK_W, brush=pg.mkBrush(colour), pen=None, name=name)
             self.rack_plot.addItem(bars)
+            self.legend.addItem(bars, name)
             self.heat_bars.append(bars)
         self.rack_ids: list[str] = []
 
@@ -80,14 +86,15 @@ class FacilityChart(ChartView):
         basis = report.power_basis
         power = np.array([t.it_power_kw, t.facility_power_kw])
         self.power_bars.setOpts(height=power)
-        self.power_axis.set_names([f"IT ({basis})", f"Facility (PUE {t.pue:g})"])
+        self.power_axis.set_names([f"IT ({basis})", "Facility"])
+        theme.set_title(self.power_plot, f"IT power and facility power (PUE {t.pue:g})")
         cooling = np.array([t.liquid_heat_kw, t.cdu_capacity_kw])
         short = t.cdus_short
         self.cooling_bars.setOpts(height=cooling, brushes=self._short_brushes if short else self._ok_brushes)
-        self.cooling_plot.setTitle("Liquid cooling: CDUs short, see the findings" if short else "Liquid cooling",
-                                   color=LOAD_OVER if short else palette.CHART_INK, size="10pt")
-        self.cooling_axis.set_names(["Liquid heat load",
-                                     f"CDU capacity ({t.cdus_placed} placed, {t.cdus} needed)"])
+        count = f"{t.cdus_placed} CDUs placed, {t.cdus} needed"
+        theme.set_title(self.cooling_plot, f"Liquid cooling: {count}, CDUs short" if short else f"Liquid cooling: {count}",
+                        color=LOAD_OVER if short else palette.CHART_INK)
+        self.cooling_axis.set_names(["Liquid heat load", "CDU capacity"])
         for labels, values in ((self.power_labels, power), (self.cooling_labels, cooling)):
             for i, item in enumerate(labels):
                 item.setText(f"{values[i]:,.1f} kW")

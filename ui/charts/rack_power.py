@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QCursor, QPainter
 from PySide6.QtWidgets import QToolTip
 
-from ui.charts.base import CategoryAxis, ChartView, pen, set_bars
+from ui.charts.base import CategoryAxis, ChartView, UnitAxis, pen, set_bars
 from planner.report.palette import ACCENT, LOAD_OVER
 from planner.report import palette
 
@@ -49,8 +49,8 @@ class RackPowerChart(ChartView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.axis = CategoryAxis("bottom", min_px=64)
-        self.plot = self.add_plot(left="kW per rack", bottom="Rack",
-                                  axis_items={"bottom": self.axis})
+        self.plot = self.add_plot(left="Power per rack", bottom="Rack",
+                                  axis_items={"bottom": self.axis, "left": UnitAxis("left", "kW")})
         self.plot.setMouseEnabled(x=True, y=False)
         self.rack_ids: list[str] = []
         self.dense = False
@@ -88,7 +88,7 @@ class RackPowerChart(ChartView):
         legend.addItem(self._over_sample, "Over the cap")
         legend.addItem(self.cap_line, "Rack power cap")
         self.legend = legend
-        self.message = self.message_item(self.plot)
+        self.message = self.empty_note
         self.plot.vb.sigXRangeChanged.connect(self._draw_dense)
         self.plot.vb.sigResized.connect(self._draw_dense)
         scene = self.scene()
@@ -151,7 +151,7 @@ class RackPowerChart(ChartView):
             self.plot.setYRange(0, top * 1.08, padding=0)  # the legend sits under the plot, not over the bars
         if changes is None or changes.structure or changes.needs_full:
             self.plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
-        self.show_message(self.plot, self.message, None if n else "No racks in the plan")
+        self.set_empty(None if n else "No racks in the plan: add a rack (Ctrl+R) and drag devices into it")
 
     def _draw_dense(self) -> None:
         """The dense layers for the racks in view: one bar per pixel column at most."""

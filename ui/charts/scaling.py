@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
+from ui.charts.base import ACCENT, FOREGROUND, ChartView, UnitAxis, pen
 from ui.charts.fabric_comparison import NO_TRAINING
 from planner.report.palette import LOAD_HIGH
 from planner.report import palette
@@ -19,9 +19,10 @@ class ScalingChart(ChartView):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = self.add_plot(left="Speedup (× one GPU)", bottom="GPUs in the job")
+        self.plot = self.add_plot(left="Speedup over one GPU", bottom="GPUs in the job",
+                                  axis_items={"left": UnitAxis("left", "×"), "bottom": UnitAxis("bottom", "GPUs")})
         self.plot.showGrid(x=True, y=True, alpha=0.15)
-        self.legend = self.add_legend(self.plot)
+        self.legend = self.add_legend(self.plot, colCount=3)
         self.ideal = pg.PlotDataItem(pen=pen(palette.IDEAL, 1.5, Qt.PenStyle.DashLine))
         self.curve = pg.PlotDataItem(pen=pen(ACCENT, 2.5), symbol="o", symbolSize=7,
                                      symbolBrush=ACCENT, symbolPen=pg.mkPen(palette.CHART_BACKGROUND))
@@ -33,9 +34,9 @@ class ScalingChart(ChartView):
         self.legend.addItem(self.ideal, "Ideal (speedup = GPUs)")
         self.legend.addItem(self.curve, "Modelled speedup")
         self.legend.addItem(self.plan_point, "This plan")
-        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(-0.04, 1.15))  # above the point: two lines
+        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(-0.06, -0.1))  # right of and under the point, off the curves
         self.plot.addItem(self.plan_label, ignoreBounds=True)
-        self.message = self.message_item(self.plot)
+        self.message = self.empty_note
 
     def update_report(self, report, changes=None) -> None:
         net = report.network
@@ -62,7 +63,7 @@ class ScalingChart(ChartView):
             self.plan_point.setData(x=[], y=[])
             self.plan_label.hide()
         self.plot.enableAutoRange()
-        self.show_message(self.plot, self.message, None if points else NO_TRAINING)
+        self.set_empty(None if points else NO_TRAINING)
 
     def plan_point_xy(self) -> tuple[float, float] | None:
         x, y = self.plan_point.getData()

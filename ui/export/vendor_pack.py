@@ -397,13 +397,13 @@ class VendorPack(SitePages):
         from ui.fmt import difference_text, value_text
 
         c = self.comparison
-        metrics = [m for m in METRICS if any(s.totals[m.key] is not None for s in c.sides)
+        metrics = [m for m in METRICS if any(c.totals(s)[m.key] is not None for s in c.sides)
                    and (self.with_prices or not m.unit.startswith("$"))]
         cols = [Column("Figure", 1.6)] + [Column(s.name, 1.0, "right") for s in c.sides] + \
             [Column(f"{d.side} − {d.against}", 1.3, "right") for d in c.differences]
         rows, fills = [], {}
         for i, m in enumerate(metrics):
-            row = [m.label] + [value_text(s.totals[m.key], m.unit) for s in c.sides]
+            row = [m.label] + [value_text(c.totals(s)[m.key], m.unit) for s in c.sides]
             for j, d in enumerate(c.differences):
                 v = d.verdicts[m.key]
                 row.append(difference_text(d.totals[m.key], m.unit) + (f" {v}" if v in VERDICT_FILLS else ""))
