@@ -175,5 +175,5 @@ SCHEDULE_READS = ("layout", "settings.fabric", "settings.floor")
 def billed_kw(basis: str, totals) -> float:
     """The kW a colocation contract bills: committed (the racks' power caps), nameplate or typical."""
     if basis == "committed":
-        return totals.cap_mw / 1e6
+        return totals.cap_milliwatts / 1e6
     return totals.it_power_nameplate_kw if basis == "nameplate" else totals.it_power_typical_kw

@@ -36,10 +36,10 @@ class Cooling:
     short: bool = False  # fewer CDUs than the policy asks, or less capacity than the heat
 
 
-def evaluate_cooling(liquid_nodes: int, liquid_heat_mw: int, counts: dict[str, int], facility: FacilitySettings,
+def evaluate_cooling(liquid_nodes: int, liquid_heat_milliwatts: int, counts: dict[str, int], facility: FacilitySettings,
                      catalog: Catalog) -> tuple[Cooling, list[Finding]]:
     findings: list[Finding] = []
-    heat_kw = liquid_heat_mw / 1e6
+    heat_kw = liquid_heat_milliwatts / 1e6
     placed = 0
     placed_kw = 0.0
     for device_id, n in counts.items():

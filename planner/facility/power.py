@@ -50,14 +50,14 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
         counts[d.id] = counts.get(d.id, 0) + 1
         typ = round(d.power_typical_w * 1000)
         nam = round(d.power_max_w * 1000)
-        res.typical_mw += typ
-        res.nameplate_mw += nam
+        res.typical_milliwatts += typ
+        res.nameplate_milliwatts += nam
         res.weight_g += round(d.weight_kg * 1000)
         res.used_u += d.u_height
         spans.append((p.u, p.u + d.u_height - 1, p.id))
         fraction = capture_fraction(d, liquid_rack, facility)
         if fraction:
-            res.heat_liquid_mw += round(nam * fraction)
+            res.heat_liquid_milliwatts += round(nam * fraction)
             liquid_typ += round(typ * fraction)
         if d.power_inlets is not None:
             for i, n in enumerate(split_cords(d.power_inlets.c13, feeds_n)):
@@ -85,16 +85,16 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
 
     # Heat: what the cold plates do not take goes to air; a rear-door heat exchanger takes
     # air heat to water up to its capacity.
-    res.heat_air_mw = res.nameplate_mw - res.heat_liquid_mw
-    air_basis_mw = (res.nameplate_mw if basis == "nameplate" else res.typical_mw) - (
-        res.heat_liquid_mw if basis == "nameplate" else liquid_typ)
+    res.heat_air_milliwatts = res.nameplate_milliwatts - res.heat_liquid_milliwatts
+    air_basis_milliwatts = (res.nameplate_milliwatts if basis == "nameplate" else res.typical_milliwatts) - (
+        res.heat_liquid_milliwatts if basis == "nameplate" else liquid_typ)
     if rack.rear_door_hx:
-        door_mw = round(facility.rear_door_kw * 1e6)
-        moved = min(door_mw, res.heat_air_mw)
-        res.heat_liquid_mw += moved
-        res.heat_air_mw -= moved
-        air_basis_mw -= min(door_mw, air_basis_mw)
-    res.water_l_min = water_l_min(res.heat_liquid_mw / 1e6, facility)
+        door_milliwatts = round(facility.rear_door_kw * 1e6)
+        moved = min(door_milliwatts, res.heat_air_milliwatts)
+        res.heat_liquid_milliwatts += moved
+        res.heat_air_milliwatts -= moved
+        air_basis_milliwatts -= min(door_milliwatts, air_basis_milliwatts)
+    res.water_l_min = water_l_min(res.heat_liquid_milliwatts / 1e6, facility)
 
     # Feeds and PDUs on the nameplate.
     pdu = catalog.get(power_s.pdu_device)
@@ -109,7 +109,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     res.footprint_m2 = rack.width_mm * rack.depth_mm / 1e6
     res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
                                             floor_s.aisle_share_mm)
-    res.air_basis_mw = air_basis_mw
+    res.air_basis_milliwatts = air_basis_milliwatts
     res.findings.extend(rack_findings(plan, rack, res, catalog))
     return res
 
@@ -121,7 +121,7 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> 
     settings = plan.settings
     facility, power_s, floor_s = settings.facility, settings.power, settings.floor
     basis = facility.power_basis
-    air_basis_mw = res.air_basis_mw
+    air_basis_milliwatts = res.air_basis_milliwatts
     liquid_rack = rack.cooling != "air"
     findings: list[Finding] = []
     pdu = catalog.get(power_s.pdu_device)
@@ -149,16 +149,16 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> 
             f"Rack {rack.name} fits its {rack.power_cap_kw:g} kW cap at typical draw ({power:.1f} kW) but its "
             f"nameplate is {nameplate:.1f} kW: circuits and PDUs must carry the rating, and a power spike can "
             "trip the breaker. Confirm the facility allows it, or plan on the nameplate basis", rack.id))
-    if rack.cooling == "air" and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
+    if rack.cooling == "air" and air_basis_milliwatts / 1e6 > facility.air_cooling_limit_kw + 1e-9:
         findings.append(Finding(
             "warning", "rack.cooling.air_limit",
-            f"Air-cooled rack {rack.name} puts {air_basis_mw / 1e6:.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
+            f"Air-cooled rack {rack.name} puts {air_basis_milliwatts / 1e6:.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
             f"air-cooling limit: {GUIDE}, saw thermal throttling cost 18% of throughput with air "
             "cooling; use direct-to-chip liquid cooling", rack.id))
-    if liquid_rack and air_basis_mw / 1e6 > facility.air_cooling_limit_kw + 1e-9:
+    if liquid_rack and air_basis_milliwatts / 1e6 > facility.air_cooling_limit_kw + 1e-9:
         findings.append(Finding(
             "warning", "rack.cooling.air_remainder",
-            f"Liquid-cooled rack {rack.name} still puts {air_basis_mw / 1e6:.1f} kW ({basis}) into the air, above "
+            f"Liquid-cooled rack {rack.name} still puts {air_basis_milliwatts / 1e6:.1f} kW ({basis}) into the air, above "
             f"the {facility.air_cooling_limit_kw:g} kW air-cooling limit: the cold plates do not take memory, "
             "NIC and power-supply heat; add a rear-door heat exchanger or spread the nodes", rack.id))
     if res.weight_kg > rack.max_weight_kg + 1e-9:

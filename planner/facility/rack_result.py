@@ -23,8 +23,8 @@ class RackResult:
     used_u: int = 0
     nodes: int = 0
     gpus: int = 0
-    typical_mw: int = 0
-    nameplate_mw: int = 0
+    typical_milliwatts: int = 0
+    nameplate_milliwatts: int = 0
     weight_g: int = 0
     liquid_nodes: int = 0
     counts: dict[str, int] = field(default_factory=dict)
@@ -35,8 +35,8 @@ class RackResult:
     pdu_model: str = ""
     power_shelves: int = 0
     # heat at nameplate (design heat) split by where it goes, integer mW
-    heat_liquid_mw: int = 0  # cold plates and a rear-door heat exchanger: to the water loop
-    heat_air_mw: int = 0  # to the room's air
+    heat_liquid_milliwatts: int = 0  # cold plates and a rear-door heat exchanger: to the water loop
+    heat_air_milliwatts: int = 0  # to the room's air
     water_l_min: float = 0.0
     # floor (``planner.facility.floor``)
     enclosure_kg: float = 0.0
@@ -44,20 +44,20 @@ class RackResult:
     floor_load_kg_m2: float = 0.0
     # for the rack-level checks (``planner.facility.power.rack_findings``): heat into the
     # room's air on the plan's basis, and whether power shelves feed a bus bar
-    air_basis_mw: int = 0
+    air_basis_milliwatts: int = 0
     busbar: bool = False
 
     @property
     def power_typical_kw(self) -> float:
-        return self.typical_mw / 1e6
+        return self.typical_milliwatts / 1e6
 
     @property
     def power_nameplate_kw(self) -> float:
-        return self.nameplate_mw / 1e6
+        return self.nameplate_milliwatts / 1e6
 
     @property
     def power_kw(self) -> float:
-        return (self.nameplate_mw if self.basis == "nameplate" else self.typical_mw) / 1e6
+        return (self.nameplate_milliwatts if self.basis == "nameplate" else self.typical_milliwatts) / 1e6
 
     @property
     def weight_kg(self) -> float:
@@ -69,17 +69,17 @@ class RackResult:
         return sum(f.pdus for f in self.feeds)
 
     @property
-    def liquid_heat_mw(self) -> int:
+    def liquid_heat_milliwatts(self) -> int:
         """Design heat to the water loop (the CDUs' load from this rack)."""
-        return self.heat_liquid_mw
+        return self.heat_liquid_milliwatts
 
     @property
     def heat_liquid_kw(self) -> float:
-        return self.heat_liquid_mw / 1e6
+        return self.heat_liquid_milliwatts / 1e6
 
     @property
     def heat_air_kw(self) -> float:
-        return self.heat_air_mw / 1e6
+        return self.heat_air_milliwatts / 1e6
 
     @property
     def total_weight_kg(self) -> float:
@@ -92,7 +92,7 @@ class RackResult:
 
     def load_on(self, basis: str) -> float:
         """Power on ``basis`` ("typical" or "nameplate") as a fraction of the cap."""
-        mw = self.nameplate_mw if basis == "nameplate" else self.typical_mw
+        mw = self.nameplate_milliwatts if basis == "nameplate" else self.typical_milliwatts
         return mw / 1e6 / self.cap_kw if self.cap_kw else 0.0
 
     @property
@@ -103,7 +103,7 @@ class RackResult:
     def over_cap(self, basis: str | None = None) -> bool:
         """Power on ``basis`` (default the plan's) above the rack's cap: the rule of
         ``planner.facility.power.evaluate_rack`` (an error on the plan's basis)."""
-        mw = self.nameplate_mw if (basis or self.basis) == "nameplate" else self.typical_mw
+        mw = self.nameplate_milliwatts if (basis or self.basis) == "nameplate" else self.typical_milliwatts
         return mw / 1e6 > self.cap_kw + 1e-9
 
     def to_json(self) -> dict[str, Any]:

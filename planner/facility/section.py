@@ -79,7 +79,7 @@ def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
         generator_load_kw=round(gen_load, 3), generator_redundancy=s.power.generator_redundancy,
         heat_liquid_kw=round(liquid_kw, 3), heat_air_kw=round(it_kw - liquid_kw, 3),
         water_l_min=round(water_l_min(liquid_kw, s.facility), 3),
-        rack_pdus=t.pdus, committed_kw=round(t.cap_mw / 1e6, 3))
+        rack_pdus=t.pdus, committed_kw=round(t.cap_milliwatts / 1e6, 3))
     return section, findings
 
 

@@ -44,7 +44,7 @@ class AutoPlace(Command):
         if not 0 <= self.count <= 1_000_000:
             raise CommandError("auto-place takes 0 to 1,000,000 devices")
         basis = plan.settings.facility.power_basis
-        p_mw = round(d.power_w(basis) * 1000)
+        p_milliwatts = round(d.power_w(basis) * 1000)
         self._labels = LabelSeries(plan, self.label_prefix) if self.label_prefix else None
         done: list[Command] = []
         remaining = self.count
@@ -54,14 +54,14 @@ class AutoPlace(Command):
                 if remaining == 0:
                     break
                 want = remaining if self.max_per_rack is None else min(remaining, self.max_per_rack)
-                remaining -= self._fill(plan, catalog, d, p_mw, rack_id, want, done)
+                remaining -= self._fill(plan, catalog, d, p_milliwatts, rack_id, want, done)
             names = _RackNamer(plan, self.new_rack_prefix)
             fields = self._new_rack_fields(plan, d)
             while remaining > 0:
                 add = AddRack(names.next(), **fields)
                 add.do(plan, catalog)
                 done.append(add)
-                placed = self._fill(plan, catalog, d, p_mw, add.rack_id, remaining, done)
+                placed = self._fill(plan, catalog, d, p_milliwatts, add.rack_id, remaining, done)
                 if placed == 0:
                     rack = plan.rack(add.rack_id)
                     raise CommandError(f"one {d.model} ({d.power_w(basis) / 1000:g} kW, {d.u_height}U) does not fit "
@@ -84,21 +84,21 @@ class AutoPlace(Command):
             fields["power_cap_kw"] = min(fields["power_cap_kw"], air_limit_kw(facility, fields.get("rear_door_hx", False)))
         return fields
 
-    def _fill(self, plan, catalog, d, p_mw, rack_id, want, done) -> int:
+    def _fill(self, plan, catalog, d, p_milliwatts, rack_id, want, done) -> int:
         rack = plan.rack(rack_id)
         if rack is None:
             raise CommandError(f"there is no rack '{rack_id}'")
         facility = plan.settings.facility
         basis = facility.power_basis
         members = [catalog[p.device] for p in plan.rack_members(rack_id).values() if p.device in catalog]
-        used_mw = sum(round(m.power_w(basis) * 1000) for m in members)
+        used_milliwatts = sum(round(m.power_w(basis) * 1000) for m in members)
         used_g = sum(round(m.weight_kg * 1000) for m in members)
         cap_kw = rack.power_cap_kw if rack.cooling != "air" else min(rack.power_cap_kw,
                                                                       air_limit_kw(facility, rack.rear_door_hx))
         cap_g = round(min(rack.max_weight_kg, floor_limit_kg(rack, plan.settings.floor)) * 1000)
-        cap_mw, d_g = round(cap_kw * 1e6), round(d.weight_kg * 1000)
+        cap_milliwatts, d_g = round(cap_kw * 1e6), round(d.weight_kg * 1000)
         placed = 0
-        while placed < want and used_mw + p_mw <= cap_mw and used_g + d_g <= cap_g:
+        while placed < want and used_milliwatts + p_milliwatts <= cap_milliwatts and used_g + d_g <= cap_g:
             u = lowest_free_u(plan, catalog, rack, d.u_height)
             if u is None:
                 break
@@ -106,7 +106,7 @@ class AutoPlace(Command):
             add = AddDevice(d.id, rack_id, u, label=label)
             add.do(plan, catalog)
             done.append(add)
-            used_mw += p_mw
+            used_milliwatts += p_milliwatts
             used_g += d_g
             placed += 1
         return placed

@@ -121,6 +121,6 @@ def _power_both(res: RackResult) -> list[str]:
 
 def _cooling(res: RackResult, air_cooling_limit_kw: float | None) -> str:
     if res.cooling == "liquid":
-        return f"Liquid-cooled: {vocabulary.kw(res.liquid_heat_mw / 1e6)} to liquid"
+        return f"Liquid-cooled: {vocabulary.kw(res.liquid_heat_milliwatts / 1e6)} to liquid"
     limit = f" (limit {air_cooling_limit_kw:g})" if air_cooling_limit_kw is not None else ""
     return f"Air-cooled: {vocabulary.kw(res.power_kw)}{limit}"

@@ -77,13 +77,13 @@ class Evaluator:
         facility = plan.settings.facility
         agg = self._agg
         counts = {k: v for k, v in agg.counts.items() if v}
-        cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_mw, counts, facility, self.catalog)
+        cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_milliwatts, counts, facility, self.catalog)
         totals = Totals(
             gpus=agg.gpus, nodes=agg.nodes, racks=len(plan.racks), gpu_racks=agg.gpu_racks,
-            typical_mw=agg.typical_mw, nameplate_mw=agg.nameplate_mw, weight_g=agg.weight_g,
-            liquid_nodes=agg.liquid_nodes, liquid_heat_mw=agg.liquid_heat_mw,
+            typical_milliwatts=agg.typical_milliwatts, nameplate_milliwatts=agg.nameplate_milliwatts, weight_g=agg.weight_g,
+            liquid_nodes=agg.liquid_nodes, liquid_heat_milliwatts=agg.liquid_heat_milliwatts,
             basis=facility.power_basis, pue=facility.pue, cdus=cooling.cdus, cdus_placed=cooling.cdus_placed,
-            cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_mw=agg.cap_mw,
+            cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_milliwatts=agg.cap_milliwatts,
         )
         memo = self.memo
         memo.set("counts", counts)
@@ -152,14 +152,14 @@ _FIELDS = attrgetter(*(f.name for f in fields(RackResult)))  # a result's fields
 
 
 class _Aggregate:
-    __slots__ = ("gpus", "nodes", "gpu_racks", "typical_mw", "nameplate_mw", "weight_g",
-                 "liquid_nodes", "liquid_heat_mw", "counts", "severities", "pdus", "cap_mw")
+    __slots__ = ("gpus", "nodes", "gpu_racks", "typical_milliwatts", "nameplate_milliwatts", "weight_g",
+                 "liquid_nodes", "liquid_heat_milliwatts", "counts", "severities", "pdus", "cap_milliwatts")
 
     def __init__(self) -> None:
         self.gpus = self.nodes = self.gpu_racks = 0
-        self.typical_mw = self.nameplate_mw = self.weight_g = 0
-        self.liquid_nodes = self.liquid_heat_mw = 0
-        self.pdus = self.cap_mw = 0
+        self.typical_milliwatts = self.nameplate_milliwatts = self.weight_g = 0
+        self.liquid_nodes = self.liquid_heat_milliwatts = 0
+        self.pdus = self.cap_milliwatts = 0
         self.counts: dict[str, int] = {}
         self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
 
@@ -167,13 +167,13 @@ class _Aggregate:
         self.gpus += sign * r.gpus
         self.nodes += sign * r.nodes
         self.gpu_racks += sign * (1 if r.nodes else 0)
-        self.typical_mw += sign * r.typical_mw
-        self.nameplate_mw += sign * r.nameplate_mw
+        self.typical_milliwatts += sign * r.typical_milliwatts
+        self.nameplate_milliwatts += sign * r.nameplate_milliwatts
         self.weight_g += sign * r.weight_g
         self.liquid_nodes += sign * r.liquid_nodes
-        self.liquid_heat_mw += sign * r.liquid_heat_mw
+        self.liquid_heat_milliwatts += sign * r.liquid_heat_milliwatts
         self.pdus += sign * r.pdus
-        self.cap_mw += sign * round(r.cap_kw * 1e6)
+        self.cap_milliwatts += sign * round(r.cap_kw * 1e6)
         counts = self.counts
         for k, v in r.counts.items():
             counts[k] = counts.get(k, 0) + sign * v

@@ -28,15 +28,15 @@ class Totals:
     nodes: int = 0
     racks: int = 0
     gpu_racks: int = 0
-    typical_mw: int = 0
-    nameplate_mw: int = 0
+    typical_milliwatts: int = 0
+    nameplate_milliwatts: int = 0
     weight_g: int = 0
     liquid_nodes: int = 0
-    liquid_heat_mw: int = 0  # design heat (nameplate) to the water loop, all racks
+    liquid_heat_milliwatts: int = 0  # design heat (nameplate) to the water loop, all racks
     basis: str = "typical"
     pue: float = 1.0
     pdus: int = 0
-    cap_mw: int = 0  # sum of the racks' power caps: the committed kW of a colocation contract
+    cap_milliwatts: int = 0  # sum of the racks' power caps: the committed kW of a colocation contract
     cdus: int = 0
     cdus_placed: int = 0
     cdu_capacity_kw: float = 0.0  # rated heat removal of the placed CDUs (catalog cdu_capacity_kw)
@@ -44,15 +44,15 @@ class Totals:
 
     @property
     def it_power_typical_kw(self) -> float:
-        return self.typical_mw / 1e6
+        return self.typical_milliwatts / 1e6
 
     @property
     def it_power_nameplate_kw(self) -> float:
-        return self.nameplate_mw / 1e6
+        return self.nameplate_milliwatts / 1e6
 
     @property
     def it_power_kw(self) -> float:
-        return (self.nameplate_mw if self.basis == "nameplate" else self.typical_mw) / 1e6
+        return (self.nameplate_milliwatts if self.basis == "nameplate" else self.typical_milliwatts) / 1e6
 
     @property
     def facility_power_kw(self) -> float:
@@ -60,7 +60,7 @@ class Totals:
 
     def facility_power_on(self, basis: str) -> float:
         """Facility power (IT x PUE) on ``basis``, "typical" or "nameplate", whatever the plan's basis."""
-        return (self.nameplate_mw if basis == "nameplate" else self.typical_mw) / 1e6 * self.pue
+        return (self.nameplate_milliwatts if basis == "nameplate" else self.typical_milliwatts) / 1e6 * self.pue
 
     @property
     def weight_kg(self) -> float:
@@ -70,7 +70,7 @@ class Totals:
     def liquid_heat_kw(self) -> float:
         """Heat to the water loop at nameplate (design heat): each device's capture fraction
         plus rear-door heat exchangers. The CDUs are sized on it."""
-        return self.liquid_heat_mw / 1e6
+        return self.liquid_heat_milliwatts / 1e6
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -54,8 +54,8 @@ def check_invariants(plan, report):
     t = report.totals
     assert t.gpus == sum(r.gpus for r in report.racks)
     assert t.nodes == sum(r.nodes for r in report.racks)
-    assert t.typical_mw == sum(r.typical_mw for r in report.racks)
-    assert t.nameplate_mw == sum(r.nameplate_mw for r in report.racks)
+    assert t.typical_milliwatts == sum(r.typical_milliwatts for r in report.racks)
+    assert t.nameplate_milliwatts == sum(r.nameplate_milliwatts for r in report.racks)
     assert t.racks == len(plan.racks)
 
 

@@ -69,7 +69,7 @@ def test_campus_400k_is_buildable_with_real_switches():
     assert net["switch_ports_needed"] == net["switch_ports_placed"] == 13_890 * 144
     # typical IT load: 5,556 x 132 kW = 733.4 MW in the GPU racks alone, plus 13,890 Q3400 at
     # 5.2 kW (72.2 MW): over 805 MW of IT, over a gigawatt at the facility with PUE 1.3
-    it_kw = t.typical_mw / 1e6
+    it_kw = t.typical_milliwatts / 1e6
     assert it_kw > 733_392 + 72_228 and it_kw * 1.3 > 1_000_000
     assert not [f.code for f in report.findings if f.severity == "error"]
 

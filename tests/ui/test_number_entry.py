@@ -117,7 +117,7 @@ def test_german_entries_in_the_settings_panel_reach_the_plan_and_files_stay_plai
     assert data["settings"]["facility"]["default_rack_cap_kw"] == 12.5
 
 
-def test_the_rack_editor_takes_a_cap_in_mw(window, locale):
+def test_the_rack_editor_takes_a_cap_in_megawatts(window, locale):
     locale("en_US")
     rack_id = window.doc.plan.racks[0].id
     dialog = window.edit_rack(rack_id)

@@ -134,7 +134,7 @@ class SitePages:
         grouped = self.types is not None
         items = [(f"Type {t.letter}", self.report.rack(t.example.id), len(t.racks)) for t in self.types] \
             if grouped else [(res.name, res, 1) for res in self.report.racks]
-        items = [(name, res, n) for name, res, n in items if res.heat_liquid_mw > 0]
+        items = [(name, res, n) for name, res, n in items if res.heat_liquid_milliwatts > 0]
         if not items:
             return []
         rows = []

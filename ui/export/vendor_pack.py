@@ -200,7 +200,7 @@ class VendorPack(SitePages):
             ("IT power (nameplate)" if basis != "nameplate" else "IT power (typical)",
              kw_text(t.it_power_nameplate_kw if basis != 'nameplate' else t.it_power_typical_kw)),
             (f"Facility power at PUE {t.pue:g}", kw_text(t.facility_power_kw)),
-            ("Heat to liquid", kw_text(t.liquid_heat_mw / 1e6)),
+            ("Heat to liquid", kw_text(t.liquid_heat_milliwatts / 1e6)),
             ("CDUs needed / placed", f"{t.cdus:,} / {t.cdus_placed:,}"),
             ("Equipment weight", kg_text(t.weight_kg)),
         ]
@@ -323,12 +323,12 @@ class VendorPack(SitePages):
             rows.append([f"Type {t.letter}", f"{n:,}", res.cooling, f"{res.used_u}/{res.height_u}", f"{res.gpus:,}",
                          kw_text(res.power_typical_kw), kw_text(res.power_nameplate_kw), kw_text(res.cap_kw),
                          f"{load_text(res.load_on('typical'))} / {load_text(res.load_on('nameplate'))}",
-                         kw_text(res.liquid_heat_mw / 1e6),
+                         kw_text(res.liquid_heat_milliwatts / 1e6),
                          f"{kg_text(res.weight_kg)} / {kg_text(res.max_weight_kg)}", kw_text(res.power_kw * n)])
             fills[i] = tint(load_color(res.worst_load_fraction), 0.55)
         t = self.report.totals
         rows.append(["All racks", f"{t.racks:,}", "", "", f"{t.gpus:,}", kw_text(t.it_power_typical_kw),
-                     kw_text(t.it_power_nameplate_kw), "", "", kw_text(t.liquid_heat_mw / 1e6), kg_text(t.weight_kg),
+                     kw_text(t.it_power_nameplate_kw), "", "", kw_text(t.liquid_heat_milliwatts / 1e6), kg_text(t.weight_kg),
                      kw_text(t.it_power_kw)])
         table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == 8 else None, bold_rows={len(rows) - 1})
 
@@ -367,12 +367,12 @@ class VendorPack(SitePages):
             rows.append([res.name, rack.row if rack else "", res.cooling, f"{res.used_u}/{res.height_u}",
                          f"{res.gpus:,}", f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
                          f"{res.cap_kw:,.3g}", f"{load_text(res.load_on('typical'))} / "
-                         f"{load_text(res.load_on('nameplate'))}", f"{res.liquid_heat_mw / 1e6:,.1f}",
+                         f"{load_text(res.load_on('nameplate'))}", f"{res.liquid_heat_milliwatts / 1e6:,.1f}",
                          f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
             fills[i] = tint(load_color(res.worst_load_fraction), 0.55)
         t = self.report.totals
         rows.append(["All racks", "", "", "", f"{t.gpus:,}", f"{t.it_power_typical_kw:,.1f}",
-                     f"{t.it_power_nameplate_kw:,.1f}", "", "", f"{t.liquid_heat_mw / 1e6:,.1f}",
+                     f"{t.it_power_nameplate_kw:,.1f}", "", "", f"{t.liquid_heat_milliwatts / 1e6:,.1f}",
                      f"{t.weight_kg:,.0f}"])
         load_col = 8
         if not with_rows:
