@@ -6,7 +6,8 @@ import json
 
 from planner.cli import load_catalog_arg
 from planner.network.cables import build_schedule
-from planner.plan.fileio import atomic_write_bytes, open_plan
+from planner.plan.fileio import open_plan
+from planner.safefile import check_target, write_file
 
 
 def register(sub) -> None:
@@ -18,11 +19,14 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    inputs = [args.file, *args.catalog]
+    if args.csv:
+        check_target(args.csv, inputs)  # never the plan or a catalog, whatever its extension; before any work
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
     sched = build_schedule(plan, catalog)
-    if args.csv:
-        atomic_write_bytes(args.csv, sched.to_csv().encode("utf-8"))
+    if args.csv:  # checked as CSV (none to check), whatever the name's extension says
+        write_file(args.csv, sched.to_csv().encode("utf-8"), kind=".csv", inputs=inputs)
     if args.json:
         print(json.dumps(sched.totals(), indent=1))
     else:
