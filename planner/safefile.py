@@ -24,6 +24,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import socket
 import stat
 import tempfile
@@ -261,9 +262,15 @@ def remove_stale_temporaries(directory: Path) -> list[Path]:
         if not match or match.group(1) != host or match.group(2) != namespace:
             continue
         try:
-            if not _pid_alive(int(match.group(3))) and entry.is_file(follow_symlinks=False):
+            if _pid_alive(int(match.group(3))):
+                continue
+            if entry.is_dir(follow_symlinks=False):  # a folder export's staging or set-aside folder
+                shutil.rmtree(entry.path)
+            elif entry.is_file(follow_symlinks=False):
                 os.unlink(entry.path)
-                removed.append(Path(entry.path))
+            else:
+                continue
+            removed.append(Path(entry.path))
         except OSError:
             continue
     return removed
