@@ -318,6 +318,12 @@ NUMBERED = {f"{i:02d}-{name}" for i, name in enumerate(FILES, 1)}
 MAX_NAMED = 5
 
 
+def _some(items: list[str]) -> str:
+    """The first few of ``items`` and how many more, for a one-line message."""
+    more = f" and {len(items) - MAX_NAMED:,} more" if len(items) > MAX_NAMED else ""
+    return ", ".join(items[:MAX_NAMED]) + more
+
+
 class StreamedExport(NetBoxExport):
     """Rows written to their files in ``folder`` as they are made (a file opens at its first
     row), never held; a cell a spreadsheet would execute is noted, not written."""
@@ -355,8 +361,7 @@ class StreamedExport(NetBoxExport):
             handle.close()
         self._files.clear()
         if self.unsafe:
-            more = f" and {len(self.unsafe) - MAX_NAMED:,} more" if len(self.unsafe) > MAX_NAMED else ""
-            raise SaveError(f"cannot export to NetBox: {', '.join(self.unsafe[:MAX_NAMED])}{more} begin with "
+            raise SaveError(f"cannot export to NetBox: {_some(self.unsafe)} begin with "
                             "= + - @, a tab or a return, which a spreadsheet runs as a formula and NetBox stores "
                             "as typed; rename them (nothing was written)")
 
@@ -382,8 +387,7 @@ def check_export_folder(directory: str | Path) -> Path:
         except OSError as exc:
             raise save_failure(target / "01-sites.csv", exc) from None
         if others:
-            shown = ", ".join(others[:MAX_NAMED]) + (f" and {len(others) - MAX_NAMED:,} more" if len(others) > MAX_NAMED else "")
-            raise SaveError(f"cannot export to {target}: it holds other files ({shown}), which the export would "
+            raise SaveError(f"cannot export to {target}: it holds other files ({_some(others)}), which the export would "
                             "replace; choose an empty or new folder (nothing was written)")
     return target
 
