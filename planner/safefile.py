@@ -5,8 +5,8 @@
 zip with its workbook part, a plan parses as JSON), fsyncs it, keeps backups if asked and
 renames it over the target, which the OS makes atomic. Any failure raises ``SaveError``
 with one line saying why; the previous file is then untouched and no temporary file is
-left behind. Temporary files of killed processes (``.NAME.<pid>.<random>.tmp``) are
-removed by the next save into the same folder.
+left behind. Temporary files of killed processes (``.~gcp-tmp~HOST~PIDNS~PID~RANDOM~NAME``)
+are removed by the next save into the same folder on the same host.
 
 Targets are checked first: a folder, device, pipe or socket is refused, as is an existing
 file nobody may write (mode without any write bit, or not writable by this user) and a
@@ -24,6 +24,8 @@ import errno
 import json
 import os
 import re
+import shutil
+import socket
 import stat
 import tempfile
 import time
@@ -135,15 +137,24 @@ def keep_backups(path: str | Path, keep: int) -> None:
     if keep <= 0 or not path.is_file():
         return
     for i in range(keep - 1, 0, -1):
-        older = backup_path(path, i)
-        if older.exists():
-            os.replace(older, backup_path(path, i + 1))
-    newest = backup_path(path, 1)
+        try:
+            os.replace(backup_path(path, i), backup_path(path, i + 1))
+        except FileNotFoundError:
+            pass  # none yet, or another save of the same file has just moved it up
+    # the current file, linked under a temporary name and renamed over NAME.1.bak: another save
+    # rotating at the same moment can never find the backup half made or missing
+    tmp = path.with_name(f"{temporary_prefix()}{os.urandom(4).hex()}~{path.name[:120]}")
     try:
-        newest.unlink(missing_ok=True)
-        os.link(path, newest)
+        os.link(path, tmp)
+    except FileNotFoundError:
+        return  # another save just replaced the file; its backup is being made there
     except OSError:
-        write_file(newest, write=lambda tmp: _copy(path, tmp))
+        write_file(backup_path(path, 1), write=lambda out: _copy(path, out), kind="")
+        return
+    try:
+        os.replace(tmp, backup_path(path, 1))
+    finally:
+        _unlink_quietly(tmp)  # a rename onto another link of the same file leaves both names
 
 
 def _copy(src: Path, dst: str) -> None:
@@ -195,13 +206,34 @@ def fsync_dir(directory: Path) -> None:
 
 # -- temporary files --------------------------------------------------------------------
 
-# Only names this writer makes: a hidden ".NAME.<pid>.<8 random>.tmp" where NAME ends in a
-# suffix the planner writes; other programs' files are never touched.
-_OURS = r"\.(?:json|xlsx|pdf|svg|png|csv|bak)"
-_TMP = re.compile(rf"^\..+{_OURS}\.(\d+)\.[A-Za-z0-9_]{{8}}\.tmp$")
-# Before the pid was in the name: ".NAME.<8 random>.tmp" (drawings: ".NAME.<8 random>.pdf").
-_OLD_TMP = re.compile(rf"^\..+{_OURS}\.[A-Za-z0-9_]{{8}}\.(?:tmp|pdf|svg|png)$")
-OLD_TMP_AGE_S = 3600
+# A temporary file's name says it is the planner's and whose it is, in a form no user file has:
+# ".~gcp-tmp~HOST~PIDNS~PID~RANDOM~NAME" (HOST this computer, PIDNS the PID namespace the PID
+# counts in). Cleanup removes only such names, only of this host and namespace, only when the
+# process is gone; anything else (another program's file, another host's save) is left alone.
+TMP_PREFIX = ".~gcp-tmp~"
+_TMP = re.compile(rf"^{re.escape(TMP_PREFIX)}([A-Za-z0-9-]+)~([0-9a-z]+)~(\d+)~[a-z0-9_]{{8}}~")
+
+
+def _token(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9-]", "-", text)[:63] or "host"
+
+
+def _pid_namespace() -> str:
+    """The PID namespace this process's PID counts in (Linux), or "0" where there is none to tell."""
+    try:
+        return re.sub(r"\D", "", os.readlink("/proc/self/ns/pid")) or "0"
+    except OSError:
+        return "0"
+
+
+def owner_tag() -> str:
+    """HOST~PIDNS~PID of this process, as temporary file names carry it."""
+    return f"{_token(socket.gethostname())}~{_pid_namespace()}~{os.getpid()}"
+
+
+def temporary_prefix() -> str:
+    """The start of a temporary file's name (mkstemp adds the random part and the target's name)."""
+    return f"{TMP_PREFIX}{owner_tag()}~"
 
 
 def _pid_alive(pid: int) -> bool:
@@ -217,31 +249,28 @@ def _pid_alive(pid: int) -> bool:
 
 
 def remove_stale_temporaries(directory: Path) -> list[Path]:
-    """Remove temporary files a killed save left in ``directory``; return what was removed.
-
-    Ours carry the writer's pid: removed when that process is gone. Nameless older ones
-    (no pid) only once they are an hour old."""
+    """Remove temporary files killed saves of this host and PID namespace left in ``directory``;
+    return what was removed. Only the planner's names; never another host's or namespace's."""
     removed = []
     try:
         entries = list(os.scandir(directory))
     except OSError:
         return removed
-    now = time.time()
+    host, namespace, _ = owner_tag().split("~")
     for entry in entries:
-        name = entry.name
-        if not name.startswith("."):
+        match = _TMP.match(entry.name)
+        if not match or match.group(1) != host or match.group(2) != namespace:
             continue
-        match = _TMP.match(name)
         try:
-            if match:
-                stale = not _pid_alive(int(match.group(1)))
-            elif _OLD_TMP.match(name):
-                stale = now - entry.stat(follow_symlinks=False).st_mtime > OLD_TMP_AGE_S
+            if _pid_alive(int(match.group(3))):
+                continue
+            if entry.is_dir(follow_symlinks=False):  # a folder export's staging or set-aside folder
+                shutil.rmtree(entry.path)
+            elif entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
             else:
                 continue
-            if stale and entry.is_file(follow_symlinks=False):
-                os.unlink(entry.path)
-                removed.append(Path(entry.path))
+            removed.append(Path(entry.path))
         except OSError:
             continue
     return removed
@@ -364,7 +393,7 @@ def write_file(path: str | Path, data: bytes | None = None, *, write: Callable[[
         raise save_failure(target, OSError(errno.ENOENT, "No such file or directory"))
     remove_stale_temporaries(directory)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=directory)
+        fd, tmp = tempfile.mkstemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=directory)
     except OSError as exc:
         raise save_failure(target, exc) from None
     try:

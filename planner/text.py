@@ -30,3 +30,13 @@ def clean_text(text: object, target: Literal["terminal", "line", "xml"]) -> str:
     if target == "xml":
         return _XML_INVALID.sub("", s)
     return (_TERMINAL_UNSAFE if target == "terminal" else _LINE_UNSAFE).sub(_escape, s)
+
+
+# First characters a spreadsheet may take as the start of a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_inert(text: str) -> str:
+    """``text`` as a CSV cell no spreadsheet evaluates: a leading apostrophe before a formula
+    start (OWASP "CSV injection"), which Excel and LibreOffice show as typed text."""
+    return f"'{text}" if text[:1] in FORMULA_STARTS else text

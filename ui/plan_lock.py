@@ -21,6 +21,10 @@ def lock_path(plan_path: Path) -> Path:
     return plan_path.with_name(f".~lock.{plan_path.name}#")
 
 
+# The stamp of a file known to have been written since the plan shown was read: no file has it.
+CHANGED_SINCE = (-1, -1, -1)
+
+
 def disk_stamp(path: Path) -> tuple[int, int, int] | None:
     """What changes when anyone writes the file: mtime (ns), size and inode (a rename)."""
     try:
@@ -53,14 +57,19 @@ class PlanGuard:
             return "another program"
         return f"process {info[0]} on {info[1] or 'this computer'}"
 
-    def take(self, path: Path | None, *, read_only: bool = False) -> None:
-        """Mark ``path`` as open here: lock it unless read-only, remember its state."""
+    def take(self, path: Path | None, *, read_only: bool = False, read_at: float | None = None) -> None:
+        """Mark ``path`` as open here: lock it unless read-only, remember its state.
+
+        ``read_at`` (seconds since the epoch): when the plan shown was taken from the file, if not
+        now (a restored recovery copy); a file written after it counts as changed on disk."""
         self.release()
         self.path = Path(path) if path else None
         self.read_only = read_only
         if self.path is None:
             return
         self.stamp = disk_stamp(self.path)
+        if read_at is not None and self.stamp is not None and self.stamp[0] > read_at * 1e9:
+            self.stamp = CHANGED_SINCE
         if not read_only:
             lock = QLockFile(str(lock_path(self.path)))
             lock.setStaleLockTime(0)

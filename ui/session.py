@@ -144,7 +144,10 @@ def offer_recovery(window, copies: list[RecoveryCopy] | None = None) -> bool:
 
 
 def restore_copy(window, copy: RecoveryCopy) -> bool:
-    """Open the copy as a modified document (on its original file, if that folder exists)."""
+    """Open the copy as a modified document (on its original file, if that folder exists).
+
+    The file is claimed as Open claims it (another instance holding it is asked about: read-only,
+    anyway or cancel), and a file written after the copy's autosave asks before it is overwritten."""
     try:
         plan = copy.load(window.doc.catalog)
     except PlannerError as exc:
@@ -153,7 +156,12 @@ def restore_copy(window, copy: RecoveryCopy) -> bool:
         return False
     source = Path(copy.source) if copy.source else None
     path = source if source is not None and source.parent.is_dir() else None
+    mode = window.claim(path) if path is not None else "edit"  # another instance may hold it: ask, as Open does
+    if mode == "cancel":
+        return False
     window.doc.replace(plan, path)
+    # the copy is as old as its last autosave: a save over a file written since asks first
+    window.plan_guard.take(path, read_only=mode == "read_only", read_at=copy.saved_at.timestamp())
     window.doc.undo_stack.resetClean()  # not saved: the title shows the marker, closing asks
     window.setWindowModified(True)
     window.view.zoom_to_rack_height()

@@ -10,7 +10,8 @@ from planner.cli import load_catalog_arg
 from planner.costs.bom import parts_bill
 from planner.costs.parts import schedule_lines
 from planner.network.cables import build_schedule
-from planner.plan.fileio import atomic_write_bytes, open_plan
+from planner.plan.fileio import open_plan
+from planner.safefile import check_target, write_file
 
 
 def register(sub) -> None:
@@ -22,12 +23,15 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    inputs = [args.file, *args.catalog]
+    if args.csv:
+        check_target(args.csv, inputs)  # never the plan or a catalog, whatever its extension; before any work
     catalog = load_catalog_arg(args)
     plan = open_plan(args.file, catalog)
     sched = build_schedule(plan, catalog)
     parts = schedule_parts(plan, catalog, sched)
-    if args.csv:
-        atomic_write_bytes(args.csv, sched.to_csv().encode("utf-8"))
+    if args.csv:  # checked as CSV (none to check), whatever the name's extension says
+        write_file(args.csv, sched.to_csv().encode("utf-8"), kind=".csv", inputs=inputs)
     if args.json:
         print(json.dumps({**sched.totals(), "parts": parts}, indent=1))
     else:

@@ -91,14 +91,15 @@ def _comparison(args, plan, catalog):
 
 
 def _netbox(args, out: Path) -> int:
-    from planner.export.netbox import file_names, write_netbox
+    from planner.export.netbox import check_export_folder, file_names, write_netbox
 
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: --netbox writes a folder of CSV files; {out.name} is a file")
+    check_export_folder(out)  # replaced whole: refused if it holds anything else (the plan, a catalog), before any work
     catalog = load_catalog_arg(args)
     export = write_netbox(open_plan(args.file, catalog), catalog, out)
     names = file_names(export)
-    counts = ", ".join(f"{len(export.rows[name[3:]]):,} {name[3:-4]}" for name in names)
+    counts = ", ".join(f"{export.count(name[3:]):,} {name[3:-4]}" for name in names)
     print(f"wrote {len(names)} NetBox import files to {out}, numbered in import order: {counts}")
     for note in export.notes:
         print(f"note: {note}")

@@ -3,11 +3,16 @@
 Column names are the field names of NetBox's import forms (``netbox/dcim/forms/bulk_import.py``:
 ``SiteImportForm``, ``RackImportForm``, ``DeviceImportForm``, ``PowerFeedImportForm``,
 ``CableImportForm`` ...); choice values are NetBox's (``netbox/dcim/choices.py``). Objects refer
-to each other by name, as those forms look them up. Everything is built in memory first, so an
-error leaves no file behind; each file is then written atomically.
+to each other by name, as those forms look them up.
+
+Writing (``write_netbox``): rows stream straight into the files of a hidden folder beside the
+target, which replaces the target folder only once every file is complete, so an error or a
+full disk leaves the previous export whole and the folder never mixes two plans. NetBox
+imports cells literally, so a name a spreadsheet would take as a formula (``= + - @``, tab,
+carriage return first) is refused, naming the objects, rather than altered (docs/safety.md).
 
 Why it is long: one builder per NetBox object type (sites, racks, device types, devices,
-power feeds, cables), in import order.
+power feeds, cables), in import order, and the one streamed, staged write of their files.
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ from __future__ import annotations
 import csv
 import io
 import math
+import os
 import re
+import shutil
+import tempfile
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,9 +34,12 @@ from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
 from planner.network.fabric import plan_fabric
-from planner.plan.fileio import atomic_write_bytes, save_failure
 from planner.plan.model import Plan
 from planner.report import palette
+from planner.safefile import (
+    SaveError, current_umask, fsync_dir, remove_stale_temporaries, save_failure, temporary_prefix,
+)
+from planner.text import FORMULA_STARTS, clean_text
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
 FILES: dict[str, tuple[str, ...]] = {
@@ -88,6 +99,10 @@ class NetBoxExport:
     def add(self, file: str, /, **row) -> None:
         self.rows[file].append(row)
 
+    def count(self, file: str) -> int:
+        """How many rows ``file`` has."""
+        return len(self.rows[file])
+
     def csv_text(self, name: str) -> str:
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=FILES[name], lineterminator="\n", extrasaction="raise")
@@ -105,9 +120,9 @@ def _unique(names: Counter, wanted: str, fallback: str, limit: int) -> str:
     return name
 
 
-def build_netbox(plan: Plan, catalog: Catalog) -> NetBoxExport:
-    """Every object of the plan as NetBox import rows (nothing written)."""
-    out = NetBoxExport()
+def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None) -> NetBoxExport:
+    """Every object of the plan as NetBox import rows, kept in memory (or streamed into ``out``)."""
+    out = NetBoxExport() if out is None else out
     site = plan.name[:100]
     out.add("sites.csv", name=site, slug=slugify(site), status="planned", description=plan.description[:200])
     rows = sorted({r.row for r in plan.racks if r.row})
@@ -342,25 +357,133 @@ def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: st
 
 def file_names(export: NetBoxExport) -> list[str]:
     """The files to write, numbered in import order ("01-sites.csv"); types with no rows are left out."""
-    return [f"{i:02d}-{name}" for i, name in enumerate(FILES, 1) if export.rows[name]]
+    return [f"{i:02d}-{name}" for i, name in enumerate(FILES, 1) if export.count(name)]
+
+
+NUMBERED = {f"{i:02d}-{name}" for i, name in enumerate(FILES, 1)}
+MAX_NAMED = 5
+
+
+def _some(items: list[str]) -> str:
+    """The first few of ``items`` and how many more, for a one-line message."""
+    more = f" and {len(items) - MAX_NAMED:,} more" if len(items) > MAX_NAMED else ""
+    return ", ".join(items[:MAX_NAMED]) + more
+
+
+class StreamedExport(NetBoxExport):
+    """Rows written to their files in ``folder`` as they are made (a file opens at its first
+    row), never held; a cell a spreadsheet would execute is noted, not written."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(rows={})
+        self.folder = folder
+        self.counts: dict[str, int] = dict.fromkeys(FILES, 0)
+        self.unsafe: list[str] = []
+        self._files: dict[str, tuple] = {}
+
+    def add(self, file: str, /, **row) -> None:
+        for column, value in row.items():
+            if isinstance(value, str) and value[:1] in FORMULA_STARTS:
+                self.unsafe.append(f"{file[:-4]} {column} {clean_text(value, 'line')[:60]!r}")
+        self.counts[file] += 1
+        if self.unsafe:
+            return
+        if file not in self._files:
+            numbered = f"{list(FILES).index(file) + 1:02d}-{file}"
+            handle = open(self.folder / numbered, "w", encoding="utf-8", newline="")
+            writer = csv.DictWriter(handle, fieldnames=FILES[file], lineterminator="\n", extrasaction="raise")
+            writer.writeheader()
+            self._files[file] = (handle, writer)
+        self._files[file][1].writerow(row)
+
+    def count(self, file: str) -> int:
+        return self.counts[file]
+
+    def finish(self) -> None:
+        """Close every file, durably; SaveError naming the objects a spreadsheet would execute."""
+        for handle, _ in self._files.values():
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+        self._files.clear()
+        if self.unsafe:
+            raise SaveError(f"cannot export to NetBox: {_some(self.unsafe)} begin with "
+                            "= + - @, a tab or a return, which a spreadsheet runs as a formula and NetBox stores "
+                            "as typed; rename them (nothing was written)")
+
+    def abandon(self) -> None:
+        """Close what is still open, after a failure (the files are removed with their folder)."""
+        for handle, _ in self._files.values():
+            try:
+                handle.close()
+            except OSError:
+                pass  # the buffered rest cannot be written either (the disk that failed)
+        self._files.clear()
+
+
+def check_export_folder(directory: str | Path) -> Path:
+    """The folder an export replaces (through a symbolic link), or SaveError: a file, or a folder
+    holding anything but an earlier export's numbered files (a plan or catalog among them)."""
+    target = Path(os.path.realpath(directory))
+    if target.exists() and not target.is_dir():
+        raise SaveError(f"cannot export to {target}: it is a file; NetBox import files go into a folder")
+    if target.is_dir():
+        try:
+            others = sorted(e.name for e in os.scandir(target) if e.name not in NUMBERED)
+        except OSError as exc:
+            raise save_failure(target / "01-sites.csv", exc) from None
+        if others:
+            raise SaveError(f"cannot export to {target}: it holds other files ({_some(others)}), which the export would "
+                            "replace; choose an empty or new folder (nothing was written)")
+    return target
 
 
 def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path) -> NetBoxExport:
-    """Write the files into ``directory`` (created if missing); PlannerError if it cannot be.
+    """Write the files into ``directory`` (created if missing, else replaced whole); SaveError if not.
 
-    Files of an earlier export that this one has no rows for are removed, so the folder never
-    mixes two plans."""
-    export = build_netbox(plan, catalog)
-    texts = {numbered: export.csv_text(numbered[3:]) for numbered in file_names(export)}
-    target = Path(directory)
+    The files are made in a hidden sibling folder and renamed into place together, so the
+    folder holds either the previous export or this one, never a mix."""
+    target = check_export_folder(directory)
     try:
-        target.mkdir(parents=True, exist_ok=True)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(target.parent)
+        staging = Path(tempfile.mkdtemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=target.parent))
     except OSError as exc:
         raise save_failure(target / "01-sites.csv", exc) from None
-    for name, text in texts.items():
-        atomic_write_bytes(target / name, text.encode("utf-8"))
-    for i, name in enumerate(FILES, 1):
-        stale = target / f"{i:02d}-{name}"
-        if stale.name not in texts and stale.is_file():
-            stale.unlink()
+    export = StreamedExport(staging)
+    try:
+        build_netbox(plan, catalog, export)
+        export.finish()
+        os.chmod(staging, _folder_mode(target))
+        fsync_dir(staging)
+        _swap_in(staging, target)
+    except OSError as exc:
+        raise save_failure(target / "01-sites.csv", exc) from None
+    finally:
+        export.abandon()
+        shutil.rmtree(staging, ignore_errors=True)
     return export
+
+
+def _folder_mode(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o777 & ~current_umask()
+
+
+def _swap_in(staging: Path, target: Path) -> None:
+    """Rename ``staging`` to ``target``; an earlier export is moved aside first and removed after
+    (put back if the rename fails)."""
+    if not target.exists():
+        os.rename(staging, target)
+    else:
+        aside = target.with_name(f"{temporary_prefix()}{os.urandom(4).hex()}~{target.name[:120]}")
+        os.rename(target, aside)
+        try:
+            os.rename(staging, target)
+        except OSError:
+            os.rename(aside, target)
+            raise
+        shutil.rmtree(aside, ignore_errors=True)
+    fsync_dir(target.parent)

@@ -9,7 +9,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.workbook.defined_name import DefinedName
 
 from planner.report import palette
-from planner.text import clean_text
+from planner.text import FORMULA_STARTS, clean_text
 
 INTEGER = "#,##0"
 USD = '"$"#,##0.00'
@@ -30,10 +30,6 @@ CATEGORY_FONTS = {c: Font(color=palette.text_color_on(v).lstrip("#")) for c, v i
 # Chart series in the order the app's charts draw them (build, then the rental options).
 SERIES_COLOURS = [c.lstrip("#") for c in palette.SERIES_COLORS]
 EMPTY_U_FILL = PatternFill("solid", fgColor=palette.sheet_color(palette.SHEET_EMPTY_U_FILL))
-
-
-# First characters a spreadsheet may take as the start of a formula (OWASP "CSV injection").
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def text(ws, row: int, col: int, value: Any, *, font: Font | None = None):

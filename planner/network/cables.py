@@ -40,6 +40,7 @@ from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
 from planner.network.media import Medium, choose_medium, medium_buckets
 from planner.plan.model import Placement, Plan
+from planner.text import spreadsheet_inert
 
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
 MANAGEMENT_SWITCHES = ("mgmt-1g-48",)
@@ -221,9 +222,11 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["link", "network", "tier", "from_rack", "from_u", "from_device", "from_port", "to_rack", "to_u",
                     "to_device", "to_port", "gbps", "medium", "route_m", "length_m", "part"])
-        kinds = [(k.network, k.tier, f"{k.gbps:g}", k.medium.name, f"{k.medium.stock_m:g}", k.part)
+        kinds = [(k.network, k.tier, f"{k.gbps:g}", k.medium.name, f"{k.medium.stock_m:g}", spreadsheet_inert(k.part))
                  for k in self.kinds]
-        rack, u, dev = self.site_rack, self.site_u, self.site_device
+        # names typed by users (racks, labels, catalog parts) never start a formula in a spreadsheet
+        rack, dev = list(map(spreadsheet_inert, self.site_rack)), list(map(spreadsheet_inert, self.site_device))
+        u = self.site_u
         w.writerows(
             [i, kd[0], kd[1], rack[a], u[a], dev[a], pa, rack[b], u[b], dev[b], pb, kd[2], kd[3], f"{length:.2f}",
              kd[4], kd[5]]

@@ -197,12 +197,18 @@ def test_a_real_failing_write_leaves_the_old_file(tmp_path):
 
 
 def test_only_this_writers_stale_temporary_files_are_removed(tmp_path):
+    from planner.safefile import owner_tag
+
     dead = 4_000_000  # above Linux's largest pid: no such process
-    ours = [f".plan.json.{dead}.abcd1234.tmp", ".old.xlsx.abcd1234.tmp"]
-    theirs = [f".notes.{dead}.abcd1234.tmp", ".photo.12345678.png", ".plan.json.1.bak", f".plan.json.{os.getpid()}.x1y2z3w4.tmp"]
+    host, namespace, live = owner_tag().split("~")
+    ours = [f".~gcp-tmp~{host}~{namespace}~{dead}~abcd1234~plan.json"]
+    theirs = [f".plan.json.{dead}.abcd1234.tmp", ".old.xlsx.abcd1234.tmp", ".photo.12345678.png", ".plan.json.1.bak",
+              f".~gcp-tmp~{host}~{namespace}~{live}~x1y2z3w4~plan.json",  # this process: still writing
+              f".~gcp-tmp~otherhost~{namespace}~{dead}~abcd1234~plan.json",  # another host's
+              f".~gcp-tmp~{host}~1~{dead}~abcd1234~plan.json"]  # another PID namespace's
     for name in ours + theirs:
         (tmp_path / name).write_text("x")
-    two_hours_ago = os.path.getmtime(tmp_path / ours[1]) - 7200
+    two_hours_ago = os.path.getmtime(tmp_path / ours[0]) - 7200
     for name in (".old.xlsx.abcd1234.tmp", ".photo.12345678.png"):
         os.utime(tmp_path / name, (two_hours_ago, two_hours_ago))
     save_plan(_plan("x"), tmp_path / "p.json")

@@ -219,9 +219,9 @@ def test_a_killed_save_leaves_a_temporary_file_that_the_next_save_removes(tmp_pa
         assert child.stdout.readline().strip() == b"writing"
         os.kill(child.pid, signal.SIGKILL)
         child.wait()
-        left = [n for n in names(tmp_path) if n.endswith(".tmp")]
+        left = [n for n in names(tmp_path) if n.startswith(".~gcp-tmp~")]
         # one left by this kill; the one before was removed when this save began
-        assert len(left) == 1 and left[0].startswith(".plan.json."), left
+        assert len(left) == 1 and f"~{child.pid}~" in left[0] and left[0].endswith("~plan.json"), left
     done = run("new", "--template", "single-node", "-o", "other.json", cwd=tmp_path)  # any save into the folder
     assert done.returncode == 0, done.stderr
     assert names(tmp_path) == ["other.json"]
@@ -235,7 +235,7 @@ def test_a_running_saves_temporary_file_is_left_alone(tmp_path):
         assert child.stdout.readline().strip() == b"writing"
         time.sleep(0.1)
         assert run("new", "--template", "single-node", "-o", "other.json", cwd=tmp_path).returncode == 0
-        assert len([n for n in names(tmp_path) if n.endswith(".tmp")]) == 1  # still being written
+        assert len([n for n in names(tmp_path) if n.startswith(".~gcp-tmp~")]) == 1  # still being written
     finally:
         os.kill(child.pid, signal.SIGKILL)
         child.wait()

@@ -19,6 +19,8 @@ import pytest
 from planner.design.templates import build_template
 from planner.plan.commands import AddRack
 from planner.plan.fileio import load_plan, save_plan
+from PySide6.QtWidgets import QMessageBox
+
 from ui import app as ui_app
 from ui.file_actions import FileActions
 from ui.plan_lock import lock_path
@@ -121,3 +123,54 @@ def test_the_lock_of_a_killed_instance_is_taken_over_without_asking(qtbot, monke
     assert asked == [] and window.doc.path == plan_path and not window.plan_guard.read_only
     window.close()
     assert not lock_path(plan_path).exists()  # released on a normal close
+
+
+# -- a restored recovery copy meets the plan's lock and a newer file ---------------------------
+
+def _copy_of(tmp_path, plan_path, saved_at: float):
+    from datetime import datetime
+
+    from ui.recovery import RecoveryCopy
+
+    mine = build_template("single-node")
+    mine.name = "restored from the crash"
+    copy_path = tmp_path / "session-crashed.json"
+    save_plan(mine, copy_path, keep=0)
+    return RecoveryCopy(copy_path, datetime.fromtimestamp(saved_at), str(plan_path), mine.name)
+
+
+def _empty_window(qtbot, monkeypatch, answer):
+    window, asked, errors = second_window(qtbot, monkeypatch, Path("no-such-plan.json"), answer)
+    window.autosave = None  # the test's window keeps no recovery copies of its own
+    monkeypatch.setattr(FileActions, "ask_unsaved", lambda self: QMessageBox.StandardButton.Discard)
+    return window, asked, errors
+
+
+def test_a_restored_copy_does_not_save_over_the_plan_another_instance_holds(qtbot, monkeypatch, tmp_path, plan_path,
+                                                                          first_instance):
+    from ui.session import restore_copy
+
+    before = plan_path.read_bytes()
+    window, asked, errors = _empty_window(qtbot, monkeypatch, "read_only")
+    assert restore_copy(window, _copy_of(tmp_path, plan_path, time.time())) is True
+    assert asked == [("plan.json", f"process {first_instance.pid} on {os.uname().nodename}")]
+    assert window.doc.plan.name == "restored from the crash" and window.plan_guard.read_only
+    assert window._save_to(plan_path) is False and "open read-only" in errors[-1]
+    assert plan_path.read_bytes() == before  # the other instance's plan is untouched
+    window.doc.undo_stack.setClean()
+
+
+def test_a_restored_copy_asks_before_saving_over_a_plan_written_since(qtbot, monkeypatch, tmp_path, plan_path):
+    from ui.session import restore_copy
+
+    copy = _copy_of(tmp_path, plan_path, time.time() - 60)  # autosaved a minute ago, then the crash
+    theirs = build_template("single-node")
+    theirs.name = "saved by the other instance after the crash"
+    save_plan(theirs, plan_path)
+    window, asked, _ = _empty_window(qtbot, monkeypatch, "cancel")
+    questions = []
+    monkeypatch.setattr(FileActions, "ask_overwrite_changed", lambda self, path: questions.append(path) or False)
+    assert restore_copy(window, copy) is True and asked == []  # nobody holds it now
+    assert window._save_to(plan_path) is False and questions == [plan_path]
+    assert load_plan(plan_path).name == "saved by the other instance after the crash"
+    window.doc.undo_stack.setClean()
