@@ -44,7 +44,10 @@ class PlanGuard:
         self.read_only = False
 
     def holder(self, path: Path) -> str | None:
-        """Who else has ``path`` open ("process 123 on host"), or None when nobody does."""
+        """Who else has ``path`` open ("process 123 on host"), or None when nobody does (this
+        window's own lock on it is no one else's)."""
+        if self._lock is not None and self.path is not None and Path(path) == self.path:
+            return None
         probe = QLockFile(str(lock_path(path)))
         probe.setStaleLockTime(0)  # stale only when its process is gone
         if probe.tryLock(0):

@@ -242,7 +242,7 @@ def test_auto_place_128_dgx_b200_keeps_the_design_whole_and_the_summary_filled(w
     dialog.accept()
     assert window.summary.text("gpus") == "1,152"
     assert not [f.message for f in doc.report.findings if f.severity == "error"]
-    for key in ("tokens_per_s", "gpu_idle_pct", "allreduce_ms", "mfu", "time_to_train"):
+    for key in ("tokens_per_s", "gpu_idle_pct", "idle_cause", "mfu", "time_to_train"):
         assert window.summary.text(key) not in ("", "–"), key
     assert window.undo_action.text().replace("&", "").startswith("Undo Auto-place 128 x")
     window.undo_action.trigger()
