@@ -16,6 +16,8 @@ from PySide6.QtWidgets import QListView, QMenu
 
 from planner.findings import Finding
 from planner.plan.changes import ChangeSet
+from planner.remedies.commands import remedy_command
+from planner.remedies.fix import fix_each, fixable
 from planner.report.finding_rows import Edit, FindingRows
 from planner.report.model import Report
 from ui import theme
@@ -25,7 +27,8 @@ SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
 DISPLAY, DECORATION, TOOLTIP = (int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
                                                  Qt.ItemDataRole.ToolTipRole))
 CODE_ROLE = Qt.ItemDataRole.UserRole + 3
-_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE, CODE_ROLE})
+FINDING_ROLE = Qt.ItemDataRole.UserRole + 4
+_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE, CODE_ROLE, FINDING_ROLE})
 NO_FINDINGS = None  # the row that says there is nothing to show
 NO_FINDINGS_TEXT = "No findings: the plan passes every check."
 
@@ -110,9 +113,12 @@ class FindingsModel(QAbstractListModel):
             return self._icons[f.severity]
         if role == TOOLTIP:
             return (f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
+                    + (f"\nFix (right-click): {f.remedy.label}" if fixable([f]) else "")
                     + "\nRight-click: what this check means (Help > Guide)")
         if role == CODE_ROLE:
             return f.code
+        if role == FINDING_ROLE:
+            return f
         return f.where if role == WHERE_ROLE else f.severity
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
@@ -168,8 +174,9 @@ class ChecksPanel(QListView):
     helpRequested = Signal(str)
     """A finding's code: the user asked what it means (its section of the guide)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, doc=None, parent=None):
         super().__init__(parent)
+        self.doc = doc  # the document a Fix edits; None: the list only shows
         self.findings = FindingsModel(self)
         self.setModel(self.findings)
         self.setIconSize(QSize(16, 16))
@@ -199,12 +206,31 @@ class ChecksPanel(QListView):
         self.titleChanged.emit(self.title)
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        code = self.indexAt(event.pos()).data(CODE_ROLE)
-        if not code:
-            return
+        menu = self.context_menu(self.indexAt(event.pos()))
+        if menu is not None:
+            menu.exec(event.globalPos())
+
+    def context_menu(self, index: QModelIndex) -> QMenu | None:
+        """Fix (when the finding has a remedy), Fix all, and what the check means."""
+        finding = index.data(FINDING_ROLE)
+        if finding is None:
+            return None
         menu = QMenu(self)
-        menu.addAction(f"What {code} means", lambda: self.helpRequested.emit(code))
-        menu.exec(event.globalPos())
+        if self.doc is not None and fixable([finding]):
+            menu.addAction(f"Fix: {finding.remedy.label}", lambda: self.fix(finding))
+        count = len(fixable(self.doc.report.findings)) if self.doc is not None else 0
+        if count:
+            menu.addAction(f"Fix all ({count} with a remedy)", self.fix_all)
+        menu.addAction(f"What {finding.code} means", lambda: self.helpRequested.emit(finding.code))
+        return menu
+
+    def fix(self, finding: Finding) -> bool:
+        """Apply the finding's remedy: one undo step, named after what it did."""
+        return self.doc.apply(remedy_command(finding.remedy))
+
+    def fix_all(self) -> int:
+        """Apply every remedy, re-evaluating after each: one undo step per fix; how many."""
+        return len(fix_each(lambda: self.doc.report.findings, self.doc.apply))
 
     def _activated(self, index: QModelIndex) -> None:
         if index.flags() & Qt.ItemFlag.ItemIsEnabled:

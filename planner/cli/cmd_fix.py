@@ -28,8 +28,8 @@ def run(args) -> int:
     save_plan(plan, args.output, inputs=inputs)
     for command in result.applied:
         print(f"fixed: {command.label}")
-    for finding, reason in result.refused:
-        print(f"not fixed: {finding.code}: {reason}")
+    for command, reason in result.refused:
+        print(f"not fixed: {command.label}: {reason}")
     if not result.applied:
         print("nothing to fix automatically")
     report = evaluate(plan, catalog)

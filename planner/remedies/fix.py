@@ -4,6 +4,7 @@ more GPUs makes a new even batch)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from planner.findings import Finding
@@ -17,8 +18,8 @@ MAX_FIXES = 20  # a bound on the rounds: each remedy is tried at most once per f
 @dataclass(slots=True)
 class FixResult:
     applied: list[Command] = field(default_factory=list)
-    refused: list[tuple[Finding, str]] = field(default_factory=list)
-    """Remedies that could not be applied, with the reason."""
+    refused: list[tuple[Command, str]] = field(default_factory=list)
+    """Remedies that could not be applied (their commands), with the reason."""
 
 
 def fixable(findings: list[Finding]) -> list[Finding]:
@@ -29,19 +30,33 @@ def fixable(findings: list[Finding]) -> list[Finding]:
 def fix_all(history: History, *, limit: int = MAX_FIXES) -> FixResult:
     """Apply remedies one by one, each one undo step of ``history``."""
     result = FixResult()
+
+    def apply(command: Command) -> bool:
+        try:
+            history.apply(command)
+        except CommandError as exc:
+            result.refused.append((command, str(exc)))
+            return False
+        return True
+
+    result.applied = fix_each(lambda: evaluate(history.plan, history.catalog).findings, apply, limit=limit)
+    return result
+
+
+def fix_each(findings: Callable[[], list[Finding]], apply: Callable[[Command], bool], *,
+             limit: int = MAX_FIXES) -> list[Command]:
+    """Apply the remedy of the first fixable finding of ``findings()`` with ``apply`` (False:
+    refused), again until none is left that was not tried; the commands applied, in order.
+    The app passes its document's report and apply, so each fix is one undo step there."""
+    applied: list[Command] = []
     tried: set = set()
     for _ in range(limit):
-        pending = [f for f in fixable(evaluate(history.plan, history.catalog).findings)
-                   if (f.code, f.where, f.remedy) not in tried]
+        pending = [f for f in fixable(findings()) if (f.code, f.where, f.remedy) not in tried]
         if not pending:
             break
         finding = pending[0]
         tried.add((finding.code, finding.where, finding.remedy))
         command = remedy_command(finding.remedy)
-        try:
-            history.apply(command)
-        except CommandError as exc:
-            result.refused.append((finding, str(exc)))
-            continue
-        result.applied.append(command)
-    return result
+        if apply(command):
+            applied.append(command)
+    return applied
