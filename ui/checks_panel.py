@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap, QPolygonF
-from PySide6.QtWidgets import QListView, QMenu
+from PySide6.QtWidgets import QHBoxLayout, QListView, QMenu, QPushButton, QWidget
 
 from planner.findings import Finding
 from planner.plan.changes import ChangeSet
@@ -189,10 +189,47 @@ class ChecksPanel(QListView):
         self.clicked.connect(self._activated)
         self.activated.connect(self._activated)
         self.title = "Checks"
+        self._build_fix_bar()
         self._rows = FindingRows()  # the rows as segments, to follow a drop by its change set
+
+    def _build_fix_bar(self) -> None:
+        """Fix (the selected finding) and Fix all, in a bar above the rows (in the view's
+        top margin, so the list stays the dock's widget)."""
+        self.fix_bar = QWidget(self)
+        bar = QHBoxLayout(self.fix_bar)
+        bar.setContentsMargins(4, 2, 4, 2)
+        self.fix_button = QPushButton("Fix", self.fix_bar)
+        self.fix_all_button = QPushButton("Fix all", self.fix_bar)
+        self.fix_button.setToolTip("Apply the selected finding's remedy (one undo step)")
+        self.fix_all_button.setToolTip("Apply every remedy the findings carry, one undo step each")
+        bar.addWidget(self.fix_button)
+        bar.addWidget(self.fix_all_button)
+        bar.addStretch(1)
+        self.fix_button.clicked.connect(lambda: self.fix(self.currentIndex().data(FINDING_ROLE)))
+        self.fix_all_button.clicked.connect(self.fix_all)
+        self.selectionModel().currentChanged.connect(lambda *_: self._update_fix_bar())
+        self.fix_bar.setVisible(self.doc is not None)
+        if self.doc is not None:
+            self.setViewportMargins(0, self.fix_bar.sizeHint().height(), 0, 0)
+        self._update_fix_bar()
+
+    def _update_fix_bar(self) -> None:
+        finding = self.currentIndex().data(FINDING_ROLE)
+        self.fix_button.setEnabled(finding is not None and bool(fixable([finding])))
+        count = len(fixable(self.doc.report.findings)) if self.doc is not None else 0
+        self.fix_all_button.setEnabled(count > 0)
+        self.fix_all_button.setText(f"Fix all ({count})" if count else "Fix all")
+        self.fix_button.setToolTip(f"Fix: {finding.remedy.label}" if self.fix_button.isEnabled()
+                                   else "The selected finding has no automatic remedy")
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        rect = self.contentsRect()
+        self.fix_bar.setGeometry(rect.x(), rect.y(), rect.width(), self.fix_bar.sizeHint().height())
 
     def on_changed(self, changes: ChangeSet | None, report: Report) -> None:
         self.show_report(report, changes)
+        self._update_fix_bar()
 
     def show_report(self, report: Report, changes: ChangeSet | None = None) -> None:
         edits = self._rows.update(report, changes)

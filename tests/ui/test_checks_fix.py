@@ -51,3 +51,20 @@ def test_fix_all_is_one_undo_step_per_fix(window):
     assert window.checks.messages("error") == []
     doc.undo_stack.undo()
     assert doc.plan.settings.workload.dp == 8 and _switches(doc) == 10
+
+
+def test_the_fix_button_fixes_the_selected_finding(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    doc, checks = window.doc, window.checks
+    assert not checks.fix_all_button.isEnabled()  # the medium template has nothing to fix
+    doc.apply(SetSetting("workload", "global_batch_tokens", 1021 * 4096))  # DP 4: 1,020 is nearest
+    assert checks.fix_all_button.text() == "Fix all (1)"
+    checks.setCurrentIndex(_row(checks, "rack.power.nameplate_over_cap"))
+    assert not checks.fix_button.isEnabled()
+    checks.setCurrentIndex(_row(checks, "workload.batch.uneven"))
+    assert checks.fix_button.isEnabled()
+    qtbot.mouseClick(checks.fix_button, Qt.MouseButton.LeftButton)
+    assert doc.plan.settings.workload.global_batch_tokens == 1020 * 4096
+    assert doc.undo_stack.undoText() == "Set the global batch to 1,020 sequences"
+    assert checks.fix_all_button.text() == "Fix all"
