@@ -6,8 +6,9 @@ CDUs of 250 kW for 130.6 kW of liquid heat (N+1), TP 8 x PP 4 x DP 4, 1,024 sequ
 import pytest
 
 from planner.design.templates import build_template
+from planner.findings import Remedy
 from planner.hardware.catalog import default_catalog
-from planner.plan.commands import History, RemoveDevices, SetSetting
+from planner.plan.commands import CommandError, History, RemoveDevices, SetSetting
 from planner.plan.fileio import plan_to_json
 from planner.remedies.commands import remedy_command
 from planner.remedies.fix import fix_all
@@ -120,3 +121,22 @@ def test_check_json_gives_each_finding_its_remedy_or_null(history):
                                "network racks", "device": "qm9700", "count": 2}
     over_cap = next(f for f in findings if f["code"] == "rack.power.nameplate_over_cap")
     assert over_cap["remedy"] is None
+
+
+def test_a_fractional_batch_goes_to_whole_sequences(history):
+    # 1,024 x 4,096 + 2,047 tokens = 1,024.4998 sequences: 1,024 whole ones (4,194,304 tokens)
+    history.apply(SetSetting("workload", "global_batch_tokens", 1024 * 4096 + 2047))
+    f = _finding(history.plan, "workload.batch.fractional_sequences")
+    assert dict(f.remedy.figures) == {"sequences": 1024, "tokens": 4_194_304}
+    history.apply(remedy_command(f.remedy))
+    assert _finding(history.plan, "workload.batch.fractional_sequences") is None
+    assert _finding(history.plan, "workload.batch.uneven") is None  # 1,024 is a multiple of DP 4
+
+
+def test_a_remedy_the_plan_cannot_take_is_refused_and_leaves_the_plan_unchanged(history):
+    plan = history.plan
+    plan.placements = [p for p in plan.placements if p.device != "hgx-h100-8"]  # no GPU nodes left
+    before = plan_to_json(plan)
+    with pytest.raises(CommandError, match="no GPU nodes"):
+        history.apply(remedy_command(Remedy("add_switches", "Add 2", (("device", "qm9700"), ("count", 2)))))
+    assert plan_to_json(plan) == before
