@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QIcon, QPainter, QPixmap, QPolygonF
-from PySide6.QtWidgets import QListView, QMenu
+from PySide6.QtWidgets import QHBoxLayout, QListView, QMenu, QPushButton, QWidget
 
 from planner.findings import Finding
 from planner.plan.changes import ChangeSet
+from planner.remedies.commands import remedy_command
+from planner.remedies.fix import fix_each, fixable
 from planner.report.finding_rows import Edit, FindingRows
 from planner.report.model import Report
 from ui import theme
@@ -25,7 +27,8 @@ SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
 DISPLAY, DECORATION, TOOLTIP = (int(r) for r in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
                                                  Qt.ItemDataRole.ToolTipRole))
 CODE_ROLE = Qt.ItemDataRole.UserRole + 3
-_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE, CODE_ROLE})
+FINDING_ROLE = Qt.ItemDataRole.UserRole + 4
+_ROLES_SHOWN = frozenset({DISPLAY, DECORATION, TOOLTIP, WHERE_ROLE, SEVERITY_ROLE, CODE_ROLE, FINDING_ROLE})
 NO_FINDINGS = None  # the row that says there is nothing to show
 NO_FINDINGS_TEXT = "No findings: the plan passes every check."
 
@@ -110,9 +113,12 @@ class FindingsModel(QAbstractListModel):
             return self._icons[f.severity]
         if role == TOOLTIP:
             return (f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
+                    + (f"\nFix (right-click): {f.remedy.label}" if fixable([f]) else "")
                     + "\nRight-click: what this check means (Help > Guide)")
         if role == CODE_ROLE:
             return f.code
+        if role == FINDING_ROLE:
+            return f
         return f.where if role == WHERE_ROLE else f.severity
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
@@ -168,8 +174,9 @@ class ChecksPanel(QListView):
     helpRequested = Signal(str)
     """A finding's code: the user asked what it means (its section of the guide)."""
 
-    def __init__(self, parent=None):
+    def __init__(self, doc=None, parent=None):
         super().__init__(parent)
+        self.doc = doc  # the document a Fix edits; None: the list only shows
         self.findings = FindingsModel(self)
         self.setModel(self.findings)
         self.setIconSize(QSize(16, 16))
@@ -182,10 +189,47 @@ class ChecksPanel(QListView):
         self.clicked.connect(self._activated)
         self.activated.connect(self._activated)
         self.title = "Checks"
+        self._build_fix_bar()
         self._rows = FindingRows()  # the rows as segments, to follow a drop by its change set
+
+    def _build_fix_bar(self) -> None:
+        """Fix (the selected finding) and Fix all, in a bar above the rows (in the view's
+        top margin, so the list stays the dock's widget)."""
+        self.fix_bar = QWidget(self)
+        bar = QHBoxLayout(self.fix_bar)
+        bar.setContentsMargins(4, 2, 4, 2)
+        self.fix_button = QPushButton("Fix", self.fix_bar)
+        self.fix_all_button = QPushButton("Fix all", self.fix_bar)
+        self.fix_button.setToolTip("Apply the selected finding's remedy (one undo step)")
+        self.fix_all_button.setToolTip("Apply every remedy the findings carry, one undo step each")
+        bar.addWidget(self.fix_button)
+        bar.addWidget(self.fix_all_button)
+        bar.addStretch(1)
+        self.fix_button.clicked.connect(lambda: self.fix(self.currentIndex().data(FINDING_ROLE)))
+        self.fix_all_button.clicked.connect(self.fix_all)
+        self.selectionModel().currentChanged.connect(lambda *_: self._update_fix_bar())
+        self.fix_bar.setVisible(self.doc is not None)
+        if self.doc is not None:
+            self.setViewportMargins(0, self.fix_bar.sizeHint().height(), 0, 0)
+        self._update_fix_bar()
+
+    def _update_fix_bar(self) -> None:
+        finding = self.currentIndex().data(FINDING_ROLE)
+        self.fix_button.setEnabled(finding is not None and bool(fixable([finding])))
+        count = len(fixable(self.doc.report.findings)) if self.doc is not None else 0
+        self.fix_all_button.setEnabled(count > 0)
+        self.fix_all_button.setText(f"Fix all ({count})" if count else "Fix all")
+        self.fix_button.setToolTip(f"Fix: {finding.remedy.label}" if self.fix_button.isEnabled()
+                                   else "The selected finding has no automatic remedy")
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        rect = self.contentsRect()
+        self.fix_bar.setGeometry(rect.x(), rect.y(), rect.width(), self.fix_bar.sizeHint().height())
 
     def on_changed(self, changes: ChangeSet | None, report: Report) -> None:
         self.show_report(report, changes)
+        self._update_fix_bar()
 
     def show_report(self, report: Report, changes: ChangeSet | None = None) -> None:
         edits = self._rows.update(report, changes)
@@ -199,12 +243,31 @@ class ChecksPanel(QListView):
         self.titleChanged.emit(self.title)
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        code = self.indexAt(event.pos()).data(CODE_ROLE)
-        if not code:
-            return
+        menu = self.context_menu(self.indexAt(event.pos()))
+        if menu is not None:
+            menu.exec(event.globalPos())
+
+    def context_menu(self, index: QModelIndex) -> QMenu | None:
+        """Fix (when the finding has a remedy), Fix all, and what the check means."""
+        finding = index.data(FINDING_ROLE)
+        if finding is None:
+            return None
         menu = QMenu(self)
-        menu.addAction(f"What {code} means", lambda: self.helpRequested.emit(code))
-        menu.exec(event.globalPos())
+        if self.doc is not None and fixable([finding]):
+            menu.addAction(f"Fix: {finding.remedy.label}", lambda: self.fix(finding))
+        count = len(fixable(self.doc.report.findings)) if self.doc is not None else 0
+        if count:
+            menu.addAction(f"Fix all ({count} with a remedy)", self.fix_all)
+        menu.addAction(f"What {finding.code} means", lambda: self.helpRequested.emit(finding.code))
+        return menu
+
+    def fix(self, finding: Finding) -> bool:
+        """Apply the finding's remedy: one undo step, named after what it did."""
+        return self.doc.apply(remedy_command(finding.remedy))
+
+    def fix_all(self) -> int:
+        """Apply every remedy, re-evaluating after each: one undo step per fix; how many."""
+        return len(fix_each(lambda: self.doc.report.findings, self.doc.apply))
 
     def _activated(self, index: QModelIndex) -> None:
         if index.flags() & Qt.ItemFlag.ItemIsEnabled:

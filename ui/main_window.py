@@ -71,7 +71,7 @@ class MainWindow(FileActions, QMainWindow):
         self.palette_panel = DevicePalette(doc.catalog)
         self.inspector = Inspector(doc)
         self.settings_panel = SettingsPanel(doc)
-        self.checks = ChecksPanel()
+        self.checks = ChecksPanel(doc)
         self.palette_dock = self._dock("Devices", "PaletteDock", self.palette_panel, Qt.DockWidgetArea.LeftDockWidgetArea)
         inspector_scroll = QScrollArea()
         inspector_scroll.setWidgetResizable(True)

@@ -22,7 +22,7 @@ from planner.errors import PlannerError, one_line
 from planner.text import clean_text
 
 # Subcommand modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ["templates", "new", "check", "compare", "sweep", "catalog", "fabrics", "rent", "cables", "export",
+SUBCOMMANDS = ["templates", "new", "check", "fix", "compare", "sweep", "catalog", "fabrics", "rent", "cables", "export",
                "import-prices"]
 
 

@@ -353,8 +353,12 @@ class _Layout:
         liquid_nodes, liquid_kw = liquid_load(self.plan, self.catalog)
         need = cdus_needed(liquid_nodes, liquid_kw, facility, self.catalog)
         need -= sum(1 for p in self.plan.placements if p.device == facility.cdu_device)
+        self.add_cdus(gpu_racks, need)
+
+    def add_cdus(self, gpu_racks: list[str], need: int) -> None:
         if need <= 0:
             return
+        facility = self.plan.settings.facility
         # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
         room = racks_with_room(self.plan, self.catalog, gpu_racks, facility.cdu_device)[:need]
         self.place(facility.cdu_device, len(room), self.intent.cdu_rack, room, "cdu-", max_per_rack=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from planner.findings import Finding
+from planner.findings import Finding, Remedy
 from planner.hardware.catalog import Catalog
 from planner.settings import FacilitySettings
 
@@ -58,7 +58,8 @@ def evaluate_cooling(liquid_nodes: int, liquid_heat_milliwatts: int, counts: dic
         findings.append(Finding(
             "error", "cooling.cdu.short",
             f"{liquid_nodes} liquid-cooled nodes ({heat_kw:.1f} kW of design heat to liquid) need {needed} CDU"
-            f"{'s' if needed != 1 else ''} by the {_policy_text(facility, catalog)}; {placed} placed"))
+            f"{'s' if needed != 1 else ''} by the {_policy_text(facility, catalog)}; {placed} placed",
+            remedy=_add_cdus(facility, catalog, needed - placed)))
     elif liquid and placed_kw + 1e-9 < heat_kw:
         short = True
         findings.append(Finding(
@@ -68,6 +69,14 @@ def evaluate_cooling(liquid_nodes: int, liquid_heat_milliwatts: int, counts: dic
         findings.append(Finding("info", "cooling.cdu.unused",
                                 f"{placed} CDU{'s' if placed != 1 else ''} placed but no node is liquid-cooled"))
     return Cooling(needed, placed, placed_kw, short), findings
+
+
+def _add_cdus(facility: FacilitySettings, catalog: Catalog, count: int) -> Remedy | None:
+    cdu = catalog.get(facility.cdu_device)
+    if cdu is None:
+        return None
+    return Remedy("add_cdus", f"Add {count} x {cdu.model} to the liquid-cooled racks",
+                  (("device", cdu.id), ("count", count)))
 
 
 def _policy_text(facility: FacilitySettings, catalog: Catalog) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.technologies import TECHNOLOGIES
 from planner.network.fabric import FabricSize
-from planner.findings import Finding
+from planner.findings import Finding, Remedy
 from planner.settings import GUIDE, FabricSettings, WorkloadSettings
 
 
@@ -120,7 +120,9 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
             "error", "network.ports.short",
             f"The compute fabric needs {size.switches} x {switch.model} ({tiers}) = {needed} ports; "
             f"{placed_switches} placed = {placed} ports: {missing} ports missing ({short} switch"
-            f"{'es' if short != 1 else ''})")]
+            f"{'es' if short != 1 else ''})",
+            remedy=Remedy("add_switches", f"Add {short} x {switch.model} to the network racks",
+                          (("device", switch.id), ("count", short))))]
     if placed > needed:
         return [Finding("info", "network.ports.spare",
                         f"{placed - needed} fabric switch ports spare ({placed} placed, {needed} needed for {tiers})")]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from planner.findings import Finding
+from planner.findings import Finding, Remedy
 from planner.network.checks import NodeSummary
 from planner.network.technologies import TECHNOLOGIES
 from planner.settings import FabricSettings, WorkloadSettings
@@ -90,7 +90,9 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
         findings.append(Finding(
             "error", "workload.parallelism.mismatch",
             f"TP {w.tp}{cp} x PP {w.pp} x DP {w.dp} = {job} GPUs, but the plan places {nodes.gpus}: "
-            f"set the parallelism so that the job uses every GPU"))
+            f"set the parallelism so that the job uses every GPU",
+            remedy=Remedy("set_parallelism", f"Choose a parallelism for all {nodes.gpus:,} GPUs",
+                          (("gpus", nodes.gpus),))))
         return
     shape = job_shape(nodes, fabric)
     local = shape.local_gpus
@@ -152,7 +154,8 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
         out.append(Finding(
             "warning", "workload.batch.fractional_sequences",
             f"The global batch of {w.global_batch_tokens:,} tokens is {sequences:,.2f} sequences of "
-            f"{w.seq_len:,} tokens: make it a whole number of sequences"))
+            f"{w.seq_len:,} tokens: make it a whole number of sequences",
+            remedy=_set_batch(max(1, round(sequences)), w.seq_len)))
         return out
     seqs = round(sequences)
     if seqs % per:
@@ -162,13 +165,20 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
             "warning", "workload.batch.uneven",
             f"A global batch of {seqs:,} sequences over DP {w.dp} x micro-batch {w.micro_batch_size} gives "
             f"{seqs / per:,.2f} micro-batches per replica: use {' or '.join(shown)} sequences "
-            f"(a multiple of {per:,})"))
+            f"(a multiple of {per:,})",
+            remedy=_set_batch(upper if lower == 0 or upper - seqs <= seqs - lower else lower, w.seq_len)))
     elif w.pp_schedule == "interleaved" and w.pp > 1 and micro_batches(w) % w.pp:
         out.append(Finding(
             "warning", "workload.pipeline.interleaved_batches",
             f"The interleaved schedule needs the micro-batches per step ({micro_batches(w)}) to be a multiple "
             f"of PP {w.pp} (Megatron-LM)"))
     return out
+
+
+def _set_batch(sequences: int, seq_len: int) -> Remedy:
+    """The batch set to ``sequences`` whole sequences (the nearest even one; a tie goes up)."""
+    return Remedy("set_batch", f"Set the global batch to {sequences:,} sequences",
+                  (("sequences", sequences), ("tokens", sequences * seq_len)))
 
 
 def escalation_findings(w: WorkloadSettings, run: WorkloadSettings, model: ModelShape, fabric: FabricSettings,

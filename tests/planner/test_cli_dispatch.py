@@ -94,6 +94,7 @@ MISSING_FILE = {
     "cables": (["cables", "missing.json"], "missing.json"),
     "export": (["export", "missing.json", "-o", "out.xlsx"], "missing.json"),
     "new": (["new", "--template", "medium", "-o", "no-such-folder/p.json"], "no-such-folder"),
+    "fix": (["fix", "missing.json", "-o", "out.json"], "missing.json"),
     "catalog": (["--catalog", "missing-catalog.json", "catalog"], "missing-catalog.json"),
     "templates": None,  # reads no file
     "rent": None,

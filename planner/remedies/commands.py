@@ -1,0 +1,123 @@
+"""A finding's remedy (``planner.findings.Remedy``) as an undoable command.
+
+The additions reuse the design's placement (``planner.design.build``): fabric switches go
+into the network racks with room, then into new air-cooled network racks; CDUs one into each
+liquid-cooled GPU rack with room, the rest into row-end CDU racks. The parallelism is the
+design's (``choose_parallelism``); the batch is the figure the finding names.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from planner.design.build import DesignError, _Layout, gpu_counts
+from planner.design.intent import Intent
+from planner.design.parallelism import choose_parallelism
+from planner.design.racks import switch_label
+from planner.findings import Remedy
+from planner.network.checks import summarise_nodes
+from planner.plan.changes import ChangeSet
+from planner.plan.commands import Command, CommandError, SetSetting
+
+
+def remedy_command(remedy: Remedy) -> Command:
+    """The command that applies ``remedy``; its label is the remedy's."""
+    kinds = {"add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism,
+             "set_batch": SetBatch}
+    if remedy.kind not in kinds:
+        raise CommandError(f"there is no automatic remedy '{remedy.kind}'")
+    return kinds[remedy.kind](remedy)
+
+
+def _layout(plan, catalog) -> _Layout:
+    """The design's placement over the plan as it is: its GPU system, its network racks."""
+    counts = gpu_counts(plan, catalog)
+    if not counts:
+        raise CommandError("the plan has no GPU nodes to size for")
+    system = Counter(counts).most_common(1)[0][0]
+    layout = _Layout(plan, catalog, Intent(system=system, nodes=counts[system]), catalog[system],
+                     sum(counts.values()))
+    layout.net = [r.id for r in plan.racks if any(
+        catalog.get(p.device) is not None and catalog[p.device].switch is not None
+        for p in plan.rack_members(r.id).values())]
+    return layout
+
+
+class AddMissing(Command):
+    """Add ``count`` fabric switches or CDUs where the design would put them, as one step."""
+
+    def __init__(self, remedy: Remedy):
+        self.remedy = remedy
+        self.device, self.count = str(remedy.figure("device")), int(remedy.figure("count"))
+        self._done: list[Command] = []
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.remedy.label
+
+    def do(self, plan, catalog):
+        if self._done:  # redo: the same edits, so ids stay stable for later commands
+            changes = ChangeSet(structure=True)
+            for c in self._done:
+                changes = changes | c.do(plan, catalog)
+            return changes
+        layout = _layout(plan, catalog)
+        try:
+            if self.remedy.kind == "add_switches":
+                layout.place(self.device, self.count, layout._net_spec(), layout.net,
+                             switch_label(catalog, self.device))
+            else:
+                gpu_racks = sorted({p.rack for p in plan.placements if p.device in gpu_counts(plan, catalog)},
+                                   key=plan.rack_index)
+                layout.add_cdus(gpu_racks, self.count)
+        except DesignError as exc:
+            for c in reversed(layout.done):
+                c.undo(plan, catalog)
+            raise CommandError(str(exc)) from None
+        self._done = list(layout.done)
+        return layout.changes | ChangeSet(structure=True)
+
+    def undo(self, plan, catalog):
+        changes = ChangeSet(structure=True)
+        for c in reversed(self._done):
+            changes = changes | c.undo(plan, catalog)
+        return changes
+
+
+class SetParallelism(Command):
+    """TP x PP x DP over every placed GPU, as the design chooses it."""
+
+    def __init__(self, remedy: Remedy):
+        self.remedy = remedy
+        self._old = self._new = None
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        w = self._new
+        return self.remedy.label if w is None else f"Set the parallelism to TP {w.tp} x PP {w.pp} x DP {w.dp}"
+
+    def do(self, plan, catalog):
+        old = plan.settings.workload
+        if self._new is None:
+            summary = summarise_nodes(gpu_counts(plan, catalog), catalog)
+            new, _ = choose_parallelism(old, plan.settings.fabric, summary)
+            if not summary.gpus or new.tp * new.cp * new.pp * new.dp != summary.gpus:
+                raise CommandError(f"no TP x PP x DP uses all {summary.gpus:,} GPUs for this model")
+            self._new = new
+        self._old = old
+        plan.settings.workload = self._new
+        return ChangeSet(settings=frozenset({"workload"}))
+
+    def undo(self, plan, catalog):
+        plan.settings.workload = self._old
+        return ChangeSet(settings=frozenset({"workload"}))
+
+
+class SetBatch(SetSetting):
+    def __init__(self, remedy: Remedy):
+        super().__init__("workload", "global_batch_tokens", int(remedy.figure("tokens")))
+        self.remedy = remedy
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.remedy.label

@@ -1,0 +1,62 @@
+"""Fix all: apply the remedy of each error and warning, re-evaluating after each, until
+none with a remedy is left (each fix can change the findings after it: a parallelism over
+more GPUs makes a new even batch)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from planner.findings import Finding
+from planner.plan.commands import Command, CommandError, History
+from planner.remedies.commands import remedy_command
+from planner.report.evaluate import evaluate
+
+MAX_FIXES = 20  # a bound on the rounds: each remedy is tried at most once per finding and figures
+
+
+@dataclass(slots=True)
+class FixResult:
+    applied: list[Command] = field(default_factory=list)
+    refused: list[tuple[Command, str]] = field(default_factory=list)
+    """Remedies that could not be applied (their commands), with the reason."""
+
+
+def fixable(findings: list[Finding]) -> list[Finding]:
+    """The errors and warnings that carry a remedy."""
+    return [f for f in findings if f.remedy is not None and f.severity != "info"]
+
+
+def fix_all(history: History, *, limit: int = MAX_FIXES) -> FixResult:
+    """Apply remedies one by one, each one undo step of ``history``."""
+    result = FixResult()
+
+    def apply(command: Command) -> bool:
+        try:
+            history.apply(command)
+        except CommandError as exc:
+            result.refused.append((command, str(exc)))
+            return False
+        return True
+
+    result.applied = fix_each(lambda: evaluate(history.plan, history.catalog).findings, apply, limit=limit)
+    return result
+
+
+def fix_each(findings: Callable[[], list[Finding]], apply: Callable[[Command], bool], *,
+             limit: int = MAX_FIXES) -> list[Command]:
+    """Apply the remedy of the first fixable finding of ``findings()`` with ``apply`` (False:
+    refused), again until none is left that was not tried; the commands applied, in order.
+    The app passes its document's report and apply, so each fix is one undo step there."""
+    applied: list[Command] = []
+    tried: set = set()
+    for _ in range(limit):
+        pending = [f for f in fixable(findings()) if (f.code, f.where, f.remedy) not in tried]
+        if not pending:
+            break
+        finding = pending[0]
+        tried.add((finding.code, finding.where, finding.remedy))
+        command = remedy_command(finding.remedy)
+        if apply(command):
+            applied.append(command)
+    return applied

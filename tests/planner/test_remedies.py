@@ -1,0 +1,142 @@
+"""Remedies as data on findings, applied as undoable commands (hand-worked on the medium
+template: 16 x HGX H100 = 128 GPUs, a fabric of 8 leaf + 2 spine QM9700 (64 ports), 2
+CDUs of 250 kW for 130.6 kW of liquid heat (N+1), TP 8 x PP 4 x DP 4, 1,024 sequences of
+4,096 tokens)."""
+
+import pytest
+
+from planner.design.templates import build_template
+from planner.findings import Remedy
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import CommandError, History, RemoveDevices, SetSetting
+from planner.plan.fileio import plan_to_json
+from planner.remedies.commands import remedy_command
+from planner.remedies.fix import fix_all
+from planner.report.compare import report_json
+from planner.report.evaluate import evaluate
+
+CATALOG = default_catalog()
+
+
+@pytest.fixture
+def history():
+    return History(build_template("medium"), CATALOG)
+
+
+def _finding(plan, code):
+    found = [f for f in evaluate(plan, CATALOG).findings if f.code == code]
+    return found[0] if found else None
+
+
+def _count(plan, device):
+    return sum(1 for p in plan.placements if p.device == device)
+
+
+def test_two_leaf_switches_removed_are_added_back(history):
+    plan = history.plan
+    history.apply(RemoveDevices([p.id for p in plan.placements if p.device == "qm9700"][:2]))
+    f = _finding(plan, "network.ports.short")
+    # 10 x 64 = 640 ports needed, 8 x 64 = 512 placed: 128 missing, 2 switches
+    assert "128 ports missing (2 switches)" in f.message
+    assert f.remedy.kind == "add_switches"
+    assert dict(f.remedy.figures) == {"device": "qm9700", "count": 2}
+    before = plan_to_json(plan)
+    command = remedy_command(f.remedy)
+    history.apply(command)
+    assert _count(plan, "qm9700") == 10
+    assert _finding(plan, "network.ports.short") is None
+    # the switches go into the network rack, which has room (no new rack)
+    assert {plan.rack(p.rack).name for p in plan.placements if p.device == "qm9700"} == {"NET-01"}
+    assert command.label == "Add 2 x Quantum-2 QM9700 (64 x NDR 400G) to the network racks"
+    history.undo()
+    assert plan_to_json(plan) == before
+
+
+def test_missing_cdus_are_added(history):
+    plan = history.plan
+    history.apply(RemoveDevices([p.id for p in plan.placements if p.device == "cdu-inrack-250"]))
+    f = _finding(plan, "cooling.cdu.short")
+    assert "need 2 CDUs" in f.message and "0 placed" in f.message
+    assert dict(f.remedy.figures) == {"device": "cdu-inrack-250", "count": 2}
+    history.apply(remedy_command(f.remedy))
+    assert _count(plan, "cdu-inrack-250") == 2
+    assert _finding(plan, "cooling.cdu.short") is None
+    assert all(plan.rack(p.rack).cooling == "liquid" for p in plan.placements if p.device == "cdu-inrack-250")
+
+
+def test_parallelism_is_chosen_for_every_gpu(history):
+    plan = history.plan
+    history.apply(SetSetting("workload", "dp", 8))  # 8 x 4 x 8 = 256 GPUs asked, 128 placed
+    f = _finding(plan, "workload.parallelism.mismatch")
+    assert dict(f.remedy.figures) == {"gpus": 128}
+    command = remedy_command(f.remedy)
+    history.apply(command)
+    w = plan.settings.workload
+    assert w.tp * w.cp * w.pp * w.dp == 128
+    assert _finding(plan, "workload.parallelism.mismatch") is None
+    assert command.label == f"Set the parallelism to TP {w.tp} x PP {w.pp} x DP {w.dp}"
+
+
+def test_batch_goes_to_the_nearest_multiple_of_dp_times_micro_batch(history):
+    plan = history.plan
+    # 1,021 sequences over DP 4 x micro-batch 1: 1,020 is 1 away, 1,024 is 3 away
+    history.apply(SetSetting("workload", "global_batch_tokens", 1021 * 4096))
+    f = _finding(plan, "workload.batch.uneven")
+    assert dict(f.remedy.figures) == {"sequences": 1020, "tokens": 4_177_920}
+    history.apply(remedy_command(f.remedy))
+    assert plan.settings.workload.global_batch_tokens == 4_177_920
+    assert _finding(plan, "workload.batch.uneven") is None
+
+
+def test_a_tie_rounds_the_batch_up(history):
+    history.apply(SetSetting("workload", "global_batch_tokens", 1022 * 4096))  # 1,020 and 1,024 both 2 away
+    f = _finding(history.plan, "workload.batch.uneven")
+    assert f.remedy.figure("sequences") == 1024
+
+
+def test_fix_all_mends_three_problems_in_three_undo_steps(history):
+    plan = history.plan
+    original = plan_to_json(plan)
+    history.apply(RemoveDevices([p.id for p in plan.placements if p.device == "qm9700"][:2]))
+    history.apply(RemoveDevices([p.id for p in plan.placements if p.device == "cdu-inrack-250"][:1]))
+    history.apply(SetSetting("workload", "dp", 8))
+    broken = plan_to_json(plan)
+    result = fix_all(history)
+    assert len(result.applied) == 3 and not result.refused
+    assert not evaluate(plan, CATALOG).has_errors
+    for _ in result.applied:
+        history.undo()
+    assert plan_to_json(plan) == broken
+    for _ in range(3):
+        history.undo()
+    assert plan_to_json(plan) == original
+
+
+def test_check_json_gives_each_finding_its_remedy_or_null(history):
+    plan = history.plan
+    history.apply(RemoveDevices([p.id for p in plan.placements if p.device == "qm9700"][:2]))
+    findings = report_json(plan, CATALOG, evaluate(plan, CATALOG))["findings"]
+    short = next(f for f in findings if f["code"] == "network.ports.short")
+    assert short["remedy"] == {"kind": "add_switches", "label": "Add 2 x Quantum-2 QM9700 (64 x NDR 400G) to the "
+                               "network racks", "device": "qm9700", "count": 2}
+    over_cap = next(f for f in findings if f["code"] == "rack.power.nameplate_over_cap")
+    assert over_cap["remedy"] is None
+
+
+def test_a_fractional_batch_goes_to_whole_sequences(history):
+    # 1,024 x 4,096 + 2,047 tokens = 1,024.4998 sequences: 1,024 whole ones (4,194,304 tokens)
+    history.apply(SetSetting("workload", "global_batch_tokens", 1024 * 4096 + 2047))
+    f = _finding(history.plan, "workload.batch.fractional_sequences")
+    assert dict(f.remedy.figures) == {"sequences": 1024, "tokens": 4_194_304}
+    history.apply(remedy_command(f.remedy))
+    assert _finding(history.plan, "workload.batch.fractional_sequences") is None
+    assert _finding(history.plan, "workload.batch.uneven") is None  # 1,024 is a multiple of DP 4
+
+
+def test_a_remedy_the_plan_cannot_take_is_refused_and_leaves_the_plan_unchanged(history):
+    plan = history.plan
+    plan.placements = [p for p in plan.placements if p.device != "hgx-h100-8"]  # no GPU nodes left
+    before = plan_to_json(plan)
+    with pytest.raises(CommandError, match="no GPU nodes"):
+        history.apply(remedy_command(Remedy("add_switches", "Add 2", (("device", "qm9700"), ("count", 2)))))
+    assert plan_to_json(plan) == before

@@ -1,0 +1,70 @@
+"""Fix from the checks list: a finding's remedy as one undo step named after what it did,
+and Fix all (the medium template: 10 QM9700 for 8 leaf + 2 spine; TP 8 x PP 4 x DP 4)."""
+
+from planner.plan.commands import RemoveDevices, SetSetting
+from ui.checks_panel import CODE_ROLE
+
+
+def _row(checks, code):
+    model = checks.model()
+    return next(model.index(i) for i in range(model.rowCount()) if model.index(i).data(CODE_ROLE) == code)
+
+
+def _actions(menu):
+    return {a.text(): a for a in menu.actions()}
+
+
+def _switches(doc):
+    return sum(1 for p in doc.plan.placements if p.device == "qm9700")
+
+
+def test_fix_from_the_context_menu_adds_the_switches_and_undo_takes_them_away(window):
+    doc = window.doc
+    doc.apply(RemoveDevices([p.id for p in doc.plan.placements if p.device == "qm9700"][:2]))
+    assert _switches(doc) == 8
+    label = "Fix: Add 2 x Quantum-2 QM9700 (64 x NDR 400G) to the network racks"
+    actions = _actions(window.checks.context_menu(_row(window.checks, "network.ports.short")))
+    assert "Fix all (1 with a remedy)" in actions
+    actions[label].trigger()
+    assert _switches(doc) == 10
+    assert not [m for m in window.checks.messages("error") if "ports missing" in m]
+    assert doc.undo_stack.undoText() == "Add 2 x Quantum-2 QM9700 (64 x NDR 400G) to the network racks"
+    doc.undo_stack.undo()
+    assert _switches(doc) == 8
+    assert [m for m in window.checks.messages("error") if "128 ports missing (2 switches)" in m]
+
+
+def test_a_finding_without_remedy_offers_no_fix(window):
+    menu = window.checks.context_menu(_row(window.checks, "rack.power.nameplate_over_cap"))
+    assert [a.text() for a in menu.actions()] == ["What rack.power.nameplate_over_cap means"]
+
+
+def test_fix_all_is_one_undo_step_per_fix(window):
+    doc = window.doc
+    doc.apply(RemoveDevices([p.id for p in doc.plan.placements if p.device == "qm9700"][:2]))
+    doc.apply(SetSetting("workload", "dp", 8))  # 8 x 4 x 8 = 256 GPUs on 128
+    steps = doc.undo_stack.count()
+    assert window.checks.fix_all() == 2
+    assert doc.undo_stack.count() == steps + 2
+    w = doc.plan.settings.workload
+    assert w.tp * w.pp * w.dp == 128 and _switches(doc) == 10
+    assert window.checks.messages("error") == []
+    doc.undo_stack.undo()
+    assert doc.plan.settings.workload.dp == 8 and _switches(doc) == 10
+
+
+def test_the_fix_button_fixes_the_selected_finding(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    doc, checks = window.doc, window.checks
+    assert not checks.fix_all_button.isEnabled()  # the medium template has nothing to fix
+    doc.apply(SetSetting("workload", "global_batch_tokens", 1021 * 4096))  # DP 4: 1,020 is nearest
+    assert checks.fix_all_button.text() == "Fix all (1)"
+    checks.setCurrentIndex(_row(checks, "rack.power.nameplate_over_cap"))
+    assert not checks.fix_button.isEnabled()
+    checks.setCurrentIndex(_row(checks, "workload.batch.uneven"))
+    assert checks.fix_button.isEnabled()
+    qtbot.mouseClick(checks.fix_button, Qt.MouseButton.LeftButton)
+    assert doc.plan.settings.workload.global_batch_tokens == 1020 * 4096
+    assert doc.undo_stack.undoText() == "Set the global batch to 1,020 sequences"
+    assert checks.fix_all_button.text() == "Fix all"
