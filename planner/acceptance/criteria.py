@@ -1,0 +1,200 @@
+"""The acceptance tests of a plan: what a site engineer runs on the delivered cluster, the
+figure the planner expects of each and the pass threshold.
+
+Expected figures come from the planner's own models:
+
+- nccl-tests bus bandwidth by message size from the collective model
+  (``planner.network.collective``, the definitions of nccl-tests ``doc/PERFORMANCE.md``):
+  within one node a ring over the node's GPUs at the NVLink bandwidth the workload model
+  uses; across the nodes a ring over every GPU whose bottleneck is the slower of the node's
+  compute NICs (NICs x line rate / 8 x fabric efficiency) and NVLink, with the fabric's
+  per-step latency. busbw = algbw x 2(n-1)/n (all-reduce), x (n-1)/n (all-gather,
+  reduce-scatter, all-to-all), so it compares with the link bandwidth whatever n is;
+- ``ib_write_bw``: one NIC's line rate / 8 x the fabric efficiency;
+- fio: the storage section's checkpoint write per node and aggregate, and the same bounds
+  on reads (the filesystem's read bandwidth, the node's storage links).
+
+A test passes at ``acceptance_fraction`` (a fabric setting: the planning guide's 75 %) of its
+expected figure, judged at the largest message size for nccl-tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from planner.design.build import gpu_counts
+from planner.hardware.catalog import Catalog
+from planner.network.checks import summarise_nodes
+from planner.network.collective import collective
+from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, efficiency, latency_s
+from planner.plan.model import Plan
+from planner.report.evaluate import evaluate
+from planner.workload.checks import job_shape
+from planner.workload.models import model_shape
+from planner.workload.training import PCIE5_X16_GBS
+
+SIZES = tuple(8 << (2 * i) for i in range(16))  # 8 B to 8 GiB in factors of 4 (nccl-tests -b 8 -e 8G -f 4)
+COLLECTIVES = {"all_reduce": "all_reduce_perf", "all_gather": "all_gather_perf",
+               "reduce_scatter": "reduce_scatter_perf", "alltoall": "alltoall_perf"}
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    size_bytes: int
+    expected_gbs: float
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptanceTest:
+    """One test: the commands to run, the expected figure (GB/s), the pass threshold and the
+    line rate it is a share of. ``points``: nccl-tests' expected busbw by message size."""
+
+    id: str
+    tool: str  # "nccl-tests", "perftest", "fio", "dcgm"
+    title: str
+    commands: tuple[str, ...]
+    expected_gbs: float | None = None
+    threshold_gbs: float | None = None
+    line_rate_gbs: float | None = None
+    points: tuple[Point, ...] = ()
+    collective: str = ""
+    files: tuple[tuple[str, str], ...] = ()  # (name, text): fio job files
+
+    @property
+    def threshold_share_of_line(self) -> float | None:
+        if self.threshold_gbs is None or not self.line_rate_gbs:
+            return None
+        return self.threshold_gbs / self.line_rate_gbs
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptancePack:
+    plan_name: str
+    nodes: int
+    gpus_per_node: int
+    fraction: float
+    tests: tuple[AcceptanceTest, ...] = field(default_factory=tuple)
+
+    def test(self, test_id: str) -> AcceptanceTest | None:
+        return next((t for t in self.tests if t.id == test_id), None)
+
+
+def _factor(kind: str) -> str:
+    return "all_reduce" if kind == "all_reduce" else "all_gather"  # alltoall: (n-1)/n, as all-gather
+
+
+def nccl_points(kind: str, ranks: int, bandwidth_gbs: float, alpha_s: float) -> tuple[Point, ...]:
+    """Expected busbw per message size: the collective model's ring on ``ranks`` ranks."""
+    points = []
+    for size in SIZES:
+        c = collective(_factor(kind), ranks, float(size), bandwidth_gbs, alpha_s)
+        points.append(Point(size, round(c.bus_bandwidth_gbs or 0.0, 3)))
+    return tuple(points)
+
+
+def nccl_env(tech_id: str, nics: int, sharp: bool) -> str:
+    """The NCCL environment for the fabric (device names are the usual mlx5_N: check with ibv_devices)."""
+    t = TECHNOLOGIES[tech_id]
+    hcas = ",".join(f"mlx5_{i}" for i in range(max(nics, 1)))
+    if t.transport == "tcp":
+        return "-x NCCL_IB_DISABLE=1 -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
+    env = f"-x NCCL_IB_HCA={hcas} -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
+    if t.transport == "roce":
+        env += " -x NCCL_IB_GID_INDEX=3"
+    if sharp and t.sharp_capable:
+        env += " -x NCCL_COLLNET_ENABLE=1"
+    return env
+
+
+def _nccl_tests(kind: str, g: int, nodes: int, b_nv: float, b_node: float, line_node: float, nvlink_line: float,
+                alpha: float, env: str, fraction: float) -> list[AcceptanceTest]:
+    binary = COLLECTIVES[kind]
+    tests = []
+    pts = nccl_points(kind, g, b_nv, 0.0)
+    exp = pts[-1].expected_gbs
+    tests.append(AcceptanceTest(
+        f"nccl.{kind}.node", "nccl-tests", f"{binary}, one node ({g} GPUs, NVLink)",
+        (f"./build/{binary} -b 8 -e 8G -f 4 -g {g}",), exp, round(fraction * exp, 3), nvlink_line, pts, kind))
+    if nodes > 1:
+        ranks = nodes * g
+        bw = min(b_node, b_nv)
+        pts = nccl_points(kind, ranks, bw, alpha)
+        exp = pts[-1].expected_gbs
+        tests.append(AcceptanceTest(
+            f"nccl.{kind}.cluster", "nccl-tests", f"{binary}, all {nodes} nodes ({ranks} GPUs)",
+            (f"mpirun -np {ranks} -N {g} --hostfile hosts {env} ./build/{binary} -b 8 -e 8G -f 4 -g 1",
+             f"srun -N {nodes} --ntasks-per-node={g} --gpus-per-node={g} ./build/{binary} -b 8 -e 8G -f 4 -g 1"),
+            exp, round(fraction * exp, 3), line_node, pts, kind))
+    return tests
+
+
+def acceptance_pack(plan: Plan, catalog: Catalog) -> AcceptancePack:
+    settings = plan.settings
+    fabric, storage_settings, w = settings.fabric, settings.storage, settings.workload
+    fraction = fabric.acceptance_fraction
+    nodes = summarise_nodes(gpu_counts(plan, catalog), catalog)
+    report = evaluate(plan, catalog)
+    tests: list[AcceptanceTest] = []
+    if nodes.gpus:
+        shape = job_shape(nodes, fabric)
+        g = nodes.gpus_per_node
+        tech = fabric.technology
+        nic_rate = min(TECHNOLOGIES[tech].line_rate_gbps, nodes.nic_gbps or TECHNOLOGIES[tech].line_rate_gbps)
+        nics = max(1, round(shape.nics_per_gpu * g))
+        b_nv = (shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS) * fabric.nvlink_efficiency
+        nvlink_line = shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS
+        b_node = effective_gbs_per_gpu(fabric, tech, shape.nics_per_gpu, nodes.nic_gbps) * g
+        line_node = nics * nic_rate / 8.0
+        env = nccl_env(tech, nics, fabric.sharp)
+        kinds = ["all_reduce"]
+        if w.enabled and model_shape(w).is_moe and w.ep > 1:
+            kinds += ["all_gather", "reduce_scatter", "alltoall"]
+        for kind in kinds:
+            tests += _nccl_tests(kind, g, nodes.nodes, b_nv, b_node, line_node, nvlink_line, latency_s(fabric, tech),
+                                 env, fraction)
+        if nodes.nodes > 1:
+            per_nic = round(nic_rate / 8.0 * efficiency(fabric, tech), 3)
+            tests.append(AcceptanceTest(
+                "ib_write_bw", "perftest", f"ib_write_bw per NIC pair ({nics} NICs per node, {nic_rate:g} Gb/s)",
+                ("server (node A): for d in " + " ".join(f"mlx5_{i}" for i in range(nics))
+                 + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) & done; wait",
+                 "client (node B): for d in " + " ".join(f"mlx5_{i}" for i in range(nics))
+                 + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) NODE_A "
+                 "> ib_write_bw-$d.log & done; wait"),
+                per_nic, round(fraction * per_nic, 3), nic_rate / 8.0))
+        tests.append(AcceptanceTest(
+            "dcgm.diag", "dcgm", "DCGM diagnostics, level 3, every node",
+            ("dcgmi diag -r 3 -j > dcgm-$(hostname).json   # on each node; every test must report Pass",)))
+    tests += _storage_tests(report.storage, nodes.nodes, storage_settings.separate_checkpoint_pool, fraction)
+    return AcceptancePack(plan.name, nodes.nodes, nodes.gpus_per_node, fraction, tuple(tests))
+
+
+def _fio_job(name: str, rw: str, directory: str, jobs: int) -> str:
+    return (f"[global]\nioengine=libaio\ndirect=1\nbs=1M\nrw={rw}\nsize=16G\nnumjobs={jobs}\ngroup_reporting=1\n"
+            f"directory={directory}\n\n[{name}]\n")
+
+
+def _storage_tests(storage, nodes: int, separate: bool, fraction: float) -> list[AcceptanceTest]:
+    if storage is None or not storage.storage_devices or not nodes or storage.node_storage_gbs is None:
+        return []
+    per_node = storage.node_storage_gbs
+    ckpt, data = "/checkpoints", "/datasets" if separate else "/checkpoints"
+    write_node = storage.write_gbs_per_node
+    write_all = round(min(storage.write_gbs, nodes * per_node), 3)
+    read_node = round(min(per_node, storage.read_gbs), 3)
+    read_all = round(min(storage.read_gbs, nodes * per_node), 3)
+    out = []
+    for tid, title, rw, where, job, exp in (
+            ("fio.checkpoint_write.node", "Checkpoint write, one node", "write", ckpt, "checkpoint-write", write_node),
+            ("fio.checkpoint_write.aggregate", f"Checkpoint write, all {nodes} nodes at once", "write", ckpt,
+             "checkpoint-write", write_all),
+            ("fio.dataset_read.node", "Dataset read, one node", "read", data, "dataset-read", read_node),
+            ("fio.dataset_read.aggregate", f"Dataset read, all {nodes} nodes at once", "read", data, "dataset-read",
+             read_all)):
+        file = f"{job}.fio"
+        cmd = (f"fio --output-format=json {file} > {tid}.json" if tid.endswith(".node") else
+               f"fio --client=hosts --output-format=json {file} > {tid}.json   # hosts: every node, fio --server running")
+        out.append(AcceptanceTest(tid, "fio", title, (cmd,), exp, round(fraction * exp, 3),
+                                  per_node if tid.endswith(".node") else round(nodes * per_node, 3),
+                                  files=((file, _fio_job(job, rw, where, 8)),)))
+    return out

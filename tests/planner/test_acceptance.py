@@ -1,0 +1,132 @@
+"""The acceptance pack: commands with the plan's numbers, expected figures from the collective
+model worked out by hand, and measured logs judged against them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from planner.acceptance.criteria import acceptance_pack
+from planner.acceptance.pack import RUNBOOK, TESTS_JSON, write_pack
+from planner.acceptance.results import ResultError, judge_folder, judge_text
+from planner.design.templates import build_template
+from planner.hardware.catalog import default_catalog
+from tests.system_tools import require_tool
+
+CAT = default_catalog()
+DATA = Path(__file__).parent.parent / "data" / "acceptance"
+
+
+@pytest.fixture(scope="module")
+def medium_pack():
+    return acceptance_pack(build_template("medium", catalog=CAT), CAT)
+
+
+def test_medium_all_reduce_expected_from_the_ring_formula(medium_pack):
+    # medium: 16 nodes x 8 H100, 8 NDR NICs per node, IB latency 5 us, NVLink 900 GB/s both ways.
+    # One node: ring at NVLink 900/2 x 0.80 = 360 GB/s, no latency: busbw = 360 at every size.
+    node = medium_pack.test("nccl.all_reduce.node")
+    assert node.expected_gbs == pytest.approx(360.0)
+    assert node.threshold_gbs == pytest.approx(270.0)  # 75 %
+    assert "-g 8" in node.commands[0]
+    # Cluster: 128 ranks, bottleneck min(8 x 400/8 x 0.94 = 376, 360) = 360 GB/s.
+    # S = 8 GiB: t = 2 x 127 x 5 us + 2 x 127/128 x 8 GiB / 360e9 = 1.27 ms + 47.34 ms = 48.61 ms;
+    # busbw = algbw x 2(n-1)/n = 8 GiB / 48.61 ms x 254/128 = 350.6 GB/s.
+    cl = medium_pack.test("nccl.all_reduce.cluster")
+    assert cl.expected_gbs == pytest.approx(350.6, abs=0.1)
+    assert cl.line_rate_gbs == pytest.approx(400.0)  # 8 NICs x 50 GB/s
+    assert cl.threshold_share_of_line == pytest.approx(0.75 * 350.6 / 400, abs=1e-3)
+    assert "mpirun -np 128 -N 8" in cl.commands[0]
+    assert "NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7" in cl.commands[0]
+    assert "srun -N 16 --ntasks-per-node=8" in cl.commands[1]
+    # 8 B: latency bound, 254 x 5 us = 1.27 ms: busbw ~ 0
+    assert cl.points[0].expected_gbs < 0.001
+    assert medium_pack.test("nccl.alltoall.cluster") is None  # dense model, no EP
+
+
+def test_medium_nic_and_storage_expectations(medium_pack):
+    ib = medium_pack.test("ib_write_bw")
+    assert ib.expected_gbs == pytest.approx(400 / 8 * 0.94)  # 47 GB/s per NDR NIC
+    assert ib.threshold_gbs == pytest.approx(35.25)
+    w = medium_pack.test("fio.checkpoint_write.node")
+    assert w.expected_gbs > 0 and "rw=write" in w.files[0][1] and "directory=/checkpoints" in w.files[0][1]
+    r = medium_pack.test("fio.dataset_read.node")
+    assert "directory=/datasets" in r.files[0][1]
+    assert medium_pack.test("dcgm.diag").commands[0].startswith("dcgmi diag -r 3")
+
+
+def test_moe_with_ep_adds_the_other_collectives():
+    plan = build_template("medium", catalog=CAT)
+    plan.settings.workload = plan.settings.workload.model_copy(update={"model": "mixtral-8x7b", "ep": 8})
+    pack = acceptance_pack(plan, CAT)
+    for kind in ("all_gather", "reduce_scatter", "alltoall"):
+        assert f"{kind}_perf" in pack.test(f"nccl.{kind}.cluster").commands[0]
+    # all-to-all on one node: factor (n-1)/n as all-gather, ring at 360 GB/s: busbw 360 at 8 GiB
+    assert pack.test("nccl.alltoall.node").expected_gbs == pytest.approx(360.0)
+
+
+def test_pack_written_as_runbook_json_and_job_files(medium_pack, tmp_path):
+    out = tmp_path / "pack"
+    names = write_pack(medium_pack, out)
+    assert RUNBOOK in names and "checkpoint-write.fio" in names
+    data = json.loads((out / TESTS_JSON).read_text())
+    ids = [t["id"] for t in data["tests"]]
+    assert "nccl.all_reduce.cluster" in ids and data["pass_fraction"] == 0.75
+    text = (out / RUNBOOK).read_text()
+    assert "mpirun -np 128" in text and "75 %" in text and "SIVARO" in text
+    # a second write replaces the pack whole; a folder holding other files is refused untouched
+    write_pack(medium_pack, out)
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "plan.json").write_text("{}")
+    with pytest.raises(Exception, match="holds other files"):
+        write_pack(medium_pack, tmp_path / "other")
+    assert (tmp_path / "other" / "plan.json").read_text() == "{}"
+
+
+def test_measured_logs_pass_and_fail(medium_pack, tmp_path):
+    good = judge_text(medium_pack, (DATA / "nccl_all_reduce_cluster_good.log").read_text(), "good.log")
+    assert good[0].test_id == "nccl.all_reduce.cluster" and good[0].measured_gbs == 340.0 and good[0].passed
+    slow = judge_text(medium_pack, (DATA / "nccl_all_reduce_cluster_slow.log").read_text(), "slow.log")
+    assert slow[0].measured_gbs == 140.0 and not slow[0].passed  # below 262.9 GB/s
+    ib = judge_text(medium_pack, (DATA / "ib_write_bw_mlx5_0.log").read_text(), "ib.log")
+    assert ib[0].measured_gbs == pytest.approx(390.40 / 8) and ib[0].passed  # 48.8 GB/s >= 35.25
+
+
+def test_wrong_values_and_truncated_logs_name_the_line(medium_pack):
+    with pytest.raises(ResultError, match=r"line \d+: 3 wrong values \(out-of-place\) at 33554432 bytes"):
+        judge_text(medium_pack, (DATA / "nccl_wrong.log").read_text(), "nccl_wrong.log")
+    with pytest.raises(ResultError, match=r"nccl_truncated.log, line \d+: a table row of 13 columns"):
+        judge_text(medium_pack, (DATA / "nccl_truncated.log").read_text(), "nccl_truncated.log")
+
+
+def test_real_fio_json_is_read(medium_pack, tmp_path):
+    require_tool("fio")
+    out = subprocess.run(["fio", "--name=ckpt", f"--directory={tmp_path}", "--rw=write", "--bs=1M", "--size=8M",
+                          "--output-format=json"], capture_output=True, text=True, check=True).stdout
+    data = json.loads(out[out.index("{"):])
+    bw = data["jobs"][0]["write"]["bw_bytes"] / 1e9
+    v = judge_text(medium_pack, out[out.index("{"):], "fio.json")
+    assert v[0].test_id == "fio.checkpoint_write.node"
+    assert v[0].measured_gbs == pytest.approx(bw, abs=1e-3) and v[0].measured_gbs > 0
+
+
+def test_cli_writes_and_judges(tmp_path):
+    plan = tmp_path / "medium.json"
+    env = {"PYTHONPATH": str(Path(__file__).parents[2])}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "planner", *a], capture_output=True, text=True, env=env)
+    assert run("new", "--template", "medium", "-o", str(plan)).returncode == 0
+    r = run("acceptance", str(plan), "-o", str(tmp_path / "pack"))
+    assert r.returncode == 0, r.stderr
+    res = tmp_path / "res"
+    res.mkdir()
+    (res / "nccl_all_reduce.log").write_text((DATA / "nccl_all_reduce_cluster_slow.log").read_text())
+    r = run("acceptance", str(plan), "--results", str(res), "--json")
+    assert r.returncode == 1
+    assert json.loads(r.stdout)["results"][0]["passed"] is False
+    (res / "nccl_all_reduce.log").write_text((DATA / "nccl_truncated.log").read_text())
+    r = run("acceptance", str(plan), "--results", str(res))
+    assert r.returncode == 2 and "truncated" in r.stderr and "Traceback" not in r.stderr
