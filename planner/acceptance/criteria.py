@@ -74,6 +74,7 @@ class AcceptancePack:
     gpus_per_node: int
     fraction: float
     tests: tuple[AcceptanceTest, ...] = field(default_factory=tuple)
+    hosts_per_node: int = 1  # an NVL72's compute trays
 
     def test(self, test_id: str) -> AcceptanceTest | None:
         return next((t for t in self.tests if t.id == test_id), None)
@@ -106,26 +107,58 @@ def nccl_env(tech_id: str, nics: int, sharp: bool) -> str:
     return env
 
 
-def _nccl_tests(kind: str, g: int, nodes: int, b_nv: float, b_node: float, line_node: float, nvlink_line: float,
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the ranks run: ``nodes`` of ``gpus`` GPUs (an NVLink domain), each ``hosts``
+    operating systems (an NVL72's compute trays) of ``gpus / hosts`` GPUs."""
+
+    nodes: int
+    gpus: int
+    hosts: int = 1
+
+    @property
+    def gpus_per_host(self) -> int:
+        return max(1, self.gpus // self.hosts)
+
+
+def _launch(ranks: int, layout: Layout, env: str, binary: str) -> tuple[str, str]:
+    per_host, hosts = layout.gpus_per_host, max(1, ranks // layout.gpus_per_host)
+    return (f"mpirun -np {ranks} -N {per_host} --hostfile hosts {env} ./build/{binary} -b 8 -e 8G -f 4 -g 1",
+            f"srun -N {hosts} --ntasks-per-node={per_host} --gpus-per-node={per_host} ./build/{binary} "
+            "-b 8 -e 8G -f 4 -g 1")
+
+
+def _nccl_tests(kind: str, layout: Layout, b_nv: float, b_node: float, line_node: float, nvlink_line: float,
                 alpha: float, env: str, fraction: float) -> list[AcceptanceTest]:
-    binary = COLLECTIVES[kind]
+    binary, g = COLLECTIVES[kind], layout.gpus
     tests = []
     pts = nccl_points(kind, g, b_nv, 0.0)
     exp = pts[-1].expected_gbs
-    tests.append(AcceptanceTest(
-        f"nccl.{kind}.node", "nccl-tests", f"{binary}, one node ({g} GPUs, NVLink)",
-        (f"./build/{binary} -b 8 -e 8G -f 4 -g {g}",), exp, round(fraction * exp, 3), nvlink_line, pts, kind))
-    if nodes > 1:
-        ranks = nodes * g
-        bw = min(b_node, b_nv)
-        pts = nccl_points(kind, ranks, bw, alpha)
+    if layout.hosts == 1:
+        node_cmd: tuple[str, ...] = (f"./build/{binary} -b 8 -e 8G -f 4 -g {g}",)
+        where = f"one node ({g} GPUs, NVLink)"
+    else:
+        node_cmd = _launch(g, layout, env, binary)
+        where = f"one NVLink domain ({g} GPUs on {layout.hosts} trays)"
+    tests.append(AcceptanceTest(f"nccl.{kind}.node", "nccl-tests", f"{binary}, {where}", node_cmd, exp,
+                                round(fraction * exp, 3), nvlink_line, pts, kind))
+    if layout.nodes > 1:
+        ranks = layout.nodes * g
+        pts = nccl_points(kind, ranks, min(b_node, b_nv), alpha)
         exp = pts[-1].expected_gbs
         tests.append(AcceptanceTest(
-            f"nccl.{kind}.cluster", "nccl-tests", f"{binary}, all {nodes} nodes ({ranks} GPUs)",
-            (f"mpirun -np {ranks} -N {g} --hostfile hosts {env} ./build/{binary} -b 8 -e 8G -f 4 -g 1",
-             f"srun -N {nodes} --ntasks-per-node={g} --gpus-per-node={g} ./build/{binary} -b 8 -e 8G -f 4 -g 1"),
-            exp, round(fraction * exp, 3), line_node, pts, kind))
+            f"nccl.{kind}.cluster", "nccl-tests", f"{binary}, all {layout.nodes} nodes ({ranks} GPUs)",
+            _launch(ranks, layout, env, binary), exp, round(fraction * exp, 3), line_node, pts, kind))
     return tests
+
+
+def _hosts(plan: Plan, catalog: Catalog, gpus_per_node: int) -> int:
+    """Compute trays of the rack-scale system holding the most GPUs (1 for ordinary nodes)."""
+    counts = gpu_counts(plan, catalog)
+    types = [catalog.get(i) for i in counts]
+    best = max((d for d in types if d is not None and d.gpus == gpus_per_node), key=lambda d: counts[d.id],
+               default=None)
+    return best.compute_trays if best is not None and best.compute_trays else 1
 
 
 def acceptance_pack(plan: Plan, catalog: Catalog) -> AcceptancePack:
@@ -135,6 +168,7 @@ def acceptance_pack(plan: Plan, catalog: Catalog) -> AcceptancePack:
     nodes = summarise_nodes(gpu_counts(plan, catalog), catalog)
     report = evaluate(plan, catalog)
     tests: list[AcceptanceTest] = []
+    hosts_per_node = 1
     if nodes.gpus:
         shape = job_shape(nodes, fabric)
         g = nodes.gpus_per_node
@@ -145,28 +179,32 @@ def acceptance_pack(plan: Plan, catalog: Catalog) -> AcceptancePack:
         nvlink_line = shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS
         b_node = effective_gbs_per_gpu(fabric, tech, shape.nics_per_gpu, nodes.nic_gbps) * g
         line_node = nics * nic_rate / 8.0
-        env = nccl_env(tech, nics, fabric.sharp)
+        layout = Layout(nodes.nodes, g, _hosts(plan, catalog, g))
+        hosts_per_node = layout.hosts
+        host_nics = max(1, nics // layout.hosts)
+        env = nccl_env(tech, host_nics, fabric.sharp)
         kinds = ["all_reduce"]
         if w.enabled and model_shape(w).is_moe and w.ep > 1:
             kinds += ["all_gather", "reduce_scatter", "alltoall"]
         for kind in kinds:
-            tests += _nccl_tests(kind, g, nodes.nodes, b_nv, b_node, line_node, nvlink_line, latency_s(fabric, tech),
-                                 env, fraction)
-        if nodes.nodes > 1:
+            tests += _nccl_tests(kind, layout, b_nv, b_node, line_node, nvlink_line, latency_s(fabric, tech), env,
+                                 fraction)
+        if nodes.nodes > 1 or layout.hosts > 1:
             per_nic = round(nic_rate / 8.0 * efficiency(fabric, tech), 3)
             tests.append(AcceptanceTest(
-                "ib_write_bw", "perftest", f"ib_write_bw per NIC pair ({nics} NICs per node, {nic_rate:g} Gb/s)",
-                ("server (node A): for d in " + " ".join(f"mlx5_{i}" for i in range(nics))
+                "ib_write_bw", "perftest", f"ib_write_bw per NIC pair ({host_nics} NICs per host, {nic_rate:g} Gb/s)",
+                ("server (node A): for d in " + " ".join(f"mlx5_{i}" for i in range(host_nics))
                  + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) & done; wait",
-                 "client (node B): for d in " + " ".join(f"mlx5_{i}" for i in range(nics))
+                 "client (node B): for d in " + " ".join(f"mlx5_{i}" for i in range(host_nics))
                  + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) NODE_A "
                  "> ib_write_bw-$d.log & done; wait"),
                 per_nic, round(fraction * per_nic, 3), nic_rate / 8.0))
         tests.append(AcceptanceTest(
-            "dcgm.diag", "dcgm", "DCGM diagnostics, level 3, every node",
+            "dcgm.diag", "dcgm", f"DCGM diagnostics, level 3, every host ({nodes.nodes * layout.hosts})",
             ("dcgmi diag -r 3 -j > dcgm-$(hostname).json   # on each node; every test must report Pass",)))
-    tests += _storage_tests(report.storage, nodes.nodes, storage_settings.separate_checkpoint_pool, fraction)
-    return AcceptancePack(plan.name, nodes.nodes, nodes.gpus_per_node, fraction, tuple(tests))
+    tests += _storage_tests(report.storage, nodes.nodes, hosts_per_node, storage_settings.separate_checkpoint_pool,
+                            fraction)
+    return AcceptancePack(plan.name, nodes.nodes, nodes.gpus_per_node, fraction, tuple(tests), hosts_per_node)
 
 
 def _fio_job(name: str, rw: str, directory: str, jobs: int) -> str:
@@ -174,27 +212,29 @@ def _fio_job(name: str, rw: str, directory: str, jobs: int) -> str:
             f"directory={directory}\n\n[{name}]\n")
 
 
-def _storage_tests(storage, nodes: int, separate: bool, fraction: float) -> list[AcceptanceTest]:
+def _storage_tests(storage, nodes: int, hosts: int, separate: bool, fraction: float) -> list[AcceptanceTest]:
+    """fio on one host (an NVL72's tray: its share of the rack's storage links) and on every host."""
     if storage is None or not storage.storage_devices or not nodes or storage.node_storage_gbs is None:
         return []
     per_node = storage.node_storage_gbs
+    per_host = per_node / hosts
     ckpt, data = "/checkpoints", "/datasets" if separate else "/checkpoints"
-    write_node = storage.write_gbs_per_node
+    write_node = round(min(per_host, storage.write_gbs), 3)
     write_all = round(min(storage.write_gbs, nodes * per_node), 3)
-    read_node = round(min(per_node, storage.read_gbs), 3)
+    read_node = round(min(per_host, storage.read_gbs), 3)
     read_all = round(min(storage.read_gbs, nodes * per_node), 3)
     out = []
     for tid, title, rw, where, job, exp in (
-            ("fio.checkpoint_write.node", "Checkpoint write, one node", "write", ckpt, "checkpoint-write", write_node),
+            ("fio.checkpoint_write.node", "Checkpoint write, one host", "write", ckpt, "checkpoint-write", write_node),
             ("fio.checkpoint_write.aggregate", f"Checkpoint write, all {nodes} nodes at once", "write", ckpt,
              "checkpoint-write", write_all),
-            ("fio.dataset_read.node", "Dataset read, one node", "read", data, "dataset-read", read_node),
+            ("fio.dataset_read.node", "Dataset read, one host", "read", data, "dataset-read", read_node),
             ("fio.dataset_read.aggregate", f"Dataset read, all {nodes} nodes at once", "read", data, "dataset-read",
              read_all)):
         file = f"{job}.fio"
         cmd = (f"fio --output-format=json {file} > {tid}.json" if tid.endswith(".node") else
                f"fio --client=hosts --output-format=json {file} > {tid}.json   # hosts: every node, fio --server running")
         out.append(AcceptanceTest(tid, "fio", title, (cmd,), exp, round(fraction * exp, 3),
-                                  per_node if tid.endswith(".node") else round(nodes * per_node, 3),
+                                  round(per_host, 3) if tid.endswith(".node") else round(nodes * per_node, 3),
                                   files=((file, _fio_job(job, rw, where, 8)),)))
     return out

@@ -53,10 +53,27 @@ def test_medium_nic_and_storage_expectations(medium_pack):
     assert ib.expected_gbs == pytest.approx(400 / 8 * 0.94)  # 47 GB/s per NDR NIC
     assert ib.threshold_gbs == pytest.approx(35.25)
     w = medium_pack.test("fio.checkpoint_write.node")
-    assert w.expected_gbs > 0 and "rw=write" in w.files[0][1] and "directory=/checkpoints" in w.files[0][1]
+    # medium: 2 x 400G storage NICs per node = 100 GB/s; all 16 nodes at once: min(the
+    # filesystem's 175 GB/s write, 16 x 100) = 175
+    assert w.expected_gbs == pytest.approx(100.0)
+    assert medium_pack.test("fio.checkpoint_write.aggregate").expected_gbs == pytest.approx(175.0)
+    assert "rw=write" in w.files[0][1] and "directory=/checkpoints" in w.files[0][1]
     r = medium_pack.test("fio.dataset_read.node")
     assert "directory=/datasets" in r.files[0][1]
     assert medium_pack.test("dcgm.diag").commands[0].startswith("dcgmi diag -r 3")
+
+
+def test_gb200_runs_on_the_racks_trays():
+    # gb200-nvl72-su: 8 NVL72 racks of 72 GPUs, 18 compute trays of 4 GPUs and 4 NICs each.
+    pack = acceptance_pack(build_template("gb200-nvl72-su", catalog=CAT), CAT)
+    node = pack.test("nccl.all_reduce.node")
+    assert node.expected_gbs == pytest.approx(1800 / 2 * 0.80)  # 720 GB/s: the rack's NVLink ring
+    assert "mpirun -np 72 -N 4" in node.commands[0] and "NCCL_IB_HCA=mlx5_0,mlx5_1,mlx5_2,mlx5_3 " in node.commands[0]
+    assert "srun -N 144 --ntasks-per-node=4" in pack.test("nccl.all_reduce.cluster").commands[1]  # 8 x 18 trays
+    # a rack's 36 x 400G storage NICs = 1,800 GB/s, a tray's share 1,800 / 18 = 100 GB/s; all 8 racks
+    # at once are held to the filesystem's 200 GB/s write
+    assert pack.test("fio.checkpoint_write.node").expected_gbs == pytest.approx(100.0)
+    assert pack.test("fio.checkpoint_write.aggregate").expected_gbs == pytest.approx(200.0)
 
 
 def test_moe_with_ep_adds_the_other_collectives():
