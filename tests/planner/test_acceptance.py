@@ -147,3 +147,50 @@ def test_cli_writes_and_judges(tmp_path):
     (res / "nccl_all_reduce.log").write_text((DATA / "nccl_truncated.log").read_text())
     r = run("acceptance", str(plan), "--results", str(res))
     assert r.returncode == 2 and "truncated" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_below_threshold_log_fails_and_as_built_variant_is_slower(medium_pack):
+    from planner.acceptance.asbuilt import AS_BUILT, record_as_built
+    from planner.acceptance.results import Verdict
+    from planner.plan.variants import resolve_variant
+    from planner.report.evaluate import evaluate
+
+    plan = build_template("medium", catalog=CAT)
+    slow = judge_text(medium_pack, (DATA / "nccl_all_reduce_cluster_slow.log").read_text(), "slow.log")
+    assert not slow[0].passed
+    fio = Verdict("fio.checkpoint_write.node", "fio.json", 20.0, 100.0, 75.0)
+    notes = record_as_built(plan, CAT, medium_pack, [*slow, fio])
+    assert plan.current_variant != AS_BUILT and len(notes) == 2
+    built = resolve_variant(plan, AS_BUILT)
+    # 140 of 350.6 GB/s measured: NDR efficiency 0.94 x 140 / 350.6 = 0.3754 (custom profile)
+    assert built.settings.fabric.efficiency_profile == "custom"
+    assert built.settings.fabric.efficiency_ib400 == pytest.approx(0.3754, abs=1e-4)
+    assert built.settings.storage.node_storage_gbs == 20.0  # one host = the node on HGX
+    planned = evaluate(plan, CAT)
+    as_built = evaluate(built, CAT)
+    assert as_built.workload.tokens_per_s < planned.workload.tokens_per_s
+    # the storage section reads the recorded 20 GB/s per node: one node alone writes
+    # min(20, 175) = 20 GB/s, planned min(100, 175) = 100
+    assert planned.storage.write_gbs_per_node == pytest.approx(100.0)
+    assert as_built.storage.write_gbs_per_node == pytest.approx(20.0)
+    # all 16 nodes still reach 16 x 20 = 320 GB/s, above the filesystem's 175: the
+    # checkpoint write time is the filesystem's, unchanged
+    assert as_built.storage.checkpoint_write_s == planned.storage.checkpoint_write_s
+
+
+def test_cli_as_built_saves_the_variant_and_compare_shows_it(tmp_path):
+    plan = tmp_path / "medium.json"
+    env = {"PYTHONPATH": str(Path(__file__).parents[2])}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "planner", *a], capture_output=True, text=True, env=env)
+    assert run("new", "--template", "medium", "-o", str(plan)).returncode == 0
+    res = tmp_path / "res"
+    res.mkdir()
+    (res / "all_reduce.log").write_text((DATA / "nccl_all_reduce_cluster_slow.log").read_text())
+    r = run("acceptance", str(plan), "--results", str(res), "--as-built", "--json")
+    assert r.returncode == 1, r.stderr  # the log fails its test; the variant is still recorded
+    built = json.loads(r.stdout)["as_built"]
+    assert built["tokens_per_s_as_built"] < built["tokens_per_s_planned"]
+    saved = json.loads(plan.read_text())
+    assert [v["name"] for v in saved["variants"]] == ["As built"]
+    r = run("compare", str(plan), "--variants", saved.get("base_variant", "Base"), "As built", "--json")
+    assert r.returncode == 0, r.stderr
