@@ -20,7 +20,7 @@ expected figure, judged at the largest message size for nccl-tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.design.build import gpu_counts
 from planner.hardware.catalog import Catalog
@@ -59,6 +59,15 @@ class AcceptanceTest:
     points: tuple[Point, ...] = ()
     collective: str = ""
     files: tuple[tuple[str, str], ...] = ()  # (name, text): fio job files
+    ring: tuple[int, float, float] | None = None  # nccl-tests: (ranks, bottleneck GB/s, per-step latency s)
+
+    def expected_at(self, size_bytes: int) -> float | None:
+        """Expected busbw at any message size (the model's ring), else the expected figure."""
+        if self.ring is None:
+            return self.expected_gbs
+        ranks, bandwidth, alpha = self.ring
+        c = collective(_factor(self.collective), ranks, float(size_bytes), bandwidth, alpha)
+        return round(c.bus_bandwidth_gbs or 0.0, 3)
 
     @property
     def threshold_share_of_line(self) -> float | None:
@@ -84,13 +93,15 @@ def _factor(kind: str) -> str:
     return "all_reduce" if kind == "all_reduce" else "all_gather"  # alltoall: (n-1)/n, as all-gather
 
 
-def nccl_points(kind: str, ranks: int, bandwidth_gbs: float, alpha_s: float) -> tuple[Point, ...]:
-    """Expected busbw per message size: the collective model's ring on ``ranks`` ranks."""
-    points = []
-    for size in SIZES:
-        c = collective(_factor(kind), ranks, float(size), bandwidth_gbs, alpha_s)
-        points.append(Point(size, round(c.bus_bandwidth_gbs or 0.0, 3)))
-    return tuple(points)
+def _nccl_test(test_id: str, kind: str, title: str, commands: tuple[str, ...], ranks: int, bandwidth_gbs: float,
+               alpha_s: float, line_gbs: float, fraction: float) -> AcceptanceTest:
+    """An nccl-tests test: expected busbw per message size from the collective model's ring on
+    ``ranks`` ranks, judged at the largest size."""
+    t = AcceptanceTest(test_id, "nccl-tests", title, commands, collective=kind, line_rate_gbs=line_gbs,
+                       ring=(ranks, bandwidth_gbs, alpha_s))
+    points = tuple(Point(size, t.expected_at(size)) for size in SIZES)
+    exp = points[-1].expected_gbs
+    return replace(t, points=points, expected_gbs=exp, threshold_gbs=round(fraction * exp, 3))
 
 
 def nccl_env(tech_id: str, nics: int, sharp: bool) -> str:
@@ -131,24 +142,19 @@ def _launch(ranks: int, layout: Layout, env: str, binary: str) -> tuple[str, str
 def _nccl_tests(kind: str, layout: Layout, b_nv: float, b_node: float, line_node: float, nvlink_line: float,
                 alpha: float, env: str, fraction: float) -> list[AcceptanceTest]:
     binary, g = COLLECTIVES[kind], layout.gpus
-    tests = []
-    pts = nccl_points(kind, g, b_nv, 0.0)
-    exp = pts[-1].expected_gbs
     if layout.hosts == 1:
         node_cmd: tuple[str, ...] = (f"./build/{binary} -b 8 -e 8G -f 4 -g {g}",)
         where = f"one node ({g} GPUs, NVLink)"
     else:
         node_cmd = _launch(g, layout, env, binary)
         where = f"one NVLink domain ({g} GPUs on {layout.hosts} trays)"
-    tests.append(AcceptanceTest(f"nccl.{kind}.node", "nccl-tests", f"{binary}, {where}", node_cmd, exp,
-                                round(fraction * exp, 3), nvlink_line, pts, kind))
+    tests = [_nccl_test(f"nccl.{kind}.node", kind, f"{binary}, {where}", node_cmd, g, b_nv, 0.0, nvlink_line,
+                        fraction)]
     if layout.nodes > 1:
         ranks = layout.nodes * g
-        pts = nccl_points(kind, ranks, min(b_node, b_nv), alpha)
-        exp = pts[-1].expected_gbs
-        tests.append(AcceptanceTest(
-            f"nccl.{kind}.cluster", "nccl-tests", f"{binary}, all {layout.nodes} nodes ({ranks} GPUs)",
-            _launch(ranks, layout, env, binary), exp, round(fraction * exp, 3), line_node, pts, kind))
+        tests.append(_nccl_test(f"nccl.{kind}.cluster", kind, f"{binary}, all {layout.nodes} nodes ({ranks} GPUs)",
+                                _launch(ranks, layout, env, binary), ranks, min(b_node, b_nv), alpha, line_node,
+                                fraction))
     return tests
 
 

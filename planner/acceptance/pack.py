@@ -53,6 +53,8 @@ def pack_json(pack: AcceptancePack) -> dict:
             "threshold_share_of_line_rate": t.threshold_share_of_line,
             "expected_busbw_by_size": [{"size_bytes": p.size_bytes, "busbw_gbs": p.expected_gbs} for p in t.points],
             "files": [name for name, _ in t.files],
+            **({"ring": {"ranks": t.ring[0], "bottleneck_gbs": t.ring[1], "latency_us": round(t.ring[2] * 1e6, 3)}}
+               if t.ring else {}),
         } for t in pack.tests],
     }
 

@@ -34,10 +34,13 @@ class Verdict:
     threshold_gbs: float | None
 
     @property
-    def passed(self) -> bool:
-        return self.threshold_gbs is None or self.measured_gbs >= self.threshold_gbs
+    def passed(self) -> bool | None:
+        """None: a result of no test in the plan's pack (nothing to judge it against)."""
+        return None if self.threshold_gbs is None else self.measured_gbs >= self.threshold_gbs
 
     def line(self) -> str:
+        if self.passed is None:
+            return f"SKIP {self.test_id}: measured {self.measured_gbs:,.1f} GB/s, not a test of this plan  [{self.file}]"
         word = "PASS" if self.passed else "FAIL"
         exp = "" if self.expected_gbs is None else f" (expected {self.expected_gbs:,.1f}, pass at {self.threshold_gbs:,.1f})"
         return f"{word} {self.test_id}: measured {self.measured_gbs:,.1f} GB/s{exp}  [{self.file}]"
@@ -56,10 +59,23 @@ class NcclRun:
 
 
 _NCCL_HEADER = re.compile(r"^#\s+size\s+count\s+type\s+redop\s+root\s+time\s+algbw\s+busbw\s+#wrong")
+_AVG = re.compile(r"^#?\s*Avg bus bandwidth\s*:\s*(\S+)")
+# what launchers put before each line: srun -l "0: ", Open MPI --tag-output "[1,0]<stdout>:"
+_PREFIX = re.compile(r"^(?:\s*\d+:\s|.*?<stdout>:)")
+
+
+def _unprefixed(line: str) -> str:
+    return _PREFIX.sub("", line, count=1)
+
+
+def _not_a_row(line: str) -> bool:
+    """Comments, NCCL's own INFO/WARN lines and the closing 'Out of bounds' line."""
+    text = line.strip()
+    return not text or text.startswith("#") or " NCCL " in text or text.startswith("Out of bounds")
 
 
 def parse_nccl(text: str, name: str) -> NcclRun:
-    lines = text.splitlines()
+    lines = [_unprefixed(ln) for ln in text.splitlines()]
     key = name.replace("-", "_")
     binary = next((b for k, b in COLLECTIVES.items() if b in text or k in key), "all_reduce_perf")
     ranks = len([ln for ln in lines if re.match(r"^#\s+Rank\s+\d+", ln)])
@@ -68,13 +84,14 @@ def parse_nccl(text: str, name: str) -> NcclRun:
         if _NCCL_HEADER.match(ln):
             in_table = True
             continue
-        if ln.lstrip().startswith("# Avg bus bandwidth"):
+        m = _AVG.match(ln.strip())
+        if m:
             try:
-                avg = float(ln.split(":", 1)[1])
-            except (IndexError, ValueError):
+                avg = float(m.group(1))
+            except ValueError:
                 raise ResultError(f"{name}, line {no}: cannot read the average bus bandwidth: {ln.strip()!r}") from None
             continue
-        if not in_table or not ln.strip() or ln.lstrip().startswith("#"):
+        if not in_table or _not_a_row(ln):
             continue
         f = ln.split()
         if len(f) != 13:
@@ -144,27 +161,29 @@ def judge_folder(pack: AcceptancePack, directory: str | Path) -> list[Verdict]:
 
 def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
     """Verdicts of one file, recognised by its content (nothing for a file of no known tool)."""
-    if text.lstrip().startswith("{") and '"fio version"' in text:
+    if '"fio version"' in text and "{" in text:
         try:
-            data = json.loads(text)
+            data = json.loads(text[text.index("{"):])  # fio may print notes before its JSON
         except ValueError as exc:
             raise ResultError(f"{name}: fio JSON that does not parse ({exc}): truncated?") from None
         rw, gbs = fio_gbs(data, name)
         scope = "aggregate" if "client_stats" in data else "node"
-        test = pack.test(f"fio.{'checkpoint_write' if rw == 'write' else 'dataset_read'}.{scope}")
-        return [_verdict(test, f"fio.{rw}.{scope}", name, gbs)]
+        return [_verdict(pack, f"fio.{'checkpoint_write' if rw == 'write' else 'dataset_read'}.{scope}", name, gbs)]
     if "BW average" in text and "#bytes" in text:
-        return [_verdict(pack.test("ib_write_bw"), "ib_write_bw", name, parse_ib_write_bw(text, name))]
+        return [_verdict(pack, "ib_write_bw", name, parse_ib_write_bw(text, name))]
     if re.search(r"^#\s+size\s+count", text, re.M) or "nThread" in text:
         run = parse_nccl(text, name)
         kind = next((k for k, b in COLLECTIVES.items() if b == run.binary), "all_reduce")
         scope = "cluster" if run.ranks > pack.gpus_per_node else "node"
-        test = pack.test(f"nccl.{kind}.{scope}")
-        return [_verdict(test, f"nccl.{kind}.{scope}", name, run.rows[-1][1])]
+        size, busbw, _ = max(run.rows)
+        return [_verdict(pack, f"nccl.{kind}.{scope}", name, busbw, size)]
     return []
 
 
-def _verdict(test, test_id: str, name: str, measured: float) -> Verdict:
-    if test is None:
+def _verdict(pack: AcceptancePack, test_id: str, name: str, measured: float, size: int | None = None) -> Verdict:
+    """Measured against the test's expected figure (nccl-tests: at the largest size measured)."""
+    test = pack.test(test_id)
+    if test is None or test.expected_gbs is None:
         return Verdict(test_id, name, round(measured, 3), None, None)
-    return Verdict(test.id, name, round(measured, 3), test.expected_gbs, test.threshold_gbs)
+    expected = test.expected_gbs if size is None else test.expected_at(size)
+    return Verdict(test.id, name, round(measured, 3), expected, round(pack.fraction * expected, 3))

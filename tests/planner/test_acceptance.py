@@ -194,3 +194,30 @@ def test_cli_as_built_saves_the_variant_and_compare_shows_it(tmp_path):
     assert [v["name"] for v in saved["variants"]] == ["As built"]
     r = run("compare", str(plan), "--variants", saved.get("base_variant", "Base"), "As built", "--json")
     assert r.returncode == 0, r.stderr
+
+
+def test_srun_prefixed_log_with_nccl_info_lines_is_judged_at_its_largest_size(medium_pack):
+    # srun -l puts "0: " before each line; NCCL INFO lines sit inside the table; the run went to
+    # 128 MiB only (-e 128M). One node of 8 GPUs at 360 GB/s with no latency: 360 GB/s at
+    # 128 MiB too, pass at 270; measured 300.02 out-of-place.
+    text = (DATA / "nccl_all_reduce_node_srun.log").read_text()
+    v = judge_text(medium_pack, text, "node.log")[0]
+    assert (v.test_id, v.measured_gbs, v.expected_gbs, v.threshold_gbs, v.passed) == (
+        "nccl.all_reduce.node", 300.02, 360.0, 270.0, True)
+
+
+def test_cluster_log_judged_at_its_own_largest_size(medium_pack):
+    # the slow cluster log's largest size is 8 GiB; a run stopping at 32 MiB is held to the
+    # model's busbw at 32 MiB: t = 254 x 5 us + 254/128 x 32 MiB / 360e9 = 1.27 + 0.1849 ms,
+    # busbw = 32 MiB / 1.4549 ms x 254/128 = 45.77 GB/s (latency bound), pass at 34.3
+    text = (DATA / "nccl_all_reduce_cluster_slow.log").read_text()
+    short = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("8589934592"))
+    v = judge_text(medium_pack, short, "short.log")[0]
+    assert v.expected_gbs == pytest.approx(45.77, abs=0.01)
+    assert v.measured_gbs == 130.0 and v.passed
+
+
+def test_a_log_of_no_test_in_the_pack_is_not_counted_as_a_pass(medium_pack):
+    text = (DATA / "nccl_all_reduce_node_srun.log").read_text()
+    v = judge_text(medium_pack, text, "all_gather_perf.log")[0]  # medium has no all-gather test
+    assert v.passed is None and v.line().startswith("SKIP nccl.all_gather.node")
