@@ -29,6 +29,7 @@ from planner.network.collective import collective
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, efficiency, latency_s
 from planner.plan.model import Plan
 from planner.report.evaluate import evaluate
+from planner.report.model import Report
 from planner.workload.checks import job_shape
 from planner.workload.models import model_shape
 from planner.workload.training import PCIE5_X16_GBS
@@ -167,12 +168,13 @@ def _hosts(plan: Plan, catalog: Catalog, gpus_per_node: int) -> int:
     return best.compute_trays if best is not None and best.compute_trays else 1
 
 
-def acceptance_pack(plan: Plan, catalog: Catalog) -> AcceptancePack:
+def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) -> AcceptancePack:
+    """The plan's acceptance tests (``report``: the plan's evaluation, if already made)."""
     settings = plan.settings
     fabric, storage_settings, w = settings.fabric, settings.storage, settings.workload
     fraction = fabric.acceptance_fraction
     nodes = summarise_nodes(gpu_counts(plan, catalog), catalog)
-    report = evaluate(plan, catalog)
+    report = report if report is not None else evaluate(plan, catalog)
     tests: list[AcceptanceTest] = []
     hosts_per_node = 1
     if nodes.gpus:

@@ -43,6 +43,19 @@ def runbook(pack: AcceptancePack) -> str:
     return "\n".join(lines)
 
 
+def runbook_rows(pack: AcceptancePack) -> list[list[str]]:
+    """The runbook as table rows (test, command, expected, pass at with its share of line rate),
+    for the vendor pack's acceptance pages: one row per command, the test's figures on its first."""
+    rows = []
+    for t in pack.tests:
+        share = t.threshold_share_of_line
+        passing = "every test Pass" if t.expected_gbs is None else (
+            _gbs(t.threshold_gbs) + ("" if share is None else f" ({100 * share:.0f} % of line rate)"))
+        rows.append([f"{t.title} ({t.id})", t.commands[0], _gbs(t.expected_gbs), passing])
+        rows += [["", command, "", ""] for command in t.commands[1:]]
+    return rows
+
+
 def pack_json(pack: AcceptancePack) -> dict:
     return {
         "plan": pack.plan_name, "nodes": pack.nodes, "gpus_per_node": pack.gpus_per_node,
