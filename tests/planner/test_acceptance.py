@@ -15,6 +15,7 @@ from planner.acceptance.pack import RUNBOOK, TESTS_JSON, write_pack
 from planner.acceptance.results import ResultError, judge_folder, judge_text
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
+from planner.safefile import SaveError
 from tests.system_tools import require_tool
 
 CAT = default_catalog()
@@ -99,7 +100,7 @@ def test_pack_written_as_runbook_json_and_job_files(medium_pack, tmp_path):
     write_pack(medium_pack, out)
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "plan.json").write_text("{}")
-    with pytest.raises(Exception, match="holds other files"):
+    with pytest.raises(SaveError, match="holds other files"):
         write_pack(medium_pack, tmp_path / "other")
     assert (tmp_path / "other" / "plan.json").read_text() == "{}"
 
@@ -221,3 +222,21 @@ def test_a_log_of_no_test_in_the_pack_is_not_counted_as_a_pass(medium_pack):
     text = (DATA / "nccl_all_reduce_node_srun.log").read_text()
     v = judge_text(medium_pack, text, "all_gather_perf.log")[0]  # medium has no all-gather test
     assert v.passed is None and v.line().startswith("SKIP nccl.all_gather.node")
+
+
+def test_truncated_fio_and_ib_write_bw_results_are_named(medium_pack):
+    fio = json.dumps({"fio version": "fio-3.33", "jobs": [{"jobname": "ckpt", "write": {"bw_bytes": 1}}]})
+    with pytest.raises(ResultError, match="fio.json: fio JSON that does not parse .*truncated"):
+        judge_text(medium_pack, fio[:40], "fio.json")
+    head = "\n".join((DATA / "ib_write_bw_mlx5_0.log").read_text().splitlines()[:7])  # up to the header
+    with pytest.raises(ResultError, match=r"ib.log, line 7: no result row .*truncated"):
+        judge_text(medium_pack, head, "ib.log")
+    mb = (DATA / "ib_write_bw_mlx5_0.log").read_text().replace("Gb/sec", "MB/sec")
+    with pytest.raises(ResultError, match="--report_gbits"):
+        judge_text(medium_pack, mb, "ib.log")
+
+
+def test_an_empty_results_folder_is_refused(medium_pack, tmp_path):
+    (tmp_path / "notes.txt").write_text("nothing measured yet")
+    with pytest.raises(ResultError, match="no nccl-tests, fio or ib_write_bw result found"):
+        judge_folder(medium_pack, tmp_path)
