@@ -29,7 +29,10 @@ def runbook(pack: AcceptancePack) -> str:
              f"{pack.nodes} nodes of {pack.gpus_per_node} GPUs. A test passes at {pct:.0f} % of the planner's "
              f"expected figure ({GUIDE}: below about 75 % of the theoretical all-reduce peak, the network is the "
              "bottleneck). nccl-tests are judged by the bus bandwidth (busbw, out-of-place) at the largest "
-             "message size. Read the results back with `cluster-planner acceptance PLAN --results DIR`.", ""]
+             "message size. Read the results back with `cluster-planner acceptance PLAN --results DIR`.", "",
+             "Site names to fill in: the NIC devices (`mlx5_N`: check with `ibv_devices`), the bootstrap "
+             "interface (`eth0`), the MPI hostfile (`hosts`, one line per host) and the server host of "
+             "ib_write_bw (`NODE_A`).", ""]
     for t in pack.tests:
         lines += [f"## {t.title}", "", f"Test `{t.id}` ({t.tool}).", "", "```sh", *t.commands, "```", ""]
         if t.expected_gbs is not None:

@@ -96,6 +96,7 @@ def test_pack_written_as_runbook_json_and_job_files(medium_pack, tmp_path):
     assert "nccl.all_reduce.cluster" in ids and data["pass_fraction"] == 0.75
     text = (out / RUNBOOK).read_text()
     assert "mpirun -np 128" in text and "75 %" in text and "SIVARO" in text
+    assert "ibv_devices" in text  # the placeholders the site fills in are named
     # a second write replaces the pack whole; a folder holding other files is refused untouched
     write_pack(medium_pack, out)
     (tmp_path / "other").mkdir()
