@@ -41,6 +41,9 @@ def runbook(pack: AcceptancePack) -> str:
             lines += ["| Size (B) | Expected busbw (GB/s) |", "|---:|---:|"]
             lines += [f"| {p.size_bytes:,} | {p.expected_gbs:,.2f} |" for p in t.points]
             lines.append("")
+            if t.ring is not None and t.ring[2] == 0:
+                lines += ["The planner models NVLink without a per-step latency, so small messages show the full "
+                          "bandwidth here; measured, they are latency-bound. Only the largest size is judged.", ""]
         for name, _ in t.files:
             lines += [f"Job file: `{name}` (in this folder).", ""]
     return "\n".join(lines)
