@@ -433,3 +433,53 @@ def _unlink_quietly(name: str | Path) -> None:
         os.unlink(name)
     except OSError:
         pass
+
+
+# -- folders --------------------------------------------------------------------------
+
+def write_folder(directory: str | Path, fill: Callable[[Path], None], *, first_file: str) -> Path:
+    """Write a folder of files: ``fill(staging)`` writes them into a hidden sibling folder,
+    which is then renamed over ``directory`` (created if missing, else replaced whole), so the
+    folder holds either the previous export or this one, never a mix. SaveError if not
+    (``first_file`` names the failure); the caller checks what ``directory`` may replace."""
+    target = Path(os.path.realpath(directory))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(target.parent)
+        staging = Path(tempfile.mkdtemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=target.parent))
+    except OSError as exc:
+        raise save_failure(target / first_file, exc) from None
+    try:
+        fill(staging)
+        os.chmod(staging, _folder_mode(target))
+        fsync_dir(staging)
+        _swap_in(staging, target)
+    except OSError as exc:
+        raise save_failure(target / first_file, exc) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _folder_mode(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o777 & ~current_umask()
+
+
+def _swap_in(staging: Path, target: Path) -> None:
+    """Rename ``staging`` to ``target``; an earlier export is moved aside first and removed after
+    (put back if the rename fails)."""
+    if not target.exists():
+        os.rename(staging, target)
+    else:
+        aside = target.with_name(f"{temporary_prefix()}{os.urandom(4).hex()}~{target.name[:120]}")
+        os.rename(target, aside)
+        try:
+            os.rename(staging, target)
+        except OSError:
+            os.rename(aside, target)
+            raise
+        shutil.rmtree(aside, ignore_errors=True)
+    fsync_dir(target.parent)

@@ -19,6 +19,7 @@ PACKAGES = {  # the tool -> what installs it (the names .ci/run installs)
     "pdftotext": "poppler-utils", "pdftoppm": "poppler-utils", "pdfinfo": "poppler-utils",
     "soffice": "LibreOffice (libreoffice-calc-nogui)", "libreoffice": "LibreOffice (libreoffice-calc-nogui)",
     "Xvfb": "xvfb", "xvfb-run": "xvfb", "xdotool": "xdotool", "import": "ImageMagick (imagemagick)",
+    "fio": "fio",
 }
 
 

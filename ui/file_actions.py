@@ -287,6 +287,16 @@ class FileActions:
         if folder:
             self._export(lambda: write(self.doc.plan, self.doc.catalog, Path(folder)), folder)
 
+    def export_acceptance(self) -> None:
+        pack = optional_function("planner.acceptance.criteria", "acceptance_pack")
+        write = optional_function("planner.acceptance.pack", "write_pack")
+        if pack is None or write is None:
+            return
+        start = str((self.doc.path.parent if self.doc.path else Path.home()))
+        folder = QFileDialog.getExistingDirectory(self, "Export the acceptance tests into", start)
+        if folder:
+            self._export(lambda: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder)
+
     def import_device_types(self) -> None:
         """NetBox device-type YAML -> a catalog file, and its devices in the palette at once."""
         importer = optional_function("planner.hardware.netbox_types", "import_into_catalog_file")

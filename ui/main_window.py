@@ -178,6 +178,10 @@ class MainWindow(FileActions, QMainWindow):
         self.export_netbox_action = self._action("&NetBox import files…", self.export_netbox,
                                                  tip="Sites, racks, device types, devices, power feeds and cables "
                                                      "as NetBox bulk-import CSV files")
+        self.export_acceptance_action = self._action("&Acceptance tests…", self.export_acceptance,
+                                                     tip="nccl-tests, ib_write_bw, fio and DCGM commands with the "
+                                                         "plan's expected figures and pass thresholds: a runbook, "
+                                                         "its JSON and the fio job files")
         self.import_types_action = self._action("&Import device types…", self.import_device_types,
                                                 tip="NetBox device-type YAML files into a catalog file")
         self.export_xlsx_action.setEnabled(optional_function("planner.export.xlsx", "write_workbook") is not None)
@@ -258,7 +262,8 @@ class MainWindow(FileActions, QMainWindow):
         file_menu.addAction(self.plan_properties_action)
         self.export_menu = file_menu.addMenu("&Export")
         self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.pack_prices_action,
-                                     self.export_drawing_action, self.export_netbox_action])
+                                     self.export_drawing_action, self.export_netbox_action,
+                                     self.export_acceptance_action])
         file_menu.addAction(self.import_types_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)

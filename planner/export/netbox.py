@@ -22,8 +22,6 @@ import io
 import math
 import os
 import re
-import shutil
-import tempfile
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +35,7 @@ from planner.network.fabric import plan_fabric
 from planner.plan.model import Plan
 from planner.report import palette
 from planner.safefile import (
-    SaveError, current_umask, fsync_dir, remove_stale_temporaries, save_failure, temporary_prefix,
+    SaveError, save_failure, write_folder,
 )
 from planner.text import FORMULA_STARTS, clean_text
 
@@ -444,46 +442,15 @@ def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path) -> NetBoxE
     The files are made in a hidden sibling folder and renamed into place together, so the
     folder holds either the previous export or this one, never a mix."""
     target = check_export_folder(directory)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        remove_stale_temporaries(target.parent)
-        staging = Path(tempfile.mkdtemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=target.parent))
-    except OSError as exc:
-        raise save_failure(target / "01-sites.csv", exc) from None
-    export = StreamedExport(staging)
-    try:
-        build_netbox(plan, catalog, export)
-        export.finish()
-        os.chmod(staging, _folder_mode(target))
-        fsync_dir(staging)
-        _swap_in(staging, target)
-    except OSError as exc:
-        raise save_failure(target / "01-sites.csv", exc) from None
-    finally:
-        export.abandon()
-        shutil.rmtree(staging, ignore_errors=True)
-    return export
+    exports: list[StreamedExport] = []
 
-
-def _folder_mode(target: Path) -> int:
-    try:
-        return target.stat().st_mode & 0o7777
-    except OSError:
-        return 0o777 & ~current_umask()
-
-
-def _swap_in(staging: Path, target: Path) -> None:
-    """Rename ``staging`` to ``target``; an earlier export is moved aside first and removed after
-    (put back if the rename fails)."""
-    if not target.exists():
-        os.rename(staging, target)
-    else:
-        aside = target.with_name(f"{temporary_prefix()}{os.urandom(4).hex()}~{target.name[:120]}")
-        os.rename(target, aside)
+    def fill(staging: Path) -> None:
+        exports.append(StreamedExport(staging))
         try:
-            os.rename(staging, target)
-        except OSError:
-            os.rename(aside, target)
-            raise
-        shutil.rmtree(aside, ignore_errors=True)
-    fsync_dir(target.parent)
+            build_netbox(plan, catalog, exports[0])
+            exports[0].finish()
+        finally:
+            exports[0].abandon()
+
+    write_folder(target, fill, first_file="01-sites.csv")
+    return exports[0]

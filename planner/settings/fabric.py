@@ -152,3 +152,8 @@ class FabricSettings(Section):
         source="Planner assumption: NCCL reaches ~80% of NVLink's per-direction bandwidth (half the "
         "datasheet's bidirectional figure, e.g. 450 of 900 GB/s on H100); 'virtually free' is not zero.",
         ge=0.01, le=1)
+    acceptance_fraction: float = setting(
+        0.75, title="Acceptance pass threshold", unit="fraction of the expected figure",
+        source=f"{GUIDE}: nccl-tests all-reduce below about 75% of the theoretical peak means the network is the "
+        "bottleneck; the same fraction of the planner's expected figure passes each acceptance test.",
+        ge=0.01, le=1)

@@ -95,6 +95,7 @@ MISSING_FILE = {
     "export": (["export", "missing.json", "-o", "out.xlsx"], "missing.json"),
     "new": (["new", "--template", "medium", "-o", "no-such-folder/p.json"], "no-such-folder"),
     "fix": (["fix", "missing.json", "-o", "out.json"], "missing.json"),
+    "acceptance": (["acceptance", "missing.json", "-o", "pack"], "missing.json"),
     "catalog": (["--catalog", "missing-catalog.json", "catalog"], "missing-catalog.json"),
     "templates": None,  # reads no file
     "rent": None,

@@ -26,6 +26,7 @@ from planner.report.elevation import load_text
 from planner.report.model import Report
 from planner.report.palette import load_color
 from planner.report import palette
+from planner.settings import GUIDE
 from ui.export.canvas import Canvas, PlacedText
 from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_text,
                                      room_for_drawing, table_of_pages)
@@ -121,6 +122,7 @@ class VendorPack(SitePages):
         pages += self._floor_pages()
         pages += self._network_pages()
         pages += self._goodput_pages()
+        pages += self._acceptance_pages()
         pages += self._cable_pages()
         pages += self._bom_pages()
         pages += self._findings_pages()
@@ -447,6 +449,22 @@ class VendorPack(SitePages):
         table = Table([Column("Item", 1.4), Column("Value", 1.2)], rows, font_pt=8.5)
         return self._table_pages("Goodput: failures, checkpoints and restarts", table, intro=intro,
                                  width=min(self.body.width(), 460.0))
+
+    def _acceptance_pages(self) -> list[Page]:
+        from planner.acceptance.criteria import acceptance_pack
+        from planner.acceptance.pack import runbook_rows
+
+        pack = acceptance_pack(self.plan, self.catalog, self.report)
+        if not pack.tests:
+            return []
+        intro = _p(f"What the site engineer runs on the delivered cluster, the figure the plan expects and the pass "
+                   f"threshold: {100 * pack.fraction:.0f}% of the expected figure ({html_text(GUIDE)}: below about "
+                   "75% of the theoretical all-reduce peak, the network is the bottleneck). nccl-tests are judged "
+                   "by the bus bandwidth at the largest message size; 'cluster-planner acceptance' writes the "
+                   "runbook, its JSON and the fio job files.", 9)
+        table = Table([Column("Test", 1.1), Column("Command", 2.6), Column("Expected", 0.6, "right"),
+                       Column("Pass at", 0.9, "right")], runbook_rows(pack), font_pt=7.0)
+        return self._table_pages("Acceptance tests", table, intro=intro)
 
     def _bom_pages(self) -> list[Page]:
         cost = self.report.cost

@@ -1,0 +1,1 @@
+"""Acceptance tests a vendor signs, and the measured results read back."""

@@ -1,0 +1,248 @@
+"""The acceptance tests of a plan: what a site engineer runs on the delivered cluster, the
+figure the planner expects of each and the pass threshold.
+
+Expected figures come from the planner's own models:
+
+- nccl-tests bus bandwidth by message size from the collective model
+  (``planner.network.collective``, the definitions of nccl-tests ``doc/PERFORMANCE.md``):
+  within one node a ring over the node's GPUs at the NVLink bandwidth the workload model
+  uses; across the nodes a ring over every GPU whose bottleneck is the slower of the node's
+  compute NICs (NICs x line rate / 8 x fabric efficiency) and NVLink, with the fabric's
+  per-step latency. busbw = algbw x 2(n-1)/n (all-reduce), x (n-1)/n (all-gather,
+  reduce-scatter, all-to-all), so it compares with the link bandwidth whatever n is;
+- ``ib_write_bw``: one NIC's line rate / 8 x the fabric efficiency;
+- fio: the storage section's checkpoint write per node and aggregate, and the same bounds
+  on reads (the filesystem's read bandwidth, the node's storage links).
+
+A test passes at ``acceptance_fraction`` (a fabric setting: the planning guide's 75 %) of its
+expected figure, judged at the largest message size for nccl-tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from planner.design.build import gpu_counts
+from planner.hardware.catalog import Catalog
+from planner.network.checks import summarise_nodes
+from planner.network.collective import collective
+from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, efficiency, latency_s
+from planner.plan.model import Plan
+from planner.report.evaluate import evaluate
+from planner.report.model import Report
+from planner.workload.checks import job_shape
+from planner.workload.models import model_shape
+from planner.workload.training import PCIE5_X16_GBS
+
+SIZES = tuple(8 << (2 * i) for i in range(16))  # 8 B to 8 GiB in factors of 4 (nccl-tests -b 8 -e 8G -f 4)
+COLLECTIVES = {"all_reduce": "all_reduce_perf", "all_gather": "all_gather_perf",
+               "reduce_scatter": "reduce_scatter_perf", "alltoall": "alltoall_perf"}
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    size_bytes: int
+    expected_gbs: float
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptanceTest:
+    """One test: the commands to run, the expected figure (GB/s), the pass threshold and the
+    line rate it is a share of. ``points``: nccl-tests' expected busbw by message size."""
+
+    id: str
+    tool: str  # "nccl-tests", "perftest", "fio", "dcgm"
+    title: str
+    commands: tuple[str, ...]
+    expected_gbs: float | None = None
+    threshold_gbs: float | None = None
+    line_rate_gbs: float | None = None
+    points: tuple[Point, ...] = ()
+    collective: str = ""
+    files: tuple[tuple[str, str], ...] = ()  # (name, text): fio job files
+    ring: tuple[int, float, float] | None = None  # nccl-tests: (ranks, bottleneck GB/s, per-step latency s)
+
+    def expected_at(self, size_bytes: int) -> float | None:
+        """Expected busbw at any message size (the model's ring), else the expected figure."""
+        if self.ring is None:
+            return self.expected_gbs
+        ranks, bandwidth, alpha = self.ring
+        c = collective(_factor(self.collective), ranks, float(size_bytes), bandwidth, alpha)
+        return round(c.bus_bandwidth_gbs or 0.0, 3)
+
+    @property
+    def threshold_share_of_line(self) -> float | None:
+        if self.threshold_gbs is None or not self.line_rate_gbs:
+            return None
+        return self.threshold_gbs / self.line_rate_gbs
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptancePack:
+    plan_name: str
+    nodes: int
+    gpus_per_node: int
+    fraction: float
+    tests: tuple[AcceptanceTest, ...] = field(default_factory=tuple)
+    hosts_per_node: int = 1  # an NVL72's compute trays
+
+    def test(self, test_id: str) -> AcceptanceTest | None:
+        return next((t for t in self.tests if t.id == test_id), None)
+
+
+def _factor(kind: str) -> str:
+    return "all_reduce" if kind == "all_reduce" else "all_gather"  # alltoall: (n-1)/n, as all-gather
+
+
+def _nccl_test(test_id: str, kind: str, title: str, commands: tuple[str, ...], ranks: int, bandwidth_gbs: float,
+               alpha_s: float, line_gbs: float, fraction: float) -> AcceptanceTest:
+    """An nccl-tests test: expected busbw per message size from the collective model's ring on
+    ``ranks`` ranks, judged at the largest size."""
+    t = AcceptanceTest(test_id, "nccl-tests", title, commands, collective=kind, line_rate_gbs=line_gbs,
+                       ring=(ranks, bandwidth_gbs, alpha_s))
+    points = tuple(Point(size, t.expected_at(size)) for size in SIZES)
+    exp = points[-1].expected_gbs
+    return replace(t, points=points, expected_gbs=exp, threshold_gbs=round(fraction * exp, 3))
+
+
+def nccl_env(tech_id: str, nics: int, sharp: bool) -> str:
+    """The NCCL environment for the fabric (device names are the usual mlx5_N: check with ibv_devices)."""
+    t = TECHNOLOGIES[tech_id]
+    hcas = ",".join(f"mlx5_{i}" for i in range(max(nics, 1)))
+    if t.transport == "tcp":
+        return "-x NCCL_IB_DISABLE=1 -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
+    env = f"-x NCCL_IB_HCA={hcas} -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
+    if t.transport == "roce":
+        env += " -x NCCL_IB_GID_INDEX=3"
+    if sharp and t.sharp_capable:
+        env += " -x NCCL_COLLNET_ENABLE=1"
+    return env
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where the ranks run: ``nodes`` of ``gpus`` GPUs (an NVLink domain), each ``hosts``
+    operating systems (an NVL72's compute trays) of ``gpus / hosts`` GPUs."""
+
+    nodes: int
+    gpus: int
+    hosts: int = 1
+
+    @property
+    def gpus_per_host(self) -> int:
+        return max(1, self.gpus // self.hosts)
+
+
+def _launch(ranks: int, layout: Layout, env: str, binary: str) -> tuple[str, str]:
+    per_host, hosts = layout.gpus_per_host, max(1, ranks // layout.gpus_per_host)
+    return (f"mpirun -np {ranks} -N {per_host} --hostfile hosts {env} ./build/{binary} -b 8 -e 8G -f 4 -g 1",
+            f"srun -N {hosts} --ntasks-per-node={per_host} --gpus-per-node={per_host} ./build/{binary} "
+            "-b 8 -e 8G -f 4 -g 1")
+
+
+def _nccl_tests(kind: str, layout: Layout, b_nv: float, b_node: float, line_node: float, nvlink_line: float,
+                alpha: float, env: str, fraction: float) -> list[AcceptanceTest]:
+    binary, g = COLLECTIVES[kind], layout.gpus
+    if layout.hosts == 1:
+        node_cmd: tuple[str, ...] = (f"./build/{binary} -b 8 -e 8G -f 4 -g {g}",)
+        where = f"one node ({g} GPUs, NVLink)"
+    else:
+        node_cmd = _launch(g, layout, env, binary)
+        where = f"one NVLink domain ({g} GPUs on {layout.hosts} trays)"
+    tests = [_nccl_test(f"nccl.{kind}.node", kind, f"{binary}, {where}", node_cmd, g, b_nv, 0.0, nvlink_line,
+                        fraction)]
+    if layout.nodes > 1:
+        ranks = layout.nodes * g
+        tests.append(_nccl_test(f"nccl.{kind}.cluster", kind, f"{binary}, all {layout.nodes} nodes ({ranks} GPUs)",
+                                _launch(ranks, layout, env, binary), ranks, min(b_node, b_nv), alpha, line_node,
+                                fraction))
+    return tests
+
+
+def _hosts(plan: Plan, catalog: Catalog, gpus_per_node: int) -> int:
+    """Compute trays of the rack-scale system holding the most GPUs (1 for ordinary nodes)."""
+    counts = gpu_counts(plan, catalog)
+    types = [catalog.get(i) for i in counts]
+    best = max((d for d in types if d is not None and d.gpus == gpus_per_node), key=lambda d: counts[d.id],
+               default=None)
+    return best.compute_trays if best is not None and best.compute_trays else 1
+
+
+def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) -> AcceptancePack:
+    """The plan's acceptance tests (``report``: the plan's evaluation, if already made)."""
+    settings = plan.settings
+    fabric, storage_settings, w = settings.fabric, settings.storage, settings.workload
+    fraction = fabric.acceptance_fraction
+    nodes = summarise_nodes(gpu_counts(plan, catalog), catalog)
+    report = report if report is not None else evaluate(plan, catalog)
+    tests: list[AcceptanceTest] = []
+    hosts_per_node = 1
+    if nodes.gpus:
+        shape = job_shape(nodes, fabric)
+        g = nodes.gpus_per_node
+        tech = fabric.technology
+        nic_rate = min(TECHNOLOGIES[tech].line_rate_gbps, nodes.nic_gbps or TECHNOLOGIES[tech].line_rate_gbps)
+        nics = max(1, round(shape.nics_per_gpu * g))
+        b_nv = (shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS) * fabric.nvlink_efficiency
+        nvlink_line = shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS
+        b_node = effective_gbs_per_gpu(fabric, tech, shape.nics_per_gpu, nodes.nic_gbps) * g
+        line_node = nics * nic_rate / 8.0
+        layout = Layout(nodes.nodes, g, _hosts(plan, catalog, g))
+        hosts_per_node = layout.hosts
+        host_nics = max(1, nics // layout.hosts)
+        env = nccl_env(tech, host_nics, fabric.sharp)
+        kinds = ["all_reduce"]
+        if w.enabled and model_shape(w).is_moe and w.ep > 1:
+            kinds += ["all_gather", "reduce_scatter", "alltoall"]
+        for kind in kinds:
+            tests += _nccl_tests(kind, layout, b_nv, b_node, line_node, nvlink_line, latency_s(fabric, tech), env,
+                                 fraction)
+        if nodes.nodes > 1 or layout.hosts > 1:
+            per_nic = round(nic_rate / 8.0 * efficiency(fabric, tech), 3)
+            tests.append(AcceptanceTest(
+                "ib_write_bw", "perftest", f"ib_write_bw per NIC pair ({host_nics} NICs per host, {nic_rate:g} Gb/s)",
+                ("server (node A): for d in " + " ".join(f"mlx5_{i}" for i in range(host_nics))
+                 + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) & done; wait",
+                 "client (node B): for d in " + " ".join(f"mlx5_{i}" for i in range(host_nics))
+                 + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) NODE_A "
+                 "> ib_write_bw-$d.log & done; wait"),
+                per_nic, round(fraction * per_nic, 3), nic_rate / 8.0))
+        tests.append(AcceptanceTest(
+            "dcgm.diag", "dcgm", f"DCGM diagnostics, level 3, every host ({nodes.nodes * layout.hosts})",
+            ("dcgmi diag -r 3 -j > dcgm-$(hostname).json   # on each node; every test must report Pass",)))
+    tests += _storage_tests(report.storage, nodes.nodes, hosts_per_node, storage_settings.separate_checkpoint_pool,
+                            fraction)
+    return AcceptancePack(plan.name, nodes.nodes, nodes.gpus_per_node, fraction, tuple(tests), hosts_per_node)
+
+
+def _fio_job(name: str, rw: str, directory: str, jobs: int) -> str:
+    return (f"[global]\nioengine=libaio\ndirect=1\nbs=1M\nrw={rw}\nsize=16G\nnumjobs={jobs}\ngroup_reporting=1\n"
+            f"directory={directory}\n\n[{name}]\n")
+
+
+def _storage_tests(storage, nodes: int, hosts: int, separate: bool, fraction: float) -> list[AcceptanceTest]:
+    """fio on one host (an NVL72's tray: its share of the rack's storage links) and on every host."""
+    if storage is None or not storage.storage_devices or not nodes or storage.node_storage_gbs is None:
+        return []
+    per_node = storage.node_storage_gbs
+    per_host = per_node / hosts
+    ckpt, data = "/checkpoints", "/datasets" if separate else "/checkpoints"
+    write_node = round(min(per_host, storage.write_gbs), 3)
+    write_all = round(min(storage.write_gbs, nodes * per_node), 3)
+    read_node = round(min(per_host, storage.read_gbs), 3)
+    read_all = round(min(storage.read_gbs, nodes * per_node), 3)
+    out = []
+    for tid, title, rw, where, job, exp in (
+            ("fio.checkpoint_write.node", "Checkpoint write, one host", "write", ckpt, "checkpoint-write", write_node),
+            ("fio.checkpoint_write.aggregate", f"Checkpoint write, all {nodes} nodes at once", "write", ckpt,
+             "checkpoint-write", write_all),
+            ("fio.dataset_read.node", "Dataset read, one host", "read", data, "dataset-read", read_node),
+            ("fio.dataset_read.aggregate", f"Dataset read, all {nodes} nodes at once", "read", data, "dataset-read",
+             read_all)):
+        file = f"{job}.fio"
+        cmd = (f"fio --output-format=json {file} > {tid}.json" if tid.endswith(".node") else
+               f"fio --client=hosts --output-format=json {file} > {tid}.json   # hosts: every node, fio --server running")
+        out.append(AcceptanceTest(tid, "fio", title, (cmd,), exp, round(fraction * exp, 3),
+                                  round(per_host, 3) if tid.endswith(".node") else round(nodes * per_node, 3),
+                                  files=((file, _fio_job(job, rw, where, 8)),)))
+    return out

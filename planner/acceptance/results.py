@@ -1,0 +1,189 @@
+"""Measured results read back: nccl-tests' stdout table, fio's JSON and ib_write_bw's table,
+each recognised by its content, judged against the acceptance pack.
+
+Formats (as their tools print them): nccl-tests (``doc/PERFORMANCE.md``, README) prints a
+table ``size count type redop root time algbw busbw #wrong`` for out-of-place then in-place,
+one row per message size, and ends with ``# Avg bus bandwidth : X``; fio
+``--output-format=json`` gives ``jobs[].write.bw_bytes`` / ``read.bw_bytes`` (bytes/s), and
+``client_stats`` for ``--client`` runs; perftest's ``ib_write_bw --report_gbits`` prints
+``#bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from planner.acceptance.criteria import COLLECTIVES, AcceptancePack
+from planner.errors import PlannerError
+from planner.readfile import read_limited
+
+
+class ResultError(PlannerError):
+    """A log that cannot be judged: one line naming the file and line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    test_id: str
+    file: str
+    measured_gbs: float
+    expected_gbs: float | None
+    threshold_gbs: float | None
+
+    @property
+    def passed(self) -> bool | None:
+        """None: a result of no test in the plan's pack (nothing to judge it against)."""
+        return None if self.threshold_gbs is None else self.measured_gbs >= self.threshold_gbs
+
+    def line(self) -> str:
+        if self.passed is None:
+            return f"SKIP {self.test_id}: measured {self.measured_gbs:,.1f} GB/s, not a test of this plan  [{self.file}]"
+        word = "PASS" if self.passed else "FAIL"
+        exp = "" if self.expected_gbs is None else f" (expected {self.expected_gbs:,.1f}, pass at {self.threshold_gbs:,.1f})"
+        return f"{word} {self.test_id}: measured {self.measured_gbs:,.1f} GB/s{exp}  [{self.file}]"
+
+    def as_dict(self) -> dict:
+        return {"test": self.test_id, "file": self.file, "passed": self.passed, "measured_gbs": self.measured_gbs,
+                "expected_gbs": self.expected_gbs, "threshold_gbs": self.threshold_gbs}
+
+
+@dataclass(frozen=True, slots=True)
+class NcclRun:
+    binary: str  # e.g. all_reduce_perf
+    ranks: int
+    rows: tuple[tuple[int, float, float], ...]  # (size B, out-of-place busbw, in-place busbw)
+    avg_busbw: float
+
+
+_NCCL_HEADER = re.compile(r"^#\s+size\s+count\s+type\s+redop\s+root\s+time\s+algbw\s+busbw\s+#wrong")
+_AVG = re.compile(r"^#?\s*Avg bus bandwidth\s*:\s*(\S+)")
+# what launchers put before each line: srun -l "0: ", Open MPI --tag-output "[1,0]<stdout>:"
+_PREFIX = re.compile(r"^(?:\s*\d+:\s|.*?<stdout>:)")
+
+
+def _unprefixed(line: str) -> str:
+    return _PREFIX.sub("", line, count=1)
+
+
+def _not_a_row(line: str) -> bool:
+    """Comments, NCCL's own INFO/WARN lines and the closing 'Out of bounds' line."""
+    text = line.strip()
+    return not text or text.startswith("#") or " NCCL " in text or text.startswith("Out of bounds")
+
+
+def parse_nccl(text: str, name: str) -> NcclRun:
+    lines = [_unprefixed(ln) for ln in text.splitlines()]
+    key = name.replace("-", "_")
+    binary = next((b for k, b in COLLECTIVES.items() if b in text or k in key), "all_reduce_perf")
+    ranks = len([ln for ln in lines if re.match(r"^#\s+Rank\s+\d+", ln)])
+    rows, avg, in_table = [], None, False
+    for no, ln in enumerate(lines, 1):
+        if _NCCL_HEADER.match(ln):
+            in_table = True
+            continue
+        m = _AVG.match(ln.strip())
+        if m:
+            try:
+                avg = float(m.group(1))
+            except ValueError:
+                raise ResultError(f"{name}, line {no}: cannot read the average bus bandwidth: {ln.strip()!r}") from None
+            continue
+        if not in_table or _not_a_row(ln):
+            continue
+        f = ln.split()
+        if len(f) != 13:
+            raise ResultError(f"{name}, line {no}: a table row of 13 columns expected (size count type redop root, "
+                              f"then time algbw busbw #wrong out-of-place and in-place), found {len(f)}: the log is "
+                              "truncated or not nccl-tests output")
+        for col, label in ((8, "out-of-place"), (12, "in-place")):
+            if f[col] not in ("0", "N/A"):
+                raise ResultError(f"{name}, line {no}: {f[col]} wrong values ({label}) at {f[0]} bytes: the "
+                                  "collective returned wrong data; the run fails whatever its bandwidth")
+        try:
+            rows.append((int(f[0]), float(f[7]), float(f[11])))
+        except ValueError:
+            raise ResultError(f"{name}, line {no}: cannot read the size or busbw: {ln.strip()!r}") from None
+    if not rows:
+        raise ResultError(f"{name}: no nccl-tests result rows after the '# size count type ...' header")
+    if avg is None:
+        raise ResultError(f"{name}, line {len(lines)}: the log ends before '# Avg bus bandwidth': the run was cut "
+                          "short (truncated log)")
+    return NcclRun(binary, ranks, tuple(rows), avg)
+
+
+def fio_gbs(data: dict, name: str) -> tuple[str, float]:
+    """('write' or 'read', GB/s) of a fio JSON result: the 'All clients' total of a --client run,
+    else the sum of its jobs."""
+    jobs = data.get("client_stats") or data.get("jobs")
+    if not isinstance(jobs, list) or not jobs:
+        raise ResultError(f"{name}: a fio JSON result without 'jobs'")
+    total = [j for j in jobs if isinstance(j, dict) and j.get("jobname") == "All clients"]
+    jobs = total or jobs
+    sums = {"write": 0.0, "read": 0.0}
+    for j in jobs:
+        for rw in sums:
+            part = j.get(rw) if isinstance(j, dict) else None
+            if isinstance(part, dict) and isinstance(part.get("bw_bytes"), (int, float)):
+                sums[rw] += float(part["bw_bytes"])
+    rw = max(sums, key=sums.get)
+    return rw, sums[rw] / 1e9
+
+
+def parse_ib_write_bw(text: str, name: str) -> float:
+    """Average bandwidth, GB/s, of ib_write_bw's table (--report_gbits)."""
+    lines = text.splitlines()
+    for no, ln in enumerate(lines, 1):
+        if "#bytes" in ln and "BW average" in ln:
+            if "Gb/sec" not in ln:
+                raise ResultError(f"{name}, line {no}: run ib_write_bw with --report_gbits (this table is not in Gb/s)")
+            rows = [r.split() for r in lines[no:] if r.strip() and r.split()[0].isdigit()]
+            if not rows or len(rows[-1]) < 4:
+                raise ResultError(f"{name}, line {no}: no result row after the ib_write_bw header (truncated log)")
+            return float(rows[-1][3]) / 8.0
+    raise ResultError(f"{name}: no '#bytes ... BW average[Gb/sec]' table")
+
+
+def judge_folder(pack: AcceptancePack, directory: str | Path) -> list[Verdict]:
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise ResultError(f"{folder}: not a folder of measured logs")
+    verdicts = []
+    for path in sorted(p for p in folder.iterdir() if p.is_file()):
+        text = read_limited(path, 64 << 20, "result log").decode("utf-8", errors="replace")
+        verdicts += judge_text(pack, text, path.name)
+    if not verdicts:
+        raise ResultError(f"{folder}: no nccl-tests, fio or ib_write_bw result found")
+    return verdicts
+
+
+def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
+    """Verdicts of one file, recognised by its content (nothing for a file of no known tool)."""
+    if '"fio version"' in text and "{" in text:
+        try:
+            data = json.loads(text[text.index("{"):])  # fio may print notes before its JSON
+        except ValueError as exc:
+            raise ResultError(f"{name}: fio JSON that does not parse ({exc}): truncated?") from None
+        rw, gbs = fio_gbs(data, name)
+        scope = "aggregate" if "client_stats" in data else "node"
+        return [_verdict(pack, f"fio.{'checkpoint_write' if rw == 'write' else 'dataset_read'}.{scope}", name, gbs)]
+    if "BW average" in text and "#bytes" in text:
+        return [_verdict(pack, "ib_write_bw", name, parse_ib_write_bw(text, name))]
+    if re.search(r"^#\s+size\s+count", text, re.M) or "nThread" in text:
+        run = parse_nccl(text, name)
+        kind = next((k for k, b in COLLECTIVES.items() if b == run.binary), "all_reduce")
+        scope = "cluster" if run.ranks > pack.gpus_per_node else "node"
+        size, busbw, _ = max(run.rows)
+        return [_verdict(pack, f"nccl.{kind}.{scope}", name, busbw, size)]
+    return []
+
+
+def _verdict(pack: AcceptancePack, test_id: str, name: str, measured: float, size: int | None = None) -> Verdict:
+    """Measured against the test's expected figure (nccl-tests: at the largest size measured)."""
+    test = pack.test(test_id)
+    if test is None or test.expected_gbs is None:
+        return Verdict(test_id, name, round(measured, 3), None, None)
+    expected = test.expected_gbs if size is None else test.expected_at(size)
+    return Verdict(test.id, name, round(measured, 3), expected, round(pack.fraction * expected, 3))

@@ -1,0 +1,29 @@
+"""File > Export > Acceptance tests…, driven as a user would: the menu item, then the folder
+dialog answered."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+
+def test_export_menu_writes_the_acceptance_pack(window, tmp_path, monkeypatch):
+    assert window.export_acceptance_action in window.export_menu.actions()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "acceptance"))
+    window.export_acceptance_action.trigger()
+    tests = json.loads((tmp_path / "acceptance" / "acceptance-tests.json").read_text())["tests"]
+    assert any(t["id"] == "nccl.all_reduce.node" for t in tests)
+    assert "Acceptance tests" in (tmp_path / "acceptance" / "acceptance-runbook.md").read_text()
+    assert "Exported" in window.statusBar().currentMessage()
+
+
+def test_a_folder_of_other_files_is_refused_and_kept(window, tmp_path, monkeypatch):
+    (tmp_path / "notes.txt").write_text("mine")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+    window.export_acceptance_action.trigger()
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    assert "holds other files (notes.txt)" in shown[0]
