@@ -21,7 +21,8 @@ from planner.cli import main as cli_main
 #: window's first paint needs no core module beyond these and what they import.
 APP_CORE = ("numpy", "planner.report.evaluate", "planner.report.elevation", "planner.report.finding_rows",
             "planner.report.whatif", "planner.plan.fileio", "planner.design.templates", "planner.plan.rackscale",
-            "planner.hardware.catalog", "planner.hardware.search", "planner.export", "planner.numbers")
+            "planner.hardware.catalog", "planner.hardware.search", "planner.export", "planner.numbers",
+            "planner.design.grow", "planner.remedies.fix")
 
 
 class MissingLibraries(RuntimeError):

@@ -7,6 +7,10 @@ A drag entering the view is accepted wherever it enters (background, gutters, he
 Qt sends no more moves for the rest of a gesture that entered refused. On the floor a U is
 under a pixel, so a drop goes to the U pointed at if the device fits there, else to the
 rack's lowest free slot (``planner.plan.space.slot_near``).
+
+Why it is long: one gesture, from the drag entering the view to the drop or Esc, with its
+ghost and the ghost's words; its states (palette or placed device, rack or floor zoom) share
+the same handlers.
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ nodes need (``plan_fabric``, the fat-tree rules) in air-cooled network racks; st
 appliances for the checkpoint write target; storage and management switches; CDUs by the
 plan's CDU policy; the parallelism for the workload; the facility plant from the load.
 The templates are intents passed through the same function.
+
+Why it is long: every part of the plan is laid out against one state, the racks being
+filled (``_Layout``): compute, network, storage, CDUs and the plant each add to the racks the
+others filled, so split by part each piece would reach into that state.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ and changed, with the quantity and cost differences; the project costs on top of
 hardware (spares, installation, shipping, tax, contingency) are lines of their own, so the
 cost differences add up to the capex difference. Findings are compared by severity, code
 and message: those gained and those lost.
+
+Why it is long: the metrics table (each figure with its direction and what it depends on)
+and the comparison it drives, totals, bill-of-materials lines and the workloads' likeness,
+are one concern: what a user gets by setting two reports side by side.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """NetBox round trip: the plan as NetBox 4.x bulk-import CSV files, and NetBox device-type YAML
-(the community library's schema) read into a catalog file."""
+(the community library's schema) read into a catalog file.
+
+Why it is long: one export's tests, file by file in NetBox's import order, with the counts
+worked out by hand beside each.
+"""
 
 from __future__ import annotations
 

@@ -209,19 +209,23 @@ def test_global_batch_of_1000_sequences_on_dp3_is_a_warning():
     # In a plan: 3 nodes of 8 GPUs with TP 8, PP 1, DP 3.
     plan = build_template("medium", nodes=3)
     h = History(plan, CAT)
-    for key, value in (("pp", 1), ("dp", 3), ("global_batch_tokens", 1000 * 4096)):
+    for key, value in (("tp", 8), ("cp", 1), ("pp", 1), ("dp", 3), ("micro_batch_size", 1),
+                       ("seq_len", 4096), ("global_batch_tokens", 1000 * 4096)):
         h.apply(SetSetting("workload", key, value))
     report = Evaluator(plan, CAT).evaluate()
     uneven = by_code(report, "workload.batch.uneven")
     assert uneven and uneven[0].severity == "warning" and "333.33" in uneven[0].message
 
 
-def test_frontier_template_shows_its_pipeline_bubble():
-    """PP 20, DP 625, 16,777,216 tokens = 4,096 sequences: 6.55 per replica -> m = 7;
-    1F1B bubble 19 / 26 = 73% of the step, flagged with the fractional batch."""
-    report = Evaluator(build_template("frontier-100k"), CAT).evaluate()
+def test_frontier_template_is_designed_without_a_pipeline_bubble():
+    """Made by hand it trained at PP 20 x DP 625 with 6.55 sequences per replica (a 73 %
+    bubble). Designed from its intent: TP 8 x PP 1 x DP 12,500 = 100,000 GPUs, and 51,200,000
+    tokens = 12,500 sequences of 4,096, one per replica: no pipeline, no bubble, no uneven batch."""
+    plan = build_template("frontier-100k")
+    w = plan.settings.workload
+    assert (w.tp * w.cp * w.pp * w.dp, w.global_batch_tokens // w.seq_len) == (100_000, 12_500)
+    report = Evaluator(plan, CAT).evaluate()
     work = report.sections["workload"].to_json()
-    assert work["micro_batches"] == 7
-    assert work["pipeline_bubble"] == pytest.approx(19 / 26, abs=1e-4)
-    assert by_code(report, "workload.pipeline.bubble") and by_code(report, "workload.batch.uneven")
-    assert "6.55" in by_code(report, "workload.batch.uneven")[0].message
+    assert (w.pp, work["micro_batches"], work["pipeline_bubble"]) == (1, 1, 0)
+    assert not by_code(report, "workload.pipeline.bubble") and not by_code(report, "workload.batch.uneven")
+    assert not by_code(report, "workload.memory.does_not_fit")
