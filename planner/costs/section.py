@@ -124,7 +124,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s))
     lines, problems = build_bom(
         devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
-        racks=rack_enclosures(ctx), pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
+        racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)
     lines = apply_price_overrides(lines, plan.price_overrides)
@@ -135,20 +135,6 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
                              cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog))
     return section, findings
-
-
-def rack_enclosures(ctx) -> int:
-    """Racks that need an enclosure bought: a rack-scale system (an NVL72) comes in its own
-    rack, priced with it. Only a plan with such a system reads where devices are (through
-    the memo, so the cost section then also reads the layout)."""
-    systems = frozenset(i for i in ctx.counts if (d := ctx.catalog.get(i)) is not None and d.is_rack_scale)
-    if not systems:
-        return ctx.totals.racks
-    return ctx.memo.get(("rack enclosures", systems), ("layout",), _racks_without, ctx.plan, systems)
-
-
-def _racks_without(plan, systems: frozenset[str]) -> int:
-    return len(plan.racks) - len({p.rack for p in plan.placements if p.device in systems})
 
 
 # The one limit on routing every run: a plan with more links than this is priced per fabric

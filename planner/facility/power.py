@@ -104,8 +104,8 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
 
     # Floor: equipment and enclosure over the footprint. A rack-scale system (an NVL72) is
     # its own rack and its weight is the whole of it (1.36 t in all): no second enclosure.
-    res.enclosure_kg = 0.0 if any(d.is_rack_scale for i in counts if (d := catalog.get(i)) is not None) \
-        else floor_s.enclosure_kg
+    res.own_rack = any(d.is_rack_scale for i in counts if (d := catalog.get(i)) is not None)
+    res.enclosure_kg = 0.0 if res.own_rack else floor_s.enclosure_kg
     res.footprint_m2 = rack.width_mm * rack.depth_mm / 1e6
     res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
                                             floor_s.aisle_share_mm)

@@ -84,6 +84,7 @@ class Evaluator:
             liquid_nodes=agg.liquid_nodes, liquid_heat_milliwatts=agg.liquid_heat_milliwatts,
             basis=facility.power_basis, pue=facility.pue, cdus=cooling.cdus, cdus_placed=cooling.cdus_placed,
             cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_milliwatts=agg.cap_milliwatts,
+            own_racks=agg.own_racks,
         )
         memo = self.memo
         memo.set("counts", counts)
@@ -153,13 +154,14 @@ _FIELDS = attrgetter(*(f.name for f in fields(RackResult)))  # a result's fields
 
 class _Aggregate:
     __slots__ = ("gpus", "nodes", "gpu_racks", "typical_milliwatts", "nameplate_milliwatts", "weight_g",
-                 "liquid_nodes", "liquid_heat_milliwatts", "counts", "severities", "pdus", "cap_milliwatts")
+                 "liquid_nodes", "liquid_heat_milliwatts", "counts", "severities", "pdus", "cap_milliwatts",
+                 "own_racks")
 
     def __init__(self) -> None:
         self.gpus = self.nodes = self.gpu_racks = 0
         self.typical_milliwatts = self.nameplate_milliwatts = self.weight_g = 0
         self.liquid_nodes = self.liquid_heat_milliwatts = 0
-        self.pdus = self.cap_milliwatts = 0
+        self.pdus = self.cap_milliwatts = self.own_racks = 0
         self.counts: dict[str, int] = {}
         self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
 
@@ -173,6 +175,7 @@ class _Aggregate:
         self.liquid_nodes += sign * r.liquid_nodes
         self.liquid_heat_milliwatts += sign * r.liquid_heat_milliwatts
         self.pdus += sign * r.pdus
+        self.own_racks += sign * (1 if r.own_rack else 0)
         self.cap_milliwatts += sign * round(r.cap_kw * 1e6)
         counts = self.counts
         for k, v in r.counts.items():

@@ -41,6 +41,7 @@ class Totals:
     cdus_placed: int = 0
     cdu_capacity_kw: float = 0.0  # rated heat removal of the placed CDUs (catalog cdu_capacity_kw)
     cdus_short: bool = False  # fewer CDUs than the policy asks, or less capacity than the heat
+    own_racks: int = 0  # racks that are a rack-scale system's own (an NVL72): no enclosure bought
 
     @property
     def it_power_typical_kw(self) -> float:
