@@ -68,7 +68,8 @@ SLOT_SAMPLES = {"gpus": "100,000", "nodes": "12,500", "racks": "1,000", "it_kw":
                 "facility_kw": "888.88 MW", "cdus": "888 / 888",
                 "gpu_idle_pct": "88.8 %", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "88,888,888", "capex": "$888.88M", "break_even": "888.8 mo"}
 """The widest value each figure shows at its scale: its slot is that wide, whatever it shows."""
-CAPTION_SAMPLES = {"break_even": "break-even vs reserved 1yr", "idle_cause": "pipeline bubble"}
+CAPTION_SAMPLES = {"break_even": "break-even vs reserved 1yr", "idle_cause": "pipeline bubble",
+                   "time_to_train": "to train 88.8T tokens"}
 """The widest caption of the figures whose caption follows the report."""
 
 

@@ -14,6 +14,7 @@ from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
 
 NO_GOODPUT = ("No goodput figures: the plan needs a training job, GPU nodes and a parallel filesystem\n"
               "to checkpoint to")
+NO_TRAINING = "No goodput in tokens/s: no training throughput (set TP x PP x DP to the GPUs placed)"
 
 
 class GoodputChart(ChartView):
@@ -61,6 +62,7 @@ class GoodputChart(ChartView):
         self.legend.addItem(self.interval, "Checkpoint interval (right axis)")
         self.legend.addItem(self.plan_point, "This plan")
         self.message = self.message_item(self.plot)
+        self.goodput_message = self.message_item(self.goodput_plot)
 
     def _fit_interval_view(self) -> None:
         self.interval_view.setGeometry(self.plot.vb.sceneBoundingRect())
@@ -113,6 +115,14 @@ class GoodputChart(ChartView):
         self.interval_view.enableAutoRange()
         self._fit_interval_view()
         self.show_message(self.plot, self.message, None if points else NO_GOODPUT)
+        # the ETTR holds without a training job's throughput; goodput in tokens/s does not
+        if shown or not points:
+            self.show_message(self.goodput_plot, self.goodput_message, None)
+        else:  # centred under the sizes plotted above (an empty log plot has no range of its own)
+            self.goodput_plot.setYRange(0, 1, padding=0)
+            self.show_message(self.goodput_plot, self.goodput_message, NO_TRAINING)
+            x = np.log10(gpus)
+            self.goodput_message.setPos((x.min() + x.max()) / 2, 0.5)
 
 
 def _si(value: float) -> str:
