@@ -83,6 +83,16 @@ def test_facility_page_plots_it_and_facility_power_and_no_text_collides(window, 
     assert not overlaps(chart), overlaps(chart)
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_goodput_page_marks_the_plans_128_gpus_and_no_text_collides(window, size):
+    chart = _page(window, size, 5)
+    assert window.chart_page.tabText(5) == "Goodput"
+    # the star at 16 nodes x 8 GPUs (x is log10 on the log axis), on the ETTR curve
+    (x,), (y,) = chart.plan_point.getData()
+    assert 10 ** x == pytest.approx(128) and y == pytest.approx(100 * window.doc.report.sections["goodput"].ettr)
+    assert not overlaps(chart), overlaps(chart)
+
+
 def test_an_empty_chart_is_one_centred_sentence_without_axes(window):
     doc = window.doc
     stor = rack_named(doc.plan, "STOR-01")

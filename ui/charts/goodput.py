@@ -37,7 +37,7 @@ class GoodputChart(ChartView):
         self.plot.scene().addItem(self.interval_view)
         right = self.plot.getAxis("right")
         right.linkToView(self.interval_view)
-        right.setLabel("Checkpoint interval (min)", color=FOREGROUND)
+        right.setLabel("Interval (min)", color=FOREGROUND)  # the legend names it in full
         self.interval_view.setXLink(self.plot)
         self.interval = pg.PlotDataItem(pen=pen(palette.IDEAL, 1.5, Qt.PenStyle.DashLine))
         self.interval_view.addItem(self.interval)
