@@ -2,11 +2,12 @@
 
 Calibration: the rates are the interruptions of the Llama 3 405B pre-training snapshot,
 grouped by the part that caused them, over the parts that run had: 419 unexpected
-interruptions in 54 days on 16,384 H100 GPUs in 2,048 servers (Dubey et al., "The Llama 3
-Herd of Models", Meta 2024, arXiv 2407.21783, section 3.3.4, table 5). They are checked
-(not fitted) against Kokolis et al., "Revisiting Reliability in Large-Scale Machine Learning
-Research Clusters", HPCA 2025 (arXiv 2410.21680): the failure rates per node-day of Meta's
-RSC-1 and RSC-2 A100 clusters.
+interruptions in a 54-day snapshot of pre-training on up to 16K H100 GPUs, eight to a
+server (Dubey et al., "The Llama 3 Herd of Models", Meta 2024, arXiv 2407.21783, section
+3.3.4, table 5; the exposure assumes the 16,384 GPUs of its table 4 throughout). They are
+checked (not fitted) against Kokolis et al., "Revisiting Reliability in Large-Scale Machine
+Learning Research Clusters", HPCA 2025 (arXiv 2410.21680): the failure rates per node-day
+of Meta's RSC-1 and RSC-2 A100 clusters and the ETTR of RSC-1's large jobs.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from __future__ import annotations
 from planner.settings._base import Section, setting
 
 LLAMA3 = ('Dubey et al., "The Llama 3 Herd of Models", Meta 2024 (arXiv 2407.21783), section 3.3.4, table 5: '
-          "419 unexpected interruptions in 54 days on 16,384 H100 in 2,048 servers")
+          "419 unexpected interruptions in a 54-day snapshot on up to 16K H100, eight per server (planner "
+          "assumption: the 16,384 GPUs of its table 4, 2,048 servers, throughout)")
 
 # Exposure of the Llama 3 run: 16,384 GPUs x 54 days and 2,048 servers x 54 days.
 _GPU_DAYS = 16384 * 54
 _NODE_DAYS = 2048 * 54
 # The run's fabric as the planner counts one (planner assumption: a two-level rail fat tree
-# of 64-port switches over one 400G NIC per GPU; the paper gives no counts): 16,384 host
+# of 64-port switches over one 400G NIC per GPU; the paper describes a three-layer RoCE Clos,
+# a top-of-rack switch per two servers, but gives no switch or link counts): 16,384 host
 # links and as many leaf-spine links, 512 leaf and 512 spine switches.
 _LINK_DAYS = 2 * 16384 * 54
 _SWITCH_DAYS = 1024 * 54
@@ -36,8 +39,8 @@ class ReliabilitySettings(Section):
     node_failures_per_1000_node_days: float = setting(
         round(1000 * 53 / _NODE_DAYS, 4),
         title="Node host failures (CPU, memory, PSU, SSD, NIC)", unit="per 1,000 node-days",
-        source=f"{LLAMA3}: host maintenance 32, NIC 7, SSD 3, power supply 3, chassis 2, IO board 2, CPU 2, "
-        "system memory 2 = 53 over 2,048 x 54 server-days.",
+        source=f"{LLAMA3}: host maintenance 32 (unplanned), NIC 7, SSD 3, power supply 3, chassis 2, IO board 2, "
+        "CPU 2, system memory 2 = 53 over 2,048 x 54 server-days.",
         ge=0, le=1000)
     switch_failures_per_1000_switch_days: float = setting(
         round(1000 * 17.5 / _SWITCH_DAYS, 4),
@@ -55,13 +58,14 @@ class ReliabilitySettings(Section):
     software_failures_per_1000_node_days: float = setting(
         round(1000 * 63 / _NODE_DAYS, 4),
         title="Software and other interruptions", unit="per 1,000 node-days",
-        source=f"{LLAMA3}: software bug 54, NCCL watchdog timeouts 7, dependency 2 = 63 over 2,048 x 54 "
-        "server-days.",
+        source=f"{LLAMA3}: software bug 54, NCCL watchdog timeouts 7 (cause unknown), dependency 2 = 63 over "
+        "2,048 x 54 server-days.",
         ge=0, le=1000)
     restart_min: float = setting(
         10.0, title="Restart after an interruption (detect, reschedule, initialise)", unit="min",
         source="Planner assumption: about 10 minutes with automated detection and a node ready to swap in; "
-        "Llama 3 (Dubey et al. 2024, section 3.3.4) reports most interruptions handled by automation.",
+        "Llama 3 (Dubey et al. 2024, section 3.3.4): significant manual intervention only three times in the "
+        "54 days, the rest handled by automation.",
         ge=0, le=10000)
     replace_node_min: float = setting(
         30.0, title="Wait for a replacement node (no spare left)", unit="min",
@@ -88,8 +92,8 @@ class ReliabilitySettings(Section):
         gt=0, le=10000)
     min_ettr: float = setting(
         0.9, title="Effective training time ratio, lowest acceptable", unit="fraction",
-        source="Dubey et al. 2024 (Llama 3), section 3.3.4: 'higher than 90% effective training time' on "
-        "16,384 GPUs with automated recovery.",
+        source="Dubey et al. 2024 (Llama 3), section 3.3.4: 'higher than 90% effective training time' in 16K-GPU "
+        "training with automated recovery.",
         gt=0, le=1)
     min_interval_write_multiple: float = setting(
         5.0, title="Checkpoint interval, fewest write times", unit="x",
