@@ -7,8 +7,9 @@ may use, and shut down after it; with one (``ray://host:10001`` or ``host:6379``
 ``ray.init`` takes it) the points run on that cluster, each of whose nodes must have the
 planner installed.
 
-- Each task evaluates a batch of points; the base plan and the catalog files travel once,
-  through the object store, and each worker keeps the plan it parsed for later batches.
+- Each task evaluates a batch of points; the base plan and the catalog travel once, through
+  the object store (a cluster's nodes need not see this machine's files), and each worker
+  keeps the plan it parsed for later batches.
 - A worker lost mid-batch (its process killed, its node gone) is retried by Ray
   (``max_retries``); a point that raises is reported in its row's problem column, as with
   the pool, and never stops the sweep.
@@ -47,22 +48,20 @@ def import_ray():
     return ray
 
 
-def _base(base_json: str, catalog_files: tuple[str, ...]):
-    """The base plan and catalog of this sweep, parsed once per worker process."""
-    key = hashlib.sha256(base_json.encode("utf-8") + repr(catalog_files).encode("utf-8")).hexdigest()
+def _base(base_json: str):
+    """The base plan of this sweep, parsed once per worker process."""
+    key = hashlib.sha256(base_json.encode("utf-8")).hexdigest()
     if _cache.get("key") != key:
-        from planner.hardware.catalog import default_catalog, load_catalog
         from planner.plan.fileio import plan_from_json
 
-        _cache.update(key=key, catalog=load_catalog(list(catalog_files)) if catalog_files else default_catalog(),
-                      base=plan_from_json(base_json))
-    return _cache["base"], _cache["catalog"]
+        _cache.update(key=key, base=plan_from_json(base_json))
+    return _cache["base"]
 
 
-def run_batch(base_json: str, catalog_files: tuple[str, ...], points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def run_batch(base_json: str, catalog, points: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One Ray task: the rows of ``points``, in order. A point that raises gets its problem
     column instead of stopping the batch."""
-    base, catalog = _base(base_json, catalog_files)
+    base = _base(base_json)
     rows = []
     for point in points:
         try:
@@ -95,12 +94,14 @@ def run_sweep_ray(base, grid: Grid, *, address: str | None = None, catalog_files
                   cancelled: Callable[[], bool] | None = None, batch: int | None = None) -> SweepResult:
     """Evaluate every point of ``grid`` as Ray tasks; rows in the grid's order, as
     ``planner.sweep.run_sweep`` gives them (its ``progress`` and ``cancelled`` too)."""
+    from planner.hardware.catalog import default_catalog, load_catalog
     from planner.plan.fileio import plan_to_json
 
     ray = import_ray()
     points = grid.points()
     total = len(points)
     results: dict[int, list[dict[str, Any]]] = {}
+    pending: dict[Any, int] = {}
     started = connect(ray, address, workers)
     stopped = False
     try:
@@ -109,8 +110,9 @@ def run_sweep_ray(base, grid: Grid, *, address: str | None = None, catalog_files
         batches = [points[i:i + batch] for i in range(0, total, batch)]
         task = ray.remote(num_cpus=1, max_retries=MAX_RETRIES, retry_exceptions=False)(run_batch)
         base_ref = ray.put(plan_to_json(base))
-        files = tuple(map(str, catalog_files))
-        pending = {task.remote(base_ref, files, b): i for i, b in enumerate(batches)}
+        catalog_ref = ray.put(load_catalog(list(catalog_files)) if catalog_files else default_catalog())
+        for i, b in enumerate(batches):
+            pending[task.remote(base_ref, catalog_ref, b)] = i
         done = 0
         while pending:
             finished, _ = ray.wait(list(pending), num_returns=len(pending), timeout=0.1)
@@ -126,10 +128,10 @@ def run_sweep_ray(base, grid: Grid, *, address: str | None = None, catalog_files
                 progress(done, total)
             if cancelled is not None and cancelled():
                 stopped = True
-                for ref in pending:
-                    ray.cancel(ref, force=True)
                 break
     finally:
+        for ref in pending:  # cancelled, Ctrl+C or an error: nothing of this sweep goes on running
+            ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
     rows = [row for i in sorted(results) for row in results[i]]
