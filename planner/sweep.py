@@ -308,13 +308,19 @@ def point_label(point: dict[str, Any]) -> dict[str, Any]:
             "reliability": "" if "reliability" not in point else json.dumps(point["reliability"], sort_keys=True)}
 
 
+def problem_row(point: dict[str, Any], problem: str) -> dict[str, Any]:
+    """The row of a point without figures: its choices and why it has none."""
+    return {**point_label(point), **{m.key: None for m in METRICS}, "errors": None, "warnings": None,
+            "problem": problem}
+
+
 def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
     """One row: the point's choices, then the figures of ``check --json`` (or the problem)."""
     row: dict[str, Any] = point_label(point)
     try:
         plan = build_point(base, point, catalog)
     except SweepError as exc:
-        return {**row, **{m.key: None for m in METRICS}, "errors": None, "warnings": None, "problem": str(exc)}
+        return problem_row(point, str(exc))
     if "fabric" in point:  # the switch the technology took (``switch_for``)
         row["switch_device"] = plan.settings.fabric.switch_device
     report = evaluate(plan, catalog)

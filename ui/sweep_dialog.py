@@ -24,6 +24,7 @@ from planner.report import palette
 from planner.report.compare import METRIC
 from planner.sweep import (AXES, SweepError, available_cores, base_gpu_system, build_point, default_axes,
                            pareto_front, parse_grid, point_label, rack_choice_text, run_sweep)
+from planner.sweep_ray import INSTALL_HINT, ray_installed
 from ui.charts import theme
 from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis, UnitAxis
 from ui.fmt import value_text
@@ -32,9 +33,10 @@ from ui.fmt import value_text
 class SweepThread(QThread):
     progressed = Signal(int, int)
 
-    def __init__(self, base, grid, parent=None):
+    def __init__(self, base, grid, parent=None, *, engine: str = "process", address: str | None = None):
         super().__init__(parent)
         self.base, self.grid = base, grid
+        self.engine, self.address = engine, address
         self.result = None
         self.error: str | None = None
         self._cancel = False
@@ -44,8 +46,16 @@ class SweepThread(QThread):
 
     def run(self) -> None:
         try:
-            self.result = run_sweep(self.base, self.grid, progress=self.progressed.emit,
-                                    cancelled=lambda: self._cancel)
+            if self.engine == "ray":
+                from planner.sweep_ray import run_sweep_ray
+
+                self.result = run_sweep_ray(self.base, self.grid, address=self.address,
+                                            progress=self.progressed.emit, cancelled=lambda: self._cancel)
+            else:
+                self.result = run_sweep(self.base, self.grid, progress=self.progressed.emit,
+                                        cancelled=lambda: self._cancel)
+        except PlannerError as exc:  # Ray missing, or its cluster unreachable: the core's sentence
+            self.error = str(exc)
         except Exception as exc:  # shown in the dialog: a worker that could not start
             self.error = f"the sweep stopped: {exc}"
 
@@ -188,6 +198,23 @@ class SweepDialog(QDialog):
         bl.addWidget(self.typical)
         bl.addWidget(self.nameplate)
         form.addRow("Power basis", basis)
+        self.engine = QComboBox()
+        self.engine.addItem("This computer (worker processes)", "process")
+        self.engine.addItem("Ray cluster", "ray")
+        self.engine.setToolTip("Where the points run: one worker process per core here, or Ray tasks on a Ray "
+                               "cluster (a local one when no address is given)")
+        if not ray_installed():
+            item = self.engine.model().item(1)
+            item.setEnabled(False)
+            item.setToolTip(f"Ray is not installed; install it with {INSTALL_HINT}")
+        form.addRow("Run on", self.engine)
+        self.address = QLineEdit()
+        self.address.setPlaceholderText("empty: a local Ray for this sweep")
+        self.address.setToolTip("The Ray cluster's address as ray.init takes it, e.g. ray://head:10001")
+        self.address.setEnabled(False)
+        self.engine.currentIndexChanged.connect(
+            lambda *_: self.address.setEnabled(self.engine.currentData() == "ray"))
+        form.addRow("Ray address", self.address)
         self.count = QLabel()
         form.addRow("", self.count)
         buttons = QHBoxLayout()
@@ -302,12 +329,17 @@ class SweepDialog(QDialog):
         self.points = grid.points()
         self.progress.setRange(0, grid.size)
         self.progress.setValue(0)
-        workers = min(available_cores(), grid.size)  # run_sweep takes one per core at most
-        self.message.setText(f"Running in {workers} worker process{'es' if workers != 1 else ''} "
-                             f"(one per core available)…")
+        engine, address = self.engine.currentData(), self.address.text().strip() or None
+        if engine == "ray":
+            self.message.setText(f"Running on the Ray cluster at {address}…" if address
+                                 else "Starting a local Ray for the sweep…")
+        else:
+            workers = min(available_cores(), grid.size)  # run_sweep takes one per core at most
+            self.message.setText(f"Running in {workers} worker process{'es' if workers != 1 else ''} "
+                                 f"(one per core available)…")
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.thread = SweepThread(self.base, grid, self)
+        self.thread = SweepThread(self.base, grid, self, engine=engine, address=address)
         self.thread.progressed.connect(lambda done, _total: self.progress.setValue(done))
         self.thread.finished.connect(self._finished)
         self.thread.start()

@@ -24,6 +24,12 @@ def register(sub) -> None:
     p.add_argument("--variant", metavar="NAME", help="sweep over this variant of the base plan")
     p.add_argument("--workers", type=int, metavar="N",
                    help="worker processes (default and at most: one per core available)")
+    p.add_argument("--engine", choices=("process", "ray"), default="process",
+                   help="where the points run: local worker processes (default), or Ray tasks on a Ray cluster "
+                   "(needs the cluster extra: pip install -e \".[cluster]\")")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --engine ray: the Ray cluster to run on (as ray.init takes it, e.g. "
+                   "ray://head:10001); without it a local Ray is started for the sweep")
     p.add_argument("--pareto", nargs=2, metavar=("X", "Y"),
                    help=f"the two figures of the Pareto front (default capex_usd and time_to_train_days); one of "
                    f"{', '.join(METRIC)}")
@@ -44,6 +50,12 @@ def run(args) -> int:
     target = check_target(args.output, [args.file, args.grid, *args.catalog])
     check_folder(target)
     cores = available_cores()
+    if args.address is not None and args.engine != "ray":
+        raise UsageError("--address names a Ray cluster: use it with --engine ray")
+    if args.engine == "ray":
+        from planner.sweep_ray import import_ray
+
+        import_ray()  # before any work: says how to install Ray when it is missing
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers takes 1 to {cores} (the cores available), not {args.workers}")
     if args.workers is not None and args.workers > cores:
@@ -66,7 +78,13 @@ def run(args) -> int:
             last[0] = percent
             print(f"\r{done:,} of {total:,} points", end="", file=sys.stderr, flush=True)
 
-    result = run_sweep(base, grid, catalog_files=args.catalog, workers=args.workers, progress=progress)
+    if args.engine == "ray":
+        from planner.sweep_ray import run_sweep_ray
+
+        result = run_sweep_ray(base, grid, address=args.address, catalog_files=args.catalog, workers=args.workers,
+                               progress=progress)
+    else:
+        result = run_sweep(base, grid, catalog_files=args.catalog, workers=args.workers, progress=progress)
     if sys.stderr.isatty():
         print(file=sys.stderr)
     x, y = args.pareto or default_axes(result.rows)
