@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
 from planner.facility.floor import floor_load_kg_m2
 from planner.facility.heat import capture_fraction, water_l_min
+from planner.facility.rack_remedies import move_remedy, with_remedies
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog
@@ -78,7 +79,8 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
                 res.findings.append(Finding(
                     "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
                     f"{d.model} ({p.label or p.id}) is liquid-cooled but rack {rack.name} is air-cooled: "
-                    "set the rack's cooling to liquid and plumb it to a CDU", p.id))
+                    "set the rack's cooling to liquid and plumb it to a CDU", p.id,
+                    remedy=move_remedy(d, p.id, p.label or p.id)))
     spans.sort()
     for sev, code, msg, where in space_findings(rack, spans):
         res.findings.append(Finding(sev, code, msg, where))
@@ -165,4 +167,4 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> 
         findings.append(Finding(
             "error", "rack.weight.over_limit",
             f"Rack {rack.name} carries {res.weight_kg:.0f} kg, above its {rack.max_weight_kg:g} kg rating", rack.id))
-    return findings
+    return with_remedies(findings, plan, rack, res, catalog)
