@@ -6,6 +6,7 @@ outlets (a larger PDU of the same circuit, else split it), short of PDUs on a fe
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from planner.facility.distribution import size_feeds
@@ -13,23 +14,28 @@ from planner.facility.rack_result import RackResult
 from planner.findings import Finding, Remedy
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.autoplace import floor_limit_kg
-from planner.plan.model import Plan, Rack
+from planner.plan.model import Placement, Plan, Rack
+
+HoldsTooMuch = Callable[[Iterable[Placement]], bool]
+"""Whether the rack with these devices fails a check of ``SPLIT_CODES`` (a what-if)."""
 
 SPLIT_CODES = frozenset({"rack.power.over_cap", "rack.weight.over_limit", "rack.floor.over_rating",
                          "rack.power.pdu_positions"})
 """The checks a split mends: each says the rack holds too much."""
 
 
-def with_remedies(findings: list[Finding], plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> list[Finding]:
+def with_remedies(findings: list[Finding], plan: Plan, rack: Rack, res: RackResult, catalog: Catalog,
+                  holds_too_much: HoldsTooMuch) -> list[Finding]:
     """``findings`` with the remedy of each rack check that has one."""
     out = []
     for f in findings:
-        remedy = _remedy(f.code, plan, rack, res, catalog)
+        remedy = _remedy(f.code, plan, rack, res, catalog, holds_too_much)
         out.append(f if remedy is None else replace(f, remedy=remedy))
     return out
 
 
-def _remedy(code: str, plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> Remedy | None:
+def _remedy(code: str, plan: Plan, rack: Rack, res: RackResult, catalog: Catalog,
+            holds_too_much: HoldsTooMuch) -> Remedy | None:
     if code in ("rack.power.pdu_positions", "rack.power.outlets"):
         larger = larger_pdu(plan, res, catalog)
         if larger is not None:
@@ -39,9 +45,31 @@ def _remedy(code: str, plan: Plan, rack: Rack, res: RackResult, catalog: Catalog
     if code == "rack.power.feed_loss":
         return _two_n(plan, res, catalog)
     if code in SPLIT_CODES and splittable(plan, rack, res, catalog):
-        return Remedy("split_rack", f"Split rack {rack.name}: move devices into a new rack of its kind",
-                      (("rack", rack.id),))
+        n = split_count(plan, rack, res, catalog, holds_too_much)
+        return Remedy("split_rack", f"Split rack {rack.name}: move {n} device{'s' if n != 1 else ''} into a new "
+                      "rack of its kind", (("rack", rack.id), ("devices", n)))
     return None
+
+
+def move_order(device: DeviceType, u: int, basis: str) -> tuple:
+    """The order a split moves devices out in: GPU nodes first, the most power, then the
+    heaviest, first, then by type, from the top down (how many move depends on the types alone)."""
+    return (device.gpu is None, -device.power_w(basis), -device.weight_kg, device.id, -u)
+
+
+def split_count(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog, holds_too_much: HoldsTooMuch) -> int:
+    """How many devices a split moves out, in ``move_order``, until the rack holds no more
+    than its checks allow (worked on the rack's device counts, so that racks of one shape
+    share it)."""
+    basis = plan.settings.facility.power_basis
+    types = sorted((catalog[d] for d, n in res.counts.items() for _ in range(n)),
+                   key=lambda d: move_order(d, 0, basis))
+    kept = [Placement(id=f"x{i}", device=d.id, rack="what-if", u=1) for i, d in enumerate(types)]
+    moved = 0
+    while kept and holds_too_much(kept):
+        kept.pop(0)
+        moved += 1
+    return moved
 
 
 def larger_pdu(plan: Plan, res: RackResult, catalog: Catalog) -> tuple[DeviceType, int] | None:

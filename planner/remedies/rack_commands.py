@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from planner.facility.power import evaluate_rack
-from planner.facility.rack_remedies import SPLIT_CODES
+from planner.facility.power import holds_too_much as _holds_too_much
+from planner.facility.rack_remedies import move_order
 from planner.findings import Remedy
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import RACK_FIELDS, AddRack, Command, CommandError, MoveDevice, _RackNamer
@@ -21,8 +21,7 @@ from planner.plan.space import lowest_free_u
 
 
 def holds_too_much(plan, catalog, rack_id: str, members=None) -> bool:
-    rack = plan.rack(rack_id)
-    return any(f.code in SPLIT_CODES for f in evaluate_rack(plan, rack, catalog, members=members).findings)
+    return _holds_too_much(plan, plan.rack(rack_id), catalog, members)
 
 
 def free_u(plan, catalog, rack_id: str, p: Placement) -> int | None:
@@ -98,25 +97,30 @@ class _Steps(Command):
 
 
 class SplitRack(_Steps):
-    """Move devices, GPU nodes first, the most power first, from the top down, into new
-    racks of the same kind beside it, until the rack holds no more than its checks allow;
-    each new rack takes devices while it does too."""
+    """Move devices (``move_order``: GPU nodes first, the most power first, from the top
+    down) into new racks of the same kind beside it, until the rack holds no more than its
+    checks allow; each new rack takes devices while it does too, from its U1 up in the
+    order they stood."""
 
     def steps(self, plan, catalog, done):
         rack = plan.rack(str(self.remedy.figure("rack")))
         if rack is None:
             raise CommandError(f"there is no rack '{self.remedy.figure('rack')}'")
         basis = plan.settings.facility.power_basis
-        movable = sorted((p for p in plan.rack_members(rack.id).values() if p.device in catalog),
-                         key=lambda p: (catalog[p.device].gpu is None, -catalog[p.device].power_w(basis), -p.u))
+        kept = list(plan.rack_members(rack.id).values())
+        movable = sorted((p for p in kept if p.device in catalog), key=lambda p: move_order(catalog[p.device], p.u, basis))
+        out: list[Placement] = []
+        while movable and holds_too_much(plan, catalog, rack.id, kept):
+            out.append(movable.pop(0))
+            kept = [p for p in kept if p.id != out[-1].id]
+        if holds_too_much(plan, catalog, rack.id, kept):
+            raise CommandError(f"rack {rack.name} holds too much even without the devices a split can move")
+        if not out:
+            raise CommandError(f"rack {rack.name} already holds no more than its checks allow")
         fields = {k: getattr(rack, k) for k in RACK_FIELDS if k != "name"}
         names = _RackNamer(plan, _prefix(rack.name))
         new: list[str] = []
-        moved = 0
-        while holds_too_much(plan, catalog, rack.id):
-            if not movable:
-                raise CommandError(f"rack {rack.name} holds too much even with one device")
-            p = movable.pop(0)
+        for p in sorted(out, key=lambda p: p.u):
             u = takes(plan, catalog, new[-1], p) if new else None
             if u is None:
                 new.append(self.new_rack(plan, catalog, done, names.next(), plan.rack_index(rack.id) + 1 + len(new),
@@ -125,9 +129,7 @@ class SplitRack(_Steps):
                 if u is None:
                     raise CommandError(f"one {catalog[p.device].model} does not fit an empty rack like {rack.name}")
             self.move(plan, catalog, done, p, new[-1], u)
-            moved += 1
-        if not moved:
-            raise CommandError(f"rack {rack.name} already holds no more than its checks allow")
+        moved = len(out)
         into = ", ".join(plan.rack(r).name for r in new)
         return f"Split rack {rack.name}: move {moved} device{'s' if moved != 1 else ''} into {into}"
 

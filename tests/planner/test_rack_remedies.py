@@ -51,6 +51,8 @@ def test_an_over_cap_rack_is_split_into_a_new_rack_of_its_kind():
     before = plan_to_json(h.plan)
     finding, command = _fix(h, "rack.power.over_cap")
     assert "35.0 kW" in finding.message and finding.remedy.kind == "split_rack"
+    assert finding.remedy.label == "Split rack GPU-01: move 1 device into a new rack of its kind"
+    assert dict(finding.remedy.figures) == {"rack": "r1", "devices": 1}
     assert command.label == "Split rack GPU-01: move 1 device into GPU-02"
     assert _nodes(h, "GPU-01") == [f"GPU-01-node-{i}" for i in range(1, 5)]
     assert _nodes(h, "GPU-02") == ["GPU-01-node-5"]  # the top node, with its label
@@ -64,9 +66,13 @@ def test_an_over_cap_rack_is_split_into_a_new_rack_of_its_kind():
 def test_an_over_weight_rack_moves_two_nodes_out():
     # 5 x 80 kg = 400 kg on a 300 kg rating: 4 nodes are 320 kg, still over; 3 are 240 kg
     h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=100, max_weight_kg=300), 5)])
-    _, command = _fix(h, "rack.weight.over_limit")
+    finding, command = _fix(h, "rack.weight.over_limit")
+    assert finding.remedy.figure("devices") == 2
     assert command.label == "Split rack GPU-01: move 2 devices into GPU-02"
-    assert len(_nodes(h, "GPU-01")) == 3 and len(_nodes(h, "GPU-02")) == 2
+    assert _nodes(h, "GPU-01") == [f"GPU-01-node-{i}" for i in range(1, 4)]
+    assert _nodes(h, "GPU-02") == ["GPU-01-node-4", "GPU-01-node-5"]
+    moved = sorted((h.plan.placement(f"r1n{i}").u, h.plan.placement(f"r1n{i}").label) for i in (4, 5))
+    assert moved == [(1, "GPU-01-node-4"), (5, "GPU-01-node-5")]  # in the order they stood
     assert not _findings(h, "rack.weight.over_limit")
 
 
@@ -163,5 +169,5 @@ def test_racks_of_one_shape_each_name_themselves_in_their_remedy():
     h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 5),
                (Rack(id="r2", name="GPU-02", cooling="liquid", power_cap_kw=30), 5)])
     remedies = {f.where: f.remedy for f in _findings(h, "rack.power.over_cap")}
-    assert dict(remedies["r2"].figures) == {"rack": "r2"} and "GPU-02" in remedies["r2"].label
-    assert dict(remedies["r1"].figures) == {"rack": "r1"}
+    assert dict(remedies["r2"].figures) == {"rack": "r2", "devices": 1} and "GPU-02" in remedies["r2"].label
+    assert dict(remedies["r1"].figures) == {"rack": "r1", "devices": 1} and "GPU-01" in remedies["r1"].label
