@@ -1,8 +1,8 @@
 """A state dump for tests that drive the running app from outside (real X11 input).
 
 With ``CLUSTER_PLANNER_STATE_DUMP=FILE`` set, the app writes FILE (JSON: the plan, the
-status bar's message, the undo stack's position, the window title, the ghost's state)
-after every edit and every status message, and whenever a popup menu or dialog opens or
+status bar's message, the undo stack's position and the name of the step Undo would undo,
+the window title, the ghost's state) after every edit and every status message, and whenever a popup menu or dialog opens or
 closes (checked every 200 ms), replacing it whole each time. Unset, nothing is written.
 Its geometry says where the racks, the palette's rows and the checks list's rows and Fix
 buttons are on the screen.
@@ -38,6 +38,7 @@ def install_state_dump(window) -> None:
             "status": window.statusBar().currentMessage(),
             "undo_index": window.doc.undo_stack.index(),
             "undo_count": window.doc.undo_stack.count(),
+            "undo_text": window.doc.undo_stack.undoText(),
             "title": window.windowTitle(),
             "ghost": view.ghost_state if view.ghost.isVisible() else None,
             "ghost_label": view.ghost_words,

@@ -85,6 +85,7 @@ def test_fix_in_the_checks_list_mends_the_error_and_ctrl_z_brings_it_back(over_c
     state = app.wait_state(lambda s: s["undo_count"] == 1 and _row(s, "rack.power.over_cap") is None,
                            "the error gone after Fix")
     assert state["geometry"]["checks"]["title"].startswith("Checks (0 errors")
+    assert state["undo_text"] == SPLIT  # the undo step is named after what it did
     assert (_nodes_in(state, "GPU-01"), _nodes_in(state, "GPU-05")) == (2, 2)
     app.screenshot("after-fix")
 
