@@ -29,7 +29,7 @@ from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape
 from planner.workload.training import JobShape, model_step
 
-TARGET = 0.25  # the finding's threshold: a bubble above a quarter of the step
+TARGET = 0.25  # the finding's threshold, a planner assumption: a bubble above a quarter of the step
 
 
 def bubble_remedy(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, model: ModelShape,

@@ -171,3 +171,22 @@ def test_racks_of_one_shape_each_name_themselves_in_their_remedy():
     remedies = {f.where: f.remedy for f in _findings(h, "rack.power.over_cap")}
     assert dict(remedies["r2"].figures) == {"rack": "r2", "devices": 1} and "GPU-02" in remedies["r2"].label
     assert dict(remedies["r1"].figures) == {"rack": "r1", "devices": 1} and "GPU-01" in remedies["r1"].label
+
+
+def test_a_pdu_without_the_outlets_the_cords_need_takes_the_smallest_one_with_them():
+    # A 415 V 32 A PDU with C13 outlets only; 2 nodes: 20.4 kW nameplate, 6 C19 cords a feed.
+    # Same circuit: the 32 A PDU with 6 C19 (18.4 kW: 2 a feed, 12 C19) and the 60 A (34.5 kW:
+    # 1 a feed, 12 C19) both fit; the smaller wins
+    from planner.facility.power import evaluate_rack
+    from planner.hardware.catalog import Catalog
+
+    base = CATALOG["pdu-415v-3ph-32a"]
+    c13_only = base.model_copy(update={"id": "pdu-c13-only", "pdu": base.pdu.model_copy(update={"outlets_c19": 0})})
+    catalog = Catalog([*CATALOG, c13_only])
+    h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 2)],
+              power={"pdu_device": "pdu-c13-only"})
+    res = evaluate_rack(h.plan, h.plan.rack("r1"), catalog)
+    (finding, *_) = [f for f in res.findings if f.code == "rack.power.outlets"]
+    assert "need 6 C19 outlets" in finding.message
+    assert finding.remedy.label == "Use Rack PDU 3-phase 415 V 32 A (18.4 kW) PDUs: 2 per feed in rack GPU-01"
+    assert dict(finding.remedy.figures) == {"device": "pdu-415v-3ph-32a"}
