@@ -2,8 +2,9 @@
 
 With ``CLUSTER_PLANNER_STATE_DUMP=FILE`` set, the app writes FILE (JSON: the plan, the
 status bar's message, the undo stack's position and the name of the step Undo would undo,
-the window title, the ghost's state) after every edit and every status message, and whenever a popup menu or dialog opens or
-closes (checked every 200 ms), replacing it whole each time. Unset, nothing is written.
+the window title, the ghost's state) after every edit and every status message, and
+whenever a popup menu or dialog opens or closes (checked every 200 ms), replacing it whole
+each time. Unset, nothing is written.
 Its geometry says where the racks, the palette's rows and the checks list's rows and Fix
 buttons are on the screen.
 """

@@ -121,7 +121,8 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog, *,
                   remedies: bool = True) -> list[Finding]:
     """The checks of a whole rack against its limits, from its figures: feeds and PDUs, floor
     load, power cap, nameplate, air cooling, weight. They name the rack, and only the rack,
-    so that racks of the same shape share their figures and differ only in these texts."""
+    so that racks of the same shape share their figures and differ only in these texts.
+    Each carries its remedy (``planner.facility.rack_remedies``) unless ``remedies`` is False."""
     settings = plan.settings
     facility, power_s, floor_s = settings.facility, settings.power, settings.floor
     basis = facility.power_basis
@@ -171,7 +172,8 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog, *,
             f"Rack {rack.name} carries {res.weight_kg:.0f} kg, above its {rack.max_weight_kg:g} kg rating", rack.id))
     if not remedies:
         return findings
-    return with_remedies(findings, plan, rack, res, catalog, lambda members: holds_too_much(plan, rack, catalog, members))
+    return with_remedies(findings, plan, rack, res, catalog,
+                         lambda members: holds_too_much(plan, rack, catalog, members))
 
 
 def holds_too_much(plan: Plan, rack: Rack, catalog: Catalog, members: Iterable[Placement] | None = None) -> bool:

@@ -24,13 +24,9 @@ def holds_too_much(plan, catalog, rack_id: str, members=None) -> bool:
     return _holds_too_much(plan, plan.rack(rack_id), catalog, members)
 
 
-def free_u(plan, catalog, rack_id: str, p: Placement) -> int | None:
-    return lowest_free_u(plan, catalog, plan.rack(rack_id), catalog[p.device].u_height)
-
-
 def takes(plan, catalog, rack_id: str, p: Placement) -> int | None:
     """The U at which ``rack_id`` takes ``p`` within its checks; None when it does not."""
-    u = free_u(plan, catalog, rack_id, p)
+    u = lowest_free_u(plan, catalog, plan.rack(rack_id), catalog[p.device].u_height)
     if u is None:
         return None
     members = [*plan.rack_members(rack_id).values(), p.model_copy(update={"rack": rack_id, "u": u})]
@@ -49,6 +45,7 @@ class _Steps(Command):
         self.remedy = remedy
         self._done: list[Command] = []
         self._text = remedy.label
+        self._changes = ChangeSet(structure=True)
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -108,7 +105,8 @@ class SplitRack(_Steps):
             raise CommandError(f"there is no rack '{self.remedy.figure('rack')}'")
         basis = plan.settings.facility.power_basis
         kept = list(plan.rack_members(rack.id).values())
-        movable = sorted((p for p in kept if p.device in catalog), key=lambda p: move_order(catalog[p.device], p.u, basis))
+        movable = sorted((p for p in kept if p.device in catalog),
+                         key=lambda p: move_order(catalog[p.device], p.u, basis))
         out: list[Placement] = []
         while movable and holds_too_much(plan, catalog, rack.id, kept):
             out.append(movable.pop(0))
