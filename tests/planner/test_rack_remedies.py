@@ -190,3 +190,13 @@ def test_a_pdu_without_the_outlets_the_cords_need_takes_the_smallest_one_with_th
     assert "need 6 C19 outlets" in finding.message
     assert finding.remedy.label == "Use Rack PDU 3-phase 415 V 32 A (18.4 kW) PDUs: 2 per feed in rack GPU-01"
     assert dict(finding.remedy.figures) == {"device": "pdu-415v-3ph-32a"}
+
+
+def test_check_json_gives_the_split_with_its_figures():
+    from planner.report.compare import report_json
+
+    h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 5)])
+    findings = report_json(h.plan, CATALOG, evaluate(h.plan, CATALOG))["findings"]
+    over = next(f for f in findings if f["code"] == "rack.power.over_cap")
+    assert over["remedy"] == {"kind": "split_rack", "label": "Split rack GPU-01: move 1 device into a new rack of its "
+                              "kind", "rack": "r1", "devices": 1}
