@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QListView, QMenu, QPushButton, QWidge
 from planner.findings import Finding
 from planner.plan.changes import ChangeSet
 from planner.remedies.commands import remedy_command
-from planner.remedies.fix import fix_each, fixable
+from planner.remedies.fix import fix_each, fixable, no_fix_reason
 from planner.report.finding_rows import Edit, FindingRows
 from planner.report.model import Report
 from ui import theme
@@ -113,7 +113,8 @@ class FindingsModel(QAbstractListModel):
             return self._icons[f.severity]
         if role == TOOLTIP:
             return (f"{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
-                    + (f"\nFix (right-click): {f.remedy.label}" if fixable([f]) else "")
+                    + (f"\nFix (right-click): {f.remedy.label}" if fixable([f])
+                       else f"\n{no_fix_reason(f)}" if f.severity != "info" else "")
                     + "\nRight-click: what this check means (Help > Guide)")
         if role == CODE_ROLE:
             return f.code
@@ -220,7 +221,8 @@ class ChecksPanel(QListView):
         self.fix_all_button.setEnabled(count > 0)
         self.fix_all_button.setText(f"Fix all ({count})" if count else "Fix all")
         self.fix_button.setToolTip(f"Fix: {finding.remedy.label}" if self.fix_button.isEnabled()
-                                   else "The selected finding has no automatic remedy")
+                                   else no_fix_reason(finding) if finding is not None
+                                   else "Select a finding to fix it")
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
@@ -255,6 +257,8 @@ class ChecksPanel(QListView):
         menu = QMenu(self)
         if self.doc is not None and fixable([finding]):
             menu.addAction(f"Fix: {finding.remedy.label}", lambda: self.fix(finding))
+        elif finding.severity != "info":
+            menu.addAction(no_fix_reason(finding)).setEnabled(False)
         count = len(fixable(self.doc.report.findings)) if self.doc is not None else 0
         if count:
             menu.addAction(f"Fix all ({count} with a remedy)", self.fix_all)

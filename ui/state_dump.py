@@ -1,9 +1,12 @@
 """A state dump for tests that drive the running app from outside (real X11 input).
 
 With ``CLUSTER_PLANNER_STATE_DUMP=FILE`` set, the app writes FILE (JSON: the plan, the
-status bar's message, the undo stack's position, the window title, the ghost's state)
-after every edit and every status message, and whenever a popup menu or dialog opens or
-closes (checked every 200 ms), replacing it whole each time. Unset, nothing is written.
+status bar's message, the undo stack's position and the name of the step Undo would undo,
+the window title, the ghost's state) after every edit and every status message, and
+whenever a popup menu or dialog opens or closes (checked every 200 ms), replacing it whole
+each time. Unset, nothing is written.
+Its geometry says where the racks, the palette's rows and the checks list's rows and Fix
+buttons are on the screen.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from ui import theme
+from ui.checks_panel import FINDING_ROLE
 from ui.palette import DEVICE_ID_ROLE
 
 STATE_DUMP_ENV = "CLUSTER_PLANNER_STATE_DUMP"
@@ -35,6 +39,7 @@ def install_state_dump(window) -> None:
             "status": window.statusBar().currentMessage(),
             "undo_index": window.doc.undo_stack.index(),
             "undo_count": window.doc.undo_stack.count(),
+            "undo_text": window.doc.undo_stack.undoText(),
             "title": window.windowTitle(),
             "ghost": view.ghost_state if view.ghost.isVisible() else None,
             "ghost_label": view.ghost_words,
@@ -104,4 +109,33 @@ def _geometry(window) -> dict:
     search = window.palette_panel.search
     centre = search.mapToGlobal(search.rect().center())
     return {"view": [top_left.x(), top_left.y(), vp.width(), vp.height()], "racks": racks, "palette": palette,
-            "search": [centre.x(), centre.y()]}
+            "search": [centre.x(), centre.y()], "checks": _checks(window.checks)}
+
+
+def _global_rect(widget, rect) -> list[int]:
+    p = widget.mapToGlobal(rect.topLeft())
+    return [p.x(), p.y(), rect.width(), rect.height()]
+
+
+def _checks(checks) -> dict:
+    """The checks list's rows on screen (code, severity, where, the finding's remedy label, the
+    row's global rectangle, whether it is the current row) and its Fix and Fix all buttons."""
+    vp = checks.viewport()
+    rows = []
+    model = checks.model()
+    for i in range(model.rowCount()):
+        index = model.index(i)
+        finding = index.data(FINDING_ROLE)
+        rect = checks.visualRect(index).intersected(vp.rect())  # the part on screen
+        if finding is None or rect.isEmpty():
+            continue
+        rows.append({"code": finding.code, "severity": finding.severity, "where": finding.where,
+                     "remedy": finding.remedy.label if finding.remedy is not None else None,
+                     "rect": _global_rect(vp, rect), "current": index == checks.currentIndex()})
+
+    def button(b) -> dict:
+        return {"rect": _global_rect(b, b.rect()), "enabled": b.isEnabled(), "visible": b.isVisible(),
+                "text": b.text(), "tooltip": b.toolTip()}
+
+    return {"rows": rows, "fix": button(checks.fix_button), "fix_all": button(checks.fix_all_button),
+            "title": checks.title}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from planner.cli import load_catalog_arg, print_json
+from planner.remedies.fix import no_fix_reason
 from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
@@ -69,4 +70,6 @@ def render_text(report: Report, catalog=None) -> str:
     lines += ["", f"Findings: {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"]
     for f in findings:
         lines.append(f"  {SEVERITY_MARK[f.severity]} {f.code:<30} {f.message}")
+        if f.severity != "info":  # errors and warnings say what would mend them, or that nothing will
+            lines.append(f"    {'Fix: ' + f.remedy.label if f.remedy is not None else no_fix_reason(f)}")
     return "\n".join(lines)

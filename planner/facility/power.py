@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
 from planner.facility.floor import floor_load_kg_m2
 from planner.facility.heat import capture_fraction, water_l_min
+from planner.facility.rack_remedies import SPLIT_CODES, move_remedy, with_remedies
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog
@@ -16,10 +17,11 @@ from planner.settings import GUIDE
 
 
 def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
-                  members: Iterable[Placement] | None = None) -> RackResult:
+                  members: Iterable[Placement] | None = None, *, remedies: bool = True) -> RackResult:
     """Sum a rack's power (both bases), weight, space and GPUs, and check it against its limits.
 
-    ``members`` replaces the rack's devices in the plan (a what-if: the rack with one more).
+    ``members`` replaces the rack's devices in the plan (a what-if: the rack with one more);
+    ``remedies`` False leaves the rack checks without their remedies (a what-if needs none).
 
     Power over the cap on the plan's basis is an error; on the typical basis a nameplate
     above the cap is a warning (DGX H100: 7 kW typical, 10.2 kW nameplate); an air-cooled rack above the
@@ -78,7 +80,8 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
                 res.findings.append(Finding(
                     "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
                     f"{d.model} ({p.label or p.id}) is liquid-cooled but rack {rack.name} is air-cooled: "
-                    "set the rack's cooling to liquid and plumb it to a CDU", p.id))
+                    "set the rack's cooling to liquid and plumb it to a CDU", p.id,
+                    remedy=move_remedy(d, p.id, p.label or p.id)))
     spans.sort()
     for sev, code, msg, where in space_findings(rack, spans):
         res.findings.append(Finding(sev, code, msg, where))
@@ -110,14 +113,16 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
                                             floor_s.aisle_share_mm)
     res.air_basis_milliwatts = air_basis_milliwatts
-    res.findings.extend(rack_findings(plan, rack, res, catalog))
+    res.findings.extend(rack_findings(plan, rack, res, catalog, remedies=remedies))
     return res
 
 
-def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> list[Finding]:
+def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog, *,
+                  remedies: bool = True) -> list[Finding]:
     """The checks of a whole rack against its limits, from its figures: feeds and PDUs, floor
     load, power cap, nameplate, air cooling, weight. They name the rack, and only the rack,
-    so that racks of the same shape share their figures and differ only in these texts."""
+    so that racks of the same shape share their figures and differ only in these texts.
+    Each carries its remedy (``planner.facility.rack_remedies``) unless ``remedies`` is False."""
     settings = plan.settings
     facility, power_s, floor_s = settings.facility, settings.power, settings.floor
     basis = facility.power_basis
@@ -165,4 +170,13 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> 
         findings.append(Finding(
             "error", "rack.weight.over_limit",
             f"Rack {rack.name} carries {res.weight_kg:.0f} kg, above its {rack.max_weight_kg:g} kg rating", rack.id))
-    return findings
+    if not remedies:
+        return findings
+    return with_remedies(findings, plan, rack, res, catalog,
+                         lambda members: holds_too_much(plan, rack, catalog, members))
+
+
+def holds_too_much(plan: Plan, rack: Rack, catalog: Catalog, members: Iterable[Placement] | None = None) -> bool:
+    """Whether the rack (or it with ``members`` instead) fails a check a split mends."""
+    findings = evaluate_rack(plan, rack, catalog, members=members, remedies=False).findings
+    return any(f.code in SPLIT_CODES for f in findings)

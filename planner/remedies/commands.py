@@ -3,7 +3,9 @@
 The additions reuse the design's placement (``planner.design.build``): fabric switches go
 into the network racks with room, then into new air-cooled network racks; CDUs one into each
 liquid-cooled GPU rack with room, the rest into row-end CDU racks. The parallelism is the
-design's (``choose_parallelism``); the batch is the figure the finding names.
+design's (``choose_parallelism``); the batch is the figure the finding names. Rack splits and
+moves are in ``planner.remedies.rack_commands``; a larger PDU, 2N feeds and a workload
+change (the pipeline bubble's) set the settings the remedy names.
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from planner.findings import Remedy
 from planner.network.checks import summarise_nodes
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, SetSetting
+from planner.remedies.rack_commands import MoveToLiquid, SplitRack
+from planner.settings import WorkloadSettings
 
 
 def remedy_command(remedy: Remedy) -> Command:
     """The command that applies ``remedy``; its label is the remedy's."""
     kinds = {"add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism,
-             "set_batch": SetBatch}
+             "set_batch": _set_batch, "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack,
+             "move_to_liquid": MoveToLiquid, "set_workload": SetWorkload}
     if remedy.kind not in kinds:
         raise CommandError(f"there is no automatic remedy '{remedy.kind}'")
     return kinds[remedy.kind](remedy)
@@ -113,11 +118,52 @@ class SetParallelism(Command):
         return ChangeSet(settings=frozenset({"workload"}))
 
 
-class SetBatch(SetSetting):
-    def __init__(self, remedy: Remedy):
-        super().__init__("workload", "global_batch_tokens", int(remedy.figure("tokens")))
+class _RemedySetting(SetSetting):
+    """One setting the remedy names, labelled as the remedy."""
+
+    def __init__(self, remedy: Remedy, section: str, name: str, value):
+        super().__init__(section, name, value)
         self.remedy = remedy
 
     @property
     def label(self) -> str:  # type: ignore[override]
         return self.remedy.label
+
+
+def _set_batch(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "workload", "global_batch_tokens", int(remedy.figure("tokens")))
+
+
+def _set_pdu(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "power", "pdu_device", str(remedy.figure("device")))
+
+
+def _set_feeds(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "power", "feed_redundancy", str(remedy.figure("redundancy")))
+
+
+class SetWorkload(Command):
+    """Several workload settings at once (the pipeline bubble's remedy: schedule and virtual
+    stages, PP and DP, or the batch), as one step."""
+
+    def __init__(self, remedy: Remedy):
+        self.remedy = remedy
+        self._old = None
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.remedy.label
+
+    def do(self, plan, catalog):
+        old = plan.settings.workload
+        try:
+            new = WorkloadSettings.model_validate({**old.model_dump(), **dict(self.remedy.figures)})
+        except ValueError as exc:
+            raise CommandError(f"the workload cannot take {dict(self.remedy.figures)}: {exc}") from None
+        self._old = old
+        plan.settings.workload = new
+        return ChangeSet(settings=frozenset({"workload"}))
+
+    def undo(self, plan, catalog):
+        plan.settings.workload = self._old
+        return ChangeSet(settings=frozenset({"workload"}))

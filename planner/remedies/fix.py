@@ -22,6 +22,24 @@ class FixResult:
     """Remedies that could not be applied (their commands), with the reason."""
 
 
+# Why some checks have no automatic fix: the choice is the facility's or the user's, not a
+# figure the planner can compute.
+NO_FIX_REASONS = {
+    "rack.power.nameplate_over_cap": "whether the circuits carry the nameplate is the facility's call",
+    "rack.power.single_feed": "one feed (redundancy N) is a choice of the facility's power design",
+    "rack.cooling.air_limit": "liquid cooling or a rear-door heat exchanger is a facility choice",
+    "rack.cooling.air_remainder": "a rear-door heat exchanger is a facility choice",
+    "rack.cooling.liquid_device_in_air_rack": "a rack-scale system is its own rack: set the rack's cooling to liquid",
+    "workload.memory.does_not_fit": "the model, the GPUs or their count are yours to choose",
+}
+
+
+def no_fix_reason(finding: Finding) -> str:
+    """'No automatic fix: ...' for a finding without a remedy (what to do is in its text)."""
+    why = NO_FIX_REASONS.get(finding.code, "the planner cannot compute one; the finding says what to change")
+    return f"No automatic fix: {why}"
+
+
 def fixable(findings: list[Finding]) -> list[Finding]:
     """The errors and warnings that carry a remedy."""
     return [f for f in findings if f.remedy is not None and f.severity != "info"]

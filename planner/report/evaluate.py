@@ -20,7 +20,7 @@ from planner.facility.cooling import evaluate_cooling
 from planner.plan.model import Plan, Rack
 from planner.facility.power import evaluate_rack, rack_findings
 from planner.report.context import EvalContext
-from planner.findings import Finding
+from planner.findings import Finding, Remedy
 from planner.facility.rack_result import RackResult
 from planner.report.memo import Memo
 from planner.report.model import Report, Totals
@@ -132,20 +132,29 @@ def _evaluate_shape(plan: Plan, rack: Rack, catalog: Catalog, memo: Memo) -> Rac
         return evaluate_rack(plan, rack, catalog)
     res = RackResult(*_FIELDS(first))
     res.id, res.name, res.counts = rack.id, rack.name, dict(first.counts)
-    res.findings = [Finding(severity, code, message.replace(_NAME, rack.name), rack.id)
-                    for severity, code, message in checks]
+    res.findings = [Finding(severity, code, message.replace(_NAME, rack.name), rack.id, _retarget(remedy, rack))
+                    for severity, code, message, remedy in checks]
     return res
 
 
-def _shape(plan: Plan, rack: Rack, catalog: Catalog) -> tuple[RackResult, list[tuple[str, str, str]] | None]:
+def _retarget(remedy: Remedy | None, rack: Rack) -> Remedy | None:
+    """The stand-in's remedy for ``rack``: its name in the label, its id in the figures."""
+    if remedy is None:
+        return None
+    return Remedy(remedy.kind, remedy.label.replace(_NAME, rack.name),
+                  tuple((k, rack.id if v == _NAME else v) for k, v in remedy.figures))
+
+
+def _shape(plan: Plan, rack: Rack, catalog: Catalog
+           ) -> tuple[RackResult, list[tuple[str, str, str, Remedy | None]] | None]:
     """The first rack of a shape: its result, and its checks as (severity, code, text with
-    the placeholder); None when it has a finding of one of its devices (which names the
+    the placeholder, remedy); None when it has a finding of one of its devices (which names the
     device): then its shape is not shared."""
     res = evaluate_rack(plan, rack, catalog)
     if any(f.where != rack.id for f in res.findings):
         return res, None
     stand_in = rack.model_copy(update={"name": _NAME, "id": _NAME})
-    checks = [(f.severity, f.code, f.message) for f in rack_findings(plan, stand_in, res, catalog)]
+    checks = [(f.severity, f.code, f.message, f.remedy) for f in rack_findings(plan, stand_in, res, catalog)]
     return res, (checks if len(checks) == len(res.findings) else None)
 
 

@@ -12,6 +12,7 @@ from planner.network.technologies import TECHNOLOGIES
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
 from planner.workload.archetype import advise
+from planner.workload.bubble import TARGET as BUBBLE_LIMIT, bubble_remedy
 from planner.workload.fit import describe_recompute, fit_training, recompute_ladder
 from planner.workload.inference import InferenceResult, size_inference
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
@@ -136,12 +137,13 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
         findings.append(memory_finding(run, model, fabric, shape, nodes.gpus, out.memory, out.gpu_memory_gb))
     elif fit.fits:
         findings += escalation_findings(w, run, model, fabric, shape, r, out.memory, out.gpu_memory_gb, local)
-    if r.bubble > 0.25:
+    if r.bubble > BUBBLE_LIMIT:
         findings.append(Finding(
             "warning", "workload.pipeline.bubble",
             f"The pipeline bubble is {r.bubble:.0%} of the step: PP {w.pp} stages and {r.micro_batches} "
             f"micro-batches per step ({w.pp_schedule}: (p-1)/(m+p-1)); raise the global batch, lower PP or "
-            f"use the interleaved schedule"))
+            f"use the interleaved schedule",
+            remedy=bubble_remedy(w, fabric, shape, model, r.bubble, out.gpu_memory_gb)))
     findings += claim_findings(w, r, nodes.gpus, model)
 
 

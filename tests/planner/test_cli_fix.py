@@ -50,7 +50,7 @@ def test_fix_exits_1_when_an_error_without_remedy_remains(tmp_path, capsys):
     plan = build_template("medium")
     node = next(p for p in plan.placements if p.device == "hgx-h100-8")
     rack = plan.rack(node.rack)
-    rack.power_cap_kw = 5.0  # a rack over its cap: no automatic remedy
+    rack.power_cap_kw = 5.0  # each 7 kW node alone is over the cap: no split mends it
     src = tmp_path / "over.json"
     save_plan(plan, src)
     out = tmp_path / "fixed.json"
@@ -58,3 +58,17 @@ def test_fix_exits_1_when_an_error_without_remedy_remains(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "nothing to fix automatically" in text and "ERROR rack." in text
     assert json.loads(out.read_text())["racks"]  # written all the same
+
+
+def test_fix_splits_a_rack_over_its_cap(tmp_path, capsys):
+    # GPU-01 capped at 20 kW holds 4 x 7.0 kW: 3 nodes are 21 kW, 2 are 14 kW; 2 move out
+    plan = build_template("medium")
+    plan.racks[0].power_cap_kw = 20.0
+    src, out = tmp_path / "over.json", tmp_path / "fixed.json"
+    save_plan(plan, src)
+    assert main(["fix", str(src), "-o", str(out)]) == 0
+    assert "fixed: Split rack GPU-01: move 2 devices into GPU-05" in capsys.readouterr().out
+    fixed = load_plan(out)
+    nodes = {r.name: sum(1 for p in fixed.placements if p.rack == r.id and p.device == "hgx-h100-8")
+             for r in fixed.racks}
+    assert (nodes["GPU-01"], nodes["GPU-05"], sum(nodes.values())) == (2, 2, 16)

@@ -11,6 +11,7 @@ from planner.hardware.catalog import default_catalog
 from planner.plan.commands import CommandError, History, RemoveDevices, SetSetting
 from planner.plan.fileio import plan_to_json
 from planner.remedies.commands import remedy_command
+from planner.cli.cmd_check import render_text
 from planner.remedies.fix import fix_all
 from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
@@ -140,3 +141,13 @@ def test_a_remedy_the_plan_cannot_take_is_refused_and_leaves_the_plan_unchanged(
     with pytest.raises(CommandError, match="no GPU nodes"):
         history.apply(remedy_command(Remedy("add_switches", "Add 2", (("device", "qm9700"), ("count", 2)))))
     assert plan_to_json(plan) == before
+
+
+def test_check_text_gives_each_error_and_warning_its_fix_or_says_it_has_none(history):
+    history.apply(SetSetting("workload", "dp", 8))
+    text = render_text(evaluate(history.plan, CATALOG), CATALOG).splitlines()
+    mismatch = next(i for i, line in enumerate(text) if "workload.parallelism.mismatch" in line)
+    assert text[mismatch + 1].strip() == "Fix: Choose a parallelism for all 128 GPUs"
+    nameplate = next(i for i, line in enumerate(text) if "rack.power.nameplate_over_cap" in line)
+    assert text[nameplate + 1].strip() == ("No automatic fix: whether the circuits carry the nameplate is the "
+                                           "facility's call")

@@ -1,6 +1,8 @@
 """Fix from the checks list: a finding's remedy as one undo step named after what it did,
 and Fix all (the medium template: 10 QM9700 for 8 leaf + 2 spine; TP 8 x PP 4 x DP 4)."""
 
+from PySide6.QtCore import Qt
+
 from planner.plan.commands import RemoveDevices, SetSetting
 from ui.checks_panel import CODE_ROLE
 
@@ -34,9 +36,16 @@ def test_fix_from_the_context_menu_adds_the_switches_and_undo_takes_them_away(wi
     assert [m for m in window.checks.messages("error") if "128 ports missing (2 switches)" in m]
 
 
-def test_a_finding_without_remedy_offers_no_fix(window):
-    menu = window.checks.context_menu(_row(window.checks, "rack.power.nameplate_over_cap"))
-    assert [a.text() for a in menu.actions()] == ["What rack.power.nameplate_over_cap means"]
+def test_a_finding_without_remedy_says_it_has_no_automatic_fix(window):
+    checks = window.checks
+    row = _row(checks, "rack.power.nameplate_over_cap")
+    menu = checks.context_menu(row)
+    reason = "No automatic fix: whether the circuits carry the nameplate is the facility's call"
+    assert [a.text() for a in menu.actions()] == [reason, "What rack.power.nameplate_over_cap means"]
+    assert not menu.actions()[0].isEnabled()
+    checks.setCurrentIndex(row)
+    assert not checks.fix_button.isEnabled() and checks.fix_button.toolTip() == reason
+    assert reason in row.data(Qt.ItemDataRole.ToolTipRole)
 
 
 def test_fix_all_is_one_undo_step_per_fix(window):
@@ -54,8 +63,6 @@ def test_fix_all_is_one_undo_step_per_fix(window):
 
 
 def test_the_fix_button_fixes_the_selected_finding(window, qtbot):
-    from PySide6.QtCore import Qt
-
     doc, checks = window.doc, window.checks
     assert not checks.fix_all_button.isEnabled()  # the medium template has nothing to fix
     doc.apply(SetSetting("workload", "global_batch_tokens", 1021 * 4096))  # DP 4: 1,020 is nearest

@@ -64,3 +64,14 @@ def test_a_finding_in_the_checks_list_opens_its_section(window, qtbot):
     assert dialog.page == "findings.md"
     assert dialog.browser.textCursor().selectedText() == "rack.power.nameplate_over_cap"
     assert "plan on the nameplate basis" in dialog.browser.toPlainText()
+
+
+def test_each_finding_with_an_automatic_fix_says_what_it_does():
+    text = (help_dir() / "findings.md").read_text(encoding="utf-8")
+    sections = dict(re.findall(r"^### (\S+)\n(.*?)(?=^##|\Z)", text, re.M | re.S))
+    fixed = {"rack.power.over_cap", "rack.power.feed_loss", "rack.power.outlets", "rack.power.pdu_positions",
+             "rack.cooling.liquid_device_in_air_rack", "rack.weight.over_limit", "rack.floor.over_rating",
+             "cooling.cdu.short", "network.ports.short", "workload.parallelism.mismatch",
+             "workload.pipeline.bubble", "workload.batch.uneven", "workload.batch.fractional_sequences"}
+    assert [c for c in sorted(fixed) if "**Fix:**" not in sections[c]] == []
+    assert "**Fix:**" not in sections["rack.power.nameplate_over_cap"]
