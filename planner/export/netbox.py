@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import os
 import re
 from collections import Counter, deque
@@ -28,7 +27,9 @@ from pathlib import Path
 
 from planner.costs.bom import parts_bill
 from planner.costs.parts import schedule_lines
-from planner.facility.power import evaluate_rack
+from planner.export.netbox_existing import Existing, slugify
+from planner.export.netbox_power import power_rows
+from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
 from planner.network.fabric import plan_fabric
@@ -55,18 +56,26 @@ FILES: dict[str, tuple[str, ...]] = {
     "power-feeds.csv": ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
                         "voltage", "amperage", "max_utilization", "description"),
     "power-ports.csv": ("device", "name", "maximum_draw", "allocated_draw", "description"),
+    "power-outlets.csv": ("device", "name", "type", "power_port", "description"),
     "interfaces.csv": ("device", "name", "type", "description"),
-    "cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
-                   "type", "status", "label", "length", "length_unit"),
+    "cables.csv": ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
+                   "side_b_type", "side_b_name", "type", "status", "label", "length", "length_unit"),
+    "power-cables.csv": ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site",
+                         "side_b_device", "side_b_type", "side_b_name", "type", "status", "label", "length",
+                         "length_unit"),
+    # NetBox 4.5.8 and later: its cable import takes a power feed by its panel (side_a_power_panel)
+    "power-feed-cables.csv": ("side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_site",
+                              "side_b_device", "side_b_type", "side_b_name", "type", "status", "label"),
 }
+
+# Rows per file: NetBox imports a file in one web request, which a production NetBox behind
+# gunicorn's default 120 s timeout cuts off. Planner assumption, from one import into NetBox 4.4:
+# cables went in at about 2 rows/s (1,152 in 9 min), interfaces at about 4.5 rows/s (3,008 in
+# 11 min); 100 rows are under a minute at the slower rate, half the timeout.
+CHUNK_ROWS = 100
 
 # the app's palette, as NetBox's 6-digit hex (lower case, no '#')
 ROLE_COLORS = {category: color.lstrip("#").lower() for category, color in palette.CATEGORY_COLORS.items()}
-
-# Rack feeds: NetBox wants voltage and amperage. A catalog PDU with a 'pdu' block gives its
-# circuit; one with a rated kW only is taken on the planner's default circuit, 3-phase 415 V, with
-# A = kW / (sqrt(3) x V x derating).
-FEED_VOLTAGE_V = 415
 
 # NetBox interface types (dcim.choices.InterfaceTypeChoices) by technology and line rate.
 INTERFACE_TYPES: dict[tuple[str, float], str] = {
@@ -78,13 +87,23 @@ INTERFACE_TYPES: dict[tuple[str, float], str] = {
 }
 
 
-def slugify(text: str) -> str:
-    """NetBox slugs: letters, digits, hyphens and underscores."""
-    return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-")[:100] or "item"
-
-
 def interface_type(technology: str, gbps: float) -> str:
     return INTERFACE_TYPES.get((technology, gbps), "other")
+
+
+@dataclass(frozen=True, slots=True)
+class NetBoxOptions:
+    """How to export: a prefix making device names unique across plans, rows per file, and what
+    the NetBox already holds (``planner.export.netbox_existing``)."""
+
+    prefix: str = ""
+    chunk_rows: int = CHUNK_ROWS
+    existing: Existing | None = None
+
+    @property
+    def name_prefix(self) -> str:
+        """"a" -> "a-"; a prefix ending in a separator is used as given."""
+        return self.prefix if not self.prefix or self.prefix[-1] in "-_./ " else f"{self.prefix}-"
 
 
 @dataclass(slots=True)
@@ -93,6 +112,7 @@ class NetBoxExport:
 
     rows: dict[str, list[dict]] = field(default_factory=lambda: {name: [] for name in FILES})
     notes: list[str] = field(default_factory=list)
+    site: str = ""  # the site's name: cables name it beside each device (NetBox finds devices by name within a site)
 
     def add(self, file: str, /, **row) -> None:
         self.rows[file].append(row)
@@ -109,38 +129,46 @@ class NetBoxExport:
         return out.getvalue()
 
 
-def _unique(names: Counter, wanted: str, fallback: str, limit: int) -> str:
-    """``wanted`` unless it is taken (NetBox names are unique per site), then ``wanted-fallback``;
-    at most ``limit`` characters (NetBox's field length)."""
-    wanted = wanted[:limit]
-    name = wanted if wanted and not names[wanted] else f"{(wanted or 'device')[:limit - len(fallback) - 1]}-{fallback}"
-    names[name] += 1
-    return name
-
-
-def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None) -> NetBoxExport:
+def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
+                 options: NetBoxOptions = NetBoxOptions()) -> NetBoxExport:
     """Every object of the plan as NetBox import rows, kept in memory (or streamed into ``out``)."""
     out = NetBoxExport() if out is None else out
-    site = plan.name[:100]
-    out.add("sites.csv", name=site, slug=slugify(site), status="planned", description=plan.description[:200])
+    have = options.existing or Existing()
+    prefix = options.name_prefix
+    site = out.site = fit(plan.name, NAME)
+    out.add("sites.csv", name=site, slug=slugify(site), status="planned", description=fit(plan.description, DESCRIPTION))
     rows = sorted({r.row for r in plan.racks if r.row})
     for row in rows:
-        out.add("locations.csv", site=site, name=row, slug=slugify(row), status="planned", description="row")
+        out.add("locations.csv", site=site, name=fit(row, NAME), slug=slugify(row), status="planned", description="row")
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
-    for vendor in dict.fromkeys(d.vendor for d in used):
-        out.add("manufacturers.csv", name=vendor, slug=slugify(vendor))
+    pdu = catalog.get(plan.settings.power.pdu_device)
+    if pdu is not None and pdu not in used and plan.racks:
+        used.append(pdu)
+    types = {d.id: have.device_type(d.id, d.vendor, d.model) for d in used}
+    makers = {d.id: t.manufacturer if (t := types[d.id]) else have.manufacturers.get(slugify(d.vendor), d.vendor)
+              for d in used}
+    models = {d.id: t.model if (t := types[d.id]) else fit(d.model, NAME) for d in used}
+    roles = {c: have.roles.get(slugify(CATEGORY_TITLES[c]), CATEGORY_TITLES[c]) for c in {d.category for d in used}}
+    for vendor in dict.fromkeys(makers[d.id] for d in used):
+        if slugify(vendor) not in have.manufacturers:
+            out.add("manufacturers.csv", name=fit(vendor, NAME), slug=slugify(vendor))
     for category in dict.fromkeys(d.category for d in used):
-        title = CATEGORY_TITLES[category]
-        out.add("device-roles.csv", name=title, slug=slugify(title), color=ROLE_COLORS[category])
+        if slugify(roles[category]) not in have.roles:
+            out.add("device-roles.csv", name=roles[category], slug=slugify(roles[category]),
+                    color=ROLE_COLORS[category])
     for d in used:
-        out.add("device-types.csv", manufacturer=d.vendor, model=d.model[:100], slug=slugify(d.id), u_height=d.u_height,
-                is_full_depth="true", airflow="front-to-rear" if d.cooling == "air" else "",
-                weight=f"{d.weight_kg:g}", weight_unit="kg", comments=f"Source: {d.source}")
+        if types[d.id] is None:
+            out.add("device-types.csv", manufacturer=makers[d.id], model=models[d.id], slug=slugify(d.id),
+                    u_height=d.u_height, is_full_depth="true", airflow="front-to-rear" if d.cooling == "air" else "",
+                    weight=f"{d.weight_kg:g}", weight_unit="kg", comments=f"Source: {d.source}")
+    reused = sorted({f"{t.manufacturer} {t.model}" for t in types.values() if t})
+    if reused:
+        out.notes.append(f"device types NetBox already holds, used as they are: {', '.join(reused)}")
 
     rack_names: dict[str, Counter] = {}
     rack_name: dict[str, str] = {}
     for r in plan.racks:
-        name = _unique(rack_names.setdefault(r.row, Counter()), r.name, r.id, 100)
+        name = unique_name(rack_names.setdefault(r.row, Counter()), r.name, r.id, NAME)
         rack_name[r.id] = name
         out.add("racks.csv", site=site, location=r.row, name=name, status="planned", width=19, u_height=r.height_u,
                 max_weight=f"{r.max_weight_kg:g}", weight_unit="kg",
@@ -153,26 +181,33 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None) 
         if d is None:
             continue
         rack = plan.rack(p.rack)
-        name = _unique(device_names, p.label or f"{rack.name}-U{p.u}", p.id, 64)
+        name = unique_name(device_names, prefix + (p.label or f"{rack.name}-U{p.u}"), p.id, DEVICE_NAME)
         device_name[p.id] = name
-        out.add("devices.csv", name=name, role=CATEGORY_TITLES[d.category], manufacturer=d.vendor,
-                device_type=d.model[:100], status="planned", site=site, location=rack.row, rack=rack_name[rack.id],
-                position=p.u, face="front", description=d.title)
-        if d.power_max_w > 0:
+        made = types[d.id].components if types[d.id] else frozenset()
+        out.add("devices.csv", name=name, role=roles[d.category], manufacturer=makers[d.id],
+                device_type=models[d.id], status="planned", site=site, location=rack.row, rack=rack_name[rack.id],
+                position=p.u, face="front", description=fit(d.title, DESCRIPTION))
+        if d.power_max_w > 0 and ("power-ports", "PSU") not in made:
             out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(d.power_max_w),
                     allocated_draw=round(d.power_typical_w), description="the device's draw, all supplies together")
-        for port, kind, nic in _ports(d):
-            out.add("interfaces.csv", device=name, name=port, type=interface_type(nic[0], nic[1]),
-                    description=kind)
+        ports = [(port, interface_type(*nic), kind) for port, kind, nic in _ports(d)]
         if d.id in MANAGEMENT_SWITCHES:
-            for i in range(1, MANAGEMENT_PORTS + 1):
-                out.add("interfaces.csv", device=name, name=f"swp{i}", type="1000base-t",
-                        description="management switch port, 1 Gb/s")
+            ports += [(f"swp{i}", "1000base-t", "management switch port, 1 Gb/s")
+                      for i in range(1, MANAGEMENT_PORTS + 1)]
         elif d.power_max_w > 0:
-            out.add("interfaces.csv", device=name, name=MANAGEMENT_PORT, type="1000base-t",
-                    description="management (BMC) port, 1 Gb/s")
+            ports.append((MANAGEMENT_PORT, "1000base-t", "management (BMC) port, 1 Gb/s"))
+        for port, kind, what in ports:
+            if ("interfaces", port) not in made:  # else NetBox makes it from the type's templates
+                out.add("interfaces.csv", device=name, name=port, type=kind, description=what)
+    if not options.prefix:
+        out.notes.append("device names are unique within this plan only: give --prefix to import a second plan "
+                         "into the same NetBox (its interface and power-port import finds devices by name alone)")
 
-    _power(plan, catalog, out, site, rack_name)
+    if pdu is not None:
+        power_rows(plan, catalog, out, site, rack_name, device_name, device_names, prefix,
+                   roles.get(pdu.category, ""), makers.get(pdu.id, ""), models.get(pdu.id, ""))
+    else:
+        out.notes.append(f"no power feeds: the rack PDU '{plan.settings.power.pdu_device}' is not in the catalog")
     _cables(plan, catalog, out, device_name)
     _scheduled_cables(plan, catalog, out, device_name)
     return out
@@ -193,37 +228,6 @@ def _ports(d: DeviceType) -> list[tuple[str, str, tuple[str, float]]]:
             ports.append((f"swp{i}", f"switch port, {d.switch.gbps_per_port:g} Gb/s",
                           (d.switch.technology, d.switch.gbps_per_port)))
     return ports
-
-
-def _power(plan: Plan, catalog: Catalog, out: NetBoxExport, site: str, rack_name: dict[str, str]) -> None:
-    """Panels A (and B with two feeds); per rack and feed, one power feed per PDU the rack's
-    distribution sizes on its nameplate (``planner.facility.distribution``), at the PDU's
-    circuit voltage, phase and breaker."""
-    power = plan.settings.power
-    pdu = catalog.get(power.pdu_device)
-    if pdu is None or not pdu.pdu_kw(power.continuous_derating):
-        out.notes.append(f"no power feeds: the rack PDU '{power.pdu_device}' has no rated capacity in the catalog")
-        return
-    pdu_kw = pdu.pdu_kw(power.continuous_derating)
-    if pdu.pdu is not None:
-        voltage, amps = pdu.pdu.voltage_v, pdu.pdu.breaker_a
-        phase = "three-phase" if pdu.pdu.phases == 3 else "single-phase"
-    else:  # a rated kW only: the planner's default circuit, 3-phase 415 V
-        voltage, phase = FEED_VOLTAGE_V, "three-phase"
-        amps = round(pdu_kw * 1000 / (math.sqrt(3) * FEED_VOLTAGE_V * power.continuous_derating))
-    panels = ("A",) if power.feed_redundancy == "N" else ("A", "B")
-    for panel in panels:
-        out.add("power-panels.csv", site=site, name=f"PP-{panel}", description=f"feed {panel}")
-    for r in plan.racks:
-        res = evaluate_rack(plan, r, catalog)
-        for feed in res.feeds:
-            for i in range(1, feed.pdus + 1):
-                out.add("power-feeds.csv", site=site, power_panel=f"PP-{feed.name}", location=r.row,
-                        rack=rack_name[r.id], name=f"{rack_name[r.id]}-{feed.name}{i}", status="planned",
-                        type="primary" if feed.name == "A" else "redundant", supply="ac", phase=phase,
-                        voltage=f"{voltage:g}", amperage=f"{amps:g}",
-                        max_utilization=round(power.continuous_derating * 100),
-                        description=f"{pdu.title}: {pdu_kw:.1f} kW")
 
 
 def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:
@@ -348,18 +352,41 @@ def _take(ring: deque, capacity: dict[str, int]) -> str | None:
 
 def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: str, label: str,
            length_m: float | None = None) -> None:
-    out.add("cables.csv", side_a_device=a, side_a_type="dcim.interface", side_a_name=a_port, side_b_device=b,
-            side_b_type="dcim.interface", side_b_name=b_port, type=kind, status="planned", label=label,
-            length="" if length_m is None else f"{length_m:g}", length_unit="" if length_m is None else "m")
+    out.add("cables.csv", side_a_site=out.site, side_a_device=a, side_a_type="dcim.interface", side_a_name=a_port,
+            side_b_site=out.site, side_b_device=b, side_b_type="dcim.interface", side_b_name=b_port, type=kind,
+            status="planned", label=label, length="" if length_m is None else f"{length_m:g}",
+            length_unit="" if length_m is None else "m")
 
 
-def file_names(export: NetBoxExport) -> list[str]:
-    """The files to write, numbered in import order ("01-sites.csv"); types with no rows are left out."""
-    return [f"{i:02d}-{name}" for i, name in enumerate(FILES, 1) if export.count(name)]
+def numbered(name: str) -> str:
+    """"racks.csv" -> "06-racks.csv", its place in the import order."""
+    return f"{list(FILES).index(name) + 1:02d}-{name}"
 
 
-NUMBERED = {f"{i:02d}-{name}" for i, name in enumerate(FILES, 1)}
+def part_names(name: str, rows: int, chunk_rows: int) -> list[str]:
+    """The files ``rows`` rows of ``name`` go into: "12-interfaces.csv" when one file holds them,
+    else "12-interfaces-01.csv", "12-interfaces-02.csv" ... (import them in that order)."""
+    parts = max(1, -(-rows // chunk_rows))
+    if parts == 1:
+        return [numbered(name)]
+    width = max(2, len(str(parts)))
+    return [f"{numbered(name)[:-4]}-{k:0{width}d}.csv" for k in range(1, parts + 1)]
+
+
+def file_names(export: NetBoxExport, chunk_rows: int = CHUNK_ROWS) -> list[str]:
+    """The files to write, numbered in import order ("01-sites.csv", then the parts of a file
+    longer than ``chunk_rows``); types with no rows are left out."""
+    return [part for name in FILES if export.count(name) for part in part_names(name, export.count(name), chunk_rows)]
+
+
+EXPORT_FILE = re.compile(r"^(\d\d)-([a-z-]+?)(?:-\d{2,})?\.csv$")
 MAX_NAMED = 5
+
+
+def is_export_file(name: str) -> bool:
+    """Whether ``name`` is one an export writes (an earlier export's files may be replaced)."""
+    m = EXPORT_FILE.match(name)
+    return bool(m) and f"{m.group(1)}-{m.group(2)}.csv" in {numbered(n) for n in FILES}
 
 
 def _some(items: list[str]) -> str:
@@ -370,14 +397,19 @@ def _some(items: list[str]) -> str:
 
 class StreamedExport(NetBoxExport):
     """Rows written to their files in ``folder`` as they are made (a file opens at its first
-    row), never held; a cell a spreadsheet would execute is noted, not written."""
+    row, a new part after every ``chunk_rows`` rows), never held; a cell a spreadsheet would
+    execute is noted, not written."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, chunk_rows: int = CHUNK_ROWS) -> None:
         super().__init__(rows={})
         self.folder = folder
+        self.chunk_rows = chunk_rows
         self.counts: dict[str, int] = dict.fromkeys(FILES, 0)
         self.unsafe: list[str] = []
         self._files: dict[str, tuple] = {}
+
+    def _part(self, file: str, k: int) -> Path:
+        return self.folder / f"{numbered(file)[:-4]}.part{k}"
 
     def add(self, file: str, /, **row) -> None:
         for column, value in row.items():
@@ -386,28 +418,37 @@ class StreamedExport(NetBoxExport):
         self.counts[file] += 1
         if self.unsafe:
             return
-        if file not in self._files:
-            numbered = f"{list(FILES).index(file) + 1:02d}-{file}"
-            handle = open(self.folder / numbered, "w", encoding="utf-8", newline="")
+        if (self.counts[file] - 1) % self.chunk_rows == 0:  # the first row of a part
+            self._close(file)
+            handle = open(self._part(file, (self.counts[file] - 1) // self.chunk_rows + 1), "w", encoding="utf-8",
+                          newline="")
             writer = csv.DictWriter(handle, fieldnames=FILES[file], lineterminator="\n", extrasaction="raise")
             writer.writeheader()
             self._files[file] = (handle, writer)
         self._files[file][1].writerow(row)
 
+    def _close(self, file: str) -> None:
+        if file in self._files:
+            handle = self._files.pop(file)[0]
+            handle.flush()
+            os.fsync(handle.fileno())
+            handle.close()
+
     def count(self, file: str) -> int:
         return self.counts[file]
 
     def finish(self) -> None:
-        """Close every file, durably; SaveError naming the objects a spreadsheet would execute."""
-        for handle, _ in self._files.values():
-            handle.flush()
-            os.fsync(handle.fileno())
-            handle.close()
-        self._files.clear()
+        """Close every file, durably, and give the parts their names; SaveError naming the
+        objects a spreadsheet would execute."""
+        for file in list(self._files):
+            self._close(file)
         if self.unsafe:
             raise SaveError(f"cannot export to NetBox: {_some(self.unsafe)} begin with "
                             "= + - @, a tab or a return, which a spreadsheet runs as a formula and NetBox stores "
                             "as typed; rename them (nothing was written)")
+        for file, rows in self.counts.items():
+            for k, name in enumerate(part_names(file, rows, self.chunk_rows) if rows else (), 1):
+                os.replace(self._part(file, k), self.folder / name)
 
     def abandon(self) -> None:
         """Close what is still open, after a failure (the files are removed with their folder)."""
@@ -427,7 +468,7 @@ def check_export_folder(directory: str | Path) -> Path:
         raise SaveError(f"cannot export to {target}: it is a file; NetBox import files go into a folder")
     if target.is_dir():
         try:
-            others = sorted(e.name for e in os.scandir(target) if e.name not in NUMBERED)
+            others = sorted(e.name for e in os.scandir(target) if not is_export_file(e.name))
         except OSError as exc:
             raise save_failure(target / "01-sites.csv", exc) from None
         if others:
@@ -436,7 +477,8 @@ def check_export_folder(directory: str | Path) -> Path:
     return target
 
 
-def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path) -> NetBoxExport:
+def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path,
+                 options: NetBoxOptions = NetBoxOptions()) -> NetBoxExport:
     """Write the files into ``directory`` (created if missing, else replaced whole); SaveError if not.
 
     The files are made in a hidden sibling folder and renamed into place together, so the
@@ -445,9 +487,9 @@ def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path) -> NetBoxE
     exports: list[StreamedExport] = []
 
     def fill(staging: Path) -> None:
-        exports.append(StreamedExport(staging))
+        exports.append(StreamedExport(staging, options.chunk_rows))
         try:
-            build_netbox(plan, catalog, exports[0])
+            build_netbox(plan, catalog, exports[0], options)
             exports[0].finish()
         finally:
             exports[0].abandon()
