@@ -129,7 +129,7 @@ MANAGEMENT_NAME = re.compile(r"(^|[^a-z])(mgmt|management|bmc|ipmi|idrac|ilo|oob
 FRONT_END_NAME = re.compile(r"front[- ]?end|frontend|^fe\d|storage|in-?band", re.I)
 BMC_NAME = re.compile(r"bmc|ipmi|idrac|ilo", re.I)
 SWITCH_PORT_NAME = re.compile(r"^(swp\d+|sw\d+p\d+|p\d+(\.\d+)?|port\d+)$", re.I)
-SERVER_CONSOLE = re.compile(r"vga|usb|video|kvm", re.I)
+SERVER_CONSOLE = re.compile(r"vga|video|kvm", re.I)  # a server's console; a switch's is serial (rj-45, usb-mini)
 
 
 def _list(data: dict, key: str) -> list:
@@ -219,11 +219,11 @@ def _classify(data: dict, gpu: GpuBlock | None, as_kind: str) -> tuple[str, str,
         data_ports += 1
         switch_names += bool(SWITCH_PORT_NAME.match(name))
     consoles = [c for c in _list(data, "console-ports") if isinstance(c, dict)]
-    server_console = [c for c in consoles if SERVER_CONSOLE.search(f"{c.get('name', '')} {c.get('type', '')}")]
+    server_console = [c for c in consoles if SERVER_CONSOLE.search(str(c.get("name", ""))) or c.get("type") == "usb-a"]
     if as_kind != "auto":
         kind, why = as_kind, "as chosen on import"
     elif server_console or bmc:
-        kind, why = "server", ("its video/USB console ports" if server_console else "its BMC port")
+        kind, why = "server", ("its video or USB keyboard console" if server_console else "its BMC port")
     elif consoles:
         kind, why = "switch", "a serial console and no video console or BMC"
     elif data_ports and switch_names == data_ports:
