@@ -5,29 +5,33 @@ Column names are the field names of NetBox's import forms (``netbox/dcim/forms/b
 ``CableImportForm`` ...); choice values are NetBox's (``netbox/dcim/choices.py``). Objects refer
 to each other by name, as those forms look them up.
 
+Into a NetBox in use (``NetBoxOptions``): a prefix makes device names unique across plans
+(NetBox's interface, power-port and outlet import finds a device by name alone; cables name
+each end's site too), and what NetBox already holds (``planner.export.netbox_existing``) is
+used, not written again. The power chain (PDUs, outlets, their cables) is
+``planner.export.netbox_power``; text is fitted to NetBox's field lengths (``netbox_text``).
+
 Writing (``write_netbox``): rows stream straight into the files of a hidden folder beside the
-target, which replaces the target folder only once every file is complete, so an error or a
-full disk leaves the previous export whole and the folder never mixes two plans. NetBox
-imports cells literally, so a name a spreadsheet would take as a formula (``= + - @``, tab,
-carriage return first) is refused, naming the objects, rather than altered (docs/safety.md).
+target (``planner.export.netbox_files``, in parts of ``chunk_rows`` rows), which replaces the
+target folder only once every file is complete, so an error or a full disk leaves the
+previous export whole and the folder never mixes two plans.
 
 Why it is long: one builder per NetBox object type (sites, racks, device types, devices,
-power feeds, cables), in import order, and the one streamed, staged write of their files.
+interfaces, fabric and scheduled cables), in import order.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import os
-import re
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from planner.costs.bom import parts_bill
 from planner.costs.parts import schedule_lines
 from planner.export.netbox_existing import Existing, slugify
+from planner.export.netbox_files import (  # noqa: F401 - the export's file layout, named from here too
+    CHUNK_ROWS, FILES, NetBoxExport, StreamedExport, check_export_folder, file_names,
+)
 from planner.export.netbox_power import power_rows
 from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
@@ -35,44 +39,7 @@ from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_
 from planner.network.fabric import plan_fabric
 from planner.plan.model import Plan
 from planner.report import palette
-from planner.safefile import (
-    SaveError, save_failure, write_folder,
-)
-from planner.text import FORMULA_STARTS, clean_text
-
-# The order NetBox needs them imported in: each file refers only to objects of the files before it.
-FILES: dict[str, tuple[str, ...]] = {
-    "sites.csv": ("name", "slug", "status", "description"),
-    "locations.csv": ("site", "name", "slug", "status", "description"),
-    "manufacturers.csv": ("name", "slug"),
-    "device-roles.csv": ("name", "slug", "color"),
-    "device-types.csv": ("manufacturer", "model", "slug", "u_height", "is_full_depth", "airflow", "weight",
-                         "weight_unit", "comments"),
-    "racks.csv": ("site", "location", "name", "status", "width", "u_height", "max_weight", "weight_unit",
-                  "description"),
-    "devices.csv": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
-                    "position", "face", "description"),
-    "power-panels.csv": ("site", "name", "description"),
-    "power-feeds.csv": ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
-                        "voltage", "amperage", "max_utilization", "description"),
-    "power-ports.csv": ("device", "name", "maximum_draw", "allocated_draw", "description"),
-    "power-outlets.csv": ("device", "name", "type", "power_port", "description"),
-    "interfaces.csv": ("device", "name", "type", "description"),
-    "cables.csv": ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
-                   "side_b_type", "side_b_name", "type", "status", "label", "length", "length_unit"),
-    "power-cables.csv": ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site",
-                         "side_b_device", "side_b_type", "side_b_name", "type", "status", "label", "length",
-                         "length_unit"),
-    # NetBox 4.5.8 and later: its cable import takes a power feed by its panel (side_a_power_panel)
-    "power-feed-cables.csv": ("side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_site",
-                              "side_b_device", "side_b_type", "side_b_name", "type", "status", "label"),
-}
-
-# Rows per file: NetBox imports a file in one web request, which a production NetBox behind
-# gunicorn's default 120 s timeout cuts off. Planner assumption, from one import into NetBox 4.4:
-# cables went in at about 2 rows/s (1,152 in 9 min), interfaces at about 4.5 rows/s (3,008 in
-# 11 min); 100 rows are under a minute at the slower rate, half the timeout.
-CHUNK_ROWS = 100
+from planner.safefile import write_folder
 
 # the app's palette, as NetBox's 6-digit hex (lower case, no '#')
 ROLE_COLORS = {category: color.lstrip("#").lower() for category, color in palette.CATEGORY_COLORS.items()}
@@ -106,29 +73,6 @@ class NetBoxOptions:
         return self.prefix if not self.prefix or self.prefix[-1] in "-_./ " else f"{self.prefix}-"
 
 
-@dataclass(slots=True)
-class NetBoxExport:
-    """Rows per file name, and notes on what the plan could not say."""
-
-    rows: dict[str, list[dict]] = field(default_factory=lambda: {name: [] for name in FILES})
-    notes: list[str] = field(default_factory=list)
-    site: str = ""  # the site's name: cables name it beside each device (NetBox finds devices by name within a site)
-
-    def add(self, file: str, /, **row) -> None:
-        self.rows[file].append(row)
-
-    def count(self, file: str) -> int:
-        """How many rows ``file`` has."""
-        return len(self.rows[file])
-
-    def csv_text(self, name: str) -> str:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=FILES[name], lineterminator="\n", extrasaction="raise")
-        writer.writeheader()
-        writer.writerows(self.rows[name])
-        return out.getvalue()
-
-
 def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
                  options: NetBoxOptions = NetBoxOptions()) -> NetBoxExport:
     """Every object of the plan as NetBox import rows, kept in memory (or streamed into ``out``)."""
@@ -136,22 +80,24 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     have = options.existing or Existing()
     prefix = options.name_prefix
     site = out.site = fit(plan.name, NAME)
-    out.add("sites.csv", name=site, slug=slugify(site), status="planned", description=fit(plan.description, DESCRIPTION))
+    out.add("sites.csv", name=site, slug=slugify(site), status="planned",
+            description=fit(plan.description, DESCRIPTION))
     rows = sorted({r.row for r in plan.racks if r.row})
-    for row in rows:
+    for row in rows:  # racks, devices and feeds name the row fitted the same way
         out.add("locations.csv", site=site, name=fit(row, NAME), slug=slugify(row), status="planned", description="row")
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
     pdu = catalog.get(plan.settings.power.pdu_device)
     if pdu is not None and pdu not in used and plan.racks:
         used.append(pdu)
     types = {d.id: have.device_type(d.id, d.vendor, d.model) for d in used}
-    makers = {d.id: t.manufacturer if (t := types[d.id]) else have.manufacturers.get(slugify(d.vendor), d.vendor)
+    makers = {d.id: t.manufacturer if (t := types[d.id]) else have.manufacturers.get(slugify(d.vendor),
+                                                                                      fit(d.vendor, NAME))
               for d in used}
     models = {d.id: t.model if (t := types[d.id]) else fit(d.model, NAME) for d in used}
     roles = {c: have.roles.get(slugify(CATEGORY_TITLES[c]), CATEGORY_TITLES[c]) for c in {d.category for d in used}}
     for vendor in dict.fromkeys(makers[d.id] for d in used):
         if slugify(vendor) not in have.manufacturers:
-            out.add("manufacturers.csv", name=fit(vendor, NAME), slug=slugify(vendor))
+            out.add("manufacturers.csv", name=vendor, slug=slugify(vendor))
     for category in dict.fromkeys(d.category for d in used):
         if slugify(roles[category]) not in have.roles:
             out.add("device-roles.csv", name=roles[category], slug=slugify(roles[category]),
@@ -170,7 +116,8 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     for r in plan.racks:
         name = unique_name(rack_names.setdefault(r.row, Counter()), r.name, r.id, NAME)
         rack_name[r.id] = name
-        out.add("racks.csv", site=site, location=r.row, name=name, status="planned", width=19, u_height=r.height_u,
+        out.add("racks.csv", site=site, location=fit(r.row, NAME), name=name, status="planned", width=19,
+                u_height=r.height_u,
                 max_weight=f"{r.max_weight_kg:g}", weight_unit="kg",
                 description=f"{r.cooling}-cooled, {r.power_cap_kw:g} kW cap")
 
@@ -185,7 +132,8 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
         device_name[p.id] = name
         made = types[d.id].components if types[d.id] else frozenset()
         out.add("devices.csv", name=name, role=roles[d.category], manufacturer=makers[d.id],
-                device_type=models[d.id], status="planned", site=site, location=rack.row, rack=rack_name[rack.id],
+                device_type=models[d.id], status="planned", site=site, location=fit(rack.row, NAME),
+                rack=rack_name[rack.id],
                 position=p.u, face="front", description=fit(d.title, DESCRIPTION))
         if d.power_max_w > 0 and ("power-ports", "PSU") not in made:
             out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(d.power_max_w),
@@ -356,125 +304,6 @@ def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: st
             side_b_site=out.site, side_b_device=b, side_b_type="dcim.interface", side_b_name=b_port, type=kind,
             status="planned", label=label, length="" if length_m is None else f"{length_m:g}",
             length_unit="" if length_m is None else "m")
-
-
-def numbered(name: str) -> str:
-    """"racks.csv" -> "06-racks.csv", its place in the import order."""
-    return f"{list(FILES).index(name) + 1:02d}-{name}"
-
-
-def part_names(name: str, rows: int, chunk_rows: int) -> list[str]:
-    """The files ``rows`` rows of ``name`` go into: "12-interfaces.csv" when one file holds them,
-    else "12-interfaces-01.csv", "12-interfaces-02.csv" ... (import them in that order)."""
-    parts = max(1, -(-rows // chunk_rows))
-    if parts == 1:
-        return [numbered(name)]
-    width = max(2, len(str(parts)))
-    return [f"{numbered(name)[:-4]}-{k:0{width}d}.csv" for k in range(1, parts + 1)]
-
-
-def file_names(export: NetBoxExport, chunk_rows: int = CHUNK_ROWS) -> list[str]:
-    """The files to write, numbered in import order ("01-sites.csv", then the parts of a file
-    longer than ``chunk_rows``); types with no rows are left out."""
-    return [part for name in FILES if export.count(name) for part in part_names(name, export.count(name), chunk_rows)]
-
-
-EXPORT_FILE = re.compile(r"^(\d\d)-([a-z-]+?)(?:-\d{2,})?\.csv$")
-MAX_NAMED = 5
-
-
-def is_export_file(name: str) -> bool:
-    """Whether ``name`` is one an export writes (an earlier export's files may be replaced)."""
-    m = EXPORT_FILE.match(name)
-    return bool(m) and f"{m.group(1)}-{m.group(2)}.csv" in {numbered(n) for n in FILES}
-
-
-def _some(items: list[str]) -> str:
-    """The first few of ``items`` and how many more, for a one-line message."""
-    more = f" and {len(items) - MAX_NAMED:,} more" if len(items) > MAX_NAMED else ""
-    return ", ".join(items[:MAX_NAMED]) + more
-
-
-class StreamedExport(NetBoxExport):
-    """Rows written to their files in ``folder`` as they are made (a file opens at its first
-    row, a new part after every ``chunk_rows`` rows), never held; a cell a spreadsheet would
-    execute is noted, not written."""
-
-    def __init__(self, folder: Path, chunk_rows: int = CHUNK_ROWS) -> None:
-        super().__init__(rows={})
-        self.folder = folder
-        self.chunk_rows = chunk_rows
-        self.counts: dict[str, int] = dict.fromkeys(FILES, 0)
-        self.unsafe: list[str] = []
-        self._files: dict[str, tuple] = {}
-
-    def _part(self, file: str, k: int) -> Path:
-        return self.folder / f"{numbered(file)[:-4]}.part{k}"
-
-    def add(self, file: str, /, **row) -> None:
-        for column, value in row.items():
-            if isinstance(value, str) and value[:1] in FORMULA_STARTS:
-                self.unsafe.append(f"{file[:-4]} {column} {clean_text(value, 'line')[:60]!r}")
-        self.counts[file] += 1
-        if self.unsafe:
-            return
-        if (self.counts[file] - 1) % self.chunk_rows == 0:  # the first row of a part
-            self._close(file)
-            handle = open(self._part(file, (self.counts[file] - 1) // self.chunk_rows + 1), "w", encoding="utf-8",
-                          newline="")
-            writer = csv.DictWriter(handle, fieldnames=FILES[file], lineterminator="\n", extrasaction="raise")
-            writer.writeheader()
-            self._files[file] = (handle, writer)
-        self._files[file][1].writerow(row)
-
-    def _close(self, file: str) -> None:
-        if file in self._files:
-            handle = self._files.pop(file)[0]
-            handle.flush()
-            os.fsync(handle.fileno())
-            handle.close()
-
-    def count(self, file: str) -> int:
-        return self.counts[file]
-
-    def finish(self) -> None:
-        """Close every file, durably, and give the parts their names; SaveError naming the
-        objects a spreadsheet would execute."""
-        for file in list(self._files):
-            self._close(file)
-        if self.unsafe:
-            raise SaveError(f"cannot export to NetBox: {_some(self.unsafe)} begin with "
-                            "= + - @, a tab or a return, which a spreadsheet runs as a formula and NetBox stores "
-                            "as typed; rename them (nothing was written)")
-        for file, rows in self.counts.items():
-            for k, name in enumerate(part_names(file, rows, self.chunk_rows) if rows else (), 1):
-                os.replace(self._part(file, k), self.folder / name)
-
-    def abandon(self) -> None:
-        """Close what is still open, after a failure (the files are removed with their folder)."""
-        for handle, _ in self._files.values():
-            try:
-                handle.close()
-            except OSError:
-                pass  # the buffered rest cannot be written either (the disk that failed)
-        self._files.clear()
-
-
-def check_export_folder(directory: str | Path) -> Path:
-    """The folder an export replaces (through a symbolic link), or SaveError: a file, or a folder
-    holding anything but an earlier export's numbered files (a plan or catalog among them)."""
-    target = Path(os.path.realpath(directory))
-    if target.exists() and not target.is_dir():
-        raise SaveError(f"cannot export to {target}: it is a file; NetBox import files go into a folder")
-    if target.is_dir():
-        try:
-            others = sorted(e.name for e in os.scandir(target) if not is_export_file(e.name))
-        except OSError as exc:
-            raise save_failure(target / "01-sites.csv", exc) from None
-        if others:
-            raise SaveError(f"cannot export to {target}: it holds other files ({_some(others)}), which the export would "
-                            "replace; choose an empty or new folder (nothing was written)")
-    return target
 
 
 def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path,

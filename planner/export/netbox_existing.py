@@ -14,9 +14,9 @@ from NetBox's list views:
 
 The export then names them as NetBox does (a manufacturer or role matched by slug under
 NetBox's name, a device type by its model) and leaves out the interfaces and power ports the
-type's templates already give each device. A plan's device type is the NetBox one when its slug is the catalog id's, or the slug the
-community devicetype-library gives the same hardware (``LIBRARY_SLUGS``), or when manufacturer
-and model are the same.
+type's templates already give each device. A plan's device type is the NetBox one when its
+slug is the catalog id's, or the slug the community devicetype-library gives the same hardware
+(``LIBRARY_SLUGS``), or when manufacturer and model are the same.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 
-from planner.export.netbox_text import COMPONENT_NAME, DESCRIPTION, DEVICE_NAME, fit, unique_name
+from planner.export.netbox_text import COMPONENT_NAME, DESCRIPTION, DEVICE_NAME, NAME, fit, unique_name
 from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.model import Plan
@@ -84,8 +84,8 @@ def power_rows(plan: Plan, catalog: Catalog, out, site: str, rack_name: dict[str
         feed_a: list[_Pdu] = []
         for feed in evaluate_rack(plan, r, catalog).feeds:
             for i in range(1, feed.pdus + 1):
-                feed_name = fit(f"{rack_name[r.id]}-{feed.name}{i}", 100)
-                out.add("power-feeds.csv", site=site, power_panel=f"PP-{feed.name}", location=r.row,
+                feed_name = fit(f"{rack_name[r.id]}-{feed.name}{i}", NAME)
+                out.add("power-feeds.csv", site=site, power_panel=f"PP-{feed.name}", location=fit(r.row, NAME),
                         rack=rack_name[r.id], name=feed_name, status="planned",
                         type="primary" if feed.name == "A" else "redundant", supply="ac", phase=phase,
                         voltage=f"{voltage:g}", amperage=f"{amps:g}",
@@ -126,7 +126,7 @@ def _pdu_device(out, site: str, rack, rack_label: str, tag: str, names: Counter,
     """One PDU: the device in its rack (no position: mounted at the side), its input, its outlets."""
     name = unique_name(names, f"{prefix}{rack_label}-PDU-{tag}", f"{rack.id}-{tag}", DEVICE_NAME)
     out.add("devices.csv", name=name, role=role, manufacturer=maker, device_type=model, status="planned", site=site,
-            location=rack.row, rack=rack_label, position="", face="",
+            location=fit(rack.row, NAME), rack=rack_label, position="", face="",
             description=fit(f"{pdu.title}, feed {tag}", DESCRIPTION))
     out.add("power-ports.csv", device=name, name=PDU_INPUT, maximum_draw="", allocated_draw="",
             description="the PDU's input: NetBox adds up the draw of what its outlets feed")
