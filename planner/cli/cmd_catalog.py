@@ -104,6 +104,9 @@ def run_import(args) -> int:
         nics = ", ".join(f"{n.count} x {n.gbps:g}G {n.technology} ({n.purpose})" for n in d.nics)
         print(f"{d.id}: {d.category}, {d.u_height}U, {d.power_max_w:,.0f} W nameplate, {d.power_typical_w:,.0f} W "
               f"typical, {d.weight_kg:g} kg; {what}{'; NICs ' + nics if nics else ''}")
+        for fact in d.source.split("; "):
+            if fact.startswith(("nameplate ", "classed ")):  # the rules the import applied
+                print(f"  {fact}")
         print(f"  to complete: {d.notes.removeprefix(TO_COMPLETE + ': ').rstrip('.')}")
     print(f"wrote {out}: {len(entries)} device type{'' if len(entries) == 1 else 's'} imported"
           f"{f', {len(kept)} kept' if kept else ''}"

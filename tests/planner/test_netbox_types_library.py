@@ -98,10 +98,13 @@ def test_a_box_nothing_classes_is_marked_and_the_user_classes_it(imported, tmp_p
     assert "as chosen on import" in sw.source
 
 
-def test_a_gpu_server_with_a_gpu_given_and_the_redundancy_chosen(tmp_path):
+def test_a_gpu_server_with_a_gpu_given_and_the_redundancy_chosen(tmp_path, capsys):
     out = tmp_path / "gpu.json"
     path = str(FIXTURES / "10-gpu-server-c19.yaml")
     assert main(["catalog", "import", path, "-o", str(out), "--gpu", "H100 SXM 80GB:8"]) == 0
+    printed = capsys.readouterr().out  # the rules applied are shown with the entry
+    assert "nameplate 9,900 W: 6 power supplies of 3,300 W as N+N, 3 carrying the load" in printed
+    assert "classed server: its video or USB keyboard console" in printed
     (d,) = read_catalog_file(out)
     assert (d.category, d.gpu.count) == ("gpu_server", 8)
     assert [(n.count, n.purpose) for n in d.nics] == [(8, "compute"), (2, "storage")]
