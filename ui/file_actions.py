@@ -320,9 +320,11 @@ class FileActions:
         except PlannerError as exc:
             self.show_error("Import device types", str(exc))
             return
-        if problems:
+        if not entries:
             self.show_error("Import device types", "Nothing was imported:\n" + "\n".join(problems))
             return
+        if problems:  # the other files were imported
+            self.show_error("Import device types", "These files were not imported:\n" + "\n".join(problems))
         self.doc.catalog.extend(tuple(entries), Path(target).name, allow_override=True)
         self.palette_panel.set_catalog(self.doc.catalog)
         todo = "\n".join(f"{d.title}: {d.notes}" for d in entries)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from planner.cli import UsageError, load_catalog_arg, print_json
 from planner.hardware.catalog import CATEGORY_TITLES, read_catalog_file
-from planner.hardware.netbox_types import TO_COMPLETE, import_into_catalog_file, parse_gpu_option
+from planner.hardware.netbox_types import KINDS, PSU_RULES, TO_COMPLETE, import_into_catalog_file, parse_gpu_option
 
 
 def register(sub) -> None:
@@ -25,6 +25,12 @@ def register(sub) -> None:
     imp.add_argument("--gpu", metavar="MODEL:COUNT",
                      help="make the servers GPU servers with COUNT of this catalog GPU (e.g. 'H100 SXM 80GB:8'); "
                           "NetBox's device types hold no GPUs")
+    imp.add_argument("--as", dest="as_kind", choices=KINDS, default="auto",
+                     help="what the files describe: switch, server or other (default auto: from the console ports, "
+                          "a BMC port, the port names; never from the port count)")
+    imp.add_argument("--psu-redundancy", choices=PSU_RULES, default="auto",
+                     help="how identical power supplies share the load: N+N (half carry it), N+1 (all but one), "
+                          "none (all carry it); default auto: N+N for an even count, N+1 for an odd one")
     imp.set_defaults(run=run_import)
 
 
@@ -69,7 +75,8 @@ def run(args) -> int:
 
 
 def run_import(args) -> int:
-    """Every file is read; any file that cannot be used is named (one line each) and nothing is written."""
+    """Every file is read; a file that cannot be used is named (one line each) and the others are
+    written; status 2 when none could be used, 1 when some could not."""
     gpu = None
     if args.gpu:
         try:
@@ -78,16 +85,18 @@ def run_import(args) -> int:
             raise UsageError(str(exc)) from None
     out = Path(args.output)
     before = {d.id for d in read_catalog_file(out)} if out.exists() else set()  # a bad target: one line
-    entries, problems = import_into_catalog_file(args.files, out, gpu=gpu)
-    if problems:
+    entries, problems = import_into_catalog_file(args.files, out, gpu=gpu, as_kind=args.as_kind,
+                                                 psu_redundancy=args.psu_redundancy)
+    if not entries:
         if len(args.files) == 1:
             print(f"cluster-planner: {problems[0]}; nothing written", file=sys.stderr)
             return 2
         for line in problems:
             print(f"cluster-planner: {line}", file=sys.stderr)
-        print(f"cluster-planner: nothing written: {len(problems)} of {len(args.files)} files cannot be used",
-              file=sys.stderr)
+        print(f"cluster-planner: nothing written: none of the {len(args.files)} files can be used", file=sys.stderr)
         return 2
+    for line in problems:
+        print(f"cluster-planner: {line}; not imported", file=sys.stderr)
     kept = before - {d.id for d in entries}
     for d in entries:
         what = (f"{d.gpu.count} x {d.gpu.model}" if d.gpu else
@@ -95,7 +104,12 @@ def run_import(args) -> int:
         nics = ", ".join(f"{n.count} x {n.gbps:g}G {n.technology} ({n.purpose})" for n in d.nics)
         print(f"{d.id}: {d.category}, {d.u_height}U, {d.power_max_w:,.0f} W nameplate, {d.power_typical_w:,.0f} W "
               f"typical, {d.weight_kg:g} kg; {what}{'; NICs ' + nics if nics else ''}")
+        for fact in d.source.split("; "):
+            if fact.startswith(("nameplate ", "classed ")):  # the rules the import applied
+                print(f"  {fact}")
         print(f"  to complete: {d.notes.removeprefix(TO_COMPLETE + ': ').rstrip('.')}")
     print(f"wrote {out}: {len(entries)} device type{'' if len(entries) == 1 else 's'} imported"
-          f"{f', {len(kept)} kept' if kept else ''}; use it with --catalog {out}")
-    return 0
+          f"{f', {len(kept)} kept' if kept else ''}"
+          f"{f', {len(problems)} of {len(args.files)} files not imported' if problems else ''}; "
+          f"use it with --catalog {out}")
+    return 1 if problems else 0

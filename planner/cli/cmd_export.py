@@ -28,6 +28,15 @@ def register(sub) -> None:
     p.add_argument("--netbox", action="store_true",
                    help="write NetBox 4.x bulk-import CSV files (sites, racks, device types, devices, power "
                         "feeds, cables ...) into the folder OUT, numbered in import order")
+    p.add_argument("--prefix", metavar="TEXT", default="",
+                   help="with --netbox: put TEXT before every device name ('a' makes node-1 'a-node-1'), so the "
+                        "devices of several plans have names unique in one NetBox")
+    p.add_argument("--chunk-rows", type=int, metavar="N", default=None,
+                   help="with --netbox: at most N rows per file, longer files split into numbered parts "
+                        "(default 100: about a minute's import, under a web server's 120 s timeout)")
+    p.add_argument("--netbox-has", nargs="+", metavar="EXPORT", default=(),
+                   help="with --netbox: NetBox's own exports of what it already holds (device types as YAML "
+                        "'All data' or CSV, manufacturers, device roles as CSV); only what is missing is written")
     p.add_argument("--paper", choices=["A4", "Letter"], default="A4", help="PDF paper size (landscape); default A4")
     p.add_argument("--with-prices", action="store_true",
                    help="include unit prices, capex, opex and TCO in the PDF vendor pack (left out by default; "
@@ -91,16 +100,26 @@ def _comparison(args, plan, catalog):
 
 
 def _netbox(args, out: Path) -> int:
-    from planner.export.netbox import check_export_folder, file_names, write_netbox
+    from planner.export.netbox import CHUNK_ROWS, FILES, NetBoxOptions, check_export_folder, file_names, write_netbox
+    from planner.export.netbox_existing import ExistingExportError, read_existing
 
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: --netbox writes a folder of CSV files; {out.name} is a file")
+    chunk = CHUNK_ROWS if args.chunk_rows is None else args.chunk_rows
+    if chunk < 1:
+        raise UsageError(f"--chunk-rows takes a whole number of rows, 1 or more, not {chunk}")
     check_export_folder(out)  # replaced whole: refused if it holds anything else (the plan, a catalog), before any work
+    try:
+        existing = read_existing(args.netbox_has) if args.netbox_has else None
+    except ExistingExportError as exc:
+        raise UsageError(f"--netbox-has: {exc}") from None
     catalog = load_catalog_arg(args)
-    export = write_netbox(open_plan(args.file, catalog), catalog, out)
-    names = file_names(export)
-    counts = ", ".join(f"{export.count(name[3:]):,} {name[3:-4]}" for name in names)
-    print(f"wrote {len(names)} NetBox import files to {out}, numbered in import order: {counts}")
+    options = NetBoxOptions(prefix=args.prefix, chunk_rows=chunk, existing=existing)
+    export = write_netbox(open_plan(args.file, catalog), catalog, out, options)
+    names = file_names(export, chunk)
+    counts = ", ".join(f"{export.count(name):,} {name[:-4]}" for name in FILES if export.count(name))
+    print(f"wrote {len(names)} NetBox import files to {out}, numbered in import order "
+          f"(files over {chunk:,} rows in parts): {counts}")
     for note in export.notes:
         print(f"note: {note}")
     return 0

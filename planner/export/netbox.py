@@ -5,68 +5,44 @@ Column names are the field names of NetBox's import forms (``netbox/dcim/forms/b
 ``CableImportForm`` ...); choice values are NetBox's (``netbox/dcim/choices.py``). Objects refer
 to each other by name, as those forms look them up.
 
+Into a NetBox in use (``NetBoxOptions``): a prefix makes device names unique across plans
+(NetBox's interface, power-port and outlet import finds a device by name alone; cables name
+each end's site too), and what NetBox already holds (``planner.export.netbox_existing``) is
+used, not written again. The power chain (PDUs, outlets, their cables) is
+``planner.export.netbox_power``; text is fitted to NetBox's field lengths (``netbox_text``).
+
 Writing (``write_netbox``): rows stream straight into the files of a hidden folder beside the
-target, which replaces the target folder only once every file is complete, so an error or a
-full disk leaves the previous export whole and the folder never mixes two plans. NetBox
-imports cells literally, so a name a spreadsheet would take as a formula (``= + - @``, tab,
-carriage return first) is refused, naming the objects, rather than altered (docs/safety.md).
+target (``planner.export.netbox_files``, in parts of ``chunk_rows`` rows), which replaces the
+target folder only once every file is complete, so an error or a full disk leaves the
+previous export whole and the folder never mixes two plans.
 
 Why it is long: one builder per NetBox object type (sites, racks, device types, devices,
-power feeds, cables), in import order, and the one streamed, staged write of their files.
+interfaces, fabric and scheduled cables), in import order.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import math
-import os
-import re
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from planner.costs.bom import parts_bill
 from planner.costs.parts import schedule_lines
-from planner.facility.power import evaluate_rack
+from planner.export.netbox_existing import Existing, slugify
+from planner.export.netbox_files import (  # noqa: F401 - the export's file layout, named from here too
+    CHUNK_ROWS, FILES, NetBoxExport, StreamedExport, check_export_folder, file_names,
+)
+from planner.export.netbox_power import power_rows
+from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
 from planner.network.fabric import plan_fabric
 from planner.plan.model import Plan
 from planner.report import palette
-from planner.safefile import (
-    SaveError, save_failure, write_folder,
-)
-from planner.text import FORMULA_STARTS, clean_text
-
-# The order NetBox needs them imported in: each file refers only to objects of the files before it.
-FILES: dict[str, tuple[str, ...]] = {
-    "sites.csv": ("name", "slug", "status", "description"),
-    "locations.csv": ("site", "name", "slug", "status", "description"),
-    "manufacturers.csv": ("name", "slug"),
-    "device-roles.csv": ("name", "slug", "color"),
-    "device-types.csv": ("manufacturer", "model", "slug", "u_height", "is_full_depth", "airflow", "weight",
-                         "weight_unit", "comments"),
-    "racks.csv": ("site", "location", "name", "status", "width", "u_height", "max_weight", "weight_unit",
-                  "description"),
-    "devices.csv": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
-                    "position", "face", "description"),
-    "power-panels.csv": ("site", "name", "description"),
-    "power-feeds.csv": ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
-                        "voltage", "amperage", "max_utilization", "description"),
-    "power-ports.csv": ("device", "name", "maximum_draw", "allocated_draw", "description"),
-    "interfaces.csv": ("device", "name", "type", "description"),
-    "cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
-                   "type", "status", "label", "length", "length_unit"),
-}
+from planner.safefile import write_folder
 
 # the app's palette, as NetBox's 6-digit hex (lower case, no '#')
 ROLE_COLORS = {category: color.lstrip("#").lower() for category, color in palette.CATEGORY_COLORS.items()}
-
-# Rack feeds: NetBox wants voltage and amperage. A catalog PDU with a 'pdu' block gives its
-# circuit; one with a rated kW only is taken on the planner's default circuit, 3-phase 415 V, with
-# A = kW / (sqrt(3) x V x derating).
-FEED_VOLTAGE_V = 415
 
 # NetBox interface types (dcim.choices.InterfaceTypeChoices) by technology and line rate.
 INTERFACE_TYPES: dict[tuple[str, float], str] = {
@@ -78,71 +54,70 @@ INTERFACE_TYPES: dict[tuple[str, float], str] = {
 }
 
 
-def slugify(text: str) -> str:
-    """NetBox slugs: letters, digits, hyphens and underscores."""
-    return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-")[:100] or "item"
-
-
 def interface_type(technology: str, gbps: float) -> str:
     return INTERFACE_TYPES.get((technology, gbps), "other")
 
 
-@dataclass(slots=True)
-class NetBoxExport:
-    """Rows per file name, and notes on what the plan could not say."""
+@dataclass(frozen=True, slots=True)
+class NetBoxOptions:
+    """How to export: a prefix making device names unique across plans, rows per file, and what
+    the NetBox already holds (``planner.export.netbox_existing``)."""
 
-    rows: dict[str, list[dict]] = field(default_factory=lambda: {name: [] for name in FILES})
-    notes: list[str] = field(default_factory=list)
+    prefix: str = ""
+    chunk_rows: int = CHUNK_ROWS
+    existing: Existing | None = None
 
-    def add(self, file: str, /, **row) -> None:
-        self.rows[file].append(row)
-
-    def count(self, file: str) -> int:
-        """How many rows ``file`` has."""
-        return len(self.rows[file])
-
-    def csv_text(self, name: str) -> str:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=FILES[name], lineterminator="\n", extrasaction="raise")
-        writer.writeheader()
-        writer.writerows(self.rows[name])
-        return out.getvalue()
+    @property
+    def name_prefix(self) -> str:
+        """"a" -> "a-"; a prefix ending in a separator is used as given."""
+        return self.prefix if not self.prefix or self.prefix[-1] in "-_./ " else f"{self.prefix}-"
 
 
-def _unique(names: Counter, wanted: str, fallback: str, limit: int) -> str:
-    """``wanted`` unless it is taken (NetBox names are unique per site), then ``wanted-fallback``;
-    at most ``limit`` characters (NetBox's field length)."""
-    wanted = wanted[:limit]
-    name = wanted if wanted and not names[wanted] else f"{(wanted or 'device')[:limit - len(fallback) - 1]}-{fallback}"
-    names[name] += 1
-    return name
-
-
-def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None) -> NetBoxExport:
+def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
+                 options: NetBoxOptions = NetBoxOptions()) -> NetBoxExport:
     """Every object of the plan as NetBox import rows, kept in memory (or streamed into ``out``)."""
     out = NetBoxExport() if out is None else out
-    site = plan.name[:100]
-    out.add("sites.csv", name=site, slug=slugify(site), status="planned", description=plan.description[:200])
+    have = options.existing or Existing()
+    prefix = options.name_prefix
+    site = out.site = fit(plan.name, NAME)
+    out.add("sites.csv", name=site, slug=slugify(site), status="planned",
+            description=fit(plan.description, DESCRIPTION))
     rows = sorted({r.row for r in plan.racks if r.row})
-    for row in rows:
-        out.add("locations.csv", site=site, name=row, slug=slugify(row), status="planned", description="row")
+    for row in rows:  # racks, devices and feeds name the row fitted the same way
+        out.add("locations.csv", site=site, name=fit(row, NAME), slug=slugify(row), status="planned", description="row")
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
-    for vendor in dict.fromkeys(d.vendor for d in used):
-        out.add("manufacturers.csv", name=vendor, slug=slugify(vendor))
+    pdu = catalog.get(plan.settings.power.pdu_device)
+    if pdu is not None and pdu not in used and plan.racks:
+        used.append(pdu)
+    types = {d.id: have.device_type(d.id, d.vendor, d.model) for d in used}
+    makers = {d.id: t.manufacturer if (t := types[d.id]) else have.manufacturers.get(slugify(d.vendor),
+                                                                                      fit(d.vendor, NAME))
+              for d in used}
+    models = {d.id: t.model if (t := types[d.id]) else fit(d.model, NAME) for d in used}
+    roles = {c: have.roles.get(slugify(CATEGORY_TITLES[c]), CATEGORY_TITLES[c]) for c in {d.category for d in used}}
+    for vendor in dict.fromkeys(makers[d.id] for d in used):
+        if slugify(vendor) not in have.manufacturers:
+            out.add("manufacturers.csv", name=vendor, slug=slugify(vendor))
     for category in dict.fromkeys(d.category for d in used):
-        title = CATEGORY_TITLES[category]
-        out.add("device-roles.csv", name=title, slug=slugify(title), color=ROLE_COLORS[category])
+        if slugify(roles[category]) not in have.roles:
+            out.add("device-roles.csv", name=roles[category], slug=slugify(roles[category]),
+                    color=ROLE_COLORS[category])
     for d in used:
-        out.add("device-types.csv", manufacturer=d.vendor, model=d.model[:100], slug=slugify(d.id), u_height=d.u_height,
-                is_full_depth="true", airflow="front-to-rear" if d.cooling == "air" else "",
-                weight=f"{d.weight_kg:g}", weight_unit="kg", comments=f"Source: {d.source}")
+        if types[d.id] is None:
+            out.add("device-types.csv", manufacturer=makers[d.id], model=models[d.id], slug=slugify(d.id),
+                    u_height=d.u_height, is_full_depth="true", airflow="front-to-rear" if d.cooling == "air" else "",
+                    weight=f"{d.weight_kg:g}", weight_unit="kg", comments=f"Source: {d.source}")
+    reused = sorted({f"{t.manufacturer} {t.model}" for t in types.values() if t})
+    if reused:
+        out.notes.append(f"device types NetBox already holds, used as they are: {', '.join(reused)}")
 
     rack_names: dict[str, Counter] = {}
     rack_name: dict[str, str] = {}
     for r in plan.racks:
-        name = _unique(rack_names.setdefault(r.row, Counter()), r.name, r.id, 100)
+        name = unique_name(rack_names.setdefault(r.row, Counter()), r.name, r.id, NAME)
         rack_name[r.id] = name
-        out.add("racks.csv", site=site, location=r.row, name=name, status="planned", width=19, u_height=r.height_u,
+        out.add("racks.csv", site=site, location=fit(r.row, NAME), name=name, status="planned", width=19,
+                u_height=r.height_u,
                 max_weight=f"{r.max_weight_kg:g}", weight_unit="kg",
                 description=f"{r.cooling}-cooled, {r.power_cap_kw:g} kW cap")
 
@@ -153,26 +128,34 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None) 
         if d is None:
             continue
         rack = plan.rack(p.rack)
-        name = _unique(device_names, p.label or f"{rack.name}-U{p.u}", p.id, 64)
+        name = unique_name(device_names, prefix + (p.label or f"{rack.name}-U{p.u}"), p.id, DEVICE_NAME)
         device_name[p.id] = name
-        out.add("devices.csv", name=name, role=CATEGORY_TITLES[d.category], manufacturer=d.vendor,
-                device_type=d.model[:100], status="planned", site=site, location=rack.row, rack=rack_name[rack.id],
-                position=p.u, face="front", description=d.title)
-        if d.power_max_w > 0:
+        made = types[d.id].components if types[d.id] else frozenset()
+        out.add("devices.csv", name=name, role=roles[d.category], manufacturer=makers[d.id],
+                device_type=models[d.id], status="planned", site=site, location=fit(rack.row, NAME),
+                rack=rack_name[rack.id],
+                position=p.u, face="front", description=fit(d.title, DESCRIPTION))
+        if d.power_max_w > 0 and ("power-ports", "PSU") not in made:
             out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(d.power_max_w),
                     allocated_draw=round(d.power_typical_w), description="the device's draw, all supplies together")
-        for port, kind, nic in _ports(d):
-            out.add("interfaces.csv", device=name, name=port, type=interface_type(nic[0], nic[1]),
-                    description=kind)
+        ports = [(port, interface_type(*nic), kind) for port, kind, nic in _ports(d)]
         if d.id in MANAGEMENT_SWITCHES:
-            for i in range(1, MANAGEMENT_PORTS + 1):
-                out.add("interfaces.csv", device=name, name=f"swp{i}", type="1000base-t",
-                        description="management switch port, 1 Gb/s")
+            ports += [(f"swp{i}", "1000base-t", "management switch port, 1 Gb/s")
+                      for i in range(1, MANAGEMENT_PORTS + 1)]
         elif d.power_max_w > 0:
-            out.add("interfaces.csv", device=name, name=MANAGEMENT_PORT, type="1000base-t",
-                    description="management (BMC) port, 1 Gb/s")
+            ports.append((MANAGEMENT_PORT, "1000base-t", "management (BMC) port, 1 Gb/s"))
+        for port, kind, what in ports:
+            if ("interfaces", port) not in made:  # else NetBox makes it from the type's templates
+                out.add("interfaces.csv", device=name, name=port, type=kind, description=what)
+    if not options.prefix:
+        out.notes.append("device names are unique within this plan only: give --prefix to import a second plan "
+                         "into the same NetBox (its interface and power-port import finds devices by name alone)")
 
-    _power(plan, catalog, out, site, rack_name)
+    if pdu is not None:
+        power_rows(plan, catalog, out, site, rack_name, device_name, device_names, prefix,
+                   roles.get(pdu.category, ""), makers.get(pdu.id, ""), models.get(pdu.id, ""))
+    else:
+        out.notes.append(f"no power feeds: the rack PDU '{plan.settings.power.pdu_device}' is not in the catalog")
     _cables(plan, catalog, out, device_name)
     _scheduled_cables(plan, catalog, out, device_name)
     return out
@@ -193,37 +176,6 @@ def _ports(d: DeviceType) -> list[tuple[str, str, tuple[str, float]]]:
             ports.append((f"swp{i}", f"switch port, {d.switch.gbps_per_port:g} Gb/s",
                           (d.switch.technology, d.switch.gbps_per_port)))
     return ports
-
-
-def _power(plan: Plan, catalog: Catalog, out: NetBoxExport, site: str, rack_name: dict[str, str]) -> None:
-    """Panels A (and B with two feeds); per rack and feed, one power feed per PDU the rack's
-    distribution sizes on its nameplate (``planner.facility.distribution``), at the PDU's
-    circuit voltage, phase and breaker."""
-    power = plan.settings.power
-    pdu = catalog.get(power.pdu_device)
-    if pdu is None or not pdu.pdu_kw(power.continuous_derating):
-        out.notes.append(f"no power feeds: the rack PDU '{power.pdu_device}' has no rated capacity in the catalog")
-        return
-    pdu_kw = pdu.pdu_kw(power.continuous_derating)
-    if pdu.pdu is not None:
-        voltage, amps = pdu.pdu.voltage_v, pdu.pdu.breaker_a
-        phase = "three-phase" if pdu.pdu.phases == 3 else "single-phase"
-    else:  # a rated kW only: the planner's default circuit, 3-phase 415 V
-        voltage, phase = FEED_VOLTAGE_V, "three-phase"
-        amps = round(pdu_kw * 1000 / (math.sqrt(3) * FEED_VOLTAGE_V * power.continuous_derating))
-    panels = ("A",) if power.feed_redundancy == "N" else ("A", "B")
-    for panel in panels:
-        out.add("power-panels.csv", site=site, name=f"PP-{panel}", description=f"feed {panel}")
-    for r in plan.racks:
-        res = evaluate_rack(plan, r, catalog)
-        for feed in res.feeds:
-            for i in range(1, feed.pdus + 1):
-                out.add("power-feeds.csv", site=site, power_panel=f"PP-{feed.name}", location=r.row,
-                        rack=rack_name[r.id], name=f"{rack_name[r.id]}-{feed.name}{i}", status="planned",
-                        type="primary" if feed.name == "A" else "redundant", supply="ac", phase=phase,
-                        voltage=f"{voltage:g}", amperage=f"{amps:g}",
-                        max_utilization=round(power.continuous_derating * 100),
-                        description=f"{pdu.title}: {pdu_kw:.1f} kW")
 
 
 def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:
@@ -348,95 +300,14 @@ def _take(ring: deque, capacity: dict[str, int]) -> str | None:
 
 def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: str, label: str,
            length_m: float | None = None) -> None:
-    out.add("cables.csv", side_a_device=a, side_a_type="dcim.interface", side_a_name=a_port, side_b_device=b,
-            side_b_type="dcim.interface", side_b_name=b_port, type=kind, status="planned", label=label,
-            length="" if length_m is None else f"{length_m:g}", length_unit="" if length_m is None else "m")
+    out.add("cables.csv", side_a_site=out.site, side_a_device=a, side_a_type="dcim.interface", side_a_name=a_port,
+            side_b_site=out.site, side_b_device=b, side_b_type="dcim.interface", side_b_name=b_port, type=kind,
+            status="planned", label=label, length="" if length_m is None else f"{length_m:g}",
+            length_unit="" if length_m is None else "m")
 
 
-def file_names(export: NetBoxExport) -> list[str]:
-    """The files to write, numbered in import order ("01-sites.csv"); types with no rows are left out."""
-    return [f"{i:02d}-{name}" for i, name in enumerate(FILES, 1) if export.count(name)]
-
-
-NUMBERED = {f"{i:02d}-{name}" for i, name in enumerate(FILES, 1)}
-MAX_NAMED = 5
-
-
-def _some(items: list[str]) -> str:
-    """The first few of ``items`` and how many more, for a one-line message."""
-    more = f" and {len(items) - MAX_NAMED:,} more" if len(items) > MAX_NAMED else ""
-    return ", ".join(items[:MAX_NAMED]) + more
-
-
-class StreamedExport(NetBoxExport):
-    """Rows written to their files in ``folder`` as they are made (a file opens at its first
-    row), never held; a cell a spreadsheet would execute is noted, not written."""
-
-    def __init__(self, folder: Path) -> None:
-        super().__init__(rows={})
-        self.folder = folder
-        self.counts: dict[str, int] = dict.fromkeys(FILES, 0)
-        self.unsafe: list[str] = []
-        self._files: dict[str, tuple] = {}
-
-    def add(self, file: str, /, **row) -> None:
-        for column, value in row.items():
-            if isinstance(value, str) and value[:1] in FORMULA_STARTS:
-                self.unsafe.append(f"{file[:-4]} {column} {clean_text(value, 'line')[:60]!r}")
-        self.counts[file] += 1
-        if self.unsafe:
-            return
-        if file not in self._files:
-            numbered = f"{list(FILES).index(file) + 1:02d}-{file}"
-            handle = open(self.folder / numbered, "w", encoding="utf-8", newline="")
-            writer = csv.DictWriter(handle, fieldnames=FILES[file], lineterminator="\n", extrasaction="raise")
-            writer.writeheader()
-            self._files[file] = (handle, writer)
-        self._files[file][1].writerow(row)
-
-    def count(self, file: str) -> int:
-        return self.counts[file]
-
-    def finish(self) -> None:
-        """Close every file, durably; SaveError naming the objects a spreadsheet would execute."""
-        for handle, _ in self._files.values():
-            handle.flush()
-            os.fsync(handle.fileno())
-            handle.close()
-        self._files.clear()
-        if self.unsafe:
-            raise SaveError(f"cannot export to NetBox: {_some(self.unsafe)} begin with "
-                            "= + - @, a tab or a return, which a spreadsheet runs as a formula and NetBox stores "
-                            "as typed; rename them (nothing was written)")
-
-    def abandon(self) -> None:
-        """Close what is still open, after a failure (the files are removed with their folder)."""
-        for handle, _ in self._files.values():
-            try:
-                handle.close()
-            except OSError:
-                pass  # the buffered rest cannot be written either (the disk that failed)
-        self._files.clear()
-
-
-def check_export_folder(directory: str | Path) -> Path:
-    """The folder an export replaces (through a symbolic link), or SaveError: a file, or a folder
-    holding anything but an earlier export's numbered files (a plan or catalog among them)."""
-    target = Path(os.path.realpath(directory))
-    if target.exists() and not target.is_dir():
-        raise SaveError(f"cannot export to {target}: it is a file; NetBox import files go into a folder")
-    if target.is_dir():
-        try:
-            others = sorted(e.name for e in os.scandir(target) if e.name not in NUMBERED)
-        except OSError as exc:
-            raise save_failure(target / "01-sites.csv", exc) from None
-        if others:
-            raise SaveError(f"cannot export to {target}: it holds other files ({_some(others)}), which the export would "
-                            "replace; choose an empty or new folder (nothing was written)")
-    return target
-
-
-def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path) -> NetBoxExport:
+def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path,
+                 options: NetBoxOptions = NetBoxOptions()) -> NetBoxExport:
     """Write the files into ``directory`` (created if missing, else replaced whole); SaveError if not.
 
     The files are made in a hidden sibling folder and renamed into place together, so the
@@ -445,9 +316,9 @@ def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path) -> NetBoxE
     exports: list[StreamedExport] = []
 
     def fill(staging: Path) -> None:
-        exports.append(StreamedExport(staging))
+        exports.append(StreamedExport(staging, options.chunk_rows))
         try:
-            build_netbox(plan, catalog, exports[0])
+            build_netbox(plan, catalog, exports[0], options)
             exports[0].finish()
         finally:
             exports[0].abandon()

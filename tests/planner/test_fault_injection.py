@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import planner.export.netbox as netbox
+import planner.export.netbox_files as netbox_files
 import planner.safefile as safefile
 from planner.design.templates import build_template
 from planner.export.xlsx import write_workbook
@@ -116,7 +117,7 @@ def test_netbox_folder(tmp_path, monkeypatch, medium, code):
         assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # the previous export, whole
         _left(tmp_path, {"nb"})
 
-    made = each_failure(monkeypatch, [safefile, netbox], code, prepare,
+    made = each_failure(monkeypatch, [safefile, netbox_files], code, prepare,
                         lambda: netbox.write_netbox(medium, default_catalog(), out), failed,
                         lambda: (out / "01-sites.csv").read_text().count(medium.name) == 1)
     assert made >= 3  # making the staging folder, its mode, the renames
@@ -125,7 +126,8 @@ def test_netbox_folder(tmp_path, monkeypatch, medium, code):
 @pytest.mark.parametrize("args, out", [
     (["export", "p.json", "-o", "p.xlsx"], "p.xlsx"),
     (["cables", "p.json", "--csv", "c.csv"], "c.csv"),
-    (["export", "p.json", "-o", "nb", "--netbox"], "nb"),
+    # one file per object type (parts of 100 rows are each below the largest limit)
+    (["export", "p.json", "-o", "nb", "--netbox", "--chunk-rows", "100000"], "nb"),
 ])
 def test_file_size_limits_leave_the_old_output(tmp_path, medium, args, out):
     save_plan(build_template("single-node"), tmp_path / "p.json", keep=0)

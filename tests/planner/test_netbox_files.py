@@ -69,7 +69,32 @@ def test_a_second_export_replaces_every_file_and_drops_the_ones_it_has_no_rows_f
     assert main(["export", str(small), "-o", str(out), "--netbox"]) == 0
     sites = list(csv.DictReader(io.StringIO((out / "01-sites.csv").read_text())))
     assert [s["name"] for s in sites] == [build_template("single-node").name]
-    assert "12-cables.csv" not in _files(out)  # one node: no fabric cables
+    assert not any(n.startswith("13-cables") for n in _files(out))  # one node: no fabric cables
+    assert not any(n.startswith("12-interfaces-") for n in _files(out))  # its few interfaces: one file, no parts
+
+
+def test_an_export_in_parts_replaces_an_earlier_one_in_parts(tmp_path):
+    big = _plan_file(tmp_path, "big.json", "Big hall")
+    out = tmp_path / "nb"
+    assert main(["export", str(big), "-o", str(out), "--netbox", "--chunk-rows", "50"]) == 0
+    # 1,040 interfaces in parts of 50: 21 parts; then 400 per part: 3
+    assert len([n for n in _files(out) if n.startswith("12-interfaces-")]) == 21
+    assert main(["export", str(big), "-o", str(out), "--netbox", "--chunk-rows", "400"]) == 0
+    assert [n for n in _files(out) if n.startswith("12-interfaces")] == [f"12-interfaces-0{k}.csv" for k in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("option, words", [
+    (["--chunk-rows", "0"], "--chunk-rows"),
+    (["--netbox-has", "plan.json"], "not a NetBox export"),
+    (["--netbox-has", "missing.yaml"], "missing.yaml"),
+])
+def test_bad_export_options_are_one_line_and_nothing_is_written(tmp_path, capsys, option, words):
+    plan = _plan_file(tmp_path, "plan.json", "Hall")
+    option = [str(tmp_path / o) if o.endswith((".json", ".yaml")) else o for o in option]
+    assert main(["export", str(plan), "-o", str(tmp_path / "nb"), "--netbox", *option]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err and "Traceback" not in err, err
+    assert not (tmp_path / "nb").exists()
 
 
 @pytest.mark.parametrize("where, name, named", [

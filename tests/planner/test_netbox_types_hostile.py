@@ -94,10 +94,10 @@ def test_a_400_digit_power_draw_is_refused_the_same_way(tmp_path):
 
 
 def test_35000_interfaces_give_one_readable_line_without_a_pydantic_url(tmp_path):
-    # 35,000 400G ports (one interface and 34,999 aliases of it, 175 kB): a switch of the
-    # catalog has at most 1,024 ports (SwitchBlock.ports)
+    # 35,000 400G ports (one interface and 34,999 aliases of it, 175 kB), named as switch ports
+    # are: a switch of the catalog has at most 1,024 ports (SwitchBlock.ports)
     text = ("manufacturer: Example\nmodel: Huge\nu_height: 1\ninterfaces:\n"
-            "  - &p {name: p, type: 400gbase-x-osfp}\n" + "  - *p\n" * 34_999)
+            "  - &p {name: swp1, type: 400gbase-x-osfp}\n" + "  - *p\n" * 34_999)
     message = refusal(tmp_path, text)
     assert "http" not in message and "pydantic" not in message
     assert "35,000" in message and "1024" in message.replace(",", "")
