@@ -12,16 +12,18 @@ types; power feeds, power ports and interfaces when they are there) and builds:
   or a word of a catalog model), then manufacturer and model; a type the catalog does not
   have goes through the device-type import (``planner.hardware.netbox_types``), completed
   with the power ports and interfaces of one of its devices when the type has none;
-- the fabric settings the cables show: the switch model the GPU servers are cabled to,
-  its technology, rail-optimised (each leaf meets one port name of the servers) or fat
-  tree, the oversubscription (server links over uplinks of those switches), the storage
-  switch (another switch model placed), and the power feeds' redundancy and PDU circuit.
+- the fabric, power and workload settings the cables, feeds and GPUs show
+  (``planner.importers.netbox_settings``).
 
 A plan holds no cables (it sizes them from its devices and settings): the cables NetBox holds
 are counted, and those between two devices of the plan on the compute fabric are compared
 with what the plan sizes. What cannot be mapped (a device without rack or position, a type
 that neither matches nor imports, a cable whose end is not a device of the plan) is reported,
 never guessed.
+
+Why it is long: the report of what was and was not mapped, then one step per NetBox object
+(device types, racks, devices, cables) in the order they refer to each other, and the write
+of the plan with the device types it needs.
 """
 
 from __future__ import annotations
@@ -33,21 +35,17 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.design.parallelism import choose_parallelism
 from planner.errors import quote
 from planner.hardware.catalog import CATALOG_SCHEMA_VERSION, Catalog, DeviceType
 from planner.hardware.netbox_types import device_type_from_yaml
+from planner.importers.netbox_settings import fabric_switch, inferred_settings
 from planner.importers.netbox_files import (
     DEVICE_TYPES, OPTIONAL, REQUIRED, NetBoxReadError, Row, interface_kind, number, read_csv, read_device_types,
     weight_kg,
 )
-from planner.network.checks import summarise_nodes
-from planner.network.cables import MANAGEMENT_GBPS, MANAGEMENT_SWITCHES
-from planner.network.technologies import TECHNOLOGIES
 from planner.plan.fileio import save_plan
 from planner.plan.model import Placement, Plan, Rack
 from planner.safefile import check_target, write_file
-from planner.settings import Settings
 
 PLANNER_RACK_DESCRIPTION = re.compile(r"(air|liquid|hybrid)-cooled, ([0-9]+(?:\.[0-9]+)?) kW cap")
 MAX_LISTED = 5
@@ -136,20 +134,8 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
                                                                                           types, out)})
     by_label = {p.label: p for p in out.plan.placements if p.label}
     _count_cables(files["cables.csv"], by_label, known, out)
-    out.plan.settings = _settings(out.plan, files, by_label, known, out)
-    _workload(out, known)
+    out.plan.settings = inferred_settings(out.plan, files, by_label, known, out.notes)
     return out
-
-
-def _workload(out: NetBoxImport, catalog: Catalog) -> None:
-    """NetBox holds no workload: the default model's parallelism is chosen for the GPUs placed,
-    as a design does (``planner.design.parallelism``)."""
-    settings = out.plan.settings
-    counts = Counter(p.device for p in out.plan.placements)
-    nodes = summarise_nodes(dict(counts), catalog)
-    if settings.workload.enabled and nodes.gpus:
-        settings.workload, findings = choose_parallelism(settings.workload, settings.fabric, nodes)
-        out.notes += [f"workload: {f.message}" for f in findings]
 
 
 def _known_catalog(catalog: Catalog, new: list[DeviceType]) -> Catalog:
@@ -317,14 +303,9 @@ def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], types: dict
 
 # -- cables and settings ----------------------------------------------------------------------
 
-def _is_fabric_switch(d: DeviceType | None) -> bool:
-    return (d is not None and d.switch is not None and d.id not in MANAGEMENT_SWITCHES
-            and d.switch.gbps_per_port > MANAGEMENT_GBPS)
-
-
 def _count_cables(rows: list[Row], by_label: dict[str, Placement], catalog: Catalog, out: NetBoxImport) -> None:
     out.cables = len(rows)
-    fabric = _fabric_switch(rows, by_label, catalog)
+    fabric = fabric_switch(rows, by_label, catalog)
     for row in rows:
         ends = [by_label.get(row["Device A"]), by_label.get(row["Device B"])]
         missing = [(side, row[f"Device {side}"]) for side, p in zip("AB", ends) if p is None]
@@ -338,87 +319,6 @@ def _count_cables(rows: list[Row], by_label: dict[str, Placement], catalog: Cata
         kinds = [p.device for p in ends]
         if fabric in kinds and all(k == fabric or catalog[k].gpu is not None for k in kinds):
             out.fabric_cables += 1
-
-
-def _fabric_switch(rows: list[Row], by_label: dict[str, Placement], catalog: Catalog) -> str | None:
-    """The fabric switch model: the one GPU servers are cabled to most, else the most placed."""
-    cabled: Counter = Counter()
-    for row in rows:
-        a, b = by_label.get(row["Device A"]), by_label.get(row["Device B"])
-        if a is None or b is None:
-            continue
-        for server, switch in ((a, b), (b, a)):
-            if catalog[server.device].gpu is not None and _is_fabric_switch(catalog[switch.device]):
-                cabled[switch.device] += 1
-    if cabled:
-        return cabled.most_common(1)[0][0]
-    placed = Counter(p.device for p in by_label.values() if _is_fabric_switch(catalog[p.device]))
-    return placed.most_common(1)[0][0] if placed else None
-
-
-def _settings(plan: Plan, files: dict, by_label: dict[str, Placement], catalog: Catalog,
-              out: NetBoxImport) -> Settings:
-    defaults = Settings()
-    fabric: dict = {}
-    switch_id = _fabric_switch(files["cables.csv"], by_label, catalog)
-    if switch_id is not None:
-        switch = catalog[switch_id].switch
-        fabric["switch_device"] = switch_id
-        tech = TECHNOLOGIES[defaults.fabric.technology]
-        if (tech.switch_technology, tech.line_rate_gbps) != (switch.technology, switch.gbps_per_port):
-            match = next((t.id for t in TECHNOLOGIES.values()
-                          if (t.switch_technology, t.line_rate_gbps) == (switch.technology, switch.gbps_per_port)), None)
-            if match:
-                fabric["technology"] = match
-            else:
-                out.notes.append(f"fabric: no fabric technology of the planner runs {switch.technology} at "
-                                 f"{switch.gbps_per_port:g} Gb/s; technology left at {tech.title}")
-        fabric |= _topology(files["cables.csv"], by_label, catalog, switch_id)
-        others = Counter(p.device for p in plan.placements if _is_fabric_switch(catalog[p.device]) and
-                         p.device != switch_id)
-        if others:
-            fabric["storage_switch_device"] = others.most_common(1)[0][0]
-    power = _power_settings(files["power-feeds.csv"], catalog, defaults)
-    return Settings.model_validate(defaults.model_dump() | {
-        "fabric": defaults.fabric.model_dump() | fabric, "power": defaults.power.model_dump() | power})
-
-
-def _topology(rows: list[Row], by_label: dict[str, Placement], catalog: Catalog, switch_id: str) -> dict:
-    """Rail-optimised when every fabric switch the servers reach meets one port name of theirs
-    (rail k of every server on one leaf); the oversubscription from down- and uplinks."""
-    seen: dict[str, set] = defaultdict(set)
-    up = down = 0
-    for row in rows:
-        a, b = by_label.get(row["Device A"]), by_label.get(row["Device B"])
-        if a is None or b is None:
-            continue
-        ends = ((a, row["Termination A"]), (b, row["Termination B"]))
-        for (p, port), (q, _) in (ends, ends[::-1]):
-            if catalog[p.device].gpu is not None and q.device == switch_id:
-                seen[q.label].add(port)
-                down += 1
-        if a.device == b.device == switch_id:
-            up += 1
-    if not seen:
-        return {}
-    out = {"topology": "rail_optimized" if all(len(ports) == 1 for ports in seen.values()) else "fat_tree"}
-    if up and down > up:
-        out["oversubscription"] = min(16.0, round(down / up, 2))
-    return out
-
-
-def _power_settings(feeds: list[Row], catalog: Catalog, defaults: Settings) -> dict:
-    """Feed redundancy (a redundant feed: 2N) and the catalog PDU on the feeds' circuit."""
-    if not feeds:
-        return {}
-    out = {"feed_redundancy": "2N" if any(f["Type"].lower() == "redundant" for f in feeds) else "N"}
-    circuits = Counter((number(f, "Voltage"), 3 if "three" in f["Phase"].lower() else 1, number(f, "Amperage"))
-                       for f in feeds)
-    circuit = circuits.most_common(1)[0][0]
-    pdus = [d.id for d in catalog if d.pdu is not None and (d.pdu.voltage_v, d.pdu.phases, d.pdu.breaker_a) == circuit]
-    if pdus and defaults.power.pdu_device not in pdus:
-        out["pdu_device"] = pdus[0]
-    return out
 
 
 def types_file_for(plan_path: str | Path) -> Path:
