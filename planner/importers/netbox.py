@@ -335,8 +335,13 @@ def write_import(result: NetBoxImport, plan_path: str | Path, inputs=()) -> Path
         if target is not None:
             check_target(target, inputs)
     if types_path is not None:
-        data = {"schema_version": CATALOG_SCHEMA_VERSION,
-                "devices": [d.model_dump(mode="json", exclude_defaults=True) for d in result.new_types]}
-        write_file(types_path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
+        write_types(result.new_types, types_path)
     save_plan(result.plan, plan_path, inputs=inputs)
     return types_path
+
+
+def write_types(types: list[DeviceType], path: str | Path) -> None:
+    """The device types as a catalog file (``--catalog FILE``), written safely."""
+    data = {"schema_version": CATALOG_SCHEMA_VERSION,
+            "devices": [d.model_dump(mode="json", exclude_defaults=True) for d in types]}
+    write_file(path, (json.dumps(data, indent=1) + "\n").encode("utf-8"))
