@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from planner.cli import load_catalog_arg, print_json
 from planner.importers.netbox import import_netbox, write_import
 
@@ -23,7 +25,8 @@ def register(sub) -> None:
 def run(args) -> int:
     catalog = load_catalog_arg(args)
     result = import_netbox(args.folder, catalog)
-    types_path = write_import(result, args.output, inputs=args.catalog)
+    exports = sorted(Path(args.folder).iterdir())  # never written over: they are the input
+    types_path = write_import(result, args.output, inputs=[*args.catalog, *exports])
     catalogs = [*args.catalog, *([str(types_path)] if types_path else [])]
     check = " ".join(["cluster-planner", *(f"--catalog {c}" for c in catalogs), "check", args.output])
     if args.json:

@@ -35,16 +35,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.errors import quote
+from pydantic import ValidationError
+
+from planner.errors import describe_validation_error, quote
 from planner.hardware.catalog import CATALOG_SCHEMA_VERSION, Catalog, DeviceType
 from planner.hardware.netbox_types import device_type_from_yaml
-from planner.importers.netbox_settings import fabric_switch, inferred_settings
 from planner.importers.netbox_files import (
     DEVICE_TYPES, OPTIONAL, REQUIRED, NetBoxReadError, Row, interface_kind, number, read_csv, read_device_types,
     weight_kg,
 )
+from planner.importers.netbox_settings import fabric_switch, inferred_settings
 from planner.plan.fileio import save_plan
-from planner.plan.model import Placement, Plan, Rack
+from planner.plan.model import Placement, Plan, Rack, size_problem
 from planner.safefile import check_target, write_file
 
 PLANNER_RACK_DESCRIPTION = re.compile(r"(air|liquid|hybrid)-cooled, ([0-9]+(?:\.[0-9]+)?) kW cap")
@@ -128,10 +130,16 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
                                  description=site["Description"][:5000]))
     types = _map_types(docs, files, catalog, out)
     known = _known_catalog(catalog, out.new_types)
-    racks = _racks(files["racks.csv"], files["power-feeds.csv"], files["devices.csv"], types, known, out)
-    out.plan.racks = list(racks.values())
-    out.plan = Plan.model_validate(out.plan.model_dump() | {"placements": _placements(files["devices.csv"], racks,
-                                                                                          types, out)})
+    racks, starts = _racks(files["racks.csv"], files["power-feeds.csv"], files["devices.csv"], types, known, out)
+    placements = _placements(files["devices.csv"], racks, starts, types, out)
+    too_big = size_problem(len(racks), len(placements))
+    if too_big:
+        raise NetBoxReadError(f"{folder.name}: {too_big}")
+    data = out.plan.model_dump() | {"racks": [r.model_dump() for r in racks.values()], "placements": placements}
+    try:
+        out.plan = Plan.model_validate(data)
+    except ValidationError as exc:
+        raise NetBoxReadError(f"{folder.name}: {describe_validation_error(exc, data)}") from None
     by_label = {p.label: p for p in out.plan.placements if p.label}
     _count_cables(files["cables.csv"], by_label, known, out)
     out.plan.settings = inferred_settings(out.plan, files, by_label, known, out.notes)
@@ -215,8 +223,9 @@ def _completed(doc: dict, device: str | None, files: dict) -> dict:
 # -- racks and devices -----------------------------------------------------------------------
 
 def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[str, str], catalog: Catalog,
-           out: NetBoxImport) -> dict[tuple[str, str], Rack]:
-    """(location, name) -> the plan's rack."""
+           out: NetBoxImport) -> tuple[dict[tuple[str, str], Rack], dict[str, int]]:
+    """(location, name) -> the plan's rack; rack id -> its starting unit (NetBox may number from
+    another unit than 1: the planner's U1 is the rack's lowest unit)."""
     feed_kw: Counter = Counter()
     for f in feeds:
         if f["Type"].lower() != "redundant" and f["Rack"]:
@@ -227,6 +236,7 @@ def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[st
                  if (d := catalog.get(types.get(_type_key(row["Manufacturer"], row["Type"]), "")))
                  and d.rack_type and d.rack_type in catalog.rack_types}
     racks: dict[tuple[str, str], Rack] = {}
+    starts: dict[str, int] = {}
     defaulted = []
     default = Rack(id="r0", name="default")
     for i, row in enumerate(rows, 1):
@@ -250,11 +260,16 @@ def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[st
                           power_cap_kw=min(cap, 1000.0), cooling=cooling,
                           max_weight_kg=weight if weight and weight <= 20000 else default.max_weight_kg,
                           row=row["Location"][:100], rack_type=rack_type.get(row["Name"], ""))
+        start = number(row, "Starting unit") if row["Starting unit"] else 1.0
+        if not start.is_integer() or start < 1:
+            raise NetBoxReadError(f"{row.where()}: Starting unit {quote(row['Starting unit'], 20)} is not a whole "
+                                  "unit, 1 or more")
+        starts[f"r{i}"] = int(start)
     if defaulted:
         out.notes.append(f"{len(defaulted):,} racks have no power feeds and no planner description "
                          f"({', '.join(defaulted[:MAX_LISTED])}): power cap {default.power_cap_kw:g} kW, "
                          "the planner's default")
-    return racks
+    return racks, starts
 
 
 def _feed_kw(row: Row) -> float:
@@ -265,8 +280,8 @@ def _feed_kw(row: Row) -> float:
     return volts * amps * phases * (utilisation or 0.0) / 100 / 1000
 
 
-def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], types: dict[str, str],
-                out: NetBoxImport) -> list[dict]:
+def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], starts: dict[str, int],
+                types: dict[str, str], out: NetBoxImport) -> list[dict]:
     by_name: dict[str, list[Rack]] = defaultdict(list)
     for (_, name), rack in racks.items():
         by_name[name].append(rack)
@@ -276,6 +291,8 @@ def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], types: dict
         key = _type_key(row["Manufacturer"], row["Type"])
         rack = racks.get((row["Location"], row["Rack"])) or next(iter(by_name.get(row["Rack"], [])), None)
         position = number(row, "Position") if row["Position"] else None
+        if position is not None and rack is not None:
+            position -= starts[rack.id] - 1
         reason = None
         if key not in types:
             reason = (f"its device type {quote(key)} is not in {DEVICE_TYPES}"
@@ -288,7 +305,7 @@ def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], types: dict
         elif position is None:
             reason = f"it has no position in rack {rack.name} (a child or zero-U device)"
         elif not position.is_integer() or not 1 <= position <= rack.height_u:
-            reason = f"its position U{position:g} is not a whole unit of rack {rack.name}"
+            reason = f"its position U{row['Position']} is not a whole unit of rack {rack.name}"
         if reason:
             out.skipped_devices.append(Unmapped(quote(name), reason))
             continue

@@ -2,6 +2,7 @@
 4.4.10 after importing the planner's export of two templates) come back as the plan they
 came from: a round trip planner -> NetBox -> NetBox's export -> planner."""
 
+import csv
 import json
 import math
 import shutil
@@ -183,6 +184,37 @@ def test_unracked_and_rear_devices(tmp_path, catalog):
     assert "cdu-2" in {p.label for p in imported.plan.placements}
 
 
+def edit_rows(path: Path, name: str, **cells) -> None:
+    """Set ``cells`` (column title -> text) in the row of ``path`` whose Name is ``name``."""
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        header, rows = reader.fieldnames, list(reader)
+    row = next(r for r in rows if r["Name"] == name)
+    row.update(cells)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def test_a_rack_numbered_from_another_unit_keeps_its_devices_in_place(tmp_path, catalog):
+    """NetBox racks may start at U0 or U10; the planner's U1 is the rack's lowest unit."""
+    site = sample_copy(tmp_path)
+    edit_rows(site / "racks.csv", "CDU-01", **{"Starting unit": "10"})
+    edit_rows(site / "devices.csv", "cdu-1", Position="10")  # the rack's lowest unit
+    edit_rows(site / "devices.csv", "cdu-2", Position="14")
+    imported = import_netbox(site, catalog)
+    assert {(p.label, p.u) for p in imported.plan.placements if p.label.startswith("cdu-")} == {("cdu-1", 1), ("cdu-2", 5)}
+
+
+def test_a_site_larger_than_a_plan_may_be_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("planner.plan.model.MAX_DEVICES", 30)  # the medium site has 37 devices
+    out = tmp_path / "plan.json"
+    code, printed = cli(capsys, "import-netbox", MEDIUM, "-o", out)
+    assert code == 2 and "37 devices are more than a plan may have (30)" in printed.err
+    assert not out.exists()
+
+
 def test_netbox_display_labels_of_interface_types():
     assert interface_kind("NDR (100 Gbps)") == "infiniband-ndr"  # NetBox labels IB by generation
     assert interface_kind("OSFP (400GE)") == "400gbase-x"
@@ -219,6 +251,14 @@ def test_bad_input_is_refused_naming_the_file_and_nothing_is_written(tmp_path, c
     assert printed.err.count("\n") == 1
     assert out.read_text() == "the previous plan"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.json", "site"]
+
+
+def test_the_exports_are_never_written_over(tmp_path, capsys):
+    site = sample_copy(tmp_path)
+    before = (site / "sites.csv").read_bytes()
+    code, printed = cli(capsys, "import-netbox", site, "-o", site / "sites.csv")
+    assert code == 2 and "it is an input of this command" in printed.err
+    assert (site / "sites.csv").read_bytes() == before
 
 
 def test_a_folder_that_is_not_there(tmp_path, capsys):
