@@ -87,9 +87,9 @@ class NetBoxImport:
         out.append("device types: " + ", ".join(f"{n} by {how}" for how, n in counts.items()) if counts
                    else "device types: none mapped")
         for t in self.unmapped_types:
-            out.append(f"device type {t.name} not mapped: {t.reason}")
-        out += _listed(self.skipped_devices, "device", "not imported")
-        out += _listed(self.unknown_cables, "cable", "not counted")
+            out.append(f"device type {quote(t.name)} not mapped: {t.reason}")
+        out += _listed([(quote(x.name), x.reason) for x in self.skipped_devices], "device", "not imported")
+        out += _listed([(x.name, x.reason) for x in self.unknown_cables], "cable", "not counted")
         return out + self.notes
 
     def to_json(self) -> dict:
@@ -106,8 +106,8 @@ class NetBoxImport:
         }
 
 
-def _listed(items: list[Unmapped], what: str, verb: str) -> list[str]:
-    lines = [f"{what} {x.name} {verb}: {x.reason}" for x in items[:MAX_LISTED]]
+def _listed(items: list[tuple[str, str]], what: str, verb: str) -> list[str]:
+    lines = [f"{what} {name} {verb}: {reason}" for name, reason in items[:MAX_LISTED]]
     if len(items) > MAX_LISTED:
         lines.append(f"... and {len(items) - MAX_LISTED:,} more {what}s {verb} (see --json)")
     return lines
@@ -128,10 +128,10 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
     site = sites[0]
     out = NetBoxImport(plan=Plan(name=(site["Name"] or "NetBox site")[:200],
                                  description=site["Description"][:5000]))
-    types = _map_types(docs, files, catalog, out)
+    types, refused = _map_types(docs, files, catalog, out)
     known = _known_catalog(catalog, out.new_types)
     racks, starts = _racks(files["racks.csv"], files["power-feeds.csv"], files["devices.csv"], types, known, out)
-    placements = _placements(files["devices.csv"], racks, starts, types, out)
+    placements = _placements(files["devices.csv"], racks, starts, types, refused, out)
     too_big = size_problem(len(racks), len(placements))
     if too_big:
         raise NetBoxReadError(f"{folder.name}: {too_big}")
@@ -159,29 +159,32 @@ def _type_key(manufacturer: object, model: object) -> str:
     return f"{manufacturer} {model}".strip()
 
 
-def _map_types(docs: list[dict], files: dict, catalog: Catalog, out: NetBoxImport) -> dict[str, str]:
-    """NetBox "manufacturer model" -> catalog id, for every type of the YAML that maps or imports."""
+def _map_types(docs: list[dict], files: dict, catalog: Catalog, out: NetBoxImport) -> tuple[dict[str, str], set[str]]:
+    """NetBox "manufacturer model" -> catalog id, for every type of the YAML that maps or imports;
+    and the types the device-type import refused."""
     by_model = {(d.vendor.lower(), d.model.lower()): d.id for d in catalog}
     first_device = {}
     for row in files["devices.csv"]:
         first_device.setdefault(_type_key(row["Manufacturer"], row["Type"]), row["Name"])
     taken = set(catalog.ids())
-    for i, doc in enumerate(docs, 1):
+    refused: set[str] = set()
+    for doc in docs:
         key = _type_key(doc.get("manufacturer", ""), doc["model"])
         slug, part = str(doc.get("slug") or ""), str(doc.get("part_number") or "").strip()
-        found, how = None, ""
+        model = (str(doc.get("manufacturer", "")).lower(), str(doc["model"]).lower())
         if slug in catalog:
             found, how = slug, "slug"
         elif part and (match := _by_part_number(part, catalog)):
             found, how = match, "part number"
-        elif (str(doc.get("manufacturer", "")).lower(), str(doc["model"]).lower()) in by_model:
-            found, how = by_model[(str(doc.get("manufacturer", "")).lower(), str(doc["model"]).lower())], "model"
+        elif model in by_model:
+            found, how = by_model[model], "model"
         else:
             device = first_device.get(key)
             try:
                 new = device_type_from_yaml(_completed(doc, device, files), f"{DEVICE_TYPES} ({key})")
             except ValueError as exc:
-                out.unmapped_types.append(Unmapped(quote(key), f"the device-type import refuses it: {exc}"))
+                out.unmapped_types.append(Unmapped(key, f"the device-type import refuses it: {exc}"))
+                refused.add(key)
                 continue
             if new.id in taken:
                 new = new.model_copy(update={"id": f"netbox-{new.id}"[:64]})
@@ -189,7 +192,7 @@ def _map_types(docs: list[dict], files: dict, catalog: Catalog, out: NetBoxImpor
             out.new_types.append(new)
             found, how = new.id, "device-type import"
         out.type_map[key], out.how_mapped[key] = found, how
-    return dict(out.type_map)
+    return dict(out.type_map), refused
 
 
 def _by_part_number(part: str, catalog: Catalog) -> str | None:
@@ -281,7 +284,7 @@ def _feed_kw(row: Row) -> float:
 
 
 def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], starts: dict[str, int],
-                types: dict[str, str], out: NetBoxImport) -> list[dict]:
+                types: dict[str, str], refused: set[str], out: NetBoxImport) -> list[dict]:
     by_name: dict[str, list[Rack]] = defaultdict(list)
     for (_, name), rack in racks.items():
         by_name[name].append(rack)
@@ -295,9 +298,8 @@ def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], starts: dic
             position -= starts[rack.id] - 1
         reason = None
         if key not in types:
-            reason = (f"its device type {quote(key)} is not in {DEVICE_TYPES}"
-                      if not any(t.name == quote(key) for t in out.unmapped_types)
-                      else f"its device type {quote(key)} could not be mapped")
+            reason = (f"its device type {quote(key)} could not be mapped" if key in refused
+                      else f"its device type {quote(key)} is not in {DEVICE_TYPES}")
         elif not row["Rack"]:
             reason = "it is not in a rack"
         elif rack is None:
@@ -307,7 +309,7 @@ def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], starts: dic
         elif not position.is_integer() or not 1 <= position <= rack.height_u:
             reason = f"its position U{row['Position']} is not a whole unit of rack {rack.name}"
         if reason:
-            out.skipped_devices.append(Unmapped(quote(name), reason))
+            out.skipped_devices.append(Unmapped(name, reason))
             continue
         rear += row["Rack face"].lower() == "rear"
         placements.append({"id": f"d{i}", "device": types[key], "rack": rack.id, "u": int(position),
@@ -327,10 +329,9 @@ def _count_cables(rows: list[Row], by_label: dict[str, Placement], catalog: Cata
         ends = [by_label.get(row["Device A"]), by_label.get(row["Device B"])]
         missing = [(side, row[f"Device {side}"]) for side, p in zip("AB", ends) if p is None]
         if missing:
-            out.unknown_cables.append(Unmapped(f"#{row['ID']}" + (f" {quote(row['Label'], 30)}" if row["Label"] else ""),
-                                               "; ".join(f"end {side} " + (f"{quote(dev)} is not a device of the plan"
-                                                         if dev else "is not a device's port (a circuit or power "
-                                                         "feed)") for side, dev in missing)))
+            why = [f"end {side} " + (f"{quote(dev)} is not a device of the plan" if dev
+                                     else "is not a device's port (a circuit or power feed)") for side, dev in missing]
+            out.unknown_cables.append(Unmapped(f"#{row['ID']}", "; ".join(why)))
             continue
         out.cables_between_devices += 1
         kinds = [p.device for p in ends]

@@ -179,7 +179,7 @@ def test_unracked_and_rear_devices(tmp_path, catalog):
     devices.write_text("".join(lines))
     imported = import_netbox(site, catalog)
     assert [(s.name, s.reason) for s in imported.skipped_devices] == [
-        ("'cdu-1'", "it has no position in rack CDU-01 (a child or zero-U device)")]
+        ("cdu-1", "it has no position in rack CDU-01 (a child or zero-U device)")]
     assert any("1 devices are mounted at the rear" in n for n in imported.notes)
     assert "cdu-2" in {p.label for p in imported.plan.placements}
 
