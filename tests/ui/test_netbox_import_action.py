@@ -62,6 +62,9 @@ def test_an_unknown_type_is_saved_as_a_catalog_file_and_added_to_the_palette(win
                            ("devices.csv", "48 x 1GbE management switch", "Site OOB switch")):
         (site / name).write_text((site / name).read_text().replace(old, new))
     target = tmp_path / "site.types.json"
+    catalog = window.doc.catalog  # the session's: the imported type is taken out again after the test
+    monkeypatch.setattr(catalog, "_devices", dict(catalog._devices))
+    monkeypatch.setattr(catalog, "origins", dict(catalog.origins))
     shown = _answer(monkeypatch, site, save_as=target)
     window.import_netbox_action.trigger()
     assert target.exists() and "site.types.json" in shown[0]
