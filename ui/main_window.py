@@ -23,6 +23,7 @@ from ui.file_actions import APP_TITLE, FileActions, optional_function
 from ui.help_dialogs import ShortcutsDialog, shortcut_rows, shortcut_text, show_about
 from ui.document import Document
 from ui.inspector import Inspector
+from ui.netbox_import import NetBoxImportActions
 from ui.overview import add_overview_dock
 from ui.session import start_autosave
 from ui.palette import DevicePalette
@@ -38,7 +39,7 @@ from ui.variants import VariantControls
 REFUSED = "Refused: "
 
 
-class MainWindow(FileActions, QMainWindow):
+class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
     def __init__(self, doc: Document, parent=None, *, open_problem: str | None = None):
         super().__init__(parent)
         self.doc = doc
@@ -256,6 +257,11 @@ class MainWindow(FileActions, QMainWindow):
                                                  tip="Unit prices edited in an exported workbook's BOM sheet "
                                                      "become price overrides of this plan")
         file_menu.addAction(self.import_prices_action)
+        self.import_netbox_action = self._action("From &NetBox…", self.import_from_netbox,
+                                                 tip="A folder of NetBox's exports of one site (All data CSV files "
+                                                     "and the device types' YAML) as a new plan")
+        self.import_menu = file_menu.addMenu("&Import")
+        self.import_menu.addAction(self.import_netbox_action)
         self.plan_properties_action = self._action("Plan &properties…", self.edit_plan_properties,
                                                    tip="Customer, site, contact, revision and dates: the vendor "
                                                        "pack's cover shows them")

@@ -23,7 +23,7 @@ from planner.text import clean_text
 
 # Subcommand modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ["templates", "new", "check", "fix", "compare", "sweep", "catalog", "fabrics", "rent", "cables", "export",
-               "acceptance", "import-prices"]
+               "acceptance", "import-prices", "import-netbox"]
 
 
 class UsageError(PlannerError):

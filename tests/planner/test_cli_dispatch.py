@@ -100,6 +100,7 @@ MISSING_FILE = {
     "templates": None,  # reads no file
     "rent": None,
     "import-prices": (["import-prices", "book.xlsx", "--into", "missing.json"], "missing.json"),
+    "import-netbox": (["import-netbox", "missing-site", "-o", "p.json"], "missing-site"),
 }
 TAKES_NO_ARGUMENTS = {"templates", "catalog"}
 
