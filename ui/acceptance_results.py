@@ -155,7 +155,7 @@ class AcceptanceResultsDialog(QDialog):
         self.note.setWordWrap(True)
         layout.addWidget(self.note)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.record_button = QPushButton("Record as As-built variant")
+        self.record_button = QPushButton("&Record as As-built variant")
         self.record_button.setToolTip(f"A variant “{AS_BUILT}”: the plan with the measured fabric efficiency and "
                                       "storage write rate, so every figure is recomputed for the cluster as built "
                                       "(one undo step; Compare then shows planned vs as built)")

@@ -321,6 +321,8 @@ class FileActions:
         self.statusBar().showMessage(f"Acceptance results from {folder.name}: {summary(results)}")
         dialog = self.acceptance_results_dialog = AcceptanceResultsDialog(self, pack, folder, results)
         dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()  # its keys (Alt+R records) work at once
         return dialog
 
     def import_device_types(self) -> None:
