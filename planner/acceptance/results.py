@@ -73,6 +73,15 @@ _AVG = re.compile(r"^#?\s*Avg bus bandwidth\s*:\s*(\S+)")
 _PREFIX = re.compile(r"^(?:\s*\d+:\s|.*?<stdout>:)")
 
 
+_HEADER_START = re.compile(r"#\s+size\s+count")
+
+
+def _nccl_header_at_line_start(text: str) -> bool:
+    """A line starting '# size count'. Not ``re.M`` with '^': that search tries every position
+    of a 50 MB log (a second, the GIL held throughout); the literal '#' is found at once."""
+    return any(m.start() == 0 or text[m.start() - 1] == "\n" for m in _HEADER_START.finditer(text))
+
+
 def _unprefixed(line: str) -> str:
     return _PREFIX.sub("", line, count=1)
 
@@ -218,7 +227,7 @@ def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
         return [_verdict(pack, f"fio.{'checkpoint_write' if rw == 'write' else 'dataset_read'}.{scope}", name, gbs)]
     if "BW average" in text and "#bytes" in text:
         return [_verdict(pack, "ib_write_bw", name, parse_ib_write_bw(text, name))]
-    if re.search(r"^#\s+size\s+count", text, re.M) or "nThread" in text:
+    if "nThread" in text or _nccl_header_at_line_start(text):
         run = parse_nccl(text, name)
         kind = next((k for k, b in COLLECTIVES.items() if b == run.binary), "all_reduce")
         scope = "cluster" if run.ranks > pack.gpus_per_node else "node"

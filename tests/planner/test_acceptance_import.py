@@ -9,7 +9,7 @@ import pytest
 
 from planner.acceptance.asbuilt import AS_BUILT, RECORD_LABEL, RecordAsBuilt
 from planner.acceptance.criteria import acceptance_pack
-from planner.acceptance.results import read_results
+from planner.acceptance.results import judge_text, read_results
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.plan.commands import CommandError, History
@@ -79,3 +79,11 @@ def test_nothing_to_record_is_refused_unchanged(plan, tmp_path):
     with pytest.raises(CommandError, match="no measured nccl-tests"):
         History(plan, CAT).apply(RecordAsBuilt(pack, []))
     assert plan.model_dump_json() == before
+
+
+def test_an_nccl_log_is_known_by_its_header_at_a_line_start(plan):
+    pack = acceptance_pack(plan, CAT)
+    text = (DATA / "nccl_all_reduce_cluster_slow.log").read_text()
+    no_banner = "\n".join(ln for ln in text.splitlines() if "nThread" not in ln)
+    assert [v.measured_gbs for v in judge_text(pack, no_banner, "slow.log")] == [140.0]
+    assert judge_text(pack, "notes: nccl-tests prints '#  size  count  type' first", "notes.txt") == []
