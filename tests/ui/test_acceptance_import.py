@@ -11,6 +11,8 @@ the node's 8 x 50 = 400 GB/s line rate = 35 %.
 
 from __future__ import annotations
 
+import json
+import subprocess
 import threading
 from pathlib import Path
 
@@ -23,6 +25,7 @@ import planner.acceptance.results as results_module
 from planner.acceptance.asbuilt import AS_BUILT
 from planner.plan.variants import resolve_variant
 from planner.report.evaluate import evaluate
+from tests.system_tools import require_tool
 from ui.last_folder import LAST_FOLDER_KEY
 
 DATA = Path(__file__).parents[1] / "data" / "acceptance"
@@ -184,3 +187,35 @@ def test_logs_are_read_while_the_window_goes_on_handling_events(window, monkeypa
     dialog, _ = _import(window, monkeypatch, results_folder)
     assert threads and threads[0] != threading.get_ident()
     assert dialog is not None and dialog.table.rowCount() == 3
+
+
+def test_nothing_recordable_is_refused_in_the_dialog_and_changes_nothing(window, monkeypatch, tmp_path):
+    # one node's all-reduce says nothing about the fabric between nodes or the storage
+    folder = tmp_path / "node-only"
+    folder.mkdir()
+    (folder / "node.log").write_text((DATA / "nccl_all_reduce_node_srun.log").read_text())
+    before, steps = window.doc.plan_json(), window.doc.undo_stack.count()
+    dialog, _ = _import(window, monkeypatch, folder)
+    assert _rows(dialog)["nccl.all_reduce.node"]["Verdict"] == "PASS"
+    assert dialog.record() is False
+    assert dialog.note.text().startswith("Nothing recorded: no measured nccl-tests, ib_write_bw or fio checkpoint")
+    assert window.doc.plan_json() == before and window.doc.undo_stack.count() == steps
+
+
+def test_a_real_fio_run_is_judged_and_recorded_as_the_node_storage_rate(window, monkeypatch, tmp_path):
+    require_tool("fio")
+    folder = tmp_path / "fio-results"
+    folder.mkdir()
+    out = subprocess.run(["fio", "--name=ckpt", f"--directory={tmp_path}", "--rw=write", "--bs=1M", "--size=8M",
+                          "--output-format=json"], capture_output=True, text=True, check=True).stdout
+    (folder / "checkpoint.json").write_text(out)
+    measured = json.loads(out[out.index("{"):])["jobs"][0]["write"]["bw_bytes"] / 1e9  # bytes/s -> GB/s
+    dialog, _ = _import(window, monkeypatch, folder)
+    row = _rows(dialog)["fio.checkpoint_write.node"]
+    # medium: 100 GB/s per node expected, pass at 75; a laptop-sized run of 8 MB is far below
+    assert (row["Expected (GB/s)"], row["Pass at (GB/s)"], row["Verdict"]) == ("100.0", "75.0", "FAIL")
+    assert float(row["Measured (GB/s)"].replace(",", "")) == pytest.approx(measured, abs=0.05)
+    assert dialog.record()
+    built = resolve_variant(window.doc.plan, AS_BUILT)
+    assert built.settings.storage.node_storage_gbs == pytest.approx(measured, abs=1e-3)  # one host per HGX node
+    dialog.compare_dialog.close()
