@@ -297,6 +297,34 @@ class FileActions:
         if folder:
             self._export(lambda: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder)
 
+    def import_acceptance_results(self) -> None:
+        """File > Import acceptance results: a folder of measured logs judged against the plan."""
+        folder = QFileDialog.getExistingDirectory(self, "Import acceptance results from", str(self.last_folder()))
+        if folder:
+            self.import_acceptance_results_from(Path(folder))
+
+    def import_acceptance_results_from(self, folder: Path):
+        """The verdict dialog of ``folder`` (None: the folder could not be read, or reading was cancelled)."""
+        from planner.acceptance.criteria import acceptance_pack
+        from ui.acceptance_results import AcceptanceResultsDialog, read_folder, summary
+
+        self._remember_folder(folder)
+        try:
+            pack = acceptance_pack(self.doc.plan, self.doc.catalog, self.doc.report)
+            results = read_folder(self, pack, folder)
+        except PlannerError as exc:
+            self.show_error("Import acceptance results", str(exc))
+            return None
+        if results is None:
+            self.statusBar().showMessage("Import of the acceptance results cancelled", 8000)
+            return None
+        self.statusBar().showMessage(f"Acceptance results from {folder.name}: {summary(results)}")
+        dialog = self.acceptance_results_dialog = AcceptanceResultsDialog(self, pack, folder, results)
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()  # its keys (Alt+R records) work at once
+        return dialog
+
     def import_device_types(self) -> None:
         """NetBox device-type YAML -> a catalog file, and its devices in the palette at once."""
         importer = optional_function("planner.hardware.netbox_types", "import_into_catalog_file")

@@ -270,6 +270,11 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.export_menu.addActions([self.export_xlsx_action, self.export_pack_action, self.pack_prices_action,
                                      self.export_drawing_action, self.export_netbox_action,
                                      self.export_acceptance_action])
+        self.import_results_action = self._action("Import a&cceptance results…", self.import_acceptance_results,
+                                                  tip="A folder of measured nccl-tests, fio and ib_write_bw logs "
+                                                      "judged against the plan's acceptance tests; the measured "
+                                                      "figures can be recorded as an 'As built' variant")
+        file_menu.addAction(self.import_results_action)
         file_menu.addAction(self.import_types_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)

@@ -15,11 +15,13 @@ from planner.acceptance.results import Verdict
 from planner.errors import PlannerError
 from planner.hardware.catalog import Catalog
 from planner.network.technologies import efficiency
+from planner.plan.commands import CommandError, Macro
 from planner.plan.model import Plan
-from planner.plan.variants import CreateVariant, SwitchVariant
+from planner.plan.variants import CreateVariant, DeleteVariant, SwitchVariant
 from planner.settings import Settings
 
 AS_BUILT = "As built"
+RECORD_LABEL = "Record as-built results"
 
 
 def _ratio(verdicts: list[Verdict], test_id: str) -> float | None:
@@ -53,16 +55,32 @@ def as_built_settings(plan: Plan, pack: AcceptancePack, verdicts: list[Verdict])
     return settings.model_copy(update={"fabric": fabric, "storage": storage}), notes
 
 
+class RecordAsBuilt(Macro):
+    """Add (or replace) the "As built" variant as one undo step: the current variant with the
+    measured figures; the plan stays on the variant it was on. ``notes``: one line per
+    figure recorded (after ``do``)."""
+
+    def __init__(self, pack: AcceptancePack, verdicts: list[Verdict]):
+        super().__init__(RECORD_LABEL, [])
+        self.pack, self.verdicts = pack, list(verdicts)
+        self.notes: list[str] = []
+
+    def do(self, plan, catalog):
+        if AS_BUILT == plan.current_variant:
+            raise CommandError(f"the plan is on its '{AS_BUILT}' variant; measure against the planned variant")
+        try:
+            settings, self.notes = as_built_settings(plan, self.pack, self.verdicts)
+        except PlannerError as exc:
+            raise CommandError(str(exc)) from None
+        start = plan.current_variant
+        built = plan.model_copy(update={"settings": settings})  # the current racks and devices, measured settings
+        self.commands = ([DeleteVariant(AS_BUILT)] if AS_BUILT in plan.variant_names else []) + [
+            CreateVariant(AS_BUILT, source=built), SwitchVariant(start)]
+        return super().do(plan, catalog)
+
+
 def record_as_built(plan: Plan, catalog: Catalog, pack: AcceptancePack, verdicts: list[Verdict]) -> list[str]:
-    """Add (or replace) the "As built" variant: the current variant with the measured figures;
-    the plan stays on the variant it was on."""
-    if AS_BUILT == plan.current_variant:
-        raise PlannerError(f"the plan is on its '{AS_BUILT}' variant; measure against the planned variant")
-    settings, notes = as_built_settings(plan, pack, verdicts)
-    start = plan.current_variant
-    if AS_BUILT in plan.variant_names:
-        plan.variants = [v for v in plan.variants if v.name != AS_BUILT]
-    CreateVariant(AS_BUILT).do(plan, catalog)
-    plan.settings = settings
-    SwitchVariant(start).do(plan, catalog)
-    return notes
+    """Do ``RecordAsBuilt`` on ``plan`` (the command line's way, with no undo); the lines recorded."""
+    command = RecordAsBuilt(pack, verdicts)
+    command.do(plan, catalog)  # CommandError is a PlannerError: the command line's message
+    return command.notes

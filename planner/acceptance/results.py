@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,11 +33,18 @@ class Verdict:
     measured_gbs: float
     expected_gbs: float | None
     threshold_gbs: float | None
+    line_rate_gbs: float | None = None  # the links' line rate the test runs over
+    title: str = ""  # the test's title in the pack: what ran where
 
     @property
     def passed(self) -> bool | None:
         """None: a result of no test in the plan's pack (nothing to judge it against)."""
         return None if self.threshold_gbs is None else self.measured_gbs >= self.threshold_gbs
+
+    @property
+    def share_of_line_rate(self) -> float | None:
+        """measured / line rate (the planning guide's 75 % rule reads nccl-tests' busbw this way)."""
+        return None if not self.line_rate_gbs else self.measured_gbs / self.line_rate_gbs
 
     def line(self) -> str:
         if self.passed is None:
@@ -47,7 +55,8 @@ class Verdict:
 
     def as_dict(self) -> dict:
         return {"test": self.test_id, "file": self.file, "passed": self.passed, "measured_gbs": self.measured_gbs,
-                "expected_gbs": self.expected_gbs, "threshold_gbs": self.threshold_gbs}
+                "expected_gbs": self.expected_gbs, "threshold_gbs": self.threshold_gbs,
+                "line_rate_gbs": self.line_rate_gbs, "share_of_line_rate": self.share_of_line_rate}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +71,15 @@ _NCCL_HEADER = re.compile(r"^#\s+size\s+count\s+type\s+redop\s+root\s+time\s+alg
 _AVG = re.compile(r"^#?\s*Avg bus bandwidth\s*:\s*(\S+)")
 # what launchers put before each line: srun -l "0: ", Open MPI --tag-output "[1,0]<stdout>:"
 _PREFIX = re.compile(r"^(?:\s*\d+:\s|.*?<stdout>:)")
+
+
+_HEADER_START = re.compile(r"#\s+size\s+count")
+
+
+def _nccl_header_at_line_start(text: str) -> bool:
+    """A line starting '# size count'. Not ``re.M`` with '^': that search tries every position
+    of a 50 MB log (a second, the GIL held throughout); the literal '#' is found at once."""
+    return any(m.start() == 0 or text[m.start() - 1] == "\n" for m in _HEADER_START.finditer(text))
 
 
 def _unprefixed(line: str) -> str:
@@ -146,17 +164,55 @@ def parse_ib_write_bw(text: str, name: str) -> float:
     raise ResultError(f"{name}: no '#bytes ... BW average[Gb/sec]' table")
 
 
-def judge_folder(pack: AcceptancePack, directory: str | Path) -> list[Verdict]:
+@dataclass(frozen=True, slots=True)
+class FolderResults:
+    """A folder of measured logs read file by file: the verdicts, the files of no known tool
+    (name, why) and the files that could not be judged (one line each, naming file and line)."""
+
+    verdicts: tuple[Verdict, ...]
+    unrecognised: tuple[tuple[str, str], ...]
+    errors: tuple[str, ...]
+
+
+UNRECOGNISED = "not nccl-tests stdout, fio JSON or an ib_write_bw table"
+LOG_LIMIT = 64 << 20
+
+
+def read_results(pack: AcceptancePack, directory: str | Path,
+                 progress: Callable[[int, int, str], bool] | None = None) -> FolderResults:
+    """Every file of ``directory`` judged on its own: one bad log does not hide the others.
+    ``progress(done, total, name)`` is told before each file; returning False stops the reading."""
     folder = Path(directory)
     if not folder.is_dir():
         raise ResultError(f"{folder}: not a folder of measured logs")
-    verdicts = []
-    for path in sorted(p for p in folder.iterdir() if p.is_file()):
-        text = read_limited(path, 64 << 20, "result log").decode("utf-8", errors="replace")
-        verdicts += judge_text(pack, text, path.name)
-    if not verdicts:
-        raise ResultError(f"{folder}: no nccl-tests, fio or ib_write_bw result found")
-    return verdicts
+    paths = sorted(p for p in folder.iterdir() if p.is_file())
+    verdicts: list[Verdict] = []
+    unrecognised: list[tuple[str, str]] = []
+    errors: list[str] = []
+    for i, path in enumerate(paths):
+        if progress is not None and progress(i, len(paths), path.name) is False:
+            break
+        try:
+            text = read_limited(path, LOG_LIMIT, "result log").decode("utf-8", errors="replace")
+            found = judge_text(pack, text, path.name)
+        except PlannerError as exc:
+            errors.append(str(exc))
+            continue
+        if found:
+            verdicts += found
+        else:
+            unrecognised.append((path.name, UNRECOGNISED))
+    return FolderResults(tuple(verdicts), tuple(unrecognised), tuple(errors))
+
+
+def judge_folder(pack: AcceptancePack, directory: str | Path) -> list[Verdict]:
+    """The verdicts of a folder; ResultError at the first log that cannot be judged."""
+    results = read_results(pack, directory)
+    if results.errors:
+        raise ResultError(results.errors[0])
+    if not results.verdicts:
+        raise ResultError(f"{Path(directory)}: no nccl-tests, fio or ib_write_bw result found")
+    return list(results.verdicts)
 
 
 def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
@@ -171,7 +227,7 @@ def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
         return [_verdict(pack, f"fio.{'checkpoint_write' if rw == 'write' else 'dataset_read'}.{scope}", name, gbs)]
     if "BW average" in text and "#bytes" in text:
         return [_verdict(pack, "ib_write_bw", name, parse_ib_write_bw(text, name))]
-    if re.search(r"^#\s+size\s+count", text, re.M) or "nThread" in text:
+    if "nThread" in text or _nccl_header_at_line_start(text):
         run = parse_nccl(text, name)
         kind = next((k for k, b in COLLECTIVES.items() if b == run.binary), "all_reduce")
         scope = "cluster" if run.ranks > pack.gpus_per_node else "node"
@@ -186,4 +242,5 @@ def _verdict(pack: AcceptancePack, test_id: str, name: str, measured: float, siz
     if test is None or test.expected_gbs is None:
         return Verdict(test_id, name, round(measured, 3), None, None)
     expected = test.expected_gbs if size is None else test.expected_at(size)
-    return Verdict(test.id, name, round(measured, 3), expected, round(pack.fraction * expected, 3))
+    return Verdict(test.id, name, round(measured, 3), expected, round(pack.fraction * expected, 3),
+                   test.line_rate_gbs, test.title)
