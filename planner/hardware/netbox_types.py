@@ -23,6 +23,9 @@ with NetBox interface types (``400gbase-x-osfp``, ``infiniband-ndr``). What it m
 NetBox does not hold GPUs or prices: a server becomes a GPU server only with a GPU named by
 the user (``--gpu "H100 SXM 80GB:8"``, the GPU's figures from the built-in catalog), otherwise
 category "other"; the price is 0 and marked to fill in. Every gap is written in ``notes``.
+
+Why it is long: reading a library file, classing the device, the power rule and the NIC
+groups are the steps of one mapping from a NetBox device type to a catalog entry.
 """
 
 from __future__ import annotations

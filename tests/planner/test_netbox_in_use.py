@@ -6,6 +6,9 @@ refuse (netbox/dcim/forms/bulk_import.py, v4.4 and v4.5.8): a name or slug that 
 ("already exists", the whole file fails), a reference that resolves to nothing or, for the
 forms that find a device by name alone (interfaces, power ports, power outlets), to devices
 of several sites; a cable end that is not there or already cabled.
+
+Why it is long: the simulated NetBox (what its import forms accept) is the fixture every
+test here stands on, and it belongs beside them.
 """
 
 from __future__ import annotations
