@@ -26,6 +26,7 @@ from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_
 from planner.errors import PlannerError
 from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
+from planner.goodput.model import Parts, interruptions_by_part, nodes_in_repair, spares_to_cover
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
@@ -70,10 +71,11 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     settings = _settings(intent, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
+    spares = _hot_spares(intent, settings, system, nodes, findings)
     plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
                 settings=settings)
     findings += _cooling_findings(intent, system)
-    layout = _Layout(plan, catalog, intent, system, nodes)
+    layout = _Layout(plan, catalog, intent, system, nodes, spares=spares)
     layout.build()
     findings += layout.findings
     if settings.workload.enabled and gpus:
@@ -94,6 +96,32 @@ def _node_count(intent: Intent, system: DeviceType, findings: list[Finding]) -> 
             f"{intent.gpus:,} GPUs asked for; a {system.model} holds {system.gpus}, so the plan has {nodes:,} "
             f"of them ({nodes * system.gpus:,} GPUs)"))
     return nodes
+
+
+def _hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: int,
+                findings: list[Finding]) -> int:
+    """Hot spares beyond the job's nodes: the intent's count, or enough for the nodes the
+    goodput model expects in repair at once (GPU and host interruptions per day x the repair
+    time), so that the job keeps its GPUs while failed nodes are repaired. A rack-scale
+    system is one node of the goodput model (a failed tray takes its NVLink domain out of
+    the job), so its spares are whole systems."""
+    rel = settings.reliability
+    asked = intent.spare_nodes if intent.spare_nodes is not None else intent.settings.get(
+        "reliability", {}).get("spare_nodes")
+    if asked is None:
+        down = nodes_in_repair(interruptions_by_part(Parts(gpus=nodes * system.gpus, nodes=nodes), rel), rel)
+        spares = spares_to_cover(down)
+        if spares:
+            unit = "rack-scale systems" if system.is_rack_scale else "nodes"
+            findings.append(Finding(
+                "info", "design.spares",
+                f"Hot spares: {down:,.1f} of the job's {nodes:,} {unit} are expected in repair at once "
+                f"({rel.repair_days:g}-day repair), so {spares:,} more {system.model} are placed as hot spares; "
+                f"the job runs on {nodes:,} ({nodes * system.gpus:,} GPUs)"))
+    else:
+        spares = asked
+    settings.reliability = rel.model_copy(update={"spare_nodes": spares})
+    return spares
 
 
 def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
@@ -175,8 +203,11 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
 class _Layout:
     """Racks for one design, filled by auto-place on the plan's policies."""
 
-    def __init__(self, plan: Plan, catalog: Catalog, intent: Intent, system: DeviceType, nodes: int):
+    def __init__(self, plan: Plan, catalog: Catalog, intent: Intent, system: DeviceType, nodes: int, *,
+                 spares: int = 0):
+        # ``nodes``: the job's (storage is sized on them); ``spares`` placed beside them
         self.plan, self.catalog, self.intent, self.system, self.nodes = plan, catalog, intent, system, nodes
+        self.spares = spares
         self.net: list[str] = []
         self.findings: list[Finding] = []
         self.done: list[AutoPlace] = []  # in order, for undo
@@ -186,7 +217,7 @@ class _Layout:
         gpu_spec = self._gpu_spec()
         if self.nodes:
             self._spread_for_floor(gpu_spec)
-        gpu_racks = self.place(self.system.id, self.nodes, gpu_spec, None, "node-")
+        gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
         self.complete(gpu_racks)
         set_rows(self.plan)
 
@@ -337,7 +368,7 @@ class _Layout:
         node writing, and a checkpoint (parameters x bytes per parameter) written within the
         stall limit of the checkpoint interval."""
         st, w = self.plan.settings.storage, self.plan.settings.workload
-        need = self.nodes * st.min_write_gbs_per_node
+        need = (self.nodes + self.spares) * st.min_write_gbs_per_node  # the storage rule counts every node placed
         if w.enabled:
             checkpoint_gb = model_shape(w).params * st.checkpoint_bytes_per_param / 1e9
             interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN

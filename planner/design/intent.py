@@ -58,6 +58,9 @@ class Intent(BaseModel):
     train_tokens_b: float | None = Field(None, gt=0, le=10_000_000)
     inference: bool = False
     requests_per_s: float | None = Field(None, gt=0, le=10**9)
+    spare_nodes: int | None = Field(None, ge=0, le=100_000,
+                                    description="hot spares placed beyond the job's; empty: enough for the nodes "
+                                    "expected in repair at once")
     floor_rating_kg_m2: float | None = Field(None, gt=0, le=100_000)
     air_cooling_limit_kw: float | None = Field(None, gt=0, le=200)
     settings: dict[str, dict[str, Any]] = Field(default_factory=dict, description="further settings by section")

@@ -35,40 +35,60 @@ def test_1024_b200_in_40_kw_racks_on_ndr400(b200):
     result, report = b200
     plan = result.plan
     # 1,024 / 8 = 128 DGX B200, no rounding.
-    assert (report.totals.gpus, report.totals.nodes) == (1024, 128)
     assert not [f for f in result.findings if f.code == "design.gpus.rounded"]
+    # Hot spares (Llama 3 rates, section 3.3.4): 268 GPU interruptions / (16,384 x 54) GPU-days =
+    # 0.3029 and 53 host interruptions / (2,048 x 54) node-days = 0.4792 per 1,000; 128 nodes x
+    # (8 x 0.3029 + 0.4792) / 1,000 per day x 3 repair days = 1.11 nodes in repair at once -> 2
+    # spares, placed beyond the job's 128: 130 nodes, the job keeps its 1,024 GPUs.
+    assert (report.totals.gpus, report.totals.nodes) == (1040, 130)
+    goodput = report.sections["goodput"]
+    assert (goodput["job_gpus"], goodput["spare_nodes"]) == (1024, 2)
+    assert goodput["node_failures_per_repair"] == pytest.approx(1.115, abs=0.001)
+    note = next(f for f in result.findings if f.code == "design.spares")
+    assert note.severity == "info" and "2 more DGX B200" in note.message and "1,024 GPUs" in note.message
     # 40 kW cap on typical draw: 40 / 10 = 4 nodes a rack (4 x 10U = 40U of 42; 4 x 142.4 kg);
-    # 128 / 4 = 32 GPU racks, each at 40.0 kW.
+    # 130 / 4 = 32 GPU racks at 40.0 kW and one of 2 nodes at 20.0 kW.
     gpu_racks = [r for r in report.racks if r.nodes]
-    assert len(gpu_racks) == 32
-    assert all(r.nodes == 4 and r.power_kw == pytest.approx(40.0) for r in gpu_racks)
+    assert sorted((r.nodes, r.power_kw) for r in gpu_racks) == [(2, pytest.approx(20.0))] + [
+        (4, pytest.approx(40.0))] * 32
     # 40 kW is above the 25 kW air limit for an air-cooled system: rear doors on the GPU racks.
     assert all(plan.rack(r.id).rear_door_hx and plan.rack(r.id).cooling == "air" for r in gpu_racks)
-    # Fabric: 128 x 8 = 1,024 endpoints <= 64^2 / 2 = 2,048: two tiers; leaves = 1,024 / 32 = 32,
-    # spines = 32 x 32 uplinks / 64 = 16; 48 QM9700 placed, ports for every NIC.
+    # Fabric, rail-optimised: scalable units of 32 nodes (k/2 of 64 ports), 130 / 32 -> 5 units
+    # x 8 rails = 40 leaves of 32 uplinks, one to each of 32 spines (40 leaves <= 64 ports):
+    # 72 QM9700, 72 x 64 = 4,608 ports, every NIC on one.
     net = report.network
-    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 32, 16)
-    assert Counter(p.device for p in plan.placements)["qm9700"] == 48
-    assert net.switch_ports_placed >= net.switch_ports_needed == 3072
-    # CDUs: each rack puts 57.2 - 0 kW nameplate into the air, the door takes 50 kW to water:
-    # 32 x 50 = 1,600 kW / 250 = 6.4 -> 7, + 1 = 8 CDUs, all placed.
+    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 40, 32)
+    assert Counter(p.device for p in plan.placements)["qm9700"] == 72
+    assert net.switch_ports_placed >= net.switch_ports_needed == 4608
+    # CDUs: each full rack puts 57.2 kW nameplate into the air, the door takes 50 kW to water;
+    # the half rack 28.6 kW, all taken: 32 x 50 + 28.6 = 1,628.6 kW / 250 = 6.5 -> 7, + 1 = 8.
     assert (report.totals.cdus, report.totals.cdus_placed) == (8, 8)
-    # No errors; the warnings are the typical-basis layout's nameplate over the cap, and that
-    # 128 nodes are more than one in repair at once with no hot spare kept (the design does
-    # not place spares yet).
+    # No errors; the one warning is the typical-basis layout's nameplate over the cap.
     assert not [f for f in report.findings if f.severity == "error"]
-    assert {f.code for f in report.findings if f.severity == "warning"} <= {"rack.power.nameplate_over_cap",
-                                                                          "goodput.spares.short"}
-    # The parallelism uses every GPU and the job fits.
+    assert {f.code for f in report.findings if f.severity == "warning"} <= {"rack.power.nameplate_over_cap"}
+    # The parallelism uses every GPU of the job (not the spares) and the job fits.
     w = plan.settings.workload
     assert w.tp * w.cp * w.pp * w.dp == 1024
     assert report.workload.fits is True
 
 
+def test_the_intent_may_set_the_hot_spares_itself():
+    # 2 spares asked on 4 nodes, where the model expects 4 x 2.9e-3 x 3 = 0.03 in repair: kept.
+    result = design(Intent(system="dgx-b200", nodes=4, spare_nodes=2), CAT)
+    assert sum(1 for p in result.plan.placements if p.device == "dgx-b200") == 6
+    assert result.plan.settings.reliability.spare_nodes == 2
+    # None asked and fewer than one expected in repair: no spare.
+    result = design(Intent(system="dgx-b200", nodes=4), CAT)
+    assert result.plan.settings.reliability.spare_nodes == 0
+    assert not [f for f in result.findings if f.code == "design.spares"]
+
+
 def test_gpus_round_up_to_whole_systems_and_the_design_says_so():
     # 1,001 GPUs on 8-GPU nodes: ceil(1001 / 8) = 126 nodes = 1,008 GPUs.
+    # (126 x 2.9e-3 x 3 = 1.1 nodes in repair: 2 hot spares beside them.)
     result = design(Intent(system="dgx-b200", gpus=1001), CAT)
-    assert sum(1 for p in result.plan.placements if p.device == "dgx-b200") == 126
+    assert sum(1 for p in result.plan.placements if p.device == "dgx-b200") == 126 + 2
+    assert result.plan.settings.reliability.spare_nodes == 2
     note = next(f for f in result.findings if f.code == "design.gpus.rounded")
     assert note.severity == "info" and "1,008" in note.message
     # 100 GPUs on GB200 NVL72 racks (72 GPUs each): 2 racks, 144 GPUs.
