@@ -36,6 +36,7 @@ from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Plan, Rack
 from planner.settings import Settings
+from planner.workload.checks import evaluate_workload
 from planner.workload.models import model_shape
 
 
@@ -67,8 +68,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         systems = ", ".join(d.id for d in catalog if d.gpu is not None)
         raise DesignError(f"system: the catalog has no GPU system '{intent.system}' (GPU systems: {systems})")
     findings: list[Finding] = []
-    nodes = _node_count(intent, system, findings)
     settings = _settings(intent, catalog)
+    nodes = _node_count(intent, system, findings, settings, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
     spares = _hot_spares(intent, settings, system, nodes, findings)
@@ -86,15 +87,35 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     return Design(plan, findings)
 
 
-def _node_count(intent: Intent, system: DeviceType, findings: list[Finding]) -> int:
+def _node_count(intent: Intent, system: DeviceType, findings: list[Finding], settings: Settings,
+                catalog: Catalog) -> int:
     if intent.nodes is not None:
         return intent.nodes
+    if intent.gpus is None:  # an inference target alone: the GPUs its requests need
+        return _inference_nodes(intent, system, findings, settings, catalog)
     nodes = math.ceil(intent.gpus / system.gpus)
     if nodes * system.gpus != intent.gpus:
         findings.append(Finding(
             "info", "design.gpus.rounded",
             f"{intent.gpus:,} GPUs asked for; a {system.model} holds {system.gpus}, so the plan has {nodes:,} "
             f"of them ({nodes * system.gpus:,} GPUs)"))
+    return nodes
+
+
+def _inference_nodes(intent: Intent, system: DeviceType, findings: list[Finding], settings: Settings,
+                     catalog: Catalog) -> int:
+    """Nodes for the intent's requests per second: the GPUs the inference sizing of one
+    node's replicas says they need (``size_inference``), in whole nodes."""
+    out = evaluate_workload(settings.workload, settings.fabric, summarise_nodes({system.id: 1}, catalog))
+    res = out.inference
+    if res is None or not res.fits or res.gpus_needed is None:
+        raise DesignError(f"requests_per_s: the model does not fit a replica on {system.model}: give a GPU count")
+    nodes = max(1, math.ceil(res.gpus_needed / system.gpus))
+    findings.append(Finding(
+        "info", "design.inference.sized",
+        f"{intent.requests_per_s:,g} requests/s of {settings.workload.prompt_tokens:,} "
+        f"prompt and {settings.workload.output_tokens:,} output tokens need {res.gpus_needed:,} GPUs "
+        f"({res.requests_per_s_per_replica:,.2f} requests/s a replica): {nodes:,} x {system.model}"))
     return nodes
 
 
@@ -187,7 +208,9 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
     if intent.write_gbs_per_node is not None:
         over["storage"]["min_write_gbs_per_node"] = intent.write_gbs_per_node
     for key, value in (("model", intent.model), ("model_params_b", intent.params_b),
-                       ("train_tokens_b", intent.train_tokens_b), ("requests_per_s", intent.requests_per_s)):
+                       ("train_tokens_b", intent.train_tokens_b), ("requests_per_s", intent.requests_per_s),
+                       ("prompt_tokens", intent.prompt_tokens), ("output_tokens", intent.output_tokens),
+                       ("latency_ms_per_token", intent.latency_ms_per_token)):
         if value is not None:
             wl[key] = value
     if intent.inference:
@@ -361,18 +384,37 @@ class _Layout:
         d = self.catalog.get(s.device)
         if d is None or d.storage is None:
             raise DesignError(f"storage: the catalog has no storage appliance '{s.device}'")
-        return math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
+        by_write = math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
+        capacity = self.intent.storage_capacity_tb
+        return max(by_write, math.ceil(capacity / d.storage.capacity_tb - 1e-9) if capacity else 0)
 
     def _write_gbs_needed(self) -> float:
         """The write bandwidth the plan's storage rules ask for: the per-node target with every
-        node writing, and a checkpoint (parameters x bytes per parameter) written within the
-        stall limit of the checkpoint interval."""
+        node writing, a checkpoint (parameters x bytes per parameter) written within the stall
+        limit of the checkpoint interval, and within the intent's checkpoint write time."""
         st, w = self.plan.settings.storage, self.plan.settings.workload
         need = (self.nodes + self.spares) * st.min_write_gbs_per_node  # the storage rule counts every node placed
         if w.enabled:
             checkpoint_gb = model_shape(w).params * st.checkpoint_bytes_per_param / 1e9
             interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN
             need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * interval_min * 60))
+            if self.intent.checkpoint_write_s is not None:
+                need = max(need, self._write_target_gbs(checkpoint_gb, self.intent.checkpoint_write_s))
+        return need
+
+    def _write_target_gbs(self, checkpoint_gb: float, target_s: float) -> float:
+        """The filesystem write a checkpoint needs to be written in ``target_s``; when the job's
+        nodes cannot send it that fast through their storage links, what they can (and a
+        warning naming the intent's target)."""
+        need = checkpoint_gb / target_s
+        links_gbs = self.nodes * sum(n.count * n.gbps for n in self.system.storage_nics()) / 8
+        if links_gbs and need > links_gbs:
+            self.findings.append(Finding(
+                "warning", "design.storage.write_time",
+                f"checkpoint_write_s: a {checkpoint_gb:,.0f} GB checkpoint in {target_s:g} s needs {need:,.0f} GB/s, "
+                f"but the {self.nodes:,} nodes' storage links carry {links_gbs:,.0f} GB/s: it takes "
+                f"{checkpoint_gb / links_gbs:,.0f} s however much storage is placed"))
+            return links_gbs
         return need
 
     def _storage_ports(self, counts: dict[str, int]) -> int:

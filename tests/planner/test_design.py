@@ -128,3 +128,45 @@ def test_bad_intents_say_what_is_wrong():
 def test_an_intent_round_trips_through_json():
     intent = Intent(system="dgx-b200", gpus=1024, rack_kw=40, fabric="ib400", model="llama3-70b")
     assert Intent.model_validate_json(intent.model_dump_json()) == intent
+
+
+def test_storage_targets_size_the_appliances():
+    # pfs-appliance: 25 GB/s write, 250 TB (datasheet figures of the catalog). 16 H100 nodes
+    # x 10 GB/s (the guide's per-node floor) = 160 GB/s -> 7 appliances (175 GB/s).
+    def storage(**targets):
+        result = design(Intent(system="hgx-h100-8", nodes=16, model="llama3-70b", **targets), CAT)
+        return result, evaluate(result.plan, CAT).sections["storage"].to_json()
+
+    _, st = storage()
+    assert st["storage_devices"] == 7
+    # A 70B checkpoint (70.6e9 parameters x 14 bytes = 988 GB) within 1 s: 988 GB/s / 25 =
+    # 39.5 -> 40 appliances (1,000 GB/s; the nodes' 16 x 2 x 400 Gb/s links carry 1,600 GB/s).
+    _, st = storage(checkpoint_write_s=1)
+    assert st["storage_devices"] == 40 and st["checkpoint_write_s"] <= 1
+    # 5,000 TB asked: 5,000 / 250 = 20 appliances.
+    _, st = storage(storage_capacity_tb=5000)
+    assert st["storage_devices"] == 20 and st["capacity_tb"] == 5000
+    # Within 0.5 s would need 1,976 GB/s, more than the links' 1,600: the design says so and
+    # places what the links can fill (1,600 / 25 = 64).
+    result, st = storage(checkpoint_write_s=0.5)
+    warning = next(f for f in result.findings if f.code == "design.storage.write_time")
+    assert warning.severity == "warning" and warning.message.startswith("checkpoint_write_s:")
+    assert st["storage_devices"] == 64
+
+
+def test_an_inference_target_sizes_the_gpus():
+    # The intent's serving figures reach the workload settings; with no GPU count the
+    # requests per second size it: the inference model's requests/s a replica (one GPU
+    # here) gives the GPUs needed, in whole 2-GPU nodes.
+    intent = Intent(system="h100x2-inference", inference=True, requests_per_s=50, model="llama3-8b",
+                    prompt_tokens=2048, output_tokens=128, latency_ms_per_token=40)
+    result = design(intent, CAT)
+    w = result.plan.settings.workload
+    assert (w.prompt_tokens, w.output_tokens, w.latency_ms_per_token, w.requests_per_s) == (2048, 128, 40, 50)
+    report = evaluate(result.plan, CAT)
+    serving = report.sections["workload"].to_json()["inference"]
+    per_replica = serving["requests_per_s_per_replica"]
+    assert serving["gpus_needed"] == -(-50 // per_replica)  # ceil(50 / requests per replica) replicas of 1 GPU
+    assert report.totals.gpus == 2 * -(-serving["gpus_needed"] // 2)
+    assert any(f.code == "design.inference.sized" for f in result.findings)
+    assert not [f for f in report.findings if f.code == "workload.inference.capacity"]
