@@ -137,8 +137,10 @@ def _hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: i
             findings.append(Finding(
                 "info", "design.spares",
                 f"Hot spares: {down:,.1f} of the job's {nodes:,} {unit} are expected in repair at once "
-                f"({rel.repair_days:g}-day repair), so {spares:,} more {system.model} are placed as hot spares; "
-                f"the job runs on {nodes:,} ({nodes * system.gpus:,} GPUs)"))
+                f"({rel.repair_days:g}-day repair): {spares:,} more {system.model} placed as hot spares, so the "
+                f"job keeps {nodes:,} ({nodes * system.gpus:,} GPUs)"
+                + ("; whole systems, as a failed tray takes its NVLink domain out of the job"
+                   if system.is_rack_scale else "")))
     else:
         spares = asked
     settings.reliability = rel.model_copy(update={"spare_nodes": spares})

@@ -170,3 +170,15 @@ def test_an_inference_target_sizes_the_gpus():
     assert report.totals.gpus == 2 * -(-serving["gpus_needed"] // 2)
     assert any(f.code == "design.inference.sized" for f in result.findings)
     assert not [f for f in report.findings if f.code == "workload.inference.capacity"]
+
+
+def test_a_rack_scale_systems_spares_are_whole_systems():
+    # The goodput model counts an NVL72 as one node of 72 GPUs: 40 x (72 x 0.3029 + 0.4792)
+    # / 1,000 per day x 3 repair days = 2.67 in repair at once -> 3 more NVL72 racks.
+    result = design(Intent(system="gb200-nvl72", nodes=40), CAT)
+    assert sum(1 for p in result.plan.placements if p.device == "gb200-nvl72") == 43
+    assert result.plan.settings.reliability.spare_nodes == 3
+    note = next(f for f in result.findings if f.code == "design.spares")
+    assert "2.7 of the job's 40 rack-scale systems" in note.message and "whole systems" in note.message
+    goodput = evaluate(result.plan, CAT).sections["goodput"]
+    assert (goodput["job_gpus"], goodput["node_failures_per_repair"]) == (2880, pytest.approx(2.675, abs=0.001))

@@ -26,7 +26,7 @@ def test_the_b200_intent_previews_its_totals_and_designs_without_errors(qtbot):
     text = dialog.preview.text()
     assert text.startswith("1,040 GPUs in 130 nodes (2 hot spares), ")
     assert "0 errors" in text and "tokens/s" in text
-    assert "2 more DGX B200 are placed as hot spares; the job runs on 128 (1,024 GPUs)" in text
+    assert "2 more DGX B200 placed as hot spares, so the job keeps 128 (1,024 GPUs)" in text
     plan = dialog.design.plan
     assert sum(1 for p in plan.placements if p.device == "dgx-b200") == 130
 
