@@ -1,9 +1,10 @@
 """Design from intent: one function that turns an ``Intent`` into a whole plan.
 
-GPU systems by auto-place within each rack's power cap (the plan's basis), the air-cooling
+The job's nodes and the hot spares beside them (``planner.design.counts``); GPU systems
+by auto-place within each rack's power cap (the plan's basis), the air-cooling
 limit, the rack's weight rating and the floor's rating; the compute-fabric switches the
 nodes need (``plan_fabric``, the fat-tree rules) in air-cooled network racks; storage
-appliances for the checkpoint write target; storage and management switches; CDUs by the
+appliances for the checkpoint write target and capacity; storage and management switches; CDUs by the
 plan's CDU policy; the parallelism for the workload; the facility plant from the load.
 The templates are intents passed through the same function.
 
@@ -20,13 +21,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from planner.design.intent import Intent, RackSpec
+from planner.design.counts import hot_spares, node_count
+from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
-from planner.errors import PlannerError
 from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
-from planner.goodput.model import Parts, interruptions_by_part, nodes_in_repair, spares_to_cover
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
@@ -36,7 +36,6 @@ from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Plan, Rack
 from planner.settings import Settings
-from planner.workload.checks import evaluate_workload
 from planner.workload.models import model_shape
 
 
@@ -45,10 +44,6 @@ from planner.workload.models import model_shape
 # assumption: the interval is not known until the storage is; an hour is the fixed interval
 # such plans had before, and the goodput section says when the automatic one is too short.
 SIZING_INTERVAL_MIN = 60.0
-
-
-class DesignError(PlannerError):
-    pass
 
 
 @dataclass(slots=True)
@@ -69,10 +64,10 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         raise DesignError(f"system: the catalog has no GPU system '{intent.system}' (GPU systems: {systems})")
     findings: list[Finding] = []
     settings = _settings(intent, catalog)
-    nodes = _node_count(intent, system, findings, settings, catalog)
+    nodes = node_count(intent, system, findings, settings, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
-    spares = _hot_spares(intent, settings, system, nodes, findings)
+    spares = hot_spares(intent, settings, system, nodes, findings)
     plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
                 settings=settings)
     findings += _cooling_findings(intent, system)
@@ -85,66 +80,6 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         plan.settings.workload = w
         findings += notes
     return Design(plan, findings)
-
-
-def _node_count(intent: Intent, system: DeviceType, findings: list[Finding], settings: Settings,
-                catalog: Catalog) -> int:
-    if intent.nodes is not None:
-        return intent.nodes
-    if intent.gpus is None:  # an inference target alone: the GPUs its requests need
-        return _inference_nodes(intent, system, findings, settings, catalog)
-    nodes = math.ceil(intent.gpus / system.gpus)
-    if nodes * system.gpus != intent.gpus:
-        findings.append(Finding(
-            "info", "design.gpus.rounded",
-            f"{intent.gpus:,} GPUs asked for; a {system.model} holds {system.gpus}, so the plan has {nodes:,} "
-            f"of them ({nodes * system.gpus:,} GPUs)"))
-    return nodes
-
-
-def _inference_nodes(intent: Intent, system: DeviceType, findings: list[Finding], settings: Settings,
-                     catalog: Catalog) -> int:
-    """Nodes for the intent's requests per second: the GPUs the inference sizing of one
-    node's replicas says they need (``size_inference``), in whole nodes."""
-    out = evaluate_workload(settings.workload, settings.fabric, summarise_nodes({system.id: 1}, catalog))
-    res = out.inference
-    if res is None or not res.fits or res.gpus_needed is None:
-        raise DesignError(f"requests_per_s: the model does not fit a replica on {system.model}: give a GPU count")
-    nodes = max(1, math.ceil(res.gpus_needed / system.gpus))
-    findings.append(Finding(
-        "info", "design.inference.sized",
-        f"{intent.requests_per_s:,g} requests/s of {settings.workload.prompt_tokens:,} "
-        f"prompt and {settings.workload.output_tokens:,} output tokens need {res.gpus_needed:,} GPUs "
-        f"({res.requests_per_s_per_replica:,.2f} requests/s a replica): {nodes:,} x {system.model}"))
-    return nodes
-
-
-def _hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: int,
-                findings: list[Finding]) -> int:
-    """Hot spares beyond the job's nodes: the intent's count, or enough for the nodes the
-    goodput model expects in repair at once (GPU and host interruptions per day x the repair
-    time), so that the job keeps its GPUs while failed nodes are repaired. A rack-scale
-    system is one node of the goodput model (a failed tray takes its NVLink domain out of
-    the job), so its spares are whole systems."""
-    rel = settings.reliability
-    asked = intent.spare_nodes if intent.spare_nodes is not None else intent.settings.get(
-        "reliability", {}).get("spare_nodes")
-    if asked is None:
-        down = nodes_in_repair(interruptions_by_part(Parts(gpus=nodes * system.gpus, nodes=nodes), rel), rel)
-        spares = spares_to_cover(down)
-        if spares:
-            unit = "rack-scale systems" if system.is_rack_scale else "nodes"
-            findings.append(Finding(
-                "info", "design.spares",
-                f"Hot spares: {down:,.1f} of the job's {nodes:,} {unit} are expected in repair at once "
-                f"({rel.repair_days:g}-day repair): {spares:,} more {system.model} placed as hot spares, so the "
-                f"job keeps {nodes:,} ({nodes * system.gpus:,} GPUs)"
-                + ("; whole systems, as a failed tray takes its NVLink domain out of the job"
-                   if system.is_rack_scale else "")))
-    else:
-        spares = asked
-    settings.reliability = rel.model_copy(update={"spare_nodes": spares})
-    return spares
 
 
 def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:

@@ -13,8 +13,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planner.errors import PlannerError
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
+
+
+class DesignError(PlannerError):
+    """An intent the design cannot lay out; the message starts with the field it names."""
 
 
 class RackSpec(BaseModel):
