@@ -1,24 +1,47 @@
 """File > New plan…: the intent's fields, a template as a starting point, and a live preview
-of the totals of the plan the design function makes from them."""
+of the totals of the plan the design function makes from them.
+
+The cluster's fields on the left; storage targets, site limits and an inference target in
+group boxes on the right, each default with its source in the tooltip."""
 
 from __future__ import annotations
 
 import typing
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox,
-                               QVBoxLayout)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
+                               QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout)
 
 from planner.design.templates import design_from, get_template, list_templates
 from planner.errors import PlannerError
 from planner.network.technologies import TECHNOLOGIES
 from planner.report.evaluate import evaluate
 from planner.report import palette
+from planner.settings import FacilitySettings, FloorSettings, StorageSettings, WorkloadSettings, field_meta
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
 from ui import fmt
 
 BLANK = ""  # the "no template" entry
+# Design notes the preview repeats: what was rounded, the spares placed, the GPUs sized.
+NOTES = ("design.gpus.rounded", "design.spares", "design.inference.sized")
+
+
+def sourced(widget, section, name: str, default=None):
+    """Tooltip of a field: its title, default and the default's source (the settings' metadata)."""
+    meta = field_meta(section, name)
+    value = section.model_fields[name].default if default is None else default
+    unit = f" {meta['unit']}" if meta["unit"] else ""
+    widget.setToolTip(f"{meta['title']}. Default {value:,g}{unit}: {meta['source']}")
+    return widget
+
+
+def optional_spin(suffix: str, maximum: float, decimals: int = 0) -> QDoubleSpinBox:
+    """A spin box whose lowest value, 0, reads "Auto" (the intent leaves the field empty)."""
+    box = QDoubleSpinBox(minimum=0, maximum=maximum, decimals=decimals, suffix=suffix, value=0)
+    box.setSpecialValueText("Auto")
+    box.setGroupSeparatorShown(True)
+    return box
 
 
 class NewPlanDialog(QDialog):
@@ -53,6 +76,7 @@ class NewPlanDialog(QDialog):
         self.train_tokens_b = QDoubleSpinBox(minimum=1, maximum=10_000_000, decimals=0, suffix=" B tokens",
                                              value=15_000)
         self.train_tokens_b.setGroupSeparatorShown(True)
+        self._more_fields()
         self.preview = QLabel()
         self.preview.setWordWrap(True)
         self.preview.setMinimumHeight(110)
@@ -69,8 +93,13 @@ class NewPlanDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
+        cluster = QGroupBox("Cluster")
+        cluster.setLayout(form)
+        columns = QHBoxLayout()
+        columns.addWidget(cluster, 1)
+        columns.addLayout(self._more_groups(), 1)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addLayout(columns)
         layout.addWidget(self.preview)
         layout.addWidget(self.buttons)
         self._timer = QTimer(self, singleShot=True, interval=250)
@@ -80,10 +109,71 @@ class NewPlanDialog(QDialog):
         self.template.currentIndexChanged.connect(self._template_chosen)
         for w in (self.system, self.cooling, self.fabric, self.model):
             w.currentIndexChanged.connect(self._changed)
-        for w in (self.gpus, self.rack_kw, self.train_tokens_b):
+        for w in (self.gpus, self.rack_kw, self.train_tokens_b, self.write_s, self.capacity_tb, self.floor_rating,
+                  self.air_limit, self.requests_per_s, self.prompt_tokens, self.output_tokens, self.latency_ms):
             w.valueChanged.connect(self._changed)
+        self.inference.toggled.connect(self._changed)
         self.template.setCurrentIndex(max(0, self.template.findData(template)))
         self._template_chosen()
+
+    def _more_fields(self) -> None:
+        """Storage targets, site limits and an inference target (empty: the settings' defaults)."""
+        self.write_s = optional_spin(" s", 100_000, 1)
+        self.write_s.setToolTip(
+            "Checkpoint write time: a full checkpoint written within this time. Auto: storage sized to "
+            f"{StorageSettings().min_write_gbs_per_node:g} GB/s per node "
+            f"({field_meta(StorageSettings, 'min_write_gbs_per_node')['source']}) and the checkpoint stall limit")
+        self.capacity_tb = optional_spin(" TB", 10_000_000)
+        self.capacity_tb.setToolTip("Storage capacity, at least. Auto: the appliances the write target needs, "
+                                    "with their capacity (the appliance's datasheet)")
+        self.floor_rating = sourced(QDoubleSpinBox(minimum=1, maximum=100_000, decimals=0, suffix=" kg/m²",
+                                                   value=FloorSettings().floor_rating_kg_m2),
+                                    FloorSettings, "floor_rating_kg_m2")
+        self.floor_rating.setGroupSeparatorShown(True)
+        self.air_limit = sourced(QDoubleSpinBox(minimum=1, maximum=200, decimals=1, suffix=" kW",
+                                                value=FacilitySettings().air_cooling_limit_kw),
+                                 FacilitySettings, "air_cooling_limit_kw")
+        self.inference = QCheckBox("Size an inference service, not training")
+        self.inference.setToolTip(field_meta(WorkloadSettings, "inference")["source"])
+        self.requests_per_s = optional_spin(" requests/s", 10**9, 1)
+        self.requests_per_s.setSpecialValueText("None")
+        self.requests_per_s.setToolTip("Target requests per second. None: the report gives the requests the GPUs "
+                                       "serve, with no target to meet")
+        self.prompt_tokens = sourced(QSpinBox(minimum=1, maximum=10_000_000, suffix=" tokens",
+                                              value=WorkloadSettings().prompt_tokens), WorkloadSettings, "prompt_tokens")
+        self.output_tokens = sourced(QSpinBox(minimum=1, maximum=10_000_000, suffix=" tokens",
+                                              value=WorkloadSettings().output_tokens), WorkloadSettings, "output_tokens")
+        self.latency_ms = sourced(QDoubleSpinBox(minimum=0.1, maximum=100_000, decimals=1, suffix=" ms/token",
+                                                 value=WorkloadSettings().latency_ms_per_token),
+                                  WorkloadSettings, "latency_ms_per_token")
+        self.prompt_tokens.setGroupSeparatorShown(True)
+        self.output_tokens.setGroupSeparatorShown(True)
+        self._serving = (self.requests_per_s, self.prompt_tokens, self.output_tokens, self.latency_ms)
+        self.inference.toggled.connect(self._enable_serving)
+        self._enable_serving(False)
+
+    def _enable_serving(self, on: bool) -> None:
+        """The serving figures count only for an inference service."""
+        for w in self._serving:
+            w.setEnabled(on)
+
+    def _more_groups(self) -> QVBoxLayout:
+        column = QVBoxLayout()
+        for title, rows in (("Storage targets", (("Checkpoint write time", self.write_s),
+                                                 ("Capacity", self.capacity_tb))),
+                            ("Site limits", (("Floor rating", self.floor_rating),
+                                             ("Air-cooling limit", self.air_limit))),
+                            ("Inference target", ((None, self.inference), ("Requests", self.requests_per_s),
+                                                  ("Prompt", self.prompt_tokens), ("Output", self.output_tokens),
+                                                  ("Latency", self.latency_ms)))):
+            form = QFormLayout()
+            for label, widget in rows:
+                form.addRow(label, widget) if label else form.addRow(widget)
+            group = QGroupBox(title)
+            group.setLayout(form)
+            column.addWidget(group)
+        column.addStretch(1)
+        return column
 
     def _set(self, combo: QComboBox, value) -> None:
         i = combo.findData(value)
@@ -105,9 +195,26 @@ class NewPlanDialog(QDialog):
             self._set(self.fabric, s.get("fabric", {}).get("technology", "ib400"))
             self._set(self.model, s.get("workload", {}).get("model", "custom"))
             self.train_tokens_b.setValue(s.get("workload", {}).get("train_tokens_b", 15_000))
+            self._fill_more(t)
             self._filling = False
             self._touched = set()
         self.refresh()
+
+    def _fill_more(self, t) -> None:
+        s = t.settings
+        wl, defaults = s.get("workload", {}), WorkloadSettings()
+        self.write_s.setValue(t.checkpoint_write_s or 0)
+        self.capacity_tb.setValue(t.storage_capacity_tb or 0)
+        self.floor_rating.setValue(t.floor_rating_kg_m2 or s.get("floor", {}).get(
+            "floor_rating_kg_m2", FloorSettings().floor_rating_kg_m2))
+        self.air_limit.setValue(t.air_cooling_limit_kw or s.get("facility", {}).get(
+            "air_cooling_limit_kw", FacilitySettings().air_cooling_limit_kw))
+        self.inference.setChecked(bool(t.inference or wl.get("inference")))
+        self.requests_per_s.setValue(t.requests_per_s or wl.get("requests_per_s") or 0)
+        self.prompt_tokens.setValue(t.prompt_tokens or wl.get("prompt_tokens", defaults.prompt_tokens))
+        self.output_tokens.setValue(t.output_tokens or wl.get("output_tokens", defaults.output_tokens))
+        self.latency_ms.setValue(t.latency_ms_per_token or wl.get("latency_ms_per_token",
+                                                                  defaults.latency_ms_per_token))
 
     def _changed(self) -> None:
         if not self._filling:
@@ -119,7 +226,16 @@ class NewPlanDialog(QDialog):
         values = {self.system: ("system", self.system.currentData()), self.gpus: ("gpus", self.gpus.value()),
                   self.rack_kw: ("rack_kw", self.rack_kw.value()), self.cooling: ("cooling", self.cooling.currentData()),
                   self.fabric: ("fabric", self.fabric.currentData()), self.model: ("model", self.model.currentData()),
-                  self.train_tokens_b: ("train_tokens_b", self.train_tokens_b.value())}
+                  self.train_tokens_b: ("train_tokens_b", self.train_tokens_b.value()),
+                  self.write_s: ("checkpoint_write_s", self.write_s.value() or None),
+                  self.capacity_tb: ("storage_capacity_tb", self.capacity_tb.value() or None),
+                  self.floor_rating: ("floor_rating_kg_m2", self.floor_rating.value()),
+                  self.air_limit: ("air_cooling_limit_kw", self.air_limit.value()),
+                  self.inference: ("inference", self.inference.isChecked()),
+                  self.requests_per_s: ("requests_per_s", self.requests_per_s.value() or None),
+                  self.prompt_tokens: ("prompt_tokens", self.prompt_tokens.value()),
+                  self.output_tokens: ("output_tokens", self.output_tokens.value()),
+                  self.latency_ms: ("latency_ms_per_token", self.latency_ms.value())}
         if not self.template.currentData():
             return dict(values.values())
         return dict(v for w, v in values.items() if w in self._touched)
@@ -147,13 +263,16 @@ class NewPlanDialog(QDialog):
         cost = report.sections.get("cost") or {}
         errors = sum(f.severity == "error" for f in report.findings)
         warnings = sum(f.severity == "warning" for f in report.findings)
-        lines = [f"{fmt.count(t.gpus)} GPUs in {fmt.count(t.nodes)} nodes, {fmt.count(t.racks)} racks",
+        spares = (report.sections.get("goodput") or {}).get("spare_nodes") or 0
+        kept = f" ({fmt.count(spares)} hot spare{'s' if spares != 1 else ''})" if spares else ""
+        lines = [f"{fmt.count(t.gpus)} GPUs in {fmt.count(t.nodes)} nodes{kept}, {fmt.count(t.racks)} racks",
                  f"IT {fmt.kw(t.it_power_kw)}, facility {fmt.kw(t.facility_power_kw)}",
                  f"Capex {fmt.usd(cost['capex_usd'])}" if cost.get("capex_usd") is not None else "Capex –"]
         if w.tokens_per_s:
             days = f", {fmt.number(w.time_to_train_days)} days to train" if w.time_to_train_days else ""
             lines.append(f"{fmt.count(round(w.tokens_per_s))} tokens/s{days}")
         lines.append(f"{errors} errors, {warnings} warnings")
+        lines += [f.message for f in self.design.findings if f.code in NOTES or f.severity == "warning"]
         self.preview.setStyleSheet("")
         self.preview.setText("\n".join(lines))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)

@@ -55,7 +55,8 @@ def _tokens(text: str) -> float:
 # flag -> intent field
 INTENT_FLAGS = ("gpus", "nodes", "system", "rack_kw", "cooling", "power_basis", "fabric", "switch", "tiers",
                 "oversubscription", "model", "params_b", "train_tokens_b", "floor_rating_kg_m2",
-                "air_cooling_limit_kw", "write_gbs_per_node")
+                "air_cooling_limit_kw", "write_gbs_per_node", "spare_nodes", "checkpoint_write_s", "storage_capacity_tb",
+                "inference", "requests_per_s", "prompt_tokens", "output_tokens", "latency_ms_per_token")
 
 
 def register(sub) -> None:
@@ -79,6 +80,20 @@ def register(sub) -> None:
                    help="checkpoint write target per node, GB/s (sizes storage)")
     p.add_argument("--floor-rating", dest="floor_rating_kg_m2", type=_positive, help="floor rating, kg/m²")
     p.add_argument("--air-limit", dest="air_cooling_limit_kw", type=_positive, help="air-cooling limit per rack, kW")
+    p.add_argument("--spares", dest="spare_nodes", type=_count("spares", 0, 100_000),
+                   help="hot spare nodes beyond the job's; default: the nodes expected in repair at once")
+    p.add_argument("--checkpoint-write-s", dest="checkpoint_write_s", type=_positive,
+                   help="a full checkpoint written within this many seconds (sizes storage)")
+    p.add_argument("--storage-tb", dest="storage_capacity_tb", type=_positive, help="storage capacity, TB, at least")
+    p.add_argument("--inference", action="store_true", default=None, help="size an inference service, not training")
+    p.add_argument("--requests-per-s", dest="requests_per_s", type=_positive,
+                   help="inference target; with --inference and no --gpus / --nodes it sizes the GPUs")
+    p.add_argument("--prompt-tokens", dest="prompt_tokens", type=_count("prompt-tokens", 1, 10_000_000),
+                   help="inference prompt length, tokens")
+    p.add_argument("--output-tokens", dest="output_tokens", type=_count("output-tokens", 1, 10_000_000),
+                   help="inference output length, tokens")
+    p.add_argument("--latency-ms", dest="latency_ms_per_token", type=_positive,
+                   help="inference latency target per output token, ms")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the plan (.json)")
     p.set_defaults(run=run)
 
@@ -93,8 +108,8 @@ def _intent_changes(args) -> dict:
 def _design(args, catalog):
     changes = _intent_changes(args)
     if args.template is None and args.system is not None:
-        if args.gpus is None and args.nodes is None:
-            raise DesignError("--system needs --gpus or --nodes")
+        if args.gpus is None and args.nodes is None and not (args.inference and args.requests_per_s):
+            raise DesignError("--system needs --gpus or --nodes (or --inference with --requests-per-s)")
         return design_from(None, catalog, **changes)
     return design_from(args.template or "medium", catalog, **changes)
 

@@ -1,9 +1,10 @@
 """Design from intent: one function that turns an ``Intent`` into a whole plan.
 
-GPU systems by auto-place within each rack's power cap (the plan's basis), the air-cooling
+The job's nodes and the hot spares beside them (``planner.design.counts``); GPU systems
+by auto-place within each rack's power cap (the plan's basis), the air-cooling
 limit, the rack's weight rating and the floor's rating; the compute-fabric switches the
 nodes need (``plan_fabric``, the fat-tree rules) in air-cooled network racks; storage
-appliances for the checkpoint write target; storage and management switches; CDUs by the
+appliances for the checkpoint write target and capacity; storage and management switches; CDUs by the
 plan's CDU policy; the parallelism for the workload; the facility plant from the load.
 The templates are intents passed through the same function.
 
@@ -20,10 +21,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from planner.design.intent import Intent, RackSpec
+from planner.design.counts import hot_spares, node_count
+from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
-from planner.errors import PlannerError
 from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
@@ -45,10 +46,6 @@ from planner.workload.models import model_shape
 SIZING_INTERVAL_MIN = 60.0
 
 
-class DesignError(PlannerError):
-    pass
-
-
 @dataclass(slots=True)
 class Design:
     """The plan designed and what the design has to say about the intent (info: what was
@@ -66,14 +63,15 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         systems = ", ".join(d.id for d in catalog if d.gpu is not None)
         raise DesignError(f"system: the catalog has no GPU system '{intent.system}' (GPU systems: {systems})")
     findings: list[Finding] = []
-    nodes = _node_count(intent, system, findings)
     settings = _settings(intent, catalog)
+    nodes = node_count(intent, system, findings, settings, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
+    spares = hot_spares(intent, settings, system, nodes, findings)
     plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
                 settings=settings)
     findings += _cooling_findings(intent, system)
-    layout = _Layout(plan, catalog, intent, system, nodes)
+    layout = _Layout(plan, catalog, intent, system, nodes, spares=spares)
     layout.build()
     findings += layout.findings
     if settings.workload.enabled and gpus:
@@ -82,18 +80,6 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         plan.settings.workload = w
         findings += notes
     return Design(plan, findings)
-
-
-def _node_count(intent: Intent, system: DeviceType, findings: list[Finding]) -> int:
-    if intent.nodes is not None:
-        return intent.nodes
-    nodes = math.ceil(intent.gpus / system.gpus)
-    if nodes * system.gpus != intent.gpus:
-        findings.append(Finding(
-            "info", "design.gpus.rounded",
-            f"{intent.gpus:,} GPUs asked for; a {system.model} holds {system.gpus}, so the plan has {nodes:,} "
-            f"of them ({nodes * system.gpus:,} GPUs)"))
-    return nodes
 
 
 def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
@@ -159,7 +145,9 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
     if intent.write_gbs_per_node is not None:
         over["storage"]["min_write_gbs_per_node"] = intent.write_gbs_per_node
     for key, value in (("model", intent.model), ("model_params_b", intent.params_b),
-                       ("train_tokens_b", intent.train_tokens_b), ("requests_per_s", intent.requests_per_s)):
+                       ("train_tokens_b", intent.train_tokens_b), ("requests_per_s", intent.requests_per_s),
+                       ("prompt_tokens", intent.prompt_tokens), ("output_tokens", intent.output_tokens),
+                       ("latency_ms_per_token", intent.latency_ms_per_token)):
         if value is not None:
             wl[key] = value
     if intent.inference:
@@ -175,8 +163,11 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
 class _Layout:
     """Racks for one design, filled by auto-place on the plan's policies."""
 
-    def __init__(self, plan: Plan, catalog: Catalog, intent: Intent, system: DeviceType, nodes: int):
+    def __init__(self, plan: Plan, catalog: Catalog, intent: Intent, system: DeviceType, nodes: int, *,
+                 spares: int = 0):
+        # ``nodes``: the job's (storage is sized on them); ``spares`` placed beside them
         self.plan, self.catalog, self.intent, self.system, self.nodes = plan, catalog, intent, system, nodes
+        self.spares = spares
         self.net: list[str] = []
         self.findings: list[Finding] = []
         self.done: list[AutoPlace] = []  # in order, for undo
@@ -186,7 +177,7 @@ class _Layout:
         gpu_spec = self._gpu_spec()
         if self.nodes:
             self._spread_for_floor(gpu_spec)
-        gpu_racks = self.place(self.system.id, self.nodes, gpu_spec, None, "node-")
+        gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
         self.complete(gpu_racks)
         set_rows(self.plan)
 
@@ -330,18 +321,37 @@ class _Layout:
         d = self.catalog.get(s.device)
         if d is None or d.storage is None:
             raise DesignError(f"storage: the catalog has no storage appliance '{s.device}'")
-        return math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
+        by_write = math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
+        capacity = self.intent.storage_capacity_tb
+        return max(by_write, math.ceil(capacity / d.storage.capacity_tb - 1e-9) if capacity else 0)
 
     def _write_gbs_needed(self) -> float:
         """The write bandwidth the plan's storage rules ask for: the per-node target with every
-        node writing, and a checkpoint (parameters x bytes per parameter) written within the
-        stall limit of the checkpoint interval."""
+        node writing, a checkpoint (parameters x bytes per parameter) written within the stall
+        limit of the checkpoint interval, and within the intent's checkpoint write time."""
         st, w = self.plan.settings.storage, self.plan.settings.workload
-        need = self.nodes * st.min_write_gbs_per_node
+        need = (self.nodes + self.spares) * st.min_write_gbs_per_node  # the storage rule counts every node placed
         if w.enabled:
             checkpoint_gb = model_shape(w).params * st.checkpoint_bytes_per_param / 1e9
             interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN
             need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * interval_min * 60))
+            if self.intent.checkpoint_write_s is not None:
+                need = max(need, self._write_target_gbs(checkpoint_gb, self.intent.checkpoint_write_s))
+        return need
+
+    def _write_target_gbs(self, checkpoint_gb: float, target_s: float) -> float:
+        """The filesystem write a checkpoint needs to be written in ``target_s``; when the job's
+        nodes cannot send it that fast through their storage links, what they can (and a
+        warning naming the intent's target)."""
+        need = checkpoint_gb / target_s
+        links_gbs = self.nodes * sum(n.count * n.gbps for n in self.system.storage_nics()) / 8
+        if links_gbs and need > links_gbs:
+            self.findings.append(Finding(
+                "warning", "design.storage.write_time",
+                f"checkpoint_write_s: a {checkpoint_gb:,.0f} GB checkpoint in {target_s:g} s needs {need:,.0f} GB/s, "
+                f"but the {self.nodes:,} nodes' storage links carry {links_gbs:,.0f} GB/s: it takes "
+                f"{checkpoint_gb / links_gbs:,.0f} s however much storage is placed"))
+            return links_gbs
         return need
 
     def _storage_ports(self, counts: dict[str, int]) -> int:

@@ -13,8 +13,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from planner.errors import PlannerError
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
+
+
+class DesignError(PlannerError):
+    """An intent the design cannot lay out; the message starts with the field it names."""
 
 
 class RackSpec(BaseModel):
@@ -38,7 +43,8 @@ class DeviceCount(BaseModel):
 
 class Intent(BaseModel):
     """A cluster to design. ``gpus`` is rounded up to whole nodes (or rack-scale systems);
-    ``nodes`` gives the count of systems directly."""
+    ``nodes`` gives the count of systems directly; with neither, an inference target
+    (``requests_per_s``) sizes the GPUs."""
 
     model_config = ConfigDict(extra="forbid")
     system: str = Field(min_length=1, max_length=64, description="GPU node or rack-scale system (catalog id)")
@@ -53,11 +59,20 @@ class Intent(BaseModel):
     oversubscription: float | None = Field(None, ge=1, le=16)
     storage: DeviceCount | None = DeviceCount(device="pfs-appliance")
     write_gbs_per_node: float | None = Field(None, gt=0, le=1000, description="checkpoint write target per node")
+    checkpoint_write_s: float | None = Field(None, gt=0, le=100_000,
+                                             description="a full checkpoint written within this time (s)")
+    storage_capacity_tb: float | None = Field(None, gt=0, le=10_000_000, description="storage capacity, at least")
     model: ModelPreset | None = None
     params_b: float | None = Field(None, gt=0, le=100_000, description="custom model size, billion parameters")
     train_tokens_b: float | None = Field(None, gt=0, le=10_000_000)
     inference: bool = False
     requests_per_s: float | None = Field(None, gt=0, le=10**9)
+    prompt_tokens: int | None = Field(None, ge=1, le=10_000_000)
+    output_tokens: int | None = Field(None, ge=1, le=10_000_000)
+    latency_ms_per_token: float | None = Field(None, gt=0, le=100_000, description="time per output token target")
+    spare_nodes: int | None = Field(None, ge=0, le=100_000,
+                                    description="hot spares placed beyond the job's; empty: enough for the nodes "
+                                    "expected in repair at once")
     floor_rating_kg_m2: float | None = Field(None, gt=0, le=100_000)
     air_cooling_limit_kw: float | None = Field(None, gt=0, le=200)
     settings: dict[str, dict[str, Any]] = Field(default_factory=dict, description="further settings by section")
@@ -74,6 +89,6 @@ class Intent(BaseModel):
 
     @model_validator(mode="after")
     def _one_count(self) -> Intent:
-        if self.gpus is None and self.nodes is None:
-            raise ValueError("give a GPU count (gpus) or a node count (nodes)")
+        if self.gpus is None and self.nodes is None and not (self.inference and self.requests_per_s):
+            raise ValueError("give a GPU count (gpus), a node count (nodes) or an inference target (requests_per_s)")
         return self

@@ -1,10 +1,10 @@
 """The parallelism a design trains with: TP x PP x DP (x EP) over every GPU, the global
 batch rounded to whole micro-batches per replica, and the recompute and sharding that fit.
 
-Every TP (powers of two within the NVLink domain, dividing the attention heads) and PP
-(dividing the rest, at most the layers) is fitted as the evaluation fits a job
-(``fit_training``: the least recompute, then sharding, that fits in GPU memory) and timed
-(``model_step``). The global batch becomes m x DP x micro-batch sequences with m the
+The layouts are the advisor's (``fitting_layouts``, the same the evaluation's "does not fit"
+advice picks from, so the two cannot disagree about what fits): every TP and PP of the GPUs,
+fitted as the evaluation fits a job (the least recompute, then sharding, that fits in GPU
+memory), each timed (``model_step``). The global batch becomes m x DP x micro-batch sequences with m the
 nearest whole number of micro-batches, and at least 3 (p - 1) so that the 1F1B bubble
 (p - 1) / (m + p - 1) stays at or under 25 % (Narayanan et al. 2021, section 2.2). The
 fastest candidate whose batch stays within 25 % of the asked one wins; when none does (a
@@ -14,14 +14,14 @@ batch too small for the GPUs), the smallest batch that holds.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from planner.findings import Finding
 from planner.network.checks import NodeSummary
 from planner.settings import FabricSettings, WorkloadSettings
-from planner.workload.advisor import SHARDING_TITLES
+from planner.workload.advisor import SHARDING_TITLES, fitting_layouts
 from planner.workload.checks import evaluate_workload, job_shape
-from planner.workload.fit import fit_training
-from planner.workload.models import model_shape
+from planner.workload.models import ModelShape, model_shape
 from planner.workload.training import model_step
 
 BATCH_SLACK = 0.25  # Planner assumption: a design may move the global batch by a quarter to make it even
@@ -37,40 +37,26 @@ def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings,
                        nodes: NodeSummary) -> tuple[WorkloadSettings, list[Finding]]:
     model = model_shape(w)
     shape = job_shape(nodes, fabric)
-    gpus, local = nodes.gpus, shape.local_gpus
+    gpus = nodes.gpus
     sequences = max(1, round(w.global_batch_tokens / w.seq_len))
-    memory = nodes.memory_gb or None
     if _holds(w, fabric, nodes):
         return w, []
+
+    def whole_micro_batches(cand: WorkloadSettings) -> WorkloadSettings:
+        per = cand.dp * cand.micro_batch_size
+        m = max(1, round(sequences / per), _min_micro_batches(cand.pp))
+        return cand.model_copy(update={"global_batch_tokens": m * per * w.seq_len, "pp_schedule": "1f1b"})
+
     best: tuple[tuple, WorkloadSettings, float] | None = None
-    fallback: WorkloadSettings | None = None
-    tp = 1
-    while tp <= local:
-        if gpus % (tp * w.cp) == 0 and model.heads % tp == 0:
-            rest = gpus // (tp * w.cp)
-            for pp in range(1, min(rest, model.layers) + 1):
-                if rest % pp:
-                    continue
-                dp = rest // pp
-                per = dp * w.micro_batch_size
-                m = max(1, round(sequences / per), _min_micro_batches(pp))
-                cand = w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp),
-                                            "global_batch_tokens": m * per * w.seq_len, "pp_schedule": "1f1b"})
-                if pp == 1:
-                    fallback = cand
-                fit = fit_training(cand, model, available_gb=memory, domain_ranks=max(1, local // tp))
-                if not fit.fits:
-                    continue
-                run = cand.model_copy(update={"sharding": fit.settings.sharding, "recompute": fit.settings.recompute,
-                                              "recompute_layers": fit.settings.recompute_layers})
-                tokens_s = model_step(run, fabric, shape, model=model).tokens_per_s
-                change = abs(m * per - sequences) / sequences
-                key = (0, -tokens_s) if change <= BATCH_SLACK else (1, m * per, -tokens_s)
-                if best is None or key < best[0]:
-                    best = (key, run, tokens_s)
-        tp *= 2
+    for layout in fitting_layouts(w, model, shape, gpus, nodes.memory_gb or None, prepare=whole_micro_batches):
+        run = layout.settings
+        tokens_s = model_step(run, fabric, shape, model=model).tokens_per_s
+        seqs = run.global_batch_tokens // w.seq_len
+        key = (0, -tokens_s) if abs(seqs - sequences) / sequences <= BATCH_SLACK else (1, seqs, -tokens_s)
+        if best is None or key < best[0]:
+            best = (key, run, tokens_s)
     if best is None:
-        return (fallback or w), [Finding(
+        return _no_pipeline(w, model, shape.local_gpus, gpus, whole_micro_batches), [Finding(
             "warning", "design.workload.does_not_fit",
             f"model: {model.params / 1e9:,.0f}B parameters do not fit on {gpus:,} GPUs of {nodes.memory_gb:g} GB "
             "under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory")]
@@ -88,6 +74,19 @@ def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings,
             f"{w.global_batch_tokens:,}): whole micro-batches on every replica, and at least 3 (p - 1) of them "
             "so the pipeline bubble stays at or under 25 %"))
     return run, notes
+
+
+def _no_pipeline(w: WorkloadSettings, model: ModelShape, local: int, gpus: int,
+                 prepare: Callable[[WorkloadSettings], WorkloadSettings]) -> WorkloadSettings:
+    """When nothing fits: the widest TP within the node that divides the GPUs and heads, no
+    pipeline, DP the rest (the evaluation then says how far it is from fitting)."""
+    tp = 1
+    while tp * 2 <= local and gpus % (tp * 2 * w.cp) == 0 and model.heads % (tp * 2) == 0:
+        tp *= 2
+    if gpus % (tp * w.cp):
+        return w
+    dp = gpus // (tp * w.cp)
+    return prepare(w.model_copy(update={"tp": tp, "pp": 1, "dp": dp, "ep": math.gcd(w.ep, dp)}))
 
 
 def _holds(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> bool:

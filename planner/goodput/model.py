@@ -49,6 +49,18 @@ def interruptions_by_part(parts: Parts, rates: ReliabilitySettings) -> dict[str,
     return {k: v / 1000.0 for k, v in per_day.items()}
 
 
+def nodes_in_repair(by_part: dict[str, float], rates: ReliabilitySettings) -> float:
+    """Nodes expected out of the job at once: the interruptions per day that take a node out
+    (``NODE_CLASSES``) x the days one takes to repair (Little's law, L = arrival rate x time)."""
+    return sum(by_part[k] for k in NODE_CLASSES) * rates.repair_days
+
+
+def spares_to_cover(down: float) -> int:
+    """The fewest hot spares for ``down`` nodes expected in repair at once: none while less
+    than one is, else every one of them (rounded up)."""
+    return 0 if down < 1.0 else math.ceil(down)
+
+
 def mtbf_h(interruptions_per_day: float) -> float | None:
     """Mean time between interruptions in hours; None when nothing fails."""
     return HOURS_PER_DAY / interruptions_per_day if interruptions_per_day > 0 else None

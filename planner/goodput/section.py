@@ -13,7 +13,8 @@ from typing import Any
 from planner.figures import Figures, figure
 from planner.findings import Finding
 from planner.goodput.curve import GoodputPoint, goodput_curve
-from planner.goodput.model import NODE_CLASSES, Parts, checkpointing, interruptions_by_part, mtbf_h
+from planner.goodput.model import (Parts, checkpointing, interruptions_by_part, mtbf_h, nodes_in_repair,
+                                   spares_to_cover)
 from planner.network.checks import summarise_nodes
 from planner.workload.section import run_cost
 
@@ -88,9 +89,8 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
         findings.append(Finding("error", "goodput.spares.all",
                                 f"{rel.spare_nodes:,} hot spare nodes of {ctx.totals.nodes:,} placed: no node is "
                                 "left for the job; place more nodes or keep fewer spares"))
-    node_per_day = sum(by_part[k] for k in NODE_CLASSES)
     if parts.nodes:
-        down = node_per_day * rel.repair_days
+        down = nodes_in_repair(by_part, rel)
         figures["node_failures_per_repair"] = round(down, 3)
         findings += _spare_findings(rel, down)
     storage = ctx.sections.get("storage")
@@ -125,13 +125,13 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
 def _spare_findings(rel, down: float) -> list[Finding]:
     """Spares short of the nodes expected to be in repair at once (spares kept, or none kept
     while more than one node is expected down)."""
-    if (rel.spare_nodes and rel.spare_nodes < down) or (not rel.spare_nodes and down >= 1.0):
+    if rel.spare_nodes < spares_to_cover(down):
         return [Finding(
             "warning", "goodput.spares.short",
             f"{down:,.1f} nodes are expected to fail within one {rel.repair_days:g}-day repair time and "
             f"{rel.spare_nodes:,} hot spare{'s are' if rel.spare_nodes != 1 else ' is'} kept: the job waits "
             f"{rel.replace_node_min:g} min for a node after the spares run out; keep at least "
-            f"{int(-(-down // 1)):,} spare nodes or repair faster")]
+            f"{spares_to_cover(down):,} spare nodes or repair faster")]
     return []
 
 

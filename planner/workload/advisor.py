@@ -1,13 +1,17 @@
-"""When a training plan does not fit in GPU memory: the smallest change that does.
+"""The layouts a training job can run with, and the smallest change that fits.
 
-Candidates keep TP x PP x DP equal to the GPUs and vary TP (powers of two within the
-NVLink domain) and PP; each is given the recompute and sharding the evaluation would
-give it. Among those that fit, the fewest changed settings wins, then the highest
-modelled tokens/s.
+One enumeration (``fitting_layouts``) serves both its users, so they cannot disagree about
+what fits: the evaluation's advice when a plan does not fit in GPU memory (the fewest
+changed settings, then the highest modelled tokens/s) and the design's choice of
+parallelism (``planner.design.parallelism``: the fastest with an even batch). Candidates
+keep TP x CP x PP x DP equal to the GPUs; each is given the recompute and sharding the
+evaluation would give it.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from planner.settings import FabricSettings, WorkloadSettings
@@ -47,38 +51,52 @@ def _powers_of_two(limit: int) -> list[int]:
     return out
 
 
-def smallest_fitting_change(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape,
-                            gpus: int, memory_gb: float) -> FitAdvice | None:
-    """Each TP x PP x DP of the GPUs fitted as the evaluation fits a job (``fit_training``:
-    the least recompute, then sharding, that fits); the fewest changed settings wins."""
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One TP x PP x DP of the GPUs, with the recompute and sharding that fit it."""
+
+    settings: WorkloadSettings
+    memory_gb: float
+
+
+def fitting_layouts(w: WorkloadSettings, model: ModelShape, shape: JobShape, gpus: int, memory_gb: float | None,
+                    *, prepare: Callable[[WorkloadSettings], WorkloadSettings] | None = None) -> list[Layout]:
+    """Every TP x PP x DP of the GPUs that fits, fitted as the evaluation fits a job
+    (``fit_training``: the least recompute, then sharding, that fits). TP: the asked one and
+    the powers of two within the NVLink domain that divide the attention heads; PP: the asked
+    one and every divisor of the rest up to the layers; CP kept as set; EP the largest divisor
+    of DP up to the asked one. ``prepare`` changes each candidate before it is fitted (the
+    design's batch of whole micro-batches). Unknown memory (None): every layout counts."""
     local = shape.local_gpus
-    tps = sorted({w.tp, *[t for t in _powers_of_two(local) if gpus % (t * w.cp) == 0]})
-    fitting: list[tuple[int, dict[str, object], float, WorkloadSettings]] = []
-    for tp in tps:
+    out: list[Layout] = []
+    for tp in sorted({w.tp, *[t for t in _powers_of_two(local) if model.heads % t == 0]}):
         if gpus % (tp * w.cp):
             continue
-        rest = gpus // (tp * w.cp)  # context parallelism kept as set
-        pps = sorted({w.pp, *[p for p in _powers_of_two(min(rest, model.layers)) if rest % p == 0]})
-        for pp in pps:
+        rest = gpus // (tp * w.cp)
+        for pp in sorted({w.pp, *[p for p in range(1, min(rest, model.layers) + 1) if rest % p == 0]}):
             if rest % pp:
                 continue
             dp = rest // pp
-            cand = w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": min(w.ep, dp)})
+            cand = w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp)})
+            if prepare is not None:
+                cand = prepare(cand)
             fit = fit_training(cand, model, available_gb=memory_gb, domain_ranks=max(1, local // tp))
-            if not fit.fits:
-                continue
-            run = fit.settings
-            keys = ["tp", "pp", "dp", "sharding"] + ([] if w.recompute == "auto" else ["recompute", "recompute_layers"])
-            changes = {k: getattr(run, k) for k in keys if getattr(w, k) != getattr(run, k)}
-            fitting.append((len(changes), changes, fit.memory.total_gb, run))
-    if not fitting:
-        return None
-    fewest = min(c for c, _, _, _ in fitting)
-    best: FitAdvice | None = None
-    for count, changes, mem_gb, run in fitting:
-        if count != fewest:
-            continue
-        tps_ = model_step(run, fabric, shape, model=model).tokens_per_s
-        if best is None or tps_ > best.tokens_per_s:
-            best = FitAdvice(changes, mem_gb, tps_)
-    return best
+            if fit.fits is not False:
+                out.append(Layout(fit.settings, fit.memory.total_gb))
+    return out
+
+
+def smallest_fitting_change(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape,
+                            gpus: int, memory_gb: float) -> FitAdvice | None:
+    """Of the layouts that fit (``fitting_layouts``), the one with the fewest changed settings,
+    then the highest modelled tokens/s."""
+    keys = ["tp", "pp", "dp", "sharding"] + ([] if w.recompute == "auto" else ["recompute", "recompute_layers"])
+    best: tuple[tuple[int, float], FitAdvice] | None = None
+    for layout in fitting_layouts(w, model, shape, gpus, memory_gb):
+        run = layout.settings
+        changes = {k: getattr(run, k) for k in keys if getattr(w, k) != getattr(run, k)}
+        tokens_s = model_step(run, fabric, shape, model=model).tokens_per_s
+        rank = (len(changes), -tokens_s)
+        if best is None or rank < best[0]:
+            best = (rank, FitAdvice(changes, layout.memory_gb, tokens_s))
+    return None if best is None else best[1]

@@ -26,8 +26,11 @@ def test_new_designs_1024_b200_for_70b_in_40_kw_racks_on_ndr400(capsys, tmp_path
     assert code == 0, out.err
     assert out.out.startswith(f"wrote {plan}: 128 x DGX B200 (1,024 GPUs)")
     r = check(capsys, plan)
-    # 128 nodes, 4 a rack at 40 kW typical (4 x 10 kW) = 32 GPU racks; no errors.
-    assert (r["totals"]["gpus"], r["totals"]["nodes"], r["totals"]["gpu_racks"]) == (1024, 128, 32)
+    # 128 nodes for the job and 2 hot spares (128 x 2.9e-3 x 3 days = 1.1 in repair at once),
+    # 4 a rack at 40 kW typical (4 x 10 kW): ceil(130 / 4) = 33 GPU racks; no errors.
+    assert (r["totals"]["gpus"], r["totals"]["nodes"], r["totals"]["gpu_racks"]) == (1040, 130, 33)
+    assert (r["goodput"]["job_gpus"], r["goodput"]["spare_nodes"]) == (1024, 2)
+    assert "info: Hot spares: 1.1 of the job's 128 nodes" in out.out
     assert not [f for f in r["findings"] if f["severity"] == "error"]
     assert r["network"]["fabric"] == "ib400" and r["network"]["switch_model"] == "qm9700"
     assert r["workload"]["model"] == "llama3-70b" and r["workload"]["train_tokens_b"] == 15000
@@ -50,7 +53,8 @@ def test_massive_resized_to_2048_nodes_has_no_error(capsys, tmp_path):
     code, out = run(capsys, "new", "--template", "massive", "--nodes", "2048", "-o", str(plan))
     assert code == 0, out.err
     r = check(capsys, plan)
-    assert r["totals"]["nodes"] == 2048
+    # the job's 2,048 nodes and 18 hot spares (2,048 x 2.9e-3 x 3 days = 17.8 in repair)
+    assert (r["totals"]["nodes"], r["goodput"]["job_nodes"]) == (2048 + 18, 2048)
     assert not [f["message"] for f in r["findings"] if f["severity"] == "error"]
 
 
@@ -79,3 +83,24 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         assert message in out.err, (flags, out.err)
         assert "Traceback" not in out.err
         assert not target.exists()
+
+
+def test_storage_spares_and_an_inference_target_from_flags(capsys, tmp_path):
+    # 16 HGX H100, 3 spares asked, storage of at least 5,000 TB: 5,000 / 250 TB = 20 appliances.
+    plan = tmp_path / "s.json"
+    code, out = run(capsys, "new", "--system", "hgx-h100-8", "--nodes", "16", "--spares", "3", "--storage-tb", "5000",
+                    "-o", str(plan))
+    assert code == 0, out.err
+    r = check(capsys, plan)
+    assert (r["totals"]["nodes"], r["goodput"]["spare_nodes"], r["storage"]["storage_devices"]) == (19, 3, 20)
+    # An inference target alone sizes the GPUs: the serving model's GPUs needed, in whole nodes.
+    plan = tmp_path / "i.json"
+    code, out = run(capsys, "new", "--system", "h100x2-inference", "--inference", "--requests-per-s", "50",
+                    "--model", "llama3-8b", "--prompt-tokens", "2048", "--output-tokens", "128", "-o", str(plan))
+    assert code == 0, out.err
+    assert "info: 50 requests/s of 2,048 prompt and 128 output tokens need" in out.out
+    r = check(capsys, plan)
+    needed = r["workload"]["inference"]["gpus_needed"]
+    assert r["totals"]["gpus"] == 2 * -(-needed // 2)
+    code, out = run(capsys, "new", "--system", "hgx-h100-8", "-o", str(tmp_path / "x.json"))
+    assert code != 0 and "--system needs --gpus or --nodes" in out.err

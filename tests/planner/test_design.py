@@ -35,40 +35,60 @@ def test_1024_b200_in_40_kw_racks_on_ndr400(b200):
     result, report = b200
     plan = result.plan
     # 1,024 / 8 = 128 DGX B200, no rounding.
-    assert (report.totals.gpus, report.totals.nodes) == (1024, 128)
     assert not [f for f in result.findings if f.code == "design.gpus.rounded"]
+    # Hot spares (Llama 3 rates, section 3.3.4): 268 GPU interruptions / (16,384 x 54) GPU-days =
+    # 0.3029 and 53 host interruptions / (2,048 x 54) node-days = 0.4792 per 1,000; 128 nodes x
+    # (8 x 0.3029 + 0.4792) / 1,000 per day x 3 repair days = 1.11 nodes in repair at once -> 2
+    # spares, placed beyond the job's 128: 130 nodes, the job keeps its 1,024 GPUs.
+    assert (report.totals.gpus, report.totals.nodes) == (1040, 130)
+    goodput = report.sections["goodput"]
+    assert (goodput["job_gpus"], goodput["spare_nodes"]) == (1024, 2)
+    assert goodput["node_failures_per_repair"] == pytest.approx(1.115, abs=0.001)
+    note = next(f for f in result.findings if f.code == "design.spares")
+    assert note.severity == "info" and "2 more DGX B200" in note.message and "1,024 GPUs" in note.message
     # 40 kW cap on typical draw: 40 / 10 = 4 nodes a rack (4 x 10U = 40U of 42; 4 x 142.4 kg);
-    # 128 / 4 = 32 GPU racks, each at 40.0 kW.
+    # 130 / 4 = 32 GPU racks at 40.0 kW and one of 2 nodes at 20.0 kW.
     gpu_racks = [r for r in report.racks if r.nodes]
-    assert len(gpu_racks) == 32
-    assert all(r.nodes == 4 and r.power_kw == pytest.approx(40.0) for r in gpu_racks)
+    assert sorted((r.nodes, r.power_kw) for r in gpu_racks) == [(2, pytest.approx(20.0))] + [
+        (4, pytest.approx(40.0))] * 32
     # 40 kW is above the 25 kW air limit for an air-cooled system: rear doors on the GPU racks.
     assert all(plan.rack(r.id).rear_door_hx and plan.rack(r.id).cooling == "air" for r in gpu_racks)
-    # Fabric: 128 x 8 = 1,024 endpoints <= 64^2 / 2 = 2,048: two tiers; leaves = 1,024 / 32 = 32,
-    # spines = 32 x 32 uplinks / 64 = 16; 48 QM9700 placed, ports for every NIC.
+    # Fabric, rail-optimised: scalable units of 32 nodes (k/2 of 64 ports), 130 / 32 -> 5 units
+    # x 8 rails = 40 leaves of 32 uplinks, one to each of 32 spines (40 leaves <= 64 ports):
+    # 72 QM9700, 72 x 64 = 4,608 ports, every NIC on one.
     net = report.network
-    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 32, 16)
-    assert Counter(p.device for p in plan.placements)["qm9700"] == 48
-    assert net.switch_ports_placed >= net.switch_ports_needed == 3072
-    # CDUs: each rack puts 57.2 - 0 kW nameplate into the air, the door takes 50 kW to water:
-    # 32 x 50 = 1,600 kW / 250 = 6.4 -> 7, + 1 = 8 CDUs, all placed.
+    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 40, 32)
+    assert Counter(p.device for p in plan.placements)["qm9700"] == 72
+    assert net.switch_ports_placed >= net.switch_ports_needed == 4608
+    # CDUs: each full rack puts 57.2 kW nameplate into the air, the door takes 50 kW to water;
+    # the half rack 28.6 kW, all taken: 32 x 50 + 28.6 = 1,628.6 kW / 250 = 6.5 -> 7, + 1 = 8.
     assert (report.totals.cdus, report.totals.cdus_placed) == (8, 8)
-    # No errors; the warnings are the typical-basis layout's nameplate over the cap, and that
-    # 128 nodes are more than one in repair at once with no hot spare kept (the design does
-    # not place spares yet).
+    # No errors; the one warning is the typical-basis layout's nameplate over the cap.
     assert not [f for f in report.findings if f.severity == "error"]
-    assert {f.code for f in report.findings if f.severity == "warning"} <= {"rack.power.nameplate_over_cap",
-                                                                          "goodput.spares.short"}
-    # The parallelism uses every GPU and the job fits.
+    assert {f.code for f in report.findings if f.severity == "warning"} <= {"rack.power.nameplate_over_cap"}
+    # The parallelism uses every GPU of the job (not the spares) and the job fits.
     w = plan.settings.workload
     assert w.tp * w.cp * w.pp * w.dp == 1024
     assert report.workload.fits is True
 
 
+def test_the_intent_may_set_the_hot_spares_itself():
+    # 2 spares asked on 4 nodes, where the model expects 4 x 2.9e-3 x 3 = 0.03 in repair: kept.
+    result = design(Intent(system="dgx-b200", nodes=4, spare_nodes=2), CAT)
+    assert sum(1 for p in result.plan.placements if p.device == "dgx-b200") == 6
+    assert result.plan.settings.reliability.spare_nodes == 2
+    # None asked and fewer than one expected in repair: no spare.
+    result = design(Intent(system="dgx-b200", nodes=4), CAT)
+    assert result.plan.settings.reliability.spare_nodes == 0
+    assert not [f for f in result.findings if f.code == "design.spares"]
+
+
 def test_gpus_round_up_to_whole_systems_and_the_design_says_so():
     # 1,001 GPUs on 8-GPU nodes: ceil(1001 / 8) = 126 nodes = 1,008 GPUs.
+    # (126 x 2.9e-3 x 3 = 1.1 nodes in repair: 2 hot spares beside them.)
     result = design(Intent(system="dgx-b200", gpus=1001), CAT)
-    assert sum(1 for p in result.plan.placements if p.device == "dgx-b200") == 126
+    assert sum(1 for p in result.plan.placements if p.device == "dgx-b200") == 126 + 2
+    assert result.plan.settings.reliability.spare_nodes == 2
     note = next(f for f in result.findings if f.code == "design.gpus.rounded")
     assert note.severity == "info" and "1,008" in note.message
     # 100 GPUs on GB200 NVL72 racks (72 GPUs each): 2 racks, 144 GPUs.
@@ -108,3 +128,57 @@ def test_bad_intents_say_what_is_wrong():
 def test_an_intent_round_trips_through_json():
     intent = Intent(system="dgx-b200", gpus=1024, rack_kw=40, fabric="ib400", model="llama3-70b")
     assert Intent.model_validate_json(intent.model_dump_json()) == intent
+
+
+def test_storage_targets_size_the_appliances():
+    # pfs-appliance: 25 GB/s write, 250 TB (datasheet figures of the catalog). 16 H100 nodes
+    # x 10 GB/s (the guide's per-node floor) = 160 GB/s -> 7 appliances (175 GB/s).
+    def storage(**targets):
+        result = design(Intent(system="hgx-h100-8", nodes=16, model="llama3-70b", **targets), CAT)
+        return result, evaluate(result.plan, CAT).sections["storage"].to_json()
+
+    _, st = storage()
+    assert st["storage_devices"] == 7
+    # A 70B checkpoint (70.6e9 parameters x 14 bytes = 988 GB) within 1 s: 988 GB/s / 25 =
+    # 39.5 -> 40 appliances (1,000 GB/s; the nodes' 16 x 2 x 400 Gb/s links carry 1,600 GB/s).
+    _, st = storage(checkpoint_write_s=1)
+    assert st["storage_devices"] == 40 and st["checkpoint_write_s"] <= 1
+    # 5,000 TB asked: 5,000 / 250 = 20 appliances.
+    _, st = storage(storage_capacity_tb=5000)
+    assert st["storage_devices"] == 20 and st["capacity_tb"] == 5000
+    # Within 0.5 s would need 1,976 GB/s, more than the links' 1,600: the design says so and
+    # places what the links can fill (1,600 / 25 = 64).
+    result, st = storage(checkpoint_write_s=0.5)
+    warning = next(f for f in result.findings if f.code == "design.storage.write_time")
+    assert warning.severity == "warning" and warning.message.startswith("checkpoint_write_s:")
+    assert st["storage_devices"] == 64
+
+
+def test_an_inference_target_sizes_the_gpus():
+    # The intent's serving figures reach the workload settings; with no GPU count the
+    # requests per second size it: the inference model's requests/s a replica (one GPU
+    # here) gives the GPUs needed, in whole 2-GPU nodes.
+    intent = Intent(system="h100x2-inference", inference=True, requests_per_s=50, model="llama3-8b",
+                    prompt_tokens=2048, output_tokens=128, latency_ms_per_token=40)
+    result = design(intent, CAT)
+    w = result.plan.settings.workload
+    assert (w.prompt_tokens, w.output_tokens, w.latency_ms_per_token, w.requests_per_s) == (2048, 128, 40, 50)
+    report = evaluate(result.plan, CAT)
+    serving = report.sections["workload"].to_json()["inference"]
+    per_replica = serving["requests_per_s_per_replica"]
+    assert serving["gpus_needed"] == -(-50 // per_replica)  # ceil(50 / requests per replica) replicas of 1 GPU
+    assert report.totals.gpus == 2 * -(-serving["gpus_needed"] // 2)
+    assert any(f.code == "design.inference.sized" for f in result.findings)
+    assert not [f for f in report.findings if f.code == "workload.inference.capacity"]
+
+
+def test_a_rack_scale_systems_spares_are_whole_systems():
+    # The goodput model counts an NVL72 as one node of 72 GPUs: 40 x (72 x 0.3029 + 0.4792)
+    # / 1,000 per day x 3 repair days = 2.67 in repair at once -> 3 more NVL72 racks.
+    result = design(Intent(system="gb200-nvl72", nodes=40), CAT)
+    assert sum(1 for p in result.plan.placements if p.device == "gb200-nvl72") == 43
+    assert result.plan.settings.reliability.spare_nodes == 3
+    note = next(f for f in result.findings if f.code == "design.spares")
+    assert "2.7 of the job's 40 rack-scale systems" in note.message and "whole systems" in note.message
+    goodput = evaluate(result.plan, CAT).sections["goodput"]
+    assert (goodput["job_gpus"], goodput["node_failures_per_repair"]) == (2880, pytest.approx(2.675, abs=0.001))

@@ -18,11 +18,6 @@ CAT = default_catalog()
 # Warnings an archetype intends, by template (every template: racks laid out on typical
 # power carry more nameplate than their cap, as the guide's "4 nodes per 30 kW rack").
 INTENDED = {"rack.power.nameplate_over_cap"}
-# Not yet avoided by the design: from about a hundred nodes more than one node is expected to
-# be in repair at once, and the design does not yet place hot spares (for a rack-scale system
-# they are compute trays, not whole racks); at frontier scale no spares or checkpointing keep
-# the effective training time ratio above its threshold. The goodput section says so.
-AT_SCALE = {"goodput.spares.short", "goodput.ettr.low"}
 ARCHETYPE = {
     # The guide's single-node workhorse: 4 GPUs sharing 100GbE NICs, a 13B model on
     # Ethernet, storage on the compute network, and its claimed 125,000 tokens/s.
@@ -53,7 +48,9 @@ CASES = [(name, n) for name in template_names() for n in sizes(name)]
 def test_a_resized_template_has_no_error_and_no_avoidable_warning(name, nodes):
     result = design_template(name, nodes=nodes, catalog=CAT)
     report = evaluate(result.plan, CAT)
-    assert report.totals.nodes == nodes
+    # the job runs on the nodes asked; hot spares for the nodes in repair are placed beside them
+    spares = result.plan.settings.reliability.spare_nodes
+    assert (report.totals.nodes, report.sections["goodput"]["job_nodes"]) == (nodes + spares, nodes)
     too_big = [f for f in result.findings if f.code == "design.workload.does_not_fit"]
     errors = {f.code for f in report.findings if f.severity == "error"}
     if too_big:  # the intent cannot hold: the model does not fit on these GPUs at all
@@ -62,7 +59,16 @@ def test_a_resized_template_has_no_error_and_no_avoidable_warning(name, nodes):
         return
     assert not errors, [f.message for f in report.findings if f.severity == "error"]
     warnings = {f.code for f in report.findings if f.severity == "warning"}
-    assert warnings <= INTENDED | AT_SCALE | ARCHETYPE.get(name, set()), warnings
+    if "goodput.ettr.low" in warnings:
+        # At frontier and campus scale the parts fail every half hour (12,500 nodes) or ten
+        # minutes (5,556 NVL72): each interruption costs at least the 10 min restart, so ETTR
+        # <= 1 - restart / MTBF is below 90 % however fast or asynchronous the checkpoints
+        # are; nothing the design chooses avoids it.
+        g = report.sections["goodput"]
+        rel = result.plan.settings.reliability
+        assert 1 - rel.restart_min / 60 / g["mtbf_h"] < rel.min_ettr, g
+        warnings.discard("goodput.ettr.low")
+    assert warnings <= INTENDED | ARCHETYPE.get(name, set()), warnings
     assert not [f for f in result.findings if f.severity == "warning"]
 
 
@@ -80,5 +86,7 @@ def test_massive_at_2048_nodes_keeps_cdu_racks_within_the_floor_rating():
     rating = result.plan.settings.floor.floor_rating_kg_m2
     assert max(r.floor_load_kg_m2 for r in report.racks) <= rating
     assert not [f for f in report.findings if f.code == "rack.floor.over_rating"]
-    # Storage sized again for 2,048 nodes x 10 GB/s = 20,480 GB/s / 25 GB/s = 820 appliances.
-    assert report.storage.storage_devices == 820
+    # 2,048 x (8 x 0.3029 + 0.4792) / 1,000 x 3 days = 17.8 nodes in repair: 18 hot spares.
+    # Storage sized again for the 2,066 nodes placed x 10 GB/s = 20,660 GB/s / 25 GB/s = 826.4 -> 827.
+    assert result.plan.settings.reliability.spare_nodes == 18
+    assert report.storage.storage_devices == 827

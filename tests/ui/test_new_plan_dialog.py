@@ -21,12 +21,14 @@ def test_the_b200_intent_previews_its_totals_and_designs_without_errors(qtbot):
     dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))
     dialog.model.setCurrentIndex(dialog.model.findData("llama3-70b"))
     dialog.refresh()  # the timer's work, now
-    # 1,024 / 8 = 128 DGX B200; 4 a rack at 40 kW typical -> 32 GPU racks (+ network, storage, CDU).
+    # 1,024 / 8 = 128 DGX B200 for the job, and 2 hot spares for the 128 x 2.9e-3 x 3 days =
+    # 1.1 nodes expected in repair at once: 130 nodes, 1,040 GPUs; the preview says why.
     text = dialog.preview.text()
-    assert text.startswith("1,024 GPUs in 128 nodes, ")
+    assert text.startswith("1,040 GPUs in 130 nodes (2 hot spares), ")
     assert "0 errors" in text and "tokens/s" in text
+    assert "2 more DGX B200 placed as hot spares, so the job keeps 128 (1,024 GPUs)" in text
     plan = dialog.design.plan
-    assert sum(1 for p in plan.placements if p.device == "dgx-b200") == 128
+    assert sum(1 for p in plan.placements if p.device == "dgx-b200") == 130
 
 
 def test_a_template_fills_the_fields_and_a_changed_field_overrides_it(qtbot):
@@ -53,3 +55,51 @@ def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     # One 10 kW DGX B200 cannot go into a 5 kW rack: the intent's rack cap is named.
     assert dialog.design is None and dialog.preview.text().startswith("rack_kw")
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+
+
+def test_storage_site_and_inference_fields_reach_the_design_and_say_their_sources(qtbot):
+    dialog = NewPlanDialog(CAT, template="")
+    qtbot.addWidget(dialog)
+    choose(dialog, "hgx-h100-8", 128, 40)
+    dialog.model.setCurrentIndex(dialog.model.findData("llama3-70b"))
+    # Defaults and their sources: TIA-942's 1,224 kg/m² floor, the 25 kW air-cooling limit.
+    assert dialog.floor_rating.value() == 1224 and "TIA-942" in dialog.floor_rating.toolTip()
+    assert dialog.air_limit.value() == 25 and "Default 25 kW" in dialog.air_limit.toolTip()
+    assert dialog.write_s.text() == "Auto" and "10 GB/s per node" in dialog.write_s.toolTip()
+    assert "Planner assumption" in dialog.prompt_tokens.toolTip()
+    dialog.refresh()
+    before = dialog.preview.text()
+    # 16 nodes x 10 GB/s -> 7 appliances of 25 GB/s; a 988 GB checkpoint in 2 s needs 494 GB/s
+    # -> 20 appliances, 5,000 TB of them at 250 TB each: the preview follows (more racks).
+    dialog.write_s.setValue(2)
+    dialog.refresh()
+    plan = dialog.design.plan
+    assert sum(1 for p in plan.placements if p.device == "pfs-appliance") == 20
+    assert dialog.preview.text() != before
+    dialog.floor_rating.setValue(800)
+    dialog.air_limit.setValue(20)
+    dialog.refresh()
+    plan = dialog.design.plan
+    assert (plan.settings.floor.floor_rating_kg_m2, plan.settings.facility.air_cooling_limit_kw) == (800, 20)
+    # An inference target: the serving figures, greyed out for training, reach the workload settings.
+    assert not dialog.requests_per_s.isEnabled()
+    dialog.inference.setChecked(True)
+    assert dialog.requests_per_s.isEnabled()
+    dialog.requests_per_s.setValue(40)
+    dialog.prompt_tokens.setValue(2048)
+    dialog.output_tokens.setValue(128)
+    dialog.latency_ms.setValue(40)
+    dialog.refresh()
+    w = dialog.design.plan.settings.workload
+    assert (w.inference, w.requests_per_s, w.prompt_tokens, w.output_tokens, w.latency_ms_per_token) == (
+        True, 40, 2048, 128, 40)
+
+
+def test_a_template_fills_the_more_fields(qtbot):
+    dialog = NewPlanDialog(CAT, template="inference")
+    qtbot.addWidget(dialog)
+    # The inference template serves Llama 3 8B: the box is ticked, the settings' serving defaults shown.
+    assert dialog.inference.isChecked() and dialog.prompt_tokens.value() == 1024
+    assert dialog.changes() == {}
+    dialog.floor_rating.setValue(900)
+    assert dialog.changes() == {"floor_rating_kg_m2": 900}

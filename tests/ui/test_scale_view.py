@@ -53,13 +53,14 @@ def test_the_big_plan_fixture_is_a_few_hundred_racks(big):
     plan = big.doc.plan
     kinds = Counter(r.name.split("-")[0] for r in plan.racks)
     devices = Counter(p.device for p in plan.placements)
-    # 375 GPU racks (1,500 nodes, 4 per 30 kW rack); 948 QM9700 (376 leaves, 384
-    # ECMP-balanced spines, 188 cores); storage to the 10 GB/s per node target: 1,500 x 10 =
-    # 15,000 GB/s / 25 GB/s an appliance = 600; 50 CDUs by capacity (1,500 x 10.2 kW x 0.8 =
-    # 12,240 kW / 250 = 49, + 1 spare)
-    assert kinds["GPU"] == 375 and devices["hgx-h100-8"] == 1500
-    assert devices["qm9700"] == 376 + 384 + 188 and devices["pfs-appliance"] == 600
-    assert devices["cdu-inrack-250"] == 50
+    # 1,500 nodes and 14 hot spares (1,500 x 2.9e-3 x 3 days = 13.1 in repair at once): 1,514.
+    # 379 GPU racks (4 per 30 kW rack); 960 QM9700 (ceil(1,514 / 32) = 48 units x 8 rails =
+    # 384 leaves in 12 pods of 32, 384 ECMP-balanced spines, 384 x 32 / 64 = 192 cores);
+    # storage to the 10 GB/s per node target: 1,514 x 10 = 15,140 GB/s / 25 GB/s an appliance
+    # -> 606; 51 CDUs by capacity (1,514 x 10.2 kW x 0.8 = 12,354 kW / 250 -> 50, + 1 spare)
+    assert kinds["GPU"] == 379 and devices["hgx-h100-8"] == 1514
+    assert devices["qm9700"] == 384 + 384 + 192 and devices["pfs-appliance"] == 606
+    assert devices["cdu-inrack-250"] == 51
     assert 400 < len(plan.racks) < 600  # with the network, storage and CDU racks
 
 
