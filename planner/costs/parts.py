@@ -91,6 +91,33 @@ def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: f
     return per, forms[0].split()[0] if forms else FORM_FACTORS.get(int(gbps), "")
 
 
+def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = None) -> dict[tuple, tuple]:
+    """The optics of each device, from the cable schedule: (network, site, speed, medium) ->
+    (catalog transceiver or None, modules). The fibre links of one speed and medium at a device
+    fill its cages (``end_cages``), so a twin-port cage takes one module for two links; the
+    module reaches the longest of those runs (``module_part``). A site is the schedule's device
+    site (``CableSchedule.site_rack`` / ``site_u`` / ``site_device``). ``parts`` caches the part
+    chosen for each kind of end."""
+    parts = {} if parts is None else parts
+    ends: dict[tuple, list] = {}  # a device's cages of one network, speed and medium: ends, longest run
+    for (k, site), n in schedule.optical_ends().items():
+        kind = schedule.kinds[k]
+        group = ends.setdefault((kind.network, site, kind.gbps, kind.medium.name), [0, 0.0])
+        group[0] += n
+        group[1] = max(group[1], kind.medium.stock_m)
+    out: dict[tuple, tuple] = {}
+    for (network, site, gbps, medium), (n, reach) in ends.items():
+        device_type = schedule.site_device_type[site]
+        key = ("module", network, device_type, gbps, medium, reach)
+        chosen = parts.get(key)
+        if chosen is None:
+            per, form = end_cages(catalog.get(device_type), network, catalog, gbps)
+            chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
+        module, serves = chosen
+        out[(network, site, gbps, medium)] = (module, n if module is None else -(-n // serves))
+    return out
+
+
 def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -> list[BomLine]:
     """Cables by network, medium, speed and stock length, optics by network and module,
     from the cable schedule; runs to switches that are not placed at the fallback prices."""
@@ -98,14 +125,6 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
     cables: Counter = Counter()
     for kind, n in schedule.kind_counts():
         cables[(kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m)] += n
-    ends: dict[tuple, list] = {}  # a device's cages of one network, speed and medium: ends, longest run
-    for (k, site), n in schedule.optical_ends().items():
-        kind = schedule.kinds[k]
-        key = (kind.network, schedule.site_rack[site], schedule.site_u[site], schedule.site_device_type[site],
-               kind.gbps, kind.medium.name)
-        group = ends.setdefault(key, [0, 0.0])
-        group[0] += n
-        group[1] = max(group[1], kind.medium.stock_m)
     lines = []
     for (network, part, medium, gbps, stock), n in sorted(cables.items(), key=lambda kv: (
             list(CABLE_PREFIX).index(kv[0][0]), kv[0][1])):
@@ -116,17 +135,11 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
                                  f"Cable schedule: {n:,} runs of this medium and length. "))
     modules: Counter = Counter()
     missing: Counter = Counter()
-    for (network, _rack, _u, device_type, gbps, medium), (n, reach) in ends.items():
-        key = ("module", network, device_type, gbps, medium, reach)
-        chosen = parts.get(key)
-        if chosen is None:
-            per, form = end_cages(catalog.get(device_type), network, catalog, gbps)
-            chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
-        module, serves = chosen
+    for (network, _site, gbps, medium), (module, n) in end_modules(schedule, catalog, parts).items():
         if module is None:
             missing[(network, f"{gbps:g}G {'multimode' if medium == 'MMF' else 'single-mode'}")] += n
         else:
-            modules[(network, module.id)] += -(-n // serves)
+            modules[(network, module.id)] += n
     for (network, module_id), n in sorted(modules.items(), key=lambda kv: (list(OPTIC_PREFIX).index(kv[0][0]),
                                                                            kv[0][1])):
         m = catalog.components[module_id]

@@ -26,14 +26,13 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from planner.costs.bom import parts_bill
-from planner.costs.parts import schedule_lines
+from planner.costs.parts import end_modules
 from planner.export.netbox_existing import Existing, slugify
 from planner.export.netbox_files import (  # noqa: F401 - the export's file layout, named from here too
     CHUNK_ROWS, FILES, NetBoxExport, StreamedExport, check_export_folder, file_names,
 )
 from planner.export.netbox_power import power_rows
-from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, fit, unique_name
+from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, PART_ID, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
 from planner.network.fabric import plan_fabric
@@ -85,6 +84,8 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     rows = sorted({r.row for r in plan.racks if r.row})
     for row in rows:  # racks, devices and feeds name the row fitted the same way
         out.add("locations.csv", site=site, name=fit(row, NAME), slug=slugify(row), status="planned", description="row")
+    schedule = build_schedule(plan, catalog)
+    optics = end_modules(schedule, catalog)
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
     pdu = catalog.get(plan.settings.power.pdu_device)
     if pdu is not None and pdu not in used and plan.racks:
@@ -95,7 +96,9 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
               for d in used}
     models = {d.id: t.model if (t := types[d.id]) else fit(d.model, NAME) for d in used}
     roles = {c: have.roles.get(slugify(CATEGORY_TITLES[c]), CATEGORY_TITLES[c]) for c in {d.category for d in used}}
-    for vendor in dict.fromkeys(makers[d.id] for d in used):
+    optic_makers = {m.vendor: have.manufacturers.get(slugify(m.vendor), fit(m.vendor, NAME))
+                    for m, _ in optics.values() if m is not None}  # the transceivers' makers, as NetBox names them
+    for vendor in dict.fromkeys([makers[d.id] for d in used] + list(optic_makers.values())):
         if slugify(vendor) not in have.manufacturers:
             out.add("manufacturers.csv", name=vendor, slug=slugify(vendor))
     for category in dict.fromkeys(d.category for d in used):
@@ -157,7 +160,8 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     else:
         out.notes.append(f"no power feeds: the rack PDU '{plan.settings.power.pdu_device}' is not in the catalog")
     _cables(plan, catalog, out, device_name)
-    _scheduled_cables(plan, catalog, out, device_name)
+    _scheduled_cables(plan, schedule, out, device_name)
+    _transceivers(plan, schedule, optics, out, device_name, optic_makers)
     return out
 
 
@@ -231,20 +235,13 @@ CABLE_TYPES = {"DAC": "dac-passive", "ACC": "dac-active", "AOC": "aoc", "MMF": "
                "Cat6A": "cat6a"}
 
 
-def _scheduled_cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:
+def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, device_name: dict[str, str]) -> None:
     """The storage and management links of the cable schedule (``planner.network.cables``), each
     with its medium and stock length: storage NICs ("stor1", ...) and management ports ("mgmt")
     to the switches' ports in the schedule's order. A storage network shared with the compute
     fabric is left out (its ports are the fabric's)."""
     by_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): p.id for p in plan.placements}
     networks = {"management"} | ({"storage"} if plan.settings.fabric.storage_fabric == "separate" else set())
-    schedule = build_schedule(plan, catalog)
-    # NetBox imports optics as modules in module bays, which the device types do not declare:
-    # the export says what the bill of parts buys for these cables instead
-    modules = parts_bill(schedule_lines(schedule, catalog, plan.settings.costs), {}, catalog)["transceivers"]
-    if modules:
-        out.notes.append("transceivers to fit (not imported): " + ", ".join(
-            f"{n:,} x {catalog.components[i].model if i in catalog.components else i}" for i, n in modules.items()))
     for link in schedule.links:
         if link.network not in networks:
             continue
@@ -255,6 +252,34 @@ def _scheduled_cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_na
         a_port = MANAGEMENT_PORT if link.network == "management" else f"stor{link.a.port}"
         _cable(out, a, a_port, b, f"swp{link.b.port}", CABLE_TYPES[link.medium.name], link.tier,
                length_m=link.medium.stock_m)
+
+
+def _transceivers(plan: Plan, schedule, optics: dict, out: NetBoxExport, device_name: dict[str, str],
+                  makers: dict[str, str]) -> None:
+    """The optics as NetBox inventory items of the devices that hold them, as the bill of parts
+    counts them (``planner.costs.parts.end_modules``: the fibre links of one speed at a device fill
+    its cages, a twin-port module serving two): ``xcvr1``, ``xcvr2`` ... on each device, with
+    the catalog id as the part id. NetBox would hold them as modules only in module bays, which
+    the device types do not declare; an inventory item needs none."""
+    by_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): p.id for p in plan.placements}
+    held: Counter = Counter()
+    missing = Counter()
+    for (network, site, gbps, _medium), (module, n) in optics.items():
+        if module is None:
+            missing[f"{gbps:g}G {network}"] += n
+            continue
+        name = device_name.get(by_site.get((schedule.site_rack[site], schedule.site_u[site],
+                                            schedule.site_device[site]), ""))
+        if name is None:
+            continue
+        for _ in range(n):
+            held[name] += 1
+            out.add("inventory-items.csv", device=name, name=f"xcvr{held[name]}", manufacturer=makers[module.vendor],
+                    part_id=fit(module.id, PART_ID), description=fit(f"{network} transceiver: {module.model}",
+                                                                     DESCRIPTION))
+    if missing:
+        out.notes.append("transceivers without a catalog module (not exported): " + ", ".join(
+            f"{n:,} x {what}" for what, n in sorted(missing.items())))
 
 
 def _shares(total: int, n: int) -> list[int]:

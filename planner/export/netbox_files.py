@@ -39,6 +39,7 @@ FILES: dict[str, tuple[str, ...]] = {
     "interfaces.csv": ("device", "name", "type", "description"),
     "cables.csv": ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site", "side_b_device",
                    "side_b_type", "side_b_name", "type", "status", "label", "length", "length_unit"),
+    "inventory-items.csv": ("device", "name", "manufacturer", "part_id", "description"),
     "power-cables.csv": ("side_a_site", "side_a_device", "side_a_type", "side_a_name", "side_b_site",
                          "side_b_device", "side_b_type", "side_b_name", "type", "status", "label", "length",
                          "length_unit"),

@@ -3,7 +3,8 @@
 The limits are the ``max_length`` of NetBox's models (netbox/dcim/models/, NetBox 4.4):
 names of sites, locations, racks, manufacturers, roles, device types, power panels and feeds
 100 characters; device names and component names (interfaces, power ports, outlets) 64;
-slugs 100; descriptions 200 (every ``PrimaryModel`` and ``OrganizationalModel``); cable labels 100.
+slugs 100; descriptions 200 (every ``PrimaryModel`` and ``OrganizationalModel``); cable labels 100;
+an inventory item's part id 50.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ NAME = 100
 DEVICE_NAME = 64
 COMPONENT_NAME = 64
 DESCRIPTION = 200
+PART_ID = 50  # an inventory item's part_id
 LABEL = 100
 ELLIPSIS = "…"
 

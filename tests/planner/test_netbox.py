@@ -69,6 +69,9 @@ NETBOX_FIELDS = {
                     "description", "owner", "comments", "tags"},
                    {"side_a_type", "side_a_name", "side_b_type", "side_b_name"}),
 }
+NETBOX_FIELDS["inventory-items.csv"] = ({"device", "name", "label", "status", "role", "manufacturer", "parent",
+                                         "part_id", "serial", "asset_tag", "discovered", "description", "owner",
+                                         "tags", "component_type", "component_name"}, {"device", "name"})
 NETBOX_FIELDS["power-cables.csv"] = NETBOX_FIELDS["power-feed-cables.csv"] = NETBOX_FIELDS["cables.csv"]
 # NetBox's choices (netbox/dcim/choices.py) for the columns the export fills
 CHOICES = {("racks.csv", "status"): {"reserved", "available", "planned", "active", "deprecated"},
@@ -367,18 +370,47 @@ def test_storage_and_management_cables_with_their_lengths_match_the_bill(tmp_pat
                for c in cables)
 
 
-def test_the_export_names_the_transceivers_the_bill_buys(tmp_path, capsys):
+def test_the_devices_hold_the_transceivers_the_bill_buys_as_inventory_items(tmp_path):
     """medium: the bill of parts' modules (125 + 28 single-port SR4, 64 + 14 twin-port, by
-    hand in tests/planner/test_parts_bill.py) are the ones the NetBox export says to fit."""
+    hand in tests/planner/test_parts_bill.py) are inventory items of the devices that hold
+    them. By device, from the cage rule: a node's single-port ConnectX-7 cages take one SR4 per
+    fibre run: 8 compute rails + 2 storage ports on 14 nodes; the 2 nodes whose storage ports
+    are on 5 m copper (the 4 ACC storage runs) take their 8 rails, but node-16's last 3 rails are
+    on copper too: 8 and 5;
+    a QM9700 leaf's twin-port cages ceil(fibre ends / 2) = 8 (16 or 15 ends); the SN5600's
+    28 storage ends 14 twin-port; the spines (1.5 m DAC) none."""
     from planner.report.evaluate import evaluate
 
     catalog = default_catalog()
     plan = build_template("medium", catalog=catalog)
     save_plan(plan, tmp_path / "m.json")
-    capsys.readouterr()
     assert main(["export", str(tmp_path / "m.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
-    note = next(line for line in capsys.readouterr().out.splitlines() if "transceivers to fit" in line)
+    _, items = read(tmp_path / "nb", "inventory-items.csv")
     bill = evaluate(plan, catalog).cost.parts["transceivers"]
-    assert bill == {"xcvr-400g-osfp-sr4": 153, "xcvr-2x400g-osfp-sr8": 78}
-    for part_id, n in bill.items():
-        assert f"{n:,} x {catalog.components[part_id].model}" in note
+    assert Counter(i["part_id"] for i in items) == bill == {"xcvr-400g-osfp-sr4": 153, "xcvr-2x400g-osfp-sr8": 78}
+    _, devices = read(tmp_path / "nb", "devices.csv")
+    kind = {d["name"]: d["device_type"] for d in devices}
+    held = Counter(i["device"] for i in items)
+    nodes = sorted(n for n, t in kind.items() if catalog["hgx-h100-8"].model in t)
+    assert len(nodes) == 16 and sorted(held[n] for n in nodes) == [5, 8] + [8 + 2] * 14
+    leaves = [n for n in held if kind[n] == catalog["qm9700"].model]
+    assert len(leaves) == 8 and all(held[n] == 8 for n in leaves)  # the 2 spines hold none
+    assert [held[n] for n in held if kind[n] == catalog["sn5600-400"].model] == [14]
+    # each row names a device of the export, a manufacturer it writes, and a name unique on its device
+    _, makers = read(tmp_path / "nb", "manufacturers.csv")
+    assert {i["manufacturer"] for i in items} <= {m["name"] for m in makers}
+    assert len({(i["device"], i["name"]) for i in items}) == len(items)
+
+
+def test_gb200_inventory_items_are_the_bills_transceivers(tmp_path):
+    """gb200-nvl72-su: the same count of each module in NetBox as in the bill of parts
+    (check's cost.parts, counted by hand per tier in tests/planner/test_parts_bill.py)."""
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    plan = build_template("gb200-nvl72-su", catalog=catalog)
+    save_plan(plan, tmp_path / "p.json")
+    assert main(["export", str(tmp_path / "p.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
+    _, items = read(tmp_path / "nb", "inventory-items.csv")
+    bill = evaluate(plan, catalog).cost.parts["transceivers"]
+    assert bill and Counter(i["part_id"] for i in items) == bill

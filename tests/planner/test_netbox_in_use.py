@@ -180,6 +180,15 @@ class NetBox:
 
     _power_cables = _power_feed_cables = _cables
 
+    def _inventory_items(self, rows):
+        for r in rows:  # InventoryItemImportForm: the device by name alone; unique (device, parent, name)
+            if r["manufacturer"] and r["manufacturer"] not in self.manufacturers:
+                raise Refused(f"manufacturer {r['manufacturer']} not found")
+            key = (*self._device(r["device"]), "inventory-items", r["name"])
+            if key in self.components:
+                raise Refused(f"inventory item {key} already exists")
+            self.components[key] = r
+
     # -- what NetBox shows --------------------------------------------------------------------
     def rack_power_utilisation(self, site: str, rack: str) -> float:
         """Rack.get_power_utilization: the allocated draw of the power ports cabled to the
