@@ -64,6 +64,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         raise DesignError(f"system: the catalog has no GPU system '{intent.system}' (GPU systems: {systems})")
     findings: list[Finding] = []
     settings = _settings(intent, catalog)
+    _match_fabric(settings, intent, system, catalog, findings)
     nodes = node_count(intent, system, findings, settings, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
@@ -104,6 +105,47 @@ def default_switch(catalog: Catalog, tech_id: str) -> str | None:
     """The first catalog switch that speaks the fabric technology at its line rate."""
     found = switches_for(catalog, tech_id)
     return found[0].id if found else None
+
+
+def fabric_for_nics(system: DeviceType, catalog: Catalog) -> str | None:
+    """The fabric technology the system's compute NICs speak at their line rate, with a catalog
+    switch for it: InfiniBand for InfiniBand NICs; for Ethernet NICs plain RoCE before
+    Spectrum-X (which needs NVIDIA SuperNICs), RoCE before TCP. None for a system without
+    compute NICs, or whose NICs no catalog switch serves."""
+    nics = system.compute_nics()
+    if not nics or len({(n.technology, n.gbps) for n in nics}) != 1:
+        return None
+    tech, rate = nics[0].technology, nics[0].gbps
+    fits = [t for t in TECHNOLOGIES.values() if t.switch_technology == tech and t.line_rate_gbps == rate
+            and default_switch(catalog, t.id)]
+    order = {"ib": 0, "roce": 1, "tcp": 2}
+    fits.sort(key=lambda t: (order.get(t.transport, 3), t.id.startswith("spx")))
+    return fits[0].id if fits else None
+
+
+def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog,
+                  findings: list[Finding]) -> None:
+    """A compute fabric the system's NICs speak, at their rate, unless the intent names the
+    fabric or its switch: the default 400G InfiniBand would leave 800G NICs trained down
+    (network.nic.faster_than_switch) or Ethernet NICs on InfiniBand switches (network.nic.technology)."""
+    named = intent.settings.get("fabric", {})
+    if intent.fabric is not None or intent.switch is not None or "technology" in named or "switch_device" in named:
+        return
+    current = TECHNOLOGIES[settings.fabric.technology]
+    nics = system.compute_nics()
+    if not nics or all(n.technology == current.switch_technology and n.gbps == current.line_rate_gbps for n in nics):
+        return
+    tech = fabric_for_nics(system, catalog)
+    if tech is None:
+        return
+    switch = catalog[default_switch(catalog, tech)]
+    settings.fabric = settings.fabric.model_copy(update={"technology": tech, "switch_device": switch.id,
+                                                         "sharp": TECHNOLOGIES[tech].sharp_capable})
+    findings.append(Finding(
+        "info", "design.fabric.nics",
+        f"fabric: {system.model}'s compute NICs are {nics[0].gbps:g} Gb/s {nics[0].technology}: the compute fabric "
+        f"is {TECHNOLOGIES[tech].title} on {switch.title} switches, the fabric those NICs speak at their rate "
+        f"(not the default {current.title})"))
 
 
 def _match_storage_switch(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog) -> None:

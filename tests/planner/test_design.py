@@ -182,3 +182,32 @@ def test_a_rack_scale_systems_spares_are_whole_systems():
     assert "2.7 of the job's 40 rack-scale systems" in note.message and "whole systems" in note.message
     goodput = evaluate(result.plan, CAT).sections["goodput"]
     assert (goodput["job_gpus"], goodput["node_failures_per_repair"]) == (2880, pytest.approx(2.675, abs=0.001))
+
+
+@pytest.mark.parametrize("system,tech,switch", [
+    # HGX B300: eight 800 Gb/s ConnectX-8 InfiniBand NICs (NVIDIA HGX B300 datasheet): XDR on Quantum-X800
+    ("hgx-b300-8", "ib800", "q3400"),
+    # GB300 NVL72: 72 ConnectX-8 at 800 Gb/s, one per GPU (NVIDIA GB300 NVL72 datasheet)
+    ("gb300-nvl72", "ib800", "q3400"),
+    # MI355X platform: eight 400 Gb/s Ethernet NICs (AMD Pensando Pollara 400): RoCE on a 400GbE switch
+    ("amd-mi355x-8", "eth400_roce", "sn5600-400"),
+    # DGX A100: eight 200 Gb/s ConnectX-6 HDR NICs (NVIDIA DGX A100 datasheet): the 128-port NDR200 split
+    ("dgx-a100", "ib200", "qm9700-ndr200"),
+])
+def test_without_a_fabric_in_the_intent_the_fabric_is_the_one_the_nics_speak(system, tech, switch):
+    d = design(Intent(system=system, gpus=576), CAT)
+    fabric = d.plan.settings.fabric
+    assert (fabric.technology, fabric.switch_device) == (tech, switch)
+    assert "design.fabric.nics" in {f.code for f in d.findings}
+    report = evaluate(d.plan, CAT)
+    assert report.counts_by_severity()["error"] == 0
+    assert not {f.code for f in report.findings} & {"network.nic.technology", "network.nic.faster_than_switch"}
+
+
+def test_a_fabric_the_intent_names_is_kept():
+    d = design(Intent(system="hgx-b300-8", gpus=64, fabric="ib400"), CAT)
+    assert d.plan.settings.fabric.technology == "ib400"
+    assert "design.fabric.nics" not in {f.code for f in d.findings}
+    # the default matches the nodes' NICs: nothing changes, nothing said
+    d = design(Intent(system="hgx-h100-8", gpus=64), CAT)
+    assert d.plan.settings.fabric.technology == "ib400" and "design.fabric.nics" not in {f.code for f in d.findings}
