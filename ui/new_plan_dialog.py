@@ -68,6 +68,9 @@ class NewPlanDialog(QDialog):
         for value, text in (("auto", "What the system needs"), ("air", "Air"), ("liquid", "Liquid")):
             self.cooling.addItem(text, value)
         self.fabric = QComboBox()
+        self.fabric.addItem("What the NICs speak", "auto")
+        self.fabric.setToolTip("Auto: the fabric the GPU system's compute NICs speak at their rate, with a catalog "
+                               "switch for it (InfiniBand NICs: InfiniBand; Ethernet NICs: RoCE)")
         for tech in typing.get_args(FabricTech):
             self.fabric.addItem(TECHNOLOGIES[tech].title, tech)
         self.model = QComboBox()
@@ -192,7 +195,7 @@ class NewPlanDialog(QDialog):
             self.gpus.setValue(t.nodes * (system.gpus if system else 1))
             self.rack_kw.setValue(t.gpu_rack.power_cap_kw or s.get("facility", {}).get("default_rack_cap_kw", 30.0))
             self._set(self.cooling, "auto")
-            self._set(self.fabric, s.get("fabric", {}).get("technology", "ib400"))
+            self._set(self.fabric, t.fabric or s.get("fabric", {}).get("technology", "auto"))
             self._set(self.model, s.get("workload", {}).get("model", "custom"))
             self.train_tokens_b.setValue(s.get("workload", {}).get("train_tokens_b", 15_000))
             self._fill_more(t)
@@ -225,7 +228,8 @@ class NewPlanDialog(QDialog):
         """The intent's fields from the widgets; over a template, only the fields changed since."""
         values = {self.system: ("system", self.system.currentData()), self.gpus: ("gpus", self.gpus.value()),
                   self.rack_kw: ("rack_kw", self.rack_kw.value()), self.cooling: ("cooling", self.cooling.currentData()),
-                  self.fabric: ("fabric", self.fabric.currentData()), self.model: ("model", self.model.currentData()),
+                  self.fabric: ("fabric", None if self.fabric.currentData() == "auto" else self.fabric.currentData()),
+                  self.model: ("model", self.model.currentData()),
                   self.train_tokens_b: ("train_tokens_b", self.train_tokens_b.value()),
                   self.write_s: ("checkpoint_write_s", self.write_s.value() or None),
                   self.capacity_tb: ("storage_capacity_tb", self.capacity_tb.value() or None),

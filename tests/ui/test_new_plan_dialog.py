@@ -34,8 +34,9 @@ def test_the_b200_intent_previews_its_totals_and_designs_without_errors(qtbot):
 def test_a_template_fills_the_fields_and_a_changed_field_overrides_it(qtbot):
     dialog = NewPlanDialog(CAT, template="medium")
     qtbot.addWidget(dialog)
-    # medium: 16 nodes x 8 H100 = 128 GPUs on NDR400.
-    assert dialog.gpus.value() == 128 and dialog.fabric.currentData() == "ib400"
+    # medium: 16 nodes x 8 H100 = 128 GPUs, on the fabric their 400G InfiniBand NICs speak: NDR400.
+    assert dialog.gpus.value() == 128 and dialog.fabric.currentData() == "auto"
+    assert dialog.design.plan.settings.fabric.technology == "ib400"
     assert dialog.preview.text().startswith("128 GPUs in 16 nodes")
     dialog.gpus.setValue(256)
     dialog.refresh()
@@ -103,3 +104,18 @@ def test_a_template_fills_the_more_fields(qtbot):
     assert dialog.changes() == {}
     dialog.floor_rating.setValue(900)
     assert dialog.changes() == {"floor_rating_kg_m2": 900}
+
+
+def test_the_fabric_defaults_to_what_the_nics_speak(qtbot):
+    dialog = NewPlanDialog(CAT, template="")
+    qtbot.addWidget(dialog)
+    assert dialog.fabric.currentData() == "auto" and "NICs" in dialog.fabric.toolTip()
+    # HGX B300: eight 800 Gb/s ConnectX-8 InfiniBand NICs: 800G InfiniBand (XDR) on Quantum-X800
+    choose(dialog, "hgx-b300-8", 512, 60)
+    dialog.refresh()
+    assert dialog.changes()["fabric"] is None
+    assert dialog.design.plan.settings.fabric.technology == "ib800"
+    assert "0 errors" in dialog.preview.text()
+    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))  # named: kept, and its error shown
+    dialog.refresh()
+    assert dialog.design.plan.settings.fabric.technology == "ib400" and "0 errors" not in dialog.preview.text()
