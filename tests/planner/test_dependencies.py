@@ -33,8 +33,10 @@ def imported_top_level() -> dict[str, str]:
 
 
 def test_every_imported_package_is_declared_and_every_declared_one_imported():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    # the program's dependencies, and the optional extras it imports only when asked (Ray: cluster)
     declared = {re.split(r"[<>=!~ \[;]", d, maxsplit=1)[0].lower()
-                for d in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]}
+                for d in project["dependencies"] + project["optional-dependencies"]["cluster"]}
     third_party = {m: f for m, f in imported_top_level().items()
                    if m not in OWN and m not in sys.stdlib_module_names and m != "__future__"}
     used = {DISTRIBUTION.get(m, m).lower() for m in third_party}
