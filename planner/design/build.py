@@ -386,15 +386,12 @@ class _Layout:
         return fields
 
     def place(self, device: str, count: int, spec: RackSpec, fill: list[str] | None, label: str,
-              max_per_rack: int | None = None, move: list[str] | None = None) -> list[str]:
-        """Auto-place ``count`` of ``device`` into ``fill``, then new racks built to ``spec``
-        (``move``: placed devices to move there instead of new ones); the new racks' ids."""
+              max_per_rack: int | None = None) -> list[str]:
         if count <= 0:
             return []
         before = {r.id for r in self.plan.racks}
         command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix,
-                            new_rack_fields=self.rack_fields(spec), label_prefix=label, max_per_rack=max_per_rack,
-                            move=move)
+                            new_rack_fields=self.rack_fields(spec), label_prefix=label, max_per_rack=max_per_rack)
         try:
             self.changes = self.changes | command.do(self.plan, self.catalog)
             self.done.append(command)

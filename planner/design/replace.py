@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from planner.design.build import DesignError, _Layout
 from planner.design.intent import Intent, RackSpec
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.plan.autoplace import rack_limits, rack_load
+from planner.plan.autoplace import AutoPlace, rack_limits, rack_load
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, _device_type
 from planner.plan.model import Plan
@@ -115,22 +115,35 @@ class ReplaceDevices(Command):
         self._refitted = [(p.id, p.rack, p.u) for p in chosen]
         new_racks: list[str] = []
         if displaced:
-            layout = _Layout(plan, catalog, Intent(system=to.id, nodes=len(displaced)), to, len(displaced))
-            targets = [r.id for r in plan.racks if cooling_problem(r, to) is None and any(
-                q.id not in displaced and q.device in catalog and _same_kind(catalog[q.device], to)
-                for q in plan.rack_members(r.id).values())]
             try:
-                new_racks = layout.place(to.id, len(displaced), _new_rack_spec(layout, to), targets, "",
-                                         move=displaced)
-            except DesignError as exc:
+                new_racks = self._move_out(plan, catalog, to, displaced)
+            except (CommandError, DesignError) as exc:
                 self._restore(plan)
-                raise CommandError(f"the replaced devices that no longer fit cannot be moved: {exc}") from None
-            self._moves, self._moved = list(layout.done), layout.changes
+                self._before, self._refitted = [], []
+                n = len(displaced)
+                fit = "fits its rack" if n == 1 else "fit their racks"
+                raise CommandError(f"{_count(n, _COUNTED[device_kind(to)])} no longer {fit} and cannot be moved: "
+                                   f"{exc}") from None
         moved_within = {pid for (pid, _, rack, u), (_, rack2, u2) in zip(self._before, self._refitted)
                         if (rack, u) != (rack2, u2)}
         refitted = {rack for pid, _, rack, _ in self._before if pid in moved_within or pid in displaced}
         self.summary = ReplaceSummary(len(chosen), device_kind(to), len(refitted), len(displaced), len(new_racks))
         return self._changes(plan)
+
+    def _move_out(self, plan, catalog, to: DeviceType, displaced: list[str]) -> list[str]:
+        """Move the devices that no longer fit to racks of their kind with room, then to new
+        racks built as the design builds them for that kind; the new racks' ids."""
+        layout = _Layout(plan, catalog, Intent(system=to.id, nodes=len(displaced)), to, len(displaced))
+        spec = _new_rack_spec(layout, to)
+        targets = [r.id for r in plan.racks if cooling_problem(r, to) is None and any(
+            q.id not in displaced and q.device in catalog and _same_kind(catalog[q.device], to)
+            for q in plan.rack_members(r.id).values())]
+        before = {r.id for r in plan.racks}
+        move = AutoPlace(to.id, len(displaced), racks=targets, new_rack_prefix=spec.prefix,
+                         new_rack_fields=layout.rack_fields(spec), move=displaced)
+        self._moved = move.do(plan, catalog)
+        self._moves = [move]
+        return [r.id for r in plan.racks if r.id not in before]
 
     def _chosen(self, plan, catalog, to: DeviceType):
         if self.from_device is not None:
