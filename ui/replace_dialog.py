@@ -35,7 +35,7 @@ class ReplaceDialog(QDialog):
         self.to_type = QComboBox()
         self.to_type.setToolTip("The catalog type they become: types of the same kind only (a node for a node, "
                                 "a switch for a switch, storage for storage, a CDU for a CDU)")
-        self.whole_plan = QRadioButton("&Whole plan")
+        self.whole_plan = QRadioButton("Whole &plan")
         self.whole_plan.setToolTip("Every device of the type in the plan")
         self.in_selection = QRadioButton("&Selection")
         self.in_selection.setToolTip("Only the selected devices of the type")
