@@ -56,6 +56,8 @@ def _distribution(res) -> str:
 
 class Inspector(QWidget):
     editRackRequested = Signal(str)
+    selectRequested = Signal(str)
+    """Select this device again (a replaced device may have moved to another rack)."""
 
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
@@ -216,10 +218,14 @@ class Inspector(QWidget):
 
         def chosen(index: int) -> None:
             target = choice.itemData(index)
-            if target != device_id and not doc.apply(ReplaceDevices(target, placements=[pid])):
-                blocked = choice.blockSignals(True)  # refused: the device keeps its type
-                choice.setCurrentIndex(choice.findData(device_id))
-                choice.blockSignals(blocked)
+            if target == device_id:
+                return
+            if doc.apply(ReplaceDevices(target, placements=[pid])):
+                self.selectRequested.emit(pid)
+                return
+            blocked = choice.blockSignals(True)  # refused: the device keeps its type
+            choice.setCurrentIndex(choice.findData(device_id))
+            choice.blockSignals(blocked)
 
         choice.activated.connect(chosen)
         return choice

@@ -111,6 +111,7 @@ class MainWindow(FileActions, QMainWindow):
         self.view.replaceRequested.connect(self.replace_devices)
         self.view.propertiesRequested.connect(lambda: (self.inspector_dock.show(), self.inspector_dock.raise_()))
         self.inspector.editRackRequested.connect(self.edit_rack)
+        self.inspector.selectRequested.connect(self.view.select)
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
         self.checks.findingActivated.connect(self.view.select)
         self.checks.helpRequested.connect(self.show_guide)

@@ -44,6 +44,8 @@ def test_the_inspector_type_choice_replaces_the_device_as_one_undo_step(window, 
     _choose_in_popup(qtbot, choice, "dgx-b200")
     assert node1.device == "dgx-b200"
     assert plan.rack(node1.rack).name == "GPU-05" and node1.u == 1  # 31 kW would be over the 30 kW cap
+    assert window.view.selected_devices() == [node1.id]  # still selected where it went
+    assert window.inspector.heading.text() == "node-1" and window.inspector.fields["type"].currentData() == "dgx-b200"
     assert doc.undo_stack.count() == steps + 1
     assert doc.undo_stack.undoText() == f"Replace {H100} with DGX B200"
     window.undo_action.trigger()
