@@ -86,7 +86,7 @@ class ReplaceDevices(Command):
         self._label = f"Replace with {to_device}"
         self._before: list[tuple[str, str, str, int]] = []  # (id, device, rack, u) of each replaced device
         self._refitted: list[tuple[str, str, int]] = []  # (id, rack, u) after the re-fit in place
-        self._moves: list[Command] = []  # the auto-place that moved the devices that no longer fit
+        self._move: AutoPlace | None = None  # the auto-place that moved the devices that no longer fit
         self._moved = ChangeSet()  # what it touched
 
     @property
@@ -142,7 +142,7 @@ class ReplaceDevices(Command):
         move = AutoPlace(to.id, len(displaced), racks=targets, new_rack_prefix=spec.prefix,
                          new_rack_fields=layout.rack_fields(spec), move=displaced)
         self._moved = move.do(plan, catalog)
-        self._moves = [move]
+        self._move = move
         return [r.id for r in plan.racks if r.id not in before]
 
     def _chosen(self, plan, catalog, to: DeviceType):
@@ -192,8 +192,8 @@ class ReplaceDevices(Command):
             p = plan.placement(pid)
             p.device = self.to_device
             plan.relocate(pid, rack, u)
-        for c in self._moves:
-            c.do(plan, catalog)
+        if self._move is not None:
+            self._move.do(plan, catalog)
         return self._changes(plan)
 
     def _restore(self, plan) -> None:
@@ -203,8 +203,8 @@ class ReplaceDevices(Command):
 
     def undo(self, plan, catalog):
         changes = self._changes(plan)
-        for c in reversed(self._moves):
-            c.undo(plan, catalog)
+        if self._move is not None:
+            self._move.undo(plan, catalog)
         self._restore(plan)
         return changes
 

@@ -185,3 +185,37 @@ def test_compatible_types_are_of_the_same_kind(catalog):
     assert "gb200-nvl72" not in nodes and "qm9700" not in nodes and "gb200-compute-tray" not in nodes
     assert [d.id for d in compatible_types(catalog, "gb200-nvl72")] == ["gb200-nvl72", "gb300-nvl72"]
     assert all(d.category == "cdu" for d in compatible_types(catalog, "cdu-inrack-250"))
+
+
+def test_when_the_moved_devices_fit_no_new_rack_nothing_changes(medium, catalog):
+    # New racks capped at 5 kW (and air racks at 5 kW too) take no 10 kW DGX B200: the 4
+    # that no longer fit their racks cannot go anywhere, so the whole replacement is refused.
+    from planner.plan.commands import SetSetting
+    history = History(medium, catalog)
+    history.apply(SetSetting("facility", "default_rack_cap_kw", 5.0))
+    before = medium.model_dump()
+    command = ReplaceDevices("dgx-b200", from_device="hgx-h100-8")
+    with pytest.raises(CommandError) as refused:
+        history.apply(command)
+    assert str(refused.value) == ("4 nodes no longer fit their racks and cannot be moved: one DGX B200 (10 kW, 10U) "
+                                  "does not fit an empty 42U rack capped at 5 kW")
+    assert medium.model_dump() == before and len(history.done) == 1
+
+
+def test_a_selection_of_mixed_types_is_named_by_count(medium, catalog):
+    # node-1 (HGX H100) with ib-1 is refused (a node and a switch). node-1 as a DGX H100 (8U,
+    # 7 kW): U1-U8 would overlap node-2 (U5-U8); the lowest free 8U is U17 (U5-U16 taken).
+    # Then node-1 (DGX H100, U17) and node-2 (HGX H100, U5) as DGX H200 (8U, 7 kW): same power,
+    # 4 x 7 = 28 of 30 kW; node-2 first (lower U) cannot keep U5 (U5-U12 overlaps node-3 at
+    # U9), takes U1 (U1-U8 free with both lifted); node-1 keeps U17.
+    node1, node2, ib1 = (next(p for p in medium.placements if p.label == n) for n in ("node-1", "node-2", "ib-1"))
+    history = History(medium, catalog)
+    with pytest.raises(CommandError):
+        history.apply(ReplaceDevices("dgx-h200", placements=[node1.id, ib1.id]))
+    history.apply(ReplaceDevices("dgx-h100", placements=[node1.id]))
+    assert node1.u == 17
+    command = ReplaceDevices("dgx-h200", placements=[node1.id, node2.id])
+    history.apply(command)
+    assert history.label == "Replace 2 devices with DGX H200"
+    assert medium.rack(node1.rack).name == "GPU-01" and node2.rack == node1.rack
+    assert (node1.u, node2.u) == (17, 1)
