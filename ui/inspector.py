@@ -213,8 +213,12 @@ class Inspector(QWidget):
             choice.addItem(t.title, t.id)
             choice.setItemData(choice.count() - 1, type_text(t), Qt.ItemDataRole.ToolTipRole)
         choice.setCurrentIndex(choice.findData(device_id))
-        choice.setToolTip("Choose another type of the same kind to replace this device with it; the rack is "
-                          "re-fitted by power, cooling and height (Edit > Replace all … with … for many)")
+        # as wide as the inspector, not as its longest type name; the tooltip has the name whole
+        choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        choice.setMinimumContentsLength(12)
+        choice.setToolTip(f"{choice.currentText()}\n\nChoose another type of the same kind to replace this device "
+                          "with it; the rack is re-fitted by power, cooling and height (Edit > Replace all … with … "
+                          "for many)")
 
         def chosen(index: int) -> None:
             target = choice.itemData(index)
