@@ -47,6 +47,8 @@ class AutoPlace(Command):
         self._title = d.title
         if not 0 <= self.count <= 1_000_000:
             raise CommandError("auto-place takes 0 to 1,000,000 devices")
+        if self.move is not None and len(self.move) != self.count:
+            raise CommandError(f"auto-place was given {len(self.move):,} devices to move for {self.count:,} slots")
         basis = plan.settings.facility.power_basis
         p_milliwatts = round(d.power_w(basis) * 1000)
         self._labels = LabelSeries(plan, self.label_prefix) if self.label_prefix else None
