@@ -8,13 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
+from planner.design.replace import ReplaceDevices, compatible_types
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
 from ui import fmt
 from ui.document import Document
 from ui.form_grid import FormGrid
+from ui.rack_dialogs import type_text
 
 
 def _value(text: str) -> QLabel:
@@ -54,6 +56,8 @@ def _distribution(res) -> str:
 
 class Inspector(QWidget):
     editRackRequested = Signal(str)
+    selectRequested = Signal(str)
+    """Select this device again (a replaced device may have moved to another rack)."""
 
     def __init__(self, doc: Document, parent=None):
         super().__init__(parent)
@@ -164,7 +168,10 @@ class Inspector(QWidget):
         d = doc.catalog.get(p().device)
         self.heading.setText(p().label or p().id)
         self._updates.append(lambda: self.heading.setText(p().label or p().id))
-        self._text("type", "Type", lambda: d.title if d else f"unknown type '{p().device}'")
+        if d is None:
+            self._text("type", "Type", lambda: f"unknown type '{p().device}'")
+        else:
+            self._row("type", "Type", self._type_choice(pid, d.id))
         label = _line_edit(p().label)
         label.setPlaceholderText(pid)
         label.editingFinished.connect(lambda: label.text() != p().label and doc.apply(EditDevice(pid, label.text())))
@@ -196,6 +203,36 @@ class Inspector(QWidget):
             if d.price_source:
                 self._row("price_source", "Where the price comes from", _value(d.price_source), wide=True)
             self._row("source", "Where the figures come from", _value(d.source), wide=True)
+
+    def _type_choice(self, pid: str, device_id: str) -> QComboBox:
+        """The device's type among the catalog types of its kind: choosing another replaces it
+        (the rack re-fitted; the device moves when it no longer fits there), one undo step."""
+        doc = self.doc
+        choice = QComboBox()
+        for t in compatible_types(doc.catalog, device_id):
+            choice.addItem(t.title, t.id)
+            choice.setItemData(choice.count() - 1, type_text(t), Qt.ItemDataRole.ToolTipRole)
+        choice.setCurrentIndex(choice.findData(device_id))
+        # as wide as the inspector, not as its longest type name; the tooltip has the name whole
+        choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        choice.setMinimumContentsLength(12)
+        choice.setToolTip(f"{choice.currentText()}\n\nChoose another type of the same kind to replace this device "
+                          "with it; the rack is re-fitted by power, cooling and height (Edit > Replace all … with … "
+                          "for many)")
+
+        def chosen(index: int) -> None:
+            target = choice.itemData(index)
+            if target == device_id:
+                return
+            if doc.apply(ReplaceDevices(target, placements=[pid])):
+                self.selectRequested.emit(pid)
+                return
+            blocked = choice.blockSignals(True)  # refused: the device keeps its type
+            choice.setCurrentIndex(choice.findData(device_id))
+            choice.blockSignals(blocked)
+
+        choice.activated.connect(chosen)
+        return choice
 
     def _show_rack(self, rid: str) -> None:
         doc = self.doc

@@ -32,6 +32,7 @@ from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor
 from ui.rack_navigation import VIEW_KEYS
 from ui.rack_view import RackView
+from ui.replace_dialog import ReplaceDialog
 from ui.settings_panel import SettingsPanel
 from ui.summary_strip import SummaryStrip
 from ui.variants import VariantControls
@@ -108,8 +109,10 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.view.hint.connect(lambda text: self.statusBar().showMessage(text, 5000))
         self.view.editRackRequested.connect(self.edit_rack)
         self.view.autoPlaceRequested.connect(lambda rid: self.auto_place([rid]))
+        self.view.replaceRequested.connect(self.replace_devices)
         self.view.propertiesRequested.connect(lambda: (self.inspector_dock.show(), self.inspector_dock.raise_()))
         self.inspector.editRackRequested.connect(self.edit_rack)
+        self.inspector.selectRequested.connect(self.view.select)
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
         self.checks.findingActivated.connect(self.view.select)
         self.checks.helpRequested.connect(self.show_guide)
@@ -210,6 +213,10 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.auto_place_action = self._action("Auto-&place nodes…", lambda: self.auto_place(
             [self.view.selected_rack()] if self.view.selected_rack() else None), QKeySequence("Ctrl+P"),
             sp.SP_MediaSeekForward, "Place N nodes, filling racks to their power cap")
+        self.replace_action = self._action(
+            "Replace &all … with …", self.replace_devices, QKeySequence("Ctrl+H"),
+            tip="Replace every device of one type (in the plan or the selection) with another type of the same "
+                "kind; racks are re-fitted by power, cooling and height, as one undo step")
         self.zoom_in_action = self._action("Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.StandardKey.ZoomIn)
         self.zoom_out_action = self._action("Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.StandardKey.ZoomOut)
         self.zoom_height_action = self._action("Fit rack &height", self.view.zoom_to_rack_height, QKeySequence("Ctrl+9"))
@@ -282,6 +289,7 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         edit.addActions([self.undo_action, self.redo_action])
         edit.addSeparator()
         edit.addAction(self.view.delete_action)
+        edit.addAction(self.replace_action)
         edit.addSeparator()
         edit.addAction(self.preferences_action)
         racks = bar.addMenu("&Racks")
@@ -393,6 +401,11 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
 
     def auto_place(self, racks: list[str] | None) -> AutoPlaceDialog:
         dialog = AutoPlaceDialog(self.doc, racks, self)
+        dialog.open()
+        return dialog
+
+    def replace_devices(self) -> ReplaceDialog:
+        dialog = ReplaceDialog(self.doc, self.view.selected_devices(), self)
         dialog.open()
         return dialog
 

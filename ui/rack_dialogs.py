@@ -22,6 +22,11 @@ RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap"
                "depth_mm": "Depth", "rear_door_hx": "Rear-door heat exchanger"}
 
 
+def type_text(d) -> str:
+    """How a device type reads in a choice: its name, height and typical power."""
+    return f"{d.title} — {d.u_height}U, {fmt.watts(d.power_typical_w)} typical"
+
+
 def form_dialog_layout(dialog: QDialog, form, intro: QLabel | None = None) -> tuple[QLabel, QDialogButtonBox]:
     """Lay ``dialog`` out as an optional intro, ``form``, a hidden red line for a refused
     entry and OK / Cancel (wired to accept / reject); returns the line and the buttons."""
@@ -107,7 +112,7 @@ class AutoPlaceDialog(QDialog):
         self.setWindowTitle("Auto-place nodes")
         self.device = QComboBox()
         for d in doc.catalog.by_category("gpu_server"):
-            self.device.addItem(f"{d.title} — {d.u_height}U, {fmt.watts(d.power_typical_w)} typical", d.id)
+            self.device.addItem(type_text(d), d.id)
         self.count = QSpinBox(minimum=1, maximum=100_000, value=4)
         names = ", ".join(doc.plan.rack(r).name for r in racks or [] if doc.plan.rack(r))
         where = QLabel(f"Fills {names} first, then adds racks as needed, up to each rack's power cap."

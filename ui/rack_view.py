@@ -62,6 +62,8 @@ class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
     editRackRequested = Signal(str)
     autoPlaceRequested = Signal(str)
     propertiesRequested = Signal()
+    replaceRequested = Signal()
+    """Replace all … with … for the selected devices' type."""
     visibleAreaChanged = Signal()
     """The part of the floor on screen moved or was zoomed (the overview follows it)."""
     floorChanged = Signal(object)
@@ -301,6 +303,7 @@ class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
                 self.select(device_item.placement_id)
             menu.addAction("Duplicate", lambda: self.duplicate(device_item.placement_id))
             menu.addAction("Remove", self.remove_selection)
+            menu.addAction("Replace all … with …", self.replaceRequested.emit)
             menu.addSeparator()
             menu.addAction("Properties…", self.propertiesRequested.emit)
         elif rack_item is not None:

@@ -11,19 +11,23 @@ from __future__ import annotations
 from typing import Any
 
 from planner.plan.changes import ChangeSet
-from planner.plan.commands import (AddDevice, AddRack, Command, CommandError, Macro, _device_type, _RackNamer)
+from planner.plan.commands import (AddDevice, AddRack, Command, CommandError, Macro, MoveDevice, _device_type,
+                                   _RackNamer)
 from planner.plan.names import LabelSeries
 from planner.plan.space import lowest_free_u
 
 
 class AutoPlace(Command):
     """Place ``count`` devices of one type, filling racks to their power cap on the plan's
-    basis (and to their height), first the given racks, then new racks as needed."""
+    basis (and to their height), first the given racks, then new racks as needed. With ``move``
+    (ids of placed devices of that type) the slots found take those devices, moved, instead
+    of new ones."""
 
     def __init__(self, device: str, count: int, *, racks: list[str] | None = None, new_rack_prefix: str = "Rack",
                  new_rack_fields: dict[str, Any] | None = None, label_prefix: str = "",
-                 max_per_rack: int | None = None):
+                 max_per_rack: int | None = None, move: list[str] | None = None):
         self.device, self.count = device, count
+        self.move = move
         self.max_per_rack = max_per_rack  # at most this many into each given rack (one CDU a rack)
         self.racks = racks
         self.new_rack_prefix = new_rack_prefix
@@ -43,9 +47,12 @@ class AutoPlace(Command):
         self._title = d.title
         if not 0 <= self.count <= 1_000_000:
             raise CommandError("auto-place takes 0 to 1,000,000 devices")
+        if self.move is not None and len(self.move) != self.count:
+            raise CommandError(f"auto-place was given {len(self.move):,} devices to move for {self.count:,} slots")
         basis = plan.settings.facility.power_basis
         p_milliwatts = round(d.power_w(basis) * 1000)
         self._labels = LabelSeries(plan, self.label_prefix) if self.label_prefix else None
+        self._moved = 0
         done: list[Command] = []
         remaining = self.count
         try:
@@ -88,22 +95,19 @@ class AutoPlace(Command):
         rack = plan.rack(rack_id)
         if rack is None:
             raise CommandError(f"there is no rack '{rack_id}'")
-        facility = plan.settings.facility
-        basis = facility.power_basis
-        members = [catalog[p.device] for p in plan.rack_members(rack_id).values() if p.device in catalog]
-        used_milliwatts = sum(round(m.power_w(basis) * 1000) for m in members)
-        used_g = sum(round(m.weight_kg * 1000) for m in members)
-        cap_kw = rack.power_cap_kw if rack.cooling != "air" else min(rack.power_cap_kw,
-                                                                      air_limit_kw(facility, rack.rear_door_hx))
-        cap_g = round(min(rack.max_weight_kg, floor_limit_kg(rack, plan.settings.floor)) * 1000)
-        cap_milliwatts, d_g = round(cap_kw * 1e6), round(d.weight_kg * 1000)
+        cap_milliwatts, cap_g = rack_limits(plan, rack)
+        used_milliwatts, used_g = rack_load(plan, catalog, rack_id)
+        d_g = round(d.weight_kg * 1000)
         placed = 0
         while placed < want and used_milliwatts + p_milliwatts <= cap_milliwatts and used_g + d_g <= cap_g:
             u = lowest_free_u(plan, catalog, rack, d.u_height)
             if u is None:
                 break
-            label = self._labels.next() if self._labels else ""
-            add = AddDevice(d.id, rack_id, u, label=label)
+            if self.move is not None:
+                add: Command = MoveDevice(self.move[self._moved], rack_id, u)
+                self._moved += 1
+            else:
+                add = AddDevice(d.id, rack_id, u, label=self._labels.next() if self._labels else "")
             add.do(plan, catalog)
             done.append(add)
             used_milliwatts += p_milliwatts
@@ -116,6 +120,26 @@ class AutoPlace(Command):
         for c in reversed(self._done):
             changes = changes | c.undo(plan, catalog)
         return changes
+
+
+def rack_limits(plan, rack) -> tuple[int, int]:
+    """What a rack may hold, as (milliwatts on the plan's power basis, grams of devices): its
+    power cap (for an air-cooled rack no more than the air limit) and the lower of its weight
+    rating and what the floor carries under it. Integers, so a fill adds up exactly."""
+    facility = plan.settings.facility
+    cap_kw = rack.power_cap_kw if rack.cooling != "air" else min(rack.power_cap_kw,
+                                                                  air_limit_kw(facility, rack.rear_door_hx))
+    cap_g = round(min(rack.max_weight_kg, floor_limit_kg(rack, plan.settings.floor)) * 1000)
+    return round(cap_kw * 1e6), cap_g
+
+
+def rack_load(plan, catalog, rack_id: str, ignore: frozenset[str] | set[str] = frozenset()) -> tuple[int, int]:
+    """What a rack holds, as (milliwatts on the plan's power basis, grams), the placements in
+    ``ignore`` left out."""
+    basis = plan.settings.facility.power_basis
+    members = [catalog[p.device] for p in plan.rack_members(rack_id).values()
+               if p.device in catalog and p.id not in ignore]
+    return (sum(round(m.power_w(basis) * 1000) for m in members), sum(round(m.weight_kg * 1000) for m in members))
 
 
 def floor_limit_kg(rack, floor) -> float:
