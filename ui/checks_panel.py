@@ -189,8 +189,8 @@ class ChecksPanel(QListView):
         self.clicked.connect(self._activated)
         self.activated.connect(self._activated)
         self.title = "Checks"
-        self._build_fix_bar()
         self._rows = FindingRows()  # the rows as segments, to follow a drop by its change set
+        self._build_fix_bar()
 
     def _build_fix_bar(self) -> None:
         """Fix (the selected finding) and Fix all, in a bar above the rows (in the view's
@@ -216,11 +216,17 @@ class ChecksPanel(QListView):
     def _update_fix_bar(self) -> None:
         finding = self.currentIndex().data(FINDING_ROLE)
         self.fix_button.setEnabled(finding is not None and bool(fixable([finding])))
-        count = len(fixable(self.doc.report.findings)) if self.doc is not None else 0
+        count = self._fixable_count()
         self.fix_all_button.setEnabled(count > 0)
         self.fix_all_button.setText(f"Fix all ({count})" if count else "Fix all")
         self.fix_button.setToolTip(f"Fix: {finding.remedy.label}" if self.fix_button.isEnabled()
                                    else "The selected finding has no automatic remedy")
+
+    def _fixable_count(self) -> int:
+        """The shown findings that carry a remedy. The rows the list shows are the report's
+        findings: building ``Report.findings`` again after each edit would visit every rack
+        (about 1 ms at frontier-100k's 2,468 racks)."""
+        return len(fixable(self._rows.rows)) if self.doc is not None else 0
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
@@ -255,7 +261,7 @@ class ChecksPanel(QListView):
         menu = QMenu(self)
         if self.doc is not None and fixable([finding]):
             menu.addAction(f"Fix: {finding.remedy.label}", lambda: self.fix(finding))
-        count = len(fixable(self.doc.report.findings)) if self.doc is not None else 0
+        count = self._fixable_count()
         if count:
             menu.addAction(f"Fix all ({count} with a remedy)", self.fix_all)
         menu.addAction(f"What {finding.code} means", lambda: self.helpRequested.emit(finding.code))
