@@ -119,6 +119,7 @@ class MainWindow(FileActions, QMainWindow):
             view.on_changed(None, doc.report)
         self._update_title()
         self._restore_layout()
+        doc.settle()
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
