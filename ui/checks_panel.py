@@ -1,8 +1,8 @@
 """Every finding of the report with a severity icon; clicking one selects its rack or device.
 
 The list is a ``QListView`` over ``FindingsModel``: the view draws only the rows on
-screen, each one line high (a long text ends in an ellipsis; its tooltip has it whole). After an edit the model removes the rows of the findings that went
-and inserts the new ones (``beginRemoveRows``/``beginInsertRows``), so the rows of the
+screen, each one line high (a long text ends in an ellipsis; its tooltip has it whole).
+After an edit the model removes the rows of the findings that went and inserts the new ones (``beginRemoveRows``/``beginInsertRows``), so the rows of the
 findings that stay keep their selection and the list its scroll position. After a drop
 the change set says which rows can have changed (``planner.report.finding_rows``);
 otherwise the model compares the report's findings with its rows.
