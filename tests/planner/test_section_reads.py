@@ -8,6 +8,7 @@ import pytest
 
 from planner.costs.section import SCHEDULE_READS
 from planner.facility.power import evaluate_rack
+from planner.goodput.section import CURVE_READS, plan_curve
 from planner.hardware.catalog import default_catalog
 from planner.network.cables import build_schedule
 from planner.design.templates import build_template
@@ -122,3 +123,15 @@ def test_the_cable_schedule_and_rack_shapes_read_what_they_declare():
     for rack in plan.racks:
         evaluate_rack(_Plan(plan, reads), rack, CATALOG)
     assert reads - {"layout"} <= set(RACK_READS)  # the layout: the shape, the memo's key
+
+
+@pytest.mark.parametrize("template", ["medium", "frontier-100k"])
+def test_the_goodput_curve_reads_what_it_declares_and_not_the_costs(template):
+    # kept apart from its section: a drop that changes a rack's PDUs changes the cost, not the curve
+    plan = build_template(template, catalog=CATALOG)
+    report = evaluate(plan, CATALOG)
+    reads: set[str] = set()
+    curve = plan_curve(_Context(plan, report, report.sections, reads))
+    assert curve == report.sections["goodput"].curve and curve
+    assert reads <= set(CURVE_READS)
+    assert not {"totals", "cost", "workload", "settings.costs"} & set(CURVE_READS)

@@ -120,3 +120,21 @@ def test_the_findings_model_shows_the_new_list_and_keeps_the_rows_of_findings_in
     if [k for k in old if k in both] == [k for k in new if k in both]:  # the findings that stay keep their order
         assert all(rows[k].isValid() and rows[k].data() == f"finding {k}" for k in both)
     assert not any(rows[k].isValid() for k in set(old) - both)  # a row that went is not kept for another
+
+
+def test_a_long_finding_is_one_row_as_wide_as_the_list_and_its_tooltip_has_the_whole_text(qtbot):
+    from ui.checks_panel import ChecksPanel
+
+    long_text = "Rack GPU-01 draws 35.0 kW (nameplate) against its 30 kW cap (5.0 kW over); " * 6
+    short = Finding("warning", "power.nameplate_over_cap", "Rack GPU-02 is close to its cap", "rack-2")
+    checks = ChecksPanel()
+    qtbot.addWidget(checks)
+    checks.resize(420, 200)
+    checks.findings.set_findings([short, Finding("error", "rack.power.over_cap", long_text, "rack-1")])
+    checks.show()
+    qtbot.waitExposed(checks)
+    first, second = (checks.visualRect(checks.findings.index(i)) for i in (0, 1))
+    assert second.height() == first.height() < 2 * checks.fontMetrics().height() + 4  # one line each
+    assert second.width() == checks.viewport().width()  # cut at the list's edge, no sideways scrolling
+    assert not checks.horizontalScrollBar().isVisible()
+    assert checks.findings.index(1).data(Qt.ItemDataRole.ToolTipRole).startswith(long_text)
