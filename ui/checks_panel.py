@@ -2,10 +2,14 @@
 
 The list is a ``QListView`` over ``FindingsModel``: the view draws only the rows on
 screen, each one line high (a long text ends in an ellipsis; its tooltip has it whole).
-After an edit the model removes the rows of the findings that went and inserts the new ones (``beginRemoveRows``/``beginInsertRows``), so the rows of the
-findings that stay keep their selection and the list its scroll position. After a drop
-the change set says which rows can have changed (``planner.report.finding_rows``);
-otherwise the model compares the report's findings with its rows.
+After an edit the model removes the rows of the findings that went and inserts the new
+ones (``beginRemoveRows``/``beginInsertRows``), so the rows of the findings that stay keep
+their selection and the list its scroll position. After a drop the change set says which
+rows can have changed (``planner.report.finding_rows``); otherwise the model compares the
+report's findings with its rows.
+
+Why it is long: the model, its one-line row delegate and the list with its Fix / Fix all
+bar and context menu are one view of the findings; the remedies themselves are the core's.
 """
 
 from __future__ import annotations
