@@ -71,6 +71,12 @@ def run_batch(base_json: str, catalog, points: list[dict[str, Any]]) -> list[dic
     return rows
 
 
+def _first_line(exc: BaseException) -> str:
+    """The first line of a Ray error (its message; a remote traceback follows), or its type."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def connect(ray, address: str | None, workers: int | None) -> bool:
     """Join the cluster at ``address``, or start a local Ray of ``workers`` CPUs; True when
     this sweep started it (and so shuts it down)."""
@@ -84,8 +90,7 @@ def connect(ray, address: str | None, workers: int | None) -> bool:
             ray.init(num_cpus=min(max(1, workers or available_cores()), available_cores()), **options)
     except Exception as exc:  # noqa: BLE001 - Ray's own connection and start errors, in one line
         where = f"the Ray cluster at {address}" if address else "a local Ray"
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise SweepError(f"could not start the sweep on {where}: {first}") from None
+        raise SweepError(f"could not start the sweep on {where}: {_first_line(exc)}") from None
     return True
 
 
@@ -121,8 +126,7 @@ def run_sweep_ray(base, grid: Grid, *, address: str | None = None, catalog_files
                 try:
                     results[i] = ray.get(ref)
                 except Exception as exc:  # noqa: BLE001 - retries spent: the batch's points say so
-                    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                    results[i] = [problem_row(p, f"lost on the Ray cluster: {first}") for p in batches[i]]
+                    results[i] = [problem_row(p, f"lost on the Ray cluster: {_first_line(exc)}") for p in batches[i]]
                 done += len(results[i])
             if progress is not None and finished:
                 progress(done, total)

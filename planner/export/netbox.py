@@ -160,8 +160,11 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     else:
         out.notes.append(f"no power feeds: the rack PDU '{plan.settings.power.pdu_device}' is not in the catalog")
     _cables(plan, catalog, out, device_name)
-    _scheduled_cables(plan, schedule, out, device_name)
-    _transceivers(plan, schedule, optics, out, device_name, optic_makers)
+    # a schedule site (rack name, U, label) -> its device's NetBox name
+    at_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): device_name[p.id]
+               for p in plan.placements if p.id in device_name}
+    _scheduled_cables(plan, schedule, out, at_site)
+    _transceivers(schedule, optics, out, at_site, optic_makers)
     return out
 
 
@@ -235,18 +238,17 @@ CABLE_TYPES = {"DAC": "dac-passive", "ACC": "dac-active", "AOC": "aoc", "MMF": "
                "Cat6A": "cat6a"}
 
 
-def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, device_name: dict[str, str]) -> None:
+def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, at_site: dict[tuple, str]) -> None:
     """The storage and management links of the cable schedule (``planner.network.cables``), each
     with its medium and stock length: storage NICs ("stor1", ...) and management ports ("mgmt")
     to the switches' ports in the schedule's order. A storage network shared with the compute
     fabric is left out (its ports are the fabric's)."""
-    by_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): p.id for p in plan.placements}
     networks = {"management"} | ({"storage"} if plan.settings.fabric.storage_fabric == "separate" else set())
     for link in schedule.links:
         if link.network not in networks:
             continue
-        a = device_name.get(by_site.get((link.a.rack, link.a.u, link.a.device), ""))
-        b = device_name.get(by_site.get((link.b.rack, link.b.u, link.b.device), ""))
+        a = at_site.get((link.a.rack, link.a.u, link.a.device))
+        b = at_site.get((link.b.rack, link.b.u, link.b.device))
         if a is None or b is None:
             continue
         a_port = MANAGEMENT_PORT if link.network == "management" else f"stor{link.a.port}"
@@ -254,22 +256,20 @@ def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, device_name: dict
                length_m=link.medium.stock_m)
 
 
-def _transceivers(plan: Plan, schedule, optics: dict, out: NetBoxExport, device_name: dict[str, str],
+def _transceivers(schedule, optics: dict, out: NetBoxExport, at_site: dict[tuple, str],
                   makers: dict[str, str]) -> None:
     """The optics as NetBox inventory items of the devices that hold them, as the bill of parts
     counts them (``planner.costs.parts.end_modules``: the fibre links of one speed at a device fill
     its cages, a twin-port module serving two): ``xcvr1``, ``xcvr2`` ... on each device, with
     the catalog id as the part id. NetBox would hold them as modules only in module bays, which
     the device types do not declare; an inventory item needs none."""
-    by_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): p.id for p in plan.placements}
     held: Counter = Counter()
     missing = Counter()
     for (network, site, gbps, _medium), (module, n) in optics.items():
         if module is None:
             missing[f"{gbps:g}G {network}"] += n
             continue
-        name = device_name.get(by_site.get((schedule.site_rack[site], schedule.site_u[site],
-                                            schedule.site_device[site]), ""))
+        name = at_site.get((schedule.site_rack[site], schedule.site_u[site], schedule.site_device[site]))
         if name is None:
             continue
         for _ in range(n):

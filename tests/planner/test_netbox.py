@@ -379,14 +379,8 @@ def test_the_devices_hold_the_transceivers_the_bill_buys_as_inventory_items(tmp_
     on copper too: 8 and 5;
     a QM9700 leaf's twin-port cages ceil(fibre ends / 2) = 8 (16 or 15 ends); the SN5600's
     28 storage ends 14 twin-port; the spines (1.5 m DAC) none."""
-    from planner.report.evaluate import evaluate
-
     catalog = default_catalog()
-    plan = build_template("medium", catalog=catalog)
-    save_plan(plan, tmp_path / "m.json")
-    assert main(["export", str(tmp_path / "m.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
-    _, items = read(tmp_path / "nb", "inventory-items.csv")
-    bill = evaluate(plan, catalog).cost.parts["transceivers"]
+    items, bill = _items_and_bill(tmp_path, "medium", catalog)
     assert Counter(i["part_id"] for i in items) == bill == {"xcvr-400g-osfp-sr4": 153, "xcvr-2x400g-osfp-sr8": 78}
     _, devices = read(tmp_path / "nb", "devices.csv")
     kind = {d["name"]: d["device_type"] for d in devices}
@@ -405,12 +399,16 @@ def test_the_devices_hold_the_transceivers_the_bill_buys_as_inventory_items(tmp_
 def test_gb200_inventory_items_are_the_bills_transceivers(tmp_path):
     """gb200-nvl72-su: the same count of each module in NetBox as in the bill of parts
     (check's cost.parts, counted by hand per tier in tests/planner/test_parts_bill.py)."""
+    items, bill = _items_and_bill(tmp_path, "gb200-nvl72-su", default_catalog())
+    assert bill and Counter(i["part_id"] for i in items) == bill
+
+
+def _items_and_bill(tmp_path, template: str, catalog):
+    """The inventory items of the template's NetBox export (in tmp_path/nb), and the bill's
+    transceivers by catalog id."""
     from planner.report.evaluate import evaluate
 
-    catalog = default_catalog()
-    plan = build_template("gb200-nvl72-su", catalog=catalog)
+    plan = build_template(template, catalog=catalog)
     save_plan(plan, tmp_path / "p.json")
     assert main(["export", str(tmp_path / "p.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
-    _, items = read(tmp_path / "nb", "inventory-items.csv")
-    bill = evaluate(plan, catalog).cost.parts["transceivers"]
-    assert bill and Counter(i["part_id"] for i in items) == bill
+    return read(tmp_path / "nb", "inventory-items.csv")[1], evaluate(plan, catalog).cost.parts["transceivers"]
