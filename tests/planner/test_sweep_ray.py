@@ -200,8 +200,15 @@ def test_killing_the_sweep_process_leaves_nothing_running(tmp_path):
     started: list[int] = []
     try:
         assert parent.stdout.readline() == "running\n"
-        started = descendants(parent.pid)  # the local Ray: its services, its workers, the batches running
-        assert any(title(p).startswith("ray::run_batch") for p in started)
+        # The local Ray: its services, its workers, the batches running. A worker is titled
+        # ray::run_batch only while it runs one (ray::IDLE between two), so look until one is.
+        deadline = time.monotonic() + GENEROUS_S
+        started, running = [], False
+        while not running and time.monotonic() < deadline:
+            started = sorted(set(started) | set(descendants(parent.pid)))
+            running = any(title(p).startswith("ray::run_batch") for p in started)
+            time.sleep(0 if running else 0.05)
+        assert running
         parent.send_signal(signal.SIGKILL)
         parent.wait(timeout=GENEROUS_S)
         # The workers and Ray's core services end at once, with their parent (Ray's fate sharing).
