@@ -49,7 +49,7 @@ class RackPowerChart(ChartView):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.axis = CategoryAxis("bottom", min_px=64)
-        self.plot = self.add_plot(left="Power per rack", bottom="Rack",
+        self.plot = self.add_plot(left="Power", bottom="Rack",
                                   axis_items={"bottom": self.axis, "left": UnitAxis("left", "kW")})
         self.plot.setMouseEnabled(x=True, y=False)
         self.rack_ids: list[str] = []
