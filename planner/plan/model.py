@@ -157,6 +157,24 @@ def unknown_hall(rack: Rack, halls) -> str:
             f"(halls: {known})")
 
 
+def hall_ids_of(buildings: list[Building]) -> list[str]:
+    """Every hall's id in campus order (buildings in order, their halls in order; no buildings:
+    the default hall); refuses a building or hall id used twice."""
+    if not buildings:
+        return [DEFAULT_HALL_ID]
+    seen: set[str] = set()
+    halls: dict[str, None] = {}
+    for b in buildings:
+        if b.id in seen:
+            raise ValueError(f"building id '{b.id}' is used twice")
+        seen.add(b.id)
+        for h in b.halls:
+            if h.id in halls:
+                raise ValueError(f"hall id '{h.id}' is used twice (hall ids are unique across the campus)")
+            halls[h.id] = None
+    return list(halls)
+
+
 class Variant(_Doc):
     """A named variant of the plan, stored as what it overrides of the base variant: settings
     fields, racks and devices added or changed (whole records, by id), ids removed, and the
@@ -231,21 +249,8 @@ class Plan(_Doc):
         return self
 
     def hall_ids(self) -> list[str]:
-        """Every hall's id in campus order (buildings in order, their halls in order); refuses
-        a building or hall id used twice."""
-        if not self.buildings:
-            return [DEFAULT_HALL_ID]
-        buildings: set[str] = set()
-        halls: dict[str, None] = {}
-        for b in self.buildings:
-            if b.id in buildings:
-                raise ValueError(f"building id '{b.id}' is used twice")
-            buildings.add(b.id)
-            for h in b.halls:
-                if h.id in halls:
-                    raise ValueError(f"hall id '{h.id}' is used twice (hall ids are unique across the campus)")
-                halls[h.id] = None
-        return list(halls)
+        """Every hall's id in campus order (``hall_ids_of``)."""
+        return hall_ids_of(self.buildings)
 
     @property
     def variant_names(self) -> list[str]:

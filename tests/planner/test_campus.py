@@ -8,7 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from planner.facility.floor import campus_spots, floor_layout, floor_spots
+from planner.hardware.catalog import default_catalog
 from planner.plan.campus import campus_of
+from planner.plan.commands import AddRack, CommandError, History
+from planner.plan.hall_commands import MoveRacksToHall, SetBuildings
 from planner.plan.fileio import PlanLoadError, load_plan, plan_from_json, plan_to_json
 from planner.plan.model import Building, Hall, Plan, Rack
 from planner.plan.variants import resolve_variant, switch_to
@@ -84,3 +88,90 @@ def test_racks_group_by_hall_in_campus_order_with_empty_halls():
                 racks=[Rack(id="r1", name="1", hall="B1"), Rack(id="r2", name="2"), Rack(id="r3", name="3", hall="B1")])
     by_hall = campus_of(plan).racks_by_hall(plan.racks)
     assert {k: [r.id for r in v] for k, v in by_hall.items()} == {"A1": ["r2"], "A2": [], "B1": ["r1", "r3"]}
+
+
+# -- the floor of each hall and the campus coordinates ---------------------------------
+
+def _two_buildings(**rack_fields) -> Plan:
+    """Building A at the campus origin with halls A1 (at A's origin) and A2 (30 m into A);
+    building B at (200, 50) with hall B1 at (10, 5) inside it. Racks 600 x 1,200 mm."""
+    return Plan(
+        buildings=[Building(id="A", name="Building A", halls=[Hall(id="A1", name="Hall A1"),
+                                                               Hall(id="A2", name="Hall A2", y_m=30.0)]),
+                   Building(id="B", name="Building B", x_m=200.0, y_m=50.0,
+                            halls=[Hall(id="B1", name="Hall B1", x_m=10.0, y_m=5.0)])],
+        racks=[Rack(id="r1", name="A1-1", row="R1", **rack_fields),
+               Rack(id="r2", name="A1-2", row="R1", hall="A1", **rack_fields),
+               Rack(id="r3", name="A2-1", row="R1", hall="A2", **rack_fields),
+               Rack(id="r4", name="B1-1", row="R1", hall="B1", **rack_fields),
+               Rack(id="r5", name="A1-3", row="R2", hall="A1", **rack_fields)])
+
+
+def test_rows_never_span_halls_and_each_hall_starts_its_own_floor():
+    plan = _two_buildings()
+    spots = floor_spots(plan, plan.settings.floor)
+    # row "R1" of hall A1 holds r1, r2; r3 and r4 stand in rows "R1" of their own halls, first in them
+    assert [(spots[i].hall, spots[i].row, spots[i].position) for i in ("r1", "r2", "r3", "r4", "r5")] == [
+        ("A1", 0, 0), ("A1", 0, 1), ("A2", 0, 0), ("B1", 0, 0), ("A1", 1, 0)]
+    layout = floor_layout(plan, plan.settings.floor, hall="A1")
+    assert [row.racks for row in layout.rows] == [("r1", "r2"), ("r5",)] and len(layout.aisles) == 1
+    every = floor_layout(plan, plan.settings.floor)
+    assert len(every.rows) == 4 and len(every.aisles) == 1  # no aisle from one hall to the next
+
+
+def test_campus_spots_add_the_hall_and_building_origins():
+    plan = _two_buildings()
+    s = plan.settings.floor
+    spots = campus_spots(plan)
+    # along a row: centre of the first 0.6 m rack at 0.3 m, the second at 0.9 m; the first row at y 0
+    assert (spots["r1"].x_m, spots["r1"].y_m, spots["r2"].x_m) == (pytest.approx(0.3), 0.0, pytest.approx(0.9))
+    # r5 in A1's second row: the pitch is depth + cold aisle = 1.2 m + the cold aisle
+    assert spots["r5"].y_m == pytest.approx(1.2 + s.cold_aisle_mm / 1000)
+    # A2's origin is 30 m into building A; B1 is building B (200, 50) + its own (10, 5)
+    assert (spots["r3"].x_m, spots["r3"].y_m) == (pytest.approx(0.3), pytest.approx(30.0))
+    assert (spots["r4"].building, spots["r4"].hall) == ("B", "B1")
+    assert (spots["r4"].x_m, spots["r4"].y_m) == (pytest.approx(210.3), pytest.approx(55.0))
+    assert (spots["r4"].hall_x_m, spots["r4"].hall_y_m) == (pytest.approx(0.3), 0.0)
+
+
+# -- the commands ---------------------------------------------------------------------
+
+def test_moving_racks_to_a_hall_is_one_undoable_step_that_relays_the_floor():
+    plan = _two_buildings()
+    history = History(plan, default_catalog())
+    changes = history.apply(MoveRacksToHall(["r1", "r4"], "A2"))
+    assert changes.racks == {"r1", "r4"} and changes.structure
+    assert [campus_of(plan).hall_id(plan.rack(i)) for i in ("r1", "r3", "r4")] == ["A2", "A2", "A2"]
+    assert [floor_spots(plan, plan.settings.floor)[i].position for i in ("r1", "r3", "r4")] == [0, 1, 2]
+    history.undo()
+    assert [plan.rack(i).hall for i in ("r1", "r4")] == ["", "B1"]
+
+
+@pytest.mark.parametrize("command, message", [
+    (lambda: MoveRacksToHall(["r1"], "Z9"), "the plan has no hall 'Z9' (halls: Hall A1 (A1), Hall A2 (A2), Hall B1 (B1))"),
+    (lambda: MoveRacksToHall(["nope"], "A1"), "there is no rack 'nope'"),
+    (lambda: SetBuildings([{"id": "A", "name": "A", "halls": [{"id": "A1", "name": "A1"}]}]),
+     "rack 'A2-1' (Base) stands in hall 'A2', which the new buildings do not have"),
+    (lambda: SetBuildings([{"id": "A", "name": "A", "halls": [{"id": "A1", "name": "A1"}, {"id": "A1", "name": "B"}]}]),
+     "hall id 'A1' is used twice"),
+    (lambda: AddRack("New", hall="Q"), "is in hall 'Q', which the plan's buildings do not have"),
+])
+def test_campus_edits_that_cannot_hold_are_refused_and_change_nothing(command, message):
+    plan = _two_buildings()
+    before = plan.model_dump()
+    with pytest.raises(CommandError) as info:
+        History(plan, default_catalog()).apply(command())
+    assert message in str(info.value)
+    assert plan.model_dump() == before
+
+
+def test_new_buildings_are_a_campus_change_and_undo_brings_the_old_ones_back():
+    plan = _two_buildings()
+    history = History(plan, default_catalog())
+    new = [b.model_dump() for b in plan.buildings]
+    new[1]["halls"].append({"id": "B2", "name": "Hall B2", "power_limit_kw": 500.0})
+    changes = history.apply(SetBuildings(new))
+    assert changes.campus and changes.needs_full
+    assert list(campus_of(plan).halls) == ["A1", "A2", "B1", "B2"]
+    history.undo()
+    assert list(campus_of(plan).halls) == ["A1", "A2", "B1"]
