@@ -15,8 +15,11 @@ token) at b bytes per value (FP8: weights and KV cache in 8 bits, TensorRT-LLM's
   tokens' activations across the g GPUs: t = max((W_read + k x KV x context) / (g x B x
   u), 2 N_active k / (g x F x e)) + 2 L x (latency + 2 (g-1)/g x k h 2 bytes / busbw),
   W_read = min(N, k x N_active) x b (a mixture-of-experts batch touches more experts);
-- prefill (TTFT) of a prompt of p tokens: 2 N_active p / (g x F x e) plus its all-reduces,
-  e from the prefill GEMMs' shapes (``kernels``) unless the user set one figure;
+- prefill (TTFT) of a prompt of p tokens: its weight GEMMs, 2 N_active p / (g x F x e), and
+  its causal attention, 4 L p^2 h counted FLOPs (PaLM's count, forward only) / (g x BF16
+  peak x FlashAttention's efficiency at p), over the step calibration, plus its
+  all-reduces; e from the prefill GEMMs' shapes (``kernels``: FP8 GEMMs reach less of
+  their peak than BF16) unless the user set one figure for both;
 - continuous batching at the operating batch k (``inference_batch``, or the largest that
   meets the TPOT target and fits the KV cache): requests/s per replica = 1 / (prefill +
   output tokens x t / k); GPUs for a target = ceil(target / that) x g.
@@ -29,7 +32,7 @@ from dataclasses import dataclass
 
 from planner.settings import WorkloadSettings
 from planner.workload.activations import ACTIVATION_BYTES  # 16-bit between layers, also under FP8 weights
-from planner.workload.kernels import STEP_CALIBRATION, matmul_efficiency
+from planner.workload.kernels import STEP_CALIBRATION, attention_efficiency, matmul_efficiency
 from planner.workload.models import ModelShape
 
 # Databricks / MosaicML, "LLM Inference Performance Engineering: Best Practices" (2023): model
@@ -107,6 +110,23 @@ def decode_step_s(model: ModelShape, batch: int, context: int, *, gpus: int, ban
     return max(memory_s, compute_s) + tp_allreduce_s(model, batch, gpus, allreduce_gbs)
 
 
+def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak_tflops: float,
+                      bandwidth_tbs: float | None, efficiency: float) -> float:
+    """Weight GEMMs and causal attention of one prompt (module docstring). Attention runs in
+    16 bits on BF16 peak (half the FP8 peak), at FlashAttention's measured efficiency for
+    the prompt's length (``kernels``; the forward-and-backward curve, so if anything slow),
+    or at the user's one efficiency figure."""
+    p = w.prompt_tokens
+    gemm_s = 2.0 * model.active_params * p / (gpus * peak_tflops * 1e12 * efficiency)
+    attention_flops = 4.0 * model.layers * p * p * model.hidden
+    bf16 = peak_tflops / 2.0 if w.precision == "fp8" else peak_tflops
+    if w.mfu is not None:
+        return gemm_s + attention_flops / (gpus * peak_tflops * 1e12 * w.mfu)
+    attn = attention_efficiency(model, seq_len=p, flash=w.flash_attention, bf16_tflops=bf16,
+                                bandwidth_tbs=bandwidth_tbs)
+    return gemm_s + attention_flops / (gpus * bf16 * 1e12 * attn * STEP_CALIBRATION)
+
+
 def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, bandwidth_tbs: float | None,
                    peak_tflops: float, allreduce_gbs: float | None = None) -> InferenceResult:
     g = w.inference_gpus_per_replica
@@ -149,8 +169,8 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
                     hi = mid - 1
             batch = lo
     t = step(batch)
-    prefill = (2.0 * model.active_params * w.prompt_tokens / (g * peak_tflops * 1e12 * eff)
-               + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs))
+    prefill = prefill_compute_s(w, model, gpus=g, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
+                                efficiency=eff) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
     rps = 1.0 / (prefill + w.output_tokens * t / batch)
     needed = None
     if w.requests_per_s:

@@ -11,6 +11,7 @@ from planner.plan.commands import History, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.settings import WorkloadSettings
 from planner.workload.inference import size_inference, tp_allreduce_s
+from planner.workload.kernels import STEP_CALIBRATION, matmul_efficiency
 from planner.workload.models import PRESETS
 
 CAT = default_catalog()
@@ -52,6 +53,27 @@ def test_an_operating_batch_sets_tpot_and_throughput():
     too_many = size_inference(w.model_copy(update={"inference_batch": 10_000}), m, memory_gb=80,
                               bandwidth_tbs=H100_TBS, peak_tflops=H100_TF)
     assert too_many.batch == too_many.max_concurrent_sequences == 351 and too_many.batch_limited_by_memory
+
+
+def test_a_long_prompt_pays_for_its_causal_attention():
+    # Llama 3 70B FP8, one 2,048-token prompt on one H100, the user's kernel efficiency 0.5 for
+    # every kernel: weight GEMMs 2 x 70.6e9 x 2,048 = 2.892e14 FLOPs and attention 4 x 80 x
+    # 2,048^2 x 8,192 = 1.0995e16 counted FLOPs (PaLM), at 0.5 x 1,979 TFLOP/s: 0.3033 s.
+    m = PRESETS["llama3-70b"]
+    w = WorkloadSettings(model="llama3-70b", inference=True, precision="fp8", prompt_tokens=2048, mfu=0.5)
+    gemms = 2 * m.active_params * 2048
+    attention = 4 * 80 * 2048**2 * 8192
+    got = size_inference(w, m, memory_gb=80, bandwidth_tbs=H100_TBS, peak_tflops=2 * H100_TF)
+    assert got.prefill_s == pytest.approx((gemms + attention) / (0.5 * 2 * H100_TF * 1e12), rel=1e-9)
+    # From the shapes: attention in 16 bits at FlashAttention-2's H100 rate for 2,048 tokens
+    # (26% of 989 TFLOP/s counting what runs; causal runs half the counted FLOPs: 52%), over
+    # the step calibration, on top of the GEMMs: 1.0995e16 / (989e12 x 0.52 x c).
+    shaped = w.model_copy(update={"mfu": None})
+    gemm_eff = STEP_CALIBRATION * matmul_efficiency(m, tokens=2048, tp=1, ep=1, peak_tflops=2 * H100_TF,
+                                                    bandwidth_tbs=H100_TBS, value_bytes=1.0)
+    expected = gemms / (2 * H100_TF * 1e12 * gemm_eff) + attention / (H100_TF * 1e12 * 0.52 * STEP_CALIBRATION)
+    got = size_inference(shaped, m, memory_gb=80, bandwidth_tbs=H100_TBS, peak_tflops=2 * H100_TF)
+    assert got.prefill_s == pytest.approx(expected, rel=1e-9)
 
 
 def inference_report(**workload):

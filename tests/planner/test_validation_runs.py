@@ -18,13 +18,12 @@ from tests.planner.validation_runs import DOC, INFERENCE_RUNS, RUNS, check_json,
 
 
 # Held-out runs outside their goal, with the error the table shows and why: the planner's
-# interleaved bubble for 8 micro-batches per replica on 16 stages (15 / (4 x 8 + 15) = 32 %)
+# interleaved bubble for 16 micro-batches per replica on 16 stages (15 / (4 x 16 + 15) = 19 %)
 # is larger than Meta's schedule achieved.
 # Serving: the 7B decode at batch 112 runs faster than 60 % of HBM bandwidth (the batch-1
-# utilisation the planner assumes); the 70B prefill at FP8 reaches less of the FP8 peak than
-# the BF16 GEMM curve gives it.
-KNOWN_MISSES = {"Llama 3 405B, 16,384 H100": 0.15, "Llama 2 7B FP8 serving, 1 H100": 0.25,
-                "Llama 2 70B FP8 serving, 1 H200": 0.30}
+# utilisation the planner assumes): 112 x 2,048 tokens in 33.6 s read 40.6 GB a step at
+# about 74 % of 3.35 TB/s.
+KNOWN_MISSES = {"Llama 3 405B, 16,384 H100": 0.15, "Llama 2 7B FP8 serving, 1 H100": 0.25}
 
 
 def test_calibration_apart_from_at_least_six_held_out_runs_from_1b_to_400b_and_a_moe():
@@ -140,7 +139,7 @@ def test_the_small_model_runs_need_the_shape_model():
 
 def test_the_step_calibration_is_fitted_on_the_calibration_runs_alone(reports):
     """STEP_CALIBRATION is the geometric mean fit of the runs marked calibration: their
-    predictions over their published figures average 1 (to the rounding of 0.76, ±1.5 %)."""
+    predictions over their published figures average 1 (to the rounding of 0.77, ±1.5 %)."""
     calibration = [r for r in RUNS if r.calibration]
     ratios = [predicted(r, reports[r.name]) / r.published for r in calibration]
     assert math.prod(ratios) ** (1 / len(ratios)) == pytest.approx(1.0, abs=0.015)
