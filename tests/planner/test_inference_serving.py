@@ -29,23 +29,27 @@ def test_tp_all_reduce_per_layer_by_hand():
 
 def test_fp8_halves_the_weights_and_the_kv_cache_and_decodes_faster():
     # Llama 3 8B: 8.03 GB of FP8 weights; KV 32 x 2 x 8 x 128 x 1 B = 65,536 B per token x 1,280
-    # tokens = 83.9 MB per sequence; batch 1 decode reads 8.03 GB + 65,536 x 1,152 B = 8.105 GB
-    # at 60% of 3.35 TB/s: 4.031 ms, 248.0 tokens/s.
+    # tokens = 83.9 MB per sequence; batch 1 decode reads 8.03 GB of weights at 60% of 3.35 TB/s
+    # (3.995 ms) and 65,536 x 1,152 B = 75.5 MB of KV cache at 90% (0.025 ms): 248.8 tokens/s.
     m = PRESETS["llama3-8b"]
     fp8 = size_inference(WorkloadSettings(model="llama3-8b", inference=True, precision="fp8"), m, memory_gb=80,
                          bandwidth_tbs=H100_TBS, peak_tflops=2 * H100_TF)
     assert fp8.weights_gb == pytest.approx(8.03) and fp8.kv_gb_per_sequence == pytest.approx(65536 * 1280 / 1e9)
-    assert fp8.decode_tokens_per_s_per_sequence == pytest.approx(0.6 * 3.35e12 / (8.03e9 + 65536 * 1152), rel=1e-6)
+    step = 8.03e9 / (0.6 * 3.35e12) + 65536 * 1152 / (0.9 * 3.35e12)
+    assert fp8.decode_tokens_per_s_per_sequence == pytest.approx(1 / step, rel=1e-6)
+    assert 1 / step == pytest.approx(248.8, abs=0.05)
 
 
 def test_an_operating_batch_sets_tpot_and_throughput():
-    # Llama 3 8B BF16 at batch 64 on one H100: weights 16.06 GB + 64 x 131,072 B x 1,152 tokens =
-    # 9.664 GB of KV: 25.72 GB at 60% of 3.35 TB/s = 12.80 ms per step (TPOT); compute 64 x
+    # Llama 3 8B BF16 at batch 64 on one H100: weights 16.06 GB at 60% of 3.35 TB/s (7.990 ms)
+    # + 64 x 131,072 B x 1,152 tokens = 9.664 GB of KV cache at 90% (3.205 ms) = 11.195 ms per
+    # step (TPOT), against 12.80 ms were the KV cache read at the batch-1 60%; compute 64 x
     # (2 x 8.03e9 + 4 x 32 x 1,152 x 4,096) FLOPs would take ~1.5 ms at most.
     m = PRESETS["llama3-8b"]
     w = WorkloadSettings(model="llama3-8b", inference=True, inference_batch=64)
     res = size_inference(w, m, memory_gb=80, bandwidth_tbs=H100_TBS, peak_tflops=H100_TF)
-    tpot = (16.06e9 + 64 * 131072 * 1152) / (0.6 * 3.35e12)
+    tpot = 16.06e9 / (0.6 * 3.35e12) + 64 * 131072 * 1152 / (0.9 * 3.35e12)
+    assert tpot == pytest.approx(11.195e-3, abs=0.001e-3)
     assert res.batch == 64 and res.decode_s_per_token == pytest.approx(tpot, rel=1e-6)
     assert res.decode_tokens_per_s == pytest.approx(64 / tpot, rel=1e-6)
     # continuous batching: output tokens per GPU-second = 256 / (prefill + 256 x TPOT / 64)
