@@ -295,7 +295,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
     else:
         tokens = w.micro_batch_size * w.seq_len / cp
-        kept = kept_layer_bytes(w, model, tp, selective=True) / tokens
+        # the tensors a layer writes, kept or not (without FlashAttention: the scores too)
+        kept = kept_layer_bytes(w, model, tp, selective=False) / tokens
         eff = kernel_efficiency(model, tokens=tokens, seq_len=w.seq_len, tp=tp, ep=ep, flash=w.flash_attention,
                                 peak_tflops=peak, bf16_tflops=shape.bf16_tflops,
                                 bandwidth_tbs=shape.memory_bandwidth_tbs, value_bytes=act_bytes,
