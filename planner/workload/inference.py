@@ -9,14 +9,21 @@ token) at b bytes per value (FP8: weights and KV cache in 8 bits, TensorRT-LLM's
 - weights W = N x b must fit: W / g + overhead <= GPU memory;
 - KV cache per token = L x 2 x KV heads x head size x b (grouped-query attention);
   concurrent sequences = (g x memory - W - g x overhead) / (KV per token x context);
-- one decode step (TPOT) for a batch of k sequences reads the weights once and every
-  sequence's KV cache at the achieved share of HBM bandwidth (``DECODE_HBM_EFFICIENCY``),
-  or computes, whichever is slower, plus Megatron's two all-reduces per layer of the k
-  tokens' activations across the g GPUs: t = max((W_read + k x KV x context) / (g x B x
-  u), 2 N_active k / (g x F x e)) + 2 L x (latency + 2 (g-1)/g x k h 2 bytes / busbw),
-  W_read = min(N, k x N_active) x b (a mixture-of-experts batch touches more experts);
-- prefill (TTFT) of a prompt of p tokens: 2 N_active p / (g x F x e) plus its all-reduces,
-  e from the prefill GEMMs' shapes (``kernels``) unless the user set one figure;
+- one decode step (TPOT) for a batch of k sequences reads the weights once at the share of
+  HBM bandwidth a serving engine's decode step achieves at batch 1 (u_w,
+  ``DECODE_HBM_EFFICIENCY``: small GEMMs and the step's fixed costs) and every sequence's
+  KV cache at the share a decode-attention kernel streams it (u_kv,
+  ``KV_STREAM_EFFICIENCY``), or computes, whichever is slower, plus Megatron's two
+  all-reduces per layer of the k tokens' activations across the g GPUs: t = max(W_read /
+  (g B u_w) + k x KV x context / (g B u_kv), 2 N_active k / (g x F x e)) + 2 L x (latency
+  + 2 (g-1)/g x k h 2 bytes / busbw), W_read = min(N, k x N_active) x b (a mixture-of-
+  experts batch touches more experts). The step's achieved share of bandwidth so follows
+  the batch: about u_w at batch 1, towards u_kv as the KV cache outgrows the weights;
+- prefill (TTFT) of a prompt of p tokens: its weight GEMMs, 2 N_active p / (g x F x e), and
+  its causal attention, 4 L p^2 h counted FLOPs (PaLM's count, forward only) / (g x BF16
+  peak x FlashAttention's efficiency at p), over the step calibration, plus its
+  all-reduces; e from the prefill GEMMs' shapes (``kernels``: FP8 GEMMs reach less of
+  their peak than BF16) unless the user set one figure for both;
 - continuous batching at the operating batch k (``inference_batch``, or the largest that
   meets the TPOT target and fits the KV cache): requests/s per replica = 1 / (prefill +
   output tokens x t / k); GPUs for a target = ceil(target / that) x g.
@@ -29,13 +36,20 @@ from dataclasses import dataclass
 
 from planner.settings import WorkloadSettings
 from planner.workload.activations import ACTIVATION_BYTES  # 16-bit between layers, also under FP8 weights
-from planner.workload.kernels import STEP_CALIBRATION, matmul_efficiency
+from planner.workload.kernels import (
+    HBM_STREAM_EFFICIENCY, STEP_CALIBRATION, attention_efficiency, matmul_efficiency,
+)
 from planner.workload.models import ModelShape
 
 # Databricks / MosaicML, "LLM Inference Performance Engineering: Best Practices" (2023): model
 # bandwidth utilisation of TensorRT-LLM decode at batch 1 is about 60% on 2 x H100 and 55% for
 # Llama 2 70B on 4 x A100.
 DECODE_HBM_EFFICIENCY = 0.60
+# Decode attention streams each sequence's KV cache at close to the GPU's full memory bandwidth
+# for long sequences (FlashInfer, "Accelerating Self-Attentions for LLM Serving with FlashInfer",
+# Ye et al., 2024: bytes read / kernel time / datasheet bandwidth on H100 SXM and A100); the
+# planner's one figure for streaming kernels, 90 %, stays below that.
+KV_STREAM_EFFICIENCY = HBM_STREAM_EFFICIENCY
 # Planner assumption: ~10 us per small all-reduce inside an NVLink node (the latency floor of
 # nccl-tests all_reduce_perf at kilobyte sizes on 8-GPU H100 systems).
 SMALL_ALLREDUCE_S = 10e-6
@@ -82,7 +96,7 @@ class InferenceResult:
             "ttft_ms": ms(self.prefill_s), "tpot_ms": ms(self.decode_s_per_token), "meets_ttft": self.meets_ttft,
             "output_tokens_per_s_per_gpu": r(self.output_tokens_per_s_per_gpu, 1),
             "tp_allreduce_ms_per_token": ms(self.tp_allreduce_s_per_token),
-            "hbm_efficiency": DECODE_HBM_EFFICIENCY,
+            "hbm_efficiency": DECODE_HBM_EFFICIENCY, "kv_hbm_efficiency": KV_STREAM_EFFICIENCY,
         }
 
 
@@ -97,14 +111,34 @@ def tp_allreduce_s(model: ModelShape, tokens: int, gpus: int, bus_gbs: float | N
 
 def decode_step_s(model: ModelShape, batch: int, context: int, *, gpus: int, bandwidth_tbs: float,
                   peak_tflops: float, efficiency: float, precision: str = "bf16", hbm_efficiency: float = 1.0,
-                  allreduce_gbs: float | None = None) -> float:
-    """Time of one decode step for ``batch`` sequences of ``context`` tokens (module docstring)."""
+                  kv_efficiency: float | None = None, allreduce_gbs: float | None = None) -> float:
+    """Time of one decode step for ``batch`` sequences of ``context`` tokens (module docstring):
+    the weights read at ``hbm_efficiency``, the KV cache at ``kv_efficiency`` (default the same)."""
     b = value_bytes(precision)
     weights_read = min(model.params, batch * model.active_params) * b
     kv_read = batch * model.kv_values_per_token * b * context
-    memory_s = (weights_read + kv_read) / (gpus * bandwidth_tbs * 1e12 * hbm_efficiency)
+    bandwidth = gpus * bandwidth_tbs * 1e12
+    memory_s = weights_read / (bandwidth * hbm_efficiency) + kv_read / (
+        bandwidth * (hbm_efficiency if kv_efficiency is None else kv_efficiency))
     compute_s = batch * model.forward_flops_per_token(context) / (gpus * peak_tflops * 1e12 * efficiency)
     return max(memory_s, compute_s) + tp_allreduce_s(model, batch, gpus, allreduce_gbs)
+
+
+def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak_tflops: float,
+                      bandwidth_tbs: float | None, efficiency: float) -> float:
+    """Weight GEMMs and causal attention of one prompt (module docstring). Attention runs in
+    16 bits on BF16 peak (half the FP8 peak), at FlashAttention's measured efficiency for
+    the prompt's length (``kernels``; the forward-and-backward curve, so if anything slow),
+    or at the user's one efficiency figure."""
+    p = w.prompt_tokens
+    gemm_s = 2.0 * model.active_params * p / (gpus * peak_tflops * 1e12 * efficiency)
+    attention_flops = 4.0 * model.layers * p * p * model.hidden
+    bf16 = peak_tflops / 2.0 if w.precision == "fp8" else peak_tflops
+    if w.mfu is not None:
+        return gemm_s + attention_flops / (gpus * peak_tflops * 1e12 * w.mfu)
+    attn = attention_efficiency(model, seq_len=p, flash=w.flash_attention, bf16_tflops=bf16,
+                                bandwidth_tbs=bandwidth_tbs)
+    return gemm_s + attention_flops / (gpus * bf16 * 1e12 * attn * STEP_CALIBRATION)
 
 
 def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, bandwidth_tbs: float | None,
@@ -129,7 +163,8 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
         # decode at the mean context of a request's life: the prompt plus half the output
         return decode_step_s(model, k, w.prompt_tokens + w.output_tokens // 2, gpus=g, bandwidth_tbs=bandwidth_tbs,
                              peak_tflops=peak_tflops, efficiency=eff, precision=w.precision,
-                             hbm_efficiency=DECODE_HBM_EFFICIENCY, allreduce_gbs=allreduce_gbs)
+                             hbm_efficiency=DECODE_HBM_EFFICIENCY, kv_efficiency=KV_STREAM_EFFICIENCY,
+                             allreduce_gbs=allreduce_gbs)
 
     target = w.latency_ms_per_token / 1e3
     t1 = step(1)
@@ -149,8 +184,8 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
                     hi = mid - 1
             batch = lo
     t = step(batch)
-    prefill = (2.0 * model.active_params * w.prompt_tokens / (g * peak_tflops * 1e12 * eff)
-               + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs))
+    prefill = prefill_compute_s(w, model, gpus=g, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
+                                efficiency=eff) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
     rps = 1.0 / (prefill + w.output_tokens * t / batch)
     needed = None
     if w.requests_per_s:

@@ -7,7 +7,8 @@ and d = (m n k)^(1/3) the edge of the cube GEMM of the same work (NVIDIA, "Matri
 Multiplication Background User's Guide", DU-09799-001, ch. 2: math- vs memory-bound;
 ch. 3: small GEMMs lose to tile and wave quantization). ``GEMM_CURVE`` holds e(d) for
 BF16 cuBLAS on A100/H100, read from published measurements; between points it is
-interpolated in log d.
+interpolated in log d. FP8 GEMMs (one-byte operands) reach ``FP8_GEMM_SHARE`` of that
+fraction of the FP8 peak (measured maximum achievable matmul FLOPS, FP8 against BF16).
 
 Per layer and micro-batch of ``tokens`` = micro-batch x s / CP tokens, each GPU multiplies
 (Megatron-LM's tensor-parallel split, Shoeybi et al. 2019): QKV m x h x (h + 2 h_kv)/t,
@@ -21,7 +22,10 @@ fraction of BF16 peak for its sequence length (causal masks skip half the counte
 the papers' TFLOP/s count only what runs); FP8 training keeps attention in BF16
 (Transformer Engine). Without FlashAttention its batched GEMMs (s x s x d per head) go
 through the GEMM curve. Norms, activations, dropout and residuals stream their tensors
-through HBM: ``ELEMENTWISE_PASSES`` x the bytes a layer keeps (``activations``).
+through HBM: ``ELEMENTWISE_PASSES`` x the bytes a layer writes (``activations``, nothing
+recomputed: without FlashAttention that includes the attention core's scores, softmax and
+dropout mask, 5 a s b / t bytes (Korthikanti et al. 2022), the memory-bound traffic
+FlashAttention removes (Dao et al. 2022)).
 
 ``STEP_CALIBRATION`` is the one fitted figure: the share of the kernels' time the step
 actually achieves (launch gaps, optimizer, stragglers), fitted on the calibration runs
@@ -52,6 +56,11 @@ FLASH_CURVE_A100: tuple[tuple[float, float], ...] = (
 FLASH_CURVE_H100: tuple[tuple[float, float], ...] = (
     (512.0, 0.15), (1024.0, 0.21), (2048.0, 0.26), (4096.0, 0.30), (8192.0, 0.32), (16384.0, 0.34),
 )
+# FP8 (e4m3) GEMMs reach less of the FP8 peak than BF16 GEMMs reach of the BF16 peak: maximum
+# achievable matmul TFLOP/s on H100 SXM, BF16 794.5 of 989 (80.3%), FP8 1,402.6 of 1,979 (70.9%)
+# (S. Bekman, "Machine Learning Engineering Open Book", compute/accelerator, MAMF comparison
+# tables, 2025; H200 SXM FP8: 73.4%). One-byte operands run at this share of the BF16 curve.
+FP8_GEMM_SHARE = (1402.6 / 1979.0) / (794.5 / 989.0)
 HOPPER_BF16_TFLOPS = 500.0  # above this dense BF16 peak a GPU is Hopper or newer (H100: 989, A100: 312)
 ELEMENTWISE_PASSES = 6.0  # Planner assumption: each kept tensor written and read once forward, twice that backward
 HBM_STREAM_EFFICIENCY = 0.9  # Planner assumption: streaming kernels reach ~90% of the datasheet HBM bandwidth
@@ -77,7 +86,8 @@ def gemm_s(m: float, n: float, k: float, *, peak_tflops: float, bandwidth_tbs: f
     flops = 2.0 * m * n * k
     if flops <= 0:
         return 0.0
-    math_s = flops / (peak_tflops * 1e12 * curve(GEMM_CURVE, (m * n * k) ** (1.0 / 3.0)))
+    share = FP8_GEMM_SHARE if value_bytes < 2.0 else 1.0  # one-byte operands: FP8
+    math_s = flops / (peak_tflops * 1e12 * share * curve(GEMM_CURVE, (m * n * k) ** (1.0 / 3.0)))
     if not bandwidth_tbs:
         return math_s
     memory_s = value_bytes * (m * k + k * n + m * n) / (bandwidth_tbs * 1e12 * HBM_STREAM_EFFICIENCY)

@@ -35,7 +35,9 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
   group filling an NVSwitch domain with NVLink SHARP runs at its measured busbw
   (``tp_nvlink_gbs``);
 - pipeline parallel: activations forward and gradients backward between stages,
-  2 x T/DP x h values per GPU, split across the TP ranks;
+  2 x T/DP x h values per GPU, split across the TP ranks; the interleaved schedule sends
+  them v times, once per model chunk (Narayanan et al. 2021, section 2.2.2: "the amount
+  of communication also increases by v");
 - context parallel c: each GPU computes s / c tokens of every sequence (T / (DP x c) per
   TP group); per layer and micro-batch an all-gather of the sequence's K and V over the c
   ranks and a reduce-scatter of their gradients (Llama 3's all-gather CP), on NVLink
@@ -262,9 +264,10 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     pp_s = pp_bytes = 0.0
     pp_on_fabric = pp > 1 and tp * cp * dp >= local
     if pp > 1:
-        pp_bytes = 2.0 * tokens_per_replica * model.hidden * act_bytes / tp
+        chunks = max(1, w.virtual_stages) if w.pp_schedule == "interleaved" else 1
+        pp_bytes = 2.0 * chunks * tokens_per_replica * model.hidden * act_bytes / tp
         if pp_on_fabric:
-            pp_s = 2 * m * a_fab + pp_bytes / (b_fab * 1e9)
+            pp_s = 2 * m * chunks * a_fab + pp_bytes / (b_fab * 1e9)
         else:
             pp_s = pp_bytes / (b_nv * 1e9)
 
@@ -292,7 +295,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         compute_s = hw_fpt * T / (gpus * peak * 1e12 * w.mfu)
     else:
         tokens = w.micro_batch_size * w.seq_len / cp
-        kept = kept_layer_bytes(w, model, tp, selective=True) / tokens
+        # the tensors a layer writes, kept or not (without FlashAttention: the scores too)
+        kept = kept_layer_bytes(w, model, tp, selective=False) / tokens
         eff = kernel_efficiency(model, tokens=tokens, seq_len=w.seq_len, tp=tp, ep=ep, flash=w.flash_attention,
                                 peak_tflops=peak, bf16_tflops=shape.bf16_tflops,
                                 bandwidth_tbs=shape.memory_bandwidth_tbs, value_bytes=act_bytes,

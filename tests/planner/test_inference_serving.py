@@ -11,6 +11,7 @@ from planner.plan.commands import History, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.settings import WorkloadSettings
 from planner.workload.inference import size_inference, tp_allreduce_s
+from planner.workload.kernels import STEP_CALIBRATION, matmul_efficiency
 from planner.workload.models import PRESETS
 
 CAT = default_catalog()
@@ -28,23 +29,27 @@ def test_tp_all_reduce_per_layer_by_hand():
 
 def test_fp8_halves_the_weights_and_the_kv_cache_and_decodes_faster():
     # Llama 3 8B: 8.03 GB of FP8 weights; KV 32 x 2 x 8 x 128 x 1 B = 65,536 B per token x 1,280
-    # tokens = 83.9 MB per sequence; batch 1 decode reads 8.03 GB + 65,536 x 1,152 B = 8.105 GB
-    # at 60% of 3.35 TB/s: 4.031 ms, 248.0 tokens/s.
+    # tokens = 83.9 MB per sequence; batch 1 decode reads 8.03 GB of weights at 60% of 3.35 TB/s
+    # (3.995 ms) and 65,536 x 1,152 B = 75.5 MB of KV cache at 90% (0.025 ms): 248.8 tokens/s.
     m = PRESETS["llama3-8b"]
     fp8 = size_inference(WorkloadSettings(model="llama3-8b", inference=True, precision="fp8"), m, memory_gb=80,
                          bandwidth_tbs=H100_TBS, peak_tflops=2 * H100_TF)
     assert fp8.weights_gb == pytest.approx(8.03) and fp8.kv_gb_per_sequence == pytest.approx(65536 * 1280 / 1e9)
-    assert fp8.decode_tokens_per_s_per_sequence == pytest.approx(0.6 * 3.35e12 / (8.03e9 + 65536 * 1152), rel=1e-6)
+    step = 8.03e9 / (0.6 * 3.35e12) + 65536 * 1152 / (0.9 * 3.35e12)
+    assert fp8.decode_tokens_per_s_per_sequence == pytest.approx(1 / step, rel=1e-6)
+    assert 1 / step == pytest.approx(248.8, abs=0.05)
 
 
 def test_an_operating_batch_sets_tpot_and_throughput():
-    # Llama 3 8B BF16 at batch 64 on one H100: weights 16.06 GB + 64 x 131,072 B x 1,152 tokens =
-    # 9.664 GB of KV: 25.72 GB at 60% of 3.35 TB/s = 12.80 ms per step (TPOT); compute 64 x
+    # Llama 3 8B BF16 at batch 64 on one H100: weights 16.06 GB at 60% of 3.35 TB/s (7.990 ms)
+    # + 64 x 131,072 B x 1,152 tokens = 9.664 GB of KV cache at 90% (3.205 ms) = 11.195 ms per
+    # step (TPOT), against 12.80 ms were the KV cache read at the batch-1 60%; compute 64 x
     # (2 x 8.03e9 + 4 x 32 x 1,152 x 4,096) FLOPs would take ~1.5 ms at most.
     m = PRESETS["llama3-8b"]
     w = WorkloadSettings(model="llama3-8b", inference=True, inference_batch=64)
     res = size_inference(w, m, memory_gb=80, bandwidth_tbs=H100_TBS, peak_tflops=H100_TF)
-    tpot = (16.06e9 + 64 * 131072 * 1152) / (0.6 * 3.35e12)
+    tpot = 16.06e9 / (0.6 * 3.35e12) + 64 * 131072 * 1152 / (0.9 * 3.35e12)
+    assert tpot == pytest.approx(11.195e-3, abs=0.001e-3)
     assert res.batch == 64 and res.decode_s_per_token == pytest.approx(tpot, rel=1e-6)
     assert res.decode_tokens_per_s == pytest.approx(64 / tpot, rel=1e-6)
     # continuous batching: output tokens per GPU-second = 256 / (prefill + 256 x TPOT / 64)
@@ -52,6 +57,27 @@ def test_an_operating_batch_sets_tpot_and_throughput():
     too_many = size_inference(w.model_copy(update={"inference_batch": 10_000}), m, memory_gb=80,
                               bandwidth_tbs=H100_TBS, peak_tflops=H100_TF)
     assert too_many.batch == too_many.max_concurrent_sequences == 351 and too_many.batch_limited_by_memory
+
+
+def test_a_long_prompt_pays_for_its_causal_attention():
+    # Llama 3 70B FP8, one 2,048-token prompt on one H100, the user's kernel efficiency 0.5 for
+    # every kernel: weight GEMMs 2 x 70.6e9 x 2,048 = 2.892e14 FLOPs and attention 4 x 80 x
+    # 2,048^2 x 8,192 = 1.0995e16 counted FLOPs (PaLM), at 0.5 x 1,979 TFLOP/s: 0.3033 s.
+    m = PRESETS["llama3-70b"]
+    w = WorkloadSettings(model="llama3-70b", inference=True, precision="fp8", prompt_tokens=2048, mfu=0.5)
+    gemms = 2 * m.active_params * 2048
+    attention = 4 * 80 * 2048**2 * 8192
+    got = size_inference(w, m, memory_gb=80, bandwidth_tbs=H100_TBS, peak_tflops=2 * H100_TF)
+    assert got.prefill_s == pytest.approx((gemms + attention) / (0.5 * 2 * H100_TF * 1e12), rel=1e-9)
+    # From the shapes: attention in 16 bits at FlashAttention-2's H100 rate for 2,048 tokens
+    # (26% of 989 TFLOP/s counting what runs; causal runs half the counted FLOPs: 52%), over
+    # the step calibration, on top of the GEMMs: 1.0995e16 / (989e12 x 0.52 x c).
+    shaped = w.model_copy(update={"mfu": None})
+    gemm_eff = STEP_CALIBRATION * matmul_efficiency(m, tokens=2048, tp=1, ep=1, peak_tflops=2 * H100_TF,
+                                                    bandwidth_tbs=H100_TBS, value_bytes=1.0)
+    expected = gemms / (2 * H100_TF * 1e12 * gemm_eff) + attention / (H100_TF * 1e12 * 0.52 * STEP_CALIBRATION)
+    got = size_inference(shaped, m, memory_gb=80, bandwidth_tbs=H100_TBS, peak_tflops=2 * H100_TF)
+    assert got.prefill_s == pytest.approx(expected, rel=1e-9)
 
 
 def inference_report(**workload):

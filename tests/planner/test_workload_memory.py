@@ -199,6 +199,20 @@ def test_bubble_for_four_stages_and_eight_micro_batches_is_three_elevenths():
     assert r.bubble_s == pytest.approx((r.compute_s + r.tp_s + r.pp_s) * 3 / 8)
 
 
+def test_the_interleaved_schedule_sends_each_micro_batch_once_per_chunk():
+    """Narayanan et al. 2021, section 2.2.2: with v model chunks per stage "the amount of
+    communication also increases by v": v times the activations and gradients between
+    stages, and v times the messages, so the pipeline traffic of v = 4 is 4 x that of 1F1B
+    (m = 8 micro-batches either way; here over the fabric: TP 8 x DP 4 fill 4 nodes)."""
+    w = WorkloadSettings(global_batch_tokens=32 * 4096, tp=8, pp=4, dp=4)
+    one = model_step(w, FabricSettings(), H100_NODE)
+    four = model_step(w.model_copy(update={"pp_schedule": "interleaved", "virtual_stages": 4}), FabricSettings(),
+                      H100_NODE)
+    assert one.pp_s > 0 and four.pp_s == pytest.approx(4 * one.pp_s)
+    # the bytes: 2 x 32,768 tokens per replica x 8,192 x 2 B / TP 8 = 134.2 MB per GPU, x 4
+    assert four.fabric_bytes_per_gpu - one.fabric_bytes_per_gpu == pytest.approx(3 * 2 * 32768 * 8192 * 2 / 8)
+
+
 def test_global_batch_of_1000_sequences_on_dp3_is_a_warning():
     """Acceptance 1: 1,000 sequences / DP 3 = 333.33 per replica; 999 or 1,002 divide."""
     w = WorkloadSettings(tp=8, pp=1, dp=3, global_batch_tokens=1000 * 4096)
