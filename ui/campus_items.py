@@ -1,0 +1,205 @@
+"""The campus drawn around the racks: each building and each data hall as an outlined area with
+its name and a figure or two from the report (racks, GPUs, IT power).
+
+Two items for the whole campus, not one per hall: the outlines under the racks, and the
+labels above them. Labels are drawn at screen size at every zoom (a name is as readable
+zoomed out to the campus as next to a rack): a building's at its top-left corner, a hall's at
+its own, below its building's label where the two would meet, cut to the outline's width, and
+left out where the outline is too small on screen to hold one. A plan of one hall draws
+neither (``CampusLayout.outlined``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen, QTransform
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+from ui import fmt, theme
+from ui.campus_layout import CampusLayout
+
+LABEL_PAD = 6.0  # screen pixels around a label's text, and from the outline's corner
+MOST_OF_BOX = 0.25  # a label of two lines may take this much of its outline's height on screen
+
+
+def building_figures(b, basis: str) -> str:
+    """A building's line of figures (``facility.buildings``), its IT power on the plan's basis."""
+    halls = f"{fmt.count(b.halls)} hall{'s' if b.halls != 1 else ''}"
+    return f"{halls} · {fmt.count(b.racks)} racks · {fmt.count(b.gpus)} GPUs · {_it_power(b, basis)}"
+
+
+def hall_figures(h, basis: str) -> str:
+    """A hall's line of figures (``facility.halls``)."""
+    return f"{fmt.count(h.racks)} racks · {fmt.count(h.gpus)} GPUs · {_it_power(h, basis)}"
+
+
+def _it_power(figures, basis: str) -> str:
+    return f"{fmt.kw(getattr(figures, f'it_power_{basis}_kw'))} IT"
+
+
+def label_texts(report, basis: str) -> dict[tuple[str, str], str]:
+    """("building" or "hall", id) -> its line of figures from the report (IT power on ``basis``,
+    "typical" or "nameplate", as the summary shows it)."""
+    facility = report.facility if report is not None else None
+    out: dict[tuple[str, str], str] = {}
+    for b in getattr(facility, "buildings", ()):
+        out["building", b.id] = building_figures(b, basis)
+    for h in getattr(facility, "halls", ()):
+        out["hall", h.id] = hall_figures(h, basis)
+    return out
+
+
+class CampusOutlines(QGraphicsItem):
+    """Every building and hall outline, under the racks (one item, a few rectangles)."""
+
+    def __init__(self):
+        super().__init__()
+        self.setZValue(-20)
+        self.campus = CampusLayout()
+        self.labels = CampusLabels()
+
+    def set_campus(self, campus: CampusLayout, report, basis: str) -> None:
+        self.prepareGeometryChange()
+        self.campus = campus
+        self.setVisible(campus.outlined)
+        self.labels.set_campus(campus, report, basis)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self.campus.bounds().adjusted(-4, -4, 4, 4) if self.campus.outlined else QRectF()
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        exposed = option.exposedRect
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        for boxes, fill, line, width in ((self.campus.buildings, theme.BUILDING_FILL, theme.BUILDING_LINE, 2),
+                                         (self.campus.halls, theme.HALL_FILL, theme.HALL_LINE, 1)):
+            pen = QPen(line, width)
+            pen.setCosmetic(True)  # the same on screen at every zoom
+            painter.setPen(pen)
+            painter.setBrush(fill)
+            painter.drawRects([b.rect for b in boxes if b.rect.intersects(exposed)])
+
+
+class CampusLabels(QGraphicsItem):
+    """The buildings' and halls' names and figures, above the racks, at screen size."""
+
+    def __init__(self):
+        super().__init__()
+        self.setZValue(50)  # above the racks, below the drag ghost
+        self.campus = CampusLayout()
+        self._figures: dict[tuple[str, str], str] = {}
+        self._drawn: dict[tuple[str, str], QRectF] = {}  # where each label was last drawn (scene)
+
+    def set_campus(self, campus: CampusLayout, report, basis: str) -> None:
+        self.prepareGeometryChange()
+        self.campus = campus
+        self.setVisible(campus.outlined)
+        self._figures = label_texts(report, basis)
+        self._drawn = {}
+        self.update()
+
+    def set_report(self, report, basis: str) -> None:
+        """New figures: redraw only the labels whose text changed (a drop changes one or two halls)."""
+        if not self.campus.outlined:
+            return
+        figures = label_texts(report, basis)
+        for key, text in figures.items():
+            if self._figures.get(key) != text and key in self._drawn:
+                self.update(self._drawn[key])
+        self._figures = figures
+
+    def figures(self, kind: str, box_id: str) -> str:
+        return self._figures.get((kind, box_id), "")
+
+    def boundingRect(self) -> QRectF:
+        return self.campus.bounds() if self.campus.outlined else QRectF()
+
+    def label_rects(self, transform: QTransform) -> list[tuple[tuple[str, str], str, str, QRectF, bool]]:
+        """(key, name, figures, rectangle on screen, figures on a line of their own) of every
+        label that fits at ``transform``."""
+        fonts = _Metrics()
+        out = []
+        for b in self.campus.buildings:
+            box = transform.mapRect(b.rect)
+            placed = fonts.place(box, box.top(), b.name, self.figures("building", b.id))
+            if placed is None:
+                continue
+            out.append((("building", b.id), b.name, self.figures("building", b.id), *placed))
+            rect = placed[0]
+            for h in (h for h in self.campus.halls if h.building == b.id):
+                hall_box = transform.mapRect(h.rect)
+                top = hall_box.top()
+                if hall_box.left() < rect.right() and top < rect.bottom():
+                    top = rect.bottom()  # the building's label is in the way: below it
+                hall = fonts.place(hall_box, top, h.name, self.figures("hall", h.id))
+                if hall is not None:
+                    out.append((("hall", h.id), h.name, self.figures("hall", h.id), *hall))
+        return out
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
+        transform = painter.worldTransform()
+        exposed = transform.mapRect(option.exposedRect)
+        inverse, _ = transform.inverted()
+        fonts = _Metrics()
+        painter.save()
+        painter.resetTransform()  # text at screen size
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        drawn: dict[tuple[str, str], QRectF] = {}
+        for key, name, figures, rect, two_lines in self.label_rects(transform):
+            drawn[key] = inverse.mapRect(rect)
+            if rect.intersects(exposed):
+                fonts.draw(painter, rect, name, figures, two_lines)
+        painter.restore()
+        self._drawn.update(drawn)
+
+
+class _Metrics:
+    """The labels' two fonts: a bold name, its figures smaller and muted (pixel sizes: the same
+    on every screen and at every zoom)."""
+
+    def __init__(self):
+        self.title, self.small = QFont(), QFont()
+        self.title.setPixelSize(14)
+        self.title.setBold(True)
+        self.small.setPixelSize(12)
+        self.title_m, self.small_m = QFontMetricsF(self.title), QFontMetricsF(self.small)
+        self.space = self.title_m.horizontalAdvance("  ")
+
+    def place(self, box: QRectF, top: float, name: str, figures: str) -> tuple[QRectF, bool] | None:
+        """The label's rectangle in the top-left of ``box`` from ``top``: name and figures on one
+        line where the box is wide enough, else on two; None where not even the name fits."""
+        name_w = self.title_m.horizontalAdvance(name)
+        figures_w = self.small_m.horizontalAdvance(figures) if figures else 0.0
+        room = box.width() - 3 * LABEL_PAD
+        one_line = name_w + (self.space + figures_w if figures else 0.0)
+        tall = self.title_m.height() + self.small_m.height() + 2 * LABEL_PAD
+        # figures on a line of their own where one line is too narrow for them, unless the
+        # label would then hide much of what it names (the figures are cut short instead)
+        two_lines = bool(figures) and one_line > room and tall <= MOST_OF_BOX * box.height()
+        width = min(room, max(name_w, figures_w) if two_lines else one_line) + 2 * LABEL_PAD
+        height = self.title_m.height() + (self.small_m.height() if two_lines else 0.0) + 2 * LABEL_PAD
+        rect = QRectF(box.left() + LABEL_PAD, top + LABEL_PAD, width, height)
+        if room < self.title_m.averageCharWidth() * 6 or rect.bottom() > box.bottom() - LABEL_PAD:
+            return None  # too small on screen for a name: the outline says enough
+        return rect, two_lines
+
+    def draw(self, painter: QPainter, rect: QRectF, name: str, figures: str, two_lines: bool) -> None:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(theme.LABEL_PLATE)
+        painter.drawRect(rect)
+        inner = rect.adjusted(LABEL_PAD, LABEL_PAD, -LABEL_PAD, -LABEL_PAD)
+        painter.setFont(self.title)
+        painter.setPen(theme.RACK_TEXT)
+        name = self.title_m.elidedText(name, Qt.TextElideMode.ElideRight, inner.width())
+        baseline = inner.top() + self.title_m.ascent()
+        painter.drawText(QPointF(inner.left(), baseline), name)
+        if not figures:
+            return
+        if two_lines:
+            x, baseline = inner.left(), inner.top() + self.title_m.height() + self.small_m.ascent()
+        else:
+            x = inner.left() + self.title_m.horizontalAdvance(name) + self.space
+        painter.setFont(self.small)
+        painter.setPen(theme.RACK_MUTED_TEXT)
+        painter.drawText(QPointF(x, baseline),
+                         self.small_m.elidedText(figures, Qt.TextElideMode.ElideRight, inner.right() - x))
