@@ -19,18 +19,19 @@ from ui import fmt, theme
 from ui.campus_layout import CampusLayout
 
 LABEL_PAD = 6.0  # screen pixels around a label's text, and from the outline's corner
+SEPARATOR = " · "  # between the figures of a label
 MOST_OF_BOX = 0.25  # a label of two lines may take this much of its outline's height on screen
 
 
 def building_figures(b, basis: str) -> str:
     """A building's line of figures (``facility.buildings``), its IT power on the plan's basis."""
     halls = f"{fmt.count(b.halls)} hall{'s' if b.halls != 1 else ''}"
-    return f"{halls} · {fmt.count(b.racks)} racks · {fmt.count(b.gpus)} GPUs · {_it_power(b, basis)}"
+    return SEPARATOR.join((halls, f"{fmt.count(b.racks)} racks", f"{fmt.count(b.gpus)} GPUs", _it_power(b, basis)))
 
 
 def hall_figures(h, basis: str) -> str:
     """A hall's line of figures (``facility.halls``)."""
-    return f"{fmt.count(h.racks)} racks · {fmt.count(h.gpus)} GPUs · {_it_power(h, basis)}"
+    return SEPARATOR.join((f"{fmt.count(h.racks)} racks", f"{fmt.count(h.gpus)} GPUs", _it_power(h, basis)))
 
 
 def _it_power(figures, basis: str) -> str:
@@ -89,6 +90,7 @@ class CampusLabels(QGraphicsItem):
         self.campus = CampusLayout()
         self._figures: dict[tuple[str, str], str] = {}
         self._drawn: dict[tuple[str, str], QRectF] = {}  # where each label was last drawn (scene)
+        self._fonts: _Metrics | None = None
 
     def set_campus(self, campus: CampusLayout, report, basis: str) -> None:
         self.prepareGeometryChange()
@@ -114,10 +116,15 @@ class CampusLabels(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self.campus.bounds() if self.campus.outlined else QRectF()
 
+    def fonts(self) -> _Metrics:
+        if self._fonts is None:
+            self._fonts = _Metrics()
+        return self._fonts
+
     def label_rects(self, transform: QTransform) -> list[tuple[tuple[str, str], str, str, QRectF, bool]]:
         """(key, name, figures, rectangle on screen, figures on a line of their own) of every
         label that fits at ``transform``."""
-        fonts = _Metrics()
+        fonts = self.fonts()
         out = []
         for b in self.campus.buildings:
             box = transform.mapRect(b.rect)
@@ -140,7 +147,7 @@ class CampusLabels(QGraphicsItem):
         transform = painter.worldTransform()
         exposed = transform.mapRect(option.exposedRect)
         inverse, _ = transform.inverted()
-        fonts = _Metrics()
+        fonts = self.fonts()
         painter.save()
         painter.resetTransform()  # text at screen size
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -171,7 +178,7 @@ class _Metrics:
         name_w = self.title_m.horizontalAdvance(name)
         figures_w = self.small_m.horizontalAdvance(figures) if figures else 0.0
         room = box.width() - 3 * LABEL_PAD
-        one_line = name_w + (self.space + figures_w if figures else 0.0)
+        one_line = name_w + (self.space + figures_w if figures else 0.0) + 2  # + 2: text is not cut by rounding
         tall = self.title_m.height() + self.small_m.height() + 2 * LABEL_PAD
         # figures on a line of their own where one line is too narrow for them, unless the
         # label would then hide much of what it names (the figures are cut short instead)
@@ -201,5 +208,11 @@ class _Metrics:
             x = inner.left() + self.title_m.horizontalAdvance(name) + self.space
         painter.setFont(self.small)
         painter.setPen(theme.RACK_MUTED_TEXT)
-        painter.drawText(QPointF(x, baseline),
-                         self.small_m.elidedText(figures, Qt.TextElideMode.ElideRight, inner.right() - x))
+        painter.drawText(QPointF(x, baseline), self.figures_in(figures, inner.right() - x))
+
+    def figures_in(self, figures: str, width: float) -> str:
+        """As many of the figures as fit in ``width``, whole ones (not a number cut short)."""
+        parts = figures.split(SEPARATOR)
+        while parts and self.small_m.horizontalAdvance(SEPARATOR.join(parts)) > width:
+            parts.pop()
+        return SEPARATOR.join(parts)

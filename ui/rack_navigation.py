@@ -139,7 +139,10 @@ class FloorNavigation:
     def zoom_to_rack_height(self) -> None:
         """Readable start: the first row of racks fills the height, the row starts at the left."""
         self._auto_zoom = True
-        first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
+        if self.campus.outlined:  # the first hall's first row (the plan's first racks may stand in two halls)
+            first = [self.racks[rid] for rid in (self.rows[0] if self.rows else [])[:theme.RACKS_PER_ROW]]
+        else:
+            first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
         if not first:
             self.resetTransform()
             return
@@ -147,6 +150,9 @@ class FloorNavigation:
         for item in first:
             row = row.united(item.sceneBoundingRect())
         row = row.adjusted(-20, -12, 20, 12)
+        hall = self.campus.hall_of(first[0].rack_id) if self.campus.outlined else None
+        if hall is not None:  # and the name of the hall above it
+            row.setTopLeft(hall.rect.topLeft() - QPointF(8, 8))
         vp = self.viewport().rect()
         scale = max(ZOOM_MIN, min(1.0, vp.height() / row.height()))
         self.resetTransform()
