@@ -15,7 +15,7 @@ from planner.plan.commands import AddRack, CommandError, History
 from planner.plan.hall_commands import MoveRacksToHall, SetBuildings
 from planner.plan.fileio import PlanLoadError, load_plan, plan_from_json, plan_to_json
 from planner.plan.model import Building, Hall, Plan, Rack
-from planner.plan.variants import resolve_variant, switch_to
+from planner.plan.variants import SwitchVariant, resolve_variant, switch_to
 from planner.report.evaluate import Evaluator, evaluate
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -149,7 +149,8 @@ def test_moving_racks_to_a_hall_is_one_undoable_step_that_relays_the_floor():
 
 
 @pytest.mark.parametrize("command, message", [
-    (lambda: MoveRacksToHall(["r1"], "Z9"), "the plan has no hall 'Z9' (halls: Hall A1 (A1), Hall A2 (A2), Hall B1 (B1))"),
+    (lambda: MoveRacksToHall(["r1"], "Z9"),
+     "the plan has no hall 'Z9' (halls: Hall A1 (A1), Hall A2 (A2), Hall B1 (B1))"),
     (lambda: MoveRacksToHall(["nope"], "A1"), "there is no rack 'nope'"),
     (lambda: SetBuildings([{"id": "A", "name": "A", "halls": [{"id": "A1", "name": "A1"}]}]),
      "rack 'A2-1' (Base) stands in hall 'A2', which the new buildings do not have"),
@@ -321,3 +322,13 @@ def test_a_plan_of_one_hall_has_that_hall_as_its_totals_and_no_hall_findings():
     assert (building.ups_units, building.ups_kw, building.generator_units, building.generator_kw) == (
         f.ups_units, f.ups_kw, f.generator_units, f.generator_kw)
     assert not [x for x in report.findings if x.code.startswith(("facility.hall", "facility.building"))]
+
+
+def test_buildings_are_not_replaced_while_another_variant_has_racks_in_a_dropped_hall():
+    plan = load_plan(DATA / "plan_v7.json")
+    history = History(plan, default_catalog())
+    history.apply(SwitchVariant("All in A1"))  # every rack of this variant in A1; the base's GPU-04 is in B1
+    only_a = [b.model_dump() for b in plan.buildings[:1]]
+    with pytest.raises(CommandError, match="rack 'GPU-04' \\(Base\\) stands in hall 'B1'"):
+        history.apply(SetBuildings(only_a))
+    assert [b.id for b in plan.buildings] == ["A", "B"]
