@@ -38,16 +38,18 @@ def _it_power(figures, basis: str) -> str:
     return f"{fmt.kw(getattr(figures, f'it_power_{basis}_kw'))} IT"
 
 
-def label_texts(report, basis: str) -> dict[tuple[str, str], str]:
-    """("building" or "hall", id) -> its line of figures from the report (IT power on ``basis``,
-    "typical" or "nameplate", as the summary shows it)."""
+def campus_figures(report) -> dict[tuple[str, str], object]:
+    """("building" or "hall", id) -> its figures in the report (``facility.buildings``/``halls``)."""
     facility = report.facility if report is not None else None
-    out: dict[tuple[str, str], str] = {}
-    for b in getattr(facility, "buildings", ()):
-        out["building", b.id] = building_figures(b, basis)
-    for h in getattr(facility, "halls", ()):
-        out["hall", h.id] = hall_figures(h, basis)
+    out: dict[tuple[str, str], object] = {("building", b.id): b for b in getattr(facility, "buildings", ())}
+    out.update((("hall", h.id), h) for h in getattr(facility, "halls", ()))
     return out
+
+
+def label_text(key: tuple[str, str], figures, basis: str) -> str:
+    """The line of figures of a building's or hall's label (IT power on ``basis``, "typical" or
+    "nameplate", as the summary shows it)."""
+    return building_figures(figures, basis) if key[0] == "building" else hall_figures(figures, basis)
 
 
 class CampusOutlines(QGraphicsItem):
@@ -91,12 +93,16 @@ class CampusLabels(QGraphicsItem):
         self._figures: dict[tuple[str, str], str] = {}
         self._drawn: dict[tuple[str, str], QRectF] = {}  # where each label was last drawn (scene)
         self._fonts: _Metrics | None = None
+        self._basis = "typical"
+        self._source: dict[tuple[str, str], object] = {}  # the report's figures the texts were made from
 
     def set_campus(self, campus: CampusLayout, report, basis: str) -> None:
         self.prepareGeometryChange()
         self.campus = campus
         self.setVisible(campus.outlined)
-        self._figures = label_texts(report, basis)
+        self._basis = basis
+        self._source = campus_figures(report)
+        self._figures = {key: label_text(key, f, basis) for key, f in self._source.items()}
         self._drawn = {}
         self.update()
 
@@ -104,11 +110,17 @@ class CampusLabels(QGraphicsItem):
         """New figures: redraw only the labels whose text changed (a drop changes one or two halls)."""
         if not self.campus.outlined:
             return
-        figures = label_texts(report, basis)
-        for key, text in figures.items():
+        if basis != self._basis:
+            self._basis, self._source = basis, {}
+        source = campus_figures(report)
+        for key, f in source.items():
+            if self._source.get(key) == f:
+                continue  # the same figures: no text made again (a number's format reads the settings)
+            text = label_text(key, f, basis)
             if self._figures.get(key) != text and key in self._drawn:
                 self.update(self._drawn[key])
-        self._figures = figures
+            self._figures[key] = text
+        self._source = source
 
     def figures(self, kind: str, box_id: str) -> str:
         return self._figures.get((kind, box_id), "")
