@@ -3,9 +3,10 @@ its name and a figure or two from the report (racks, GPUs, IT power).
 
 Two items for the whole campus, not one per hall: the outlines under the racks, and the
 labels above them. Labels are drawn at screen size at every zoom (a name is as readable
-zoomed out to the campus as next to a rack): a building's at its top-left corner, a hall's at
-its own, below its building's label where the two would meet, cut to the outline's width, and
-left out where the outline is too small on screen to hold one. A plan of one hall draws
+zoomed out to the campus as next to a rack), one line each -- the name and as many whole
+figures as fit the outline's width: a building's at its top-left corner, a hall's at its own,
+below its building's label where the two would meet, and left out where the outline is too
+small on screen to hold one. A plan of one hall draws
 neither (``CampusLayout.outlined``).
 """
 
@@ -20,7 +21,6 @@ from ui.campus_layout import CampusLayout
 
 LABEL_PAD = 6.0  # screen pixels around a label's text, and from the outline's corner
 SEPARATOR = " · "  # between the figures of a label
-MOST_OF_BOX = 0.25  # a label of two lines may take this much of its outline's height on screen
 
 
 def building_figures(b, basis: str) -> str:
@@ -133,9 +133,8 @@ class CampusLabels(QGraphicsItem):
             self._fonts = _Metrics()
         return self._fonts
 
-    def label_rects(self, transform: QTransform) -> list[tuple[tuple[str, str], str, str, QRectF, bool]]:
-        """(key, name, figures, rectangle on screen, figures on a line of their own) of every
-        label that fits at ``transform``."""
+    def label_rects(self, transform: QTransform) -> list[tuple[tuple[str, str], str, str, QRectF]]:
+        """(key, name, the figures shown, rectangle on screen) of every label that fits at ``transform``."""
         fonts = self.fonts()
         out = []
         for b in self.campus.buildings:
@@ -143,8 +142,8 @@ class CampusLabels(QGraphicsItem):
             placed = fonts.place(box, box.top(), b.name, self.figures("building", b.id))
             if placed is None:
                 continue
-            out.append((("building", b.id), b.name, self.figures("building", b.id), *placed))
-            rect = placed[0]
+            out.append((("building", b.id), b.name, *placed))
+            rect = placed[1]
             for h in (h for h in self.campus.halls if h.building == b.id):
                 hall_box = transform.mapRect(h.rect)
                 top = hall_box.top()
@@ -152,7 +151,7 @@ class CampusLabels(QGraphicsItem):
                     top = rect.bottom()  # the building's label is in the way: below it
                 hall = fonts.place(hall_box, top, h.name, self.figures("hall", h.id))
                 if hall is not None:
-                    out.append((("hall", h.id), h.name, self.figures("hall", h.id), *hall))
+                    out.append((("hall", h.id), h.name, *hall))
         return out
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:
@@ -164,10 +163,10 @@ class CampusLabels(QGraphicsItem):
         painter.resetTransform()  # text at screen size
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         drawn: dict[tuple[str, str], QRectF] = {}
-        for key, name, figures, rect, two_lines in self.label_rects(transform):
+        for key, name, figures, rect in self.label_rects(transform):
             drawn[key] = inverse.mapRect(rect)
             if rect.intersects(exposed):
-                fonts.draw(painter, rect, name, figures, two_lines)
+                fonts.draw(painter, rect, name, figures)
         painter.restore()
         self._drawn.update(drawn)
 
@@ -184,25 +183,21 @@ class _Metrics:
         self.title_m, self.small_m = QFontMetricsF(self.title), QFontMetricsF(self.small)
         self.space = self.title_m.horizontalAdvance("  ")
 
-    def place(self, box: QRectF, top: float, name: str, figures: str) -> tuple[QRectF, bool] | None:
-        """The label's rectangle in the top-left of ``box`` from ``top``: name and figures on one
-        line where the box is wide enough, else on two; None where not even the name fits."""
-        name_w = self.title_m.horizontalAdvance(name)
-        figures_w = self.small_m.horizontalAdvance(figures) if figures else 0.0
+    def place(self, box: QRectF, top: float, name: str, figures: str) -> tuple[str, QRectF] | None:
+        """(the figures shown, the label's rectangle) in the top-left of ``box`` from ``top``: one
+        line, the name and as many whole figures as fit beside it; None where not even the name
+        fits (too small on screen: the outline says enough)."""
         room = box.width() - 3 * LABEL_PAD
-        one_line = name_w + (self.space + figures_w if figures else 0.0) + 2  # + 2: text is not cut by rounding
-        tall = self.title_m.height() + self.small_m.height() + 2 * LABEL_PAD
-        # figures on a line of their own where one line is too narrow for them, unless the
-        # label would then hide much of what it names (the figures are cut short instead)
-        two_lines = bool(figures) and one_line > room and tall <= MOST_OF_BOX * box.height()
-        width = min(room, max(name_w, figures_w) if two_lines else one_line) + 2 * LABEL_PAD
-        height = self.title_m.height() + (self.small_m.height() if two_lines else 0.0) + 2 * LABEL_PAD
-        rect = QRectF(box.left() + LABEL_PAD, top + LABEL_PAD, width, height)
+        name_w = self.title_m.horizontalAdvance(name)
+        shown = self.figures_in(figures, room - name_w - self.space)
+        width = min(room, name_w + (self.space + self.small_m.horizontalAdvance(shown) if shown else 0.0))
+        rect = QRectF(box.left() + LABEL_PAD, top + LABEL_PAD, width + 2 * LABEL_PAD + 2,  # + 2: no cut by rounding
+                      self.title_m.height() + 2 * LABEL_PAD)
         if room < self.title_m.averageCharWidth() * 6 or rect.bottom() > box.bottom() - LABEL_PAD:
-            return None  # too small on screen for a name: the outline says enough
-        return rect, two_lines
+            return None
+        return shown, rect
 
-    def draw(self, painter: QPainter, rect: QRectF, name: str, figures: str, two_lines: bool) -> None:
+    def draw(self, painter: QPainter, rect: QRectF, name: str, figures: str) -> None:
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(theme.LABEL_PLATE)
         painter.drawRect(rect)
@@ -212,19 +207,15 @@ class _Metrics:
         name = self.title_m.elidedText(name, Qt.TextElideMode.ElideRight, inner.width())
         baseline = inner.top() + self.title_m.ascent()
         painter.drawText(QPointF(inner.left(), baseline), name)
-        if not figures:
-            return
-        if two_lines:
-            x, baseline = inner.left(), inner.top() + self.title_m.height() + self.small_m.ascent()
-        else:
-            x = inner.left() + self.title_m.horizontalAdvance(name) + self.space
-        painter.setFont(self.small)
-        painter.setPen(theme.RACK_MUTED_TEXT)
-        painter.drawText(QPointF(x, baseline), self.figures_in(figures, inner.right() - x))
+        if figures:
+            painter.setFont(self.small)
+            painter.setPen(theme.RACK_MUTED_TEXT)
+            painter.drawText(QPointF(inner.left() + self.title_m.horizontalAdvance(name) + self.space, baseline),
+                             figures)
 
     def figures_in(self, figures: str, width: float) -> str:
         """As many of the figures as fit in ``width``, whole ones (not a number cut short)."""
-        parts = figures.split(SEPARATOR)
+        parts = figures.split(SEPARATOR) if figures else []
         while parts and self.small_m.horizontalAdvance(SEPARATOR.join(parts)) > width:
             parts.pop()
         return SEPARATOR.join(parts)
