@@ -7,8 +7,9 @@ rack as a block coloured by load; the selection is kept meanwhile and restored.
 
 Why it is long: the scene's rack items and their change-set updates, the selection, the
 keyboard edits and the context menu all act on the same items. Navigation of the floor
-(zoom, level of detail, keys) lives in ``ui.rack_navigation`` and drag and drop with its
-ghost in ``ui.rack_drag``; both are mixed into ``RackView``.
+(zoom, level of detail, keys) lives in ``ui.rack_navigation``, zoom by campus level in
+``ui.campus_navigation`` and drag and drop with its ghost in ``ui.rack_drag``; all are mixed
+into ``RackView``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ui.campus_items import CampusOutlines
 from ui.campus_layout import lay_out_campus
 from ui.floor import FloorItem
 from ui.rack_drag import GhostLabel, RackDragAndDrop
+from ui.campus_navigation import CampusNavigation
 from ui.rack_navigation import READABLE_ZOOM, FloorNavigation
 from ui.mime import DragPayload
 from ui.rack_items import RACK_W, DeviceItem, RackItem, rack_height_px
@@ -74,7 +76,7 @@ class _RackLayer:
             item.scene().removeItem(item)
 
 
-class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
+class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView):
     selectionChangedTo = Signal()
     """The selected racks/devices changed (read them with selected_devices / selected_rack)."""
     hint = Signal(str)
