@@ -230,3 +230,12 @@ def test_the_overview_outlines_the_buildings_and_a_click_on_a_rack_of_any_hall_g
     for name in ("GPU-03", "GPU-09", "STOR-02"):  # one in each hall, side by side and one behind the other
         rid = rack_named(campus.doc.plan, name).id
         assert overview.go_to(overview.to_widget(campus.view.floor.rack_rect(rid)).center()) == rid
+
+
+def test_the_labels_give_it_power_on_the_plans_basis_as_the_summary_does(campus):
+    from planner.plan.commands import SetSetting
+
+    assert campus.doc.apply(SetSetting("facility", "power_basis", "nameplate"))
+    # a GPU rack's four nodes: 40.8 kW nameplate (10.2 kW each); hall N1's six: 244.8 kW
+    assert campus.view.outlines.labels.figures("hall", "N1") == "6 racks · 192 GPUs · 244.8 kW IT"
+    assert campus.view.outlines.labels.figures("building", "N") == "2 halls · 12 racks · 384 GPUs · 489.6 kW IT"
