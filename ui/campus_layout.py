@@ -57,6 +57,7 @@ class CampusLayout:
     halls: list[HallBox] = field(default_factory=list)
     buildings: list[BuildingBox] = field(default_factory=list)
     outlined: bool = False  # more than one hall: halls and buildings are drawn
+    _hall_of: dict[str, HallBox] = field(default_factory=dict, repr=False)
 
     @property
     def rows(self) -> list[list[str]]:
@@ -69,7 +70,9 @@ class CampusLayout:
         return next((b for b in self.buildings if b.id == building_id), None)
 
     def hall_of(self, rack_id: str) -> HallBox | None:
-        return next((h for h in self.halls if any(rack_id in row for row in h.rows)), None)
+        if not self._hall_of:  # made on first use (a layout is made anew on every relayout)
+            self._hall_of = {rid: h for h in self.halls for row in h.rows for rid in row}
+        return self._hall_of.get(rack_id)
 
     def bounds(self) -> QRectF:
         """The buildings' outlines, or (one hall, no outlines) the racks' blocks."""
