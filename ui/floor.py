@@ -51,6 +51,54 @@ def floor_rows(racks: list, rack_height_px, rack_pitch_px: float) -> list[list]:
     return [racks[i:i + per_row] for i in range(0, len(racks), per_row)]
 
 
+class _HallRows:
+    """One hall's rows for looking racks up: rows by their tops, racks in a row by their right
+    edges (a hall's rows never overlap; two halls' rows may stand side by side)."""
+
+    def __init__(self, rects: dict[str, QRectF], rows: list[list[str]]):
+        self.rects = rects
+        self.rows: list[tuple[float, float, list[str]]] = []  # (top, bottom, rack ids) per row
+        self.bounds = QRectF()
+        for ids in rows:
+            if not ids:
+                continue
+            row_rect = QRectF()
+            for rid in ids:
+                row_rect = row_rect.united(rects[rid])
+            self.rows.append((row_rect.top(), row_rect.bottom(), sorted(ids, key=lambda rid: rects[rid].left())))
+            self.bounds = self.bounds.united(row_rect)
+        self.rows.sort(key=lambda row: row[0])
+        self.tops = [top for top, _, _ in self.rows]
+        self.rights = [[rects[rid].right() for rid in ids] for _, _, ids in self.rows]
+
+    def rack_at(self, x: float, y: float) -> str | None:
+        i = bisect_right(self.tops, y) - 1
+        if i < 0:
+            return None
+        top, bottom, ids = self.rows[i]
+        if y > bottom:
+            return None
+        for rid in ids:
+            if self.rects[rid].contains(x, y):
+                return rid
+        return None
+
+    def racks_in(self, area: QRectF, found: list[str]) -> None:
+        first = max(0, bisect_right(self.tops, area.top()) - 1)
+        for i in range(first, len(self.rows)):
+            top, bottom, ids = self.rows[i]
+            if top > area.bottom():
+                break
+            if bottom < area.top():
+                continue
+            rights = self.rights[i]
+            for j in range(bisect_left(rights, area.left()), len(ids)):
+                rid = ids[j]
+                if self.rects[rid].left() > area.right():
+                    break
+                found.append(rid)
+
+
 class FloorItem(QGraphicsItem):
     """Every rack as a block coloured by load (one item, one paint call for the whole floor)."""
 
@@ -64,29 +112,18 @@ class FloorItem(QGraphicsItem):
         self._rects: dict[str, QRectF] = {}
         self._colour: dict[str, str] = {}
         self._error: set[str] = set()
-        self._rows: list[tuple[float, float, list[str]]] = []  # (top, bottom, rack ids) per row
-        self._row_tops: list[float] = []
-        self._row_rights: list[list[float]] = []  # per row, its racks' right edges, left to right
+        self._halls: list[_HallRows] = []  # the rows of each hall (halls stand side by side)
         self.selected: str | None = None
 
-    def set_layout(self, rects: dict[str, QRectF], rows: list[list[str]]) -> None:
-        """Rack rectangles in scene coordinates, and the rack ids of each row."""
+    def set_layout(self, rects: dict[str, QRectF], halls: list[list[list[str]]]) -> None:
+        """Rack rectangles in scene coordinates, and the rack ids of each row, hall by hall."""
         self.prepareGeometryChange()
         self._rects = dict(rects)
-        self._rows = []
+        self._halls = [_HallRows(self._rects, rows) for rows in halls]
+        self._halls = [h for h in self._halls if h.rows]
         bounds = QRectF()
-        for ids in rows:
-            if not ids:
-                continue
-            row_rect = QRectF()
-            for rid in ids:
-                row_rect = row_rect.united(self._rects[rid])
-            ids = sorted(ids, key=lambda rid: self._rects[rid].left())
-            self._rows.append((row_rect.top(), row_rect.bottom(), ids))
-            bounds = bounds.united(row_rect)
-        self._rows.sort(key=lambda row: row[0])
-        self._row_tops = [top for top, _, _ in self._rows]
-        self._row_rights = [[self._rects[rid].right() for rid in ids] for _, _, ids in self._rows]
+        for h in self._halls:
+            bounds = bounds.united(h.bounds)
         self._bounds = bounds
         self.update()
 
@@ -117,19 +154,19 @@ class FloorItem(QGraphicsItem):
         return self._rects.get(rack_id)
 
     def rows(self) -> list[tuple[float, float, list[str]]]:
-        return self._rows
+        """(top, bottom, rack ids left to right) of every row, hall by hall, top to bottom in each."""
+        return [row for h in self._halls for row in h.rows]
+
+    def hall_rows(self) -> list[list[tuple[float, float, list[str]]]]:
+        return [h.rows for h in self._halls]
 
     def rack_at(self, x: float, y: float) -> str | None:
-        """The rack whose block contains the scene point (x, y), by row then by rack."""
-        i = bisect_right(self._row_tops, y) - 1
-        if i < 0:
-            return None
-        top, bottom, ids = self._rows[i]
-        if y > bottom:
-            return None
-        for rid in ids:
-            if self._rects[rid].contains(x, y):
-                return rid
+        """The rack whose block contains the scene point (x, y), by hall, row, then rack."""
+        for h in self._halls:
+            if h.bounds.contains(x, y):
+                rid = h.rack_at(x, y)
+                if rid is not None:
+                    return rid
         return None
 
     def boundingRect(self) -> QRectF:
@@ -138,20 +175,10 @@ class FloorItem(QGraphicsItem):
     def racks_in(self, area: QRectF) -> list[str]:
         """The racks whose blocks meet ``area`` (scene coordinates): rows by their tops, racks
         within a row by their right edges, so a small area looks at a few racks only."""
-        found = []
-        first = max(0, bisect_right(self._row_tops, area.top()) - 1)
-        for i in range(first, len(self._rows)):
-            top, bottom, ids = self._rows[i]
-            if top > area.bottom():
-                break
-            if bottom < area.top():
-                continue
-            rights = self._row_rights[i]
-            for j in range(bisect_left(rights, area.left()), len(ids)):
-                rid = ids[j]
-                if self._rects[rid].left() > area.right():
-                    break
-                found.append(rid)
+        found: list[str] = []
+        for h in self._halls:
+            if h.bounds.intersects(area) or h.bounds.contains(area.topLeft()):
+                h.racks_in(area, found)
         return found
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget=None) -> None:

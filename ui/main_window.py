@@ -301,12 +301,25 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         view.addActions([self.racks_page_action, self.charts_page_action])
         view.addSeparator()
         view.addActions([self.zoom_in_action, self.zoom_out_action, self.zoom_height_action, self.zoom_fit_action])
+        self.go_to_menu = view.addMenu("&Go to hall or building")
+        self.go_to_menu.aboutToShow.connect(self._fill_go_to_menu)
+        view.aboutToShow.connect(lambda: self.go_to_menu.setEnabled(self.view.campus.outlined))
         view.addSeparator()
         for dock in (self.palette_dock, self.overview_dock, self.inspector_dock, self.settings_dock,
                      self.checks_dock, self.charts_dock):
             view.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
         help_menu.addActions([self.guide_action, self.shortcuts_action, self.about_action])
+
+    def _fill_go_to_menu(self) -> None:
+        """Every building, and under it each of its halls: zoom the rack view to it."""
+        self.go_to_menu.clear()
+        campus = self.view.campus
+        for b in campus.buildings:
+            self.go_to_menu.addAction(b.name, lambda b=b.id: self.view.zoom_to_building(b))
+            for hall_id in b.halls:
+                self.go_to_menu.addAction(f"    {campus.hall(hall_id).name}",
+                                          lambda h=hall_id: self.view.zoom_to_hall(h))
 
     def _build_toolbar(self) -> None:
         tb = QToolBar("Main", self)

@@ -8,7 +8,7 @@ blocks. A click (or drag) centres the rack view on the rack under the pointer.
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPen
 from PySide6.QtWidgets import QDockWidget, QSizePolicy, QWidget
 
 from planner.report import palette
@@ -30,8 +30,8 @@ class FloorOverview(QWidget):
         self.setMinimumSize(160, 120)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
-        self.setToolTip("The whole floor: racks in their rows, cold aisles blue and hot aisles red between "
-                        "them; click a rack to go to it")
+        self.setToolTip("The whole floor: racks in their rows (in their halls and buildings), cold aisles "
+                        "blue and hot aisles red between them; click a rack to go to it")
         self._image: QImage | None = None
         self._scale = 1.0
         self._offset = QPointF()
@@ -43,7 +43,8 @@ class FloorOverview(QWidget):
 
     # -- scene <-> widget ---------------------------------------------------------------
     def _fit(self) -> None:
-        floor = self.view.floor.boundingRect()
+        campus = self.view.campus
+        floor = campus.bounds() if campus.outlined else self.view.floor.boundingRect()
         if floor.isEmpty():
             self._scale, self._offset = 1.0, QPointF()
             return
@@ -85,16 +86,50 @@ class FloorOverview(QWidget):
         image = QImage(self.size(), QImage.Format.Format_RGB32)
         image.fill(BACKGROUND)
         painter = QPainter(image)
-        rows = self.view.floor.rows()
-        self._draw_aisles(painter, rows)
-        for _top, _bottom, ids in rows:
+        self._draw_campus(painter)
+        for rows in self.view.floor.hall_rows():
+            self._draw_aisles(painter, rows)
+        for _top, _bottom, ids in self.view.floor.rows():
             for rid in ids:
                 self._draw_rack(painter, rid)
+        self._draw_names(painter)
         painter.end()
         return image
 
+    def _draw_campus(self, painter: QPainter) -> None:
+        """The buildings' and halls' outlines (a plan of one hall has none)."""
+        campus = self.view.campus
+        if not campus.outlined:
+            return
+        for boxes, fill, line in ((campus.buildings, theme.BUILDING_FILL, theme.BUILDING_LINE),
+                                  (campus.halls, theme.HALL_FILL, theme.HALL_LINE)):
+            painter.setPen(QPen(line, 1))
+            painter.setBrush(fill)
+            for box in boxes:
+                painter.drawRect(self.to_widget(box.rect))
+
+    def _draw_names(self, painter: QPainter) -> None:
+        """Each building's name in its top-left corner, where the outline is wide enough for it."""
+        campus = self.view.campus
+        if not campus.outlined:
+            return
+        font = QFont(self.font())
+        font.setPixelSize(11)
+        font.setBold(True)
+        metrics = QFontMetricsF(font)
+        painter.setFont(font)
+        for b in campus.buildings:
+            box = self.to_widget(b.rect).adjusted(3, 2, -3, -2)
+            if box.width() < metrics.averageCharWidth() * 4 or box.height() < metrics.height():
+                continue
+            text = metrics.elidedText(b.name, Qt.TextElideMode.ElideRight, box.width())
+            plate = QRectF(box.left(), box.top(), metrics.horizontalAdvance(text) + 4, metrics.height())
+            painter.fillRect(plate, theme.LABEL_PLATE)
+            painter.setPen(theme.RACK_TEXT)
+            painter.drawText(QPointF(plate.left() + 2, plate.top() + metrics.ascent()), text)
+
     def _draw_aisles(self, painter: QPainter, rows) -> None:
-        """A band between each pair of rows, blue for a cold aisle and red for a hot one."""
+        """A band between each pair of one hall's rows, blue for a cold aisle and red for a hot one."""
         if not rows:
             return
         left = min(self.view.floor.rack_rect(ids[0]).left() for _t, _b, ids in rows if ids)
@@ -102,7 +137,6 @@ class FloorOverview(QWidget):
         for i in range(len(rows) - 1):
             gap = QRectF(left, rows[i][1], right - left, rows[i + 1][0] - rows[i][1])
             painter.fillRect(self.to_widget(gap), COLD_AISLE if i % 2 == 0 else HOT_AISLE)
-
 
     def resizeEvent(self, event) -> None:
         self._image = None

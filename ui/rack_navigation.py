@@ -5,14 +5,15 @@ them in Help > Keyboard shortcuts: arrows move the selection to the neighbouring
 (left, right, and up/down to the rack in the same place of the row above or below) and
 scroll it into view -- with a single device selected, up/down nudge it instead; with
 nothing selected the arrows scroll. ``+``/``-`` zoom, Home shows the whole floor, Enter
-zooms into the selected rack, Esc clears the selection (during a drag: cancels it).
+zooms into the selected rack, Esc clears the selection (during a drag: cancels it). On a
+campus of several halls Page Up / Page Down zoom out / in a level (``ui.campus_navigation``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 
 from ui import theme
 from ui.floor import FLOOR_BELOW_LOD, LABELS_FROM_LOD
@@ -40,6 +41,8 @@ VIEW_KEYS: tuple[ViewKey, ...] = (
     ViewKey((K.Key_Minus,), "Zoom the rack view out", "_key_zoom_out"),
     ViewKey((K.Key_Home,), "Show the whole floor", "_key_home"),
     ViewKey((K.Key_Return, K.Key_Enter), "Zoom into the selected rack", "_key_enter"),
+    ViewKey((K.Key_PageUp,), "Zoom out a level: to the hall, the building, the whole campus", "_key_level_out"),
+    ViewKey((K.Key_PageDown,), "Zoom in a level: to the building, the hall, a rack", "_key_level_in"),
     ViewKey((K.Key_Escape,), "Cancel a drag; otherwise clear the selection", "_key_escape"),
 )
 """The rack view's own keys (no modifier), in the order they are tried."""
@@ -132,7 +135,10 @@ class FloorNavigation:
     def zoom_to_rack_height(self) -> None:
         """Readable start: the first row of racks fills the height, the row starts at the left."""
         self._auto_zoom = True
-        first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
+        if self.campus.outlined:  # the first hall's first row (the plan's first racks may stand in two halls)
+            first = [self.racks[rid] for rid in (self.rows[0] if self.rows else [])[:theme.RACKS_PER_ROW]]
+        else:
+            first = [self.racks[r.id] for r in self.doc.plan.racks[:theme.RACKS_PER_ROW] if r.id in self.racks]
         if not first:
             self.resetTransform()
             return
@@ -140,6 +146,9 @@ class FloorNavigation:
         for item in first:
             row = row.united(item.sceneBoundingRect())
         row = row.adjusted(-20, -12, 20, 12)
+        hall = self.campus.hall_of(first[0].rack_id) if self.campus.outlined else None
+        if hall is not None:  # and the name of the hall above it
+            row.setTopLeft(hall.rect.topLeft() - QPointF(8, 8))
         vp = self.viewport().rect()
         scale = max(ZOOM_MIN, min(1.0, vp.height() / row.height()))
         self.resetTransform()

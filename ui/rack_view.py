@@ -7,8 +7,9 @@ rack as a block coloured by load; the selection is kept meanwhile and restored.
 
 Why it is long: the scene's rack items and their change-set updates, the selection, the
 keyboard edits and the context menu all act on the same items. Navigation of the floor
-(zoom, level of detail, keys) lives in ``ui.rack_navigation`` and drag and drop with its
-ghost in ``ui.rack_drag``; both are mixed into ``RackView``.
+(zoom, level of detail, keys) lives in ``ui.rack_navigation``, zoom by campus level in
+``ui.campus_navigation`` and drag and drop with its ghost in ``ui.rack_drag``; all are mixed
+into ``RackView``.
 """
 
 from __future__ import annotations
@@ -19,12 +20,16 @@ from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene, QGraphicsView, 
 
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import AddDevice, MoveDevice, RemoveDevices, RemoveRack
+from planner.plan.hall_commands import MoveRacksToHall
 from planner.plan.names import next_label
 from planner.plan.space import lowest_free_u
 from ui import theme
 from ui.document import Document
-from ui.floor import FloorItem, floor_rows
+from ui.campus_items import CampusOutlines
+from ui.campus_layout import lay_out_campus
+from ui.floor import FloorItem
 from ui.rack_drag import GhostLabel, RackDragAndDrop
+from ui.campus_navigation import CampusNavigation
 from ui.rack_navigation import READABLE_ZOOM, FloorNavigation
 from ui.mime import DragPayload
 from ui.rack_items import RACK_W, DeviceItem, RackItem, rack_height_px
@@ -71,7 +76,7 @@ class _RackLayer:
             item.scene().removeItem(item)
 
 
-class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
+class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView):
     selectionChangedTo = Signal()
     """The selected racks/devices changed (read them with selected_devices / selected_rack)."""
     hint = Signal(str)
@@ -103,6 +108,9 @@ class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
         self.floor = FloorItem()
         self.floor.setVisible(False)
         self.scene().addItem(self.floor)
+        self.outlines = CampusOutlines()  # the halls and buildings (none for a plan of one hall)
+        self.scene().addItem(self.outlines)
+        self.scene().addItem(self.outlines.labels)
         self.floor_mode = False
         self._kept_selection: list = []
         self._quiet_selection = False
@@ -186,28 +194,20 @@ class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
         if layout:
             self.relayout()
         else:
+            self.outlines.labels.set_report(report, basis)
             self.floorChanged.emit(list(todo))
 
     def relayout(self) -> None:
-        """Rows of racks, bottoms aligned like a real row on a floor."""
+        """Rows of racks, bottoms aligned like a real row on a floor, hall by hall
+        (``ui.campus_layout``); the halls and buildings outlined when there are several."""
         racks = [r for r in self.doc.plan.racks if r.id in self.racks]
-        rows = floor_rows(racks, lambda r: rack_height_px(r.height_u), RACK_W + theme.RACK_GAP)
-        self.rows: list[list[str]] = [[r.id for r in row] for row in rows]
-        y = 0.0
-        rects: dict[str, QRectF] = {}
-        for row in self.rows:
-            items = [self.racks[rid] for rid in row]
-            row_h = max(i.boundingRect().height() for i in items)
-            for col, item in enumerate(items):
-                h = item.boundingRect().height()
-                item.setPos(col * (RACK_W + theme.RACK_GAP), y + row_h - h)
-                rects[item.rack_id] = QRectF(item.pos().x(), item.pos().y(), RACK_W, h - 6)
-            y += row_h + theme.ROW_GAP
-        rect = QRectF()
-        for r in rects.values():
-            rect = rect.united(r)
-        self.floor.set_layout(rects, self.rows)
-        self.scene().setSceneRect(rect.adjusted(-40, -30, 40, 30))
+        self.campus = lay_out_campus(self.doc.plan, racks, lambda rid: self.racks[rid].boundingRect().height())
+        self.rows: list[list[str]] = self.campus.rows
+        for rid, pos in self.campus.positions.items():
+            self.racks[rid].setPos(pos)
+        self.floor.set_layout(self.campus.rects, [h.rows for h in self.campus.halls])
+        self.outlines.set_campus(self.campus, self.doc.report, self.doc.plan.settings.facility.power_basis)
+        self.scene().setSceneRect(self.campus.bounds().adjusted(-40, -30, 40, 30))
         self.floorChanged.emit(None)
 
     # -- selection ----------------------------------------------------------------------
@@ -327,8 +327,35 @@ class RackView(FloorNavigation, RackDragAndDrop, QGraphicsView):
             rid = rack_item.rack_id
             menu.addAction("Edit rack…", lambda: self.editRackRequested.emit(rid))
             menu.addAction("Auto-place nodes…", lambda: self.autoPlaceRequested.emit(rid))
+            if self.campus.outlined:
+                self._add_hall_menu(menu, rid)
             menu.addSeparator()
             menu.addAction("Remove rack", lambda: self.doc.apply(RemoveRack(rid)))
+        elif self.campus.outlined:
+            self._add_zoom_to(menu, scene_pos)
         else:
             return
         menu.exec(event.globalPos())
+
+    def _add_hall_menu(self, menu: QMenu, rack_id: str) -> QMenu:
+        """"Move to hall ▸": every other hall of the campus (one MoveRacksToHall)."""
+        own = self.campus.hall_of(rack_id)
+        sub = menu.addMenu("Move to hall")
+        for b in self.campus.buildings:
+            for hall_id in b.halls:
+                hall = self.campus.hall(hall_id)
+                if hall is not own:
+                    sub.addAction(f"{hall.name} ({b.name})",
+                                  lambda h=hall_id: self.doc.apply(MoveRacksToHall([rack_id], h)))
+        return sub
+
+    def _add_zoom_to(self, menu: QMenu, scene_pos) -> None:
+        """Beside the racks: zoom to the hall or building under the pointer, or the whole campus."""
+        for b in self.campus.buildings:
+            if b.rect.contains(scene_pos):
+                for hall_id in b.halls:
+                    hall = self.campus.hall(hall_id)
+                    if hall.rect.contains(scene_pos):
+                        menu.addAction(f"Zoom to {hall.name}", lambda: self.zoom_to_area(hall.rect))
+                menu.addAction(f"Zoom to {b.name}", lambda b=b: self.zoom_to_area(b.rect))
+        menu.addAction("Show the whole campus", self.zoom_to_fit)

@@ -108,8 +108,11 @@ def _geometry(window) -> dict:
                 palette[index.data(DEVICE_ID_ROLE)] = [p.x(), p.y()]
     search = window.palette_panel.search
     centre = search.mapToGlobal(search.rect().center())
+    campus = {f"{kind}:{box.id}": _global_rect(vp, view.mapFromScene(box.rect).boundingRect())
+              for kind, boxes in (("building", view.campus.buildings), ("hall", view.campus.halls))
+              for box in boxes} if view.campus.outlined else {}  # each outline on the screen
     return {"view": [top_left.x(), top_left.y(), vp.width(), vp.height()], "racks": racks, "palette": palette,
-            "search": [centre.x(), centre.y()], "checks": _checks(window.checks)}
+            "search": [centre.x(), centre.y()], "checks": _checks(window.checks), "campus": campus}
 
 
 def _global_rect(widget, rect) -> list[int]:

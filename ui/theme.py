@@ -29,6 +29,13 @@ RACK_SLOT_LINE = QColor(palette.RACK_SLOT_LINE)
 RACK_TEXT = QColor(palette.RACK_TEXT)
 RACK_MUTED_TEXT = QColor(palette.RACK_MUTED_TEXT)
 SELECTION = QColor(palette.SELECTION)
+# The campus around the racks: buildings a shade lighter than the canvas, halls a shade lighter
+# again, each outlined; labels on a dark plate so that they read over the racks.
+BUILDING_FILL = QColor("#2A2F37")
+BUILDING_LINE = QColor("#8C96A3")
+HALL_FILL = QColor("#30363F")
+HALL_LINE = QColor("#5F6B7A")
+LABEL_PLATE = QColor(20, 23, 28, 215)
 SEVERITY_COLOURS = {k: QColor(v) for k, v in palette.SEVERITY_COLORS.items()}
 
 U_PX = 18.0

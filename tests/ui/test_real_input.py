@@ -240,3 +240,61 @@ def test_the_drag_ghost_says_in_words_what_the_drop_would_do(real_app):
     app.xdotool("mouseup", "1")
     app.settle()
     assert app.state()["ghost_label"] is None and app.state()["undo_count"] == 0
+
+
+@pytest.fixture
+def campus_app(tmp_path):
+    from planner.hardware.catalog import default_catalog
+    from planner.plan.fileio import save_plan
+    from tests.ui.campus_plan import two_building_plan
+    from tests.ui.real_input import TOOLS, RealApp
+
+    require_tool(*TOOLS)
+    path = tmp_path / "campus.json"
+    save_plan(two_building_plan(default_catalog()), path)
+    app = RealApp(tmp_path, [str(path)])
+    yield app
+    app.screenshot("at-exit")
+    app.stop()
+
+
+def _on_screen(state, key) -> bool:
+    """The outline ``key`` ("building:N") is all in the rack view."""
+    vx, vy, vw, vh = state["geometry"]["view"]
+    x, y, w, h = state["geometry"]["campus"][key]
+    return vx <= x and vy <= y and x + w <= vx + vw and y + h <= vy + vh
+
+
+def _fills_view(state, key) -> bool:
+    _, _, vw, vh = state["geometry"]["view"]
+    _, _, w, h = state["geometry"]["campus"][key]
+    return _on_screen(state, key) and (w > 0.85 * vw or h > 0.85 * vh)
+
+
+def _double_click_beside_the_racks(app, state, hall) -> None:
+    """In the right of the hall's name band, where no rack stands."""
+    x, y, w, _h = state["geometry"]["campus"][hall]
+    app.move(x + w - 10, y + 10)
+    app.xdotool("click", "--repeat", "2", "--delay", "80", "1")
+    app.settle()
+
+
+def test_on_a_campus_home_a_double_click_and_page_up_go_from_campus_to_building_and_back(campus_app):
+    app = campus_app
+    geo = app.state()["geometry"]
+    app.click(geo["view"][0] + geo["view"][2] - 10, geo["view"][1] + geo["view"][3] - 10)  # focus the view (a free spot)
+    app.key("Home")
+    state = app.wait_state(lambda s: all(_on_screen(s, k) for k in ("building:N", "building:S")), "the whole campus")
+    app.screenshot("campus")
+    # a double-click in hall S1 beside its racks: building South fills the view, then the hall
+    _double_click_beside_the_racks(app, state, "hall:S1")
+    state = app.wait_state(lambda s: _fills_view(s, "building:S"), "building South zoomed to")
+    app.screenshot("building")
+    _double_click_beside_the_racks(app, state, "hall:S1")
+    state = app.wait_state(lambda s: _fills_view(s, "hall:S1"), "hall S1 zoomed to")
+    assert state["selected_rack"] is None  # beside the racks: nothing was picked on the way
+    app.screenshot("hall")
+    app.key("Prior")  # Page Up: out a level, to the building
+    app.wait_state(lambda s: _fills_view(s, "building:S"), "Page Up to building South")
+    app.key("Prior")
+    app.wait_state(lambda s: all(_on_screen(s, k) for k in ("building:N", "building:S")), "Page Up to the campus")

@@ -1,0 +1,135 @@
+"""Zoom by campus level -- rack, hall, building, campus -- in the rack view (mixed into ``RackView``).
+
+On a plan of several halls Page Up / Page Down (``ui.rack_navigation.VIEW_KEYS``) zoom out /
+in a level around the selected rack or the middle of the view, a double-click beside the
+racks zooms in a level towards the pointer, and View > Go to hall or building or the context
+menu beside the racks zoom to one outline. A level is a step only when it is farther out (or
+closer in) than the zoom now: from a hall zoomed to by hand, Page Up goes to its building.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+
+from ui.rack_items import DeviceItem, RackItem
+from ui.rack_navigation import READABLE_ZOOM
+
+FIT_MARGIN = 0.03  # of an area zoomed to (a hall, a building): room around its outline
+LEVEL_STEP = 1.03  # a level this little closer or farther than the zoom now is not a step
+
+
+class CampusNavigation:
+    def area_zoom(self, rect: QRectF) -> float:
+        """The zoom at which ``rect`` (and a margin) fills the viewport."""
+        vp = self.viewport().rect()
+        m = 1 + 2 * FIT_MARGIN
+        return min(vp.width() / (rect.width() * m), vp.height() / (rect.height() * m)) if not rect.isEmpty() else 1.0
+
+    def zoom_to_area(self, rect: QRectF) -> None:
+        """Fit ``rect`` (a hall's or building's outline) in the view, never closer than 1:1."""
+        self._auto_zoom = False
+        zoom = min(1.0, self.area_zoom(rect))
+        self.scale(zoom / self.transform().m11(), zoom / self.transform().m11())
+        self.centerOn(rect.center())
+        self.update_detail()
+
+    def zoom_to_hall(self, hall_id: str) -> bool:
+        hall = self.campus.hall(hall_id)
+        if hall is not None:
+            self.zoom_to_area(hall.rect)
+        return hall is not None
+
+    def zoom_to_building(self, building_id: str) -> bool:
+        building = self.campus.building(building_id)
+        if building is not None:
+            self.zoom_to_area(building.rect)
+        return building is not None
+
+    def zoom_to_rack(self, rack_id: str) -> bool:
+        """Close enough to read the rack's devices, the rack in the middle."""
+        if self.floor.rack_rect(rack_id) is None:
+            return False
+        self._auto_zoom = False
+        self.set_zoom(max(READABLE_ZOOM, self.transform().m11()))
+        self.centre_on_rack(rack_id)
+        return True
+
+    def campus_levels(self, point: QPointF, rack_id: str | None = None) -> list[tuple[QRectF, object]]:
+        """(area, how to zoom to it) from the rack to the campus, around ``rack_id`` or the
+        scene ``point``: the building and hall it is in (or the nearest), the rack (or the spot)."""
+        campus = self.campus
+        hall = campus.hall_of(rack_id) if rack_id else None
+        building = campus.building(hall.building) if hall else _nearest(campus.buildings, point)
+        if hall is None:
+            hall = _nearest([campus.hall(h) for h in building.halls], point)
+        if rack_id is None:
+            rack_id = self.floor.rack_at(point.x(), point.y())
+        spot = self.floor.rack_rect(rack_id) if rack_id else QRectF(point, point)
+        return [(spot, lambda: self.zoom_to_rack(rack_id) if rack_id else self._zoom_to_spot(point)),
+                (hall.rect, lambda: self.zoom_to_area(hall.rect)),
+                (building.rect, lambda: self.zoom_to_area(building.rect)),
+                (self.scene().sceneRect(), self.zoom_to_fit)]
+
+    def _zoom_to_spot(self, point: QPointF) -> None:
+        self._auto_zoom = False
+        self.set_zoom(max(READABLE_ZOOM, self.transform().m11()))
+        self.centerOn(point)
+
+    def _level_zoom(self, index: int, rect: QRectF) -> float:
+        return max(READABLE_ZOOM, self.transform().m11()) if index == 0 else min(1.0, self.area_zoom(rect))
+
+    def zoom_level_out(self, point: QPointF, rack_id: str | None = None) -> bool:
+        """To the smallest of hall, building, campus that is farther out than the zoom now."""
+        now = self.transform().m11()
+        for i, (rect, go) in enumerate(self.campus_levels(point, rack_id)):
+            if i and self._level_zoom(i, rect) * LEVEL_STEP < now:
+                go()
+                return True
+        return False
+
+    def zoom_level_in(self, point: QPointF, rack_id: str | None = None) -> bool:
+        """To the largest of building, hall, rack that is closer than the zoom now."""
+        now = self.transform().m11()
+        levels = self.campus_levels(point, rack_id)
+        for i in (2, 1, 0):
+            rect, go = levels[i]
+            if self._level_zoom(i, rect) > now * LEVEL_STEP:
+                go()
+                return True
+        return False
+
+    def _view_centre(self) -> QPointF:
+        return self.mapToScene(self.viewport().rect().center())
+
+    def _key_level_out(self, _key) -> bool:
+        if not self.campus.outlined:
+            return False  # one hall: the keys scroll as they always did
+        self.zoom_level_out(self._view_centre(), self._rack_of_selection())
+        return True
+
+    def _key_level_in(self, _key) -> bool:
+        if not self.campus.outlined:
+            return False
+        self.zoom_level_in(self._view_centre(), self._rack_of_selection())
+        return True
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        """Beside the racks (or on a block of the zoomed-out floor) of a campus: zoom in a
+        level towards the pointer."""
+        scene_pos = self.mapToScene(event.position().toPoint())
+        beside = self.floor_mode or not any(isinstance(i, (RackItem, DeviceItem)) for i in self.scene().items(scene_pos))
+        if self.campus.outlined and event.button() == Qt.MouseButton.LeftButton and beside:
+            self.zoom_level_in(scene_pos)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+
+def _nearest(boxes, point: QPointF):
+    """The box containing ``point``, else the one whose outline is nearest to it."""
+    def distance(box) -> float:
+        r = box.rect
+        dx = max(r.left() - point.x(), 0.0, point.x() - r.right())
+        dy = max(r.top() - point.y(), 0.0, point.y() - r.bottom())
+        return dx * dx + dy * dy
+    return min(boxes, key=distance)
