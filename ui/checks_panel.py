@@ -193,14 +193,15 @@ class ChecksPanel(QListView):
         self.setModel(self.findings)
         self.setIconSize(QSize(16, 16))
         # Rows of one height, measured once: wrapped rows were each measured again after
-        # every edit, 20 ms for 360 findings at frontier-100k, in 40-row batches between
-        # events of the frame after a drop (2026-12-01), whose target is 16 ms. Laid out in
-        # one pass instead, the rows cost the drop's own repaint 2-3 ms more.
+        # every edit, 20 ms for 360 findings at frontier-100k (2026-12-01), whose drop target
+        # is 16 ms. Of one height, all 240 rows of frontier-100k are laid out in about 1 ms,
+        # in one pass: a batched layout shows no row at all until its last batch is done
+        # (a one-column list has its extent only then), so after 65 of 100 drops the list
+        # was blank for a moment and a list scrolled down lost its place.
         self.setUniformItemSizes(True)
         self.setItemDelegate(_OneLineRows(self))
         self.setResizeMode(QListView.ResizeMode.Adjust)  # rows follow the list's width
-        self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(40)
+        self.setLayoutMode(QListView.LayoutMode.SinglePass)
         self.setAlternatingRowColors(True)
         self.clicked.connect(self._activated)
         self.activated.connect(self._activated)

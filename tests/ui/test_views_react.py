@@ -3,7 +3,7 @@ through an edit, the checks list keeps the rows of findings that stay (their sel
 the scroll position), and the document pushes the undo step before it tells the views."""
 
 from hypothesis import given, settings, strategies as st
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from planner.plan.commands import AddRack, EditRack, RenamePlan, SetSetting
@@ -138,3 +138,34 @@ def test_a_long_finding_is_one_row_as_wide_as_the_list_and_its_tooltip_has_the_w
     assert second.width() == checks.viewport().width()  # cut at the list's edge, no sideways scrolling
     assert not checks.horizontalScrollBar().isVisible()
     assert checks.findings.index(1).data(Qt.ItemDataRole.ToolTipRole).startswith(long_text)
+
+
+def test_a_long_checks_list_shows_its_rows_and_keeps_its_place_right_after_an_edit(qtbot, catalog):
+    """65 findings: more rows than a layout batch would take. After a drop the rows on screen
+    are there at the next paint, and a list scrolled down stays where it was."""
+    from planner.design.templates import build_template
+    from planner.plan.commands import MoveDevice
+    from planner.plan.space import lowest_free_u
+    from ui.checks_panel import ChecksPanel
+    from ui.document import Document
+
+    doc = Document(build_template("massive", nodes=200, catalog=catalog), catalog)
+    checks = ChecksPanel(doc)
+    qtbot.addWidget(checks)
+    doc.changed.connect(checks.on_changed)
+    checks.resize(600, 200)
+    checks.show()
+    checks.show_report(doc.report)
+    qtbot.waitExposed(checks)
+    assert checks.model().rowCount() > 60
+    checks.scrollTo(checks.model().index(40, 0), checks.ScrollHint.PositionAtTop)
+    QApplication.processEvents()
+    top_row = checks.indexAt(checks.viewport().rect().topLeft() + QPoint(2, 2)).row()
+    assert top_row >= 30
+    node = next(p for p in doc.plan.placements if doc.catalog[p.device].gpus)
+    d = doc.catalog[node.device]
+    target = next(r for r in doc.plan.racks if r.id != node.rack and lowest_free_u(doc.plan, doc.catalog, r, d.u_height)
+                  and doc.apply(MoveDevice(node.id, r.id, lowest_free_u(doc.plan, doc.catalog, r, d.u_height))))
+    assert doc.plan.placement(node.id).rack == target.id
+    QApplication.processEvents()
+    assert checks.indexAt(checks.viewport().rect().topLeft() + QPoint(2, 2)).row() == top_row
