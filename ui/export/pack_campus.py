@@ -131,8 +131,9 @@ class CampusPages:
             name = group[0].name if not several else f"{group[0].name} to {group[-1].name}"
             title = f"Floor plan: {name}"
             caption = self._intro(self._floor_caption(group, len(halls), empty, left, len(buildings)), 7.5)
-            w, h = self.body.width(), self._drawing_height(title, caption)
-            drawing = Drawing(w, h, lambda canvas, drawn=drawn: self._draw_halls(canvas, QRectF(0, 0, w, h), drawn))
+            w, height = self.body.width(), self._drawing_height(title, caption)
+            drawing = Drawing(w, height, lambda canvas, box=QRectF(0, 0, w, height), drawn=drawn:
+                              self._draw_halls(canvas, box, drawn))
             pages.append(Page(title, caption, section="Floor plan" if not pages else "", drawing=drawing))
         return pages
 
