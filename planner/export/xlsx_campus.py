@@ -36,6 +36,9 @@ def write_campus(ws, report) -> None:
     ws.merge_cells(start_row=2, start_column=1, end_row=2, end_column=2 + len(COLUMNS))
     ws.row_dimensions[2].height = 30
     header(ws, 3, ["Building", "Hall"] + [title for title, _, _ in COLUMNS])
+    for cell in ws[3]:
+        cell.alignment = WRAP  # the figures' titles over two lines, the columns as narrow as their figures
+    ws.row_dimensions[3].height = 30
     r = FIRST_ROW
     subtotals: list[tuple[int, dict[str, float]]] = []
     for b in facility.buildings:
