@@ -11,7 +11,7 @@ from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.labels import describe
 from planner.report.model import Report
-from planner.vocabulary import kw
+from planner.vocabulary import kw, text
 
 SEVERITY_MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
 
@@ -49,6 +49,7 @@ def render_text(report: Report, catalog=None) -> str:
         f"CDUs: {t.cdus} needed, {t.cdus_placed} placed",
         f"IT power {kw(t.it_power_kw)} (typical {kw(t.it_power_typical_kw)}, nameplate "
         f"{kw(t.it_power_nameplate_kw)}); facility {kw(t.facility_power_kw)} at PUE {t.pue:g}",
+        *campus_lines(report),
         "",
         f"{'rack':<16}{'U used':>8}{'nodes':>7}{'GPUs':>6}{'power':>12}{'cap kW':>8}{'load':>7}  cooling",
     ]
@@ -73,3 +74,32 @@ def render_text(report: Report, catalog=None) -> str:
         if f.severity != "info":  # errors and warnings say what would mend them, or that nothing will
             lines.append(f"    {'Fix: ' + f.remedy.label if f.remedy is not None else no_fix_reason(f)}")
     return "\n".join(lines)
+
+
+def campus_lines(report: Report) -> list[str]:
+    """A plan of several halls: one aligned line per building (its halls' sums and its plant)
+    and per hall (its sums and its power limit); nothing for one hall."""
+    facility = report.sections.get("facility")
+    halls = getattr(facility, "halls", ())
+    if len(halls) < 2:
+        return []
+    lines = ["", f"Campus: {len(facility.buildings)} building{'s' if len(facility.buildings) != 1 else ''}, "
+             f"{len(halls)} halls",
+             f"  {'building / hall':<24}{'racks':>7}{'GPUs':>9}{'IT typical':>13}{'IT nameplate':>14}"
+             f"{'water':>14}  plant / limit"]
+
+    def line(name: str, f, note: str) -> str:
+        return (f"  {name[:23]:<24}{f.racks:>7,}{f.gpus:>9,}{kw(f.it_power_typical_kw):>13}"
+                f"{kw(f.it_power_nameplate_kw):>14}{text(f.water_l_min, 'l/min'):>14}  {note}".rstrip())
+
+    for b in facility.buildings:
+        feed = f" of {kw(b.utility_feed_kw)} feed" if b.utility_feed_kw is not None else ""
+        trafos = (f", {b.transformer_units} x {b.transformer_unit_kva:,g} kVA transformers"
+                  if b.transformer_unit_kva else "")
+        lines.append(line(b.name, b, f"design {kw(b.facility_power_kw)}{feed}; UPS {b.ups_units} x "
+                                     f"{kw(b.ups_unit_kw)}, generators {b.generator_units} x "
+                                     f"{kw(b.generator_unit_kw)}{trafos}"))
+        for h in (h for h in halls if h.building == b.id):
+            limit = f"limit {kw(h.power_limit_kw)} ({report.power_basis})" if h.power_limit_kw is not None else ""
+            lines.append(line("  " + h.name, h, limit))
+    return lines

@@ -1,5 +1,5 @@
-"""The Excel workbook of a plan (openpyxl, no Qt): Summary, BOM, Costs, Racks, Network,
-Checks and Assumptions.
+"""The Excel workbook of a plan (openpyxl, no Qt): Summary, BOM, Costs, Racks, Campus (a plan
+of several data halls), Network, Checks and Assumptions.
 
 Costs are live formulas over named cells on the Assumptions sheet, so the workbook is one
 a finance team can audit and change. User text (plan, rack and device names, labels) is
@@ -26,6 +26,7 @@ from planner.report.evaluate import evaluate
 from planner.costs.section import billed_kw
 from planner.safefile import check_target, write_file
 from planner.export.xlsx_bom import write_bom
+from planner.export.xlsx_campus import CAMPUS, several_halls, write_campus
 from planner.export.xlsx_cables import write_cables
 from planner.export.xlsx_compare import write_compare
 from planner.export.xlsx_costs import write_assumptions, write_costs
@@ -56,6 +57,8 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_bom(wb, cost.bom)
     write_costs(wb, cost.result, plan.settings.costs)
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
+    if several_halls(report):
+        write_campus(wb.create_sheet(CAMPUS), report)
     write_network(wb.create_sheet("Network"), report, catalog)
     write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog) if cost.cables_routed else None, cost.bom,
                  cost.cable_routing_limit_links)
@@ -81,7 +84,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
 
 # Sheets that print landscape (wide tables); the rest portrait. Every sheet fits its width
 # to one page and runs down as many pages as it needs.
-LANDSCAPE = {"Compare", "BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Assumptions"}
+LANDSCAPE = {"Compare", "BOM", "Costs", "Racks", "Campus", "Network", "Cables", "Checks", "Assumptions"}
 
 
 def _print_setup(ws) -> None:

@@ -31,6 +31,14 @@ NO_FIX_REASONS = {
     "rack.cooling.air_remainder": "a rear-door heat exchanger is a facility choice",
     "rack.cooling.liquid_device_in_air_rack": "a rack-scale system is its own rack: set the rack's cooling to liquid",
     "workload.memory.does_not_fit": "the model, the GPUs or their count are yours to choose",
+    "facility.hall.power_limit": "which racks move, and to which hall, is a layout choice: a move changes the "
+                                 "rows, CDU loops and cable runs of both halls",
+    "facility.hall.floor_rating": "a hall's floor rating is the building's; which racks to lighten or move is a "
+                                  "layout choice",
+    "facility.building.utility_feed": "the feed is contracted with the utility; moving load to another building "
+                                      "is a layout choice",
+    "facility.hall.cdu_short": "the CDU remedy places CDUs plan-wide, not in a given hall: add them to the "
+                               "hall's liquid-cooled racks",
 }
 
 

@@ -19,9 +19,16 @@ from ui.export.vendor_pack import VendorPack
 
 
 def placed_texts(name: str, path) -> tuple[list, object]:
-    ensure_app()
     catalog = default_catalog()
     plan = build_template(name, catalog=catalog)
+    # With prices: the pack with the most text in it.
+    placed, _ = render_placed(plan, catalog, path, with_prices=True)
+    return placed, plan
+
+
+def render_placed(plan, catalog, path, with_prices: bool = False) -> tuple[list, int]:
+    """The pack of ``plan`` printed to ``path`` (A4 landscape): every text it placed, and its page count."""
+    ensure_app()
     writer = QPdfWriter(str(path))
     writer.setResolution(300)
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Landscape,
@@ -31,12 +38,11 @@ def placed_texts(name: str, path) -> tuple[list, object]:
     assert painter.begin(writer)
     placed = []
     try:
-        # With prices: the pack with the most text in it.
-        VendorPack(plan, catalog, evaluate(plan, catalog), page.width(), page.height(),
-                   with_prices=True).render(painter, writer, placed)
+        n = VendorPack(plan, catalog, evaluate(plan, catalog), page.width(), page.height(),
+                       with_prices=with_prices).render(painter, writer, placed)
     finally:
         painter.end()
-    return placed, plan
+    return placed, n
 
 
 @pytest.mark.parametrize("name", template_names())

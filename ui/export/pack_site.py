@@ -168,6 +168,8 @@ class SitePages:
 
     # -- floor plan ---------------------------------------------------------------------
     def _floor_pages(self) -> list:
+        if self._several_halls():  # a page per building, its halls side by side (``pack_campus``)
+            return self._campus_floor_pages()
         layout = floor_layout(self.plan, self.plan.settings.floor)
         if not layout.rows:
             return []
@@ -211,33 +213,7 @@ class SitePages:
                 break
             x0 = area.x() + k * (layout.width_m * scale + gap + label_w + dim_w)
             top = chunk[0].y0_m
-            for i, row in enumerate(chunk):
-                y = area.y() + (row.y0_m - top) * scale
-                h = (row.y1_m - row.y0_m) * scale
-                size = c.fitted_size(row.name, label_w - 4, 7, 4)
-                if h >= size * 1.2 and c.text_width(row.name, size) <= label_w - 4:
-                    c.text(QRectF(x0 - label_w, y, label_w - 4, h), row.name, size, color=palette.INK_MUTED,
-                           align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                for rack_id in row.racks:
-                    rx, ry, rw, rd = layout.racks[rack_id]
-                    r = QRectF(x0 + rx * scale, area.y() + (ry - top) * scale, rw * scale, rd * scale)
-                    res = self.report.rack(rack_id)
-                    c.rect(r, fill=tint_load(res.worst_load_fraction) if res else palette.PAPER, stroke=palette.INK_HEADING,
-                           width_pt=0.3 if r.width() < 6 else 0.5)
-                    name = res.name if res else rack_id
-                    size = c.fitted_size(name, r.width() - 2, 6, 4)
-                    if r.height() >= size * 1.3 and c.text_width(name, size) <= r.width() - 2:
-                        c.text(QRectF(r.x() + 1, r.y(), r.width() - 2, r.height()), name, size,
-                               align=Qt.AlignmentFlag.AlignCenter, elide=False)
-                if i + 1 < len(chunk):
-                    nxt = chunk[i + 1]
-                    kind = "cold" if (rows.index(row)) % 2 == 0 else "hot"
-                    band = QRectF(x0, y + h, row.width_m * scale, (nxt.y0_m - row.y1_m) * scale)
-                    c.rect(band, fill=AISLE_FILL[kind])
-                    label = f"{kind} aisle {(nxt.y0_m - row.y1_m):.1f} m"
-                    size = 6.0
-                    if band.height() >= size * 1.3 and c.text_width(label, size) <= band.width() - 4:
-                        c.text(band, label, size, color=palette.INK_MUTED, align=Qt.AlignmentFlag.AlignCenter, elide=False)
+            draw_rows(c, self.report, layout, chunk, k * per_col, x0, area.y(), scale, label_w)
             if cols == 1:  # the aisles in front of the first row and behind the last
                 last = chunk[-1]
                 for kind, y0, h_m in ((front_kind, chunk[0].y0_m - front_m, front_m), (rear_kind, last.y1_m, rear_m)):
@@ -262,7 +238,7 @@ class SitePages:
             note = f"The {len(rows):,} rows run on down the floor: drawn in {cols} columns of up to {per_col:,} rows."
         else:
             note = f"Scale: 1 m = {scale:.1f} pt."
-        _floor_legend(c, body.x(), body.bottom() - legend_h, body.width(), note)
+        floor_legend(c, body.x(), body.bottom() - legend_h, body.width(), note)
 
     # -- cabling ------------------------------------------------------------------------
     def _cable_pages(self) -> list:
@@ -332,7 +308,41 @@ class SitePages:
         return self._table_pages("Cables by type", table, self._intro(note, 7.5), width=560.0)
 
 
-def _floor_legend(c, x: float, y: float, width: float, note: str) -> None:
+def draw_rows(c, report, layout, chunk, first: int, x0: float, y0: float, scale: float, label_w: float) -> None:
+    """Rows ``chunk`` of one hall's ``layout`` (the first is the hall's row ``first``, 0-based)
+    drawn to ``scale`` (points per metre) from (``x0``, ``y0``): their names in the ``label_w``
+    points to the left, each rack's footprint coloured by its load, the aisles between them."""
+    top = chunk[0].y0_m
+    for i, row in enumerate(chunk):
+        y = y0 + (row.y0_m - top) * scale
+        h = (row.y1_m - row.y0_m) * scale
+        size = c.fitted_size(row.name, label_w - 4, 7, 4)
+        if h >= size * 1.2 and c.text_width(row.name, size) <= label_w - 4:
+            c.text(QRectF(x0 - label_w, y, label_w - 4, h), row.name, size, color=palette.INK_MUTED,
+                   align=Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        for rack_id in row.racks:
+            rx, ry, rw, rd = layout.racks[rack_id]
+            r = QRectF(x0 + rx * scale, y0 + (ry - top) * scale, rw * scale, rd * scale)
+            res = report.rack(rack_id)
+            c.rect(r, fill=tint_load(res.worst_load_fraction) if res else palette.PAPER, stroke=palette.INK_HEADING,
+                   width_pt=0.3 if r.width() < 6 else 0.5)
+            name = res.name if res else rack_id
+            size = c.fitted_size(name, r.width() - 2, 6, 4)
+            if r.height() >= size * 1.3 and c.text_width(name, size) <= r.width() - 2:
+                c.text(QRectF(r.x() + 1, r.y(), r.width() - 2, r.height()), name, size,
+                       align=Qt.AlignmentFlag.AlignCenter, elide=False)
+        if i + 1 < len(chunk):
+            nxt = chunk[i + 1]
+            kind = "cold" if (first + i) % 2 == 0 else "hot"
+            band = QRectF(x0, y + h, row.width_m * scale, (nxt.y0_m - row.y1_m) * scale)
+            c.rect(band, fill=AISLE_FILL[kind])
+            label = f"{kind} aisle {(nxt.y0_m - row.y1_m):.1f} m"
+            size = 6.0
+            if band.height() >= size * 1.3 and c.text_width(label, size) <= band.width() - 4:
+                c.text(band, label, size, color=palette.INK_MUTED, align=Qt.AlignmentFlag.AlignCenter, elide=False)
+
+
+def floor_legend(c, x: float, y: float, width: float, note: str) -> None:
     items = [(tint_load(0.5), "load below 80% of cap"), (tint_load(0.9), "80% of cap or more"),
              (tint_load(1.2), "over the cap"), (AISLE_FILL["cold"], "cold aisle"), (AISLE_FILL["hot"], "hot aisle")]
     cx = x

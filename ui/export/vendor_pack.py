@@ -2,8 +2,9 @@
 
 Pages: cover with headline figures and contents; rack elevations (as many racks per page
 as stay legible, every rack shown); power and cooling per rack; network summary (when the
-report has one); bill of materials (when the cost section has one); open findings. Each
-page has the plan name and "Page n of N" in its footer. All figures are the Report's.
+report has one); bill of materials (when the cost section has one); open findings. A plan
+of several data halls has a Campus page and a floor page per building (``pack_campus``).
+Each page has the plan name and "Page n of N" in its footer. All figures are the Report's.
 
 The text and tables are HTML in one QTextDocument (``pack_document``), which paginates;
 the elevations and the floor plan are drawings in it (``elevation``, ``pack_site``).
@@ -30,6 +31,7 @@ from planner.settings import GUIDE
 from ui.export.canvas import Canvas, PlacedText
 from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_text,
                                      room_for_drawing, table_of_pages)
+from ui.export.pack_campus import CampusPages
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
@@ -85,7 +87,7 @@ def _p(text_html: str, size_pt: float, color: str = INK, bold: bool = False, aft
             f'color: {color}{weight}">{text_html}</p>')
 
 
-class VendorPack(SitePages):
+class VendorPack(SitePages, CampusPages):
     """The pack of one plan: its pages (``pages``), laid out and printed by ``render``."""
 
     def __init__(self, plan: Plan, catalog: Catalog, report: Report, page_width: float, page_height: float,
@@ -119,6 +121,7 @@ class VendorPack(SitePages):
             pages += self._index_pages()
         pages += self._site_pages()
         pages += self._cooling_pages()
+        pages += self._campus_pages()
         pages += self._floor_pages()
         pages += self._network_pages()
         pages += self._goodput_pages()
