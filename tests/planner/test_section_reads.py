@@ -44,6 +44,8 @@ class _Plan:
             self._reads.add("layout")
         elif name in ("name", "info"):
             self._reads.add("plan")
+        elif name == "buildings":
+            pass  # a campus change is a full evaluation, with an empty memo (ChangeSet.needs_full)
         else:
             self._reads.add(f"plan.{name}")  # none of the memo's inputs: never declared
         return getattr(self._plan, name)

@@ -1,0 +1,117 @@
+"""Cable runs across a campus: between halls and buildings, the optic each run's length needs,
+runs beyond every reach, and the halls and buildings as NetBox locations."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.costs.parts import end_modules
+from planner.hardware.catalog import default_catalog
+from planner.network.cables import U_M, build_schedule
+from planner.plan.model import Building, Hall, Placement, Plan, Rack
+from planner.report.compare import report_json
+from planner.report.evaluate import evaluate
+
+CAT = default_catalog()
+UP_NODE = (42 - 8) * U_M + 0.3  # a DGX H100 at U1-U8 of a 42U rack up to the tray 0.3 m above it
+UP_SWITCH = 0.3  # a QM9700 at U42: straight into the tray
+SLACK, LOOP, ENTRANCE = 1.0, 3.0, 20.0  # the floor settings' defaults
+
+
+def campus(b_x=300.0, b_y=200.0) -> Plan:
+    """Building A at the campus origin with halls A1 (at A's origin) and A2 (40 m along, 30 m
+    across); building B at (b_x, b_y) with hall B1 at (10, 5) in it. A DGX H100 in A1 (rack
+    N) and in B1 (rack M), the one QM9700 leaf in A2 (rack L): each node's eight 400G NICs
+    run to the leaf, N's between halls, M's between buildings. Each rack is alone in its row
+    of its hall, its centre 0.3 m along the row from the hall's origin."""
+    buildings = [Building(id="A", name="North", halls=[Hall(id="A1", name="Hall 1"),
+                                                        Hall(id="A2", name="Hall 2", x_m=40, y_m=30)]),
+                 Building(id="B", name="South", x_m=b_x, y_m=b_y, halls=[Hall(id="B1", name="Hall 1", x_m=10, y_m=5)])]
+    racks = [Rack(id="N", name="N", hall="A1", power_cap_kw=30), Rack(id="L", name="L", hall="A2"),
+             Rack(id="M", name="M", hall="B1", power_cap_kw=30)]
+    placements = [Placement(id="n", device="dgx-h100", rack="N", u=1, label="node-a"),
+                  Placement(id="l", device="qm9700", rack="L", u=42, label="leaf"),
+                  Placement(id="m", device="dgx-h100", rack="M", u=1, label="node-b")]
+    return Plan(name="Two buildings", buildings=buildings, racks=racks, placements=placements)
+
+
+def fabric_links(plan):
+    sched = build_schedule(plan, CAT)
+    return sched, {rack: [lk for lk in sched.links if lk.tier == "node-leaf" and lk.a.rack == rack]
+                   for rack in ("N", "M")}
+
+
+def test_inter_hall_and_inter_building_runs_worked_by_hand():
+    sched, links = fabric_links(campus())
+    assert len(links["N"]) == len(links["M"]) == 8 and all(lk.b.rack == "L" for lk in links["N"] + links["M"])
+    # N (A1) -> L (A2): up, 0.3 m along A1's row to its distribution area at the hall origin,
+    # backbone 0 m (A1 sits at A's origin) + 40 + 30 m from A's MDA to A2's, 0.3 m along A2's row,
+    # up to L's tray, slack 1 m, a 3 m loop at each hall's distribution area
+    inter_hall = UP_NODE + 0.3 + 0 + 70 + 0.3 + UP_SWITCH + SLACK + 2 * LOOP
+    assert inter_hall == pytest.approx(79.7113, abs=1e-4)
+    assert [lk.length_m for lk in links["N"]] == pytest.approx([inter_hall] * 8)
+    # M (B1) -> L (A2): 0.3 m to B1's distribution area, 10 + 5 m to B's MDA, 20 m through each
+    # building's entrance, 300 + 200 m of duct bank from B's entrance room to A's, 70 m on to A2
+    inter_building = UP_NODE + 0.3 + 15 + 2 * ENTRANCE + 500 + 70 + 0.3 + UP_SWITCH + SLACK + 2 * LOOP
+    assert inter_building == pytest.approx(634.7113, abs=1e-4)
+    assert [lk.length_m for lk in links["M"]] == pytest.approx([inter_building] * 8)
+    # 79.7 m is past multimode SR's 50 m: single-mode fibre, 100 m stock; 634.7 m past DR's 500 m:
+    # single-mode 1,000 m stock, FR optics
+    assert {(lk.medium.name, lk.medium.stock_m) for lk in links["N"]} == {("SMF", 100.0)}
+    assert {(lk.medium.name, lk.medium.stock_m) for lk in links["M"]} == {("SMF", 1000.0)}
+    t = sched.totals()
+    assert t["by_route"]["inter-hall"] == {"count": 8, "length_m": 800.0}
+    assert t["by_route"]["inter-building"] == {"count": 8, "length_m": 8000.0}
+    assert t["by_route"]["in-rack"]["count"] == t["by_route"]["in-row"]["count"] == 0
+    assert t["transceivers"] == {"400G transceiver (DR)": 16, "400G transceiver (FR)": 16}
+    assert t["beyond_reach"] == {"links": 0, "longest_m": 0.0}
+
+
+def test_each_run_gets_the_optic_its_reach_needs_at_both_ends():
+    sched, _ = fabric_links(campus())
+    modules = {(sched.site_rack[site], optic): (m.id, n)
+               for (_net, site, _g, _med, optic), (m, n) in end_modules(sched, CAT).items()}
+    # DGX H100's and QM9700's twin-port OSFP cages, two links a module: on the 100 m runs
+    # twin-port DR (500 m) at N and at the leaf, on the 1,000 m runs MMS4X50-NM 2 x FR4 (2 km)
+    # at M and at the leaf
+    assert modules[("N", "DR")] == modules[("L", "DR")] == ("xcvr-2x400g-osfp-dr8", 4)
+    assert modules[("M", "FR")] == modules[("L", "FR")] == ("xcvr-2x400g-osfp-fr4", 4)
+    assert ("N", "FR") not in modules and ("M", "DR") not in modules
+    bom = {line.item: line for line in evaluate(campus(), CAT).sections["cost"].bom}
+    fr = bom["Transceiver, fabric: MMS4X50-NM 800G twin-port OSFP transceiver (2 x 400G FR4)"]
+    assert fr.quantity == 8
+    smf = bom["Fabric cable, single-mode fibre (OS2), 1000 m"]
+    assert smf.quantity == 8 and "8 inter-building" in smf.source
+
+
+def test_a_run_beyond_every_reach_is_an_error_naming_it():
+    # building B 9 km along and 3 km across: 134.71 m in the buildings + 12,000 m of duct bank
+    far = campus(9000, 3000)
+    sched, links = fabric_links(far)
+    assert [lk.length_m for lk in links["M"]] == pytest.approx([12_134.7113] * 8, abs=1e-4)
+    # the longest 400G optic in the catalog reaches 10 km (LR4)
+    assert sched.totals()["beyond_reach"] == {"links": 8, "longest_m": pytest.approx(12_134.71)}
+    report = evaluate(far, CAT)
+    found = [f for f in report.findings if f.code == "network.cable.beyond_reach"]
+    assert len(found) == 1 and found[0].severity == "error" and report.has_errors
+    message = found[0].message
+    assert "8 node-leaf links at 400G" in message and "12,135 m" in message and "rack M to rack L" in message
+    assert "10,000 m" in message
+    # the links between halls still reach; moving B back within reach clears the error
+    assert not [f for f in evaluate(campus(), CAT).findings if f.code == "network.cable.beyond_reach"]
+    assert report_json(far, CAT, report)["cables"]["beyond_reach"]["links"] == 8
+
+
+def test_one_hall_anywhere_on_the_campus_keeps_todays_lengths():
+    """A plan of one hall routes as before, wherever its building and hall stand."""
+    base = campus()
+    alone = base.model_copy(update={"buildings": [], "racks": [r.model_copy(update={"hall": ""}) for r in base.racks]})
+    moved = base.model_copy(update={"buildings": [Building(id="A", name="North", x_m=500, y_m=-70, halls=[
+        Hall(id="A1", name="Hall 1", x_m=12, y_m=9)])], "racks": [r.model_copy(update={"hall": "A1"})
+                                                                  for r in base.racks]})
+    a, b = build_schedule(alone, CAT), build_schedule(moved, CAT)
+    assert [lk.length_m for lk in a.links] == [lk.length_m for lk in b.links]
+    # N, L, M side by side in one row: N's runs 0.6 m along it, M's 0.6 m the other way
+    assert [lk.length_m for lk in a.links] == pytest.approx([UP_NODE + 0.6 + UP_SWITCH + SLACK] * 16)
+    assert a.totals()["by_route"]["in-row"]["count"] == 16
+    assert a.totals()["by_route"]["inter-hall"]["count"] == 0
