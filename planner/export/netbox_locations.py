@@ -6,8 +6,9 @@ when it has no row).
 NetBox's import forms find a location by name within the site (``LocationImportForm.parent``,
 ``RackImportForm.location``), so every location's name is unique in the site: a hall or row
 whose name another location already has is named after what holds it ("South Hall 1",
-"Hall 2 A"). The description says what a location is ("building", "data hall", "row"), which
-the import (``planner.importers.netbox_locations``) reads back.
+"Hall 2 A"). The description says what a location is and where it stands ("building at 300,
+200 m on the campus", "data hall at 40, 30 m in its building", "row"; NetBox's locations have
+no position of their own), which the import (``planner.importers.netbox_locations``) reads back.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ from planner.plan.campus import campus_of
 from planner.plan.model import Plan
 
 BUILDING, HALL, ROW = "building", "data hall", "row"  # the locations' descriptions
+
+
+def _metres(x: float) -> str:
+    return f"{x:.3f}".rstrip("0").rstrip(".")
 
 
 def _unique(names: Counter, wanted: str, holder: str) -> str:
@@ -53,10 +58,10 @@ def location_rows(plan: Plan, out, site: str) -> dict[str, str]:
     hall_location: dict[str, str] = {}
     for b in campus.buildings:
         building = _unique(names, b.name, site)
-        add(building, "", BUILDING)
+        add(building, "", f"{BUILDING} at {_metres(b.x_m)}, {_metres(b.y_m)} m on the campus")
         for h in b.halls:
             hall_location[h.id] = _unique(names, h.name, building)
-            add(hall_location[h.id], building, HALL)
+            add(hall_location[h.id], building, f"{HALL} at {_metres(h.x_m)}, {_metres(h.y_m)} m in its building")
     row_location: dict[tuple[str, str], str] = {}
     by_hall = campus.racks_by_hall(plan.racks)
     for hall_id, racks in by_hall.items():

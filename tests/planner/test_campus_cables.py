@@ -115,3 +115,92 @@ def test_one_hall_anywhere_on_the_campus_keeps_todays_lengths():
     assert [lk.length_m for lk in a.links] == pytest.approx([UP_NODE + 0.6 + UP_SWITCH + SLACK] * 16)
     assert a.totals()["by_route"]["in-row"]["count"] == 16
     assert a.totals()["by_route"]["inter-hall"]["count"] == 0
+
+
+# -- NetBox locations ----------------------------------------------------------------------
+
+def test_netbox_export_nests_halls_in_buildings_and_a_netbox_takes_them(tmp_path):
+    from planner.export.netbox import build_netbox
+    from tests.planner.test_netbox_in_use import NetBox, export, import_folder
+
+    out = build_netbox(campus(), CAT)
+    site = out.site
+    locations = [(r["name"], r["parent"], r["description"]) for r in out.rows["locations.csv"]]
+    # buildings first, each hall under its building; South's "Hall 1" is taken by North's
+    assert locations == [("North", "", "building at 0, 0 m on the campus"),
+                         ("Hall 1", "North", "data hall at 0, 0 m in its building"),
+                         ("Hall 2", "North", "data hall at 40, 30 m in its building"),
+                         ("South", "", "building at 300, 200 m on the campus"),
+                         ("South Hall 1", "South", "data hall at 10, 5 m in its building")]
+    assert all(r["site"] == site and r["status"] == "planned" for r in out.rows["locations.csv"])
+    assert len({r["slug"] for r in out.rows["locations.csv"]}) == 5
+    # the racks have no row: each stands in its hall, and so do its devices and feeds
+    assert {r["name"]: r["location"] for r in out.rows["racks.csv"]} == {"N": "Hall 1", "L": "Hall 2",
+                                                                         "M": "South Hall 1"}
+    assert {d["name"]: d["location"] for d in out.rows["devices.csv"] if d["position"]} == {
+        "node-a": "Hall 1", "leaf": "Hall 2", "node-b": "South Hall 1"}
+    assert {f["location"] for f in out.rows["power-feeds.csv"]} == {"Hall 1", "Hall 2", "South Hall 1"}
+    # NetBox's import forms take the files in order: every parent before its children
+    netbox = NetBox()
+    import_folder(netbox, export(tmp_path, campus(), "campus"), 10_000)
+    assert {name for _, name in netbox.locations} == {"North", "Hall 1", "Hall 2", "South", "South Hall 1"}
+    assert len(netbox.racks) == 3
+
+
+def _netbox_list(path, header, rows):
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=header)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def test_netbox_locations_come_back_as_buildings_and_halls(tmp_path):
+    """NetBox's own exports of a site whose locations are the planner's: the medium sample's
+    racks, moved into the campus's halls and a row of one of them."""
+    import csv
+    import shutil
+    from pathlib import Path
+
+    from planner.export.netbox import build_netbox
+    from planner.importers.netbox import import_netbox
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "netbox_samples" / "16-node-llm-cluster-128-x-h100-ndr400"
+    site = tmp_path / "site"
+    shutil.copytree(sample, site)
+    with open(site / "locations.csv", newline="", encoding="utf-8") as f:
+        header = csv.DictReader(f).fieldnames
+    ours = build_netbox(campus(), CAT).rows["locations.csv"]
+    rows = [{"Name": r["name"], "Site": "x", "Status": "Planned", "Parent": r["parent"], "Slug": r["slug"],
+             "Description": r["description"]} for r in ours]
+    rows.append({"Name": "Row C", "Site": "x", "Status": "Planned", "Parent": "Hall 2", "Slug": "row-c",
+                 "Description": "row"})
+    _netbox_list(site / "locations.csv", header, rows)
+    with open(site / "racks.csv", newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        header, racks = reader.fieldnames, list(reader)
+    where = ["Hall 1", "Hall 1", "Row C", "Row C", "Hall 2", "South Hall 1", "South Hall 1"]
+    for rack, location in zip(racks, where):
+        rack["Location"] = location
+    _netbox_list(site / "racks.csv", header, racks)
+
+    plan = import_netbox(site, CAT).plan
+    assert [(b.id, b.name, b.x_m, b.y_m, [(h.id, h.name, h.x_m, h.y_m) for h in b.halls]) for b in plan.buildings] == [
+        ("north", "North", 0.0, 0.0, [("hall-1", "Hall 1", 0.0, 0.0), ("hall-2", "Hall 2", 40.0, 30.0)]),
+        ("south", "South", 300.0, 200.0, [("south-hall-1", "South Hall 1", 10.0, 5.0)])]
+    assert [(r.name, r.hall, r.row) for r in plan.racks] == [
+        (rack["Name"], hall, row) for rack, (hall, row) in zip(racks, [
+            ("hall-1", ""), ("hall-1", ""), ("hall-2", "Row C"), ("hall-2", "Row C"), ("hall-2", ""),
+            ("south-hall-1", ""), ("south-hall-1", "")])]
+
+
+def test_netbox_rows_without_buildings_stay_one_hall():
+    """A site whose locations are rows only (the planner's exports before halls, the samples)."""
+    from pathlib import Path
+
+    from planner.importers.netbox import import_netbox
+
+    sample = Path(__file__).resolve().parents[1] / "data" / "netbox_samples" / "16-node-llm-cluster-128-x-h100-ndr400"
+    plan = import_netbox(sample, CAT).plan
+    assert plan.buildings == [] and {(r.hall, r.row) for r in plan.racks} == {("", "A")}
