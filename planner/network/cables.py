@@ -370,6 +370,7 @@ class _Router:
         bucket = np.empty(n, dtype=np.int64)
         tier_gbps = list(self._groups)
         limits = reach_limits(self.catalog)
+        rack_ids = list(self._rack_numbers)  # numbered in order of first use
         for g, (tier, gbps) in enumerate(tier_gbps):
             mine = group == g
             bucket[mine] = medium_buckets(gbps, length[mine])
@@ -378,7 +379,7 @@ class _Router:
             if len(far):
                 longest = int(far[np.argmax(length[far])])
                 sched.beyond_reach.append(BeyondReach(tier, gbps, len(far), float(length[longest]), limit_m, part,
-                                                      longest))
+                                                      longest, rack_ids[rack[a[longest]]]))
         custom = np.flatnonzero(bucket < 0)  # beyond the longest stock length: a length of its own each
         for i in custom:
             bucket[i] = -1 - choose_medium(tier_gbps[group[i]][1], float(length[i])).stock_m

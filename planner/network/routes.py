@@ -142,6 +142,7 @@ class BeyondReach:
     limit_m: float
     part: str  # the catalog part with the longest reach ("" = none at this speed)
     example: int  # the longest such run's link index
+    rack_id: str  # the rack at its first end
 
 
 def reach_findings(sched) -> list[Finding]:
@@ -157,5 +158,5 @@ def reach_findings(sched) -> list[Finding]:
             f"{x.links:,} {x.tier} link{'s' if x.links > 1 else ''} at {x.gbps:g}G run{'s' if x.links == 1 else ''} "
             f"up to {x.longest_m:,.0f} m (rack {link.a.rack} to rack {link.b.rack}): beyond {reach}. Move the "
             "racks closer (or their halls and buildings), give each building its own switch tier, or add a "
-            "longer-reach optic to the catalog.", where=link.a.rack))
+            "longer-reach optic to the catalog.", where=x.rack_id))
     return out

@@ -32,7 +32,9 @@ def campus(b_x=300.0, b_y=200.0) -> Plan:
     placements = [Placement(id="n", device="dgx-h100", rack="N", u=1, label="node-a"),
                   Placement(id="l", device="qm9700", rack="L", u=42, label="leaf"),
                   Placement(id="m", device="dgx-h100", rack="M", u=1, label="node-b")]
-    return Plan(name="Two buildings", buildings=buildings, racks=racks, placements=placements)
+    plan = Plan(name="Two buildings", buildings=buildings, racks=racks, placements=placements)
+    plan.settings.workload = plan.settings.workload.model_copy(update={"enabled": False})  # no job to size
+    return plan
 
 
 def fabric_links(plan):
@@ -94,11 +96,12 @@ def test_a_run_beyond_every_reach_is_an_error_naming_it():
     report = evaluate(far, CAT)
     found = [f for f in report.findings if f.code == "network.cable.beyond_reach"]
     assert len(found) == 1 and found[0].severity == "error" and report.has_errors
+    assert found[0].where == "M"  # the rack to select: the far end's
     message = found[0].message
     assert "8 node-leaf links at 400G" in message and "12,135 m" in message and "rack M to rack L" in message
     assert "10,000 m" in message
     # the links between halls still reach; moving B back within reach clears the error
-    assert not [f for f in evaluate(campus(), CAT).findings if f.code == "network.cable.beyond_reach"]
+    assert not evaluate(campus(), CAT).has_errors
     assert report_json(far, CAT, report)["cables"]["beyond_reach"]["links"] == 8
 
 
@@ -204,3 +207,26 @@ def test_netbox_rows_without_buildings_stay_one_hall():
     sample = Path(__file__).resolve().parents[1] / "data" / "netbox_samples" / "16-node-llm-cluster-128-x-h100-ndr400"
     plan = import_netbox(sample, CAT).plan
     assert plan.buildings == [] and {(r.hall, r.row) for r in plan.racks} == {("", "A")}
+
+
+def test_check_json_finds_runs_beyond_reach_in_a_plan_too_large_to_route_on_each_edit(monkeypatch, tmp_path,
+                                                                                        capsys):
+    import json
+
+    import planner.costs.section as cost_section
+    from planner.cli import main
+    from planner.plan.fileio import save_plan
+
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 10)  # the 16 fabric links: priced per tier
+    far = campus(9000, 3000)
+    report = evaluate(far, CAT)
+    assert report.sections["cost"].cables_routed is False
+    assert not [f for f in report.findings if f.code == "network.cable.beyond_reach"]
+    assert not report.has_errors
+    save_plan(campus(), tmp_path / "near.json")
+    assert main(["check", str(tmp_path / "near.json"), "--json"]) == 0
+    capsys.readouterr()
+    save_plan(far, tmp_path / "far.json")
+    assert main(["check", str(tmp_path / "far.json"), "--json"]) == 1
+    found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "network.cable.beyond_reach"]
+    assert len(found) == 1 and found[0]["severity"] == "error" and "8 node-leaf links" in found[0]["message"]
