@@ -42,8 +42,7 @@ from typing import Any
 from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
 from planner.network.media import Medium, choose_medium, medium_buckets, optic_class
-from planner.network.routes import (ROUTES, BeyondReach, campus_geometry, campus_lengths, reach_limit_m,
-                                    reach_limits, route_classes)
+from planner.network.routes import ROUTES, BeyondReach, campus_geometry, campus_lengths, reach_limit_m, route_classes
 from planner.plan.model import Placement, Plan
 from planner.text import spreadsheet_inert
 
@@ -369,12 +368,11 @@ class _Router:
         group = np.frombuffer(self._group, dtype=np.int64)
         bucket = np.empty(n, dtype=np.int64)
         tier_gbps = list(self._groups)
-        limits = reach_limits(self.catalog)
         rack_ids = list(self._rack_numbers)  # numbered in order of first use
         for g, (tier, gbps) in enumerate(tier_gbps):
             mine = group == g
             bucket[mine] = medium_buckets(gbps, length[mine])
-            limit_m, part = reach_limit_m(limits, gbps)
+            limit_m, part = reach_limit_m(self.catalog, gbps)
             far = np.flatnonzero(mine & (length > limit_m + 1e-9))
             if len(far):
                 longest = int(far[np.argmax(length[far])])

@@ -25,7 +25,7 @@ Halls on different storeys of a building are not modelled: place a hall's origin
 riser lands to count the riser.
 
 The longest run a speed can take is the longest reach of the catalog's optics and cables at
-that speed (``reach_limits``); a run beyond it is an error finding (``reach_findings``).
+that speed (``reach_limit_m``); a run beyond it is an error finding (``reach_findings``).
 """
 
 from __future__ import annotations
@@ -59,14 +59,12 @@ class Place:
 @dataclass(frozen=True, slots=True)
 class CampusGeometry:
     """Every rack's place; per hall (by number) the backbone from its HDA to its building's
-    MDA; per building its origin on the campus; names for messages."""
+    MDA; per building (by number) its origin on the campus."""
 
     places: dict[str, Place]
     hall_to_mda_m: tuple[float, ...]
     building_x_m: tuple[float, ...]
     building_y_m: tuple[float, ...]
-    hall_names: tuple[str, ...]
-    building_names: tuple[str, ...]
 
 
 def campus_geometry(plan: Plan) -> CampusGeometry:
@@ -78,14 +76,13 @@ def campus_geometry(plan: Plan) -> CampusGeometry:
               for rack_id, s in campus_spots(plan).items()}
     halls = list(campus.halls.values())
     return CampusGeometry(places, tuple(abs(h.x_m) + abs(h.y_m) for _, h in halls),
-                          tuple(b.x_m for b in campus.buildings), tuple(b.y_m for b in campus.buildings),
-                          tuple(h.name for _, h in halls), tuple(b.name for b in campus.buildings))
+                          tuple(b.x_m for b in campus.buildings), tuple(b.y_m for b in campus.buildings))
 
 
 def campus_lengths(geo: CampusGeometry, floor, a, b, up, hall, building, x, y):
-    """The length of runs between racks of different halls (numpy columns: the ends' sites
-    ``a``, ``b``; per site its metres up to the tray, hall, building and place in the hall)
-    and, for runs within one building, 0 m of campus backbone."""
+    """The lengths of runs between racks of different halls, as the module docstring routes
+    them. Numpy columns: the runs' end sites ``a``, ``b``; per site its metres up to the tray,
+    its hall and building (numbers) and its place in the hall."""
     import numpy as np
 
     to_mda = np.array(geo.hall_to_mda_m, dtype=np.float64)
@@ -109,26 +106,20 @@ def route_classes(same_rack, a, b, hall, building, row):
         np.where(building[a] == building[b], INTER_HALL, INTER_BUILDING))).astype(np.int8)
 
 
-def reach_limits(catalog: Catalog) -> dict[float, tuple[float, str]]:
-    """Per line rate: (the longest reach of the catalog's transceivers and cables that carry
-    it, the part that reaches it). A transceiver carries its own rate per port; a cable its
-    rate or less; Cat6A carries management's 1 GbE."""
-    out: dict[float, tuple[float, str]] = {}
+def reach_limit_m(catalog: Catalog, gbps: float) -> tuple[float, str]:
+    """(the longest reach of the catalog's optics and cables that carry ``gbps``, that part's
+    id): a transceiver of that rate per port, or a multi-port one of a higher rate split to it
+    (as ``planner.costs.parts.module_part`` takes them); a cable of that rate or more. With no
+    such part, the longest single-mode reach class (LR, 10 km) and no part."""
+    best = (0.0, "")
     for c in catalog.components.values():
-        if c.kind not in ("transceiver", "cable") or not c.reach_m:
+        if not c.reach_m or c.reach_m <= best[0]:
             continue
-        rates = [c.gbps] if c.kind == "transceiver" else [r for r in (1.0, 10.0, 25.0, 100.0, 200.0, 400.0, 800.0)
-                                                          if r <= c.gbps]
-        for r in rates:
-            if c.reach_m > out.get(r, (0.0, ""))[0]:
-                out[r] = (c.reach_m, c.id)
-    return out
-
-
-def reach_limit_m(limits: dict[float, tuple[float, str]], gbps: float) -> tuple[float, str]:
-    """(longest reach, part) at ``gbps``; with no catalog part at that rate, the longest
-    single-mode reach class (LR, 10 km) with no part named."""
-    return limits.get(gbps, (SINGLE_MODE_CLASSES[-1][1], ""))
+        carries = (c.gbps == gbps or (c.ports > 1 and c.gbps > gbps)) if c.kind == "transceiver" else \
+            c.kind == "cable" and c.gbps >= gbps
+        if carries:
+            best = (c.reach_m, c.id)
+    return best if best[1] else (SINGLE_MODE_CLASSES[-1][1], "")
 
 
 @dataclass(frozen=True, slots=True)
