@@ -72,6 +72,7 @@ class Link:
     gbps: float
     length_m: float
     medium: Medium
+    route: str = ""  # one of planner.network.routes.ROUTES
 
     @property
     def part(self) -> str:
@@ -146,7 +147,7 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
     def _link(self, i: int) -> Link:
         k = self.kinds[self._kind[i]]
         return Link(k.network, k.tier, self._end(self._a[i], self._a_port[i]), self._end(self._b[i], self._b_port[i]),
-                    k.gbps, self._length[i], k.medium)
+                    k.gbps, self._length[i], k.medium, ROUTES[self._route[i]])
 
     def kind_counts(self) -> list[tuple[_Kind, int]]:
         """(kind, links) in the order each kind first appears."""

@@ -46,6 +46,7 @@ def fabric_links(plan):
 def test_inter_hall_and_inter_building_runs_worked_by_hand():
     sched, links = fabric_links(campus())
     assert len(links["N"]) == len(links["M"]) == 8 and all(lk.b.rack == "L" for lk in links["N"] + links["M"])
+    assert {lk.route for lk in links["N"]} == {"inter-hall"} and {lk.route for lk in links["M"]} == {"inter-building"}
     # N (A1) -> L (A2): up, 0.3 m along A1's row to its distribution area at the hall origin,
     # backbone 0 m (A1 sits at A's origin) + 40 + 30 m from A's MDA to A2's, 0.3 m along A2's row,
     # up to L's tray, slack 1 m, a 3 m loop at each hall's distribution area
