@@ -231,3 +231,14 @@ def test_check_json_finds_runs_beyond_reach_in_a_plan_too_large_to_route_on_each
     assert main(["check", str(tmp_path / "far.json"), "--json"]) == 1
     found = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["code"] == "network.cable.beyond_reach"]
     assert len(found) == 1 and found[0]["severity"] == "error" and "8 node-leaf links" in found[0]["message"]
+
+
+def test_the_cables_command_counts_runs_by_route(tmp_path, capsys):
+    from planner.cli import main
+    from planner.plan.fileio import save_plan
+
+    save_plan(campus(9000, 3000), tmp_path / "far.json")
+    assert main(["cables", str(tmp_path / "far.json")]) == 0
+    text = capsys.readouterr().out
+    assert "By route: inter-hall 8, inter-building 8" in text
+    assert "Beyond every reach: 8 runs, the longest 12,135 m" in text
