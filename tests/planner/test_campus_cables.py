@@ -242,3 +242,17 @@ def test_the_cables_command_counts_runs_by_route(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "By route: inter-hall 8, inter-building 8" in text
     assert "Beyond every reach: 8 runs, the longest 12,135 m" in text
+
+
+def test_the_workbook_cables_sheet_gives_each_links_path(tmp_path):
+    from openpyxl import load_workbook
+
+    from planner.export.xlsx import write_workbook
+
+    write_workbook(campus(), CAT, tmp_path / "campus.xlsx")
+    ws = load_workbook(tmp_path / "campus.xlsx")["Cables"]
+    rows = [[c.value for c in row] for row in ws.iter_rows()]
+    head = next(i for i, row in enumerate(rows) if row[0] == "Link")
+    col = rows[head].index("Path")
+    paths = {(row[3], row[7]): row[col] for row in rows[head + 1:] if row[2] == "node-leaf"}
+    assert paths == {("N", "L"): "inter-hall", ("M", "L"): "inter-building"}
