@@ -192,7 +192,7 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
         out: Counter = Counter()
         for k, n in self.kind_counts():
             if k.medium.transceivers:
-                out[f"{k.gbps:g}G transceiver ({optic_class(k.medium.name, k.medium.stock_m)})"] += \
+                out[f"{k.gbps:g}G transceiver ({optic_class(k.medium.name, k.medium.stock_m, k.gbps)})"] += \
                     k.medium.transceivers * n
         return out
 

@@ -43,12 +43,14 @@ class Medium:
         return f"{speed_part}{titles[self.name]}, {self.stock_m:g} m"
 
 
-def optic_class(medium: str, length_m: float) -> str:
-    """The optic a fibre run of ``length_m`` needs: SR on multimode, else the shortest
-    single-mode reach class that reaches it ("LR" past them all: the schedule's reach check
-    says so)."""
+def optic_class(medium: str, length_m: float, gbps: float | None = None) -> str:
+    """The optic a fibre run of ``length_m`` needs: SR on multimode; LX for 1 GbE on
+    single-mode (1000BASE-LX, IEEE 802.3z); else the shortest single-mode reach class that
+    reaches it ("LR" past them all: the schedule's reach check says so)."""
     if medium == "MMF":
         return "SR"
+    if gbps is not None and gbps <= 1:
+        return "LX"
     return next((name for name, reach in SINGLE_MODE_CLASSES if length_m <= reach + 1e-9),
                 SINGLE_MODE_CLASSES[-1][0])
 

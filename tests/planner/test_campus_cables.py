@@ -256,3 +256,12 @@ def test_the_workbook_cables_sheet_gives_each_links_path(tmp_path):
     col = rows[head].index("Path")
     paths = {(row[3], row[7]): row[col] for row in rows[head + 1:] if row[2] == "node-leaf"}
     assert paths == {("N", "L"): "inter-hall", ("M", "L"): "inter-building"}
+
+
+def test_single_mode_optics_are_named_by_reach_class():
+    from planner.network.media import optic_class
+
+    assert optic_class("MMF", 30) == "SR"
+    # IEEE 802.3: DR to 500 m, FR to 2 km, LR to 10 km; 1 GbE on single-mode is 1000BASE-LX
+    assert [optic_class("SMF", m) for m in (100, 500, 501, 2000, 2001, 10_000)] == ["DR", "DR", "FR", "FR", "LR", "LR"]
+    assert optic_class("SMF", 2000, gbps=1) == "LX"
