@@ -54,8 +54,12 @@ def render_text(name: str, sched, parts: dict | None = None, catalog=None) -> st
              f"{'medium':<8}{'cables':>9}{'metres':>10}"]
     for medium, v in sorted(t["by_medium"].items()):
         lines.append(f"{medium:<8}{v['count']:>9,}{v['length_m']:>10,.0f}")
-    lines += ["", "By network: " + ", ".join(f"{k} {v:,}" for k, v in t["by_network"].items()), "",
+    lines += ["", "By network: " + ", ".join(f"{k} {v:,}" for k, v in t["by_network"].items()),
+              "By route: " + ", ".join(f"{k} {v['count']:,}" for k, v in t["by_route"].items() if v["count"]), "",
               f"{'part':<50}{'qty':>8}"]
+    if t["beyond_reach"]["links"]:
+        lines[-2:-2] = [f"Beyond every reach: {t['beyond_reach']['links']:,} runs, the longest "
+                        f"{t['beyond_reach']['longest_m']:,.0f} m (check lists them)"]
     for part, n in t["by_part"].items():
         lines.append(f"{part:<50}{n:>8,}")
     for part, n in t["transceivers"].items():

@@ -31,8 +31,10 @@ def run(args) -> int:
     if args.variant is not None:
         plan = resolve_variant(plan, args.variant)
     report = evaluate(plan, catalog)
-    if args.json:
-        print_json(report_json(plan, catalog, report))
+    if args.json:  # routes every run: a plan too large to route on each edit may gain reach errors
+        out = report_json(plan, catalog, report)
+        print_json(out)
+        return 1 if any(f["severity"] == "error" for f in out["findings"]) else 0
     else:
         print(render_text(report, catalog))
     return 1 if report.has_errors else 0

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 from planner.costs.bom import CABLING, BomLine
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.parts import Component
+from planner.network.media import optic_class
+from planner.network.routes import INTER_BUILDING, INTER_HALL, ROUTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from planner.network.cables import CableSchedule
@@ -44,6 +46,7 @@ OPTIC_PREFIX = {"compute": "Transceiver, fabric", "storage": "Storage transceive
 FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56", 400: "OSFP", 800: "OSFP"}
 # The reach a tier's runs need when they are not routed (multimode within a pod, single-mode to the cores).
 TIER_MEDIUM = {"node-leaf": ("MMF", 50.0), "leaf-spine": ("MMF", 50.0), "spine-core": ("SMF", 500.0)}
+LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable line names
 
 
 def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float) -> Component | None:
@@ -92,21 +95,24 @@ def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: f
 
 
 def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = None) -> dict[tuple, tuple]:
-    """The optics of each device, from the cable schedule: (network, site, speed, medium) ->
-    (catalog transceiver or None, modules). The fibre links of one speed and medium at a device
-    fill its cages (``end_cages``), so a twin-port cage takes one module for two links; the
-    module reaches the longest of those runs (``module_part``). A site is the schedule's device
+    """The optics of each device, from the cable schedule: (network, site, speed, medium, optic
+    class) -> (catalog transceiver or None, modules). The fibre links of one speed, medium and
+    optic class (SR; DR, FR, LR by the run's length: ``planner.network.media.optic_class``, so
+    both ends of a link take the same kind of optic) at a device fill its cages
+    (``end_cages``), so a twin-port cage takes one module for two links; the module reaches the
+    longest of those runs (``module_part``). A site is the schedule's device
     site (``CableSchedule.site_rack`` / ``site_u`` / ``site_device``). ``parts`` caches the part
     chosen for each kind of end."""
     parts = {} if parts is None else parts
     ends: dict[tuple, list] = {}  # a device's cages of one network, speed and medium: ends, longest run
     for (k, site), n in schedule.optical_ends().items():
         kind = schedule.kinds[k]
-        group = ends.setdefault((kind.network, site, kind.gbps, kind.medium.name), [0, 0.0])
+        group = ends.setdefault((kind.network, site, kind.gbps, kind.medium.name,
+                                 optic_class(kind.medium.name, kind.medium.stock_m)), [0, 0.0])
         group[0] += n
         group[1] = max(group[1], kind.medium.stock_m)
     out: dict[tuple, tuple] = {}
-    for (network, site, gbps, medium), (n, reach) in ends.items():
+    for (network, site, gbps, medium, optic), (n, reach) in ends.items():
         device_type = schedule.site_device_type[site]
         key = ("module", network, device_type, gbps, medium, reach)
         chosen = parts.get(key)
@@ -114,7 +120,7 @@ def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = 
             per, form = end_cages(catalog.get(device_type), network, catalog, gbps)
             chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
         module, serves = chosen
-        out[(network, site, gbps, medium)] = (module, n if module is None else -(-n // serves))
+        out[(network, site, gbps, medium, optic)] = (module, n if module is None else -(-n // serves))
     return out
 
 
@@ -125,17 +131,25 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
     cables: Counter = Counter()
     for kind, n in schedule.kind_counts():
         cables[(kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m)] += n
+    between: dict[tuple, Counter] = {}  # the runs between halls and buildings of each cable line
+    for (k, route), n in schedule.routes_by_kind().items():
+        if route in LONG_ROUTES:
+            kind = schedule.kinds[k]
+            between.setdefault((kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m),
+                               Counter())[route] += n
     lines = []
     for (network, part, medium, gbps, stock), n in sorted(cables.items(), key=lambda kv: (
             list(CABLE_PREFIX).index(kv[0][0]), kv[0][1])):
         c = parts.get(("cable", medium, gbps, stock), False)
         if c is False:
             c = parts[("cable", medium, gbps, stock)] = cable_part(catalog, medium, gbps, stock)
+        long = between.get((network, part, medium, gbps, stock))
+        routes = f" ({', '.join(f'{m:,} {route}' for route, m in long.items())})" if long else ""
         lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {part}", n, c, s,
-                                 f"Cable schedule: {n:,} runs of this medium and length. "))
+                                 f"Cable schedule: {n:,} runs of this medium and length{routes}. "))
     modules: Counter = Counter()
     missing: Counter = Counter()
-    for (network, _site, gbps, medium), (module, n) in end_modules(schedule, catalog, parts).items():
+    for (network, _site, gbps, medium, _optic), (module, n) in end_modules(schedule, catalog, parts).items():
         if module is None:
             missing[(network, f"{gbps:g}G {'multimode' if medium == 'MMF' else 'single-mode'}")] += n
         else:

@@ -8,6 +8,7 @@ from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines, p
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
+from planner.network.routes import reach_findings
 from planner.costs.prices import apply_price_overrides
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.figures import Figures, detail, figure
@@ -129,6 +130,8 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         it_kw=totals.it_power_kw)
     lines = apply_price_overrides(lines, plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
+    if schedule is not None:  # a routed schedule knows every run's length: those beyond every reach
+        findings += reach_findings(schedule)
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))

@@ -31,6 +31,7 @@ from planner.export.netbox_existing import Existing, slugify
 from planner.export.netbox_files import (  # noqa: F401 - the export's file layout, named from here too
     CHUNK_ROWS, FILES, NetBoxExport, StreamedExport, check_export_folder, file_names,
 )
+from planner.export.netbox_locations import location_rows
 from planner.export.netbox_power import power_rows
 from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, PART_ID, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
@@ -81,9 +82,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     site = out.site = fit(plan.name, NAME)
     out.add("sites.csv", name=site, slug=slugify(site), status="planned",
             description=fit(plan.description, DESCRIPTION))
-    rows = sorted({r.row for r in plan.racks if r.row})
-    for row in rows:  # racks, devices and feeds name the row fitted the same way
-        out.add("locations.csv", site=site, name=fit(row, NAME), slug=slugify(row), status="planned", description="row")
+    location = location_rows(plan, out, site)  # rack id -> its row's or hall's location
     schedule = build_schedule(plan, catalog)
     optics = end_modules(schedule, catalog)
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
@@ -117,9 +116,9 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     rack_names: dict[str, Counter] = {}
     rack_name: dict[str, str] = {}
     for r in plan.racks:
-        name = unique_name(rack_names.setdefault(r.row, Counter()), r.name, r.id, NAME)
+        name = unique_name(rack_names.setdefault(location[r.id], Counter()), r.name, r.id, NAME)
         rack_name[r.id] = name
-        out.add("racks.csv", site=site, location=fit(r.row, NAME), name=name, status="planned", width=19,
+        out.add("racks.csv", site=site, location=location[r.id], name=name, status="planned", width=19,
                 u_height=r.height_u,
                 max_weight=f"{r.max_weight_kg:g}", weight_unit="kg",
                 description=f"{r.cooling}-cooled, {r.power_cap_kw:g} kW cap")
@@ -135,7 +134,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
         device_name[p.id] = name
         made = types[d.id].components if types[d.id] else frozenset()
         out.add("devices.csv", name=name, role=roles[d.category], manufacturer=makers[d.id],
-                device_type=models[d.id], status="planned", site=site, location=fit(rack.row, NAME),
+                device_type=models[d.id], status="planned", site=site, location=location[rack.id],
                 rack=rack_name[rack.id],
                 position=p.u, face="front", description=fit(d.title, DESCRIPTION))
         if d.power_max_w > 0 and ("power-ports", "PSU") not in made:
@@ -155,7 +154,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
                          "into the same NetBox (its interface and power-port import finds devices by name alone)")
 
     if pdu is not None:
-        power_rows(plan, catalog, out, site, rack_name, device_name, device_names, prefix,
+        power_rows(plan, catalog, out, site, location, rack_name, device_name, device_names, prefix,
                    roles.get(pdu.category, ""), makers.get(pdu.id, ""), models.get(pdu.id, ""))
     else:
         out.notes.append(f"no power feeds: the rack PDU '{plan.settings.power.pdu_device}' is not in the catalog")
@@ -265,7 +264,7 @@ def _transceivers(schedule, optics: dict, out: NetBoxExport, at_site: dict[tuple
     the device types do not declare; an inventory item needs none."""
     held: Counter = Counter()
     missing = Counter()
-    for (network, site, gbps, _medium), (module, n) in optics.items():
+    for (network, site, gbps, _medium, _optic), (module, n) in optics.items():
         if module is None:
             missing[f"{gbps:g}G {network}"] += n
             continue

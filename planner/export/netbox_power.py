@@ -59,9 +59,11 @@ def _needs(d: DeviceType) -> str:
     return "c19" if d.power_inlets is not None and d.power_inlets.c19 else "c13"
 
 
-def power_rows(plan: Plan, catalog: Catalog, out, site: str, rack_name: dict[str, str], device_name: dict[str, str],
-               names: Counter, prefix: str, pdu_role: str, pdu_maker: str, pdu_model: str) -> PowerChain:
-    """Panels, feeds, PDUs with their outlets and the cables of the chain, added to ``out``."""
+def power_rows(plan: Plan, catalog: Catalog, out, site: str, location: dict[str, str], rack_name: dict[str, str],
+               device_name: dict[str, str], names: Counter, prefix: str, pdu_role: str, pdu_maker: str,
+               pdu_model: str) -> PowerChain:
+    """Panels, feeds, PDUs with their outlets and the cables of the chain, added to ``out``
+    (``location``: each rack's NetBox location by rack id)."""
     chain = PowerChain()
     power = plan.settings.power
     pdu = catalog.get(power.pdu_device)
@@ -85,14 +87,14 @@ def power_rows(plan: Plan, catalog: Catalog, out, site: str, rack_name: dict[str
         for feed in evaluate_rack(plan, r, catalog).feeds:
             for i in range(1, feed.pdus + 1):
                 feed_name = fit(f"{rack_name[r.id]}-{feed.name}{i}", NAME)
-                out.add("power-feeds.csv", site=site, power_panel=f"PP-{feed.name}", location=fit(r.row, NAME),
+                out.add("power-feeds.csv", site=site, power_panel=f"PP-{feed.name}", location=location[r.id],
                         rack=rack_name[r.id], name=feed_name, status="planned",
                         type="primary" if feed.name == "A" else "redundant", supply="ac", phase=phase,
                         voltage=f"{voltage:g}", amperage=f"{amps:g}",
                         max_utilization=round(power.continuous_derating * 100),
                         description=fit(f"{pdu.title}: {pdu_kw:.1f} kW", DESCRIPTION))
-                made = _pdu_device(out, site, r, rack_name[r.id], f"{feed.name}{i}", names, prefix, pdu,
-                                   -(-len(powered) // feed.pdus), pdu_role, pdu_maker, pdu_model)
+                made = _pdu_device(out, site, r, rack_name[r.id], location[r.id], f"{feed.name}{i}", names, prefix,
+                                   pdu, -(-len(powered) // feed.pdus), pdu_role, pdu_maker, pdu_model)
                 chain.pdus += 1
                 out.add("power-feed-cables.csv", side_a_site=site, side_a_power_panel=f"PP-{feed.name}",
                         side_a_type="dcim.powerfeed", side_a_name=feed_name, side_b_site=site, side_b_device=made.name,
@@ -121,12 +123,12 @@ def power_rows(plan: Plan, catalog: Catalog, out, site: str, rack_name: dict[str
     return chain
 
 
-def _pdu_device(out, site: str, rack, rack_label: str, tag: str, names: Counter, prefix: str, pdu: DeviceType,
+def _pdu_device(out, site: str, rack, rack_label: str, location: str, tag: str, names: Counter, prefix: str, pdu: DeviceType,
                 wanted: int, role: str, maker: str, model: str) -> _Pdu:
     """One PDU: the device in its rack (no position: mounted at the side), its input, its outlets."""
     name = unique_name(names, f"{prefix}{rack_label}-PDU-{tag}", f"{rack.id}-{tag}", DEVICE_NAME)
     out.add("devices.csv", name=name, role=role, manufacturer=maker, device_type=model, status="planned", site=site,
-            location=fit(rack.row, NAME), rack=rack_label, position="", face="",
+            location=location, rack=rack_label, position="", face="",
             description=fit(f"{pdu.title}, feed {tag}", DESCRIPTION))
     out.add("power-ports.csv", device=name, name=PDU_INPUT, maximum_draw="", allocated_draw="",
             description="the PDU's input: NetBox adds up the draw of what its outlets feed")

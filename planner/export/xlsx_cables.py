@@ -10,8 +10,9 @@ def write_cables(ws, schedule, bom, limit_links: int = 0) -> None:
     link of ``schedule``; None: a plan of more than ``limit_links`` links, whose cabling the
     cost section priced per fabric tier (the schedule goes to CSV, ``cluster-planner cables --csv``)."""
     text(ws, 1, 1, "Cables", font=TITLE)
-    text(ws, 2, 1, "Every link from rack/U/port to rack/U/port, its routed length and the stock length ordered "
-                   "(cluster-planner cables PLAN --csv FILE writes the same schedule).")
+    text(ws, 2, 1, "Every link from rack/U/port to rack/U/port, its routed length, the stock length ordered and "
+                   "its path (in-rack, in-row, in-hall, inter-hall, inter-building; cluster-planner cables PLAN "
+                   "--csv FILE writes the same schedule).")
     header(ws, 4, ["Item (as in the BOM)", "Quantity", "Part priced"])
     r = 5
     for line in bom:
@@ -30,16 +31,16 @@ def write_cables(ws, schedule, bom, limit_links: int = 0) -> None:
         widths(ws, {1: 60, 2: 12})
         return
     header(ws, r, ["Link", "Network", "Tier", "From rack", "From U", "From device", "From port", "To rack", "To U",
-                   "To device", "To port", "Gb/s", "Medium", "Route (m)", "Length (m)", "Part"])
+                   "To device", "To port", "Gb/s", "Medium", "Route (m)", "Length (m)", "Part", "Path"])
     for i, link in enumerate(schedule.links, 1):
         r += 1
         values = [i, link.network, link.tier, link.a.rack, link.a.u, link.a.device, link.a.port, link.b.rack,
                   link.b.u, link.b.device, link.b.port, link.gbps, link.medium.name, round(link.length_m, 2),
-                  link.medium.stock_m, link.part]
+                  link.medium.stock_m, link.part, link.route]
         for col, v in enumerate(values, 1):
             if isinstance(v, str):
                 text(ws, r, col, v)
             else:
                 num(ws, r, col, v)
     widths(ws, {1: 60, 2: 12, 3: 30, 4: 10, 5: 7, 6: 14, 7: 8, 8: 10, 9: 7, 10: 14, 11: 8, 12: 7, 13: 8, 14: 10,
-                15: 10, 16: 40})
+                15: 10, 16: 40, 17: 14})

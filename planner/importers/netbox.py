@@ -3,7 +3,9 @@
 Reads what ``planner.importers.netbox_files`` reads (sites, racks, devices, cables, device
 types; power feeds, power ports and interfaces when they are there) and builds:
 
-- one rack per NetBox rack: its name, location (the plan's row), height ("42U"), weight
+- the site's locations as the plan's buildings, data halls and rows
+  (``planner.importers.netbox_locations``);
+- one rack per NetBox rack: its name, location (its hall and row), height ("42U"), weight
   rating ("1360 kg"); cooling and power cap from the description the planner's own export
   writes ("liquid-cooled, 30 kW cap"), else the rack's primary feeds' power (V x A, x sqrt 3
   for three-phase, x the feed's maximum utilisation) and the cooling its devices need;
@@ -44,6 +46,7 @@ from planner.importers.netbox_files import (
     DEVICE_TYPES, OPTIONAL, REQUIRED, NetBoxReadError, Row, interface_kind, number, read_csv, read_device_types,
     weight_kg,
 )
+from planner.importers.netbox_locations import Campus, read_campus
 from planner.importers.netbox_settings import fabric_switch, inferred_settings
 from planner.plan.fileio import save_plan
 from planner.plan.model import Placement, Plan, Rack, size_problem
@@ -130,12 +133,18 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
                                  description=site["Description"][:5000]))
     types, refused = _map_types(docs, files, catalog, out)
     known = _known_catalog(catalog, out.new_types)
-    racks, starts = _racks(files["racks.csv"], files["power-feeds.csv"], files["devices.csv"], types, known, out)
+    campus = read_campus(files["locations.csv"])
+    if campus.unplaced:
+        out.notes.append("buildings and halls without a position in their description stand at the origin: "
+                         "set their positions in the plan for the cable runs between them")
+    racks, starts = _racks(files["racks.csv"], files["power-feeds.csv"], files["devices.csv"], types, known, campus,
+                           out)
     placements = _placements(files["devices.csv"], racks, starts, types, refused, out)
     too_big = size_problem(len(racks), len(placements))
     if too_big:
         raise NetBoxReadError(f"{folder.name}: {too_big}")
-    data = out.plan.model_dump() | {"racks": [r.model_dump() for r in racks.values()], "placements": placements}
+    data = out.plan.model_dump() | {"buildings": campus.buildings, "racks": [r.model_dump() for r in racks.values()],
+                                    "placements": placements}
     try:
         out.plan = Plan.model_validate(data)
     except ValidationError as exc:
@@ -226,7 +235,7 @@ def _completed(doc: dict, device: str | None, files: dict) -> dict:
 # -- racks and devices -----------------------------------------------------------------------
 
 def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[str, str], catalog: Catalog,
-           out: NetBoxImport) -> tuple[dict[tuple[str, str], Rack], dict[str, int]]:
+           campus: Campus, out: NetBoxImport) -> tuple[dict[tuple[str, str], Rack], dict[str, int]]:
     """(location, name) -> the plan's rack; rack id -> its starting unit (NetBox may number from
     another unit than 1: the planner's U1 is the rack's lowest unit)."""
     feed_kw: Counter = Counter()
@@ -262,7 +271,7 @@ def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[st
         racks[key] = Rack(id=f"r{i}", name=row["Name"][:100] or f"rack-{i}", height_u=int(height),
                           power_cap_kw=min(cap, 1000.0), cooling=cooling,
                           max_weight_kg=weight if weight and weight <= 20000 else default.max_weight_kg,
-                          row=row["Location"][:100], rack_type=rack_type.get(row["Name"], ""))
+                          rack_type=rack_type.get(row["Name"], ""), **campus.place(row["Location"]))
         start = number(row, "Starting unit") if row["Starting unit"] else 1.0
         if not start.is_integer() or start < 1:
             raise NetBoxReadError(f"{row.where()}: Starting unit {quote(row['Starting unit'], 20)} is not a whole "

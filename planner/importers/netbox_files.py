@@ -38,6 +38,7 @@ OPTIONAL = {
     "power-feeds.csv": ("Name", "Power Panel", "Rack", "Type", "Voltage", "Amperage", "Phase"),
     "power-ports.csv": ("Device", "Maximum draw (W)", "Allocated draw (W)"),
     "interfaces.csv": ("Name", "Device", "Type", "Management Only"),
+    "locations.csv": ("Name", "Parent", "Slug", "Description"),
 }
 
 

@@ -8,10 +8,14 @@ switches, ports filled in order), and management (one 1 GbE port per powered dev
 the management switches). Fabric switches take their roles in plan order: the first placed
 are the leaves, then the spines, then the cores.
 
-Length of a run between racks: up from each device's top U to the tray above the racks,
-along the row and across the rows (the centre-to-centre distance on the floor,
+Length of a run between racks of one hall: up from each device's top U to the tray above the
+racks, along the row and across the rows (the centre-to-centre distance on the hall's floor,
 ``planner.facility.floor``), down again, plus slack; within a rack: the U difference plus
-slack. Rounded up to the medium's stock length (``planner.network.media``).
+slack; between halls and buildings: through the halls' distribution areas and the buildings'
+entrance rooms (``planner.network.routes``). Rounded up to the medium's stock length
+(``planner.network.media``). Each run has its route (in-rack, in-row, in-hall, inter-hall,
+inter-building); a run longer than every optic and cable of its speed in the catalog reaches
+is listed (``beyond_reach``) for the reach finding.
 
 A campus holds over a million links, so the schedule keeps them as columns (each end a
 device "site" and a port, each link a "kind": tier, speed and medium) and makes ``Link``
@@ -35,10 +39,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from planner.facility.floor import floor_spots
 from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
-from planner.network.media import Medium, choose_medium, medium_buckets
+from planner.network.media import Medium, choose_medium, medium_buckets, optic_class
+from planner.network.routes import ROUTES, BeyondReach, campus_geometry, campus_lengths, reach_limit_m, route_classes
 from planner.plan.model import Placement, Plan
 from planner.text import spreadsheet_inert
 
@@ -68,6 +72,7 @@ class Link:
     gbps: float
     length_m: float
     medium: Medium
+    route: str = ""  # one of planner.network.routes.ROUTES
 
     @property
     def part(self) -> str:
@@ -127,6 +132,8 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
         self._b = array("q")
         self._b_port = array("q")
         self._length = array("d")
+        self._route = array("b")  # per link: its route, an index into ROUTES
+        self.beyond_reach: list[BeyondReach] = []
         self._inter_rack = 0
         self._counts: list[tuple[_Kind, int]] | None = None
 
@@ -140,7 +147,7 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
     def _link(self, i: int) -> Link:
         k = self.kinds[self._kind[i]]
         return Link(k.network, k.tier, self._end(self._a[i], self._a_port[i]), self._end(self._b[i], self._b_port[i]),
-                    k.gbps, self._length[i], k.medium)
+                    k.gbps, self._length[i], k.medium, ROUTES[self._route[i]])
 
     def kind_counts(self) -> list[tuple[_Kind, int]]:
         """(kind, links) in the order each kind first appears."""
@@ -185,7 +192,7 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
         out: Counter = Counter()
         for k, n in self.kind_counts():
             if k.medium.transceivers:
-                out[f"{k.gbps:g}G transceiver ({'SR' if k.medium.name == 'MMF' else 'DR'})"] += \
+                out[f"{k.gbps:g}G transceiver ({optic_class(k.medium.name, k.medium.stock_m, k.gbps)})"] += \
                     k.medium.transceivers * n
         return out
 
@@ -197,6 +204,27 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
             ra, rb = rack[a], rack[b]
             out[(ra, rb, medium[k]) if ra <= rb else (rb, ra, medium[k])] += 1
         return out
+
+    def by_route(self) -> dict[str, dict[str, float]]:
+        """Runs and their stock metres by route (every route listed, in ``ROUTES`` order)."""
+        import numpy as np
+
+        route = np.frombuffer(self._route, dtype=np.int8).astype(np.int64)
+        stock = np.array([k.medium.stock_m for k in self.kinds], dtype=np.float64)
+        kind = np.frombuffer(self._kind, dtype=np.int64)
+        counts = np.bincount(route, minlength=len(ROUTES))
+        metres = np.bincount(route, weights=stock[kind] if len(kind) else None, minlength=len(ROUTES))
+        return {name: {"count": int(counts[i]), "length_m": round(float(metres[i]), 1)}
+                for i, name in enumerate(ROUTES)}
+
+    def routes_by_kind(self) -> Counter:
+        """(kind index, route name) -> runs."""
+        import numpy as np
+
+        kind = np.frombuffer(self._kind, dtype=np.int64)
+        route = np.frombuffer(self._route, dtype=np.int8).astype(np.int64)
+        keys, n = np.unique(kind * len(ROUTES) + route, return_counts=True)
+        return Counter({(int(k) // len(ROUTES), ROUTES[int(k) % len(ROUTES)]): int(c) for k, c in zip(keys, n)})
 
     def totals(self) -> dict[str, Any]:
         """The ``cables`` block of ``check --json``: counts and metres by medium, network and part."""
@@ -215,13 +243,16 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
             "transceivers": dict(sorted(self.transceivers().items())),
             "inter_rack": self._inter_rack,
             "unrouted": dict(self.unrouted),
+            "by_route": self.by_route(),
+            "beyond_reach": {"links": sum(x.links for x in self.beyond_reach),
+                             "longest_m": round(max((x.longest_m for x in self.beyond_reach), default=0.0), 2)},
         }
 
     def to_csv(self) -> str:
         out = io.StringIO()
         w = csv.writer(out, lineterminator="\n")
         w.writerow(["link", "network", "tier", "from_rack", "from_u", "from_device", "from_port", "to_rack", "to_u",
-                    "to_device", "to_port", "gbps", "medium", "route_m", "length_m", "part"])
+                    "to_device", "to_port", "gbps", "medium", "route_m", "length_m", "part", "route"])
         kinds = [(k.network, k.tier, f"{k.gbps:g}", k.medium.name, f"{k.medium.stock_m:g}", spreadsheet_inert(k.part))
                  for k in self.kinds]
         # names typed by users (racks, labels, catalog parts) never start a formula in a spreadsheet
@@ -229,10 +260,10 @@ class CableSchedule:  # compared by identity: a schedule is routed once per layo
         u = self.site_u
         w.writerows(
             [i, kd[0], kd[1], rack[a], u[a], dev[a], pa, rack[b], u[b], dev[b], pb, kd[2], kd[3], f"{length:.2f}",
-             kd[4], kd[5]]
-            for i, (kd, a, pa, b, pb, length) in enumerate(
-                zip(map(kinds.__getitem__, self._kind), self._a, self._a_port, self._b, self._b_port, self._length),
-                1))
+             kd[4], kd[5], ROUTES[route]]
+            for i, (kd, a, pa, b, pb, length, route) in enumerate(
+                zip(map(kinds.__getitem__, self._kind), self._a, self._a_port, self._b, self._b_port, self._length,
+                    self._route), 1))
         return out.getvalue()
 
 
@@ -245,8 +276,8 @@ class _Router:
 
     def __init__(self, plan: Plan, catalog: Catalog, sched: CableSchedule):
         self.plan, self.catalog, self.sched = plan, catalog, sched
-        floor = plan.settings.floor
-        self.spots = floor_spots(plan, floor)
+        self.floor = floor = plan.settings.floor
+        self.geo = campus_geometry(plan)
         self.tray_m = floor.tray_above_rack_mm / 1000
         self.slack_m = floor.cable_slack_m
         self._sites: dict[str, int] = {}
@@ -260,6 +291,9 @@ class _Router:
         self._up = array("d")
         self._x = array("d")
         self._y = array("d")
+        self._hall = array("q")
+        self._building = array("q")
+        self._row = array("q")
         # per link, as added: its (tier, gbps) group (its ends and ports are the schedule's columns)
         self._groups: dict[tuple[str, float], int] = {}
         self._group = array("q")
@@ -273,7 +307,7 @@ class _Router:
         rack = self.plan.rack(p.rack)
         d = self.catalog.get(p.device)
         top = p.u + (d.u_height if d else 1) - 1
-        spot = self.spots.get(p.rack)
+        spot = self.geo.places.get(p.rack)
         self.sched.site_rack.append(rack.name)
         self.sched.site_u.append(p.u)
         self.sched.site_device.append(p.label or p.id)
@@ -284,6 +318,9 @@ class _Router:
         self._up.append((rack.height_u - top) * U_M + self.tray_m)
         self._x.append(spot.x_m if spot else math.nan)
         self._y.append(spot.y_m if spot else math.nan)
+        self._hall.append(spot.hall if spot else 0)
+        self._building.append(spot.building if spot else 0)
+        self._row.append(spot.row if spot else -1)
         return s
 
     def add_many(self, tier: str, gbps: list[float], a, pa, b, pb) -> None:
@@ -317,18 +354,31 @@ class _Router:
         a, b = np.frombuffer(sched._a, dtype=np.int64), np.frombuffer(sched._b, dtype=np.int64)
         rack, name, top = (np.frombuffer(c, dtype=np.int64) for c in (self._rack, self._name, self._top))
         up, x, y = (np.frombuffer(c, dtype=np.float64) for c in (self._up, self._x, self._y))
+        hall, building, row = (np.frombuffer(c, dtype=np.int64) for c in (self._hall, self._building, self._row))
         same_rack = rack[a] == rack[b]
         inside = np.abs(top[a] - top[b]) * U_M + self.slack_m
         between = up[a] + np.abs(x[a] - x[b]) + np.abs(y[a] - y[b]) + up[b] + self.slack_m
         length = np.where(same_rack, inside, between)
+        across = np.flatnonzero(hall[a] != hall[b])
+        if len(across):  # a plan of one hall has none
+            length[across] = campus_lengths(self.geo, self.floor, a[across], b[across], up, hall, building, x, y)
+        route = route_classes(same_rack, a, b, hall, building, row)
+        sched._route = array("b", route.tobytes())
         sched._inter_rack = int(np.count_nonzero(~same_rack & (name[a] != name[b])))  # by name, as shown
 
         group = np.frombuffer(self._group, dtype=np.int64)
         bucket = np.empty(n, dtype=np.int64)
         tier_gbps = list(self._groups)
-        for g, (_tier, gbps) in enumerate(tier_gbps):
+        rack_ids = list(self._rack_numbers)  # numbered in order of first use
+        for g, (tier, gbps) in enumerate(tier_gbps):
             mine = group == g
             bucket[mine] = medium_buckets(gbps, length[mine])
+            limit_m, part = reach_limit_m(self.catalog, gbps)
+            far = np.flatnonzero(mine & (length > limit_m + 1e-9))
+            if len(far):
+                longest = int(far[np.argmax(length[far])])
+                sched.beyond_reach.append(BeyondReach(tier, gbps, len(far), float(length[longest]), limit_m, part,
+                                                      longest, rack_ids[rack[a[longest]]]))
         custom = np.flatnonzero(bucket < 0)  # beyond the longest stock length: a length of its own each
         for i in custom:
             bucket[i] = -1 - choose_medium(tier_gbps[group[i]][1], float(length[i])).stock_m

@@ -6,7 +6,9 @@ Reaches (NVIDIA LinkX product specifications, docs.nvidia.com/networking):
 - active copper (ACC): 400G/800G in 4 and 5 m (MCP7Y10 note: "ACC also available for 4 and 5 m");
 - active optical cable (AOC): up to 200G, 3-30 m (MFS1S50 200GbE AOC: 3, 5, 10, 15, 20, 30 m);
 - beyond: a transceiver at each end and fibre, multimode (SR, 50 m on OM4) or single-mode
-  (DR, 500 m; FR, 2 km);
+  by reach class (IEEE 802.3: DR 500 m, 400GBASE-DR4 in 802.3bs; FR 2 km, 400GBASE-FR4 in
+  802.3cu; LR 10 km, 400GBASE-LR8 in 802.3bs and the 100G Lambda MSA's 400G-LR4-10); runs
+  past 2 km are ordered to length, and the catalog's optics say how far a speed reaches;
 - management (1 GbE): Cat6A patch cords, 100 m (IEEE 802.3 1000BASE-T).
 Every run is rounded up to the next stock length of its medium.
 """
@@ -23,6 +25,8 @@ FIBRE_LENGTHS = (1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 10
 CAT6_LENGTHS = (0.5, 1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 100.0)
 
 MEDIA = ("DAC", "ACC", "AOC", "MMF", "SMF", "Cat6A")
+# single-mode optics by reach class, shortest first (IEEE 802.3 PMD names; see above)
+SINGLE_MODE_CLASSES = (("DR", 500.0), ("FR", 2000.0), ("LR", 10000.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,18 @@ class Medium:
                   "MMF": "multimode fibre (OM4)", "SMF": "single-mode fibre (OS2)", "Cat6A": "Cat6A patch cord"}
         speed_part = "" if self.name in ("MMF", "SMF") else f"{speed} "
         return f"{speed_part}{titles[self.name]}, {self.stock_m:g} m"
+
+
+def optic_class(medium: str, length_m: float, gbps: float | None = None) -> str:
+    """The optic a fibre run of ``length_m`` needs: SR on multimode; LX for 1 GbE on
+    single-mode (1000BASE-LX, IEEE 802.3z); else the shortest single-mode reach class that
+    reaches it ("LR" past them all: the schedule's reach check says so)."""
+    if medium == "MMF":
+        return "SR"
+    if gbps is not None and gbps <= 1:
+        return "LX"
+    return next((name for name, reach in SINGLE_MODE_CLASSES if length_m <= reach + 1e-9),
+                SINGLE_MODE_CLASSES[-1][0])
 
 
 def dac_reach_m(gbps: float) -> float:

@@ -311,12 +311,18 @@ def compare_reports(named: list[tuple[str, Report]]) -> Comparison:
 
 
 def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
-    """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given)."""
+    """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given).
+    Every run is routed here: a plan too large to route on each edit gets the findings about
+    runs beyond every reach here too (the report's cost section has them for the others)."""
     from planner.network.cables import build_schedule
+    from planner.network.routes import reach_findings
     from planner.report.evaluate import evaluate
 
     out = (report or evaluate(plan, catalog)).to_json()
-    out["cables"] = build_schedule(plan, catalog).totals()
+    schedule = build_schedule(plan, catalog)
+    out["cables"] = schedule.totals()
+    if not out.get("cost", {}).get("cables_routed", True):
+        out["findings"] += [f.to_json() for f in reach_findings(schedule)]
     out["plan"]["variant"] = plan.current_variant
     return out
 

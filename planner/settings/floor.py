@@ -81,3 +81,24 @@ class FloorSettings(Section):
         ge=0,
         le=100,
     )
+    hall_loop_m: float = setting(
+        3.0,
+        title="Service loop at each hall's distribution area",
+        unit="m",
+        source="Planner assumption: a 3 m fibre service loop where a run leaves its hall at the hall's "
+        "distribution area (TIA-942-B horizontal distribution area), for re-termination and moves; "
+        "counted twice on every run between halls or buildings.",
+        ge=0,
+        le=100,
+    )
+    building_entrance_m: float = setting(
+        20.0,
+        title="Run through each building entrance",
+        unit="m",
+        source="Planner assumption: ~6 m from the overhead trays down to the campus duct bank below grade, "
+        "plus ~14 m of slack coiled in the entrance room (TIA-942-B entrance room; outside plant per "
+        "ANSI/TIA-758-B); counted at both buildings of every run between buildings. Measure from the "
+        "site drawings.",
+        ge=0,
+        le=1_000,
+    )

@@ -87,8 +87,10 @@ def test_optics_priced_by_form_factor_and_speed():
     assert module_part(cat, 800, 2, "OSFP", "SMF", 150)[0].id == "xcvr-1p6t-osfp-2xdr4"
     assert module_part(cat, 800, 1, "OSFP", "SMF", 150)[0].id == "xcvr-800g-osfp-dr8"
     assert module_part(cat, 1, 1, "SFP", "SMF", 150)[0].id == "xcvr-1g-sfp-lx"
-    # nothing reaches 5 km at 400G: no module (the BOM then uses the cost setting and says so)
-    assert module_part(cat, 400, 1, "OSFP", "SMF", 5_000)[0] is None
+    # 5 km at 400G: LR4 (10 km); nothing reaches 20 km: no module (the BOM then uses the cost
+    # setting and says so)
+    assert module_part(cat, 400, 1, "OSFP", "SMF", 5_000)[0].id == "xcvr-400g-osfp-lr4"
+    assert module_part(cat, 400, 1, "OSFP", "SMF", 20_000)[0] is None
 
 
 def test_large_plans_price_cabling_per_fabric_tier(monkeypatch):

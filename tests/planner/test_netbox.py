@@ -142,8 +142,12 @@ def test_every_device_sits_in_a_rack_of_the_racks_file_at_a_position_it_has(medi
     height = {(r["site"], r["location"], r["name"]): int(r["u_height"]) for r in racks}
     u_of = {(t["manufacturer"], t["model"]): int(t["u_height"]) for t in types}
     assert len(racks) == len(plan.racks) == 7 and len(devices) == len(plan.placements) == 37
-    locations = {(loc["site"], loc["name"]) for loc in read(out, "locations.csv")[1]}
-    assert locations == {(racks[0]["site"], "Row A"), (racks[0]["site"], "Row B")}
+    # the plan's one building and one hall, its two rows in the hall (NetBox location parents)
+    parents = {(loc["site"], loc["name"]): loc["parent"] for loc in read(out, "locations.csv")[1]}
+    site = racks[0]["site"]
+    assert parents == {(site, "Building 1"): "", (site, "Hall 1"): "Building 1", (site, "Row A"): "Hall 1",
+                       (site, "Row B"): "Hall 1"}
+    locations = set(parents)
     assert all((r["site"], r["location"]) in locations for r in racks)
     for d in devices:
         key = (d["site"], d["location"], d["rack"])

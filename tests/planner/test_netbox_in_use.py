@@ -92,9 +92,12 @@ class NetBox:
             self.sites.add(r["name"])
 
     def _locations(self, rows):
+        # LocationImportForm: site, parent (a location of that site, found by name), name, slug, status
         for r in rows:
-            assert r["site"] in self.sites
-            self._new("locations", (r["site"], r["name"]))
+            assert r["site"] in self.sites and r["slug"] and r["status"] == "planned", r
+            if r["parent"] and (r["site"], r["parent"]) not in self.locations:
+                raise Refused(f"location {r['name']}: parent {r['parent']!r} not found")
+            self._new("locations", (r["site"], r["name"]), (r["site"], r["slug"]))
             self.locations.add((r["site"], r["name"]))
 
     def _manufacturers(self, rows):
