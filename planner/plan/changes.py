@@ -22,10 +22,12 @@ class ChangeSet:
     """The catalog changed: everything is re-evaluated."""
     plan: bool = False
     """Plan-level fields (name, description) changed."""
+    campus: bool = False
+    """The buildings or halls changed (``Plan.buildings``): every rack's hall figures are redone."""
 
     @property
     def needs_full(self) -> bool:
-        return self.catalog or bool(self.settings & _RACK_WIDE_SECTIONS)
+        return self.catalog or self.campus or bool(self.settings & _RACK_WIDE_SECTIONS)
 
     def __or__(self, other: ChangeSet) -> ChangeSet:
         return ChangeSet(
@@ -35,11 +37,13 @@ class ChangeSet:
             structure=self.structure or other.structure,
             catalog=self.catalog or other.catalog,
             plan=self.plan or other.plan,
+            campus=self.campus or other.campus,
         )
 
     @property
     def empty(self) -> bool:
-        return not (self.racks or self.devices or self.settings or self.structure or self.catalog or self.plan)
+        return not (self.racks or self.devices or self.settings or self.structure or self.catalog or self.plan
+                    or self.campus)
 
 
 EVERYTHING = ChangeSet(catalog=True, structure=True, plan=True)

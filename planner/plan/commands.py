@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.changes import ChangeSet
 from planner.errors import PlannerError, describe_validation_error
-from planner.plan.model import Placement, Plan, PlanInfo, Rack
+from planner.plan.model import Placement, Plan, PlanInfo, Rack, unknown_hall
 from planner.settings import SECTIONS, Settings, field_meta
 from planner.settings.refusal import describe_refusal
 from planner.plan.space import fit_problem
@@ -200,6 +200,8 @@ class AddRack(Command):
         fields = {"power_cap_kw": plan.settings.facility.default_rack_cap_kw, **self.fields}
         name = self.name or next_rack_name(plan, "Rack")
         rack = _validated_rack({"id": self.rack_id, "name": name, **fields})
+        if rack.hall and rack.hall not in plan.hall_ids():
+            raise CommandError(unknown_hall(rack, plan.hall_ids()))
         plan.insert_rack(rack, self.index)
         return _rack_changes(rack.id, structure=True)
 

@@ -82,8 +82,15 @@ def _v5_to_v6(data: dict) -> dict:
     return data
 
 
+def _v6_to_v7(data: dict) -> dict:
+    """Format 7 added the campus (``buildings``, each with its halls) and each rack's
+    ``hall``: a file of format 6 lists no buildings, which is one building of one hall
+    holding every rack (``planner.plan.campus``): nothing to convert."""
+    return data
+
+
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6,
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
 }
 
 

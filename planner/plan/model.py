@@ -16,9 +16,10 @@ from planner.bounds import physical_number
 
 from planner.settings import Settings
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
+HALL_REF_PATTERN = r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,63})?$"  # a hall id, or empty
 
 
 class _Doc(BaseModel):
@@ -39,6 +40,51 @@ class Rack(_Doc):
     width_mm: int = Field(600, ge=300, le=1500, description="footprint width")
     depth_mm: int = Field(1200, ge=300, le=2000, description="footprint depth")
     rear_door_hx: bool = Field(False, description="a rear-door heat exchanger takes the rack's air heat to water")
+    hall: str = Field("", pattern=HALL_REF_PATTERN,
+                      description="the data hall it stands in (a hall id); empty = the first hall of the first building")
+
+
+class Hall(_Doc):
+    """A data hall: one floor of rows inside its building (NetBox: a location in the site).
+    ``x_m``/``y_m`` place the hall floor's origin (its first row's front-left corner) inside
+    its building; the limits are None where the plan's settings (or no limit) apply."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    name: str = Field(min_length=1, max_length=100)
+    x_m: float = Field(0.0, ge=-100_000, le=100_000, description="the hall floor's origin in its building")
+    y_m: float = Field(0.0, ge=-100_000, le=100_000)
+    power_limit_kw: float | None = Field(None, gt=0, le=10_000_000,
+                                         description="the IT power the hall may draw; None = no limit")
+    floor_rating_kg_m2: float | None = Field(None, gt=0, le=100_000,
+                                             description="the hall floor's rating; None = the floor settings'")
+
+
+MAX_HALLS = 100  # per building
+
+
+class Building(_Doc):
+    """A building of the campus (NetBox: a site) with its data halls and its power plant.
+    ``x_m``/``y_m`` place it on the campus. The plant figures are None where the plan's
+    power settings apply: the UPS module and generator set sizes (their redundancy is always
+    the power settings'); no utility feed limit and no transformers when left empty."""
+
+    id: str = Field(pattern=ID_PATTERN)
+    name: str = Field(min_length=1, max_length=100)
+    x_m: float = Field(0.0, ge=-100_000, le=100_000, description="the building's origin on the campus")
+    y_m: float = Field(0.0, ge=-100_000, le=100_000)
+    halls: list[Hall] = Field(min_length=1, max_length=MAX_HALLS)
+    utility_feed_kw: float | None = Field(None, gt=0, le=10_000_000,
+                                          description="the utility feed's capacity; None = not checked")
+    transformer_kva: float | None = Field(None, gt=0, le=1_000_000,
+                                          description="one MV/LV transformer's rating; None = no transformers sized")
+    ups_module_kw: float | None = Field(None, gt=0, le=100_000, description="None = the power settings'")
+    generator_kw: float | None = Field(None, gt=0, le=100_000, description="None = the power settings'")
+
+
+MAX_BUILDINGS = 100
+# A plan that lists no buildings is this one building with this one hall (``planner.plan.campus``).
+DEFAULT_BUILDING_ID, DEFAULT_BUILDING_NAME = "building-1", "Building 1"
+DEFAULT_HALL_ID, DEFAULT_HALL_NAME = "hall-1", "Hall 1"
 
 
 class Placement(_Doc):
@@ -104,6 +150,31 @@ def size_problem(racks: int, devices: int) -> str | None:
     return None
 
 
+def unknown_hall(rack: Rack, halls) -> str:
+    """Why a rack naming a hall the campus lacks is refused."""
+    known = ", ".join(list(halls)[:10]) + (", ..." if len(halls) > 10 else "")
+    return (f"rack '{rack.id}' ({rack.name}) is in hall '{rack.hall}', which the plan's buildings do not have "
+            f"(halls: {known})")
+
+
+def hall_ids_of(buildings: list[Building]) -> list[str]:
+    """Every hall's id in campus order (buildings in order, their halls in order; no buildings:
+    the default hall); refuses a building or hall id used twice."""
+    if not buildings:
+        return [DEFAULT_HALL_ID]
+    seen: set[str] = set()
+    halls: dict[str, None] = {}
+    for b in buildings:
+        if b.id in seen:
+            raise ValueError(f"building id '{b.id}' is used twice")
+        seen.add(b.id)
+        for h in b.halls:
+            if h.id in halls:
+                raise ValueError(f"hall id '{h.id}' is used twice (hall ids are unique across the campus)")
+            halls[h.id] = None
+    return list(halls)
+
+
 class Variant(_Doc):
     """A named variant of the plan, stored as what it overrides of the base variant: settings
     fields, racks and devices added or changed (whole records, by id), ids removed, and the
@@ -129,6 +200,9 @@ class Plan(_Doc):
     info: PlanInfo = Field(default_factory=PlanInfo)
     settings: Settings = Field(default_factory=Settings)
     price_overrides: list[PriceOverride] = Field(default_factory=list)
+    # the campus: shared by all variants (a variant's racks carry their hall, not the halls)
+    buildings: list[Building] = Field(default_factory=list, max_length=MAX_BUILDINGS,
+                                      description="the campus's buildings and halls; none = one building of one hall")
     racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)
     placements: list[Placement] = Field(default_factory=list, max_length=MAX_DEVICES)
     base_variant: str = Field("Base", min_length=1, max_length=100, description="the name of the base variant")
@@ -147,10 +221,14 @@ class Plan(_Doc):
 
     @model_validator(mode="after")
     def _unique_ids_and_known_racks(self) -> Plan:
+        known = self.hall_ids()
+        halls = set(known)
         racks: dict[str, Rack] = {}
         for r in self.racks:
             if r.id in racks:
                 raise ValueError(f"rack id '{r.id}' is used twice")
+            if r.hall and r.hall not in halls:
+                raise ValueError(unknown_hall(r, known))
             racks[r.id] = r
         placements: dict[str, Placement] = {}
         members: dict[str, dict[str, Placement]] = {rid: {} for rid in racks}
@@ -169,6 +247,10 @@ class Plan(_Doc):
         if self.active_variant and self.active_variant not in names:
             raise ValueError(f"the active variant '{self.active_variant}' is not one of the plan's variants")
         return self
+
+    def hall_ids(self) -> list[str]:
+        """Every hall's id in campus order (``hall_ids_of``)."""
+        return hall_ids_of(self.buildings)
 
     @property
     def variant_names(self) -> list[str]:

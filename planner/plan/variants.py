@@ -11,6 +11,10 @@ variant's full state, so every view, command and evaluation works on it unchange
 variant other than the base is active, the base's state is kept aside (``Plan._base_state``)
 and the active variant's overrides are worked out when it is saved or left.
 
+The campus (``Plan.buildings``: buildings and their halls) is shared by every variant; a
+variant's racks carry their hall (``Rack.hall``), so a variant may move racks between halls
+but not add a hall.
+
 Why it is long: switching, saving, creating, renaming and deleting a variant each work out
 or apply overrides of settings, racks, devices and their order, with the checks that keep a
 file's variants consistent.
@@ -186,11 +190,11 @@ def switch_to(plan: Plan, name: str) -> None:
 
 
 def resolve_variant(plan: Plan, name: str) -> Plan:
-    """A plan of one variant: ``name``'s full state, the plan's name, description, information
-    and prices."""
+    """A plan of one variant: ``name``'s full state, the plan's name, description, information,
+    prices and campus (the buildings every variant shares)."""
     state = state_of(plan, name)
     out = Plan(name=plan.name, description=plan.description, info=plan.info.model_copy(),
-               price_overrides=list(plan.price_overrides), base_variant=name)
+               price_overrides=list(plan.price_overrides), buildings=list(plan.buildings), base_variant=name)
     _set_state(out, state, name)
     return out
 
