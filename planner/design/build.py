@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from planner.design.campus import stand_in_halls
 from planner.design.counts import hot_spares, node_count
 from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.parallelism import choose_parallelism
@@ -221,7 +222,10 @@ class _Layout:
             self._spread_for_floor(gpu_spec)
         gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
         self.complete(gpu_racks)
-        set_rows(self.plan)
+        if self.intent.campus is not None:
+            stand_in_halls(self.plan, self.intent.campus)
+        else:
+            set_rows(self.plan)
 
     def complete(self, gpu_racks: list[str]) -> None:
         """Add what the placed GPU nodes need and the plan lacks: fabric switches, storage,

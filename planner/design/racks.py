@@ -16,13 +16,20 @@ def set_rows(plan: Plan) -> None:
     then network, storage and CDU racks at the end of the last row). A big plan gets longer
     rows, a multiple of the setting, so the hall stays about as wide as it is deep (and the
     setting says so)."""
+    per = row_length(plan, len(plan.racks))
+    for i, rack in enumerate(plan.racks):
+        rack.row = type_letter(i // per)  # rows lettered as floor plans do: A, ..., Z, AA
+
+
+def row_length(plan: Plan, racks: int) -> int:
+    """Racks per row for a hall of ``racks`` racks: the floor setting, or a multiple of it
+    near the square root of ``racks`` (set in the plan's floor settings)."""
     per = plan.settings.floor.racks_per_row
-    square = math.isqrt(len(plan.racks))
+    square = math.isqrt(racks)
     if square > per:
         per *= math.ceil(square / per)
         plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
-    for i, rack in enumerate(plan.racks):
-        rack.row = type_letter(i // per)  # rows lettered as floor plans do: A, ..., Z, AA
+    return per
 
 
 def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:

@@ -86,3 +86,18 @@ def test_it_opens_with_no_error_and_only_the_goodput_warning_it_states(campus):
     # true of one synchronous job of a million GPUs, and the description says so
     assert [f.code for f in report.findings if f.severity == "warning"] == ["goodput.ettr.low"]
     assert "effective training time ratio is near 0" in plan.description
+
+
+def test_it_opens_as_four_buildings_of_eight_halls_each_with_its_share(campus, tmp_path, catalog):
+    from planner.plan.fileio import open_plan, save_plan
+
+    plan, _ = campus
+    save_plan(plan, tmp_path / "campus.json")
+    again = open_plan(tmp_path / "campus.json", catalog)
+    assert [len(b.halls) for b in again.buildings] == [8, 8, 8, 8]
+    # 14,819 NVL72 racks over 32 halls: 14,819 = 32 x 463 + 3, so 3 halls of 464, 29 of 463
+    gpu = Counter(r.hall for r in again.racks if r.name.startswith("NVL"))
+    assert sorted(Counter(gpu.values()).items()) == [(463, 29), (464, 3)]
+    # every hall has network racks too: 5,296 / 32 = 165.5 -> 165 or 166
+    net = Counter(r.hall for r in again.racks if r.name.startswith("NET"))
+    assert len(net) == 32 and set(net.values()) == {165, 166}
