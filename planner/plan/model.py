@@ -135,8 +135,8 @@ class PlanInfo(_Doc):
 
 
 # Size limits (README "Your work is safe"): the largest plan every view and export handles
-# within bounded memory and time. The frontier-100k template (100,000 GPUs) has 2,982
-# racks and 18,183 devices.
+# within bounded memory and time. The campus-1m template (1,000,080 GPUs for the job) has
+# 22,537 racks and 71,596 devices.
 MAX_RACKS = 25_000
 MAX_DEVICES = 200_000
 
