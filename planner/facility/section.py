@@ -6,38 +6,22 @@ redundancy: N = ceil(load / unit), N+1 = one more, 2N = twice N (Uptime Institut
 By default the units are sized from the load (``unit_size_kw``: N = ceil(load / set size)
 units of the load's share rounded up to 50 kW); entered set sizes are used as they are,
 with a warning when they install more than twice what the load needs. Facility water: Q = P / (c_p x rho x delta T) over all racks' design
-heat to liquid (``planner.facility.heat``).
+heat to liquid (``planner.facility.heat``). These are the campus's totals; each building's
+and each hall's figures, and the limits they exceed, are ``planner.facility.campus_section``'s.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
+from planner.facility.campus_section import BuildingFigures, HallFigures, campus_figures
 from planner.facility.heat import water_l_min
+from planner.facility.plant import unit_size_kw, units_for
 from planner.figures import Figures, figure
 from planner.findings import Finding
 
 
-UNIT_STEP_KW = 50.0  # plant units sized to the load are rounded up to this step (plant_sizing's source)
 FAR_ABOVE = 2.0  # an entered plant this many times what the load needs is worth a finding
-
-
-def unit_size_kw(load_kw: float, set_kw: float, sizing: str) -> float:
-    """The size of one unit: the entered set size, or sized from the load (the load's share
-    of N = ceil(load / set size) units, rounded up to 50 kW, at most the set size)."""
-    if sizing == "entered" or load_kw <= 0:
-        return set_kw
-    n = math.ceil(load_kw / set_kw - 1e-9)
-    return min(set_kw, math.ceil(load_kw / n / UNIT_STEP_KW - 1e-9) * UNIT_STEP_KW)
-
-
-def units_for(load_kw: float, unit_kw: float, redundancy: str) -> int:
-    """Units of ``unit_kw`` that carry ``load_kw`` with the redundancy (N, N+1 or 2N)."""
-    if load_kw <= 0:
-        return 0
-    n = math.ceil(load_kw / unit_kw - 1e-9)
-    return {"N": n, "N+1": n + 1, "2N": 2 * n}[redundancy]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +39,9 @@ class FacilitySection(Figures):
     water_l_min: float = figure(0.0, title="Facility water flow", unit="l/min")
     rack_pdus: int = figure(0, title="Rack PDUs (circuits)")
     committed_kw: float = figure(0.0, title="Committed power (racks' caps)", unit="kW")
+    # the campus: the figures above are its totals (``planner.facility.campus_section``)
+    buildings: tuple[BuildingFigures, ...] = figure((), title="Buildings")
+    halls: tuple[HallFigures, ...] = figure((), title="Data halls")
 
 
 def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
@@ -72,6 +59,8 @@ def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
                                        sizing),
                             _far_above("Generator", gens * gen_unit, gen_load, s.power.generator_kw,
                                        s.power.generator_redundancy, sizing)) if f]
+    buildings, halls, campus_findings = campus_figures(ctx)
+    findings += campus_findings
     section = FacilitySection(
         ups_kw=round(ups * ups_unit, 3), ups_units=ups, ups_load_kw=round(it_kw, 3),
         ups_redundancy=s.power.ups_redundancy,
@@ -79,7 +68,7 @@ def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
         generator_load_kw=round(gen_load, 3), generator_redundancy=s.power.generator_redundancy,
         heat_liquid_kw=round(liquid_kw, 3), heat_air_kw=round(it_kw - liquid_kw, 3),
         water_l_min=round(water_l_min(liquid_kw, s.facility), 3),
-        rack_pdus=t.pdus, committed_kw=round(t.cap_milliwatts / 1e6, 3))
+        rack_pdus=t.pdus, committed_kw=round(t.cap_milliwatts / 1e6, 3), buildings=buildings, halls=halls)
     return section, findings
 
 

@@ -41,7 +41,7 @@ class Rack(_Doc):
     depth_mm: int = Field(1200, ge=300, le=2000, description="footprint depth")
     rear_door_hx: bool = Field(False, description="a rear-door heat exchanger takes the rack's air heat to water")
     hall: str = Field("", pattern=HALL_REF_PATTERN,
-                      description="the data hall it stands in (a hall id); empty = the first hall of the first building")
+                      description="the data hall it stands in (a hall id); empty = the first building's first hall")
 
 
 class Hall(_Doc):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner.facility.rack_result import RackResult
+from planner.facility.rack_sums import RackSums
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
@@ -28,6 +29,8 @@ class EvalContext:
     # the evaluator's memo: a section keeps what it works out from part of its inputs there,
     # under what that part reads (the cost section: the cable schedule, under the layout)
     memo: Memo = field(default_factory=Memo)
+    # each data hall's sums of its racks' results, by hall id in campus order (read them, never change them)
+    halls: dict[str, RackSums] = field(default_factory=dict)
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

@@ -3,10 +3,11 @@
 Per-rack figures are cached and recomputed only for the racks a change set names; the
 plan-wide sections (cooling, network, storage, cost) work on aggregate device counts,
 which are kept up to date by subtracting a rack's old counts and adding its new ones.
-All sums are integers (milliwatts, grams, counts), so an incremental evaluation equals a
-full one exactly. The plan-wide sections are kept in one memo (``planner.report.memo``)
-under what each declares it reads (``planner.report.sections``): a change set, or counts
-or totals that differ, make the sections that read them run again.
+All sums are integers (milliwatts, grams, counts), kept per data hall
+(``planner.facility.rack_sums``), so an incremental evaluation equals a full one exactly.
+The plan-wide sections are kept in one memo (``planner.report.memo``) under what each
+declares it reads (``planner.report.sections``): a change set, or counts, totals or hall
+sums that differ, make the sections that read them run again.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from planner.facility.power import evaluate_rack, rack_findings
 from planner.report.context import EvalContext
 from planner.findings import Finding, Remedy
 from planner.facility.rack_result import RackResult
+from planner.facility.rack_sums import RackSums
+from planner.plan.campus import campus_of
 from planner.report.memo import Memo
 from planner.report.model import Report, Totals
 from planner.report.sections import SECTIONS, register_section
@@ -34,7 +37,10 @@ class Evaluator:
         self.plan = plan
         self.catalog = catalog
         self._racks: dict[str, RackResult] = {}
-        self._agg = _Aggregate()
+        self._campus = campus_of(plan)
+        self._halls = self._empty_halls()  # each hall's sums, rack by rack
+        self._hall_of: dict[str, str] = {}  # rack id -> the hall its result is summed in
+        self._agg = RackSums()  # the totals: the halls' sums added up
         self._rack_order: tuple[str, ...] = ()
         self.memo = Memo()
         self.report: Report | None = None
@@ -45,7 +51,8 @@ class Evaluator:
         if changes is None or changes.needs_full:
             self.memo = Memo()  # anything may have changed: nothing is kept
             self._racks = {}
-            self._agg = _Aggregate()
+            self._campus = campus_of(plan)  # a change of the buildings or halls is a full evaluation
+            self._halls, self._hall_of = self._empty_halls(), {}
             for rack in plan.racks:
                 self._set_rack(rack.id, by_shape=True)
             self._rack_order = tuple(r.id for r in plan.racks)
@@ -68,7 +75,7 @@ class Evaluator:
             res = evaluate_rack(self.plan, rack, self.catalog)
         old = self._racks.get(rack_id)
         if old is not None:
-            self._agg.remove(old)
+            self._halls[self._hall_of.pop(rack_id)].remove(old)
         if res is None:
             self._racks.pop(rack_id, None)
             return
@@ -76,12 +83,16 @@ class Evaluator:
         # each report's copy of a dict with holes (``_finish``) inserts its entries one by
         # one -- 0.2 ms instead of 0.025 ms at campus-400k's 8,481 racks, on every edit
         self._racks[rack_id] = res
-        self._agg.add(res)
+        hall = self._hall_of[rack_id] = self._campus.hall_id(rack)
+        self._halls[hall].add(res)
+
+    def _empty_halls(self) -> dict[str, RackSums]:
+        return {hall_id: RackSums(hall.floor_rating_kg_m2) for hall_id, (_, hall) in self._campus.halls.items()}
 
     def _finish(self) -> Report:
         plan = self.plan
         facility = plan.settings.facility
-        agg = self._agg
+        agg = self._agg = RackSums.total(self._halls.values())
         counts = {k: v for k, v in agg.counts.items() if v}
         cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_milliwatts, counts, facility, self.catalog)
         totals = Totals(
@@ -95,7 +106,8 @@ class Evaluator:
         memo = self.memo
         memo.set("counts", counts)
         memo.set("totals", totals)
-        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo)
+        memo.set("halls", tuple((hall_id, sums.key()) for hall_id, sums in self._halls.items()))
+        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls)
         for s in SECTIONS:
             section, section_findings = memo.get(s.name, s.reads, s.fn, ctx)
             if section is not None:
@@ -165,45 +177,6 @@ def _shape(plan: Plan, rack: Rack, catalog: Catalog
 
 
 _FIELDS = attrgetter(*(f.name for f in fields(RackResult)))  # a result's fields, in __init__ order
-
-
-class _Aggregate:
-    __slots__ = ("gpus", "nodes", "gpu_racks", "typical_milliwatts", "nameplate_milliwatts", "weight_g",
-                 "liquid_nodes", "liquid_heat_milliwatts", "counts", "severities", "pdus", "cap_milliwatts",
-                 "own_racks")
-
-    def __init__(self) -> None:
-        self.gpus = self.nodes = self.gpu_racks = 0
-        self.typical_milliwatts = self.nameplate_milliwatts = self.weight_g = 0
-        self.liquid_nodes = self.liquid_heat_milliwatts = 0
-        self.pdus = self.cap_milliwatts = self.own_racks = 0
-        self.counts: dict[str, int] = {}
-        self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
-
-    def _apply(self, r: RackResult, sign: int) -> None:
-        self.gpus += sign * r.gpus
-        self.nodes += sign * r.nodes
-        self.gpu_racks += sign * (1 if r.nodes else 0)
-        self.typical_milliwatts += sign * r.typical_milliwatts
-        self.nameplate_milliwatts += sign * r.nameplate_milliwatts
-        self.weight_g += sign * r.weight_g
-        self.liquid_nodes += sign * r.liquid_nodes
-        self.liquid_heat_milliwatts += sign * r.liquid_heat_milliwatts
-        self.pdus += sign * r.pdus
-        self.own_racks += sign * (1 if r.own_rack else 0)
-        self.cap_milliwatts += sign * round(r.cap_kw * 1e6)
-        counts = self.counts
-        for k, v in r.counts.items():
-            counts[k] = counts.get(k, 0) + sign * v
-        severities = self.severities
-        for f in r.findings:
-            severities[f.severity] += sign
-
-    def add(self, r: RackResult) -> None:
-        self._apply(r, 1)
-
-    def remove(self, r: RackResult) -> None:
-        self._apply(r, -1)
 
 
 def evaluate(plan: Plan, catalog: Catalog) -> Report:

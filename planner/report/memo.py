@@ -6,6 +6,8 @@ Inputs are named:
 - ``"counts"``: the device counts by type, and so the numbers of GPUs and nodes;
   ``"totals"``: the rest of the report's totals (power, PDUs, CDUs, ...). The evaluator
   compares each with the last evaluation's and counts a change when they differ;
+  ``"halls"``: each data hall's sums of its racks (``planner.facility.rack_sums``), compared
+  the same way (the buildings and halls themselves change only by a full evaluation);
 - ``"layout"``: the racks and where each device is (a change set's racks, devices or
   structure);
 - ``"settings.<section>"``: one settings section, as change sets name them (a plan's

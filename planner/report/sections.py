@@ -23,7 +23,10 @@ class Section:
 
 
 SECTIONS: list[Section] = [
-    Section("facility", evaluate_facility, ("totals", "settings.facility", "settings.power")),
+    # the halls' sums: each hall's and building's figures (the buildings themselves change only
+    # by a full evaluation, ChangeSet.campus)
+    Section("facility", evaluate_facility, ("totals", "halls", "settings.facility", "settings.power",
+                                            "settings.floor")),
     # the workload model runs on the job's nodes: the placed ones less the hot spares
     Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload", "settings.reliability")),
     Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),

@@ -133,7 +133,8 @@ def test_unknown_key_with_a_line_break_stays_one_line(tmp_path):
 
 
 def test_newer_schema_version(tmp_path):
-    check_plan(tmp_path, mutated(lambda p: p.update(schema_version=SCHEMA_VERSION + 1)), f"file format {SCHEMA_VERSION + 1}", f"formats up to {SCHEMA_VERSION}")
+    check_plan(tmp_path, mutated(lambda p: p.update(schema_version=SCHEMA_VERSION + 1)),
+               f"file format {SCHEMA_VERSION + 1}", f"formats up to {SCHEMA_VERSION}")
 
 
 def test_one_megabyte_strings(tmp_path):

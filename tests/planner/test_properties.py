@@ -11,12 +11,20 @@ from planner.report.evaluate import Evaluator, evaluate
 from planner.plan.fileio import plan_from_json, plan_to_json
 from planner.plan.space import occupied
 from planner.design.templates import build_template
+from planner.plan.hall_commands import MoveRacksToHall
+from planner.plan.model import Building, Hall
+
+# a campus: building A's halls with limits its racks exceed (a low power limit, a weak floor)
+CAMPUS = [Building(id="A", name="A", halls=[Hall(id="A1", name="A1", power_limit_kw=40.0, floor_rating_kg_m2=400.0),
+                                            Hall(id="A2", name="A2", y_m=20.0)]),
+          Building(id="B", name="B", x_m=100.0, utility_feed_kw=60.0, transformer_kva=50.0,
+                   halls=[Hall(id="B1", name="B1")])]
 
 CATALOG = default_catalog()
 DEVICES = ["hgx-h100-8", "qm9700", "sn4600c", "pfs-appliance", "cdu-inrack-250", "blank-1u", "h100x2-inference"]
 
 step = st.tuples(
-    st.sampled_from(["add", "move", "remove", "add_rack", "edit_rack", "remove_rack", "auto", "setting"]),
+    st.sampled_from(["add", "move", "remove", "add_rack", "edit_rack", "remove_rack", "auto", "setting", "hall"]),
     st.integers(0, 10_000), st.integers(0, 10_000), st.integers(1, 45), st.sampled_from(DEVICES),
 )
 
@@ -38,6 +46,9 @@ def make_command(plan, kind, a, b, u, device):
         return RemoveRack(racks[a % len(racks)].id)
     if kind == "auto":
         return AutoPlace(device, a % 6)
+    if kind == "hall" and racks:
+        halls = plan.hall_ids()
+        return MoveRacksToHall([racks[a % len(racks)].id, racks[b % len(racks)].id], halls[u % len(halls)])
     if kind == "setting":
         field, value = [("power_basis", "nameplate"), ("power_basis", "typical"), ("pue", 1 + (a % 10) / 10),
                         ("nodes_per_cdu", 1 + a % 9), ("cdu_policy", "capacity")][b % 5]
@@ -57,12 +68,17 @@ def check_invariants(plan, report):
     assert t.typical_milliwatts == sum(r.typical_milliwatts for r in report.racks)
     assert t.nameplate_milliwatts == sum(r.nameplate_milliwatts for r in report.racks)
     assert t.racks == len(plan.racks)
+    halls = report.sections["facility"].halls  # every rack in one hall: the halls add up to the totals
+    assert (sum(h.racks for h in halls), sum(h.gpus for h in halls), sum(h.nodes for h in halls)) == (
+        t.racks, t.gpus, t.nodes)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(["medium", "inference", "single-node"]), st.lists(step, min_size=1, max_size=25))
+@given(st.sampled_from(["medium", "inference", "single-node", "campus"]), st.lists(step, min_size=1, max_size=25))
 def test_random_edits_keep_invariants_undo_and_round_trip(template, steps):
-    plan = build_template(template, catalog=CATALOG)
+    plan = build_template("medium" if template == "campus" else template, catalog=CATALOG)
+    if template == "campus":
+        plan.buildings = list(CAMPUS)
     original = plan.model_dump()
     history = History(plan, CATALOG)
     ev = Evaluator(plan, CATALOG)

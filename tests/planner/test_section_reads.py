@@ -8,9 +8,11 @@ import pytest
 
 from planner.costs.section import SCHEDULE_READS
 from planner.facility.power import evaluate_rack
+from planner.facility.rack_sums import RackSums
 from planner.goodput.section import CURVE_READS, plan_curve
 from planner.hardware.catalog import default_catalog
 from planner.network.cables import build_schedule
+from planner.plan.campus import campus_of
 from planner.design.templates import build_template
 from planner.report.evaluate import RACK_READS, evaluate
 from planner.report.memo import Memo
@@ -44,6 +46,8 @@ class _Plan:
             self._reads.add("layout")
         elif name in ("name", "info"):
             self._reads.add("plan")
+        elif name == "buildings":
+            pass  # like the catalog: a change of the campus is a full evaluation (ChangeSet.campus)
         else:
             self._reads.add(f"plan.{name}")  # none of the memo's inputs: never declared
         return getattr(self._plan, name)
@@ -84,6 +88,16 @@ class _Context:
     @property
     def totals(self):
         return _Totals(self._report.totals, self._reads)
+
+    @property
+    def halls(self):
+        self._reads.add("halls")
+        plan = self.plan._plan
+        campus = campus_of(plan)
+        sums = {hall_id: RackSums(hall.floor_rating_kg_m2) for hall_id, (_, hall) in campus.halls.items()}
+        for r in plan.racks:
+            sums[campus.hall_id(r)].add(self._report.rack_results[r.id])
+        return sums
 
     @property
     def counts(self):
