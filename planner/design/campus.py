@@ -4,7 +4,8 @@ Each kind of rack (GPU, network, storage, CDU: the racks a rack spec's prefix na
 spread evenly over the halls, in plan order: hall ``i`` of ``H`` takes racks
 ``floor(i x n / H)`` up to ``floor((i + 1) x n / H)`` of each kind, so every hall holds its
 share of the GPUs with the switches, storage and CDUs beside them, and no hall is more than
-one rack of a kind larger than another. Each hall's racks stand in rows of the same length
+one rack of a kind larger than another; a hall then gets the CDUs its own heat to liquid
+needs (a CDU's loop serves its own hall: ``_Layout.hall_cdus``). Each hall's racks stand in rows of the same length
 (``set_rows``' rule on the largest hall), the rows named by hall so that no two halls share
 a row name. Halls stand side by side along their rows in a building, buildings one behind
 the other on the campus, with the gaps of ``CampusSpec``.
@@ -21,23 +22,30 @@ from planner.plan.model import Building, Hall, Plan, Rack
 from planner.plan.rack_types import type_letter
 
 
-def stand_in_halls(plan: Plan, spec: CampusSpec) -> None:
-    """Give the plan ``spec``'s buildings and halls and every rack its hall and row."""
-    halls = [(b, h) for b in range(1, spec.buildings + 1) for h in range(1, spec.halls_per_building + 1)]
-    hall_ids = [f"b{b}-hall-{h}" for b, h in halls]
-    members: list[list[Rack]] = [[] for _ in halls]
-    for kind in _kinds(plan.racks):
-        n = len(kind)
-        for i in range(len(halls)):
-            members[i] += kind[i * n // len(halls):(i + 1) * n // len(halls)]
-    per = row_length(plan, max((len(m) for m in members), default=0))
-    for (b, h), hall_id, racks in zip(halls, hall_ids, members):
-        for i, rack in enumerate(racks):
-            rack.hall = hall_id
-            rack.row = f"B{b}H{h}-{type_letter(i // per)}"
+def assign_halls(plan: Plan, spec: CampusSpec) -> None:
+    """Give the plan ``spec``'s buildings and halls and every rack its hall: each kind of
+    rack spread evenly over the halls."""
     plan.buildings = [Building(id=f"building-{b}", name=f"Building {b}", halls=[
         Hall(id=f"b{b}-hall-{h}", name=f"Hall {h}") for h in range(1, spec.halls_per_building + 1)])
         for b in range(1, spec.buildings + 1)]
+    halls = plan.hall_ids()
+    for kind in _kinds(plan.racks):
+        n = len(kind)
+        for i, hall_id in enumerate(halls):
+            for rack in kind[i * n // len(halls):(i + 1) * n // len(halls)]:
+                rack.hall = hall_id
+
+
+def set_hall_rows(plan: Plan, spec: CampusSpec) -> None:
+    """Every hall's racks in rows (named by hall), and the halls and buildings placed."""
+    members: dict[str, list[Rack]] = {hall_id: [] for hall_id in plan.hall_ids()}
+    for rack in plan.racks:
+        members[rack.hall].append(rack)
+    per = row_length(plan, max((len(m) for m in members.values()), default=0))
+    for b, building in enumerate(plan.buildings, start=1):
+        for h, hall in enumerate(building.halls, start=1):
+            for i, rack in enumerate(members[hall.id]):
+                rack.row = f"B{b}H{h}-{type_letter(i // per)}"
     _place(plan, spec)
 
 

@@ -32,13 +32,15 @@ def row_length(plan: Plan, racks: int) -> int:
     return per
 
 
-def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
+def liquid_load(plan: Plan, catalog: Catalog, racks: list[str] | None = None) -> tuple[int, float]:
     """Liquid-cooled GPU nodes and the design heat (nameplate x capture fraction, kW) the
     placed devices put into liquid, with what rear-door heat exchangers take from the air
-    to water (up to their capacity): what the CDUs are sized on."""
+    to water (up to their capacity): what the CDUs are sized on. ``racks``: only the devices
+    in these racks (one hall's)."""
     nodes, kw = 0, 0.0
     air_by_door_rack: dict[str, float] = {}
-    for p in plan.placements:
+    placements = plan.placements if racks is None else [p for r in racks for p in plan.rack_members(r).values()]
+    for p in placements:
         d = catalog.get(p.device)
         rack = plan.rack(p.rack)
         if d is None or rack is None:

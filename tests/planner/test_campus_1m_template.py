@@ -65,17 +65,19 @@ def test_every_rack_and_device_by_hand_within_the_plan_limits(campus):
     # Network racks of 60 kW: 7 x 8 kW Q3400 (8 would be 64 kW): ceil(37,068 / 7) = 5,296; the
     # 4 kW and 14U each leaves take the storage switches (3 kW, 2U) and the management devices
     assert racks_named(plan, "NET") == 5_296
-    # one 1G management port per device: (14,819 + 37,068 + 12,501 + 4,559 + 16 + CDUs) / 48
-    cdus = counts["cdu-row-2000"]
-    assert counts["mgmt-1g-48"] == -(-(14_819 + 37_068 + 12_501 + 4_559 + 16 + cdus) // 48)
-    # CDUs of 2 MW by capacity, N+1, on the heat to liquid: 14,819 NVL72 x 140 kW (their 28 kW
-    # of air through rear doors) = 2,074,660 kW, + 50 kW through each network rack's rear door
-    # (5,295 full racks; the last, of 3 Q3400, under 50 kW): 2,339,410-2,339,460 kW / 2,000
-    # -> 1,170, + 1 = 1,171. The row CDUs (42U) stand in racks of their own.
+    # CDUs of 2 MW by capacity, N+1, on each hall's own heat to liquid (a CDU's loop serves its
+    # hall): plan-wide, 14,819 NVL72 x 140 kW (their 28 kW of air through rear doors) = 2,074,660
+    # kW + 50 kW through each network rack's rear door (5,295 full racks; the last, of 3 Q3400,
+    # under 50 kW): 2,339,410-2,339,460 kW / 2,000 -> 1,170, + 1 = 1,171. A hall of 463 or 464
+    # NVL72 and 165 or 166 network racks: 64,820-64,960 + 8,250-8,300 kW = 73,070-73,260 kW /
+    # 2,000 -> 37, + 1 = 38; 32 halls x 38 = 1,216, in row CDU racks (42U) of their own.
     assert 2_339_410 <= report.totals.liquid_heat_milliwatts / 1e6 <= 2_339_460
-    assert cdus == report.totals.cdus == 1_171
-    assert racks_named(plan, "CDU") == 1_171
-    assert len(plan.racks) == 14_819 + 5_296 + 1_251 + cdus
+    assert report.totals.cdus == 1_171
+    assert counts["cdu-row-2000"] == report.totals.cdus_placed == 1_216 == racks_named(plan, "CDU")
+    # one 1G management port per device but the management switches, 48 a switch:
+    # (14,819 + 37,068 + 12,501 + 4,559 + 16 + 1,216) = 70,179 / 48 = 1,462.06 -> 1,463
+    assert counts["mgmt-1g-48"] == 1_463
+    assert len(plan.racks) == 14_819 + 5_296 + 1_251 + 1_216 == 22_582
     assert len(plan.racks) <= MAX_RACKS and len(plan.placements) <= MAX_DEVICES
 
 
@@ -98,6 +100,8 @@ def test_it_opens_as_four_buildings_of_eight_halls_each_with_its_share(campus, t
     # 14,819 NVL72 racks over 32 halls: 14,819 = 32 x 463 + 3, so 3 halls of 464, 29 of 463
     gpu = Counter(r.hall for r in again.racks if r.name.startswith("NVL"))
     assert sorted(Counter(gpu.values()).items()) == [(463, 29), (464, 3)]
-    # every hall has network racks too: 5,296 / 32 = 165.5 -> 165 or 166
+    # every hall has network racks too: 5,296 / 32 = 165.5 -> 165 or 166; and its 38 CDUs
     net = Counter(r.hall for r in again.racks if r.name.startswith("NET"))
     assert len(net) == 32 and set(net.values()) == {165, 166}
+    cdus = Counter(r.hall for r in again.racks if r.name.startswith("CDU"))
+    assert set(cdus.values()) == {38}
