@@ -35,4 +35,4 @@ def main(names: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or [n for n in template_names() if n in ("frontier-100k", "campus-400k")])
+    main(sys.argv[1:] or [n for n in template_names() if n in ("frontier-100k", "campus-400k", "campus-1m")])

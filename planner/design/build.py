@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from planner.design.campus import assign_halls, set_hall_rows
 from planner.design.counts import hot_spares, node_count
 from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.parallelism import choose_parallelism
@@ -221,7 +222,14 @@ class _Layout:
             self._spread_for_floor(gpu_spec)
         gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
         self.complete(gpu_racks)
-        set_rows(self.plan)
+        if self.intent.campus is not None:
+            assign_halls(self.plan, self.intent.campus)
+            if self.intent.cdus:
+                self.hall_cdus()
+                self.management_switches()  # the halls' CDUs have management ports too
+            set_hall_rows(self.plan, self.intent.campus)
+        else:
+            set_rows(self.plan)
 
     def complete(self, gpu_racks: list[str]) -> None:
         """Add what the placed GPU nodes need and the plan lacks: fabric switches, storage,
@@ -245,9 +253,14 @@ class _Layout:
             self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
         if i.cdus:
             self._cdus(gpu_racks)
-        if i.management_switch and sum(counts.values()) > 1:
-            # One out-of-band port per device (BMC), 48 per management switch.
-            self.top_up("mgmt-1g-48", math.ceil(len(plan.placements) / 48), self._net_spec(), "mgmt-")
+        self.management_switches()
+
+    def management_switches(self) -> None:
+        """One out-of-band port per device (BMC) but the management switches, 48 a switch."""
+        plan = self.plan
+        if self.intent.management_switch and sum(gpu_counts(plan, self.catalog).values()) > 1:
+            ports = sum(1 for p in plan.placements if p.device != "mgmt-1g-48")
+            self.top_up("mgmt-1g-48", math.ceil(ports / 48), self._net_spec(), "mgmt-")
 
     def _size_fabric(self, counts: dict[str, int]):
         """The fabric the nodes need (``plan_fabric``); when the switch cannot hold them and the
@@ -410,6 +423,19 @@ class _Layout:
         need = cdus_needed(liquid_nodes, liquid_kw, facility, self.catalog)
         need -= sum(1 for p in self.plan.placements if p.device == facility.cdu_device)
         self.add_cdus(gpu_racks, need)
+
+    def hall_cdus(self) -> None:
+        """The CDUs each hall's own heat to liquid needs beyond those in it, in CDU racks of
+        that hall (a CDU's loop serves its own hall)."""
+        plan, facility = self.plan, self.plan.settings.facility
+        by_hall: dict[str, list[str]] = {hall_id: [] for hall_id in plan.hall_ids()}
+        for r in plan.racks:
+            by_hall[r.hall].append(r.id)
+        for hall_id, racks in by_hall.items():
+            need = cdus_needed(*liquid_load(plan, self.catalog, racks), facility, self.catalog)
+            need -= sum(1 for r in racks for p in plan.rack_members(r).values() if p.device == facility.cdu_device)
+            for rack_id in self.place(facility.cdu_device, need, self.intent.cdu_rack, None, "cdu-"):
+                plan.rack(rack_id).hall = hall_id
 
     def add_cdus(self, gpu_racks: list[str], need: int) -> None:
         if need <= 0:

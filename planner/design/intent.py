@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from planner.errors import PlannerError
+from planner.plan.model import MAX_BUILDINGS, MAX_HALLS
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
 
@@ -33,6 +34,18 @@ class RackSpec(BaseModel):
     height_u: int = Field(42, ge=1, le=60)
     rear_door_hx: bool = False
     rack_type: str | None = None
+
+
+class CampusSpec(BaseModel):
+    """The buildings and data halls the racks stand in: each kind of rack spread evenly over
+    ``buildings`` x ``halls_per_building`` halls (``planner.design.campus``)."""
+
+    model_config = ConfigDict(extra="forbid")
+    buildings: int = Field(1, ge=1, le=MAX_BUILDINGS)
+    halls_per_building: int = Field(1, ge=1, le=MAX_HALLS)
+    # Planner assumptions: a 10 m corridor between halls, 50 m of road and plant yard between buildings.
+    hall_gap_m: float = Field(10.0, ge=0, le=1000, description="between the halls of a building, along their rows")
+    building_gap_m: float = Field(50.0, ge=0, le=10_000, description="between buildings, across their rows")
 
 
 class DeviceCount(BaseModel):
@@ -86,6 +99,7 @@ class Intent(BaseModel):
     management_switch: bool = True
     cdus: bool = True
     management: list[DeviceCount] = Field(default_factory=list, description="UFM, head nodes: in the network racks")
+    campus: CampusSpec | None = Field(None, description="buildings and halls; empty = one hall")
 
     @model_validator(mode="after")
     def _one_count(self) -> Intent:

@@ -16,22 +16,31 @@ def set_rows(plan: Plan) -> None:
     then network, storage and CDU racks at the end of the last row). A big plan gets longer
     rows, a multiple of the setting, so the hall stays about as wide as it is deep (and the
     setting says so)."""
-    per = plan.settings.floor.racks_per_row
-    square = math.isqrt(len(plan.racks))
-    if square > per:
-        per *= math.ceil(square / per)
-        plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
+    per = row_length(plan, len(plan.racks))
     for i, rack in enumerate(plan.racks):
         rack.row = type_letter(i // per)  # rows lettered as floor plans do: A, ..., Z, AA
 
 
-def liquid_load(plan: Plan, catalog: Catalog) -> tuple[int, float]:
+def row_length(plan: Plan, racks: int) -> int:
+    """Racks per row for a hall of ``racks`` racks: the floor setting, or a multiple of it
+    near the square root of ``racks`` (set in the plan's floor settings)."""
+    per = plan.settings.floor.racks_per_row
+    square = math.isqrt(racks)
+    if square > per:
+        per *= math.ceil(square / per)
+        plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
+    return per
+
+
+def liquid_load(plan: Plan, catalog: Catalog, racks: list[str] | None = None) -> tuple[int, float]:
     """Liquid-cooled GPU nodes and the design heat (nameplate x capture fraction, kW) the
     placed devices put into liquid, with what rear-door heat exchangers take from the air
-    to water (up to their capacity): what the CDUs are sized on."""
+    to water (up to their capacity): what the CDUs are sized on. ``racks``: only the devices
+    in these racks (one hall's)."""
     nodes, kw = 0, 0.0
     air_by_door_rack: dict[str, float] = {}
-    for p in plan.placements:
+    placements = plan.placements if racks is None else [p for r in racks for p in plan.rack_members(r).values()]
+    for p in placements:
         d = catalog.get(p.device)
         rack = plan.rack(p.rack)
         if d is None or rack is None:

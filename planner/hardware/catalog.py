@@ -77,6 +77,13 @@ class NicBlock(_Strict):
     model: str = Field("", max_length=64, description="the NIC's component id in the catalog, e.g. cx7-400-osfp")
     ports_per_module: int = Field(1, ge=1, le=8,
                                   description="ports that share one transceiver cage (2 on a twin-port OSFP)")
+    planes: int = Field(1, ge=1, le=8, description="links of gbps / planes the NIC's rate can run over, one per "
+                        "fabric plane (2 on ConnectX-8: XDR over two 400G planes); 1: one link at its rate")
+
+    @property
+    def plane_gbps(self) -> float:
+        """The rate of one of its links when its rate is spread over its planes."""
+        return self.gbps / self.planes
 
 
 class SwitchBlock(_Strict):

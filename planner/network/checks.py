@@ -26,6 +26,8 @@ class NodeSummary:
     nvlink_gbs: float = 0.0  # smallest NVLink figure among the types
     nics_per_gpu: float | None = None  # fewest compute NICs per GPU; None: no compute NICs
     nic_gbps: float | None = None  # slowest compute NIC
+    nic_planes: int = 1  # fewest planes a compute NIC spreads its rate over (2: ConnectX-8 on 400G planes)
+    nic_link_gbps: float | None = None  # the fastest link a compute NIC needs (its rate / its planes)
     nic_technologies: frozenset[str] = frozenset()
     shared_nic_types: tuple[str, ...] = ()
     consumer_types: tuple[str, ...] = ()
@@ -68,7 +70,12 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
             per_gpu = count / d.gpus
             s.nics_per_gpu = per_gpu if s.nics_per_gpu is None else min(s.nics_per_gpu, per_gpu)
             slowest = min(x.gbps for x in nics)
-            s.nic_gbps = slowest if s.nic_gbps is None else min(s.nic_gbps, slowest)
+            planes, link = min(x.planes for x in nics), max(x.plane_gbps for x in nics)
+            if s.nic_gbps is None:
+                s.nic_gbps, s.nic_planes, s.nic_link_gbps = slowest, planes, link
+            else:
+                s.nic_gbps, s.nic_planes = min(s.nic_gbps, slowest), min(s.nic_planes, planes)
+                s.nic_link_gbps = max(s.nic_link_gbps, link)
             techs.update(x.technology for x in nics)
         if count < d.gpus:
             shared.append(d.model)
@@ -92,7 +99,8 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
             f"The fabric switch {switch.title} has {sw.gbps_per_port:g} Gb/s {sw.technology} ports; the compute "
             f"fabric is {tech.title} ({tech.line_rate_gbps:g} Gb/s {tech.switch_technology}): choose a matching "
             f"switch model or fabric"))
-    if nodes.nic_gbps is not None and nodes.nic_gbps > sw.gbps_per_port:
+    # A NIC that spreads its rate over planes (ConnectX-8: two 400G links) needs only a plane's rate.
+    if nodes.nic_link_gbps is not None and nodes.nic_link_gbps > sw.gbps_per_port:
         out.append(Finding(
             "error", "network.nic.faster_than_switch",
             f"Compute NICs run at {nodes.nic_gbps:g} Gb/s but the {switch.model} ports carry {sw.gbps_per_port:g} "

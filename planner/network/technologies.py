@@ -119,10 +119,11 @@ def latency_s(fabric: FabricSettings, tech_id: str) -> float:
 
 
 def effective_gbs_per_gpu(fabric: FabricSettings, tech_id: str, nics_per_gpu: float,
-                          nic_gbps: float | None = None) -> float:
+                          nic_gbps: float | None = None, nic_planes: int = 1) -> float:
     """Bandwidth one GPU achieves on the fabric, GB/s:
-    nics_per_gpu x min(line rate, NIC rate) / 8 bits x efficiency."""
+    nics_per_gpu x min(line rate x planes, NIC rate) / 8 bits x efficiency (a NIC of two
+    planes, ConnectX-8, runs two links of the line rate)."""
     rate = TECHNOLOGIES[tech_id].line_rate_gbps
     if nic_gbps:
-        rate = min(rate, nic_gbps)
+        rate = min(rate * nic_planes, nic_gbps)
     return nics_per_gpu * rate / 8.0 * efficiency(fabric, tech_id)

@@ -135,9 +135,9 @@ class PlanInfo(_Doc):
 
 
 # Size limits (README "Your work is safe"): the largest plan every view and export handles
-# within bounded memory and time. The frontier-100k template (100,000 GPUs) has 2,982
-# racks and 18,183 devices.
-MAX_RACKS = 10_000
+# within bounded memory and time. The campus-1m template (1,000,080 GPUs for the job) has
+# 22,582 racks and 71,642 devices.
+MAX_RACKS = 25_000
 MAX_DEVICES = 200_000
 
 

@@ -64,7 +64,8 @@ def job_shape(nodes: NodeSummary, fabric: FabricSettings) -> JobShape:
     """Nodes' figures; NICs per GPU from the design setting where the nodes have no compute NICs."""
     nics = nodes.nics_per_gpu if nodes.nics_per_gpu else fabric.nics_per_gpu
     return JobShape(nodes.gpus_per_node, nodes.bf16_tflops, nodes.nvlink_gbs, nics, nodes.nic_gbps,
-                    nodes.domain_gpus, nodes.memory_gb, nodes.memory_bandwidth_tbs, nodes.nvls_busbw_gbs)
+                    nodes.domain_gpus, nodes.memory_gb, nodes.memory_bandwidth_tbs, nodes.nvls_busbw_gbs,
+                    nodes.nic_planes)
 
 
 def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> WorkloadOutcome:

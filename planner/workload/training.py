@@ -87,6 +87,7 @@ class JobShape:
     memory_gb: float = 0.0  # HBM per GPU; 0 = unknown
     memory_bandwidth_tbs: float | None = None
     nvls_busbw_gbs: float | None = None  # NVLink SHARP all-reduce busbw across the domain; None: ring
+    nic_planes: int = 1  # links of the line rate a NIC runs (2: ConnectX-8 on 400G planes)
 
     @property
     def local_gpus(self) -> int:
@@ -209,7 +210,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     peak = peak_tflops(shape, w.precision)
     fpt = model.training_flops_per_token(w.seq_len)
 
-    b_fab = effective_gbs_per_gpu(fabric, tech, shape.nics_per_gpu, shape.nic_gbps)
+    b_fab = effective_gbs_per_gpu(fabric, tech, shape.nics_per_gpu, shape.nic_gbps, shape.nic_planes)
     a_fab = latency_s(fabric, tech)
     b_nv = (shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS) * fabric.nvlink_efficiency
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from planner.design.templates import design_template, get_template, template_names
+from planner.design.templates import design_template, get_template
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
+from tests.planner.template_cases import everyday_templates
 
 CAT = default_catalog()
 
@@ -41,7 +42,7 @@ def sizes(name: str) -> list[int]:
     return sorted({1, 3, max(1, n // 2), n, 2 * n})
 
 
-CASES = [(name, n) for name in template_names() for n in sizes(name)]
+CASES = [(name, n) for name in everyday_templates() for n in sizes(name)]
 
 
 @pytest.mark.parametrize("name, nodes", CASES)

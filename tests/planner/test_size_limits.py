@@ -41,7 +41,7 @@ def test_a_hundred_thousand_rack_plan_is_refused_with_one_line_in_little_memory(
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "cluster-planner: huge.json: 100,000 racks are more than a plan may have (10,000)"]
+        "cluster-planner: huge.json: 100,000 racks are more than a plan may have (25,000)"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["huge.json"]
     # Refused after parsing 3.6 MB of JSON, before validating or drawing anything: far under
     # the 18.9 GB an SVG of it took (the largest child so far, when this one was not it).
@@ -61,7 +61,7 @@ def test_the_refusal_names_the_limits_the_model_enforces():
 
 
 def test_one_over_the_limit_is_refused_and_the_limit_itself_loads():
-    with pytest.raises(PlanLoadError, match=r"^plan: 10,001 racks are more than a plan may have \(10,000\)$"):
+    with pytest.raises(PlanLoadError, match=r"^plan: 25,001 racks are more than a plan may have \(25,000\)$"):
         plan_from_json(plan_text(MAX_RACKS + 1))
     with pytest.raises(PlanLoadError, match=r"200,001 devices are more than a plan may have \(200,000\)$"):
         plan_from_json(plan_text(1, MAX_DEVICES + 1))
@@ -71,6 +71,6 @@ def test_one_over_the_limit_is_refused_and_the_limit_itself_loads():
 def test_a_plan_over_the_limit_is_not_saved(tmp_path):
     plan = Plan(name="grown")
     plan.racks.extend(Rack(id=f"r{i}", name=f"R{i}") for i in range(MAX_RACKS + 1))  # grown by edits
-    with pytest.raises(PlanSaveError, match=r"^cannot save p\.json: 10,001 racks are more than a plan may have"):
+    with pytest.raises(PlanSaveError, match=r"^cannot save p\.json: 25,001 racks are more than a plan may have"):
         save_plan(plan, tmp_path / "p.json")
     assert list(tmp_path.iterdir()) == []

@@ -7,11 +7,12 @@ import openpyxl
 import pytest
 
 from planner.cli import main
-from planner.design.templates import build_template, template_names
+from planner.design.templates import build_template
 from planner.export.xlsx import write_workbook
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import save_plan
 from tests.planner.xlsx_helpers import cell_of, find_soffice, monthly_rows, named, recalc
+from tests.planner.template_cases import everyday_templates
 
 
 def check_json(plan_path, capsys):
@@ -45,7 +46,7 @@ def template_book(tmp_path_factory):
     return get
 
 
-@pytest.mark.parametrize("template", template_names())
+@pytest.mark.parametrize("template", everyday_templates())
 def test_figures_are_visible_without_recalculation(template, template_book, capsys):
     plan_path, book = template_book(template)
     cost = check_json(plan_path, capsys)["cost"]
@@ -106,7 +107,7 @@ def test_horizon_48_in_the_workbook_gives_48_months_and_the_clis_break_even(tmp_
     assert named(out, "tco_usd") == pytest.approx(cost["tco_usd"], abs=0.005)
 
 
-@pytest.mark.parametrize("template", template_names())
+@pytest.mark.parametrize("template", everyday_templates())
 def test_pdu_cable_transceiver_and_cdu_counts_are_the_boms_on_every_sheet(template, template_book, capsys):
     plan_path, book = template_book(template)
     bom = check_json(plan_path, capsys)["cost"]["bom"]

@@ -16,6 +16,7 @@ from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
 from ui.export.files import ensure_app
 from ui.export.vendor_pack import VendorPack
+from tests.planner.template_cases import everyday_templates
 
 
 def placed_texts(name: str, path) -> tuple[list, object]:
@@ -45,7 +46,7 @@ def render_placed(plan, catalog, path, with_prices: bool = False) -> tuple[list,
     return placed, n
 
 
-@pytest.mark.parametrize("name", template_names())
+@pytest.mark.parametrize("name", everyday_templates())
 def test_no_text_in_the_pack_is_wider_than_its_box(name, tmp_path):
     placed, plan = placed_texts(name, tmp_path / "pack.pdf")
     texts = {t.text for t in placed}

@@ -1,0 +1,107 @@
+"""The campus-1m template: a million GPUs of GB300 NVL72 that open with no error. Built once
+for the module (a few seconds); its time, memory and export figures are measured by
+benchmarks/frontier_core.py --template campus-1m."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from planner.design.templates import design_template
+from planner.plan.model import MAX_DEVICES, MAX_RACKS
+from planner.report.evaluate import evaluate
+
+
+@pytest.fixture(scope="module")
+def campus(catalog):
+    result = design_template("campus-1m", catalog=catalog)
+    return result.plan, evaluate(result.plan, catalog)
+
+
+def racks_named(plan, prefix: str) -> int:
+    return sum(1 for r in plan.racks if r.name.startswith(prefix))
+
+
+def test_a_million_gpus_for_the_job_and_whole_racks_as_spares(campus):
+    plan, report = campus
+    goodput = report.sections["goodput"]
+    # 13,890 NVL72 x 72 = 1,000,080 GPUs. Hot spares: an NVL72 is one node of the goodput model;
+    # 72 x 0.3029 + 0.4792 = 22.288 interruptions per 1,000 system-days take one out (Llama 3
+    # rates), x 13,890 systems x 3 repair days / 1,000 = 928.7 in repair at once -> 929 more:
+    # 14,819 racks, 1,066,968 GPUs placed.
+    assert (goodput["job_gpus"], goodput["spare_nodes"]) == (1_000_080, 929)
+    assert (report.totals.gpus, report.totals.gpu_racks) == (1_066_968, 14_819)
+
+
+def test_the_fabric_is_three_tiers_of_288_port_switches_for_two_planes_per_nic(campus):
+    plan, report = campus
+    net = report.sections["network"]
+    # 14,819 racks x 18 trays = 266,742 trays x 4 ConnectX-8 x 2 planes = 2,133,936 endpoints of
+    # 400G on Q3400 split to 288 ports (144^3/4 = 746,496 would not hold the 1,066,968 NICs at
+    # 800G; 288^3/4 = 5,971,968 holds their planes). Leaves take k/2 = 144 trays, one rail each:
+    #   units = ceil(266,742 / 144) = 1,853 (the last of 54 trays) x 8 rails = 14,824 leaves
+    #   pods of 144 leaves: ceil(14,824 / 144) = 103 (<= 288); in each, 144 uplinks a leaf
+    #   spread one to each of 144 spines (the last pod's 136 leaves x 1 link <= 144 ports):
+    #   103 x 144 = 14,832 spines
+    #   core: 14,824 leaves x 144 uplinks = 2,134,656 spine uplinks / 288 = 7,412
+    assert net.size.endpoints == 2_133_936
+    assert (net["tiers"], net.size.pods) == (3, 103)
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (14_824, 14_832, 7_412)
+    # 37,068 switches x 288 ports, every one placed
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 37_068 * 288
+    assert Counter(p.device for p in plan.placements)["q3400-400"] == 37_068
+
+
+def test_every_rack_and_device_by_hand_within_the_plan_limits(campus):
+    plan, report = campus
+    counts = Counter(p.device for p in plan.placements)
+    # Storage: the guide's 1.2 PB per 384 GPUs x 1,000,080 / 384 = 3,125.25 PB = 12,501 x 250 TB,
+    # 10 to an air-cooled rack (10 x 2.4 kW = 24 kW within the 25 kW air limit): 1,251 racks
+    assert counts["pfs-appliance"] == 12_501 and racks_named(plan, "STOR") == 1_251
+    # Storage network: 266,742 trays x 2 BlueField-3 + 12,501 appliances x 4 = 583,488 ports
+    # / 128 per SN5600 at 400GbE = 4,558.5 -> 4,559
+    assert counts["sn5600-400"] == 4_559
+    # Network racks of 60 kW: 7 x 8 kW Q3400 (8 would be 64 kW): ceil(37,068 / 7) = 5,296; the
+    # 4 kW and 14U each leaves take the storage switches (3 kW, 2U) and the management devices
+    assert racks_named(plan, "NET") == 5_296
+    # CDUs of 2 MW by capacity, N+1, on each hall's own heat to liquid (a CDU's loop serves its
+    # hall): plan-wide, 14,819 NVL72 x 140 kW (their 28 kW of air through rear doors) = 2,074,660
+    # kW + 50 kW through each network rack's rear door (5,295 full racks; the last, of 3 Q3400,
+    # under 50 kW): 2,339,410-2,339,460 kW / 2,000 -> 1,170, + 1 = 1,171. A hall of 463 or 464
+    # NVL72 and 165 or 166 network racks: 64,820-64,960 + 8,250-8,300 kW = 73,070-73,260 kW /
+    # 2,000 -> 37, + 1 = 38; 32 halls x 38 = 1,216, in row CDU racks (42U) of their own.
+    assert 2_339_410 <= report.totals.liquid_heat_milliwatts / 1e6 <= 2_339_460
+    assert report.totals.cdus == 1_171
+    assert counts["cdu-row-2000"] == report.totals.cdus_placed == 1_216 == racks_named(plan, "CDU")
+    # one 1G management port per device but the management switches, 48 a switch:
+    # (14,819 + 37,068 + 12,501 + 4,559 + 16 + 1,216) = 70,179 / 48 = 1,462.06 -> 1,463
+    assert counts["mgmt-1g-48"] == 1_463
+    assert len(plan.racks) == 14_819 + 5_296 + 1_251 + 1_216 == 22_582
+    assert len(plan.racks) <= MAX_RACKS and len(plan.placements) <= MAX_DEVICES
+
+
+def test_it_opens_with_no_error_and_only_the_goodput_warning_it_states(campus):
+    plan, report = campus
+    assert [f.code for f in report.findings if f.severity == "error"] == []
+    # an interruption every few minutes at the Llama 3 rates, sooner than a 10-minute restart:
+    # true of one synchronous job of a million GPUs, and the description says so
+    assert [f.code for f in report.findings if f.severity == "warning"] == ["goodput.ettr.low"]
+    assert "effective training time ratio is near 0" in plan.description
+
+
+def test_it_opens_as_four_buildings_of_eight_halls_each_with_its_share(campus, tmp_path, catalog):
+    from planner.plan.fileio import open_plan, save_plan
+
+    plan, _ = campus
+    save_plan(plan, tmp_path / "campus.json")
+    again = open_plan(tmp_path / "campus.json", catalog)
+    assert [len(b.halls) for b in again.buildings] == [8, 8, 8, 8]
+    # 14,819 NVL72 racks over 32 halls: 14,819 = 32 x 463 + 3, so 3 halls of 464, 29 of 463
+    gpu = Counter(r.hall for r in again.racks if r.name.startswith("NVL"))
+    assert sorted(Counter(gpu.values()).items()) == [(463, 29), (464, 3)]
+    # every hall has network racks too: 5,296 / 32 = 165.5 -> 165 or 166; and its 38 CDUs
+    net = Counter(r.hall for r in again.racks if r.name.startswith("NET"))
+    assert len(net) == 32 and set(net.values()) == {165, 166}
+    cdus = Counter(r.hall for r in again.racks if r.name.startswith("CDU"))
+    assert set(cdus.values()) == {38}
