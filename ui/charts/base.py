@@ -23,6 +23,10 @@ from ui.charts.theme import (ACCENT, BACKGROUND, FOREGROUND, GRID_ALPHA, MUTED, 
 from ui.last_folder import last_folder, remember_folder
 
 
+MIN_HEIGHT = 160
+"""px: the shortest a chart gets; every chart's short layout has its plots and texts whole from here."""
+
+
 class ChartExportError(PlannerError):
     """A chart could not be written; the message is shown as is."""
 
@@ -38,6 +42,8 @@ class ChartView(pg.GraphicsLayoutWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        # a dock shrunk below this would cut the short layouts' legends and axis titles
+        self.setMinimumHeight(MIN_HEIGHT)
         self.setBackground(BACKGROUND)
         self.setAntialiasing(True)
         self.ci.setContentsMargins(8, 8, 12, 8)

@@ -42,6 +42,7 @@ class BuildVsRentChart(ChartView):
         """Short and wide: the legend in one column right of the plot; else two columns under it."""
         self.place_legend(self.legend, compact, 2)
         theme.set_axis_title(self.plot, "left", LEFT_TITLE[compact])
+        self.plot.getAxis("bottom").showLabel(not compact)  # short: its ticks say "mo", the legend needs the height
 
     def _curve(self, name: str) -> pg.PlotDataItem:
         """The line for one series, made once and reused for every later report."""

@@ -24,7 +24,7 @@ LEFT_TITLE = {False: "Goodput (tokens/s)", True: "Tokens/s"}  # the short one fi
 
 class GoodputChart(ChartView):
     title = "Goodput"
-    compact_below = 330  # two plots stacked over a three-row legend need this to show curves
+    compact_below = 400  # stacked, each plot is as tall as its interval axis' title from here
 
     def __init__(self, parent=None):
         super().__init__(parent)
