@@ -114,3 +114,17 @@ def test_the_charts_page_keeps_its_tall_layout(window):
         texts = [text for text, _ in text_rects(chart)]
         if index == 4:  # the full titles, not the dock's short ones
             assert "By rack: feeds A and B, heat to liquid and to air" in texts
+
+
+@pytest.mark.parametrize("index", range(len(TABS)), ids=TABS)
+def test_the_dock_cannot_shrink_a_chart_below_where_it_reads(window, index):
+    chart = _docked(window, index)
+    window.resizeDocks([window.charts_dock], [60], Qt.Orientation.Vertical)  # dragged as low as it goes
+    QApplication.processEvents()
+    chart.grab()
+    QApplication.processEvents()
+    assert chart.height() < 170  # shorter than at the default size, where the checks above ran
+    for plot in _plots(chart):
+        assert plot.vb.sceneBoundingRect().height() >= READABLE_PX, (TABS[index], plot.vb.sceneBoundingRect())
+    assert not overlaps(chart, labels=True), overlaps(chart, labels=True)
+    assert not cut_labels(chart), cut_labels(chart)
