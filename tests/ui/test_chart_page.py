@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from planner.plan.commands import AddDevice, SetSetting
-from tests.ui.chart_text import overlaps, text_rects
+from tests.ui.chart_text import overlaps, shown_chart, text_rects
 from tests.ui.conftest import rack_named
 
 SIZES = [(1440, 900), (1920, 1080)]
@@ -17,13 +17,7 @@ def _page(window, size, index):
     window.resize(*size)
     window._default_dock_sizes()
     window.show_charts_page()
-    window.chart_page.setCurrentIndex(index)
-    QApplication.processEvents()
-    chart = window.chart_page.chart_at(index)  # built on first view
-    QApplication.processEvents()
-    chart.grab()  # pyqtgraph sizes its axes to their labels while it paints
-    QApplication.processEvents()
-    return chart
+    return shown_chart(window.chart_page, index)
 
 
 def test_ctrl_2_shows_the_charts_and_ctrl_1_the_racks(window, qtbot):

@@ -23,6 +23,10 @@ from ui.charts.theme import (ACCENT, BACKGROUND, FOREGROUND, GRID_ALPHA, MUTED, 
 from ui.last_folder import last_folder, remember_folder
 
 
+MIN_HEIGHT = 160
+"""px: the shortest a chart gets; every chart's short layout has its plots and texts whole from here."""
+
+
 class ChartExportError(PlannerError):
     """A chart could not be written; the message is shown as is."""
 
@@ -32,9 +36,14 @@ class ChartView(pg.GraphicsLayoutWidget):
     "Export chart…" context-menu action and ``export(path)`` (.png or .svg)."""
 
     title = "Chart"
+    compact_below = 0
+    """Below this height (px) the chart lays its parts out for a short, wide area (the dock at
+    the window's default size): legends right of the plots and plots side by side. 0: one layout."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        # a dock shrunk below this would cut the short layouts' legends and axis titles
+        self.setMinimumHeight(MIN_HEIGHT)
         self.setBackground(BACKGROUND)
         self.setAntialiasing(True)
         self.ci.setContentsMargins(8, 8, 12, 8)
@@ -67,9 +76,42 @@ class ChartView(pg.GraphicsLayoutWidget):
         return not self.empty_note.isHidden()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        compact = self.height() < self.compact_below
+        if compact != self.compact:  # before the view sizes the layout: a move can widen it
+            self.compact = compact
+            self.lay_out(compact)
         super().resizeEvent(event)
         if getattr(self, "empty_note", None) is not None:  # pyqtgraph resizes while it is built
             self.empty_note.setGeometry(self.rect().adjusted(16, 16, -16, -16))
+
+    compact = False
+    """True while the chart is in its short, wide layout (see ``compact_below``)."""
+
+    def lay_out(self, compact: bool) -> None:
+        """Put the plots and legends where they read at this size: ``compact`` for a short,
+        wide area, else the tall layout the chart was built in. Called when the chart's height
+        crosses ``compact_below``, never on an edit."""
+
+    def place(self, item, row: int, col: int, rowspan: int = 1, colspan: int = 1) -> None:
+        """Move ``item`` (a plot or a legend) to another cell of the layout."""
+        if item in self.ci.items:
+            self.ci.removeItem(item)
+        self.ci.addItem(item, row=row, col=col, rowspan=rowspan, colspan=colspan)
+
+    def place_legend(self, legend: pg.LegendItem, compact: bool, columns: int) -> None:
+        """A one-plot chart's legend: short and wide, in one column right of the plot (rows of
+        it under the plot would leave the plot a strip); else ``columns`` columns under it."""
+        self.place(legend, *((0, 1) if compact else (1, 0)))
+        legend.setColumnCount(1 if compact else columns)
+        self.set_stretch({0: 1}, {0: 1})
+
+    def set_stretch(self, rows: dict[int, int], cols: dict[int, int]) -> None:
+        """Stretch factors of the layout's rows and columns (those not named: 0 when empty)."""
+        layout = self.ci.layout
+        for r in range(layout.rowCount()):
+            layout.setRowStretchFactor(r, rows.get(r, 0))
+        for c in range(layout.columnCount()):
+            layout.setColumnStretchFactor(c, cols.get(c, 0))
 
     # -- building blocks ------------------------------------------------------------
     def add_plot(self, row: int = 0, col: int = 0, *, left: str = "", bottom: str = "",
@@ -120,6 +162,15 @@ class ChartView(pg.GraphicsLayoutWidget):
         (x0, x1), (y0, y1) = plot.viewRange()
         item.setPos((x0 + x1) / 2, (y0 + y1) / 2)
         item.show()
+
+    def show_plan_text(self, label: pg.TextItem, legend: pg.LegendItem, sample, lines: list[str]) -> None:
+        """The plan's figures (``lines``): ``label`` inside the plot in the tall layout; in the
+        short one, the text of ``sample``'s legend entry instead (a label runs off a short plot)."""
+        label.setVisible(bool(lines) and not self.compact)
+        entry = legend.getLabel(sample)
+        text = "<br>".join(lines) if lines and self.compact else "This plan"
+        if entry.text != text:  # a new text lays the legend out again: not on every edit
+            entry.setText(text)
 
     # -- the API the window uses ------------------------------------------------------
     def update_report(self, report, changes=None) -> None:  # pragma: no cover - abstract

@@ -10,17 +10,20 @@ from PySide6.QtCore import Qt
 
 from planner.settings.costs import RENTAL_OPTIONS
 from planner.report import palette
+from ui.charts import theme
 from ui.charts.base import FOREGROUND, SERIES_COLORS, ChartView, DollarAxis, UnitAxis, pen
 
 BUILD = "build"
+LEFT_TITLE = {False: "Cumulative cost", True: "Cost"}  # the short one fits a short plot
 
 
 class BuildVsRentChart(ChartView):
     title = "Build vs rent"
+    compact_below = 260  # the legend's three rows under the plot would leave it a strip
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.plot = self.add_plot(left="Cumulative cost", bottom="Months from start",
+        self.plot = self.add_plot(left=LEFT_TITLE[False], bottom="Months from start",
                                   axis_items={"left": DollarAxis("left"), "bottom": UnitAxis("bottom", "mo")})
         self.plot.showGrid(x=True, y=True, alpha=0.15)
         self.legend = self.add_legend(self.plot, colCount=2)
@@ -34,6 +37,12 @@ class BuildVsRentChart(ChartView):
         self.break_even_options: list[str] = []
         self.message = self.empty_note
         self._horizon = None
+
+    def lay_out(self, compact: bool) -> None:
+        """Short and wide: the legend in one column right of the plot; else two columns under it."""
+        self.place_legend(self.legend, compact, 2)
+        theme.set_axis_title(self.plot, "left", LEFT_TITLE[compact])
+        self.plot.getAxis("bottom").showLabel(not compact)  # short: its ticks say "mo", the legend needs the height
 
     def _curve(self, name: str) -> pg.PlotDataItem:
         """The line for one series, made once and reused for every later report."""

@@ -21,10 +21,15 @@ RACK_W = 0.36
 FEED_A = ACCENT
 FEED_B = palette.FEED_B
 AIR = palette.AIR_HEAT
+RACK_TITLE = "By rack: feeds A and B, heat to liquid and to air"
+COOLING_NAMES = {False: ["Liquid heat load", "CDU capacity"], True: ["Heat", "CDUs"]}  # short: side by side
+TOTALS_MIN_W = 190  # px: a totals plot side by side, its two value labels apart
+HEADROOM = {False: 1.18, True: 1.35}  # the y range over the taller bar, tall and short layouts
 
 
 class FacilityChart(ChartView):
     title = "Facility"
+    compact_below = 320  # two rows of plots and the legend need this to show any bars
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -55,7 +60,7 @@ class FacilityChart(ChartView):
         self.rack_axis = CategoryAxis("bottom", min_px=48)
         self.rack_plot = self.add_plot(1, 0, left="Nameplate", axis_items={"bottom": self.rack_axis,
                                                                                  "left": UnitAxis("left", "kW")},
-                                       title="By rack: feeds A and B, heat to liquid and to air")
+                                       title=RACK_TITLE)
         self.ci.layout.setRowStretchFactor(1, 2)
         self.removeItem(self.rack_plot)
         self.addItem(self.rack_plot, row=1, col=0, colspan=2)
@@ -74,6 +79,50 @@ class FacilityChart(ChartView):
             self.legend.addItem(bars, name)
             self.heat_bars.append(bars)
         self.rack_ids: list[str] = []
+        self._totals = None  # (PUE, CDUs placed, CDUs needed, short) the titles were written for
+        self._tops = (1.0, 1.0)  # the tallest bar of the power and of the cooling plot, kW
+        self.cooling_axis.set_names(COOLING_NAMES[False])
+
+    def lay_out(self, compact: bool) -> None:
+        """Short and wide: the three plots side by side, the legend right of them, short
+        titles and no axis titles (the ticks carry kW); else the totals over the racks."""
+        if compact:
+            self.place(self.rack_plot, 0, 2)
+            self.place(self.legend, 0, 3)
+            self.set_stretch({0: 1}, {2: 1})  # the totals at the width of their titles, the racks the rest
+        else:
+            self.place(self.rack_plot, 1, 0, colspan=2)
+            self.place(self.legend, 2, 0, colspan=2)
+            self.set_stretch({0: 1, 1: 2}, {0: 1, 1: 1})
+        self.legend.setColumnCount(1 if compact else 4)
+        for plot in (self.power_plot, self.cooling_plot):  # room for "222.5 kW" over each bar
+            plot.setMinimumWidth(TOTALS_MIN_W if compact else 0)
+        for plot in (self.power_plot, self.cooling_plot, self.rack_plot):
+            plot.getAxis("left").showLabel(not compact)
+        theme.set_title(self.rack_plot, "By rack" if compact else RACK_TITLE)
+        self.cooling_axis.set_names(COOLING_NAMES[compact])
+        self._set_titles()
+        self._fit_totals()
+
+    def _fit_totals(self) -> None:
+        """Room over the taller bar of each totals plot for its value label (a label is a
+        larger share of a short plot)."""
+        for plot, top in zip((self.power_plot, self.cooling_plot), self._tops):
+            plot.setYRange(0, top * HEADROOM[self.compact], padding=0)
+
+    def _set_titles(self) -> None:
+        if self._totals is None:
+            return
+        pue, placed, needed, short = self._totals
+        if self.compact:
+            power = f"Power (PUE {pue:g})"
+            cooling = f"CDUs short: {placed} of {needed}" if short else f"CDUs: {placed} of {needed}"
+        else:
+            power = f"IT power and facility power (PUE {pue:g})"
+            count = f"{placed} CDUs placed, {needed} needed"
+            cooling = f"Liquid cooling: {count}, CDUs short" if short else f"Liquid cooling: {count}"
+        theme.set_title(self.power_plot, power)
+        theme.set_title(self.cooling_plot, cooling, color=LOAD_OVER if short else palette.CHART_INK)
 
     @staticmethod
     def _value_label(plot) -> pg.TextItem:
@@ -87,20 +136,19 @@ class FacilityChart(ChartView):
         power = np.array([t.it_power_kw, t.facility_power_kw])
         self.power_bars.setOpts(height=power)
         self.power_axis.set_names([f"IT ({basis})", "Facility"])
-        theme.set_title(self.power_plot, f"IT power and facility power (PUE {t.pue:g})")
         cooling = np.array([t.liquid_heat_kw, t.cdu_capacity_kw])
         short = t.cdus_short
         self.cooling_bars.setOpts(height=cooling, brushes=self._short_brushes if short else self._ok_brushes)
-        count = f"{t.cdus_placed} CDUs placed, {t.cdus} needed"
-        theme.set_title(self.cooling_plot, f"Liquid cooling: {count}, CDUs short" if short else f"Liquid cooling: {count}",
-                        color=LOAD_OVER if short else palette.CHART_INK)
-        self.cooling_axis.set_names(["Liquid heat load", "CDU capacity"])
+        totals = (t.pue, t.cdus_placed, t.cdus, bool(short))
+        if totals != self._totals:
+            self._totals = totals
+            self._set_titles()
         for labels, values in ((self.power_labels, power), (self.cooling_labels, cooling)):
             for i, item in enumerate(labels):
                 item.setText(f"{values[i]:,.1f} kW")
                 item.setPos(i, values[i])
-        for plot, values in ((self.power_plot, power), (self.cooling_plot, cooling)):
-            plot.setYRange(0, (float(values.max()) or 1.0) * 1.18, padding=0)
+        self._tops = (float(power.max()) or 1.0, float(cooling.max()) or 1.0)
+        self._fit_totals()
         self.show_message(self.cooling_plot, self.message,
                           None if t.liquid_nodes or t.cdus_placed else "No liquid-cooled nodes")
         self._update_racks(report)

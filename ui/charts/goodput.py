@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 
 from planner.report import palette
 from planner.report.palette import LOAD_HIGH
+from ui.charts import theme
 from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
 
 NO_GOODPUT = ("No goodput figures: the plan needs a training job, GPU nodes and a parallel filesystem\n"
@@ -17,8 +18,13 @@ NO_GOODPUT = ("No goodput figures: the plan needs a training job, GPU nodes and 
 NO_TRAINING = "No goodput in tokens/s: no training throughput (set TP x PP x DP to the GPUs placed)"
 
 
+PLOT_GAP = 20  # px between the two plots side by side
+LEFT_TITLE = {False: "Goodput (tokens/s)", True: "Tokens/s"}  # the short one fits a short plot
+
+
 class GoodputChart(ChartView):
     title = "Goodput"
+    compact_below = 400  # stacked, each plot is as tall as its interval axis' title from here
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -45,7 +51,7 @@ class GoodputChart(ChartView):
         self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(1.02, -0.3))  # below left of the star
         self.plot.addItem(self.plan_label, ignoreBounds=True)
         self.ci.nextRow()
-        self.goodput_plot = self.add_plot(row=1, left="Goodput (tokens/s)", bottom="GPUs in the job (log scale)")
+        self.goodput_plot = self.add_plot(row=1, left=LEFT_TITLE[False], bottom="GPUs in the job (log scale)")
         self.goodput_plot.setLogMode(x=True, y=True)
         self.goodput_plot.setXLink(self.plot)
         self.goodput_plot.showAxis("right")  # blank, so both plots put a size at the same x
@@ -63,6 +69,29 @@ class GoodputChart(ChartView):
         self.legend.addItem(self.plan_point, "This plan")
         self.message = self.message_item(self.plot)
         self.goodput_message = self.message_item(self.goodput_plot)
+        self._plan_lines: list[str] = []
+        self._spacing = self.ci.layout.horizontalSpacing()
+
+    def lay_out(self, compact: bool) -> None:
+        """Short and wide: the two plots side by side and the legend right of them, the plan's
+        figures in it (a label inside a short plot runs off it); else stacked over the legend."""
+        if compact:
+            self.place(self.goodput_plot, 0, 1)
+            self.place(self.legend, 0, 2)
+            self.set_stretch({0: 1}, {0: 1, 1: 1})
+        else:
+            self.place(self.goodput_plot, 1, 0)
+            self.place(self.legend, 2, 0)
+            self.set_stretch({0: 1, 1: 1}, {0: 1})
+        # stacked, a blank right axis puts both plots' sizes at the same x; side by side it is room lost
+        self.goodput_plot.showAxis("right", not compact)
+        # side by side, the interval's axis title and the goodput's face each other: a gap between them
+        self.ci.layout.setHorizontalSpacing(PLOT_GAP if compact else self._spacing)
+        theme.set_axis_title(self.goodput_plot, "left", LEFT_TITLE[compact])
+        self._show_plan_text()
+
+    def _show_plan_text(self) -> None:
+        self.show_plan_text(self.plan_label, self.legend, self.plan_point, self._plan_lines)
 
     def _fit_interval_view(self) -> None:
         self.interval_view.setGeometry(self.plot.vb.sceneBoundingRect())
@@ -89,15 +118,18 @@ class GoodputChart(ChartView):
             ok = p.goodput_tokens_per_s is not None and p.goodput_tokens_per_s > 0
             self.goodput_plan.setData(x=[np.log10(p.gpus)] if ok else [],
                                       y=[np.log10(p.goodput_tokens_per_s)] if ok else [])
-            self.plan_label.setText(f"This plan: {p.gpus:,} GPUs, ETTR {100 * p.ettr:.1f}%, an interruption "
-                                    f"every {g.mtbf_h:,.1f} h" if g.mtbf_h else f"This plan: {p.gpus:,} GPUs")
+            lines = [f"This plan: {p.gpus:,} GPUs"]
+            if g.mtbf_h:
+                lines += [f"ETTR {100 * p.ettr:.1f}%", f"an interruption every {g.mtbf_h:,.1f} h"]
+            self.plan_label.setText(", ".join(lines))
             self.plan_label.setAnchor((1.02, -0.3) if p.ettr > 0.5 else (1.02, 1.3))  # inside the plot
             self.plan_label.setPos(np.log10(p.gpus), 100 * p.ettr)
-            self.plan_label.show()
+            self._plan_lines = lines
         else:
             self.plan_point.setData(x=[], y=[])
             self.goodput_plan.setData(x=[], y=[])
-            self.plan_label.hide()
+            self._plan_lines = []
+        self._show_plan_text()
         # ticks at the sizes plotted and at the powers of ten of goodput (log axes' own minor
         # labels run into each other)
         # the doubling sizes only (the plan's own is the star, its label gives the size)

@@ -44,6 +44,7 @@ class _Layer(pg.BarGraphItem):
 
 class RackPowerChart(ChartView):
     title = "Rack power"
+    compact_below = 220  # the legend's row under the plot would leave it under three grid lines
     rackClicked = Signal(str)
 
     def __init__(self, parent=None):
@@ -94,6 +95,9 @@ class RackPowerChart(ChartView):
         scene = self.scene()
         scene.sigMouseMoved.connect(self._on_hover)
         scene.sigMouseClicked.connect(self._on_click)
+
+    def lay_out(self, compact: bool) -> None:
+        self.place_legend(self.legend, compact, 4)
 
     # -- data ---------------------------------------------------------------------
     def update_report(self, report, changes=None) -> None:
