@@ -150,7 +150,12 @@ class FloorNavigation:
         if hall is not None:  # and the name of the hall above it
             row.setTopLeft(hall.rect.topLeft() - QPointF(8, 8))
         vp = self.viewport().rect()
-        scale = max(ZOOM_MIN, min(1.0, vp.height() / row.height()))
+        # The height left with the horizontal scroll bar shown, whether it shows or not: fitted
+        # to the viewport as it is, a zoom that hid or showed the bar resized the viewport and
+        # was fitted again, for ever (the app hung at 1920 x 1080 with the charts 360 px tall).
+        bar = self.horizontalScrollBar()
+        height = vp.height() - (0 if bar.isVisible() else bar.sizeHint().height())
+        scale = max(ZOOM_MIN, min(1.0, height / row.height()))
         self.resetTransform()
         self.scale(scale, scale)
         self.update_detail()

@@ -52,3 +52,22 @@ def test_zoom_to_fit_shows_every_rack(window):
     QApplication.processEvents()
     visible = view.mapToScene(view.viewport().rect()).boundingRect()
     assert all(visible.contains(r.sceneBoundingRect()) for r in view.racks.values())
+
+
+def test_the_opening_zoom_is_the_same_with_the_horizontal_scroll_bar_shown_or_not(window, qtbot):
+    """The first row is fitted to the height left with the scroll bar: fitted to the viewport as
+    it was, a zoom that showed or hid the bar resized the viewport and was fitted again, for ever
+    (the app hung at 1920 x 1080 with the charts dock 360 px tall)."""
+    from PySide6.QtCore import Qt
+
+    view = window.view
+    view.horizontalScrollBar().setVisible(True)
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    QApplication.processEvents()
+    view.zoom_to_rack_height()
+    with_bar = view.zoom_level()
+    view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    QApplication.processEvents()
+    assert not view.horizontalScrollBar().isVisible()
+    view.zoom_to_rack_height()
+    assert view.zoom_level() == pytest.approx(with_bar)
