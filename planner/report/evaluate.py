@@ -40,7 +40,9 @@ class Evaluator:
         self._campus = campus_of(plan)
         self._halls = self._empty_halls()  # each hall's sums, rack by rack
         self._hall_of: dict[str, str] = {}  # rack id -> the hall its result is summed in
-        self._agg = RackSums()  # the totals: the halls' sums added up
+        self._touched: set[str] = set()  # the halls whose racks changed since the last report
+        # the totals: the halls' sums added up by a full evaluation, then kept rack by rack
+        self._agg = RackSums()
         self._rack_order: tuple[str, ...] = ()
         self.memo = Memo()
         self.report: Report | None = None
@@ -53,29 +55,37 @@ class Evaluator:
             self._racks = {}
             self._campus = campus_of(plan)  # a change of the buildings or halls is a full evaluation
             self._halls, self._hall_of = self._empty_halls(), {}
+            self._touched = set(self._halls)
             for rack in plan.racks:
-                self._set_rack(rack.id, by_shape=True)
+                self._set_rack(rack.id, full=True)
+            self._agg = RackSums.total(self._halls.values())
             self._rack_order = tuple(r.id for r in plan.racks)
         else:
             self.memo.note(changes)
             for rack_id in changes.racks:
                 self._set_rack(rack_id)
+            self._agg.floor_over = sum(h.floor_over for h in self._halls.values())  # each against its own rating
             if changes.structure or len(self._rack_order) != len(plan.racks):
                 self._rack_order = tuple(r.id for r in plan.racks)
         self.report = self._finish()
         return self.report
 
-    def _set_rack(self, rack_id: str, by_shape: bool = False) -> None:
+    def _set_rack(self, rack_id: str, full: bool = False) -> None:
+        """The rack's result, and its hall's sums (and, after a full evaluation, the totals)."""
         rack = self.plan.rack(rack_id)
         if rack is None:
             res = None
-        elif by_shape:
+        elif full:
             res = _evaluate_shape(self.plan, rack, self.catalog, self.memo)
         else:
             res = evaluate_rack(self.plan, rack, self.catalog)
         old = self._racks.get(rack_id)
         if old is not None:
-            self._halls[self._hall_of.pop(rack_id)].remove(old)
+            hall = self._hall_of.pop(rack_id)
+            self._halls[hall].remove(old)
+            self._touched.add(hall)
+            if not full:
+                self._agg.remove(old)
         if res is None:
             self._racks.pop(rack_id, None)
             return
@@ -85,6 +95,9 @@ class Evaluator:
         self._racks[rack_id] = res
         hall = self._hall_of[rack_id] = self._campus.hall_id(rack)
         self._halls[hall].add(res)
+        self._touched.add(hall)
+        if not full:
+            self._agg.add(res)
 
     def _empty_halls(self) -> dict[str, RackSums]:
         return {hall_id: RackSums(hall.floor_rating_kg_m2) for hall_id, (_, hall) in self._campus.halls.items()}
@@ -92,7 +105,7 @@ class Evaluator:
     def _finish(self) -> Report:
         plan = self.plan
         facility = plan.settings.facility
-        agg = self._agg = RackSums.total(self._halls.values())
+        agg = self._agg
         counts = {k: v for k, v in agg.counts.items() if v}
         cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_milliwatts, counts, facility, self.catalog)
         totals = Totals(
@@ -106,7 +119,11 @@ class Evaluator:
         memo = self.memo
         memo.set("counts", counts)
         memo.set("totals", totals)
-        memo.set("halls", tuple((hall_id, sums.key()) for hall_id, sums in self._halls.items()))
+        # only the halls whose racks changed are compared: each hall's figures are kept under
+        # its own sums (``planner.facility.campus_section``)
+        if [h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())]:
+            memo.changed(("halls",))
+        self._touched = set()
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls)
         for s in SECTIONS:
             section, section_findings = memo.get(s.name, s.reads, s.fn, ctx)
