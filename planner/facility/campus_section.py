@@ -82,10 +82,16 @@ class BuildingFigures(_SpaceFigures):
     transformer_kva: float = figure(0.0, title="Transformer capacity installed", unit="kVA")
 
 
+# what a hall's and a building's figures read besides their halls' sums ("hall <id>")
+_READS = ("settings.facility", "settings.power", "settings.floor")
+
+
 def campus_figures(ctx) -> tuple[tuple[BuildingFigures, ...], tuple[HallFigures, ...], list[Finding]]:
-    """Every building's and every hall's figures (campus order) and the limits they exceed."""
-    s = ctx.plan.settings
+    """Every building's and every hall's figures (campus order) and the limits they exceed.
+    Each is kept in the evaluator's memo under the sums of its own halls: after a move only
+    the halls whose racks changed, and their buildings, are worked out again."""
     campus = campus_of(ctx.plan)
+    several = len(campus.halls) > 1
     halls: list[HallFigures] = []
     buildings: list[BuildingFigures] = []
     findings: list[Finding] = []
@@ -94,13 +100,26 @@ def campus_figures(ctx) -> tuple[tuple[BuildingFigures, ...], tuple[HallFigures,
         mine = []
         for h in b.halls:
             sums = ctx.halls.get(h.id, empty)
-            fig = _hall(ctx, b.id, h, sums)
+            fig, found = ctx.memo.get(("hall", h.id), (f"hall {h.id}",) + _READS, _hall_entry, ctx, b, h, sums,
+                                      several)
             mine.append((fig, sums))
-            findings += _hall_findings(b, h, fig, s.facility.power_basis, len(campus.halls) > 1)
-        buildings.append(_building(ctx, b, mine))
-        findings += _building_findings(b, buildings[-1], s.facility.pue)
+            findings += found
+        fig, found = ctx.memo.get(("building", b.id), tuple(f"hall {h.id}" for h in b.halls) + _READS,
+                                  _building_entry, ctx, b, mine)
+        buildings.append(fig)
+        findings += found
         halls += [fig for fig, _ in mine]
     return tuple(buildings), tuple(halls), findings
+
+
+def _hall_entry(ctx, b, h, sums: RackSums, several: bool) -> tuple[HallFigures, list[Finding]]:
+    fig = _hall(ctx, b.id, h, sums)
+    return fig, _hall_findings(b, h, fig, ctx.plan.settings.facility.power_basis, several)
+
+
+def _building_entry(ctx, b, halls: list[tuple[HallFigures, RackSums]]) -> tuple[BuildingFigures, list[Finding]]:
+    fig = _building(ctx, b, halls)
+    return fig, _building_findings(b, fig, ctx.plan.settings.facility.pue)
 
 
 def _cdus_placed(ctx, counts: dict[str, int]) -> int:

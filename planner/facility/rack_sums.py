@@ -54,8 +54,9 @@ class RackSums:
         for f in r.findings:
             severities[f.severity] += sign
 
-    def add(self, r: RackResult) -> None:
-        self._apply(r, 1)
+    def add(self, r: RackResult, times: int = 1) -> None:
+        """``r`` added, or ``times`` racks of its figures and findings' severities."""
+        self._apply(r, times)
 
     def remove(self, r: RackResult) -> None:
         self._apply(r, -1)

@@ -40,7 +40,9 @@ class Evaluator:
         self._campus = campus_of(plan)
         self._halls = self._empty_halls()  # each hall's sums, rack by rack
         self._hall_of: dict[str, str] = {}  # rack id -> the hall its result is summed in
-        self._agg = RackSums()  # the totals: the halls' sums added up
+        self._touched: set[str] = set()  # the halls whose racks changed since the last report
+        # the totals: the halls' sums added up by a full evaluation, then kept rack by rack
+        self._agg = RackSums()
         self._rack_order: tuple[str, ...] = ()
         self.memo = Memo()
         self.report: Report | None = None
@@ -53,29 +55,47 @@ class Evaluator:
             self._racks = {}
             self._campus = campus_of(plan)  # a change of the buildings or halls is a full evaluation
             self._halls, self._hall_of = self._empty_halls(), {}
-            for rack in plan.racks:
-                self._set_rack(rack.id, by_shape=True)
+            self._touched = set(self._halls)
+            self._evaluate_all()
             self._rack_order = tuple(r.id for r in plan.racks)
         else:
             self.memo.note(changes)
             for rack_id in changes.racks:
                 self._set_rack(rack_id)
+            self._agg.floor_over = sum(h.floor_over for h in self._halls.values())  # each against its own rating
             if changes.structure or len(self._rack_order) != len(plan.racks):
                 self._rack_order = tuple(r.id for r in plan.racks)
         self.report = self._finish()
         return self.report
 
-    def _set_rack(self, rack_id: str, by_shape: bool = False) -> None:
+    def _evaluate_all(self) -> None:
+        """Every rack's result, each shape worked out once (``_Shapes``), and the sums: the
+        ``n`` racks of one shared shape in a hall add ``n`` times its figures at once."""
+        shapes = _Shapes(self.plan, self.catalog)
+        hall_id, halls = self._campus.hall_id, self._halls
+        alike: dict[tuple[str, _Shape], int] = {}  # (hall, shape) -> racks of it there
+        for rack in self.plan.racks:
+            res, shape = shapes.result(rack)
+            self._racks[rack.id] = res
+            hall = self._hall_of[rack.id] = hall_id(rack)
+            if shape is None:
+                halls[hall].add(res)
+            else:
+                alike[hall, shape] = alike.get((hall, shape), 0) + 1
+        for (hall, shape), n in alike.items():
+            halls[hall].add(shape.first, n)
+        self._agg = RackSums.total(halls.values())
+
+    def _set_rack(self, rack_id: str) -> None:
+        """The rack's result after an edit, and its hall's sums and the totals."""
         rack = self.plan.rack(rack_id)
-        if rack is None:
-            res = None
-        elif by_shape:
-            res = _evaluate_shape(self.plan, rack, self.catalog, self.memo)
-        else:
-            res = evaluate_rack(self.plan, rack, self.catalog)
+        res = None if rack is None else evaluate_rack(self.plan, rack, self.catalog)
         old = self._racks.get(rack_id)
         if old is not None:
-            self._halls[self._hall_of.pop(rack_id)].remove(old)
+            hall = self._hall_of.pop(rack_id)
+            self._halls[hall].remove(old)
+            self._touched.add(hall)
+            self._agg.remove(old)
         if res is None:
             self._racks.pop(rack_id, None)
             return
@@ -85,6 +105,8 @@ class Evaluator:
         self._racks[rack_id] = res
         hall = self._hall_of[rack_id] = self._campus.hall_id(rack)
         self._halls[hall].add(res)
+        self._touched.add(hall)
+        self._agg.add(res)
 
     def _empty_halls(self) -> dict[str, RackSums]:
         return {hall_id: RackSums(hall.floor_rating_kg_m2) for hall_id, (_, hall) in self._campus.halls.items()}
@@ -92,7 +114,7 @@ class Evaluator:
     def _finish(self) -> Report:
         plan = self.plan
         facility = plan.settings.facility
-        agg = self._agg = RackSums.total(self._halls.values())
+        agg = self._agg
         counts = {k: v for k, v in agg.counts.items() if v}
         cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_milliwatts, counts, facility, self.catalog)
         totals = Totals(
@@ -106,7 +128,11 @@ class Evaluator:
         memo = self.memo
         memo.set("counts", counts)
         memo.set("totals", totals)
-        memo.set("halls", tuple((hall_id, sums.key()) for hall_id, sums in self._halls.items()))
+        # only the halls whose racks changed are compared: each hall's figures are kept under
+        # its own sums (``planner.facility.campus_section``)
+        if [h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())]:
+            memo.changed(("halls",))
+        self._touched = set()
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls)
         for s in SECTIONS:
             section, section_findings = memo.get(s.name, s.reads, s.fn, ctx)
@@ -129,30 +155,58 @@ class Evaluator:
 # heights) have the same figures and the same rack-level checks (``rack_findings``), whose
 # texts differ only by the rack's name: a full evaluation works out each shape once, with
 # its checks' texts for a stand-in named by a placeholder, and gives every other rack of the
-# shape a copy of the figures and the texts with its own name. Big plans repeat a few shapes
-# thousands of times. campus-400k (8,354 racks; CPU time on a shared 2-core machine,
-# 2026-12-01), target 200 ms: evaluating every rack 245-510 ms; sharing the figures but
-# checking each rack again under its own name 150-180 ms; with the placeholder 90-135 ms.
+# shape a copy of the figures (sharing its device counts) and the texts with its own name.
+# Big plans repeat a few shapes thousands of times. campus-400k (8,354 racks; CPU time on a
+# shared 2-core machine, 2026-12-01), target 200 ms: evaluating every rack 245-510 ms;
+# sharing the figures but checking each rack again under its own name 150-180 ms; with the
+# placeholder 90-135 ms. What a rack's result reads (a change to it is a full evaluation):
 RACK_READS = ("settings.facility", "settings.power", "settings.floor")
 _NAME = "\x00rack\x00"  # the stand-in's name, in the checks' texts
+_RACK_KEY = attrgetter("height_u", "cooling", "power_cap_kw", "max_weight_kg", "width_mm", "depth_mm", "rear_door_hx")
+_MEMBER_KEY = attrgetter("u", "device")
 
 
-def _evaluate_shape(plan: Plan, rack: Rack, catalog: Catalog, memo: Memo) -> RackResult:
-    """The rack's result, from the first rack of its shape when that one's findings were the
-    rack-level checks alone."""
-    members = plan.rack_members(rack.id).values()
-    key = ("rack shape", rack.height_u, rack.cooling, rack.power_cap_kw, rack.max_weight_kg, rack.width_mm,
-           rack.depth_mm, rack.rear_door_hx, tuple(sorted((p.u, p.device) for p in members)))
-    first, checks = memo.get(key, RACK_READS, _shape, plan, rack, catalog)
-    if first.id == rack.id:
-        return first
-    if checks is None:
-        return evaluate_rack(plan, rack, catalog)
-    res = RackResult(*_FIELDS(first))
-    res.id, res.name, res.counts = rack.id, rack.name, dict(first.counts)
-    res.findings = [Finding(severity, code, message.replace(_NAME, rack.name), rack.id, _retarget(remedy, rack))
-                    for severity, code, message, remedy in checks]
-    return res
+class _Shape:
+    """The first rack of a shape: its result, and its checks as (severity, code, text with
+    the placeholder, remedy); ``checks`` None when it has a finding of one of its devices (which
+    names the device): then its shape is not shared."""
+
+    __slots__ = ("first", "checks")
+
+    def __init__(self, plan: Plan, rack: Rack, catalog: Catalog) -> None:
+        res = self.first = evaluate_rack(plan, rack, catalog)
+        self.checks: list[tuple[str, str, str, Remedy | None]] | None = None
+        if any(f.where != rack.id for f in res.findings):
+            return
+        stand_in = rack.model_copy(update={"name": _NAME, "id": _NAME})
+        checks = [(f.severity, f.code, f.message, f.remedy) for f in rack_findings(plan, stand_in, res, catalog)]
+        if len(checks) == len(res.findings):
+            self.checks = checks
+
+
+class _Shapes:
+    """The racks of one full evaluation, by shape."""
+
+    def __init__(self, plan: Plan, catalog: Catalog) -> None:
+        self.plan, self.catalog = plan, catalog
+        self._seen: dict[tuple, _Shape] = {}
+
+    def result(self, rack: Rack) -> tuple[RackResult, _Shape | None]:
+        """The rack's result, and its shape when it shares the shape's figures."""
+        plan = self.plan
+        key = (_RACK_KEY(rack), tuple(sorted(map(_MEMBER_KEY, plan.rack_members(rack.id).values()))))
+        shape = self._seen.get(key)
+        if shape is None:
+            shape = self._seen[key] = _Shape(plan, rack, self.catalog)
+            return shape.first, (shape if shape.checks is not None else None)
+        checks = shape.checks
+        if checks is None:
+            return evaluate_rack(plan, rack, self.catalog), None
+        res = RackResult(*_FIELDS(shape.first))  # the counts shared: no result's are changed
+        res.id, res.name = rack.id, rack.name
+        res.findings = [Finding(severity, code, message.replace(_NAME, rack.name), rack.id, _retarget(remedy, rack))
+                        for severity, code, message, remedy in checks]
+        return res, shape
 
 
 def _retarget(remedy: Remedy | None, rack: Rack) -> Remedy | None:
@@ -161,19 +215,6 @@ def _retarget(remedy: Remedy | None, rack: Rack) -> Remedy | None:
         return None
     return Remedy(remedy.kind, remedy.label.replace(_NAME, rack.name),
                   tuple((k, rack.id if v == _NAME else v) for k, v in remedy.figures))
-
-
-def _shape(plan: Plan, rack: Rack, catalog: Catalog
-           ) -> tuple[RackResult, list[tuple[str, str, str, Remedy | None]] | None]:
-    """The first rack of a shape: its result, and its checks as (severity, code, text with
-    the placeholder, remedy); None when it has a finding of one of its devices (which names the
-    device): then its shape is not shared."""
-    res = evaluate_rack(plan, rack, catalog)
-    if any(f.where != rack.id for f in res.findings):
-        return res, None
-    stand_in = rack.model_copy(update={"name": _NAME, "id": _NAME})
-    checks = [(f.severity, f.code, f.message, f.remedy) for f in rack_findings(plan, stand_in, res, catalog)]
-    return res, (checks if len(checks) == len(res.findings) else None)
 
 
 _FIELDS = attrgetter(*(f.name for f in fields(RackResult)))  # a result's fields, in __init__ order

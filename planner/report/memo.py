@@ -6,8 +6,9 @@ Inputs are named:
 - ``"counts"``: the device counts by type, and so the numbers of GPUs and nodes;
   ``"totals"``: the rest of the report's totals (power, PDUs, CDUs, ...). The evaluator
   compares each with the last evaluation's and counts a change when they differ;
-  ``"halls"``: each data hall's sums of its racks (``planner.facility.rack_sums``), compared
-  the same way (the buildings and halls themselves change only by a full evaluation);
+  ``"hall <id>"``: one data hall's sums of its racks (``planner.facility.rack_sums``),
+  compared the same way for the halls whose racks changed; ``"halls"``: any of them (the
+  buildings and halls themselves change only by a full evaluation);
 - ``"layout"``: the racks and where each device is (a change set's racks, devices or
   structure);
 - ``"settings.<section>"``: one settings section, as change sets name them (a plan's
@@ -53,12 +54,14 @@ class Memo:
         if changes.plan:
             self.changed(("plan",))
 
-    def set(self, name: str, value: Any) -> None:
+    def set(self, name: str, value: Any) -> bool:
         """An input the evaluator works out (the counts, the totals): changed when it differs
-        from the last value set."""
-        if self._values.get(name, _UNSET) != value:
-            self._values[name] = value
-            self.changed((name,))
+        from the last value set. Whether it did."""
+        if self._values.get(name, _UNSET) == value:
+            return False
+        self._values[name] = value
+        self.changed((name,))
+        return True
 
     def get(self, key: Hashable, reads: tuple[str, ...] | None, compute: Callable[..., Any], *args: Any) -> Any:
         """``compute(*args)``, or the value kept under ``key`` while none of the inputs it was

@@ -45,6 +45,7 @@ class Canvas:
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         painter.scale(self.scale, self.scale)
         self._fonts: dict[tuple[float, bool], QFont] = {}
+        self._widths: dict[tuple[float, bool], QFontMetricsF] = {}  # text_width's metrics, by font
 
     # -- fonts ------------------------------------------------------------------------
     def font(self, size_pt: float, bold: bool = False) -> QFont:
@@ -67,7 +68,10 @@ class Canvas:
         return QFontMetricsF(font, self.device)
 
     def text_width(self, text: str, size_pt: float, bold: bool = False) -> float:
-        return self.metrics(self.font(size_pt, bold)).horizontalAdvance(text)
+        m = self._widths.get((size_pt, bold))
+        if m is None:
+            m = self._widths[size_pt, bold] = self.metrics(self.font(size_pt, bold))
+        return m.horizontalAdvance(text)
 
     # -- drawing ----------------------------------------------------------------------
     def rect(self, r: QRectF, fill: str | None = None, stroke: str | None = None, width_pt: float = 0.5) -> None:

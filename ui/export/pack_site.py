@@ -326,6 +326,8 @@ def draw_rows(c, report, layout, chunk, first: int, x0: float, y0: float, scale:
             res = report.rack(rack_id)
             c.rect(r, fill=tint_load(res.worst_load_fraction) if res else palette.PAPER, stroke=palette.INK_HEADING,
                    width_pt=0.3 if r.width() < 6 else 0.5)
+            if r.height() < 4 * 1.3:
+                continue  # no room for its name even at 4 pt: thousands of a campus's racks
             name = res.name if res else rack_id
             size = c.fitted_size(name, r.width() - 2, 6, 4)
             if r.height() >= size * 1.3 and c.text_width(name, size) <= r.width() - 2:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from functools import cache
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPainter, QPdfWriter
@@ -74,6 +75,7 @@ def _long_date(iso: str) -> str:
     return date.fromisoformat(iso).strftime("%d %B %Y")
 
 
+@cache  # a few colours, asked for once per rack of a floor page
 def tint(hex_color: str, amount: float = 0.6) -> str:
     """``hex_color`` mixed with white (a light cell fill behind dark text)."""
     r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
