@@ -28,7 +28,7 @@ from ui.export.table import Column, Table
 
 MAX_FLOOR_PAGES = 4    # floor pages of a campus; more buildings share them
 MAX_HALLS_DRAWN = 16   # halls drawn on one floor page; the rest are in the Campus table
-MAX_HALL_ROWS = 60     # hall rows in the Campus table; beyond, buildings only
+MAX_HALL_ROWS = 24     # hall rows in the Campus table (one page with their buildings); beyond, buildings only
 LABEL_W, COL_GAP, HALL_GAP, HEAD_H, BAND_GAP = 46.0, 18.0, 26.0, 24.0, 16.0  # points
 
 
@@ -79,11 +79,11 @@ class CampusPages:
                      f"{f.ups_units} ({kw_text(f.ups_kw)})", f"{f.generator_units} ({kw_text(f.generator_kw)})", "",
                      text(f.water_l_min, "l/min")])
         bold.add(len(rows) - 1)
-        cols = [Column("Building / hall", 1.5), Column("Racks", 0.6, "right"), Column("GPUs", 0.7, "right"),
+        cols = [Column("Building / hall", 1.3), Column("Racks", 0.6, "right"), Column("GPUs", 0.7, "right"),
                 Column("IT typical", 0.8, "right"), Column("IT nameplate", 0.9, "right"),
                 Column("Design load", 0.9, "right"), Column("Feed / hall limit", 0.9, "right"),
                 Column("UPS modules", 1.0, "right"), Column("Generator sets", 1.0, "right"),
-                Column("Transformers", 0.9, "right"), Column("Water", 0.8, "right")]
+                Column("Transformers", 1.1, "right"), Column("Water", 0.8, "right")]
         table = Table(cols, rows, font_pt=7.5, bold_rows=bold)
         p = self.plan.settings.power
         note = (f"{count(len(f.buildings))} buildings, {count(len(f.halls))} data halls"
