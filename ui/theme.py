@@ -31,10 +31,10 @@ RACK_MUTED_TEXT = QColor(palette.RACK_MUTED_TEXT)
 SELECTION = QColor(palette.SELECTION)
 # The campus around the racks: buildings a shade lighter than the canvas, halls a shade lighter
 # again, each outlined; labels on a dark plate so that they read over the racks.
-BUILDING_FILL = QColor("#2A2F37")
-BUILDING_LINE = QColor("#8C96A3")
-HALL_FILL = QColor("#30363F")
-HALL_LINE = QColor("#5F6B7A")
+BUILDING_FILL = QColor(palette.BUILDING_FILL)
+BUILDING_LINE = QColor(palette.BUILDING_LINE)
+HALL_FILL = QColor(palette.HALL_FILL)
+HALL_LINE = QColor(palette.HALL_LINE)
 LABEL_PLATE = QColor(20, 23, 28, 215)
 SEVERITY_COLOURS = {k: QColor(v) for k, v in palette.SEVERITY_COLORS.items()}
 

@@ -3,6 +3,10 @@
 A plan file is JSON with a ``schema_version``; unknown keys are refused, files from a
 newer version are refused with a message naming both versions, and older versions are
 migrated in order (``planner.plan.migrations``).
+
+Why it is long: it is the whole file format, one record a class (racks, devices, price
+overrides, the cover's facts, buildings and halls, variants) with the plan's own lookups
+and structural edits, which keep its indexes in step with its lists.
 """
 
 from __future__ import annotations

@@ -96,6 +96,12 @@ RACK_TEXT = "#D6DAE0"
 RACK_MUTED_TEXT = "#8A919C"
 RACK_HEADER = "#30353D"  # behind a rack's name and power bar
 SELECTION = "#FFD24A"
+# The campus around the racks: buildings a shade lighter than the canvas, halls a shade
+# lighter again, each outlined.
+BUILDING_FILL = "#2A2F37"
+BUILDING_LINE = "#8C96A3"
+HALL_FILL = "#30363F"
+HALL_LINE = "#5F6B7A"
 GHOST_FRAME = "#FFFFFF"  # the frame of a drop ghost over a rack's block on the zoomed-out floor
 SEVERITY_COLORS = {"error": "#DC3232", "warning": "#E0A020", "info": "#3B82F6"}  # icons, invalid entries
 FLOOR_UNKNOWN = "#5B616B"  # a rack block before its figures are known

@@ -1,5 +1,9 @@
 """The campus: buildings with data halls, racks in halls, and old files as one building of
-one hall."""
+one hall.
+
+Why it is long: one small two-building plan carries every campus figure worked by hand (per
+hall, per building, the totals), the schema's checks and the migration, so the tests share
+its fixture and its arithmetic in the comments."""
 
 from __future__ import annotations
 

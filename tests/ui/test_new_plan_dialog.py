@@ -116,6 +116,11 @@ def test_the_fabric_defaults_to_what_the_nics_speak(qtbot):
     assert dialog.changes()["fabric"] is None
     assert dialog.design.plan.settings.fabric.technology == "ib800"
     assert "0 errors" in dialog.preview.text()
-    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))  # named: kept, and its error shown
+    # NDR 400G: each ConnectX-8 runs two 400G planes at its full 800G (ConnectX-8 firmware
+    # release notes, planarized topology), so this fabric holds too
+    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))
     dialog.refresh()
-    assert dialog.design.plan.settings.fabric.technology == "ib400" and "0 errors" not in dialog.preview.text()
+    assert dialog.design.plan.settings.fabric.technology == "ib400" and "0 errors" in dialog.preview.text()
+    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib200"))  # named: kept, and its error shown
+    dialog.refresh()  # 200G ports: not even one 400G plane fits
+    assert dialog.design.plan.settings.fabric.technology == "ib200" and "0 errors" not in dialog.preview.text()
