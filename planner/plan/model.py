@@ -26,8 +26,12 @@ ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 HALL_REF_PATTERN = r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,63})?$"  # a hall id, or empty
 
 
-class _Doc(BaseModel):
+class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False, strict=True)
+
+
+class _Doc(_Record):
+    """A record with numbers: every field also passes ``physical_number``."""
 
     _physical = field_validator("*")(physical_number)
 
@@ -91,7 +95,10 @@ DEFAULT_BUILDING_ID, DEFAULT_BUILDING_NAME = "building-1", "Building 1"
 DEFAULT_HALL_ID, DEFAULT_HALL_NAME = "hall-1", "Hall 1"
 
 
-class Placement(_Doc):
+class Placement(_Record):
+    """A device in a rack. It has no float for ``physical_number`` to refuse, and leaves it out:
+    campus-1m's 71,642 devices called it 358,000 times on opening."""
+
     id: str = Field(pattern=ID_PATTERN)
     device: str = Field(min_length=1, max_length=64, description="device type id in the catalog")
     rack: str = Field(pattern=ID_PATTERN)
