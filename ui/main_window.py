@@ -38,6 +38,9 @@ from ui.summary_strip import SummaryStrip
 from ui.variants import VariantControls
 
 REFUSED = "Refused: "
+SETTLE_AFTER_MS = 300
+"""How long after it is built the window lets the document put away what the views made
+(``Document.settle``)."""
 
 
 class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
@@ -123,7 +126,12 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
             view.on_changed(None, doc.report)
         self._update_title()
         self._restore_layout()
-        doc.settle()
+        # Once the window is on screen: on a big plan this is a full garbage collection of
+        # everything the views made (0.2-0.3 s on campus-1m), which need not hold up the
+        # first paint (the document holds older collections back until then).
+        self._settle = QTimer(self, singleShot=True, interval=SETTLE_AFTER_MS)
+        self._settle.timeout.connect(doc.settle)
+        self._settle.start()
 
     def _dock(self, title: str, name: str, widget: QWidget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
