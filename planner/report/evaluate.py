@@ -127,7 +127,7 @@ class Evaluator:
         )
         memo = self.memo
         memo.set("counts", counts)
-        memo.set("totals", totals)
+        memo.set_fields("totals", totals)
         # only the halls whose racks changed are compared: each hall's figures are kept under
         # its own sums (``planner.facility.campus_section``)
         if [h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())]:

@@ -4,8 +4,11 @@ versions of the inputs it declared it reads.
 Inputs are named:
 
 - ``"counts"``: the device counts by type, and so the numbers of GPUs and nodes;
-  ``"totals"``: the rest of the report's totals (power, PDUs, CDUs, ...). The evaluator
-  compares each with the last evaluation's and counts a change when they differ;
+  ``"totals"``: the rest of the report's totals (power, PDUs, CDUs, ...), and
+  ``"totals.<field>"``: one of them (``"totals.pdus"``), for a section that reads only a few
+  (the cost section does not read the heat to liquid, which most drops between air and
+  liquid racks change). The evaluator compares each with the last evaluation's and counts
+  a change when they differ;
   ``"hall <id>"``: one data hall's sums of its racks (``planner.facility.rack_sums``),
   compared the same way for the halls whose racks changed; ``"halls"``: any of them (the
   buildings and halls themselves change only by a full evaluation);
@@ -27,11 +30,13 @@ an empty memo.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
+from dataclasses import fields
 from typing import Any
 
 from planner.plan.changes import ChangeSet
 
 _UNSET = object()
+_FIELDS: dict[tuple[type, str], tuple[tuple[str, str], ...]] = {}  # (dataclass, name) -> (field, input) of each field
 
 
 class Memo:
@@ -62,6 +67,17 @@ class Memo:
         self._values[name] = value
         self.changed((name,))
         return True
+
+    def set_fields(self, name: str, value: Any) -> bool:
+        """A dataclass input: each field as ``name.field``, and ``name`` changed when any of
+        them did. Whether one did."""
+        names = _FIELDS.get((type(value), name))
+        if names is None:
+            names = _FIELDS[type(value), name] = tuple((f.name, f"{name}.{f.name}") for f in fields(value))
+        changed = [key for field, key in names if self.set(key, getattr(value, field))]
+        if changed:
+            self.changed((name,))
+        return bool(changed)
 
     def get(self, key: Hashable, reads: tuple[str, ...] | None, compute: Callable[..., Any], *args: Any) -> Any:
         """``compute(*args)``, or the value kept under ``key`` while none of the inputs it was

@@ -22,6 +22,10 @@ class Section:
     reads: tuple[str, ...] | None  # None: not declared, computed on every evaluation
 
 
+COST_TOTALS = tuple(f"totals.{name}" for name in (
+    "racks", "own_racks", "pdus", "cdus", "typical_milliwatts", "nameplate_milliwatts", "basis", "pue",
+    "cap_milliwatts"))
+
 SECTIONS: list[Section] = [
     # the halls' sums: each hall's and building's figures (the buildings themselves change only
     # by a full evaluation, ChangeSet.campus)
@@ -31,16 +35,18 @@ SECTIONS: list[Section] = [
     Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload", "settings.reliability")),
     Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
-    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``)
+    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``).
+    # Of the totals it reads racks, PDUs, CDUs and power, not the heat to liquid: a drop
+    # between an air and a liquid rack changes that heat and, mostly, nothing it prices
     Section("cost", evaluate_cost,
-            ("counts", "totals", "settings.costs", "settings.fabric", "settings.power", "settings.facility",
+            ("counts", *COST_TOTALS, "settings.costs", "settings.fabric", "settings.power", "settings.facility",
              "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
     # after workload: its figures with failures
     Section("goodput", evaluate_goodput,
-            ("counts", "totals", "settings.reliability", "settings.storage", "settings.workload", "settings.costs",
+            ("counts", "settings.reliability", "settings.storage", "settings.workload", "settings.costs",
              "network", "storage", "workload", "cost")),
 ]
 

@@ -130,3 +130,44 @@ def test_a_hundred_thousand_gpus_are_priced_per_tier_and_say_so():
     # frontier-100k: 12,500 nodes, far more than 20,000 links
     cost = Evaluator(build_template("frontier-100k"), default_catalog()).evaluate().sections["cost"]
     assert (cost["cables_routed"], cost["cable_routing_limit_links"]) == (False, 20_000)
+
+
+def test_a_drop_that_changes_only_the_heat_to_liquid_keeps_the_costs(monkeypatch):
+    """A switch taken out of a rack with a rear-door heat exchanger puts its heat into the room
+    instead of the water loop: the heat to liquid changes, and with the same CDUs, PDUs and
+    power nothing the cost section prices does. Its figures are kept (and so the workload's and
+    goodput's, which read them); a drop that changes a rack's PDUs prices again."""
+    from dataclasses import fields
+
+    from planner.plan.commands import MoveDevice
+    from planner.plan.space import lowest_free_u
+    from planner.report.evaluate import evaluate
+    import planner.costs.section as cost_section
+
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)  # priced per tier: the layout is not read
+    catalog = default_catalog()
+    plan = build_template("gb200-nvl72-su")
+    net = [r for r in plan.racks if r.name.startswith("NET")]
+    for rack in net:
+        rack.rear_door_hx = True
+    ev = Evaluator(plan, catalog)
+    before = ev.evaluate()
+    switch = next(p for p in plan.placements if p.rack == net[0].id and p.device == "qm9700")
+    storage_rack = next(r for r in plan.racks if r.name.startswith("STOR"))
+    u = lowest_free_u(plan, catalog, storage_rack, catalog["qm9700"].u_height)
+    after = ev.evaluate(MoveDevice(switch.id, storage_rack.id, u).do(plan, catalog))
+    changed = [f.name for f in fields(before.totals) if getattr(before.totals, f.name) != getattr(after.totals, f.name)]
+    assert changed == ["liquid_heat_milliwatts"]
+    # the switch's nameplate left the rear door's loop
+    assert before.totals.liquid_heat_milliwatts - after.totals.liquid_heat_milliwatts == round(
+        catalog["qm9700"].power_max_w * 1000)
+    for name in ("cost", "workload", "goodput"):
+        assert after.sections[name] is before.sections[name]
+    assert after.sections["cost"].to_json() == evaluate(plan, catalog).sections["cost"].to_json()
+    # a switch into the next network rack changes the PDUs of both: priced again
+    second = next(p for p in plan.placements if p.rack == net[0].id and p.device == "qm9700")
+    u = lowest_free_u(plan, catalog, net[1], catalog["qm9700"].u_height)
+    again = ev.evaluate(MoveDevice(second.id, net[1].id, u).do(plan, catalog))
+    assert again.totals.pdus != after.totals.pdus
+    assert again.sections["cost"] is not after.sections["cost"]
+    assert again.sections["cost"].to_json() == evaluate(plan, catalog).sections["cost"].to_json()
