@@ -9,6 +9,7 @@ concerns below the report, so they live below it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from planner.facility.rack_result import RackResult
@@ -100,7 +101,9 @@ class Report:
     power_basis: str
     totals: Totals
     rack_order: tuple[str, ...]  # rack ids in plan order (shared between reports: never mutate)
-    rack_results: dict[str, RackResult]
+    # the evaluator's rack results, read-only and live: current until its next evaluation (a
+    # figure held across an edit is read before it, or copied)
+    rack_results: Mapping[str, RackResult]
     global_findings: list[Finding]
     sections: dict[str, Any] = field(default_factory=dict)
     # findings of all racks by severity, kept by the evaluator as it adds and removes racks
