@@ -273,3 +273,26 @@ def test_bad_catalog_files(tmp_path, data, expect):
 def test_bad_arguments(tmp_path, args, expect):
     plan = json.dumps(SAMPLE).encode()
     assert_refused(tmp_path, {"p.json": plan}, args, expect)
+
+
+def test_reading_a_plan_leaves_the_garbage_collector_as_it_was(tmp_path):
+    # the reader holds the collector off while it reads; a file it refuses must not leave it off
+    import gc
+
+    from planner.plan.fileio import PlanLoadError, load_plan, save_plan
+    from planner.plan.model import SCHEMA_VERSION, Plan, Rack
+
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    save_plan(Plan(name="P", racks=[Rack(id="r1", name="A")]), good)
+    bad.write_text(f'{{"schema_version": {SCHEMA_VERSION}, "racks": [{{"id": "r1", "name": "A", "power_cap_kw": 1e-310}}]}}')
+    assert gc.isenabled()
+    assert load_plan(good).racks[0].name == "A"
+    with pytest.raises(PlanLoadError, match="too small"):
+        load_plan(bad)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        load_plan(good)
+        assert not gc.isenabled()  # off before, off after
+    finally:
+        gc.enable()
