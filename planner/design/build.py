@@ -290,7 +290,7 @@ class _Layout:
         if fill:
             self.net += self.place(device, missing, spec, self.net, label)
         else:  # storage: into the racks already holding it, then racks of its own
-            holding = sorted({p.rack for p in self.plan.placements if p.device == device}, key=self.plan.rack_index)
+            holding = self.plan.in_rack_order(p.rack for p in self.plan.placements if p.device == device)
             self.place(device, missing, spec, holding, label)
 
     def _gpu_spec(self) -> RackSpec:

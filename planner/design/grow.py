@@ -47,7 +47,7 @@ class PlaceNodes(Command):
         layout.net = [r.id for r in plan.racks if any(
             catalog.get(p.device) is not None and catalog[p.device].switch is not None
             for p in plan.rack_members(r.id).values())]
-        gpu_racks = sorted({p.rack for p in plan.placements if p.device == self.device}, key=plan.rack_index)
+        gpu_racks = plan.in_rack_order(p.rack for p in plan.placements if p.device == self.device)
         try:
             layout.complete(gpu_racks)
         except (DesignError, CommandError) as exc:

@@ -108,7 +108,7 @@ class ReplaceDevices(Command):
         self._label = self._describe(catalog, to, chosen)
         for p in chosen:
             p.device = to.id
-        racks = sorted({p.rack for p in chosen}, key=plan.rack_index)
+        racks = plan.in_rack_order(p.rack for p in chosen)
         displaced: list[str] = []
         for rack_id in racks:
             displaced += _refit_rack(plan, catalog, rack_id, [p.id for p in chosen if p.rack == rack_id], to)

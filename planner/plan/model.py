@@ -12,6 +12,7 @@ and structural edits, which keep its indexes in step with its lists.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
@@ -288,6 +289,12 @@ class Plan(_Doc):
 
     def rack_index(self, rack_id: str) -> int:
         return next(i for i, r in enumerate(self.racks) if r.id == rack_id)
+
+    def in_rack_order(self, rack_ids: Iterable[str]) -> list[str]:
+        """The racks ``rack_ids`` names, each once, in plan order (one walk of the racks: a
+        sort by ``rack_index`` walks them for every rack, 22,582 x 14,819 steps on campus-1m)."""
+        position = {r.id: i for i, r in enumerate(self.racks)}
+        return sorted(set(rack_ids), key=position.__getitem__)
 
     # -- structural edits; callers (commands) validate first --------------------------
     def insert_rack(self, rack: Rack, index: int | None = None) -> None:

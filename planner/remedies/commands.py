@@ -72,8 +72,8 @@ class AddMissing(Command):
                 layout.place(self.device, self.count, layout._net_spec(), layout.net,
                              switch_label(catalog, self.device))
             else:
-                gpu_racks = sorted({p.rack for p in plan.placements if p.device in gpu_counts(plan, catalog)},
-                                   key=plan.rack_index)
+                gpus = gpu_counts(plan, catalog)
+                gpu_racks = plan.in_rack_order(p.rack for p in plan.placements if p.device in gpus)
                 layout.add_cdus(gpu_racks, self.count)
         except DesignError as exc:
             for c in reversed(layout.done):
