@@ -225,7 +225,6 @@ class RackItem(QGraphicsItem):
         self.setCacheMode(CACHE)  # slot lines and U numbers are redrawn only when the rack changes
         self.rack = rack
         self.result = result
-        self._rect = QRectF(0, 0, RACK_W, rack_height_px(rack.height_u))
 
     @property
     def devices(self) -> dict[str, DeviceItem]:

@@ -37,7 +37,12 @@ class _Doc(_Record):
     _physical = field_validator("*")(physical_number)
 
 
-class Rack(_Doc):
+class Rack(_Record):
+    """A rack on the floor. Only its two floats pass ``physical_number``: on all twelve fields
+    campus-1m's 22,582 racks called it 271,000 times on opening."""
+
+    _physical = field_validator("power_cap_kw", "max_weight_kg")(physical_number)
+
     id: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=100)
     height_u: int = Field(42, ge=1, le=60, description="usable rack units")
