@@ -64,10 +64,13 @@ _ORDER = [(k,) for k in FIGURES if k not in ("gpu_idle_pct", "idle_cause")]
 _ORDER.insert(list(FIGURES).index("gpu_idle_pct"), ("gpu_idle_pct", "idle_cause"))
 
 UNAVAILABLE = "–"
-SLOT_SAMPLES = {"gpus": "100,000", "nodes": "12,500", "racks": "1,000", "it_kw": "888.88 MW",
-                "facility_kw": "888.88 MW", "cdus": "888 / 888",
-                "gpu_idle_pct": "88.8 %", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "88,888,888", "capex": "$888.88M", "break_even": "888.8 mo"}
-"""The widest value each figure shows at its scale: its slot is that wide, whatever it shows."""
+SLOT_SAMPLES = {"gpus": "8,888,888", "nodes": "888,888", "racks": "88,888", "it_kw": "888.88 MW",
+                "facility_kw": "888.88 MW", "cdus": "8,888 / 8,888",
+                "gpu_idle_pct": "88.8 %", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "888,888,888",
+                "capex": "$888.88M", "break_even": "888.8 mo"}
+"""The widest value each figure shows within the plan limits (25,000 racks: campus-1m's
+1,066,968 GPUs, 22,582 racks and 294,748,023 tokens/s): its slot is that wide, whatever it
+shows."""
 CAPTION_SAMPLES = {"break_even": "break-even vs reserved 1yr", "idle_cause": "pipeline bubble",
                    "time_to_train": "to train 88.8T tokens"}
 """The widest caption of the figures whose caption follows the report."""

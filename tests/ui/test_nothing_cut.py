@@ -142,3 +142,19 @@ def test_every_settings_tab_and_its_fields_fit_or_scroll(laptop):
         QApplication.processEvents()
         cut = _labels_and_buttons(panel) + _entries(panel)
         assert not cut, (panel.tabText(i), cut)
+
+
+def test_the_summary_strip_shows_a_million_gpu_campus_whole(laptop):
+    # campus-1m's figures, the largest the plan limits (25,000 racks) come to
+    from dataclasses import replace
+
+    report = laptop.doc.report
+    sections = dict(report.sections)
+    sections["network"] = replace(sections["network"], tokens_per_s=294_748_023.0)
+    big = replace(report, totals=replace(report.totals, gpus=1_066_968, nodes=266_742, racks=22_582, cdus=1_171,
+                                         cdus_placed=1_216), sections=sections)
+    laptop.summary.show_report(big)
+    QApplication.processEvents()
+    assert [laptop.summary.text(k) for k in ("gpus", "nodes", "racks", "tokens_per_s")] == [
+        "1,066,968", "266,742", "22,582", "294,748,023"]
+    assert not _labels_and_buttons(laptop.summary)
