@@ -36,6 +36,8 @@ STYLESHEET = f"""
 #SummaryValue {{ font-size: 16px; font-weight: 600; color: {palette.PANEL_VALUE}; }}
 #SummaryCaption {{ font-size: 11px; color: {palette.PANEL_CAPTION}; }}
 #InspectorHeading {{ padding: 2px 0 6px 0; }}
+#CampusPlace {{ background: {palette.CANVAS}; color: {palette.RACK_TEXT}; border: 1px solid {palette.HALL_LINE};
+  border-radius: 3px; padding: 3px 8px; font-weight: 600; }}
 QDockWidget::title {{ padding: 4px 6px; background: {palette.DOCK_TITLE}; }}
 """
 

@@ -5,11 +5,14 @@ in a level around the selected rack or the middle of the view, a double-click be
 racks zooms in a level towards the pointer, and View > Go to hall or building or the context
 menu beside the racks zoom to one outline. A level is a step only when it is farther out (or
 closer in) than the zoom now: from a hall zoomed to by hand, Page Up goes to its building.
+Closer in than a hall, where its outline's name is off screen, the view's bottom-left corner
+says which building and hall the middle of the view is in (``place_label``).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtWidgets import QLabel
 
 from ui.rack_items import DeviceItem, RackItem
 from ui.rack_navigation import READABLE_ZOOM
@@ -19,6 +22,34 @@ LEVEL_STEP = 1.03  # a level this little closer or farther than the zoom now is 
 
 
 class CampusNavigation:
+    def make_place_label(self) -> QLabel:
+        """The "Building 2 › Hall 3" corner label, kept up to date as the view moves."""
+        label = QLabel(self)
+        label.setObjectName("CampusPlace")
+        label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        label.hide()
+        self.visibleAreaChanged.connect(self.update_place)
+        return label
+
+    def update_place(self) -> None:
+        """Show where the view is when the hall's own name is off screen: the hall the middle
+        of the view is in (or the nearest), with its building."""
+        label, campus = self.place_label, getattr(self, "campus", None)
+        if campus is None or not campus.outlined or not campus.halls:
+            label.hide()
+            return
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        hall = _nearest(campus.halls, self._view_centre())
+        if shown.contains(hall.rect.topLeft()):  # its outline's name is on screen
+            label.hide()
+            return
+        building = campus.building(hall.building)
+        label.setText(f"{building.name} › {hall.name}" if building else hall.name)
+        label.adjustSize()  # bottom left: off the rack names at the top
+        vp = self.viewport().geometry()
+        label.move(vp.left() + 8, vp.bottom() - label.height() - 8)
+        label.show()
+
     def area_zoom(self, rect: QRectF) -> float:
         """The zoom at which ``rect`` (and a margin) fills the viewport."""
         vp = self.viewport().rect()

@@ -109,6 +109,7 @@ class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView
         self.floor.setVisible(False)
         self.scene().addItem(self.floor)
         self.outlines = CampusOutlines()  # the halls and buildings (none for a plan of one hall)
+        self.place_label = self.make_place_label()
         self.scene().addItem(self.outlines)
         self.scene().addItem(self.outlines.labels)
         self.floor_mode = False
@@ -209,6 +210,7 @@ class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView
         self.outlines.set_campus(self.campus, self.doc.report, self.doc.plan.settings.facility.power_basis)
         self.scene().setSceneRect(self.campus.bounds().adjusted(-40, -30, 40, 30))
         self.floorChanged.emit(None)
+        self.update_place()
 
     # -- selection ----------------------------------------------------------------------
     def _selection_changed(self) -> None:

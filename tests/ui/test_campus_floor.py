@@ -239,3 +239,27 @@ def test_the_labels_give_it_power_on_the_plans_basis_as_the_summary_does(campus)
     # a GPU rack's four nodes: 40.8 kW nameplate (10.2 kW each); hall N1's six: 244.8 kW
     assert campus.view.outlines.labels.figures("hall", "N1") == "6 racks · 192 GPUs · 244.8 kW IT"
     assert campus.view.outlines.labels.figures("building", "N") == "2 halls · 12 racks · 384 GPUs · 489.6 kW IT"
+
+
+def test_close_up_the_corner_says_which_building_and_hall_the_view_is_in(campus, qtbot):
+    view, plan = campus.view, campus.doc.plan
+    label = view.place_label
+    north = next(b for b in plan.buildings if b.id == "N")
+    n2 = next(h for h in north.halls if h.id == "N2")
+    _key(view, Qt.Key.Key_Home)
+    assert not label.isVisible()  # the whole campus: every outline's name is on screen
+    view.zoom_to_hall("N2")
+    assert not label.isVisible()  # the hall's own name shows
+    assert view.zoom_to_rack(rack_named(plan, "GPU-10").id)
+    assert label.isVisible() and label.text() == f"{north.name} › {n2.name}"
+    assert view.viewport().geometry().contains(label.geometry())  # in the view's corner, whole
+    assert label.fontMetrics().horizontalAdvance(label.text()) <= label.contentsRect().width()
+    assert view.zoom_to_rack(rack_named(plan, "NET-01").id)  # building South, hall S1
+    south = next(b for b in plan.buildings if b.id == "S")
+    assert label.text() == f"{south.name} › {south.halls[0].name}"
+
+
+def test_a_plan_of_one_hall_never_shows_the_corner_label(qtbot, catalog):
+    w = _window(qtbot, build_template("medium", catalog=catalog), catalog)
+    w.view.zoom_to_rack(rack_named(w.doc.plan, "GPU-01").id)
+    assert not w.view.place_label.isVisible()
