@@ -32,3 +32,21 @@ def test_a_small_plan_is_collected_as_python_does_by_default(catalog):
     assert gc.get_threshold()[1] > 10**6  # the older generations wait for a pause
     big.replace(build_template("medium", catalog=catalog), None)
     assert gc.get_threshold() == (700, 10, 10)  # Python's own thresholds (gc module documentation)
+
+
+def test_garbage_from_before_a_big_plan_opened_goes_when_the_document_settles(catalog):
+    # opening freezes the plan just read at once, garbage and all; settling (the window does
+    # it once its views are built) collects everything once
+    plan = build_template("frontier-100k", catalog=catalog)
+    gc.disable()  # as while the app reads the plan
+    try:
+        cycle = _Cycle()
+        gone = weakref.ref(cycle)
+        del cycle
+        doc = Document(plan, catalog)
+    finally:
+        gc.enable()
+    gc.collect()
+    assert gone() is not None  # frozen with the plan: a collection does not look at it
+    doc.settle()
+    assert gone() is None
