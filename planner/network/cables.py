@@ -364,7 +364,7 @@ class _Router:
         length = np.where(same_rack, inside, between)
         across = np.flatnonzero(hall[a] != hall[b])
         if len(across):  # a plan of one hall has none
-            length[across] = campus_lengths(self.geo, self.floor, a[across], b[across], up, hall, building, x, y)
+            length[across] = campus_lengths(self.geo, self.floor, a[across], b[across], up, hall, x, y)
         route = route_classes(same_rack, a, b, hall, building, row)
         sched._route = array("b", route.tobytes())
         sched._inter_rack = int(np.count_nonzero(~same_rack & (name[a] != name[b])))  # by name, as shown
