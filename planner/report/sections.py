@@ -31,10 +31,11 @@ SECTIONS: list[Section] = [
     Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload", "settings.reliability")),
     Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
-    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``)
+    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``); a
+    # larger campus's core runs are estimated from the halls' sums and the floor settings
     Section("cost", evaluate_cost,
-            ("counts", "totals", "settings.costs", "settings.fabric", "settings.power", "settings.facility",
-             "network")),
+            ("counts", "totals", "halls", "settings.costs", "settings.fabric", "settings.power",
+             "settings.facility", "settings.floor", "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
