@@ -149,3 +149,25 @@ def test_the_goodput_curve_reads_what_it_declares_and_not_the_costs(template):
     assert curve == report.sections["goodput"].curve and curve
     assert reads <= set(CURVE_READS)
     assert not {"totals", "cost", "workload", "settings.costs"} & set(CURVE_READS)
+
+
+def test_a_campus_priced_per_tier_reads_the_halls_not_the_layout(monkeypatch):
+    # its core runs are estimated from the halls' sums and the floor settings: declared, and
+    # no read of where each rack stands (a move inside a hall keeps the cost section)
+    import planner.costs.section as cost_section
+    from planner.design.build import design
+    from planner.design.intent import CampusSpec, Intent
+
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 10)
+    plan = design(Intent(system="dgx-b300", nodes=72, spare_nodes=0, fabric="ib800", switch="q3200", tiers="3",
+                         campus=CampusSpec(buildings=2, halls_per_building=1)), CATALOG).plan
+    report = evaluate(plan, CATALOG)
+    before = {name: report.sections[name] for name in ("network",)}
+    cost = next(s for s in SECTIONS if s.name == "cost")
+    reads: set[str] = set()
+    ctx = _Context(plan, report, before, reads)
+    section, _ = ctx.memo.get(cost.name, cost.reads, cost.fn, ctx)
+    assert section.to_json() == report.sections["cost"].to_json()
+    assert any("spread over the halls" in line.source for line in section.bom)
+    assert {"halls", "settings.floor"} <= reads <= ctx.memo.reads("cost")
+    assert "layout" not in ctx.memo.reads("cost")
