@@ -195,8 +195,8 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
     port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
     lines = []
 
-    def modules(title: str, links: int, ends: list, medium: str, reach: float, why: str) -> None:
-        bought: Counter = Counter()
+    def modules(links: int, ends: list, medium: str, reach: float, bought: Counter) -> Counter:
+        """The modules at both ends of ``links`` runs of ``medium`` reaching ``reach``, added to ``bought``."""
         for device, per, gbps in ends:
             key = ("tier module", device.id if device is not None else None, per, gbps, medium, reach)
             chosen = parts.get(key)
@@ -205,6 +205,9 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
                 chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
             module, serves = chosen
             bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
+        return bought
+
+    def optic_lines(title: str, bought: Counter, why: str) -> None:
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)
             what = m.model if m else f"{module_id} (no catalog module)"
@@ -216,14 +219,18 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         title = TIER_TITLES[tier]
         switch_ends = [(switch, size.switch_ports_per_module, port)] * 2
         if tier == "spine-core" and core is not None:
+            bought: Counter = Counter()
             for (medium, stock), routes in sorted(core.runs.items()):
                 n = sum(routes.values())
-                c = cable_part(catalog, medium, port, stock)
-                why = (f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): {n:,} runs of this medium and "
-                       f"length ({', '.join(f'{k:,} {route}' for route, k in sorted(routes.items(), key=lambda kv: ROUTES.index(kv[0])))}). ")
+                named = ", ".join(f"{k:,} {route}" for route, k in sorted(routes.items(),
+                                                                          key=lambda kv: ROUTES.index(kv[0])))
                 lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, stock, 2).part(port)}",
-                                         n, c, s, why))
-                modules(title, n, switch_ends, medium, stock, why)
+                                         n, cable_part(catalog, medium, port, stock), s,
+                                         f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): {n:,} "
+                                         f"runs of this medium and length ({named}). "))
+                modules(n, switch_ends, medium, stock, bought)  # each length's modules counted whole
+            optic_lines(title, bought, f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): a module at "
+                                       "each end of each run, reaching its length. ")
             continue
         dac = tier == "node-leaf" and s.node_leaf_dac
         line = _cable_line("compute", f"Fabric cable, {title}", links, None, s, note)
@@ -234,7 +241,7 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         medium, reach = TIER_MEDIUM[tier]
         ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
             if tier == "node-leaf" else switch_ends
-        modules(title, links, ends, medium, reach, note)
+        optic_lines(title, modules(links, ends, medium, reach, Counter()), note)
     return lines
 
 
