@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from planner.findings import Finding
 from planner.network.cables import U_M
-from planner.network.media import choose_medium
+from planner.network.media import choose_medium, medium_buckets
 from planner.network.routes import (INTER_BUILDING, INTER_HALL, IN_HALL, ROUTES, beyond_reach_finding,
                                     between_halls_m, campus_backbone, reach_limit_m)
 from planner.plan.campus import campus_of
@@ -88,9 +88,15 @@ def core_runs(plan, halls: dict, links: int, gbps: float, switch_id: str, catalo
     share = links * np.outer(f, f).ravel() / f.sum() ** 2
 
     exact: Counter = Counter()  # (medium, stock, route) -> links, not yet whole
-    for i in np.flatnonzero(share > 0):
-        m = choose_medium(gbps, float(length[i]))
-        exact[(m.name, m.stock_m, int(route[i]))] += float(share[i])
+    used = np.flatnonzero(share > 0)
+    bucket = medium_buckets(gbps, length[used])  # equal for equal medium and stock length
+    custom = bucket < 0  # beyond the longest stock length: a length of its own each
+    bucket[custom] = -1 - np.round(length[used][custom] + 0.5).astype(np.int64)  # as choose_medium cuts them
+    keys, first, of_pair = np.unique(bucket * len(ROUTES) + route[used], return_index=True, return_inverse=True)
+    sums = np.bincount(of_pair.reshape(-1), weights=share[used], minlength=len(keys))
+    for i, total in zip(first, sums):
+        m = choose_medium(gbps, float(length[used][i]))
+        exact[(m.name, m.stock_m, int(route[used][i]))] += float(total)
     runs: dict[tuple[str, float], Counter] = {}
     for (medium, stock, r), k in _whole(exact, links).items():
         if k:
