@@ -53,25 +53,41 @@ class CoreRuns:
         return sum(self.runs[key].values())
 
 
-def hall_corner_m(sums, floor) -> float:
+@dataclass(frozen=True, slots=True)
+class HallFabric:
+    """What the estimate reads of a hall: its racks, their footprint and its fabric switches
+    (the evaluator keeps it as the memo input "hall fabric": a device moved between halls
+    changes it only when it is a fabric switch)."""
+
+    racks: int
+    footprint_mm2: int
+    switches: int
+
+
+def hall_fabric(halls: dict, switch_id: str) -> dict[str, HallFabric]:
+    """Each hall's ``HallFabric`` from its sums (``planner.facility.rack_sums``), by hall id."""
+    return {h: HallFabric(s.racks, s.footprint_mm2, s.counts.get(switch_id, 0)) for h, s in halls.items()}
+
+
+def hall_corner_m(hall: HallFabric, floor) -> float:
     """How far a hall's farthest rack stands from its distribution area along and across the
     trays (``2 s``, the module docstring's square of the racks and their aisles)."""
     aisle_m = (floor.cold_aisle_mm + floor.hot_aisle_mm) / 2 / 1000
-    area_m2 = sums.footprint_mm2 / 1e6 + sums.racks * RACK_WIDTH_MM / 1000 * aisle_m
+    area_m2 = hall.footprint_mm2 / 1e6 + hall.racks * RACK_WIDTH_MM / 1000 * aisle_m
     return 2 * math.sqrt(area_m2)
 
 
-def core_runs(plan, halls: dict, links: int, gbps: float, switch_id: str, catalog) -> CoreRuns | None:
+def core_runs(plan, halls: dict[str, HallFabric], links: int, gbps: float, catalog) -> CoreRuns | None:
     """The ``links`` spine-to-core links at ``gbps`` of a campus of several halls spread over
-    the halls by the module docstring's rule (``halls``: each hall's sums by hall id, as the
-    evaluator keeps them); None for one hall or no fabric switch in any."""
+    the halls by the module docstring's rule (``halls``: ``hall_fabric`` by hall id, as the
+    evaluator keeps it); None for one hall or no fabric switch in any."""
     import numpy as np
 
     campus = campus_of(plan)
     if len(campus.halls) < 2 or links <= 0:
         return None
     ids = list(campus.halls)
-    f = np.array([halls[h].counts.get(switch_id, 0) if h in halls else 0 for h in ids], dtype=np.float64)
+    f = np.array([halls[h].switches if h in halls else 0 for h in ids], dtype=np.float64)
     if f.sum() <= 0:
         return None
     floor = plan.settings.floor

@@ -167,14 +167,16 @@ SCHEDULE_READS = ("layout", "settings.fabric", "settings.floor")
 
 def campus_core_runs(ctx, size) -> CoreRuns | None:
     """A campus's spine-to-core links over its halls (``planner.costs.campus_tiers``), for a
-    three-tier fabric priced per tier; from the halls' sums, so a move inside a hall leaves it."""
-    if size is None or size.tiers != 3 or len(ctx.halls) < 2:
+    three-tier fabric priced per tier; from each hall's racks, floor and fabric switches
+    (``EvalContext.hall_fabric``), so a move inside a hall, or of a device other than a fabric
+    switch between halls, leaves it."""
+    if size is None or size.tiers != 3 or len(ctx.hall_fabric) < 2:
         return None
     switch = ctx.catalog.get(ctx.plan.settings.fabric.switch_device)
     if switch is None or switch.switch is None:
         return None
-    return core_runs(ctx.plan, ctx.halls, size.cables_by_tier().get("spine-core", 0), switch.switch.gbps_per_port,
-                     switch.id, ctx.catalog)
+    return core_runs(ctx.plan, ctx.hall_fabric, size.cables_by_tier().get("spine-core", 0),
+                     switch.switch.gbps_per_port, ctx.catalog)
 
 
 def billed_kw(basis: str, totals) -> float:

@@ -32,9 +32,10 @@ SECTIONS: list[Section] = [
     Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
     # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``); a
-    # larger campus's core runs are estimated from the halls' sums and the floor settings
+    # larger campus's core runs are estimated from each hall's racks, floor and fabric switches
+    # and the floor settings
     Section("cost", evaluate_cost,
-            ("counts", "totals", "halls", "settings.costs", "settings.fabric", "settings.power",
+            ("counts", "totals", "hall fabric", "settings.costs", "settings.fabric", "settings.power",
              "settings.facility", "settings.floor", "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,

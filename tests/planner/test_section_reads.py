@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from planner.costs.campus_tiers import hall_fabric
 from planner.costs.section import SCHEDULE_READS
 from planner.facility.power import evaluate_rack
 from planner.facility.rack_sums import RackSums
@@ -100,6 +101,13 @@ class _Context:
         return sums
 
     @property
+    def hall_fabric(self):
+        self._reads.add("hall fabric")
+        sums = self.halls
+        self._reads.discard("halls")  # its own input: the halls' racks, floor and fabric switches
+        return hall_fabric(sums, self.plan._plan.settings.fabric.switch_device)
+
+    @property
     def counts(self):
         self._reads.add("counts")
         counts: dict[str, int] = {}
@@ -152,8 +160,9 @@ def test_the_goodput_curve_reads_what_it_declares_and_not_the_costs(template):
 
 
 def test_a_campus_priced_per_tier_reads_the_halls_not_the_layout(monkeypatch):
-    # its core runs are estimated from the halls' sums and the floor settings: declared, and
-    # no read of where each rack stands (a move inside a hall keeps the cost section)
+    # its core runs are estimated from each hall's racks, floor and fabric switches and the
+    # floor settings: declared, and no read of where each rack stands (a move inside a hall
+    # keeps the cost section)
     import planner.costs.section as cost_section
     from planner.design.build import design
     from planner.design.intent import CampusSpec, Intent
@@ -169,5 +178,5 @@ def test_a_campus_priced_per_tier_reads_the_halls_not_the_layout(monkeypatch):
     section, _ = ctx.memo.get(cost.name, cost.reads, cost.fn, ctx)
     assert section.to_json() == report.sections["cost"].to_json()
     assert any("spread over the halls" in line.source for line in section.bom)
-    assert {"halls", "settings.floor"} <= reads <= ctx.memo.reads("cost")
+    assert {"hall fabric", "settings.floor"} <= reads <= ctx.memo.reads("cost")
     assert "layout" not in ctx.memo.reads("cost")
