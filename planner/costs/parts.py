@@ -28,10 +28,11 @@ from typing import TYPE_CHECKING
 from planner.costs.bom import CABLING, BomLine
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.parts import Component
-from planner.network.media import optic_class
+from planner.network.media import Medium, optic_class
 from planner.network.routes import INTER_BUILDING, INTER_HALL, ROUTES
 
 if TYPE_CHECKING:  # pragma: no cover
+    from planner.costs.campus_tiers import CoreRuns
     from planner.network.cables import CableSchedule
     from planner.network.fabric import FabricSize
     from planner.settings.costs import CostSettings
@@ -47,6 +48,10 @@ FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56",
 # The reach a tier's runs need when they are not routed (multimode within a pod, single-mode to the cores).
 TIER_MEDIUM = {"node-leaf": ("MMF", 50.0), "leaf-spine": ("MMF", 50.0), "spine-core": ("SMF", 500.0)}
 LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable line names
+# The per-tier estimate's rule for a campus's core runs (``planner.costs.campus_tiers``), as a BOM line says it.
+CORE_ASSUMPTION = ("planner assumption: a scalable unit and its pod in one hall; spine-to-core links go round all "
+                   "the cores, from each hall to each in proportion to the fabric switches there; each run the "
+                   "longest between its two halls")
 
 
 def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float) -> Component | None:
@@ -174,10 +179,12 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
 
 
 def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
-               s: CostSettings) -> list[BomLine]:
+               s: CostSettings, core: CoreRuns | None = None) -> list[BomLine]:
     """Per fabric tier, for plans too large to route: one cable per link at the cost
     setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
-    setting says passive copper) priced by part."""
+    setting says passive copper) priced by part. ``core``: a campus's spine-to-core links by
+    medium and length (``planner.costs.campus_tiers``), priced by their catalog cables and
+    the optics each length needs."""
     if size is None:
         return []
     parts: dict = {}  # the catalog part chosen for each kind of end
@@ -185,22 +192,11 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
     node = _fabric_node(counts, catalog)
     note = ("Per fabric tier (the plan is too large to route every run on each edit: "
             "cluster-planner cables PLAN lists each run with its medium and length). ")
+    port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
     lines = []
-    for tier, links in size.cables_by_tier().items():
-        if links <= 0:
-            continue
-        dac = tier == "node-leaf" and s.node_leaf_dac
-        title = TIER_TITLES[tier]
-        line = _cable_line("compute", f"Fabric cable, {title}", links, None, s, note)
-        lines.append(line if not dac else _replace_part(line, "passive DAC"))
-        if dac:
-            continue
-        port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
-        nic = max((n.gbps for n in node.compute_nics()), default=port) if node is not None else port
-        medium, reach = TIER_MEDIUM[tier]
-        ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
-            if tier == "node-leaf" else [(switch, size.switch_ports_per_module, port)] * 2
-        bought: Counter = Counter()
+
+    def modules(links: int, ends: list, medium: str, reach: float, bought: Counter) -> Counter:
+        """The modules at both ends of ``links`` runs of ``medium`` reaching ``reach``, added to ``bought``."""
         for device, per, gbps in ends:
             key = ("tier module", device.id if device is not None else None, per, gbps, medium, reach)
             chosen = parts.get(key)
@@ -209,10 +205,43 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
                 chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
             module, serves = chosen
             bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
+        return bought
+
+    def optic_lines(title: str, bought: Counter, why: str) -> None:
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)
             what = m.model if m else f"{module_id} (no catalog module)"
-            lines.append(_optic_line("compute", f"Transceiver, {title}: {what}", n, m, s, note))
+            lines.append(_optic_line("compute", f"Transceiver, {title}: {what}", n, m, s, why))
+
+    for tier, links in size.cables_by_tier().items():
+        if links <= 0:
+            continue
+        title = TIER_TITLES[tier]
+        switch_ends = [(switch, size.switch_ports_per_module, port)] * 2
+        if tier == "spine-core" and core is not None:
+            bought: Counter = Counter()
+            for (medium, stock), routes in sorted(core.runs.items()):
+                n = sum(routes.values())
+                named = ", ".join(f"{k:,} {route}" for route, k in sorted(routes.items(),
+                                                                          key=lambda kv: ROUTES.index(kv[0])))
+                lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, stock, 2).part(port)}",
+                                         n, cable_part(catalog, medium, port, stock), s,
+                                         f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): {n:,} "
+                                         f"runs of this medium and length ({named}). "))
+                modules(n, switch_ends, medium, stock, bought)  # each length's modules counted whole
+            optic_lines(title, bought, f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): a module at "
+                                       "each end of each run, reaching its length. ")
+            continue
+        dac = tier == "node-leaf" and s.node_leaf_dac
+        line = _cable_line("compute", f"Fabric cable, {title}", links, None, s, note)
+        lines.append(line if not dac else _replace_part(line, "passive DAC"))
+        if dac:
+            continue
+        nic = max((n.gbps for n in node.compute_nics()), default=port) if node is not None else port
+        medium, reach = TIER_MEDIUM[tier]
+        ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
+            if tier == "node-leaf" else switch_ends
+        optic_lines(title, modules(links, ends, medium, reach, Counter()), note)
     return lines
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines, parts_bill
+from planner.costs.campus_tiers import CoreRuns, core_runs
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
@@ -121,8 +122,9 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         except FabricSizingError:
             size = None  # no cables can be counted
     schedule = routed_schedule(ctx, size)
+    core = None if schedule is not None else campus_core_runs(ctx, size)
     cabling = (schedule_lines(schedule, ctx.catalog, s) if schedule is not None else
-               tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s))
+               tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, core))
     lines, problems = build_bom(
         devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
         racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
@@ -132,6 +134,8 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     if schedule is not None:  # a routed schedule knows every run's length: those beyond every reach
         findings += reach_findings(schedule)
+    elif core is not None:  # and the estimate over the halls its longest runs'
+        findings += core.findings
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
@@ -159,6 +163,20 @@ def routed_schedule(ctx, size):
 
 
 SCHEDULE_READS = ("layout", "settings.fabric", "settings.floor")
+
+
+def campus_core_runs(ctx, size) -> CoreRuns | None:
+    """A campus's spine-to-core links over its halls (``planner.costs.campus_tiers``), for a
+    three-tier fabric priced per tier; from each hall's racks, floor and fabric switches
+    (``EvalContext.hall_fabric``), so a move inside a hall, or of a device other than a fabric
+    switch between halls, leaves it."""
+    if size is None or size.tiers != 3 or len(ctx.hall_fabric) < 2:
+        return None
+    switch = ctx.catalog.get(ctx.plan.settings.fabric.switch_device)
+    if switch is None or switch.switch is None:
+        return None
+    return core_runs(ctx.plan, ctx.hall_fabric, size.cables_by_tier().get("spine-core", 0),
+                     switch.switch.gbps_per_port, ctx.catalog)
 
 
 def billed_kw(basis: str, totals) -> float:

@@ -223,7 +223,7 @@ class _Layout:
         gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
         self.complete(gpu_racks)
         if self.intent.campus is not None:
-            assign_halls(self.plan, self.intent.campus)
+            assign_halls(self.plan, self.intent.campus, self.catalog)
             if self.intent.cdus:
                 self.hall_cdus()
                 self.management_switches()  # the halls' CDUs have management ports too

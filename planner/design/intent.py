@@ -38,7 +38,8 @@ class RackSpec(BaseModel):
 
 class CampusSpec(BaseModel):
     """The buildings and data halls the racks stand in: each kind of rack spread evenly over
-    ``buildings`` x ``halls_per_building`` halls (``planner.design.campus``)."""
+    ``buildings`` x ``halls_per_building`` halls, the fabric's switches with the nodes they
+    serve (``planner.design.campus``)."""
 
     model_config = ConfigDict(extra="forbid")
     buildings: int = Field(1, ge=1, le=MAX_BUILDINGS)

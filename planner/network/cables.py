@@ -1,12 +1,13 @@
 """The cable schedule: every link from rack/U/port to rack/U/port, its length and medium.
 
 Links: the compute fabric (node NIC -> leaf, leaf -> spine, spine -> core, wired as
-``planner.network.fabric.size_fabric`` sizes it: rail i of a scalable unit's nodes to that
-unit's leaf i, each leaf's uplinks spread over the spines of its pod, each spine's over the
-cores), the storage network (nodes' storage NICs and storage appliances to the storage
-switches, ports filled in order), and management (one 1 GbE port per powered device to
-the management switches). Fabric switches take their roles in plan order: the first placed
-are the leaves, then the spines, then the cores.
+``planner.network.fabric.size_fabric`` sizes it: rail i of a scalable unit's nodes, a
+rack-scale system's trays each a node, to that unit's leaf i, each leaf's uplinks spread over
+the spines of its pod, each spine's over the cores), the storage network (nodes' storage NICs
+and storage appliances to the storage switches, ports filled in order), and management (one
+1 GbE port per powered device to the management switches). Fabric switches take their roles
+in plan order, the first placed the leaves, then the spines, then the cores: those rules are
+``planner.network.wiring``'s, which the design of a campus shares.
 
 Length of a run between racks of one hall: up from each device's top U to the tray above the
 racks, along the row and across the rows (the centre-to-centre distance on the hall's floor,
@@ -43,6 +44,8 @@ from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
 from planner.network.media import Medium, choose_medium, medium_buckets, optic_class
 from planner.network.routes import ROUTES, BeyondReach, campus_geometry, campus_lengths, reach_limit_m, route_classes
+from planner.network.wiring import (fabric_nodes, fabric_roles, leaf_down_ports, leaves_per_pod, placed_devices,
+                                    rail_leaves)
 from planner.plan.model import Placement, Plan
 from planner.text import spreadsheet_inert
 
@@ -361,7 +364,7 @@ class _Router:
         length = np.where(same_rack, inside, between)
         across = np.flatnonzero(hall[a] != hall[b])
         if len(across):  # a plan of one hall has none
-            length[across] = campus_lengths(self.geo, self.floor, a[across], b[across], up, hall, building, x, y)
+            length[across] = campus_lengths(self.geo, self.floor, a[across], b[across], up, hall, x, y)
         route = route_classes(same_rack, a, b, hall, building, row)
         sched._route = array("b", route.tobytes())
         sched._inter_rack = int(np.count_nonzero(~same_rack & (name[a] != name[b])))  # by name, as shown
@@ -398,22 +401,12 @@ class _Router:
         sched._length = array("d", length.tobytes())
 
 
-def _placed(plan: Plan, catalog: Catalog) -> list[tuple[Placement, Any]]:
-    """(placement, device type) of every placed device of a known type, in plan order (racks
-    in order, then U)."""
-    out = []
-    for rack in plan.racks:
-        members = sorted(plan.rack_members(rack.id).values(), key=lambda p: p.u)
-        out += [(p, d) for p in members if (d := catalog.get(p.device)) is not None]
-    return out
-
-
 def build_schedule(plan: Plan, catalog: Catalog) -> CableSchedule:
     """Every link of the plan with its ends, length and medium."""
     sched = CableSchedule()
     router = _Router(plan, catalog, sched)
     fabric = plan.settings.fabric
-    placed = _placed(plan, catalog)
+    placed = placed_devices(plan, catalog)
 
     def of(want) -> list[Placement]:
         return [p for p, d in placed if want(d)]
@@ -458,38 +451,31 @@ def _compute_links(plan, catalog, router, sched, counts, switches, nodes) -> set
     sched.fabric_cables = size.cables
     sw = catalog[fabric.switch_device]
     gbps = sw.switch.gbps_per_port
-    rails = size.endpoints // max(1, len(nodes)) if nodes else 0
     site = router.site
-    leaves, spines, cores = (np.array([site(p) for p in group], dtype=np.int64) for group in (
-        switches[:size.leaf_switches], switches[size.leaf_switches:size.leaf_switches + size.spine_switches],
-        switches[size.leaf_switches + size.spine_switches:size.switches]))
-    k, r = size.radix, size.oversubscription
-    d = size.endpoints if size.tiers == 1 else max(1, math.floor(k * r / (r + 1)))
+    leaves, spines, cores = (np.array([site(p) for p in group], dtype=np.int64)
+                             for group in fabric_roles(switches, size))
+    d = leaf_down_ports(size)
     node_gbps: dict[str, float] = {}  # device -> Gb/s of its compute links
     for node in nodes:
         if node.device not in node_gbps:
             nics = catalog[node.device].compute_nics()
             node_gbps[node.device] = min(gbps, max(n.gbps for n in nics)) if nics else gbps
-    node_sites = np.array([site(p) for p in nodes], dtype=np.int64)
+    owner, tray = fabric_nodes(nodes, catalog)  # a rack-scale system's trays are nodes of their own
+    rails = size.endpoints // max(1, len(owner))
+    node_sites = np.array([site(p) for p in nodes], dtype=np.int64)[owner]
 
-    # rail i of node j (nodes in plan order) to its leaf; a leaf fills its ports in that order
-    j = np.repeat(np.arange(len(nodes), dtype=np.int64), rails)
-    i = np.tile(np.arange(rails, dtype=np.int64), len(nodes))
-    if size.tiers == 1:
-        leaf = np.zeros(len(j), dtype=np.int64)
-    elif fabric.topology == "rail_optimized":
-        leaf = (j // d) * rails + i
-    else:
-        leaf = (j * rails + i) // d
+    # rail i of node j (nodes in plan order) to its leaf; a leaf fills its ports in that order;
+    # at the node, tray t's rails are ports t x rails + 1 ...
+    j, i, leaf = rail_leaves(len(owner), rails, size, fabric.topology)
     ok = leaf < len(leaves)
     sched.unrouted["node-leaf"] += int(np.count_nonzero(~ok))
     speeds = [node_gbps[p.device] for p in nodes]
-    router.add_many("node-leaf", [speeds[x] for x in j[ok]] if len(set(speeds)) > 1 else speeds[:1],
-                    node_sites[j[ok]], i[ok] + 1, leaves[leaf[ok]], _rank(leaf)[ok] + 1)
+    router.add_many("node-leaf", [speeds[x] for x in owner[j[ok]]] if len(set(speeds)) > 1 else speeds[:1],
+                    node_sites[j[ok]], (tray[j] * rails + i)[ok] + 1, leaves[leaf[ok]], _rank(leaf)[ok] + 1)
     if size.tiers >= 2:
-        leaves_per_pod = size.leaf_switches if size.tiers == 2 else k // 2
+        per_pod = leaves_per_pod(size)
         # every leaf of a pod has the sizing's uplinks to that pod's spines (ECMP-balanced)
-        leaf_pod = np.arange(size.leaf_switches, dtype=np.int64) // leaves_per_pod
+        leaf_pod = np.arange(size.leaf_switches, dtype=np.int64) // per_pod
         ups = np.array(size.pod_leaf_uplinks, dtype=np.int64)[leaf_pod]  # uplinks per leaf
         pod_spines = list(size.pod_spines)
         pod_first = list(np.cumsum([0] + pod_spines[:-1]))
@@ -497,7 +483,7 @@ def _compute_links(plan, catalog, router, sched, counts, switches, nodes) -> set
         up_leaf = np.repeat(np.arange(size.leaf_switches, dtype=np.int64), ups)
         row = np.arange(len(up_leaf), dtype=np.int64)
         u = row - np.repeat(np.cumsum(ups) - ups, ups)
-        pod = up_leaf // leaves_per_pod if size.tiers == 3 else np.zeros(len(up_leaf), dtype=np.int64)
+        pod = up_leaf // per_pod
         in_pod = _rank(pod)
         spine = np.array(pod_first, dtype=np.int64)[pod] + in_pod % np.array(pod_spines, dtype=np.int64)[pod]
         ok = (up_leaf < len(leaves)) & (spine < len(spines))
@@ -517,7 +503,7 @@ def _compute_links(plan, catalog, router, sched, counts, switches, nodes) -> set
     for tier in ("node-leaf", "leaf-spine", "spine-core"):
         if not sched.unrouted[tier]:
             del sched.unrouted[tier]
-    return {p.id for p in switches[:size.switches]}
+    return {p.id for group in fabric_roles(switches, size) for p in group}
 
 
 def _fill(router, sched, tier, sources, switches, ports_each) -> None:

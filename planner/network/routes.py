@@ -30,7 +30,7 @@ that speed (``reach_limit_m``); a run beyond it is an error finding (``reach_fin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from planner.facility.floor import campus_spots
 from planner.findings import Finding
@@ -59,12 +59,24 @@ class Place:
 @dataclass(frozen=True, slots=True)
 class CampusGeometry:
     """Every rack's place; per hall (by number) the backbone from its HDA to its building's
-    MDA; per building (by number) its origin on the campus."""
+    MDA and its building's number; per building (by number) its origin on the campus."""
 
     places: dict[str, Place]
     hall_to_mda_m: tuple[float, ...]
     building_x_m: tuple[float, ...]
     building_y_m: tuple[float, ...]
+    hall_building: tuple[int, ...] = ()
+
+
+def campus_backbone(plan: Plan) -> CampusGeometry:
+    """The campus's halls and buildings without the racks (``places`` empty): what the
+    lengths between halls need but for each end's run inside its hall. O(halls)."""
+    campus = campus_of(plan)
+    building_number = {b.id: i for i, b in enumerate(campus.buildings)}
+    halls = list(campus.halls.values())
+    return CampusGeometry({}, tuple(abs(h.x_m) + abs(h.y_m) for _, h in halls),
+                          tuple(b.x_m for b in campus.buildings), tuple(b.y_m for b in campus.buildings),
+                          tuple(building_number[b.id] for b, _ in halls))
 
 
 def campus_geometry(plan: Plan) -> CampusGeometry:
@@ -74,26 +86,32 @@ def campus_geometry(plan: Plan) -> CampusGeometry:
     building_number = {b.id: i for i, b in enumerate(campus.buildings)}
     places = {rack_id: Place(hall_number[s.hall], building_number[s.building], s.row, s.hall_x_m, s.hall_y_m)
               for rack_id, s in campus_spots(plan).items()}
-    halls = list(campus.halls.values())
-    return CampusGeometry(places, tuple(abs(h.x_m) + abs(h.y_m) for _, h in halls),
-                          tuple(b.x_m for b in campus.buildings), tuple(b.y_m for b in campus.buildings))
+    return replace(campus_backbone(plan), places=places)
 
 
-def campus_lengths(geo: CampusGeometry, floor, a, b, up, hall, building, x, y):
-    """The lengths of runs between racks of different halls, as the module docstring routes
-    them. Numpy columns: the runs' end sites ``a``, ``b``; per site its metres up to the tray,
-    its hall and building (numbers) and its place in the hall."""
+def between_halls_m(geo: CampusGeometry, floor, ha, hb, end_a, end_b):
+    """The lengths of runs from hall ``ha`` to a different hall ``hb`` (numpy columns of hall
+    numbers), as the module docstring routes them; ``end_a``, ``end_b``: the metres of each
+    end inside its hall (up to the tray and along the hall's trays to its HDA)."""
     import numpy as np
 
     to_mda = np.array(geo.hall_to_mda_m, dtype=np.float64)
+    building = np.array(geo.hall_building, dtype=np.int64)
     bx, by = (np.array(v, dtype=np.float64) for v in (geo.building_x_m, geo.building_y_m))
-    ha, hb, ba, bb = hall[a], hall[b], building[a], building[b]
-    to_hda = np.abs(x) + np.abs(y)
-    length = (up[a] + to_hda[a] + to_mda[ha] + to_mda[hb] + to_hda[b] + up[b] + floor.cable_slack_m
-              + 2 * floor.hall_loop_m)
-    between_buildings = ba != bb
+    ba, bb = building[ha], building[hb]
+    length = end_a + to_mda[ha] + to_mda[hb] + end_b + floor.cable_slack_m + 2 * floor.hall_loop_m
     backbone = 2 * floor.building_entrance_m + np.abs(bx[ba] - bx[bb]) + np.abs(by[ba] - by[bb])
-    return length + np.where(between_buildings, backbone, 0.0)
+    return length + np.where(ba != bb, backbone, 0.0)
+
+
+def campus_lengths(geo: CampusGeometry, floor, a, b, up, hall, x, y):
+    """The lengths of runs between racks of different halls (``between_halls_m``). Numpy
+    columns: the runs' end sites ``a``, ``b``; per site its metres up to the tray, its hall
+    (number) and its place in the hall."""
+    import numpy as np
+
+    to_hda = np.abs(x) + np.abs(y)
+    return between_halls_m(geo, floor, hall[a], hall[b], up[a] + to_hda[a], to_hda[b] + up[b])
 
 
 def route_classes(same_rack, a, b, hall, building, row):
@@ -141,13 +159,21 @@ def reach_findings(sched) -> list[Finding]:
     out = []
     for x in sched.beyond_reach:
         link = sched.links[x.example]
-        reach = (f"the longest reach of any {x.gbps:g}G optic or cable in the catalog ({x.limit_m:,.0f} m, "
-                 f"'{x.part}')" if x.part else f"the longest single-mode reach class ({x.limit_m:,.0f} m; the "
-                 f"catalog has no {x.gbps:g}G optic)")
-        out.append(Finding(
-            "error", BEYOND_REACH,
-            f"{x.links:,} {x.tier} link{'s' if x.links > 1 else ''} at {x.gbps:g}G run{'s' if x.links == 1 else ''} "
-            f"up to {x.longest_m:,.0f} m (rack {link.a.rack} to rack {link.b.rack}): beyond {reach}. Move the "
-            "racks closer (or their halls and buildings), give each building its own switch tier, or add a "
-            "longer-reach optic to the catalog.", where=x.rack_id))
+        out.append(beyond_reach_finding(x.tier, x.gbps, x.links, x.longest_m, x.limit_m, x.part,
+                                        f"rack {link.a.rack} to rack {link.b.rack}", x.rack_id))
     return out
+
+
+def beyond_reach_finding(tier: str, gbps: float, links: int, longest_m: float, limit_m: float, part: str,
+                         between: str, where: str | None) -> Finding:
+    """The error for ``links`` runs of ``tier`` at ``gbps`` beyond every reach (``limit_m``,
+    the catalog ``part`` reaching furthest), the longest ``longest_m`` ``between`` two ends."""
+    reach = (f"the longest reach of any {gbps:g}G optic or cable in the catalog ({limit_m:,.0f} m, "
+             f"'{part}')" if part else f"the longest single-mode reach class ({limit_m:,.0f} m; the "
+             f"catalog has no {gbps:g}G optic)")
+    return Finding(
+        "error", BEYOND_REACH,
+        f"{links:,} {tier} link{'s' if links > 1 else ''} at {gbps:g}G run{'s' if links == 1 else ''} "
+        f"up to {longest_m:,.0f} m ({between}): beyond {reach}. Move the "
+        "racks closer (or their halls and buildings), give each building its own switch tier, or add a "
+        "longer-reach optic to the catalog.", where=where)

@@ -313,16 +313,18 @@ def compare_reports(named: list[tuple[str, Report]]) -> Comparison:
 def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
     """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given).
     Every run is routed here: a plan too large to route on each edit gets the findings about
-    runs beyond every reach here too (the report's cost section has them for the others)."""
+    runs beyond every reach of its routed runs here, in place of the per-tier estimate's (the
+    report's cost section has them for the others)."""
     from planner.network.cables import build_schedule
-    from planner.network.routes import reach_findings
+    from planner.network.routes import BEYOND_REACH, reach_findings
     from planner.report.evaluate import evaluate
 
     out = (report or evaluate(plan, catalog)).to_json()
     schedule = build_schedule(plan, catalog)
     out["cables"] = schedule.totals()
-    if not out.get("cost", {}).get("cables_routed", True):
-        out["findings"] += [f.to_json() for f in reach_findings(schedule)]
+    if not out.get("cost", {}).get("cables_routed", True):  # the routed runs, not the per-tier estimate's
+        out["findings"] = [f for f in out["findings"] if f["code"] != BEYOND_REACH] + [
+            f.to_json() for f in reach_findings(schedule)]
     out["plan"]["variant"] = plan.current_variant
     return out
 

@@ -31,6 +31,8 @@ class EvalContext:
     memo: Memo = field(default_factory=Memo)
     # each data hall's sums of its racks' results, by hall id in campus order (read them, never change them)
     halls: dict[str, RackSums] = field(default_factory=dict)
+    # each hall's racks, floor and fabric switches (``planner.costs.campus_tiers.hall_fabric``)
+    hall_fabric: dict[str, Any] = field(default_factory=dict)
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

@@ -16,6 +16,7 @@ from dataclasses import fields
 from operator import attrgetter
 from types import MappingProxyType
 
+from planner.costs.campus_tiers import hall_fabric
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import ChangeSet
 from planner.facility.cooling import evaluate_cooling
@@ -141,7 +142,10 @@ class Evaluator:
         if [h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())]:
             memo.changed(("halls",))
         self._touched = set()
-        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls)
+        fabric = hall_fabric(self._halls, plan.settings.fabric.switch_device)  # O(halls)
+        memo.set("hall fabric", fabric)
+        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
+                          hall_fabric=fabric)
         for s in SECTIONS:
             section, section_findings = memo.get(s.name, s.reads, s.fn, ctx)
             if section is not None:

@@ -11,7 +11,8 @@ Inputs are named:
   a change when they differ;
   ``"hall <id>"``: one data hall's sums of its racks (``planner.facility.rack_sums``),
   compared the same way for the halls whose racks changed; ``"halls"``: any of them (the
-  buildings and halls themselves change only by a full evaluation);
+  buildings and halls themselves change only by a full evaluation); ``"hall fabric"``: each
+  hall's racks, their footprint and its fabric switches (``planner.costs.campus_tiers``);
 - ``"layout"``: the racks and where each device is (a change set's racks, devices or
   structure);
 - ``"settings.<section>"``: one settings section, as change sets name them (a plan's

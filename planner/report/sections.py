@@ -35,12 +35,14 @@ SECTIONS: list[Section] = [
     Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload", "settings.reliability")),
     Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
-    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``).
-    # Of the totals it reads racks, PDUs, CDUs and power, not the heat to liquid: a drop
-    # between an air and a liquid rack changes that heat and, mostly, nothing it prices
+    # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``); a
+    # larger campus's core runs are estimated from each hall's racks, floor and fabric switches
+    # and the floor settings. Of the totals it reads racks, PDUs, CDUs and power, not the heat
+    # to liquid: a drop between an air and a liquid rack changes that heat and, mostly,
+    # nothing it prices
     Section("cost", evaluate_cost,
-            ("counts", *COST_TOTALS, "settings.costs", "settings.fabric", "settings.power", "settings.facility",
-             "network")),
+            ("counts", *COST_TOTALS, "hall fabric", "settings.costs", "settings.fabric", "settings.power",
+             "settings.facility", "settings.floor", "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),

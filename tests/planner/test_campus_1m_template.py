@@ -4,6 +4,7 @@ benchmarks/frontier_core.py --template campus-1m."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import pytest
@@ -69,15 +70,17 @@ def test_every_rack_and_device_by_hand_within_the_plan_limits(campus):
     # hall): plan-wide, 14,819 NVL72 x 140 kW (their 28 kW of air through rear doors) = 2,074,660
     # kW + 50 kW through each network rack's rear door (5,295 full racks; the last, of 3 Q3400,
     # under 50 kW): 2,339,410-2,339,460 kW / 2,000 -> 1,170, + 1 = 1,171. A hall of 463 or 464
-    # NVL72 and 165 or 166 network racks: 64,820-64,960 + 8,250-8,300 kW = 73,070-73,260 kW /
-    # 2,000 -> 37, + 1 = 38; 32 halls x 38 = 1,216, in row CDU racks (42U) of their own.
+    # NVL72 and up to 183 network racks: 64,820-64,960 + up to 9,150 kW, at most 74,000 kW of
+    # them / 2,000 -> 37, + 1 = 38; the hall of 463 NVL72 and 184 network racks (4 pods' spines,
+    # see below): 64,820 + 9,200 = 74,020 kW -> 38, + 1 = 39; 31 x 38 + 39 = 1,217 in row CDU
+    # racks (42U) of their own.
     assert 2_339_410 <= report.totals.liquid_heat_milliwatts / 1e6 <= 2_339_460
     assert report.totals.cdus == 1_171
-    assert counts["cdu-row-2000"] == report.totals.cdus_placed == 1_216 == racks_named(plan, "CDU")
+    assert counts["cdu-row-2000"] == report.totals.cdus_placed == 1_217 == racks_named(plan, "CDU")
     # one 1G management port per device but the management switches, 48 a switch:
-    # (14,819 + 37,068 + 12,501 + 4,559 + 16 + 1,216) = 70,179 / 48 = 1,462.06 -> 1,463
+    # (14,819 + 37,068 + 12,501 + 4,559 + 16 + 1,217) = 70,180 / 48 = 1,462.08 -> 1,463
     assert counts["mgmt-1g-48"] == 1_463
-    assert len(plan.racks) == 14_819 + 5_296 + 1_251 + 1_216 == 22_582
+    assert len(plan.racks) == 14_819 + 5_296 + 1_251 + 1_217 == 22_583
     assert len(plan.racks) <= MAX_RACKS and len(plan.placements) <= MAX_DEVICES
 
 
@@ -100,8 +103,31 @@ def test_it_opens_as_four_buildings_of_eight_halls_each_with_its_share(campus, t
     # 14,819 NVL72 racks over 32 halls: 14,819 = 32 x 463 + 3, so 3 halls of 464, 29 of 463
     gpu = Counter(r.hall for r in again.racks if r.name.startswith("NVL"))
     assert sorted(Counter(gpu.values()).items()) == [(463, 29), (464, 3)]
-    # every hall has network racks too: 5,296 / 32 = 165.5 -> 165 or 166; and its 38 CDUs
+    # every hall has its share of the fabric's switches (roles in plan order: the first 14,824
+    # Q3400 are the leaves, the next 14,832 the spines, then the 7,412 cores), in network racks
+    # of 7 standing in the hall most of their switches belong in
+    hall_of = {r.id: r.hall for r in again.racks}
+    roles: dict[str, Counter] = {}
+    switches = [p for r in again.racks for p in sorted(again.rack_members(r.id).values(), key=lambda p: p.u)
+                if p.device == "q3400-400"]
+    for i, p in enumerate(switches):
+        role = "leaf" if i < 14_824 else "spine" if i < 14_824 + 14_832 else "core"
+        roles.setdefault(hall_of[p.rack], Counter())[role] += 1
+    for hall, n in roles.items():
+        # a unit of 8 NVL72 (144 trays) has 8 leaves: a leaf per rack, give or take a unit
+        # straddling the hall's edge (8) and a rack of 7 switches straddling two units
+        assert abs(n["leaf"] - gpu[hall]) <= 8 + 7
+        # cores dealt evenly: 7,412 / 32 = 231.6 a hall, give or take a rack of 7
+        assert 231 - 7 <= n["core"] <= 232 + 7
+    # spines by whole pods of 144, in the hall of most of the pod's leaves: 103 pods over 32
+    # halls of 3.2 pods' leaves, 3 or 4 a hall (25 x 3 + 7 x 4 = 103), give or take a rack of 7
+    assert sorted(Counter(round(n["spine"] / 144) for n in roles.values()).items()) == [(3, 25), (4, 7)]
+    assert all(abs(n["spine"] - 144 * round(n["spine"] / 144)) <= 7 for n in roles.values())
+    # and its CDUs for its own heat to liquid: 140 kW an NVL72, 50 kW a network rack's rear door
+    # (the last network rack, of 3 Q3400, has less), 2 MW a CDU, and a spare
     net = Counter(r.hall for r in again.racks if r.name.startswith("NET"))
-    assert len(net) == 32 and set(net.values()) == {165, 166}
     cdus = Counter(r.hall for r in again.racks if r.name.startswith("CDU"))
-    assert set(cdus.values()) == {38}
+    assert len(net) == 32
+    for hall in net:
+        assert cdus[hall] == math.ceil((gpu[hall] * 140 + net[hall] * 50) / 2_000) + 1
+    assert sum(cdus.values()) == 1_217

@@ -1,5 +1,6 @@
 """A design stood in buildings and halls (``Intent.campus``): each kind of rack spread evenly
-over the halls, rows named by hall, halls side by side in a building, buildings apart."""
+over the halls (the fabric's racks with the nodes they serve), rows named by hall, halls side
+by side in a building, buildings apart."""
 
 from __future__ import annotations
 
@@ -29,8 +30,12 @@ def test_every_kind_of_rack_is_spread_evenly_over_the_halls(plan):
     gpu = Counter(r.hall for r in plan.racks if r.name.startswith("GPU"))
     # 7 GPU racks over 4 halls: hall i takes racks floor(7i / 4) to floor(7(i + 1) / 4): 1, 2, 2, 2
     assert [gpu[h] for h in ("b1-hall-1", "b1-hall-2", "b2-hall-1", "b2-hall-2")] == [1, 2, 2, 2]
-    # the one network and one storage rack: floor(3 / 4) = 0 to floor(4 / 4) = 1, the last hall
-    assert {r.hall for r in plan.racks if not r.name.startswith("GPU")} == {"b2-hall-2"}
+    # the one storage rack: floor(3 / 4) = 0 to floor(4 / 4) = 1, the last hall
+    assert {r.hall for r in plan.racks if r.name.startswith("STOR")} == {"b2-hall-2"}
+    # the one network rack holds the fabric's leaves, which serve all 20 nodes (3 a rack, the
+    # last rack 2): 3 in b1-hall-1, 6 in b1-hall-2, 6 in b2-hall-1, 5 in b2-hall-2; of the
+    # halls with the most, the first
+    assert {r.hall for r in plan.racks if r.name.startswith("NET")} == {"b1-hall-2"}
 
 
 def test_the_campus_has_its_buildings_and_halls_and_rows_never_shared(plan):
@@ -43,8 +48,9 @@ def test_the_campus_has_its_buildings_and_halls_and_rows_never_shared(plan):
 
 def test_halls_stand_apart_by_the_largest_halls_floor_and_the_gaps(plan):
     b1, b2 = plan.buildings
-    # the widest hall has 4 racks of 600 mm in its row: 2.4 m, + the 10 m corridor
-    assert [h.x_m for h in b1.halls] == [0.0, pytest.approx(12.4)]
+    # the widest halls (b1-hall-2: 2 GPU racks and the network rack; b2-hall-2: 2 and the
+    # storage rack) have 3 racks of 600 mm in their row: 1.8 m, + the 10 m corridor
+    assert [h.x_m for h in b1.halls] == [0.0, pytest.approx(11.8)]
     # one row of 1,200 mm deep racks: 1.2 m / 2 from the row's centre line to its back = 0.6 m
     # (the hall's y is from its first row's centre line), + 50 m between buildings
     assert (b1.y_m, b2.y_m) == (0.0, pytest.approx(50.6))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from planner.costs.campus_tiers import hall_fabric
 from planner.costs.section import SCHEDULE_READS
 from planner.facility.power import evaluate_rack
 from planner.facility.rack_sums import RackSums
@@ -104,6 +105,13 @@ class _Context:
         return sums
 
     @property
+    def hall_fabric(self):
+        self._reads.add("hall fabric")
+        sums = self.halls
+        self._reads.discard("halls")  # its own input: the halls' racks, floor and fabric switches
+        return hall_fabric(sums, self.plan._plan.settings.fabric.switch_device)
+
+    @property
     def counts(self):
         self._reads.add("counts")
         counts: dict[str, int] = {}
@@ -154,3 +162,26 @@ def test_the_goodput_curve_reads_what_it_declares_and_not_the_costs(template):
     assert curve == report.sections["goodput"].curve and curve
     assert reads <= set(CURVE_READS)
     assert not {"totals", "cost", "workload", "settings.costs"} & set(CURVE_READS)
+
+
+def test_a_campus_priced_per_tier_reads_the_halls_not_the_layout(monkeypatch):
+    # its core runs are estimated from each hall's racks, floor and fabric switches and the
+    # floor settings: declared, and no read of where each rack stands (a move inside a hall
+    # keeps the cost section)
+    import planner.costs.section as cost_section
+    from planner.design.build import design
+    from planner.design.intent import CampusSpec, Intent
+
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 10)
+    plan = design(Intent(system="dgx-b300", nodes=72, spare_nodes=0, fabric="ib800", switch="q3200", tiers="3",
+                         campus=CampusSpec(buildings=2, halls_per_building=1)), CATALOG).plan
+    report = evaluate(plan, CATALOG)
+    before = {name: report.sections[name] for name in ("network",)}
+    cost = next(s for s in SECTIONS if s.name == "cost")
+    reads: set[str] = set()
+    ctx = _Context(plan, report, before, reads)
+    section, _ = ctx.memo.get(cost.name, cost.reads, cost.fn, ctx)
+    assert section.to_json() == report.sections["cost"].to_json()
+    assert any("spread over the halls" in line.source for line in section.bom)
+    assert {"hall fabric", "settings.floor"} <= reads <= ctx.memo.reads("cost")
+    assert "layout" not in ctx.memo.reads("cost")

@@ -1,0 +1,140 @@
+"""A campus too large to route every run prices its core runs by the distances between its
+halls: spine-to-core links spread over the halls by their fabric switches, each pair of
+halls' runs at the longest run between them, with the cable and the optics that length needs;
+a one-hall plan keeps today's per-tier lines."""
+
+from __future__ import annotations
+
+import pytest
+
+import planner.costs.section as cost_section
+from planner.design.build import design
+from planner.design.intent import CampusSpec, Intent
+from planner.hardware.catalog import default_catalog
+from planner.plan.commands import History, MoveDevice
+from planner.plan.hall_commands import MoveRacksToHall
+from planner.report.evaluate import Evaluator, evaluate
+
+CAT = default_catalog()
+# up from the bottom of a 48U rack to the tray 0.3 m above it; the floor's slack per link, loop
+# at each hall's distribution area, each building's entrance (the floor settings' defaults)
+UP = 48 * 0.04445 + 0.3  # 2.4336 m
+SLACK, LOOPS, ENTRANCES = 1.0, 2 * 3.0, 2 * 20.0
+# a hall of n racks of 600 x 1,200 mm, each with half of the 1,200 mm cold and 900 mm hot
+# aisles across its 600 mm: n x (0.72 + 0.63) m^2 as a square; its far corner 2 sides away
+CORNER_42 = 2 * (42 * 1.35) ** 0.5  # 15.060 m
+CORNER_43 = 2 * (43 * 1.35) ** 0.5  # 15.238 m
+
+
+def intent(**campus) -> Intent:
+    # 72 DGX B300 (8 x 800G) on 36-port Q3200 in three tiers: 32 leaves x 18 uplinks = 576
+    # spine-to-core links; network racks capped at 4 kW hold two 2 kW switches each
+    return Intent(system="dgx-b300", nodes=72, spare_nodes=0, fabric="ib800", switch="q3200", tiers="3",
+                  infra_rack={"prefix": "NET", "power_cap_kw": 4},
+                  campus=CampusSpec(**campus) if campus else None)
+
+
+@pytest.fixture
+def per_tier(monkeypatch):
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 10)  # priced per fabric tier
+
+
+def two_buildings(x_m: float | None = None, y_m: float | None = None):
+    """Building 1's one hall of 42 racks at the origin, building 2's of 43 racks (the design
+    puts it 57.5 m across), or building 2 moved to (x_m, y_m); each hall with 16 leaves, one
+    pod's 18 spines and 8 cores: 42 fabric switches."""
+    plan = design(intent(buildings=2, halls_per_building=1), CAT).plan
+    assert [sum(1 for r in plan.racks if r.hall == h) for h in ("b1-hall-1", "b2-hall-1")] == [42, 43]
+    if x_m is not None:
+        plan.buildings[1].x_m, plan.buildings[1].y_m = x_m, y_m
+    return plan
+
+
+def core_lines(report) -> dict[str, tuple[str, int]]:
+    return {line.item: (line.part_id, line.quantity) for line in report.sections["cost"].bom
+            if "spine to core" in line.item}
+
+
+def test_core_runs_by_hall_pair_with_the_optics_each_length_needs(per_tier):
+    # 42 fabric switches in each hall: each pair of halls gets 576 x 42 x 42 / 84^2 = 144 links
+    # (in-hall 2 x 144, inter-building 2 x 144). In a hall, corner to corner: up, 15.1 or 15.2 m,
+    # down, slack: 20.9 and 21.1 m -> multimode, 30 m stock, SR twin-port optics
+    assert 2 * UP + CORNER_42 + SLACK == pytest.approx(20.93, abs=0.01)
+    assert 2 * UP + CORNER_43 + SLACK == pytest.approx(21.11, abs=0.01)
+    ends = UP + CORNER_42 + UP + CORNER_43 + SLACK + LOOPS + ENTRANCES  # the halls at their buildings' origins
+    # between the buildings 57.5 m apart: 139.7 m -> single-mode, 150 m stock, DR (500 m)
+    assert ends + 57.5 == pytest.approx(139.67, abs=0.01)
+    report = evaluate(two_buildings(), CAT)
+    lines = core_lines(report)
+    # twin-port cages: one module per two links at each end, 2 x 288 / 2 = 288 a bucket
+    assert lines == {
+        "Fabric cable, spine to core, multimode fibre (OM4), 30 m": ("fiber-mpo-30m", 288),
+        "Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G SR4)": ("xcvr-1p6t-osfp-2xsr4", 288),
+        "Fabric cable, spine to core, single-mode fibre (OS2), 150 m": ("fiber-os2-mpo-300m", 288),
+        "Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G DR4)": ("xcvr-1p6t-osfp-2xdr4", 288)}
+    source = {line.item: line.source for line in report.sections["cost"].bom}
+    assert "(288 inter-building)" in source["Fabric cable, spine to core, single-mode fibre (OS2), 150 m"]
+    assert "(288 in-hall)" in source["Fabric cable, spine to core, multimode fibre (OM4), 30 m"]
+    assert "in proportion to the fabric switches" in source["Fabric cable, spine to core, multimode fibre (OM4), 30 m"]
+
+    # building 2 at (300, 400): 139.7 - 57.5 + 700 = 782.2 m -> 1,000 m stock, FR (2 km), the
+    # 2 km catalog fibre; at (3,000, 2,000): 5,082.2 m, cut to 5,083 m, LR (10 km), the 10 km fibre
+    far = core_lines(evaluate(two_buildings(300, 400), CAT))
+    assert far["Fabric cable, spine to core, single-mode fibre (OS2), 1000 m"] == ("fiber-os2-lc-2km", 288)
+    assert far["Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G FR4)"] == (
+        "xcvr-1p6t-osfp-2xfr4", 288)
+    farther = core_lines(evaluate(two_buildings(3000, 2000), CAT))
+    assert farther["Fabric cable, spine to core, single-mode fibre (OS2), 5083 m"] == ("fiber-os2-lc-10km", 288)
+    assert farther["Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G LR4)"] == (
+        "xcvr-1p6t-osfp-2xlr4", 288)
+    assert not report.has_errors and not evaluate(two_buildings(3000, 2000), CAT).has_errors
+
+
+def test_a_core_run_beyond_every_reach_is_the_routed_schedules_error(per_tier):
+    # building 2 at (9,000, 3,000): 139.7 - 57.5 + 12,000 = 12,082 m, past the 10 km of the
+    # catalog's longest 800G optic (LR4)
+    report = evaluate(two_buildings(9000, 3000), CAT)
+    found = [f for f in report.findings if f.code == "network.cable.beyond_reach"]
+    assert len(found) == 1 and found[0].severity == "error" and report.has_errors
+    message = found[0].message
+    assert "288 spine-core links at 800G run up to 12,082 m (Hall 1 of Building 1 to Hall 1 of Building 2" in message
+    assert "10,000 m" in message
+    assert core_lines(report)["Fabric cable, spine to core, single-mode fibre (OS2), 12083 m"] == (None, 288)
+
+
+def test_one_hall_keeps_todays_tier_lines_and_a_campus_keeps_them_below_the_cores(per_tier):
+    plan = design(intent(), CAT).plan
+    one = evaluate(plan, CAT)
+    # one cable per link at the cost setting; single-mode DR (500 m) modules, two links each, at both ends
+    assert core_lines(one) == {
+        "Fabric cable, spine to core": (None, 576),
+        "Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G DR4)": ("xcvr-1p6t-osfp-2xdr4", 576)}
+    cable = next(line for line in one.sections["cost"].bom if line.item == "Fabric cable, spine to core")
+    assert cable.unit_usd == plan.settings.costs.cable_usd and "spread over the halls" not in cable.source
+    below = {line.item: line.quantity for line in one.sections["cost"].bom if "to spine" in line.item
+             or "to leaf" in line.item}
+    campus = evaluate(two_buildings(), CAT)
+    assert {line.item: line.quantity for line in campus.sections["cost"].bom
+            if "to spine" in line.item or "to leaf" in line.item} == below
+
+
+def test_a_move_inside_a_hall_keeps_the_cost_and_a_move_between_halls_reprices(per_tier):
+    plan = two_buildings()
+    ev = Evaluator(plan, CAT)
+    before = ev.evaluate().sections["cost"]
+    history = History(plan, CAT)
+    switch = next(p for p in plan.placements if p.device == "q3200")
+    free_u = 1 + max(p.u for p in plan.placements if p.rack == switch.rack)
+    report = ev.evaluate(history.apply(MoveDevice(switch.id, switch.rack, free_u)))
+    assert report.sections["cost"] is before  # the halls' sums did not change: the estimate is kept
+    # the last network rack of Q3400 switches holds two of building 2's cores: moved to
+    # building 1, the halls hold 44 and 40 fabric switches: 576 x (44^2 + 40^2) / 84^2 = 288.65
+    # links in the halls, 576 x 2 x 44 x 40 / 84^2 = 287.35 between them: 289 and 287 whole
+    last = [r for r in plan.racks if any(p.device == "q3200" for p in plan.rack_members(r.id).values())][-1]
+    assert last.hall == "b2-hall-1"
+    report = ev.evaluate(history.apply(MoveRacksToHall([last.id], "b1-hall-1")))
+    assert report.to_json() == evaluate(plan, CAT).to_json()
+    # b1-hall-1 has 43 racks now and b2-hall-1 42: in-hall runs 21.1 and 20.9 m, both 30 m stock
+    lines = core_lines(report)
+    assert lines["Fabric cable, spine to core, multimode fibre (OM4), 30 m"][1] == 289
+    assert lines["Fabric cable, spine to core, single-mode fibre (OS2), 150 m"][1] == 287
