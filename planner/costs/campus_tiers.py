@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from planner.findings import Finding
 from planner.network.cables import U_M
@@ -77,19 +78,37 @@ def hall_corner_m(hall: HallFabric, floor) -> float:
     return 2 * math.sqrt(area_m2)
 
 
-def core_runs(plan, halls: dict[str, HallFabric], links: int, gbps: float, catalog) -> CoreRuns | None:
-    """The ``links`` spine-to-core links at ``gbps`` of a campus of several halls spread over
-    the halls by the module docstring's rule (``halls``: ``hall_fabric`` by hall id, as the
-    evaluator keeps it); None for one hall or no fabric switch in any."""
+@dataclass(frozen=True, slots=True)
+class CoreGeometry:
+    """What the estimate works out once for a campus's halls and floor, whatever the fabric
+    switches in each: every hall pair's run (``length``, ``route``), the pairs grouped by the
+    medium, stock length and route their runs take (``group``, one ``kinds`` entry each), and
+    the pairs beyond every reach. Kept in the evaluator's memo while the halls' racks, the
+    floor and the fabric settings stay: a fabric switch moved to another hall only deals the
+    links anew (``core_runs``). On campus-1m (32 halls) working it out is 0.6 ms, dealing the
+    links 0.1 ms."""
+
+    ids: list[str]
+    ha: Any
+    hb: Any
+    length: Any
+    group: Any
+    kinds: list[tuple[str, float, int]]  # (medium, stock length, route index) of each group
+    far: Any  # pairs beyond every reach
+    limit_m: float
+    part: str | None
+    gbps: float
+
+
+def core_geometry(plan, halls: dict[str, HallFabric], gbps: float, catalog) -> CoreGeometry | None:
+    """The campus's ``CoreGeometry`` from each hall's racks and their footprint (``halls``:
+    ``hall_fabric`` by hall id; its switches are not read); None for one hall."""
     import numpy as np
 
     campus = campus_of(plan)
-    if len(campus.halls) < 2 or links <= 0:
+    if len(campus.halls) < 2:
         return None
     ids = list(campus.halls)
-    f = np.array([halls[h].switches if h in halls else 0 for h in ids], dtype=np.float64)
-    if f.sum() <= 0:
-        return None
     floor = plan.settings.floor
     geo = campus_backbone(plan)
     n = len(ids)
@@ -101,31 +120,49 @@ def core_runs(plan, halls: dict[str, HallFabric], links: int, gbps: float, catal
                       between_halls_m(geo, floor, ha, hb, end[ha], end[hb]))
     building = np.array(geo.hall_building, dtype=np.int64)
     route = np.where(ha == hb, IN_HALL, np.where(building[ha] == building[hb], INTER_HALL, INTER_BUILDING))
-    share = links * np.outer(f, f).ravel() / f.sum() ** 2
-
-    exact: Counter = Counter()  # (medium, stock, route) -> links, not yet whole
-    used = np.flatnonzero(share > 0)
-    bucket = medium_buckets(gbps, length[used])  # equal for equal medium and stock length
+    bucket = medium_buckets(gbps, length)  # equal for equal medium and stock length
     custom = bucket < 0  # beyond the longest stock length: a length of its own each
-    bucket[custom] = -1 - np.round(length[used][custom] + 0.5).astype(np.int64)  # as choose_medium cuts them
-    keys, first, of_pair = np.unique(bucket * len(ROUTES) + route[used], return_index=True, return_inverse=True)
-    sums = np.bincount(of_pair.reshape(-1), weights=share[used], minlength=len(keys))
-    for i, total in zip(first, sums):
-        m = choose_medium(gbps, float(length[used][i]))
-        exact[(m.name, m.stock_m, int(route[used][i]))] += float(total)
+    bucket[custom] = -1 - np.round(length[custom] + 0.5).astype(np.int64)  # as choose_medium cuts them
+    _, first, group = np.unique(bucket * len(ROUTES) + route, return_index=True, return_inverse=True)
+    kinds = []
+    for i in first:
+        m = choose_medium(gbps, float(length[i]))
+        kinds.append((m.name, m.stock_m, int(route[i])))
+    limit_m, part = reach_limit_m(catalog, gbps)
+    return CoreGeometry(ids, ha, hb, length, group.reshape(-1), kinds, length > limit_m + 1e-9, limit_m, part, gbps)
+
+
+def core_runs(plan, geometry: CoreGeometry | None, halls: dict[str, HallFabric], links: int) -> CoreRuns | None:
+    """The ``links`` spine-to-core links of a campus of several halls spread over the halls
+    by the module docstring's rule (``halls``: ``hall_fabric`` by hall id, as the evaluator
+    keeps it; ``geometry``: ``core_geometry``'s); None for one hall or no fabric switch in any."""
+    import numpy as np
+
+    if geometry is None or links <= 0:
+        return None
+    g = geometry
+    f = np.array([halls[h].switches if h in halls else 0 for h in g.ids], dtype=np.float64)
+    if f.sum() <= 0:
+        return None
+    share = links * np.outer(f, f).ravel() / f.sum() ** 2
+    sums = np.bincount(g.group, weights=share, minlength=len(g.kinds))
+    exact: Counter = Counter()  # (medium, stock, route) -> links, not yet whole
+    for kind, total in zip(g.kinds, sums):
+        if total > 0:
+            exact[kind] += float(total)
     runs: dict[tuple[str, float], Counter] = {}
     for (medium, stock, r), k in _whole(exact, links).items():
         if k:
             runs.setdefault((medium, stock), Counter())[ROUTES[r]] += k
-    limit_m, part = reach_limit_m(catalog, gbps)
-    far = np.flatnonzero((share > 0) & (length > limit_m + 1e-9))
+    far = np.flatnonzero((share > 0) & g.far)
     findings = ()
     if len(far):
-        longest = int(far[np.argmax(length[far])])
+        campus = campus_of(plan)
+        longest = int(far[np.argmax(g.length[far])])
         beyond = round(float(share[far].sum()))
-        (b_a, h_a), (b_b, h_b) = campus.halls[ids[ha[longest]]], campus.halls[ids[hb[longest]]]
+        (b_a, h_a), (b_b, h_b) = campus.halls[g.ids[g.ha[longest]]], campus.halls[g.ids[g.hb[longest]]]
         findings = (beyond_reach_finding(
-            "spine-core", gbps, max(1, beyond), float(length[longest]), limit_m, part,
+            "spine-core", g.gbps, max(1, beyond), float(g.length[longest]), g.limit_m, g.part,
             f"{h_a.name} of {b_a.name} to {h_b.name} of {b_b.name}, as the per-tier estimate routes them", None),)
     return CoreRuns(runs, findings)
 

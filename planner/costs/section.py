@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines, parts_bill
-from planner.costs.campus_tiers import CoreRuns, core_runs
+from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
@@ -124,7 +124,8 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     schedule = routed_schedule(ctx, size)
     core = None if schedule is not None else campus_core_runs(ctx, size)
     cabling = (schedule_lines(schedule, ctx.catalog, s) if schedule is not None else
-               tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, core))
+               tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, core,
+                          ctx.memo.get("cabling parts", (), dict)))  # kept until the catalog changes
     lines, problems = build_bom(
         devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
         racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
@@ -175,8 +176,12 @@ def campus_core_runs(ctx, size) -> CoreRuns | None:
     switch = ctx.catalog.get(ctx.plan.settings.fabric.switch_device)
     if switch is None or switch.switch is None:
         return None
-    return core_runs(ctx.plan, ctx.hall_fabric, size.cables_by_tier().get("spine-core", 0),
-                     switch.switch.gbps_per_port, ctx.catalog)
+    geometry = ctx.memo.get("campus core geometry", CORE_GEOMETRY_READS, core_geometry, ctx.plan, ctx.hall_fabric,
+                            switch.switch.gbps_per_port, ctx.catalog)
+    return core_runs(ctx.plan, geometry, ctx.hall_fabric, size.cables_by_tier().get("spine-core", 0))
+
+
+CORE_GEOMETRY_READS = ("hall floor", "settings.floor", "settings.fabric")
 
 
 def billed_kw(basis: str, totals) -> float:

@@ -144,6 +144,7 @@ class Evaluator:
         self._touched = set()
         fabric = hall_fabric(self._halls, plan.settings.fabric.switch_device)  # O(halls)
         memo.set("hall fabric", fabric)
+        memo.set("hall floor", {h: (f.racks, f.footprint_mm2) for h, f in fabric.items()})
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
                           hall_fabric=fabric)
         for s in SECTIONS:

@@ -138,3 +138,28 @@ def test_a_move_inside_a_hall_keeps_the_cost_and_a_move_between_halls_reprices(p
     lines = core_lines(report)
     assert lines["Fabric cable, spine to core, multimode fibre (OM4), 30 m"][1] == 289
     assert lines["Fabric cable, spine to core, single-mode fibre (OS2), 150 m"][1] == 287
+
+
+def test_the_hall_geometry_is_worked_out_again_only_when_a_halls_racks_change(per_tier, monkeypatch):
+    # a fabric switch moved to a rack of the other building deals the core links anew over the
+    # same hall pairs; a rack moved to another hall changes the halls' floors, and so the runs
+    calls = []
+    geometry = cost_section.core_geometry
+    monkeypatch.setattr(cost_section, "core_geometry", lambda *a: calls.append(1) or geometry(*a))
+    plan = two_buildings()
+    ev = Evaluator(plan, CAT)
+    before = ev.evaluate().sections["cost"]
+    assert len(calls) == 1
+    history = History(plan, CAT)
+    switch = next(p for p in plan.placements if p.device == "q3200" and plan.rack(p.rack).hall == "b1-hall-1")
+    target = next(r for r in plan.racks if r.hall == "b2-hall-1" and r.name.startswith("NET")
+                  and sum(1 for p in plan.rack_members(r.id).values() if p.device == "q3200") < 2)
+    top = max((p.u + CAT[p.device].u_height for p in plan.rack_members(target.id).values()), default=1)
+    report = ev.evaluate(history.apply(MoveDevice(switch.id, target.id, top)))
+    assert report.sections["cost"] is not before and len(calls) == 1  # repriced, the same geometry
+    assert report.to_json() == evaluate(plan, CAT).to_json()
+    calls.clear()  # (the full evaluation just now worked it out for itself)
+    last = [r for r in plan.racks if r.hall == "b2-hall-1"][-1]
+    report = ev.evaluate(history.apply(MoveRacksToHall([last.id], "b1-hall-1")))
+    assert len(calls) == 1
+    assert report.to_json() == evaluate(plan, CAT).to_json()
