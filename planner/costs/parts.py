@@ -179,15 +179,17 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
 
 
 def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
-               s: CostSettings, core: CoreRuns | None = None) -> list[BomLine]:
+               s: CostSettings, core: CoreRuns | None = None, parts: dict | None = None) -> list[BomLine]:
     """Per fabric tier, for plans too large to route: one cable per link at the cost
     setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
     setting says passive copper) priced by part. ``core``: a campus's spine-to-core links by
     medium and length (``planner.costs.campus_tiers``), priced by their catalog cables and
-    the optics each length needs."""
+    the optics each length needs. ``parts``: the catalog part chosen for each kind of run
+    and end, kept by the caller while the catalog stays (each choice is a walk of the
+    catalog: 0.1 ms of each pricing of campus-1m)."""
     if size is None:
         return []
-    parts: dict = {}  # the catalog part chosen for each kind of end
+    parts = {} if parts is None else parts
     switch = catalog.get(switch_id)
     node = _fabric_node(counts, catalog)
     note = ("Per fabric tier (the plan is too large to route every run on each edit: "
@@ -224,8 +226,11 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
                 n = sum(routes.values())
                 named = ", ".join(f"{k:,} {route}" for route, k in sorted(routes.items(),
                                                                           key=lambda kv: ROUTES.index(kv[0])))
+                cable = parts.get(("tier cable", medium, port, stock), False)
+                if cable is False:
+                    cable = parts[("tier cable", medium, port, stock)] = cable_part(catalog, medium, port, stock)
                 lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, stock, 2).part(port)}",
-                                         n, cable_part(catalog, medium, port, stock), s,
+                                         n, cable, s,
                                          f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): {n:,} "
                                          f"runs of this medium and length ({named}). "))
                 modules(n, switch_ends, medium, stock, bought)  # each length's modules counted whole
