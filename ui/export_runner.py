@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import SIGNAL, SLOT, QEventLoop, QObject, Qt, QThread, Signal
-from PySide6.QtWidgets import QProgressDialog
+from PySide6.QtWidgets import QProgressDialog, QPushButton
 
 from planner.errors import ExportCancelled
 
@@ -67,6 +67,8 @@ class _ProgressDialog(QProgressDialog):
 
     def __init__(self, title: str, parent) -> None:
         super().__init__(f"{title}…", "Cancel", 0, 0, parent)
+        self.cancel_button = QPushButton("Cancel")
+        self.setCancelButton(self.cancel_button)
         QObject.disconnect(self, SIGNAL("canceled()"), self, SLOT("cancel()"))
 
     def closeEvent(self, event) -> None:
@@ -97,19 +99,19 @@ def run_export(parent, title: str, write: Callable[[Progress], object], cancella
     dialog.setAutoReset(False)
     dialog.setAutoClose(False)
     if not cancellable:
-        dialog.setCancelButton(None)
+        dialog.setCancelButton(None)  # deletes it
 
     def step(done: int, total: int, what: str) -> None:
         if worker.stopping:
             return  # "Cancelling…" stays
-        dialog.setMaximum(total)
-        dialog.setValue(done if total else 0)
         dialog.setLabelText(describe(done, total, what))
+        dialog.setMaximum(total)
+        dialog.setValue(done if total else 0)  # last: a modal dialog's setValue handles the next report already
 
     worker.progressed.connect(step)
     if cancellable:
         dialog.canceled.connect(worker.stop)
-        dialog.canceled.connect(lambda: dialog.setLabelText("Cancelling…"))
+        dialog.canceled.connect(lambda: (dialog.setLabelText("Cancelling…"), dialog.cancel_button.setEnabled(False)))
     loop = QEventLoop()
     worker.finished.connect(loop.quit)
     worker.start()
