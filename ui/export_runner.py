@@ -66,10 +66,11 @@ class _ProgressDialog(QProgressDialog):
     own would hide at once, lifting the modality while the worker still reads the plan)."""
 
     def __init__(self, title: str, parent) -> None:
-        super().__init__(f"{title}…", "Cancel", 0, 0, parent)
-        self.cancel_button = QPushButton("Cancel")
-        self.setCancelButton(self.cancel_button)
+        super().__init__(f"{title}…", "Cancel", 0, 0, parent)  # its own button: Escape is its shortcut
         QObject.disconnect(self, SIGNAL("canceled()"), self, SLOT("cancel()"))
+
+    def reject(self) -> None:  # Escape once the Cancel button is removed
+        self.canceled.emit()
 
     def closeEvent(self, event) -> None:
         event.ignore()
@@ -111,7 +112,8 @@ def run_export(parent, title: str, write: Callable[[Progress], object], cancella
     worker.progressed.connect(step)
     if cancellable:
         dialog.canceled.connect(worker.stop)
-        dialog.canceled.connect(lambda: (dialog.setLabelText("Cancelling…"), dialog.cancel_button.setEnabled(False)))
+        dialog.canceled.connect(lambda: dialog.setLabelText("Cancelling…"))
+        dialog.canceled.connect(lambda: dialog.findChild(QPushButton).setEnabled(False))
     loop = QEventLoop()
     worker.finished.connect(loop.quit)
     worker.start()

@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QFileDialog, QProgressDialog, QPushButton
 
 import planner.export.netbox_files as netbox_files
@@ -44,10 +45,15 @@ def _watch(window, act):
     return seen
 
 
-def test_cancel_stops_a_slow_netbox_export_and_writes_nothing(window, slow_netbox, tmp_path, monkeypatch):
+CANCEL = {"button": lambda dialog: dialog.findChild(QPushButton).click(),
+          "Escape": lambda dialog: QTest.keyClick(dialog, Qt.Key.Key_Escape)}
+
+
+@pytest.mark.parametrize("how", CANCEL)
+def test_cancel_stops_a_slow_netbox_export_and_writes_nothing(window, slow_netbox, tmp_path, monkeypatch, how):
     target = tmp_path / "netbox"
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(target))
-    seen = _watch(window, lambda dialog: dialog.findChild(QPushButton).click())
+    seen = _watch(window, CANCEL[how])
     window.export_netbox_action.trigger()  # returns once the export has ended
     assert seen and seen[0].startswith("NetBox files: ") and seen[0].endswith(" rows written…")
     rows = int(seen[0].removeprefix("NetBox files: ").split()[0].replace(",", ""))
