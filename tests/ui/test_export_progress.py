@@ -7,6 +7,7 @@ the medium template's 2,643 rows take a few seconds, as campus-1m's millions do.
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -92,3 +93,29 @@ def test_a_folder_that_cannot_be_written_ends_in_the_message_box(window, tmp_pat
     assert errors == [("Export", f"cannot export to {tmp_path / 'plan.json'}: it is a file; NetBox import files "
                                  "go into a folder")]
     assert (tmp_path / "plan.json").read_text() == "{}"
+
+
+def test_escape_does_not_hide_an_export_that_cannot_be_stopped(window):
+    """The drawings have no progress hook: no Cancel button, and Escape leaves the dialog (and
+    its modality) up until the drawing is done."""
+    from ui.export_runner import run_export
+
+    release = threading.Event()
+    looked: list[bool] = []
+
+    def press_escape(dialog):
+        QTest.keyClick(dialog, Qt.Key.Key_Escape)
+        QTimer.singleShot(300, lambda: (looked.append(dialog.isVisible()), release.set()))
+
+    timer = QTimer(window, interval=50)
+
+    def look():
+        dialog = window.findChild(QProgressDialog, "ExportProgress")
+        if dialog is not None and dialog.isVisible():
+            timer.stop()
+            looked.append(dialog.findChild(QPushButton) is None)
+            press_escape(dialog)
+    timer.timeout.connect(look)
+    timer.start()
+    assert run_export(window, "Exporting the drawing", lambda progress: release.wait(20), cancellable=False)
+    assert looked == [True, True]  # no Cancel button; still shown after Escape
