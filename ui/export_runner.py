@@ -78,10 +78,11 @@ class _ProgressDialog(QProgressDialog):
 
 
 def describe(done: int, total: int, what: str) -> str:
-    """The dialog's text: "NetBox files: 1,205,000 rows written…", "Excel workbook: Racks sheet (step 5 of 12)…"."""
+    """The dialog's text: "NetBox files: 1,205,000 rows written…", "NetBox files: the cable schedule…",
+    "Excel workbook: Racks sheet (step 5 of 12)…"."""
     if total:
         return f"{what} (step {done + 1} of {total})…"
-    return f"{what}: {done:,} rows written…"
+    return f"{what}: {done:,} rows written…" if done else f"{what}…"
 
 
 def run_export(parent, title: str, write: Callable[[Progress], object], cancellable: bool = True) -> bool:

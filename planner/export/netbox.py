@@ -84,7 +84,9 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     out.add("sites.csv", name=site, slug=slugify(site), status="planned",
             description=fit(plan.description, DESCRIPTION))
     location = location_rows(plan, out, site)  # rack id -> its row's or hall's location
+    out.tell("the cable schedule")  # campus-1m: 5 s, then 2 s for its optics, before the racks' rows
     schedule = build_schedule(plan, catalog)
+    out.tell("the transceivers")
     optics = end_modules(schedule, catalog)
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
     pdu = catalog.get(plan.settings.power.pdu_device)

@@ -75,6 +75,9 @@ class NetBoxExport:
         """How many rows ``file`` has."""
         return len(self.rows[file])
 
+    def tell(self, step: str) -> None:
+        """A long step before the rows that follow it (the streamed export reports it)."""
+
     def csv_text(self, name: str) -> str:
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=FILES[name], lineterminator="\n", extrasaction="raise")
@@ -170,6 +173,11 @@ class StreamedExport(NetBoxExport):
 
     def count(self, file: str) -> int:
         return self.counts[file]
+
+    def tell(self, step: str) -> None:
+        """``progress(0, 0, "NetBox files: <step>")``: a cancel is heard before a long step too."""
+        if self.progress is not None:
+            self.progress(0, 0, f"{PROGRESS_TEXT}: {step}")
 
     def finish(self) -> None:
         """Close every file, durably, and give the parts their names; SaveError naming the

@@ -42,15 +42,24 @@ def test_netbox_reports_the_rows_written_every_5000_rows(su, catalog, tmp_path):
         with open(path, newline="") as f:
             rows += sum(1 for _ in csv.DictReader(f))  # the rows a user imports, headers left out
     assert rows > 5_000
-    assert seen == [(k * 5_000, 0, "NetBox files") for k in range(1, rows // 5_000 + 1)]
+    assert seen == [(0, 0, "NetBox files: the cable schedule"), (0, 0, "NetBox files: the transceivers")] + [
+        (k * 5_000, 0, "NetBox files") for k in range(1, rows // 5_000 + 1)]
 
 
 def test_a_cancelled_netbox_export_leaves_no_folder_and_no_temporary(su, catalog, tmp_path):
     seen: list = []
     with pytest.raises(ExportCancelled):
-        write_netbox(su, catalog, tmp_path / "nb", progress=_cancel_at(1, seen))
-    assert seen == [(5_000, 0, "NetBox files")]  # cancelled half way through the rows
+        write_netbox(su, catalog, tmp_path / "nb", progress=_cancel_at(3, seen))
+    assert seen[-1] == (5_000, 0, "NetBox files")  # cancelled half way through the rows
     assert list(tmp_path.iterdir()) == []  # no folder, no hidden staging folder
+
+
+def test_a_netbox_export_cancelled_before_its_rows_leaves_nothing(su, catalog, tmp_path):
+    seen: list = []
+    with pytest.raises(ExportCancelled):
+        write_netbox(su, catalog, tmp_path / "nb", progress=_cancel_at(1, seen))
+    assert seen == [(0, 0, "NetBox files: the cable schedule")]
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_cancelled_netbox_export_keeps_the_earlier_one_whole(su, catalog, tmp_path):
@@ -58,7 +67,7 @@ def test_a_cancelled_netbox_export_keeps_the_earlier_one_whole(su, catalog, tmp_
     write_netbox(small, catalog, tmp_path / "nb")
     before = _files(tmp_path / "nb")
     with pytest.raises(ExportCancelled):
-        write_netbox(su, catalog, tmp_path / "nb", progress=_cancel_at(1, []))
+        write_netbox(su, catalog, tmp_path / "nb", progress=_cancel_at(3, []))
     assert _files(tmp_path / "nb") == before
     assert [p.name for p in tmp_path.iterdir()] == ["nb"]
 
