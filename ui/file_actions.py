@@ -1,5 +1,6 @@
-"""File handling of the main window: new from template, open, save, recent files, exports,
-and the unsaved-changes prompt. Mixed into ``MainWindow`` (which provides doc, view, settings).
+"""File handling of the main window: new from template, open, save, recent files, exports
+(off the GUI thread behind a progress dialog, ``ui.export_runner``), and the unsaved-changes
+prompt. Mixed into ``MainWindow`` (which provides doc, view, settings).
 
 Why it is long: each file action (new, open, save, save as, recent files, every export,
 import prices) has its own dialog and error handling.
