@@ -11,6 +11,15 @@ class PlannerError(Exception):
     """Base of every error whose message is meant for the user as it is."""
 
 
+class ExportCancelled(Exception):
+    """Raised by an export's ``progress(done, total, what)`` callback to stop it (the user
+    pressed Cancel). The writers stage their output, so nothing new is left behind and an
+    earlier export stays as it was.
+
+    Not a PlannerError: a cancel is the user's choice, not a failure, so the handlers that
+    show a PlannerError as "the export failed: ..." must not catch it."""
+
+
 def describe_validation_error(exc: ValidationError, data: object = None) -> str:
     """The first problem of a pydantic error as one readable line: where and what."""
     errors = exc.errors(include_url=False)

@@ -1,5 +1,6 @@
-"""File handling of the main window: new from template, open, save, recent files, exports,
-and the unsaved-changes prompt. Mixed into ``MainWindow`` (which provides doc, view, settings).
+"""File handling of the main window: new from template, open, save, recent files, exports
+(off the GUI thread behind a progress dialog, ``ui.export_runner``), and the unsaved-changes
+prompt. Mixed into ``MainWindow`` (which provides doc, view, settings).
 
 Why it is long: each file action (new, open, save, save as, recent files, every export,
 import prices) has its own dialog and error handling.
@@ -19,6 +20,7 @@ from planner.errors import PlannerError
 from planner.plan.commands import SetPriceOverrides
 from planner.plan.fileio import open_plan
 from planner.plan.names import file_slug
+from ui.export_runner import run_export
 from ui.last_folder import last_folder, remember_folder
 from ui.plan_lock import PlanGuard
 from ui.new_plan_dialog import NewPlanDialog
@@ -225,8 +227,9 @@ class FileActions:
                                               "Excel workbooks (*.xlsx)")
         if path:
             self._remember_folder(path)
-            self._export(lambda: write_workbook(self.doc.plan, self.doc.catalog, Path(path),
-                                               inputs=self._inputs()), path)
+            self._export(lambda progress: write_workbook(self.doc.plan, self.doc.catalog, Path(path),
+                                                        inputs=self._inputs(), progress=progress),
+                         path, "Exporting the Excel workbook")
 
     def import_prices(self) -> None:
         """File > Import prices: unit prices edited in an exported workbook become price
@@ -271,8 +274,9 @@ class FileActions:
         self._remember_folder(path)
         # Prices go into the pack only when "Include prices in the vendor pack" is ticked.
         options = {"with_prices": self.pack_prices_action.isChecked()} if kind == "pdf" else {}
-        self._export(lambda: export(self.doc.plan, self.doc.catalog, Path(path), inputs=self._inputs(), **options),
-                     path)
+        self._export(lambda progress: export(self.doc.plan, self.doc.catalog, Path(path), inputs=self._inputs(),
+                                             **options),
+                     path, "Exporting the vendor pack" if kind == "pdf" else "Exporting the drawing", cancellable=False)
 
     def _inputs(self) -> list[Path]:
         """Files an export must not replace: the open plan's own file."""
@@ -285,7 +289,8 @@ class FileActions:
         start = str((self.doc.path.parent if self.doc.path else Path.home()))
         folder = QFileDialog.getExistingDirectory(self, "Export NetBox import files into", start)
         if folder:
-            self._export(lambda: write(self.doc.plan, self.doc.catalog, Path(folder)), folder)
+            self._export(lambda progress: write(self.doc.plan, self.doc.catalog, Path(folder), progress=progress),
+                         folder, "Exporting the NetBox import files")
 
     def export_acceptance(self) -> None:
         pack = optional_function("planner.acceptance.criteria", "acceptance_pack")
@@ -295,7 +300,8 @@ class FileActions:
         start = str((self.doc.path.parent if self.doc.path else Path.home()))
         folder = QFileDialog.getExistingDirectory(self, "Export the acceptance tests into", start)
         if folder:
-            self._export(lambda: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder)
+            self._export(lambda progress: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder,
+                         "Exporting the acceptance tests", cancellable=False)
 
     def import_acceptance_results(self) -> None:
         """File > Import acceptance results: a folder of measured logs judged against the plan."""
@@ -376,10 +382,15 @@ class FileActions:
         count, ok = QInputDialog.getInt(self, "GPUs of the imported servers", f"{choice} per server:", 8, 1, 1024)
         return blocks[choice].model_copy(update={"count": count}) if ok else False
 
-    def _export(self, write, path: str) -> None:
+    def _export(self, write, path: str, title: str, cancellable: bool = True) -> None:
+        """``write(progress)`` off the GUI thread behind a progress dialog (``ui.export_runner``);
+        ``cancellable`` when the writer calls ``progress``, which stops it on Cancel."""
         try:
-            write()
+            written = run_export(self, title, write, cancellable)
         except (PlannerError, OSError) as exc:
             self.show_error("Export", str(exc))
             return
-        self.statusBar().showMessage(f"Exported {path}", 5000)
+        if written:
+            self.statusBar().showMessage(f"Exported {path}", 5000)
+        else:
+            self.statusBar().showMessage(f"Export cancelled: nothing was written ({path} is as it was)", 8000)

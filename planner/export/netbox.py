@@ -23,6 +23,7 @@ interfaces, fabric and scheduled cables), in import order.
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,7 +84,9 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     out.add("sites.csv", name=site, slug=slugify(site), status="planned",
             description=fit(plan.description, DESCRIPTION))
     location = location_rows(plan, out, site)  # rack id -> its row's or hall's location
+    out.tell("the cable schedule")  # campus-1m: 5 s, then 2 s for its optics, before the racks' rows
     schedule = build_schedule(plan, catalog)
+    out.tell("the transceivers")
     optics = end_modules(schedule, catalog)
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
     pdu = catalog.get(plan.settings.power.pdu_device)
@@ -331,16 +334,19 @@ def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: st
 
 
 def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path,
-                 options: NetBoxOptions = NetBoxOptions()) -> NetBoxExport:
+                 options: NetBoxOptions = NetBoxOptions(), *,
+                 progress: Callable[[int, int, str], None] | None = None) -> NetBoxExport:
     """Write the files into ``directory`` (created if missing, else replaced whole); SaveError if not.
 
     The files are made in a hidden sibling folder and renamed into place together, so the
-    folder holds either the previous export or this one, never a mix."""
+    folder holds either the previous export or this one, never a mix. ``progress(rows, 0,
+    what)`` is told every few thousand rows; an ``ExportCancelled`` it raises stops the
+    export with nothing written (the hidden folder is removed)."""
     target = check_export_folder(directory)
     exports: list[StreamedExport] = []
 
     def fill(staging: Path) -> None:
-        exports.append(StreamedExport(staging, options.chunk_rows))
+        exports.append(StreamedExport(staging, options.chunk_rows, progress))
         try:
             build_netbox(plan, catalog, exports[0], options)
             exports[0].finish()

@@ -13,7 +13,7 @@ import datetime as dt
 import gc
 import sys
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from openpyxl import Workbook
@@ -39,10 +39,27 @@ from planner.report.compare import Comparison
 from planner.report.model import Report
 
 
+Progress = Callable[[int, int, str], None]
+# What the workbook export tells its ``progress`` callback, step by step: the evaluation, each
+# sheet (Compare and Campus only when the workbook has them), then writing the file.
+STEPS = ("evaluating the plan", "Summary sheet", "Compare sheet", "BOM and Costs sheets", "Racks sheet",
+         "Campus sheet", "Network sheet", "Cables sheet", "Checks sheet", "Assumptions and Goodput sheets",
+         "writing the file", "checking the file")
+
+
+def _tell(progress: Progress | None, step: str) -> None:
+    """``progress(steps before this one, steps in all, "Excel workbook: <step>")``."""
+    if progress is not None:
+        progress(STEPS.index(step), len(STEPS), f"Excel workbook: {step}")
+
+
 def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
-                   *, exported: dt.datetime | None = None, comparison: Comparison | None = None) -> Workbook:
+                   *, exported: dt.datetime | None = None, comparison: Comparison | None = None,
+                   progress: Progress | None = None) -> Workbook:
     """The workbook in memory (sheets in reading order; Assumptions last). With a
-    ``comparison``, a Compare sheet follows the Summary."""
+    ``comparison``, a Compare sheet follows the Summary. ``progress(done, total, what)`` is
+    told before each step (``STEPS``) and may raise ``ExportCancelled`` to stop."""
+    _tell(progress, "evaluating the plan")
     report = report or evaluate(plan, catalog)
     cost = report.cost
     if cost is None:
@@ -51,18 +68,27 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     wb = Workbook()
     summary = wb.active
     summary.title = "Summary"
+    _tell(progress, "Summary sheet")
     write_summary(summary, plan, report, exported=exported or dt.datetime.now())
     if comparison is not None:
+        _tell(progress, "Compare sheet")
         write_compare(wb.create_sheet("Compare"), comparison)
+    _tell(progress, "BOM and Costs sheets")
     write_bom(wb, cost.bom)
     write_costs(wb, cost.result, plan.settings.costs)
+    _tell(progress, "Racks sheet")
     write_racks(wb.create_sheet("Racks"), plan, catalog, report)
     if several_halls(report):
+        _tell(progress, "Campus sheet")
         write_campus(wb.create_sheet(CAMPUS), report)
+    _tell(progress, "Network sheet")
     write_network(wb.create_sheet("Network"), report, catalog)
+    _tell(progress, "Cables sheet")
     write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog) if cost.cables_routed else None, cost.bom,
                  cost.cable_routing_limit_links)
+    _tell(progress, "Checks sheet")
     write_checks(wb.create_sheet("Checks"), report)
+    _tell(progress, "Assumptions and Goodput sheets")
     write_assumptions(wb, costs=plan.settings.costs, gpus=t.gpus, nodes=t.nodes, it_kw=t.it_power_kw,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
                       tokens_per_s=getattr(report.network, "tokens_per_s", None),
@@ -98,15 +124,19 @@ def _print_setup(ws) -> None:
 
 
 def write_workbook(plan: Plan, catalog: Catalog, path: str | Path, report: Report | None = None, *,
-                   inputs: Iterable[str | Path] = (), comparison: Comparison | None = None) -> Path:
+                   inputs: Iterable[str | Path] = (), comparison: Comparison | None = None,
+                   progress: Progress | None = None) -> Path:
     """Write the plan's workbook to ``path`` through the safe writer (checked to open before it
-    replaces anything); raise PlannerError with a one-line reason if it cannot be written."""
+    replaces anything); raise PlannerError with a one-line reason if it cannot be written.
+    ``progress(done, total, what)`` is told before each step and may raise ``ExportCancelled``:
+    nothing is written then (and an earlier file at ``path`` stays as it was)."""
     check_target(path, inputs)  # refuse a bad target before building the workbook
-    wb = build_workbook(plan, catalog, report, comparison=comparison)
-    return write_file(path, write=lambda tmp: _save(wb, tmp), inputs=inputs)
+    wb = build_workbook(plan, catalog, report, comparison=comparison, progress=progress)
+    _tell(progress, "writing the file")
+    return write_file(path, write=lambda tmp: _save(wb, tmp, progress), inputs=inputs)
 
 
-def _save(wb: Workbook, tmp: str) -> None:
+def _save(wb: Workbook, tmp: str, progress: Progress | None = None) -> None:
     """openpyxl's ``save_workbook`` with everything closed on failure too: a failed write
     (disk full) raises once, here, instead of openpyxl's zip archive and sheet writers
     trying again when garbage-collected and printing stray "Exception ignored" tracebacks."""
@@ -117,6 +147,7 @@ def _save(wb: Workbook, tmp: str) -> None:
     except OSError as exc:
         _finalize_quietly(exc)
         raise
+    _tell(progress, "checking the file")  # a cancel while writing still stops before the rename
 
 
 def _finalize_quietly(exc: BaseException) -> None:

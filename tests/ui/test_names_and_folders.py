@@ -19,7 +19,7 @@ def test_exports_default_to_the_plan_name_in_the_last_folder(window, monkeypatch
         return str(tmp_path / "out" / "chosen.xlsx"), ""
     (tmp_path / "out").mkdir()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save)
-    monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path: None)
+    monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path, *a, **k: None)
     monkeypatch.chdir(tmp_path)
 
     # the user renames the plan in the inspector (nothing selected: the plan's own fields)
