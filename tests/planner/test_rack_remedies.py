@@ -200,3 +200,16 @@ def test_check_json_gives_the_split_with_its_figures():
     over = next(f for f in findings if f["code"] == "rack.power.over_cap")
     assert over["remedy"] == {"kind": "split_rack", "label": "Split rack GPU-01: move 1 device into a new rack of its "
                               "kind", "rack": "r1", "devices": 1}
+
+
+def test_the_split_count_follows_an_edit_of_the_power_basis():
+    # split counts are kept by rack shape for the settings they were worked out under: on the
+    # nameplate basis the same 5 nodes draw 5 x 10.2 = 51.0 kW, and 3 must go (20.4 kW left)
+    from planner.plan.commands import SetSetting
+
+    h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 5)])
+    assert dict(_findings(h, "rack.power.over_cap")[0].remedy.figures)["devices"] == 1
+    h.apply(SetSetting("facility", "power_basis", "nameplate"))
+    assert dict(_findings(h, "rack.power.over_cap")[0].remedy.figures)["devices"] == 3
+    h.apply(SetSetting("facility", "power_basis", "typical"))
+    assert dict(_findings(h, "rack.power.over_cap")[0].remedy.figures)["devices"] == 1
