@@ -10,14 +10,12 @@ old file intact and raises ``PlanSaveError`` saying why.
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from planner.collector import held_off
 from planner.errors import PlannerError, describe_validation_error, quote
 from planner.plan.migrations import migrate
 from planner.plan.model import Plan, size_problem
@@ -45,24 +43,9 @@ def _too_large(origin: str, size: int) -> PlanLoadError:
     )
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector held off (as it was after) while a plan is read: the reader makes
-    hundreds of thousands of objects that live on, and each collection the allocations set
-    off walked all of them made so far. Reading campus-1m (22,582 racks, 71,642 devices; CPU
-    time, 2-core machine, 2026-12-02) took 0.79-0.87 s with it running, 0.51-0.56 s without."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def plan_from_json(text: str | bytes, origin: str = "plan") -> Plan:
     """Parse, migrate and validate a plan; raise PlanLoadError, never anything else."""
-    with collector_paused():
+    with held_off():  # (``planner.collector``)
         return _plan_from_json(text, origin)
 
 

@@ -16,6 +16,7 @@ from dataclasses import fields
 from operator import attrgetter
 from types import MappingProxyType
 
+from planner.collector import held_off
 from planner.costs.campus_tiers import hall_fabric
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import ChangeSet
@@ -65,7 +66,8 @@ class Evaluator:
             self._campus = campus_of(plan)  # a change of the buildings or halls is a full evaluation
             self._halls, self._hall_of = self._empty_halls(), {}
             self._touched = set(self._halls)
-            self._evaluate_all()
+            with held_off():  # its results all live on (``planner.collector``)
+                self._evaluate_all()
             self._rack_order = tuple(r.id for r in plan.racks)
         else:
             self.memo.note(changes)
