@@ -441,8 +441,10 @@ class VendorPack(SitePages, CampusPages):
         rows = network_rows(self.report, self.catalog)
         if not rows:
             return []
-        table = Table([Column("Item", 1.2), Column("Value", 1.4)], rows, font_pt=8.5)
-        return self._table_pages("Network summary", table, width=min(self.body.width(), 460.0))
+        # wide enough that a part's name (a transceiver, a cable) and its count stand on one line:
+        # campus-1m's cabling ran the table onto a page of its own for four rows
+        table = Table([Column("Item", 1.7), Column("Value", 1.3)], rows, font_pt=8.5)
+        return self._table_pages("Network summary", table, width=min(self.body.width(), 620.0))
 
     def _goodput_pages(self) -> list[Page]:
         rows = goodput_rows(self.report)
