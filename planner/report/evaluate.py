@@ -50,6 +50,7 @@ class Evaluator:
         self._halls = self._empty_halls()  # each hall's sums, rack by rack
         self._hall_of: dict[str, str] = {}  # rack id -> the hall its result is summed in
         self._touched: set[str] = set()  # the halls whose racks changed since the last report
+        self._hall_fabric: tuple[str | None, dict] = (None, {})  # (the fabric switch, ``hall_fabric``)
         # the totals: the halls' sums added up by a full evaluation, then kept rack by rack
         self._agg = RackSums()
         self._rack_order: tuple[str, ...] = ()
@@ -141,14 +142,20 @@ class Evaluator:
         memo.set_fields("totals", totals)
         # only the halls whose racks changed are compared: each hall's figures are kept under
         # its own sums (``planner.facility.campus_section``)
-        if [h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())]:
+        halls_changed = bool([h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())])
+        if halls_changed:
             memo.changed(("halls",))
         self._touched = set()
-        fabric = hall_fabric(self._halls, plan.settings.fabric.switch_device)  # O(halls)
-        memo.set("hall fabric", fabric)
-        memo.set("hall floor", {h: (f.racks, f.footprint_mm2) for h, f in fabric.items()})
+        # each hall's fabric switches and floor, O(halls): only after a hall's sums changed
+        # (or the fabric's switch did), not on every edit
+        switch = plan.settings.fabric.switch_device
+        if halls_changed or self._hall_fabric[0] != switch:
+            fabric = hall_fabric(self._halls, switch)
+            self._hall_fabric = (switch, fabric)
+            memo.set("hall fabric", fabric)
+            memo.set("hall floor", {h: (f.racks, f.footprint_mm2) for h, f in fabric.items()})
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
-                          hall_fabric=fabric)
+                          hall_fabric=self._hall_fabric[1])
         for s in SECTIONS:
             section, section_findings = memo.get(s.name, s.reads, s.fn, ctx)
             if section is not None:
