@@ -227,8 +227,10 @@ class FileActions:
                                               "Excel workbooks (*.xlsx)")
         if path:
             self._remember_folder(path)
+            # the document's report: the plan cannot change while the export runs (its dialog is modal)
             self._export(lambda progress: write_workbook(self.doc.plan, self.doc.catalog, Path(path),
-                                                        inputs=self._inputs(), progress=progress),
+                                                        report=self.doc.report, inputs=self._inputs(),
+                                                        progress=progress),
                          path, "Exporting the Excel workbook")
 
     def import_prices(self) -> None:
@@ -274,8 +276,8 @@ class FileActions:
         self._remember_folder(path)
         # Prices go into the pack only when "Include prices in the vendor pack" is ticked.
         options = {"with_prices": self.pack_prices_action.isChecked()} if kind == "pdf" else {}
-        self._export(lambda progress: export(self.doc.plan, self.doc.catalog, Path(path), inputs=self._inputs(),
-                                             **options),
+        self._export(lambda progress: export(self.doc.plan, self.doc.catalog, Path(path), report=self.doc.report,
+                                             inputs=self._inputs(), **options),
                      path, "Exporting the vendor pack" if kind == "pdf" else "Exporting the drawing", cancellable=False)
 
     def _inputs(self) -> list[Path]:

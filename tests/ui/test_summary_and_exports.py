@@ -57,7 +57,7 @@ def test_excel_export_calls_the_workbook_writer_when_it_exists(qtbot, monkeypatc
     calls = []
     fake = types.ModuleType("planner.export.xlsx")
     fake.__spec__ = ModuleSpec("planner.export.xlsx", None)
-    fake.write_workbook = lambda plan, cat, path, inputs=(), progress=None: calls.append((plan, cat, path))
+    fake.write_workbook = lambda plan, cat, path, report=None, inputs=(), progress=None: calls.append((plan, cat, path))
     monkeypatch.setitem(sys.modules, "planner.export.xlsx", fake)
     from ui.document import Document
     from ui.main_window import MainWindow
