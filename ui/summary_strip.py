@@ -185,6 +185,15 @@ class SummaryStrip(QWidget):
         tokens_b = work.train_tokens_b or 0.0
         budget = f"{fmt.number(tokens_b / 1000, '.3g')}T" if tokens_b >= 1000 else f"{fmt.number(tokens_b, '.3g')}B"
         failing = goodput.time_to_train_days if goodput is not None else None
+        if goodput is not None and goodput.ettr == 0:  # interruptions lose the whole day: no progress
+            self._set("time_to_train", "never", (
+                f"Never trains {budget} tokens with failures: an interruption every "
+                f"{fmt.number(goodput.mtbf_h * 60, ',.1f')} min, each losing "
+                f"{fmt.number(goodput.lost_per_interruption_min, ',.1f')} min, leaves an effective training "
+                f"time ratio (ETTR) of 0 % (Goodput chart: where it falls with scale). "
+                f"{fmt.number(days, ',.1f')} days if nothing failed."))
+            self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
+            return
         shown_days = failing if failing is not None else days
         shown = f"{fmt.number(shown_days, ',.0f' if shown_days >= 10 else ',.1f')} days"
         costs = (goodput.run_cost_usd if failing is not None else None) or work.run_cost_usd or {}

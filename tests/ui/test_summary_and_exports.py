@@ -112,6 +112,25 @@ def test_summary_shows_end_to_end_mfu_and_time_to_train(qtbot):
     assert "rent spot" in tip
 
 
+def test_a_run_that_interruptions_stall_never_trains_rather_than_showing_failure_free_days(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    plan = build_template("medium")
+    # a GPU failure each 10 GPU-days is 12.8 a day on 128 GPUs; 200 minutes lost at each is
+    # 2,560 minutes of a 1,440-minute day: no progress, however long the run
+    plan.settings.reliability = plan.settings.reliability.model_copy(
+        update={"gpu_failures_per_1000_gpu_days": 100.0, "restart_min": 200.0})
+    report = evaluate(plan, default_catalog())
+    goodput, work = report.sections["goodput"], report.workload
+    assert goodput.ettr == 0 and goodput.time_to_train_days is None and work.time_to_train_days > 0
+    strip.show_report(report)
+    assert strip.text("time_to_train") == "never"
+    assert strip.figures["time_to_train"].caption.text() == "to train 15T tokens"
+    tip = strip.figures["time_to_train"].toolTip()
+    assert "ETTR) of 0 %" in tip and f"{work.time_to_train_days:,.1f} days if nothing failed" in tip
+    assert f"each losing {goodput.lost_per_interruption_min:,.1f} min" in tip
+
+
 def test_gpu_idle_is_what_the_step_loses_and_beside_it_its_cause(qtbot):
     strip = SummaryStrip()
     qtbot.addWidget(strip)
