@@ -4,8 +4,8 @@ Links: the compute fabric (node NIC -> leaf, leaf -> spine, spine -> core, wired
 ``planner.network.fabric.size_fabric`` sizes it: rail i of a scalable unit's nodes, a
 rack-scale system's trays each a node, to that unit's leaf i, each leaf's uplinks spread over
 the spines of its pod, each spine's over the cores), the storage network (nodes' storage NICs
-and storage appliances to the storage switches, ports filled in order), and management (one
-1 GbE port per powered device to the management switches). Fabric switches take their roles
+and storage appliances to the storage switches) and management (one 1 GbE port per powered
+device to the management switches), each a device to its own hall's switches first (``_fill``). Fabric switches take their roles
 in plan order, the first placed the leaves, then the spines, then the cores: those rules are
 ``planner.network.wiring``'s, which the design of a campus shares.
 
@@ -507,21 +507,52 @@ def _compute_links(plan, catalog, router, sched, counts, switches, nodes) -> set
 
 
 def _fill(router, sched, tier, sources, switches, ports_each) -> None:
-    """Links from each (placement, port, gbps) source to the switches' ports, in order."""
+    """Links from each (placement, port, gbps) source to the switches' ports. A source takes
+    the next free port of its own hall's switches (the switches and the sources in order);
+    the sources a hall's switches cannot take, the ports left over anywhere, in switch order;
+    what is still over is unrouted. In one hall: source i to port i of the switches in turn."""
     import numpy as np
 
-    switches = np.array([router.site(p) for p in switches], dtype=np.int64)
-    routed = sources[:len(switches) * ports_each]
-    if len(sources) > len(routed):
-        sched.unrouted[tier] += len(sources) - len(routed)
-    if not routed:
+    if not sources:
         return
     site = router.site
-    s, sp = np.divmod(np.arange(len(routed), dtype=np.int64), ports_each)
-    speeds = [gbps for _, _, gbps in routed]
-    router.add_many(tier, speeds if len(set(speeds)) > 1 else speeds[:1],
-                    np.array([site(p) for p, _, _ in routed], dtype=np.int64),
-                    np.array([port for _, port, _ in routed], dtype=np.int64), switches[s], sp + 1)
+    sw_sites = np.array([site(p) for p in switches], dtype=np.int64)
+    src_sites = np.array([site(p) for p, _, _ in sources], dtype=np.int64)
+    hall = np.frombuffer(router._hall, dtype=np.int64)
+    halls = int(hall.max()) + 1
+    sw_hall, src_hall = hall[sw_sites], hall[src_sites]
+    # each hall's switches, in order, one after another: hall h's k-th is by_hall[start[h] + k]
+    by_hall = np.argsort(sw_hall, kind="stable")
+    per_hall = np.bincount(sw_hall, minlength=halls)
+    start = np.cumsum(per_hall) - per_hall
+    rank = _rank(src_hall)  # how many of its hall's sources come before it
+    local = rank < per_hall[src_hall] * ports_each
+    switch = np.full(len(sources), -1, dtype=np.int64)
+    port = np.zeros(len(sources), dtype=np.int64)
+    switch[local] = by_hall[start[src_hall[local]] + rank[local] // ports_each]
+    port[local] = rank[local] % ports_each + 1
+    # the ports left: a hall's switches filled in order, so its k-th has used
+    # min(ports, max(0, taken - k x ports)) of them
+    taken = np.bincount(src_hall[local], minlength=halls)
+    k = np.empty(len(switches), dtype=np.int64)
+    k[by_hall] = np.arange(len(switches), dtype=np.int64) - np.repeat(start, per_hall)
+    used = np.clip(taken[sw_hall] - k * ports_each, 0, ports_each)
+    free_switch = np.repeat(np.arange(len(switches), dtype=np.int64), ports_each - used)
+    free_port = (np.arange(len(free_switch), dtype=np.int64) - np.repeat(np.cumsum(ports_each - used)
+                                                                        - (ports_each - used), ports_each - used)
+                 + used[free_switch] + 1)
+    over = np.flatnonzero(~local)
+    placed = over[:len(free_switch)]
+    switch[placed], port[placed] = free_switch[:len(placed)], free_port[:len(placed)]
+    routed = switch >= 0
+    if not routed.all():
+        sched.unrouted[tier] += int(np.count_nonzero(~routed))
+    if not routed.any():
+        return
+    speeds = [gbps for (_, _, gbps), ok in zip(sources, routed) if ok]
+    router.add_many(tier, speeds if len(set(speeds)) > 1 else speeds[:1], src_sites[routed],
+                    np.array([p for _, p, _ in sources], dtype=np.int64)[routed], sw_sites[switch[routed]],
+                    port[routed])
 
 
 def _storage_links(catalog, router, sched, switches, sources_placed) -> None:

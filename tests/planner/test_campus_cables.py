@@ -265,3 +265,27 @@ def test_single_mode_optics_are_named_by_reach_class():
     # IEEE 802.3: DR to 500 m, FR to 2 km, LR to 10 km; 1 GbE on single-mode is 1000BASE-LX
     assert [optic_class("SMF", m) for m in (100, 500, 501, 2000, 2001, 10_000)] == ["DR", "DR", "FR", "FR", "LR", "LR"]
     assert optic_class("SMF", 2000, gbps=1) == "LX"
+
+
+def test_a_hall_is_wired_to_its_own_management_switch_before_another_halls():
+    """Hall A2's rack comes first, with the first management switch; hall A1 has 49 powered
+    devices and the other, 48-port, switch. Each hall's devices take their own hall's switch
+    (A1's in order, ports 1-48); only A1's 49th, past its switch, takes the port left over
+    in A2 (port 2: A2's own device has port 1)."""
+    halls = [Building(id="A", name="North", halls=[Hall(id="A1", name="Hall 1"),
+                                                    Hall(id="A2", name="Hall 2", x_m=40)])]
+    racks = [Rack(id="L", name="L", hall="A2"), Rack(id="K1", name="K1", hall="A1"), Rack(id="K2", name="K2", hall="A1")]
+    placements = ([Placement(id=f"k1-{u}", device="qm9700", rack="K1", u=u) for u in range(1, 42)]
+                  + [Placement(id=f"k2-{u}", device="qm9700", rack="K2", u=u) for u in range(1, 9)]
+                  + [Placement(id="mA", device="mgmt-1g-48", rack="K2", u=42),
+                     Placement(id="x", device="qm9700", rack="L", u=1),
+                     Placement(id="mB", device="mgmt-1g-48", rack="L", u=42)])
+    plan = Plan(name="Two halls", buildings=halls, racks=racks, placements=placements)
+    sched = build_schedule(plan, CAT)
+    links = {lk.a.device: lk for lk in sched.links if lk.tier == "management"}
+    assert len(links) == 50 and not sched.unrouted
+    a1 = [f"k1-{u}" for u in range(1, 42)] + [f"k2-{u}" for u in range(1, 9)]
+    assert [(links[d].b.device, links[d].b.port) for d in a1[:48]] == [("mA", port) for port in range(1, 49)]
+    assert {links[d].route for d in a1[:48]} <= {"in-rack", "in-row", "in-hall"}
+    assert (links["x"].b.device, links["x"].b.port, links["x"].route) == ("mB", 1, "in-rack")
+    assert (links["k2-8"].b.device, links["k2-8"].b.port, links["k2-8"].route) == ("mB", 2, "inter-hall")
