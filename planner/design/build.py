@@ -16,6 +16,7 @@ others filled, so split by part each piece would reach into that state.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,7 @@ from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import summarise_nodes
+from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.network.technologies import TECHNOLOGIES
 from planner.plan.autoplace import AutoPlace, air_limit_kw
@@ -221,19 +223,21 @@ class _Layout:
         if self.nodes:
             self._spread_for_floor(gpu_spec)
         gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
-        self.complete(gpu_racks)
-        if self.intent.campus is not None:
-            assign_halls(self.plan, self.intent.campus, self.catalog)
+        campus = self.intent.campus
+        self.complete(gpu_racks, hall_switches=campus is not None)
+        if campus is not None:
+            assign_halls(self.plan, campus, self.catalog)
             if self.intent.cdus:
                 self.hall_cdus()
-                self.management_switches()  # the halls' CDUs have management ports too
-            set_hall_rows(self.plan, self.intent.campus)
+            self.hall_switches()  # after the CDUs: they have management ports too
+            set_hall_rows(self.plan, campus)
         else:
             set_rows(self.plan)
 
-    def complete(self, gpu_racks: list[str]) -> None:
+    def complete(self, gpu_racks: list[str], *, hall_switches: bool = False) -> None:
         """Add what the placed GPU nodes need and the plan lacks: fabric switches, storage,
-        storage and management switches, CDUs (each ``need - placed``)."""
+        storage and management switches (with ``hall_switches``, left for ``hall_switches``),
+        CDUs (each ``need - placed``)."""
         i, plan, settings = self.intent, self.plan, self.plan.settings
         counts = gpu_counts(plan, self.catalog)
         if i.fabric_switches and counts:
@@ -244,23 +248,68 @@ class _Layout:
         storage = self._storage_count()
         if storage:
             self.top_up(i.storage.device, storage, i.storage_rack, "pfs-", fill=False)
-        if i.storage_switches and counts:
-            ports = self._storage_ports(counts)
-            sw = self.catalog.get(settings.fabric.storage_switch_device)
-            if sw and sw.switch and ports:
-                self.top_up(sw.id, math.ceil(ports / sw.switch.ports), self._net_spec(), "stor-sw-")
+        sw = self._storage_switch()
+        if sw is not None and not hall_switches:
+            ports = self._storage_ports(Counter(p.device for p in plan.placements))
+            self.top_up(sw.id, math.ceil(ports / sw.switch.ports), self._net_spec(), "stor-sw-")
         for extra in i.management:
             self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
         if i.cdus:
             self._cdus(gpu_racks)
-        self.management_switches()
+        if not hall_switches:
+            self.management_switches()
+
+    def _storage_switch(self) -> DeviceType | None:
+        """The storage network's switch, when the intent asks for one and there are nodes."""
+        sw = self.catalog.get(self.plan.settings.fabric.storage_switch_device)
+        ok = self.intent.storage_switches and sw is not None and sw.switch and gpu_counts(self.plan, self.catalog)
+        return sw if ok else None
+
+    def _wants_management(self) -> bool:
+        return self.intent.management_switch and sum(gpu_counts(self.plan, self.catalog).values()) > 1
 
     def management_switches(self) -> None:
         """One out-of-band port per device (BMC) but the management switches, 48 a switch."""
-        plan = self.plan
-        if self.intent.management_switch and sum(gpu_counts(plan, self.catalog).values()) > 1:
-            ports = sum(1 for p in plan.placements if p.device != "mgmt-1g-48")
-            self.top_up("mgmt-1g-48", math.ceil(ports / 48), self._net_spec(), "mgmt-")
+        if self._wants_management():
+            ports = sum(1 for p in self.plan.placements if p.device not in MANAGEMENT_SWITCHES)
+            self.top_up(MANAGEMENT_SWITCHES[0], math.ceil(ports / MANAGEMENT_PORTS), self._net_spec(), "mgmt-")
+
+    def hall_switches(self) -> None:
+        """Each hall's storage and management switches, in that hall's network racks, for the
+        hall's own ports (storage NICs; one out-of-band port per device but the management
+        switches, 48 a switch): each of those networks is wired within its hall
+        (``planner.network.cables``: a device to its own hall's switches first)."""
+        plan, storage, management = self.plan, self._storage_switch(), self._wants_management()
+        net = set(self.net)
+        for hall_id, racks in self._by_hall().items():
+            def placed() -> Counter:
+                return Counter(p.device for r in racks for p in plan.rack_members(r).values())
+
+            if storage is not None:
+                devices = placed()
+                need = math.ceil(self._storage_ports(devices) / storage.switch.ports) - devices[storage.id]
+                self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-")
+            if management:
+                devices = placed()
+                ports = sum(n for d, n in devices.items() if d not in MANAGEMENT_SWITCHES)
+                need = math.ceil(ports / MANAGEMENT_PORTS) - sum(devices[d] for d in MANAGEMENT_SWITCHES)
+                self._hall_top_up(hall_id, racks, net, MANAGEMENT_SWITCHES[0], need, "mgmt-")
+
+    def _hall_top_up(self, hall_id: str, racks: list[str], net: set[str], device: str, need: int, label: str) -> None:
+        """``need`` more ``device`` in the hall's network racks, then in new network racks of the hall."""
+        for rack_id in self.place(device, need, self._net_spec(), [r for r in racks if r in net], label):
+            plan_rack = self.plan.rack(rack_id)
+            plan_rack.hall = hall_id
+            racks.append(rack_id)
+            net.add(rack_id)
+            self.net.append(rack_id)
+
+    def _by_hall(self) -> dict[str, list[str]]:
+        """Each hall's racks, in plan order."""
+        by_hall: dict[str, list[str]] = {hall_id: [] for hall_id in self.plan.hall_ids()}
+        for r in self.plan.racks:
+            by_hall[r.hall].append(r.id)
+        return by_hall
 
     def _size_fabric(self, counts: dict[str, int]):
         """The fabric the nodes need (``plan_fabric``); when the switch cannot hold them and the
@@ -409,12 +458,17 @@ class _Layout:
             return links_gbs
         return need
 
-    def _storage_ports(self, counts: dict[str, int]) -> int:
-        ports = sum(n * sum(x.count for x in self.catalog[d].storage_nics()) for d, n in counts.items())
+    def _storage_ports(self, devices: Counter) -> int:
+        """Storage-network ports of ``devices`` (device -> placed): the GPU nodes' storage
+        NICs and the intent's storage appliances' NICs."""
         storage = self.intent.storage
-        if storage is not None:
-            placed = sum(1 for p in self.plan.placements if p.device == storage.device)
-            ports += placed * sum(n.count for n in self.catalog[storage.device].nics)
+        ports = 0
+        for device, n in devices.items():
+            d = self.catalog.get(device)
+            if d is not None and d.gpu is not None:
+                ports += n * sum(x.count for x in d.storage_nics())
+            elif storage is not None and device == storage.device:
+                ports += n * sum(x.count for x in d.nics)
         return ports
 
     def _cdus(self, gpu_racks: list[str]) -> None:
@@ -428,10 +482,7 @@ class _Layout:
         """The CDUs each hall's own heat to liquid needs beyond those in it, in CDU racks of
         that hall (a CDU's loop serves its own hall)."""
         plan, facility = self.plan, self.plan.settings.facility
-        by_hall: dict[str, list[str]] = {hall_id: [] for hall_id in plan.hall_ids()}
-        for r in plan.racks:
-            by_hall[r.hall].append(r.id)
-        for hall_id, racks in by_hall.items():
+        for hall_id, racks in self._by_hall().items():
             need = cdus_needed(*liquid_load(plan, self.catalog, racks), facility, self.catalog)
             need -= sum(1 for r in racks for p in plan.rack_members(r).values() if p.device == facility.cdu_device)
             for rack_id in self.place(facility.cdu_device, need, self.intent.cdu_rack, None, "cdu-"):

@@ -153,7 +153,7 @@ class PlanInfo(_Doc):
 
 # Size limits (README "Your work is safe"): the largest plan every view and export handles
 # within bounded memory and time. The campus-1m template (1,000,080 GPUs for the job) has
-# 22,583 racks and 71,643 devices.
+# 22,583 racks and 71,679 devices.
 MAX_RACKS = 25_000
 MAX_DEVICES = 200_000
 

@@ -20,6 +20,10 @@ def campus(catalog):
     return result.plan, evaluate(result.plan, catalog)
 
 
+def hall_of(plan, placement) -> str:
+    return plan.rack(placement.rack).hall
+
+
 def racks_named(plan, prefix: str) -> int:
     return sum(1 for r in plan.racks if r.name.startswith(prefix))
 
@@ -60,9 +64,13 @@ def test_every_rack_and_device_by_hand_within_the_plan_limits(campus):
     # Storage: the guide's 1.2 PB per 384 GPUs x 1,000,080 / 384 = 3,125.25 PB = 12,501 x 250 TB,
     # 10 to an air-cooled rack (10 x 2.4 kW = 24 kW within the 25 kW air limit): 1,251 racks
     assert counts["pfs-appliance"] == 12_501 and racks_named(plan, "STOR") == 1_251
-    # Storage network: 266,742 trays x 2 BlueField-3 + 12,501 appliances x 4 = 583,488 ports
-    # / 128 per SN5600 at 400GbE = 4,558.5 -> 4,559
-    assert counts["sn5600-400"] == 4_559
+    # Storage network, wired within each hall: a hall's 463 or 464 NVL72 x 18 trays x 2
+    # BlueField-3 and its 390, 391 or 400 appliances x 4 (39 or 40 storage racks of 10, the last
+    # rack of the plan 1) are 463 x 36 + 390 x 4 = 18,228 to 464 x 36 + 400 x 4 = 18,304 ports:
+    # over 142 x 128 = 18,176 and at most 143 x 128, so 143 SN5600 at 400GbE in each of the 32
+    # halls = 4,576 (the campus's 583,488 ports as one network would take 4,559)
+    assert counts["sn5600-400"] == 32 * 143 == 4_576
+    assert set(Counter(hall_of(plan, p) for p in plan.placements if p.device == "sn5600-400").values()) == {143}
     # Network racks of 60 kW: 7 x 8 kW Q3400 (8 would be 64 kW): ceil(37,068 / 7) = 5,296; the
     # 4 kW and 14U each leaves take the storage switches (3 kW, 2U) and the management devices
     assert racks_named(plan, "NET") == 5_296
@@ -77,9 +85,14 @@ def test_every_rack_and_device_by_hand_within_the_plan_limits(campus):
     assert 2_339_410 <= report.totals.liquid_heat_milliwatts / 1e6 <= 2_339_460
     assert report.totals.cdus == 1_171
     assert counts["cdu-row-2000"] == report.totals.cdus_placed == 1_217 == racks_named(plan, "CDU")
-    # one 1G management port per device but the management switches, 48 a switch:
-    # (14,819 + 37,068 + 12,501 + 4,559 + 16 + 1,217) = 70,180 / 48 = 1,462.08 -> 1,463
-    assert counts["mgmt-1g-48"] == 1_463
+    # one 1G management port per device but the management switches, 48 a switch, in each
+    # hall for its own devices: at least the campus's (14,819 + 37,068 + 12,501 + 4,576 + 16 +
+    # 1,217) = 70,197 / 48 = 1,462.4 -> 1,463, and at most one more in each of the 32 halls
+    halls = Counter(hall_of(plan, p) for p in plan.placements)
+    mgmt = Counter(hall_of(plan, p) for p in plan.placements if p.device == "mgmt-1g-48")
+    assert all(mgmt[h] == math.ceil((n - mgmt[h]) / 48) for h, n in halls.items())
+    assert len(plan.placements) - counts["mgmt-1g-48"] == 70_197
+    assert 1_463 <= counts["mgmt-1g-48"] <= 1_463 + 32
     assert len(plan.racks) == 14_819 + 5_296 + 1_251 + 1_217 == 22_583
     assert len(plan.racks) <= MAX_RACKS and len(plan.placements) <= MAX_DEVICES
 
