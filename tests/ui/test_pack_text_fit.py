@@ -82,7 +82,7 @@ def test_frontier_pack_groups_identical_racks_into_types_within_80_pages(tmp_pat
     first = sorted(held[plan.racks[0].id])
     full = sum(1 for r in plan.racks if sorted(held.get(r.id, [])) == first)
     assert full > 100 and f"Type A × {full:,}" in texts
-    assert f"GPU-01 … GPU-{full}" in texts
+    assert f"GPU-01\u00a0…\u00a0GPU-{full}" in texts  # a run kept on one line
     # 12,500 nodes at 7.0 kW typical (hgx-h100-8, the planning guide's figure) plus the fabric: over 87.5 MW, written in MW.
     assert any(t.endswith(" MW") for t in texts) and not any("102,69" in t for t in texts)
     # The cover's description (longer than the cover holds) is cut after a whole word, never mid-word.

@@ -346,13 +346,14 @@ class VendorPack(SitePages, CampusPages):
         return self._table_pages("Power and cooling per rack type", table, intro)
 
     def _index_pages(self) -> list[Page]:
-        rows = []
-        for t in self.types:
-            for first, last, n in t.runs():
-                rows.append([f"Type {t.letter}", first if n == 1 else f"{first} … {last}", f"{n:,}"])
-        table = Table([Column("Rack type", 0.8), Column("Racks", 2.4), Column("Count", 0.6, "right")],
+        # a row a type, its runs of racks next to each other in the plan joined (a campus's
+        # halls each hold their share of a type, so its runs are many: campus-1m about 400), a
+        # run never broken over two lines
+        rows = [[f"Type {t.letter}", t.describe_racks().replace(" … ", "\u00a0…\u00a0"), f"{len(t.racks):,}"]
+                for t in self.types]
+        table = Table([Column("Rack type", 0.6), Column("Racks", 5.2), Column("Count", 0.6, "right")],
                       rows, font_pt=7.5)
-        return self._table_pages("Rack index", table, width=min(self.body.width(), 420.0))
+        return self._table_pages("Rack index", table)
 
     # -- tables -----------------------------------------------------------------------
     def _table_pages(self, title: str, table: Table, intro: str = "", width: float | None = None) -> list[Page]:
