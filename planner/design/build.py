@@ -518,7 +518,7 @@ class _Layout:
               max_per_rack: int | None = None) -> list[str]:
         if count <= 0:
             return []
-        before = {r.id for r in self.plan.racks}
+        before = len(self.plan.racks)  # auto-place adds its racks at the end
         command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix,
                             new_rack_fields=self.rack_fields(spec), label_prefix=label, max_per_rack=max_per_rack)
         try:
@@ -526,7 +526,7 @@ class _Layout:
             self.done.append(command)
         except CommandError as exc:
             raise DesignError(f"rack_kw / racks: {exc}") from None
-        return [r.id for r in self.plan.racks if r.id not in before]
+        return [r.id for r in self.plan.racks[before:]]
 
 
 def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
