@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from planner.goodput.section import duration_text
 from planner.report.model import Report
 from ui import fmt
 from ui.flow_layout import FlowLayout
@@ -188,8 +189,8 @@ class SummaryStrip(QWidget):
         if goodput is not None and goodput.ettr == 0:  # interruptions lose the whole day: no progress
             self._set("time_to_train", "never", (
                 f"Never trains {budget} tokens with failures: an interruption every "
-                f"{fmt.number(goodput.mtbf_h * 60, ',.1f')} min, each losing "
-                f"{fmt.number(goodput.lost_per_interruption_min, ',.1f')} min, leaves an effective training "
+                f"{duration_text(goodput.mtbf_h * 3600)}, each losing "
+                f"{duration_text(goodput.lost_per_interruption_min * 60)}, leaves an effective training "
                 f"time ratio (ETTR) of 0 % (Goodput chart: where it falls with scale). "
                 f"{fmt.number(days, ',.1f')} days if nothing failed."))
             self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
@@ -203,7 +204,7 @@ class SummaryStrip(QWidget):
         else:
             head = (f"Days to train {budget} tokens: {fmt.number(failing, ',.1f')} with failures (ETTR "
                     f"{fmt.number(100 * goodput.ettr, '.1f')} %, an interruption every "
-                    f"{fmt.number(goodput.mtbf_h, ',.1f')} h), {fmt.number(days, ',.1f')} if nothing failed")
+                    f"{duration_text(goodput.mtbf_h * 3600)}), {fmt.number(days, ',.1f')} if nothing failed")
         self._set("time_to_train", shown, head + ("\nThe run's cost" + (" with failures" if failing is not None else "")
                                                  + ":\n" + "\n".join(lines) if lines else ""))
         self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")

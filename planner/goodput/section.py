@@ -169,10 +169,20 @@ def _ettr_findings(rel, ratio: float, mtbf: float | None, interval_s: float | No
                    lost_s: float) -> list[Finding]:
     if ratio >= rel.min_ettr:
         return []
-    at = f"an interruption every {mtbf:,.1f} h" if mtbf else "no interruptions"
-    every = f", checkpoints every {interval_s / 60:,.1f} min" if interval_s else ""
+    at = f"an interruption every {duration_text(mtbf * 3600)}" if mtbf else "no interruptions"
+    every = f", checkpoints every {duration_text(interval_s)}" if interval_s else ""
     return [Finding(
         "warning", "goodput.ettr.low",
         f"Effective training time ratio {ratio:.1%} is below {rel.min_ettr:.0%} ({at}{every}, "
-        f"{lost_s / 60:,.1f} min restart and re-load each): use asynchronous checkpoints, a faster storage "
+        f"{duration_text(lost_s)} restart and re-load each): use asynchronous checkpoints, a faster storage "
         "tier, hot spares to cut the restart, or fewer parts that fail")]
+
+
+def duration_text(seconds: float) -> str:
+    """A duration in the unit that reads: "2.8 s", "3.7 min", "10.0 h" (a million GPUs are
+    interrupted every few minutes and checkpoint every few seconds)."""
+    if seconds < 60:
+        return f"{seconds:,.1f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:,.1f} min"
+    return f"{seconds / 3600:,.1f} h"

@@ -104,6 +104,11 @@ def test_it_opens_with_no_error_and_only_the_goodput_warning_it_states(campus):
     # true of one synchronous job of a million GPUs, and the description says so
     assert [f.code for f in report.findings if f.severity == "warning"] == ["goodput.ettr.low"]
     assert "effective training time ratio is near 0" in plan.description
+    # in units that read: 394.0 interruptions a day are one every 1,440 / 394.0 = 3.65 min;
+    # Young's interval for them, 0.047 min, is 2.8 s
+    warning = next(f for f in report.findings if f.code == "goodput.ettr.low")
+    assert report.sections["goodput"]["interruptions_per_day"] == pytest.approx(394.0, abs=0.05)
+    assert "an interruption every 3.7 min, checkpoints every 2.8 s, 10.0 min restart" in warning.message
 
 
 def test_it_opens_as_four_buildings_of_eight_halls_each_with_its_share(campus, tmp_path, catalog):

@@ -134,6 +134,8 @@ def test_findings_short_interval_low_ettr_and_spares_short_carry_figures_and_rem
     assert g["mtbf_h"] == pytest.approx(1.0)
     low = codes["goodput.ettr.low"]
     assert "below 90%" in low.message and "asynchronous checkpoints" in low.message
+    # each duration in the unit that reads: an hour, the 200.8 s interval, the 10 min restart
+    assert "an interruption every 1.0 h, checkpoints every 3.3 min" in low.message
     assert "goodput.checkpoint.interval_short" not in codes
     # 24 node failures a day x 3-day repair = 72 nodes down at once, no spare kept
     short = codes["goodput.spares.short"]

@@ -128,7 +128,10 @@ def test_a_run_that_interruptions_stall_never_trains_rather_than_showing_failure
     assert strip.figures["time_to_train"].caption.text() == "to train 15T tokens"
     tip = strip.figures["time_to_train"].toolTip()
     assert "ETTR) of 0 %" in tip and f"{work.time_to_train_days:,.1f} days if nothing failed" in tip
-    assert f"each losing {goodput.lost_per_interruption_min:,.1f} min" in tip
+    # about 12.8 interruptions a day on 128 GPUs (the other parts add a few), each losing the
+    # 200-minute restart and the half interval's work: every 1.9 h, 3.9 h lost at each
+    assert 12.8 < goodput.interruptions_per_day < 13.2 and 200 < goodput.lost_per_interruption_min < 240
+    assert "an interruption every 1.9 h, each losing 3.9 h" in tip
 
 
 def test_gpu_idle_is_what_the_step_loses_and_beside_it_its_cause(qtbot):

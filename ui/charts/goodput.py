@@ -8,6 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from planner.goodput.section import duration_text
 from planner.report import palette
 from planner.report.palette import LOAD_HIGH
 from ui.charts import theme
@@ -120,7 +121,7 @@ class GoodputChart(ChartView):
                                       y=[np.log10(p.goodput_tokens_per_s)] if ok else [])
             lines = [f"This plan: {p.gpus:,} GPUs"]
             if g.mtbf_h:
-                lines += [f"ETTR {100 * p.ettr:.1f}%", f"an interruption every {g.mtbf_h:,.1f} h"]
+                lines += [f"ETTR {100 * p.ettr:.1f}%", f"an interruption every {duration_text(g.mtbf_h * 3600)}"]
             self.plan_label.setText(", ".join(lines))
             self.plan_label.setAnchor((1.02, -0.3) if p.ettr > 0.5 else (1.02, 1.3))  # inside the plot
             self.plan_label.setPos(np.log10(p.gpus), 100 * p.ettr)
