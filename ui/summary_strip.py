@@ -186,11 +186,13 @@ class SummaryStrip(QWidget):
         tokens_b = work.train_tokens_b or 0.0
         budget = f"{fmt.number(tokens_b / 1000, '.3g')}T" if tokens_b >= 1000 else f"{fmt.number(tokens_b, '.3g')}B"
         failing = goodput.time_to_train_days if goodput is not None else None
-        if goodput is not None and goodput.ettr == 0:  # interruptions lose the whole day: no progress
+        every = (f"an interruption every {duration_text(goodput.mtbf_h * 3600)}"
+                 if goodput is not None and goodput.mtbf_h else "no interruptions")
+        if goodput is not None and goodput.ettr is not None and failing is None:
+            # the goodput model ran and gives no time: interruptions lose the whole day
             self._set("time_to_train", "never", (
-                f"Never trains {budget} tokens with failures: an interruption every "
-                f"{duration_text(goodput.mtbf_h * 3600)}, each losing "
-                f"{duration_text(goodput.lost_per_interruption_min * 60)}, leaves an effective training "
+                f"Never trains {budget} tokens with failures: {every}, each losing "
+                f"{duration_text((goodput.lost_per_interruption_min or 0) * 60)}, leaves an effective training "
                 f"time ratio (ETTR) of 0 % (Goodput chart: where it falls with scale). "
                 f"{fmt.number(days, ',.1f')} days if nothing failed."))
             self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
@@ -203,8 +205,8 @@ class SummaryStrip(QWidget):
             head = f"Days to train {budget} tokens at this plan's throughput"
         else:
             head = (f"Days to train {budget} tokens: {fmt.number(failing, ',.1f')} with failures (ETTR "
-                    f"{fmt.number(100 * goodput.ettr, '.1f')} %, an interruption every "
-                    f"{duration_text(goodput.mtbf_h * 3600)}), {fmt.number(days, ',.1f')} if nothing failed")
+                    f"{fmt.number(100 * goodput.ettr, '.1f')} %, {every}), {fmt.number(days, ',.1f')} if nothing "
+                    "failed")
         self._set("time_to_train", shown, head + ("\nThe run's cost" + (" with failures" if failing is not None else "")
                                                  + ":\n" + "\n".join(lines) if lines else ""))
         self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")

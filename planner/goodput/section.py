@@ -181,8 +181,8 @@ def _ettr_findings(rel, ratio: float, mtbf: float | None, interval_s: float | No
 def duration_text(seconds: float) -> str:
     """A duration in the unit that reads: "2.8 s", "3.7 min", "10.0 h" (a million GPUs are
     interrupted every few minutes and checkpoint every few seconds)."""
-    if seconds < 60:
+    if round(seconds, 1) < 60:  # the unit after rounding: 59.96 s is "1.0 min", not "60.0 s"
         return f"{seconds:,.1f} s"
-    if seconds < 3600:
+    if round(seconds / 60, 1) < 60:
         return f"{seconds / 60:,.1f} min"
     return f"{seconds / 3600:,.1f} h"

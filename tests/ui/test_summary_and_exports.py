@@ -134,6 +134,22 @@ def test_a_run_that_interruptions_stall_never_trains_rather_than_showing_failure
     assert "an interruption every 1.9 h, each losing 3.9 h" in tip
 
 
+def test_a_plan_whose_parts_never_fail_trains_in_the_failure_free_days(qtbot):
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    plan = build_template("medium")
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={
+        "gpu_failures_per_1000_gpu_days": 0.0, "node_failures_per_1000_node_days": 0.0,
+        "switch_failures_per_1000_switch_days": 0.0, "link_failures_per_1000_link_days": 0.0,
+        "software_failures_per_1000_node_days": 0.0})
+    report = evaluate(plan, default_catalog())
+    goodput, work = report.sections["goodput"], report.workload
+    assert goodput.mtbf_h is None and goodput.ettr == 1.0  # nothing fails: no time lost
+    strip.show_report(report)
+    assert strip.text("time_to_train") == f"{work.time_to_train_days:,.0f} days"
+    assert "no interruptions" in strip.figures["time_to_train"].toolTip()
+
+
 def test_gpu_idle_is_what_the_step_loses_and_beside_it_its_cause(qtbot):
     strip = SummaryStrip()
     qtbot.addWidget(strip)
