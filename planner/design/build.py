@@ -32,12 +32,13 @@ from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import summarise_nodes
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES
-from planner.network.fabric import FabricSizingError, plan_fabric
+from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import TECHNOLOGIES
+from planner.network.wiring import placed_devices
 from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
-from planner.plan.model import Plan, Rack
+from planner.plan.model import Placement, Plan, Rack
 from planner.settings import Settings
 from planner.workload.models import model_shape
 
@@ -217,6 +218,7 @@ class _Layout:
         self.findings: list[Finding] = []
         self.done: list[AutoPlace] = []  # in order, for undo
         self.changes = ChangeSet()
+        self.fabric_size: FabricSize | None = None  # the compute fabric, once sized
 
     def build(self) -> None:
         gpu_spec = self._gpu_spec()
@@ -245,19 +247,30 @@ class _Layout:
             if size is not None:
                 sw = settings.fabric.switch_device
                 self.top_up(sw, size.switches, self._net_spec(), switch_label(self.catalog, sw))
+                self.fabric_size = size
         storage = self._storage_count()
         if storage:
             self.top_up(i.storage.device, storage, i.storage_rack, "pfs-", fill=False)
         sw = self._storage_switch()
         if sw is not None and not hall_switches:
             ports = self._storage_ports(Counter(p.device for p in plan.placements))
-            self.top_up(sw.id, math.ceil(ports / sw.switch.ports), self._net_spec(), "stor-sw-")
+            # on the fabric's own model (an Ethernet fabric of one switch) they come on top of its switches
+            fabric = len(self._fabric_switches()) if sw.id == settings.fabric.switch_device else 0
+            self.top_up(sw.id, math.ceil(ports / sw.switch.ports) + fabric, self._net_spec(), "stor-sw-")
         for extra in i.management:
             self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
         if i.cdus:
             self._cdus(gpu_racks)
         if not hall_switches:
             self.management_switches()
+
+    def _fabric_switches(self) -> list[Placement]:
+        """The compute fabric's switches that take its roles: the first it needs, in plan order
+        (``planner.network.wiring``)."""
+        if self.fabric_size is None:
+            return []
+        device = self.plan.settings.fabric.switch_device
+        return [p for p, d in placed_devices(self.plan, self.catalog) if d.id == device][:self.fabric_size.switches]
 
     def _storage_switch(self) -> DeviceType | None:
         """The storage network's switch, when the intent asks for one and there are nodes."""
@@ -280,6 +293,10 @@ class _Layout:
         switches, 48 a switch): each of those networks is wired within its hall
         (``planner.network.cables``: a device to its own hall's switches first)."""
         plan, storage, management = self.plan, self._storage_switch(), self._wants_management()
+        # storage switches of the fabric's own model: those past the fabric's are the storage
+        # network's, so they stand in racks of their own after the fabric's (roles go by plan order)
+        shared = storage is not None and storage.id == plan.settings.fabric.switch_device
+        fabric = Counter(plan.rack(p.rack).hall for p in self._fabric_switches()) if shared else Counter()
         net = set(self.net)
         for hall_id, racks in self._by_hall().items():
             def placed() -> Counter:
@@ -287,17 +304,21 @@ class _Layout:
 
             if storage is not None:
                 devices = placed()
-                need = math.ceil(self._storage_ports(devices) / storage.switch.ports) - devices[storage.id]
-                self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-")
+                need = (math.ceil(self._storage_ports(devices) / storage.switch.ports)
+                        - (devices[storage.id] - fabric[hall_id]))
+                self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-", fill=not shared)
             if management:
                 devices = placed()
                 ports = sum(n for d, n in devices.items() if d not in MANAGEMENT_SWITCHES)
                 need = math.ceil(ports / MANAGEMENT_PORTS) - sum(devices[d] for d in MANAGEMENT_SWITCHES)
                 self._hall_top_up(hall_id, racks, net, MANAGEMENT_SWITCHES[0], need, "mgmt-")
 
-    def _hall_top_up(self, hall_id: str, racks: list[str], net: set[str], device: str, need: int, label: str) -> None:
-        """``need`` more ``device`` in the hall's network racks, then in new network racks of the hall."""
-        for rack_id in self.place(device, need, self._net_spec(), [r for r in racks if r in net], label):
+    def _hall_top_up(self, hall_id: str, racks: list[str], net: set[str], device: str, need: int, label: str,
+                     *, fill: bool = True) -> None:
+        """``need`` more ``device`` in the hall's network racks (with ``fill``), then in new
+        network racks of the hall."""
+        for rack_id in self.place(device, need, self._net_spec(), [r for r in racks if r in net] if fill else None,
+                                  label):
             plan_rack = self.plan.rack(rack_id)
             plan_rack.hall = hall_id
             racks.append(rack_id)

@@ -556,9 +556,9 @@ def _fill(router, sched, tier, sources, switches, ports_each) -> None:
 
 
 def _storage_links(catalog, router, sched, switches, sources_placed) -> None:
-    if not switches:
-        return
-    sw = catalog[switches[0].device].switch
+    """The storage NICs' links; with storage appliances but no storage switch placed, every
+    one unrouted (nodes alone, with no storage, have no storage network to wire)."""
+    sw = catalog[switches[0].device].switch if switches else None
     sources = []
     for p in sources_placed:
         d = catalog[p.device]
@@ -567,7 +567,11 @@ def _storage_links(catalog, router, sched, switches, sources_placed) -> None:
         for nic in nics:
             for _ in range(nic.count):
                 port += 1
-                sources.append((p, port, min(nic.gbps, sw.gbps_per_port)))
+                sources.append((p, port, min(nic.gbps, sw.gbps_per_port) if sw else nic.gbps))
+    if sw is None:
+        if any(catalog[p.device].category == "storage" for p in sources_placed):
+            sched.unrouted["storage"] += len(sources)
+        return
     _fill(router, sched, "storage", sources, switches, sw.ports)
 
 

@@ -86,3 +86,44 @@ def test_templates_size_storage_to_the_rule(name, nodes, appliances):
     assert s["write_gbs_per_node_all_writing"] >= 10
     assert not [f for f in report.findings if f.code.startswith("storage.")]
     assert f"{appliances} parallel-filesystem appliances" in build_template(name).description
+
+
+def test_an_ethernet_fabric_of_the_storage_switchs_own_model_still_gets_storage_switches():
+    """Spectrum-X: the fabric and the storage network are both SN5600 at 400GbE. 64 DGX H100
+    x 8 NICs = 512 fabric ports: 8 leaves of 64 down, 4 spines = 12 switches. Storage: 64 x 2
+    storage NICs + 26 appliances x 4 = 232 ports / 128 = 2 more SN5600 beyond the fabric's
+    (there were none: the fabric's 12 were counted as the storage network's)."""
+    from collections import Counter
+
+    from planner.design.build import design
+    from planner.design.intent import CampusSpec, Intent
+    from planner.network.cables import build_schedule
+
+    plan = design(Intent(system="dgx-h100", nodes=64, fabric="spx400"), CAT).plan
+    assert plan.settings.fabric.switch_device == plan.settings.fabric.storage_switch_device == "sn5600-400"
+    counts = Counter(p.device for p in plan.placements)
+    assert counts["pfs-appliance"] == 26 and counts["sn5600-400"] == 12 + 2
+    sched = build_schedule(plan, CAT)
+    assert sched.totals()["by_network"]["storage"] == 64 * 2 + 26 * 4 == 232 and not sched.unrouted
+    # on a campus of 4 halls each hall has its own storage switch, in a rack after the fabric's
+    # (whose 12 keep their roles: the leaves and spines are the first 12 in plan order)
+    plan = design(Intent(system="dgx-h100", nodes=64, fabric="spx400",
+                         campus=CampusSpec(buildings=2, halls_per_building=2)), CAT).plan
+    assert Counter(p.device for p in plan.placements)["sn5600-400"] == 12 + 4
+    sched = build_schedule(plan, CAT)
+    storage = [lk for lk in sched.links if lk.tier == "storage"]
+    assert len(storage) == 232 and {lk.route for lk in storage} <= {"in-rack", "in-row", "in-hall"}
+
+
+def test_storage_nics_without_a_storage_switch_are_unrouted_not_left_out():
+    plan = build_template("medium")
+    storage_switch = plan.settings.fabric.storage_switch_device
+    from planner.network.cables import build_schedule
+
+    History(plan, CAT).apply(RemoveDevices([p.id for p in plan.placements if p.device == storage_switch]))
+    sched = build_schedule(plan, CAT)
+    # medium: 16 HGX H100 x 2 storage NICs, and its appliances' NICs, have nowhere to go
+    nics = sum(sum(n.count for n in (CAT[p.device].storage_nics() if CAT[p.device].category != "storage"
+                                     else CAT[p.device].nics))
+               for p in plan.placements)
+    assert nics >= 32 and sched.unrouted == {"storage": nics}
