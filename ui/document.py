@@ -113,6 +113,7 @@ class Document(QObject):
         self.plan = plan
         self.history = History(plan, catalog)
         self.path: Path | None = Path(path) if path else None
+        self._unsaved_work = False  # ``replace``
         # A big plan just read is frozen at once, garbage and all, so that neither its first
         # evaluation nor the views built next set off collections that walk it: on campus-1m
         # these and the collection before freezing took 0.45 s of the 2.5-3 s to the first
@@ -160,8 +161,11 @@ class Document(QObject):
             self._idle.start()  # again: from this edit on (``IDLE_COLLECT_MS``)
 
     # -- whole documents ----------------------------------------------------------------
-    def replace(self, plan: Plan, path: Path | None) -> None:
-        """Show another plan (new or opened): fresh evaluation, empty undo history."""
+    def replace(self, plan: Plan, path: Path | None, *, unsaved_work: bool = False) -> None:
+        """Show another plan (new or opened): fresh evaluation, empty undo history.
+        ``unsaved_work``: a plan the user made (designed, imported) that is on no disk yet, so
+        it counts as modified until saved, and closing it asks first."""
+        self._unsaved_work = unsaved_work
         if self._frozen:
             gc.unfreeze()  # the plan shown so far may go
         self.plan = plan
@@ -190,6 +194,7 @@ class Document(QObject):
         if target is None:
             raise ValueError("no file name to save to")
         save_plan(self.plan, target)
+        self._unsaved_work = False
         self.undo_stack.setClean()
         self._set_path(target)
 
@@ -203,4 +208,4 @@ class Document(QObject):
 
     @property
     def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        return self._unsaved_work or not self.undo_stack.isClean()

@@ -112,7 +112,7 @@ class FileActions:
             return
         dialog = NewPlanDialog(self.doc.catalog, self)
         if dialog.exec() and dialog.design is not None:
-            self.show_plan(dialog.design.plan)
+            self.show_plan(dialog.design.plan, unsaved_work=True)
 
     def new_plan(self, template: str) -> None:
         try:
@@ -122,9 +122,10 @@ class FileActions:
             return
         self.show_plan(plan)
 
-    def show_plan(self, plan) -> None:
-        """A new plan in the window: no file, no history."""
-        self.doc.replace(plan, None)
+    def show_plan(self, plan, *, unsaved_work: bool = False) -> None:
+        """A new plan in the window: no file, no history (``unsaved_work``: one the user made,
+        a design or an import, which closing asks to save: ``Document.replace``)."""
+        self.doc.replace(plan, None, unsaved_work=unsaved_work)
         self.plan_guard.take(None)
         self.view.zoom_to_rack_height()
 

@@ -50,7 +50,7 @@ class NetBoxImportActions:
             self.palette_panel.set_catalog(self.doc.catalog)
             lines.append(f"{len(result.new_types)} device types saved in {Path(target).name}: start with "
                          f"--catalog {target} to open this plan again")
-        self.show_plan(result.plan)
+        self.show_plan(result.plan, unsaved_work=True)
         report = "\n".join(lines)
         QMessageBox.information(self, TITLE, f"Imported {folder.name} as a new plan (not saved yet).\n\n{report}")
         self.statusBar().showMessage(f"Imported {result.plan.name} from NetBox: not saved yet", 8000)

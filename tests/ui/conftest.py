@@ -32,6 +32,12 @@ def catalog():
     return default_catalog()
 
 
+def _discard(w) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
+    w.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
+
+
 @pytest.fixture
 def window(qtbot, catalog):
     from ui.app import ensure_application
@@ -40,8 +46,8 @@ def window(qtbot, catalog):
 
     ensure_application()
     w = MainWindow(Document(build_template("medium", catalog=catalog), catalog))
-    # no unsaved-changes prompt when pytest-qt closes the window
-    qtbot.addWidget(w, before_close_func=lambda w: w.doc.undo_stack.setClean())
+    # no unsaved-changes prompt when pytest-qt closes the window: the user discards
+    qtbot.addWidget(w, before_close_func=_discard)
     w.resize(1500, 950)
     w.show()
     w.view.resetTransform()

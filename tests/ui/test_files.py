@@ -175,3 +175,33 @@ def _run_smoke_args(args, tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(tmp_path)}
     return subprocess.run([sys.executable, "-m", "cluster_planner", *args, "--smoke"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
+
+
+def test_a_designed_plan_on_no_disk_asks_before_closing_until_saved(window, monkeypatch, tmp_path):
+    """File > New plan…: the design exists nowhere but in the window, so it is unsaved work
+    (the title's [*] marker on) and closing asks; once saved, it closes without asking."""
+    from types import SimpleNamespace
+
+    import ui.file_actions
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    made = design(Intent(system="dgx-b200", gpus=1024), window.doc.catalog)
+
+    class Dialog:
+        def __init__(self, *args, **kwargs):
+            self.design = SimpleNamespace(plan=made.plan)
+
+        def exec(self):
+            return True
+
+    monkeypatch.setattr(ui.file_actions, "NewPlanDialog", Dialog)
+    window.new_from_template()
+    assert window.doc.plan is made.plan and window.doc.path is None
+    assert window.isWindowModified() is True
+    asked = []
+    monkeypatch.setattr(window, "ask_unsaved", lambda: asked.append(1) or QMessageBox.StandardButton.Cancel)
+    assert window.close() is False and asked == [1]
+    assert window._save_to(tmp_path / "b200.json")
+    assert window.isWindowModified() is False
+    assert window.close() is True and asked == [1]

@@ -45,10 +45,13 @@ def test_unmapped_devices_are_reported_and_a_bad_folder_is_named(window, monkeyp
 
     (site / "racks.csv").unlink()
     before = window.doc.plan
+    # the import is unsaved work: another import asks first, and the user discards it
+    asked = []
+    monkeypatch.setattr(window, "ask_unsaved", lambda: asked.append(1) or QMessageBox.StandardButton.Discard)
     errors = []
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))
     window.import_netbox_action.trigger()
-    assert "racks.csv: missing" in errors[0]
+    assert asked == [1] and "racks.csv: missing" in errors[0]
     assert window.doc.plan is before  # the open plan stays
 
 
