@@ -172,6 +172,15 @@ def _open_app(argv: list[str], frontends: Frontends) -> int:
     return int(frontends.open_app(argv) or 0)
 
 
+def aligned(rows: list[list[str]], aligns: str, indent: str = "") -> list[str]:
+    """Rows of cells as lines: column i to the left ("l") or right ("r") as ``aligns[i]``
+    says, each as wide as its widest cell, two spaces apart, so no two figures run together
+    however large ("4,671,210" cables and "125,881,200" m)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(aligns))]
+    return [(indent + "  ".join(cell.ljust(w) if a == "l" else cell.rjust(w)
+                                for cell, w, a in zip(row, widths, aligns))).rstrip() for row in rows]
+
+
 def print_json(data: object) -> None:
     """Print ``data`` as strict JSON: NaN or infinity is refused (one line, exit 2), never
     printed as the non-JSON tokens ``NaN``/``Infinity``."""

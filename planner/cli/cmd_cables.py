@@ -6,7 +6,7 @@ import json
 
 from collections import Counter
 
-from planner.cli import load_catalog_arg
+from planner.cli import aligned, load_catalog_arg
 from planner.costs.bom import parts_bill
 from planner.costs.parts import schedule_lines
 from planner.network.cables import build_schedule
@@ -50,10 +50,9 @@ def schedule_parts(plan, catalog, sched) -> dict[str, dict[str, int]]:
 
 def render_text(name: str, sched, parts: dict | None = None, catalog=None) -> str:
     t = sched.totals()
-    lines = [f"{name}: {t['links']:,} cables, {t['length_m']:,.0f} m ({t['inter_rack']:,} between racks)", "",
-             f"{'medium':<8}{'cables':>9}{'metres':>10}"]
-    for medium, v in sorted(t["by_medium"].items()):
-        lines.append(f"{medium:<8}{v['count']:>9,}{v['length_m']:>10,.0f}")
+    lines = [f"{name}: {t['links']:,} cables, {t['length_m']:,.0f} m ({t['inter_rack']:,} between racks)", ""]
+    lines += aligned([["medium", "cables", "metres"]] + [[medium, f"{v['count']:,}", f"{v['length_m']:,.0f}"]
+                                                         for medium, v in sorted(t["by_medium"].items())], "lrr")
     lines += ["", "By network: " + ", ".join(f"{k} {v:,}" for k, v in t["by_network"].items()),
               "By route: " + ", ".join(f"{k} {v['count']:,}" for k, v in t["by_route"].items() if v["count"]), "",
               f"{'part':<50}{'qty':>8}"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from planner.cli import load_catalog_arg, print_json
+from planner.cli import aligned, load_catalog_arg, print_json
 from planner.remedies.fix import no_fix_reason
 from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
@@ -70,7 +70,8 @@ def render_text(report: Report, catalog=None) -> str:
             lines.append(f"  {label:<50} {text}")
     findings = report.findings
     counts = report.counts_by_severity()
-    lines += ["", f"Findings: {counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"]
+    lines += ["", "Findings: " + ", ".join(f"{counts[k]:,} {k}{'s' if counts[k] != 1 and k != 'info' else ''}"
+                                            for k in ("error", "warning", "info"))]
     for f in findings:
         lines.append(f"  {SEVERITY_MARK[f.severity]} {f.code:<30} {f.message}")
         if f.severity != "info":  # errors and warnings say what would mend them, or that nothing will
@@ -85,23 +86,22 @@ def campus_lines(report: Report) -> list[str]:
     halls = getattr(facility, "halls", ())
     if len(halls) < 2:
         return []
-    lines = ["", f"Campus: {len(facility.buildings)} building{'s' if len(facility.buildings) != 1 else ''}, "
-             f"{len(halls)} halls",
-             f"  {'building / hall':<24}{'racks':>7}{'GPUs':>9}{'IT typical':>13}{'IT nameplate':>14}"
-             f"{'water':>14}  plant / limit"]
+    head = ["", f"Campus: {len(facility.buildings)} building{'s' if len(facility.buildings) != 1 else ''}, "
+            f"{len(halls)} halls"]
+    rows = [["building / hall", "racks", "GPUs", "IT typical", "IT nameplate", "water", "plant / limit"]]
 
-    def line(name: str, f, note: str) -> str:
-        return (f"  {name[:23]:<24}{f.racks:>7,}{f.gpus:>9,}{kw(f.it_power_typical_kw):>13}"
-                f"{kw(f.it_power_nameplate_kw):>14}{text(f.water_l_min, 'l/min'):>14}  {note}".rstrip())
+    def row(name: str, f, note: str) -> list[str]:
+        return [name, f"{f.racks:,}", f"{f.gpus:,}", kw(f.it_power_typical_kw), kw(f.it_power_nameplate_kw),
+                text(f.water_l_min, "l/min"), note]
 
     for b in facility.buildings:
         feed = f" of {kw(b.utility_feed_kw)} feed" if b.utility_feed_kw is not None else ""
         trafos = (f", {b.transformer_units} x {b.transformer_unit_kva:,g} kVA transformers"
                   if b.transformer_unit_kva else "")
-        lines.append(line(b.name, b, f"design {kw(b.facility_power_kw)}{feed}; UPS {b.ups_units} x "
-                                     f"{kw(b.ups_unit_kw)}, generators {b.generator_units} x "
-                                     f"{kw(b.generator_unit_kw)}{trafos}"))
+        rows.append(row(b.name, b, f"design {kw(b.facility_power_kw)}{feed}; UPS {b.ups_units} x "
+                                   f"{kw(b.ups_unit_kw)}, generators {b.generator_units} x "
+                                   f"{kw(b.generator_unit_kw)}{trafos}"))
         for h in (h for h in halls if h.building == b.id):
             limit = f"limit {kw(h.power_limit_kw)} ({report.power_basis})" if h.power_limit_kw is not None else ""
-            lines.append(line("  " + h.name, h, limit))
-    return lines
+            rows.append(row("  " + h.name, h, limit))
+    return head + aligned(rows, "lrrrrrl", indent="  ")

@@ -52,7 +52,7 @@ def advise(training: bool, params_b: float, gpus: int, fabric_is_infiniband: boo
     title, ref_gpus, what = ARCHETYPES[key]
     msg = f"A {params_b:g}B-parameter model fits the {title} of {GUIDE} ({what})."
     if gpus and gpus < ref_gpus / 2:
-        msg += f" The plan has {gpus} GPUs, fewer than its {ref_gpus}: expect longer training."
+        msg += f" The plan has {gpus:,} GPUs, fewer than its {ref_gpus:,}: expect longer training."
     elif gpus > ref_gpus * 2:
-        msg += f" The plan has {gpus} GPUs, more than its {ref_gpus}: check that the workload scales."
+        msg += f" The plan has {gpus:,} GPUs, more than its {ref_gpus:,}: check that the workload scales."
     return Finding("info", "workload.archetype", msg)

@@ -54,6 +54,16 @@ def test_check_lists_each_building_and_hall_on_one_aligned_line(capsys):
     assert out.index("Campus:") < out.index("U used")
 
 
+def test_columns_stay_apart_however_wide_the_figures():
+    from planner.cli import aligned
+
+    # campus-1m's fibre: 4,671,210 runs of 125,881,200 m ran together as "4,671,210125,881,200"
+    lines = aligned([["medium", "cables", "metres"], ["MMF", "4,671,210", "125,881,200"], ["ACC", "62", "304"]], "lrr")
+    assert lines == ["medium     cables       metres",
+                     "MMF     4,671,210  125,881,200",
+                     "ACC            62          304"]
+
+
 def test_a_plan_of_one_hall_prints_no_campus_lines(capsys, tmp_path):
     _, out = _check(capsys, DATA / "plan_v6.json")
     assert "Campus:" not in out and "building / hall" not in out
