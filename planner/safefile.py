@@ -92,6 +92,8 @@ def save_failure(path: Path, exc: OSError) -> SaveError:
         why = f"no permission to write in {path.parent}"
     elif code == errno.EROFS:
         why = f"{path.parent} is on a read-only disk"
+    elif code == errno.ENOENT and path.parent.is_dir():  # a folder no file can be made in: /proc
+        why = f"files cannot be created in {path.parent}"
     elif code == errno.ENOENT:
         why = f"the folder {path.parent} does not exist"
     elif code == errno.EFBIG:

@@ -7,6 +7,7 @@ import os
 import shutil
 import stat
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -137,6 +138,14 @@ def test_rename_refused_leaves_old_file_and_no_temporary(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert target.read_bytes() == old
     assert [p.name for p in tmp_path.iterdir()] == ["p.json"]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_saving_into_a_folder_that_takes_no_files_says_so_not_that_it_is_missing():
+    # /proc exists, but no file can be created in it (ENOENT, even as root)
+    with pytest.raises(PlanSaveError, match=r"cannot save campus.json: files cannot be created in /proc "
+                                            r"\(nothing was written\)"):
+        save_plan(_plan("new"), Path("/proc/campus.json"), keep=0)
 
 
 def test_saving_into_a_missing_folder_says_so(tmp_path):
