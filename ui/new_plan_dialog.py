@@ -67,6 +67,15 @@ class NewPlanDialog(QDialog):
         self.cooling = QComboBox()
         for value, text in (("auto", "What the system needs"), ("air", "Air"), ("liquid", "Liquid")):
             self.cooling.addItem(text, value)
+        self.system.setToolTip("The GPU server or rack-scale system the plan is built of, from the catalog: its "
+                               "power, weight, NICs and cooling are its datasheet's (Catalog > the device's "
+                               "source). File > Import device types… adds others.")
+        self.gpus.setToolTip("GPUs for the job, rounded up to whole systems; the hot spares the goodput model "
+                             "asks for (Settings > Reliability) are placed beside them.")
+        sourced(self.rack_kw, FacilitySettings, "default_rack_cap_kw")
+        self.cooling.setToolTip("What the system needs: liquid for a system the catalog lists as liquid-cooled "
+                                "(such as GB200 and GB300 NVL72), else air, with a rear-door heat exchanger on a rack over "
+                                "the air-cooling limit. Air or Liquid: every GPU rack so.")
         self.fabric = QComboBox()
         self.fabric.addItem("What the NICs speak", "auto")
         self.fabric.setToolTip("Auto: the fabric the GPU system's compute NICs speak at their rate, with a catalog "

@@ -90,8 +90,12 @@ def design_template(name: str, *, nodes: int | None = None, catalog: Catalog | N
     intent = template_intent(name, nodes=nodes, **changes)
     resized = intent.nodes != t.nodes or intent.system != t.system
     title = resized_title(t, intent, catalog) if resized else t.title
+    # resized, the template's description (its system, its node count) no longer tells the plan
+    description = (f"Designed from the intent of template {t.name}, with "
+                   f"{', '.join(f'{k} {v}' for k, v in changes.items() if v is not None) or f'{intent.nodes} nodes'}."
+                   if resized else t.description)
     try:
-        return design(intent, catalog, title=title, description=t.description)
+        return design(intent, catalog, title=title, description=description)
     except DesignError as exc:
         raise TemplateError(f"template '{name}': {exc}") from None
 

@@ -124,3 +124,18 @@ def test_the_fabric_defaults_to_what_the_nics_speak(qtbot):
     dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib200"))  # named: kept, and its error shown
     dialog.refresh()  # 200G ports: not even one 400G plane fits
     assert dialog.design.plan.settings.fabric.technology == "ib200" and "0 errors" not in dialog.preview.text()
+
+
+def test_every_cluster_field_has_a_tooltip_and_a_changed_template_its_own_description(qtbot):
+    dialog = NewPlanDialog(CAT, template="medium")
+    qtbot.addWidget(dialog)
+    for field in (dialog.system, dialog.gpus, dialog.rack_kw, dialog.cooling, dialog.fabric):
+        assert field.toolTip(), field
+    # the rack cap's default and where it comes from
+    assert "Default 30 kW" in dialog.rack_kw.toolTip() and "30kW per rack" in dialog.rack_kw.toolTip()
+    choose(dialog, "dgx-b200", 1024, 30)
+    dialog.refresh()
+    plan = dialog.design.plan
+    # no longer medium's 16 nodes of H100: the description says what it was made from
+    assert "H100" not in plan.description and "template medium" in plan.description
+    assert "dgx-b200" in plan.description and "1024" in plan.description
