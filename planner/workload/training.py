@@ -57,7 +57,7 @@ Why it is long: the derivation above is long and lives beside the code it docume
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.network.collective import (
     Collective, collective, total_bus_bandwidth_gbs, total_effective_bandwidth_gbs, total_time,
@@ -355,8 +355,9 @@ def compare_fabrics(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape
     rate, the plan's NICs per GPU and SHARP setting), like the fabric table of N. Dixit, "The GPU
     Cluster That Actually Works for Deep Learning in 2026", SIVARO."""
     rows = []
-    nic_free = JobShape(shape.gpus_per_node, shape.bf16_tflops, shape.nvlink_gbs, shape.nics_per_gpu, None,
-                        shape.domain_gpus)
+    # the plan's nodes with NICs at each technology's line rate: everything else (memory, its
+    # bandwidth, NVLink SHARP, planes) as the plan's, so the plan's own row is the plan's step
+    nic_free = replace(shape, nic_gbps=None)
     model = model_shape(w)
     for tech in TECHNOLOGIES.values():
         r = model_step(w, fabric, nic_free, tech=tech.id, model=model)

@@ -67,3 +67,17 @@ def test_fabrics_text_labels_effective_and_busbw(tmp_path, capsys):
     assert "47.0 GB/s" in ndr and "376 GB/s" in ndr and "70.5 GB/s" in ndr
     assert "517" not in ndr
     assert "NCCL busbw" in out and "never above the line rate" in out
+
+
+@pytest.mark.parametrize("template", ["medium", "gb200-nvl72-su"])
+def test_the_plans_own_row_of_the_fabric_table_is_the_plans_own_step(template):
+    # the table runs the plan's nodes at each technology's line rate; on the plan's own fabric,
+    # whose NICs run at that rate, it is the plan: the same idle share and tokens/s (it used to
+    # forget the GPUs' memory bandwidth and NVLink SHARP: 20.8 % idle and 127,321 tokens/s on
+    # medium against the plan's 15.7 % and 126,485)
+    report = evaluate(build_template(template), default_catalog())
+    net = report.sections["network"]
+    own = [row for row in net.fabrics if row.fabric == net["fabric"]]
+    assert len(own) == 1
+    assert own[0].gpu_idle_pct == pytest.approx(net["gpu_idle_pct"], abs=1e-3)
+    assert own[0].tokens_per_s == pytest.approx(report.workload.tokens_per_s, abs=0.1)
