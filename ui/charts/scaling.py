@@ -70,7 +70,8 @@ class ScalingChart(ChartView):
             if work is not None and work.mfu is not None:
                 lines.append(f"MFU {100 * work.mfu:.1f}% end to end")
                 if work.time_to_train_days is not None:
-                    lines.append(f"{work.time_to_train_days:,.0f} days to train {work.train_tokens_b / 1000:,.3g}T tokens")
+                    lines.append(f"{work.time_to_train_days:,.0f} days to train {work.train_tokens_b / 1000:,.3g}T "
+                                 "tokens if nothing failed")  # the summary strip's count them (Goodput)
             self.plan_label.setText("\n".join([lines[0], ", ".join(lines[1:])]) if len(lines) > 1 else lines[0])
             self.plan_label.setPos(p.gpus, p.speedup)
             self._plan_lines = lines
