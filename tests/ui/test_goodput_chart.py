@@ -49,3 +49,13 @@ def test_the_panel_has_a_goodput_tab(qtbot):
     assert panel.tabText(panel.count() - 1) == "Goodput"
     assert isinstance(panel.goodput, GoodputChart)
     assert np.isfinite(panel.goodput.plot.viewRange()[0]).all()
+
+
+def test_the_size_axis_names_at_most_six_sizes_so_they_stay_apart(qtbot):
+    chart = GoodputChart()
+    qtbot.addWidget(chart)
+    plan = build_template("medium", nodes=128)  # 1,024 GPUs: the curve runs 8 ... 4,096 GPUs
+    chart.update_report(evaluate(plan, default_catalog()))
+    ticks = chart.plot.getAxis("bottom")._tickLevels[0]
+    # nine doubling sizes beside the plan's 1,024 (its star): every other, counted from the first
+    assert [label for _, label in ticks] == ["8", "32", "128", "512", "2,048"]

@@ -135,8 +135,13 @@ class GoodputChart(ChartView):
         # labels run into each other)
         # the doubling sizes only (the plan's own is the star, its label gives the size)
         doubling = [p for p in points if not p.plan or len(points) == 1]
-        step = 2 if len(doubling) > 10 else 1  # every other one when long labels would touch
-        sizes = [[(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling[::step]]]
+        # at most six labels: half a dock's width holds about six of "16,384" apart (more ran
+        # together as "64128256512" at the default window size)
+        step = max(1, -(-len(doubling) // 6))
+        # every step-th doubling from the smallest, the plan's place in the run left for its star
+        first = doubling[0].gpus if doubling else 1
+        sizes = [[(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling
+                  if round(np.log2(p.gpus / first)) % step == 0]]
         self.plot.getAxis("bottom").setTicks(sizes)
         self.goodput_plot.getAxis("bottom").setTicks(sizes)
         finite = tokens
