@@ -89,3 +89,21 @@ def test_each_campus_finding_says_why_it_has_no_automatic_fix(capsys, tmp_path):
     for code_, reason in expected.items():
         i = next(i for i, x in enumerate(lines) if f" {code_} " in x)
         assert lines[i + 1].strip().startswith("No automatic fix: " + reason), (code_, lines[i + 1])
+
+
+def test_a_plan_of_many_racks_lists_each_run_of_alike_racks_once(capsys, tmp_path):
+    from planner.design.templates import build_template
+    from planner.plan.fileio import save_plan
+
+    # medium at 400 nodes (and its hot spares): 4 HGX H100 a 30 kW rack (4 x 7.0 = 28.0 kW
+    # typical, a fifth would be 35): GPU racks with the same figures, then the others
+    plan = build_template("medium", nodes=400)
+    save_plan(plan, tmp_path / "p.json")
+    _, out = _check(capsys, tmp_path / "p.json")
+    nodes = sum(1 for p in plan.placements if p.device == "hgx-h100-8")
+    racks = nodes // 4
+    assert nodes >= 400 and nodes % 4 == 0 and len(plan.racks) > 100
+    assert _line(out, "GPU-01") == f"GPU-01 … GPU-{racks} ({racks} racks) 16/42 4 32 28.0 kW 30 93% liquid"
+    assert not any(x.startswith("GPU-02 ") for x in out.splitlines())  # in the run, not a line of its own
+    # the findings are counted before the tables, and listed after them
+    assert out.index("Findings: ") < out.index("GPU-01") < out.rindex("Findings: ")
