@@ -132,17 +132,48 @@ class CampusNavigation:
     def _view_centre(self) -> QPointF:
         return self.mapToScene(self.viewport().rect().center())
 
+    # Page Down goes back in where Page Up went out from: each step out keeps the zoom and the
+    # view's centre before it, as long as the view is not moved or zoomed otherwise in between
+    # (else the middle of the view, or the selected rack, as before). A step in goes towards
+    # the last kept centre and forgets those no closer than where it lands (a level the way in
+    # skips: campus-1m's halls and buildings are about as wide on screen).
     def _key_level_out(self, _key) -> bool:
         if not self.campus.outlined:
             return False  # one hall: the keys scroll as they always did
-        self.zoom_level_out(self._view_centre(), self._rack_of_selection())
+        trail, state = self._unmoved_trail(), self._view_state()
+        if self.zoom_level_out(state[1], self._rack_of_selection()):
+            self._keep_trail(trail + [state])
         return True
 
     def _key_level_in(self, _key) -> bool:
         if not self.campus.outlined:
             return False
-        self.zoom_level_in(self._view_centre(), self._rack_of_selection())
+        trail = self._unmoved_trail()
+        point = trail[-1][1] if trail else self._view_centre()
+        if self.zoom_level_in(point, self._rack_of_selection()):
+            now = self.transform().m11()
+            self._keep_trail([(zoom, centre) for zoom, centre in trail if zoom > now * LEVEL_STEP])
         return True
+
+    def _view_state(self) -> tuple[float, QPointF]:
+        return self.transform().m11(), self._view_centre()
+
+    def _keep_trail(self, trail: list[tuple[float, QPointF]]) -> None:
+        self._zoom_trail, self._trail_state = trail, self._view_state()
+
+    def _unmoved_trail(self) -> list[tuple[float, QPointF]]:
+        """The points the steps out started from, if the view is about where the last step left
+        it: a zoom within a level step, the middle within a quarter of the view (the view settles
+        a few pixels after a step, as the zoomed-out floor's scroll range catches up)."""
+        state = getattr(self, "_trail_state", None)
+        if state is None:
+            return []
+        zoom, centre = state
+        now_zoom, now_centre = self._view_state()
+        vp = self.viewport().rect()
+        moved = (max(now_zoom / zoom, zoom / now_zoom) > LEVEL_STEP
+                 or (now_centre - centre).manhattanLength() * now_zoom > min(vp.width(), vp.height()) / 4)
+        return [] if moved else list(self._zoom_trail)
 
     def mouseDoubleClickEvent(self, event) -> None:
         """Beside the racks (or on a block of the zoomed-out floor) of a campus: zoom in a

@@ -14,7 +14,7 @@ into ``RackView``.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QBrush, QKeySequence, QPainter
 from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsScene, QGraphicsView, QMenu
 
@@ -248,11 +248,14 @@ class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView
         return True
 
     def centre_on_rack(self, rack_id: str) -> bool:
-        """Scroll so that a rack is in the middle of the view (the overview's click)."""
+        """Scroll so that a rack is in the middle of the view (the overview's click); a rack
+        taller than the view shows its top, its name and power bar, not its middle."""
         rect = self.floor.rack_rect(rack_id)
         if rect is None:
             return False
-        self.centerOn(rect.center())
+        shown = self.mapToScene(self.viewport().rect()).boundingRect()
+        y = rect.center().y() if rect.height() <= shown.height() else rect.top() + 0.48 * shown.height()
+        self.centerOn(QPointF(rect.center().x(), y))
         return True
 
     def rack_item_at(self, scene_pos) -> RackItem | None:

@@ -263,3 +263,30 @@ def test_a_plan_of_one_hall_never_shows_the_corner_label(qtbot, catalog):
     w = _window(qtbot, build_template("medium", catalog=catalog), catalog)
     w.view.zoom_to_rack(rack_named(w.doc.plan, "GPU-01").id)
     assert not w.view.place_label.isVisible()
+
+
+def test_page_down_goes_back_in_where_page_up_went_out_from(campus):
+    """From a rack of South's hall S1 out to the campus, then back in: the same hall and rack,
+    not the middle of the campus; once the view is panned, in goes to the middle again."""
+    view, plan = campus.view, campus.doc.plan
+    start = rack_named(plan, "STOR-01").id  # in hall S1 of South, away from the campus's middle
+    view.zoom_to_rack(start)
+    view.scene().clearSelection()  # nothing selected: the levels go by the view's middle
+    for _ in range(3):
+        _key(view, Qt.Key.Key_PageUp)
+    assert _visible(view).contains(view.campus.bounds())
+    _key(view, Qt.Key.Key_PageDown)
+    assert _fills_view(view, view.campus.building("S").rect)
+    _key(view, Qt.Key.Key_PageDown)
+    assert _fills_view(view, view.campus.hall("S1").rect)
+    _key(view, Qt.Key.Key_PageDown)
+    assert view.zoom_level() >= READABLE_ZOOM
+    assert _visible(view).contains(view.floor.rack_rect(start).center())
+    # out again, then to North by View > Go to building: the way back is forgotten, and in
+    # goes to a hall of North, the building the view is on
+    _key(view, Qt.Key.Key_PageUp)
+    _key(view, Qt.Key.Key_PageUp)
+    _key(view, Qt.Key.Key_PageUp)
+    view.zoom_to_building("N")
+    _key(view, Qt.Key.Key_PageDown)
+    assert any(_fills_view(view, view.campus.hall(h).rect) for h in ("N1", "N2"))
