@@ -5,9 +5,10 @@ Links: the compute fabric (node NIC -> leaf, leaf -> spine, spine -> core, wired
 rack-scale system's trays each a node, to that unit's leaf i, each leaf's uplinks spread over
 the spines of its pod, each spine's over the cores), the storage network (nodes' storage NICs
 and storage appliances to the storage switches) and management (one 1 GbE port per powered
-device to the management switches), each a device to its own hall's switches first (``_fill``). Fabric switches take their roles
-in plan order, the first placed the leaves, then the spines, then the cores: those rules are
-``planner.network.wiring``'s, which the design of a campus shares.
+device to the management switches), each a device to its own hall's switches first
+(``_fill``). Fabric switches take their roles in plan order, the first placed the leaves,
+then the spines, then the cores: those rules are ``planner.network.wiring``'s, which the
+design of a campus shares.
 
 Length of a run between racks of one hall: up from each device's top U to the tray above the
 racks, along the row and across the rows (the centre-to-centre distance on the hall's floor,
@@ -326,6 +327,12 @@ class _Router:
         self._row.append(spot.row if spot else -1)
         return s
 
+    def halls(self, sites):
+        """The hall number of each of ``sites`` (a numpy column)."""
+        import numpy as np
+
+        return np.frombuffer(self._hall, dtype=np.int64)[sites]
+
     def add_many(self, tier: str, gbps: list[float], a, pa, b, pb) -> None:
         """Links of ``tier`` as numpy columns of ends (sites) and ports; ``gbps`` one speed for
         all, or one per link."""
@@ -518,41 +525,31 @@ def _fill(router, sched, tier, sources, switches, ports_each) -> None:
     site = router.site
     sw_sites = np.array([site(p) for p in switches], dtype=np.int64)
     src_sites = np.array([site(p) for p, _, _ in sources], dtype=np.int64)
-    hall = np.frombuffer(router._hall, dtype=np.int64)
-    halls = int(hall.max()) + 1
-    sw_hall, src_hall = hall[sw_sites], hall[src_sites]
-    # each hall's switches, in order, one after another: hall h's k-th is by_hall[start[h] + k]
-    by_hall = np.argsort(sw_hall, kind="stable")
-    per_hall = np.bincount(sw_hall, minlength=halls)
+    # every switch port, in switch order (switch s's port j is slot s x ports_each + j - 1),
+    # and the slots hall by hall: hall h's k-th slot is by_hall[start[h] + k]
+    slot_hall = np.repeat(router.halls(sw_sites), ports_each)
+    src_hall = router.halls(src_sites)
+    halls = int(max(slot_hall.max(initial=0), src_hall.max())) + 1
+    by_hall = np.argsort(slot_hall, kind="stable")
+    per_hall = np.bincount(slot_hall, minlength=halls)
     start = np.cumsum(per_hall) - per_hall
     rank = _rank(src_hall)  # how many of its hall's sources come before it
-    local = rank < per_hall[src_hall] * ports_each
-    switch = np.full(len(sources), -1, dtype=np.int64)
-    port = np.zeros(len(sources), dtype=np.int64)
-    switch[local] = by_hall[start[src_hall[local]] + rank[local] // ports_each]
-    port[local] = rank[local] % ports_each + 1
-    # the ports left: a hall's switches filled in order, so its k-th has used
-    # min(ports, max(0, taken - k x ports)) of them
-    taken = np.bincount(src_hall[local], minlength=halls)
-    k = np.empty(len(switches), dtype=np.int64)
-    k[by_hall] = np.arange(len(switches), dtype=np.int64) - np.repeat(start, per_hall)
-    used = np.clip(taken[sw_hall] - k * ports_each, 0, ports_each)
-    free_switch = np.repeat(np.arange(len(switches), dtype=np.int64), ports_each - used)
-    free_port = (np.arange(len(free_switch), dtype=np.int64) - np.repeat(np.cumsum(ports_each - used)
-                                                                        - (ports_each - used), ports_each - used)
-                 + used[free_switch] + 1)
-    over = np.flatnonzero(~local)
-    placed = over[:len(free_switch)]
-    switch[placed], port[placed] = free_switch[:len(placed)], free_port[:len(placed)]
-    routed = switch >= 0
+    local = rank < per_hall[src_hall]
+    slot = np.full(len(sources), -1, dtype=np.int64)
+    slot[local] = by_hall[start[src_hall[local]] + rank[local]]
+    free = np.ones(len(slot_hall), dtype=bool)
+    free[slot[local]] = False
+    over, left = np.flatnonzero(~local), np.flatnonzero(free)
+    slot[over[:len(left)]] = left[:len(over)]
+    routed = slot >= 0
     if not routed.all():
         sched.unrouted[tier] += int(np.count_nonzero(~routed))
     if not routed.any():
         return
+    switch, port = np.divmod(slot[routed], ports_each)
     speeds = [gbps for (_, _, gbps), ok in zip(sources, routed) if ok]
     router.add_many(tier, speeds if len(set(speeds)) > 1 else speeds[:1], src_sites[routed],
-                    np.array([p for _, p, _ in sources], dtype=np.int64)[routed], sw_sites[switch[routed]],
-                    port[routed])
+                    np.array([p for _, p, _ in sources], dtype=np.int64)[routed], sw_sites[switch], port + 1)
 
 
 def _storage_links(catalog, router, sched, switches, sources_placed) -> None:
