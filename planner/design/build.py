@@ -284,8 +284,8 @@ class _Layout:
     def management_switches(self) -> None:
         """One out-of-band port per device (BMC) but the management switches, 48 a switch."""
         if self._wants_management():
-            ports = sum(1 for p in self.plan.placements if p.device not in MANAGEMENT_SWITCHES)
-            self.top_up(MANAGEMENT_SWITCHES[0], math.ceil(ports / MANAGEMENT_PORTS), self._net_spec(), "mgmt-")
+            devices = Counter(p.device for p in self.plan.placements)
+            self.top_up(MANAGEMENT_SWITCHES[0], _management_switches(devices), self._net_spec(), "mgmt-")
 
     def hall_switches(self) -> None:
         """Each hall's storage and management switches, in that hall's network racks, for the
@@ -298,19 +298,19 @@ class _Layout:
         shared = storage is not None and storage.id == plan.settings.fabric.switch_device
         fabric = Counter(plan.rack(p.rack).hall for p in self._fabric_switches()) if shared else Counter()
         net = set(self.net)
-        for hall_id, racks in self._by_hall().items():
-            def placed() -> Counter:
-                return Counter(p.device for r in racks for p in plan.rack_members(r).values())
 
+        def placed(racks: list[str]) -> Counter:
+            return Counter(p.device for r in racks for p in plan.rack_members(r).values())
+
+        for hall_id, racks in self._by_hall().items():
             if storage is not None:
-                devices = placed()
+                devices = placed(racks)
                 need = (math.ceil(self._storage_ports(devices) / storage.switch.ports)
                         - (devices[storage.id] - fabric[hall_id]))
                 self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-", fill=not shared)
             if management:
-                devices = placed()
-                ports = sum(n for d, n in devices.items() if d not in MANAGEMENT_SWITCHES)
-                need = math.ceil(ports / MANAGEMENT_PORTS) - sum(devices[d] for d in MANAGEMENT_SWITCHES)
+                devices = placed(racks)
+                need = _management_switches(devices) - sum(devices[d] for d in MANAGEMENT_SWITCHES)
                 self._hall_top_up(hall_id, racks, net, MANAGEMENT_SWITCHES[0], need, "mgmt-")
 
     def _hall_top_up(self, hall_id: str, racks: list[str], net: set[str], device: str, need: int, label: str,
@@ -319,8 +319,7 @@ class _Layout:
         network racks of the hall."""
         for rack_id in self.place(device, need, self._net_spec(), [r for r in racks if r in net] if fill else None,
                                   label):
-            plan_rack = self.plan.rack(rack_id)
-            plan_rack.hall = hall_id
+            self.plan.rack(rack_id).hall = hall_id
             racks.append(rack_id)
             net.add(rack_id)
             self.net.append(rack_id)
@@ -548,6 +547,13 @@ class _Layout:
         except CommandError as exc:
             raise DesignError(f"rack_kw / racks: {exc}") from None
         return [r.id for r in self.plan.racks[before:]]
+
+
+def _management_switches(devices: Counter) -> int:
+    """Management switches for ``devices`` (device -> placed): one out-of-band port each but
+    the management switches', 48 a switch."""
+    ports = sum(n for d, n in devices.items() if d not in MANAGEMENT_SWITCHES)
+    return math.ceil(ports / MANAGEMENT_PORTS)
 
 
 def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
