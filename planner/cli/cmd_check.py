@@ -89,17 +89,16 @@ def rack_lines(report: Report) -> list[str]:
     each other with the same figures one line ("NVL-01 … NVL-14819 (14,819 racks)"): campus-1m's
     22,583 racks are some 400 lines, not 22,583 before the findings."""
     rows: list[list[str]] = []
-    first = last = None
-    run = 0
+    first, run = "", 0
     for r in report.racks:
         figures = [f"{r.used_u}/{r.height_u}", f"{r.nodes:,}", f"{r.gpus:,}", kw(r.power_kw), f"{r.cap_kw:g}",
                    f"{r.load_fraction:.0%}", r.cooling]
         if len(report.racks) > RACK_LINES and rows and figures == rows[-1][1:]:
-            last, run = r.name, run + 1
-            rows[-1][0] = f"{first} … {last} ({run:,} racks)"
-            continue
-        first, run = r.name, 1
-        rows.append([r.name, *figures])
+            run += 1
+            rows[-1][0] = f"{first} … {r.name} ({run:,} racks)"
+        else:
+            first, run = r.name, 1
+            rows.append([r.name, *figures])
     return aligned([["rack", "U used", "nodes", "GPUs", "power", "cap kW", "load", "cooling"], *rows], "lrrrrrrl")
 
 
