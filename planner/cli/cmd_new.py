@@ -52,9 +52,22 @@ def _tokens(text: str) -> float:
     return x / 1e9
 
 
+def _batch(text: str) -> int:
+    """A global batch in tokens: '16M' (2^20 tokens a million, as batches are quoted), '4194304'."""
+    t = text.strip().lower().replace(",", "").replace("_", "")
+    unit = t[-1] if t and t[-1] in "km" else ""
+    try:
+        x = float(t[:-1] if unit else t) * {"": 1, "k": 1024, "m": 1024 * 1024}[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a token count (e.g. 16M, 4194304)") from None
+    if not 1 <= x <= 1e12 or x != int(x):
+        raise argparse.ArgumentTypeError("--batch-tokens takes a whole number of tokens, 1 to 10^12")
+    return int(x)
+
+
 # flag -> intent field
 INTENT_FLAGS = ("gpus", "nodes", "system", "rack_kw", "cooling", "power_basis", "fabric", "switch", "tiers",
-                "oversubscription", "model", "params_b", "train_tokens_b", "floor_rating_kg_m2",
+                "oversubscription", "model", "params_b", "train_tokens_b", "seq_len", "batch_tokens", "floor_rating_kg_m2",
                 "air_cooling_limit_kw", "write_gbs_per_node", "spare_nodes", "checkpoint_write_s", "storage_capacity_tb",
                 "inference", "requests_per_s", "prompt_tokens", "output_tokens", "latency_ms_per_token")
 
@@ -76,6 +89,10 @@ def register(sub) -> None:
     p.add_argument("--model", choices=typing.get_args(ModelPreset), help="model preset to train")
     p.add_argument("--params-b", dest="params_b", type=_positive, help="custom model size, billion parameters")
     p.add_argument("--train-tokens", dest="train_tokens_b", type=_tokens, help="tokens to train (15T, 300B)")
+    p.add_argument("--seq-len", dest="seq_len", type=_count("seq-len", 1, 10_000_000),
+                   help="training sequence length, tokens")
+    p.add_argument("--batch-tokens", dest="batch_tokens", type=_batch,
+                   help="global batch in tokens (16M, 4194304); kept as asked where a layout can split it")
     p.add_argument("--write-gbs-per-node", dest="write_gbs_per_node", type=_positive,
                    help="checkpoint write target per node, GB/s (sizes storage)")
     p.add_argument("--floor-rating", dest="floor_rating_kg_m2", type=_positive, help="floor rating, kg/m²")

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 from planner.design.campus import assign_halls, set_hall_rows
 from planner.design.counts import hot_spares, node_count
 from planner.design.intent import DesignError, Intent, RackSpec
-from planner.design.parallelism import choose_parallelism
+from planner.design.parallelism import choose_layout
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
 from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
@@ -41,6 +41,7 @@ from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
 from planner.settings import Settings
 from planner.workload.models import model_shape
+from planner.workload.search import Candidate
 
 
 # Storage for a plan whose checkpoint interval is automatic (Young's, from the interval
@@ -57,6 +58,7 @@ class Design:
 
     plan: Plan
     findings: list[Finding] = field(default_factory=list)
+    layouts: tuple[Candidate, ...] = ()  # the training layouts the search found, best (the plan's) first
 
 
 def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None = None,
@@ -80,10 +82,12 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     layout.build()
     findings += layout.findings
     if settings.workload.enabled and gpus:
-        w, notes = choose_parallelism(settings.workload, settings.fabric,
-                                      summarise_nodes({system.id: nodes}, catalog))
+        stated = {"tp", "pp", "dp", "cp"} & set(intent.settings.get("workload", {}))
+        w, notes, layouts = choose_layout(settings.workload, settings.fabric,
+                                          summarise_nodes({system.id: nodes}, catalog), keep_holding=bool(stated))
         plan.settings.workload = w
         findings += notes
+        return Design(plan, findings, layouts)
     return Design(plan, findings)
 
 
@@ -191,7 +195,8 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
     if intent.write_gbs_per_node is not None:
         over["storage"]["min_write_gbs_per_node"] = intent.write_gbs_per_node
     for key, value in (("model", intent.model), ("model_params_b", intent.params_b),
-                       ("train_tokens_b", intent.train_tokens_b), ("requests_per_s", intent.requests_per_s),
+                       ("train_tokens_b", intent.train_tokens_b), ("seq_len", intent.seq_len),
+                       ("global_batch_tokens", intent.batch_tokens), ("requests_per_s", intent.requests_per_s),
                        ("prompt_tokens", intent.prompt_tokens), ("output_tokens", intent.output_tokens),
                        ("latency_ms_per_token", intent.latency_ms_per_token)):
         if value is not None:

@@ -79,6 +79,9 @@ class Intent(BaseModel):
     model: ModelPreset | None = None
     params_b: float | None = Field(None, gt=0, le=100_000, description="custom model size, billion parameters")
     train_tokens_b: float | None = Field(None, gt=0, le=10_000_000)
+    seq_len: int | None = Field(None, ge=1, le=10_000_000, description="training sequence length, tokens")
+    batch_tokens: int | None = Field(None, ge=1, le=10**12,
+                                     description="global batch, tokens; the design keeps it (whole sequences)")
     inference: bool = False
     requests_per_s: float | None = Field(None, gt=0, le=10**9)
     prompt_tokens: int | None = Field(None, ge=1, le=10_000_000)

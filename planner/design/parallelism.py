@@ -1,92 +1,91 @@
-"""The parallelism a design trains with: TP x PP x DP (x EP) over every GPU, the global
-batch rounded to whole micro-batches per replica, and the recompute and sharding that fit.
+"""The parallelism a design trains with: the best layout of the search over every GPU
+(``planner.workload.search``: TP, CP, PP, DP, EP, the schedule and its virtual stages, the
+micro-batch, sharding and recompute, each candidate fitted and timed as the check fits and
+times a job), within the global batch the user asked for.
 
-The layouts are the advisor's (``fitting_layouts``, the same the evaluation's "does not fit"
-advice picks from, so the two cannot disagree about what fits): every TP and PP of the GPUs,
-fitted as the evaluation fits a job (the least recompute, then sharding, that fits in GPU
-memory), each timed (``model_step``). The global batch becomes m x DP x micro-batch sequences with m the
-nearest whole number of micro-batches, and at least 3 (p - 1) so that the 1F1B bubble
-(p - 1) / (m + p - 1) stays at or under 25 % (Narayanan et al. 2021, section 2.2). The
-fastest candidate whose batch stays within 25 % of the asked one wins; when none does (a
-batch too small for the GPUs), the smallest batch that holds.
+A layout the settings state explicitly is kept while it holds (every GPU used, an even
+batch, fits, a bubble at or under 25 %): the templates' reference designs and the plans the
+remedies and imports pass through here. The batch is the user's: when no layout splits it
+evenly over its replicas, the nearest that does is taken and a warning says by how much.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 from planner.findings import Finding
 from planner.network.checks import NodeSummary
 from planner.settings import FabricSettings, WorkloadSettings
-from planner.workload.advisor import SHARDING_TITLES, fitting_layouts
+from planner.workload.advisor import SHARDING_TITLES
 from planner.workload.checks import evaluate_workload, job_shape
+from planner.workload.fit import describe_recompute
 from planner.workload.models import ModelShape, model_shape
-from planner.workload.training import model_step
-
-BATCH_SLACK = 0.25  # Planner assumption: a design may move the global batch by a quarter to make it even
-MAX_BUBBLE = 0.25  # the evaluation warns above a 25 % bubble (workload.pipeline.bubble)
+from planner.workload.search import Candidate, search_layouts
 
 
-def _min_micro_batches(pp: int) -> int:
-    """(p - 1) / (m + p - 1) <= 1/4  <=>  m >= 3 (p - 1)."""
-    return math.ceil((pp - 1) * (1 - MAX_BUBBLE) / MAX_BUBBLE) if pp > 1 else 1
-
-
-def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings,
-                       nodes: NodeSummary) -> tuple[WorkloadSettings, list[Finding]]:
-    model = model_shape(w)
-    shape = job_shape(nodes, fabric)
-    gpus = nodes.gpus
-    sequences = max(1, round(w.global_batch_tokens / w.seq_len))
-    if _holds(w, fabric, nodes):
-        return w, []
-
-    def whole_micro_batches(cand: WorkloadSettings) -> WorkloadSettings:
-        per = cand.dp * cand.micro_batch_size
-        m = max(1, round(sequences / per), _min_micro_batches(cand.pp))
-        return cand.model_copy(update={"global_batch_tokens": m * per * w.seq_len, "pp_schedule": "1f1b"})
-
-    best: tuple[tuple, WorkloadSettings, float] | None = None
-    for layout in fitting_layouts(w, model, shape, gpus, nodes.memory_gb or None, prepare=whole_micro_batches):
-        run = layout.settings
-        tokens_s = model_step(run, fabric, shape, model=model).tokens_per_s
-        seqs = run.global_batch_tokens // w.seq_len
-        key = (0, -tokens_s) if abs(seqs - sequences) / sequences <= BATCH_SLACK else (1, seqs, -tokens_s)
-        if best is None or key < best[0]:
-            best = (key, run, tokens_s)
-    if best is None:
-        return _no_pipeline(w, model, shape.local_gpus, gpus, whole_micro_batches), [Finding(
-            "warning", "design.workload.does_not_fit",
-            f"model: {model.params / 1e9:,.0f}B parameters do not fit on {gpus:,} GPUs of {nodes.memory_gb:g} GB "
-            "under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory")]
-    _, run, tokens_s = best
-    notes = [Finding(
-        "info", "design.parallelism",
-        f"Parallelism for {model.params / 1e9:,.0f}B on {gpus:,} GPUs: TP {run.tp} x PP {run.pp} x DP {run.dp}"
-        f"{f' x CP {run.cp}' if run.cp > 1 else ''}, micro-batch {run.micro_batch_size}, "
-        f"{run.recompute} recompute, {SHARDING_TITLES[run.sharding]}, 1F1B: {tokens_s:,.0f} tokens/s modelled")]
-    if run.global_batch_tokens != w.global_batch_tokens:
-        seqs = run.global_batch_tokens // w.seq_len
-        notes.append(Finding(
-            "info", "design.batch",
-            f"Global batch set to {seqs:,} sequences ({run.global_batch_tokens:,} tokens, asked "
-            f"{w.global_batch_tokens:,}): whole micro-batches on every replica, and at least 3 (p - 1) of them "
-            "so the pipeline bubble stays at or under 25 %"))
+def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, *,
+                       keep_holding: bool = True) -> tuple[WorkloadSettings, list[Finding]]:
+    """The layout for ``nodes``' GPUs: ``w``'s own while it holds (``keep_holding``), else
+    the search's best, with findings that say what was chosen and what the batch became."""
+    run, notes, _ = choose_layout(w, fabric, nodes, keep_holding=keep_holding)
     return run, notes
 
 
-def _no_pipeline(w: WorkloadSettings, model: ModelShape, local: int, gpus: int,
-                 prepare: Callable[[WorkloadSettings], WorkloadSettings]) -> WorkloadSettings:
+def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, *,
+                  keep_holding: bool = True) -> tuple[WorkloadSettings, list[Finding], tuple[Candidate, ...]]:
+    """``choose_parallelism`` with the layouts the search found, best first (none when the
+    asked layout was kept)."""
+    if keep_holding and _holds(w, fabric, nodes):
+        return w, [], ()
+    model = model_shape(w)
+    shape = job_shape(nodes, fabric)
+    gpus = nodes.gpus
+    found = search_layouts(w, model, fabric, shape, gpus, nodes.memory_gb or None)
+    best = found.best
+    if best is None:
+        return _no_pipeline(w, model, shape.local_gpus, gpus), [Finding(
+            "warning", "design.workload.does_not_fit",
+            f"model: {model.params / 1e9:,.0f}B parameters do not fit on {gpus:,} GPUs of {nodes.memory_gb:g} GB "
+            "under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory")], ()
+    run = best.settings
+    notes = [Finding("info", "design.parallelism",
+                     f"Parallelism for {model.params / 1e9:,.0f}B on {gpus:,} GPUs, the best of {found.evaluated:,} "
+                     f"layouts evaluated: {describe_layout(best, model)}" + _runners_up(found.candidates[1:], model))]
+    if not found.batch_kept:
+        asked, seqs = found.asked_sequences, best.batch_sequences
+        notes.append(Finding(
+            "warning", "design.batch",
+            f"The global batch of {asked:,} sequences ({w.global_batch_tokens:,} tokens) cannot be split into whole "
+            f"micro-batches on the data-parallel replicas of any layout of {gpus:,} GPUs; set to {seqs:,} sequences "
+            f"({run.global_batch_tokens:,} tokens, {seqs / asked - 1:+.1%}), the nearest that can: ask for that "
+            "batch, or a GPU count that a layout divides it by"))
+    return run, notes, found.candidates
+
+
+def describe_layout(c: Candidate, model: ModelShape) -> str:
+    """'TP 8 x PP 16 x DP 128, micro-batch 1, interleaved v 8, ..., ZeRO-1: 2,460,556 tokens/s, MFU 40.1 % modelled'."""
+    w = c.settings
+    return (f"{c.describe()}, {describe_recompute(w, model)}, {SHARDING_TITLES[w.sharding]}: "
+            f"{c.tokens_per_s:,.0f} tokens/s, MFU {c.step.mfu:.1%} modelled")
+
+
+def _runners_up(others: tuple[Candidate, ...], model: ModelShape) -> str:
+    if not others:
+        return ""
+    return "; runners-up: " + "; ".join(describe_layout(c, model) for c in others)
+
+
+def _no_pipeline(w: WorkloadSettings, model: ModelShape, local: int, gpus: int) -> WorkloadSettings:
     """When nothing fits: the widest TP within the node that divides the GPUs and heads, no
-    pipeline, DP the rest (the evaluation then says how far it is from fitting)."""
+    pipeline, DP the rest, the batch as asked (the evaluation then says how far it is from
+    fitting)."""
     tp = 1
     while tp * 2 <= local and gpus % (tp * 2 * w.cp) == 0 and model.heads % (tp * 2) == 0:
         tp *= 2
     if gpus % (tp * w.cp):
         return w
     dp = gpus // (tp * w.cp)
-    return prepare(w.model_copy(update={"tp": tp, "pp": 1, "dp": dp, "ep": math.gcd(w.ep, dp)}))
+    return w.model_copy(update={"tp": tp, "pp": 1, "dp": dp, "ep": math.gcd(w.ep, dp), "pp_schedule": "1f1b"})
 
 
 def _holds(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> bool:

@@ -311,7 +311,8 @@ def compare_reports(named: list[tuple[str, Report]]) -> Comparison:
 
 
 def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
-    """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given).
+    """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given),
+    with the workload's best layouts by the design's search (``layout_candidates``).
     Every run is routed here: a plan too large to route on each edit gets the findings about
     runs beyond every reach of its routed runs here, in place of the per-tier estimate's (the
     report's cost section has them for the others)."""
@@ -319,7 +320,12 @@ def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
     from planner.network.routes import BEYOND_REACH, reach_findings
     from planner.report.evaluate import evaluate
 
-    out = (report or evaluate(plan, catalog)).to_json()
+    from planner.workload.section import layout_candidates
+
+    report = report or evaluate(plan, catalog)
+    out = report.to_json()
+    if "workload" in out:  # the search runs here, not on every edit in the app (counts change it)
+        out["workload"]["layout_candidates"] = layout_candidates(plan, catalog, report.counts)
     schedule = build_schedule(plan, catalog)
     out["cables"] = schedule.totals()
     if not out.get("cost", {}).get("cables_routed", True):  # the routed runs, not the per-tier estimate's

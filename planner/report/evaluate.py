@@ -170,6 +170,7 @@ class Evaluator:
             global_findings=findings,
             sections=ctx.sections,
             rack_severity_counts=dict(agg.severities),
+            counts=counts,
         )
 
 

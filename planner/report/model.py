@@ -109,6 +109,7 @@ class Report:
     # findings of all racks by severity, kept by the evaluator as it adds and removes racks
     # (None: count them from the racks)
     rack_severity_counts: dict[str, int] | None = None
+    counts: Mapping[str, int] = field(default_factory=dict)  # devices placed by type id (read-only)
     _findings: list[Finding] | None = field(default=None, repr=False, compare=False)
 
     @property

@@ -14,9 +14,11 @@ from typing import Any
 from planner.figures import Figures, figure
 from planner.findings import Finding
 from planner.network.checks import NodeSummary, summarise_nodes
-from planner.workload.checks import WorkloadOutcome, evaluate_workload
+from planner.workload.checks import WorkloadOutcome, evaluate_workload, job_shape
 from planner.workload.inference import InferenceResult
 from planner.workload.memory import MemoryEstimate
+from planner.workload.models import model_shape
+from planner.workload.search import search_layouts
 
 HOURS_PER_DAY = 24.0
 
@@ -30,6 +32,33 @@ def workload_outcome(ctx) -> WorkloadOutcome:
     settings = ctx.plan.settings
     return evaluate_workload(settings.workload, settings.fabric, job_nodes(summarise_nodes(ctx.counts, ctx.catalog),
                                                                        settings.reliability.spare_nodes))
+
+
+def layout_candidates(plan, catalog, counts) -> list[dict[str, Any]] | None:
+    """The best layouts the design's search finds for the plan's training job (its GPUs less
+    the hot spares, its model and batch), best first, each with its figures and whether it is
+    the plan's own layout; None without a training job."""
+    settings = plan.settings
+    w = settings.workload
+    nodes = job_nodes(summarise_nodes(counts, catalog), settings.reliability.spare_nodes)
+    if not w.enabled or not nodes.gpus:
+        return None
+    found = search_layouts(w, model_shape(w), settings.fabric, job_shape(nodes, settings.fabric), nodes.gpus,
+                           nodes.memory_gb or None)
+    own = (w.tp, w.cp, w.pp, w.dp, max(1, min(w.ep, w.dp)), w.micro_batch_size,
+           w.pp_schedule if w.pp > 1 else "1f1b", w.virtual_stages if w.pp > 1 and w.pp_schedule == "interleaved" else 1)
+    out = []
+    for rank, c in enumerate(found.candidates, 1):
+        run, r = c.settings, c.step
+        out.append({
+            "rank": rank, "current": c.layout == own, "tp": run.tp, "cp": run.cp, "pp": run.pp, "dp": run.dp,
+            "ep": run.ep, "micro_batch_size": run.micro_batch_size, "pp_schedule": run.pp_schedule,
+            "virtual_stages": run.virtual_stages, "sharding": run.sharding, "recompute": run.recompute,
+            "recompute_layers": run.recompute_layers if run.recompute == "full" else None,
+            "global_batch_tokens": run.global_batch_tokens, "memory_per_gpu_gb": _r(c.memory_gb),
+            "pipeline_bubble": _r(r.bubble, 4), "step_time_s": _r(r.step_s, 4), "mfu": _r(r.mfu, 4),
+            "tokens_per_s": _r(r.tokens_per_s, 1), "evaluated": found.evaluated})
+    return out
 
 
 def training_tokens_per_s(o: WorkloadOutcome) -> float | None:

@@ -38,23 +38,30 @@ def test_the_asked_layout_does_not_fit_and_the_design_chooses_one_that_does_by_h
     asked = asked_outcome(LONG)
     advice = next(f for f in asked.findings if f.code == "workload.memory.does_not_fit")
     assert "the smallest change that fits" in advice.message
-    # The design, from the same layouts: TP 2 x PP 1 x DP 64 with ZeRO-3.
+    # The design searches context parallelism too at 64K tokens: TP 4 x CP 8 x DP 4 with
+    # ZeRO-3 fits with selective recompute alone.
     result = design(Intent(system="hgx-h100-8", nodes=16, settings={"workload": LONG}), CAT)
     w = result.plan.settings.workload
-    assert (w.tp, w.pp, w.dp, w.sharding, w.recompute) == (2, 1, 64, "zero3", "full")
-    # Memory of that shape by hand: ZeRO-3 states 16 B x 70e9 / (TP 2 x DP 64) = 8.75 GB.
-    # Activations at TP 2 with sequence parallelism: a kept layer 274,688 / 2 x 65,536 tokens
-    # = 9.0 GB, a fully recomputed layer's input 2 x 65,536 x 8,192 / 2 = 0.537 GB; k layers
-    # recomputed in full: (80 - k) kept + k inputs + the layer being recomputed, within
-    # 80 - 8.75 - 5 GB: k = 79 (78 would need 82.6 GB in all).
-    kept, inp = KEPT_PER_TOKEN / 2 * 65536, 2 * 65536 * 8192 / 2
-    assert 8.75e9 + 2 * kept + 78 * inp + kept + 5e9 > 80e9
-    assert w.recompute_layers == 79
+    assert (w.tp, w.cp, w.pp, w.dp, w.sharding, w.recompute) == (4, 8, 1, 4, "zero3", "selective")
+    # Memory of that shape by hand: ZeRO-3 shards the states over DP x CP = 32 ranks of each
+    # TP 4 group: 16 B x 70e9 / 128 = 8.75 GB. Activations: each GPU holds 65,536 / CP 8 =
+    # 8,192 tokens of a sequence, a layer keeps 274,688 / TP 4 bytes a token: 80 layers x
+    # 68,672 x 8,192 = 45.0 GB; with 5 GB overhead 58.8 GB, within 80.
+    acts = 80 * KEPT_PER_TOKEN / 4 * 8192
     work = evaluate(result.plan, CAT).sections["workload"].to_json()
     assert work["fits"] is True
     assert work["memory"]["weights_gb"] + work["memory"]["gradients_gb"] + work["memory"]["optimizer_gb"] == \
         pytest.approx(8.75, abs=1e-3)
-    assert work["memory_per_gpu_gb"] == pytest.approx((8.75e9 + kept + 79 * inp + kept + 5e9) / 1e9, abs=1e-3)
+    assert work["memory_per_gpu_gb"] == pytest.approx((8.75e9 + acts + 5e9) / 1e9, abs=1e-3)
+    # Without CP the layout that fits is TP 2 x DP 64 with ZeRO-3 and 79 of 80 layers recomputed
+    # in full (a kept layer 274,688 / 2 x 65,536 tokens = 9.0 GB, a recomputed one's input
+    # 0.537 GB: 78 would need 82.6 GB in all); the extra forward passes make it the slower.
+    kept, inp = KEPT_PER_TOKEN / 2 * 65536, 2 * 65536 * 8192 / 2
+    assert 8.75e9 + 2 * kept + 78 * inp + kept + 5e9 > 80e9
+    no_cp = LONG | {"tp": 2, "cp": 1, "dp": 64, "sharding": "zero3", "recompute": "full", "recompute_layers": 79}
+    slower = evaluate_workload(w.model_copy(update=no_cp), result.plan.settings.fabric,
+                               summarise_nodes({"hgx-h100-8": 16}, CAT))
+    assert slower.fits and slower.step.tokens_per_s < work["tokens_per_s"]
 
 
 def test_design_and_advice_agree_when_nothing_fits():

@@ -1,0 +1,227 @@
+"""The layouts a training job can run with, searched as practitioners prune them and each
+evaluated by the step model the check uses: the design keeps the best, the report shows it
+and the runners-up.
+
+The global batch is the user's: a candidate splits its sequences into whole micro-batches
+on every data-parallel replica, DP x micro-batch dividing them. The space (Narayanan et al.
+2021, "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM",
+section 3: tensor parallel inside a server, pipeline across servers, data parallel for
+the rest):
+
+- TP: the powers of two within the NVLink domain that divide the attention heads;
+- CP: 1, and for sequences of 16K tokens and more the powers of two that leave each rank at
+  least 8K tokens (Llama 3 trained 131K-token sequences with CP 16: Dubey et al. 2024,
+  The Llama 3 Herd of Models, table 4);
+- PP: the divisors of the GPUs left that divide the layers, or the layers + 2 (the first
+  and last stages give one layer's slot each to the embedding and the output: Llama 3,
+  section 3.3.2), so that every stage holds the same layers;
+- DP: the rest;
+- micro-batch: the divisors of the sequences per replica up to ``MAX_MICRO_BATCH``;
+- schedule: 1F1B, and interleaved with v model chunks per rank where PP x v divides the
+  layers (or the layers + 2) and the micro-batches are a multiple of PP (Megatron-LM's
+  interleaved schedule; the evaluation warns otherwise);
+- EP (mixture-of-experts only): the powers of two that divide DP and the experts;
+- sharding: from DDP, from ZeRO-1 (Megatron-LM's distributed optimizer) and from ZeRO-3
+  (FSDP full shard), each with the least recompute, then the least more sharding, that
+  fits in GPU memory (``fit_training``, as the evaluation fits a job): less memory for the
+  optimizer can mean less recompute. ZeRO-2 and -3 only without a pipeline: Megatron-LM's
+  pipeline schedules shard the optimizer (its distributed optimizer), not the gradients or
+  weights, and
+  the step model gathers ZeRO-3's weights once per step where a pipeline would gather them
+  per micro-batch.
+
+Candidates are ranked by goodput, the tokens/s a run keeps after failures: tokens/s x the
+effective training time ratio. In the goodput model the ratio is the same for every layout
+of one plan (failures come from the parts, the checkpoint from the model's bytes and the
+storage), so the ranking is the step model's tokens/s.
+
+When no layout splits the batch evenly, each takes the nearest whole number of
+micro-batches; those within ``BATCH_TOLERANCE`` of the asked batch compete, else the
+nearest, and the design says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from planner.settings import FabricSettings, WorkloadSettings
+from planner.workload.fit import SHARDING_LADDER, fit_training
+from planner.workload.models import ModelShape
+from planner.workload.training import JobShape, StepResult, model_step
+
+MAX_MICRO_BATCH = 16  # Planner assumption: larger micro-batches gain nothing once the GEMMs are large
+MIN_CP_TOKENS = 8192  # Planner assumption: a CP rank keeps at least 8K tokens of a sequence (Llama 3 ran 131K / 16)
+CP_FROM_TOKENS = 16384  # context parallel is considered from 16K-token sequences on
+MAX_CP = 32
+# Planner assumption: a batch within 5 % of the asked one trains alike (the critical batch
+# size varies smoothly: McCandlish et al. 2018, "An Empirical Model of Large-Batch Training").
+BATCH_TOLERANCE = 0.05
+WEIGHT_SHARDING = ("zero2", "zero3")  # not with a pipeline (module docstring)
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One layout, fitted and timed."""
+
+    settings: WorkloadSettings
+    step: StepResult
+    memory_gb: float
+    batch_sequences: int
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.step.tokens_per_s
+
+    @property
+    def shape(self) -> tuple[int, int, int, int, int]:
+        """(TP, CP, PP, DP, EP): how the GPUs are split, whatever the schedule and micro-batch."""
+        w = self.settings
+        return (w.tp, w.cp, w.pp, w.dp, w.ep)
+
+    @property
+    def layout(self) -> tuple:
+        w = self.settings
+        return (w.tp, w.cp, w.pp, w.dp, w.ep, w.micro_batch_size, w.pp_schedule, w.virtual_stages)
+
+    def describe(self) -> str:
+        w = self.settings
+        parts = [f"TP {w.tp}"] + ([f"CP {w.cp}"] if w.cp > 1 else []) + [f"PP {w.pp}", f"DP {w.dp}"]
+        if w.ep > 1:
+            parts.append(f"EP {w.ep}")
+        text = " x ".join(parts) + f", micro-batch {w.micro_batch_size}"
+        if w.pp > 1:
+            text += (f", interleaved v {w.virtual_stages}" if w.pp_schedule == "interleaved" else ", 1F1B")
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """The candidates best first (at most ``keep``), how many were evaluated, and the batch
+    the asked one became (``asked_sequences`` when it was kept)."""
+
+    candidates: tuple[Candidate, ...]
+    evaluated: int
+    asked_sequences: int
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.candidates[0] if self.candidates else None
+
+    @property
+    def batch_kept(self) -> bool:
+        return self.best is not None and self.best.batch_sequences == self.asked_sequences
+
+
+def _powers_of_two(limit: int) -> list[int]:
+    return [1 << k for k in range(max(0, limit).bit_length()) if 1 << k <= limit]
+
+
+def _divisors(n: int) -> list[int]:
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
+
+
+def _even_stages(layers: int, slots: int) -> bool:
+    return layers % slots == 0 or (layers + 2) % slots == 0
+
+
+def _tp_options(model: ModelShape, local: int) -> list[int]:
+    return [t for t in _powers_of_two(local) if model.heads % t == 0]
+
+
+def _cp_options(seq_len: int) -> list[int]:
+    if seq_len < CP_FROM_TOKENS:
+        return [1]
+    return [c for c in _powers_of_two(MAX_CP) if c == 1 or seq_len // c >= MIN_CP_TOKENS and seq_len % c == 0]
+
+
+def _shapes(model: ModelShape, shape: JobShape, gpus: int, seq_len: int) -> Iterator[tuple[int, int, int, int]]:
+    """(TP, CP, PP, DP) over every GPU, pruned as the module docstring says."""
+    for tp in _tp_options(model, shape.local_gpus):
+        for cp in _cp_options(seq_len):
+            if gpus % (tp * cp):
+                continue
+            rest = gpus // (tp * cp)
+            for pp in _divisors(rest):
+                if pp <= model.layers and _even_stages(model.layers, pp):
+                    yield tp, cp, pp, rest // pp
+
+
+def _schedules(model: ModelShape, pp: int, m: int) -> list[tuple[str, int]]:
+    out = [("1f1b", 1)]
+    if pp > 1 and m % pp == 0:
+        out += [("interleaved", v) for v in range(2, model.layers // pp + 2)
+                if _even_stages(model.layers, pp * v)]
+    return out
+
+
+def _ep_options(model: ModelShape, dp: int) -> list[int]:
+    if not model.is_moe:
+        return [1]
+    return [e for e in _powers_of_two(min(dp, model.experts)) if dp % e == 0 and model.experts % e == 0]
+
+
+def _sharding_options(asked: str, pp: int) -> list[str]:
+    """Where the sharding ladder starts: the asked sharding, and ZeRO-1 and (without a
+    pipeline) ZeRO-3 above it."""
+    if asked not in SHARDING_LADDER:
+        return [asked]
+    above = SHARDING_LADDER[SHARDING_LADDER.index(asked):]
+    return [s for s in above if s == asked or s == "zero1" or (s == "zero3" and pp == 1)]
+
+
+def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape, gpus: int,
+                   memory_gb: float | None, *, keep: int = 3) -> Search:
+    """The best ``keep`` layouts of ``gpus`` GPUs for ``w``'s model and batch (module docstring)."""
+    asked = max(1, round(w.global_batch_tokens / w.seq_len))
+    # recompute and sharding are searched from the bottom of their ladders, whatever the plan has now
+    w = w.model_copy(update={"recompute": "auto", "recompute_layers": None,
+                             "sharding": SHARDING_LADDER[0] if w.sharding in SHARDING_LADDER else w.sharding})
+    exact: list[Candidate] = []
+    near: list[tuple[float, Candidate]] = []  # (relative change of the batch, candidate)
+    evaluated = 0
+    for tp, cp, pp, dp in _shapes(model, shape, gpus, w.seq_len):
+        domain_ranks = max(1, shape.local_gpus // tp)
+        if asked % dp == 0:
+            splits = [(mb, asked) for mb in _divisors(asked // dp) if mb <= MAX_MICRO_BATCH]
+        else:  # no even split: the nearest whole number of micro-batches of one sequence
+            seqs = max(1, round(asked / dp)) * dp
+            splits = [(1, seqs)]
+        for mb, seqs in splits:
+            m = seqs // (dp * mb)
+            for schedule, v in _schedules(model, pp, m):
+                for ep in _ep_options(model, dp):
+                    fitted: set[tuple] = set()
+                    for sharding in _sharding_options(w.sharding, pp):
+                        cand = w.model_copy(update={
+                            "tp": tp, "cp": cp, "pp": pp, "dp": dp, "ep": ep, "micro_batch_size": mb,
+                            "pp_schedule": schedule, "virtual_stages": v, "sharding": sharding,
+                            "global_batch_tokens": seqs * w.seq_len})
+                        fit = fit_training(cand, model, available_gb=memory_gb, domain_ranks=domain_ranks)
+                        evaluated += 1
+                        run = fit.settings
+                        key = (run.sharding, run.recompute, run.recompute_layers)
+                        if fit.fits is False or key in fitted or (pp > 1 and run.sharding in WEIGHT_SHARDING):
+                            continue
+                        fitted.add(key)
+                        found = Candidate(run, model_step(run, fabric, shape, model=model), fit.memory.total_gb, seqs)
+                        if seqs == asked:
+                            exact.append(found)
+                        else:
+                            near.append((abs(seqs - asked) / asked, found))
+    if exact:
+        pool = exact
+    elif near:
+        nearest = min(change for change, _ in near)
+        pool = [c for change, c in near if change <= max(nearest, BATCH_TOLERANCE) + 1e-12]
+    else:
+        pool = []
+    pool.sort(key=lambda c: -c.tokens_per_s)
+    # one entry a split of the GPUs, its best schedule, micro-batch, sharding and recompute: the
+    # runners-up are other splits, not the same one with another schedule
+    distinct: dict[tuple, Candidate] = {}
+    for c in pool:
+        distinct.setdefault(c.shape, c)
+    return Search(tuple(list(distinct.values())[:keep]), evaluated, asked)
