@@ -12,6 +12,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
                                QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout)
 
+from planner.design.parallelism import describe_layout
 from planner.design.templates import design_from, get_template, list_templates
 from planner.errors import PlannerError
 from planner.network.technologies import TECHNOLOGIES
@@ -20,6 +21,7 @@ from planner.report import palette
 from planner.settings import FacilitySettings, FloorSettings, StorageSettings, WorkloadSettings, field_meta
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
+from planner.workload.models import model_shape
 from ui import fmt
 
 BLANK = ""  # the "no template" entry
@@ -91,7 +93,7 @@ class NewPlanDialog(QDialog):
         self._more_fields()
         self.preview = QLabel()
         self.preview.setWordWrap(True)
-        self.preview.setMinimumHeight(110)
+        self.preview.setMinimumHeight(160)
         form = QFormLayout()
         form.addRow("Start from", self.template)
         form.addRow("GPU system", self.system)
@@ -101,6 +103,8 @@ class NewPlanDialog(QDialog):
         form.addRow("Compute fabric", self.fabric)
         form.addRow("Model", self.model)
         form.addRow("Tokens to train", self.train_tokens_b)
+        form.addRow("Sequence length", self.seq_len)
+        form.addRow("Global batch", self.batch_tokens)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
         self.buttons.accepted.connect(self.accept)
@@ -121,7 +125,7 @@ class NewPlanDialog(QDialog):
         self.template.currentIndexChanged.connect(self._template_chosen)
         for w in (self.system, self.cooling, self.fabric, self.model):
             w.currentIndexChanged.connect(self._changed)
-        for w in (self.gpus, self.rack_kw, self.train_tokens_b, self.write_s, self.capacity_tb, self.floor_rating,
+        for w in (self.gpus, self.rack_kw, self.train_tokens_b, self.seq_len, self.batch_tokens, self.write_s, self.capacity_tb, self.floor_rating,
                   self.air_limit, self.requests_per_s, self.prompt_tokens, self.output_tokens, self.latency_ms):
             w.valueChanged.connect(self._changed)
         self.inference.toggled.connect(self._changed)
@@ -145,6 +149,16 @@ class NewPlanDialog(QDialog):
         self.air_limit = sourced(QDoubleSpinBox(minimum=1, maximum=200, decimals=1, suffix=" kW",
                                                 value=FacilitySettings().air_cooling_limit_kw),
                                  FacilitySettings, "air_cooling_limit_kw")
+        defaults = WorkloadSettings()
+        self.seq_len = sourced(QSpinBox(minimum=1, maximum=10_000_000, suffix=" tokens", value=defaults.seq_len),
+                               WorkloadSettings, "seq_len")
+        self.batch_tokens = sourced(QDoubleSpinBox(minimum=1, maximum=1e12, decimals=0, suffix=" tokens",
+                                                   value=defaults.global_batch_tokens),
+                                    WorkloadSettings, "global_batch_tokens")
+        self.batch_tokens.setToolTip(self.batch_tokens.toolTip() + " The design keeps it and searches the "
+                                     "layouts (TP, CP, PP, DP, the schedule, the micro-batch) that split it evenly.")
+        for w in (self.seq_len, self.batch_tokens):
+            w.setGroupSeparatorShown(True)
         self.inference = QCheckBox("Size an inference service, not training")
         self.inference.setToolTip(field_meta(WorkloadSettings, "inference")["source"])
         self.requests_per_s = optional_spin(" requests/s", 10**9, 1)
@@ -215,6 +229,8 @@ class NewPlanDialog(QDialog):
     def _fill_more(self, t) -> None:
         s = t.settings
         wl, defaults = s.get("workload", {}), WorkloadSettings()
+        self.seq_len.setValue(t.seq_len or wl.get("seq_len", defaults.seq_len))
+        self.batch_tokens.setValue(t.batch_tokens or wl.get("global_batch_tokens", defaults.global_batch_tokens))
         self.write_s.setValue(t.checkpoint_write_s or 0)
         self.capacity_tb.setValue(t.storage_capacity_tb or 0)
         self.floor_rating.setValue(t.floor_rating_kg_m2 or s.get("floor", {}).get(
@@ -240,6 +256,8 @@ class NewPlanDialog(QDialog):
                   self.fabric: ("fabric", None if self.fabric.currentData() == "auto" else self.fabric.currentData()),
                   self.model: ("model", self.model.currentData()),
                   self.train_tokens_b: ("train_tokens_b", self.train_tokens_b.value()),
+                  self.seq_len: ("seq_len", self.seq_len.value()),
+                  self.batch_tokens: ("batch_tokens", round(self.batch_tokens.value())),
                   self.write_s: ("checkpoint_write_s", self.write_s.value() or None),
                   self.capacity_tb: ("storage_capacity_tb", self.capacity_tb.value() or None),
                   self.floor_rating: ("floor_rating_kg_m2", self.floor_rating.value()),
@@ -285,6 +303,9 @@ class NewPlanDialog(QDialog):
             days = f", {fmt.number(w.time_to_train_days)} days to train" if w.time_to_train_days else ""
             lines.append(f"{fmt.count(round(w.tokens_per_s))} tokens/s{days}")
         lines.append(f"{errors} errors, {warnings} warnings")
+        model = model_shape(self.design.plan.settings.workload)
+        lines += [f"{'Layout' if i == 0 else 'Runner-up'}: {describe_layout(c, model)}"
+                  for i, c in enumerate(self.design.layouts)]
         lines += [f.message for f in self.design.findings if f.code in NOTES or f.severity == "warning"]
         self.preview.setStyleSheet("")
         self.preview.setText("\n".join(lines))

@@ -139,3 +139,32 @@ def test_every_cluster_field_has_a_tooltip_and_a_changed_template_its_own_descri
     # no longer medium's 16 nodes of H100: the description says what it was made from
     assert "H100" not in plan.description and "template medium" in plan.description
     assert "dgx-b200" in plan.description and "1024" in plan.description
+
+
+def test_the_preview_shows_the_searched_layout_its_runners_up_and_keeps_the_batch(qtbot):
+    # Llama 3 405B as Meta trained it: 16,384 H100 on 400G RoCE, 8,192-token sequences, a
+    # 16M-token batch (2,048 sequences of 8,192 = 16,777,216 tokens: Dubey et al. 2024, table 4).
+    dialog = NewPlanDialog(CAT, template="")
+    qtbot.addWidget(dialog)
+    choose(dialog, "dgx-h100", 16384, 40)
+    dialog.fabric.setCurrentIndex(dialog.fabric.findData("eth400_roce"))
+    dialog.model.setCurrentIndex(dialog.model.findData("llama3-405b"))
+    dialog.seq_len.setValue(8192)
+    dialog.batch_tokens.setValue(2048 * 8192)
+    dialog.refresh()
+    assert dialog.changes()["batch_tokens"] == 16_777_216 and dialog.changes()["seq_len"] == 8192
+    w = dialog.design.plan.settings.workload
+    assert w.global_batch_tokens == 16_777_216  # the batch asked, kept
+    lines = dialog.preview.text().splitlines()
+    layout = [line for line in lines if line.startswith("Layout: ")]
+    runners = [line for line in lines if line.startswith("Runner-up: ")]
+    assert len(layout) == 1 and len(runners) == 2
+    # the preview's layout is the plan's, every GPU of the job in TP x PP x DP
+    assert f"TP {w.tp} x PP {w.pp} x DP {w.dp}" in layout[0] and w.tp * w.pp * w.dp == 16384
+    assert "MFU" in layout[0] and all("MFU" in r for r in runners)
+    # 2,049 sequences is odd and prime to every DP of 16,384 GPUs (a power of two), so no
+    # layout splits it: a warning says the batch changed and by how much.
+    dialog.batch_tokens.setValue(2049 * 8192)
+    dialog.refresh()
+    text = dialog.preview.text()
+    assert "The global batch of 2,049 sequences" in text and "cannot be split" in text
