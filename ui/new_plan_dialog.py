@@ -26,7 +26,7 @@ from ui import fmt
 
 BLANK = ""  # the "no template" entry
 # Design notes the preview repeats: what was rounded, the spares placed, the GPUs sized.
-NOTES = ("design.gpus.rounded", "design.spares", "design.inference.sized")
+NOTES = ("design.gpus.rounded", "design.spares", "design.inference.replica", "design.inference.sized")
 
 
 def sourced(widget, section, name: str, default=None):

@@ -26,6 +26,7 @@ from planner.design.campus import assign_halls, set_hall_rows
 from planner.design.counts import hot_spares, node_count
 from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.parallelism import choose_layout
+from planner.design.replica import choose_replica
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
 from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
@@ -71,6 +72,10 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     findings: list[Finding] = []
     settings = _settings(intent, catalog)
     _match_fabric(settings, intent, system, catalog, findings)
+    if settings.workload.inference and "inference_gpus_per_replica" not in intent.settings.get("workload", {}):
+        settings.workload, notes = choose_replica(settings.workload, settings.fabric,
+                                                  summarise_nodes({system.id: 1}, catalog), settings.costs)
+        findings += notes
     nodes = node_count(intent, system, findings, settings, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus

@@ -55,6 +55,11 @@ KV_STREAM_EFFICIENCY = HBM_STREAM_EFFICIENCY
 SMALL_ALLREDUCE_S = 10e-6
 
 
+def gpu_hours_per_million_tokens(tokens_per_s_per_gpu: float) -> float:
+    """GPU-hours to produce a million tokens at ``tokens_per_s_per_gpu``."""
+    return 1e6 / tokens_per_s_per_gpu / 3600.0
+
+
 def value_bytes(precision: str) -> float:
     return 1.0 if precision == "fp8" else 2.0
 

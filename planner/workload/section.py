@@ -15,7 +15,7 @@ from planner.figures import Figures, figure
 from planner.findings import Finding
 from planner.network.checks import NodeSummary, summarise_nodes
 from planner.workload.checks import WorkloadOutcome, evaluate_workload, job_shape
-from planner.workload.inference import InferenceResult
+from planner.workload.inference import InferenceResult, gpu_hours_per_million_tokens
 from planner.workload.memory import MemoryEstimate
 from planner.workload.models import model_shape
 from planner.workload.search import search_layouts
@@ -186,7 +186,7 @@ def token_cost(ctx, tokens_per_s_per_gpu: float | None) -> dict[str, float] | No
     3,600) priced as ``run_cost`` prices a GPU-hour."""
     if not tokens_per_s_per_gpu or not ctx.totals.gpus:
         return None
-    gpu_hours = 1e6 / tokens_per_s_per_gpu / 3600.0
+    gpu_hours = gpu_hours_per_million_tokens(tokens_per_s_per_gpu)
     per_gpu_hour = run_cost(ctx, 1.0 / HOURS_PER_DAY)  # one hour of every GPU
     return {k: round(v / ctx.totals.gpus * gpu_hours, 4) for k, v in per_gpu_hour.items()}
 

@@ -1,0 +1,95 @@
+"""The GPUs of one inference replica, chosen by the check's own inference model.
+
+Serving engines split a model that a GPU cannot hold, or cannot read fast enough for the
+latency target, over a tensor-parallel group inside one NVLink domain (vLLM and
+TensorRT-LLM: ``tensor_parallel_size`` divides the attention heads). The design tries every
+such group, TP 1, 2, 4 ... up to the node's GPUs, sizes each as ``check`` does
+(``evaluate_workload``: weights and KV cache in memory, the operating batch within the TPOT
+target, prefill for TTFT) and keeps the replica that meets both latency targets with the
+most output tokens/s per GPU: on one kind of GPU that is the lowest cost per million output
+tokens. When none meets the targets, the fastest per token (the widest group that fits) is
+kept and the check's latency warning says by how much it misses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.findings import Finding
+from planner.network.checks import NodeSummary
+from planner.settings import CostSettings, FabricSettings, WorkloadSettings
+from planner.workload.checks import evaluate_workload
+from planner.workload.inference import InferenceResult, gpu_hours_per_million_tokens
+from planner.workload.models import model_shape
+
+@dataclass(frozen=True, slots=True)
+class Replica:
+    """One replica size, sized by the check."""
+
+    gpus: int
+    result: InferenceResult
+
+    @property
+    def meets_targets(self) -> bool:
+        r = self.result
+        return bool(r.meets_latency) and r.meets_ttft is not False
+
+    def usd_per_million_tokens(self, usd_per_gpu_h: float) -> float | None:
+        """GPU-hours per million output tokens x the GPU-hour price."""
+        per_gpu = self.result.output_tokens_per_s_per_gpu
+        return usd_per_gpu_h * gpu_hours_per_million_tokens(per_gpu) if per_gpu else None
+
+
+def replica_sizes(heads: int, node_gpus: int) -> list[int]:
+    """TP 1, 2, 4 ... within the node that divide the attention heads."""
+    sizes, g = [], 1
+    while g <= node_gpus:
+        if heads % g == 0:
+            sizes.append(g)
+        g *= 2
+    return sizes
+
+
+def search_replicas(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummary) -> list[Replica]:
+    """Every replica size that holds the model and one sequence's KV cache, best first
+    (module docstring)."""
+    out = []
+    for g in replica_sizes(model_shape(w).heads, node.gpus):
+        res = evaluate_workload(w.model_copy(update={"inference_gpus_per_replica": g}), fabric, node).inference
+        if res is not None and res.fits and res.max_concurrent_sequences > 0 and res.requests_per_s_per_replica:
+            out.append(Replica(g, res))
+    # meets the targets first, then output tokens/s per GPU; among those that miss, the
+    # fastest per token
+    return sorted(out, key=lambda c: (0, -(c.result.output_tokens_per_s_per_gpu or 0)) if c.meets_targets
+                  else (1, c.result.decode_s_per_token or float("inf")))
+
+
+def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummary,
+                   costs: CostSettings) -> tuple[WorkloadSettings, list[Finding]]:
+    """``w`` with the best replica's GPUs (``search_replicas``) and a finding that says which,
+    with the others' figures; ``w`` unchanged when no replica holds the model."""
+    found = search_replicas(w, fabric, node)
+    if not found:
+        return w, []
+    # priced as the report prices a rented GPU-hour: the rate with the rental uplift
+    price = costs.rent_reserved_1yr_usd_per_gpu_h * (1.0 + costs.rent_uplift)
+    best = found[0]
+
+    def text(c: Replica) -> str:
+        r = c.result
+        cost = c.usd_per_million_tokens(price)
+        return (f"TP {c.gpus}: batch {r.batch:,}, {r.decode_s_per_token * 1e3:,.1f} ms per output token, "
+                f"first token in {r.prefill_s * 1e3:,.0f} ms, {r.requests_per_s_per_replica:,.2f} requests/s and "
+                f"{r.output_tokens_per_s_per_gpu:,.0f} output tokens/s per GPU"
+                + (f", ${cost:,.2f} per million output tokens" if cost is not None else "")
+                + ("" if c.meets_targets else " (misses the latency targets)"))
+
+    others = "; ".join(text(c) for c in found[1:])
+    return w.model_copy(update={"inference_gpus_per_replica": best.gpus}), [Finding(
+        "info", "design.inference.replica",
+        f"Inference replica of {best.gpus} GPU{'s' if best.gpus > 1 else ''} (tensor parallel in the node), the "
+        f"{'cheapest per output token that meets' if best.meets_targets else 'fastest, though none meets'} the "
+        f"{w.latency_ms_per_token:g} ms per token and {w.ttft_target_ms:g} ms first-token targets: {text(best)}; "
+        f"at ${price:,.2f} per GPU-hour (the reserved 1-year rental rate with the {costs.rent_uplift:.0%} uplift "
+        "for storage and networking)"
+        + (f". Also evaluated: {others}" if others else ""))]

@@ -1,0 +1,78 @@
+"""Inference sizing tries the replica sizes serving engines use (TP 1, 2, 4, 8 within the
+node) and keeps the one that meets the latency targets at the lowest cost per output token:
+a 70B model is no longer refused on 80 GB GPUs."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+from planner.cli import main
+from planner.design.build import design
+from planner.design.intent import Intent
+from planner.design.replica import search_replicas
+from planner.hardware.catalog import default_catalog
+from planner.network.checks import summarise_nodes
+from planner.report.evaluate import evaluate
+
+CAT = default_catalog()
+INTENT = dict(system="dgx-h100", inference=True, requests_per_s=200, model="llama3-70b")
+
+# Llama 3 70B in BF16: 70.6e9 x 2 B = 141.2 GB of weights; 5 GB framework overhead per GPU,
+# 80 GB H100s. KV cache per token: 80 layers x 2 (K, V) x 8 KV heads x 128 x 2 B = 327,680 B;
+# a request of 1,024 prompt + 256 output tokens holds 1,280 x 327,680 = 0.4194 GB.
+WEIGHTS_GB = 70.6e9 * 2 / 1e9
+KV_GB = 80 * 2 * 8 * 128 * 2 * 1280 / 1e9
+
+
+def sequences(gpus: int) -> int:
+    return int((gpus * (80 - 5) - WEIGHTS_GB) // KV_GB)
+
+
+def test_the_replica_sizes_hold_what_the_memory_allows():
+    assert WEIGHTS_GB > 80 - 5  # TP 1 cannot hold the weights
+    assert sequences(2) == 20 and sequences(4) == 378  # 8.8 GB and 158.8 GB of KV cache
+    plan = design(Intent(**INTENT, gpus=16), CAT).plan
+    found = search_replicas(plan.settings.workload, plan.settings.fabric, summarise_nodes({"dgx-h100": 1}, CAT))
+    by_size = {c.gpus: c.result for c in found}
+    assert set(by_size) == {2, 4, 8}
+    assert by_size[2].max_concurrent_sequences == 20 and by_size[4].max_concurrent_sequences == 378
+
+
+def test_a_70b_model_on_h100_gets_the_cheapest_replica_that_meets_the_targets():
+    result = design(Intent(**INTENT), CAT)
+    w = result.plan.settings.workload
+    note = next(f for f in result.findings if f.code == "design.inference.replica")
+    found = search_replicas(w, result.plan.settings.fabric, summarise_nodes({"dgx-h100": 1}, CAT))
+    meeting = [c for c in found if c.meets_targets]
+    assert meeting and w.inference_gpus_per_replica == meeting[0].gpus
+    # the lowest cost per output token on one kind of GPU is the most output tokens/s per GPU
+    assert all(meeting[0].result.output_tokens_per_s_per_gpu >= c.result.output_tokens_per_s_per_gpu
+               for c in meeting)
+    assert f"Inference replica of {w.inference_gpus_per_replica} GPUs" in note.message
+    assert "per million output tokens" in note.message and "Also evaluated" in note.message
+    # The plan serves the requests: the check finds no inference error, and the GPUs are the
+    # replicas the requests need in whole nodes.
+    report = evaluate(result.plan, CAT)
+    assert not [f for f in report.findings if f.severity == "error"]
+    inf = report.sections["workload"].to_json()["inference"]
+    replicas = -(-200 // inf["requests_per_s_per_replica"])
+    assert report.totals.gpus >= replicas * w.inference_gpus_per_replica
+    # the design's cost per million output tokens is the one the check reports
+    per_m = report.sections["workload"].to_json()["inference_usd_per_m_output_tokens"]["rent_reserved_1yr"]
+    assert f"${per_m:,.2f} per million output tokens" in note.message.split("Also evaluated")[0]
+
+
+def test_the_cli_designs_the_intent_it_used_to_refuse(tmp_path):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = main(["new", "--inference", "--system", "dgx-h100", "--requests-per-s", "200", "--model",
+                     "llama3-70b", "-o", str(tmp_path / "p.json")])
+    assert code == 0 and "does not fit a replica" not in out.getvalue()
+    assert "Inference replica of" in out.getvalue()
+
+
+def test_a_stated_replica_size_is_kept():
+    result = design(Intent(**INTENT, gpus=16, settings={"workload": {"inference_gpus_per_replica": 8}}), CAT)
+    assert result.plan.settings.workload.inference_gpus_per_replica == 8
+    assert "design.inference.replica" not in {f.code for f in result.findings}
