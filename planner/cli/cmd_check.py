@@ -90,10 +90,11 @@ def rack_lines(report: Report) -> list[str]:
     22,583 racks are some 400 lines, not 22,583 before the findings."""
     rows: list[list[str]] = []
     first, run = "", 0
-    for r in report.racks:
+    racks = report.racks  # a new list each time it is read: once, not once a rack
+    for r in racks:
         figures = [f"{r.used_u}/{r.height_u}", f"{r.nodes:,}", f"{r.gpus:,}", kw(r.power_kw), f"{r.cap_kw:g}",
                    f"{r.load_fraction:.0%}", r.cooling]
-        if len(report.racks) > RACK_LINES and rows and figures == rows[-1][1:]:
+        if len(racks) > RACK_LINES and rows and figures == rows[-1][1:]:
             run += 1
             rows[-1][0] = f"{first} … {r.name} ({run:,} racks)"
         else:
