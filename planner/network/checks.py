@@ -138,9 +138,10 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
 
 
 def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: NodeSummary,
-                    size: FabricSize | None, switch: DeviceType | None) -> list[Finding]:
+                    size: FabricSize | None, switch: DeviceType | None, params_b: float) -> list[Finding]:
     """The training-fabric advice of ``GUIDE``: own NIC per GPU, no oversubscription, no
-    Ethernet beyond 16 GPUs or 10B parameters, no consumer GPUs, storage off the fabric."""
+    Ethernet beyond 16 GPUs or 10B parameters (``params_b``: the total parameters of the model
+    the workload trains, in billions), no consumer GPUs, storage off the fabric."""
     out: list[Finding] = []
     training = workload.enabled
     has_fabric = nodes.nodes > 1
@@ -159,12 +160,12 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
             f"traffic crosses the spines, so it runs at 1/{fabric.oversubscription:g} of the line rate when every "
             f"node talks ({GUIDE}, lost 15% throughput on a spine-leaf design)"))
     if training and has_fabric and tech.switch_technology == "ethernet" and (
-            nodes.gpus > 16 or workload.model_params_b > 10):
+            nodes.gpus > 16 or params_b > 10):
         why = []
         if nodes.gpus > 16:
             why.append(f"{nodes.gpus} GPUs (more than 16)")
-        if workload.model_params_b > 10:
-            why.append(f"a {workload.model_params_b:g}B model (over 10B)")
+        if params_b > 10:
+            why.append(f"a {params_b:g}B model (over 10B)")
         out.append(Finding(
             "warning", "network.ethernet.training",
             f"Ethernet ({tech.title}) for {' and '.join(why)}. {GUIDE}: 'Ethernet if you're under 16 GPUs and "
