@@ -6,7 +6,7 @@ Targets, 2-core machine: frontier-100k (12,500 nodes, 100,000 GPUs): generation 
 full evaluation < 500 ms, incremental p95 < 5 ms, Excel export < 20 s, peak memory < 1 GB;
 campus-400k (5,556 GB300 NVL72 racks, 400,032 GPUs): full evaluation < 200 ms,
 incremental p95 < 2 ms, Excel export < 10 s, peak memory < 1.5 GB; campus-1m (13,890 NVL72
-racks for the job, 1,000,080 GPUs, 22,583 racks): the same but Excel export < 15 s.
+racks for the job, 1,000,080 GPUs, 23,074 racks): the same but Excel export < 15 s.
 
     python3 benchmarks/frontier_core.py [--template campus-400k|campus-1m] [--moves N]
 """

@@ -165,7 +165,7 @@ def _hosts(plan: Plan, catalog: Catalog, gpus_per_node: int) -> int:
     types = [catalog.get(i) for i in counts]
     best = max((d for d in types if d is not None and d.gpus == gpus_per_node), key=lambda d: counts[d.id],
                default=None)
-    return best.compute_trays if best is not None and best.compute_trays else 1
+    return best.hosts if best is not None else 1
 
 
 def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) -> AcceptancePack:

@@ -41,7 +41,7 @@ from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
 from planner.settings import Settings
-from planner.workload.models import model_shape
+from planner.storage.sizing import model_checkpoint_gb
 from planner.workload.search import Candidate
 
 
@@ -466,7 +466,7 @@ class _Layout:
         st, w = self.plan.settings.storage, self.plan.settings.workload
         need = (self.nodes + self.spares) * st.min_write_gbs_per_node  # the storage rule counts every node placed
         if w.enabled:
-            checkpoint_gb = model_shape(w).params * st.checkpoint_bytes_per_param / 1e9
+            checkpoint_gb = model_checkpoint_gb(w, st)
             interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN
             need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * interval_min * 60))
             if self.intent.checkpoint_write_s is not None:

@@ -54,12 +54,13 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
     goodput model expects in repair at once (GPU and host interruptions per day x the repair
     time), so that the job keeps its GPUs while failed nodes are repaired. A rack-scale
     system is one node of the goodput model (a failed tray takes its NVLink domain out of
-    the job), so its spares are whole systems."""
+    the job), so its spares are whole systems; its hosts, the trays, are what fail."""
     rel = settings.reliability
     asked = intent.spare_nodes if intent.spare_nodes is not None else intent.settings.get(
         "reliability", {}).get("spare_nodes")
     if asked is None:
-        down = nodes_in_repair(interruptions_by_part(Parts(gpus=nodes * system.gpus, nodes=nodes), rel), rel)
+        job = Parts(gpus=nodes * system.gpus, nodes=nodes, hosts=nodes * system.hosts)
+        down = nodes_in_repair(interruptions_by_part(job, rel), rel)
         spares = spares_to_cover(down)
         if spares:
             unit = "rack-scale systems" if system.is_rack_scale else "nodes"

@@ -33,7 +33,9 @@ from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_goodput import write_goodput
 from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
+from planner.design.build import gpu_counts
 from planner.network.cables import build_schedule
+from planner.network.checks import summarise_nodes
 from planner.plan.model import Plan
 from planner.report.compare import Comparison
 from planner.report.model import Report
@@ -93,7 +95,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
                       tokens_per_s=getattr(report.network, "tokens_per_s", None),
                       billed_kw=billed_kw(plan.settings.costs.colocation_basis, t))
-    write_goodput(wb, report, plan.settings)
+    write_goodput(wb, report, plan.settings, summarise_nodes(gpu_counts(plan, catalog), catalog))
     wb.properties.title = plan.name
     wb.properties.creator = f"GPU Cluster Planner {__version__}"
     wb.properties.lastModifiedBy = wb.properties.creator

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from planner.export.xlsx_cells import BOLD, NA, TITLE, WRAP, define, formula, header, num, text, widths
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
+from planner.network.checks import NodeSummary
 from planner.settings import field_meta
 from planner.settings.reliability import ReliabilitySettings
 from planner.settings.storage import StorageSettings
@@ -19,8 +20,9 @@ GOODPUT = "Goodput"
 USED = "Goodput (live formula)"
 
 
-def write_goodput(wb, report, settings) -> None:
-    """The reliability inputs onto the Assumptions sheet, then the Goodput sheet."""
+def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
+    """The reliability inputs onto the Assumptions sheet, then the Goodput sheet (``placed``:
+    the GPU nodes placed, whose hosts fail)."""
     g = report.sections.get("goodput")
     ws = wb.create_sheet(GOODPUT, index=len(wb.sheetnames) - 1)  # before Assumptions
     text(ws, 1, 1, "Goodput: failures, checkpoints and restarts", font=TITLE)
@@ -41,6 +43,9 @@ def write_goodput(wb, report, settings) -> None:
         ("gp_gpus_per_node", "GPUs per node", per_node, "GPUs", "0"),
         ("gp_job_gpus", "GPUs the job runs on", "=plan_gpus-spare_nodes*gp_gpus_per_node", "GPUs", "#,##0"),
         ("gp_job_nodes", "Nodes the job runs on", "=plan_nodes-spare_nodes", "nodes", "#,##0"),
+        ("gp_plan_hosts", "Hosts placed (a rack-scale system's compute trays each)", placed.hosts, "hosts", "#,##0"),
+        ("gp_hosts_per_node", "Hosts per node", placed.hosts_per_node, "hosts", "0"),
+        ("gp_job_hosts", "Hosts the job runs on", "=gp_plan_hosts-spare_nodes*gp_hosts_per_node", "hosts", "#,##0"),
         ("gp_switches", "Switches placed", g.switches, "", "#,##0"),
         ("gp_links", "Optical links in the fabric", g.optical_links, "", "#,##0"),
         ("gp_checkpoint_gb", "Checkpoint size", storage["checkpoint_gb"], "GB", "#,##0.0"),
@@ -50,10 +55,10 @@ def write_goodput(wb, report, settings) -> None:
          "#,##0"),
         ("gp_days", "Time to train, nothing failing", work["time_to_train_days"] or 0, "days", "#,##0.0"),
         ("gp_node_per_day", "Interruptions that take a node out",
-         "=(gp_job_gpus*gpu_failures_per_1000_gpu_days+gp_job_nodes*node_failures_per_1000_node_days)/1000",
+         "=(gp_job_gpus*gpu_failures_per_1000_gpu_days+gp_job_hosts*node_failures_per_1000_node_days)/1000",
          "per day", "0.0000"),
         ("gp_per_day", "Interruptions", "=gp_node_per_day+(gp_switches*switch_failures_per_1000_switch_days"
-         "+gp_links*link_failures_per_1000_link_days+gp_job_nodes*software_failures_per_1000_node_days)/1000",
+         "+gp_links*link_failures_per_1000_link_days+gp_job_hosts*software_failures_per_1000_node_days)/1000",
          "per day", "0.0000"),
         ("gp_mtbf_h", "Mean time between interruptions", "=24/gp_per_day", "h", "#,##0.00"),
         ("gp_block_s", "Job blocked per checkpoint",
@@ -67,7 +72,7 @@ def write_goodput(wb, report, settings) -> None:
         ("gp_goodput", "Goodput", "=gp_tokens_per_s*gp_ettr", "tokens/s", "#,##0"),
         ("gp_days_failing", "Time to train with failures", "=IF(gp_ettr>0,gp_days/gp_ettr,NA())", "days", "#,##0.0"),
     ]
-    cached = {"gp_job_gpus": g.job_gpus, "gp_job_nodes": g.job_nodes,
+    cached = {"gp_job_gpus": g.job_gpus, "gp_job_nodes": g.job_nodes, "gp_job_hosts": g.job_hosts,
               "gp_node_per_day": sum(g.interruptions_by_part[k] for k in ("gpu", "node")),
               "gp_per_day": g.interruptions_per_day, "gp_mtbf_h": g.mtbf_h, "gp_block_s": g.checkpoint_block_s,
               "gp_interval_s": g.checkpoint_interval_min * 60,

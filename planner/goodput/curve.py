@@ -38,13 +38,14 @@ def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage
     """The curve for a job on ``parts`` (the plan's), its storage section and throughput."""
     if not parts.nodes or not parts.gpus:
         return ()
-    per_node = parts.gpus / parts.nodes
+    per_node, hosts_per_node = parts.gpus / parts.nodes, parts.hosts / parts.nodes
     size_gb, fs_write, fs_read = storage["checkpoint_gb"], storage["write_gbs"], storage["read_gbs"]
     node_gbs = storage["node_storage_gbs"] or 0.0
     points = []
     for n in sizes(parts.nodes):
         scale = n / parts.nodes
-        at = Parts(gpus=round(n * per_node), nodes=n, switches=round(parts.switches * scale),
+        at = Parts(gpus=round(n * per_node), nodes=n, hosts=round(n * hosts_per_node),
+                   switches=round(parts.switches * scale),
                    optical_links=round(parts.optical_links * scale))
         write_s = checkpoint_write_s(size_gb, fs_write, n, node_gbs)
         if write_s is None:

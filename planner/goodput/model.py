@@ -1,6 +1,8 @@
 """The failure model of a plan and the checkpoint/restart arithmetic, pure functions.
 
-- interruptions per day = sum over the part classes of (parts x failures per part-day);
+- interruptions per day = sum over the part classes of (parts x failures per part-day); host
+  and software failures are counted per host, the unit with its own CPUs, NICs, BMC and OS
+  (a server, or one of an NVL72's 18 compute trays), as the rates are per server-day;
   a synchronous job stops at any one of them (Kokolis et al., "Revisiting Reliability in
   Large-Scale Machine Learning Research Clusters", HPCA 2025: a job's MTTF falls as 1 / size);
 - mean time between interruptions (MTBF) = 24 h / interruptions per day;
@@ -28,11 +30,13 @@ NODE_CLASSES = ("gpu", "node")
 
 @dataclass(frozen=True, slots=True)
 class Parts:
-    """What a job depends on: its GPUs and nodes (spares excluded), every switch placed and
-    every optical link cabled."""
+    """What a job depends on: its GPUs, nodes and their hosts (spares excluded), every switch
+    placed and every optical link cabled. A node is what the job swaps (a rack-scale system
+    whole, as a failed tray takes its NVLink domain out); a host is what fails."""
 
     gpus: int
     nodes: int
+    hosts: int
     switches: int = 0
     optical_links: int = 0
 
@@ -41,17 +45,18 @@ def interruptions_by_part(parts: Parts, rates: ReliabilitySettings) -> dict[str,
     """Expected interruptions per day of a job on ``parts``, by part class."""
     per_day = {
         "gpu": parts.gpus * rates.gpu_failures_per_1000_gpu_days,
-        "node": parts.nodes * rates.node_failures_per_1000_node_days,
+        "node": parts.hosts * rates.node_failures_per_1000_node_days,
         "switch": parts.switches * rates.switch_failures_per_1000_switch_days,
         "optical_link": parts.optical_links * rates.link_failures_per_1000_link_days,
-        "software": parts.nodes * rates.software_failures_per_1000_node_days,
+        "software": parts.hosts * rates.software_failures_per_1000_node_days,
     }
     return {k: v / 1000.0 for k, v in per_day.items()}
 
 
 def nodes_in_repair(by_part: dict[str, float], rates: ReliabilitySettings) -> float:
     """Nodes expected out of the job at once: the interruptions per day that take a node out
-    (``NODE_CLASSES``) x the days one takes to repair (Little's law, L = arrival rate x time)."""
+    (``NODE_CLASSES``; a failed tray takes its whole rack-scale system out) x the days one
+    takes to repair (Little's law, L = arrival rate x time)."""
     return sum(by_part[k] for k in NODE_CLASSES) * rates.repair_days
 
 

@@ -16,13 +16,16 @@ from planner.goodput.curve import GoodputPoint, goodput_curve
 from planner.goodput.model import (Parts, checkpointing, interruptions_by_part, mtbf_h, nodes_in_repair,
                                    spares_to_cover)
 from planner.network.checks import summarise_nodes
-from planner.workload.section import run_cost, training_tokens_per_s, workload_outcome
+from planner.workload.section import job_nodes, run_cost, training_tokens_per_s, workload_outcome
 
 
 @dataclass(frozen=True, slots=True)
 class GoodputSection(Figures):
     job_gpus: int = figure(0, title="GPUs the job runs on (placed minus spares)")
     job_nodes: int = figure(0, title="Nodes the job runs on (placed minus spares)")
+    job_hosts: int = figure(0, title="Hosts the job runs on (compute trays of rack-scale systems)",
+                            description="Each with its own CPUs, NICs, BMC and OS: host and software "
+                            "interruptions are counted per host")
     spare_nodes: int = figure(0, title="Hot spare nodes")
     switches: int = figure(0, title="Switches placed")
     optical_links: int = figure(0, title="Optical links in the fabric",
@@ -54,12 +57,10 @@ def _r(x: float | None, nd: int = 3) -> float | None:
 
 
 def plan_parts(ctx, spare_nodes: int) -> Parts:
-    """The job's GPUs and nodes (the placed ones minus the spares), the switches placed and
-    the fabric's optical links (its cables: every fabric link of these designs is a fibre run
-    with an optic at each end)."""
-    nodes = summarise_nodes(ctx.counts, ctx.catalog)
-    job_nodes = max(0, nodes.nodes - spare_nodes)
-    job_gpus = max(0, nodes.gpus - spare_nodes * nodes.gpus_per_node)
+    """The job's GPUs, nodes and hosts (the placed ones minus the spares), the switches placed
+    and the fabric's optical links (its cables: every fabric link of these designs is a fibre
+    run with an optic at each end)."""
+    job = job_nodes(summarise_nodes(ctx.counts, ctx.catalog), spare_nodes)
     switches = 0
     for device_id, n in ctx.counts.items():
         d = ctx.catalog.get(device_id)
@@ -67,7 +68,7 @@ def plan_parts(ctx, spare_nodes: int) -> Parts:
             switches += n
     network = ctx.sections.get("network")
     links = network["cables"] if network is not None else 0
-    return Parts(gpus=job_gpus, nodes=job_nodes, switches=switches, optical_links=links)
+    return Parts(gpus=job.gpus, nodes=job.nodes, hosts=job.hosts, switches=switches, optical_links=links)
 
 
 # What the curve reads: not the costs nor the racks' PDUs, so it is kept in the evaluator's
@@ -94,8 +95,8 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     per_day = sum(by_part.values())
     mtbf = mtbf_h(per_day)
     figures: dict[str, Any] = dict(
-        job_gpus=parts.gpus, job_nodes=parts.nodes, spare_nodes=rel.spare_nodes, switches=parts.switches,
-        optical_links=parts.optical_links, interruptions_per_day=round(per_day, 4),
+        job_gpus=parts.gpus, job_nodes=parts.nodes, job_hosts=parts.hosts, spare_nodes=rel.spare_nodes,
+        switches=parts.switches, optical_links=parts.optical_links, interruptions_per_day=round(per_day, 4),
         interruptions_by_part={k: round(v, 4) for k, v in by_part.items()}, mtbf_h=_r(mtbf),
         checkpoint_interval_auto=st.checkpoint_interval_min is None,
         checkpoint_interval_min=st.checkpoint_interval_min)

@@ -207,6 +207,13 @@ class DeviceType(_Strict):
         return f"{self.vendor} {self.model}"
 
     @property
+    def hosts(self) -> int:
+        """The hosts one system is, each with its own CPUs, NICs, BMC and OS: a rack-scale
+        system's compute trays (an NVL72: 18), else 1. A host is what fails and what the
+        compute fabric wires as one of its nodes; a rack-scale system is still swapped whole."""
+        return self.compute_trays or 1
+
+    @property
     def is_rack_scale(self) -> bool:
         """A whole rack-scale system (an NVL72): dropped onto the floor as its own rack."""
         return self.compute_trays is not None

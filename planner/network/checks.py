@@ -22,6 +22,8 @@ class NodeSummary:
     nodes: int = 0
     gpus: int = 0
     gpus_per_node: int = 0  # of the node type holding most GPUs
+    hosts: int = 0  # a rack-scale system's compute trays each, a GPU node one
+    hosts_per_node: int = 1  # of the node type holding most GPUs (an NVL72: 18)
     bf16_tflops: float = 0.0  # slowest GPU: synchronous training runs at its pace
     nvlink_gbs: float = 0.0  # smallest NVLink figure among the types
     nics_per_gpu: float | None = None  # fewest compute NICs per GPU; None: no compute NICs
@@ -56,8 +58,10 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
             continue
         s.nodes += n
         s.gpus += n * d.gpus
+        s.hosts += n * d.hosts
         if n * d.gpus > best_gpus:
             best_gpus, s.gpus_per_node, s.domain_gpus = n * d.gpus, d.gpus, d.gpu.domain_gpus
+            s.hosts_per_node = d.hosts
         s.memory_gb = d.gpu.memory_gb if s.nodes == n else min(s.memory_gb, d.gpu.memory_gb)
         first = s.nodes == n
         s.memory_bandwidth_tbs = _lowest_known(first, s.memory_bandwidth_tbs, d.gpu.memory_bandwidth_tbs)
@@ -138,9 +142,10 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
 
 
 def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: NodeSummary,
-                    size: FabricSize | None, switch: DeviceType | None) -> list[Finding]:
+                    size: FabricSize | None, switch: DeviceType | None, params_b: float) -> list[Finding]:
     """The training-fabric advice of ``GUIDE``: own NIC per GPU, no oversubscription, no
-    Ethernet beyond 16 GPUs or 10B parameters, no consumer GPUs, storage off the fabric."""
+    Ethernet beyond 16 GPUs or 10B parameters (``params_b``: the total parameters of the model
+    the workload trains, in billions), no consumer GPUs, storage off the fabric."""
     out: list[Finding] = []
     training = workload.enabled
     has_fabric = nodes.nodes > 1
@@ -159,12 +164,12 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
             f"traffic crosses the spines, so it runs at 1/{fabric.oversubscription:g} of the line rate when every "
             f"node talks ({GUIDE}, lost 15% throughput on a spine-leaf design)"))
     if training and has_fabric and tech.switch_technology == "ethernet" and (
-            nodes.gpus > 16 or workload.model_params_b > 10):
+            nodes.gpus > 16 or params_b > 10):
         why = []
         if nodes.gpus > 16:
             why.append(f"{nodes.gpus} GPUs (more than 16)")
-        if workload.model_params_b > 10:
-            why.append(f"a {workload.model_params_b:g}B model (over 10B)")
+        if params_b > 10:
+            why.append(f"a {params_b:g}B model (over 10B)")
         out.append(Finding(
             "warning", "network.ethernet.training",
             f"Ethernet ({tech.title}) for {' and '.join(why)}. {GUIDE}: 'Ethernet if you're under 16 GPUs and "

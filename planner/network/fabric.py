@@ -247,7 +247,7 @@ def fabric_endpoints(device: DeviceType, port_gbps: float) -> tuple[int, int, in
     nics = device.compute_nics()
     endpoints = sum(n.count * split_factor(n.gbps, port_gbps) for n in nics)
     per_module = max((n.ports_per_module * split_factor(n.gbps, port_gbps) for n in nics), default=1)
-    trays = device.compute_trays or 1
+    trays = device.hosts
     return trays, endpoints // trays, per_module
 
 

@@ -51,7 +51,7 @@ def fabric_nodes(nodes: Sequence[Placement], catalog: Catalog):
     of the placement it belongs to, and its tray in that system (0 for a plain node)."""
     import numpy as np
 
-    trays = np.array([catalog[p.device].compute_trays or 1 for p in nodes], dtype=np.int64)
+    trays = np.array([catalog[p.device].hosts for p in nodes], dtype=np.int64)
     owner = np.repeat(np.arange(len(nodes), dtype=np.int64), trays)
     tray = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(trays) - trays, trays)
     return owner, tray

@@ -15,6 +15,7 @@ from planner.findings import Finding
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
+from planner.workload.models import model_shape
 from planner.workload.section import job_nodes
 
 NO_TIERS = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
@@ -112,7 +113,7 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     placed_ports = placed_switches * switch.switch.ports if switch is not None and switch.switch else 0
     if size is not None and size.endpoints and nodes.nodes > 1:
         findings += port_findings(size, switch, placed_switches)
-    findings += design_findings(fabric, workload, nodes, size, switch)
+    findings += design_findings(fabric, workload, nodes, size, switch, model_shape(workload).params / 1e9)
     # the job runs on the placed nodes less the hot spares kept idle
     outcome = evaluate_workload(workload, fabric, job_nodes(nodes, ctx.plan.settings.reliability.spare_nodes))
     figures = dict(outcome.network)

@@ -38,9 +38,10 @@ class ReliabilitySettings(Section):
         ge=0, le=1000)
     node_failures_per_1000_node_days: float = setting(
         round(1000 * 53 / _NODE_DAYS, 4),
-        title="Node host failures (CPU, memory, PSU, SSD, NIC)", unit="per 1,000 node-days",
+        title="Host failures (CPU, memory, PSU, SSD, NIC)", unit="per 1,000 host-days",
         source=f"{LLAMA3}: host maintenance 32 (unplanned), NIC 7, SSD 3, power supply 3, chassis 2, IO board 2, "
-        "CPU 2, system memory 2 = 53 over 2,048 x 54 server-days.",
+        "CPU 2, system memory 2 = 53 over 2,048 x 54 server-days. Counted per host, a server with its own CPUs, "
+        "NICs, BMC and OS: an HGX node, or each of an NVL72's 18 compute trays.",
         ge=0, le=1000)
     switch_failures_per_1000_switch_days: float = setting(
         round(1000 * 17.5 / _SWITCH_DAYS, 4),
@@ -57,9 +58,9 @@ class ReliabilitySettings(Section):
         ge=0, le=1000)
     software_failures_per_1000_node_days: float = setting(
         round(1000 * 63 / _NODE_DAYS, 4),
-        title="Software and other interruptions", unit="per 1,000 node-days",
+        title="Software and other interruptions", unit="per 1,000 host-days",
         source=f"{LLAMA3}: software bug 54, NCCL watchdog timeouts 7 (cause unknown), dependency 2 = 63 over "
-        "2,048 x 54 server-days.",
+        "2,048 x 54 server-days; counted per host (each runs its own OS and processes).",
         ge=0, le=1000)
     restart_min: float = setting(
         10.0, title="Restart after an interruption (detect, reschedule, initialise)", unit="min",

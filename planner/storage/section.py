@@ -9,7 +9,7 @@ from planner.figures import Figures, figure
 from planner.findings import Finding
 from planner.settings import GUIDE
 from planner.storage.sizing import (
-    checkpoint_gb, checkpoint_write_s, fastest_storage_nic_gbps, node_storage_gbs, storage_totals,
+    checkpoint_write_s, fastest_storage_nic_gbps, model_checkpoint_gb, node_storage_gbs, storage_totals,
 )
 
 
@@ -59,7 +59,7 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     if per_node is None:
         per_node = node_storage_gbs(ctx.counts, ctx.catalog, shared, port)
     training = workload.enabled and ctx.totals.gpus > 0
-    size = checkpoint_gb(workload.model_params_b, st.checkpoint_bytes_per_param) if training else None
+    size = model_checkpoint_gb(workload, st) if training else None
     write_s = stall_pct = alone = together = None
     if totals.devices and per_node is not None and nodes:
         alone = min(per_node, totals.write_gbs)

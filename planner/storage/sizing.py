@@ -3,7 +3,8 @@
 - capacity and write/read bandwidth: sums over the storage devices placed (datasheets);
 - checkpoint size = parameters x bytes per parameter (14 for a full mixed-precision Adam
   checkpoint: bf16 weights 2 + fp32 master 4 + Adam m 4 + v 4, Rajbhandari et al., "ZeRO",
-  SC'20; 70B -> 980 GB);
+  SC'20; 70B -> 980 GB), the parameters of the model shape the workload trains (a preset's
+  or the custom shape's: ``planner.workload.models.model_shape``);
 - checkpoint write time = size / min(filesystem write bandwidth, nodes x per-node storage
   bandwidth): every node writes its shard at once, limited by the filesystem or the nodes' links;
 - per-node storage bandwidth = sum over the node's storage NICs of min(NIC rate, switch
@@ -21,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.hardware.catalog import Catalog
+from planner.settings import StorageSettings, WorkloadSettings
+from planner.workload.models import model_shape
 
 
 @dataclass(slots=True)
@@ -71,6 +74,12 @@ def node_storage_gbs(counts: dict[str, int], catalog: Catalog, shared_fabric: bo
 def checkpoint_gb(params_b: float, bytes_per_param: float) -> float:
     """Full checkpoint size in GB (1e9 bytes): parameters x bytes per parameter."""
     return params_b * 1e9 * bytes_per_param / 1e9
+
+
+def model_checkpoint_gb(workload: WorkloadSettings, storage: StorageSettings) -> float:
+    """The full checkpoint of the model the workload trains: its shape's parameters x the
+    bytes per parameter."""
+    return checkpoint_gb(model_shape(workload).params / 1e9, storage.checkpoint_bytes_per_param)
 
 
 def checkpoint_write_s(size_gb: float, fs_write_gbs: float, nodes: int, per_node_gbs: float) -> float | None:

@@ -70,11 +70,12 @@ def training_tokens_per_s(o: WorkloadOutcome) -> float | None:
 
 def job_nodes(nodes: NodeSummary, spares: int) -> NodeSummary:
     """The nodes the job runs on: the placed ones minus the hot spares kept idle (of the
-    node type holding most GPUs), which the parallelism must fit."""
+    node type holding most GPUs), which the parallelism must fit, and their hosts."""
     if not spares:
         return nodes
     kept = max(0, nodes.nodes - spares)
-    return replace(nodes, nodes=kept, gpus=max(0, nodes.gpus - spares * nodes.gpus_per_node))
+    return replace(nodes, nodes=kept, gpus=max(0, nodes.gpus - spares * nodes.gpus_per_node),
+                   hosts=max(0, nodes.hosts - spares * nodes.hosts_per_node))
 
 
 @dataclass(frozen=True, slots=True)

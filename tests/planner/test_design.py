@@ -173,15 +173,18 @@ def test_an_inference_target_sizes_the_gpus():
 
 
 def test_a_rack_scale_systems_spares_are_whole_systems():
-    # The goodput model counts an NVL72 as one node of 72 GPUs: 40 x (72 x 0.3029 + 0.4792)
-    # / 1,000 per day x 3 repair days = 2.67 in repair at once -> 3 more NVL72 racks.
+    # The goodput model swaps an NVL72 whole (a failed tray takes its NVLink domain out) and
+    # counts host failures on each of its 18 compute trays: 40 x (72 x 0.3029 + 18 x 0.4792)
+    # / 1,000 per day x 3 repair days = 40 x 30.434 / 1,000 x 3 = 3.65 in repair at once ->
+    # 4 more NVL72 racks.
     result = design(Intent(system="gb200-nvl72", nodes=40), CAT)
-    assert sum(1 for p in result.plan.placements if p.device == "gb200-nvl72") == 43
-    assert result.plan.settings.reliability.spare_nodes == 3
+    assert sum(1 for p in result.plan.placements if p.device == "gb200-nvl72") == 44
+    assert result.plan.settings.reliability.spare_nodes == 4
     note = next(f for f in result.findings if f.code == "design.spares")
-    assert "2.7 of the job's 40 rack-scale systems" in note.message and "whole systems" in note.message
+    assert "3.7 of the job's 40 rack-scale systems" in note.message and "whole systems" in note.message
     goodput = evaluate(result.plan, CAT).sections["goodput"]
-    assert (goodput["job_gpus"], goodput["node_failures_per_repair"]) == (2880, pytest.approx(2.675, abs=0.001))
+    assert (goodput["job_gpus"], goodput["job_hosts"]) == (2880, 720)
+    assert goodput["node_failures_per_repair"] == pytest.approx(3.652, abs=0.001)
 
 
 @pytest.mark.parametrize("system,tech,switch", [

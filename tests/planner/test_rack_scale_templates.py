@@ -57,26 +57,28 @@ def test_campus_400k_is_buildable_with_real_switches():
     plan = build_template("campus-400k", catalog=CAT)
     report = evaluate(plan, CAT)
     t = report.totals
-    # The job: 5,556 GB300 NVL72 racks x 72 = 400,032 GPUs. Hot spares: an NVL72 is one node of
-    # the goodput model (72 x 0.3029 + 0.4792 = 22.288 interruptions per 1,000 system-days take
-    # one out) x 5,556 x 3 repair days / 1,000 = 371.5 in repair at once -> 372 whole systems
-    # more: 5,928 racks, 426,816 GPUs placed.
+    # The job: 5,556 GB300 NVL72 racks x 72 = 400,032 GPUs on 5,556 x 18 = 100,008 hosts
+    # (compute trays). Hot spares: an NVL72 is one node of the goodput model, taken out by a GPU
+    # or a host failure on any of its trays (72 x 0.3029 + 18 x 0.4792 = 30.434 interruptions
+    # per 1,000 system-days) x 5,556 x 3 repair days / 1,000 = 507.3 in repair at once -> 508
+    # whole systems more: 6,064 racks, 436,608 GPUs placed.
     goodput = report.sections["goodput"]
-    assert (goodput["job_gpus"], goodput["spare_nodes"]) == (400_032, 372)
-    assert t.gpus == 426_816 and t.gpu_racks == 5_928
+    assert (goodput["job_gpus"], goodput["job_hosts"], goodput["spare_nodes"]) == (400_032, 100_008, 508)
+    assert t.gpus == 436_608 and t.gpu_racks == 6_064
     net = report.sections["network"]
-    # 426,816 ConnectX-8 800G endpoints on 144-port Q3400: two tiers hold 144^2 / 2 = 10,368,
-    # three hold 144^3 / 4 = 746,496. Rails = the 4 NICs of a tray: 106,704 trays / 72 per
-    # leaf = 1,482 units x 4 rails = 5,928 leaves; pods of 72 leaves: 83 (<= 144), the last
-    # of 24 leaves whose 72 uplinks spread as 3 to each of 24 spines;
-    # spines: 82 pods x 72 + 24 = 5,928; core 426,816 / 144 = 2,964.
+    # 436,608 ConnectX-8 800G endpoints on 144-port Q3400: two tiers hold 144^2 / 2 = 10,368,
+    # three hold 144^3 / 4 = 746,496. Rails = the 4 NICs of a tray: 109,152 trays / 72 per
+    # leaf = 1,516 units x 4 rails = 6,064 leaves; pods of 72 leaves: 85 (<= 144), the last
+    # of 16 leaves whose 72 uplinks spread over the fewest spines that hold them, 4 to each
+    # of 18 (16 x 4 = 64 of a spine's 72 ports down; 5 to each of 15 would need 80);
+    # spines: 84 pods x 72 + 18 = 6,066; core 6,064 x 72 uplinks / 144 = 3,032.
     assert net["tiers"] == 3
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (5_928, 5_928, 2_964)
-    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 14_820 * 144
-    # typical IT load: 5,928 x 132 kW = 782.5 MW in the GPU racks alone, plus 14,820 Q3400 at
-    # 5.2 kW (77.1 MW): over 859 MW of IT, over a gigawatt at the facility with PUE 1.3
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (6_064, 6_066, 3_032)
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 15_162 * 144
+    # typical IT load: 6,064 x 132 kW = 800.4 MW in the GPU racks alone, plus 15,162 Q3400 at
+    # 5.2 kW (78.8 MW): over 879 MW of IT, over a gigawatt at the facility with PUE 1.3
     it_kw = t.typical_milliwatts / 1e6
-    assert it_kw > 782_496 + 77_064 and it_kw * 1.3 > 1_000_000
+    assert it_kw > 800_448 + 78_842 and it_kw * 1.3 > 1_000_000
     assert not [f.code for f in report.findings if f.severity == "error"]
 
 

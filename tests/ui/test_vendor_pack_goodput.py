@@ -8,10 +8,9 @@ import pytest
 from planner.design.templates import build_template
 from planner.report.evaluate import evaluate
 from ui.export.files import export_drawing
+from ui.export.sections import goodput_rows
 
-pytestmark = pytest.mark.needs_tool("pdftotext")
-
-
+@pytest.mark.needs_tool("pdftotext")
 def test_goodput_page_gives_the_reports_figures_on_one_page(tmp_path, catalog):
     plan = build_template("medium", catalog=catalog)
     report = evaluate(plan, catalog)
@@ -27,3 +26,12 @@ def test_goodput_page_gives_the_reports_figures_on_one_page(tmp_path, catalog):
     assert f"{g.time_to_train_days:,.1f} days" in page
     for raw in ("mtbf_h", "ettr ", "True", "False"):
         assert raw not in page, raw
+
+
+
+def test_goodput_rows_name_the_hosts_an_nvl72_rack_is(catalog):
+    # the GB200 scalable unit: 8 NVL72 racks x 18 compute trays = 144 hosts whose failures
+    # the interruptions count, no spare (8 x (72 x 0.3029 + 18 x 0.4792) / 1,000 x 3 = 0.73)
+    report = evaluate(build_template("gb200-nvl72-su", catalog=catalog), catalog)
+    rows = {label.split(" (")[0]: value for label, value in goodput_rows(report)}
+    assert (rows["GPUs the job runs on"], rows["Hosts the job runs on"]) == ("576", "144")

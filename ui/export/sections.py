@@ -76,9 +76,10 @@ def part_rows(counts: dict[str, int], title: str, catalog: Catalog | None) -> li
 
 # The goodput figures a vendor is asked to meet: how often the plan is expected to stop, how
 # it checkpoints, and what that leaves of the time (the curve stays in the app and workbook).
-VENDOR_GOODPUT_KEYS = ("job_gpus", "spare_nodes", "interruptions_per_day", "mtbf_h", "checkpoint_interval_min",
-                       "checkpoint_interval_auto", "checkpoint_block_s", "lost_per_interruption_min", "ettr",
-                       "goodput_tokens_per_s", "time_to_train_days", "node_failures_per_repair")
+VENDOR_GOODPUT_KEYS = ("job_gpus", "job_hosts", "spare_nodes", "interruptions_per_day", "mtbf_h",
+                       "checkpoint_interval_min", "checkpoint_interval_auto", "checkpoint_block_s",
+                       "lost_per_interruption_min", "ettr", "goodput_tokens_per_s", "time_to_train_days",
+                       "node_failures_per_repair")
 
 
 def goodput_rows(report: Report) -> list[list[str]]:
