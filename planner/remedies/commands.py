@@ -11,6 +11,7 @@ change (the pipeline bubble's) set the settings the remedy names.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from planner.design.build import DesignError, _Layout, gpu_counts
 from planner.design.intent import Intent
@@ -22,16 +23,14 @@ from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, SetSetting
 from planner.remedies.rack_commands import MoveToLiquid, SplitRack
 from planner.settings import WorkloadSettings
+from planner.workload.section import job_nodes
 
 
 def remedy_command(remedy: Remedy) -> Command:
     """The command that applies ``remedy``; its label is the remedy's."""
-    kinds = {"add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism,
-             "set_batch": _set_batch, "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack,
-             "move_to_liquid": MoveToLiquid, "set_workload": SetWorkload}
-    if remedy.kind not in kinds:
+    if remedy.kind not in REMEDY_KINDS:
         raise CommandError(f"there is no automatic remedy '{remedy.kind}'")
-    return kinds[remedy.kind](remedy)
+    return REMEDY_KINDS[remedy.kind](remedy)
 
 
 def _layout(plan, catalog) -> _Layout:
@@ -90,7 +89,8 @@ class AddMissing(Command):
 
 
 class SetParallelism(Command):
-    """TP x PP x DP over every placed GPU, as the design chooses it."""
+    """TP x PP x DP over the job's GPUs (every placed GPU less the hot spares', as the check
+    counts them: ``job_nodes``), as the design chooses it."""
 
     def __init__(self, remedy: Remedy):
         self.remedy = remedy
@@ -104,10 +104,11 @@ class SetParallelism(Command):
     def do(self, plan, catalog):
         old = plan.settings.workload
         if self._new is None:
-            summary = summarise_nodes(gpu_counts(plan, catalog), catalog)
+            summary = job_nodes(summarise_nodes(gpu_counts(plan, catalog), catalog),
+                                plan.settings.reliability.spare_nodes)
             new, _ = choose_parallelism(old, plan.settings.fabric, summary)
             if not summary.gpus or new.tp * new.cp * new.pp * new.dp != summary.gpus:
-                raise CommandError(f"no TP x PP x DP uses all {summary.gpus:,} GPUs for this model")
+                raise CommandError(f"no TP x PP x DP uses all {summary.gpus:,} of the job's GPUs for this model")
             self._new = new
         self._old = old
         plan.settings.workload = self._new
@@ -167,3 +168,9 @@ class SetWorkload(Command):
     def undo(self, plan, catalog):
         plan.settings.workload = self._old
         return ChangeSet(settings=frozenset({"workload"}))
+
+
+REMEDY_KINDS: dict[str, Callable[[Remedy], Command]] = {
+    "add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism, "set_batch": _set_batch,
+    "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack, "move_to_liquid": MoveToLiquid,
+    "set_workload": SetWorkload}
