@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from planner.design.campus import assign_halls, set_hall_rows
 from planner.design.counts import hot_spares, node_count
 from planner.design.intent import DesignError, Intent, RackSpec
+from planner.design.rack_cap import refuse_over_cap
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
 from planner.facility.cooling import cdus_needed
@@ -222,6 +223,9 @@ class _Layout:
 
     def build(self) -> None:
         gpu_spec = self._gpu_spec()
+        if self.nodes + self.spares:
+            refuse_over_cap(self.system, self.rack_fields(gpu_spec)["power_cap_kw"],
+                            self.plan.settings.facility.power_basis, self.catalog)
         if self.nodes:
             self._spread_for_floor(gpu_spec)
         gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
@@ -525,6 +529,8 @@ class _Layout:
                 raise DesignError(f"racks: the catalog has no rack type '{spec.rack_type}'")
             fields = rt.rack_fields(facility.default_rack_cap_kw)
             fields["rear_door_hx"] = spec.rear_door_hx
+            if self.intent.rack_kw is not None:  # the cap the user set holds for racks of a type too
+                fields["power_cap_kw"] = min(fields["power_cap_kw"], self.intent.rack_kw)
         else:
             cap = spec.power_cap_kw or facility.default_rack_cap_kw
             cooling = spec.cooling or "air"

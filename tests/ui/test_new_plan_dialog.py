@@ -47,14 +47,22 @@ def test_a_template_fills_the_fields_and_a_changed_field_overrides_it(qtbot):
 def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     dialog = NewPlanDialog(CAT, template="")
     qtbot.addWidget(dialog)
-    choose(dialog, "gb200-nvl72", 72, 5)
+    choose(dialog, "gb200-nvl72", 576, 60)
     dialog.refresh()
-    # A rack-scale system is its own rack type: the 5 kW cap does not apply to it, so it holds.
-    assert dialog.preview.text().startswith("72 GPUs in 1 nodes")
+    # A GB200 NVL72 is one rack of 120 kW typical (132 kW max): it cannot stand in a 60 kW
+    # rack, and the preview says so as `new` does, with the 10 kW DGX B200 among what fits.
+    text = dialog.preview.text()
+    assert dialog.design is None and text.startswith("rack_kw: a GB200 NVL72")
+    assert "more than the 60 kW rack cap" in text and "dgx-b200 (8 GPUs, 10 kW)" in text
+    assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+    dialog.rack_kw.setValue(140)
+    dialog.refresh()
+    assert dialog.preview.text().startswith("576 GPUs in 8 nodes")  # 576 / 72 = 8 racks of 120 kW in 140 kW
     dialog.system.setCurrentIndex(dialog.system.findData("dgx-b200"))
+    dialog.rack_kw.setValue(5)
     dialog.refresh()
     # One 10 kW DGX B200 cannot go into a 5 kW rack: the intent's rack cap is named.
-    assert dialog.design is None and dialog.preview.text().startswith("rack_kw")
+    assert dialog.design is None and dialog.preview.text().startswith("rack_kw: one DGX B200 draws 10 kW typical")
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
 
 
