@@ -23,8 +23,9 @@ from planner.settings.workload import ModelPreset
 from ui import fmt
 
 BLANK = ""  # the "no template" entry
-# Design notes the preview repeats: what was rounded, the spares placed, the GPUs sized.
-NOTES = ("design.gpus.rounded", "design.spares", "design.inference.sized")
+# Design notes the preview repeats: what was rounded, the spares placed, the GPUs sized, the
+# NICs run below their rate on the fabric asked.
+NOTES = ("design.gpus.rounded", "design.spares", "design.inference.sized", "design.fabric.nic_rate")
 
 
 def sourced(widget, section, name: str, default=None):

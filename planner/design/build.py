@@ -135,6 +135,7 @@ def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalo
     (network.nic.faster_than_switch) or Ethernet NICs on InfiniBand switches (network.nic.technology)."""
     named = intent.settings.get("fabric", {})
     if intent.fabric is not None or intent.switch is not None or "technology" in named or "switch_device" in named:
+        _nics_at_switch_rate(settings, system, catalog, findings)
         return
     current = TECHNOLOGIES[settings.fabric.technology]
     nics = system.compute_nics()
@@ -151,6 +152,28 @@ def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalo
         f"fabric: {system.model}'s compute NICs are {nics[0].gbps:g} Gb/s {nics[0].technology}: the compute fabric "
         f"is {TECHNOLOGIES[tech].title} on {switch.title} switches, the fabric those NICs speak at their rate "
         f"(not the default {current.title})"))
+
+
+def _nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalog, findings: list[Finding]) -> None:
+    """On a fabric the intent names whose switch ports are slower than the system's compute
+    NIC links (of the same technology), the NIC links run at the ports' rate, one link a
+    NIC: the fabric, its cables and optics and the step model are at that rate, and no port
+    is left training down (network.nic.faster_than_switch)."""
+    switch = catalog.get(settings.fabric.switch_device)
+    nics = system.compute_nics()
+    if switch is None or switch.switch is None or not nics or settings.fabric.nic_link_gbps is not None:
+        return
+    port = switch.switch.gbps_per_port
+    link = max(n.plane_gbps for n in nics)
+    if link <= port or {n.technology for n in nics} != {switch.switch.technology}:
+        return
+    settings.fabric = settings.fabric.model_copy(update={"nic_link_gbps": port})
+    per = "NIC plane" if max(n.planes for n in nics) > 1 else "NIC"
+    findings.append(Finding(
+        "info", "design.fabric.nic_rate",
+        f"fabric: {system.model}'s {link:g} Gb/s compute NIC links run at {port:g} Gb/s, the rate of the "
+        f"{switch.model} ports of the fabric asked: one link a {per}, with cables and optics for {port:g} Gb/s; "
+        f"{1 - port / link:.0%} of the NICs' bandwidth is left unused"))
 
 
 def _match_storage_switch(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 
 from planner.cli import main
@@ -133,3 +134,26 @@ def test_a_rack_cap_between_typical_and_max_caps_the_racks_and_warns(capsys, tmp
     assert len(gpu_racks) == 8 and {rack["cap_kw"] for rack in gpu_racks} == {125}
     over = {f["where"]: f["severity"] for f in r["findings"] if f["code"] == "rack.power.nameplate_over_cap"}
     assert all(over.get(rack["id"]) == "warning" for rack in gpu_racks)
+
+
+def test_a_fabric_slower_than_the_nics_runs_them_at_its_rate(capsys, tmp_path):
+    # 64 GPUs of DGX H100 = 8 nodes x 8 ConnectX-7 400G NICs = 64 NICs. On 200G InfiniBand
+    # (QM9700 split into 128 x NDR200) each NIC runs one link at 200G: 64 node-leaf links of
+    # 200 Gb/s, all on one 128-port switch (64 <= 128: one tier), cabled and optically
+    # fitted for 200G. Before, each NIC was counted as 2 x 200G links (128) and the check
+    # said the NICs trained down, an error fix could not clear.
+    plan, csv_path = tmp_path / "ib200.json", tmp_path / "links.csv"
+    code, out = run(capsys, "new", "--system", "dgx-h100", "--gpus", "64", "--fabric", "ib200", "-o", str(plan))
+    assert code == 0, out.err
+    assert "info: fabric: DGX H100's 400 Gb/s compute NIC links run at 200 Gb/s" in out.out
+    r = check(capsys, plan)
+    assert [f["code"] for f in r["findings"] if f["severity"] == "error"] == []
+    assert r["network"]["switch_model"] == "qm9700-ndr200" and r["network"]["tiers"] == 1
+    assert r["cables"]["by_tier"]["node-leaf"] == 64
+    code, _ = run(capsys, "cables", str(plan), "--csv", str(csv_path))
+    assert code == 0
+    compute = [row for row in csv.DictReader(csv_path.open()) if row["tier"] == "node-leaf"]
+    assert len(compute) == 64 and {row["gbps"] for row in compute} == {"200"}
+    assert all(row["part"].startswith("200G ") for row in compute)  # 200G cables (AOC/DAC), no 400G part
+    code, out = run(capsys, "fix", str(plan), "-o", str(tmp_path / "fixed.json"))
+    assert code == 0 and "0 errors left" in out.out

@@ -129,9 +129,13 @@ def test_the_fabric_defaults_to_what_the_nics_speak(qtbot):
     dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))
     dialog.refresh()
     assert dialog.design.plan.settings.fabric.technology == "ib400" and "0 errors" in dialog.preview.text()
-    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib200"))  # named: kept, and its error shown
-    dialog.refresh()  # 200G ports: not even one 400G plane fits
-    assert dialog.design.plan.settings.fabric.technology == "ib200" and "0 errors" not in dialog.preview.text()
+    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib200"))  # named: kept
+    dialog.refresh()  # 200G ports: not even one 400G plane fits, so each plane's link runs at 200G
+    text = dialog.preview.text()
+    assert dialog.design.plan.settings.fabric.technology == "ib200" and "0 errors" in text
+    # 2 planes x 200G of an 800G NIC: 400 / 800 = half its bandwidth used, said in the preview
+    assert "800 Gb/s compute NIC links run at 200 Gb/s" not in text  # a plane is 400G, not 800G
+    assert "400 Gb/s compute NIC links run at 200 Gb/s" in text
 
 
 def test_every_cluster_field_has_a_tooltip_and_a_changed_template_its_own_description(qtbot):
