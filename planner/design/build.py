@@ -31,7 +31,7 @@ from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_
 from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
-from planner.network.checks import summarise_nodes
+from planner.network.checks import NodeSummary, summarise_nodes
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import TECHNOLOGIES
@@ -42,6 +42,7 @@ from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
 from planner.settings import Settings
 from planner.workload.models import model_shape
+from planner.workload.section import job_nodes
 
 
 # Storage for a plan whose checkpoint interval is automatic (Young's, from the interval
@@ -593,6 +594,12 @@ def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
         if d is not None and d.gpu is not None:
             counts[p.device] = counts.get(p.device, 0) + 1
     return counts
+
+
+def job_summary(plan: Plan, catalog: Catalog) -> NodeSummary:
+    """The nodes the job runs on, as the check counts them: every GPU node placed less the
+    plan's hot spares (``job_nodes``); what a parallelism must cover."""
+    return job_nodes(summarise_nodes(gpu_counts(plan, catalog), catalog), plan.settings.reliability.spare_nodes)
 
 
 def _merge(base: dict, over: dict) -> dict:

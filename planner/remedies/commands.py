@@ -13,17 +13,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from planner.design.build import DesignError, _Layout, gpu_counts
+from planner.design.build import DesignError, _Layout, gpu_counts, job_summary
 from planner.design.intent import Intent
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
 from planner.findings import Remedy
-from planner.network.checks import summarise_nodes
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, SetSetting
 from planner.remedies.rack_commands import MoveToLiquid, SplitRack
 from planner.settings import WorkloadSettings
-from planner.workload.section import job_nodes
 
 
 def remedy_command(remedy: Remedy) -> Command:
@@ -104,8 +102,7 @@ class SetParallelism(Command):
     def do(self, plan, catalog):
         old = plan.settings.workload
         if self._new is None:
-            summary = job_nodes(summarise_nodes(gpu_counts(plan, catalog), catalog),
-                                plan.settings.reliability.spare_nodes)
+            summary = job_summary(plan, catalog)
             new, _ = choose_parallelism(old, plan.settings.fabric, summary)
             if not summary.gpus or new.tp * new.cp * new.pp * new.dp != summary.gpus:
                 raise CommandError(f"no TP x PP x DP uses all {summary.gpus:,} of the job's GPUs for this model")
