@@ -302,6 +302,9 @@ class ChecksPanel(QListView):
         result = fix_each(lambda: doc.report.findings, doc.apply, doc.undo_stack.undo, limit=fix_bound(doc.plan))
         for command, reason in result.refused:
             doc.error.emit(f"{command.label}: not applied, {reason}")
+        if result.stopped:
+            doc.error.emit(f"Fix all stopped after {len(result.applied) + len(result.refused):,} remedies, the most "
+                           "one run tries on this plan: press Fix all again")
         return len(result.applied)
 
     def _activated(self, index: QModelIndex) -> None:
