@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QHBoxLayout, QListView, QMenu, QPushButton, QStyle
 from planner.findings import Finding
 from planner.plan.changes import ChangeSet
 from planner.remedies.commands import remedy_command
-from planner.remedies.fix import fix_each, fixable, no_fix_reason
+from planner.remedies.fix import fix_bound, fix_each, fixable, mend, no_fix_reason
 from planner.report.finding_rows import Edit, FindingRows
 from planner.report.model import Report
 from ui import theme
@@ -288,12 +288,24 @@ class ChecksPanel(QListView):
         return menu
 
     def fix(self, finding: Finding) -> bool:
-        """Apply the finding's remedy: one undo step, named after what it did."""
-        return self.doc.apply(remedy_command(finding.remedy))
+        """Apply the finding's remedy: one undo step, named after what it did; taken back
+        (and said) when the finding is still there after it."""
+        command = remedy_command(finding.remedy)
+        outcome = mend(finding, command, lambda: self.doc.report.findings, self.doc.apply, self.doc.undo_stack.undo)
+        if isinstance(outcome, str):
+            self.doc.error.emit(f"{command.label}: not applied, {outcome}")
+        return outcome is True
 
     def fix_all(self) -> int:
         """Apply every remedy, re-evaluating after each: one undo step per fix; how many."""
-        return len(fix_each(lambda: self.doc.report.findings, self.doc.apply))
+        doc = self.doc
+        result = fix_each(lambda: doc.report.findings, doc.apply, doc.undo_stack.undo, limit=fix_bound(doc.plan))
+        for command, reason in result.refused:
+            doc.error.emit(f"{command.label}: not applied, {reason}")
+        if result.stopped:
+            doc.error.emit(f"Fix all stopped after {len(result.applied) + len(result.refused):,} remedies, the most "
+                           "one run tries on this plan: press Fix all again")
+        return len(result.applied)
 
     def _activated(self, index: QModelIndex) -> None:
         if index.flags() & Qt.ItemFlag.ItemIsEnabled:

@@ -25,8 +25,10 @@ from planner.workload.models import model_shape
 from ui import fmt
 
 BLANK = ""  # the "no template" entry
-# Design notes the preview repeats: what was rounded, the spares placed, the GPUs sized.
-NOTES = ("design.gpus.rounded", "design.spares", "design.inference.replica", "design.inference.sized")
+# Design notes the preview repeats: what was rounded, the spares placed, the replica and GPUs
+# sized, the NICs run below their rate on the fabric asked.
+NOTES = ("design.gpus.rounded", "design.spares", "design.inference.replica", "design.inference.sized",
+         "design.fabric.nic_rate")
 
 
 def sourced(widget, section, name: str, default=None):

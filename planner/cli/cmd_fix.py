@@ -32,6 +32,9 @@ def run(args) -> int:
         print(f"not fixed: {command.label}: {reason}")
     if not result.applied:
         print("nothing to fix automatically")
+    if result.stopped:
+        print(f"stopped after {len(result.applied) + len(result.refused):,} remedies, the most one run tries on "
+              "this plan: run fix again on the plan written")
     report = evaluate(plan, catalog)
     left = [f for f in report.findings if f.severity == "error"]
     for f in left:

@@ -26,12 +26,13 @@ from planner.design.campus import assign_halls, set_hall_rows
 from planner.design.counts import hot_spares, node_count
 from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.parallelism import choose_layout
+from planner.design.rack_cap import refuse_over_cap
 from planner.design.replica import choose_replica
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
 from planner.facility.cooling import cdus_needed
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
-from planner.network.checks import summarise_nodes
+from planner.network.checks import NodeSummary, summarise_nodes
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import TECHNOLOGIES
@@ -43,6 +44,7 @@ from planner.plan.model import Placement, Plan, Rack
 from planner.settings import Settings
 from planner.storage.sizing import model_checkpoint_gb
 from planner.workload.search import Candidate
+from planner.workload.section import job_nodes
 
 
 # Storage for a plan whose checkpoint interval is automatic (Young's, from the interval
@@ -143,6 +145,7 @@ def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalo
     (network.nic.faster_than_switch) or Ethernet NICs on InfiniBand switches (network.nic.technology)."""
     named = intent.settings.get("fabric", {})
     if intent.fabric is not None or intent.switch is not None or "technology" in named or "switch_device" in named:
+        _nics_at_switch_rate(settings, system, catalog, findings)
         return
     current = TECHNOLOGIES[settings.fabric.technology]
     nics = system.compute_nics()
@@ -159,6 +162,28 @@ def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalo
         f"fabric: {system.model}'s compute NICs are {nics[0].gbps:g} Gb/s {nics[0].technology}: the compute fabric "
         f"is {TECHNOLOGIES[tech].title} on {switch.title} switches, the fabric those NICs speak at their rate "
         f"(not the default {current.title})"))
+
+
+def _nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalog, findings: list[Finding]) -> None:
+    """On a fabric the intent names whose switch ports are slower than the system's compute
+    NIC links (of the same technology), the NIC links run at the ports' rate, one link a
+    NIC: the fabric, its cables and optics and the step model are at that rate, and no port
+    is left training down (network.nic.faster_than_switch)."""
+    switch = catalog.get(settings.fabric.switch_device)
+    nics = system.compute_nics()
+    if switch is None or switch.switch is None or not nics or settings.fabric.nic_link_gbps is not None:
+        return
+    port = switch.switch.gbps_per_port
+    link = max(n.plane_gbps for n in nics)
+    if link <= port or {n.technology for n in nics} != {switch.switch.technology}:
+        return
+    settings.fabric = settings.fabric.model_copy(update={"nic_link_gbps": port})
+    per = "NIC plane" if max(n.planes for n in nics) > 1 else "NIC"
+    findings.append(Finding(
+        "info", "design.fabric.nic_rate",
+        f"fabric: {system.model}'s {link:g} Gb/s compute NIC links run at {port:g} Gb/s, the rate of the "
+        f"{switch.model} ports of the fabric asked: one link a {per}, with cables and optics for {port:g} Gb/s; "
+        f"{1 - port / link:.0%} of the NICs' bandwidth is left unused"))
 
 
 def _match_storage_switch(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog) -> None:
@@ -232,6 +257,9 @@ class _Layout:
 
     def build(self) -> None:
         gpu_spec = self._gpu_spec()
+        if self.nodes + self.spares:
+            refuse_over_cap(self.system, self.rack_fields(gpu_spec)["power_cap_kw"],
+                            self.plan.settings.facility.power_basis, self.catalog)
         if self.nodes:
             self._spread_for_floor(gpu_spec)
         gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
@@ -535,6 +563,8 @@ class _Layout:
                 raise DesignError(f"racks: the catalog has no rack type '{spec.rack_type}'")
             fields = rt.rack_fields(facility.default_rack_cap_kw)
             fields["rear_door_hx"] = spec.rear_door_hx
+            if self.intent.rack_kw is not None:  # the cap the user set holds for racks of a type too
+                fields["power_cap_kw"] = min(fields["power_cap_kw"], self.intent.rack_kw)
         else:
             cap = spec.power_cap_kw or facility.default_rack_cap_kw
             cooling = spec.cooling or "air"
@@ -574,6 +604,12 @@ def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
         if d is not None and d.gpu is not None:
             counts[p.device] = counts.get(p.device, 0) + 1
     return counts
+
+
+def job_summary(plan: Plan, catalog: Catalog) -> NodeSummary:
+    """The nodes the job runs on, as the check counts them: every GPU node placed less the
+    plan's hot spares (``job_nodes``); what a parallelism must cover."""
+    return job_nodes(summarise_nodes(gpu_counts(plan, catalog), catalog), plan.settings.reliability.spare_nodes)
 
 
 def _merge(base: dict, over: dict) -> dict:

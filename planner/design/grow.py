@@ -4,10 +4,9 @@ re-picks the parallelism for every GPU, as one undo step."""
 
 from __future__ import annotations
 
-from planner.design.build import DesignError, _Layout, gpu_counts
+from planner.design.build import DesignError, _Layout, gpu_counts, job_summary
 from planner.design.intent import DeviceCount, Intent, RackSpec
 from planner.design.parallelism import choose_parallelism
-from planner.network.checks import summarise_nodes
 from planner.plan.autoplace import AutoPlace
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, _device_type
@@ -57,7 +56,7 @@ class PlaceNodes(Command):
             raise CommandError(str(exc)) from None
         self._done = [nodes, *layout.done]
         changes = changes | layout.changes
-        summary = summarise_nodes(gpu_counts(plan, catalog), catalog)
+        summary = job_summary(plan, catalog)  # the job's GPUs: the hot spares stay out of the parallelism
         if plan.settings.workload.enabled and summary.gpus:
             plan.settings.workload, _ = choose_parallelism(plan.settings.workload, plan.settings.fabric, summary)
         self._workload, self._new_workload = old_workload, plan.settings.workload

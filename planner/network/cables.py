@@ -44,6 +44,7 @@ from typing import Any
 from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
 from planner.network.media import Medium, choose_medium, medium_buckets, optic_class
+from planner.network.technologies import nic_run_gbps
 from planner.network.routes import ROUTES, BeyondReach, campus_geometry, campus_lengths, reach_limit_m, route_classes
 from planner.network.wiring import (fabric_nodes, fabric_roles, leaf_down_ports, leaves_per_pod, placed_devices,
                                     rail_leaves)
@@ -466,7 +467,7 @@ def _compute_links(plan, catalog, router, sched, counts, switches, nodes) -> set
     for node in nodes:
         if node.device not in node_gbps:
             nics = catalog[node.device].compute_nics()
-            node_gbps[node.device] = min(gbps, max(n.gbps for n in nics)) if nics else gbps
+            node_gbps[node.device] = min(gbps, max(nic_run_gbps(fabric, n.gbps) for n in nics)) if nics else gbps
     owner, tray = fabric_nodes(nodes, catalog)  # a rack-scale system's trays are nodes of their own
     rails = size.endpoints // max(1, len(owner))
     node_sites = np.array([site(p) for p in nodes], dtype=np.int64)[owner]

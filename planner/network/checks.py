@@ -104,11 +104,20 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
             f"fabric is {tech.title} ({tech.line_rate_gbps:g} Gb/s {tech.switch_technology}): choose a matching "
             f"switch model or fabric"))
     # A NIC that spreads its rate over planes (ConnectX-8: two 400G links) needs only a plane's rate.
-    if nodes.nic_link_gbps is not None and nodes.nic_link_gbps > sw.gbps_per_port:
+    link = nodes.nic_link_gbps
+    if link is not None and fabric.nic_link_gbps is not None and fabric.nic_link_gbps < link:
+        out.append(Finding(
+            "info", "network.nic.link_rate",
+            f"Compute NIC links run at {fabric.nic_link_gbps:g} Gb/s (the plan's compute NIC link rate), below "
+            f"the NICs' {link:g} Gb/s: the fabric and its cables are sized and timed at that rate"))
+        link = fabric.nic_link_gbps
+    if link is not None and link > sw.gbps_per_port:
         out.append(Finding(
             "error", "network.nic.faster_than_switch",
             f"Compute NICs run at {nodes.nic_gbps:g} Gb/s but the {switch.model} ports carry {sw.gbps_per_port:g} "
-            f"Gb/s: the links train down and the NICs' bandwidth is lost"))
+            f"Gb/s: the links train down and the NICs' bandwidth is lost",
+            remedy=Remedy("set_nic_rate", f"Run the compute NIC links at {sw.gbps_per_port:g} Gb/s, the switch "
+                          "ports' rate", (("gbps", round(sw.gbps_per_port)),))))
     if nodes.nic_technologies and nodes.nic_technologies != {sw.technology}:
         nic_tech = ", ".join(sorted(nodes.nic_technologies))
         out.append(Finding(

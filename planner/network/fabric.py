@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner.hardware.catalog import Catalog, DeviceType
+from planner.network.technologies import nic_run_gbps
 from planner.settings import FabricSettings
 
 
@@ -239,14 +240,15 @@ def split_factor(nic_gbps: float, port_gbps: float) -> int:
     return 1
 
 
-def fabric_endpoints(device: DeviceType, port_gbps: float) -> tuple[int, int, int]:
+def fabric_endpoints(device: DeviceType, port_gbps: float, fabric: FabricSettings) -> tuple[int, int, int]:
     """(fabric nodes, endpoints per fabric node, node ports per transceiver) of one device:
-    the fabric's endpoints are the NICs a system has (each split to the switch's port rate).
-    A rack-scale system's nodes are its compute trays (an NVL72: 18 trays of 4 NICs), so a
-    rail-optimised fabric puts rail i of every tray on leaf i."""
+    the fabric's endpoints are the NICs a system has (each, at the rate it runs at, split to
+    the switch's port rate). A rack-scale system's nodes are its compute trays (an NVL72: 18
+    trays of 4 NICs), so a rail-optimised fabric puts rail i of every tray on leaf i."""
     nics = device.compute_nics()
-    endpoints = sum(n.count * split_factor(n.gbps, port_gbps) for n in nics)
-    per_module = max((n.ports_per_module * split_factor(n.gbps, port_gbps) for n in nics), default=1)
+    splits = [(n, split_factor(nic_run_gbps(fabric, n.gbps, n.planes), port_gbps)) for n in nics]
+    endpoints = sum(n.count * split for n, split in splits)
+    per_module = max((n.ports_per_module * split for n, split in splits), default=1)
     trays = device.hosts
     return trays, endpoints // trays, per_module
 
@@ -267,7 +269,7 @@ def plan_fabric(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings
         d = catalog.get(device_id)
         if d is None or d.gpu is None:
             continue
-        trays, nics, per_module = fabric_endpoints(d, switch.switch.gbps_per_port)
+        trays, nics, per_module = fabric_endpoints(d, switch.switch.gbps_per_port, fabric)
         if nics == 0:
             continue
         nodes += n * trays

@@ -118,12 +118,22 @@ def latency_s(fabric: FabricSettings, tech_id: str) -> float:
     return float(getattr(fabric, f"latency_{TECHNOLOGIES[tech_id].transport}_us")) * 1e-6
 
 
+def nic_run_gbps(fabric: FabricSettings, nic_gbps: float, planes: int = 1) -> float:
+    """The rate a compute NIC of ``nic_gbps`` over ``planes`` links runs at: its own, or
+    the plan's compute NIC link rate on each of its links when that is lower."""
+    link = fabric.nic_link_gbps
+    return min(nic_gbps, link * planes) if link else nic_gbps
+
+
 def effective_gbs_per_gpu(fabric: FabricSettings, tech_id: str, nics_per_gpu: float,
                           nic_gbps: float | None = None, nic_planes: int = 1) -> float:
     """Bandwidth one GPU achieves on the fabric, GB/s:
     nics_per_gpu x min(line rate x planes, NIC rate) / 8 bits x efficiency (a NIC of two
-    planes, ConnectX-8, runs two links of the line rate)."""
+    planes, ConnectX-8, runs two links of the line rate); the NIC rate as it runs
+    (``nic_run_gbps``)."""
     rate = TECHNOLOGIES[tech_id].line_rate_gbps
     if nic_gbps:
-        rate = min(rate * nic_planes, nic_gbps)
+        rate = min(rate * nic_planes, nic_run_gbps(fabric, nic_gbps, nic_planes))
+    elif fabric.nic_link_gbps:
+        rate = min(rate, fabric.nic_link_gbps) * nic_planes
     return nics_per_gpu * rate / 8.0 * efficiency(fabric, tech_id)

@@ -11,13 +11,13 @@ change (the pipeline bubble's) set the settings the remedy names.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
-from planner.design.build import DesignError, _Layout, gpu_counts
+from planner.design.build import DesignError, _Layout, gpu_counts, job_summary
 from planner.design.intent import Intent
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
 from planner.findings import Remedy
-from planner.network.checks import summarise_nodes
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, SetSetting
 from planner.remedies.rack_commands import MoveToLiquid, SplitRack
@@ -26,12 +26,9 @@ from planner.settings import WorkloadSettings
 
 def remedy_command(remedy: Remedy) -> Command:
     """The command that applies ``remedy``; its label is the remedy's."""
-    kinds = {"add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism,
-             "set_batch": _set_batch, "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack,
-             "move_to_liquid": MoveToLiquid, "set_workload": SetWorkload}
-    if remedy.kind not in kinds:
+    if remedy.kind not in REMEDY_KINDS:
         raise CommandError(f"there is no automatic remedy '{remedy.kind}'")
-    return kinds[remedy.kind](remedy)
+    return REMEDY_KINDS[remedy.kind](remedy)
 
 
 def _layout(plan, catalog) -> _Layout:
@@ -90,7 +87,8 @@ class AddMissing(Command):
 
 
 class SetParallelism(Command):
-    """TP x PP x DP over every placed GPU, as the design chooses it."""
+    """TP x PP x DP over the job's GPUs (every placed GPU less the hot spares', as the check
+    counts them: ``job_nodes``), as the design chooses it."""
 
     def __init__(self, remedy: Remedy):
         self.remedy = remedy
@@ -104,10 +102,10 @@ class SetParallelism(Command):
     def do(self, plan, catalog):
         old = plan.settings.workload
         if self._new is None:
-            summary = summarise_nodes(gpu_counts(plan, catalog), catalog)
+            summary = job_summary(plan, catalog)
             new, _ = choose_parallelism(old, plan.settings.fabric, summary)
             if not summary.gpus or new.tp * new.cp * new.pp * new.dp != summary.gpus:
-                raise CommandError(f"no TP x PP x DP uses all {summary.gpus:,} GPUs for this model")
+                raise CommandError(f"no TP x PP x DP uses all {summary.gpus:,} of the job's GPUs for this model")
             self._new = new
         self._old = old
         plan.settings.workload = self._new
@@ -136,6 +134,10 @@ def _set_batch(remedy: Remedy) -> Command:
 
 def _set_pdu(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "power", "pdu_device", str(remedy.figure("device")))
+
+
+def _set_nic_rate(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "fabric", "nic_link_gbps", float(remedy.figure("gbps")))
 
 
 def _set_feeds(remedy: Remedy) -> Command:
@@ -167,3 +169,9 @@ class SetWorkload(Command):
     def undo(self, plan, catalog):
         plan.settings.workload = self._old
         return ChangeSet(settings=frozenset({"workload"}))
+
+
+REMEDY_KINDS: dict[str, Callable[[Remedy], Command]] = {
+    "add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism, "set_batch": _set_batch,
+    "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack, "move_to_liquid": MoveToLiquid,
+    "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate}

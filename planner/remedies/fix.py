@@ -1,6 +1,12 @@
 """Fix all: apply the remedy of each error and warning, re-evaluating after each, until
 none with a remedy is left (each fix can change the findings after it: a parallelism over
-more GPUs makes a new even batch)."""
+more GPUs makes a new even batch).
+
+Each remedy is checked against what it was made for: when the finding it mends (its code,
+at the same place) is still there after it, the remedy is undone and reported as not
+fixing it, and not tried again. A bound on the fixes (``fix_bound``) keeps a remedy that
+re-creates findings elsewhere from running for ever; it is reported when reached.
+"""
 
 from __future__ import annotations
 
@@ -9,17 +15,17 @@ from dataclasses import dataclass, field
 
 from planner.findings import Finding
 from planner.plan.commands import Command, CommandError, History
-from planner.remedies.commands import remedy_command
-from planner.report.evaluate import evaluate
-
-MAX_FIXES = 20  # a bound on the rounds: each remedy is tried at most once per finding and figures
+from planner.remedies.commands import REMEDY_KINDS, remedy_command
+from planner.report.evaluate import Evaluator
 
 
 @dataclass(slots=True)
 class FixResult:
     applied: list[Command] = field(default_factory=list)
     refused: list[tuple[Command, str]] = field(default_factory=list)
-    """Remedies that could not be applied (their commands), with the reason."""
+    """Remedies that could not be applied or did not mend their finding (then undone), with the reason."""
+    stopped: bool = False
+    """Whether fix stopped at its bound (``fix_bound``) with remedies still to try."""
 
 
 # Why some checks have no automatic fix: the choice is the facility's or the user's, not a
@@ -53,36 +59,84 @@ def fixable(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.remedy is not None and f.severity != "info"]
 
 
-def fix_all(history: History, *, limit: int = MAX_FIXES) -> FixResult:
-    """Apply remedies one by one, each one undo step of ``history``."""
-    result = FixResult()
+def fix_bound(plan) -> int:
+    """The most fixes one fix-all applies or tries: one for each rack and each device placed
+    (a rack split, a move into a liquid-cooled rack: the racks a split or a move adds hold
+    within their checks) and one for each plan-wide remedy kind. Planner assumption: a
+    plan-wide remedy is needed again only after a fix of another kind, so these rounds are
+    more than any plan needs (a test walks the templates and auto-placed plans and never
+    reaches it)."""
+    return len(plan.racks) + len(plan.placements) + len(REMEDY_KINDS)
+
+
+def fix_all(history: History, *, limit: int | None = None) -> FixResult:
+    """Apply remedies one by one, each one undo step of ``history``; at most ``limit``
+    (default ``fix_bound``)."""
+    plan, catalog = history.plan, history.catalog
+    evaluator = Evaluator(plan, catalog)
+    report = [evaluator.evaluate()]
+    refused: list[tuple[Command, str]] = []
 
     def apply(command: Command) -> bool:
         try:
-            history.apply(command)
+            report[0] = evaluator.evaluate(history.apply(command))
         except CommandError as exc:
-            result.refused.append((command, str(exc)))
+            refused.append((command, str(exc)))
             return False
         return True
 
-    result.applied = fix_each(lambda: evaluate(history.plan, history.catalog).findings, apply, limit=limit)
+    def undo() -> None:
+        report[0] = evaluator.evaluate(history.undo())
+
+    result = fix_each(lambda: report[0].findings, apply, undo,
+                      limit=fix_bound(plan) if limit is None else limit)
+    result.refused[:0] = refused
     return result
 
 
-def fix_each(findings: Callable[[], list[Finding]], apply: Callable[[Command], bool], *,
-             limit: int = MAX_FIXES) -> list[Command]:
+def fix_each(findings: Callable[[], list[Finding]], apply: Callable[[Command], bool], undo: Callable[[], None], *,
+             limit: int) -> FixResult:
     """Apply the remedy of the first fixable finding of ``findings()`` with ``apply`` (False:
-    refused), again until none is left that was not tried; the commands applied, in order.
-    The app passes its document's report and apply, so each fix is one undo step there."""
-    applied: list[Command] = []
+    refused), again until none is left that was not tried, at most ``limit`` times. A remedy
+    after which its finding is still there is taken back with ``undo`` and listed as refused.
+    The app passes its document's report, apply and undo, so each fix is one undo step there."""
+    result = FixResult()
     tried: set = set()
     for _ in range(limit):
-        pending = [f for f in fixable(findings()) if (f.code, f.where, f.remedy) not in tried]
+        pending = _pending(findings(), tried)
         if not pending:
-            break
+            return result
         finding = pending[0]
         tried.add((finding.code, finding.where, finding.remedy))
         command = remedy_command(finding.remedy)
-        if apply(command):
-            applied.append(command)
-    return applied
+        outcome = mend(finding, command, findings, apply, undo)
+        if outcome is True:
+            result.applied.append(command)
+        elif outcome:
+            result.refused.append((command, outcome))
+    result.stopped = bool(_pending(findings(), tried))
+    return result
+
+
+def mend(finding: Finding, command: Command, findings: Callable[[], list[Finding]],
+         apply: Callable[[Command], bool], undo: Callable[[], None]) -> bool | str:
+    """Apply ``command``, ``finding``'s remedy: True when done and the finding is gone; False
+    when ``apply`` refused it; else, the command taken back with ``undo``, why."""
+    if not apply(command):
+        return False
+    left = _same(finding, findings())
+    if left is None:
+        return True
+    undo()
+    return f"it does not mend {left.code}: {left.message}"
+
+
+def _pending(findings: list[Finding], tried: set) -> list[Finding]:
+    return [f for f in fixable(findings) if (f.code, f.where, f.remedy) not in tried]
+
+
+def _same(finding: Finding, findings: list[Finding]) -> Finding | None:
+    """The finding of ``finding``'s code at its place among ``findings`` (an error or a
+    warning), if any."""
+    return next((f for f in findings if f.code == finding.code and f.where == finding.where
+                 and f.severity != "info"), None)

@@ -69,6 +69,16 @@ class FabricSettings(Section):
         gt=0,
         le=4,
     )
+    nic_link_gbps: float | None = setting(
+        None,
+        title="Compute NIC link rate",
+        unit="Gb/s",
+        source="Empty: each compute NIC link runs at the NIC's own rate. A figure: the links run at that rate, one "
+        "per NIC (one per plane on a multi-plane NIC), on a fabric slower than the NICs (NVIDIA ConnectX-7 "
+        "adapter user manual: an NDR port also runs at NDR200 and HDR 200 Gb/s).",
+        gt=0,
+        le=3200,
+    )
     switch_device: str = setting(
         "qm9700",
         title="Fabric switch model",

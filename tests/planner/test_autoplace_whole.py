@@ -4,7 +4,9 @@ left 3,072 fabric ports missing and TP x PP x DP = 128 against 1,152 GPUs)."""
 
 from __future__ import annotations
 
+from planner.design.build import design
 from planner.design.grow import PlaceNodes
+from planner.design.intent import Intent
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.plan.commands import History
@@ -44,3 +46,15 @@ def test_auto_place_is_one_step_in_the_history_and_redo_gives_the_same_plan():
     assert evaluate(plan, CAT).totals.nodes == 16
     history.redo()
     assert plan.model_dump_json() == after
+
+
+def test_auto_place_on_a_plan_with_hot_spares_leaves_them_out_of_the_parallelism():
+    # 8 DGX H100 for the job and 2 spares (80 GPUs), then 8 more auto-placed: 18 nodes, 144
+    # GPUs; the job's are 144 - 2 x 8 = 128, which TP x CP x PP x DP must cover.
+    plan = design(Intent(system="dgx-h100", gpus=64, spare_nodes=2), CAT).plan
+    History(plan, CAT).apply(PlaceNodes("dgx-h100", 8))
+    report = evaluate(plan, CAT)
+    assert report.totals.gpus == 144
+    assert not [f.code for f in report.findings if f.severity == "error"]
+    w = plan.settings.workload
+    assert w.tp * w.cp * w.pp * w.dp == 128

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 
 from planner.cli import main
@@ -104,3 +105,55 @@ def test_storage_spares_and_an_inference_target_from_flags(capsys, tmp_path):
     assert r["totals"]["gpus"] == 2 * -(-needed // 2)
     code, out = run(capsys, "new", "--system", "hgx-h100-8", "-o", str(tmp_path / "x.json"))
     assert code != 0 and "--system needs --gpus or --nodes" in out.err
+
+
+def test_a_rack_scale_system_over_the_rack_cap_is_refused_with_what_fits(capsys, tmp_path):
+    # A GB200 NVL72 is one rack of 120 kW typical, 132 kW max (catalog: NVIDIA DGX GB200 user
+    # guide; 4 x 33 kW power shelves carry the nameplate): 120 > 60, and a rack cannot be
+    # split, so 576 GPUs (8 of them) cannot stand in 60 kW racks. A DGX B200 (10 kW typical)
+    # fits 6 to a 60 kW rack, so it is among the systems named.
+    target = tmp_path / "nvl.json"
+    code, out = run(capsys, "new", "--gpus", "576", "--system", "gb200-nvl72", "--rack-kw", "60", "-o", str(target))
+    assert code == 2 and out.out == "" and not target.exists()
+    lines = out.err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in out.err
+    for part in ("rack_kw:", "draws 120 kW typical (132 kW max)", "more than the 60 kW rack cap", "cannot be split",
+                 "dgx-b200 (8 GPUs, 10 kW)", "raise the rack cap to at least 120 kW"):
+        assert part in lines[0], part
+    assert "gb300-nvl72" not in lines[0]  # 132 kW typical does not fit 60 kW either
+
+
+def test_a_rack_cap_between_typical_and_max_caps_the_racks_and_warns(capsys, tmp_path):
+    # At 125 kW the NVL72's 120 kW typical fits: 8 racks placed, each capped at the 125 kW
+    # asked (not the rack type's 140 kW), and its 132 kW nameplate over that cap is a warning.
+    target = tmp_path / "nvl.json"
+    code, out = run(capsys, "new", "--gpus", "576", "--system", "gb200-nvl72", "--rack-kw", "125", "-o", str(target))
+    assert code == 0, out.err
+    r = check(capsys, target)
+    gpu_racks = [rack for rack in r["racks"] if rack["gpus"]]
+    assert len(gpu_racks) == 8 and {rack["cap_kw"] for rack in gpu_racks} == {125}
+    over = {f["where"]: f["severity"] for f in r["findings"] if f["code"] == "rack.power.nameplate_over_cap"}
+    assert all(over.get(rack["id"]) == "warning" for rack in gpu_racks)
+
+
+def test_a_fabric_slower_than_the_nics_runs_them_at_its_rate(capsys, tmp_path):
+    # 64 GPUs of DGX H100 = 8 nodes x 8 ConnectX-7 400G NICs = 64 NICs. On 200G InfiniBand
+    # (QM9700 split into 128 x NDR200) each NIC runs one link at 200G: 64 node-leaf links of
+    # 200 Gb/s, all on one 128-port switch (64 <= 128: one tier), cabled and optically
+    # fitted for 200G. Before, each NIC was counted as 2 x 200G links (128) and the check
+    # said the NICs trained down, an error fix could not clear.
+    plan, csv_path = tmp_path / "ib200.json", tmp_path / "links.csv"
+    code, out = run(capsys, "new", "--system", "dgx-h100", "--gpus", "64", "--fabric", "ib200", "-o", str(plan))
+    assert code == 0, out.err
+    assert "info: fabric: DGX H100's 400 Gb/s compute NIC links run at 200 Gb/s" in out.out
+    r = check(capsys, plan)
+    assert [f["code"] for f in r["findings"] if f["severity"] == "error"] == []
+    assert r["network"]["switch_model"] == "qm9700-ndr200" and r["network"]["tiers"] == 1
+    assert r["cables"]["by_tier"]["node-leaf"] == 64
+    code, _ = run(capsys, "cables", str(plan), "--csv", str(csv_path))
+    assert code == 0
+    compute = [row for row in csv.DictReader(csv_path.open()) if row["tier"] == "node-leaf"]
+    assert len(compute) == 64 and {row["gbps"] for row in compute} == {"200"}
+    assert all(row["part"].startswith("200G ") for row in compute)  # 200G cables (AOC/DAC), no 400G part
+    code, out = run(capsys, "fix", str(plan), "-o", str(tmp_path / "fixed.json"))
+    assert code == 0 and "0 errors left" in out.out

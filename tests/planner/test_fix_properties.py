@@ -2,17 +2,26 @@
 count, a second run changes nothing, each fix is undone exactly by one undo, and what is
 left is no error or warning of the codes it mends (network.ports.short, cooling.cdu.short,
 workload.parallelism.mismatch, workload.batch.*, the rack splits, PDUs and liquid moves, the
-pipeline bubble) and no error that has a remedy."""
+pipeline bubble) and no error that has a remedy. And fix converges, within its bound, on
+every template and resize, every intent `new` designs and every plan auto-place makes."""
 
+import typing
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planner.design.templates import build_template
+from planner.design.grow import PlaceNodes
+from planner.design.templates import build_template, design_from, design_template, template_names
+from planner.errors import PlannerError
 from planner.hardware.catalog import default_catalog
-from planner.plan.commands import EditRack, History, RemoveDevices, SetSetting
+from planner.plan.autoplace import AutoPlace
+from planner.plan.commands import CommandError, EditRack, History, RemoveDevices, SetSetting
 from planner.plan.fileio import plan_to_json
-from planner.remedies.fix import fix_all
+from planner.plan.model import Plan
+from planner.remedies.fix import fix_all, fix_bound
 from planner.report.evaluate import evaluate
+from planner.settings.fabric import FabricTech
 
 CATALOG = default_catalog()
 MENDED = {"network.ports.short", "cooling.cdu.short", "workload.parallelism.mismatch", "workload.batch.uneven",
@@ -89,3 +98,71 @@ def test_each_fix_is_undone_exactly_by_one_undo(steps):
         assert plan_to_json(plan) == before
         history.redo()
         assert plan_to_json(plan) == after
+
+
+# fix converges on what the product makes: every plan `new` (an intent, or a template resized
+# with --nodes) and auto-place can make ends with no error or warning that carries a remedy,
+# within fix's bound (one remedy per rack and per device placed, plus one per remedy kind).
+
+# campus-scale templates (thousands of racks; 25 s for the three at their own size): -m slow
+CAMPUS = {"campus-400k", "campus-1m", "frontier-100k"}
+SIZES = [None, 1, 3, 17, 130]  # None: the template's own size; the rest: new --template X --nodes N
+
+
+def _converges(plan) -> None:
+    history = History(plan, CATALOG)
+    bound = fix_bound(plan)
+    result = fix_all(history)
+    assert not result.stopped and len(result.applied) + len(result.refused) < bound
+    left = evaluate(plan, CATALOG).findings
+    assert [(f.code, f.message) for f in left if f.remedy is not None and f.severity != "info"] == []
+
+
+CASES = [pytest.param(name, None, marks=pytest.mark.slow) if name in CAMPUS else (name, nodes)
+         for name in template_names() for nodes in ([None] if name in CAMPUS else SIZES)]
+
+
+@pytest.mark.parametrize(("template", "nodes"), CASES)
+def test_fix_converges_on_every_template_and_resize(template, nodes):
+    _converges(design_template(template, nodes=nodes, catalog=CATALOG).plan)
+
+
+GPU_SYSTEMS = [d.id for d in CATALOG if d.gpu is not None and (d.is_rack_scale or d.rack_type is None)]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(GPU_SYSTEMS), st.sampled_from([8, 64, 520, 1024]),
+       st.sampled_from([None, *typing.get_args(FabricTech)]), st.sampled_from([None, 15.0, 40.0, 140.0]),
+       st.sampled_from([None, 0, 2]))
+def test_fix_converges_on_every_intent_new_designs(system, gpus, fabric, rack_kw, spares):
+    try:
+        made = design_from(None, CATALOG, system=system, gpus=gpus, fabric=fabric, rack_kw=rack_kw,
+                           spare_nodes=spares)
+    except PlannerError:
+        return  # refused with a reason (a system over the rack cap): no plan to fix
+    _converges(made.plan)
+
+
+# the plans auto-place starts from: a blank plan, templates, and a design with hot spares
+BASES = {"blank": lambda: Plan(name="blank"), "spares": lambda: design_from(
+    None, CATALOG, system="dgx-h100", gpus=64, spare_nodes=2).plan,
+         **{name: (lambda name=name: build_template(name, catalog=CATALOG))
+            for name in ("medium", "single-node", "gb200-nvl72-su")}}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(BASES)),
+       st.lists(st.tuples(st.sampled_from(GPU_SYSTEMS), st.integers(1, 40), st.booleans()), min_size=1, max_size=2))
+def test_fix_converges_on_every_plan_auto_place_makes(base, steps):
+    # auto-place as the app's Racks > Auto-place nodes does it (the nodes with what they
+    # need) or as auto-place alone (the nodes only: fix adds the rest)
+    plan = BASES[base]()
+    history = History(plan, CATALOG)
+    for system, count, whole in steps:
+        command = PlaceNodes(system, count) if whole else AutoPlace(system, count, new_rack_prefix="GPU",
+                                                                     label_prefix="node-")
+        try:
+            history.apply(command)
+        except CommandError:
+            pass  # refused (an NVL72 into a plan whose racks cannot hold it): the plan is as it was
+    _converges(plan)

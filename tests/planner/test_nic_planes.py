@@ -39,10 +39,20 @@ def test_a_two_plane_nic_on_400g_ports_is_no_error_and_takes_two_ports():
     assert (net["leaf_switches"], net["spine_switches"]) == (8, 2)
 
 
-def test_a_two_plane_nic_on_ports_slower_than_a_plane_trains_down():
-    # a ConnectX-8 plane runs 400G; 200G ports (QM9700 split, HDR/NDR200) are slower still
-    report = nvl72_report("ib200", "qm9700-ndr200")
-    assert "network.nic.faster_than_switch" in {f.code for f in report.findings if f.severity == "error"}
+def test_a_two_plane_nic_on_ports_slower_than_a_plane_trains_down_unless_run_at_their_rate():
+    # a ConnectX-8 plane runs 400G; 200G ports (QM9700 split, HDR/NDR200) are slower still.
+    # The design asked for that fabric runs each plane's link at 200G: 4 racks x 18 trays x
+    # 4 NICs x 2 planes = 576 endpoints of 200G, and no error.
+    intent = Intent(system="gb300-nvl72", nodes=4, spare_nodes=0, fabric="ib200", switch="qm9700-ndr200")
+    plan = design(intent, CAT).plan
+    assert plan.settings.fabric.nic_link_gbps == 200
+    report = evaluate(plan, CAT)
+    assert "network.nic.faster_than_switch" not in {f.code for f in report.findings}
+    assert report.sections["network"].size.endpoints == 576
+    # without the setting (a plan edited by hand) the links train down: an error with a remedy
+    plan.settings.fabric = plan.settings.fabric.model_copy(update={"nic_link_gbps": None})
+    [error] = [f for f in evaluate(plan, CAT).findings if f.code == "network.nic.faster_than_switch"]
+    assert error.severity == "error" and dict(error.remedy.figures) == {"gbps": 200}
 
 
 def test_the_job_counts_the_full_rate_of_a_two_plane_nic():

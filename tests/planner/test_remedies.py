@@ -151,3 +151,22 @@ def test_check_text_gives_each_error_and_warning_its_fix_or_says_it_has_none(his
     nameplate = next(i for i, line in enumerate(text) if "rack.power.nameplate_over_cap" in line)
     assert text[nameplate + 1].strip() == ("No automatic fix: whether the circuits carry the nameplate is the "
                                            "facility's call")
+
+
+def test_nics_faster_than_the_switch_ports_are_run_at_the_ports_rate(history):
+    # The medium template's 16 HGX H100 (8 x 400G ConnectX-7 each) on a QM9700 split into
+    # 128 x NDR200: the NICs train down, an error. Its remedy runs the NIC links at 200 Gb/s:
+    # 16 x 8 = 128 links, one a NIC, which one 128-port switch holds.
+    plan = history.plan
+    history.apply(SetSetting("fabric", "technology", "ib200"))
+    history.apply(SetSetting("fabric", "switch_device", "qm9700-ndr200"))
+    f = _finding(plan, "network.nic.faster_than_switch")
+    assert f.severity == "error" and f.remedy.kind == "set_nic_rate" and dict(f.remedy.figures) == {"gbps": 200}
+    result = fix_all(history)
+    assert "Run the compute NIC links at 200 Gb/s, the switch ports' rate" in [c.label for c in result.applied]
+    assert plan.settings.fabric.nic_link_gbps == 200
+    left = evaluate(plan, CATALOG)
+    assert [x.code for x in left.findings if x.severity == "error"] == []
+    assert "network.nic.link_rate" in {x.code for x in left.findings}  # said, as a note
+    network = report_json(plan, CATALOG, left)["network"]
+    assert (network["tiers"], network["leaf_switches"]) == (1, 1)

@@ -3,8 +3,10 @@ and Fix all (the medium template: 10 QM9700 for 8 leaf + 2 spine; TP 8 x PP 4 x 
 
 from PySide6.QtCore import Qt
 
+from planner.findings import Remedy
 from planner.plan.commands import RemoveDevices, SetSetting
-from ui.checks_panel import CODE_ROLE
+from planner.remedies.commands import REMEDY_KINDS, SetWorkload
+from ui.checks_panel import CODE_ROLE, FINDING_ROLE
 
 
 def _row(checks, code):
@@ -75,3 +77,22 @@ def test_the_fix_button_fixes_the_selected_finding(window, qtbot):
     assert doc.plan.settings.workload.global_batch_tokens == 1020 * 4096
     assert doc.undo_stack.undoText() == "Set the global batch to 1,020 sequences"
     assert checks.fix_all_button.text() == "Fix all"
+
+
+class _Unrelated(SetWorkload):
+    """A batch remedy that sets something else: the uneven batch stays."""
+
+    def __init__(self, remedy):
+        super().__init__(Remedy("set_workload", remedy.label, (("recompute", "full"),)))
+
+
+def test_a_fix_that_leaves_its_finding_is_taken_back_and_said(window, monkeypatch):
+    doc, checks = window.doc, window.checks
+    doc.apply(SetSetting("workload", "global_batch_tokens", 1021 * 4096))  # DP 4: 1,021 sequences are uneven
+    before = doc.plan_json()
+    monkeypatch.setitem(REMEDY_KINDS, "set_batch", _Unrelated)
+    assert checks.fix(_row(checks, "workload.batch.uneven").data(FINDING_ROLE)) is False
+    assert doc.plan_json() == before
+    assert doc.undo_stack.undoText() != "Set the global batch to 1,020 sequences"
+    message = window.statusBar().currentMessage()
+    assert "not applied, it does not mend workload.batch.uneven" in message

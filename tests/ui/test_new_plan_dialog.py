@@ -47,14 +47,22 @@ def test_a_template_fills_the_fields_and_a_changed_field_overrides_it(qtbot):
 def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     dialog = NewPlanDialog(CAT, template="")
     qtbot.addWidget(dialog)
-    choose(dialog, "gb200-nvl72", 72, 5)
+    choose(dialog, "gb200-nvl72", 576, 60)
     dialog.refresh()
-    # A rack-scale system is its own rack type: the 5 kW cap does not apply to it, so it holds.
-    assert dialog.preview.text().startswith("72 GPUs in 1 nodes")
+    # A GB200 NVL72 is one rack of 120 kW typical (132 kW max): it cannot stand in a 60 kW
+    # rack, and the preview says so as `new` does, with the 10 kW DGX B200 among what fits.
+    text = dialog.preview.text()
+    assert dialog.design is None and text.startswith("rack_kw: a GB200 NVL72")
+    assert "more than the 60 kW rack cap" in text and "dgx-b200 (8 GPUs, 10 kW)" in text
+    assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+    dialog.rack_kw.setValue(140)
+    dialog.refresh()
+    assert dialog.preview.text().startswith("576 GPUs in 8 nodes")  # 576 / 72 = 8 racks of 120 kW in 140 kW
     dialog.system.setCurrentIndex(dialog.system.findData("dgx-b200"))
+    dialog.rack_kw.setValue(5)
     dialog.refresh()
     # One 10 kW DGX B200 cannot go into a 5 kW rack: the intent's rack cap is named.
-    assert dialog.design is None and dialog.preview.text().startswith("rack_kw")
+    assert dialog.design is None and dialog.preview.text().startswith("rack_kw: one DGX B200 draws 10 kW typical")
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
 
 
@@ -121,9 +129,13 @@ def test_the_fabric_defaults_to_what_the_nics_speak(qtbot):
     dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))
     dialog.refresh()
     assert dialog.design.plan.settings.fabric.technology == "ib400" and "0 errors" in dialog.preview.text()
-    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib200"))  # named: kept, and its error shown
-    dialog.refresh()  # 200G ports: not even one 400G plane fits
-    assert dialog.design.plan.settings.fabric.technology == "ib200" and "0 errors" not in dialog.preview.text()
+    dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib200"))  # named: kept
+    dialog.refresh()  # 200G ports: not even one 400G plane fits, so each plane's link runs at 200G
+    text = dialog.preview.text()
+    assert dialog.design.plan.settings.fabric.technology == "ib200" and "0 errors" in text
+    # 2 planes x 200G of an 800G NIC: 400 / 800 = half its bandwidth used, said in the preview
+    assert "800 Gb/s compute NIC links run at 200 Gb/s" not in text  # a plane is 400G, not 800G
+    assert "400 Gb/s compute NIC links run at 200 Gb/s" in text
 
 
 def test_every_cluster_field_has_a_tooltip_and_a_changed_template_its_own_description(qtbot):

@@ -1,0 +1,41 @@
+"""A GPU system that cannot stand within its racks' power cap is refused, with what does.
+
+A node over the cap would need a rack it cannot have; a rack-scale system (an NVL72) is a
+rack of its own and cannot be split over racks, so a cap below its draw cannot hold it.
+The design refuses either, naming the cap, the system's draw on the plan's basis and the
+catalog's GPU systems that stand within that cap (the most capable first), rather than
+placing racks over a cap the user set.
+"""
+
+from __future__ import annotations
+
+from planner.design.intent import DesignError
+from planner.hardware.catalog import Catalog, DeviceType
+
+SHOWN = 4  # alternatives named in the one-line message; the rest are counted (the catalog lists them all)
+
+
+def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Catalog) -> None:
+    """Raise a ``DesignError`` when one ``system`` draws more than ``cap_kw`` on ``basis``."""
+    kw = system.power_w(basis) / 1000
+    if kw <= cap_kw + 1e-9:
+        return
+    other, name = ("nameplate", "max") if basis == "typical" else ("typical", "typical")
+    draw = f"draws {kw:,.4g} kW {basis} ({system.power_w(other) / 1000:,.4g} kW {name})"
+    if system.is_rack_scale:
+        what = f"a {system.model} {draw}, more than the {cap_kw:,g} kW rack cap, and is one rack that cannot be split"
+    else:
+        what = f"one {system.model} {draw}, more than the {cap_kw:,g} kW rack cap"
+    fits = _fitting(catalog, cap_kw, basis)
+    names = ", ".join(f"{d.id} ({d.gpus} GPUs, {d.power_w(basis) / 1000:,.4g} kW)" for d in fits[:SHOWN])
+    more = f" and {len(fits) - SHOWN} more (cluster-planner catalog)" if len(fits) > SHOWN else ""
+    alternatives = f"systems that fit {cap_kw:,g} kW racks: {names}{more}; or " if fits else ""
+    raise DesignError(f"rack_kw: {what}: {alternatives}raise the rack cap to at least {kw:,.4g} kW")
+
+
+def _fitting(catalog: Catalog, cap_kw: float, basis: str) -> list[DeviceType]:
+    """The GPU systems that stand on their own (not a tray of a rack-scale system) within
+    ``cap_kw`` on ``basis``, the most BF16 compute per system first, then in catalog order."""
+    fits = [d for d in catalog if d.gpu is not None and (d.is_rack_scale or d.rack_type is None)
+            and d.power_w(basis) / 1000 <= cap_kw + 1e-9]
+    return sorted(fits, key=lambda d: -d.gpus * d.gpu.bf16_tflops)
