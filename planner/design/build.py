@@ -41,7 +41,9 @@ from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
+from planner.report.evaluate import evaluate
 from planner.settings import Settings
+from planner.settings.reliability import RESTART_PATHS
 from planner.storage.sizing import model_checkpoint_gb
 from planner.workload.search import Candidate
 from planner.workload.section import job_nodes
@@ -94,8 +96,33 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
                                           summarise_nodes({system.id: nodes}, catalog), keep_holding=bool(stated))
         plan.settings.workload = w
         findings += notes
+        findings += choose_recovery(plan, catalog, intent)
         return Design(plan, findings, layouts)
     return Design(plan, findings)
+
+
+def choose_recovery(plan: Plan, catalog: Catalog, intent: Intent) -> list[Finding]:
+    """The simplest restart path (cold, warm, replica) whose ETTR, as the check works it out
+    for the plan, reaches the lowest acceptable (``planner.goodput.recovery``); the intent's
+    own path is kept. Cold, the default, says nothing."""
+    rel = plan.settings.reliability
+    if "restart_path" in intent.settings.get("reliability", {}):
+        return []
+    recovery = (evaluate(plan, catalog).sections["goodput"].recovery or {})
+    by_path = recovery.get("ettr_by_path")
+    if not by_path:
+        return []
+    path = next((p for p in RESTART_PATHS if by_path[p] >= rel.min_ettr), max(RESTART_PATHS, key=by_path.get))
+    if path == rel.restart_path:
+        return []
+    plan.settings.reliability = rel.model_copy(update={"restart_path": path})
+    reaches = by_path[path] >= rel.min_ettr
+    return [Finding(
+        "info" if reaches else "warning", "design.recovery",
+        f"Recovery {path}: ETTR {by_path[path]:.1%} " + ("reaches" if reaches else "is the best of the restart "
+                                                         "paths modelled, short of")
+        + f" the lowest acceptable {rel.min_ettr:.0%}, where a cold restart of the whole job gives "
+        f"{by_path['cold']:.1%}" + (f" and a warm one {by_path['warm']:.1%}" if path == "replica" else ""))]
 
 
 def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:

@@ -1,14 +1,17 @@
 """ETTR, goodput and the checkpoint interval against the cluster's size: the plan's job
 grown or shrunk from one node to four times its nodes, its switches and optical links in
 proportion, its per-GPU throughput held (failure-free throughput scales with the GPUs), the
-same storage (checkpoint write and read limited by the filesystem or by the nodes' links)."""
+same storage (checkpoint write and read limited by the filesystem or by the nodes' links), its
+data-parallel replicas in proportion, its step time held; ETTR on the plan's restart path and
+on each of the three (``planner.goodput.recovery``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from planner.figures import Figures, figure
-from planner.goodput.model import Parts, checkpointing, interruptions_by_part
+from planner.goodput.model import Parts, interruptions_by_part
+from planner.goodput.recovery import JobFigures, ettr_by_path, recover
 from planner.storage.sizing import checkpoint_write_s
 
 BEYOND = 4  # the curve runs to four times the plan's nodes
@@ -22,6 +25,8 @@ class GoodputPoint(Figures):
     goodput_tokens_per_s: float | None = figure(None, title="Goodput", unit="tokens/s")
     checkpoint_interval_min: float | None = figure(None, title="Checkpoint interval", unit="min")
     plan: bool = figure(False, title="The plan's size", unit="name")
+    ettr_by_path: dict[str, float] = figure(title="ETTR on each restart path (cold, warm, replica)", unit="share",
+                                            factory=dict)
 
 
 def sizes(plan_nodes: int) -> list[int]:
@@ -33,9 +38,11 @@ def sizes(plan_nodes: int) -> list[int]:
     return sorted(out)
 
 
-def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage, tokens_per_s: float | None
+def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage, tokens_per_s: float | None,
+                  *, nic_gbs_per_gpu: float | None = None, dp: int = 1, step_s: float = 0.0
                   ) -> tuple[GoodputPoint, ...]:
-    """The curve for a job on ``parts`` (the plan's), its storage section and throughput."""
+    """The curve for a job on ``parts`` (the plan's), its storage section and throughput, its
+    NIC per GPU, data-parallel replicas and step time."""
     if not parts.nodes or not parts.gpus:
         return ()
     per_node, hosts_per_node = parts.gpus / parts.nodes, parts.hosts / parts.nodes
@@ -51,10 +58,14 @@ def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage
         if write_s is None:
             continue
         read = min(fs_read, n * node_gbs)
-        run = checkpointing(interruptions_by_part(at, rates), rates, fixed_interval_min, write_s, size_gb, at.gpus,
-                            size_gb / read if read > 0 else 0.0)
-        goodput = None if tokens_per_s is None else round(tokens_per_s * scale * run.ettr, 1)
-        interval = None if run.interval_s is None else round(run.interval_s / 60.0, 3)
-        points.append(GoodputPoint(nodes=n, gpus=at.gpus, ettr=round(run.ettr, 4), goodput_tokens_per_s=goodput,
-                                   checkpoint_interval_min=interval, plan=n == parts.nodes))
+        job = JobFigures(interruptions_by_part(at, rates), fixed_interval_min, size_gb, write_s,
+                         size_gb / read if read > 0 else 0.0, at.gpus, nic_gbs_per_gpu, max(1, round(dp * scale)),
+                         step_s)
+        rec = recover(job, rates)
+        by_path = {k: round(v, 4) for k, v in ettr_by_path(job, rates).items()}
+        goodput = None if tokens_per_s is None else round(tokens_per_s * scale * rec.ettr, 1)
+        first = rec.tiers[0].interval_s
+        interval = None if first is None else round(first / 60.0, 3)
+        points.append(GoodputPoint(nodes=n, gpus=at.gpus, ettr=round(rec.ettr, 4), goodput_tokens_per_s=goodput,
+                                   checkpoint_interval_min=interval, plan=n == parts.nodes, ettr_by_path=by_path))
     return tuple(points)

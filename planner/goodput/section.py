@@ -13,8 +13,9 @@ from typing import Any
 from planner.figures import Figures, figure
 from planner.findings import Finding
 from planner.goodput.curve import GoodputPoint, goodput_curve
-from planner.goodput.model import (Parts, checkpointing, interruptions_by_part, mtbf_h, nodes_in_repair,
-                                   spares_to_cover)
+from planner.findings import Remedy
+from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in_repair, spares_to_cover
+from planner.goodput.recovery import JobFigures, ettr_by_path, recover, simplest_reaching
 from planner.network.checks import summarise_nodes
 from planner.workload.section import job_nodes, run_cost, training_tokens_per_s, workload_outcome
 
@@ -50,6 +51,10 @@ class GoodputSection(Figures):
     node_failures_per_repair: float | None = figure(
         None, title="Nodes expected down within one repair time", unit="")
     curve: tuple[GoodputPoint, ...] = figure((), title="ETTR and goodput against the cluster's size")
+    recovery: dict[str, Any] | None = figure(
+        None, title="Recovery: the restart path, its checkpoint tiers and steps, ETTR on each path",
+        description="path; tiers (each name, write_s, block_s, reload_s, interval_min); restart_s by step; "
+        "ettr_by_path (cold, warm, replica)")
 
 
 def _r(x: float | None, nd: int = 3) -> float | None:
@@ -83,8 +88,19 @@ def plan_curve(ctx) -> tuple[GoodputPoint, ...]:
     """The goodput curve (``goodput_curve``) of the plan's job: its parts, the reliability
     settings, the checkpoint interval, the storage section and the training throughput."""
     rel = ctx.plan.settings.reliability
-    return goodput_curve(plan_parts(ctx, rel.spare_nodes), rel, ctx.plan.settings.storage.checkpoint_interval_min,
-                         ctx.sections.get("storage"), training_tokens_per_s(workload_outcome(ctx)))
+    parts = plan_parts(ctx, rel.spare_nodes)
+    nic, step_s = _nic_and_step(ctx)
+    return goodput_curve(parts, rel, ctx.plan.settings.storage.checkpoint_interval_min,
+                         ctx.sections.get("storage"), training_tokens_per_s(workload_outcome(ctx)),
+                         nic_gbs_per_gpu=nic, dp=max(1, ctx.plan.settings.workload.dp), step_s=step_s)
+
+
+def _nic_and_step(ctx) -> tuple[float | None, float]:
+    """Each GPU's compute NIC in GB/s (None: none) and the workload's step time (0: none)."""
+    nodes = summarise_nodes(ctx.counts, ctx.catalog)
+    nic = (nodes.nic_gbps or 0.0) * (nodes.nics_per_gpu or 0.0) / 8.0 or None
+    step = workload_outcome(ctx).step  # the network section's model: not the priced workload section
+    return nic, step.step_s if step is not None else 0.0
 
 
 def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
@@ -117,12 +133,17 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     size_gb = storage["checkpoint_gb"]
     read = min(storage["read_gbs"], parts.nodes * (storage["node_storage_gbs"] or 0.0))
     reload_s = size_gb / read if read > 0 else 0.0
-    run = checkpointing(by_part, rel, st.checkpoint_interval_min, write_s, size_gb, parts.gpus, reload_s)
-    block_s, interval_s, lost_s, ratio = run.block_s, run.interval_s, run.lost_s, run.ettr
-    figures.update(checkpoint_block_s=_r(block_s), reload_s=_r(reload_s),
+    job = _job_figures(ctx, parts, by_part, size_gb, write_s, reload_s)
+    rec = recover(job, rel)
+    first = rec.tiers[0]  # the tier the job checkpoints to most often
+    block_s, interval_s, ratio = first.block_s, first.interval_s, rec.ettr
+    lost_s = rec.lost_s - (interval_s or 0.0) / 2.0  # without the half interval of work redone
+    figures.update(checkpoint_block_s=_r(block_s), reload_s=_r(first.reload_s),
                    checkpoint_interval_min=_r(None if interval_s is None else interval_s / 60.0),
-                   lost_per_interruption_min=_r((lost_s + (interval_s or 0.0) / 2.0) / 60.0),
-                   ettr=_r(ratio, 4))
+                   lost_per_interruption_min=_r(rec.lost_s / 60.0), ettr=_r(ratio, 4),
+                   recovery={"path": rec.path, "tiers": [t.to_json() for t in rec.tiers],
+                             "restart_s": {k: round(v, 3) for k, v in rec.restart_s.items()},
+                             "ettr_by_path": {k: round(v, 4) for k, v in ettr_by_path(job, rel).items()}})
     tokens = work["tokens_per_s"] if work is not None else None
     if tokens is not None:
         figures["goodput_tokens_per_s"] = round(tokens * ratio, 1)
@@ -134,8 +155,16 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     if interval_s is not None:
         findings += _checkpoint_findings(rel, st.checkpoint_interval_min is None, interval_s, block_s, write_s,
                                          mtbf)
-    findings += _ettr_findings(rel, ratio, mtbf, interval_s, lost_s)
+    findings += _ettr_findings(rel, ratio, mtbf, interval_s, lost_s, job)
     return GoodputSection(**figures), findings
+
+
+def _job_figures(ctx, parts: Parts, by_part: dict[str, float], size_gb: float, write_s: float,
+                 reload_s: float) -> JobFigures:
+    """What the restart paths read of the plan (``planner.goodput.recovery.JobFigures``)."""
+    nic, step_s = _nic_and_step(ctx)
+    return JobFigures(by_part, ctx.plan.settings.storage.checkpoint_interval_min, size_gb, write_s, reload_s,
+                      parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s)
 
 
 def _spare_findings(rel, down: float) -> list[Finding]:
@@ -167,16 +196,39 @@ def _checkpoint_findings(rel, auto: bool, interval_s: float, block_s: float, wri
 
 
 def _ettr_findings(rel, ratio: float, mtbf: float | None, interval_s: float | None,
-                   lost_s: float) -> list[Finding]:
+                   lost_s: float, job: JobFigures) -> list[Finding]:
+    """ETTR below the lowest acceptable is a warning; below ``cannot_train_ettr`` the job
+    cannot train (an error). Either carries the simplest restart path that reaches the
+    lowest acceptable, when one does and it is not the plan's."""
     if ratio >= rel.min_ettr:
         return []
     at = f"an interruption every {duration_text(mtbf * 3600)}" if mtbf else "no interruptions"
     every = f", checkpoints every {duration_text(interval_s)}" if interval_s else ""
+    path, reaches = simplest_reaching(job, rel, rel.min_ettr)
+    remedy = None
+    if path != rel.restart_path and recover(job, rel, path).ettr > ratio:
+        better = recover(job, rel, path).ettr
+        remedy = Remedy("set_restart_path", f"Recover {PATH_TITLES[path]} (ETTR {better:.1%})", (("path", path),))
+    others = ("use asynchronous checkpoints, a faster storage tier, hot spares to cut the restart, or fewer "
+              "parts that fail")
+    if remedy is None:
+        advice = others + ("" if reaches else "; no modelled restart path reaches it")
+    elif reaches:
+        advice = f"recover {PATH_TITLES[path]}, which reaches {recover(job, rel, path).ettr:.1%}"
+    else:
+        advice = (f"recover {PATH_TITLES[path]}, the best modelled path at {recover(job, rel, path).ettr:.1%}, "
+                  f"and {others}")
+    cannot = ratio < rel.cannot_train_ettr
     return [Finding(
-        "warning", "goodput.ettr.low",
-        f"Effective training time ratio {ratio:.1%} is below {rel.min_ettr:.0%} ({at}{every}, "
-        f"{duration_text(lost_s)} restart and re-load each): use asynchronous checkpoints, a faster storage "
-        "tier, hot spares to cut the restart, or fewer parts that fail")]
+        "error" if cannot else "warning", "goodput.ettr.cannot_train" if cannot else "goodput.ettr.low",
+        f"Effective training time ratio {ratio:.1%} is below {rel.min_ettr:.0%}"
+        f"{f' and below {rel.cannot_train_ettr:.0%}: the job cannot train' if cannot else ''} ({at}{every}, "
+        f"{duration_text(lost_s)} to recover each, on the {rel.restart_path} path): {advice}", remedy=remedy)]
+
+
+PATH_TITLES = {"cold": "cold (restart the whole job from the file system)",
+               "warm": "warm (swap in a hot spare, reload from peers' memory)",
+               "replica": "by replica (only the failed data-parallel replica restarts)"}
 
 
 def duration_text(seconds: float) -> str:

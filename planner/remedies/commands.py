@@ -140,6 +140,10 @@ def _set_nic_rate(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "fabric", "nic_link_gbps", float(remedy.figure("gbps")))
 
 
+def _set_restart_path(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "reliability", "restart_path", str(remedy.figure("path")))
+
+
 def _set_feeds(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "power", "feed_redundancy", str(remedy.figure("redundancy")))
 
@@ -174,4 +178,4 @@ class SetWorkload(Command):
 REMEDY_KINDS: dict[str, Callable[[Remedy], Command]] = {
     "add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism, "set_batch": _set_batch,
     "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack, "move_to_liquid": MoveToLiquid,
-    "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate}
+    "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate, "set_restart_path": _set_restart_path}

@@ -12,7 +12,12 @@ of Meta's RSC-1 and RSC-2 A100 clusters and the ETTR of RSC-1's large jobs.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from planner.settings._base import Section, setting
+
+RESTART_PATHS = ("cold", "warm", "replica")  # in the order of what each asks of the training software
+RestartPath = Literal["cold", "warm", "replica"]
 
 LLAMA3 = ('Dubey et al., "The Llama 3 Herd of Models", Meta 2024 (arXiv 2407.21783), section 3.3.4, table 5: '
           "419 unexpected interruptions in a 54-day snapshot on up to 16K H100, eight per server (planner "
@@ -101,3 +106,36 @@ class ReliabilitySettings(Section):
         source="Planner assumption: an interval shorter than five checkpoint writes spends more than a sixth "
         "of the time writing.",
         gt=0, le=1000)
+    restart_path: RestartPath = setting(
+        "cold", title="Recovery after an interruption", unit="name",
+        source="cold: the whole job restarts from the last file-system checkpoint (Dubey et al. 2024, Llama 3, "
+        "section 3.3.4); warm: in place, a hot spare swapped in and every GPU's shard reloaded from a copy in a "
+        "peer's host memory (Wang et al., 'Gemini: Fast Failure Recovery in Distributed Training with In-Memory "
+        "Checkpoints', SOSP 2023); replica: fault-tolerant data parallelism, only the failed data-parallel "
+        "replica stops and rejoins from a live one (torchft: 'Fault Tolerant Llama: training with 2000 "
+        "synthetic failures every ~15 seconds and no checkpoints', PyTorch blog, 2025).")
+    detect_s: float = setting(
+        30.0, title="Warm or replica recovery: detect the failure", unit="s",
+        source="Planner assumption: a heartbeat or collective timeout of about half a minute (Jiang et al., "
+        "'MegaScale: Scaling Large Language Model Training to More Than 10,000 GPUs', NSDI 2024, section 4: "
+        "every node's daemon sends heartbeats to the driver).",
+        ge=0, le=100000)
+    swap_s: float = setting(
+        60.0, title="Warm or replica recovery: swap in a hot spare", unit="s",
+        source="Planner assumption: a minute to fence the failed host and hand its ranks to a spare whose "
+        "container and libraries are already loaded.",
+        ge=0, le=100000)
+    initialise_s: float = setting(
+        30.0, title="Warm or replica recovery: rebuild the communicators", unit="s",
+        source="Jiang et al., 'MegaScale', NSDI 2024, section 3.5: initialisation of a job of more than 10,000 "
+        "GPUs in under 30 s once optimised (1,047 s at 2,048 GPUs before).",
+        ge=0, le=100000)
+    uncovered_share: float = setting(
+        0.01, title="Interruptions the fast paths cannot serve (restart cold)", unit="fraction",
+        source="Planner assumption: 1 % of interruptions take out a host and the peer holding its in-memory "
+        "copy at once (a rack's power, a leaf switch), so the job restarts from the file system.",
+        ge=0, le=1)
+    cannot_train_ettr: float = setting(
+        0.5, title="Effective training time ratio below which the job cannot train (an error)", unit="fraction",
+        source="Planner assumption: below half, failures and recovery take more of the run than training does.",
+        ge=0, le=1)

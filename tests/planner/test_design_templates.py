@@ -60,17 +60,17 @@ def test_a_resized_template_has_no_error_and_no_avoidable_warning(name, nodes):
         return
     assert not errors, [f.message for f in report.findings if f.severity == "error"]
     warnings = {f.code for f in report.findings if f.severity == "warning"}
+    design_warnings = {f.code for f in result.findings if f.severity == "warning"}
     if "goodput.ettr.low" in warnings:
-        # At frontier and campus scale the parts fail every half hour (12,500 nodes) or ten
-        # minutes (5,556 NVL72): each interruption costs at least the 10 min restart, so ETTR
-        # <= 1 - restart / MTBF is below 90 % however fast or asynchronous the checkpoints
-        # are; nothing the design chooses avoids it.
+        # The design recovers by the simplest restart path that reaches the lowest acceptable
+        # ETTR (cold, warm, replica); a low ETTR stays only where none does, and it said so.
         g = report.sections["goodput"]
         rel = result.plan.settings.reliability
-        assert 1 - rel.restart_min / 60 / g["mtbf_h"] < rel.min_ettr, g
+        assert max(g["recovery"]["ettr_by_path"].values()) < rel.min_ettr, g
+        assert "design.recovery" in design_warnings
         warnings.discard("goodput.ettr.low")
+        design_warnings.discard("design.recovery")
     assert warnings <= INTENDED | ARCHETYPE.get(name, set()), warnings
-    design_warnings = {f.code for f in result.findings if f.severity == "warning"}
     w = get_template(name).settings.get("workload", {})
     asked = w.get("global_batch_tokens", 4_194_304) // w.get("seq_len", 4096)
     if "design.batch" in design_warnings:  # the batch the user asked is kept whenever a layout can split it
