@@ -59,3 +59,22 @@ def test_the_size_axis_names_at_most_six_sizes_so_they_stay_apart(qtbot):
     ticks = chart.plot.getAxis("bottom")._tickLevels[0]
     # nine doubling sizes beside the plan's 1,024 (its star): every other, counted from the first
     assert [label for _, label in ticks] == ["8", "32", "128", "512", "2,048"]
+
+
+def test_each_restart_path_has_its_line_and_the_plan_follows_its_own(qtbot):
+    chart = GoodputChart()
+    qtbot.addWidget(chart)
+    plan = build_template("medium")
+    report = evaluate(plan, default_catalog())
+    chart.update_report(report)
+    curve = report.sections["goodput"].curve
+    for path in ("cold", "warm", "replica"):
+        assert list(chart.paths[path].yData) == [100 * p.ettr_by_path[path] for p in curve]
+    # the plan recovers cold: its line is the cold one, and a faster path never trains less
+    assert list(chart.ettr.yData) == list(chart.paths["cold"].yData)
+    assert all(p.ettr_by_path["replica"] >= p.ettr_by_path["warm"] >= p.ettr_by_path["cold"] for p in curve)
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"restart_path": "replica"})
+    chart.update_report(evaluate(plan, default_catalog()))
+    assert list(chart.ettr.yData) == list(chart.paths["replica"].yData)
+    names = [label.text for _, label in chart.legend.items]
+    assert "ETTR, cold restart" in names and "ETTR, by replica" in names

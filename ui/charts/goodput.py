@@ -9,6 +9,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
 from planner.goodput.section import duration_text
+from planner.settings.reliability import RESTART_PATHS
 from planner.report import palette
 from planner.report.palette import LOAD_HIGH
 from ui.charts import theme
@@ -21,6 +22,10 @@ NO_TRAINING = "No goodput in tokens/s: no training throughput (set TP x PP x DP 
 
 PLOT_GAP = 20  # px between the two plots side by side
 LEFT_TITLE = {False: "Goodput (tokens/s)", True: "Tokens/s"}  # the short one fits a short plot
+# ETTR on each restart path, thin and dotted under the plan's own
+PATH_COLORS = {"cold": palette.LOAD_OVER, "warm": palette.SERIES_COLORS[1], "replica": palette.SERIES_COLORS[2]}
+PATH_NAMES = {"cold": "ETTR, cold restart", "warm": "ETTR, warm (spare, peers' memory)",
+              "replica": "ETTR, by replica"}
 
 
 class GoodputChart(ChartView):
@@ -36,6 +41,9 @@ class GoodputChart(ChartView):
         self.plan_point = pg.ScatterPlotItem(size=15, symbol="star", brush=pg.mkBrush(LOAD_HIGH),
                                              pen=pg.mkPen(FOREGROUND, width=1))
         self.plan_point.setZValue(10)
+        self.paths = {p: pg.PlotDataItem(pen=pen(PATH_COLORS[p], 1.3, Qt.PenStyle.DotLine)) for p in RESTART_PATHS}
+        for item in self.paths.values():
+            self.plot.addItem(item)
         self.plot.addItem(self.ettr)
         self.plot.addItem(self.plan_point)
         # the checkpoint interval on the right axis, in a view box sharing the x axis
@@ -65,7 +73,9 @@ class GoodputChart(ChartView):
         self.goodput_plot.addItem(self.goodput)
         self.goodput_plot.addItem(self.goodput_plan)
         self.legend = self.add_legend(self.plot)
-        self.legend.addItem(self.ettr, "ETTR")
+        self.legend.addItem(self.ettr, "ETTR (the plan's restart path)")
+        for p, item in self.paths.items():
+            self.legend.addItem(item, PATH_NAMES[p])
         self.legend.addItem(self.interval, "Checkpoint interval (right axis)")
         self.legend.addItem(self.plan_point, "This plan")
         self.message = self.message_item(self.plot)
@@ -106,6 +116,8 @@ class GoodputChart(ChartView):
         interval = np.array([np.nan if p.checkpoint_interval_min is None else p.checkpoint_interval_min
                              for p in points], dtype=float)
         self.ettr.setData(gpus, ettr)
+        for path, item in self.paths.items():
+            item.setData(gpus, np.array([100 * p.ettr_by_path.get(path, np.nan) for p in points], dtype=float))
         # the view box of the right axis does not follow the plot's log mode: log10 of the GPUs
         self.interval.setData(np.log10(gpus) if len(gpus) else gpus, interval)
         # a log axis has no zero: sizes where nothing is trained are left out
