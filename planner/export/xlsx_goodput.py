@@ -13,7 +13,8 @@ from planner.export.xlsx_cells import BOLD, NA, TITLE, WRAP, define, formula, he
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
 from planner.network.checks import NodeSummary
 from planner.settings import field_meta
-from planner.settings.reliability import ReliabilitySettings
+from planner.goodput.recovery import JobFigures, recover
+from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 from planner.settings.storage import StorageSettings
 
 GOODPUT = "Goodput"
@@ -33,12 +34,14 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
     _assumption_rows(wb, settings)
     text(ws, 2, 1, "Live formulas over named inputs: the rates on the Assumptions sheet, the plan's parts below. "
                    "Young (1974): interval = sqrt(2 x blocking time x MTBF); ETTR = (1 - (restart + re-load + "
-                   "interval / 2) / MTBF) x interval / (interval + blocking).").alignment = WRAP
+                   "interval / 2) / MTBF) x interval / (interval + blocking), on the plan's restart path (cold, "
+                   "warm or by replica: the Assumptions sheet's restart_path).").alignment = WRAP
     ws.row_dimensions[2].height = 45
     header(ws, 3, ["Figure", "Value", "Unit", "Name"])
     nodes = report.totals.nodes
     per_node = report.totals.gpus // nodes if nodes else 0
     storage, work = report.sections["storage"], report.sections["workload"]
+    recovery = g.recovery
     rows = [
         ("gp_gpus_per_node", "GPUs per node", per_node, "GPUs", "0"),
         ("gp_job_gpus", "GPUs the job runs on", "=plan_gpus-spare_nodes*gp_gpus_per_node", "GPUs", "#,##0"),
@@ -63,20 +66,50 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
         ("gp_mtbf_h", "Mean time between interruptions", "=24/gp_per_day", "h", "#,##0.00"),
         ("gp_block_s", "Job blocked per checkpoint",
          "=IF(async_checkpoint,gp_checkpoint_gb/(gp_job_gpus*snapshot_gbs_per_gpu),gp_write_s)", "s", "#,##0.000"),
-        ("gp_interval_s", "Checkpoint interval", "=IF(checkpoint_interval_min>0,checkpoint_interval_min*60,"
+        ("gp_interval_s", "Checkpoint interval (cold restart)", "=IF(checkpoint_interval_min>0,checkpoint_interval_min*60,"
          "MAX(SQRT(2*gp_block_s*gp_mtbf_h*3600),IF(async_checkpoint,gp_write_s,0)))", "s", "#,##0.0"),
-        ("gp_lost_s", "Restart and re-load per interruption", "=restart_min*60+gp_reload_s+IF(spare_nodes>0,0,"
+        ("gp_wait_s", "Wait for a node (no spare), per interruption", "=IF(spare_nodes>0,0,"
          "replace_node_min*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
-        ("gp_ettr", "Effective training time ratio (ETTR)", "=MAX(0,1-(gp_lost_s+gp_interval_s/2)/(gp_mtbf_h*3600))"
-         "*gp_interval_s/(gp_interval_s+gp_block_s)", "", "0.00%"),
+        ("gp_lost_s", "Cold restart and re-load per interruption", "=restart_min*60+gp_reload_s+gp_wait_s", "s",
+         "#,##0.0"),
+        ("gp_ettr_cold", "ETTR, cold restart of the whole job", "=MAX(0,1-(gp_lost_s+gp_interval_s/2)/"
+         "(gp_mtbf_h*3600))*gp_interval_s/(gp_interval_s+gp_block_s)", "", "0.00%"),
+        ("gp_nic_gbs", "Compute NIC per GPU", recovery["nic_gbs_per_gpu"] or 0, "GB/s", "#,##0.0"),
+        ("gp_dp", "Data-parallel replicas", recovery["dp"], "", "#,##0"),
+        ("gp_step_s", "Training step", recovery["step_s"], "s", "#,##0.000"),
+        ("gp_fs_per_day", "Interruptions the fast paths cannot serve", "=gp_per_day*uncovered_share", "per day",
+         "0.0000"),
+        ("gp_fs_interval_s", "File-system checkpoint interval (warm, replica)",
+         "=IF(gp_fs_per_day>0,MAX(SQRT(2*gp_write_s*86400/gp_fs_per_day),gp_write_s),0)", "s", "#,##0.0"),
+        ("gp_fs_lost_s", "Cold restart from the file system (warm, replica)",
+         "=restart_min*60+gp_reload_s+gp_fs_interval_s/2", "s", "#,##0.0"),
+        ("gp_copy_s", "Copy to host memory (memory tier)", "=gp_checkpoint_gb/(gp_job_gpus*snapshot_gbs_per_gpu)",
+         "s", "#,##0.000"),
+        ("gp_peer_reload_s", "Shard reloaded from a peer", "=gp_checkpoint_gb/gp_job_gpus/MIN(snapshot_gbs_per_gpu,"
+         "IF(gp_nic_gbs>0,gp_nic_gbs,snapshot_gbs_per_gpu))", "s", "#,##0.000"),
+        ("gp_swap_steps_s", "Detect, swap, rebuild and reload (warm, replica)",
+         "=detect_s+swap_s+gp_wait_s+initialise_s+gp_peer_reload_s", "s", "#,##0.0"),
+        ("gp_mem_interval_s", "Memory checkpoint interval (warm)",
+         "=IF(gp_per_day>gp_fs_per_day,MAX(SQRT(2*gp_copy_s*86400/(gp_per_day-gp_fs_per_day)),gp_step_s),0)",
+         "s", "#,##0.0"),
+        ("gp_ettr_warm", "ETTR, warm recovery", "=MAX(0,1-((gp_per_day-gp_fs_per_day)*(gp_swap_steps_s"
+         "+gp_mem_interval_s/2)+gp_fs_per_day*gp_fs_lost_s)/86400)*IF(gp_mem_interval_s>0,gp_mem_interval_s/"
+         "(gp_mem_interval_s+gp_copy_s),1)", "", "0.00%"),
+        ("gp_ettr_replica", "ETTR, recovery by replica", "=IF(gp_dp<2,gp_ettr_warm,MAX(0,1-((gp_per_day"
+         "-gp_fs_per_day)*(gp_swap_steps_s+gp_step_s)/gp_dp+gp_fs_per_day*gp_fs_lost_s)/86400))", "", "0.00%"),
+        ("gp_path_interval_s", "Checkpoint interval, on the plan's restart path",
+         '=IF(restart_path="warm",gp_mem_interval_s,IF(restart_path="replica",gp_fs_interval_s,gp_interval_s))',
+         "s", "#,##0.0"),
+        ("gp_ettr", "Effective training time ratio (ETTR), on the plan's restart path",
+         '=IF(restart_path="warm",gp_ettr_warm,IF(restart_path="replica",gp_ettr_replica,gp_ettr_cold))', "",
+         "0.00%"),
         ("gp_goodput", "Goodput", "=gp_tokens_per_s*gp_ettr", "tokens/s", "#,##0"),
         ("gp_days_failing", "Time to train with failures", "=IF(gp_ettr>0,gp_days/gp_ettr,NA())", "days", "#,##0.0"),
     ]
     cached = {"gp_job_gpus": g.job_gpus, "gp_job_nodes": g.job_nodes, "gp_job_hosts": g.job_hosts,
               "gp_node_per_day": sum(g.interruptions_by_part[k] for k in ("gpu", "node")),
               "gp_per_day": g.interruptions_per_day, "gp_mtbf_h": g.mtbf_h, "gp_block_s": g.checkpoint_block_s,
-              "gp_interval_s": g.checkpoint_interval_min * 60,
-              "gp_lost_s": g.lost_per_interruption_min * 60 - g.checkpoint_interval_min * 30,
+              **_cached_recovery(g, storage, settings),
               "gp_ettr": g.ettr, "gp_goodput": g.goodput_tokens_per_s or 0,
               "gp_days_failing": NA if g.time_to_train_days is None else g.time_to_train_days}
     for i, (name, title, value, unit, fmt) in enumerate(rows):
@@ -90,6 +123,26 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
         text(ws, row, 4, name)
         define(wb, name, GOODPUT, row, 2)
     widths(ws, {1: 44, 2: 16, 3: 12, 4: 20})
+
+
+def _cached_recovery(g, storage, settings) -> dict[str, float]:
+    """The figures the restart-path rows' formulas give, worked out by the goodput model
+    (``planner.goodput.recovery``) for a reader that shows cached values."""
+    rec, rel = g.recovery, settings.reliability
+    job = JobFigures(g.interruptions_by_part, settings.storage.checkpoint_interval_min, storage["checkpoint_gb"], storage["checkpoint_write_s"],
+                     g.reload_s, g.job_gpus, rec["nic_gbs_per_gpu"], rec["dp"], rec["step_s"])
+    runs = {p: recover(job, rel, p) for p in RESTART_PATHS}
+    cold, warm = runs["cold"], runs["warm"]
+    memory, fs = warm.tiers
+    fs_per_day = job.per_day * rel.uncovered_share
+    return {"gp_interval_s": cold.tiers[0].interval_s or 0, "gp_wait_s": cold.restart_s["wait_for_node"],
+            "gp_lost_s": sum(cold.restart_s.values()), "gp_ettr_cold": cold.ettr, "gp_fs_per_day": fs_per_day,
+            "gp_fs_interval_s": fs.interval_s or 0,
+            "gp_fs_lost_s": rel.restart_min * 60 + job.fs_reload_s + (fs.interval_s or 0) / 2,
+            "gp_copy_s": memory.block_s, "gp_peer_reload_s": memory.reload_s,
+            "gp_swap_steps_s": sum(warm.restart_s.values()), "gp_mem_interval_s": memory.interval_s or 0,
+            "gp_ettr_warm": warm.ettr, "gp_ettr_replica": runs["replica"].ettr,
+            "gp_path_interval_s": runs[rel.restart_path].tiers[0].interval_s or 0}
 
 
 def _assumption_rows(wb, settings) -> None:

@@ -54,7 +54,7 @@ class GoodputSection(Figures):
     recovery: dict[str, Any] | None = figure(
         None, title="Recovery: the restart path, its checkpoint tiers and steps, ETTR on each path",
         description="path; tiers (each name, write_s, block_s, reload_s, interval_min); restart_s by step; "
-        "ettr_by_path (cold, warm, replica)")
+        "ettr_by_path (cold, warm, replica); what they read of the job: nic_gbs_per_gpu, dp, step_s")
 
 
 def _r(x: float | None, nd: int = 3) -> float | None:
@@ -143,7 +143,8 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
                    lost_per_interruption_min=_r(rec.lost_s / 60.0), ettr=_r(ratio, 4),
                    recovery={"path": rec.path, "tiers": [t.to_json() for t in rec.tiers],
                              "restart_s": {k: round(v, 3) for k, v in rec.restart_s.items()},
-                             "ettr_by_path": {k: round(v, 4) for k, v in ettr_by_path(job, rel).items()}})
+                             "ettr_by_path": {k: round(v, 4) for k, v in ettr_by_path(job, rel).items()},
+                             "nic_gbs_per_gpu": job.nic_gbs_per_gpu, "dp": job.dp, "step_s": job.step_s})
     tokens = work["tokens_per_s"] if work is not None else None
     if tokens is not None:
         figures["goodput_tokens_per_s"] = round(tokens * ratio, 1)
@@ -239,3 +240,31 @@ def duration_text(seconds: float) -> str:
     if round(seconds / 60, 1) < 60:
         return f"{seconds / 60:,.1f} min"
     return f"{seconds / 3600:,.1f} h"
+
+
+PART_TITLES = {"gpu": "GPU", "node": "host", "switch": "switch", "optical_link": "optical link",
+               "software": "software"}
+STEP_TITLES = {"restart": "restart", "detect": "detect", "swap": "swap in a spare", "wait_for_node": "wait for a node",
+               "initialise": "rebuild communicators", "reload": "reload", "step_redone": "step redone"}
+
+
+def recovery_rows(g: GoodputSection) -> list[tuple[str, str]]:
+    """The goodput section's recovery as (label, text) rows a person reads: the restart path
+    and what each path would give, the interruptions a day by part, the time lost per
+    interruption by step and the checkpoint tiers. Empty without a training job."""
+    rec = g.recovery
+    if not rec:
+        return []
+    by_path = rec["ettr_by_path"]
+    paths = ", ".join(f"{p} {by_path[p]:.1%}" for p in ("cold", "warm", "replica"))
+    parts = ", ".join(f"{PART_TITLES.get(k, k)} {v:,.2f}" for k, v in g.interruptions_by_part.items() if v)
+    steps = ", ".join(f"{STEP_TITLES.get(k, k)} {duration_text(v)}" for k, v in rec["restart_s"].items() if v)
+    if rec["path"] == "replica":
+        steps += f", for 1 of {rec['dp']:,} data-parallel replicas"
+    tiers = "; ".join(f"{t['name']}: every {duration_text(t['interval_min'] * 60) if t['interval_min'] else '-'}, "
+                      f"blocks {duration_text(t['block_s'])}, reload {duration_text(t['reload_s'])}"
+                      for t in rec["tiers"])
+    return [("Restart path", f"{rec['path']}: ETTR {g.ettr:.1%} (each path: {paths})"),
+            ("Interruptions a day", f"{g.interruptions_per_day:,.2f} ({parts or 'none'})"),
+            ("Lost per interruption", steps or "-"),
+            ("Checkpoint tiers", tiers)]

@@ -59,3 +59,20 @@ def test_goodput_sheet_recalculated_equals_the_report_and_spares_are_live(soffic
     # ETTR: the workbook keeps the failure-free days it was exported with (other parallelism
     # changes those), the interval and restart follow the spares
     assert got["gp_ettr"] == pytest.approx(spared["ettr"], abs=2e-4)
+
+
+@pytest.mark.parametrize("path", ["warm", "replica"])
+def test_the_sheet_follows_the_plan_restart_path(soffice, tmp_path, path):
+    """On every restart path the recalculated sheet gives the report's ETTR and interval, and
+    each path's ETTR row gives what the report says that path would."""
+    plan = build_template("medium")
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"restart_path": path})
+    report = evaluate(plan, CAT)
+    g = report.sections["goodput"]
+    write_workbook(plan, CAT, tmp_path / "p.xlsx", report)
+    wb = recalc(soffice, tmp_path / "p.xlsx", tmp_path)
+    assert error_cells(wb) == []
+    assert named(wb, "gp_ettr") == pytest.approx(g["ettr"], abs=1e-4)
+    assert named(wb, "gp_path_interval_s") == pytest.approx(g["checkpoint_interval_min"] * 60, abs=0.1)
+    for p in ("cold", "warm", "replica"):
+        assert named(wb, f"gp_ettr_{p}") == pytest.approx(g["recovery"]["ettr_by_path"][p], abs=1e-4), p
