@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
 
 from planner.design.replace import ReplaceDevices, compatible_types
+from planner.goodput.section import recovery_rows
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
 from ui import fmt
@@ -52,6 +53,12 @@ def _distribution(res) -> str:
                      else f"; cannot carry the rack if {other[f.name].name} is lost")
         lines.append(line)
     return "\n".join(lines)
+
+
+def _recovery_text(doc: Document, i: int) -> str:
+    goodput = doc.report.sections.get("goodput")
+    rows = recovery_rows(goodput) if goodput is not None else []
+    return rows[i][1] if i < len(rows) else ""
 
 
 class Inspector(QWidget):
@@ -124,7 +131,8 @@ class Inspector(QWidget):
             res = self.doc.report.rack(self.rack)
             return ("rack", self.rack, plan.settings.facility.power_basis, bool(plan.rack(self.rack).row),
                     bool(res.feeds) if res is not None else None)
-        return ("plan", bool(plan.description))
+        goodput = self.doc.report.sections.get("goodput")
+        return ("plan", bool(plan.description), bool(goodput is not None and goodput.recovery))
 
     def refresh(self, changes: ChangeSet | None = None) -> None:
         plan = self.doc.plan
@@ -157,7 +165,7 @@ class Inspector(QWidget):
             return key in changes.devices or self.doc.plan.placement(key).rack in changes.racks
         if kind == "rack":
             return key in changes.racks
-        return changes.plan
+        return True  # the plan's recovery figures follow any edit (a few texts)
 
     def _show_device(self, pid: str) -> None:
         doc = self.doc
@@ -289,5 +297,8 @@ class Inspector(QWidget):
         self._updates.append(lambda: name.hasFocus() or _show_text(name, doc.plan.name))
         if doc.plan.description:
             self._text("description", "Description", lambda: doc.plan.description)
+        goodput = doc.report.sections.get("goodput")
+        for i, (label, _) in enumerate(recovery_rows(goodput) if goodput is not None else []):
+            self._text(f"recovery{i}", label, lambda i=i: _recovery_text(doc, i), wide=True)
         self._row("hint", "", _value("Select a rack or device to see its figures. Drag devices from the "
                                      "palette into a rack."))
