@@ -28,6 +28,7 @@ from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
 from planner.facility.cooling import cdus_needed
+from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import summarise_nodes
@@ -413,12 +414,12 @@ class _Layout:
         spreads its load over grows (to whole 50 mm) until it fits."""
         floor = self.plan.settings.floor
         fields = self.rack_fields(spec)
-        width_m = fields.get("width_mm", Rack.model_fields["width_mm"].default) / 1000
+        width_mm = fields.get("width_mm", Rack.model_fields["width_mm"].default)
         depth_mm = fields.get("depth_mm", Rack.model_fields["depth_mm"].default)
-        need_mm = (self.system.weight_kg + floor.enclosure_kg) / (floor.floor_rating_kg_m2 * width_m) * 1000 - depth_mm
-        if need_mm <= floor.aisle_share_mm + 1e-9:
+        total_kg = self.system.weight_kg + floor.enclosure_kg
+        if floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm) <= floor.floor_rating_kg_m2 + 1e-9:
             return
-        aisle = math.ceil(need_mm / 50) * 50
+        aisle = aisle_share_to_carry_mm(total_kg, width_mm, depth_mm, floor.floor_rating_kg_m2)
         self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
         self.findings.append(Finding(
             "info", "design.floor.spread",

@@ -14,8 +14,10 @@ types; power feeds, power ports and interfaces when they are there) and builds:
   or a word of a catalog model), then manufacturer and model; a type the catalog does not
   have goes through the device-type import (``planner.hardware.netbox_types``), completed
   with the power ports and interfaces of one of its devices when the type has none;
-- the fabric, power and workload settings the cables, feeds and GPUs show
-  (``planner.importers.netbox_settings``).
+- the plan's settings from the block the planner's export writes into the site's comments
+  (``planner.plan.settings_text``); without one, the fabric, power and workload settings the
+  cables, feeds and GPUs show, and the aisle share a design gives racks heavier than the
+  floor carries under them (``planner.importers.netbox_settings``).
 
 A plan holds no cables (it sizes them from its devices and settings): the cables NetBox holds
 are counted, and those between two devices of the plan on the compute fabric are compared
@@ -47,9 +49,10 @@ from planner.importers.netbox_files import (
     weight_kg,
 )
 from planner.importers.netbox_locations import Campus, read_campus
-from planner.importers.netbox_settings import fabric_switch, inferred_settings
+from planner.importers.netbox_settings import fabric_switch, inferred_settings, spread_floor
 from planner.plan.fileio import save_plan
 from planner.plan.model import Placement, Plan, Rack, size_problem
+from planner.plan.settings_text import read_settings_block
 from planner.safefile import check_target, write_file
 
 PLANNER_RACK_DESCRIPTION = re.compile(r"(air|liquid|hybrid)-cooled, ([0-9]+(?:\.[0-9]+)?) kW cap")
@@ -151,7 +154,16 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
         raise NetBoxReadError(f"{folder.name}: {describe_validation_error(exc, data)}") from None
     by_label = {p.label: p for p in out.plan.placements if p.label}
     _count_cables(files["cables.csv"], by_label, known, out)
+    saved, why = read_settings_block(site["Comments"])
+    if saved is not None:
+        out.plan.settings = saved
+        out.notes.append("settings: the plan's own, from the planner's block in the site's comments")
+        return out
+    if why:
+        out.notes.append(f"settings: the site's comments hold a block of planner settings that cannot be read "
+                         f"({why}): the settings are inferred from the site instead")
     out.plan.settings = inferred_settings(out.plan, files, by_label, known, out.notes)
+    out.plan.settings.floor = spread_floor(out.plan, known, out.notes)
     return out
 
 
