@@ -40,6 +40,7 @@ from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
+from planner.text import escaped_name
 from planner.settings import Settings
 from planner.workload.models import model_shape
 
@@ -74,8 +75,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
     spares = hot_spares(intent, settings, system, nodes, findings)
-    plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
-                settings=settings)
+    name = escaped_name(title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)")[:200]  # a catalog's model: any text
+    plan = Plan(name=name, description=description, settings=settings)
     findings += _cooling_findings(intent, system)
     layout = _Layout(plan, catalog, intent, system, nodes, spares=spares)
     layout.build()
