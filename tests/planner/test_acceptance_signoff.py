@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from planner.acceptance.criteria import acceptance_pack
+from planner.acceptance.results import judge_text
 from planner.cli import main
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
@@ -89,6 +90,16 @@ def test_a_two_node_log_does_not_pass_the_16_node_test(medium, tmp_path, capsys)
     # 340 GB/s is above the 262.9 mark: the bandwidth is not why it fails
     assert line.startswith("FAIL") and "ran on 16 of the 128 GPUs on 2 hosts (node000, node001)" in line
     assert "all 16 nodes" in line
+
+
+def test_a_node_log_on_half_the_gpus_does_not_pass_the_node_test():
+    """The srun log of one node, its ranks 4 to 7 left out: 4 of the node's 8 GPUs ran."""
+    pack = acceptance_pack(build_template("medium", catalog=CAT), CAT)
+    log = "\n".join(ln for ln in (DATA / "nccl_all_reduce_node_srun.log").read_text().splitlines()
+                    if not re.search(r"#\s+Rank\s+[4-7]\s", ln))
+    (verdict,) = judge_text(pack, log, "half.log")
+    assert verdict.test_id == "nccl.all_reduce.node" and verdict.passed is False
+    assert "ran on 4 of the 8 GPUs on 1 host (gpu001): the test needs every GPU of the node" in verdict.line()
 
 
 def test_a_diagnostic_reporting_fail_fails_and_names_the_gpu(medium, tmp_path, capsys):
