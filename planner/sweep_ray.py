@@ -35,6 +35,7 @@ import socket
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from planner.sweep import Grid, SweepError, SweepResult, available_cores, evaluate_point, problem_row
@@ -131,13 +132,20 @@ def reach(address: str) -> None:
     raise SweepError(f"could not start the sweep on the Ray cluster at {address}: nothing answers there ({why})")
 
 
-def _one_try(ray) -> None:
+@contextmanager
+def _one_try(ray):
     """Ray tries a cluster's control store 20 times (RAY_NUM_REDIS_GET_RETRIES), 30 s and more
-    each: one try, unless that variable says otherwise, so a wrong address is an error, not a hang."""
-    if "RAY_NUM_REDIS_GET_RETRIES" not in os.environ:
-        constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
-        if constants is not None and hasattr(constants, "NUM_REDIS_GET_RETRIES"):
-            constants.NUM_REDIS_GET_RETRIES = 1
+    each: one try while joining, unless that variable says otherwise, so a wrong address is an
+    error, not a hang; Ray's own figure again afterwards (a local Ray started later keeps it)."""
+    constants = getattr(getattr(ray, "_private", None), "ray_constants", None)
+    if "RAY_NUM_REDIS_GET_RETRIES" in os.environ or not hasattr(constants, "NUM_REDIS_GET_RETRIES"):
+        yield
+        return
+    before, constants.NUM_REDIS_GET_RETRIES = constants.NUM_REDIS_GET_RETRIES, 1
+    try:
+        yield
+    finally:
+        constants.NUM_REDIS_GET_RETRIES = before
 
 
 def connect(ray, address: str | None, workers: int | None) -> str | None:
@@ -151,8 +159,8 @@ def connect(ray, address: str | None, workers: int | None) -> str | None:
     try:
         if address:
             reach(address)
-            _one_try(ray)
-            ray.init(address=address, **options)
+            with _one_try(ray):
+                ray.init(address=address, **options)
         else:
             folder = tempfile.mkdtemp(prefix="ray")  # short: Ray's sockets go in it, 107 bytes a path at most
             ray.init(num_cpus=min(max(1, workers or available_cores()), available_cores()), _temp_dir=folder,
