@@ -10,6 +10,7 @@ cannot hold (SVG and PDF text, workbook cells).
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Literal
 
 # C0 controls but tab and newline, DEL, C1 controls, and format characters that reorder or
@@ -30,6 +31,30 @@ def clean_text(text: object, target: Literal["terminal", "line", "xml"]) -> str:
     if target == "xml":
         return _XML_INVALID.sub("", s)
     return (_TERMINAL_UNSAFE if target == "terminal" else _LINE_UNSAFE).sub(_escape, s)
+
+
+# What no name (of a plan, rack, row, building, hall, device or variant) may hold: C0 controls
+# (NUL, tab, line breaks ...), DEL, C1 controls, and the bidirectional embeddings and overrides
+# (U+202A-U+202E) and isolates (U+2066-U+2069), which show a name in another order than it is
+# stored (Boucher and Anderson, "Trojan Source", CVE-2021-42574) and would pass unseen into
+# the NetBox files, the cable schedule and every other export.
+_NAME_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def name_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a name, in words a user reads, or None."""
+    m = _NAME_UNSAFE.search(text)
+    if m is None:
+        return None
+    ch = m.group()
+    what = unicodedata.name(ch, "a control character").lower()
+    return (f"it holds U+{ord(ch):04X} ({what}) at character {m.start() + 1}: a name may not hold control "
+            "characters or text-direction overrides")
+
+
+def escaped_name(text: str) -> str:
+    """``text`` with every character ``name_problem`` refuses written as its escape (\\u202e, \\x00)."""
+    return _NAME_UNSAFE.sub(_escape, text)
 
 
 # First characters a spreadsheet may take as the start of a formula (OWASP "CSV injection").

@@ -1,6 +1,7 @@
 """File > Import acceptance results…: a folder of measured logs (nccl-tests stdout, fio JSON,
-ib_write_bw tables) judged against the plan's acceptance tests, one row per test, and the
-measured figures recorded as the "As built" variant (one undo step).
+ib_write_bw tables, DCGM diagnostics) judged against the plan's acceptance tests, one row per
+result and one per test without (enough) results ("MISSING"), and the measured figures
+recorded as the "As built" variant (one undo step).
 
 Reading and judging are the core's (``planner.acceptance.results``, ``.asbuilt``), as for
 ``cluster-planner acceptance --results``. A 50 MB nccl-tests log with NCCL's INFO lines takes
@@ -88,8 +89,8 @@ def _verdict_word(v: Verdict) -> tuple[str, str | None, str]:
     if v.passed is None:
         return "SKIP", None, "No test of this plan's acceptance pack: nothing to judge it against"
     if v.passed:
-        return "PASS", "better", "Measured at or above the pass threshold"
-    return "FAIL", "worse", "Measured below the pass threshold"
+        return "PASS", "better", v.reported or "Measured at or above the pass threshold"
+    return "FAIL", "worse", v.problem or "Measured below the pass threshold"
 
 
 def _gbs(value: float | None) -> str:
@@ -104,6 +105,8 @@ def summary(results: FolderResults) -> str:
     skipped = len(results.verdicts) - passed - failed
     if skipped:
         parts.append(f"{skipped} of no test of this plan")
+    if results.missing:
+        parts.append(f"{len(results.missing)} test(s) missing")
     if results.unrecognised:
         parts.append(f"{len(results.unrecognised)} file(s) not recognised")
     if results.errors:
@@ -126,7 +129,7 @@ class AcceptanceResultsDialog(QDialog):
                       f"message size measured).\n{summary(results)}.")
         head.setWordWrap(True)
         layout.addWidget(head)
-        self.table = QTableWidget(len(results.verdicts), len(HEADS))
+        self.table = QTableWidget(len(results.verdicts) + len(results.missing), len(HEADS))
         self.table.setHorizontalHeaderLabels(HEADS)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -141,6 +144,14 @@ class AcceptanceResultsDialog(QDialog):
                                "about 75 % of the peak, the network is the bottleneck"),
                      _item(word, fill, tip=tip, bold=True, align=Qt.AlignmentFlag.AlignHCenter),
                      _item(v.file, align=left, tip=v.file))
+            for c, cell in enumerate(cells):
+                self.table.setItem(r, c, cell)
+        for r, m in enumerate(results.missing, len(results.verdicts)):
+            cells = (_item(m.test_id, align=left), _item(m.title, align=left, tip=m.title),
+                     *(_item("–") for _ in range(4)),
+                     _item("MISSING", "worse", tip=f"Not accepted: {m.why}", bold=True,
+                           align=Qt.AlignmentFlag.AlignHCenter),
+                     _item(m.why, align=left, tip=m.why))
             for c, cell in enumerate(cells):
                 self.table.setItem(r, c, cell)
         self.table.setWordWrap(False)

@@ -20,6 +20,7 @@ expected figure, judged at the largest message size for nccl-tests.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from planner.design.build import gpu_counts
@@ -34,6 +35,17 @@ from planner.workload.checks import job_shape
 from planner.workload.models import model_shape
 from planner.workload.training import PCIE5_X16_GBS
 
+# RoCE v2 needs the GID of the port's IP address: index 3 on ConnectX ports with the default
+# GID table (RoCE v1 and v2 of the link-local address, then of the IPv4 address; NVIDIA
+# MLNX_OFED user manual, "show_gids"). NCCL (NCCL_IB_GID_INDEX) and perftest (-x) take it.
+ROCE_GID_INDEX = 3
+# fio: 1 MiB direct requests, 8 jobs a host; the queue depth keeps enough requests in flight
+# to carry the target (Little's law: bytes in flight = bandwidth x latency) at a planner
+# assumption of 1 ms for a 1 MiB request to a parallel filesystem under load (client, network
+# round trip, server commit); the runbook says to raise it if fio's clat is higher.
+FIO_BLOCK_BYTES = 1 << 20
+FIO_JOBS = 8
+FIO_REQUEST_S = 1e-3
 SIZES = tuple(8 << (2 * i) for i in range(16))  # 8 B to 8 GiB in factors of 4 (nccl-tests -b 8 -e 8G -f 4)
 COLLECTIVES = {"all_reduce": "all_reduce_perf", "all_gather": "all_gather_perf",
                "reduce_scatter": "reduce_scatter_perf", "alltoall": "alltoall_perf"}
@@ -113,7 +125,7 @@ def nccl_env(tech_id: str, nics: int, sharp: bool) -> str:
         return "-x NCCL_IB_DISABLE=1 -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
     env = f"-x NCCL_IB_HCA={hcas} -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
     if t.transport == "roce":
-        env += " -x NCCL_IB_GID_INDEX=3"
+        env += f" -x NCCL_IB_GID_INDEX={ROCE_GID_INDEX}"
     if sharp and t.sharp_capable:
         env += " -x NCCL_COLLNET_ENABLE=1"
     return env
@@ -200,13 +212,13 @@ def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) 
                                  fraction)
         if nodes.nodes > 1 or layout.hosts > 1:
             per_nic = round(nic_rate / 8.0 * efficiency(fabric, tech), 3)
+            devices = " ".join(f"mlx5_{i}" for i in range(host_nics))
+            gid = f" -x {ROCE_GID_INDEX}" if TECHNOLOGIES[tech].transport == "roce" else ""
+            bw = f"ib_write_bw -d $d{gid} -F --report_gbits -s 8388608 -D 10 -p $((18515+${{d#mlx5_}}))"
             tests.append(AcceptanceTest(
                 "ib_write_bw", "perftest", f"ib_write_bw per NIC pair ({host_nics} NICs per host, {nic_rate:g} Gb/s)",
-                ("server (node A): for d in " + " ".join(f"mlx5_{i}" for i in range(host_nics))
-                 + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) & done; wait",
-                 "client (node B): for d in " + " ".join(f"mlx5_{i}" for i in range(host_nics))
-                 + "; do ib_write_bw -d $d -F --report_gbits -s 8388608 -D 10 -p $((18515+${d#mlx5_})) NODE_A "
-                 "> ib_write_bw-$d.log & done; wait"),
+                (f"server (node A): for d in {devices}; do {bw} & done; wait",
+                 f"client (node B): for d in {devices}; do {bw} NODE_A > ib_write_bw-$d.log & done; wait"),
                 per_nic, round(fraction * per_nic, 3), nic_rate / 8.0))
         tests.append(AcceptanceTest(
             "dcgm.diag", "dcgm", f"DCGM diagnostics, level 3, every host ({nodes.nodes * layout.hosts})",
@@ -216,9 +228,20 @@ def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) 
     return AcceptancePack(plan.name, nodes.nodes, nodes.gpus_per_node, fraction, tuple(tests), hosts_per_node)
 
 
-def _fio_job(name: str, rw: str, directory: str, jobs: int) -> str:
-    return (f"[global]\nioengine=libaio\ndirect=1\nbs=1M\nrw={rw}\nsize=16G\nnumjobs={jobs}\ngroup_reporting=1\n"
-            f"directory={directory}\n\n[{name}]\n")
+def fio_iodepth(target_gbs: float) -> int:
+    """Requests in flight per job for ``FIO_JOBS`` jobs of ``FIO_BLOCK_BYTES`` to carry
+    ``target_gbs`` at ``FIO_REQUEST_S`` each: target x latency / (jobs x block), rounded up."""
+    return max(1, math.ceil(target_gbs * 1e9 * FIO_REQUEST_S / (FIO_JOBS * FIO_BLOCK_BYTES) - 1e-9))
+
+
+def _fio_job(name: str, rw: str, directory: str, target_gbs: float) -> str:
+    """One host's job: its own files in the shared directory ($clientuid: the host's address
+    under ``fio --client``; fio names files jobname.jobnum.filenum otherwise, the same on
+    every host), and a queue depth that can carry ``target_gbs``."""
+    return (f"[global]\nioengine=libaio\ndirect=1\nbs={FIO_BLOCK_BYTES // (1 << 20)}M\nrw={rw}\nsize=16G\n"
+            f"numjobs={FIO_JOBS}\niodepth={fio_iodepth(target_gbs)}\ngroup_reporting=1\ndirectory={directory}\n"
+            "filename_format=$jobname.$clientuid.$jobnum.$filenum\n\n"
+            f"[{name}]\n")
 
 
 def _storage_tests(storage, nodes: int, hosts: int, separate: bool, fraction: float) -> list[AcceptanceTest]:
@@ -233,6 +256,7 @@ def _storage_tests(storage, nodes: int, hosts: int, separate: bool, fraction: fl
     read_node = round(min(per_host, storage.read_gbs), 3)
     read_all = round(min(storage.read_gbs, nodes * per_node), 3)
     out = []
+    per_host_target = {"write": write_node, "read": read_node}
     for tid, title, rw, where, job, exp in (
             ("fio.checkpoint_write.node", "Checkpoint write, one host", "write", ckpt, "checkpoint-write", write_node),
             ("fio.checkpoint_write.aggregate", f"Checkpoint write, all {nodes} nodes at once", "write", ckpt,
@@ -245,5 +269,5 @@ def _storage_tests(storage, nodes: int, hosts: int, separate: bool, fraction: fl
                f"fio --client=hosts --output-format=json {file} > {tid}.json   # hosts: every node, fio --server running")
         out.append(AcceptanceTest(tid, "fio", title, (cmd,), exp, round(fraction * exp, 3),
                                   round(per_host, 3) if tid.endswith(".node") else round(nodes * per_node, 3),
-                                  files=((file, _fio_job(job, rw, where, 8)),)))
+                                  files=((file, _fio_job(job, rw, where, per_host_target[rw])),)))
     return out

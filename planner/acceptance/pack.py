@@ -7,7 +7,9 @@ import json
 import os
 from pathlib import Path
 
-from planner.acceptance.criteria import AcceptancePack, AcceptanceTest
+from planner.acceptance.criteria import (
+    FIO_BLOCK_BYTES, FIO_JOBS, FIO_REQUEST_S, ROCE_GID_INDEX, AcceptancePack, AcceptanceTest,
+)
 from planner.safefile import SaveError, save_failure, write_folder
 from planner.settings import GUIDE
 
@@ -32,7 +34,8 @@ def runbook(pack: AcceptancePack) -> str:
              "message size. Read the results back with `cluster-planner acceptance PLAN --results DIR`.", "",
              "Site names to fill in: the NIC devices (`mlx5_N`: check with `ibv_devices`), the bootstrap "
              "interface (`eth0`), the MPI hostfile (`hosts`, one line per host) and the server host of "
-             "ib_write_bw (`NODE_A`).", ""]
+             f"ib_write_bw (`NODE_A`); on RoCE the GID index of the ports' IPv4 address ({ROCE_GID_INDEX}: check "
+             "with `show_gids`).", ""]
     for t in pack.tests:
         lines += [f"## {t.title}", "", f"Test `{t.id}` ({t.tool}).", "", "```sh", *t.commands, "```", ""]
         if t.expected_gbs is not None:
@@ -45,7 +48,11 @@ def runbook(pack: AcceptancePack) -> str:
                 lines += ["The planner models NVLink without a per-step latency, so small messages show the full "
                           "bandwidth here; measured, they are latency-bound. Only the largest size is judged.", ""]
         for name, _ in t.files:
-            lines += [f"Job file: `{name}` (in this folder).", ""]
+            lines += [f"Job file: `{name}` (in this folder): each host writes files of its own "
+                      f"(`$clientuid`, its address under `fio --client`); {FIO_JOBS} jobs of "
+                      f"{FIO_BLOCK_BYTES >> 20} MiB requests at the queue depth that carries the one-host target at "
+                      f"{FIO_REQUEST_S * 1e3:g} ms a request. If fio's completion latency (clat) is higher, raise "
+                      "`iodepth` in proportion.", ""]
     return "\n".join(lines)
 
 

@@ -6,18 +6,29 @@ table ``size count type redop root time algbw busbw #wrong`` for out-of-place th
 one row per message size, and ends with ``# Avg bus bandwidth : X``; fio
 ``--output-format=json`` gives ``jobs[].write.bw_bytes`` / ``read.bw_bytes`` (bytes/s), and
 ``client_stats`` for ``--client`` runs; perftest's ``ib_write_bw --report_gbits`` prints
-``#bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]``.
+``#bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]``; DCGM's diagnostic
+JSON (``planner.acceptance.dcgm``).
+
+A log passes only the test it covers: nccl-tests lists its ranks ("#  Rank N ... on HOST
+device D"), and a run on fewer GPUs than the test's ring (2 of 16 nodes for the cluster
+test) fails it, naming the subset. Every test of the pack is then passed, failed or missing
+(``FolderResults.missing``): a vendor signs only when all passed.
+
+Why it is long: one reader per tool's format (nccl-tests, fio, ib_write_bw), the verdict and
+the missing test they become, and the folder read that joins them.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from planner.acceptance.criteria import COLLECTIVES, AcceptancePack
+from planner.acceptance.dcgm import is_dcgm_json, read_dcgm
 from planner.errors import PlannerError
 from planner.readfile import read_limited
 
@@ -30,39 +41,65 @@ class ResultError(PlannerError):
 class Verdict:
     test_id: str
     file: str
-    measured_gbs: float
+    measured_gbs: float | None  # None: a test judged by what it reports (DCGM)
     expected_gbs: float | None
     threshold_gbs: float | None
     line_rate_gbs: float | None = None  # the links' line rate the test runs over
     title: str = ""  # the test's title in the pack: what ran where
+    problem: str = ""  # why it fails whatever its figure: a subset of the GPUs ran, a diagnostic reports Fail
+    reported: str = ""  # a test judged by what it reports (DCGM): what it said
 
     @property
     def passed(self) -> bool | None:
         """None: a result of no test in the plan's pack (nothing to judge it against)."""
-        return None if self.threshold_gbs is None else self.measured_gbs >= self.threshold_gbs
+        if self.problem:
+            return False
+        if self.reported:
+            return True
+        return None if self.threshold_gbs is None or self.measured_gbs is None else \
+            self.measured_gbs >= self.threshold_gbs
 
     @property
     def share_of_line_rate(self) -> float | None:
         """measured / line rate (the planning guide's 75 % rule reads nccl-tests' busbw this way)."""
-        return None if not self.line_rate_gbs else self.measured_gbs / self.line_rate_gbs
+        return None if not self.line_rate_gbs or self.measured_gbs is None else self.measured_gbs / self.line_rate_gbs
 
     def line(self) -> str:
+        measured = "" if self.measured_gbs is None else f"measured {self.measured_gbs:,.1f} GB/s"
         if self.passed is None:
-            return f"SKIP {self.test_id}: measured {self.measured_gbs:,.1f} GB/s, not a test of this plan  [{self.file}]"
+            return f"SKIP {self.test_id}: {measured + ', ' if measured else ''}not a test of this plan  [{self.file}]"
         word = "PASS" if self.passed else "FAIL"
         exp = "" if self.expected_gbs is None else f" (expected {self.expected_gbs:,.1f}, pass at {self.threshold_gbs:,.1f})"
-        return f"{word} {self.test_id}: measured {self.measured_gbs:,.1f} GB/s{exp}  [{self.file}]"
+        said = "; ".join(x for x in (measured + exp, self.problem or self.reported) if x)
+        return f"{word} {self.test_id}: {said}  [{self.file}]"
 
     def as_dict(self) -> dict:
         return {"test": self.test_id, "file": self.file, "passed": self.passed, "measured_gbs": self.measured_gbs,
                 "expected_gbs": self.expected_gbs, "threshold_gbs": self.threshold_gbs,
-                "line_rate_gbs": self.line_rate_gbs, "share_of_line_rate": self.share_of_line_rate}
+                "line_rate_gbs": self.line_rate_gbs, "share_of_line_rate": self.share_of_line_rate,
+                "problem": self.problem, "reported": self.reported}
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    """A test of the pack without (enough) results: never a pass."""
+
+    test_id: str
+    title: str
+    why: str
+
+    def line(self) -> str:
+        return f"MISSING {self.test_id}: {self.why} ({self.title})"
+
+    def as_dict(self) -> dict:
+        return {"test": self.test_id, "title": self.title, "why": self.why}
 
 
 @dataclass(frozen=True, slots=True)
 class NcclRun:
     binary: str  # e.g. all_reduce_perf
     ranks: int
+    hosts: tuple[str, ...]  # the hosts the ranks ran on, in the log's order
     rows: tuple[tuple[int, float, float], ...]  # (size B, out-of-place busbw, in-place busbw)
     avg_busbw: float
 
@@ -74,6 +111,7 @@ _PREFIX = re.compile(r"^(?:\s*\d+:\s|.*?<stdout>:)")
 
 
 _HEADER_START = re.compile(r"#\s+size\s+count")
+_ON_HOST = re.compile(r"\son\s+(\S+)\s+device\s")
 
 
 def _nccl_header_at_line_start(text: str) -> bool:
@@ -96,7 +134,8 @@ def parse_nccl(text: str, name: str) -> NcclRun:
     lines = [_unprefixed(ln) for ln in text.splitlines()]
     key = name.replace("-", "_")
     binary = next((b for k, b in COLLECTIVES.items() if b in text or k in key), "all_reduce_perf")
-    ranks = len([ln for ln in lines if re.match(r"^#\s+Rank\s+\d+", ln)])
+    rank_lines = [ln for ln in lines if re.match(r"^#\s+Rank\s+\d+", ln)]
+    hosts = tuple(dict.fromkeys(m.group(1) for ln in rank_lines if (m := _ON_HOST.search(ln))))
     rows, avg, in_table = [], None, False
     for no, ln in enumerate(lines, 1):
         if _NCCL_HEADER.match(ln):
@@ -129,7 +168,7 @@ def parse_nccl(text: str, name: str) -> NcclRun:
     if avg is None:
         raise ResultError(f"{name}, line {len(lines)}: the log ends before '# Avg bus bandwidth': the run was cut "
                           "short (truncated log)")
-    return NcclRun(binary, ranks, tuple(rows), avg)
+    return NcclRun(binary, len(rank_lines), hosts, tuple(rows), avg)
 
 
 def fio_gbs(data: dict, name: str) -> tuple[str, float]:
@@ -172,9 +211,29 @@ class FolderResults:
     verdicts: tuple[Verdict, ...]
     unrecognised: tuple[tuple[str, str], ...]
     errors: tuple[str, ...]
+    missing: tuple[Missing, ...] = ()
+
+    @property
+    def all_passed(self) -> bool:
+        """Every test of the pack passed: none failed, none missing, every log read."""
+        return not self.missing and not self.errors and all(v.passed is not False for v in self.verdicts)
 
 
-UNRECOGNISED = "not nccl-tests stdout, fio JSON or an ib_write_bw table"
+def missing_tests(pack: AcceptancePack, verdicts: list[Verdict] | tuple[Verdict, ...]) -> list[Missing]:
+    """The tests of the pack no log answers; DCGM, run on every host, short of hosts."""
+    seen = Counter(v.test_id for v in verdicts if v.passed is not None)
+    hosts = pack.nodes * pack.hosts_per_node
+    out = []
+    for t in pack.tests:
+        if not seen[t.id]:
+            out.append(Missing(t.id, t.title, "no result file"))
+        elif t.tool == "dcgm" and seen[t.id] < hosts:
+            out.append(Missing(t.id, t.title, f"results of {seen[t.id]} of the {hosts} hosts; "
+                                              f"{hosts - seen[t.id]} hosts have none"))
+    return out
+
+
+UNRECOGNISED = "not nccl-tests stdout, fio JSON, an ib_write_bw table or a DCGM diagnostic"
 LOG_LIMIT = 64 << 20
 
 
@@ -202,17 +261,17 @@ def read_results(pack: AcceptancePack, directory: str | Path,
             verdicts += found
         else:
             unrecognised.append((path.name, UNRECOGNISED))
-    return FolderResults(tuple(verdicts), tuple(unrecognised), tuple(errors))
+    return FolderResults(tuple(verdicts), tuple(unrecognised), tuple(errors), tuple(missing_tests(pack, verdicts)))
 
 
-def judge_folder(pack: AcceptancePack, directory: str | Path) -> list[Verdict]:
-    """The verdicts of a folder; ResultError at the first log that cannot be judged."""
+def judge_folder(pack: AcceptancePack, directory: str | Path) -> FolderResults:
+    """The results of a folder; ResultError at the first log that cannot be judged."""
     results = read_results(pack, directory)
     if results.errors:
         raise ResultError(results.errors[0])
     if not results.verdicts:
-        raise ResultError(f"{Path(directory)}: no nccl-tests, fio or ib_write_bw result found")
-    return list(results.verdicts)
+        raise ResultError(f"{Path(directory)}: no nccl-tests, fio, ib_write_bw or DCGM result found")
+    return results
 
 
 def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
@@ -225,6 +284,17 @@ def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
         rw, gbs = fio_gbs(data, name)
         scope = "aggregate" if "client_stats" in data else "node"
         return [_verdict(pack, f"fio.{'checkpoint_write' if rw == 'write' else 'dataset_read'}.{scope}", name, gbs)]
+    if is_dcgm_json(text):
+        try:
+            diagnostic = read_dcgm(text, name)
+        except PlannerError as exc:
+            raise ResultError(str(exc)) from None
+        test = pack.test("dcgm.diag")
+        if test is None:
+            return [Verdict("dcgm.diag", name, None, None, None)]
+        failed = bool(diagnostic.failures) or not diagnostic.results
+        return [Verdict(test.id, name, None, None, None, title=test.title,
+                        **{"problem" if failed else "reported": diagnostic.summary()})]
     if "BW average" in text and "#bytes" in text:
         return [_verdict(pack, "ib_write_bw", name, parse_ib_write_bw(text, name))]
     if "nThread" in text or _nccl_header_at_line_start(text):
@@ -232,8 +302,23 @@ def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
         kind = next((k for k, b in COLLECTIVES.items() if b == run.binary), "all_reduce")
         scope = "cluster" if run.ranks > pack.gpus_per_node else "node"
         size, busbw, _ = max(run.rows)
-        return [_verdict(pack, f"nccl.{kind}.{scope}", name, busbw, size)]
+        verdict = _verdict(pack, f"nccl.{kind}.{scope}", name, busbw, size)
+        test = pack.test(verdict.test_id)
+        if test is not None and test.ring is not None and run.ranks < test.ring[0]:
+            verdict = replace(verdict, problem=_subset(run, test.ring[0], scope, pack))
+        return [verdict]
     return []
+
+
+def _subset(run: NcclRun, needed: int, scope: str, pack: AcceptancePack) -> str:
+    """Which GPUs the log ran on, when fewer than the test needs."""
+    if not run.ranks:
+        return "the log lists no ranks ('#  Rank N ... on HOST device D'): it does not show which GPUs ran"
+    hosts = run.hosts
+    on = (f" on {len(hosts)} host{'s' if len(hosts) != 1 else ''} ({', '.join(hosts[:4])}"
+          f"{', ...' if len(hosts) > 4 else ''})" if hosts else "")
+    whole = f"all {pack.nodes} nodes" if scope == "cluster" else "every GPU of the node"
+    return f"ran on {run.ranks} of the {needed} GPUs{on}: the test needs {whole}"
 
 
 def _verdict(pack: AcceptancePack, test_id: str, name: str, measured: float, size: int | None = None) -> Verdict:

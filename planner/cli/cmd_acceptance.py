@@ -15,7 +15,8 @@ def register(sub) -> None:
     p.add_argument("file", metavar="FILE", help="a plan file (.json)")
     p.add_argument("-o", "--output", metavar="DIR", help="write the runbook, tests JSON and fio job files into DIR")
     p.add_argument("--results", metavar="DIR", help="a folder of measured logs (nccl-tests stdout, fio JSON, "
-                                                    "ib_write_bw output), each recognised by its content")
+                                                    "ib_write_bw output, DCGM diagnostic JSON), each recognised by "
+                                                    "its content; status 0 only when every test of the pack passed")
     p.add_argument("--json", action="store_true", help="with --results: print the verdicts as JSON")
     p.add_argument("--as-built", action="store_true",
                    help="with --results: record the measured fabric efficiency and storage bandwidth as the plan's "
@@ -37,18 +38,33 @@ def run(args) -> int:
         return 0
     from planner.acceptance.results import judge_folder
 
-    verdicts = judge_folder(pack, args.results)
+    results = judge_folder(pack, args.results)
+    verdicts = list(results.verdicts)
     built = _as_built(plan, catalog, pack, verdicts, args.file) if args.as_built else None
     if args.json:
-        print_json({"results": [v.as_dict() for v in verdicts], **({"as_built": built} if built else {})})
+        print_json({"results": [v.as_dict() for v in verdicts], "missing": [m.as_dict() for m in results.missing],
+                    "all_passed": results.all_passed, **({"as_built": built} if built else {})})
     else:
         for v in verdicts:
             print(v.line())
+        for m in results.missing:
+            print(m.line())
         for note in (built or {}).get("recorded", []):
             print(f"as built: {note}")
         if built:
             print(f"tokens/s planned {built['tokens_per_s_planned']}, as built {built['tokens_per_s_as_built']}")
-    return 1 if any(v.passed is False for v in verdicts) else 0
+        print(_summary(pack, results))
+    return 0 if results.all_passed else 1
+
+
+def _summary(pack, results) -> str:
+    """One line: how many of the pack's tests passed, failed and are missing."""
+    judged = [v for v in results.verdicts if v.passed is not None]
+    failed = {v.test_id for v in judged if not v.passed}
+    passed = {v.test_id for v in judged} - failed - {m.test_id for m in results.missing}
+    verdict = "all passed" if results.all_passed else "not accepted"
+    return (f"{len(pack.tests)} tests: {len(passed)} passed, {len(failed)} failed, {len(results.missing)} missing: "
+            f"{verdict}")
 
 
 def _as_built(plan, catalog, pack, verdicts, path) -> dict:

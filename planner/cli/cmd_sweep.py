@@ -55,7 +55,7 @@ def run(args) -> int:
     if args.engine == "ray":
         from planner.sweep_ray import import_ray
 
-        import_ray()  # before any work: says how to install Ray when it is missing
+        import_ray(args.address)  # before any work: says how to install Ray when it is missing
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers takes 1 to {cores} (the cores available), not {args.workers}")
     if args.workers is not None and args.workers > cores:

@@ -30,6 +30,7 @@ from planner.design.rack_cap import refuse_over_cap
 from planner.design.replica import choose_replica
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
 from planner.facility.cooling import cdus_needed
+from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import NodeSummary, summarise_nodes
@@ -42,6 +43,7 @@ from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
 from planner.report.evaluate import evaluate
+from planner.text import escaped_name
 from planner.settings import Settings
 from planner.settings.reliability import RESTART_PATHS
 from planner.storage.sizing import model_checkpoint_gb
@@ -84,8 +86,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
     spares = hot_spares(intent, settings, system, nodes, findings)
-    plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
-                settings=settings)
+    name = escaped_name(title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)")[:200]  # a catalog's model: any text
+    plan = Plan(name=name, description=description, settings=settings)
     findings += _cooling_findings(intent, system)
     layout = _Layout(plan, catalog, intent, system, nodes, spares=spares)
     layout.build()
@@ -478,12 +480,12 @@ class _Layout:
         spreads its load over grows (to whole 50 mm) until it fits."""
         floor = self.plan.settings.floor
         fields = self.rack_fields(spec)
-        width_m = fields.get("width_mm", Rack.model_fields["width_mm"].default) / 1000
+        width_mm = fields.get("width_mm", Rack.model_fields["width_mm"].default)
         depth_mm = fields.get("depth_mm", Rack.model_fields["depth_mm"].default)
-        need_mm = (self.system.weight_kg + floor.enclosure_kg) / (floor.floor_rating_kg_m2 * width_m) * 1000 - depth_mm
-        if need_mm <= floor.aisle_share_mm + 1e-9:
+        total_kg = self.system.weight_kg + floor.enclosure_kg
+        if floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm) <= floor.floor_rating_kg_m2 + 1e-9:
             return
-        aisle = math.ceil(need_mm / 50) * 50
+        aisle = aisle_share_to_carry_mm(total_kg, width_mm, depth_mm, floor.floor_rating_kg_m2)
         self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
         self.findings.append(Finding(
             "info", "design.floor.spread",

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from planner.errors import PlannerError
-from planner.plan.model import MAX_BUILDINGS, MAX_HALLS
+from planner.plan.model import MAX_BUILDINGS, MAX_HALLS, plain_name
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
 
@@ -28,6 +28,8 @@ class RackSpec(BaseModel):
     type (whose height, cooling, cap and rating win)."""
 
     model_config = ConfigDict(extra="forbid")
+    _names = field_validator("prefix")(plain_name)  # it starts every rack's name
+
     prefix: str = Field(min_length=1, max_length=20)
     cooling: Literal["air", "liquid", "hybrid"] | None = None  # None: by the intent and the system
     power_cap_kw: float | None = Field(None, gt=0, le=1000)

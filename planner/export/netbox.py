@@ -39,6 +39,7 @@ from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
 from planner.network.fabric import plan_fabric
 from planner.plan.model import Plan
+from planner.plan.settings_text import settings_block
 from planner.report import palette
 from planner.safefile import write_folder
 
@@ -82,7 +83,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     prefix = options.name_prefix
     site = out.site = fit(plan.name, NAME)
     out.add("sites.csv", name=site, slug=slugify(site), status="planned",
-            description=fit(plan.description, DESCRIPTION))
+            description=fit(plan.description, DESCRIPTION), comments=settings_block(plan.settings))
     location = location_rows(plan, out, site)  # rack id -> its row's or hall's location
     out.tell("the cable schedule")  # campus-1m: 5 s, then 2 s for its optics, before the racks' rows
     schedule = build_schedule(plan, catalog)

@@ -22,7 +22,7 @@ from planner.text import FORMULA_STARTS, clean_text
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
 FILES: dict[str, tuple[str, ...]] = {
-    "sites.csv": ("name", "slug", "status", "description"),
+    "sites.csv": ("name", "slug", "status", "description", "comments"),
     "locations.csv": ("site", "parent", "name", "slug", "status", "description"),
     "manufacturers.csv": ("name", "slug"),
     "device-roles.csv": ("name", "slug", "color"),

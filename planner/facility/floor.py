@@ -16,6 +16,7 @@ need).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -56,6 +57,15 @@ def floor_load_kg_m2(total_kg: float, width_mm: float, depth_mm: float, aisle_sh
     width x (depth + the aisle depth counted with it)."""
     area = width_mm / 1000 * (depth_mm + aisle_share_mm) / 1000
     return total_kg / area if area > 0 else 0.0
+
+
+def aisle_share_to_carry_mm(total_kg: float, width_mm: float, depth_mm: float, rating_kg_m2: float,
+                            step_mm: float = 50.0) -> float:
+    """The aisle depth (in whole ``step_mm``) a rack must spread its load over for the floor to
+    carry it: ``floor_load_kg_m2`` within ``rating_kg_m2`` when total / (width x (depth + aisle))
+    <= rating, i.e. aisle >= total / (rating x width) - depth; 0 when its footprint carries it."""
+    need_mm = total_kg / (rating_kg_m2 * width_mm / 1000) * 1000 - depth_mm
+    return max(0.0, math.ceil(need_mm / step_mm - 1e-9) * step_mm)
 
 
 def rows_of(racks: Iterable[Rack], s: FloorSettings) -> list[tuple[str, list]]:

@@ -14,8 +14,13 @@ types; power feeds, power ports and interfaces when they are there) and builds:
   or a word of a catalog model), then manufacturer and model; a type the catalog does not
   have goes through the device-type import (``planner.hardware.netbox_types``), completed
   with the power ports and interfaces of one of its devices when the type has none;
-- the fabric, power and workload settings the cables, feeds and GPUs show
-  (``planner.importers.netbox_settings``).
+- the plan's settings from the block the planner's export writes into the site's comments
+  (``planner.plan.settings_text``); without one, the fabric, power and workload settings the
+  cables, feeds and GPUs show, and the aisle share a design gives racks heavier than the
+  floor carries under them (``planner.importers.netbox_settings``).
+
+Names keep what NetBox holds, but control characters and text-direction overrides, which no
+name of a plan may hold, are written as their escapes ("GPU\\u202e01"): visible, never refused.
 
 A plan holds no cables (it sizes them from its devices and settings): the cables NetBox holds
 are counted, and those between two devices of the plan on the compute fabric are compared
@@ -47,10 +52,12 @@ from planner.importers.netbox_files import (
     weight_kg,
 )
 from planner.importers.netbox_locations import Campus, read_campus
-from planner.importers.netbox_settings import fabric_switch, inferred_settings
+from planner.importers.netbox_settings import fabric_switch, inferred_settings, spread_floor
 from planner.plan.fileio import save_plan
 from planner.plan.model import Placement, Plan, Rack, size_problem
+from planner.plan.settings_text import read_settings_block
 from planner.safefile import check_target, write_file
+from planner.text import escaped_name
 
 PLANNER_RACK_DESCRIPTION = re.compile(r"(air|liquid|hybrid)-cooled, ([0-9]+(?:\.[0-9]+)?) kW cap")
 MAX_LISTED = 5
@@ -129,7 +136,7 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
     if len(sites) != 1:
         raise NetBoxReadError(f"sites.csv: {len(sites)} sites; export one site (the Sites list filtered to it)")
     site = sites[0]
-    out = NetBoxImport(plan=Plan(name=(site["Name"] or "NetBox site")[:200],
+    out = NetBoxImport(plan=Plan(name=escaped_name(site["Name"] or "NetBox site")[:200],
                                  description=site["Description"][:5000]))
     types, refused = _map_types(docs, files, catalog, out)
     known = _known_catalog(catalog, out.new_types)
@@ -151,7 +158,16 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
         raise NetBoxReadError(f"{folder.name}: {describe_validation_error(exc, data)}") from None
     by_label = {p.label: p for p in out.plan.placements if p.label}
     _count_cables(files["cables.csv"], by_label, known, out)
+    saved, why = read_settings_block(site["Comments"])
+    if saved is not None:
+        out.plan.settings = saved
+        out.notes.append("settings: the plan's own, from the planner's block in the site's comments")
+        return out
+    if why:
+        out.notes.append(f"settings: the site's comments hold a block of planner settings that cannot be read "
+                         f"({why}): the settings are inferred from the site instead")
     out.plan.settings = inferred_settings(out.plan, files, by_label, known, out.notes)
+    out.plan.settings.floor = spread_floor(out.plan, known, out.notes)
     return out
 
 
@@ -268,7 +284,7 @@ def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[st
         if key in racks:
             raise NetBoxReadError(f"{row.where()}: a second rack {quote(row['Name'], 40)} in location "
                                   f"{quote(row['Location'], 40)}")
-        racks[key] = Rack(id=f"r{i}", name=row["Name"][:100] or f"rack-{i}", height_u=int(height),
+        racks[key] = Rack(id=f"r{i}", name=escaped_name(row["Name"])[:100] or f"rack-{i}", height_u=int(height),
                           power_cap_kw=min(cap, 1000.0), cooling=cooling,
                           max_weight_kg=weight if weight and weight <= 20000 else default.max_weight_kg,
                           rack_type=rack_type.get(row["Name"], ""), **campus.place(row["Location"]))
@@ -322,7 +338,7 @@ def _placements(rows: list[Row], racks: dict[tuple[str, str], Rack], starts: dic
             continue
         rear += row["Rack face"].lower() == "rear"
         placements.append({"id": f"d{i}", "device": types[key], "rack": rack.id, "u": int(position),
-                           "label": row["Name"][:200]})
+                           "label": escaped_name(row["Name"])[:200]})
     if rear:
         out.notes.append(f"{rear:,} devices are mounted at the rear in NetBox: the planner places every device "
                          "from the front, at the same U")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from planner.importers.netbox_files import Row
 from planner.plan.model import DEFAULT_BUILDING_NAME, DEFAULT_HALL_NAME, ID_PATTERN
+from planner.text import escaped_name
 
 BUILDING, HALL, ROW = "building", "data hall", "row"  # as the planner's export describes them
 _AT = re.compile(r" at (-?[0-9]+(?:\.[0-9]+)?), (-?[0-9]+(?:\.[0-9]+)?) m")
@@ -37,7 +38,7 @@ class Campus:
     def place(self, location: str) -> dict[str, str]:
         """The rack fields for a rack in ``location``: its hall and its row."""
         hall, row = self.places.get(location, ("", location))  # a location not listed: a row, as before
-        return {"hall": hall, "row": row[:100]}
+        return {"hall": hall, "row": escaped_name(row)[:100]}
 
 
 def _role(loc: Row, depth: int, has_children: bool) -> str:
@@ -85,7 +86,7 @@ def read_campus(rows: list[Row]) -> Campus:
     def new(name: str, fallback: str, default_name: str) -> dict:
         x, y = at(name)
         return {"id": _id(by_name[name]["Slug"] if name else "", taken, fallback),
-                "name": (name or default_name)[:100], "x_m": x, "y_m": y}
+                "name": escaped_name(name or default_name)[:100], "x_m": x, "y_m": y}
 
     buildings: dict[str, dict] = {}  # by location name ("" = a default building), in NetBox's order
     halls: dict[tuple[str, str], dict] = {}  # (building location, hall location) -> hall

@@ -10,7 +10,10 @@
 - feed redundancy 2N when a feed is of type Redundant, else N; the catalog PDU on the feeds'
   most common circuit (voltage, phases, breaker);
 - the workload's parallelism chosen for the GPUs placed, as a design does
-  (``planner.design.parallelism``): NetBox holds no workload.
+  (``planner.design.parallelism``): NetBox holds no workload;
+- the floor: NetBox holds no floor rating or aisle share; racks heavier than the default
+  rating carries on their footprint spread their load over the aisle share a design gives
+  them (``planner.facility.floor.aisle_share_to_carry_mm``), and the import says so.
 """
 
 from __future__ import annotations
@@ -18,13 +21,15 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from planner.design.parallelism import choose_parallelism
+from planner.facility.floor import aisle_share_to_carry_mm
+from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.importers.netbox_files import Row, number
 from planner.network.cables import MANAGEMENT_GBPS, MANAGEMENT_SWITCHES
 from planner.network.checks import summarise_nodes
 from planner.network.technologies import TECHNOLOGIES
 from planner.plan.model import Placement, Plan
-from planner.settings import Settings
+from planner.settings import FloorSettings, Settings
 
 
 def _is_fabric_switch(d: DeviceType | None) -> bool:
@@ -117,3 +122,21 @@ def _power_settings(feeds: list[Row], catalog: Catalog, defaults: Settings) -> d
     if pdus and defaults.power.pdu_device not in pdus:
         out["pdu_device"] = pdus[0]
     return out
+
+
+def spread_floor(plan: Plan, catalog: Catalog, notes: list[str]) -> FloorSettings:
+    """The floor settings with the aisle share the heaviest rack needs for the floor rating to
+    carry it (its weight as the floor check counts it: devices, and the enclosure unless the
+    rack is a rack-scale system's own), as a design spreads racks; unchanged when every rack fits."""
+    floor = plan.settings.floor
+    need = {r.name: aisle_share_to_carry_mm(evaluate_rack(plan, r, catalog).total_weight_kg, r.width_mm, r.depth_mm,
+                                            floor.floor_rating_kg_m2) for r in plan.racks}
+    heavy = [name for name, mm in need.items() if mm > floor.aisle_share_mm + 1e-9]
+    if not heavy:
+        return floor
+    aisle = max(need.values())
+    notes.append(f"floor: {len(heavy):,} racks ({', '.join(heavy[:5])}{' ...' if len(heavy) > 5 else ''}) weigh "
+                 f"more than a {floor.floor_rating_kg_m2:,.0f} kg/m² floor carries under them: each rack spreads its "
+                 f"load over a {aisle:,.0f} mm aisle share, as a design would; NetBox holds no floor rating or "
+                 "aisle share: set both from the structural engineer")
+    return floor.model_copy(update={"aisle_share_mm": aisle})

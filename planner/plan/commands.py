@@ -22,6 +22,7 @@ from planner.plan.model import Placement, Plan, PlanInfo, Rack, unknown_hall
 from planner.settings import SECTIONS, Settings, field_meta
 from planner.settings.refusal import describe_refusal
 from planner.plan.space import fit_problem
+from planner.text import name_problem
 
 
 class CommandError(PlannerError):
@@ -59,6 +60,15 @@ def _rack_changes(*rack_ids: str, devices: tuple[str, ...] = (), structure: bool
     return ChangeSet(racks=frozenset(rack_ids), devices=frozenset(devices), structure=structure)
 
 
+def _checked_label(label: str) -> str:
+    """A device's label as the model takes it, else a CommandError saying why."""
+    if len(label) > 200:
+        raise CommandError("a label can be at most 200 characters")
+    if problem := name_problem(label):
+        raise CommandError(f"label: {problem}")
+    return label
+
+
 class AddDevice(Command):
     def __init__(self, device: str, rack: str, u: int, label: str = "", placement_id: str | None = None):
         self.device, self.rack, self.u, self.placement_id = device, rack, u, placement_id
@@ -80,7 +90,7 @@ class AddDevice(Command):
         elif plan.placement(self.placement_id) is not None or plan.rack(self.placement_id) is not None:
             raise CommandError(f"the id '{self.placement_id}' is already used")
         plan.insert_placement(Placement(id=self.placement_id, device=self.device, rack=self.rack, u=self.u,
-                                        label=self.label_text))
+                                        label=_checked_label(self.label_text)))
         return _rack_changes(self.rack, devices=(self.placement_id,))
 
     def undo(self, plan, catalog):
@@ -164,9 +174,7 @@ class EditDevice(Command):
         p = plan.placement(self.placement_id)
         if p is None:
             raise CommandError(f"there is no device '{self.placement_id}'")
-        if len(self.new_label) > 200:
-            raise CommandError("a label can be at most 200 characters")
-        self._old, p.label = p.label, self.new_label
+        self._old, p.label = p.label, _checked_label(self.new_label)
         return _rack_changes(p.rack, devices=(p.id,))
 
     def undo(self, plan, catalog):
@@ -340,6 +348,8 @@ class RenamePlan(Command):
         name = self.name.strip()
         if not name or len(name) > 200:
             raise CommandError("a plan name needs 1 to 200 characters")
+        if problem := name_problem(name):
+            raise CommandError(f"plan name: {problem}")
         self._old, plan.name = plan.name, name
         return ChangeSet(plan=True)
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 
 from planner.errors import PlannerError
 from planner.plan.model import SCHEMA_VERSION
+from planner.text import escaped_name
 
 def _v1_to_v2(data: dict) -> dict:
     """Format 2 moved the rack PDU model and the feed redundancy from the cost settings to
@@ -89,8 +90,44 @@ def _v6_to_v7(data: dict) -> dict:
     return data
 
 
+# the name fields' lengths in format 8 (planner.plan.model): an escape is longer than its character
+_NAME_LIMITS = {"name": 100, "row": 100, "label": 200, "base_variant": 100, "active_variant": 100}
+
+
+def _escaped(record: object, *fields: str, limit: int | None = None) -> None:
+    if isinstance(record, dict):
+        for f in fields:
+            text = record.get(f)
+            if isinstance(text, str) and escaped_name(text) != text:  # a name without such characters stays as it is
+                record[f] = escaped_name(text)[:limit or _NAME_LIMITS[f]]
+
+
+def _v7_to_v8(data: dict) -> dict:
+    """Format 8 refuses control characters and text-direction overrides in names
+    (``planner.text.name_problem``): a file of format 7 keeps its names with each such
+    character written as its escape ("GPU\\u202e01"), visible, so the plan opens and every
+    export shows what is stored."""
+    _escaped(data, "name", limit=200)  # the plan's name
+    _escaped(data, "base_variant", "active_variant")
+    variants = data.get("variants") if isinstance(data.get("variants"), list) else []
+    for holder in [data, *variants]:
+        if not isinstance(holder, dict):
+            continue
+        if holder is not data:
+            _escaped(holder, "name")  # a variant's
+        for key, fields in (("racks", ("name", "row")), ("placements", ("label",))):
+            for record in holder.get(key) or [] if isinstance(holder.get(key), list) else []:
+                _escaped(record, *fields)
+    for building in data.get("buildings") or [] if isinstance(data.get("buildings"), list) else []:
+        _escaped(building, "name")
+        halls = building.get("halls") if isinstance(building, dict) else None
+        for hall in halls if isinstance(halls, list) else []:
+            _escaped(hall, "name")
+    return data
+
+
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7,
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7, 7: _v7_to_v8,
 }
 
 

@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 from planner.bounds import physical_number
 
 from planner.settings import Settings
+from planner.text import name_problem
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 HALL_REF_PATTERN = r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,63})?$"  # a hall id, or empty
@@ -29,6 +30,15 @@ HALL_REF_PATTERN = r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,63})?$"  # a hall id, or emp
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, validate_assignment=False, strict=True)
+
+
+def plain_name(value: str) -> str:
+    """A name as a field holds it: no control characters or text-direction overrides
+    (``planner.text.name_problem``; format 8 on, older files are migrated by escaping them)."""
+    problem = name_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
 
 
 class _Doc(_Record):
@@ -42,6 +52,7 @@ class Rack(_Record):
     campus-1m's 22,582 racks called it 271,000 times on opening."""
 
     _physical = field_validator("power_cap_kw", "max_weight_kg")(physical_number)
+    _names = field_validator("name", "row")(plain_name)
 
     id: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=100)
@@ -63,6 +74,8 @@ class Hall(_Doc):
     ``x_m``/``y_m`` place the hall floor's origin (its first row's front-left corner) inside
     its building; the limits are None where the plan's settings (or no limit) apply."""
 
+    _names = field_validator("name")(plain_name)
+
     id: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=100)
     x_m: float = Field(0.0, ge=-100_000, le=100_000, description="the hall floor's origin in its building")
@@ -81,6 +94,8 @@ class Building(_Doc):
     ``x_m``/``y_m`` place it on the campus. The plant figures are None where the plan's
     power settings apply: the UPS module and generator set sizes (their redundancy is always
     the power settings'); no utility feed limit and no transformers when left empty."""
+
+    _names = field_validator("name")(plain_name)
 
     id: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=100)
@@ -104,6 +119,8 @@ DEFAULT_HALL_ID, DEFAULT_HALL_NAME = "hall-1", "Hall 1"
 class Placement(_Record):
     """A device in a rack. It has no float for ``physical_number`` to refuse, and leaves it out:
     campus-1m's 71,642 devices called it 358,000 times on opening."""
+
+    _names = field_validator("label")(plain_name)
 
     id: str = Field(pattern=ID_PATTERN)
     device: str = Field(min_length=1, max_length=64, description="device type id in the catalog")
@@ -197,6 +214,8 @@ class Variant(_Doc):
     fields, racks and devices added or changed (whole records, by id), ids removed, and the
     order of racks and devices when it differs from the base's (``planner.plan.variants``)."""
 
+    _names = field_validator("name")(plain_name)
+
     name: str = Field(min_length=1, max_length=100)
     settings: dict[str, dict[str, Any]] = Field(default_factory=dict, description="section -> field -> value")
     racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)
@@ -211,6 +230,8 @@ MAX_VARIANTS = 100
 
 
 class Plan(_Doc):
+    _names = field_validator("name", "base_variant", "active_variant")(plain_name)
+
     schema_version: int = SCHEMA_VERSION
     name: str = Field("Untitled plan", min_length=1, max_length=200)
     description: str = Field("", max_length=5000)

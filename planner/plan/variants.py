@@ -31,6 +31,7 @@ from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError
 from planner.plan.model import MAX_VARIANTS, Placement, Plan, Rack, Variant
 from planner.settings import SECTIONS, Settings
+from planner.text import name_problem
 
 State = tuple[dict[str, dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]
 """(settings by section, racks, devices) as JSON dumps: a variant's full state."""
@@ -240,6 +241,8 @@ def _checked_name(plan: Plan, name: str, *, allow: str | None = None) -> str:
     name = name.strip()
     if not 1 <= len(name) <= 100:
         raise CommandError("a variant name needs 1 to 100 characters")
+    if problem := name_problem(name):
+        raise CommandError(f"variant name: {problem}")
     if name in plan.variant_names and name != allow:
         raise CommandError(f"the plan already has a variant {quote(name)}")
     return name

@@ -239,5 +239,5 @@ def test_truncated_fio_and_ib_write_bw_results_are_named(medium_pack):
 
 def test_an_empty_results_folder_is_refused(medium_pack, tmp_path):
     (tmp_path / "notes.txt").write_text("nothing measured yet")
-    with pytest.raises(ResultError, match="no nccl-tests, fio or ib_write_bw result found"):
+    with pytest.raises(ResultError, match="no nccl-tests, fio, ib_write_bw or DCGM result found"):
         judge_folder(medium_pack, tmp_path)

@@ -36,10 +36,12 @@ def test_every_text_field_is_inert_in_the_workbook(tmp_path, start):
         node[field] = hostile(f"catalog.{field}", start)
     (tmp_path / "cat.json").write_text(json.dumps({"schema_version": 1, "devices": [node]}))
     catalog = load_catalog([tmp_path / "cat.json"])
-    plan = Plan(name=hostile("plan.name", start), description=hostile("plan.description", start),
-                racks=[Rack(id="R1", name=hostile("rack.name", start)[:100], row=hostile("rack.row", start)[:100])],
+    # names refuse control characters (tab, carriage return: planner.text.name_problem): theirs start with "="
+    named = "=" if start in "\t\r" else start
+    plan = Plan(name=hostile("plan.name", named), description=hostile("plan.description", start),
+                racks=[Rack(id="R1", name=hostile("rack.name", named)[:100], row=hostile("rack.row", named)[:100])],
                 placements=[Placement(id="n1", device="hgx-h100-8", rack="R1", u=1,
-                                      label=hostile("placement.label", start))])
+                                      label=hostile("placement.label", named))])
     write_workbook(plan, catalog, tmp_path / "book.xlsx")
     wb = openpyxl.load_workbook(tmp_path / "book.xlsx")
     seen = set()
@@ -49,7 +51,7 @@ def test_every_text_field_is_inert_in_the_workbook(tmp_path, start):
                 if isinstance(cell.value, str) and "TAG:" in cell.value:
                     seen.update(re.findall(r"TAG:([a-z_.]*[a-z])", cell.value))
                     assert cell.data_type == "s", (ws.title, cell.coordinate, cell.value)
-                    if cell.value.startswith(start):
+                    if cell.value.startswith((start, named)):
                         assert cell.quotePrefix, (ws.title, cell.coordinate, cell.value)
     # the fields the workbook shows, user and catalog text alike
     assert {"plan.name", "rack.name", "placement.label", "catalog.vendor", "catalog.model"} <= seen, seen

@@ -9,9 +9,11 @@ installs the extra first.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -40,9 +42,11 @@ def need_ray():
 @pytest.fixture(scope="module")
 def local_ray():
     ray = need_ray()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    sessions = tempfile.mkdtemp(prefix="ray", dir="/tmp")  # short: a socket's path has at most 107 bytes
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False, _temp_dir=sessions)
     yield ray
     ray.shutdown()
+    shutil.rmtree(sessions, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
@@ -195,8 +199,10 @@ def title(pid: int) -> str:
 def test_killing_the_sweep_process_leaves_nothing_running(tmp_path):
     need_ray()
     (tmp_path / "parent.py").write_text(PARENT)
+    temp = tempfile.mkdtemp(prefix="t", dir="/tmp")  # the killed sweep cannot remove its Ray session: this test does
     parent = subprocess.Popen([sys.executable, "parent.py"], cwd=tmp_path, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                              stderr=subprocess.DEVNULL, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=temp))
     started: list[int] = []
     try:
         assert parent.stdout.readline() == "running\n"
@@ -229,3 +235,4 @@ def test_killing_the_sweep_process_leaves_nothing_running(tmp_path):
                 os.kill(pid, signal.SIGKILL)
         if parent.poll() is None:
             parent.kill()
+        shutil.rmtree(temp, ignore_errors=True)

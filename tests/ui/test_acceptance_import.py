@@ -74,7 +74,13 @@ def test_the_menu_item_sits_in_the_file_menu(window):
 def test_verdict_rows_files_not_recognised_and_parse_errors(window, monkeypatch, results_folder):
     dialog, _ = _import(window, monkeypatch, results_folder)
     rows = _rows(dialog)
-    assert set(rows) == {"nccl.all_reduce.cluster", "nccl.all_reduce.node", "ib_write_bw"}
+    assert set(rows) == {"nccl.all_reduce.cluster", "nccl.all_reduce.node", "ib_write_bw", "dcgm.diag",
+                         "fio.checkpoint_write.node", "fio.checkpoint_write.aggregate", "fio.dataset_read.node",
+                         "fio.dataset_read.aggregate"}
+    # the tests no log answers are listed, never left out: a vendor signs only when all passed
+    assert {k for k, row in rows.items() if row["Verdict"] == "MISSING"} == {
+        "dcgm.diag", "fio.checkpoint_write.node", "fio.checkpoint_write.aggregate", "fio.dataset_read.node",
+        "fio.dataset_read.aggregate"}
     slow = rows["nccl.all_reduce.cluster"]
     assert (slow["Expected (GB/s)"], slow["Measured (GB/s)"], slow["Pass at (GB/s)"], slow["Share of line rate"],
             slow["Verdict"]) == ("350.6", "140.0", "262.9", "35 %", "FAIL")
@@ -97,7 +103,7 @@ def test_verdict_rows_files_not_recognised_and_parse_errors(window, monkeypatch,
         dialog.errors.text())
     assert "Traceback" not in dialog.errors.text()
     assert window.statusBar().currentMessage().endswith(
-        "2 passed, 1 failed, 1 file(s) not recognised, 1 log(s) could not be read")
+        "2 passed, 1 failed, 5 test(s) missing, 1 file(s) not recognised, 1 log(s) could not be read")
 
 
 def test_record_as_built_then_compare_shows_the_lower_throughput(window, monkeypatch, results_folder, qtbot):
@@ -144,11 +150,13 @@ def test_a_folder_of_nothing_judged_says_why_and_changes_nothing(window, monkeyp
     (folder / "photo.jpg").write_bytes(bytes(range(256)) * 40)
     before, steps = window.doc.plan_json(), window.doc.undo_stack.count()
     dialog, _ = _import(window, monkeypatch, folder)
-    assert dialog.table.rowCount() == 0 and not dialog.record_button.isEnabled()
+    # nothing judged: each of the pack's 8 tests is a MISSING row, and nothing can be recorded
+    assert dialog.table.rowCount() == 8 and not dialog.record_button.isEnabled()
+    assert {row["Verdict"] for row in _rows(dialog).values()} == {"MISSING"}
     assert "photo.jpg: not nccl-tests stdout" in dialog.unrecognised.text()
     assert "nccl_truncated.log, line" in dialog.errors.text()
-    assert window.statusBar().currentMessage().endswith("0 passed, 0 failed, 1 file(s) not recognised, "
-                                                        "1 log(s) could not be read")
+    assert window.statusBar().currentMessage().endswith("0 passed, 0 failed, 8 test(s) missing, 1 file(s) not "
+                                                        "recognised, 1 log(s) could not be read")
     assert window.doc.plan_json() == before and window.doc.undo_stack.count() == steps
 
 
@@ -186,7 +194,7 @@ def test_logs_are_read_while_the_window_goes_on_handling_events(window, monkeypa
     QTimer.singleShot(50, released.set)
     dialog, _ = _import(window, monkeypatch, results_folder)
     assert threads and threads[0] != threading.get_ident()
-    assert dialog is not None and dialog.table.rowCount() == 3
+    assert dialog is not None and dialog.table.rowCount() == 3 + 5  # 3 logs judged, 5 tests missing
 
 
 def test_nothing_recordable_is_refused_in_the_dialog_and_changes_nothing(window, monkeypatch, tmp_path):

@@ -3,10 +3,8 @@ process pool gives them), a disabled entry that says how to install Ray when it 
 
 from __future__ import annotations
 
-import pytest
-
 import ui.sweep_dialog
-from tests.planner.test_sweep_ray import need_ray
+from tests.planner.test_sweep_ray import local_ray  # noqa: F401 - a fixture of the tests below
 
 
 def test_ray_entry_is_disabled_and_says_how_to_install_without_ray(window, qtbot, monkeypatch):
@@ -17,14 +15,6 @@ def test_ray_entry_is_disabled_and_says_how_to_install_without_ray(window, qtbot
     assert dialog.engine.itemText(1) == "Ray cluster" and not item.isEnabled()
     assert 'pip install -e ".[cluster]"' in item.toolTip()
     assert dialog.engine.currentData() == "process" and not dialog.address.isEnabled()
-
-
-@pytest.fixture
-def local_ray():
-    ray = need_ray()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    yield ray
-    ray.shutdown()
 
 
 def test_sweep_dialog_runs_on_ray_with_the_pools_rows(window, qtbot, local_ray):
