@@ -143,10 +143,10 @@ def test_a_move_inside_a_hall_keeps_the_cost_and_a_move_between_halls_reprices(p
 def test_the_hall_geometry_is_worked_out_again_only_when_a_halls_racks_change(per_tier, monkeypatch):
     # a fabric switch moved to a rack of the other building deals the core links anew over the
     # same hall pairs; a rack moved to another hall changes the halls' floors, and so the runs
+    plan = two_buildings()  # the design evaluates its plan once: counted from here on
     calls = []
     geometry = cost_section.core_geometry
     monkeypatch.setattr(cost_section, "core_geometry", lambda *a: calls.append(1) or geometry(*a))
-    plan = two_buildings()
     ev = Evaluator(plan, CAT)
     before = ev.evaluate().sections["cost"]
     assert len(calls) == 1
