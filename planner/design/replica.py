@@ -9,6 +9,10 @@ target, prefill for TTFT) and keeps the replica that meets both latency targets 
 most output tokens/s per GPU: on one kind of GPU that is the lowest cost per million output
 tokens. When none meets the targets, the fastest per token (the widest group that fits) is
 kept and the check's latency warning says by how much it misses.
+
+A model no group in one node holds is split by its layers over nodes (pipeline parallelism,
+vLLM's and TensorRT-LLM's ``pipeline_parallel_size``): 2, 3 ... up to ``MAX_STAGES`` stages,
+each the widest group of the node, ranked the same way.
 """
 
 from __future__ import annotations
@@ -22,12 +26,20 @@ from planner.workload.checks import evaluate_workload
 from planner.workload.inference import InferenceResult, gpu_hours_per_million_tokens
 from planner.workload.models import model_shape
 
+MAX_STAGES = 16  # Planner assumption: a replica over more than 16 nodes is not a serving design
+
+
 @dataclass(frozen=True, slots=True)
 class Replica:
-    """One replica size, sized by the check."""
+    """One replica size, sized by the check: ``gpus`` a stage, ``stages`` nodes."""
 
     gpus: int
     result: InferenceResult
+    stages: int = 1
+
+    @property
+    def text(self) -> str:
+        return f"TP {self.gpus}" + (f" x PP {self.stages} across nodes" if self.stages > 1 else "")
 
     @property
     def meets_targets(self) -> bool:
@@ -53,11 +65,19 @@ def replica_sizes(heads: int, node_gpus: int) -> list[int]:
 def search_replicas(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummary) -> list[Replica]:
     """Every replica size that holds the model and one sequence's KV cache, best first
     (module docstring)."""
-    out = []
-    for g in replica_sizes(model_shape(w).heads, node.gpus):
-        res = evaluate_workload(w.model_copy(update={"inference_gpus_per_replica": g}), fabric, node).inference
+    def sized(g: int, stages: int) -> Replica | None:
+        run = w.model_copy(update={"inference_gpus_per_replica": g, "inference_pipeline_stages": stages})
+        res = evaluate_workload(run, fabric, node).inference
         if res is not None and res.fits and res.max_concurrent_sequences > 0 and res.requests_per_s_per_replica:
-            out.append(Replica(g, res))
+            return Replica(g, res, stages)
+        return None
+
+    sizes = replica_sizes(model_shape(w).heads, node.gpus)
+    out = [r for r in (sized(g, 1) for g in sizes) if r is not None]
+    stages = 2
+    while not out and sizes and stages <= MAX_STAGES:  # no node holds it: the fewest stages that do
+        out = [r for r in (sized(sizes[-1], stages),) if r is not None]
+        stages += 1
     # meets the targets first, then output tokens/s per GPU; among those that miss, the
     # fastest per token
     return sorted(out, key=lambda c: (0, -(c.result.output_tokens_per_s_per_gpu or 0)) if c.meets_targets
@@ -78,16 +98,20 @@ def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummar
     def text(c: Replica) -> str:
         r = c.result
         cost = c.usd_per_million_tokens(price)
-        return (f"TP {c.gpus}: batch {r.batch:,}, {r.decode_s_per_token * 1e3:,.1f} ms per output token, "
+        return (f"{c.text}: batch {r.batch:,}, {r.decode_s_per_token * 1e3:,.1f} ms per output token, "
                 f"first token in {r.prefill_s * 1e3:,.0f} ms, {r.requests_per_s_per_replica:,.2f} requests/s and "
                 f"{r.output_tokens_per_s_per_gpu:,.0f} output tokens/s per GPU"
                 + (f", ${cost:,.2f} per million output tokens" if cost is not None else "")
                 + ("" if c.meets_targets else " (misses the latency targets)"))
 
     others = "; ".join(text(c) for c in found[1:])
-    return w.model_copy(update={"inference_gpus_per_replica": best.gpus}), [Finding(
+    total = best.gpus * best.stages
+    split = (f"tensor parallel in each of {best.stages} nodes, pipelined across them" if best.stages > 1
+             else "tensor parallel in the node")
+    return w.model_copy(update={"inference_gpus_per_replica": best.gpus, "inference_pipeline_stages": best.stages}), [
+        Finding(
         "info", "design.inference.replica",
-        f"Inference replica of {best.gpus} GPU{'s' if best.gpus > 1 else ''} (tensor parallel in the node), the "
+        f"Inference replica of {total} GPU{'s' if total > 1 else ''} ({split}), the "
         f"{'cheapest per output token that meets' if best.meets_targets else 'fastest, though none meets'} the "
         f"{w.latency_ms_per_token:g} ms per token and {w.ttft_target_ms:g} ms first-token targets: {text(best)}; "
         f"at ${price:,.2f} per GPU-hour (the reserved 1-year rental rate with the {costs.rent_uplift:.0%} uplift "

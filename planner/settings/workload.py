@@ -152,8 +152,13 @@ class WorkloadSettings(Section):
         source=f"The inference archetype of {GUIDE}: decode is memory-bound (weights and KV cache read per token), "
         "prefill compute-bound.")
     inference_gpus_per_replica: int = setting(
-        1, title="GPUs per inference replica", unit="GPUs",
+        1, title="GPUs per inference replica (per pipeline stage)", unit="GPUs",
         source=f"{GUIDE}: 'Each request hits a single GPU (or a small tensor-parallel group)'.", ge=1, le=1024)
+    inference_pipeline_stages: int = setting(
+        1, title="Pipeline stages of an inference replica (across nodes)", unit="stages",
+        source="vLLM and TensorRT-LLM pipeline parallelism (pipeline_parallel_size): a model larger than one "
+        "node's memory is split by its layers over nodes, each stage a tensor-parallel group of the GPUs per "
+        "replica above; 1: one node.", ge=1, le=64)
     prompt_tokens: int = setting(
         1024, title="Prompt length", unit="tokens", source="Planner assumption: a chat prompt with context.",
         ge=1, le=10_000_000)

@@ -228,15 +228,16 @@ def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, 
     peak = nodes.bf16_tflops * (2.0 if w.precision == "fp8" else 1.0)
     # the replica's TP all-reduce: NVLink per direction x efficiency, or PCIe between GPUs without it
     link = nodes.nvlink_gbs / 2.0 if nodes.nvlink_gbs > 0 else PCIE5_X16_GBS
+    nic_gbs = (nodes.nic_gbps or 0.0) * (nodes.nics_per_gpu or 0.0) / 8.0 or None  # a stage's hop to the next
     res = size_inference(w, model, memory_gb=nodes.memory_gb, bandwidth_tbs=nodes.memory_bandwidth_tbs,
-                         peak_tflops=peak, allreduce_gbs=link * fabric.nvlink_efficiency)
+                         peak_tflops=peak, allreduce_gbs=link * fabric.nvlink_efficiency, link_gbs=nic_gbs)
     out.inference = res
-    g = w.inference_gpus_per_replica
+    g = w.inference_gpus_per_replica * w.inference_pipeline_stages
     if not res.fits:
         out.findings.append(Finding(
             "error", "workload.inference.does_not_fit",
             f"The model's weights ({res.weights_gb:,.1f} GB) and overhead do not fit in {g} x "
-            f"{nodes.memory_gb:,.0f} GB GPUs per replica: use more GPUs per replica (tensor parallel), "
+            f"{nodes.memory_gb:,.0f} GB GPUs per replica: use more GPUs per replica (tensor parallel, or pipeline stages across nodes), "
             f"a smaller precision or GPUs with more memory"))
         return
     if res.max_concurrent_sequences == 0:

@@ -26,7 +26,10 @@ token) at b bytes per value (FP8: weights and KV cache in 8 bits, TensorRT-LLM's
   their peak than BF16) unless the user set one figure for both;
 - continuous batching at the operating batch k (``inference_batch``, or the largest that
   meets the TPOT target and fits the KV cache): requests/s per replica = 1 / (prefill +
-  output tokens x t / k); GPUs for a target = ceil(target / that) x g.
+  output tokens x t / k); GPUs for a target = ceil(target / that) x g;
+- a model larger than a node: p pipeline stages across nodes (``inference_pipeline_stages``,
+  vLLM's and TensorRT-LLM's pipeline parallelism), each a group of g GPUs with 1 / p of the
+  layers (``size_inference``).
 """
 
 from __future__ import annotations
@@ -146,17 +149,33 @@ def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak
     return gemm_s + attention_flops / (gpus * bf16 * 1e12 * attn * STEP_CALIBRATION)
 
 
+def stage_hop_s(model: ModelShape, tokens: int, gpus: int, link_gbs: float | None) -> float:
+    """One pipeline hop between nodes: ``tokens`` x hidden 16-bit activations, split over the
+    stage's ``gpus`` NICs of ``link_gbs`` each, plus the small-message latency."""
+    if not link_gbs:
+        return SMALL_ALLREDUCE_S
+    return SMALL_ALLREDUCE_S + tokens * model.hidden * ACTIVATION_BYTES / (gpus * link_gbs * 1e9)
+
+
 def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, bandwidth_tbs: float | None,
-                   peak_tflops: float, allreduce_gbs: float | None = None) -> InferenceResult:
-    g = w.inference_gpus_per_replica
+                   peak_tflops: float, allreduce_gbs: float | None = None, link_gbs: float | None = None
+                   ) -> InferenceResult:
+    """A replica of ``inference_pipeline_stages`` stages, each a tensor-parallel group of
+    ``inference_gpus_per_replica`` GPUs holding its share of the layers (module docstring).
+    With p stages a token passes every stage in turn, so a micro-batch of k sequences takes
+    the one-group decode step of all the layers plus p - 1 hops between nodes (``link_gbs``:
+    each GPU's NIC); p micro-batches are in flight, so the replica holds p x k sequences and
+    each stage is busy 1 / p of a prefill."""
+    g, stages = w.inference_gpus_per_replica, w.inference_pipeline_stages
+    gpus = g * stages
     b = value_bytes(w.precision)
     weights = model.params * b
     context = w.prompt_tokens + w.output_tokens
     kv_seq = model.kv_values_per_token * b * context
-    free = g * (memory_gb - w.memory_overhead_gb) * 1e9 - weights
+    free = gpus * (memory_gb - w.memory_overhead_gb) * 1e9 - weights
     fits = free > 0
     max_seq = max(0, int(free // kv_seq)) if fits else 0
-    if not fits or bandwidth_tbs is None or max_seq == 0:
+    if not fits or bandwidth_tbs is None or max_seq < stages:
         return InferenceResult(fits, weights / 1e9, kv_seq / 1e9, max_seq, 0, None, None, None, None, None, None,
                                None)
     eff = w.mfu
@@ -169,34 +188,37 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
         return decode_step_s(model, k, w.prompt_tokens + w.output_tokens // 2, gpus=g, bandwidth_tbs=bandwidth_tbs,
                              peak_tflops=peak_tflops, efficiency=eff, precision=w.precision,
                              hbm_efficiency=DECODE_HBM_EFFICIENCY, kv_efficiency=KV_STREAM_EFFICIENCY,
-                             allreduce_gbs=allreduce_gbs)
+                             allreduce_gbs=allreduce_gbs) + (stages - 1) * stage_hop_s(model, k, g, link_gbs)
 
     target = w.latency_ms_per_token / 1e3
     t1 = step(1)
     limited = False
+    most = max_seq // stages  # sequences a micro-batch can have with p of them in the KV cache
     if w.inference_batch is not None:
-        batch = min(w.inference_batch, max_seq)
+        micro = max(1, min(w.inference_batch, max_seq) // stages)
         limited = w.inference_batch > max_seq
     else:
-        batch = 1
-        if t1 <= target:  # largest batch within the latency target (step time grows with the batch)
-            lo, hi = 1, max_seq
+        micro = 1
+        if t1 <= target:  # largest micro-batch within the latency target (step time grows with it)
+            lo, hi = 1, most
             while lo < hi:
                 mid = (lo + hi + 1) // 2
                 if step(mid) <= target:
                     lo = mid
                 else:
                     hi = mid - 1
-            batch = lo
-    t = step(batch)
-    prefill = prefill_compute_s(w, model, gpus=g, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
-                                efficiency=eff) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
-    rps = 1.0 / (prefill + w.output_tokens * t / batch)
+            micro = lo
+    batch = micro * stages
+    t = step(micro)
+    prefill = (prefill_compute_s(w, model, gpus=g, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
+                                 efficiency=eff) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
+               + (stages - 1) * stage_hop_s(model, w.prompt_tokens, g, link_gbs))
+    rps = 1.0 / (prefill / stages + w.output_tokens * t / batch)
     needed = None
     if w.requests_per_s:
-        needed = math.ceil(w.requests_per_s / rps - 1e-9) * g
-    return InferenceResult(True, weights / 1e9, kv_seq / 1e9, max_seq, batch, t, 1.0 / t1, batch / (g * t),
+        needed = math.ceil(w.requests_per_s / rps - 1e-9) * gpus
+    return InferenceResult(True, weights / 1e9, kv_seq / 1e9, max_seq, batch, t, 1.0 / t1, batch / (gpus * t),
                            prefill, rps, needed, t1 <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
-                           output_tokens_per_s_per_gpu=rps * w.output_tokens / g,
-                           tp_allreduce_s_per_token=tp_allreduce_s(model, batch, g, allreduce_gbs),
+                           output_tokens_per_s_per_gpu=rps * w.output_tokens / gpus,
+                           tp_allreduce_s_per_token=tp_allreduce_s(model, micro, g, allreduce_gbs),
                            batch_limited_by_memory=limited)
