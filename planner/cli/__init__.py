@@ -76,6 +76,12 @@ class _TerminalSafe:
     def write(self, text: str) -> int:
         return self._stream.write(clean_text(text, "terminal"))
 
+    def status(self, text: str) -> None:
+        """A status line kept up to date on a terminal: a carriage return, ``text`` inert, and
+        the rest of the line cleared (ANSI erase to end of line)."""
+        self._stream.write("\r" + clean_text(text, "terminal") + "\x1b[K")
+        self._stream.flush()
+
     def __getattr__(self, name):
         return getattr(self._stream, name)
 

@@ -7,6 +7,8 @@ to the command line. No display is needed (the offscreen platform is selected in
 
 from __future__ import annotations
 
+import sys
+
 from pathlib import Path
 
 from planner.cli import UsageError, load_catalog_arg
@@ -99,6 +101,38 @@ def _comparison(args, plan, catalog):
     return None
 
 
+class RowsProgress:
+    """The NetBox export's rows written, on ``stream``: one line kept up to date on a terminal
+    (every report), else a line every ``LINE_EVERY`` rows (a log); nothing for an export
+    shorter than that. Ctrl+C stops the export with nothing written."""
+
+    LINE_EVERY = 1_000_000
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.shown = 0
+
+    def __call__(self, rows: int, total: int, what: str) -> None:
+        if self.tty:
+            line = f"{what}: {rows:,} rows written (Ctrl+C cancels)"
+            status = getattr(self.stream, "status", None)  # the command line's terminal-safe stderr
+            if status is not None:
+                status(line)
+            else:
+                self.stream.write("\r" + line)
+                self.stream.flush()
+            self.shown = rows
+        elif rows // self.LINE_EVERY > self.shown // self.LINE_EVERY:
+            print(f"{what}: {rows:,} rows written", file=self.stream, flush=True)
+            self.shown = rows
+
+    def done(self) -> None:
+        if self.tty and self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
 def _netbox(args, out: Path) -> int:
     from planner.export.netbox import CHUNK_ROWS, FILES, NetBoxOptions, check_export_folder, file_names, write_netbox
     from planner.export.netbox_existing import ExistingExportError, read_existing
@@ -115,7 +149,14 @@ def _netbox(args, out: Path) -> int:
         raise UsageError(f"--netbox-has: {exc}") from None
     catalog = load_catalog_arg(args)
     options = NetBoxOptions(prefix=args.prefix, chunk_rows=chunk, existing=existing)
-    export = write_netbox(open_plan(args.file, catalog), catalog, out, options)
+    progress = RowsProgress(sys.stderr)
+    try:
+        export = write_netbox(open_plan(args.file, catalog), catalog, out, options, progress=progress)
+    except KeyboardInterrupt:  # the hidden folder is removed; the earlier export, if any, stays whole
+        progress.done()
+        print(f"cancelled: nothing written to {out}", file=sys.stderr)
+        return 130
+    progress.done()
     names = file_names(export, chunk)
     counts = ", ".join(f"{export.count(name):,} {name[:-4]}" for name in FILES if export.count(name))
     print(f"wrote {len(names)} NetBox import files to {out}, numbered in import order "

@@ -108,3 +108,59 @@ def test_a_cancelled_first_workbook_leaves_nothing(medium, catalog, tmp_path):
     with pytest.raises(ExportCancelled):
         write_workbook(medium, catalog, tmp_path / "plan.xlsx", progress=_cancel_at(9, []))  # at "writing the file"
     assert list(tmp_path.iterdir()) == []
+
+
+class _Terminal:
+    """A stderr that says it is a terminal, keeping what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> None:
+        self.text += s
+
+    def flush(self) -> None:
+        pass
+
+
+def test_the_cli_shows_the_rows_written_on_a_terminal_and_a_line_a_million_in_a_log():
+    from planner.cli.cmd_export import RowsProgress
+
+    term = _Terminal()
+    shown = RowsProgress(term)
+    shown(5_000, 0, "NetBox files")
+    shown(10_000, 0, "NetBox files")
+    shown.done()
+    # one line kept up to date, ended when the export ends
+    assert term.text == ("\rNetBox files: 5,000 rows written (Ctrl+C cancels)"
+                         "\rNetBox files: 10,000 rows written (Ctrl+C cancels)\n")
+    log = _Terminal()
+    log.isatty = lambda: False
+    lines = RowsProgress(log)
+    for rows in range(5_000, 2_100_000, 5_000):
+        lines(rows, 0, "NetBox files")
+    lines.done()
+    assert log.text == "NetBox files: 1,000,000 rows written\nNetBox files: 2,000,000 rows written\n"
+
+
+def test_ctrl_c_during_a_cli_netbox_export_leaves_no_folder(su, tmp_path, monkeypatch, capsys):
+    import json
+
+    from planner.cli import main
+    from planner.cli import cmd_export
+    from planner.plan.fileio import save_plan
+
+    save_plan(su, tmp_path / "su.json")
+    # Ctrl+C arrives as the first rows are written: the interpreter raises KeyboardInterrupt there
+    def interrupted(self, rows, total, what):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cmd_export.RowsProgress, "__call__", interrupted)
+    code = main(["export", str(tmp_path / "su.json"), "--netbox", "-o", str(tmp_path / "nb")])
+    assert code == 130 and not (tmp_path / "nb").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["su.json"]  # no hidden staging folder either
+    assert "cancelled: nothing written" in capsys.readouterr().err
+    assert json.loads((tmp_path / "su.json").read_text())["racks"]
