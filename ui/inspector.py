@@ -55,12 +55,6 @@ def _distribution(res) -> str:
     return "\n".join(lines)
 
 
-def _recovery_text(doc: Document, i: int) -> str:
-    goodput = doc.report.sections.get("goodput")
-    rows = recovery_rows(goodput) if goodput is not None else []
-    return rows[i][1] if i < len(rows) else ""
-
-
 class Inspector(QWidget):
     editRackRequested = Signal(str)
     selectRequested = Signal(str)
@@ -297,8 +291,8 @@ class Inspector(QWidget):
         self._updates.append(lambda: name.hasFocus() or _show_text(name, doc.plan.name))
         if doc.plan.description:
             self._text("description", "Description", lambda: doc.plan.description)
-        goodput = doc.report.sections.get("goodput")
-        for i, (label, _) in enumerate(recovery_rows(goodput) if goodput is not None else []):
-            self._text(f"recovery{i}", label, lambda i=i: _recovery_text(doc, i), wide=True)
+        for i, (label, _) in enumerate(recovery_rows(doc.report.sections.get("goodput"))):
+            self._text(f"recovery{i}", label, lambda i=i: recovery_rows(doc.report.sections.get("goodput"))[i][1],
+                       wide=True)
         self._row("hint", "", _value("Select a rack or device to see its figures. Drag devices from the "
                                      "palette into a rack."))

@@ -2,7 +2,10 @@
 of the totals of the plan the design function makes from them.
 
 The cluster's fields on the left; storage targets, site limits and an inference target in
-group boxes on the right, each default with its source in the tooltip."""
+group boxes on the right, each default with its source in the tooltip.
+
+Why it is long: one form over the intent's twenty fields, each built, sourced, filled from a
+template and read back; the design's arithmetic stays in the core."""
 
 from __future__ import annotations
 

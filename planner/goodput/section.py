@@ -16,7 +16,7 @@ from planner.goodput.curve import GoodputPoint, goodput_curve
 from planner.findings import Remedy
 from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in_repair, spares_to_cover
 from planner.goodput.recovery import JobFigures, ettr_by_path, recover, simplest_reaching
-from planner.network.checks import summarise_nodes
+from planner.network.checks import nic_gbs, summarise_nodes
 from planner.workload.section import job_nodes, run_cost, training_tokens_per_s, workload_outcome
 
 
@@ -97,8 +97,7 @@ def plan_curve(ctx) -> tuple[GoodputPoint, ...]:
 
 def _nic_and_step(ctx) -> tuple[float | None, float]:
     """Each GPU's compute NIC in GB/s (None: none) and the workload's step time (0: none)."""
-    nodes = summarise_nodes(ctx.counts, ctx.catalog)
-    nic = (nodes.nic_gbps or 0.0) * (nodes.nics_per_gpu or 0.0) / 8.0 or None
+    nic = nic_gbs(summarise_nodes(ctx.counts, ctx.catalog))
     step = workload_outcome(ctx).step  # the network section's model: not the priced workload section
     return nic, step.step_s if step is not None else 0.0
 
@@ -248,11 +247,11 @@ STEP_TITLES = {"restart": "restart", "detect": "detect", "swap": "swap in a spar
                "initialise": "rebuild communicators", "reload": "reload", "step_redone": "step redone"}
 
 
-def recovery_rows(g: GoodputSection) -> list[tuple[str, str]]:
+def recovery_rows(g: GoodputSection | None) -> list[tuple[str, str]]:
     """The goodput section's recovery as (label, text) rows a person reads: the restart path
     and what each path would give, the interruptions a day by part, the time lost per
     interruption by step and the checkpoint tiers. Empty without a training job."""
-    rec = g.recovery
+    rec = g.recovery if g is not None else None
     if not rec:
         return []
     by_path = rec["ettr_by_path"]

@@ -39,6 +39,11 @@ class NodeSummary:
     nvls_busbw_gbs: float | None = None  # NVLink SHARP all-reduce busbw, lowest among the types; None: no NVLS
 
 
+def nic_gbs(nodes: NodeSummary) -> float | None:
+    """Each GPU's compute NICs in GB/s (their rate x NICs per GPU / 8); None without any."""
+    return (nodes.nic_gbps or 0.0) * (nodes.nics_per_gpu or 0.0) / 8.0 or None
+
+
 def _lowest_known(first: bool, current: float | None, value: float | None) -> float | None:
     """The lowest figure among the node types, None as soon as one type has none."""
     if first:

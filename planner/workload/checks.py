@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner.findings import Finding, Remedy
-from planner.network.checks import NodeSummary
+from planner.network.checks import NodeSummary, nic_gbs
 from planner.network.technologies import TECHNOLOGIES
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
@@ -228,9 +228,8 @@ def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, 
     peak = nodes.bf16_tflops * (2.0 if w.precision == "fp8" else 1.0)
     # the replica's TP all-reduce: NVLink per direction x efficiency, or PCIe between GPUs without it
     link = nodes.nvlink_gbs / 2.0 if nodes.nvlink_gbs > 0 else PCIE5_X16_GBS
-    nic_gbs = (nodes.nic_gbps or 0.0) * (nodes.nics_per_gpu or 0.0) / 8.0 or None  # a stage's hop to the next
     res = size_inference(w, model, memory_gb=nodes.memory_gb, bandwidth_tbs=nodes.memory_bandwidth_tbs,
-                         peak_tflops=peak, allreduce_gbs=link * fabric.nvlink_efficiency, link_gbs=nic_gbs)
+                         peak_tflops=peak, allreduce_gbs=link * fabric.nvlink_efficiency, link_gbs=nic_gbs(nodes))
     out.inference = res
     g = w.inference_gpus_per_replica * w.inference_pipeline_stages
     if not res.fits:

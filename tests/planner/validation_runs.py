@@ -8,6 +8,9 @@ efficiency, overlap, recompute "auto", fabric profile). The prediction is what
 utilisation (MFU) or tokens/s per GPU.
 
 Write the table to docs/validation.md: ``PYTHONPATH=. python -m tests.planner.validation_runs``.
+
+Why it is long: it holds the published runs themselves, each a citation, a workload and a
+figure (data, half the file), beside the plans and the table they make.
 """
 
 from __future__ import annotations
