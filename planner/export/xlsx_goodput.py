@@ -66,7 +66,7 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
         ("gp_interval_s", "Checkpoint interval", "=IF(checkpoint_interval_min>0,checkpoint_interval_min*60,"
          "MAX(SQRT(2*gp_block_s*gp_mtbf_h*3600),IF(async_checkpoint,gp_write_s,0)))", "s", "#,##0.0"),
         ("gp_lost_s", "Restart and re-load per interruption", "=restart_min*60+gp_reload_s+IF(spare_nodes>0,0,"
-         "replace_node_min*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
+         "IF(spares_stocked>0,swap_spare_min,replace_node_min)*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
         ("gp_ettr", "Effective training time ratio (ETTR)", "=MAX(0,1-(gp_lost_s+gp_interval_s/2)/(gp_mtbf_h*3600))"
          "*gp_interval_s/(gp_interval_s+gp_block_s)", "", "0.00%"),
         ("gp_goodput", "Goodput", "=gp_tokens_per_s*gp_ettr", "tokens/s", "#,##0"),
