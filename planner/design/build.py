@@ -81,7 +81,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     nodes = node_count(intent, system, findings, settings, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
-    spares = hot_spares(intent, settings, system, nodes, findings)
+    spares = hot_spares(intent, settings, system, nodes, findings, catalog)
     plan = Plan(name=title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)", description=description,
                 settings=settings)
     findings += _cooling_findings(intent, system)
