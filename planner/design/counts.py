@@ -1,5 +1,6 @@
 """How many nodes a design places: the intent's GPUs in whole systems (or the GPUs its
-inference target needs), and the hot spares beside them."""
+inference target needs), and the spares: hot ones beside them on the fabric's free ports,
+the rest stocked."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from planner.findings import Finding
 from planner.goodput.model import Parts, interruptions_by_part, nodes_in_repair, spares_to_cover
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.checks import summarise_nodes
-from planner.network.fabric import nodes_fitting
-from planner.settings import Settings
+from planner.network.fabric import FabricSizingError, plan_fabric
+from planner.settings import FabricSettings, Settings
 from planner.workload.checks import evaluate_workload
 
 
@@ -100,3 +101,30 @@ def _spares_note(system: DeviceType, nodes: int, down: float, placed: int, stock
             f"{stocked:,} stocked (not placed): the fabric the job needs has no free port for "
             f"{'them' if stocked != 1 else 'it'}, and a spare does not open more fabric")
     return text
+
+
+def nodes_fitting(device_id: str, nodes: int, most: int, catalog: Catalog, fabric: FabricSettings) -> int:
+    """How many more nodes of ``device_id`` (at most ``most``) the compute fabric sized for
+    ``nodes`` of them holds on its free ports: the same leaves, spines and cores cable them
+    (a rail-optimised unit's free slots are cabled as a full unit's, ``size_fabric``). 127
+    DGX H100 on 64-port switches: 4 units of 32 nodes x 8 rails, 128 slots, one free; a
+    129th node opens a fifth unit. All of ``most`` when there is no fabric switch."""
+    def switches(n: int) -> tuple[int, int, int] | None:
+        size = plan_fabric({device_id: n}, catalog, fabric)
+        return None if size is None else (size.leaf_switches, size.spine_switches, size.core_switches)
+
+    try:
+        base = switches(nodes)
+    except FabricSizingError:
+        return 0
+    if base is None:
+        return most
+    fit = 0
+    while fit < most:
+        try:
+            if switches(nodes + fit + 1) != base:
+                break
+        except FabricSizingError:
+            break
+        fit += 1
+    return fit

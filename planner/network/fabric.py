@@ -280,30 +280,3 @@ def plan_fabric(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings
     size.node_ports_per_module = node_per_module
     size.switch_ports_per_module = switch.switch.ports_per_module
     return size
-
-
-def nodes_fitting(device_id: str, nodes: int, most: int, catalog: Catalog, fabric: FabricSettings) -> int:
-    """How many more nodes of ``device_id`` (at most ``most``) the compute fabric sized for
-    ``nodes`` of them holds on its free ports: the same leaves, spines and cores cable them
-    (a rail-optimised unit's free slots are cabled as a full unit's, ``size_fabric``). 127
-    DGX H100 on 64-port switches: 4 units of 32 nodes x 8 rails, 128 slots, one free; a
-    129th node opens a fifth unit. All of ``most`` when there is no fabric switch."""
-    def switches(n: int) -> tuple[int, int, int] | None:
-        size = plan_fabric({device_id: n}, catalog, fabric)
-        return None if size is None else (size.leaf_switches, size.spine_switches, size.core_switches)
-
-    try:
-        base = switches(nodes)
-    except FabricSizingError:
-        return 0
-    if base is None:
-        return most
-    fit = 0
-    while fit < most:
-        try:
-            if switches(nodes + fit + 1) != base:
-                break
-        except FabricSizingError:
-            break
-        fit += 1
-    return fit
