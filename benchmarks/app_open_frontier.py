@@ -10,7 +10,7 @@ been drawn zoomed out. Targets: open < 5 s, peak memory < 1 GB (issue "Scale: a
 
     QT_QPA_PLATFORM=offscreen python3 benchmarks/app_open_frontier.py [--template campus-400k] [--runs N]
 
-campus-400k (9,210 racks, 29,180 devices) and campus-1m (23,074 racks, 73,004 devices): open < 3 s,
+campus-400k (8,481 racks, 27,176 devices) and campus-1m (21,256 racks, 68,028 devices): open < 3 s,
 peak memory < 1.5 GB.
 """
 

@@ -11,6 +11,7 @@ from planner.costs.parts import schedule_lines, tier_lines
 from planner.network.cables import build_schedule
 from planner.network.routes import reach_findings
 from planner.costs.prices import apply_price_overrides
+from planner.costs.spares import spares_usd, stocked_spares_line
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
@@ -63,12 +64,16 @@ class CostSection(Figures):
     cable_routing_limit_links: int = figure(0, title="Most links routed on each edit")
     # the bill of parts by kind and catalog id (``planner.costs.bom.parts_bill``)
     parts: dict[str, dict[str, int]] = figure(title="Parts by catalog id", factory=dict)
+    spares_usd: dict[str, float] = figure(title="Spares: hot spares placed and spares stocked", unit="$",
+                                          factory=dict, description="Hot spares are in the placed nodes' line, "
+                                          "stocked spares (compute trays of rack-scale systems) a line of their own")
     result: CostResult | None = detail()  # unrounded, for the workbook's cached values
 
     @classmethod
     def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
            discount_rate: float = 0.0, cables_routed: bool = True,
-           parts: dict[str, dict[str, int]] | None = None) -> CostSection:
+           parts: dict[str, dict[str, int]] | None = None,
+           spares: dict[str, float] | None = None) -> CostSection:
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -103,6 +108,7 @@ class CostSection(Figures):
             cables_routed=cables_routed,
             cable_routing_limit_links=MAX_ROUTED_LINKS,
             parts=parts or {},
+            spares_usd=spares or {},
             result=r,
         )
 
@@ -131,7 +137,8 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw)
-    lines = apply_price_overrides(lines, plan.price_overrides)
+    stocked = stocked_spares_line(ctx.counts, ctx.catalog, plan.settings.reliability)
+    lines = apply_price_overrides(lines + ([stocked] if stocked is not None else []), plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     if schedule is not None:  # a routed schedule knows every run's length: those beyond every reach
         findings += reach_findings(schedule)
@@ -141,7 +148,8 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
     section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
-                             cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog))
+                             cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog),
+                             spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability))
     return section, findings
 
 

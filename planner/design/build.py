@@ -42,6 +42,7 @@ from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
+from planner.goodput.recovery import job_of, recover
 from planner.report.evaluate import evaluate
 from planner.text import escaped_name
 from planner.settings import Settings
@@ -85,7 +86,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     nodes = node_count(intent, system, findings, settings, catalog)
     _match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
-    spares = hot_spares(intent, settings, system, nodes, findings)
+    spares = hot_spares(intent, settings, system, nodes, findings, catalog)
     name = escaped_name(title or f"{nodes:,} x {system.model} ({gpus:,} GPUs)")[:200]  # a catalog's model: any text
     plan = Plan(name=name, description=description, settings=settings)
     findings += _cooling_findings(intent, system)
@@ -98,19 +99,51 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
                                           summarise_nodes({system.id: nodes}, catalog), keep_holding=bool(stated))
         plan.settings.workload = w
         findings += notes
-        findings += choose_recovery(plan, catalog, intent)
+        report = evaluate(plan, catalog)  # the design checks what it made, once
+        hot = _hot_spares_instead(plan, intent, system, report)
+        if hot is not None:  # spares on the fabric, not in stock: the plan again with them placed
+            again = design(intent.model_copy(update={"spare_nodes": hot}), catalog, title=title,
+                           description=description)
+            rel = plan.settings.reliability
+            again.findings.insert(0, Finding(
+                "info", "design.spares.hot",
+                f"Hot spares: {hot:,} {system.model} placed and cabled into the fabric (it grows for them), not "
+                f"{rel.spares_stocked:,} stocked: waiting {rel.swap_spare_min:g} min for a stocked spare's swap at "
+                f"each GPU or host failure would leave a cold restart short of the lowest acceptable ETTR, "
+                f"{rel.min_ettr:.0%}, which it reaches with them placed"))
+            return again
+        findings += choose_recovery(plan, intent, report)
         return Design(plan, findings, layouts)
     return Design(plan, findings)
 
 
-def choose_recovery(plan: Plan, catalog: Catalog, intent: Intent) -> list[Finding]:
+def _hot_spares_instead(plan: Plan, intent: Intent, system: DeviceType, report) -> int | None:
+    """The spares to place hot when the design stocked some that the fabric had no free port
+    for, and a cold restart reaches the lowest acceptable ETTR only with them placed (a swap
+    from stock is a wait at every GPU or host failure); None otherwise, or when the intent
+    states its spares or restart path. Spares are fabric a design buys before it asks the
+    training software for more (a warm or a replica restart)."""
+    rel = plan.settings.reliability
+    stated = intent.settings.get("reliability", {})
+    g, storage = report.sections.get("goodput"), report.sections.get("storage")
+    if (system.is_rack_scale or not rel.spares_stocked or intent.spare_nodes is not None or "spare_nodes" in stated
+            or "restart_path" in stated or g is None or not g.recovery or storage is None):
+        return None
+    job = job_of(g, storage, plan.settings.storage.checkpoint_interval_min)
+    placed = rel.model_copy(update={"spare_nodes": rel.spare_nodes + rel.spares_stocked, "spares_stocked": 0})
+    if recover(job, rel, "cold").ettr < rel.min_ettr <= recover(job, placed, "cold").ettr:
+        return placed.spare_nodes
+    return None
+
+
+def choose_recovery(plan: Plan, intent: Intent, report) -> list[Finding]:
     """The simplest restart path (cold, warm, replica) whose ETTR, as the check works it out
-    for the plan, reaches the lowest acceptable (``planner.goodput.recovery``); the intent's
-    own path is kept. Cold, the default, says nothing."""
+    for the plan (``report``), reaches the lowest acceptable (``planner.goodput.recovery``);
+    the intent's own path is kept. Cold, the default, says nothing."""
     rel = plan.settings.reliability
     if "restart_path" in intent.settings.get("reliability", {}):
         return []
-    recovery = (evaluate(plan, catalog).sections["goodput"].recovery or {})
+    recovery = (report.sections["goodput"].recovery or {})
     by_path = recovery.get("ettr_by_path")
     if not by_path:
         return []

@@ -1,5 +1,6 @@
 """How many nodes a design places: the intent's GPUs in whole systems (or the GPUs its
-inference target needs), and the hot spares beside them."""
+inference target needs), and the spares: hot ones beside them on the fabric's free ports,
+the rest stocked."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from planner.findings import Finding
 from planner.goodput.model import Parts, interruptions_by_part, nodes_in_repair, spares_to_cover
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.checks import summarise_nodes
-from planner.settings import Settings
+from planner.network.fabric import FabricSizingError, plan_fabric
+from planner.settings import FabricSettings, Settings
 from planner.workload.checks import evaluate_workload
 
 
@@ -49,29 +51,80 @@ def inference_nodes(intent: Intent, system: DeviceType, findings: list[Finding],
 
 
 def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: int,
-               findings: list[Finding]) -> int:
-    """Hot spares beyond the job's nodes: the intent's count, or enough for the nodes the
-    goodput model expects in repair at once (GPU and host interruptions per day x the repair
-    time), so that the job keeps its GPUs while failed nodes are repaired. A rack-scale
-    system is one node of the goodput model (a failed tray takes its NVLink domain out of
-    the job), so its spares are whole systems; its hosts, the trays, are what fail."""
+               findings: list[Finding], catalog: Catalog) -> int:
+    """The hot spares placed beyond the job's nodes (returned), and the spares stocked
+    (``reliability.spares_stocked``): the intent's count, all placed; or spares for the units
+    the goodput model expects in repair at once (GPU and host interruptions per day x the
+    repair time), in the unit the vendor swaps. A rack-scale system's spares are compute
+    trays in stock, none placed: a spare rack would hold 18 trays where one is failed, and a
+    job on fewer trays a rack would leave a tray of every rack idle (5,556 on campus-400k,
+    eleven times the 508 in repair at once). An 8-GPU server's spares are nodes, placed as
+    hot spares on the free ports of the fabric the job's nodes need (``nodes_fitting``), the
+    rest stocked: a spare never opens more fabric by itself."""
     rel = settings.reliability
     asked = intent.spare_nodes if intent.spare_nodes is not None else intent.settings.get(
         "reliability", {}).get("spare_nodes")
-    if asked is None:
-        job = Parts(gpus=nodes * system.gpus, nodes=nodes, hosts=nodes * system.hosts)
-        down = nodes_in_repair(interruptions_by_part(job, rel), rel)
-        spares = spares_to_cover(down)
-        if spares:
-            unit = "rack-scale systems" if system.is_rack_scale else "nodes"
-            findings.append(Finding(
-                "info", "design.spares",
-                f"Hot spares: {down:,.1f} of the job's {nodes:,} {unit} are expected in repair at once "
-                f"({rel.repair_days:g}-day repair): {spares:,} more {system.model} placed as hot spares, so the "
-                f"job keeps {nodes:,} ({nodes * system.gpus:,} GPUs)"
-                + ("; whole systems, as a failed tray takes its NVLink domain out of the job"
-                   if system.is_rack_scale else "")))
+    if asked is not None:
+        settings.reliability = rel.model_copy(update={"spare_nodes": asked})
+        return asked
+    job = Parts(gpus=nodes * system.gpus, nodes=nodes, hosts=nodes * system.hosts)
+    down = nodes_in_repair(interruptions_by_part(job, rel), rel)
+    need = spares_to_cover(down)
+    if system.is_rack_scale:
+        placed = 0
+    elif intent.fabric_switches:
+        placed = nodes_fitting(system.id, nodes, need, catalog, settings.fabric)
     else:
-        spares = asked
-    settings.reliability = rel.model_copy(update={"spare_nodes": spares})
-    return spares
+        placed = need
+    stocked = need - placed
+    settings.reliability = rel.model_copy(update={"spare_nodes": placed, "spares_stocked": stocked})
+    if need:
+        findings.append(Finding("info", "design.spares", _spares_note(system, nodes, down, placed, stocked, rel)))
+    return placed
+
+
+def _spares_note(system: DeviceType, nodes: int, down: float, placed: int, stocked: int, rel) -> str:
+    """What the design keeps as spares and why, in the unit the vendor swaps."""
+    gpus = f"{nodes * system.gpus:,} GPUs"
+    if system.is_rack_scale:
+        return (f"Spares: {down:,.1f} of the job's {nodes * system.hosts:,} compute trays ({nodes:,} x {system.model}) "
+                f"are expected in repair at once ({rel.repair_days:g}-day repair): {stocked:,} spare compute trays "
+                f"stocked, not whole racks placed; a failed tray is swapped in {rel.swap_spare_min:g} min and the "
+                f"job keeps its {nodes:,} racks ({gpus})")
+    text = (f"Spares: {down:,.1f} of the job's {nodes:,} nodes are expected in repair at once "
+            f"({rel.repair_days:g}-day repair): ")
+    if placed:
+        text += (f"{placed:,} more {system.model} placed as hot spare{'s' if placed != 1 else ''} on the free "
+                 f"ports of the job's fabric, so the job keeps {nodes:,} ({gpus})")
+    if stocked:
+        text += ("; " if placed else "") + (
+            f"{stocked:,} stocked (not placed): the fabric the job needs has no free port for "
+            f"{'them' if stocked != 1 else 'it'}, and a spare does not open more fabric")
+    return text
+
+
+def nodes_fitting(device_id: str, nodes: int, most: int, catalog: Catalog, fabric: FabricSettings) -> int:
+    """How many more nodes of ``device_id`` (at most ``most``) the compute fabric sized for
+    ``nodes`` of them holds on its free ports: the same leaves, spines and cores cable them
+    (a rail-optimised unit's free slots are cabled as a full unit's, ``size_fabric``). 127
+    DGX H100 on 64-port switches: 4 units of 32 nodes x 8 rails, 128 slots, one free; a
+    129th node opens a fifth unit. All of ``most`` when there is no fabric switch."""
+    def switches(n: int) -> tuple[int, int, int] | None:
+        size = plan_fabric({device_id: n}, catalog, fabric)
+        return None if size is None else (size.leaf_switches, size.spine_switches, size.core_switches)
+
+    try:
+        base = switches(nodes)
+    except FabricSizingError:
+        return 0
+    if base is None:
+        return most
+    fit = 0
+    while fit < most:
+        try:
+            if switches(nodes + fit + 1) != base:
+                break
+        except FabricSizingError:
+            break
+        fit += 1
+    return fit

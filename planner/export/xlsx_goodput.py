@@ -13,7 +13,7 @@ from planner.export.xlsx_cells import BOLD, NA, TITLE, WRAP, define, formula, he
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
 from planner.network.checks import NodeSummary
 from planner.settings import field_meta
-from planner.goodput.recovery import JobFigures, recover
+from planner.goodput.recovery import job_of, recover
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 from planner.settings.storage import StorageSettings
 
@@ -68,8 +68,8 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
          "=IF(async_checkpoint,gp_checkpoint_gb/(gp_job_gpus*snapshot_gbs_per_gpu),gp_write_s)", "s", "#,##0.000"),
         ("gp_interval_s", "Checkpoint interval (cold restart)", "=IF(checkpoint_interval_min>0,checkpoint_interval_min*60,"
          "MAX(SQRT(2*gp_block_s*gp_mtbf_h*3600),IF(async_checkpoint,gp_write_s,0)))", "s", "#,##0.0"),
-        ("gp_wait_s", "Wait for a node (no spare), per interruption", "=IF(spare_nodes>0,0,"
-         "replace_node_min*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
+        ("gp_wait_s", "Wait for a unit (no hot spare idle), per interruption", "=IF(spare_nodes>0,0,"
+         "IF(spares_stocked>0,swap_spare_min,replace_node_min)*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
         ("gp_lost_s", "Cold restart and re-load per interruption", "=restart_min*60+gp_reload_s+gp_wait_s", "s",
          "#,##0.0"),
         ("gp_ettr_cold", "ETTR, cold restart of the whole job", "=MAX(0,1-(gp_lost_s+gp_interval_s/2)/"
@@ -128,9 +128,8 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
 def _cached_recovery(g, storage, settings) -> dict[str, float]:
     """The figures the restart-path rows' formulas give, worked out by the goodput model
     (``planner.goodput.recovery``) for a reader that shows cached values."""
-    rec, rel = g.recovery, settings.reliability
-    job = JobFigures(g.interruptions_by_part, settings.storage.checkpoint_interval_min, storage["checkpoint_gb"], storage["checkpoint_write_s"],
-                     g.reload_s, g.job_gpus, rec["nic_gbs_per_gpu"], rec["dp"], rec["step_s"])
+    rel = settings.reliability
+    job = job_of(g, storage, settings.storage.checkpoint_interval_min)
     runs = {p: recover(job, rel, p) for p in RESTART_PATHS}
     cold, warm = runs["cold"], runs["warm"]
     memory, fs = warm.tiers

@@ -24,15 +24,16 @@ from planner.settings.reliability import ReliabilitySettings
 HOURS_PER_DAY = 24.0
 
 
-# interruptions that take a node out (it is swapped for a spare or waited for)
+# interruptions that take a node out: one unit the vendor swaps, a node or a rack-scale
+# system's compute tray (it is swapped for a spare or waited for)
 NODE_CLASSES = ("gpu", "node")
 
 
 @dataclass(frozen=True, slots=True)
 class Parts:
     """What a job depends on: its GPUs, nodes and their hosts (spares excluded), every switch
-    placed and every optical link cabled. A node is what the job swaps (a rack-scale system
-    whole, as a failed tray takes its NVLink domain out); a host is what fails."""
+    placed and every optical link cabled. A host is what fails and what is swapped: a node, or
+    one compute tray of a rack-scale system (its NVLink domain waits for the tray's swap)."""
 
     gpus: int
     nodes: int
@@ -54,16 +55,30 @@ def interruptions_by_part(parts: Parts, rates: ReliabilitySettings) -> dict[str,
 
 
 def nodes_in_repair(by_part: dict[str, float], rates: ReliabilitySettings) -> float:
-    """Nodes expected out of the job at once: the interruptions per day that take a node out
-    (``NODE_CLASSES``; a failed tray takes its whole rack-scale system out) x the days one
-    takes to repair (Little's law, L = arrival rate x time)."""
+    """Units expected in repair at once: the interruptions per day that take a unit out
+    (``NODE_CLASSES``: each takes one node, or one compute tray of a rack-scale system) x the
+    days one takes to repair (Little's law, L = arrival rate x time)."""
     return sum(by_part[k] for k in NODE_CLASSES) * rates.repair_days
 
 
 def spares_to_cover(down: float) -> int:
-    """The fewest hot spares for ``down`` nodes expected in repair at once: none while less
+    """The fewest spares for ``down`` units expected in repair at once: none while less
     than one is, else every one of them (rounded up)."""
     return 0 if down < 1.0 else math.ceil(down)
+
+
+def spares_kept(rates: ReliabilitySettings, hosts_per_node: int) -> int:
+    """Spare units (nodes, or compute trays of a rack-scale system) kept: the hot spares
+    placed, each ``hosts_per_node`` units, and those stocked."""
+    return rates.spare_nodes * hosts_per_node + rates.spares_stocked
+
+
+def wait_min(rates: ReliabilitySettings) -> float:
+    """The wait on an interruption that takes a unit out: none with a hot spare idle (the job
+    restarts on it), the swap of a stocked spare, else a node from the shared pool."""
+    if rates.spare_nodes:
+        return 0.0
+    return rates.swap_spare_min if rates.spares_stocked else rates.replace_node_min
 
 
 def mtbf_h(interruptions_per_day: float) -> float | None:
@@ -102,8 +117,8 @@ class Checkpointing:
 def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_interval_min: float | None,
                   write_s: float, size_gb: float, gpus: int, reload_s: float) -> Checkpointing:
     """The interval (fixed, or Young's for the blocking time; asynchronously at least one
-    write), the time lost per interruption (the restart, the re-load and, with no spare
-    idle, the wait for a node on the interruptions that take one out) and ETTR."""
+    write), the time lost per interruption (the restart, the re-load and, with no hot spare
+    idle, the wait for a unit on the interruptions that take one out: ``wait_min``) and ETTR."""
     per_day = sum(by_part.values())
     hours = mtbf_h(per_day)
     mtbf_s = None if hours is None else hours * 3600.0
@@ -115,7 +130,7 @@ def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_i
     else:
         interval_s = max(young_interval_s(block_s, mtbf_s), write_s if rates.async_checkpoint else 0.0)
     node_share = (by_part["gpu"] + by_part["node"]) / per_day if per_day else 0.0
-    wait_s = 0.0 if rates.spare_nodes else rates.replace_node_min * 60.0 * node_share
+    wait_s = wait_min(rates) * 60.0 * node_share
     lost_s = rates.restart_min * 60.0 + reload_s + wait_s
     ratio = ettr(interval_s, block_s, lost_s, mtbf_s) if interval_s is not None else 1.0
     return Checkpointing(per_day, mtbf_s, block_s, interval_s, lost_s, ratio)

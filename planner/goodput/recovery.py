@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.goodput.model import HOURS_PER_DAY, NODE_CLASSES, checkpointing, young_interval_s
+from planner.goodput.model import HOURS_PER_DAY, NODE_CLASSES, checkpointing, wait_min, young_interval_s
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 
 
@@ -128,7 +128,9 @@ def _fallback(job: JobFigures, rel: ReliabilitySettings) -> tuple[Tier, float, f
 
 
 def _swap_steps(job: JobFigures, rel: ReliabilitySettings, reload_s: float) -> dict[str, float]:
-    wait_s = 0.0 if rel.spare_nodes else rel.replace_node_min * 60.0 * job.node_share
+    # with no hot spare idle, the interruptions that take a unit out wait for a stocked one's
+    # swap, or for one from the pool (``wait_min``)
+    wait_s = wait_min(rel) * 60.0 * job.node_share
     return {"detect": rel.detect_s, "swap": rel.swap_s, "wait_for_node": wait_s, "initialise": rel.initialise_s,
             "reload": reload_s}
 
@@ -190,3 +192,12 @@ def simplest_reaching(job: JobFigures, rel: ReliabilitySettings, target: float) 
         if by_path[p] >= target:
             return p, True
     return max(RESTART_PATHS, key=lambda p: by_path[p]), False
+
+
+def job_of(g, storage, fixed_interval_min: float | None) -> JobFigures:
+    """The figures the restart paths read, from a goodput section (``g``, with its
+    ``recovery``) and the storage section it was worked out from."""
+    rec = g.recovery
+    return JobFigures(dict(g.interruptions_by_part), fixed_interval_min, storage["checkpoint_gb"],
+                      storage["checkpoint_write_s"], g.reload_s or 0.0, g.job_gpus, rec["nic_gbs_per_gpu"], rec["dp"],
+                      rec["step_s"])

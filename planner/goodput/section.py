@@ -14,7 +14,7 @@ from planner.figures import Figures, figure
 from planner.findings import Finding
 from planner.goodput.curve import GoodputPoint, goodput_curve
 from planner.findings import Remedy
-from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in_repair, spares_to_cover
+from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in_repair, spares_kept, spares_to_cover
 from planner.goodput.recovery import JobFigures, ettr_by_path, recover, simplest_reaching
 from planner.network.checks import nic_gbs, summarise_nodes
 from planner.workload.section import job_nodes, run_cost, training_tokens_per_s, workload_outcome
@@ -28,6 +28,11 @@ class GoodputSection(Figures):
                             description="Each with its own CPUs, NICs, BMC and OS: host and software "
                             "interruptions are counted per host")
     spare_nodes: int = figure(0, title="Hot spare nodes")
+    spare_unit: str = figure("node", title="The unit a spare is (what the vendor swaps)", unit="name",
+                             description="A node, or a compute tray of a rack-scale system")
+    spares_stocked: int = figure(0, title="Spares stocked (not placed)", unit="",
+                                 description="Units in stock, swapped in for a failed one while it is repaired")
+    spares_to_cover: int = figure(0, title="Spares to cover the units expected in repair", unit="")
     switches: int = figure(0, title="Switches placed")
     optical_links: int = figure(0, title="Optical links in the fabric",
                                description="Two transceivers each")
@@ -49,7 +54,7 @@ class GoodputSection(Figures):
     time_to_train_days: float | None = figure(None, title="Time to train with failures", unit="days")
     run_cost_usd: dict[str, float] | None = figure(None, title="Cost of the training run with failures", unit="$")
     node_failures_per_repair: float | None = figure(
-        None, title="Nodes expected down within one repair time", unit="")
+        None, title="Nodes (compute trays of rack-scale systems) expected down within one repair time", unit="")
     curve: tuple[GoodputPoint, ...] = figure((), title="ETTR and goodput against the cluster's size")
     recovery: dict[str, Any] | None = figure(
         None, title="Recovery: the restart path, its checkpoint tiers and steps, ETTR on each path",
@@ -123,7 +128,10 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     if parts.nodes:
         down = nodes_in_repair(by_part, rel)
         figures["node_failures_per_repair"] = round(down, 3)
-        findings += _spare_findings(rel, down)
+        hosts_per_node = summarise_nodes(ctx.counts, ctx.catalog).hosts_per_node
+        figures.update(spare_unit=spare_unit(hosts_per_node), spares_stocked=rel.spares_stocked,
+                       spares_to_cover=spares_to_cover(down))
+        findings += _spare_findings(rel, down, hosts_per_node)
     storage = ctx.sections.get("storage")
     work = ctx.sections.get("workload")
     write_s = storage["checkpoint_write_s"] if storage is not None else None
@@ -167,16 +175,25 @@ def _job_figures(ctx, parts: Parts, by_part: dict[str, float], size_gb: float, w
                       parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s)
 
 
-def _spare_findings(rel, down: float) -> list[Finding]:
-    """Spares short of the nodes expected to be in repair at once (spares kept, or none kept
-    while more than one node is expected down)."""
-    if rel.spare_nodes < spares_to_cover(down):
+def spare_unit(hosts_per_node: int) -> str:
+    """The unit the vendor swaps: a compute tray of a rack-scale system (hosts per node above
+    one), else the node."""
+    return "compute tray" if hosts_per_node > 1 else "node"
+
+
+def _spare_findings(rel, down: float, hosts_per_node: int) -> list[Finding]:
+    """Spares short of the units (nodes, or compute trays) expected to be in repair at once:
+    hot spares (a rack-scale one is its trays) and stocked ones together."""
+    kept, need = spares_kept(rel, hosts_per_node), spares_to_cover(down)
+    if kept < need:
+        unit = spare_unit(hosts_per_node)
+        stocked = f" ({rel.spares_stocked:,} in stock)" if rel.spares_stocked else ""
         return [Finding(
             "warning", "goodput.spares.short",
-            f"{down:,.1f} nodes are expected to fail within one {rel.repair_days:g}-day repair time and "
-            f"{rel.spare_nodes:,} hot spare{'s are' if rel.spare_nodes != 1 else ' is'} kept: the job waits "
-            f"{rel.replace_node_min:g} min for a node after the spares run out; keep at least "
-            f"{spares_to_cover(down):,} spare nodes or repair faster")]
+            f"{down:,.1f} {unit}s are expected to fail within one {rel.repair_days:g}-day repair time and "
+            f"{kept:,} spare {unit}{'s are' if kept != 1 else ' is'} kept{stocked}: the job waits "
+            f"{rel.replace_node_min:g} min for a {unit} after the spares run out; keep at least "
+            f"{need:,} spare {unit}s or repair faster")]
     return []
 
 

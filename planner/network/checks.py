@@ -24,6 +24,7 @@ class NodeSummary:
     gpus_per_node: int = 0  # of the node type holding most GPUs
     hosts: int = 0  # a rack-scale system's compute trays each, a GPU node one
     hosts_per_node: int = 1  # of the node type holding most GPUs (an NVL72: 18)
+    node_device: str = ""  # the node type holding most GPUs (the one spares are of)
     bf16_tflops: float = 0.0  # slowest GPU: synchronous training runs at its pace
     nvlink_gbs: float = 0.0  # smallest NVLink figure among the types
     nics_per_gpu: float | None = None  # fewest compute NICs per GPU; None: no compute NICs
@@ -67,6 +68,7 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
         if n * d.gpus > best_gpus:
             best_gpus, s.gpus_per_node, s.domain_gpus = n * d.gpus, d.gpus, d.gpu.domain_gpus
             s.hosts_per_node = d.hosts
+            s.node_device = d.id
         s.memory_gb = d.gpu.memory_gb if s.nodes == n else min(s.memory_gb, d.gpu.memory_gb)
         first = s.nodes == n
         s.memory_bandwidth_tbs = _lowest_known(first, s.memory_bandwidth_tbs, d.gpu.memory_bandwidth_tbs)

@@ -39,10 +39,10 @@ SECTIONS: list[Section] = [
     # larger campus's core runs are estimated from each hall's racks, floor and fabric switches
     # and the floor settings. Of the totals it reads racks, PDUs, CDUs and power, not the heat
     # to liquid: a drop between an air and a liquid rack changes that heat and, mostly,
-    # nothing it prices
+    # nothing it prices; the spares stocked are a line of its bill (settings.reliability)
     Section("cost", evaluate_cost,
             ("counts", *COST_TOTALS, "hall fabric", "settings.costs", "settings.fabric", "settings.power",
-             "settings.facility", "settings.floor", "network")),
+             "settings.facility", "settings.floor", "settings.reliability", "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),

@@ -83,6 +83,18 @@ class ReliabilitySettings(Section):
         source="Planner assumption: none; spares are placed nodes the job does not use, swapped in for a "
         "failed node so that the job restarts without waiting for a repair.",
         ge=0, le=100000)
+    spares_stocked: int = setting(
+        0, title="Spares stocked (not placed): compute trays of rack-scale systems, else nodes", unit="",
+        source="Planner assumption: none; a spare in stock is the unit the vendor swaps (an NVL72 compute tray, "
+        "an 8-GPU node), put in the failed unit's place while that one is repaired; bought, not placed, so it "
+        "takes no fabric port, power or floor.",
+        ge=0, le=1000000)
+    swap_spare_min: float = setting(
+        60.0, title="Swap a stocked spare in (no hot spare idle)", unit="min",
+        source="Planner assumption: an hour to drain the failed node or rack-scale system, swap the compute tray "
+        "(or node) for one from stock and bring it back into service (power-on, NVLink domain and health "
+        "checks); the job waits for it on each GPU or host interruption.",
+        ge=0, le=100000)
     repair_days: float = setting(
         3.0, title="Repair time of a failed node", unit="days",
         source="Planner assumption: three days to diagnose, replace a GPU tray or part and return the node.",

@@ -167,6 +167,40 @@ def test_capex_is_the_bom_total():
     assert cost["capex_usd"] == pytest.approx(sum(line["total_usd"] for line in cost["bom"]))
 
 
+def test_spares_in_stock_are_a_line_of_the_bill_and_hot_ones_are_priced_apart():
+    # four HGX H100 at $315,000, one of them a hot spare, three more stocked: the stocked are a
+    # line of 3 x 315,000 = 945,000 in capex; the hot one stays in the placed nodes' line
+    base = evaluate(four_node_plan(), default_catalog()).sections["cost"]
+    plan = four_node_plan(reliability={"spare_nodes": 1, "spares_stocked": 3})
+    cost = evaluate(plan, default_catalog()).sections["cost"]
+    items = {line["item"]: line for line in cost["bom"]}
+    stocked = items["Spare nodes (stocked, not placed)"]
+    assert (stocked["quantity"], stocked["unit_usd"], stocked["total_usd"]) == (3, 315_000, 945_000)
+    assert next(v for k, v in items.items() if "HGX H100" in k)["quantity"] == 4
+    assert cost["capex_usd"] - base["capex_usd"] == pytest.approx(945_000)
+    assert cost["spares_usd"] == {"hot": 315_000, "stocked": 945_000}
+    # none stocked: no line
+    assert "Spare nodes (stocked, not placed)" not in lines_by_item(four_node_plan())
+
+
+def test_spare_trays_are_priced_as_the_systems_tray_or_its_share_of_the_system():
+    from planner.costs.spares import stocked_spares_line
+    from planner.hardware.catalog import Catalog
+    from planner.settings.reliability import ReliabilitySettings
+
+    rel = ReliabilitySettings(spares_stocked=3)
+    # GB300 NVL72: the catalog's GB300 compute tray (same rack type and GPU, 72 / 18 = 4 GPUs)
+    line = stocked_spares_line({"gb300-nvl72": 2}, default_catalog(), rel)
+    tray = default_catalog()["gb300-compute-tray"]
+    assert (line.item, line.part, line.quantity, line.unit_usd) == (
+        "Spare compute trays (stocked, not placed)", tray.model, 3, tray.price_usd)
+    # a catalog without that tray: the system's $3.7M over its 18 trays = $205,555.56 a tray
+    no_tray = Catalog([d for d in default_catalog() if d.id != "gb300-compute-tray"])
+    line = stocked_spares_line({"gb300-nvl72": 2}, no_tray, rel)
+    assert line.unit_usd == pytest.approx(3_700_000 / 18) and "over its 18 compute trays" in line.source
+    assert stocked_spares_line({"gb300-nvl72": 2}, default_catalog(), ReliabilitySettings()) is None
+
+
 def test_unknown_pdu_model_is_a_warning_not_a_crash():
     report = evaluate(four_node_plan(power={"pdu_device": "no-such-pdu"}), default_catalog())
     assert any(f.code == "cost.bom.incomplete" and "no-such-pdu" in f.message for f in report.findings)

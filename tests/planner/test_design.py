@@ -39,29 +39,33 @@ def test_1024_b200_in_40_kw_racks_on_ndr400(b200):
     # Hot spares (Llama 3 rates, section 3.3.4): 268 GPU interruptions / (16,384 x 54) GPU-days =
     # 0.3029 and 53 host interruptions / (2,048 x 54) node-days = 0.4792 per 1,000; 128 nodes x
     # (8 x 0.3029 + 0.4792) / 1,000 per day x 3 repair days = 1.11 nodes in repair at once -> 2
-    # spares, placed beyond the job's 128: 130 nodes, the job keeps its 1,024 GPUs.
-    assert (report.totals.gpus, report.totals.nodes) == (1040, 130)
+    # spares. The job's 128 nodes fill 4 scalable units of 32 (below): no free port, so both
+    # are stocked, not placed, and no fifth unit of fabric is opened for them.
+    assert (report.totals.gpus, report.totals.nodes) == (1024, 128)
     goodput = report.sections["goodput"]
-    assert (goodput["job_gpus"], goodput["spare_nodes"]) == (1024, 2)
+    assert (goodput["job_gpus"], goodput["spare_nodes"], goodput["spares_stocked"]) == (1024, 0, 2)
     assert goodput["node_failures_per_repair"] == pytest.approx(1.115, abs=0.001)
     note = next(f for f in result.findings if f.code == "design.spares")
-    assert note.severity == "info" and "2 more DGX B200" in note.message and "1,024 GPUs" in note.message
+    assert note.severity == "info" and "2 stocked" in note.message
+    # the two stocked spares are a line of the bill at the DGX B200's price
+    line = next(x for x in report.sections["cost"]["bom"] if x["item"] == "Spare nodes (stocked, not placed)")
+    assert (line["quantity"], line["unit_usd"]) == (2, CAT["dgx-b200"].price_usd)
+    assert report.sections["cost"]["spares_usd"] == {"hot": 0.0, "stocked": 2 * CAT["dgx-b200"].price_usd}
     # 40 kW cap on typical draw: 40 / 10 = 4 nodes a rack (4 x 10U = 40U of 42; 4 x 142.4 kg);
-    # 130 / 4 = 32 GPU racks at 40.0 kW and one of 2 nodes at 20.0 kW.
+    # 128 / 4 = 32 GPU racks at 40.0 kW.
     gpu_racks = [r for r in report.racks if r.nodes]
-    assert sorted((r.nodes, r.power_kw) for r in gpu_racks) == [(2, pytest.approx(20.0))] + [
-        (4, pytest.approx(40.0))] * 32
+    assert sorted((r.nodes, r.power_kw) for r in gpu_racks) == [(4, pytest.approx(40.0))] * 32
     # 40 kW is above the 25 kW air limit for an air-cooled system: rear doors on the GPU racks.
     assert all(plan.rack(r.id).rear_door_hx and plan.rack(r.id).cooling == "air" for r in gpu_racks)
-    # Fabric, rail-optimised: scalable units of 32 nodes (k/2 of 64 ports), 130 / 32 -> 5 units
-    # x 8 rails = 40 leaves of 32 uplinks, one to each of 32 spines (40 leaves <= 64 ports):
-    # 72 QM9700, 72 x 64 = 4,608 ports, every NIC on one.
+    # Fabric, rail-optimised: scalable units of 32 nodes (k/2 of 64 ports), 128 / 32 = 4 units
+    # x 8 rails = 32 leaves of 32 uplinks, two to each of 16 spines (16 x 2 = 32 uplinks, 32
+    # leaves x 2 = 64 spine ports): 48 QM9700, 48 x 64 = 3,072 ports, every NIC on one.
     net = report.network
-    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 40, 32)
-    assert Counter(p.device for p in plan.placements)["qm9700"] == 72
-    assert net.switch_ports_placed >= net.switch_ports_needed == 4608
-    # CDUs: each full rack puts 57.2 kW nameplate into the air, the door takes 50 kW to water;
-    # the half rack 28.6 kW, all taken: 32 x 50 + 28.6 = 1,628.6 kW / 250 = 6.5 -> 7, + 1 = 8.
+    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 32, 16)
+    assert Counter(p.device for p in plan.placements)["qm9700"] == 48
+    assert net.switch_ports_placed >= net.switch_ports_needed == 3072
+    # CDUs: each full rack puts 57.2 kW nameplate into the air, the door takes 50 kW to water:
+    # 32 x 50 = 1,600 kW / 250 = 6.4 -> 7, + 1 = 8.
     assert (report.totals.cdus, report.totals.cdus_placed) == (8, 8)
     # No errors; the one warning is the typical-basis layout's nameplate over the cap.
     assert not [f for f in report.findings if f.severity == "error"]
@@ -70,6 +74,35 @@ def test_1024_b200_in_40_kw_racks_on_ndr400(b200):
     w = plan.settings.workload
     assert w.tp * w.cp * w.pp * w.dp == 1024
     assert report.workload.fits is True
+
+
+def test_the_reference_architectures_127_dgx_h100_keep_its_fabric_with_their_spares():
+    # DGX SuperPOD H100 RA, 4 scalable units: 127 DGX H100. Spares: 127 x (8 x 0.3029 + 0.4792)
+    # / 1,000 per day x 3 repair days = 127 x 2.9024 / 1,000 x 3 = 1.106 nodes in repair -> 2.
+    # Fabric: QM9700, 64 ports, non-blocking leaves of 32 ports down and 32 up; rail-optimised,
+    # a scalable unit is 32 nodes x 8 rails, one leaf a rail. ceil(127 / 32) = 4 units = 32
+    # leaves and 4 x 32 = 128 node slots: one free (each of unit 4's rail leaves has 31 nodes on
+    # 32 down-ports, its 32 uplinks cabled as a full unit's). 32 leaves x 32 uplinks = 1,024 =
+    # 16 spines x 64 ports, two links from each leaf to each spine. A 129th node would open a
+    # fifth unit (8 more leaves, 40 x 32 uplinks over more spines). So one spare is placed on
+    # the free ports, the other stocked.
+    result = design(Intent(system="dgx-h100", nodes=127), CAT)
+    report = evaluate(result.plan, CAT)
+    net = report.network
+    assert (net.tiers, net.leaf_switches, net.spine_switches) == (2, 32, 16)
+    assert Counter(p.device for p in result.plan.placements)["qm9700"] == 48
+    assert report.totals.nodes == 128
+    goodput = report.sections["goodput"]
+    assert goodput["node_failures_per_repair"] == pytest.approx(1.106, abs=0.001)
+    assert (goodput["job_nodes"], goodput["job_gpus"]) == (127, 1016)
+    assert (goodput["spare_unit"], goodput["spare_nodes"], goodput["spares_stocked"]) == ("node", 1, 1)
+    assert "goodput.spares.short" not in {f.code for f in report.findings}
+    note = next(f for f in result.findings if f.code == "design.spares")
+    assert "1 more DGX H100 placed as hot spare" in note.message and "1 stocked" in note.message
+    price = CAT["dgx-h100"].price_usd
+    assert report.sections["cost"]["spares_usd"] == {"hot": price, "stocked": price}
+    line = next(x for x in report.sections["cost"]["bom"] if x["item"] == "Spare nodes (stocked, not placed)")
+    assert (line["quantity"], line["total_usd"]) == (1, price)
 
 
 def test_the_intent_may_set_the_hot_spares_itself():
@@ -172,19 +205,27 @@ def test_an_inference_target_sizes_the_gpus():
     assert not [f for f in report.findings if f.code == "workload.inference.capacity"]
 
 
-def test_a_rack_scale_systems_spares_are_whole_systems():
-    # The goodput model swaps an NVL72 whole (a failed tray takes its NVLink domain out) and
-    # counts host failures on each of its 18 compute trays: 40 x (72 x 0.3029 + 18 x 0.4792)
-    # / 1,000 per day x 3 repair days = 40 x 30.434 / 1,000 x 3 = 3.65 in repair at once ->
-    # 4 more NVL72 racks.
+def test_a_rack_scale_systems_spares_are_compute_trays_in_stock():
+    # A GPU or host interruption takes one compute tray out, the unit the vendor swaps; host
+    # failures count on each of an NVL72's 18 trays: 40 x (72 x 0.3029 + 18 x 0.4792) / 1,000
+    # per day x 3 repair days = 40 x 30.434 / 1,000 x 3 = 3.65 trays in repair at once -> 4
+    # spare trays stocked; no rack placed as a spare.
     result = design(Intent(system="gb200-nvl72", nodes=40), CAT)
-    assert sum(1 for p in result.plan.placements if p.device == "gb200-nvl72") == 44
-    assert result.plan.settings.reliability.spare_nodes == 4
+    assert sum(1 for p in result.plan.placements if p.device == "gb200-nvl72") == 40
+    rel = result.plan.settings.reliability
+    assert (rel.spare_nodes, rel.spares_stocked) == (0, 4)
     note = next(f for f in result.findings if f.code == "design.spares")
-    assert "3.7 of the job's 40 rack-scale systems" in note.message and "whole systems" in note.message
-    goodput = evaluate(result.plan, CAT).sections["goodput"]
+    assert "3.7 of the job's 720 compute trays" in note.message and "4 spare compute trays stocked" in note.message
+    report = evaluate(result.plan, CAT)
+    goodput = report.sections["goodput"]
     assert (goodput["job_gpus"], goodput["job_hosts"]) == (2880, 720)
     assert goodput["node_failures_per_repair"] == pytest.approx(3.652, abs=0.001)
+    assert (goodput["spare_unit"], goodput["spares_stocked"]) == ("compute tray", 4)
+    assert "goodput.spares.short" not in {f.code for f in report.findings}
+    # priced as the catalog's GB200 compute tray: 4 x its price
+    line = next(x for x in report.sections["cost"]["bom"] if x["item"] == "Spare compute trays (stocked, not placed)")
+    assert (line["quantity"], line["part"], line["total_usd"]) == (4, CAT["gb200-compute-tray"].model,
+                                                         4 * CAT["gb200-compute-tray"].price_usd)
 
 
 @pytest.mark.parametrize("system,tech,switch", [

@@ -20,27 +20,30 @@ def test_frontier_counts(frontier, catalog):
     t = report.totals
     # The job: 12,500 nodes x 8 GPUs = 100,000. Hot spares for the nodes in repair at once
     # (Llama 3 rates: 8 x 0.3029 + 0.4792 = 2.9024 interruptions per 1,000 node-days that take
-    # a node out; x 12,500 nodes x 3 repair days / 1,000 = 108.8): 109 more, 12,609 placed.
+    # a node out; x 12,500 nodes x 3 repair days / 1,000 = 108.8): 109 spares. The fabric the
+    # job needs (below: units of 144 nodes) has ceil(12,500 / 144) = 87 units, 12,528 slots:
+    # 28 spares placed on its free ports, 81 stocked; 12,528 placed.
     goodput = report.sections["goodput"]
-    assert (goodput["job_nodes"], goodput["job_gpus"], goodput["spare_nodes"]) == (12_500, 100_000, 109)
-    assert (t.nodes, t.gpus) == (12_609, 100_872)
-    # 12,609 direct-liquid-cooled nodes of 4U in 42U racks capped at 69 kW on the nameplate
-    # basis: 6 per rack (6 x 10.2 = 61.2 kW; 7 would be 71.4 kW; 24U of 42U) -> ceil(12,609 / 6)
-    # = 2,102 GPU racks
+    assert (goodput["job_nodes"], goodput["job_gpus"], goodput["spare_nodes"]) == (12_500, 100_000, 28)
+    assert goodput["spares_stocked"] == 81
+    assert (t.nodes, t.gpus) == (12_528, 100_224)
+    # 12,528 direct-liquid-cooled nodes of 4U in 42U racks capped at 69 kW on the nameplate
+    # basis: 6 per rack (6 x 10.2 = 61.2 kW; 7 would be 71.4 kW; 24U of 42U) -> 12,528 / 6
+    # = 2,088 GPU racks
     assert report.power_basis == "nameplate"
-    assert t.gpu_racks == 2_102
+    assert t.gpu_racks == 2_088
     counts = {}
     for p in plan.placements:
         counts[p.device] = counts.get(p.device, 0) + 1
     # Storage: the guide's 1.2 PB per 384 GPUs x 100,000 / 384 = 312.5 PB = 1,250 x 250 TB
     assert counts["pfs-appliance"] == 1_250
     assert report.sections["storage"]["capacity_tb"] == 312_500
-    # CDUs by capacity on the design heat to liquid, N+1: 12,609 x 10.2 kW x 0.8 = 102,889 kW
-    # / 250 kW = 411.6 -> 412, + 1 spare = 413
-    assert t.cdus == t.cdus_placed == 413
-    # Storage network: 12,609 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,218 ports,
-    # / 128 ports per SN5600 in 400GbE mode = 236.1 -> 237 switches
-    assert counts["sn5600-400"] == 237
+    # CDUs by capacity on the design heat to liquid, N+1: 12,528 x 10.2 kW x 0.8 = 102,228.5 kW
+    # / 250 kW = 408.9 -> 409, + 1 spare = 410
+    assert t.cdus == t.cdus_placed == 410
+    # Storage network: 12,528 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,056 ports,
+    # / 128 ports per SN5600 in 400GbE mode = 234.8 -> 235 switches
+    assert counts["sn5600-400"] == 235
 
 
 def test_frontier_fabric_is_three_tiers_of_q3400_split_to_400g(frontier):
@@ -48,21 +51,21 @@ def test_frontier_fabric_is_three_tiers_of_q3400_split_to_400g(frontier):
     net = report.sections["network"]
     # Q3400: 144 x 800G ports, each split to 2 x 400G for the nodes' 400G NICs: k = 288.
     # Non-blocking leaves take k/2 = 144 nodes (one rail each):
-    # The 12,609 nodes (the spares cabled too):
-    #   scalable units = ceil(12,609 / 144) = 88 (87 full, the last with 81 nodes)
-    #   leaves = 88 x 8 rails = 704 > k = 288, so two tiers cannot hold them: three tiers
-    #   pods of k/2 = 144 leaves: ceil(704 / 144) = 5 pods (<= k: it fits; 64-port
+    # The job's 12,500 nodes (the 28 hot spares on the free ports of the last unit):
+    #   scalable units = ceil(12,500 / 144) = 87 (86 full, the last with 116 nodes + 28 spares)
+    #   leaves = 87 x 8 rails = 696 > k = 288, so two tiers cannot hold them: three tiers
+    #   pods of k/2 = 144 leaves: ceil(696 / 144) = 5 pods (<= k: it fits; 64-port
     #   switches would need 98 pods of 32 leaves, more than 64)
     #   spines: pods 1-4 have 144 leaves x 144 uplinks / 144 ports down = 144 each -> 576;
-    #   pod 5 has 128 leaves, the most needing 144 up; spread evenly (ECMP) over S spines of
-    #   144 ports down, m = ceil(144 / S) links from each leaf and 128 x m <= 144 -> m = 1,
-    #   S = 144 (127 spines would take 1.1 links from each leaf); 4 x 144 + 144 = 720
-    #   core: (576 + 128) x 144 = 101,376 spine uplinks / 288 = 352
+    #   pod 5 has 120 leaves, each needing 144 up; spread evenly (ECMP) over S spines of
+    #   144 ports down, m = ceil(144 / S) links from each leaf and 120 x m <= 144 -> m = 1,
+    #   S = 144; 4 x 144 + 144 = 720
+    #   core: 696 x 144 = 100,224 spine uplinks / 288 = 348
     assert net["tiers"] == 3
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (704, 720, 352)
-    # 704 + 720 + 352 = 1,776 switches x 288 ports = 511,488, all placed
-    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 511_488
-    assert sum(1 for p in plan.placements if p.device == "q3400-400") == 1_776
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (696, 720, 348)
+    # 696 + 720 + 348 = 1,764 switches x 288 ports = 508,032, all placed
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 508_032
+    assert sum(1 for p in plan.placements if p.device == "q3400-400") == 1_764
 
 
 def test_frontier_has_no_error_findings(frontier):

@@ -100,6 +100,32 @@ def test_spares_leave_the_job_fewer_gpus_and_the_parallelism_check_sees_it():
     assert g["lost_per_interruption_min"] * 60 == pytest.approx(602.8 + g["checkpoint_interval_min"] * 30, abs=0.1)
 
 
+def test_a_stocked_spare_is_waited_for_as_long_as_its_swap():
+    # no hot spare idle, two spares in stock: the GPU and host failures (160 of 380 per 1,000
+    # days) wait the 60-min swap of a stocked spare: 3,600 x 160 / 380 = 1,515.79 s, where the
+    # 30-min wait for a node from the pool was 757.89 s; lost = 600 + 2.8 + 1,515.79 s
+    _, g, codes = evaluate(medium(spares_stocked=2, swap_spare_min=60.0, **ROUND_RATES))
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(2118.59 + g["checkpoint_interval_min"] * 30, abs=0.1)
+    assert (g["spare_unit"], g["spare_nodes"], g["spares_stocked"]) == ("node", 0, 2)
+    # 0.16 a day x 3 days = 0.48 nodes in repair: none needed, the two stocked cover it
+    assert g["spares_to_cover"] == 0 and "goodput.spares.short" not in codes
+    # a hot spare idle takes the wait off, stocked ones or not
+    _, g, _ = evaluate(medium(spare_nodes=1, spares_stocked=2, **ROUND_RATES))
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(602.8 + g["checkpoint_interval_min"] * 30, abs=0.1)
+
+
+def test_hot_and_stocked_spares_together_cover_the_nodes_in_repair():
+    # 120 job GPUs x 187.5 + 15 nodes x 2 per 1,000 days = 22.53 a day, x 3 days = 67.6 down:
+    # 68 spares needed; 1 hot + 60 stocked = 61 short, 1 hot + 67 stocked = 68 enough
+    rates = dict(ROUND_RATES, gpu_failures_per_1000_gpu_days=1000 * 24 / 128)
+    _, g, codes = evaluate(medium(spare_nodes=1, spares_stocked=60, **rates))
+    assert g["spares_to_cover"] == 68
+    short = codes["goodput.spares.short"]
+    assert "61 spare nodes are kept (60 in stock)" in short.message and "keep at least 68 spare nodes" in short.message
+    _, _, codes = evaluate(medium(spare_nodes=1, spares_stocked=67, **rates))
+    assert "goodput.spares.short" not in codes
+
+
 def test_a_fixed_interval_is_evaluated_as_set():
     plan = medium(**ROUND_RATES)
     plan.settings.storage = plan.settings.storage.model_copy(update={"checkpoint_interval_min": 120.0})

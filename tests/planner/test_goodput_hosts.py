@@ -1,5 +1,6 @@
 """Host and software interruptions are counted per host: an NVL72 rack is 18 compute trays,
-each a host with its own CPUs, NICs, BMC and OS; the rack is still the unit the job swaps."""
+each a host with its own CPUs, NICs, BMC and OS, and the unit the vendor swaps (spares are
+trays in stock, not racks)."""
 
 from __future__ import annotations
 
@@ -52,10 +53,11 @@ def test_100k_gb300_gpus_are_25002_hosts_and_their_interruptions_count_each(gb30
     # GPUs: 100,008 x 0.3029 / 1,000 = 30.292 a day
     assert by_part["gpu"] == pytest.approx(30.292, abs=1e-3)
     assert g["job_hosts"] == 1389 * TRAYS == 25_002
-    # Hot spares are whole racks (a failed tray takes its NVLink domain out): GPU and host
-    # interruptions x 3 repair days = (30.292 + 11.981) x 3 = 126.82 racks in repair -> 127
+    # Spares are compute trays (each GPU or host interruption takes one tray out): GPU and host
+    # interruptions x 3 repair days = (30.292 + 11.981) x 3 = 126.82 trays in repair -> 127
+    # trays stocked, no rack placed as a spare
     assert g["node_failures_per_repair"] == pytest.approx(126.82, abs=0.01)
-    assert g["spare_nodes"] == 127
+    assert (g["spare_unit"], g["spares_stocked"], g["spare_nodes"]) == ("compute tray", 127, 0)
 
 
 def test_check_and_the_workbook_show_the_hosts(gb300, tmp_path):
@@ -65,8 +67,8 @@ def test_check_and_the_workbook_show_the_hosts(gb300, tmp_path):
     path = tmp_path / "gb300.xlsx"
     write_workbook(load_plan(gb300), CAT, path)
     wb = openpyxl.load_workbook(path)
-    # placed: (1,389 + 127 spares) x 18 = 27,288 hosts; the job's 27,288 - 127 x 18 = 25,002
-    assert (named(wb, "gp_plan_hosts"), named(wb, "gp_hosts_per_node")) == (27_288, TRAYS)
+    # placed: 1,389 x 18 = 25,002 hosts, every one the job's (the spare trays are in stock)
+    assert (named(wb, "gp_plan_hosts"), named(wb, "gp_hosts_per_node")) == (25_002, TRAYS)
     assert named(wb, "gp_job_hosts") == "=gp_plan_hosts-spare_nodes*gp_hosts_per_node"
 
 

@@ -58,27 +58,34 @@ def test_campus_400k_is_buildable_with_real_switches():
     report = evaluate(plan, CAT)
     t = report.totals
     # The job: 5,556 GB300 NVL72 racks x 72 = 400,032 GPUs on 5,556 x 18 = 100,008 hosts
-    # (compute trays). Hot spares: an NVL72 is one node of the goodput model, taken out by a GPU
-    # or a host failure on any of its trays (72 x 0.3029 + 18 x 0.4792 = 30.434 interruptions
-    # per 1,000 system-days) x 5,556 x 3 repair days / 1,000 = 507.3 in repair at once -> 508
-    # whole systems more: 6,064 racks, 436,608 GPUs placed.
+    # (compute trays). Spares are compute trays, the unit the vendor swaps: a GPU or a host
+    # failure takes one tray out; (400,032 x 0.3029 + 100,008 x 0.4792) / 1,000 = 121.17 +
+    # 47.92 = 169.09 a day x 3 repair days = 507.3 trays in repair at once -> 508 trays stocked,
+    # no rack placed as a spare (where 508 whole racks would have held 36,576 GPUs).
     goodput = report.sections["goodput"]
-    assert (goodput["job_gpus"], goodput["job_hosts"], goodput["spare_nodes"]) == (400_032, 100_008, 508)
-    assert t.gpus == 436_608 and t.gpu_racks == 6_064
+    assert (goodput["job_gpus"], goodput["job_hosts"], goodput["spare_nodes"]) == (400_032, 100_008, 0)
+    assert (goodput["spare_unit"], goodput["spares_stocked"]) == ("compute tray", 508)
+    assert goodput["node_failures_per_repair"] == pytest.approx(507.3, abs=0.1)
+    assert t.gpus == 400_032 and t.gpu_racks == 5_556
+    # the 508 trays at the catalog's GB300 compute tray price ($195,000): $99,060,000, where
+    # 508 racks at $3.7M were $1,879.6M
+    cost = report.sections["cost"]
+    tray = CAT["gb300-compute-tray"]
+    assert cost["spares_usd"] == {"hot": 0.0, "stocked": 508 * tray.price_usd} and tray.price_usd == 195_000
     net = report.sections["network"]
-    # 436,608 ConnectX-8 800G endpoints on 144-port Q3400: two tiers hold 144^2 / 2 = 10,368,
-    # three hold 144^3 / 4 = 746,496. Rails = the 4 NICs of a tray: 109,152 trays / 72 per
-    # leaf = 1,516 units x 4 rails = 6,064 leaves; pods of 72 leaves: 85 (<= 144), the last
-    # of 16 leaves whose 72 uplinks spread over the fewest spines that hold them, 4 to each
-    # of 18 (16 x 4 = 64 of a spine's 72 ports down; 5 to each of 15 would need 80);
-    # spines: 84 pods x 72 + 18 = 6,066; core 6,064 x 72 uplinks / 144 = 3,032.
+    # 400,032 ConnectX-8 800G endpoints on 144-port Q3400: two tiers hold 144^2 / 2 = 10,368,
+    # three hold 144^3 / 4 = 746,496. Rails = the 4 NICs of a tray: 100,008 trays / 72 per
+    # leaf = 1,389 units (all full) x 4 rails = 5,556 leaves; pods of 72 leaves: 78 (<= 144),
+    # the last of 5,556 - 77 x 72 = 12 leaves whose 72 uplinks spread over the fewest spines
+    # that hold them, 6 to each of 12 (12 x 6 = 72 of a spine's 72 ports down);
+    # spines: 77 pods x 72 + 12 = 5,556; core 5,556 x 72 uplinks / 144 = 2,778.
     assert net["tiers"] == 3
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (6_064, 6_066, 3_032)
-    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 15_162 * 144
-    # typical IT load: 6,064 x 132 kW = 800.4 MW in the GPU racks alone, plus 15,162 Q3400 at
-    # 5.2 kW (78.8 MW): over 879 MW of IT, over a gigawatt at the facility with PUE 1.3
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (5_556, 5_556, 2_778)
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 13_890 * 144
+    # typical IT load: 5,556 x 132 kW = 733.4 MW in the GPU racks alone, plus 13,890 Q3400 at
+    # 5.2 kW (72.2 MW): over 805 MW of IT, over a gigawatt at the facility with PUE 1.3
     it_kw = t.typical_milliwatts / 1e6
-    assert it_kw > 800_448 + 78_842 and it_kw * 1.3 > 1_000_000
+    assert it_kw > 733_392 + 72_228 and it_kw * 1.3 > 1_000_000
     assert not [f.code for f in report.findings if f.severity == "error"]
 
 

@@ -32,6 +32,19 @@ def _expected(g):
             "gp_job_gpus": g["job_gpus"]}
 
 
+def _typed(path, name: str, value, folder):
+    """A copy of the workbook at ``path`` in ``folder`` with the Assumptions cell ``name`` set
+    to ``value``, as a user types it; the cell's value before."""
+    wb = openpyxl.load_workbook(path)
+    ((sheet, coord),) = list(wb.defined_names[name].destinations)
+    assert sheet == "Assumptions"
+    before = wb[sheet][coord.replace("$", "")].value
+    wb[sheet][coord.replace("$", "")].value = value
+    folder.mkdir()
+    wb.save(folder / path.name)
+    return folder / path.name, before
+
+
 def test_goodput_sheet_recalculated_equals_the_report_and_spares_are_live(soffice, tmp_path):
     plan = build_template("medium")
     report = evaluate(plan, CAT)
@@ -41,13 +54,8 @@ def test_goodput_sheet_recalculated_equals_the_report_and_spares_are_live(soffic
     assert error_cells(wb) == []
     assert _figures(wb) == _expected(report.sections["goodput"])
     # two spares typed into the workbook: the figures the planner gives with two spares
-    edited_wb = openpyxl.load_workbook(path)
-    ((sheet, coord),) = list(edited_wb.defined_names["spare_nodes"].destinations)
-    assert sheet == "Assumptions" and edited_wb[sheet][coord.replace("$", "")].value == 0
-    edited_wb[sheet][coord.replace("$", "")].value = 2
-    edited = tmp_path / "edited" / "medium.xlsx"
-    edited.parent.mkdir()
-    edited_wb.save(edited)
+    edited, before = _typed(path, "spare_nodes", 2, tmp_path / "edited")
+    assert before == 0
     plan.settings.reliability = plan.settings.reliability.model_copy(update={"spare_nodes": 2})
     plan.settings.workload = plan.settings.workload.model_copy(update={"pp": 2, "dp": 7})  # 112 GPUs
     spared = evaluate(plan, CAT).sections["goodput"]
@@ -76,3 +84,19 @@ def test_the_sheet_follows_the_plan_restart_path(soffice, tmp_path, path):
     assert named(wb, "gp_path_interval_s") == pytest.approx(g["checkpoint_interval_min"] * 60, abs=0.1)
     for p in ("cold", "warm", "replica"):
         assert named(wb, f"gp_ettr_{p}") == pytest.approx(g["recovery"]["ettr_by_path"][p], abs=1e-4), p
+
+
+def test_spares_typed_into_stock_make_the_workbook_wait_for_their_swap(soffice, tmp_path):
+    # medium with no hot spare: each GPU or host interruption waits 30 min for a node from the
+    # pool; with 3 spares typed into stock it waits their 60-min swap instead. The recalculated
+    # restart-and-wait and ETTR are the planner's for that plan.
+    plan = build_template("medium")
+    path = tmp_path / "medium.xlsx"
+    write_workbook(plan, CAT, path, evaluate(plan, CAT))
+    edited, _ = _typed(path, "spares_stocked", 3, tmp_path / "edited")
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"spares_stocked": 3})
+    stocked = evaluate(plan, CAT).sections["goodput"]
+    got = recalc(soffice, edited, tmp_path / "edited")
+    lost_s = stocked["lost_per_interruption_min"] * 60 - stocked["checkpoint_interval_min"] * 30
+    assert named(got, "gp_lost_s") == pytest.approx(lost_s, abs=0.1)
+    assert named(got, "gp_ettr") == pytest.approx(stocked["ettr"], abs=2e-4)

@@ -21,14 +21,15 @@ def test_the_b200_intent_previews_its_totals_and_designs_without_errors(qtbot):
     dialog.fabric.setCurrentIndex(dialog.fabric.findData("ib400"))
     dialog.model.setCurrentIndex(dialog.model.findData("llama3-70b"))
     dialog.refresh()  # the timer's work, now
-    # 1,024 / 8 = 128 DGX B200 for the job, and 2 hot spares for the 128 x 2.9e-3 x 3 days =
-    # 1.1 nodes expected in repair at once: 130 nodes, 1,040 GPUs; the preview says why.
+    # 1,024 / 8 = 128 DGX B200 for the job, and 2 spares for the 128 x 2.9e-3 x 3 days = 1.1
+    # nodes expected in repair at once, stocked: the 128 fill 4 units of 32 on 64-port
+    # switches, no port is free. 128 nodes, 1,024 GPUs placed; the preview says why.
     text = dialog.preview.text()
-    assert text.startswith("1,040 GPUs in 130 nodes (2 hot spares), ")
+    assert text.startswith("1,024 GPUs in 128 nodes (2 nodes stocked), ")
     assert "0 errors" in text and "tokens/s" in text
-    assert "2 more DGX B200 placed as hot spares, so the job keeps 128 (1,024 GPUs)" in text
+    assert "2 stocked (not placed): the fabric the job needs has no free port for them" in text
     plan = dialog.design.plan
-    assert sum(1 for p in plan.placements if p.device == "dgx-b200") == 130
+    assert sum(1 for p in plan.placements if p.device == "dgx-b200") == 128
 
 
 def test_a_template_fills_the_fields_and_a_changed_field_overrides_it(qtbot):
