@@ -272,8 +272,8 @@ class ChecksPanel(QListView):
             self._rows.reset(report)
         self.findings.set_findings(group_findings(self._rows.rows))
         counts = report.counts_by_severity()
-        self.title = (f"Checks ({counts['error']} error{'s' if counts['error'] != 1 else ''}, "
-                      f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']} info)")
+        self.title = (f"Checks ({counts['error']:,} error{'s' if counts['error'] != 1 else ''}, "
+                      f"{counts['warning']:,} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']:,} info)")
         self.titleChanged.emit(self.title)
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)

@@ -313,7 +313,9 @@ class Inspector(QWidget):
             return f"{p.label or p.id} in {plan.rack(p.rack).name}" if p is not None else where
 
         shown = [w for w in places if plan.rack(w) is not None or plan.placement(w) is not None]
-        self.heading.setText(f"{len(shown):,} places of {code}")
+        racks = sum(1 for w in shown if plan.rack(w) is not None)
+        noun = "racks" if racks == len(shown) else "devices" if not racks else "racks and devices"
+        self.heading.setText(f"{len(shown):,} {noun} with {code}")
         self._row("finding", "", _value(message), wide=True)
         listing = QListWidget()
         listing.setUniformItemSizes(True)
