@@ -26,7 +26,8 @@ class GoodputSection(Figures):
     spare_nodes: int = figure(0, title="Hot spare nodes")
     switches: int = figure(0, title="Switches placed")
     optical_links: int = figure(0, title="Optical links in the fabric",
-                               description="Two transceivers each")
+                               description="Fibre or active optical cable, as the network section counts them: "
+                               "copper runs (DAC, ACC) have no optics to fail")
     interruptions_per_day: float = figure(0.0, title="Interruptions", unit="per day")
     interruptions_by_part: dict[str, float] = figure(title="Interruptions per day by part", unit="per day",
                                                      factory=dict)
@@ -55,8 +56,8 @@ def _r(x: float | None, nd: int = 3) -> float | None:
 
 def plan_parts(ctx, spare_nodes: int) -> Parts:
     """The job's GPUs and nodes (the placed ones minus the spares), the switches placed and
-    the fabric's optical links (its cables: every fabric link of these designs is a fibre run
-    with an optic at each end)."""
+    the fabric's optical links (the network section's: its links on fibre or active optical
+    cable as the cable schedule routes them; a copper run has no optic to fail)."""
     nodes = summarise_nodes(ctx.counts, ctx.catalog)
     job_nodes = max(0, nodes.nodes - spare_nodes)
     job_gpus = max(0, nodes.gpus - spare_nodes * nodes.gpus_per_node)
@@ -66,7 +67,7 @@ def plan_parts(ctx, spare_nodes: int) -> Parts:
         if d is not None and d.switch is not None:
             switches += n
     network = ctx.sections.get("network")
-    links = network["cables"] if network is not None else 0
+    links = network["optical_links"] if network is not None else 0
     return Parts(gpus=job_gpus, nodes=job_nodes, switches=switches, optical_links=links)
 
 
