@@ -56,3 +56,17 @@ def test_a_row_of_many_racks_has_a_tooltip_that_says_how_to_see_them(window):
     index = checks.model().index(_row_starting(checks, "4 racks"))
     tip = index.data(Qt.ItemDataRole.ToolTipRole)
     assert "list all 4 in the inspector" in tip and "The first: Rack GPU-01 fits its 30 kW cap" in tip
+
+
+def test_fix_on_a_row_of_several_racks_mends_each_of_them(window):
+    doc, checks = window.doc, window.checks
+    for name in ("GPU-01", "GPU-02"):  # 28 kW typical each under a 20 kW cap: over by 8 kW, a split mends it
+        doc.apply(EditRack(rack_named(doc.plan, name).id, power_cap_kw=20))
+    row = checks.model().index(_row_starting(checks, "2 racks draw more than their power cap"))
+    checks.setCurrentIndex(row)
+    assert checks.fix_button.isEnabled() and "one by one" in checks.fix_button.toolTip()
+    racks = len(doc.plan.racks)
+    steps = doc.undo_stack.count()
+    checks.fix_button.click()
+    assert not [m for m in checks.messages("error") if "power cap" in m]
+    assert len(doc.plan.racks) == racks + 2 and doc.undo_stack.count() == steps + 2  # one split, one undo step, each
