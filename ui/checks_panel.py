@@ -1,5 +1,9 @@
 """Every finding of the report with a severity icon; clicking one selects its rack or device.
 
+Findings of one cause and one remedy are one row that says how many racks (or devices) they
+concern (``planner.report.finding_groups``): clicking it selects the first and lists them all
+in the inspector (``placesListed``), so the list stays a few dozen rows at any scale.
+
 The list is a ``QListView`` over ``FindingsModel``: the view draws only the rows on
 screen, each one line high (a long text ends in an ellipsis; its tooltip has it whole).
 After an edit the model removes the rows of the findings that went and inserts the new
@@ -22,7 +26,8 @@ from planner.findings import Finding
 from planner.plan.changes import ChangeSet
 from planner.remedies.commands import remedy_command
 from planner.remedies.fix import fix_bound, fix_each, fixable, mend, no_fix_reason
-from planner.report.finding_rows import Edit, FindingRows
+from planner.report.finding_groups import FindingGroup, group_findings, group_key
+from planner.report.finding_rows import FindingRows
 from planner.report.model import Report
 from ui import theme
 
@@ -83,23 +88,23 @@ def _rows_that_stay(old: list, new: list) -> tuple[list[bool], list[bool]] | Non
     return old_stays, new_stays
 
 
-def _runs(stays: list[bool]) -> list[tuple[int, int]]:
-    """(first, last) of each run of rows that do not stay, in order."""
-    runs: list[tuple[int, int]] = []
-    for i in (i for i, s in enumerate(stays) if not s):
-        if runs and runs[-1][1] == i - 1:
-            runs[-1] = (runs[-1][0], i)
-        else:
-            runs.append((i, i))
-    return runs
+def remedies(row: FindingGroup) -> list[Finding]:
+    """The members of a row that carry a remedy (errors and warnings)."""
+    return fixable(list(row.members))
+
+
+def fix_text(row: FindingGroup) -> str:
+    """What Fix does to a row: its remedy, or each member's."""
+    return row.remedy.label if row.remedy is not None else f"mend the {len(remedies(row)):,} one by one"
 
 
 class FindingsModel(QAbstractListModel):
-    """The report's findings in ``Report.findings`` order, or one row saying there are none."""
+    """The report's findings grouped (``FindingGroup``), in ``Report.findings`` order, or one
+    row saying there are none."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._rows: list[Finding | None] = [NO_FINDINGS]
+        self._rows: list[FindingGroup | None] = [NO_FINDINGS]
         self._icons = {s: severity_icon(s) for s in ("error", "warning", "info")}
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt API)
@@ -116,9 +121,12 @@ class FindingsModel(QAbstractListModel):
         if role == DECORATION:
             return self._icons[f.severity]
         if role == TOOLTIP:
-            return (f"{f.message}\n\n{f.severity}: {f.code}" + (f"\nClick to select {f.where}" if f.where else "")
-                    + (f"\nFix (right-click): {f.remedy.label}" if fixable([f])
-                       else f"\n{no_fix_reason(f)}" if f.severity != "info" else "")
+            where = (f"\nClick to select the first and list all {f.count:,} in the inspector"
+                     f"\n\nThe first: {f.members[0].message}" if f.count > 1
+                     else f"\nClick to select {f.where}" if f.where else "")
+            return (f"{f.message}\n\n{f.severity}: {f.code}" + where
+                    + (f"\nFix (right-click): {fix_text(f)}" if remedies(f)
+                       else f"\n{no_fix_reason(f.members[0])}" if f.severity != "info" else "")
                     + "\nRight-click: what this check means (Help > Guide)")
         if role == CODE_ROLE:
             return f.code
@@ -131,7 +139,7 @@ class FindingsModel(QAbstractListModel):
             return Qt.ItemFlag.NoItemFlags
         return super().flags(index)
 
-    def set_findings(self, findings: list[Finding]) -> None:
+    def set_findings(self, findings: list[FindingGroup]) -> None:
         """Show ``findings``: the rows of the findings that went are removed and the new ones
         inserted; only when the findings that stay changed order is the model reset."""
         new = list(findings) or [NO_FINDINGS]
@@ -142,33 +150,32 @@ class FindingsModel(QAbstractListModel):
             self.endResetModel()
             return
         old_stays, new_stays = stays
-        root = QModelIndex()
-        for first, last in reversed(_runs(old_stays)):  # from the end: earlier row numbers stay valid
-            self.beginRemoveRows(root, first, last)
-            del self._rows[first:last + 1]
-            self.endRemoveRows()
-        for first, last in _runs(new_stays):  # the rows left are the staying ones, in order
-            self.beginInsertRows(root, first, last)
-            self._rows[first:first] = new[first:last + 1]
-            self.endInsertRows()
-        self._rows = new  # equal rows, and a finding made again is now the report's own
-
-    def apply_edits(self, edits: list[Edit]) -> None:
-        """Apply ``FindingRows`` edits, in order: at ``row``, remove ``removed`` rows, insert ``inserted``."""
-        root = QModelIndex()
-        for row, removed, inserted in edits:
-            if removed:
-                self.beginRemoveRows(root, row, row + removed - 1)
-                del self._rows[row:row + removed]
-                self.endRemoveRows()
-            if inserted:
-                self.beginInsertRows(root, row, row + len(inserted) - 1)
-                self._rows[row:row] = inserted
+        # one pass from the top: at each place the new rows are inserted before the old ones
+        # there are removed, as a drop's edit replaces a row (removing the rows above a list
+        # scrolled down first would move its place)
+        root, rows = QModelIndex(), self._rows
+        i = j = row = 0  # the next row of the old list, of the new, and of the model
+        while i < len(old_stays) or j < len(new_stays):
+            if i < len(old_stays) and j < len(new_stays) and old_stays[i] and new_stays[j]:
+                i, j, row = i + 1, j + 1, row + 1
+                continue
+            k = j
+            while k < len(new_stays) and not new_stays[k]:
+                k += 1
+            if k > j:
+                self.beginInsertRows(root, row, row + k - j - 1)
+                rows[row:row] = new[j:k]
                 self.endInsertRows()
-        if not self._rows:  # nothing left: the list says so in a row of its own
-            self.beginInsertRows(root, 0, 0)
-            self._rows.append(NO_FINDINGS)
-            self.endInsertRows()
+                row, j = row + k - j, k
+            k = i
+            while k < len(old_stays) and not old_stays[k]:
+                k += 1
+            if k > i:
+                self.beginRemoveRows(root, row, row + k - i - 1)
+                del rows[row:row + k - i]
+                self.endRemoveRows()
+                i = k
+        self._rows = new  # equal rows, and a finding made again is now the report's own
 
 
 class _OneLineRows(QStyledItemDelegate):
@@ -182,7 +189,9 @@ class ChecksPanel(QListView):
     titleChanged = Signal(str)
     """e.g. 'Checks (1 error, 2 warnings, 1 info)', for the dock title."""
     findingActivated = Signal(object)
-    """The ``where`` (rack or device id) of a clicked finding."""
+    """The ``where`` (rack or device id) of a clicked finding (of a group: its first member's)."""
+    placesListed = Signal(object)
+    """A clicked row of several findings (a ``FindingGroup``): list its places."""
     helpRequested = Signal(str)
     """A finding's code: the user asked what it means (its section of the guide)."""
 
@@ -206,7 +215,7 @@ class ChecksPanel(QListView):
         self.clicked.connect(self._activated)
         self.activated.connect(self._activated)
         self.title = "Checks"
-        self._rows = FindingRows()  # the rows as segments, to follow a drop by its change set
+        self._rows = FindingRows()  # the report's findings as segments, to follow a drop by its change set
         self._build_fix_bar()
 
     def _build_fix_bar(self) -> None:
@@ -232,12 +241,12 @@ class ChecksPanel(QListView):
 
     def _update_fix_bar(self) -> None:
         finding = self.currentIndex().data(FINDING_ROLE)
-        self.fix_button.setEnabled(finding is not None and bool(fixable([finding])))
+        self.fix_button.setEnabled(finding is not None and bool(remedies(finding)))
         count = self._fixable_count()
         self.fix_all_button.setEnabled(count > 0)
         self.fix_all_button.setText(f"Fix all ({count})" if count else "Fix all")
-        self.fix_button.setToolTip(f"Fix: {finding.remedy.label}" if self.fix_button.isEnabled()
-                                   else no_fix_reason(finding) if finding is not None
+        self.fix_button.setToolTip(f"Fix: {fix_text(finding)}" if self.fix_button.isEnabled()
+                                   else no_fix_reason(finding.members[0]) if finding is not None
                                    else "Select a finding to fix it")
 
     def _fixable_count(self) -> int:
@@ -256,14 +265,15 @@ class ChecksPanel(QListView):
         self._update_fix_bar()
 
     def show_report(self, report: Report, changes: ChangeSet | None = None) -> None:
-        edits = self._rows.update(report, changes)
-        if edits is None:
-            self.findings.set_findings(self._rows.reset(report))
-        else:
-            self.findings.apply_edits(edits)
+        # the findings follow a drop by its change set; their groups are made again (5,036
+        # findings of a 100,000-GPU design group in a few milliseconds), and the rows that
+        # read the same stay
+        if self._rows.update(report, changes) is None:
+            self._rows.reset(report)
+        self.findings.set_findings(group_findings(self._rows.rows))
         counts = report.counts_by_severity()
-        self.title = (f"Checks ({counts['error']} error{'s' if counts['error'] != 1 else ''}, "
-                      f"{counts['warning']} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']} info)")
+        self.title = (f"Checks ({counts['error']:,} error{'s' if counts['error'] != 1 else ''}, "
+                      f"{counts['warning']:,} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']:,} info)")
         self.titleChanged.emit(self.title)
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)
@@ -277,24 +287,34 @@ class ChecksPanel(QListView):
         if finding is None:
             return None
         menu = QMenu(self)
-        if self.doc is not None and fixable([finding]):
-            menu.addAction(f"Fix: {finding.remedy.label}", lambda: self.fix(finding))
+        if self.doc is not None and remedies(finding):
+            menu.addAction(f"Fix: {fix_text(finding)}", lambda: self.fix(finding))
         elif finding.severity != "info":
-            menu.addAction(no_fix_reason(finding)).setEnabled(False)
+            menu.addAction(no_fix_reason(finding.members[0])).setEnabled(False)
         count = self._fixable_count()
         if count:
             menu.addAction(f"Fix all ({count} with a remedy)", self.fix_all)
         menu.addAction(f"What {finding.code} means", lambda: self.helpRequested.emit(finding.code))
         return menu
 
-    def fix(self, finding: Finding) -> bool:
-        """Apply the finding's remedy: one undo step, named after what it did; taken back
-        (and said) when the finding is still there after it."""
-        command = remedy_command(finding.remedy)
-        outcome = mend(finding, command, lambda: self.doc.report.findings, self.doc.apply, self.doc.undo_stack.undo)
-        if isinstance(outcome, str):
-            self.doc.error.emit(f"{command.label}: not applied, {outcome}")
-        return outcome is True
+    def fix(self, row: FindingGroup) -> bool:
+        """Apply the row's remedy: one undo step, named after what it did; taken back (and
+        said) when its finding is still there after it. A row of several findings mends each,
+        re-evaluating after each, one undo step each."""
+        doc = self.doc
+        if row.count == 1:
+            finding = row.members[0]
+            command = remedy_command(finding.remedy)
+            outcome = mend(finding, command, lambda: doc.report.findings, doc.apply, doc.undo_stack.undo)
+            if isinstance(outcome, str):
+                doc.error.emit(f"{command.label}: not applied, {outcome}")
+            return outcome is True
+        key = group_key(row.members[0])
+        result = fix_each(lambda: [f for f in doc.report.findings if group_key(f) == key], doc.apply,
+                          doc.undo_stack.undo, limit=fix_bound(doc.plan))
+        for command, reason in result.refused:
+            doc.error.emit(f"{command.label}: not applied, {reason}")
+        return bool(result.applied)
 
     def fix_all(self) -> int:
         """Apply every remedy, re-evaluating after each: one undo step per fix; how many."""
@@ -310,6 +330,9 @@ class ChecksPanel(QListView):
     def _activated(self, index: QModelIndex) -> None:
         if index.flags() & Qt.ItemFlag.ItemIsEnabled:
             self.findingActivated.emit(index.data(WHERE_ROLE))
+            row = index.data(FINDING_ROLE)
+            if row.count > 1:
+                self.placesListed.emit(row)
 
     def messages(self, severity: str | None = None) -> list[str]:
         """The shown findings' texts, of one severity or all."""

@@ -1,4 +1,8 @@
-"""The inspector: properties of the selection (a device, a rack, or the plan), editable through commands.
+"""The inspector: properties of the selection (a device, a rack, or the plan), editable through
+commands; or the racks and devices of a finding that concerns many (a row of the checks list).
+
+Why it is long: each subject's rows (device, rack, plan, a finding's places) are one form that
+updates in place; splitting it would split the one rule for when rows are rebuilt.
 
 Its rows are built when the selection changes and updated in place after an edit, so an
 editor keeps its focus and a spin box keeps stepping."""
@@ -8,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QComboBox, QLabel, QLineEdit, QListWidget, QListWidgetItem, QPushButton, QSpinBox,
+                               QVBoxLayout, QWidget)
 
 from planner.design.replace import ReplaceDevices, compatible_types
 from planner.goodput.section import recovery_rows
@@ -65,6 +70,7 @@ class Inspector(QWidget):
         self.doc = doc
         self.devices: list[str] = []
         self.rack: str | None = None
+        self.listed: tuple[str, str, tuple[str, ...]] | None = None  # (code, text, places) of a finding listed
         self.heading = QLabel()
         self.heading.setObjectName("InspectorHeading")
         font = self.heading.font()
@@ -90,6 +96,18 @@ class Inspector(QWidget):
 
     def show_selection(self, devices: list[str], rack: str | None) -> None:
         self.devices, self.rack = devices, rack
+        # a place of the list selected keeps the list (and so does no selection: selecting one
+        # clears the selection first); another selection shows itself
+        if self.listed is not None and (devices or rack is not None):
+            places = self.listed[2]
+            if not (set(devices) <= set(places) if devices else rack in places):
+                self.listed = None
+        self.refresh()
+
+    def show_places(self, row) -> None:
+        """List the places of a finding that concerns many (a ``FindingGroup``; None: no
+        longer); a click on one selects it."""
+        self.listed = (row.code, row.message, row.places) if row is not None else None
         self.refresh()
 
     def rebuild(self) -> None:
@@ -117,6 +135,8 @@ class Inspector(QWidget):
     def _subject(self) -> tuple:
         """What the inspector shows: the rows are built once per subject and updated in place."""
         plan = self.doc.plan
+        if self.listed is not None:
+            return ("places", self.listed)
         if len(self.devices) == 1:
             return ("device", self.devices[0], plan.placement(self.devices[0]).device)
         if self.devices:
@@ -147,6 +167,8 @@ class Inspector(QWidget):
             self.heading.setText(f"{len(self.devices)} devices selected")
         elif subject[0] == "rack":
             self._show_rack(subject[1])
+        elif subject[0] == "places":
+            self._show_places(*subject[1])
         else:
             self._show_plan()
 
@@ -281,6 +303,31 @@ class Inspector(QWidget):
         edit = QPushButton("Edit rack…")
         edit.clicked.connect(lambda: self.editRackRequested.emit(rid))
         self._row("edit", "", edit)
+
+    def _show_places(self, code: str, message: str, places: tuple[str, ...]) -> None:
+        plan = self.doc.plan
+
+        def name(where: str) -> str:
+            rack = plan.rack(where)
+            if rack is not None:
+                return rack.name
+            p = plan.placement(where)
+            return f"{p.label or p.id} in {plan.rack(p.rack).name}" if p is not None else where
+
+        shown = [w for w in places if plan.rack(w) is not None or plan.placement(w) is not None]
+        racks = sum(1 for w in shown if plan.rack(w) is not None)
+        noun = "racks" if racks == len(shown) else "devices" if not racks else "racks and devices"
+        self.heading.setText(f"{len(shown):,} {noun} with {code}")
+        self._row("finding", "", _value(message), wide=True)
+        listing = QListWidget()
+        listing.setUniformItemSizes(True)
+        for where in shown:
+            item = QListWidgetItem(name(where))
+            item.setData(Qt.ItemDataRole.UserRole, where)
+            listing.addItem(item)
+        listing.setMinimumHeight(240)
+        listing.itemClicked.connect(lambda item: self.selectRequested.emit(item.data(Qt.ItemDataRole.UserRole)))
+        self._row("places", "", listing, wide=True)
 
     def _show_plan(self) -> None:
         doc = self.doc

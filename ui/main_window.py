@@ -117,7 +117,8 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.inspector.editRackRequested.connect(self.edit_rack)
         self.inspector.selectRequested.connect(self.view.select)
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
-        self.checks.findingActivated.connect(self.view.select)
+        self.checks.findingActivated.connect(self._select_finding)
+        self.checks.placesListed.connect(self._list_places)
         self.checks.helpRequested.connect(self.show_guide)
         self.charts.rackClicked.connect(self.view.select)
         self.chart_page.rackClicked.connect(lambda rid: (self.view.select(rid), self.show_racks_page()))
@@ -392,6 +393,18 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
     def _selection_changed(self) -> None:
         self.inspector.show_selection(self.view.selected_devices(), self.view.selected_rack())
         self._update_rack_actions()
+
+    def _select_finding(self, where: str | None) -> None:
+        """A finding's row clicked: its place selected, and shown in the inspector (a row of
+        many lists them there next: ``_list_places``)."""
+        self.inspector.show_places(None)
+        self.view.select(where)
+
+    def _list_places(self, row) -> None:
+        """A row of the checks list that concerns many racks: listed in the inspector, shown."""
+        self.inspector.show_places(row)
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
 
     def _update_rack_actions(self) -> None:
         has_rack = self.view.selected_rack() is not None

@@ -66,13 +66,35 @@ def render_text(report: Report, catalog=None) -> str:
                 continue
             label, text = describe(name, meta.name, value, catalog)
             lines.append(f"  {label:<50} {text}")
-    findings = report.findings
     lines += ["", findings_count(report)]
-    for f in findings:
-        lines.append(f"  {SEVERITY_MARK[f.severity]} {f.code:<30} {f.message}")
-        if f.severity != "info":  # errors and warnings say what would mend them, or that nothing will
-            lines.append(f"    {'Fix: ' + f.remedy.label if f.remedy is not None else no_fix_reason(f)}")
+    for g in report.finding_groups:  # findings of one cause and one remedy: one line that counts them
+        lines.append(f"  {SEVERITY_MARK[g.severity]} {g.code:<30} {g.message}")
+        if g.count > 1:
+            lines.append(f"    {places_line(report, g.places)}")
+        if g.severity != "info":  # errors and warnings say what would mend them, or that nothing will
+            lines.append(f"    {fix_line(g)}")
     return "\n".join(lines)
+
+
+PLACES_NAMED = 6  # the places a grouped finding names; check --json lists them all
+
+
+def places_line(report: Report, places: tuple[str, ...]) -> str:
+    """Where a grouped finding is: the first few racks (or devices) by name, and how many more."""
+    names = [r.name if (r := report.rack(p)) is not None else p for p in places[:PLACES_NAMED]]
+    more = len(places) - len(names)
+    return "Where: " + ", ".join(names) + (f" and {more:,} more (check --json lists them under finding_groups)"
+                                            if more else "")
+
+
+def fix_line(g) -> str:
+    """The remedy of a finding (or a group of one); how many of a group's members carry one."""
+    if g.remedy is not None:
+        return "Fix: " + g.remedy.label
+    mended = sum(1 for f in g.members if f.remedy is not None)
+    if mended:
+        return f"Fix: each of the {g.count:,} has its own remedy ({mended:,} of them; cluster-planner fix applies them)"
+    return no_fix_reason(g.members[0])
 
 
 RACK_LINES = 100  # racks listed one a line; past that, runs of alike racks one a line

@@ -41,6 +41,7 @@ class BomLine:
     # of parts (``parts_bill``); None for what is not a catalog part (enclosures, facility)
     part_kind: str | None = None
     part_id: str | None = None
+    tier: str | None = None  # the fabric tier a line of the per-tier estimate buys for ("node-leaf")
 
     @property
     def total_usd(self) -> float:

@@ -16,6 +16,10 @@ counts, priced by part as above (multimode SR within pods, single-mode DR to the
 
 Whatever the catalog has no part for is priced at the cost settings 'Cable without a
 catalog price' and 'Transceiver without a catalog price', and the line says so.
+
+Why it is long: the two ways of buying the cabling (run by run, per tier) share the choice of
+each catalog part and the counting of modules per cage; kept together, the count the network
+section, the bill, the workbook and the vendor pack show is one rule.
 """
 
 from __future__ import annotations
@@ -101,10 +105,12 @@ def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: f
 
 def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = None) -> dict[tuple, tuple]:
     """The optics of each device, from the cable schedule: (network, site, speed, medium, optic
-    class) -> (catalog transceiver or None, modules). The fibre links of one speed, medium and
-    optic class (SR; DR, FR, LR by the run's length: ``planner.network.media.optic_class``, so
-    both ends of a link take the same kind of optic) at a device fill its cages
-    (``end_cages``), so a twin-port cage takes one module for two links; the module reaches the
+    class, tier) -> (catalog transceiver or None, modules). The fibre links of one tier, speed,
+    medium and optic class (SR; DR, FR, LR by the run's length:
+    ``planner.network.media.optic_class``, so both ends of a link take the same kind of optic)
+    at a device fill its cages (``end_cages``), so a twin-port cage takes one module for two
+    links; a cage holds links of one tier, as a switch's down-ports and up-ports are numbered
+    apart (``planner.network.cables``); the module reaches the
     longest of those runs (``module_part``). A site is the schedule's device
     site (``CableSchedule.site_rack`` / ``site_u`` / ``site_device``). ``parts`` caches the part
     chosen for each kind of end."""
@@ -113,11 +119,11 @@ def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = 
     for (k, site), n in schedule.optical_ends().items():
         kind = schedule.kinds[k]
         group = ends.setdefault((kind.network, site, kind.gbps, kind.medium.name,
-                                 optic_class(kind.medium.name, kind.medium.stock_m)), [0, 0.0])
+                                 optic_class(kind.medium.name, kind.medium.stock_m), kind.tier), [0, 0.0])
         group[0] += n
         group[1] = max(group[1], kind.medium.stock_m)
     out: dict[tuple, tuple] = {}
-    for (network, site, gbps, medium, optic), (n, reach) in ends.items():
+    for (network, site, gbps, medium, optic, tier), (n, reach) in ends.items():
         device_type = schedule.site_device_type[site]
         key = ("module", network, device_type, gbps, medium, reach)
         chosen = parts.get(key)
@@ -125,14 +131,40 @@ def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = 
             per, form = end_cages(catalog.get(device_type), network, catalog, gbps)
             chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
         module, serves = chosen
-        out[(network, site, gbps, medium, optic)] = (module, n if module is None else -(-n // serves))
+        out[(network, site, gbps, medium, optic, tier)] = (module, n if module is None else -(-n // serves))
     return out
 
 
-def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -> list[BomLine]:
+def fabric_modules_per_tier(schedule: CableSchedule, optics: dict) -> dict[str, int]:
+    """The compute fabric's modules by tier as ``schedule_lines`` buys them from ``optics``
+    (``end_modules``'s): those at the ends of its fibre runs, and two for each link whose
+    switch is not placed (assumed optical)."""
+    out: Counter = Counter()
+    for (network, *_, tier), (_module, n) in optics.items():
+        if network == "compute":
+            out[tier] += n
+    for tier, n in schedule.unrouted.items():
+        if TIER_NETWORK.get(tier) == "compute":
+            out[tier] += 2 * n
+    return dict(out)
+
+
+def modules_by_speed(optics: dict) -> dict[str, int]:
+    """Modules of every network by speed and optic class ("400G transceiver (SR)"), as
+    ``schedule_lines`` buys them from ``optics`` (``end_modules``'s): a twin-port module is one."""
+    out: Counter = Counter()
+    for (_network, _site, gbps, _medium, optic, _tier), (_module, n) in optics.items():
+        out[f"{gbps:g}G transceiver ({'LX' if gbps <= 1 else optic})"] += n
+    return dict(sorted(out.items()))
+
+
+def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
+                   optics: dict | None = None, parts: dict | None = None) -> list[BomLine]:
     """Cables by network, medium, speed and stock length, optics by network and module,
-    from the cable schedule; runs to switches that are not placed at the fallback prices."""
-    parts: dict = {}  # the catalog part chosen for each kind of run and end
+    from the cable schedule; runs to switches that are not placed at the fallback prices.
+    ``optics``: ``end_modules``'s, when the caller has them (``parts`` the parts it chose)."""
+    parts = {} if parts is None else parts  # the catalog part chosen for each kind of run and end
+    optics = end_modules(schedule, catalog, parts) if optics is None else optics
     cables: Counter = Counter()
     for kind, n in schedule.kind_counts():
         cables[(kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m)] += n
@@ -154,7 +186,7 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
                                  f"Cable schedule: {n:,} runs of this medium and length{routes}. "))
     modules: Counter = Counter()
     missing: Counter = Counter()
-    for (network, _site, gbps, medium, _optic), (module, n) in end_modules(schedule, catalog, parts).items():
+    for (network, _site, gbps, medium, _optic, _tier), (module, n) in optics.items():
         if module is None:
             missing[(network, f"{gbps:g}G {'multimode' if medium == 'MMF' else 'single-mode'}")] += n
         else:
@@ -174,7 +206,7 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings) -
         lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {title} (switch not placed)", n,
                                  None, s, f"{n:,} links whose switch is not placed: length and medium unknown. "))
         lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {title} (switch not placed)",
-                                 2 * n, None, s, "Assumed optical, a module at each end. "))
+                                 2 * n, None, s, "Assumed optical, a module at each end. ", tier))
     return lines
 
 
@@ -209,11 +241,11 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
             bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
         return bought
 
-    def optic_lines(title: str, bought: Counter, why: str) -> None:
+    def optic_lines(tier: str, bought: Counter, why: str) -> None:
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)
             what = m.model if m else f"{module_id} (no catalog module)"
-            lines.append(_optic_line("compute", f"Transceiver, {title}: {what}", n, m, s, why))
+            lines.append(_optic_line("compute", f"Transceiver, {TIER_TITLES[tier]}: {what}", n, m, s, why, tier))
 
     for tier, links in size.cables_by_tier().items():
         if links <= 0:
@@ -234,7 +266,7 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
                                          f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): {n:,} "
                                          f"runs of this medium and length ({named}). "))
                 modules(n, switch_ends, medium, stock, bought)  # each length's modules counted whole
-            optic_lines(title, bought, f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): a module at "
+            optic_lines(tier, bought, f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): a module at "
                                        "each end of each run, reaching its length. ")
             continue
         dac = tier == "node-leaf" and s.node_leaf_dac
@@ -246,7 +278,7 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         medium, reach = TIER_MEDIUM[tier]
         ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
             if tier == "node-leaf" else switch_ends
-        optic_lines(title, modules(links, ends, medium, reach, Counter()), note)
+        optic_lines(tier, modules(links, ends, medium, reach, Counter()), note)
     return lines
 
 
@@ -269,16 +301,16 @@ def _cable_line(network: str, item: str, n: int, c: Component | None, s: CostSet
 
 
 def _optic_line(network: str, item: str, n: int, m: Component | None, s: CostSettings,
-                why: str) -> BomLine:
+                why: str, tier: str | None = None) -> BomLine:
     counts = "transceiver" if network == "compute" else None
     if m is None:
         return BomLine(CABLING, item, "transceiver (no catalog part)", n, s.transceiver_usd,
                        why + "Price: cost assumption 'Transceiver without a catalog price'", "transceiver_usd",
-                       counts_as=counts, part_kind="transceiver")
+                       counts_as=counts, part_kind="transceiver", tier=tier)
     return BomLine(CABLING, item, m.title, n, m.price_usd,
                    why + f"Price: catalog '{m.id}' ({m.form_factor}, {m.gbps * m.ports:g}G, "
                    f"{m.reach_m:g} m): {m.price_source or m.source}", counts_as=counts, part_kind="transceiver",
-                   part_id=m.id)
+                   part_id=m.id, tier=tier)
 
 
 def _replace_part(line: BomLine, part: str) -> BomLine:

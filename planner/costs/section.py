@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
-from planner.costs.bom import BomLine, bom_total_usd, build_bom, device_lines, parts_bill
+from planner.costs.bom import BomLine, bom_counts, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
 from planner.costs.model import CostResult, evaluate_costs
-from planner.costs.parts import schedule_lines, tier_lines
-from planner.network.cables import build_schedule
+from planner.costs.parts import TIER_NETWORK, end_modules, fabric_modules_per_tier, schedule_lines, tier_lines
+from planner.network.cables import CableSchedule, build_schedule
+from planner.network.media import COPPER
 from planner.network.routes import reach_findings
 from planner.costs.prices import apply_price_overrides
 from planner.costs.spares import spares_usd, stocked_spares_line
@@ -127,16 +129,13 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
             size = plan_fabric(ctx.counts, ctx.catalog, plan.settings.fabric)
         except FabricSizingError:
             size = None  # no cables can be counted
-    schedule = routed_schedule(ctx, size)
-    core = None if schedule is not None else campus_core_runs(ctx, size)
-    cabling = (schedule_lines(schedule, ctx.catalog, s) if schedule is not None else
-               tier_lines(size, ctx.catalog, ctx.counts, plan.settings.fabric.switch_device, s, core,
-                          ctx.memo.get("cabling parts", (), dict)))  # kept until the catalog changes
+    wired = plan_cabling(ctx, size)
+    schedule, core = wired.schedule, wired.core
     lines, problems = build_bom(
         devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
-        racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power, cabling=cabling,
+        racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
-        it_kw=totals.it_power_kw)
+        it_kw=totals.it_power_kw, cabling=list(wired.lines))
     stocked = stocked_spares_line(ctx.counts, ctx.catalog, plan.settings.reliability)
     lines = apply_price_overrides(lines + ([stocked] if stocked is not None else []), plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
@@ -151,6 +150,69 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                              cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog),
                              spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability))
     return section, findings
+
+
+@dataclass(frozen=True, slots=True)
+class Cabling:
+    """The plan's cables and optics as the bill of materials buys them (``lines``), and what
+    the network section shows of them: the fabric's modules by tier (the sum is the bill's
+    "Transceivers" count) and its links on fibre and on copper. From the routed cable schedule
+    (``schedule``) when the plan has at most ``MAX_ROUTED_LINKS`` links, else the per-tier
+    estimate (``estimated``; ``core``: a campus's core runs over its halls)."""
+
+    lines: tuple[BomLine, ...]
+    schedule: CableSchedule | None
+    core: CoreRuns | None
+    modules_per_tier: dict[str, int] = field(default_factory=dict)
+    optical_links: int = 0
+    copper_links: int = 0
+
+    @property
+    def estimated(self) -> bool:
+        return self.schedule is None
+
+    @property
+    def modules(self) -> int:
+        return bom_counts(self.lines)["transceiver"]
+
+
+def plan_cabling(ctx, size) -> Cabling:
+    """The plan's ``Cabling``, kept in the evaluator's memo while what it reads stays (a price
+    edit re-prices it; the layout only when the schedule is routed). The network section and
+    the cost section read the same one, so the count they show is one."""
+    return ctx.memo.get("cabling", CABLING_READS, _cabling, ctx, size)
+
+
+CABLING_READS = ("counts", "hall fabric", "settings.costs", "settings.fabric", "settings.floor")
+
+
+def _cabling(ctx, size) -> Cabling:
+    plan, catalog, s = ctx.plan, ctx.catalog, ctx.plan.settings.costs
+    schedule = routed_schedule(ctx, size)
+    if schedule is None:
+        core = campus_core_runs(ctx, size)
+        lines = tier_lines(size, catalog, ctx.counts, plan.settings.fabric.switch_device, s, core,
+                           ctx.memo.get("cabling parts", (), dict))  # kept until the catalog changes
+        per_tier: Counter = Counter()
+        for line in lines:
+            if line.counts_as == "transceiver":
+                per_tier[line.tier] += line.quantity
+        links = size.cables_by_tier() if size is not None else {}
+        copper = links.get("node-leaf", 0) if s.node_leaf_dac else 0  # the setting's passive copper
+        return Cabling(tuple(lines), None, core, dict(per_tier), sum(links.values()) - copper, copper)
+    parts: dict = {}
+    optics = end_modules(schedule, catalog, parts)
+    lines = schedule_lines(schedule, catalog, s, optics, parts)
+    optical = copper = 0
+    for kind, n in schedule.kind_counts():
+        if kind.network == "compute":
+            if kind.medium.name in COPPER:
+                copper += n
+            else:
+                optical += n
+    # links whose switch is not placed: assumed optical, as the bill buys them
+    optical += sum(n for tier, n in schedule.unrouted.items() if TIER_NETWORK.get(tier) == "compute")
+    return Cabling(tuple(lines), schedule, None, fabric_modules_per_tier(schedule, optics), optical, copper)
 
 
 # The one limit on routing every run: a plan with more links than this is priced per fabric

@@ -42,7 +42,7 @@ from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
-from planner.goodput.recovery import job_of, recover
+from planner.goodput.recovery import job_of, simplest_reaching
 from planner.report.evaluate import evaluate
 from planner.text import escaped_name
 from planner.settings import Settings
@@ -109,8 +109,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
                 "info", "design.spares.hot",
                 f"Hot spares: {hot:,} {system.model} placed and cabled into the fabric (it grows for them), not "
                 f"{rel.spares_stocked:,} stocked: waiting {rel.swap_spare_min:g} min for a stocked spare's swap at "
-                f"each GPU or host failure would leave a cold restart short of the lowest acceptable ETTR, "
-                f"{rel.min_ettr:.0%}, which it reaches with them placed"))
+                f"each GPU or host failure would ask a faster restart of the training software to reach the "
+                f"lowest acceptable ETTR, {rel.min_ettr:.0%}"))
             return again
         findings += choose_recovery(plan, intent, report)
         return Design(plan, findings, layouts)
@@ -119,10 +119,10 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
 
 def _hot_spares_instead(plan: Plan, intent: Intent, system: DeviceType, report) -> int | None:
     """The spares to place hot when the design stocked some that the fabric had no free port
-    for, and a cold restart reaches the lowest acceptable ETTR only with them placed (a swap
-    from stock is a wait at every GPU or host failure); None otherwise, or when the intent
-    states its spares or restart path. Spares are fabric a design buys before it asks the
-    training software for more (a warm or a replica restart)."""
+    for, and with them placed a simpler restart path reaches the lowest acceptable ETTR (a
+    swap from stock is a wait at every GPU or host failure); None otherwise, or when the
+    intent states its spares or restart path. Spares are fabric a design buys before it asks
+    the training software for more (a warm restart, then one by replica)."""
     rel = plan.settings.reliability
     stated = intent.settings.get("reliability", {})
     g, storage = report.sections.get("goodput"), report.sections.get("storage")
@@ -131,7 +131,9 @@ def _hot_spares_instead(plan: Plan, intent: Intent, system: DeviceType, report) 
         return None
     job = job_of(g, storage, plan.settings.storage.checkpoint_interval_min)
     placed = rel.model_copy(update={"spare_nodes": rel.spare_nodes + rel.spares_stocked, "spares_stocked": 0})
-    if recover(job, rel, "cold").ettr < rel.min_ettr <= recover(job, placed, "cold").ettr:
+    stocked_path, _ = simplest_reaching(job, rel, rel.min_ettr)
+    placed_path, reaches = simplest_reaching(job, placed, rel.min_ettr)
+    if reaches and RESTART_PATHS.index(placed_path) < RESTART_PATHS.index(stocked_path):
         return placed.spare_nodes
     return None
 

@@ -262,13 +262,13 @@ def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, at_site: dict[tup
 def _transceivers(schedule, optics: dict, out: NetBoxExport, at_site: dict[tuple, str],
                   makers: dict[str, str]) -> None:
     """The optics as NetBox inventory items of the devices that hold them, as the bill of parts
-    counts them (``planner.costs.parts.end_modules``: the fibre links of one speed at a device fill
-    its cages, a twin-port module serving two): ``xcvr1``, ``xcvr2`` ... on each device, with
+    counts them (``planner.costs.parts.end_modules``: the fibre links of one tier and speed at a
+    device fill its cages, a twin-port module serving two): ``xcvr1``, ``xcvr2`` ... on each device, with
     the catalog id as the part id. NetBox would hold them as modules only in module bays, which
     the device types do not declare; an inventory item needs none."""
     held: Counter = Counter()
     missing = Counter()
-    for (network, site, gbps, _medium, _optic), (module, n) in optics.items():
+    for (network, site, gbps, _medium, _optic, _tier), (module, n) in optics.items():
         if module is None:
             missing[f"{gbps:g}G {network}"] += n
             continue

@@ -35,7 +35,8 @@ class GoodputSection(Figures):
     spares_to_cover: int = figure(0, title="Spares to cover the units expected in repair", unit="")
     switches: int = figure(0, title="Switches placed")
     optical_links: int = figure(0, title="Optical links in the fabric",
-                               description="Two transceivers each")
+                               description="Fibre or active optical cable, as the network section counts them: "
+                               "copper runs (DAC, ACC) have no optics to fail")
     interruptions_per_day: float = figure(0.0, title="Interruptions", unit="per day")
     interruptions_by_part: dict[str, float] = figure(title="Interruptions per day by part", unit="per day",
                                                      factory=dict)
@@ -68,8 +69,8 @@ def _r(x: float | None, nd: int = 3) -> float | None:
 
 def plan_parts(ctx, spare_nodes: int) -> Parts:
     """The job's GPUs, nodes and hosts (the placed ones minus the spares), the switches placed
-    and the fabric's optical links (its cables: every fabric link of these designs is a fibre
-    run with an optic at each end)."""
+    and the fabric's optical links (the network section's: its links on fibre or active optical
+    cable as the cable schedule routes them; a copper run has no optic to fail)."""
     job = job_nodes(summarise_nodes(ctx.counts, ctx.catalog), spare_nodes)
     switches = 0
     for device_id, n in ctx.counts.items():
@@ -77,7 +78,7 @@ def plan_parts(ctx, spare_nodes: int) -> Parts:
         if d is not None and d.switch is not None:
             switches += n
     network = ctx.sections.get("network")
-    links = network["cables"] if network is not None else 0
+    links = network["optical_links"] if network is not None else 0
     return Parts(gpus=job.gpus, nodes=job.nodes, hosts=job.hosts, switches=switches, optical_links=links)
 
 

@@ -25,6 +25,7 @@ FIBRE_LENGTHS = (1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 70.0, 10
 CAT6_LENGTHS = (0.5, 1.0, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50.0, 100.0)
 
 MEDIA = ("DAC", "ACC", "AOC", "MMF", "SMF", "Cat6A")
+COPPER = ("DAC", "ACC", "Cat6A")  # the rest carry light: fibre with optics, or an active optical cable
 # single-mode optics by reach class, shortest first (IEEE 802.3 PMD names; see above)
 SINGLE_MODE_CLASSES = (("DR", 500.0), ("FR", 2000.0), ("LR", 10000.0))
 

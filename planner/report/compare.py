@@ -316,6 +316,7 @@ def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
     Every run is routed here: a plan too large to route on each edit gets the findings about
     runs beyond every reach of its routed runs here, in place of the per-tier estimate's (the
     report's cost section has them for the others)."""
+    from planner.costs.parts import end_modules, fabric_modules_per_tier, modules_by_speed
     from planner.network.cables import build_schedule
     from planner.network.routes import BEYOND_REACH, reach_findings
     from planner.report.evaluate import evaluate
@@ -327,7 +328,15 @@ def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
     if "workload" in out:  # the search runs here, not on every edit in the app (counts change it)
         out["workload"]["layout_candidates"] = layout_candidates(plan, catalog, report.counts)
     schedule = build_schedule(plan, catalog)
-    out["cables"] = schedule.totals()
+    out["cables"] = cables = schedule.totals()
+    # the optics as the bill of materials buys them from this schedule: a module per cage at
+    # each fibre end (a twin-port module for two links), all networks by speed, and the
+    # fabric's (the network section's count, when the plan is priced run by run); the
+    # schedule's fibre ends by speed as well
+    optics = end_modules(schedule, catalog)
+    cables["fibre_ends"] = cables["transceivers"]
+    cables["transceivers"] = modules_by_speed(optics)
+    cables["fabric_transceivers"] = sum(fabric_modules_per_tier(schedule, optics).values())
     if not out.get("cost", {}).get("cables_routed", True):  # the routed runs, not the per-tier estimate's
         out["findings"] = [f for f in out["findings"] if f["code"] != BEYOND_REACH] + [
             f.to_json() for f in reach_findings(schedule)]

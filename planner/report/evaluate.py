@@ -157,7 +157,7 @@ class Evaluator:
         ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
                           hall_fabric=self._hall_fabric[1])
         for s in SECTIONS:
-            section, section_findings = memo.get(s.name, s.reads, s.fn, ctx)
+            section, section_findings = memo.get(s.name, s.reads, s.fn, ctx, cutoff=s.cutoff)
             if section is not None:
                 ctx.sections[s.name] = section
             findings.extend(section_findings)

@@ -6,7 +6,7 @@ segments -- one per severity and rack, one per severity for the plan-wide findin
 their lengths, so that after a drop the rows that change are found from the change set
 (the racks it names, and the plan-wide findings) without building or comparing the whole
 list: a campus of 8,000 racks has 7,500 findings, and a drop touches two racks. The checks
-list's model turns the edits into removed and inserted rows.
+list groups the rows it keeps (``planner.report.finding_groups``) into the lines it shows.
 """
 
 from __future__ import annotations

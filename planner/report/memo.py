@@ -81,11 +81,14 @@ class Memo:
             self.changed((name,))
         return bool(changed)
 
-    def get(self, key: Hashable, reads: tuple[str, ...] | None, compute: Callable[..., Any], *args: Any) -> Any:
+    def get(self, key: Hashable, reads: tuple[str, ...] | None, compute: Callable[..., Any], *args: Any,
+            cutoff: Callable[[Any, Any], bool] | None = None) -> Any:
         """``compute(*args)``, or the value kept under ``key`` while none of the inputs it was
         computed from changed: ``reads``, and what the kept values it used in turn read (the
         cost section reads the layout only when it prices the routed cable schedule).
-        ``reads`` None: computed every time."""
+        ``reads`` None: computed every time. ``cutoff(kept, new)``: whether a value computed
+        again is the kept one for what reads it: then it is no change (the kept value is
+        returned)."""
         kept = self._kept.get(key)
         if reads is not None and kept is not None and all(
                 self._versions.get(name, 0) == version for name, version in kept[0].items()):
@@ -96,9 +99,13 @@ class Memo:
             value = compute(*args)
         finally:
             read = self._reading.pop()
+        same = cutoff is not None and kept is not None and cutoff(kept[1], value)
+        if same:
+            value = kept[1]
         if reads is not None:
             self._kept[key] = ({name: self._versions.get(name, 0) for name in read}, value)
-        self.changed((key,))
+        if not same:
+            self.changed((key,))
         self._read(read)
         return value
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding
+from planner.report.finding_groups import FindingGroup, group_findings
 
 if TYPE_CHECKING:
     from planner.costs.section import CostSection
@@ -111,6 +112,7 @@ class Report:
     rack_severity_counts: dict[str, int] | None = None
     counts: Mapping[str, int] = field(default_factory=dict)  # devices placed by type id (read-only)
     _findings: list[Finding] | None = field(default=None, repr=False, compare=False)
+    _groups: list[FindingGroup] | None = field(default=None, repr=False, compare=False)
 
     @property
     def racks(self) -> list[RackResult]:
@@ -135,6 +137,14 @@ class Report:
                 buckets[f.severity].append(f)
             self._findings = buckets["error"] + buckets["warning"] + buckets["info"]
         return self._findings
+
+    @property
+    def finding_groups(self) -> list[FindingGroup]:
+        """The findings with one cause and one remedy as one line each
+        (``planner.report.finding_groups``), in ``findings`` order. Built once per report."""
+        if self._groups is None:
+            self._groups = group_findings(self.findings)
+        return self._groups
 
     def counts_by_severity(self) -> dict[str, int]:
         counts = {"error": 0, "warning": 0, "info": 0}
@@ -182,6 +192,8 @@ class Report:
             "totals": self.totals.to_json(),
             "racks": [r.to_json() for r in self.racks],
             "findings": [f.to_json() for f in self.findings],
+            # the same findings, those of one cause and one remedy as one entry (its places in ``where``)
+            "finding_groups": [g.to_json() for g in self.finding_groups],
         }
         for name, section in self.sections.items():
             out[name] = section.to_json()

@@ -8,8 +8,9 @@ above both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from planner.costs.section import plan_cabling
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
@@ -64,9 +65,18 @@ class NetworkSection(Figures):
     switch_ports_cabled: int = figure(0, title="Switch ports cabled")
     oversubscription: float = figure(1.0, title="Leaf oversubscription (down:up)", unit=":1")
     cables: int = figure(0, title="Fabric cables")
-    transceivers: int = figure(0, title="Transceivers")
+    # the fabric's optics as the bill of materials buys them (``planner.costs.section.Cabling``):
+    # modules at both ends of each fibre run, a twin-port module for two links, none on copper
+    transceivers: int = figure(0, title="Transceivers (fabric modules bought)")
     cables_per_tier: dict[str, int] = figure(title="Cables per tier", factory=lambda: dict(NO_TIERS))
     transceivers_per_tier: dict[str, int] = figure(title="Transceivers per tier", factory=lambda: dict(NO_TIERS))
+    optical_links: int = figure(0, title="Fabric links on fibre or active optical cable")
+    copper_links: int = figure(0, title="Fabric links on copper (DAC, ACC)")
+    transceivers_estimated: bool = figure(
+        False, title="Optics estimated per fabric tier, not routed", unit="name",
+        description="On: the plan has more links than the planner routes on each edit, so the optics are "
+        "counted per fabric tier (node-to-leaf as the cost setting says, the rest optical); "
+        "cluster-planner cables routes every link")
     sharp: bool = figure(False, title="SHARP in-network reduction", unit="name")
     allreduce_ms: float | None = figure(None, title="Gradient all-reduce per step", unit="ms")
     effective_bandwidth_gbs: float | None = figure(None, title="Effective bandwidth per GPU (bytes sent / time)",
@@ -93,6 +103,30 @@ class NetworkSection(Figures):
 
 
 def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
+    """The fabric and the workload on it (kept while the counts and those settings stay), with
+    the optics the cabling buys (``plan_cabling``, which the cost section prices)."""
+    section, findings = ctx.memo.get("network fabric", NETWORK_READS, _fabric_and_workload, ctx)
+    if section.size is None:
+        return section, findings
+    wired = plan_cabling(ctx, section.size)
+    tiers = {tier: wired.modules_per_tier.get(tier, 0) for tier in NO_TIERS}
+    return replace(section, transceivers=wired.modules, transceivers_per_tier=tiers,
+                   optical_links=wired.optical_links, copper_links=wired.copper_links,
+                   transceivers_estimated=wired.estimated), findings
+
+
+NETWORK_READS = ("counts", "settings.fabric", "settings.workload", "settings.reliability")
+
+
+def same_network(kept: tuple, new: tuple) -> bool:
+    """Whether a network result computed again is the kept one for the sections that read it:
+    the same fabric sizing and workload model (the kept objects: the dataclass equality skips
+    them) and equal figures and findings, as after a drop that re-counts the optics alike."""
+    (a, a_findings), (b, b_findings) = kept, new
+    return a.size is b.size and a.workload is b.workload and a == b and a_findings == b_findings
+
+
+def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
     fabric = ctx.plan.settings.fabric
     workload = ctx.plan.settings.workload
     catalog = ctx.catalog
@@ -123,9 +157,7 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     if size is not None:
         sized = dict(tiers=size.tiers, leaf_switches=size.leaf_switches, spine_switches=size.spine_switches,
                      core_switches=size.core_switches, switch_ports_needed=size.ports_needed,
-                     switch_ports_cabled=size.ports_cabled, cables=size.cables,
-                     transceivers=sum(size.transceivers_by_tier().values()),
-                     cables_per_tier=size.cables_by_tier(), transceivers_per_tier=size.transceivers_by_tier())
+                     switch_ports_cabled=size.ports_cabled, cables=size.cables, cables_per_tier=size.cables_by_tier())
     section = NetworkSection(
         fabric=fabric.technology, topology=fabric.topology, switch_model=fabric.switch_device,
         switch_ports_placed=placed_ports, oversubscription=fabric.oversubscription, sharp=fabric.sharp,

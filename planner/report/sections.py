@@ -4,13 +4,15 @@ earlier ones' results from ``ctx.sections``), each with what it reads (the input
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from planner.costs.section import evaluate_cost
 from planner.facility.section import evaluate_facility
 from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
-from planner.report.network_section import evaluate_network
+from planner.report.network_section import NETWORK_READS, evaluate_network, same_network
 from planner.storage.section import evaluate_storage
 from planner.workload.section import evaluate_workload_section
 
@@ -20,6 +22,8 @@ class Section:
     name: str
     fn: SectionFn
     reads: tuple[str, ...] | None  # None: not declared, computed on every evaluation
+    # (kept, new) -> whether a result computed again is the kept one for the sections that read it
+    cutoff: Callable[[Any, Any], bool] | None = None
 
 
 COST_TOTALS = tuple(f"totals.{name}" for name in (
@@ -32,7 +36,11 @@ SECTIONS: list[Section] = [
     Section("facility", evaluate_facility, ("totals", "halls", "settings.facility", "settings.power",
                                             "settings.floor")),
     # the workload model runs on the job's nodes: the placed ones less the hot spares
-    Section("network", evaluate_network, ("counts", "settings.fabric", "settings.workload", "settings.reliability")),
+    # and the optics the cabling buys, which read what the cable schedule or the per-tier
+    # estimate reads (``planner.costs.section.CABLING_READS``, added as they are read)
+    # (a drop that moves a fabric switch to another hall re-counts a campus's optics, mostly
+    # to the same figures: then the sections that read the network's are kept)
+    Section("network", evaluate_network, NETWORK_READS, cutoff=same_network),
     Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
     # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``); a

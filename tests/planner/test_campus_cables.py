@@ -73,7 +73,7 @@ def test_inter_hall_and_inter_building_runs_worked_by_hand():
 def test_each_run_gets_the_optic_its_reach_needs_at_both_ends():
     sched, _ = fabric_links(campus())
     modules = {(sched.site_rack[site], optic): (m.id, n)
-               for (_net, site, _g, _med, optic), (m, n) in end_modules(sched, CAT).items()}
+               for (_net, site, _g, _med, optic, _tier), (m, n) in end_modules(sched, CAT).items()}
     # DGX H100's and QM9700's twin-port OSFP cages, two links a module: on the 100 m runs
     # twin-port DR (500 m) at N and at the leaf, on the 1,000 m runs MMS4X50-NM 2 x FR4 (2 km)
     # at M and at the leaf

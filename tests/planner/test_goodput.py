@@ -50,28 +50,31 @@ def test_ettr_by_hand():
 def test_interruptions_summed_from_the_medium_plans_parts():
     _, g, _ = evaluate(medium(**ROUND_RATES))
     # medium: 16 HGX nodes of 8 GPUs, 11 switches placed (10 QM9700, 1 SN5600), 256 fabric
-    # links (128 node-leaf + 128 leaf-spine, each a fibre run). Per 1,000 days: 128 GPUs x 1 +
-    # 16 nodes x 2 + 11 switches x 4 + 256 links x 0.5 + 16 nodes x 3 = 128 + 32 + 44 + 128 + 48 = 380
-    assert g["interruptions_by_part"] == {"gpu": 0.128, "node": 0.032, "switch": 0.044, "optical_link": 0.128,
+    # links of which 125 optical: the 128 leaf-spine runs are copper inside NET-01 and 3
+    # node-leaf runs 5 m copper (tests/planner/test_transceiver_counts.py works them out).
+    # Per 1,000 days: 128 GPUs x 1 + 16 nodes x 2 + 11 switches x 4 + 125 links x 0.5 + 16 nodes
+    # x 3 = 128 + 32 + 44 + 62.5 + 48 = 314.5
+    assert g["optical_links"] == 125
+    assert g["interruptions_by_part"] == {"gpu": 0.128, "node": 0.032, "switch": 0.044, "optical_link": 0.0625,
                                           "software": 0.048}
-    assert g["interruptions_per_day"] == pytest.approx(0.380)
-    assert g["mtbf_h"] == pytest.approx(24 / 0.380, abs=1e-3)  # 63.158 h
+    assert g["interruptions_per_day"] == pytest.approx(0.3145)
+    assert g["mtbf_h"] == pytest.approx(24 / 0.3145, abs=1e-3)  # 76.312 h
 
 
 def test_medium_checkpoint_interval_and_ettr_by_hand():
     _, g, _ = evaluate(medium(**ROUND_RATES))
-    mtbf_s = 24 / 0.380 * 3600  # 227,368.4 s
-    # write 980 GB at 175 GB/s = 5.6 s; Young: sqrt(2 x 5.6 x 227,368.4) = 1,595.78 s = 26.60 min
+    mtbf_s = 24 / 0.3145 * 3600  # 274,721.8 s
+    # write 980 GB at 175 GB/s = 5.6 s; Young: sqrt(2 x 5.6 x 274,721.8) = 1,754.10 s = 29.24 min
     assert g["checkpoint_block_s"] == pytest.approx(5.6)
-    assert g["checkpoint_interval_min"] == pytest.approx(1595.78 / 60, abs=1e-3)
+    assert g["checkpoint_interval_min"] == pytest.approx(1754.10 / 60, abs=1e-3)
     # re-load 980 GB at min(350 GB/s read, 16 x 100 GB/s) = 2.8 s; no spare: the GPU and host
-    # failures (160 of 380) wait 30 min for a node: 1,800 x 160 / 380 = 757.89 s;
-    # lost = 600 + 2.8 + 757.89 = 1,360.69 s, plus half the interval 797.89 s
+    # failures (160 of 314.5) wait 30 min for a node: 1,800 x 160 / 314.5 = 915.74 s;
+    # lost = 600 + 2.8 + 915.74 = 1,518.54 s, plus half the interval 877.05 s
     assert g["reload_s"] == pytest.approx(2.8)
-    assert g["lost_per_interruption_min"] == pytest.approx((1360.69 + 797.89) / 60, abs=1e-3)
-    # ETTR = (1 - 2,158.58 / 227,368.4) x 1,595.78 / 1,601.38 = 0.990506 x 0.996503 = 0.98704
-    assert g["ettr"] == pytest.approx(0.98704, abs=1e-4)
-    assert mtbf_s == pytest.approx(227368.4, abs=0.1)
+    assert g["lost_per_interruption_min"] == pytest.approx((1518.54 + 877.05) / 60, abs=1e-3)
+    # ETTR = (1 - 2,395.59 / 274,721.8) x 1,754.10 / 1,759.70 = 0.991280 x 0.996818 = 0.98813
+    assert g["ettr"] == pytest.approx(0.98813, abs=1e-4)
+    assert mtbf_s == pytest.approx(274721.8, abs=0.1)
 
 
 def test_goodput_and_time_to_train_follow_ettr_and_the_failure_free_figures_stay():
@@ -94,18 +97,20 @@ def test_spares_leave_the_job_fewer_gpus_and_the_parallelism_check_sees_it():
     plan.settings.workload = plan.settings.workload.model_copy(update={"pp": 2, "dp": 7})  # 8 x 2 x 7 = 112
     report, g, codes = evaluate(plan)
     assert "workload.parallelism.mismatch" not in codes
-    # 14 job nodes: 112 x 1 + 14 x 2 + 44 + 128 + 14 x 3 = 354 per 1,000 days
-    assert g["interruptions_per_day"] == pytest.approx(0.354)
+    # 14 job nodes: 112 x 1 + 14 x 2 + 44 + 62.5 + 14 x 3 = 288.5 per 1,000 days
+    assert g["interruptions_per_day"] == pytest.approx(0.2885)
     # with a spare idle, no interruption waits for a node: lost = 600 s + re-load 2.8 s + half the interval
     assert g["lost_per_interruption_min"] * 60 == pytest.approx(602.8 + g["checkpoint_interval_min"] * 30, abs=0.1)
 
 
 def test_a_stocked_spare_is_waited_for_as_long_as_its_swap():
-    # no hot spare idle, two spares in stock: the GPU and host failures (160 of 380 per 1,000
-    # days) wait the 60-min swap of a stocked spare: 3,600 x 160 / 380 = 1,515.79 s, where the
-    # 30-min wait for a node from the pool was 757.89 s; lost = 600 + 2.8 + 1,515.79 s
+    # no hot spare idle, two spares in stock: the GPU and host failures (128 GPUs x 1 + 16 nodes
+    # x 2 = 160 of 160 + 11 switches x 4 + 125 optical links x 0.5 + 16 x 3 software = 314.5 per
+    # 1,000 days) wait the 60-min swap of a stocked spare: 3,600 x 160 / 314.5 = 1,831.48 s,
+    # where the 30-min wait for a node from the pool was 915.74 s; lost = 600 + 2.8 + 1,831.48 s
     _, g, codes = evaluate(medium(spares_stocked=2, swap_spare_min=60.0, **ROUND_RATES))
-    assert g["lost_per_interruption_min"] * 60 == pytest.approx(2118.59 + g["checkpoint_interval_min"] * 30, abs=0.1)
+    assert g["interruptions_per_day"] == pytest.approx(0.3145)
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(2434.28 + g["checkpoint_interval_min"] * 30, abs=0.1)
     assert (g["spare_unit"], g["spare_nodes"], g["spares_stocked"]) == ("node", 0, 2)
     # 0.16 a day x 3 days = 0.48 nodes in repair: none needed, the two stocked cover it
     assert g["spares_to_cover"] == 0 and "goodput.spares.short" not in codes
@@ -131,8 +136,8 @@ def test_a_fixed_interval_is_evaluated_as_set():
     plan.settings.storage = plan.settings.storage.model_copy(update={"checkpoint_interval_min": 120.0})
     report, g, _ = evaluate(plan)
     assert g["checkpoint_interval_auto"] is False and g["checkpoint_interval_min"] == 120
-    # (1 - (1,360.69 + 3,600) / 227,368.4) x 7,200 / 7,205.6 = 0.978182 x 0.999223 = 0.97742
-    assert g["ettr"] == pytest.approx(0.97742, abs=1e-4)
+    # (1 - (1,518.54 + 3,600) / 274,721.8) x 7,200 / 7,205.6 = 0.981368 x 0.999223 = 0.98061
+    assert g["ettr"] == pytest.approx(0.98061, abs=1e-4)
     assert report.sections["storage"]["checkpoint_stall_pct"] == pytest.approx(100 * 5.6 / 7200, abs=1e-3)
 
 
@@ -145,9 +150,9 @@ def test_new_plans_checkpoint_automatically_and_old_files_keep_their_hourly_inte
 def test_async_checkpoints_block_only_for_the_copy_to_host_memory():
     _, g, _ = evaluate(medium(async_checkpoint=True, **ROUND_RATES))
     # 980 GB over 128 GPUs copying 25 GB/s each: 980 / 3,200 = 0.30625 s; Young's interval
-    # sqrt(2 x 0.30625 x 227,368.4) = 373.2 s, longer than the 5.6 s write
+    # sqrt(2 x 0.30625 x 274,721.8) = 410.2 s, longer than the 5.6 s write
     assert g["checkpoint_block_s"] == pytest.approx(0.306, abs=1e-3)
-    assert g["checkpoint_interval_min"] == pytest.approx(math.sqrt(2 * 0.30625 * 227368.4) / 60, abs=1e-3)
+    assert g["checkpoint_interval_min"] == pytest.approx(math.sqrt(2 * 0.30625 * 274721.8) / 60, abs=1e-3)
 
 
 def test_findings_short_interval_low_ettr_and_spares_short_carry_figures_and_remedies():
@@ -201,10 +206,11 @@ def test_the_curve_runs_from_one_node_past_the_plan_and_marks_it():
     assert (plan.nodes, plan.ettr, plan.goodput_tokens_per_s) == (16, g.ettr, g.goodput_tokens_per_s)
     assert plan.checkpoint_interval_min == g.checkpoint_interval_min
     # one node alone: 8 GPUs x 1 + 2 + 3 software, round(11 / 16) = 1 switch x 4 and
-    # 256 / 16 = 16 links x 0.5: 25 per 1,000 days, MTBF 960 h = 3,456,000 s; its write
-    # 980 GB / min(175, 1 x 100 GB/s) = 9.8 s; Young: sqrt(2 x 9.8 x 3,456,000) = 8,230.3 s = 137.17 min
+    # round(125 / 16) = 8 optical links x 0.5: 21 per 1,000 days, MTBF 1,142.86 h = 4,114,285.7 s;
+    # its write 980 GB / min(175, 1 x 100 GB/s) = 9.8 s; Young: sqrt(2 x 9.8 x 4,114,285.7)
+    # = 8,980.0 s = 149.67 min
     one = curve[0]
-    assert one.checkpoint_interval_min == pytest.approx(137.17, abs=1e-2)
+    assert one.checkpoint_interval_min == pytest.approx(149.67, abs=1e-2)
     assert [p.ettr for p in curve] == sorted((p.ettr for p in curve), reverse=True)  # larger jobs lose more
 
 

@@ -97,12 +97,16 @@ def test_medium_network_section_keys_and_figures():
                 "bus_bandwidth_gbs", "compute_ms", "gpu_idle_pct", "tokens_per_s", "tokens_per_s_limit",
                 "scaling", "fabrics", "cables_per_tier", "transceivers_per_tier"):
         assert key in net
-    # 16 nodes: 128 node-leaf + 128 leaf-spine cables. Optics at both ends: node-leaf a
-    # single-port module at each HGX H100's single-port ConnectX-7 (128) and twin-port 2 x 400G
-    # at the QM9700 (128 / 2 = 64); leaf-spine 64 + 64 twin-port.
-    assert net["cables"] == 256 and net["transceivers"] == 128 + 64 + 128
+    # 16 nodes: 128 node-leaf + 128 leaf-spine cables. Were every run optical, optics at both
+    # ends: node-leaf a single-port module at each HGX H100's single-port ConnectX-7 (128) and
+    # twin-port 2 x 400G at the QM9700 (128 / 2 = 64); leaf-spine 64 + 64 twin-port (the sizing's
+    # count). The section counts the modules the cable schedule buys: the leaves and spines
+    # share NET-01, so leaf-spine runs are copper, and 3 node-leaf runs are 5 m ACC
+    # (tests/planner/test_transceiver_counts.py works them out): 125 + 64.
+    assert net["cables"] == 256 and net["sizing"]["transceivers_per_tier"] == {
+        "node-leaf": 192, "leaf-spine": 128, "spine-core": 0}
     assert net["cables_per_tier"] == {"node-leaf": 128, "leaf-spine": 128, "spine-core": 0}
-    assert net["transceivers_per_tier"] == {"node-leaf": 192, "leaf-spine": 128, "spine-core": 0}
+    assert net["transceivers"] == 125 + 64 and net["optical_links"] == 125 and net["copper_links"] == 131
     assert net["fabric"] == "ib400" and net["topology"] == "rail_optimized"
 
 

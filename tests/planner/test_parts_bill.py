@@ -59,12 +59,18 @@ def test_medium_bill_of_parts_by_hand(capsys, tmp_path):
     assert parts["nics"] == {"cx7-400-osfp": 16 * 8}  # the storage NICs name no catalog part
     assert parts["cdus"] == {"cdu-inrack-250": data["totals"]["cdus"]} == {"cdu-inrack-250": 2}
     assert sum(parts["pdus"].values()) == 22
-    # the contract's keys keep their meaning: network.transceivers counts every sized run as
-    # optical (node-leaf 128 single-port + 64 twin-port at the leaves, leaf-spine 64 + 64);
-    # cables.transceivers counts the schedule's fibre ends (125 x 2 + 28 x 2 = 306)
-    assert data["network"]["transceivers_per_tier"] == {"node-leaf": 128 + 64, "leaf-spine": 64 + 64,
-                                                       "spine-core": 0}
-    assert data["cables"]["transceivers"] == {"400G transceiver (SR)": 306}
+    # one count of the fabric's modules everywhere: the network section's and the cable
+    # block's are the bill's 125 SR4 + 64 twin-port, all on node-leaf runs (leaf-spine is copper)
+    assert data["network"]["transceivers"] == data["cables"]["fabric_transceivers"] == 125 + 64
+    assert data["network"]["transceivers_per_tier"] == {"node-leaf": 125 + 64, "leaf-spine": 0, "spine-core": 0}
+    # the sizing still says what every sized run as optical would take (node-leaf 128
+    # single-port + 64 twin-port at the leaves, leaf-spine 64 + 64)
+    assert data["network"]["sizing"]["transceivers_per_tier"] == {"node-leaf": 128 + 64, "leaf-spine": 64 + 64,
+                                                                 "spine-core": 0}
+    # every network's modules by speed (153 SR4 + 78 twin-port), and the schedule's fibre
+    # ends (125 x 2 + 28 x 2 = 306)
+    assert data["cables"]["transceivers"] == {"400G transceiver (SR)": 153 + 78}
+    assert data["cables"]["fibre_ends"] == {"400G transceiver (SR)": 306}
 
 
 @pytest.mark.parametrize("template,expected", [

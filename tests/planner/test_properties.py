@@ -50,9 +50,14 @@ def make_command(plan, kind, a, b, u, device):
         halls = plan.hall_ids()
         return MoveRacksToHall([racks[a % len(racks)].id, racks[b % len(racks)].id], halls[u % len(halls)])
     if kind == "setting":
-        field, value = [("power_basis", "nameplate"), ("power_basis", "typical"), ("pue", 1 + (a % 10) / 10),
-                        ("nodes_per_cdu", 1 + a % 9), ("cdu_policy", "capacity")][b % 5]
-        return SetSetting("facility", field, value)
+        # besides the facility's, settings that change only the workload's findings or only a
+        # price: the network section is computed again to the same figures, and what reads
+        # its workload model must still follow
+        choices = [("facility", "power_basis", "nameplate"), ("facility", "power_basis", "typical"),
+                   ("facility", "pue", 1 + (a % 10) / 10), ("facility", "nodes_per_cdu", 1 + a % 9),
+                   ("facility", "cdu_policy", "capacity"), ("workload", "claimed_tokens_per_s", 400_000.0),
+                   ("workload", "claimed_tokens_per_s", None), ("costs", "transceiver_usd", 500 + a % 1000)]
+        return SetSetting(*choices[b % len(choices)])
     return None
 
 
@@ -100,3 +105,16 @@ def test_random_edits_keep_invariants_undo_and_round_trip(template, steps):
     while history.done:
         history.undo()
     assert plan.model_dump() == original
+
+
+def test_a_claim_that_leaves_the_networks_figures_equal_still_reaches_the_workloads_findings():
+    # the claim changes the workload model the network section carries, not its figures: the
+    # sections after it must not keep their results as if nothing had changed
+    plan = build_template("medium", catalog=CATALOG)
+    history = History(plan, CATALOG)
+    ev = Evaluator(plan, CATALOG)
+    ev.evaluate()
+    for value in (400_000.0, None, 400_000.0):
+        incremental = ev.evaluate(history.apply(SetSetting("workload", "claimed_tokens_per_s", value)))
+        assert incremental.to_json() == evaluate(plan, CATALOG).to_json()
+        assert ("workload.claim.impossible" in [f.code for f in incremental.findings]) == (value is not None)

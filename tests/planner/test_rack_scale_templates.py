@@ -45,10 +45,15 @@ def test_gb200_su_gpus_racks_and_compute_fabric_by_hand(su_json, capsys):
     # m = 2; no core. 18 + 16 = 34 switches, all placed.
     assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (18, 16, 0)
     assert net["switch_ports_needed"] == net["switch_ports_placed"] == 34 * 64
-    # 576 node-leaf + 576 leaf-spine cables; single-port OSFP at the trays (576), twin-port
-    # cages at the switches (576 / 2 per tier at each switch end): 576 + 288, 288 + 288
+    # 576 node-leaf + 576 leaf-spine cables; were every run optical (the sizing's count):
+    # single-port OSFP at the trays (576), twin-port cages at the switches (576 / 2 per tier at
+    # each switch end): 576 + 288, 288 + 288
     assert net["cables_per_tier"] == {"node-leaf": 576, "leaf-spine": 576, "spine-core": 0}
-    assert net["transceivers_per_tier"] == {"node-leaf": 864, "leaf-spine": 576, "spine-core": 0}
+    assert net["sizing"]["transceivers_per_tier"] == {"node-leaf": 864, "leaf-spine": 576, "spine-core": 0}
+    # the modules bought are the cable schedule's: its copper runs (switches side by side in
+    # the network racks, trays next to them) take none
+    assert net["transceivers"] == data["cables"]["fabric_transceivers"] < 864 + 576
+    assert net["optical_links"] + net["copper_links"] == 576 + 576
     # no rack over its cap, cooling or weight
     assert not [f for f in data["findings"] if f["severity"] == "error"]
 

@@ -148,8 +148,10 @@ def test_check_text_gives_each_error_and_warning_its_fix_or_says_it_has_none(his
     text = render_text(evaluate(history.plan, CATALOG), CATALOG).splitlines()
     mismatch = next(i for i, line in enumerate(text) if "workload.parallelism.mismatch" in line)
     assert text[mismatch + 1].strip() == "Fix: Choose a parallelism for all 128 GPUs"
+    # the 4 GPU racks' nameplate warnings: one line, where they are, then the fix
     nameplate = next(i for i, line in enumerate(text) if "rack.power.nameplate_over_cap" in line)
-    assert text[nameplate + 1].strip() == ("No automatic fix: whether the circuits carry the nameplate is the "
+    assert text[nameplate + 1].strip() == "Where: GPU-01, GPU-02, GPU-03, GPU-04"
+    assert text[nameplate + 2].strip() == ("No automatic fix: whether the circuits carry the nameplate is the "
                                            "facility's call")
 
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QApplication
 
 from planner.plan.commands import AddRack, EditRack, RenamePlan, SetSetting
 from planner.findings import Finding
+from planner.report.finding_groups import group_findings
 from tests.ui.conftest import rack_named
 
 
@@ -51,46 +52,51 @@ def _rows(checks) -> dict[str, QPersistentModelIndex]:
 def test_the_checks_list_keeps_the_rows_of_findings_that_stay(window):
     doc, checks = window.doc, window.checks
     gpu1 = rack_named(doc.plan, "GPU-01")
+    checks.resize(checks.width(), 60)  # a short list, so that it scrolls
     rows_before = _rows(checks)
-    # medium: GPU-01..04 each warn that nameplate exceeds the 30 kW cap; select GPU-02's warning
-    kept = next(row for text, row in rows_before.items() if "GPU-02" in text)
+    # medium: GPU-01..04 each warn that nameplate exceeds the 30 kW cap (one row of 4 racks),
+    # and the workload's archetype is a note; select the note
+    kept = next(row for text, row in rows_before.items() if "Type 2" in text)
     checks.setCurrentIndex(QModelIndex(kept))
     checks.verticalScrollBar().setValue(checks.verticalScrollBar().maximum())
     scroll = checks.verticalScrollBar().value()
     doc.apply(EditRack(gpu1.id, power_cap_kw=10))  # GPU-01 over its cap: its warning becomes an error
     assert any("GPU-01" in m for m in checks.messages("error"))
+    assert any(m.startswith("3 racks fit their power cap") for m in checks.messages("warning"))
     assert checks.currentIndex().row() == kept.row() and checks.selectionModel().isSelected(QModelIndex(kept))
     assert checks.verticalScrollBar().value() == scroll
     # a row removed (or the list rebuilt) would have invalidated its persistent index
     same = {text: row for text, row in rows_before.items() if text in checks.messages()}
     assert same and all(row.isValid() and row.data() == text for text, row in same.items())
     gone = [row for text, row in rows_before.items() if text not in checks.messages()]
-    assert gone and not any(row.isValid() for row in gone)  # GPU-01's warning went
+    assert gone and not any(row.isValid() for row in gone)  # the row of 4 racks went
 
 
 def test_the_selected_finding_stays_selected_through_a_setting_and_a_new_rack(window):
     """Edits the change set does not place in racks (a facility setting re-evaluates every
     rack; a new rack changes the rack order) keep the rows of the findings that stay too."""
     doc, checks = window.doc, window.checks
-    kept = next(row for text, row in _rows(checks).items() if "GPU-02" in text)
+    kept = next(row for text, row in _rows(checks).items() if text.startswith("4 racks"))
     checks.setCurrentIndex(QModelIndex(kept))
-    for command in (SetSetting("facility", "pue", 1.4), AddRack()):  # neither touches GPU-02's nameplate warning
+    for command in (SetSetting("facility", "pue", 1.4), AddRack()):  # neither touches the nameplate warnings
         assert doc.apply(command)
-        assert kept.isValid() and "GPU-02" in kept.data()
+        assert kept.isValid() and kept.data().startswith("4 racks")
         assert checks.currentIndex().row() == kept.row() and checks.selectionModel().isSelected(QModelIndex(kept))
 
 
 def test_the_checks_list_is_walked_with_the_arrow_keys_and_enter_selects_the_rack(window, qtbot):
     doc, checks = window.doc, window.checks
-    gpu2 = rack_named(doc.plan, "GPU-02")
+    gpu1 = rack_named(doc.plan, "GPU-01")
+    doc.apply(EditRack(gpu1.id, power_cap_kw=10))  # GPU-01 over its cap: an error of its own, the first row
     rows = list(_rows(checks).values())
-    first = next(i for i, row in enumerate(rows) if "GPU-01" in row.data())  # GPU-02's warning is next
     checks.setFocus()
-    checks.setCurrentIndex(QModelIndex(rows[first]))
-    qtbot.keyClick(checks, Qt.Key.Key_Down)
-    assert "GPU-02" in checks.currentIndex().data()
+    checks.setCurrentIndex(QModelIndex(rows[0]))
     qtbot.keyClick(checks, Qt.Key.Key_Return)
-    assert window.view.selected_rack() == gpu2.id
+    assert window.view.selected_rack() == gpu1.id
+    qtbot.keyClick(checks, Qt.Key.Key_Down)  # the other three racks' nameplate warnings: one row
+    assert checks.currentIndex().data().startswith("3 racks")
+    qtbot.keyClick(checks, Qt.Key.Key_Return)
+    assert window.view.selected_rack() == rack_named(doc.plan, "GPU-02").id  # the first of them
 
 
 def test_the_document_pushes_the_undo_step_before_it_tells_the_views(window):
@@ -111,9 +117,9 @@ def test_the_findings_model_shows_the_new_list_and_keeps_the_rows_of_findings_in
         return Finding("warning", "power.nameplate_over_cap", f"finding {k}", f"rack-{k}")
 
     model = FindingsModel()
-    model.set_findings([finding(k) for k in old])
+    model.set_findings(group_findings([finding(k) for k in old]))  # texts of their own: a row each
     rows = {k: QPersistentModelIndex(model.index(i)) for i, k in enumerate(old)}
-    model.set_findings([finding(k) for k in new])
+    model.set_findings(group_findings([finding(k) for k in new]))
     shown = [model.index(i).data() for i in range(model.rowCount())]
     assert shown == ([f"finding {k}" for k in new] or [NO_FINDINGS_TEXT])
     both = set(old) & set(new)
@@ -130,7 +136,7 @@ def test_a_long_finding_is_one_row_as_wide_as_the_list_and_its_tooltip_has_the_w
     checks = ChecksPanel()
     qtbot.addWidget(checks)
     checks.resize(420, 200)
-    checks.findings.set_findings([short, Finding("error", "rack.power.over_cap", long_text, "rack-1")])
+    checks.findings.set_findings(group_findings([short, Finding("error", "rack.power.over_cap", long_text, "rack-1")]))
     checks.show()
     qtbot.waitExposed(checks)
     first, second = (checks.visualRect(checks.findings.index(i)) for i in (0, 1))
@@ -140,15 +146,18 @@ def test_a_long_finding_is_one_row_as_wide_as_the_list_and_its_tooltip_has_the_w
     assert checks.findings.index(1).data(Qt.ItemDataRole.ToolTipRole).startswith(long_text)
 
 
-def test_a_long_checks_list_shows_its_rows_and_keeps_its_place_right_after_an_edit(qtbot, catalog):
-    """65 findings: more rows than a layout batch would take. After a drop the rows on screen
-    are there at the next paint, and a list scrolled down stays where it was."""
+def test_a_long_checks_list_shows_its_rows_and_keeps_its_place_right_after_an_edit(qtbot, catalog, monkeypatch):
+    """65 findings, each a row of its own (the group texts taken away, so that racks' findings
+    of one cause do not make one row): more rows than a layout batch would take. After a drop
+    the rows on screen are there at the next paint, and a list scrolled down stays where it was."""
+    import planner.report.finding_groups
     from planner.design.templates import build_template
     from planner.plan.commands import MoveDevice
     from planner.plan.space import lowest_free_u
     from ui.checks_panel import ChecksPanel
     from ui.document import Document
 
+    monkeypatch.setattr(planner.report.finding_groups, "GROUP_TEXTS", {})
     doc = Document(build_template("massive", nodes=200, catalog=catalog), catalog)
     checks = ChecksPanel(doc)
     qtbot.addWidget(checks)

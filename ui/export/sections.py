@@ -30,7 +30,8 @@ def cost_headlines(report: Report) -> list[tuple[str, str]]:
 # step breakdown are the planner's; they stay in the app and the workbook.)
 VENDOR_NETWORK_KEYS = ("fabric", "topology", "switch_model", "tiers", "leaf_switches", "spine_switches",
                        "core_switches", "switch_ports_needed", "switch_ports_placed", "oversubscription", "sharp",
-                       "cables", "transceivers", "effective_bandwidth_gbs", "allreduce_ms", "gpu_idle_pct")
+                       "cables", "transceivers", "optical_links", "copper_links", "effective_bandwidth_gbs",
+                       "allreduce_ms", "gpu_idle_pct")
 
 
 def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[str]]:

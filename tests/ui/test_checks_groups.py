@@ -1,0 +1,72 @@
+"""The checks list shows findings of one cause as one row that counts the racks; clicking
+the row selects the first rack and lists them all in the inspector, where a click selects
+one."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QListWidget
+
+from planner.plan.commands import EditRack
+from tests.ui.conftest import rack_named
+
+
+def _row_starting(checks, text: str) -> int:
+    model = checks.model()
+    return next(i for i in range(model.rowCount()) if (model.index(i).data() or "").startswith(text))
+
+
+def _click_row(qtbot, checks, row: int) -> None:
+    index = checks.model().index(row)
+    checks.scrollTo(index)
+    qtbot.mouseClick(checks.viewport(), Qt.MouseButton.LeftButton, pos=checks.visualRect(index).center())
+
+
+def test_the_nameplate_warnings_of_medium_are_one_row_and_a_click_lists_the_racks(window, qtbot):
+    doc, checks = window.doc, window.checks
+    # medium: 4 GPU racks of 4 DGX H100 under a 30 kW cap: 4 x 7.0 kW = 28 kW typical fits,
+    # 4 x 10.2 kW = 40.8 kW nameplate does not (DGX H100 datasheet: 10.2 kW max): 4 warnings
+    warnings = checks.messages("warning")
+    assert [m for m in warnings if "nameplate" in m] == [
+        "4 racks fit their power cap at typical draw but not at nameplate: circuits and PDUs must carry the "
+        "rating, and a power spike can trip the breaker. Confirm the facility allows it, or plan on the "
+        "nameplate basis"]
+    _click_row(qtbot, checks, _row_starting(checks, "4 racks"))
+    gpu = [rack_named(doc.plan, f"GPU-0{i}") for i in range(1, 5)]
+    assert window.view.selected_rack() == gpu[0].id  # the first of them, in the middle
+    listing = window.inspector.fields["places"]
+    assert isinstance(listing, QListWidget)
+    assert [listing.item(i).text() for i in range(listing.count())] == ["GPU-01", "GPU-02", "GPU-03", "GPU-04"]
+    assert window.inspector.heading.text() == "4 racks with rack.power.nameplate_over_cap"
+    # a rack of the list: selected, and the list stays
+    item = listing.item(2)
+    qtbot.mouseClick(listing.viewport(), Qt.MouseButton.LeftButton, pos=listing.visualItemRect(item).center())
+    assert window.view.selected_rack() == gpu[2].id
+    assert window.inspector.fields["places"] is listing
+    # another finding's row: the inspector shows what it selects
+    doc.apply(EditRack(gpu[0].id, power_cap_kw=10))  # GPU-01 over its cap: an error row of its own
+    assert any(m.startswith("3 racks fit") for m in checks.messages("warning"))
+    _click_row(qtbot, checks, _row_starting(checks, "Rack GPU-01 draws"))
+    assert window.view.selected_rack() == gpu[0].id
+    assert "places" not in window.inspector.fields and window.inspector.heading.text() == "Rack GPU-01"
+
+
+def test_a_row_of_many_racks_has_a_tooltip_that_says_how_to_see_them(window):
+    checks = window.checks
+    index = checks.model().index(_row_starting(checks, "4 racks"))
+    tip = index.data(Qt.ItemDataRole.ToolTipRole)
+    assert "list all 4 in the inspector" in tip and "The first: Rack GPU-01 fits its 30 kW cap" in tip
+
+
+def test_fix_on_a_row_of_several_racks_mends_each_of_them(window):
+    doc, checks = window.doc, window.checks
+    for name in ("GPU-01", "GPU-02"):  # 28 kW typical each under a 20 kW cap: over by 8 kW, a split mends it
+        doc.apply(EditRack(rack_named(doc.plan, name).id, power_cap_kw=20))
+    row = checks.model().index(_row_starting(checks, "2 racks draw more than their power cap"))
+    checks.setCurrentIndex(row)
+    assert checks.fix_button.isEnabled() and "one by one" in checks.fix_button.toolTip()
+    racks = len(doc.plan.racks)
+    steps = doc.undo_stack.count()
+    checks.fix_button.click()
+    assert not [m for m in checks.messages("error") if "power cap" in m]
+    assert len(doc.plan.racks) == racks + 2 and doc.undo_stack.count() == steps + 2  # one split, one undo step, each
