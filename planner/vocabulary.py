@@ -31,6 +31,7 @@ CHOICES: dict[str, str] = {
     "selective": "selective (attention)", "full": "full (whole layers)", "none": "none",
     "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
     "measured": "measured (nccl-tests)", "planning_guide": "N. Dixit's guide, fabric table", "custom": "custom",
+    "gpu_power_floor": "GPU power floor", "site_battery": "site battery",
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
 } | {tech.id: tech.title for tech in TECHNOLOGIES.values()}
@@ -54,6 +55,9 @@ _EXACT: dict[str, str] = {
     "GB": "{:,.1f} GB",
     "TB": "{:,.0f} TB",
     "kW": "{:,.1f} kW",
+    "MW": "{:,.3f} MW",
+    "MWh": "{:,.3f} MWh",
+    "MW/s": "{:,.3f} MW/s",
     "kg": "{:,.0f} kg",
     "l/min": "{:,.1f} l/min",
     "m": "{:,.1f} m",
@@ -77,6 +81,7 @@ _EXACT: dict[str, str] = {
 # SI steps for the compact style: (threshold, divisor, unit) from the largest down.
 _SCALES: dict[str, tuple[tuple[float, float, str], ...]] = {
     "W": ((1e6, 1e6, "MW"), (1e3, 1e3, "kW"), (0.0, 1.0, "W")),
+    "Wh": ((1e6, 1e6, "MWh"), (1e3, 1e3, "kWh"), (0.0, 1.0, "Wh")),
     "kW": ((1e6, 1e6, "GW"), (1e3, 1e3, "MW"), (0.0, 1.0, "kW")),
     "$": ((1e9, 1e9, "B"), (1e6, 1e6, "M"), (1e3, 1e3, "k"), (0.0, 1.0, "")),
 }

@@ -28,7 +28,8 @@ def remedy_command(remedy: Remedy) -> Command:
     """The command that applies ``remedy``; its label is the remedy's."""
     kinds = {"add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism,
              "set_batch": _set_batch, "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack,
-             "move_to_liquid": MoveToLiquid, "set_workload": SetWorkload}
+             "move_to_liquid": MoveToLiquid, "set_workload": SetWorkload,
+             "set_smoothing": _set_smoothing}
     if remedy.kind not in kinds:
         raise CommandError(f"there is no automatic remedy '{remedy.kind}'")
     return kinds[remedy.kind](remedy)
@@ -140,6 +141,10 @@ def _set_pdu(remedy: Remedy) -> Command:
 
 def _set_feeds(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "power", "feed_redundancy", str(remedy.figure("redundancy")))
+
+
+def _set_smoothing(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "facility", "power_smoothing", str(remedy.figure("smoothing")))
 
 
 class SetWorkload(Command):

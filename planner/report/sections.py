@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.costs.section import evaluate_cost
+from planner.report.power_dynamics_section import DYNAMICS_READS, evaluate_power_dynamics
 from planner.facility.section import evaluate_facility
 from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
@@ -50,6 +51,8 @@ SECTIONS: list[Section] = [
     Section("goodput", evaluate_goodput,
             ("counts", "settings.reliability", "settings.storage", "settings.workload", "settings.costs",
              "network", "storage", "workload", "cost")),
+    # after goodput: the step's phases, the job's GPUs and the checkpoints' stalls
+    Section("power_dynamics", evaluate_power_dynamics, DYNAMICS_READS),
 ]
 
 

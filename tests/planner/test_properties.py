@@ -50,8 +50,11 @@ def make_command(plan, kind, a, b, u, device):
         halls = plan.hall_ids()
         return MoveRacksToHall([racks[a % len(racks)].id, racks[b % len(racks)].id], halls[u % len(halls)])
     if kind == "setting":
-        field, value = [("power_basis", "nameplate"), ("power_basis", "typical"), ("pue", 1 + (a % 10) / 10),
-                        ("nodes_per_cdu", 1 + a % 9), ("cdu_policy", "capacity")][b % 5]
+        options = [("power_basis", "nameplate"), ("power_basis", "typical"), ("pue", 1 + (a % 10) / 10),
+                   ("nodes_per_cdu", 1 + a % 9), ("cdu_policy", "capacity"),
+                   ("grid_max_swing_mw", 0.01 + (a % 10) / 100), ("grid_max_ramp_mw_per_s", None),
+                   ("power_smoothing", ("none", "gpu_power_floor", "site_battery")[a % 3])]
+        field, value = options[b % len(options)]
         return SetSetting("facility", field, value)
     return None
 
