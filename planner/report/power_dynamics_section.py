@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from planner.facility.dynamics import Grid, Prices, Smoothed, Wave, broken_limits, cheapest, smooth
-from planner.figures import Figures, figure
+from planner.figures import Figures, detail, figure
 from planner.findings import Finding, Remedy
 from planner.vocabulary import choice_title, text, usd, watts
 
@@ -55,6 +55,10 @@ class PowerDynamicsSection(Figures):
                                              "losses")
     cheapest_smoothing: str | None = figure(None, title="Cheapest smoothing within the limits", unit="name",
                                             none="no limit broken")
+    # for the workbook and the chart: the model's inputs (None without a training step)
+    wave: Wave | None = detail()
+    grid: Grid | None = detail()
+    prices: Prices | None = detail()
 
 
 DYNAMICS_READS = ("counts", "totals.typical_milliwatts", "totals.pue", "settings.facility", "settings.costs",
@@ -138,7 +142,7 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
         gpu_floor_w=round(wait_w / gpus + load.gpu_floor_lift_w / job, 3) if load.gpu_floor_lift_w and job else None,
         smoothing=load.smoothing, bess_mw=_mw(load.bess_w), bess_mwh=_mw(load.bess_wh),
         smoothing_capex_usd=round(load.capex_usd, 2), energy_cost_usd_per_year=round(load.energy_usd_per_year, 2),
-        cheapest_smoothing=None if best is None else best.smoothing, **limits)
+        cheapest_smoothing=None if best is None else best.smoothing, wave=wave, grid=grid, prices=prices, **limits)
     return section, findings
 
 
