@@ -165,3 +165,26 @@ def cheapest(wave: Wave, grid: Grid, prices: Prices, years: float) -> Smoothed:
     options = [REMEDIES[name](wave, grid, prices) for name in SMOOTHINGS]
     meeting = [o for o in options if not broken_limits(o, grid)] or options
     return min(meeting, key=lambda o: o.cost_usd(years))
+
+
+def trace(wave: Wave, load: Smoothed, grid: Grid, steps: int = 3) -> tuple[tuple[float, float, float], ...]:
+    """The load over ``steps`` steps and across an interruption in the compute after them, as
+    (time s, unsmoothed W, smoothed W) corners: each level held, each edge over the edge time;
+    at the interruption the smoothed load falls by its drop, at the grid's ramp limit when a
+    battery holds it up, and both stay down for a step."""
+    c, p, e = wave.compute_s, wave.period_s, min(grid.edge_s, wave.compute_s, max(wave.wait_s, 1e-9))
+    out: list[tuple[float, float, float]] = [(0.0, wave.floor_w, load.floor_w)]  # from the wait before
+    for k in range(steps):
+        t = k * p
+        out += [(t + e, wave.peak_w, load.peak_w), (t + c, wave.peak_w, load.peak_w),
+                (t + c + e, wave.floor_w, load.floor_w), (t + p, wave.floor_w, load.floor_w)]
+    t = steps * p + c / 2  # the interruption, mid-compute
+    down = load.peak_w - load.interruption_drop_w
+    fall_s = e if load.smoothing != "site_battery" or grid.max_ramp_w_per_s is None else max(
+        e, load.interruption_drop_w / grid.max_ramp_w_per_s)
+    out += [(steps * p + e, wave.peak_w, load.peak_w), (t, wave.peak_w, load.peak_w),
+            (t + e, wave.floor_w, load.peak_w - load.interruption_drop_w * min(1.0, e / fall_s))]
+    if fall_s > e:
+        out.append((t + fall_s, wave.floor_w, down))
+    out.append((t + max(fall_s, p), wave.floor_w, down))
+    return tuple(out)

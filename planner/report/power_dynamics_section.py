@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.facility.dynamics import Grid, Prices, Smoothed, Wave, broken_limits, cheapest, smooth
+from planner.facility.dynamics import Grid, Prices, Smoothed, Wave, broken_limits, cheapest, smooth, trace
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding, Remedy
 from planner.vocabulary import choice_title, text, usd, watts
@@ -59,6 +59,8 @@ class PowerDynamicsSection(Figures):
     wave: Wave | None = detail()
     grid: Grid | None = detail()
     prices: Prices | None = detail()
+    # the chart's curve: (time s, unsmoothed W, smoothed W) over a few steps and an interruption
+    trace: tuple[tuple[float, float, float], ...] = detail(())
 
 
 DYNAMICS_READS = ("counts", "totals.typical_milliwatts", "totals.pue", "settings.facility", "settings.costs",
@@ -142,7 +144,8 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
         gpu_floor_w=round(wait_w / gpus + load.gpu_floor_lift_w / job, 3) if load.gpu_floor_lift_w and job else None,
         smoothing=load.smoothing, bess_mw=_mw(load.bess_w), bess_mwh=_mw(load.bess_wh),
         smoothing_capex_usd=round(load.capex_usd, 2), energy_cost_usd_per_year=round(load.energy_usd_per_year, 2),
-        cheapest_smoothing=None if best is None else best.smoothing, wave=wave, grid=grid, prices=prices, **limits)
+        cheapest_smoothing=None if best is None else best.smoothing, wave=wave, grid=grid, prices=prices,
+        trace=trace(wave, load, grid), **limits)
     return section, findings
 
 
