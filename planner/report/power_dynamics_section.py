@@ -132,6 +132,7 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
     if broken:
         best = cheapest(wave, grid, prices, ctx.plan.settings.costs.horizon_months / 12.0)
         findings = limit_findings(broken, load, grid, best, ctx.plan.settings.costs.horizon_months)
+    findings += period_findings(facility, wave.period_s, load.swing_w)
     mean_w = wave.floor_w + wave.swing_w * (1.0 - wave.wait_share)
     section = PowerDynamicsSection(
         peak_mw=_mw(load.peak_w), floor_mw=_mw(load.floor_w), swing_mw=_mw(load.swing_w),
@@ -170,3 +171,15 @@ def limit_findings(broken: list[str], load: Smoothed, grid: Grid, best: Smoothed
             f"The training load ramps at {watts(load.ramp_w_per_s)}/s, faster than the "
             f"{watts(grid.max_ramp_w_per_s)}/s the grid allows: smooth it with {what} ({cost})", remedy=remedy))
     return out
+
+
+def period_findings(facility, period_s: float, swing_w: float) -> list[Finding]:
+    """A swing whose period falls in the band the utility asks to avoid (both ends set)."""
+    low, high = facility.grid_avoid_period_min_s, facility.grid_avoid_period_max_s
+    if low is None or high is None or not low <= period_s <= high or swing_w <= 0:
+        return []
+    return [Finding(
+        "warning", "facility.grid.period",
+        f"The load swings by {watts(swing_w)} every {period_s:,.2f} s ({1 / period_s:,.3f} Hz), inside the "
+        f"{low:g}-{high:g} s band the grid asks to avoid: change the step time (the batch or the layout) or "
+        "flatten the swing (a GPU power floor or a site battery with no swing allowed)")]

@@ -147,6 +147,24 @@ class FacilitySettings(Section):
         gt=0,
         le=100_000,
     )
+    grid_avoid_period_min_s: float | None = setting(
+        None,
+        title="Grid: shortest swing period to avoid",
+        unit="s",
+        source="Empty: no band. A utility may name frequencies the load must not oscillate at (the resonances of "
+        "its turbine-generators and lines: Choukse et al., arXiv 2508.14318, list critical frequency ranges from "
+        "below 1 Hz to 100 Hz and more); a period of 1 / frequency. Ask the utility.",
+        gt=0,
+        le=100_000,
+    )
+    grid_avoid_period_max_s: float | None = setting(
+        None,
+        title="Grid: longest swing period to avoid",
+        unit="s",
+        source="Empty: no band. The band's other end (Choukse et al., arXiv 2508.14318); ask the utility.",
+        gt=0,
+        le=100_000,
+    )
     gpu_comm_power_share: float = setting(
         0.3,
         title="GPU draw while the step waits (share of its TDP)",

@@ -153,3 +153,16 @@ def test_check_json_has_the_power_dynamics_keys(history):
     for key in ("peak_mw", "floor_mw", "swing_mw", "period_s", "ramp_mw_per_s", "interruption_drop_mw", "smoothing",
                 "bess_mw", "bess_mwh", "energy_cost_usd_per_year"):
         assert key in out["power_dynamics"]
+
+
+def test_a_period_in_the_band_the_grid_avoids_is_a_warning(history):
+    report, dyn = _dyn(history.plan)
+    period = dyn["period_s"]  # 33.2 s
+    _set(history, grid_avoid_period_min_s=30.0, grid_avoid_period_max_s=40.0)
+    report, _ = _dyn(history.plan)
+    (found,) = [f for f in report.findings if f.code == "facility.grid.period"]
+    assert found.severity == "warning" and f"{period:,.2f} s" in found.message and "30-40 s" in found.message
+    assert f"{1 / period:,.3f} Hz" in found.message  # 0.030 Hz
+    _set(history, grid_avoid_period_min_s=1.0, grid_avoid_period_max_s=10.0)
+    report, _ = _dyn(history.plan)
+    assert not [f for f in report.findings if f.code == "facility.grid.period"]
