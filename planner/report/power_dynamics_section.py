@@ -87,13 +87,11 @@ def gpu_phase_w(counts, catalog, comm_share: float) -> tuple[int, float, float]:
     return gpus, compute_w, wait_w
 
 
-def plan_wave(ctx) -> Wave | None:
-    """The plan's unsmoothed wave, or None without a training step."""
+def plan_wave(ctx, gpus: int, compute_w: float, wait_w: float) -> Wave | None:
+    """The plan's unsmoothed wave from its GPUs' draws (``gpu_phase_w``), or None without a
+    training step."""
     work, good = ctx.sections.get("workload"), ctx.sections.get("goodput")
-    if work is None or good is None or not work["step_time_s"]:
-        return None
-    gpus, compute_w, wait_w = gpu_phase_w(ctx.counts, ctx.catalog, ctx.plan.settings.facility.gpu_comm_power_share)
-    if not gpus:
+    if work is None or good is None or not work["step_time_s"] or not gpus:
         return None
     per_gpu = (compute_w - wait_w) / gpus
     job = good["job_gpus"]
@@ -119,12 +117,12 @@ def plan_prices(ctx) -> Prices:
 def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
     facility = ctx.plan.settings.facility
     limits = dict(max_swing_mw=facility.grid_max_swing_mw, max_ramp_mw_per_s=facility.grid_max_ramp_mw_per_s)
-    wave = plan_wave(ctx)
+    gpus, compute_w, wait_w = gpu_phase_w(ctx.counts, ctx.catalog, facility.gpu_comm_power_share)
+    wave = plan_wave(ctx, gpus, compute_w, wait_w)
     if wave is None:
         return PowerDynamicsSection(**limits), []
     grid, prices = plan_grid(facility), plan_prices(ctx)
     load = smooth(facility.power_smoothing, wave, grid, prices)
-    gpus, compute_w, wait_w = gpu_phase_w(ctx.counts, ctx.catalog, facility.gpu_comm_power_share)
     job = ctx.sections["goodput"]["job_gpus"]
     best = None
     findings: list[Finding] = []
@@ -133,12 +131,12 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
         best = cheapest(wave, grid, prices, ctx.plan.settings.costs.horizon_months / 12.0)
         findings = limit_findings(broken, load, grid, best, ctx.plan.settings.costs.horizon_months)
     findings += period_findings(facility, wave.period_s, load.swing_w)
-    mean_w = wave.floor_w + wave.swing_w * (1.0 - wave.wait_share)
+    # the mean IT load: the floor, the swing while computing, the power floor's lift while waiting
+    mean_w = wave.floor_w + wave.swing_w * (1.0 - wave.wait_share) + load.gpu_floor_lift_w * wave.wait_share
     section = PowerDynamicsSection(
         peak_mw=_mw(load.peak_w), floor_mw=_mw(load.floor_w), swing_mw=_mw(load.swing_w),
         period_s=round(wave.period_s, 4), ramp_mw_per_s=_mw(load.ramp_w_per_s),
-        interruption_drop_mw=_mw(load.interruption_drop_w), mean_mw=_mw(mean_w + load.gpu_floor_lift_w
-                                                                           * wave.wait_share),
+        interruption_drop_mw=_mw(load.interruption_drop_w), mean_mw=_mw(mean_w),
         raw_peak_mw=_mw(wave.peak_w), raw_floor_mw=_mw(wave.floor_w), raw_swing_mw=_mw(wave.swing_w),
         compute_s=round(wave.compute_s, 4), wait_s=round(wave.wait_s, 4), wait_share=round(wave.wait_share, 6),
         gpu_compute_w=round(compute_w / gpus, 3), gpu_wait_w=round(wait_w / gpus, 3),

@@ -62,6 +62,8 @@ def test_the_medium_waveform_worked_by_hand(history):
     assert dyn["period_s"] == pytest.approx(work["compute_s"] + work["bubble_s"] + work["exposed_comm_s"], abs=1e-3)
     assert dyn["ramp_mw_per_s"] == pytest.approx(0.06272 / EDGE_S)  # 0.6272 MW/s
     assert dyn["interruption_drop_mw"] == pytest.approx(0.06272)  # the job's GPUs all stop computing
+    # the mean: the trough, plus the swing for the share of the time the GPUs compute
+    assert dyn["mean_mw"] == pytest.approx((PEAK_W - SWING_W + SWING_W * (1 - _wait_share(report))) / 1e6, abs=1e-6)
     assert (dyn["smoothing"], dyn["bess_mw"], dyn["bess_mwh"], dyn["energy_cost_usd_per_year"]) == ("none", 0, 0, 0)
     assert [f for f in report.findings if f.code.startswith("facility.grid")] == []  # no limits by default
 
@@ -166,3 +168,33 @@ def test_a_period_in_the_band_the_grid_avoids_is_a_warning(history):
     _set(history, grid_avoid_period_min_s=1.0, grid_avoid_period_max_s=10.0)
     report, _ = _dyn(history.plan)
     assert not [f for f in report.findings if f.code == "facility.grid.period"]
+
+
+def test_a_gpu_types_own_waiting_draw_wins(history):
+    import copy
+
+    catalog = copy.copy(CATALOG)
+    node = CATALOG["hgx-h100-8"]
+    catalog._devices = {**CATALOG._devices,
+                        node.id: node.model_copy(update={"gpu": node.gpu.model_copy(update={"comm_power_w": 100.0})})}
+    dyn = evaluate(history.plan, catalog).sections["power_dynamics"]
+    assert dyn["swing_mw"] == pytest.approx(128 * (700 - 100) / 1e6)  # 76.8 kW
+    assert dyn["gpu_wait_w"] == pytest.approx(100.0)
+
+
+def test_a_battery_under_a_ramp_limit_takes_the_interruption_drop(history):
+    _set(history, grid_max_ramp_mw_per_s=0.1, power_smoothing="site_battery")
+    report, dyn = _dyn(history.plan)
+    work, good = report.sections["workload"], report.sections["goodput"]
+    c, wait = work["compute_s"], work["bubble_s"] + work["exposed_comm_s"]
+    x = SWING_W - 0.1e6 * EDGE_S  # 0.1 MW/s over a 0.1 s edge allows 10 kW: 52,720 W to shave
+    a = x * wait / (c + wait)
+    b = x - a
+    drop = SWING_W - a  # the load falls from the battery-held peak to the unsmoothed trough
+    # the grid ramps down at 0.1 MW/s while the battery takes the rest: drop^2 / (2 x 0.1 MW/s)
+    joules = max(b * max(wait, good["checkpoint_block_s"]), drop * drop / (2 * 0.1e6))
+    assert dyn["swing_mw"] == pytest.approx(0.01)
+    assert dyn["bess_mw"] == pytest.approx(max(a, b, drop) / 1e6, abs=1e-6)
+    assert dyn["bess_mwh"] == pytest.approx(joules / 3.6e9, abs=1e-6)
+    assert dyn["ramp_mw_per_s"] == pytest.approx(0.1)
+    assert dyn["interruption_drop_mw"] == pytest.approx(drop / 1e6, abs=1e-6)
