@@ -58,6 +58,9 @@ _EXACT: dict[str, str] = {
     "MW": "{:,.3f} MW",
     "MWh": "{:,.3f} MWh",
     "MW/s": "{:,.3f} MW/s",
+    "kWh": "{:,.1f} kWh",
+    "kW/s": "{:,.1f} kW/s",
+    "Wh": "{:,.1f} Wh",
     "kg": "{:,.0f} kg",
     "l/min": "{:,.1f} l/min",
     "m": "{:,.1f} m",
@@ -78,6 +81,9 @@ _EXACT: dict[str, str] = {
     "B": "{:,.2f}B",
     "B tokens": "{:,.0f}B tokens",
 }
+# A figure in megawatts under one reads in the unit a thousand times smaller (a 16-node plan
+# swings by tens of kW: "62.7 kW", not "0.063 MW").
+_SMALLER: dict[str, str] = {"MW": "kW", "MWh": "kWh", "kWh": "Wh", "MW/s": "kW/s"}
 # SI steps for the compact style: (threshold, divisor, unit) from the largest down.
 _SCALES: dict[str, tuple[tuple[float, float, str], ...]] = {
     "W": ((1e6, 1e6, "MW"), (1e3, 1e3, "kW"), (0.0, 1.0, "W")),
@@ -101,6 +107,8 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
         return f"${value:,.0f}" if abs(value) >= 1000 or float(value).is_integer() else f"${value:,.2f}"
     if unit == "W":
         return f"{value:,.0f} W"
+    if unit in _SMALLER and 0 < abs(value) < 1:
+        return text(value * 1000, _SMALLER[unit], style=style, none=none)
     fmt = _EXACT.get(unit)
     if fmt is None:
         return f"{value:,.2f} {unit}".rstrip()
