@@ -19,7 +19,7 @@ SHEET = "Power dynamics"
 USED = "Power dynamics (live formula)"
 # the facility settings the sheet reads; an empty limit is written 0 (no limit)
 INPUTS = ("grid_max_swing_mw", "grid_max_ramp_mw_per_s", "gpu_comm_power_share", "gpu_power_edge_s",
-          "bess_usd_per_kw", "bess_usd_per_kwh", "bess_round_trip_efficiency")
+          "bess_usd_per_kw", "bess_usd_per_kwh", "bess_round_trip_efficiency", "bess_min_duration_h")
 BIG = 1e18  # stands for "no limit" inside MIN()
 
 
@@ -76,8 +76,8 @@ def write_power_dynamics(wb, report, settings) -> None:
         ("pd_bess_drop_w", "Drop at an interruption, battery on", "=pd_swing_w-pd_bess_a_w", "W", "#,##0"),
         ("pd_bess_w", "Battery power", "=MAX(pd_bess_a_w,pd_bess_b_w,IF(grid_max_ramp_mw_per_s>0,pd_bess_drop_w,0))",
          "W", "#,##0"),
-        ("pd_bess_wh", "Battery energy", "=MAX(pd_bess_b_w*MAX(pd_wait_s,pd_stall_s),IF(grid_max_ramp_mw_per_s>0,"
-         "pd_bess_drop_w^2/(2*grid_max_ramp_mw_per_s*1E6),0))/3600", "Wh", "#,##0.0"),
+        ("pd_bess_wh", "Battery energy", "=MAX(pd_bess_b_w*MAX(pd_wait_s,pd_stall_s)/3600,IF(grid_max_ramp_mw_per_s>0,"
+         "pd_bess_drop_w^2/(2*grid_max_ramp_mw_per_s*1E6)/3600,0),pd_bess_w*bess_min_duration_h)", "Wh", "#,##0.0"),
         ("pd_bess_capex", "Battery capex", "=pd_bess_w/1000*bess_usd_per_kw+pd_bess_wh/1000*bess_usd_per_kwh",
          "$", "#,##0"),
         ("pd_bess_usd_year", "Battery losses per year", "=pd_bess_a_w*pd_compute_s/3600000*(1/bess_round_trip_"

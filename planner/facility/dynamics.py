@@ -18,7 +18,8 @@ NVIDIA, arXiv 2508.14318, 2025). Pure functions on figures the report already ho
   so a = X l / (c + l), b = X c / (c + l); it holds b x the longest wait (the step's wait
   or a checkpoint's stall). With a ramp limit R it also takes the drop at an interruption
   (the load falls by the swing less a at once) while the grid ramps down at R:
-  drop^2 / (2 R) of energy.
+  drop^2 / (2 R) of energy. It is built with at least a least duration of storage at its
+  power (a step needs seconds; lithium-ion systems are sold by the quarter hour).
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class Prices:
     bess_usd_per_kw: float
     bess_usd_per_kwh: float
     bess_efficiency: float
+    bess_min_hours: float = 0.0  # the least energy a battery of a given power is built with, in hours
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +137,7 @@ def site_battery(wave: Wave, grid: Grid, prices: Prices) -> Smoothed:
         ramp = max(allowed / grid.edge_s, min(grid.max_ramp_w_per_s, drop / grid.edge_s))
     else:
         ramp = max(allowed / grid.edge_s, drop / grid.edge_s)
-    wh = energy_j / 3600.0
+    wh = max(energy_j / 3600.0, power_w * prices.bess_min_hours)  # batteries are built with a least duration
     steps_per_year = prices.hours_per_year * 3600.0 / wave.period_s if wave.period_s > 0 else 0.0
     loss_kwh = a * c / 3.6e6 * (1.0 / prices.bess_efficiency - 1.0) * steps_per_year
     return Smoothed("site_battery", wave.peak_w - a, wave.floor_w + b, ramp, drop, bess_w=power_w, bess_wh=wh,

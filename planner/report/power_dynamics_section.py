@@ -111,7 +111,7 @@ def plan_grid(facility) -> Grid:
 def plan_prices(ctx) -> Prices:
     f, c = ctx.plan.settings.facility, ctx.plan.settings.costs
     return Prices(c.electricity_usd_per_kwh, ctx.totals.pue, 12 * c.hours_per_month, f.bess_usd_per_kw,
-                  f.bess_usd_per_kwh, f.bess_round_trip_efficiency)
+                  f.bess_usd_per_kwh, f.bess_round_trip_efficiency, f.bess_min_duration_h)
 
 
 def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:

@@ -215,6 +215,17 @@ class FacilitySettings(Section):
         ge=0,
         le=100_000,
     )
+    bess_min_duration_h: float = setting(
+        0.25,
+        title="Site battery: least storage per unit of power",
+        unit="h",
+        source="Planner assumption: lithium-ion systems are built with at least about 15 minutes of storage at "
+        "their rated power (the shortest, for frequency regulation, run 15-30 minutes; NREL's Annual Technology "
+        "Baseline prices 2-10 hours). A step's swing needs seconds of storage; the battery is sold by this "
+        "least duration.",
+        ge=0,
+        le=24,
+    )
     bess_round_trip_efficiency: float = setting(
         0.85,
         title="Site battery: round-trip efficiency",
