@@ -64,3 +64,12 @@ def test_the_panel_has_a_power_dynamics_tab(qtbot):
     qtbot.addWidget(panel)
     assert panel.tabText(panel.count() - 1) == "Power dynamics"
     assert isinstance(panel.power_dynamics, PowerDynamicsChart)
+
+
+def test_a_ramp_limit_is_drawn_as_the_swing_it_allows(qtbot):
+    plan = build_template("medium")
+    plan.settings.facility = plan.settings.facility.model_copy(update={"grid_max_ramp_mw_per_s": 0.1})
+    chart, _ = _chart(qtbot, plan)
+    # 0.1 MW/s over the 0.1 s a GPU takes between its draws: 10 kW over the unsmoothed trough
+    assert list(chart.swing_limit.getData()[1]) == pytest.approx([FLOOR_KW + 10] * 2)
+    assert "ramps at most 100" in chart.legend.getLabel(chart.swing_limit).text

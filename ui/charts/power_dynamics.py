@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from planner.report import palette
 from planner.report.palette import ACCENT, LOAD_OVER
 from planner.vocabulary import choice_title
+from ui import fmt
 from ui.charts.base import ChartView, UnitAxis, pen
 
 NO_STEP = "No power dynamics: the plan needs GPU nodes and a training step (TP x PP x DP = the GPUs placed)"
@@ -55,8 +56,17 @@ class PowerDynamicsChart(ChartView):
         t = np.array([p[0] for p in points])
         self.raw.setData(t, np.array([p[1] for p in points]) * per_w)
         self.smoothed.setData(t, np.array([p[2] for p in points]) * per_w)
-        if d.max_swing_mw is not None:
-            self.swing_limit.setData([t[0], t[-1]], [(d.floor_mw + d.max_swing_mw) * 1e6 * per_w] * 2)
+        limited = d.max_swing_mw is not None or d.max_ramp_mw_per_s is not None
+        if limited:  # the swing both limits allow (a ramp limit over the edge time), over the trough
+            self.swing_limit.setData([t[0], t[-1]], [(d.floor_mw * 1e6 + d.grid.allowed_swing_w()) * per_w] * 2)
         else:
             self.swing_limit.setData([], [])
-        self.legend.getLabel(self.smoothed).setText(f"Smoothed: {choice_title(d.smoothing)}")
+        ramp = ("" if d.max_ramp_mw_per_s is None
+                else f", ramps at most {fmt.value_text(d.max_ramp_mw_per_s, 'MW/s', style='exact')}")
+        self._set_label(self.swing_limit, f"Largest swing allowed, over the trough{ramp}")
+        self._set_label(self.smoothed, f"Smoothed: {choice_title(d.smoothing)}")
+
+    def _set_label(self, item, text: str) -> None:
+        label = self.legend.getLabel(item)
+        if label.text != text:  # a new text lays the legend out again: not on every edit
+            label.setText(text)
