@@ -28,6 +28,8 @@ class PowerDynamicsSection(Figures):
     ramp_mw_per_s: float | None = figure(None, title="Fastest load ramp", unit="MW/s",
                                          description="Over a step's edge or at an interruption")
     interruption_drop_mw: float | None = figure(None, title="Load drop at an interruption", unit="MW")
+    interruptions_per_day: float | None = figure(None, title="Interruptions (each a drop)", unit="per day",
+                                                 description="The goodput section's failure model")
     mean_mw: float | None = figure(None, title="Mean IT load while training", unit="MW")
     raw_peak_mw: float | None = figure(None, title="IT load at the peak, unsmoothed", unit="MW")
     raw_floor_mw: float | None = figure(None, title="IT load at the trough, unsmoothed", unit="MW")
@@ -137,6 +139,7 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
         peak_mw=_mw(load.peak_w), floor_mw=_mw(load.floor_w), swing_mw=_mw(load.swing_w),
         period_s=round(wave.period_s, 4), ramp_mw_per_s=_mw(load.ramp_w_per_s),
         interruption_drop_mw=_mw(load.interruption_drop_w), mean_mw=_mw(mean_w),
+        interruptions_per_day=ctx.sections["goodput"]["interruptions_per_day"],
         raw_peak_mw=_mw(wave.peak_w), raw_floor_mw=_mw(wave.floor_w), raw_swing_mw=_mw(wave.swing_w),
         compute_s=round(wave.compute_s, 4), wait_s=round(wave.wait_s, 4), wait_share=round(wave.wait_share, 6),
         gpu_compute_w=round(compute_w / gpus, 3), gpu_wait_w=round(wait_w / gpus, 3),

@@ -62,6 +62,8 @@ def test_the_medium_waveform_worked_by_hand(history):
     assert dyn["period_s"] == pytest.approx(work["compute_s"] + work["bubble_s"] + work["exposed_comm_s"], abs=1e-3)
     assert dyn["ramp_mw_per_s"] == pytest.approx(0.06272 / EDGE_S)  # 0.6272 MW/s
     assert dyn["interruption_drop_mw"] == pytest.approx(0.06272)  # the job's GPUs all stop computing
+    # as often as the goodput model interrupts the job
+    assert dyn["interruptions_per_day"] == report.sections["goodput"]["interruptions_per_day"]
     # the mean: the trough, plus the swing for the share of the time the GPUs compute
     assert dyn["mean_mw"] == pytest.approx((PEAK_W - SWING_W + SWING_W * (1 - _wait_share(report))) / 1e6, abs=1e-6)
     assert (dyn["smoothing"], dyn["bess_mw"], dyn["bess_mwh"], dyn["energy_cost_usd_per_year"]) == ("none", 0, 0, 0)

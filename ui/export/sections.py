@@ -91,7 +91,7 @@ def goodput_rows(report: Report) -> list[list[str]]:
 
 # what the utility and the facility engineer read of the power dynamics section
 VENDOR_DYNAMICS_KEYS = ("peak_mw", "floor_mw", "swing_mw", "period_s", "ramp_mw_per_s", "interruption_drop_mw",
-                        "mean_mw", "raw_swing_mw", "max_swing_mw", "max_ramp_mw_per_s", "smoothing", "gpu_floor_w",
+                        "interruptions_per_day", "mean_mw", "raw_swing_mw", "max_swing_mw", "max_ramp_mw_per_s", "smoothing", "gpu_floor_w",
                         "bess_mw", "bess_mwh")
 VENDOR_DYNAMICS_MONEY = ("smoothing_capex_usd", "energy_cost_usd_per_year")  # with prices only
 
