@@ -55,6 +55,12 @@ class PowerDynamicsSection(Figures):
     energy_cost_usd_per_year: float = figure(0.0, title="Energy the smoothing costs", unit="$/year",
                                              description="The power floor's burn (times PUE) or the battery's "
                                              "losses")
+    opex_with_smoothing_usd_per_month: float | None = figure(
+        None, title="Opex with the smoothing's energy", unit="$/month",
+        description="The cost section's opex plus the smoothing's energy a month")
+    tco_with_smoothing_usd: float | None = figure(
+        None, title="TCO with the smoothing", unit="$",
+        description="The cost section's TCO plus the smoothing's capex and its energy over the horizon")
     cheapest_smoothing: str | None = figure(None, title="Cheapest smoothing within the limits", unit="name",
                                             none="no limit broken")
     # for the workbook and the chart: the model's inputs (None without a training step)
@@ -66,7 +72,7 @@ class PowerDynamicsSection(Figures):
 
 
 DYNAMICS_READS = ("counts", "totals.typical_milliwatts", "totals.pue", "settings.facility", "settings.costs",
-                  "workload", "goodput")
+                  "cost", "workload", "goodput")
 
 
 def _mw(w: float) -> float:
@@ -146,9 +152,19 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
         gpu_floor_w=round(wait_w / gpus + load.gpu_floor_lift_w / job, 3) if load.gpu_floor_lift_w and job else None,
         smoothing=load.smoothing, bess_mw=_mw(load.bess_w), bess_mwh=_mw(load.bess_wh),
         smoothing_capex_usd=round(load.capex_usd, 2), energy_cost_usd_per_year=round(load.energy_usd_per_year, 2),
+        **with_smoothing(ctx.sections.get("cost"), load, ctx.plan.settings.costs.horizon_months),
         cheapest_smoothing=None if best is None else best.smoothing, wave=wave, grid=grid, prices=prices,
         trace=trace(wave, load, grid), **limits)
     return section, findings
+
+
+def with_smoothing(cost, load: Smoothed, horizon_months: int) -> dict[str, float]:
+    """The cost section's opex and TCO with the smoothing's energy (and capex) added: the
+    cost section is computed before the step is known, so it leaves them out."""
+    if cost is None:
+        return {}
+    return {"opex_with_smoothing_usd_per_month": round(cost["opex_usd_per_month"] + load.energy_usd_per_year / 12, 2),
+            "tco_with_smoothing_usd": round(cost["tco_usd"] + load.cost_usd(horizon_months / 12), 2)}
 
 
 def limit_findings(broken: list[str], load: Smoothed, grid: Grid, best: Smoothed,

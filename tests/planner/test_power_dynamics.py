@@ -131,6 +131,12 @@ def test_the_power_floor_lowers_the_swing_and_costs_its_energy(history):
     assert dyn["energy_cost_usd_per_year"] == pytest.approx(lifted_kwh_year * 1.56 * 0.12, rel=1e-5)
     assert dyn["ramp_mw_per_s"] == pytest.approx(0.03 / EDGE_S)
     assert not [f for f in report.findings if f.code.startswith("facility.grid")]
+    # the burn in opex: the cost section's opex plus a twelfth of it; over 36 months in the TCO
+    cost = report.sections["cost"]
+    assert dyn["opex_with_smoothing_usd_per_month"] == pytest.approx(
+        cost["opex_usd_per_month"] + lifted_kwh_year * 1.56 * 0.12 / 12, rel=1e-6)
+    assert dyn["tco_with_smoothing_usd"] == pytest.approx(cost["tco_usd"] + 3 * lifted_kwh_year * 1.56 * 0.12,
+                                                          rel=1e-6)
 
 
 def test_a_ramp_limit_is_a_swing_limit_over_the_edge_time(history):
