@@ -31,6 +31,7 @@ CHOICES: dict[str, str] = {
     "selective": "selective (attention)", "full": "full (whole layers)", "none": "none",
     "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
     "measured": "measured (nccl-tests)", "planning_guide": "N. Dixit's guide, fabric table", "custom": "custom",
+    "gpu_power_floor": "GPU power floor", "site_battery": "site battery",
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
 } | {tech.id: tech.title for tech in TECHNOLOGIES.values()}
@@ -54,6 +55,12 @@ _EXACT: dict[str, str] = {
     "GB": "{:,.1f} GB",
     "TB": "{:,.0f} TB",
     "kW": "{:,.1f} kW",
+    "MW": "{:,.3f} MW",
+    "MWh": "{:,.3f} MWh",
+    "MW/s": "{:,.3f} MW/s",
+    "kWh": "{:,.1f} kWh",
+    "kW/s": "{:,.1f} kW/s",
+    "Wh": "{:,.1f} Wh",
     "kg": "{:,.0f} kg",
     "l/min": "{:,.1f} l/min",
     "m": "{:,.1f} m",
@@ -74,9 +81,13 @@ _EXACT: dict[str, str] = {
     "B": "{:,.2f}B",
     "B tokens": "{:,.0f}B tokens",
 }
+# A figure in megawatts under one reads in the unit a thousand times smaller (a 16-node plan
+# swings by tens of kW: "62.7 kW", not "0.063 MW").
+_SMALLER: dict[str, str] = {"MW": "kW", "MWh": "kWh", "kWh": "Wh", "MW/s": "kW/s"}
 # SI steps for the compact style: (threshold, divisor, unit) from the largest down.
 _SCALES: dict[str, tuple[tuple[float, float, str], ...]] = {
     "W": ((1e6, 1e6, "MW"), (1e3, 1e3, "kW"), (0.0, 1.0, "W")),
+    "Wh": ((1e6, 1e6, "MWh"), (1e3, 1e3, "kWh"), (0.0, 1.0, "Wh")),
     "kW": ((1e6, 1e6, "GW"), (1e3, 1e3, "MW"), (0.0, 1.0, "kW")),
     "$": ((1e9, 1e9, "B"), (1e6, 1e6, "M"), (1e3, 1e3, "k"), (0.0, 1.0, "")),
 }
@@ -96,6 +107,8 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
         return f"${value:,.0f}" if abs(value) >= 1000 or float(value).is_integer() else f"${value:,.2f}"
     if unit == "W":
         return f"{value:,.0f} W"
+    if unit in _SMALLER and 0 < abs(value) < 1:
+        return text(value * 1000, _SMALLER[unit], style=style, none=none)
     fmt = _EXACT.get(unit)
     if fmt is None:
         return f"{value:,.2f} {unit}".rstrip()

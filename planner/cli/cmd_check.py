@@ -57,7 +57,7 @@ def render_text(report: Report, catalog=None) -> str:
         *rack_lines(report),
     ]
     for name, section in report.sections.items():
-        lines += ["", name.capitalize()]
+        lines += ["", name.replace("_", " ").capitalize()]
         for meta, value in section.figures():
             if isinstance(value, (list, tuple)) or hasattr(value, "to_json") or meta.name in (
                     "curves", "break_even_months"):

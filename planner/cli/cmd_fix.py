@@ -11,7 +11,8 @@ from planner.safefile import check_target
 
 
 def register(sub) -> None:
-    p = sub.add_parser("fix", help="apply the remedies of a plan's findings (switches, CDUs, parallelism, batch)")
+    p = sub.add_parser("fix", help="apply the remedies of a plan's findings (switches, CDUs, parallelism, batch, "
+                                   "power smoothing)")
     p.add_argument("file", metavar="FILE", help="a plan file (.json)")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="where to write the fixed plan (.json; never the input)")

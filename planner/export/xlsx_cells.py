@@ -124,3 +124,18 @@ def define(wb, name: str, sheet: str, row: int, col: int) -> None:
 def ref(row: int, col: int, *, fixed: bool = False) -> str:
     c = get_column_letter(col)
     return f"${c}${row}" if fixed else f"{c}{row}"
+
+
+def named_rows(wb, ws, first_row: int, rows, cached: dict[str, Any], bold: tuple[str, ...] = ()) -> None:
+    """One figure a row from ``first_row``: (name, title, value or "=formula", unit, number
+    format), the value in column 2 defined as ``name``; a formula carries ``cached[name]``."""
+    for i, (name, title, value, unit, fmt) in enumerate(rows):
+        row = first_row + i
+        text(ws, row, 1, title, font=BOLD if name in bold else None)
+        if isinstance(value, str) and value.startswith("="):
+            formula(ws, row, 2, value, fmt, value=cached.get(name))
+        else:
+            num(ws, row, 2, value, fmt)
+        text(ws, row, 3, unit)
+        text(ws, row, 4, name)
+        define(wb, name, ws.title, row, 2)

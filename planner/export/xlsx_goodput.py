@@ -9,7 +9,7 @@ train with failures recalculate (a test recalculates with LibreOffice).
 
 from __future__ import annotations
 
-from planner.export.xlsx_cells import BOLD, NA, TITLE, WRAP, define, formula, header, num, text, widths
+from planner.export.xlsx_cells import NA, TITLE, WRAP, header, named_rows, text, widths
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
 from planner.network.checks import NodeSummary
 from planner.settings import field_meta
@@ -112,16 +112,7 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
               **_cached_recovery(g, storage, settings),
               "gp_ettr": g.ettr, "gp_goodput": g.goodput_tokens_per_s or 0,
               "gp_days_failing": NA if g.time_to_train_days is None else g.time_to_train_days}
-    for i, (name, title, value, unit, fmt) in enumerate(rows):
-        row = 4 + i
-        text(ws, row, 1, title, font=BOLD if name in ("gp_ettr", "gp_days_failing") else None)
-        if isinstance(value, str) and value.startswith("="):
-            formula(ws, row, 2, value, fmt, value=cached[name])
-        else:
-            num(ws, row, 2, value, fmt)
-        text(ws, row, 3, unit)
-        text(ws, row, 4, name)
-        define(wb, name, GOODPUT, row, 2)
+    named_rows(wb, ws, 4, rows, cached, bold=("gp_ettr", "gp_days_failing"))
     widths(ws, {1: 44, 2: 16, 3: 12, 4: 20})
 
 

@@ -62,6 +62,11 @@ class GpuBlock(_Strict):
         default=None, gt=0, le=100000,
         description="NVLink SHARP (NVLS) all-reduce across the NVLink domain: nccl-tests busbw measured, GB/s; "
         "empty = no NVLS (ring all-reduce over NVLink)")
+    compute_power_w: float | None = Field(
+        default=None, gt=0, le=5000, description="draw per GPU while the training step computes, W; empty = tdp_w")
+    comm_power_w: float | None = Field(
+        default=None, ge=0, le=5000, description="draw per GPU while the step waits (exposed communication, bubble, "
+        "checkpoint), W; empty = the facility setting gpu_comm_power_share x tdp_w")
 
     @property
     def domain_gpus(self) -> int:

@@ -148,6 +148,10 @@ def _set_feeds(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "power", "feed_redundancy", str(remedy.figure("redundancy")))
 
 
+def _set_smoothing(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "facility", "power_smoothing", str(remedy.figure("smoothing")))
+
+
 class SetWorkload(Command):
     """Several workload settings at once (the pipeline bubble's remedy: schedule and virtual
     stages, PP and DP, or the batch), as one step."""
@@ -178,4 +182,5 @@ class SetWorkload(Command):
 REMEDY_KINDS: dict[str, Callable[[Remedy], Command]] = {
     "add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism, "set_batch": _set_batch,
     "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack, "move_to_liquid": MoveToLiquid,
-    "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate, "set_restart_path": _set_restart_path}
+    "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate, "set_restart_path": _set_restart_path,
+    "set_smoothing": _set_smoothing}

@@ -43,6 +43,8 @@ NO_FIX_REASONS = {
                                   "layout choice",
     "facility.building.utility_feed": "the feed is contracted with the utility; moving load to another building "
                                       "is a layout choice",
+    "facility.grid.period": "the step time is the workload's, and how far to flatten the swing is the utility's "
+                            "call",
     "facility.hall.cdu_short": "the CDU remedy places CDUs plan-wide, not in a given hall: add them to the "
                                "hall's liquid-cooled racks",
 }

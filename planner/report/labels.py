@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from planner.costs.section import CostSection
+from planner.report.power_dynamics_section import PowerDynamicsSection
 from planner.facility.section import FacilitySection
 from planner.goodput.section import GoodputSection
 from planner.report.network_section import FabricRow, NetworkSection, ScalingPoint
@@ -51,7 +52,7 @@ _SIZING: dict[str, tuple[str, str]] = {
 # source of each figure's title and unit.
 MODELS: dict[str, type[Figures]] = {"facility": FacilitySection, "network": NetworkSection,
                                     "storage": StorageSection, "cost": CostSection, "workload": WorkloadSection,
-                                    "goodput": GoodputSection}
+                                    "goodput": GoodputSection, "power_dynamics": PowerDynamicsSection}
 ROWS: dict[str, type[Figures]] = {"fabrics": FabricRow, "scaling": ScalingPoint}
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner.costs.section import evaluate_cost
+from planner.report.power_dynamics_section import DYNAMICS_READS, evaluate_power_dynamics
 from planner.facility.section import evaluate_facility
 from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
@@ -58,6 +59,8 @@ SECTIONS: list[Section] = [
     Section("goodput", evaluate_goodput,
             ("counts", "settings.reliability", "settings.storage", "settings.workload", "settings.costs",
              "network", "storage", "workload", "cost")),
+    # after goodput: the step's phases, the job's GPUs and the checkpoints' stalls
+    Section("power_dynamics", evaluate_power_dynamics, DYNAMICS_READS),
 ]
 
 

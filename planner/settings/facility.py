@@ -125,3 +125,113 @@ class FacilitySettings(Section):
         gt=0,
         le=1000,
     )
+    # -- the grid: what the utility or the site's generation accepts of the load's swings --------
+    grid_max_swing_mw: float | None = setting(
+        None,
+        title="Grid: largest load swing allowed",
+        unit="MW",
+        source="Empty: no limit stated. The utility's or the site generation's dynamic power range, the "
+        "short-term load change it accepts (a utility-level specification in E. Choukse et al., 'Power "
+        "Stabilization for AI Training Datacenters', Microsoft, OpenAI, NVIDIA, arXiv 2508.14318, 2025); ask "
+        "the utility for the figure of this site.",
+        gt=0,
+        le=100_000,
+    )
+    grid_max_ramp_mw_per_s: float | None = setting(
+        None,
+        title="Grid: fastest load ramp allowed",
+        unit="MW/s",
+        source="Empty: no limit stated. The utility's ramp-up and ramp-down rate limits (Choukse et al., arXiv "
+        "2508.14318, utility-level specifications; NVIDIA, 'How New GB300 NVL72 Features Provide Steady Power "
+        "for AI', 2025: generation takes one to 90 minutes to follow a ramp); ask the utility.",
+        gt=0,
+        le=100_000,
+    )
+    grid_avoid_period_min_s: float | None = setting(
+        None,
+        title="Grid: shortest swing period to avoid",
+        unit="s",
+        source="Empty: no band. A utility may name frequencies the load must not oscillate at (the resonances of "
+        "its turbine-generators and lines: Choukse et al., arXiv 2508.14318, list critical frequency ranges from "
+        "below 1 Hz to 100 Hz and more); a period of 1 / frequency. Ask the utility.",
+        gt=0,
+        le=100_000,
+    )
+    grid_avoid_period_max_s: float | None = setting(
+        None,
+        title="Grid: longest swing period to avoid",
+        unit="s",
+        source="Empty: no band. The band's other end (Choukse et al., arXiv 2508.14318); ask the utility.",
+        gt=0,
+        le=100_000,
+    )
+    gpu_comm_power_share: float = setting(
+        0.3,
+        title="GPU draw while the step waits (share of its TDP)",
+        unit="fraction",
+        source="Planner assumption: while the step waits on exposed communication, the pipeline bubble or a "
+        "checkpoint, a GPU draws close to idle (Choukse et al., arXiv 2508.14318: compute phases near TDP, "
+        "communication phases near idle); 30% of the TDP, above an idle GPU for the collectives' kernels. A "
+        "GPU type's own catalog figure (comm_power_w) wins.",
+        ge=0,
+        le=1,
+    )
+    gpu_power_edge_s: float = setting(
+        0.1,
+        title="Time a GPU takes between its compute and its waiting draw",
+        unit="s",
+        source="Planner assumption: the power traces of synchronous training (Choukse et al., arXiv 2508.14318, "
+        "figure 1; NVIDIA's GB300 NVL72 blog, figure 1) change between the two levels in a step, well under a "
+        "second; 0.1 s. The load's ramp is the swing over this time.",
+        gt=0,
+        le=600,
+    )
+    power_smoothing: Literal["none", "gpu_power_floor", "site_battery"] = setting(
+        "none",
+        title="Power smoothing",
+        source="What keeps the load's swing within the grid's limits (Choukse et al., arXiv 2508.14318, the "
+        "GPU and datacenter measures): a GPU power floor, the lowest draw the GPUs keep while the step waits "
+        "(NVIDIA GB300 NVL72 power smoothing; it burns energy), or a site battery that charges in the waits "
+        "and discharges in the compute. Each is sized to the limits above (without limits, to no swing).",
+    )
+    bess_usd_per_kw: float = setting(
+        300.0,
+        title="Site battery: price per kW of power",
+        unit="$/kW",
+        source="Planner assumption split from W. Cole and A. Karmakar, 'Cost Projections for Utility-Scale "
+        "Battery Storage: 2023 Update', NREL/TP-6A40-85332 (the basis of NREL's Annual Technology Baseline): a "
+        "4-hour system costs $245, $326 or $403 per kWh in 2030 (low, mid, high). Priced here as a power part "
+        "(inverter, grid connection) of $300/kW plus an energy part (cells, enclosures) of $300/kWh: a 4-hour "
+        "system at $375/kWh, between the mid and high cases. Replace with a quote.",
+        ge=0,
+        le=100_000,
+    )
+    bess_usd_per_kwh: float = setting(
+        300.0,
+        title="Site battery: price per kWh of storage",
+        unit="$/kWh",
+        source="Planner assumption: the energy part of the split of Cole and Karmakar's 4-hour system cost "
+        "(NREL/TP-6A40-85332), see the price per kW. Replace with a quote.",
+        ge=0,
+        le=100_000,
+    )
+    bess_min_duration_h: float = setting(
+        0.25,
+        title="Site battery: least storage per unit of power",
+        unit="h",
+        source="Planner assumption: lithium-ion systems are built with at least about 15 minutes of storage at "
+        "their rated power (the shortest, for frequency regulation, run 15-30 minutes; NREL's Annual Technology "
+        "Baseline prices 2-10 hours). A step's swing needs seconds of storage; the battery is sold by this "
+        "least duration.",
+        ge=0,
+        le=24,
+    )
+    bess_round_trip_efficiency: float = setting(
+        0.85,
+        title="Site battery: round-trip efficiency",
+        unit="fraction",
+        source="NREL, Annual Technology Baseline, utility-scale battery storage, after the technical report of "
+        "W. Cole and A. Karmakar (NREL/TP-6A40-85332, 2023): 85% round-trip efficiency for lithium-ion systems.",
+        gt=0,
+        le=1,
+    )

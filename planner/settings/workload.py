@@ -156,9 +156,9 @@ class WorkloadSettings(Section):
         source=f"{GUIDE}: 'Each request hits a single GPU (or a small tensor-parallel group)'.", ge=1, le=1024)
     inference_pipeline_stages: int = setting(
         1, title="Pipeline stages of an inference replica (across nodes)", unit="stages",
-        source="vLLM and TensorRT-LLM pipeline parallelism (pipeline_parallel_size): a model larger than one "
-        "node's memory is split by its layers over nodes, each stage a tensor-parallel group of the GPUs per "
-        "replica above; 1: one node.", ge=1, le=64)
+        source="Planner assumption: 1, one node; a model larger than one node's memory is split by its layers "
+        "over nodes, each stage a tensor-parallel group of the GPUs per replica above (vLLM documentation, "
+        "'Distributed Inference and Serving': pipeline_parallel_size).", ge=1, le=64)
     prompt_tokens: int = setting(
         1024, title="Prompt length", unit="tokens", source="Planner assumption: a chat prompt with context.",
         ge=1, le=10_000_000)

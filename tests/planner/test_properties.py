@@ -50,13 +50,16 @@ def make_command(plan, kind, a, b, u, device):
         halls = plan.hall_ids()
         return MoveRacksToHall([racks[a % len(racks)].id, racks[b % len(racks)].id], halls[u % len(halls)])
     if kind == "setting":
-        # besides the facility's, settings that change only the workload's findings or only a
-        # price: the network section is computed again to the same figures, and what reads
-        # its workload model must still follow
+        # besides the facility's (the grid's limits and smoothing among them), settings that
+        # change only the workload's findings or only a price: the network section is computed
+        # again to the same figures, and what reads its workload model must still follow
         choices = [("facility", "power_basis", "nameplate"), ("facility", "power_basis", "typical"),
                    ("facility", "pue", 1 + (a % 10) / 10), ("facility", "nodes_per_cdu", 1 + a % 9),
                    ("facility", "cdu_policy", "capacity"), ("workload", "claimed_tokens_per_s", 400_000.0),
-                   ("workload", "claimed_tokens_per_s", None), ("costs", "transceiver_usd", 500 + a % 1000)]
+                   ("workload", "claimed_tokens_per_s", None), ("costs", "transceiver_usd", 500 + a % 1000),
+                   ("facility", "grid_max_swing_mw", 0.01 + (a % 10) / 100),
+                   ("facility", "grid_max_ramp_mw_per_s", None),
+                   ("facility", "power_smoothing", ("none", "gpu_power_floor", "site_battery")[a % 3])]
         return SetSetting(*choices[b % len(choices)])
     return None
 

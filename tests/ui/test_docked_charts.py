@@ -15,7 +15,7 @@ from tests.ui.chart_text import cut_labels, overlaps, shown_chart, text_rects
 
 DEFAULT = (1440, 900)
 READABLE_PX = 60
-TABS = ["Rack power", "Build vs rent", "Fabrics", "Scaling", "Facility", "Goodput"]
+TABS = ["Rack power", "Build vs rent", "Fabrics", "Scaling", "Facility", "Goodput", "Power dynamics"]
 
 
 def _docked(window, index, size=DEFAULT):

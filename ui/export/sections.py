@@ -91,6 +91,23 @@ def goodput_rows(report: Report) -> list[list[str]]:
     return [list(describe("goodput", key, getattr(g, key))) for key in VENDOR_GOODPUT_KEYS]
 
 
+# what the utility and the facility engineer read of the power dynamics section
+VENDOR_DYNAMICS_KEYS = ("peak_mw", "floor_mw", "swing_mw", "period_s", "ramp_mw_per_s", "interruption_drop_mw",
+                        "interruptions_per_day", "mean_mw", "raw_swing_mw", "max_swing_mw", "max_ramp_mw_per_s", "smoothing", "gpu_floor_w",
+                        "bess_mw", "bess_mwh")
+VENDOR_DYNAMICS_MONEY = ("smoothing_capex_usd", "energy_cost_usd_per_year")  # with prices only
+
+
+def dynamics_rows(report: Report, with_prices: bool = False) -> list[list[str]]:
+    """The power dynamics section as (label, value with unit) rows, its costs ``with_prices``;
+    none without a training step."""
+    d = report.sections.get("power_dynamics")
+    if d is None or d.peak_mw is None:
+        return []
+    keys = VENDOR_DYNAMICS_KEYS + (VENDOR_DYNAMICS_MONEY if with_prices else ())
+    return [list(describe("power_dynamics", key, getattr(d, key))) for key in keys]
+
+
 def fabric_headline(report: Report) -> tuple[str, str] | None:
     """("Compute fabric, rail-optimised", "400G InfiniBand (NDR)"): the plan's fabric for the cover."""
     net = report.network

@@ -36,7 +36,7 @@ from ui.export.pack_campus import CampusPages
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
-from ui.export.sections import (cost_headlines, describe_where, fabric_headline, goodput_rows, money,
+from ui.export.sections import (cost_headlines, describe_where, dynamics_rows, fabric_headline, goodput_rows, money,
                                 network_rows)
 from ui.export.table import Column, Table
 
@@ -127,6 +127,7 @@ class VendorPack(SitePages, CampusPages):
         pages += self._floor_pages()
         pages += self._network_pages()
         pages += self._goodput_pages()
+        pages += self._dynamics_pages()
         pages += self._acceptance_pages()
         pages += self._cable_pages()
         pages += self._bom_pages()
@@ -454,9 +455,22 @@ class VendorPack(SitePages, CampusPages):
         intro = _p("Expected interruptions from the failure rates of the parts placed (GPUs, hosts, switches, "
                    "optical links, software), the checkpoint interval that answers them and the share of the "
                    "time left for training.", 9)
+        return self._figure_pages("Goodput: failures, checkpoints and restarts", rows, intro)
+
+    def _dynamics_pages(self) -> list[Page]:
+        rows = dynamics_rows(self.report, self.with_prices)
+        if not rows:
+            return []
+        intro = _p("For the utility and the facility engineer: synchronous training swings the IT load once per "
+                   "step, between every GPU computing and every GPU waiting on communication, and drops it at an "
+                   "interruption. The load after the plan's smoothing, the unsmoothed swing, the grid's limits "
+                   "and the smoothing's size (cooling and losses follow the mean load).", 9)
+        return self._figure_pages("Power dynamics: the load the grid sees", rows, intro)
+
+    def _figure_pages(self, title: str, rows: list[list[str]], intro: str) -> list[Page]:
+        """A section's figures as an item / value table under ``intro``."""
         table = Table([Column("Item", 1.4), Column("Value", 1.2)], rows, font_pt=8.5)
-        return self._table_pages("Goodput: failures, checkpoints and restarts", table, intro=intro,
-                                 width=min(self.body.width(), 460.0))
+        return self._table_pages(title, table, intro=intro, width=min(self.body.width(), 460.0))
 
     def _acceptance_pages(self) -> list[Page]:
         from planner.acceptance.criteria import acceptance_pack

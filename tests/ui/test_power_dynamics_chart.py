@@ -1,0 +1,75 @@
+"""The Power dynamics chart plots the section's trace: the medium template's load between its
+peak and trough once per step (worked by hand in tests/planner/test_power_dynamics.py), the
+smoothed load beside it and the swing limit drawn."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.design.templates import build_template
+from planner.hardware.catalog import default_catalog
+from planner.plan.model import Plan
+from planner.report.evaluate import evaluate
+from ui.charts.panel import ChartsPanel
+from ui.charts.power_dynamics import PowerDynamicsChart
+
+CATALOG = default_catalog()
+# kW, as the chart plots a plan under a megawatt: 142,648 W typical; 128 GPUs x 490 W less while waiting
+PEAK_KW, FLOOR_KW = 142.648, 79.928
+
+
+def _chart(qtbot, plan):
+    chart = PowerDynamicsChart()
+    qtbot.addWidget(chart)
+    report = evaluate(plan, CATALOG)
+    chart.update_report(report)
+    return chart, report.sections["power_dynamics"]
+
+
+def test_the_chart_plots_the_swing_once_per_step(qtbot):
+    chart, d = _chart(qtbot, build_template("medium"))
+    t, raw = chart.raw.getData()
+    assert max(raw) == pytest.approx(PEAK_KW) and min(raw) == pytest.approx(FLOOR_KW)
+    # the load falls at the end of each step's compute: one fall per period, three steps shown
+    falls = [t[i] for i in range(1, len(raw)) if raw[i] < raw[i - 1]]
+    assert falls[1] - falls[0] == pytest.approx(d["period_s"], abs=1e-3)
+    assert falls[2] - falls[1] == pytest.approx(d["period_s"], abs=1e-3)
+    # no smoothing: the smoothed curve is the raw one; no limit drawn
+    assert list(chart.smoothed.getData()[1]) == pytest.approx(list(raw))
+    assert chart.swing_limit.getData()[0] is None or len(chart.swing_limit.getData()[0]) == 0
+    assert not chart.is_empty and chart.load_axis.unit == "kW"
+
+
+def test_a_smoothed_plan_shows_both_curves_and_the_limit(qtbot):
+    plan = build_template("medium")
+    plan.settings.facility = plan.settings.facility.model_copy(
+        update={"grid_max_swing_mw": 0.03, "power_smoothing": "gpu_power_floor"})
+    chart, d = _chart(qtbot, plan)
+    _, smoothed = chart.smoothed.getData()
+    # the floor lifts the trough to 30 kW under the peak
+    assert max(smoothed) == pytest.approx(PEAK_KW) and min(smoothed) == pytest.approx(PEAK_KW - 30)
+    assert min(chart.raw.getData()[1]) == pytest.approx(FLOOR_KW)
+    _, limit = chart.swing_limit.getData()
+    assert list(limit) == pytest.approx([PEAK_KW - 30 + 30] * 2)  # trough + the allowed swing
+    assert "GPU power floor" in chart.legend.getLabel(chart.smoothed).text
+
+
+def test_no_training_step_is_one_sentence(qtbot):
+    chart, _ = _chart(qtbot, Plan(name="Empty"))
+    assert chart.is_empty and "No power dynamics" in chart.empty_note.text()
+
+
+def test_the_panel_has_a_power_dynamics_tab(qtbot):
+    panel = ChartsPanel()
+    qtbot.addWidget(panel)
+    assert panel.tabText(panel.count() - 1) == "Power dynamics"
+    assert isinstance(panel.power_dynamics, PowerDynamicsChart)
+
+
+def test_a_ramp_limit_is_drawn_as_the_swing_it_allows(qtbot):
+    plan = build_template("medium")
+    plan.settings.facility = plan.settings.facility.model_copy(update={"grid_max_ramp_mw_per_s": 0.1})
+    chart, _ = _chart(qtbot, plan)
+    # 0.1 MW/s over the 0.1 s a GPU takes between its draws: 10 kW over the unsmoothed trough
+    assert list(chart.swing_limit.getData()[1]) == pytest.approx([FLOOR_KW + 10] * 2)
+    assert "ramps at most 100" in chart.legend.getLabel(chart.swing_limit).text
