@@ -11,6 +11,7 @@ from planner.facility.section import evaluate_facility
 from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
 from planner.report.network_section import evaluate_network
+from planner.schedule.section import evaluate_schedule
 from planner.storage.section import evaluate_storage
 from planner.workload.section import evaluate_workload_section
 
@@ -43,6 +44,10 @@ SECTIONS: list[Section] = [
     Section("cost", evaluate_cost,
             ("counts", *COST_TOTALS, "hall fabric", "settings.costs", "settings.fabric", "settings.power",
              "settings.facility", "settings.floor", "network")),
+    # after cost: its phases share the capex; each hall's sums (a campus's halls are its
+    # phases), the fabric's scalable units (a single hall's), the plan's requested go-live
+    Section("schedule", evaluate_schedule,
+            ("counts", "totals", "halls", "settings.schedule", "network", "cost", "plan")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),

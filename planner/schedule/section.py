@@ -1,0 +1,156 @@
+"""The report's schedule section: the plan's phases, when each is ready and what gates it,
+GPUs online by month and capex by quarter (``planner.schedule.model``).
+
+Phases are the data halls that hold racks (on a campus of several), or the scalable units of
+the compute fabric (a single hall): the units are installed one after another by the hall's
+crews, each taking its share of the plan's racks, IT power and capex in proportion to its
+nodes; a plan whose fabric has no scalable units is one phase. A hall's capex is the plan's
+capex shared by the halls in proportion to the catalog price of the devices standing in each.
+O(halls x device types), or O(scalable units): it reads the halls' sums, never a rack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.figures import Figures, figure
+from planner.findings import Finding
+from planner.plan.campus import campus_of
+from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, capex_by_quarter, crews, date_after,
+                                    gpus_online, lead_weeks, parts_needed, phase_time, shares)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseFigures(Figures):
+    name: str = figure("", title="Phase", unit="name")
+    gpus: int = figure(0, title="GPUs")
+    racks: int = figure(0, title="Racks")
+    it_mw: float = figure(0.0, title="IT power on the plan's basis", unit="MW")
+    parts: tuple[str, ...] = figure((), title="Parts it waits for", unit="name")
+    ready_weeks: float = figure(0.0, title="Ready, weeks after the order", unit="weeks")
+    ready_month: int = figure(0, title="Online from month", description="months after the order")
+    ready_date: str | None = figure(None, title="Ready on", unit="name", none="no order date")
+    critical_part: str = figure("", title="Critical part", unit="name",
+                                description="the part with the longest lead time it needs")
+    capex_usd: float = figure(0.0, title="Capex", unit="$")
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleSection(Figures):
+    phase_by: str = figure("", title="Comes online", unit="name", description="hall, scalable_unit or plan")
+    order_date: str | None = figure(None, title="Order date", unit="name", none="not set")
+    phases: tuple[PhaseFigures, ...] = figure((), title="Phases")
+    first_ready_month: int = figure(0, title="First phase online from month")
+    energized_month: int = figure(0, title="Energized from month", description="months after the order")
+    energized_weeks: float = figure(0.0, title="Energized, weeks after the order", unit="weeks")
+    energized_date: str | None = figure(None, title="Energized on", unit="name", none="no order date")
+    critical_part: str = figure("", title="Critical part", unit="name",
+                                description="what gates the last phase")
+    gpus_online_by_month: tuple[int, ...] = figure((), title="GPUs online by month",
+                                                   description="month 0 (the order) to energization")
+    capex_by_quarter: tuple[dict, ...] = figure((), title="Capex by quarter after the order", unit="$")
+    lead_weeks: dict[str, float] = figure(title="Lead times", unit="weeks", factory=dict)
+
+
+def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
+    s = ctx.plan.settings.schedule
+    cost = ctx.sections.get("cost")
+    capex = cost.capex_usd if cost is not None else 0.0
+    by, inputs, weights = _phases(ctx)
+    leads = lead_weeks(s)
+    times = [phase_time(p, s, leads) for p in inputs]
+    capex_each = shares(capex, weights)
+    basis_kw = [p.it_kw for p in inputs]
+    phases = tuple(
+        PhaseFigures(name=p.name, gpus=p.gpus, racks=p.racks, it_mw=round(kw / 1e3, 6), parts=p.parts,
+                     ready_weeks=round(t.ready_weeks, 2), ready_month=t.ready_month,
+                     ready_date=date_after(s.order_date, t.ready_weeks * 7), critical_part=t.critical_part,
+                     capex_usd=c)
+        for p, t, kw, c in zip(inputs, times, basis_kw, capex_each))
+    months = [t.ready_month for t in times]
+    last = max(times, key=lambda t: t.ready_weeks, default=None)
+    energized = max(months, default=0)
+    section = ScheduleSection(
+        phase_by=by, order_date=s.order_date or None, phases=phases, first_ready_month=min(months, default=0),
+        energized_month=energized, energized_weeks=round(last.ready_weeks, 2) if last else 0.0,
+        energized_date=date_after(s.order_date, last.ready_weeks * 7) if last else None,
+        critical_part=last.critical_part if last else "",
+        gpus_online_by_month=tuple(gpus_online(months, [p.gpus for p in inputs], energized)),
+        capex_by_quarter=tuple(
+            {"quarter": q + 1, "first_month": 3 * q, "starts": date_after(s.order_date, 3 * q * MONTH_DAYS),
+             "capex_usd": usd}
+            for q, usd in enumerate(capex_by_quarter(months, capex_each, s.deposit_pct, energized))),
+        lead_weeks=leads,
+    )
+    return section, _findings(ctx, section)
+
+
+def _phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
+    """(what the phases are, each phase's inputs, the weights its capex is shared by)."""
+    s = ctx.plan.settings.schedule
+    halls = {h: sums for h, sums in ctx.halls.items() if sums.racks}
+    by = s.phase_by if s.phase_by != "auto" else ("hall" if len(halls) > 1 else "scalable_unit")
+    if by == "hall":
+        return by, *_hall_phases(ctx, halls, s.crews_per_100_racks)
+    return _unit_phases(ctx, sum(crews(sums.racks, s.crews_per_100_racks) for sums in halls.values()) or 1.0)
+
+
+def _hall_phases(ctx, halls, per_100: float) -> tuple[list[PhaseInput], list[float]]:
+    """Each hall's phase, kept in the evaluator's memo under the hall's own sums: after an
+    edit only the halls whose racks changed are worked out again."""
+    where = campus_of(ctx.plan).halls
+    inputs = [ctx.memo.get(("schedule hall", h), (f"hall {h}", "settings.schedule", "totals.basis"), _hall_input,
+                           ctx, where[h], sums, per_100) for h, sums in halls.items()]
+    return inputs, [p.weight for p in inputs]
+
+
+def _hall_input(ctx, where, sums, per_100: float) -> PhaseInput:
+    building, hall = where
+    catalog = ctx.catalog
+    categories, price = set(), 0.0
+    for device_id, n in sums.counts.items():
+        d = catalog.get(device_id)
+        if n and d is not None:
+            categories.add(d.category)
+            price += n * d.price_usd
+    mw = sums.nameplate_milliwatts if ctx.totals.basis == "nameplate" else sums.typical_milliwatts
+    return PhaseInput(f"{building.name} / {hall.name}", sums.racks, sums.gpus, mw / 1e6, parts_needed(categories),
+                      price, sums.racks, crews(sums.racks, per_100))
+
+
+def _unit_phases(ctx, crews: float) -> tuple[str, list[PhaseInput], list[float]]:
+    """The compute fabric's scalable units in order, each with its share of the plan by nodes."""
+    totals, catalog = ctx.totals, ctx.catalog
+    parts = parts_needed({d.category for i, n in ctx.counts.items() if n and (d := catalog.get(i)) is not None})
+    network = ctx.sections.get("network")
+    size = getattr(network, "size", None)
+    nodes, per_unit = totals.nodes, (size.su_nodes if size is not None else 0)
+    if not nodes or not per_unit or per_unit >= nodes:
+        p = PhaseInput("Whole plan", totals.racks, totals.gpus, totals.it_power_kw, parts, 1.0, totals.racks, crews)
+        return "plan", [p], [1.0]
+    bounds = list(range(0, nodes, per_unit)) + [nodes]
+    inputs = []
+    for k in range(1, len(bounds)):
+        lo, hi = bounds[k - 1], bounds[k]
+        gpus = totals.gpus * hi // nodes - totals.gpus * lo // nodes
+        racks = totals.racks * hi // nodes - totals.racks * lo // nodes
+        inputs.append(PhaseInput(f"Scalable unit {k}", racks, gpus, totals.it_power_kw * (hi - lo) / nodes, parts,
+                                 hi - lo, totals.racks * hi / nodes, crews))
+    return "scalable_unit", inputs, [float(p.weight) for p in inputs]
+
+
+def _findings(ctx, section: ScheduleSection) -> list[Finding]:
+    go_live = ctx.plan.info.go_live
+    if not go_live or section.energized_date is None or section.energized_date <= go_live:
+        return []
+    part = PART_NAMES.get(section.critical_part, "installation")
+    return [Finding("warning", "schedule.after_go_live",
+                    f"The plan is energized on {section.energized_date}, after the requested go-live of {go_live}: "
+                    f"{part} ({section.lead_weeks.get(section.critical_part, 0):g} weeks) gates it; order "
+                    "earlier or shorten that lead time")]
+
+
+def energized_text(s: ScheduleSection) -> str:
+    """"month 33 after the order (2029-08-18)", or without an order date "month 33 after the order"."""
+    when = f"month {s.energized_month} after the order"
+    return f"{when} ({s.energized_date})" if s.energized_date else when
