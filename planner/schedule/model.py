@@ -6,7 +6,8 @@ A phase is ready when the last of the parts it needs has arrived and its racks a
     ready weeks = max(lead time of each part it needs) + commissioning per hall
                   + racks installed by then x crew-days per rack / (crews x 5 days a week)
 
-with the hall's crews = max(1, its racks x crews per 100 racks / 100).
+with crews = max(1, racks they are staffed for x crews per 100 racks / 100): a hall's own
+racks, or the plan's for its scalable units.
 
 Every part is ordered on the order date (week 0); a lead time of 0 is a part already in
 place. The part with the longest lead time is the phase's critical part. Months are average
@@ -63,8 +64,9 @@ def parts_needed(categories: set[str]) -> tuple[str, ...]:
 @dataclass(frozen=True, slots=True)
 class PhaseInput:
     """What a phase holds: its racks, GPUs and IT power, the parts it needs, the weight its
-    capex share is taken by, and the racks its crews have installed when it is done (its own,
-    plus those of the phases the same crews put in before it)."""
+    capex share is taken by, the racks its crews have installed when it is done (its own,
+    plus those of the phases the same crews put in before it) and the racks those crews are
+    staffed for (its hall's, or the plan's for scalable units)."""
 
     name: str
     racks: int
@@ -73,7 +75,7 @@ class PhaseInput:
     parts: tuple[str, ...]
     weight: float
     racks_installed: float
-    crews: float
+    crew_racks: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,19 +91,21 @@ def phase_time(p: PhaseInput, s: ScheduleSettings, leads: dict[str, float]) -> P
     for part in p.parts:
         if leads[part] > lead:
             critical, lead = part, leads[part]
-    install = s.hall_commissioning_weeks + p.racks_installed * s.rack_install_days / (p.crews * WORK_DAYS_PER_WEEK)
+    per_week = crews(p.crew_racks, s.crews_per_100_racks) * WORK_DAYS_PER_WEEK
+    install = s.hall_commissioning_weeks + p.racks_installed * s.rack_install_days / per_week
     weeks = lead + install
     return PhaseTime(weeks, month_of(weeks), critical)
 
 
 def crews(racks: int, per_100_racks: float) -> float:
-    """The crews installing a hall of ``racks`` racks: staffed to its size, at least one."""
+    """The crews installing ``racks`` racks: staffed to their number, at least one."""
     return max(1.0, racks * per_100_racks / 100)
 
 
 def month_of(weeks: float) -> int:
-    """The month after the order from which something ready in week ``weeks`` is online."""
-    return max(0, math.ceil(weeks * 7 / MONTH_DAYS - 1e-9))
+    """The month after the order from which something ready in week ``weeks`` is online
+    (rounded to 9 decimals first, as the workbook's ROUNDUP(ROUND(..., 9), 0) does)."""
+    return max(0, math.ceil(round(weeks * 7 / MONTH_DAYS, 9)))
 
 
 def shares(total: float, weights: list[float]) -> list[float]:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.figures import Figures, figure
+from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.plan.campus import campus_of
-from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, capex_by_quarter, crews, date_after,
+from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, capex_by_quarter, date_after,
                                     gpus_online, lead_weeks, parts_needed, phase_time, shares)
 
 
@@ -33,6 +33,10 @@ class PhaseFigures(Figures):
     critical_part: str = figure("", title="Critical part", unit="name",
                                 description="the part with the longest lead time it needs")
     capex_usd: float = figure(0.0, title="Capex", unit="$")
+    # what the workbook's formulas start from (``planner.schedule.model.PhaseInput``)
+    racks_installed: float = detail(0.0)
+    crew_racks: int = detail(0)
+    weight: float = detail(0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +69,7 @@ def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
         PhaseFigures(name=p.name, gpus=p.gpus, racks=p.racks, it_mw=round(kw / 1e3, 6), parts=p.parts,
                      ready_weeks=round(t.ready_weeks, 2), ready_month=t.ready_month,
                      ready_date=date_after(s.order_date, t.ready_weeks * 7), critical_part=t.critical_part,
-                     capex_usd=c)
+                     capex_usd=c, racks_installed=p.racks_installed, crew_racks=p.crew_racks, weight=p.weight)
         for p, t, kw, c in zip(inputs, times, basis_kw, capex_each))
     months = [t.ready_month for t in times]
     last = max(times, key=lambda t: t.ready_weeks, default=None)
@@ -91,20 +95,20 @@ def _phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
     halls = {h: sums for h, sums in ctx.halls.items() if sums.racks}
     by = s.phase_by if s.phase_by != "auto" else ("hall" if len(halls) > 1 else "scalable_unit")
     if by == "hall":
-        return by, *_hall_phases(ctx, halls, s.crews_per_100_racks)
-    return _unit_phases(ctx, sum(crews(sums.racks, s.crews_per_100_racks) for sums in halls.values()) or 1.0)
+        return by, *_hall_phases(ctx, halls)
+    return _unit_phases(ctx)
 
 
-def _hall_phases(ctx, halls, per_100: float) -> tuple[list[PhaseInput], list[float]]:
+def _hall_phases(ctx, halls) -> tuple[list[PhaseInput], list[float]]:
     """Each hall's phase, kept in the evaluator's memo under the hall's own sums: after an
     edit only the halls whose racks changed are worked out again."""
     where = campus_of(ctx.plan).halls
-    inputs = [ctx.memo.get(("schedule hall", h), (f"hall {h}", "settings.schedule", "totals.basis"), _hall_input,
-                           ctx, where[h], sums, per_100) for h, sums in halls.items()]
+    inputs = [ctx.memo.get(("schedule hall", h), (f"hall {h}", "totals.basis"), _hall_input, ctx, where[h], sums)
+              for h, sums in halls.items()]
     return inputs, [p.weight for p in inputs]
 
 
-def _hall_input(ctx, where, sums, per_100: float) -> PhaseInput:
+def _hall_input(ctx, where, sums) -> PhaseInput:
     building, hall = where
     catalog = ctx.catalog
     categories, price = set(), 0.0
@@ -115,10 +119,10 @@ def _hall_input(ctx, where, sums, per_100: float) -> PhaseInput:
             price += n * d.price_usd
     mw = sums.nameplate_milliwatts if ctx.totals.basis == "nameplate" else sums.typical_milliwatts
     return PhaseInput(f"{building.name} / {hall.name}", sums.racks, sums.gpus, mw / 1e6, parts_needed(categories),
-                      price, sums.racks, crews(sums.racks, per_100))
+                      price, sums.racks, sums.racks)
 
 
-def _unit_phases(ctx, crews: float) -> tuple[str, list[PhaseInput], list[float]]:
+def _unit_phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
     """The compute fabric's scalable units in order, each with its share of the plan by nodes."""
     totals, catalog = ctx.totals, ctx.catalog
     parts = parts_needed({d.category for i, n in ctx.counts.items() if n and (d := catalog.get(i)) is not None})
@@ -126,7 +130,8 @@ def _unit_phases(ctx, crews: float) -> tuple[str, list[PhaseInput], list[float]]
     size = getattr(network, "size", None)
     nodes, per_unit = totals.nodes, (size.su_nodes if size is not None else 0)
     if not nodes or not per_unit or per_unit >= nodes:
-        p = PhaseInput("Whole plan", totals.racks, totals.gpus, totals.it_power_kw, parts, 1.0, totals.racks, crews)
+        p = PhaseInput("Whole plan", totals.racks, totals.gpus, totals.it_power_kw, parts, 1.0, totals.racks,
+                       totals.racks)
         return "plan", [p], [1.0]
     bounds = list(range(0, nodes, per_unit)) + [nodes]
     inputs = []
@@ -135,7 +140,7 @@ def _unit_phases(ctx, crews: float) -> tuple[str, list[PhaseInput], list[float]]
         gpus = totals.gpus * hi // nodes - totals.gpus * lo // nodes
         racks = totals.racks * hi // nodes - totals.racks * lo // nodes
         inputs.append(PhaseInput(f"Scalable unit {k}", racks, gpus, totals.it_power_kw * (hi - lo) / nodes, parts,
-                                 hi - lo, totals.racks * hi / nodes, crews))
+                                 hi - lo, totals.racks * hi / nodes, totals.racks))
     return "scalable_unit", inputs, [float(p.weight) for p in inputs]
 
 
