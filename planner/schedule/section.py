@@ -129,6 +129,8 @@ def _unit_phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
     network = ctx.sections.get("network")
     size = getattr(network, "size", None)
     nodes, per_unit = totals.nodes, (size.su_nodes if size is not None else 0)
+    if not totals.racks:
+        return "plan", [], []  # nothing to bring online
     if not nodes or not per_unit or per_unit >= nodes:
         p = PhaseInput("Whole plan", totals.racks, totals.gpus, totals.it_power_kw, parts, 1.0, totals.racks,
                        totals.racks)

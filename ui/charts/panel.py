@@ -15,11 +15,12 @@ TABS = (
     ("scaling", "Scaling", "ui.charts.scaling", "ScalingChart"),
     ("facility", "Facility", "ui.charts.facility", "FacilityChart"),
     ("goodput", "Goodput", "ui.charts.goodput", "GoodputChart"),
+    ("schedule", "Schedule", "ui.charts.schedule", "ScheduleChart"),
 )
 
 
 class ChartsPanel(QTabWidget):
-    """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility, Goodput.
+    """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility, Goodput, Schedule.
 
     ``update_report(report, changes)`` passes the report to every chart built so far;
     ``on_changed`` (connected to ``Document.changed``) does so while the panel can be seen,
@@ -88,6 +89,7 @@ class ChartsPanel(QTabWidget):
     scaling = property(lambda self: self.chart_at(3))
     facility = property(lambda self: self.chart_at(4))
     goodput = property(lambda self: self.chart_at(5))
+    schedule = property(lambda self: self.chart_at(6))
 
     @property
     def charts(self):
