@@ -68,3 +68,18 @@ def test_the_panel_has_a_schedule_tab(qtbot):
     qtbot.addWidget(panel)
     assert panel.tabText(panel.count() - 1) == "Schedule"
     assert isinstance(panel.schedule, ScheduleChart)
+
+
+def test_the_summary_strip_shows_when_the_plan_is_energized_and_what_gates_it(qtbot):
+    from ui.summary_strip import SummaryStrip
+
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    # the format 8 sample: ordered 2027-01-04, transformers in place, switchgear 52 weeks:
+    # hall A1 ready 52 + 8 + 0.6 = 60.6 weeks = 424.2 days after the order, 2028-03-04
+    strip.show_report(evaluate(load_plan(DATA / "plan_v8.json"), CAT))
+    assert strip.text("energized") == "2028-03"
+    tip = strip.figures["energized"].toolTip()
+    assert "month 14 after the order (2028-03-04)" in tip and "switchgear (52 weeks) gates it" in tip
+    strip.show_report(evaluate(colocation(), CAT))  # no order date: the month after the order
+    assert strip.text("energized") == "9 mo"
