@@ -35,7 +35,7 @@ CHOICES: dict[str, str] = {
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
     "hall": "hall by hall", "scalable_unit": "scalable unit by scalable unit", "plan": "all at once",
-    "install": "installation",
+    "install": "installation", "energized": "at energization", "first_phase": "with the first phase",
 } | {tech.id: tech.title for tech in TECHNOLOGIES.values()} | PART_NAMES
 
 

@@ -44,10 +44,6 @@ SECTIONS: list[Section] = [
     Section("cost", evaluate_cost,
             ("counts", *COST_TOTALS, "hall fabric", "settings.costs", "settings.fabric", "settings.power",
              "settings.facility", "settings.floor", "network")),
-    # after cost: its phases share the capex; each hall's sums (a campus's halls are its
-    # phases), the fabric's scalable units (a single hall's), the plan's requested go-live
-    Section("schedule", evaluate_schedule,
-            ("counts", "totals", "halls", "settings.schedule", "network", "cost", "plan")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,
             ("counts", "settings.workload", "settings.fabric", "settings.costs", "network", "cost")),
@@ -55,6 +51,12 @@ SECTIONS: list[Section] = [
     Section("goodput", evaluate_goodput,
             ("counts", "settings.reliability", "settings.storage", "settings.workload", "settings.costs",
              "network", "storage", "workload", "cost")),
+    # after cost and workload: its phases share the capex, its training run is the workload's;
+    # each hall's sums (a campus's halls are its phases), the fabric's scalable units (a single
+    # hall's), the plan's requested go-live
+    Section("schedule", evaluate_schedule,
+            ("counts", "totals", "halls", "settings.schedule", "settings.workload", "network", "cost", "workload",
+             "plan")),
 ]
 
 

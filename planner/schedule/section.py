@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.plan.campus import campus_of
+from planner.schedule.training import break_even_after_order, done_month, rent_while_building
 from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, capex_by_quarter, date_after,
                                     gpus_online, lead_weeks, parts_needed, phase_time, shares)
 
@@ -54,6 +55,17 @@ class ScheduleSection(Figures):
                                                    description="month 0 (the order) to energization")
     capex_by_quarter: tuple[dict, ...] = figure((), title="Capex by quarter after the order", unit="$")
     lead_weeks: dict[str, float] = figure(title="Lead times", unit="weeks", factory=dict)
+    train_from: str = figure("energized", title="Training starts", unit="name",
+                             description="energized or first_phase (a setting)")
+    training_start_month: int | None = figure(None, title="Training starts in month", none="no training run")
+    training_done_month: float | None = figure(None, title="Training done in month", unit="x",
+                                               none="no training run", description="months after the order")
+    training_done_date: str | None = figure(None, title="Training done on", unit="name", none="no order date")
+    rent_while_building_usd: dict[str, float] = figure(
+        title="Renting the GPUs not yet online until energized", unit="$", factory=dict)
+    break_even_month_after_order: dict[str, float | None] = figure(
+        title="Break-even vs renting, months after the order", unit="months", none="not within the horizon",
+        factory=dict)
 
 
 def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
@@ -84,9 +96,30 @@ def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
             {"quarter": q + 1, "first_month": 3 * q, "starts": date_after(s.order_date, 3 * q * MONTH_DAYS),
              "capex_usd": usd}
             for q, usd in enumerate(capex_by_quarter(months, capex_each, s.deposit_pct, energized))),
-        lead_weeks=leads,
+        lead_weeks=leads, train_from=s.train_from, **_connected(ctx, s, months, inputs),
     )
     return section, _findings(ctx, section)
+
+
+def _connected(ctx, s, months: list[int], inputs: list[PhaseInput]) -> dict:
+    """The training run and renting on the build-out's calendar (``planner.schedule.training``)."""
+    energized = max(months, default=0)
+    online = gpus_online(months, [p.gpus for p in inputs], energized)
+    cost, work = ctx.sections.get("cost"), ctx.sections.get("workload")
+    out: dict = {}
+    if cost is not None and inputs:
+        out["rent_while_building_usd"] = rent_while_building(online, ctx.totals.gpus, cost.rent_usd_per_month)
+        out["break_even_month_after_order"] = break_even_after_order(energized, cost.break_even_months)
+    days = getattr(work, "time_to_train_days", None)
+    w = ctx.plan.settings.workload
+    if not inputs or not days or not w.enabled or w.inference:
+        return out
+    start = energized if s.train_from == "energized" else min(months)
+    replica = w.tp * w.cp * w.pp
+    done = done_month(online, start, days, replica, replica * w.dp)
+    out.update(training_start_month=start, training_done_month=None if done is None else round(done, 2),
+               training_done_date=None if done is None else date_after(s.order_date, done * MONTH_DAYS))
+    return out
 
 
 def _phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:

@@ -30,6 +30,12 @@ class ScheduleSettings(Section):
         "equipment are in; a single hall comes online scalable unit by scalable unit (NVIDIA DGX "
         "SuperPOD reference architecture: the scalable unit is the building block).",
     )
+    train_from: Literal["energized", "first_phase"] = setting(
+        "energized",
+        title="Training starts",
+        source="Planner assumption: at energization, on every GPU. From the first phase: on the GPUs online, "
+        "whole data-parallel replicas joining as their phases come online.",
+    )
     transformer_weeks: float = setting(
         128.0,
         title="Lead time: power transformer",

@@ -67,8 +67,7 @@ def test_a_campus_comes_online_hall_by_hall_with_the_transformer_gating_it(catal
 
 def test_in_colocation_each_hall_waits_for_its_own_equipment(catalog):
     # the provider's plant is in place (lead 0): GPU systems 20 weeks, switches 26, storage 30
-    plan = set_schedule(campus(), transformer_weeks=0.0, switchgear_weeks=0.0, ups_weeks=0.0, generator_weeks=0.0,
-                        cooling_weeks=0.0, gpu_systems_weeks=20.0, switches_weeks=26.0, storage_weeks=30.0)
+    plan = colocation()
     out = schedule(plan, catalog)
     # A1: 20 + 8 + 0.6 = 28.6 weeks = 200.2 days -> month 7; A2: 26 + 8.4 = 34.4 -> 240.8 days
     # -> month 8; B1: 30 + 8.4 = 38.4 -> 268.8 days -> month 9
@@ -168,3 +167,41 @@ def test_the_format_8_sample_keeps_its_schedule_settings(catalog):
     out = schedule(plan, catalog)
     assert (out["critical_part"], out["energized_weeks"]) == ("switchgear", pytest.approx(60.6))
     assert out["energized_month"] == month(60.6) == 14
+
+
+def colocation():
+    """The campus in colocation: the plant in place; GPU systems 20 weeks, switches 26, storage
+    30: halls A1 (64 GPUs) online from month 7, A2 (32) from 8, B1 (32) from 9."""
+    return set_schedule(campus(), transformer_weeks=0.0, switchgear_weeks=0.0, ups_weeks=0.0, generator_weeks=0.0,
+                        cooling_weeks=0.0, gpu_systems_weeks=20.0, switches_weeks=26.0, storage_weeks=30.0)
+
+
+def test_training_from_the_first_phase_runs_on_the_replicas_online(catalog):
+    plan = colocation()
+    report = evaluate(plan, catalog).to_json()
+    days = report["workload"]["time_to_train_days"]
+    full = days / 30.4375  # months on all 128 GPUs (TP 8 x PP 4 = 32-GPU replicas, DP 4)
+    out = report["schedule"]
+    assert (out["train_from"], out["training_start_month"]) == ("energized", 9)
+    assert out["training_done_month"] == pytest.approx(9 + full, abs=0.01)
+    plan.settings.schedule.train_from = "first_phase"
+    out = schedule(plan, catalog)
+    # month 7: 64 GPUs = 2 of 4 replicas, half the pace; month 8: 96 = 3 replicas; from 9 all:
+    # 0.5 + 0.75 = 1.25 months' worth done by month 9, the rest at full pace
+    assert out["training_start_month"] == 7
+    assert out["training_done_month"] == pytest.approx(9 + full - 1.25, abs=0.01)
+    # 64-GPU replicas (PP 8, DP 2): 96 GPUs online run one replica, as 64 do
+    plan.settings.workload.pp, plan.settings.workload.dp = 8, 2
+    report = evaluate(plan, catalog).to_json()
+    full = report["workload"]["time_to_train_days"] / 30.4375
+    assert report["schedule"]["training_done_month"] == pytest.approx(9 + full - 1.0, abs=0.01)
+
+
+def test_renting_while_building_covers_the_gpus_not_yet_online(catalog):
+    report = evaluate(colocation(), catalog).to_json()
+    rent, out = report["cost"]["rent_usd_per_month"], report["schedule"]
+    # months 0-6 none of the 128 GPUs online, month 7 64 missing, month 8 32: 7 + 0.5 + 0.25 plan-months
+    assert out["rent_while_building_usd"] == pytest.approx({k: v * 7.75 for k, v in rent.items()}, abs=0.05)
+    # the cluster pays off only once energized (month 9): the cost model's break-even after that
+    assert out["break_even_month_after_order"] == {
+        k: None if v is None else pytest.approx(9 + v, abs=0.05) for k, v in report["cost"]["break_even_months"].items()}
