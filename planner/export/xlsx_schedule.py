@@ -17,6 +17,7 @@ from planner.export.xlsx_cells import BOLD, TITLE, WRAP, define, formula, header
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
 from planner.schedule.model import MONTH_DAYS, PART_NAMES, PARTS, WORK_DAYS_PER_WEEK
 from planner.settings import field_meta
+from planner.settings.costs import RENTAL_OPTIONS
 from planner.settings.schedule import ScheduleSettings
 
 SCHEDULE = "Schedule"
@@ -99,6 +100,8 @@ def write_schedule(wb, report, settings) -> None:
         r += 1
         num(ws, r, 1, m, "0")
         formula(ws, r, 2, f'=SUMIF({months},"<="&A{r},{gpus})', "#,##0", value=online[min(m, len(online) - 1)])
+    month_rows = f"$A${r - sched.energized_month - EXTRA_MONTHS}:$A${r}", \
+        f"$B${r - sched.energized_month - EXTRA_MONTHS}:$B${r}"
     r += 2
     header(ws, r, ["Quarter", "First month", "Capex"])
     paid = dict((q["quarter"], q["capex_usd"]) for q in sched.capex_by_quarter)
@@ -109,8 +112,27 @@ def write_schedule(wb, report, settings) -> None:
         deposit = f"deposit_pct/100*SUM({capex})+" if q == 0 else ""
         formula(ws, r, 3, f"={deposit}(1-deposit_pct/100)*SUMPRODUCT((INT({months}/3)={q})*{capex})", '"$"#,##0',
                 value=paid.get(q + 1, 0.0))
+    texts = report.cost.break_even_text if report.cost is not None else {}
+    _renting_rows(wb, ws, r + 2, sched, month_rows, texts)
     widths(ws, {1: 30, 2: 10, 3: 10, 4: 10, 5: 12, 6: 8, **{c: 11 for c in range(_FIRST_PART_COL, c_capex + 1)},
                 c_crit: 18, c_capex: 16})
+
+
+def _renting_rows(wb, ws, r: int, sched, month_rows: tuple[str, str], texts: dict[str, str]) -> None:
+    """Per rental option: renting the GPUs not yet online in the months before the energized
+    month, at the Costs sheet's rent per month in proportion; and its break-even counted from
+    the order."""
+    header(ws, r, ["Rental option", "Renting while building", "Break-even after the order (months)"])
+    months, online = month_rows
+    for option, title in RENTAL_OPTIONS.items():
+        r += 1
+        text(ws, r, 1, title)
+        formula(ws, r, 2, f"=rent_month_{option}*SUMPRODUCT(({months}<sched_energized_month)*(plan_gpus-{online}))"
+                "/plan_gpus", '"$"#,##0', value=sched.rent_while_building_usd.get(option, 0.0))
+        after = sched.break_even_month_after_order.get(option)
+        formula(ws, r, 3, f'=IF(ISNUMBER(break_even_{option}),sched_energized_month+break_even_{option},'
+                f'break_even_{option})', "0.0", value=after if after is not None else texts.get(option, "never"))
+        define(wb, f"sched_rent_{option}", SCHEDULE, r, 2)
 
 
 def _assumption_rows(wb, s: ScheduleSettings) -> None:

@@ -75,6 +75,10 @@ def test_schedule_sheet_recalculated_equals_the_report_and_follows_the_lead_time
     assert [q[2] for q in quarters[:len(sched["capex_by_quarter"])]] == pytest.approx(
         [q["capex_usd"] for q in sched["capex_by_quarter"]], abs=0.05)
     assert sum(q[2] for q in quarters) == pytest.approx(report.to_json()["cost"]["capex_usd"], abs=0.05)
+    # renting the 128 GPUs for the 32 months before energization, at the Costs sheet's rent
+    rent = report.to_json()["cost"]["rent_usd_per_month"]
+    assert named(wb, "sched_rent_spot") == pytest.approx(32 * rent["spot"], abs=0.05) == sched[
+        "rent_while_building_usd"]["spot"]
 
     # the transformer 13 weeks later, typed into the workbook: 149.6 weeks = 1,047.2 days, month 35
     later = recalc_edited(soffice, path, tmp_path, transformer_weeks=128 + 13)
@@ -83,6 +87,8 @@ def test_schedule_sheet_recalculated_equals_the_report_and_follows_the_lead_time
     again = evaluate(plan, CAT).to_json()["schedule"]
     assert named(later, "sched_energized_month") == again["energized_month"] == 35
     assert [g for _, g, *_ in table(later, "Month")[:36]] == again["gpus_online_by_month"]
+    assert named(later, "sched_rent_spot") == pytest.approx(35 * rent["spot"], abs=0.05) == again[
+        "rent_while_building_usd"]["spot"]
 
 
 def test_the_lead_times_are_assumptions_with_their_sources(tmp_path):
