@@ -205,3 +205,21 @@ def test_renting_while_building_covers_the_gpus_not_yet_online(catalog):
     # the cluster pays off only once energized (month 9): the cost model's break-even after that
     assert out["break_even_month_after_order"] == {
         k: None if v is None else pytest.approx(9 + v, abs=0.05) for k, v in report["cost"]["break_even_months"].items()}
+
+
+def test_moving_racks_and_devices_between_halls_incrementally_matches_a_full_evaluation(catalog):
+    from planner.plan.commands import MoveDevice
+    from planner.plan.hall_commands import MoveRacksToHall
+
+    plan = colocation()
+    ev = Evaluator(plan, catalog)
+    ev.evaluate()
+    history = History(plan, catalog)
+    # the storage rack to hall A1: B1 no longer waits for storage (30 weeks), A1 does
+    out = ev.evaluate(history.apply(MoveRacksToHall(["r32"], "A1"))).to_json()["schedule"]
+    assert out == evaluate(plan, catalog).to_json()["schedule"]
+    assert [p["critical_part"] for p in out["phases"]] == ["storage", "switches", "gpu_systems"]
+    # an HGX node (8 GPUs) from hall B1's rack to hall A2's: 32 + 8 and 32 - 8
+    out = ev.evaluate(history.apply(MoveDevice("d17", "r11", 17))).to_json()["schedule"]
+    assert out == evaluate(plan, catalog).to_json()["schedule"]
+    assert [p["gpus"] for p in out["phases"]] == [64, 40, 24]
