@@ -69,6 +69,8 @@ class ScheduleSection(Figures):
 
 
 def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
+    """The plan's phases, when each is ready and what gates it, its GPUs online by month and
+    capex by quarter, and the training run and renting on that calendar."""
     s = ctx.plan.settings.schedule
     cost = ctx.sections.get("cost")
     capex = cost.capex_usd if cost is not None else 0.0
@@ -76,43 +78,43 @@ def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
     leads = lead_weeks(s)
     times = [phase_time(p, s, leads) for p in inputs]
     capex_each = shares(capex, weights)
-    basis_kw = [p.it_kw for p in inputs]
     phases = tuple(
-        PhaseFigures(name=p.name, gpus=p.gpus, racks=p.racks, it_mw=round(kw / 1e3, 6), parts=p.parts,
+        PhaseFigures(name=p.name, gpus=p.gpus, racks=p.racks, it_mw=round(p.it_kw / 1e3, 6), parts=p.parts,
                      ready_weeks=round(t.ready_weeks, 2), ready_month=t.ready_month,
                      ready_date=date_after(s.order_date, t.ready_weeks * 7), critical_part=t.critical_part,
                      capex_usd=c, racks_installed=p.racks_installed, crew_racks=p.crew_racks, weight=p.weight)
-        for p, t, kw, c in zip(inputs, times, basis_kw, capex_each))
+        for p, t, c in zip(inputs, times, capex_each))
     months = [t.ready_month for t in times]
     last = max(times, key=lambda t: t.ready_weeks, default=None)
     energized = max(months, default=0)
+    online = gpus_online(months, [p.gpus for p in inputs], energized)
     section = ScheduleSection(
         phase_by=by, order_date=s.order_date or None, phases=phases, first_ready_month=min(months, default=0),
         energized_month=energized, energized_weeks=round(last.ready_weeks, 2) if last else 0.0,
         energized_date=date_after(s.order_date, last.ready_weeks * 7) if last else None,
         critical_part=last.critical_part if last else "",
-        gpus_online_by_month=tuple(gpus_online(months, [p.gpus for p in inputs], energized)),
+        gpus_online_by_month=tuple(online),
         capex_by_quarter=tuple(
             {"quarter": q + 1, "first_month": 3 * q, "starts": date_after(s.order_date, 3 * q * MONTH_DAYS),
              "capex_usd": usd}
             for q, usd in enumerate(capex_by_quarter(months, capex_each, s.deposit_pct, energized))),
-        lead_weeks=leads, train_from=s.train_from, **_connected(ctx, s, months, inputs),
+        lead_weeks=leads, train_from=s.train_from, **_connected(ctx, s, months, online),
     )
     return section, _findings(ctx, section)
 
 
-def _connected(ctx, s, months: list[int], inputs: list[PhaseInput]) -> dict:
-    """The training run and renting on the build-out's calendar (``planner.schedule.training``)."""
+def _connected(ctx, s, months: list[int], online: list[int]) -> dict:
+    """The training run and renting on the build-out's calendar (``planner.schedule.training``):
+    ``months`` each phase's ready month, ``online`` the GPUs online in months 0 to energized."""
     energized = max(months, default=0)
-    online = gpus_online(months, [p.gpus for p in inputs], energized)
     cost, work = ctx.sections.get("cost"), ctx.sections.get("workload")
     out: dict = {}
-    if cost is not None and inputs:
+    if cost is not None and months:
         out["rent_while_building_usd"] = rent_while_building(online, ctx.totals.gpus, cost.rent_usd_per_month)
         out["break_even_month_after_order"] = break_even_after_order(energized, cost.break_even_months)
     days = getattr(work, "time_to_train_days", None)
     w = ctx.plan.settings.workload
-    if not inputs or not days or not w.enabled or w.inference:
+    if not months or not days or not w.enabled or w.inference:
         return out
     start = energized if s.train_from == "energized" else min(months)
     replica = w.tp * w.cp * w.pp
