@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from planner.network.technologies import TECHNOLOGIES
+from planner.schedule.model import PART_NAMES
 
 # Titles of the settings' and report's choices, by their stored value.
 CHOICES: dict[str, str] = {
@@ -34,7 +35,9 @@ CHOICES: dict[str, str] = {
     "gpu_power_floor": "GPU power floor", "site_battery": "site battery",
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
-} | {tech.id: tech.title for tech in TECHNOLOGIES.values()}
+    "hall": "hall by hall", "scalable_unit": "scalable unit by scalable unit", "plan": "all at once",
+    "install": "installation", "energized": "at energization", "first_phase": "with the first phase",
+} | {tech.id: tech.title for tech in TECHNOLOGIES.values()} | PART_NAMES
 
 
 def choice_title(value: Any) -> str:
@@ -68,6 +71,8 @@ _EXACT: dict[str, str] = {
     "kg/m²": "{:,.0f} kg/m²",
     "%": "{:,.1f}%",
     "months": "{:,.1f} months",
+    "weeks": "{:,.1f} weeks",
+    "MW": "{:,.2f} MW",
     "tokens/s": "{:,.0f} tokens/s",
     ":1": "{:g}:1",
     "$/month": "${:,.0f}/month",

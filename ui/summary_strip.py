@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLay
 
 from planner.goodput.section import duration_text
 from planner.report.model import Report
+from planner.schedule.model import PART_NAMES
+from planner.schedule.section import energized_text
 from ui import fmt
 from ui.flow_layout import FlowLayout
 
@@ -58,6 +60,8 @@ FIGURES: dict[str, tuple[str, str]] = {
                       "time failures cost (goodput section)"),
     "capex": ("capex", "purchase cost of the placed hardware"),
     "break_even": ("break-even", "months until owning beats renting (first rental option)"),
+    "energized": ("energized", "when the last phase of the plan is ready: months after the order, or its month "
+                  "when the order date is set (Schedule chart)"),
 }
 
 
@@ -68,7 +72,7 @@ UNAVAILABLE = "–"
 SLOT_SAMPLES = {"gpus": "8,888,888", "nodes": "888,888", "racks": "88,888", "it_kw": "888.88 MW",
                 "facility_kw": "888.88 MW", "cdus": "8,888 / 8,888",
                 "gpu_idle_pct": "88.8 %", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "888,888,888",
-                "capex": "$888.88M", "break_even": "888.8 mo"}
+                "capex": "$888.88M", "break_even": "888.8 mo", "energized": "8888-88"}
 """The widest value each figure shows within the plan limits (25,000 racks: campus-1m's
 1,066,968 GPUs, 22,582 racks and 294,748,023 tokens/s): its slot is that wide, whatever it
 shows."""
@@ -150,6 +154,20 @@ class SummaryStrip(QWidget):
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
                   f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
         self._set_break_even(cost.break_even_months if cost is not None else None)
+        self._set_energized(report.sections.get("schedule"))
+
+    def _set_energized(self, s) -> None:
+        """The month (or, with an order date, the month's date) the plan is energized; the tooltip
+        names what gates it."""
+        if s is None or not s.phases:
+            self._set("energized", None, why="The plan has no racks to bring online.")
+            return
+        value = s.energized_date[:7] if s.energized_date else f"{s.energized_month} mo"
+        gate = PART_NAMES.get(s.critical_part, "installation")
+        lead = s.lead_weeks.get(s.critical_part)
+        self._set("energized", value, f"Energized {energized_text(s)}: the {gate}"
+                  + (f" ({fmt.number(lead, 'g')} weeks)" if lead else "") + " gates it; the first phase is online "
+                  f"from month {s.first_ready_month} (Settings > Schedule: lead times and order date)")
 
     def _set_idle(self, work, allreduce_ms: float | None, why: str) -> None:
         """GPU idle is what the step loses (the workload section's split); beside it, its larger cause."""

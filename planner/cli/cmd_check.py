@@ -11,6 +11,8 @@ from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.labels import describe
 from planner.report.model import Report
+from planner.schedule.model import PART_NAMES
+from planner.schedule.section import energized_text
 from planner.vocabulary import kw, text
 
 SEVERITY_MARK = {"error": "ERROR", "warning": "WARN ", "info": "info "}
@@ -51,6 +53,7 @@ def render_text(report: Report, catalog=None) -> str:
         f"CDUs: {t.cdus} needed, {t.cdus_placed} placed",
         f"IT power {kw(t.it_power_kw)} (typical {kw(t.it_power_typical_kw)}, nameplate "
         f"{kw(t.it_power_nameplate_kw)}); facility {kw(t.facility_power_kw)} at PUE {t.pue:g}",
+        *energized_lines(report),
         f"{findings_count(report)} (listed at the end)",
         *campus_lines(report),
         "",
@@ -98,6 +101,14 @@ def fix_line(g) -> str:
 
 
 RACK_LINES = 100  # racks listed one a line; past that, runs of alike racks one a line
+
+
+def energized_lines(report: Report) -> list[str]:
+    """When the plan is energized and what gates it (``planner.schedule``), one line."""
+    s = report.section("schedule")
+    if s is None or not s.phases:
+        return []
+    return [f"Energized {energized_text(s)}; {PART_NAMES.get(s.critical_part, 'installation')} gates it"]
 
 
 def findings_count(report: Report) -> str:

@@ -32,6 +32,7 @@ from planner.export.xlsx_compare import write_compare
 from planner.export.xlsx_costs import write_assumptions, write_costs
 from planner.export.xlsx_goodput import write_goodput
 from planner.export.xlsx_power_dynamics import write_power_dynamics
+from planner.export.xlsx_schedule import write_schedule
 from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
 from planner.design.build import gpu_counts
@@ -98,6 +99,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
                       billed_kw=billed_kw(plan.settings.costs.colocation_basis, t))
     write_goodput(wb, report, plan.settings, summarise_nodes(gpu_counts(plan, catalog), catalog))
     write_power_dynamics(wb, report, plan.settings)
+    write_schedule(wb, report, plan.settings)
     wb.properties.title = plan.name
     wb.properties.creator = f"GPU Cluster Planner {__version__}"
     wb.properties.lastModifiedBy = wb.properties.creator

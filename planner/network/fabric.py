@@ -48,6 +48,7 @@ class FabricSize:
     spine_core_links: int = 0
     oversubscription: float = 1.0
     scalable_units: int = 0
+    su_nodes: int = 0  # nodes in a full scalable unit (rail-optimised)
     pods: int = 0
     # per pod (one pod in two tiers): its spines and the uplinks each of its leaves has
     # (spines x links to each spine)
@@ -138,6 +139,7 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
         s.tiers = 1
         s.leaf_switches = 1
         s.scalable_units = 1 if topology == "rail_optimized" else 0
+        s.su_nodes = nodes if topology == "rail_optimized" else 0
         s.leaf_down_ports = s.node_leaf_links = endpoints
         return s
     r = oversubscription
@@ -145,7 +147,7 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
     # Leaves as runs of (number of leaves, down-ports each): full scalable units (or full
     # leaves) and at most one partial one, so sizing is O(pods), not O(leaves).
     if topology == "rail_optimized":
-        su_nodes = d
+        su_nodes = s.su_nodes = d
         s.scalable_units = math.ceil(nodes / su_nodes)
         full, rest = divmod(nodes, su_nodes)
         runs = [(full * nics_per_node, su_nodes)] + ([(nics_per_node, rest)] if rest else [])

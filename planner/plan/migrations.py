@@ -126,8 +126,14 @@ def _v7_to_v8(data: dict) -> dict:
     return data
 
 
+def _v8_to_v9(data: dict) -> dict:
+    """Format 9 added the schedule settings (order date, lead times, install times): a file
+    of format 8 has none and takes their defaults: nothing to convert."""
+    return data
+
+
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {
-    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7, 7: _v7_to_v8,
+    1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7, 7: _v7_to_v8, 8: _v8_to_v9,
 }
 
 

@@ -11,18 +11,17 @@ and structural edits, which keep its indexes in step with its lists.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
-from planner.bounds import physical_number
+from planner.bounds import iso_date, physical_number
 
 from planner.settings import Settings
 from planner.text import name_problem
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 HALL_REF_PATTERN = r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,63})?$"  # a hall id, or empty
@@ -149,17 +148,7 @@ class PlanInfo(_Doc):
     date: str = Field("", max_length=10, description="issue date of this revision; empty = the export date")
     go_live: str = Field("", max_length=10, description="requested go-live (ready for service)")
 
-    @field_validator("date", "go_live")
-    @classmethod
-    def _real_date(cls, value: str) -> str:
-        if value:
-            try:
-                ok = len(value) == 10 and dt.date.fromisoformat(value).isoformat() == value
-            except ValueError:
-                ok = False
-            if not ok:
-                raise ValueError(f"'{value}' is not a date as YYYY-MM-DD")
-        return value
+    _real_date = field_validator("date", "go_live")(iso_date)
 
     def rows(self) -> list[tuple[str, str]]:
         """(title, value) of the fields that are filled in, in the cover's order."""

@@ -22,6 +22,8 @@ from planner.costs.section import CostSection
 from planner.report.power_dynamics_section import PowerDynamicsSection
 from planner.facility.section import FacilitySection
 from planner.goodput.section import GoodputSection
+from planner.schedule.model import PART_NAMES
+from planner.schedule.section import ScheduleSection
 from planner.report.network_section import FabricRow, NetworkSection, ScalingPoint
 from planner.storage.section import StorageSection
 from planner.workload.section import WorkloadSection
@@ -52,7 +54,8 @@ _SIZING: dict[str, tuple[str, str]] = {
 # source of each figure's title and unit.
 MODELS: dict[str, type[Figures]] = {"facility": FacilitySection, "network": NetworkSection,
                                     "storage": StorageSection, "cost": CostSection, "workload": WorkloadSection,
-                                    "goodput": GoodputSection, "power_dynamics": PowerDynamicsSection}
+                                    "goodput": GoodputSection, "power_dynamics": PowerDynamicsSection,
+                                    "schedule": ScheduleSection}
 ROWS: dict[str, type[Figures]] = {"fabrics": FabricRow, "scaling": ScalingPoint}
 
 
@@ -74,7 +77,7 @@ KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.
 _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {"spot": "spot",
     "build": "build", "rent_spot": "rent spot", "rent_reserved_1yr": "rent reserved 1-yr",
     "rent_reserved_3yr": "rent reserved 3-yr", "rent_on_demand": "rent on demand", "node-leaf": "node-leaf", "leaf-spine": "leaf-spine", "spine-core": "spine-core",
-}
+} | PART_NAMES
 
 
 def label(section: str, key: str) -> str:

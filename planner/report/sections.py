@@ -14,6 +14,7 @@ from planner.facility.section import evaluate_facility
 from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
 from planner.report.network_section import NETWORK_READS, evaluate_network, same_network
+from planner.schedule.section import evaluate_schedule
 from planner.storage.section import evaluate_storage
 from planner.workload.section import evaluate_workload_section
 
@@ -61,6 +62,12 @@ SECTIONS: list[Section] = [
              "network", "storage", "workload", "cost")),
     # after goodput: the step's phases, the job's GPUs and the checkpoints' stalls
     Section("power_dynamics", evaluate_power_dynamics, DYNAMICS_READS),
+    # after cost and workload (last: nothing reads it): its phases share the capex, its training run is the workload's;
+    # each hall's sums (a campus's halls are its phases), the fabric's scalable units (a single
+    # hall's), the plan's requested go-live
+    Section("schedule", evaluate_schedule,
+            ("counts", "totals", "halls", "settings.schedule", "settings.workload", "network", "cost", "workload",
+             "plan")),
 ]
 
 

@@ -11,6 +11,7 @@ from planner.settings.facility import FacilitySettings
 from planner.settings.floor import FloorSettings
 from planner.settings.power import PowerSettings
 from planner.settings.reliability import ReliabilitySettings
+from planner.settings.schedule import ScheduleSettings
 from planner.settings.storage import StorageSettings
 from planner.settings.workload import WorkloadSettings
 
@@ -24,6 +25,7 @@ class Settings(Section):
     storage: StorageSettings = Field(default_factory=StorageSettings)
     costs: CostSettings = Field(default_factory=CostSettings)
     reliability: ReliabilitySettings = Field(default_factory=ReliabilitySettings)
+    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
 
 
 SECTIONS: tuple[str, ...] = tuple(Settings.model_fields)
@@ -41,4 +43,5 @@ __all__ = [
     "StorageSettings",
     "CostSettings",
     "ReliabilitySettings",
+    "ScheduleSettings",
 ]

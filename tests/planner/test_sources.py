@@ -33,7 +33,7 @@ DOCUMENTS = [re.compile(p) for p in (
     r"\blaunch price\b",
     r"\bIEEE 802\.3\w*", r"\bIEC \d{4,5}\b", r"\bNEC \d{3}\.\d+", r"\bTIA-\d{3}\b", r"\bEIA-310\b",
     r"\bASHRAE\b", r"\bUptime Institute\b", r"\bCBRE\b", r"\bU\.S\. EIA\b", r"\bIRS Publication \d+\b",
-    r"\bCortex Construct\b",
+    r"\bCortex Construct\b", r"\bWood Mackenzie\b",
     r"\bet al\.", r"(?i)\btechnical report\b", r"(?i)\bmodel cards?\b", r"\bSIGCOMM \d{4}\b", r"\bSC'\d\d\b",
     r"\bNVIDIA/nccl(-tests)?#\d+",
 )]

@@ -29,7 +29,7 @@ def export(plan, tmp_path, name="plan.xlsx"):
 def test_sheets_bom_table_and_live_formulas(tmp_path):
     wb = export(build_template("medium"), tmp_path)
     assert wb.sheetnames == ["Summary", "BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Goodput",
-                             "Power dynamics", "Assumptions"]
+                             "Power dynamics", "Schedule", "Assumptions"]
     bom = wb["BOM"]
     assert bom.freeze_panes == "A2"
     (table,) = bom.tables.values()

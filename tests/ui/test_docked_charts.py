@@ -15,7 +15,7 @@ from tests.ui.chart_text import cut_labels, overlaps, shown_chart, text_rects
 
 DEFAULT = (1440, 900)
 READABLE_PX = 60
-TABS = ["Rack power", "Build vs rent", "Fabrics", "Scaling", "Facility", "Goodput", "Power dynamics"]
+TABS = ["Rack power", "Build vs rent", "Fabrics", "Scaling", "Facility", "Goodput", "Power dynamics", "Schedule"]
 
 
 def _docked(window, index, size=DEFAULT):
@@ -78,7 +78,7 @@ def test_the_plans_figures_move_into_the_legend_of_a_short_chart(window):
     assert any(f"ETTR {100 * ettr:.1f}%" in label.text for _, label in goodput.legend.items)
 
 
-@pytest.mark.parametrize("index", [1, 3, 4, 5], ids=[TABS[i] for i in (1, 3, 4, 5)])
+@pytest.mark.parametrize("index", [1, 3, 4, 5, 6], ids=[TABS[i] for i in (1, 3, 4, 5, 6)])
 def test_a_taller_dock_gets_the_stacked_layout_and_a_shorter_one_the_wide_one_again(window, index):
     chart = _docked(window, index)
     assert chart.compact

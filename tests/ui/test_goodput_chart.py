@@ -77,4 +77,4 @@ def test_each_restart_path_has_its_line_and_the_plan_follows_its_own(qtbot):
     chart.update_report(evaluate(plan, default_catalog()))
     assert list(chart.ettr.yData) == list(chart.paths["replica"].yData)
     names = [label.text for _, label in chart.legend.items]
-    assert "ETTR, cold restart" in names and "ETTR, by replica" in names
+    assert "ETTR if cold / warm / replica (dotted)" in names

@@ -8,7 +8,7 @@ from pathlib import Path
 import planner
 from planner.paths import help_dir
 
-CODE = re.compile(r"^(rack|cooling|network|storage|workload|cost|device|plan|floor|facility|catalog|goodput|design)\.[a-z_]+(\.[a-z_]+)*$")
+CODE = re.compile(r"^(rack|cooling|network|storage|workload|cost|device|plan|floor|facility|catalog|goodput|design|schedule)\.[a-z_]+(\.[a-z_]+)*$")
 
 
 def _codes_in_the_core() -> set[str]:

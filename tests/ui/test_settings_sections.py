@@ -49,7 +49,7 @@ def refused(window, form, editor, text, reason, field, before):
 def test_every_section_has_its_tab_with_units_and_sources(window):
     panel = window.settings_panel
     assert [panel.tabText(i) for i in range(panel.count())] == ["Facility", "Power", "Floor", "Fabric", "Workload", "Storage", "Costs",
-                                                                   "Reliability"]
+                                                                   "Reliability", "Schedule"]
     forms = panel.forms
     label = forms["costs"].labels["rack_usd"]
     assert label.text() == "Rack enclosure ($)"

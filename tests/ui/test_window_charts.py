@@ -24,7 +24,7 @@ def test_charts_are_docked_next_to_the_checks_and_toggled_from_the_view_menu(win
     view_menu = next(m for m in window.menuBar().findChildren(QMenu) if m.title() == "&View")
     assert window.charts_dock.toggleViewAction() in view_menu.actions()
     assert [window.charts.tabText(i) for i in range(window.charts.count())] == [
-        "Rack power", "Build vs rent", "Fabrics", "Scaling", "Facility", "Goodput", "Power dynamics"]
+        "Rack power", "Build vs rent", "Fabrics", "Scaling", "Facility", "Goodput", "Power dynamics", "Schedule"]
 
 
 def test_the_visible_chart_is_drawn_after_the_window_paints_and_others_on_first_view(window, qtbot):

@@ -24,8 +24,6 @@ PLOT_GAP = 20  # px between the two plots side by side
 LEFT_TITLE = {False: "Goodput (tokens/s)", True: "Tokens/s"}  # the short one fits a short plot
 # ETTR on each restart path, thin and dotted under the plan's own
 PATH_COLORS = {"cold": palette.LOAD_OVER, "warm": palette.SERIES_COLORS[1], "replica": palette.SERIES_COLORS[2]}
-PATH_NAMES = {"cold": "ETTR, cold restart", "warm": "ETTR, warm (spare, peers' memory)",
-              "replica": "ETTR, by replica"}
 
 
 class GoodputChart(ChartView):
@@ -73,9 +71,10 @@ class GoodputChart(ChartView):
         self.goodput_plot.addItem(self.goodput)
         self.goodput_plot.addItem(self.goodput_plan)
         self.legend = self.add_legend(self.plot)
-        self.legend.addItem(self.ettr, "ETTR (the plan's restart path)")
-        for p, item in self.paths.items():
-            self.legend.addItem(item, PATH_NAMES[p])
+        self.legend.addItem(self.ettr, "ETTR")
+        # one entry for the three dotted lines, so the legend fits a short dock; each line's
+        # path is in its tooltip-free colour order, named here
+        self.legend.addItem(self.paths["cold"], "ETTR if cold / warm / replica (dotted)")
         self.legend.addItem(self.interval, "Checkpoint interval (right axis)")
         self.legend.addItem(self.plan_point, "This plan")
         self.message = self.message_item(self.plot)

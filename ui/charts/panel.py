@@ -16,11 +16,12 @@ TABS = (
     ("facility", "Facility", "ui.charts.facility", "FacilityChart"),
     ("goodput", "Goodput", "ui.charts.goodput", "GoodputChart"),
     ("power_dynamics", "Power dynamics", "ui.charts.power_dynamics", "PowerDynamicsChart"),
+    ("schedule", "Schedule", "ui.charts.schedule", "ScheduleChart"),
 )
 
 
 class ChartsPanel(QTabWidget):
-    """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility, Goodput, Power dynamics.
+    """Tabs: Rack power, Build vs rent, Fabrics, Scaling, Facility, Goodput, Power dynamics, Schedule.
 
     ``update_report(report, changes)`` passes the report to every chart built so far;
     ``on_changed`` (connected to ``Document.changed``) does so while the panel can be seen,
@@ -90,6 +91,7 @@ class ChartsPanel(QTabWidget):
     facility = property(lambda self: self.chart_at(4))
     goodput = property(lambda self: self.chart_at(5))
     power_dynamics = property(lambda self: self.chart_at(6))
+    schedule = property(lambda self: self.chart_at(7))
 
     @property
     def charts(self):

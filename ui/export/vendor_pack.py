@@ -2,7 +2,8 @@
 
 Pages: cover with headline figures and contents; rack elevations (as many racks per page
 as stay legible, every rack shown); power and cooling per rack; network summary (when the
-report has one); bill of materials (when the cost section has one); open findings. A plan
+report has one); the schedule (``pack_schedule``); bill of materials (when the cost section
+has one); open findings. A plan
 of several data halls has a Campus page and a floor page per building (``pack_campus``).
 Each page has the plan name and "Page n of N" in its footer. All figures are the Report's.
 
@@ -33,6 +34,7 @@ from ui.export.canvas import Canvas, PlacedText
 from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_text,
                                      room_for_drawing, table_of_pages)
 from ui.export.pack_campus import CampusPages
+from ui.export.pack_schedule import run_on, schedule_pages
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
@@ -126,7 +128,7 @@ class VendorPack(SitePages, CampusPages):
         pages += self._campus_pages()
         pages += self._floor_pages()
         pages += self._network_pages()
-        pages += self._goodput_pages()
+        pages += run_on(self._goodput_pages(), schedule_pages(self.report, self.with_prices, _p))
         pages += self._dynamics_pages()
         pages += self._acceptance_pages()
         pages += self._cable_pages()

@@ -1,0 +1,1 @@
+"""The build-out schedule: phases, ready months, critical parts, capex by quarter."""

@@ -1,0 +1,198 @@
+"""The report's schedule section: the plan's phases, when each is ready and what gates it,
+GPUs online by month and capex by quarter (``planner.schedule.model``).
+
+Phases are the data halls that hold racks (on a campus of several), or the scalable units of
+the compute fabric (a single hall): the units are installed one after another by the hall's
+crews, each taking its share of the plan's racks, IT power and capex in proportion to its
+nodes; a plan whose fabric has no scalable units is one phase. A hall's capex is the plan's
+capex shared by the halls in proportion to the catalog price of the devices standing in each.
+O(halls x device types), or O(scalable units): it reads the halls' sums, never a rack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.figures import Figures, detail, figure
+from planner.findings import Finding
+from planner.plan.campus import campus_of
+from planner.schedule.training import break_even_after_order, done_month, rent_while_building
+from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, capex_by_quarter, date_after,
+                                    gpus_online, lead_weeks, parts_needed, phase_time, shares)
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseFigures(Figures):
+    name: str = figure("", title="Phase", unit="name")
+    gpus: int = figure(0, title="GPUs")
+    racks: int = figure(0, title="Racks")
+    it_mw: float = figure(0.0, title="IT power on the plan's basis", unit="MW")
+    parts: tuple[str, ...] = figure((), title="Parts it waits for", unit="name")
+    ready_weeks: float = figure(0.0, title="Ready, weeks after the order", unit="weeks")
+    ready_month: int = figure(0, title="Online from month", description="months after the order")
+    ready_date: str | None = figure(None, title="Ready on", unit="name", none="no order date")
+    critical_part: str = figure("", title="Critical part", unit="name",
+                                description="the part with the longest lead time it needs")
+    capex_usd: float = figure(0.0, title="Capex", unit="$")
+    # what the workbook's formulas start from (``planner.schedule.model.PhaseInput``)
+    racks_installed: float = detail(0.0)
+    crew_racks: int = detail(0)
+    weight: float = detail(0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleSection(Figures):
+    phase_by: str = figure("", title="Comes online", unit="name", description="hall, scalable_unit or plan")
+    order_date: str | None = figure(None, title="Order date", unit="name", none="not set")
+    phases: tuple[PhaseFigures, ...] = figure((), title="Phases")
+    first_ready_month: int = figure(0, title="First phase online from month")
+    energized_month: int = figure(0, title="Energized from month", description="months after the order")
+    energized_weeks: float = figure(0.0, title="Energized, weeks after the order", unit="weeks")
+    energized_date: str | None = figure(None, title="Energized on", unit="name", none="no order date")
+    critical_part: str = figure("", title="Critical part", unit="name",
+                                description="what gates the last phase")
+    gpus_online_by_month: tuple[int, ...] = figure((), title="GPUs online by month",
+                                                   description="month 0 (the order) to energization")
+    capex_by_quarter: tuple[dict, ...] = figure((), title="Capex by quarter after the order", unit="$")
+    lead_weeks: dict[str, float] = figure(title="Lead times", unit="weeks", factory=dict)
+    train_from: str = figure("energized", title="Training starts", unit="name",
+                             description="energized or first_phase (a setting)")
+    training_start_month: int | None = figure(None, title="Training starts in month", none="no training run")
+    training_done_month: float | None = figure(None, title="Training done in month", unit="x",
+                                               none="no training run", description="months after the order")
+    training_done_date: str | None = figure(None, title="Training done on", unit="name", none="no order date")
+    rent_while_building_usd: dict[str, float] = figure(
+        title="Renting the GPUs not yet online until energized", unit="$", factory=dict)
+    break_even_month_after_order: dict[str, float | None] = figure(
+        title="Break-even vs renting, months after the order", unit="months", none="not within the horizon",
+        factory=dict)
+
+
+def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
+    """The plan's phases, when each is ready and what gates it, its GPUs online by month and
+    capex by quarter, and the training run and renting on that calendar."""
+    s = ctx.plan.settings.schedule
+    cost = ctx.sections.get("cost")
+    capex = cost.capex_usd if cost is not None else 0.0
+    by, inputs, weights = _phases(ctx)
+    leads = lead_weeks(s)
+    times = [phase_time(p, s, leads) for p in inputs]
+    capex_each = shares(capex, weights)
+    phases = tuple(
+        PhaseFigures(name=p.name, gpus=p.gpus, racks=p.racks, it_mw=round(p.it_kw / 1e3, 6), parts=p.parts,
+                     ready_weeks=round(t.ready_weeks, 2), ready_month=t.ready_month,
+                     ready_date=date_after(s.order_date, t.ready_weeks * 7), critical_part=t.critical_part,
+                     capex_usd=c, racks_installed=p.racks_installed, crew_racks=p.crew_racks, weight=p.weight)
+        for p, t, c in zip(inputs, times, capex_each))
+    months = [t.ready_month for t in times]
+    last = max(times, key=lambda t: t.ready_weeks, default=None)
+    energized = max(months, default=0)
+    online = gpus_online(months, [p.gpus for p in inputs], energized)
+    section = ScheduleSection(
+        phase_by=by, order_date=s.order_date or None, phases=phases, first_ready_month=min(months, default=0),
+        energized_month=energized, energized_weeks=round(last.ready_weeks, 2) if last else 0.0,
+        energized_date=date_after(s.order_date, last.ready_weeks * 7) if last else None,
+        critical_part=last.critical_part if last else "",
+        gpus_online_by_month=tuple(online),
+        capex_by_quarter=tuple(
+            {"quarter": q + 1, "first_month": 3 * q, "starts": date_after(s.order_date, 3 * q * MONTH_DAYS),
+             "capex_usd": usd}
+            for q, usd in enumerate(capex_by_quarter(months, capex_each, s.deposit_pct, energized))),
+        lead_weeks=leads, train_from=s.train_from, **_connected(ctx, s, months, online),
+    )
+    return section, _findings(ctx, section)
+
+
+def _connected(ctx, s, months: list[int], online: list[int]) -> dict:
+    """The training run and renting on the build-out's calendar (``planner.schedule.training``):
+    ``months`` each phase's ready month, ``online`` the GPUs online in months 0 to energized."""
+    energized = max(months, default=0)
+    cost, work = ctx.sections.get("cost"), ctx.sections.get("workload")
+    out: dict = {}
+    if cost is not None and months:
+        out["rent_while_building_usd"] = rent_while_building(online, ctx.totals.gpus, cost.rent_usd_per_month)
+        out["break_even_month_after_order"] = break_even_after_order(energized, cost.break_even_months)
+    days = getattr(work, "time_to_train_days", None)
+    w = ctx.plan.settings.workload
+    if not months or not days or not w.enabled or w.inference:
+        return out
+    start = energized if s.train_from == "energized" else min(months)
+    replica = w.tp * w.cp * w.pp
+    done = done_month(online, start, days, replica, replica * w.dp)
+    out.update(training_start_month=start, training_done_month=None if done is None else round(done, 2),
+               training_done_date=None if done is None else date_after(s.order_date, done * MONTH_DAYS))
+    return out
+
+
+def _phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
+    """(what the phases are, each phase's inputs, the weights its capex is shared by)."""
+    s = ctx.plan.settings.schedule
+    halls = {h: sums for h, sums in ctx.halls.items() if sums.racks}
+    by = s.phase_by if s.phase_by != "auto" else ("hall" if len(halls) > 1 else "scalable_unit")
+    if by == "hall":
+        return by, *_hall_phases(ctx, halls)
+    return _unit_phases(ctx)
+
+
+def _hall_phases(ctx, halls) -> tuple[list[PhaseInput], list[float]]:
+    """Each hall's phase, kept in the evaluator's memo under the hall's own sums: after an
+    edit only the halls whose racks changed are worked out again."""
+    where = campus_of(ctx.plan).halls
+    inputs = [ctx.memo.get(("schedule hall", h), (f"hall {h}", "totals.basis"), _hall_input, ctx, where[h], sums)
+              for h, sums in halls.items()]
+    return inputs, [p.weight for p in inputs]
+
+
+def _hall_input(ctx, where, sums) -> PhaseInput:
+    building, hall = where
+    catalog = ctx.catalog
+    categories, price = set(), 0.0
+    for device_id, n in sums.counts.items():
+        d = catalog.get(device_id)
+        if n and d is not None:
+            categories.add(d.category)
+            price += n * d.price_usd
+    mw = sums.nameplate_milliwatts if ctx.totals.basis == "nameplate" else sums.typical_milliwatts
+    return PhaseInput(f"{building.name} / {hall.name}", sums.racks, sums.gpus, mw / 1e6, parts_needed(categories),
+                      price, sums.racks, sums.racks)
+
+
+def _unit_phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
+    """The compute fabric's scalable units in order, each with its share of the plan by nodes."""
+    totals, catalog = ctx.totals, ctx.catalog
+    parts = parts_needed({d.category for i, n in ctx.counts.items() if n and (d := catalog.get(i)) is not None})
+    network = ctx.sections.get("network")
+    size = getattr(network, "size", None)
+    nodes, per_unit = totals.nodes, (size.su_nodes if size is not None else 0)
+    if not totals.racks:
+        return "plan", [], []  # nothing to bring online
+    if not nodes or not per_unit or per_unit >= nodes:
+        p = PhaseInput("Whole plan", totals.racks, totals.gpus, totals.it_power_kw, parts, 1.0, totals.racks,
+                       totals.racks)
+        return "plan", [p], [1.0]
+    bounds = list(range(0, nodes, per_unit)) + [nodes]
+    inputs = []
+    for k in range(1, len(bounds)):
+        lo, hi = bounds[k - 1], bounds[k]
+        gpus = totals.gpus * hi // nodes - totals.gpus * lo // nodes
+        racks = totals.racks * hi // nodes - totals.racks * lo // nodes
+        inputs.append(PhaseInput(f"Scalable unit {k}", racks, gpus, totals.it_power_kw * (hi - lo) / nodes, parts,
+                                 hi - lo, totals.racks * hi / nodes, totals.racks))
+    return "scalable_unit", inputs, [float(p.weight) for p in inputs]
+
+
+def _findings(ctx, section: ScheduleSection) -> list[Finding]:
+    go_live = ctx.plan.info.go_live
+    if not go_live or section.energized_date is None or section.energized_date <= go_live:
+        return []
+    part = PART_NAMES.get(section.critical_part, "installation")
+    return [Finding("warning", "schedule.after_go_live",
+                    f"The plan is energized on {section.energized_date}, after the requested go-live of {go_live}: "
+                    f"{part} ({section.lead_weeks.get(section.critical_part, 0):g} weeks) gates it; order "
+                    "earlier or shorten that lead time")]
+
+
+def energized_text(s: ScheduleSection) -> str:
+    """"month 33 after the order (2029-08-18)", or without an order date "month 33 after the order"."""
+    when = f"month {s.energized_month} after the order"
+    return f"{when} ({s.energized_date})" if s.energized_date else when

@@ -1,0 +1,129 @@
+"""Schedule: a Gantt of the plan's phases (the schedule section's ``phases``), each bar the
+wait for its critical part from the order, then its install and commissioning, the critical
+part named at the bar; and the GPUs online month by month (``gpus_online_by_month``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+from planner.report import palette
+from planner.schedule.model import MONTH_DAYS, PART_NAMES
+from planner.schedule.section import energized_text
+from ui.charts.base import ACCENT, FOREGROUND, CategoryAxis, ChartView, pen, set_bars
+
+BAR_H = 0.6
+NAMED_BARS = 16  # phases up to which each bar names its critical part (more would run together)
+WAITING = palette.LOAD_HIGH
+NO_SCHEDULE = "No schedule: the plan has no racks"
+MONTHS = "Months after the order"
+
+
+def months(weeks: float) -> float:
+    return weeks * 7 / MONTH_DAYS
+
+
+class ScheduleChart(ChartView):
+    title = "Schedule"
+    compact_below = 420  # stacked, the two plots and the legend need this much
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.phase_axis = CategoryAxis("left", min_px=16)
+        self.gantt = self.add_plot(0, 0, bottom=MONTHS, axis_items={"left": self.phase_axis},
+                                   title="Phases: waiting for the critical part, then install")
+        self.gantt.showGrid(x=True, y=False, alpha=0.15)
+        self.gantt.setMouseEnabled(x=False, y=False)
+        self.gantt.invertY(True)  # the first phase at the top
+        empty = np.zeros(0)
+        self.waiting = pg.BarGraphItem(x0=empty, x1=empty, y=empty, height=BAR_H, brush=pg.mkBrush(WAITING), pen=None)
+        self.install = pg.BarGraphItem(x0=empty, x1=empty, y=empty, height=BAR_H, brush=pg.mkBrush(ACCENT), pen=None)
+        self.gantt.addItem(self.waiting)
+        self.gantt.addItem(self.install)
+        self.energized = pg.InfiniteLine(angle=90, pen=pen(FOREGROUND, 1.2, Qt.PenStyle.DashLine))
+        self.gantt.addItem(self.energized, ignoreBounds=True)
+        self.part_labels: list[pg.TextItem] = []
+        self.online_plot = self.add_plot(1, 0, left="GPUs online", bottom=MONTHS, title="GPUs online")
+        self.online_plot.setMouseEnabled(x=False, y=False)
+        self.online = pg.PlotDataItem(stepMode="center", pen=pen(ACCENT, 2.5))
+        self.online_plot.addItem(self.online)
+        self.legend = self.add_legend(self.gantt)
+        self.legend.addItem(self.waiting, "Waiting for the critical part")
+        self.legend.addItem(self.install, "Install and commissioning")
+        self.legend.addItem(self.online, "GPUs online")
+        self.energized_sample = pg.PlotDataItem(pen=pen(FOREGROUND, 1.2, Qt.PenStyle.DashLine))
+        self.legend.addItem(self.energized_sample, "Energized")
+        self.phase_names: list[str] = []
+        self.critical_parts: list[str] = []
+
+    def lay_out(self, compact: bool) -> None:
+        """Short and wide: the Gantt, the GPUs online and the legend side by side; else stacked."""
+        if compact:
+            self.place(self.online_plot, 0, 1)
+            self.place(self.legend, 0, 2)
+            self.set_stretch({0: 1}, {0: 3, 1: 2})
+            self.legend.setColumnCount(1)
+        else:
+            self.place(self.online_plot, 1, 0)
+            self.place(self.legend, 2, 0)
+            self.set_stretch({0: 3, 1: 2}, {0: 1})
+            self.legend.setColumnCount(2)
+        self._align()
+
+    def _align(self) -> None:
+        """Stacked, the GPUs' left axis as wide as the phase names, so a month is at the same x in both."""
+        self.online_plot.getAxis("left").setWidth(None if self.compact else max(self.phase_axis.minimumWidth(), 56))
+
+    def _set_legend(self, sample, text: str) -> None:
+        entry = self.legend.getLabel(sample)
+        if entry.text != text:  # a new text lays the legend out again: not on every edit
+            entry.setText(text)
+
+    def _label(self, i: int) -> pg.TextItem:
+        while len(self.part_labels) <= i:
+            item = pg.TextItem("", color=FOREGROUND, anchor=(0, 0.5))
+            self.gantt.addItem(item, ignoreBounds=True)
+            self.part_labels.append(item)
+        return self.part_labels[i]
+
+    def update_report(self, report, changes=None) -> None:
+        s = report.sections.get("schedule")
+        phases = s.phases if s is not None else ()
+        n = len(phases)
+        y = np.arange(n, dtype=float)
+        lead = np.array([months(s.lead_weeks.get(p.critical_part, 0.0)) for p in phases], dtype=float)
+        ready = np.array([months(p.ready_weeks) for p in phases], dtype=float)
+        set_bars(self.waiting, x0=np.zeros(n), x1=lead, y=y, height=BAR_H, brushes=[], pens=[])
+        set_bars(self.install, x0=lead, x1=ready, y=y, height=BAR_H, brushes=[], pens=[])
+        self.phase_names = [p.name for p in phases]
+        self.critical_parts = [p.critical_part for p in phases]
+        self.phase_axis.set_names(self.phase_names)
+        self._align()
+        named = n <= NAMED_BARS
+        for i, p in enumerate(phases):
+            item = self._label(i)
+            item.setText(f" {PART_NAMES.get(p.critical_part, 'installation')}, month {p.ready_month}")
+            item.setPos(ready[i], y[i])
+            item.setVisible(named)
+        for item in self.part_labels[n:]:
+            item.hide()
+        online = list(s.gpus_online_by_month) if s is not None else []
+        last = float(ready.max(initial=0.0))
+        right = max(last, len(online)) * (1.45 if named else 1.05) or 1.0  # room for the part names
+        # month m's GPUs over [m, m + 1]; the last month's run on to the plot's right edge
+        edges = np.append(np.arange(len(online), dtype=float), max(right, len(online))) if online else np.zeros(0)
+        self.online.setData(edges, np.array(online, dtype=float))
+        if s is not None and n:
+            self.energized.setValue(last)
+            self.energized.show()
+            parts = sorted({PART_NAMES.get(p.critical_part, "installation") for p in phases})
+            self._set_legend(self.waiting, "Waiting for the " + " / ".join(parts))
+            self._set_legend(self.energized_sample, f"Energized {energized_text(s)}")
+        else:
+            self.energized.hide()
+        for plot in (self.gantt, self.online_plot):  # one month scale for both
+            plot.setXRange(0, right, padding=0)
+        self.gantt.setYRange(-0.6, max(n, 1) - 0.4, padding=0)
+        self.online_plot.setYRange(0, max(online, default=0) * 1.1 or 1.0, padding=0)
+        self.set_empty(None if n else NO_SCHEDULE)

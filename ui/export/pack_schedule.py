@@ -1,0 +1,63 @@
+"""The vendor pack's Schedule page: when each phase is ready after the order and the part
+that gates it, the lead times the plan assumes, and (with prices) each phase's capex. A
+vendor quotes against the dates its parts must meet. Every figure is the report's
+``schedule`` section; at most ``MAX_PHASE_ROWS`` phases are listed (the workbook's Schedule
+sheet has them all). After a Goodput page it runs on below it, under its own heading, so
+the pack keeps its page count."""
+
+from __future__ import annotations
+
+from planner.report.model import Report
+from planner.schedule.model import PART_NAMES, PARTS
+from planner.schedule.section import energized_text
+from planner.vocabulary import count
+from ui.export.pack_document import Page, heading_html, html_text
+from ui.export.sections import money
+from ui.export.table import Column, Table
+
+MAX_PHASE_ROWS = 24  # one page of phases; a plan of more scalable units lists the first ones
+
+
+def schedule_pages(report: Report, with_prices: bool, paragraph) -> list[Page]:
+    """The Schedule page, or none when the plan has nothing to bring online. ``paragraph(html,
+    size_pt)`` writes the pack's text."""
+    s = report.sections.get("schedule")
+    if s is None or not s.phases:
+        return []
+    gate = PART_NAMES.get(s.critical_part, "installation")
+    ordered = f"ordered on {s.order_date}" if s.order_date else "counted from the order"
+    intro = paragraph(html_text(
+        f"Every part {ordered}. The plan is energized {energized_text(s)}; the {gate} gates it. A phase is ready "
+        "when the part it needs with the longest lead time has arrived and its racks are installed and "
+        "commissioned."), 9)
+    cols = [Column("Phase", 2.0), Column("GPUs", 0.7, "right"), Column("IT MW", 0.7, "right"),
+            Column("Waits for", 1.4), Column("Ready, weeks", 0.8, "right"), Column("Online from", 0.9, "right")]
+    if with_prices:
+        cols.append(Column("Capex", 1.0, "right"))
+    rows = []
+    for p in s.phases[:MAX_PHASE_ROWS]:
+        when = f"month {p.ready_month}" + (f" ({p.ready_date})" if p.ready_date else "")
+        row = [p.name, count(p.gpus), f"{p.it_mw:,.2f}", PART_NAMES.get(p.critical_part, "installation"),
+               f"{p.ready_weeks:,.1f}", when]
+        rows.append(row + ([money(p.capex_usd)] if with_prices else []))
+    rest = len(s.phases) - MAX_PHASE_ROWS
+    note = paragraph(html_text(f"The first {MAX_PHASE_ROWS} of {len(s.phases)} phases; the workbook's Schedule "
+                               "sheet lists them all."), 8) if rest > 0 else ""
+    phases = Table(cols, rows, font_pt=8.0)
+    leads = paragraph(html_text("Lead times from order: " + ", ".join(
+        f"{PART_NAMES[part]} {s.lead_weeks[part]:g} weeks" for part in PARTS) + "."), 8)
+    html = intro + leads + phases.html() + note
+    return [Page(TITLE, html, section=TITLE)]
+
+
+TITLE = "Schedule: phases and lead times"
+
+
+def run_on(pages: list[Page], schedule: list[Page]) -> list[Page]:
+    """``pages`` with the schedule page run on below the last of them, under its own heading
+    (a page of its own when there are none)."""
+    if not pages or not schedule:
+        return pages + schedule
+    last = pages[-1]
+    below = heading_html(TITLE, "margin-top: 14px; ") + schedule[0].html
+    return pages[:-1] + [Page(last.title, last.html + below, last.section, last.drawing)]
