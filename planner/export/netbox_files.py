@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.safefile import SaveError, save_failure
+from planner.save_target import SaveError, save_failure
 from planner.text import FORMULA_STARTS, clean_text
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
