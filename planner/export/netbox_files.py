@@ -10,7 +10,6 @@ objects, rather than altered (docs/safety.md).
 from __future__ import annotations
 
 import csv
-import io
 import os
 import re
 from collections.abc import Callable
@@ -77,13 +76,6 @@ class NetBoxExport:
 
     def tell(self, step: str) -> None:
         """A long step before the rows that follow it (the streamed export reports it)."""
-
-    def csv_text(self, name: str) -> str:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=FILES[name], lineterminator="\n", extrasaction="raise")
-        writer.writeheader()
-        writer.writerows(self.rows[name])
-        return out.getvalue()
 
 
 def numbered(name: str) -> str:
