@@ -1,114 +1,27 @@
 """The one way the planner writes a file: plans, exports and recovery copies, CLI and app.
 
-``write_file`` writes into a temporary file in the target's folder, checks the result
-(a PDF ends with its trailer, an SVG parses as XML, a PNG decodes, a workbook opens as a
-zip with its workbook part, a plan parses as JSON), fsyncs it, keeps backups if asked and
-renames it over the target, which the OS makes atomic. Any failure raises ``SaveError``
-with one line saying why; the previous file is then untouched and no temporary file is
-left behind. Temporary files of killed processes (``.~gcp-tmp~HOST~PIDNS~PID~RANDOM~NAME``)
-are removed by the next save into the same folder on the same host.
-
-Targets are checked first: a folder, device, pipe or socket is refused, as is an existing
-file nobody may write (mode without any write bit, or not writable by this user) and a
-target that is the same file as one of the command's inputs. A symbolic link is followed:
-the file it points to is replaced atomically and the link stays a link.
-
-Why it is long: each kind of target check and each kind of output check (PDF, SVG, PNG,
-workbook, plan) is a few lines of its own, around the one write path every file goes
-through.
+``write_file`` checks the target (``planner.save_target``), writes into a temporary file in
+its folder, checks the result (``planner.output_checks``), fsyncs it, keeps backups if asked
+and renames it over the target (``os.replace``, atomic). Any failure raises ``SaveError``
+with one line saying why; the previous file is untouched and no temporary file is left.
+Temporaries of killed processes (``.~gcp-tmp~HOST~PIDNS~PID~RANDOM~NAME``) are removed by
+the next save into that folder on that host; ``write_folder`` does all this for a folder.
 """
 
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import shutil
 import socket
 import stat
 import tempfile
-import time
-import zipfile
-import zlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from xml.parsers import expat
 
-from planner.errors import PlannerError
-
-
-class SaveError(PlannerError):
-    """A save or export that did not happen; the old file is unchanged. One line for the user."""
-
-
-# -- where a write goes ---------------------------------------------------------------
-
-def resolve_target(path: str | Path) -> Path:
-    """Where a save really goes: through symlinks, so a link to a plan stays a link."""
-    path = Path(path)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
-
-
-def check_target(path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
-    """The file a write to ``path`` replaces, or SaveError saying why it must not be written."""
-    target = resolve_target(path)
-    try:
-        st = os.stat(target)
-    except FileNotFoundError:
-        st = None
-    except OSError as exc:
-        raise save_failure(target, exc) from None
-    if st is not None:
-        if stat.S_ISDIR(st.st_mode):
-            raise SaveError(f"cannot save {target.name}: {target} is a folder; give a file name")
-        if not stat.S_ISREG(st.st_mode):
-            raise SaveError(f"cannot save to {target}: it is a device, pipe or socket, not a file "
-                            "(nothing was written)")
-        if st.st_mode & 0o222 == 0 or not os.access(target, os.W_OK):
-            raise SaveError(f"cannot save {target.name}: the file is read-only (the previous file is unchanged)")
-    for source in inputs:
-        if _same_file(target, source):
-            raise SaveError(f"cannot save to {target.name}: it is an input of this command "
-                            f"({Path(source).name}); choose another file name (nothing was written)")
-    return target
-
-
-def _same_file(a: Path, b: str | Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return os.path.realpath(a) == os.path.realpath(b)
-
-
-# -- failures in words ----------------------------------------------------------------
-
-def save_failure(path: Path, exc: OSError) -> SaveError:
-    """One line saying why a save failed, in words a user acts on."""
-    code = exc.errno
-    if code in (errno.ENOSPC, errno.EDQUOT):
-        why = "the disk is full"
-    elif code in (errno.EACCES, errno.EPERM):
-        why = f"no permission to write in {path.parent}"
-    elif code == errno.EROFS:
-        why = f"{path.parent} is on a read-only disk"
-    elif code == errno.ENOENT and path.parent.is_dir():  # a folder no file can be made in: /proc
-        why = f"files cannot be created in {path.parent}"
-    elif code == errno.ENOENT:
-        why = f"the folder {path.parent} does not exist"
-    elif code == errno.EFBIG:
-        why = "the file is larger than this disk or account allows"
-    elif code == errno.ENOTDIR:
-        why = f"{path.parent} is not a folder"
-    elif code == errno.EISDIR:
-        why = f"{path} is a folder"
-    else:
-        why = exc.strerror or str(exc)
-    return SaveError(f"cannot save {path.name}: {why} ({_kept(path)})")
-
-
-def _kept(path: Path) -> str:
-    return "the previous file is unchanged" if path.exists() else "nothing was written"
+from planner.output_checks import verify_written
+from planner.save_target import SaveError, check_target, kept, save_failure
 
 
 # -- backups ----------------------------------------------------------------------------
@@ -151,18 +64,12 @@ def keep_backups(path: str | Path, keep: int) -> None:
     except FileNotFoundError:
         return  # another save just replaced the file; its backup is being made there
     except OSError:
-        write_file(backup_path(path, 1), write=lambda out: _copy(path, out), kind="")
+        write_file(backup_path(path, 1), write=lambda out: shutil.copyfile(path, out), kind="")
         return
     try:
         os.replace(tmp, backup_path(path, 1))
     finally:
         _unlink_quietly(tmp)  # a rename onto another link of the same file leaves both names
-
-
-def _copy(src: Path, dst: str) -> None:
-    with open(src, "rb") as inp, open(dst, "wb") as out:
-        while chunk := inp.read(1 << 20):
-            out.write(chunk)
 
 
 # -- permissions ------------------------------------------------------------------------
@@ -278,105 +185,6 @@ def remove_stale_temporaries(directory: Path) -> list[Path]:
     return removed
 
 
-# -- checking what was written ----------------------------------------------------------
-
-def verify_written(tmp: str | Path, suffix: str) -> None:
-    """Raise SaveError if the file at ``tmp`` is not a complete file of its kind."""
-    check = _VERIFIERS.get(suffix.lower())
-    if check is None:
-        return
-    problem = check(Path(tmp))
-    if problem:
-        raise SaveError(f"the written {suffix.lstrip('.').upper()} is incomplete or damaged ({problem}); "
-                        "the disk may be full")
-
-
-def _verify_pdf(path: Path) -> str | None:
-    with open(path, "rb") as fh:
-        if fh.read(5) != b"%PDF-":
-            return "no PDF header"
-        size = fh.seek(0, os.SEEK_END)
-        fh.seek(max(0, size - 2048))
-        tail = fh.read()
-    if b"%%EOF" not in tail or b"startxref" not in tail:
-        return "no trailer"
-    offset = re.search(rb"startxref\s+(\d+)", tail)
-    if not offset or int(offset.group(1)) >= size:
-        return "the cross-reference offset points outside the file"
-    with open(path, "rb") as fh:
-        fh.seek(int(offset.group(1)))
-        head = fh.read(16)
-    if not (head.startswith(b"xref") or re.match(rb"\d+ \d+ obj", head)):
-        return "the cross-reference table is missing"
-    return None
-
-
-def _verify_xml(path: Path) -> str | None:
-    parser = expat.ParserCreate()
-    try:
-        with open(path, "rb") as fh:
-            while chunk := fh.read(1 << 20):
-                parser.Parse(chunk, False)
-        parser.Parse(b"", True)
-    except expat.ExpatError as exc:
-        return f"not valid XML: {expat.ErrorString(exc.code)} at line {exc.lineno}"
-    return None
-
-
-def _verify_png(path: Path) -> str | None:
-    """Walk the chunks checking each CRC, and inflate the image data to its end."""
-    inflate = zlib.decompressobj()
-    with open(path, "rb") as fh:
-        if fh.read(8) != b"\x89PNG\r\n\x1a\n":
-            return "no PNG signature"
-        while True:
-            head = fh.read(8)
-            if len(head) < 8:
-                return "it ends before its last chunk"
-            length, kind = int.from_bytes(head[:4], "big"), head[4:]
-            data = fh.read(length)
-            crc = fh.read(4)
-            if len(data) < length or len(crc) < 4 or zlib.crc32(kind + data) != int.from_bytes(crc, "big"):
-                return "a damaged chunk"
-            if kind == b"IDAT":
-                try:
-                    while data:
-                        inflate.decompress(data, 1 << 20)
-                        data = inflate.unconsumed_tail
-                except zlib.error:
-                    return "the image data do not decode"
-            elif kind == b"IEND":
-                return None if inflate.eof else "the image data stop early"
-
-
-def _verify_zip_workbook(path: Path) -> str | None:
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = set(archive.namelist())
-            if "xl/workbook.xml" not in names:
-                return "no workbook inside"
-            if archive.testzip() is not None:
-                return "a damaged part"
-    except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
-        return f"does not open: {exc}"
-    return None
-
-
-def _verify_json(path: Path) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            json.load(fh)
-    except (ValueError, RecursionError) as exc:
-        return f"not valid JSON: {exc}"
-    return None
-
-
-_VERIFIERS: dict[str, Callable[[Path], str | None]] = {
-    ".pdf": _verify_pdf, ".svg": _verify_xml, ".png": _verify_png, ".xlsx": _verify_zip_workbook,
-    ".json": _verify_json,
-}
-
-
 # -- the writer -------------------------------------------------------------------------
 
 def write_file(path: str | Path, data: bytes | None = None, *, write: Callable[[str], None] | None = None,
@@ -421,7 +229,7 @@ def write_file(path: str | Path, data: bytes | None = None, *, write: Callable[[
         _unlink_quietly(tmp)
         message = str(exc)
         if not message.startswith("cannot save"):
-            message = f"cannot save {target.name}: {message} ({_kept(target)})"
+            message = f"cannot save {target.name}: {message} ({kept(target)})"
         raise SaveError(message) from None
     except BaseException:
         _unlink_quietly(tmp)

@@ -26,7 +26,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import EVERYTHING, ChangeSet
-from planner.plan.commands import Command, CommandError, History
+from planner.plan.commands import UNDO_STEPS, Command, CommandError, History
 from planner.report.evaluate import Evaluator
 from planner.plan.fileio import plan_to_json, save_plan
 from planner.plan.model import Plan
@@ -72,8 +72,10 @@ def _restore_collections() -> None:
 
 class _UndoStep(QUndoCommand):
     """One step of the document's core ``History`` on the QUndoStack (for Qt's Undo and Redo
-    actions, texts and clean state). It was already done when pushed, so the first redo is
-    skipped; when the history merged the edit into the step before, Qt merges it too."""
+    actions, texts and clean state): a label, no plan state; undo and redo step the history.
+    It was already done when pushed, so the first redo is skipped; when the history merged
+    the edit into the step before, Qt merges it too. The stack's undo limit is the history's
+    depth, so both drop the same oldest step."""
 
     def __init__(self, doc: Document, label: str, merged: bool):
         super().__init__(label)
@@ -110,8 +112,9 @@ class Document(QObject):
         super().__init__(parent)
         self.catalog = catalog
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.setUndoLimit(UNDO_STEPS)  # the core history's depth (set while empty, as Qt requires)
         self.plan = plan
-        self.history = History(plan, catalog)
+        self.history = History(plan, catalog, UNDO_STEPS)
         self.path: Path | None = Path(path) if path else None
         self._unsaved_work = False  # ``replace``
         # A big plan just read is frozen at once, garbage and all, so that neither its first
@@ -169,7 +172,7 @@ class Document(QObject):
         if self._frozen:
             gc.unfreeze()  # the plan shown so far may go
         self.plan = plan
-        self.history = History(plan, self.catalog)
+        self.history = History(plan, self.catalog, UNDO_STEPS)
         self._frozen = _freeze_big(plan, collect=False)  # as on opening; ``settle`` below collects
         self.evaluator = Evaluator(plan, self.catalog)
         self.report = self.evaluator.evaluate()

@@ -52,9 +52,6 @@ class FormGrid(QGridLayout):
         self._rows = row + 1
         return label
 
-    def row_count(self) -> int:
-        return self._rows
-
     def clear(self) -> None:
         """Remove every row; the widgets are hidden and deleted later (a row's own signal
         may be what asked for the clear)."""

@@ -26,7 +26,7 @@ from ui.inspector import Inspector
 from ui.netbox_import import NetBoxImportActions
 from ui.overview import add_overview_dock
 from ui.session import start_autosave
-from ui.palette import DevicePalette
+from ui.device_palette import DevicePalette
 from ui.plan_properties import PlanPropertiesDialog
 from ui.preferences import PreferencesDialog
 from ui.rack_dialogs import AutoPlaceDialog, RackEditor

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication
 
 from ui import theme
 from ui.checks_panel import FINDING_ROLE
-from ui.palette import DEVICE_ID_ROLE
+from ui.device_palette import DEVICE_ID_ROLE
 
 STATE_DUMP_ENV = "CLUSTER_PLANNER_STATE_DUMP"
 

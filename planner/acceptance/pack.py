@@ -10,7 +10,8 @@ from pathlib import Path
 from planner.acceptance.criteria import (
     FIO_BLOCK_BYTES, FIO_JOBS, FIO_REQUEST_S, ROCE_GID_INDEX, AcceptancePack, AcceptanceTest,
 )
-from planner.safefile import SaveError, save_failure, write_folder
+from planner.safefile import write_folder
+from planner.save_target import SaveError, save_failure
 from planner.settings import GUIDE
 
 RUNBOOK, TESTS_JSON = "acceptance-runbook.md", "acceptance-tests.json"

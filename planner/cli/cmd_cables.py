@@ -11,7 +11,8 @@ from planner.costs.bom import parts_bill
 from planner.costs.parts import schedule_lines
 from planner.network.cables import build_schedule
 from planner.plan.fileio import open_plan
-from planner.safefile import check_target, write_file
+from planner.safefile import write_file
+from planner.save_target import check_target
 
 
 def register(sub) -> None:

@@ -16,7 +16,7 @@ from planner.report.evaluate import evaluate
 from planner.export.xlsx import write_workbook
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
-from planner.safefile import check_target
+from planner.save_target import check_target
 
 FORMATS = (".pdf", ".svg", ".png", ".xlsx")
 

@@ -7,7 +7,7 @@ from planner.plan.commands import History
 from planner.plan.fileio import open_plan, save_plan
 from planner.remedies.fix import fix_all
 from planner.report.evaluate import evaluate
-from planner.safefile import check_target
+from planner.save_target import check_target
 
 
 def register(sub) -> None:

@@ -10,7 +10,7 @@ from planner.cli import load_catalog_arg
 from planner.design.build import DesignError
 from planner.design.templates import design_from
 from planner.plan.fileio import save_plan
-from planner.safefile import check_target
+from planner.save_target import check_target
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
 

@@ -9,7 +9,8 @@ from planner.cli import UsageError, load_catalog_arg
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC
-from planner.safefile import check_target, save_failure, write_file
+from planner.safefile import write_file
+from planner.save_target import check_target, save_failure
 from planner.sweep import available_cores, default_axes, load_grid, pareto_front, rows_to_csv, run_sweep
 
 

@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy_financial as npf
+
 from planner.settings.costs import CostSettings
 
 
@@ -102,47 +104,19 @@ def npv_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int
 def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int) -> float | None:
     """The annual internal rate of return of building instead of renting: the monthly rate
     r at which the NPV is 0, as (1 + r)^12 - 1. None when there is no such rate (no saving
-    each month, or nothing invested)."""
+    each month, or nothing invested).
+
+    r is numpy-financial's ``rate`` (Newton's method on the annuity -capex + saving x H
+    months), started at the perpetuity rate saving / capex, which is above every finite
+    horizon's IRR. At a rate of exactly 0 (the savings repay the capex undiscounted) the
+    annuity's formula is 0/0, so that case is answered directly."""
     if saving_usd_per_month <= 0 or capex_usd <= 0 or months < 1:
         return None
-
-    def npv(r: float) -> float:  # the annuity (1 - (1 + r)^-H) / r, written to stay exact near r = 0
-        return -capex_usd + saving_usd_per_month * (months if r == 0 else -math.expm1(-months * math.log1p(r)) / r)
-
-    lo, hi = -0.99, 1.0
-    while npv(hi) > 0 and hi < 1e6:
-        hi *= 2
-    if npv(lo) < 0 or npv(hi) > 0:
-        return None
-    # The NPV falls as r rises, so the root stays in [lo, hi]. Halving the bracket while the
-    # NPV at its low end is over 1,000 capexes (at r = -0.99 it is astronomical), then regula
-    # falsi, Illinois variant (Dowell & Jarratt, BIT 11, 1971): the secant of the bracket's
-    # ends, halving the weight of an end kept twice, until the bracket is narrower than 10^-15 of the larger of the rate
-    # and 1, or the NPV is within 10^-13 of the capex of 0. It needs a handful of NPVs where
-    # bisection needed about 50: the IRR of each rental option is worked out again after
-    # every drop that changes the capex.
-    f_lo, f_hi, side = npv(lo), npv(hi), 0
-    for _ in range(200):
-        if hi - lo <= 1e-15 * max(1.0, abs(hi)):
-            break
-        mid = (lo * f_hi - hi * f_lo) / (f_hi - f_lo)
-        if not lo < mid < hi or f_lo > 1e3 * capex_usd:  # an astronomical end (r near -1): halve first
-            mid = (lo + hi) / 2
-        f_mid = npv(mid)
-        if abs(f_mid) <= 1e-13 * capex_usd:  # as near 0 as the NPV's own rounding goes
-            lo = hi = mid
-            break
-        if f_mid > 0:
-            lo, f_lo = mid, f_mid
-            if side == -1:
-                f_hi /= 2
-            side = -1
-        else:
-            hi, f_hi = mid, f_mid
-            if side == 1:
-                f_lo /= 2
-            side = 1
-    return (1.0 + (lo + hi) / 2) ** 12 - 1.0
+    if math.isclose(saving_usd_per_month * months, capex_usd, rel_tol=1e-12):
+        return 0.0
+    r = float(npf.rate(months, saving_usd_per_month, -capex_usd, 0.0, guess=saving_usd_per_month / capex_usd,
+                       tol=1e-14, maxiter=200))
+    return None if math.isnan(r) else (1.0 + r) ** 12 - 1.0
 
 
 def project_costs_usd(s: CostSettings, hardware_usd: float) -> dict[str, float]:

@@ -33,6 +33,7 @@ from planner.costs.bom import CABLING, BomLine
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.parts import Component
 from planner.network.media import Medium, optic_class
+from planner.network.ports import storage_network_nics
 from planner.network.routes import INTER_BUILDING, INTER_HALL, ROUTES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -96,8 +97,7 @@ def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: f
     if device.switch is not None:
         per = device.switch.ports_per_module
         return per, "OSFP" if per >= 2 else FORM_FACTORS.get(int(gbps), "")
-    nics = (device.compute_nics() if network == "compute" else
-            device.storage_nics() or (device.nics if device.category == "storage" else ()))
+    nics = device.compute_nics() if network == "compute" else storage_network_nics(device)
     per = max((n.ports_per_module for n in nics), default=1)
     forms = [catalog.components[n.model].form_factor for n in nics if n.model in catalog.components]
     return per, forms[0].split()[0] if forms else FORM_FACTORS.get(int(gbps), "")

@@ -34,7 +34,7 @@ from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import NodeSummary, summarise_nodes
-from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES
+from planner.network.ports import MANAGEMENT_SWITCHES, management_switches_needed, storage_ports
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import TECHNOLOGIES
 from planner.network.wiring import placed_devices
@@ -355,7 +355,7 @@ class _Layout:
             self.top_up(i.storage.device, storage, i.storage_rack, "pfs-", fill=False)
         sw = self._storage_switch()
         if sw is not None and not hall_switches:
-            ports = self._storage_ports(Counter(p.device for p in plan.placements))
+            ports = storage_ports(Counter(p.device for p in plan.placements), self.catalog)
             # on the fabric's own model (an Ethernet fabric of one switch) they come on top of its switches
             fabric = len(self._fabric_switches()) if sw.id == settings.fabric.switch_device else 0
             self.top_up(sw.id, math.ceil(ports / sw.switch.ports) + fabric, self._net_spec(), "stor-sw-")
@@ -384,15 +384,16 @@ class _Layout:
         return self.intent.management_switch and sum(gpu_counts(self.plan, self.catalog).values()) > 1
 
     def management_switches(self) -> None:
-        """One out-of-band port per device (BMC) but the management switches, 48 a switch."""
+        """One out-of-band port per powered device (BMC) but the management switches, 48 a
+        switch (``planner.network.ports``)."""
         if self._wants_management():
             devices = Counter(p.device for p in self.plan.placements)
-            self.top_up(MANAGEMENT_SWITCHES[0], _management_switches(devices), self._net_spec(), "mgmt-")
+            self.top_up(MANAGEMENT_SWITCHES[0], management_switches_needed(devices, self.catalog), self._net_spec(),
+                        "mgmt-")
 
     def hall_switches(self) -> None:
         """Each hall's storage and management switches, in that hall's network racks, for the
-        hall's own ports (storage NICs; one out-of-band port per device but the management
-        switches, 48 a switch): each of those networks is wired within its hall
+        hall's own ports (``planner.network.ports``): each of those networks is wired within its hall
         (``planner.network.cables``: a device to its own hall's switches first)."""
         plan, storage, management = self.plan, self._storage_switch(), self._wants_management()
         # storage switches of the fabric's own model: those past the fabric's are the storage
@@ -407,12 +408,13 @@ class _Layout:
         for hall_id, racks in self._by_hall().items():
             if storage is not None:
                 devices = placed(racks)
-                need = (math.ceil(self._storage_ports(devices) / storage.switch.ports)
+                need = (math.ceil(storage_ports(devices, self.catalog) / storage.switch.ports)
                         - (devices[storage.id] - fabric[hall_id]))
                 self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-", fill=not shared)
             if management:
                 devices = placed(racks)
-                need = _management_switches(devices) - sum(devices[d] for d in MANAGEMENT_SWITCHES)
+                need = (management_switches_needed(devices, self.catalog)
+                        - sum(devices[d] for d in MANAGEMENT_SWITCHES))
                 self._hall_top_up(hall_id, racks, net, MANAGEMENT_SWITCHES[0], need, "mgmt-")
 
     def _hall_top_up(self, hall_id: str, racks: list[str], net: set[str], device: str, need: int, label: str,
@@ -580,19 +582,6 @@ class _Layout:
             return links_gbs
         return need
 
-    def _storage_ports(self, devices: Counter) -> int:
-        """Storage-network ports of ``devices`` (device -> placed): the GPU nodes' storage
-        NICs and the intent's storage appliances' NICs."""
-        storage = self.intent.storage
-        ports = 0
-        for device, n in devices.items():
-            d = self.catalog.get(device)
-            if d is not None and d.gpu is not None:
-                ports += n * sum(x.count for x in d.storage_nics())
-            elif storage is not None and device == storage.device:
-                ports += n * sum(x.count for x in d.nics)
-        return ports
-
     def _cdus(self, gpu_racks: list[str]) -> None:
         facility = self.plan.settings.facility
         liquid_nodes, liquid_kw = liquid_load(self.plan, self.catalog)
@@ -651,13 +640,6 @@ class _Layout:
         except CommandError as exc:
             raise DesignError(f"rack_kw / racks: {exc}") from None
         return [r.id for r in self.plan.racks[before:]]
-
-
-def _management_switches(devices: Counter) -> int:
-    """Management switches for ``devices`` (device -> placed): one out-of-band port each but
-    the management switches', 48 a switch."""
-    ports = sum(n for d, n in devices.items() if d not in MANAGEMENT_SWITCHES)
-    return math.ceil(ports / MANAGEMENT_PORTS)
 
 
 def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:

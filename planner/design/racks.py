@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from planner.facility.heat import capture_fraction
+from planner.facility.heat import liquid_heat
 from planner.hardware.catalog import Catalog
 from planner.plan.model import Plan
 from planner.plan.rack_types import type_letter
@@ -33,28 +33,16 @@ def row_length(plan: Plan, racks: int) -> int:
 
 
 def liquid_load(plan: Plan, catalog: Catalog, racks: list[str] | None = None) -> tuple[int, float]:
-    """Liquid-cooled GPU nodes and the design heat (nameplate x capture fraction, kW) the
-    placed devices put into liquid, with what rear-door heat exchangers take from the air
-    to water (up to their capacity): what the CDUs are sized on. ``racks``: only the devices
-    in these racks (one hall's)."""
-    nodes, kw = 0, 0.0
-    air_by_door_rack: dict[str, float] = {}
-    placements = plan.placements if racks is None else [p for r in racks for p in plan.rack_members(r).values()]
-    for p in placements:
-        d = catalog.get(p.device)
-        rack = plan.rack(p.rack)
-        if d is None or rack is None:
-            continue
-        liquid_rack = rack.cooling != "air"
-        if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
-            nodes += 1
-        share = capture_fraction(d, liquid_rack, plan.settings.facility)
-        kw += share * d.power_max_w / 1000
-        if rack.rear_door_hx:
-            air_by_door_rack[rack.id] = air_by_door_rack.get(rack.id, 0.0) + (1 - share) * d.power_max_w / 1000
-    door_kw = plan.settings.facility.rear_door_kw
-    kw += sum(min(door_kw, air) for air in air_by_door_rack.values())
-    return nodes, kw
+    """Liquid-cooled GPU nodes and the design heat to liquid (kW) of the placed devices, rack
+    by rack as the check counts them (``planner.facility.heat.liquid_heat``): what the CDUs
+    are sized on. ``racks``: only these racks (one hall's)."""
+    nodes = milliwatts = 0
+    for rack in plan.racks if racks is None else [plan.rack(r) for r in racks]:
+        devices = [d for p in plan.rack_members(rack.id).values() if (d := catalog.get(p.device)) is not None]
+        n, mw = liquid_heat(devices, rack.cooling != "air", rack.rear_door_hx, plan.settings.facility)
+        nodes += n
+        milliwatts += mw
+    return nodes, milliwatts / 1e6
 
 
 def switch_label(catalog: Catalog, device_id: str) -> str:

@@ -36,7 +36,8 @@ from planner.export.netbox_locations import location_rows
 from planner.export.netbox_power import power_rows
 from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, PART_ID, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
-from planner.network.cables import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, build_schedule
+from planner.network.cables import build_schedule
+from planner.network.ports import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, has_management_port
 from planner.network.fabric import plan_fabric
 from planner.plan.model import Plan
 from planner.plan.settings_text import settings_block
@@ -148,7 +149,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
         if d.id in MANAGEMENT_SWITCHES:
             ports += [(f"swp{i}", "1000base-t", "management switch port, 1 Gb/s")
                       for i in range(1, MANAGEMENT_PORTS + 1)]
-        elif d.power_max_w > 0:
+        elif has_management_port(d):
             ports.append((MANAGEMENT_PORT, "1000base-t", "management (BMC) port, 1 Gb/s"))
         for port, kind, what in ports:
             if ("interfaces", port) not in made:  # else NetBox makes it from the type's templates

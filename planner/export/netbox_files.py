@@ -10,14 +10,13 @@ objects, rather than altered (docs/safety.md).
 from __future__ import annotations
 
 import csv
-import io
 import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from planner.safefile import SaveError, save_failure
+from planner.save_target import SaveError, save_failure
 from planner.text import FORMULA_STARTS, clean_text
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
@@ -77,13 +76,6 @@ class NetBoxExport:
 
     def tell(self, step: str) -> None:
         """A long step before the rows that follow it (the streamed export reports it)."""
-
-    def csv_text(self, name: str) -> str:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=FILES[name], lineterminator="\n", extrasaction="raise")
-        writer.writeheader()
-        writer.writerows(self.rows[name])
-        return out.getvalue()
 
 
 def numbered(name: str) -> str:

@@ -24,7 +24,8 @@ from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
 from planner.costs.section import billed_kw
-from planner.safefile import check_target, write_file
+from planner.safefile import write_file
+from planner.save_target import check_target
 from planner.export.xlsx_bom import write_bom
 from planner.export.xlsx_campus import CAMPUS, several_halls, write_campus
 from planner.export.xlsx_cables import write_cables

@@ -123,12 +123,6 @@ def campus_spots(plan: Plan, s: FloorSettings | None = None) -> dict[str, Campus
     return out
 
 
-def row_pitch_m(depth_mm: float, s: FloorSettings, from_row: int) -> float:
-    """Centre-to-centre distance from row ``from_row`` to the next one (0-based)."""
-    aisle = s.cold_aisle_mm if from_row % 2 == 0 else s.hot_aisle_mm
-    return (depth_mm + aisle) / 1000
-
-
 @dataclass(frozen=True, slots=True)
 class Aisle:
     kind: str  # "cold" or "hot"

@@ -8,6 +8,8 @@ Q = P / (c_p x rho x delta T) (the sensible heat equation, ASHRAE Handbook Funda
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from planner.hardware.catalog import DeviceType
 from planner.settings import FacilitySettings
 
@@ -19,6 +21,30 @@ def capture_fraction(device: DeviceType, liquid_rack: bool, facility: FacilitySe
     if device.cooling == "liquid" or (liquid_rack and device.gpu is not None):
         return device.liquid_fraction if device.liquid_fraction is not None else facility.liquid_capture
     return 0.0
+
+
+def liquid_heat(devices: Iterable[DeviceType], liquid_rack: bool, rear_door_hx: bool,
+                facility: FacilitySettings) -> tuple[int, int]:
+    """(liquid-cooled GPU nodes, design heat to liquid in mW) of one rack's devices: each
+    device's nameplate x its capture fraction, plus what a rear-door heat exchanger takes
+    from the rest (``door_milliwatts``). What the CDUs are sized on, by the design and the
+    check alike."""
+    nodes = nameplate = liquid = 0
+    for d in devices:
+        watts = round(d.power_max_w * 1000)
+        nameplate += watts
+        liquid += round(watts * capture_fraction(d, liquid_rack, facility))
+        if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
+            nodes += 1
+    if rear_door_hx:
+        liquid += door_milliwatts(nameplate - liquid, facility)
+    return nodes, liquid
+
+
+def door_milliwatts(air_milliwatts: int, facility: FacilitySettings) -> int:
+    """Heat a rear-door heat exchanger takes from a rack's air to water: all of it up to
+    the door's capacity."""
+    return min(round(facility.rear_door_kw * 1e6), air_milliwatts)
 
 
 def water_l_min(heat_kw: float, facility: FacilitySettings) -> float:

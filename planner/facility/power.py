@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
 from planner.facility.floor import floor_load_kg_m2
-from planner.facility.heat import capture_fraction, water_l_min
+from planner.facility.heat import capture_fraction, door_milliwatts, liquid_heat, water_l_min
 from planner.facility.rack_remedies import SPLIT_CODES, move_remedy, with_remedies
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding
@@ -43,6 +43,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     feeds_n = 1 if power_s.feed_redundancy == "N" else 2
     cords = [[0, 0] for _ in range(feeds_n)]
     liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
+    devices = []
     for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
         if d is None:
@@ -50,6 +51,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
                                         f"Device {p.id} has type '{p.device}', which the catalog does not have", p.id))
             continue
         counts[d.id] = counts.get(d.id, 0) + 1
+        devices.append(d)
         typ = round(d.power_typical_w * 1000)
         nam = round(d.power_max_w * 1000)
         res.typical_milliwatts += typ
@@ -57,10 +59,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
         res.weight_g += round(d.weight_kg * 1000)
         res.used_u += d.u_height
         spans.append((p.u, p.u + d.u_height - 1, p.id))
-        fraction = capture_fraction(d, liquid_rack, facility)
-        if fraction:
-            res.heat_liquid_milliwatts += round(nam * fraction)
-            liquid_typ += round(typ * fraction)
+        liquid_typ += round(typ * capture_fraction(d, liquid_rack, facility))
         if d.power_inlets is not None:
             for i, n in enumerate(split_cords(d.power_inlets.c13, feeds_n)):
                 cords[i][0] += n
@@ -74,8 +73,6 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
         if d.gpu is not None:
             res.nodes += 1
             res.gpus += d.gpu.count
-            if liquid_rack or d.cooling == "liquid":
-                res.liquid_nodes += 1
             if d.cooling == "liquid" and not liquid_rack:
                 res.findings.append(Finding(
                     "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
@@ -88,15 +85,14 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
 
     # Heat: what the cold plates do not take goes to air; a rear-door heat exchanger takes
     # air heat to water up to its capacity.
+    res.liquid_nodes, res.heat_liquid_milliwatts = liquid_heat(devices, liquid_rack, rack.rear_door_hx, facility)
     res.heat_air_milliwatts = res.nameplate_milliwatts - res.heat_liquid_milliwatts
-    air_basis_milliwatts = (res.nameplate_milliwatts if basis == "nameplate" else res.typical_milliwatts) - (
-        res.heat_liquid_milliwatts if basis == "nameplate" else liquid_typ)
-    if rack.rear_door_hx:
-        door_milliwatts = round(facility.rear_door_kw * 1e6)
-        moved = min(door_milliwatts, res.heat_air_milliwatts)
-        res.heat_liquid_milliwatts += moved
-        res.heat_air_milliwatts -= moved
-        air_basis_milliwatts -= min(door_milliwatts, air_basis_milliwatts)
+    if basis == "nameplate":
+        air_basis_milliwatts = res.heat_air_milliwatts
+    else:
+        air_basis_milliwatts = res.typical_milliwatts - liquid_typ
+        if rack.rear_door_hx:
+            air_basis_milliwatts -= door_milliwatts(air_basis_milliwatts, facility)
     res.water_l_min = water_l_min(res.heat_liquid_milliwatts / 1e6, facility)
 
     # Feeds and PDUs on the nameplate.

@@ -187,10 +187,6 @@ class DeviceType(_Strict):
     def gpus(self) -> int:
         return self.gpu.count if self.gpu else 0
 
-    @property
-    def is_node(self) -> bool:
-        return self.category == "gpu_server"
-
     def power_w(self, basis: str) -> float:
         return self.power_max_w if basis == "nameplate" else self.power_typical_w
 

@@ -56,7 +56,8 @@ from planner.importers.netbox_settings import fabric_switch, inferred_settings, 
 from planner.plan.fileio import save_plan
 from planner.plan.model import Placement, Plan, Rack, size_problem
 from planner.plan.settings_text import read_settings_block
-from planner.safefile import check_target, write_file
+from planner.safefile import write_file
+from planner.save_target import check_target
 from planner.text import escaped_name
 
 PLANNER_RACK_DESCRIPTION = re.compile(r"(air|liquid|hybrid)-cooled, ([0-9]+(?:\.[0-9]+)?) kW cap")

@@ -25,7 +25,7 @@ from planner.facility.floor import aisle_share_to_carry_mm
 from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.importers.netbox_files import Row, number
-from planner.network.cables import MANAGEMENT_GBPS, MANAGEMENT_SWITCHES
+from planner.network.ports import MANAGEMENT_GBPS, MANAGEMENT_SWITCHES
 from planner.network.checks import summarise_nodes
 from planner.network.technologies import TECHNOLOGIES
 from planner.plan.model import Placement, Plan

@@ -5,7 +5,7 @@ Links: the compute fabric (node NIC -> leaf, leaf -> spine, spine -> core, wired
 rack-scale system's trays each a node, to that unit's leaf i, each leaf's uplinks spread over
 the spines of its pod, each spine's over the cores), the storage network (nodes' storage NICs
 and storage appliances to the storage switches) and management (one 1 GbE port per powered
-device to the management switches), each a device to its own hall's switches first
+device to the management switches; ``planner.network.ports`` counts both), each a device to its own hall's switches first
 (``_fill``). Fabric switches take their roles in plan order, the first placed the leaves,
 then the spines, then the cores: those rules are ``planner.network.wiring``'s, which the
 design of a campus shares.
@@ -43,6 +43,8 @@ from typing import Any
 
 from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
+from planner.network.ports import (MANAGEMENT_GBPS, MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, has_management_port,
+                                   storage_network_nics)
 from planner.network.media import Medium, choose_medium, medium_buckets, optic_class
 from planner.network.technologies import nic_run_gbps
 from planner.network.routes import ROUTES, BeyondReach, campus_geometry, campus_lengths, reach_limit_m, route_classes
@@ -52,9 +54,6 @@ from planner.plan.model import Placement, Plan
 from planner.text import spreadsheet_inert
 
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
-MANAGEMENT_SWITCHES = ("mgmt-1g-48",)
-MANAGEMENT_GBPS = 1.0
-MANAGEMENT_PORTS = 48  # the 48 x 1 GbE management switch's ports
 NETWORK_OF_TIER = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute",
                    "storage": "storage", "management": "management"}
 
@@ -560,9 +559,8 @@ def _storage_links(catalog, router, sched, switches, sources_placed) -> None:
     sources = []
     for p in sources_placed:
         d = catalog[p.device]
-        nics = d.storage_nics() if d.category != "storage" else d.nics
         port = 0
-        for nic in nics:
+        for nic in storage_network_nics(d):
             for _ in range(nic.count):
                 port += 1
                 sources.append((p, port, min(nic.gbps, sw.gbps_per_port) if sw else nic.gbps))
@@ -577,6 +575,5 @@ def _management_links(router, sched, of) -> None:
     switches = of(lambda d: d.id in MANAGEMENT_SWITCHES)
     if not switches:
         return
-    ids = {p.id for p in switches}
-    sources = [(p, 1, MANAGEMENT_GBPS) for p in of(lambda d: d.power_max_w > 0) if p.id not in ids]
+    sources = [(p, 1, MANAGEMENT_GBPS) for p in of(has_management_port)]
     _fill(router, sched, "management", sources, switches, MANAGEMENT_PORTS)

@@ -432,19 +432,30 @@ class _RackNamer:
                 return name
 
 
+UNDO_STEPS = 300
+"""How many steps ``History`` keeps by default; past them the oldest is dropped, so a long
+session's memory stays bounded (a step holds what its undo puts back: a campus-wide replace
+holds thousands of placements). Planner assumption: a few hundred steps cover a working
+session's edits; image and 3-D editors keep fewer (Adobe Photoshop's History States default
+to 50, Blender's Undo Steps to 32)."""
+
+
 class History:
-    """The undo history of one plan: what the app's Undo and Redo step through (the app's
-    ``QUndoStack`` holds one thin adapter per step of this history) and what the CLI and
-    tests use.
+    """The undo history of one plan: the one record of what Undo and Redo step through, for
+    the app (its ``QUndoStack`` holds only a label per step, for Qt's actions, and is capped
+    at the same depth) and for the CLI and tests.
 
     Edits applied back to back with the same ``merge_key`` become one undo step when the
     earlier command can absorb the later one (``Command.merge``): three arrow-key steps of a
     spin box are undone at once. An undo or a redo ends such a run, and so does ``seal``
-    (the app seals at a save, so that undo always leads back to the saved plan).
+    (the app seals at a save, so that undo always leads back to the saved plan). At most
+    ``max_steps`` steps are kept (``UNDO_STEPS``): a new step past them drops the oldest.
     """
 
-    def __init__(self, plan: Plan, catalog: Catalog):
-        self.plan, self.catalog = plan, catalog
+    def __init__(self, plan: Plan, catalog: Catalog, max_steps: int = UNDO_STEPS):
+        if max_steps < 1:
+            raise ValueError("an undo history keeps at least one step")
+        self.plan, self.catalog, self.max_steps = plan, catalog, max_steps
         self.done: list[Command] = []
         self.undone: list[Command] = []
         self.merged = False
@@ -458,6 +469,7 @@ class History:
                        and self.done[-1].merge(command))
         if not self.merged:
             self.done.append(command)
+            del self.done[:-self.max_steps]
         self._run_key = merge_key
         self.undone.clear()
         return changes

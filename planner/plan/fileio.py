@@ -21,10 +21,8 @@ from planner.plan.migrations import migrate
 from planner.plan.model import Plan, size_problem
 from planner.plan.variants import VariantError, file_dict, plan_from_file_dict
 from planner.readfile import read_limited, strict_json
-from planner.safefile import (  # noqa: F401 - the save helpers, re-exported for callers of this module
-    SaveError, backup_path, backups_of, current_umask, file_mode_for, fsync_dir, keep_backups, resolve_target,
-    save_failure, write_file,
-)
+from planner.safefile import backup_path, backups_of, write_file  # noqa: F401 - a plan's backups, for its callers
+from planner.save_target import SaveError
 
 MAX_PLAN_BYTES = 64 * 1024 * 1024
 DEFAULT_BACKUPS = 3

@@ -306,10 +306,6 @@ def compare_json(named_reports: list[tuple[str, dict[str, Any]]]) -> Comparison:
     return Comparison(sides, diffs)
 
 
-def compare_reports(named: list[tuple[str, Report]]) -> Comparison:
-    return compare_json([(name, report.to_json()) for name, report in named])
-
-
 def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
     """What ``check --json`` prints for ``plan`` (evaluated here unless ``report`` is given),
     with the workload's best layouts by the design's search (``layout_candidates``).

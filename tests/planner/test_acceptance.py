@@ -15,7 +15,7 @@ from planner.acceptance.pack import RUNBOOK, TESTS_JSON, write_pack
 from planner.acceptance.results import ResultError, judge_folder, judge_text
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
-from planner.safefile import SaveError
+from planner.save_target import SaveError
 from tests.system_tools import require_tool
 
 CAT = default_catalog()

@@ -73,3 +73,28 @@ def test_a_refused_edit_changes_neither_the_plan_nor_the_history(one_node):
     assert len(h.done) == 1
     h.undo()
     assert plan.placement(pid).u == 1
+
+
+def test_the_history_keeps_its_newest_steps_up_to_its_depth(one_node):
+    plan, pid, rack = one_node
+    h = History(plan, CAT, max_steps=3)
+    for u in (2, 3, 4, 5, 6):  # five steps: the first two (to U2, U3) drop off
+        h.apply(MoveDevice(pid, rack, u))
+    assert len(h.done) == 3
+    for _ in range(3):
+        h.undo()
+    assert plan.placement(pid).u == 3 and h.done == []  # back as far as the oldest step kept
+    for _ in range(3):
+        h.redo()
+    assert plan.placement(pid).u == 6
+
+
+def test_a_long_session_keeps_a_few_hundred_steps():
+    from planner.plan.commands import UNDO_STEPS
+
+    plan = build_template("single-node", catalog=CAT)
+    node = plan.placements[0]
+    h = History(plan, CAT)
+    for i in range(UNDO_STEPS + 50):
+        h.apply(MoveDevice(node.id, node.rack, 2 + i % 2))
+    assert len(h.done) == UNDO_STEPS and 100 <= UNDO_STEPS <= 1000

@@ -16,7 +16,8 @@ from planner.hardware.catalog import Catalog
 from planner.errors import PlannerError
 from planner.plan.model import Plan
 from planner.report.model import Report
-from planner.safefile import check_target, write_file
+from planner.safefile import write_file
+from planner.save_target import check_target
 from planner.text import clean_text
 
 DRAWING_SUFFIXES = (".pdf", ".svg", ".png")
