@@ -27,9 +27,11 @@ def test_import_results_from_the_keyboard_then_record_and_undo(real_app, tmp_pat
     app.xdotool("type", "--delay", "20", str(folder))
     app.key("Return")
     state = app.wait_state(lambda s: s["status"].startswith("Acceptance results from"), "the verdicts", timeout=90)
-    # the slow cluster log fails, ib_write_bw passes; notes.txt and the truncated log are listed
-    assert state["status"] == ("Acceptance results from measured: 1 passed, 1 failed, 1 file(s) not recognised, "
-                               "1 log(s) could not be read")
+    # the slow cluster log fails, ib_write_bw passes; the pack's other 6 of its 8 tests (node
+    # all-reduce, DCGM, four fio jobs) have no result and are missing; notes.txt and the
+    # truncated log are listed
+    assert state["status"] == ("Acceptance results from measured: 1 passed, 1 failed, 6 test(s) missing, "
+                               "1 file(s) not recognised, 1 log(s) could not be read")
     app.screenshot("acceptance-verdicts")
     app.key("alt+r")  # &Record as As-built variant
     state = app.wait_state(lambda s: any(v["name"] == "As built" for v in s["plan"].get("variants", [])),

@@ -53,11 +53,11 @@ def schedule_pages(report: Report, with_prices: bool, paragraph) -> list[Page]:
 TITLE = "Schedule: phases and lead times"
 
 
-def run_on(pages: list[Page], schedule: list[Page]) -> list[Page]:
-    """``pages`` with the schedule page run on below the last of them, under its own heading
-    (a page of its own when there are none)."""
-    if not pages or not schedule:
+def run_on(pages: list[Page], schedule: list[Page], title: str = TITLE) -> list[Page]:
+    """``pages`` with a one-page section (by default the schedule's) run on below the last of
+    them, under its own heading ``title``; pages of their own when there are none, or more."""
+    if not pages or len(schedule) != 1:
         return pages + schedule
     last = pages[-1]
-    below = heading_html(TITLE, "margin-top: 14px; ") + schedule[0].html
+    below = heading_html(title, "margin-top: 14px; ") + schedule[0].html
     return pages[:-1] + [Page(last.title, last.html + below, last.section, last.drawing)]

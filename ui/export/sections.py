@@ -105,7 +105,9 @@ def dynamics_rows(report: Report, with_prices: bool = False) -> list[list[str]]:
     if d is None or d.peak_mw is None:
         return []
     keys = VENDOR_DYNAMICS_KEYS + (VENDOR_DYNAMICS_MONEY if with_prices else ())
-    return [list(describe("power_dynamics", key, getattr(d, key))) for key in keys]
+    # a smoothing the plan does not have is not listed: no floor, no battery
+    absent = {"gpu_floor_w": not d.gpu_floor_w, "bess_mw": not d.bess_mw, "bess_mwh": not d.bess_mwh}
+    return [list(describe("power_dynamics", key, getattr(d, key))) for key in keys if not absent.get(key)]
 
 
 def fabric_headline(report: Report) -> tuple[str, str] | None:

@@ -91,6 +91,9 @@ def _p(text_html: str, size_pt: float, color: str = INK, bold: bool = False, aft
             f'color: {color}{weight}">{text_html}</p>')
 
 
+
+DYNAMICS_TITLE = "Power dynamics: the load the grid sees"
+
 class VendorPack(SitePages, CampusPages):
     """The pack of one plan: its pages (``pages``), laid out and printed by ``render``."""
 
@@ -123,13 +126,13 @@ class VendorPack(SitePages, CampusPages):
             pages += self._type_pages()
             pages += self._type_power_pages()
             pages += self._index_pages()
-        pages += self._site_pages()
+        # the load the grid sees runs on below the site's feeds, for the same facility engineer
+        pages += run_on(self._site_pages(), self._dynamics_pages(), DYNAMICS_TITLE)
         pages += self._cooling_pages()
         pages += self._campus_pages()
         pages += self._floor_pages()
         pages += self._network_pages()
         pages += run_on(self._goodput_pages(), schedule_pages(self.report, self.with_prices, _p))
-        pages += self._dynamics_pages()
         pages += self._acceptance_pages()
         pages += self._cable_pages()
         pages += self._bom_pages()
@@ -467,7 +470,7 @@ class VendorPack(SitePages, CampusPages):
                    "step, between every GPU computing and every GPU waiting on communication, and drops it at an "
                    "interruption. The load after the plan's smoothing, the unsmoothed swing, the grid's limits "
                    "and the smoothing's size (cooling and losses follow the mean load).", 9)
-        return self._figure_pages("Power dynamics: the load the grid sees", rows, intro)
+        return self._figure_pages(DYNAMICS_TITLE, rows, intro)
 
     def _figure_pages(self, title: str, rows: list[list[str]], intro: str) -> list[Page]:
         """A section's figures as an item / value table under ``intro``."""
