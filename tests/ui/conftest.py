@@ -1,3 +1,4 @@
+import gc
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -25,6 +26,22 @@ def isolated_qsettings(tmp_path):
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qsettings"))
     yield
+
+
+@pytest.fixture(autouse=True)
+def collections_between_tests():
+    """Python's cyclic garbage collector runs between UI tests, not inside one. A collection
+    that starts inside a Qt call (a signal's disconnect holds Qt's connection lock) and
+    destroys an unreachable widget's menus waits on that same lock for ever (PySide6 6.10:
+    a full run once hung in ViewBox.addItem so, in ~QObject under gc_collect_main). Each
+    test's garbage is collected once it is done; a test that switches collections itself
+    gets them back as they were."""
+    enabled = gc.isenabled()
+    gc.disable()
+    yield
+    if enabled:
+        gc.enable()
+    gc.collect()
 
 
 @pytest.fixture(scope="session")
