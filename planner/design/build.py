@@ -42,6 +42,7 @@ from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
+from planner.plan.names import LabelSeries
 from planner.goodput.recovery import job_of, simplest_reaching
 from planner.report.evaluate import evaluate
 from planner.text import escaped_name
@@ -316,6 +317,7 @@ class _Layout:
         self.net: list[str] = []
         self.findings: list[Finding] = []
         self.done: list[AutoPlace] = []  # in order, for undo
+        self.series: dict[str, LabelSeries] = {}  # label prefix -> its series: only this design labels in it
         self.changes = ChangeSet()
         self.fabric_size: FabricSize | None = None  # the compute fabric, once sized
 
@@ -632,8 +634,10 @@ class _Layout:
         if count <= 0:
             return []
         before = len(self.plan.racks)  # auto-place adds its racks at the end
-        command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix,
-                            new_rack_fields=self.rack_fields(spec), label_prefix=label, max_per_rack=max_per_rack)
+        if label and label not in self.series:
+            self.series[label] = LabelSeries(self.plan, label)
+        command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix, new_rack_fields=self.rack_fields(spec),
+                            label_prefix=label, max_per_rack=max_per_rack, labels=self.series.get(label))
         try:
             self.changes = self.changes | command.do(self.plan, self.catalog)
             self.done.append(command)

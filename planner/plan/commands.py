@@ -420,10 +420,12 @@ class _RackNamer:
     """PREFIX-01, PREFIX-02, ...: the next names no rack of the plan uses."""
 
     def __init__(self, plan: Plan, prefix: str):
-        self.names = {r.name for r in plan.racks}
+        self.plan, self.names = plan, set[str]()
         self.prefix, self.n = prefix, 0
 
     def next(self) -> str:
+        if self.n == 0:  # the plan's names read at the first name asked: a design auto-places ~100 times
+            self.names = {r.name for r in self.plan.racks}  # into racks it has (campus-1m: 21,256), most adding none
         while True:
             self.n += 1
             name = f"{self.prefix}-{self.n:02d}"

@@ -42,14 +42,15 @@ class LabelSeries:
     def __init__(self, plan: Plan, prefix: str):
         self.prefix = prefix
         highest, width = 0, 0
-        for p in plan.placements:
-            # the prefix test first: a design labels in series over 71,679 devices (campus-1m)
-            m = _NUMBERED.match(p.label) if p.label.startswith(prefix) else None
-            if m and m.group(1) == prefix:
-                digits = m.group(2)
-                highest = max(highest, int(digits))
-                if len(digits) > 1 and digits.startswith("0"):
-                    width = max(width, len(digits))
+        # one regex over every label: a design continues series ~100 times over 71,679 devices
+        # (campus-1m), and a Python-level loop a label made that 3 s of `new`'s 11 s
+        in_series = re.compile(re.escape(prefix) + r"(\d+)$").fullmatch
+        labels = [] if prefix[-1:].isdigit() else [p.label for p in plan.placements]  # "x9" + "1": not a series
+        for m in filter(None, map(in_series, labels)):
+            digits = m.group(1)
+            highest = max(highest, int(digits))
+            if len(digits) > 1 and digits.startswith("0"):
+                width = max(width, len(digits))
         self.number, self.width = highest, width
 
     def next(self) -> str:

@@ -81,6 +81,17 @@ def test_labels_continue_their_series(medium):
     series = LabelSeries(plan, "stor-")
     assert [series.next(), series.next()] == ["stor-1", "stor-2"]
     assert next_label(plan, CAT, CAT["pfs-appliance"]) == "stor-1"
+    # "leaf-0" is no series of "leaf-01".."leaf-08": their numbers are 01..08 after "leaf-"
+    assert LabelSeries(plan, "leaf-0").next() == "leaf-01"
+    assert LabelSeries(plan, "leaf").next() == "leaf1"  # "leaf-08" is not "leaf" and a number
+
+
+def test_a_design_labels_every_device_once(medium):
+    # the design keeps one series a prefix across its ~10 auto-places: no label twice, none skipped
+    labels = [p.label for p in medium.placements]
+    assert len(set(labels)) == len(labels)
+    nodes = sorted(int(x[5:]) for x in labels if x.startswith("node-"))
+    assert nodes == list(range(1, 17))  # 16 nodes: node-1 .. node-16
 
 
 def test_auto_place_picks_liquid_racks_for_liquid_nodes_and_air_racks_within_the_air_limit():
