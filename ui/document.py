@@ -1,9 +1,10 @@
 """The open plan as a Qt object: every edit goes through here.
 
 An edit is a core command applied to the core's ``History`` (which also decides whether
-it merges with the step before); the plan is re-evaluated for what the change set names,
-a thin QUndoCommand standing for the history's step is pushed so Ctrl+Z undoes it, and
-then ``changed(ChangeSet, Report)`` is emitted; views redraw only what the change set touched.
+it merges with the step before, and knows which step is saved); the plan is re-evaluated for
+what the change set names, the undo actions are told (``ui.undo_stack``, which reads the
+history and keeps no steps), and then ``changed(ChangeSet, Report)`` is emitted; views redraw
+only what the change set touched.
 
 How views hear about changes (one way, for every view): each view has a slot connected to
 ``changed`` that takes ``(changes, report)`` and reacts only to the flags of the change set
@@ -12,7 +13,7 @@ settings panel to ``settings``, the variant menu to ``plan``. A view that holds 
 connects itself; the views that show a report and no document (summary strip, checks list,
 charts: tests feed them a bare report) are connected by the main window that places them.
 Nothing pushes to a view. Signals are direct, so every view has followed an edit before
-``apply`` returns, in the order the views were connected; the undo step is pushed first.
+``apply`` returns, in the order the views were connected; the undo actions hear first.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from planner.hardware.catalog import Catalog
 from planner.plan.changes import EVERYTHING, ChangeSet
@@ -31,8 +31,7 @@ from planner.report.evaluate import Evaluator
 from planner.plan.fileio import plan_to_json, save_plan
 from planner.plan.model import Plan
 from planner.report.model import Report
-
-_STEP_ID = 1  # every step may merge; whether it does is the core History's decision
+from ui.undo_stack import UndoStack
 
 
 FREEZE_FROM_DEVICES = 10_000
@@ -70,37 +69,6 @@ def _restore_collections() -> None:
     gc.set_threshold(*_THRESHOLDS)
 
 
-class _UndoStep(QUndoCommand):
-    """One step of the document's core ``History`` on the QUndoStack (for Qt's Undo and Redo
-    actions, texts and clean state): a label, no plan state; undo and redo step the history.
-    It was already done when pushed, so the first redo is skipped; when the history merged
-    the edit into the step before, Qt merges it too. The stack's undo limit is the history's
-    depth, so both drop the same oldest step."""
-
-    def __init__(self, doc: Document, label: str, merged: bool):
-        super().__init__(label)
-        self.doc, self.merged = doc, merged
-        self._pushed = False
-
-    def id(self) -> int:  # noqa: A003 - Qt's name
-        return _STEP_ID
-
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        if isinstance(other, _UndoStep) and other.merged:
-            self.setText(other.text())
-            return True
-        return False
-
-    def redo(self) -> None:
-        if not self._pushed:
-            self._pushed = True
-            return
-        self.doc._replay(self.doc.history.redo())
-
-    def undo(self) -> None:
-        self.doc._replay(self.doc.history.undo())
-
-
 class Document(QObject):
     changed = Signal(object, object)
     """(ChangeSet, Report) after every edit, undo, redo or a new plan."""
@@ -111,10 +79,9 @@ class Document(QObject):
     def __init__(self, plan: Plan, catalog: Catalog, path: Path | None = None, parent: QObject | None = None):
         super().__init__(parent)
         self.catalog = catalog
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.setUndoLimit(UNDO_STEPS)  # the core history's depth (set while empty, as Qt requires)
         self.plan = plan
         self.history = History(plan, catalog, UNDO_STEPS)
+        self.undo_stack = UndoStack(self)  # Qt's undo signals and actions, read from the history
         self.path: Path | None = Path(path) if path else None
         self._unsaved_work = False  # ``replace``
         # A big plan just read is frozen at once, garbage and all, so that neither its first
@@ -138,8 +105,6 @@ class Document(QObject):
 
         Commands pushed with the same non-None ``merge_key`` back to back merge into one
         undo step (the core command decides whether they can)."""
-        if self.undo_stack.isClean():
-            self.history.seal()  # the saved plan stays a step of its own (Qt merges nothing into it either)
         try:
             changes = self.history.apply(command, merge_key)
         except CommandError as exc:
@@ -148,14 +113,22 @@ class Document(QObject):
             return False
         self.last_error = None
         self.report = self.evaluator.evaluate(changes)
-        # push, then tell the views: a view reacting to the change sees the undo step it belongs to
-        self.undo_stack.push(_UndoStep(self, self.history.label, self.history.merged))
+        # the undo actions, then the views: a view reacting to the change sees the undo step it belongs to
+        self.undo_stack.refresh()
         self.changed.emit(changes, self.report)
         self._collect_when_idle()
         return True
 
+    def undo(self) -> None:
+        """Undo the history's last step (Ctrl+Z goes through ``undo_stack.undo``, which asks first)."""
+        self._replay(self.history.undo())
+
+    def redo(self) -> None:
+        self._replay(self.history.redo())
+
     def _replay(self, changes: ChangeSet) -> None:
         self.report = self.evaluator.evaluate(changes)
+        self.undo_stack.refresh()
         self.changed.emit(changes, self.report)
         self._collect_when_idle()
 
@@ -176,8 +149,7 @@ class Document(QObject):
         self._frozen = _freeze_big(plan, collect=False)  # as on opening; ``settle`` below collects
         self.evaluator = Evaluator(plan, self.catalog)
         self.report = self.evaluator.evaluate()
-        self.undo_stack.clear()
-        self.undo_stack.setClean()
+        self.undo_stack.refresh()  # a new history: nothing to undo, at its saved step
         self._set_path(path)
         self.changed.emit(EVERYTHING, self.report)
         self.settle()

@@ -57,14 +57,14 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
 
         self.view = RackView(doc)
         self.summary = SummaryStrip()
-        self.chart_page = ChartsPanel()
-        """The charts at a reading size, a page of the central area beside the racks."""
+        self.charts = self.chart_page = ChartsPanel()
+        """The one set of charts: in the Charts dock, or at a reading size as the Charts page
+        beside the racks (the dock's panel moved into the middle, the dock hidden meanwhile)."""
         # pages switched from the toolbar and View menu (Ctrl+1 / Ctrl+2): a tab bar would take the
         # height or width the racks are fitted to
         self.pages = QStackedWidget()
         self.pages.setObjectName("CentralPages")
         self.pages.addWidget(self.view)
-        self.pages.addWidget(self.chart_page)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -90,8 +90,8 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.overview_dock = add_overview_dock(self)
         self.overview = self.overview_dock.widget()
         self.splitDockWidget(self.palette_dock, self.overview_dock, Qt.Orientation.Vertical)
-        self.charts = ChartsPanel()
         self.charts_dock = self._dock("Charts", "ChartsDock", self.charts, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self._dock_shown_before_page = True  # whether the dock shows the charts again when the page gives them back
         self.splitDockWidget(self.checks_dock, self.charts_dock, Qt.Orientation.Horizontal)
 
         self._build_actions()
@@ -101,7 +101,7 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.statusBar().showMessage("Drag devices from the palette into a rack. Ctrl+wheel zooms, drag the "
                                      "background to pan.")
 
-        for view in (self.summary, self.checks, self.charts, self.chart_page):  # views of the report, not the document
+        for view in (self.summary, self.checks, self.charts):  # views of the report, not the document
             doc.changed.connect(view.on_changed)
         doc.changed.connect(self.on_changed)
         doc.error.connect(self._show_refusal)
@@ -120,10 +120,11 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.checks.findingActivated.connect(self._select_finding)
         self.checks.placesListed.connect(self._list_places)
         self.checks.helpRequested.connect(self.show_guide)
-        self.charts.rackClicked.connect(self.view.select)
-        self.chart_page.rackClicked.connect(lambda rid: (self.view.select(rid), self.show_racks_page()))
+        self.charts.rackClicked.connect(self._chart_rack_clicked)
+        # the dock asked for from the View menu while the page holds the charts: they go back to it
+        self.charts_dock.toggleViewAction().triggered.connect(self._charts_dock_toggled)
 
-        for view in (self.summary, self.checks, self.charts, self.chart_page, self):
+        for view in (self.summary, self.checks, self.charts, self):
             view.on_changed(None, doc.report)
         self._update_title()
         self._restore_layout()
@@ -362,13 +363,40 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
             self._update_title()
         self._update_rack_actions()
 
+    def charts_on_page(self) -> bool:
+        """Whether the charts are the Charts page (else they are in their dock)."""
+        return self.pages.indexOf(self.charts) >= 0
+
     def show_racks_page(self) -> None:
+        """The racks in the middle; the charts back in their dock, shown if it was before the page."""
         self.pages.setCurrentWidget(self.view)
+        if self.charts_on_page():
+            self.pages.removeWidget(self.charts)
+            self.charts_dock.setWidget(self.charts)
+            self.charts.show()  # the page's stack hid it on the way out
+            self.charts_dock.setVisible(self._dock_shown_before_page)
         self.racks_page_action.setChecked(True)
 
     def show_charts_page(self) -> None:
-        self.pages.setCurrentWidget(self.chart_page)
+        """The charts at a reading size in the middle: the dock's panel moves there and the dock
+        hides, so the charts are never shown twice."""
+        if not self.charts_on_page():
+            self._dock_shown_before_page = not self.charts_dock.isHidden()
+            self.charts_dock.hide()
+            self.pages.addWidget(self.charts)  # takes the panel out of the dock
+        self.pages.setCurrentWidget(self.charts)
         self.charts_page_action.setChecked(True)
+
+    def _chart_rack_clicked(self, rack_id: str) -> None:
+        """A bar clicked selects its rack; on the Charts page the racks come up to show it."""
+        self.view.select(rack_id)
+        if self.charts_on_page():
+            self.show_racks_page()
+
+    def _charts_dock_toggled(self, shown: bool) -> None:
+        if shown and self.charts_on_page():
+            self._dock_shown_before_page = True
+            self.show_racks_page()
 
     def show_guide(self, code: str | None = None):
         """Help > Guide, at a finding's section when ``code`` is given."""
@@ -482,8 +510,13 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.resizeDocks([self.inspector_dock, self.settings_dock], [280, 420], Qt.Orientation.Vertical)
 
     def save_layout(self) -> None:
+        on_page = self.charts_on_page()
+        if on_page:  # the docks as they are on the racks page: the Charts page hides the dock only while shown
+            self.show_racks_page()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        if on_page:
+            self.show_charts_page()
 
     def closeEvent(self, event) -> None:
         if not self.maybe_save():

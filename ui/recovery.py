@@ -8,7 +8,7 @@ process is gone, and the next start's ``find_recoverable()`` returns them. The p
 LibreOffice's and KiCad's autosave; ``QLockFile`` decides "still running" by the PID it
 wrote, so a second running instance never offers the first one's copy.
 
-Wiring in the main window (``stack`` is its QUndoStack, ``doc.plan`` its Plan)::
+Wiring in the main window (``stack`` is its document's ``undo_stack``, ``doc.plan`` its Plan)::
 
     self.autosave = AutosaveManager(lambda: plan_to_json(doc.plan), lambda: not stack.isClean(),
                                     source_path=lambda: str(doc.path or ""), parent=self)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from planner.cli import aligned, load_catalog_arg, print_json
+from planner.export.table_columns import TableColumn, headers
 from planner.remedies.fix import no_fix_reason
 from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
@@ -123,17 +124,30 @@ def rack_lines(report: Report) -> list[str]:
     22,583 racks are some 400 lines, not 22,583 before the findings."""
     rows: list[list[str]] = []
     first, run = "", 0
+    name, *figure_columns = RACK_COLUMNS
     racks = report.racks  # a new list each time it is read: once, not once a rack
     for r in racks:
-        figures = [f"{r.used_u}/{r.height_u}", f"{r.nodes:,}", f"{r.gpus:,}", kw(r.power_kw), f"{r.cap_kw:g}",
-                   f"{r.load_fraction:.0%}", r.cooling]
+        figures = [c.value(r) for c in figure_columns]
         if len(racks) > RACK_LINES and rows and figures == rows[-1][1:]:
             run += 1
             rows[-1][0] = f"{first} … {r.name} ({run:,} racks)"
         else:
             first, run = r.name, 1
-            rows.append([r.name, *figures])
-    return aligned([["rack", "U used", "nodes", "GPUs", "power", "cap kW", "load", "cooling"], *rows], "lrrrrrrl")
+            rows.append([name.value(r), *figures])
+    return aligned([headers(RACK_COLUMNS), *rows], "".join(c.align[0] for c in RACK_COLUMNS))
+
+
+# The rack table of ``check``, a rack a row.
+RACK_COLUMNS: tuple[TableColumn, ...] = (
+    TableColumn("rack", "rack", lambda r: r.name),
+    TableColumn("used_u", "U used", lambda r: f"{r.used_u}/{r.height_u}", "U", align="right"),
+    TableColumn("nodes", "nodes", lambda r: f"{r.nodes:,}", align="right"),
+    TableColumn("gpus", "GPUs", lambda r: f"{r.gpus:,}", align="right"),
+    TableColumn("power", "power", lambda r: kw(r.power_kw), "kW", align="right"),
+    TableColumn("cap", "cap kW", lambda r: f"{r.cap_kw:g}", "kW", align="right"),
+    TableColumn("load", "load", lambda r: f"{r.load_fraction:.0%}", "fraction", align="right"),
+    TableColumn("cooling", "cooling", lambda r: r.cooling),
+)
 
 
 def campus_lines(report: Report) -> list[str]:

@@ -34,6 +34,7 @@ from planner.export.netbox_files import (  # noqa: F401 - the export's file layo
 )
 from planner.export.netbox_locations import location_rows
 from planner.export.netbox_power import power_rows
+from planner.export.rack_columns import NETBOX_RACKS
 from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, PART_ID, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import build_schedule
@@ -123,10 +124,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     for r in plan.racks:
         name = unique_name(rack_names.setdefault(location[r.id], Counter()), r.name, r.id, NAME)
         rack_name[r.id] = name
-        out.add("racks.csv", site=site, location=location[r.id], name=name, status="planned", width=19,
-                u_height=r.height_u,
-                max_weight=f"{r.max_weight_kg:g}", weight_unit="kg",
-                description=f"{r.cooling}-cooled, {r.power_cap_kw:g} kW cap")
+        out.add("racks.csv", **{c.name: c.value(r, site, location[r.id], name) for c in NETBOX_RACKS})
 
     device_names: Counter = Counter()
     device_name: dict[str, str] = {}

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from planner.export.rack_columns import NETBOX_RACKS
+from planner.export.table_columns import headers
 from planner.save_target import SaveError, save_failure
 from planner.text import FORMULA_STARTS, clean_text
 
@@ -27,8 +29,7 @@ FILES: dict[str, tuple[str, ...]] = {
     "device-roles.csv": ("name", "slug", "color"),
     "device-types.csv": ("manufacturer", "model", "slug", "u_height", "is_full_depth", "airflow", "weight",
                          "weight_unit", "comments"),
-    "racks.csv": ("site", "location", "name", "status", "width", "u_height", "max_weight", "weight_unit",
-                  "description"),
+    "racks.csv": tuple(headers(NETBOX_RACKS)),
     "devices.csv": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
                     "position", "face", "description"),
     "power-panels.csv": ("site", "name", "description"),

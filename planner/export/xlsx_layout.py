@@ -17,8 +17,10 @@ from planner.report import labels
 from planner.costs.bom import COUNTED, bom_counts
 from planner.export.xlsx_bom import COUNT_NAMES
 from planner.hardware.catalog import Catalog
+from planner.export.rack_columns import TOTAL_FORMAT, WORKBOOK_RACKS
+from planner.export.table_columns import formula_at, headers, position
 from planner.export.xlsx_cells import (
-    BOLD, INTEGER, CATEGORY_FILLS, CATEGORY_FONTS, EMPTY_U_FILL, KW, PCT, TITLE, WRAP, fit_height, formula, header, num, text,
+    BOLD, INTEGER, CATEGORY_FILLS, CATEGORY_FONTS, EMPTY_U_FILL, TITLE, WRAP, fit_height, formula, header, num, text,
     widths,
 )
 from planner.plan.model import Plan
@@ -100,38 +102,33 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     pdu = catalog.get(power.pdu_device)
     pdu_kw = pdu.pdu_kw(power.continuous_derating) if pdu is not None else None
     text(ws, 1, 1, "Racks", font=TITLE)
-    header(ws, 2, ["Rack", "Cooling", "Power", "Cap (kW)", "Load", "U used", "U height", "GPUs",
-                   "CDUs placed", "PDUs (nameplate)"])
-    r = 3
-    cdus = pdus = 0
+    columns = WORKBOOK_RACKS
+    header(ws, 2, headers(columns))
+    first = r = 3
+    totals = [0] * len(columns)
     for res in report.racks:
-        text(ws, r, 1, res.name)
-        text(ws, r, 2, res.cooling)
-        num(ws, r, 3, res.power_kw, excel_format("kW"))
-        num(ws, r, 4, res.cap_kw, KW)
-        formula(ws, r, 5, f"=IF(D{r}>0,C{r}/D{r},0)", PCT, value=res.power_kw / res.cap_kw if res.cap_kw > 0 else 0)
-        num(ws, r, 6, res.used_u)
-        num(ws, r, 7, res.height_u)
-        num(ws, r, 8, res.gpus)
-        n_cdu = sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu")
-        num(ws, r, 9, n_cdu)
-        cdus += n_cdu
-        if res.feeds:
-            # sized on the rack's rating per feed, as the bill of materials sizes them
-            num(ws, r, 10, res.pdus)
-            pdus += res.pdus
+        for j, c in enumerate(columns):
+            value = c.value(res, catalog)
+            if c.formula:
+                formula(ws, r, j + 1, formula_at(columns, c.formula, r), c.number_format, value=value)
+            elif isinstance(value, str):
+                text(ws, r, j + 1, value)
+            elif value is not None:
+                num(ws, r, j + 1, value, c.number_format)
+                totals[j] += value
         r += 1
-    first, last = 3, r - 1
+    last = r - 1
     text(ws, r, 1, "Total", font=BOLD)
-    counts = bom_counts(report.cost.bom)
     if last >= first:
-        formula(ws, r, 8, f"=SUM(H{first}:H{last})", "#,##0", value=sum(x.gpus for x in report.racks), font=BOLD)
-        formula(ws, r, 9, f"=SUM(I{first}:I{last})", "#,##0", value=cdus, font=BOLD)
-        formula(ws, r, 10, f"=SUM(J{first}:J{last})", "#,##0", value=pdus, font=BOLD)
+        for j, c in enumerate(columns):
+            if c.total_formula:
+                formula(ws, r, j + 1, formula_at(columns, c.total_formula, r, first, last), TOTAL_FORMAT,
+                        value=totals[j], font=BOLD)
     r += 1
+    counts = bom_counts(report.cost.bom)
     text(ws, r, 1, "In the bill of materials", font=BOLD)
-    formula(ws, r, 9, "=bom_cdus", "#,##0", value=counts["cdu"])
-    formula(ws, r, 10, "=bom_pdus", "#,##0", value=counts["pdu"])
+    formula(ws, r, position(columns, "cdus"), "=bom_cdus", TOTAL_FORMAT, value=counts["cdu"])
+    formula(ws, r, position(columns, "pdus"), "=bom_pdus", TOTAL_FORMAT, value=counts["pdu"])
     r += 1
     text(ws, r, 1, f"Power on the {report.power_basis} basis; PDUs sized on the nameplate: "
                    + (f"{pdu_kw:.1f} kW each" if pdu_kw else "model not in catalog")

@@ -443,14 +443,14 @@ to 50, Blender's Undo Steps to 32)."""
 
 
 class History:
-    """The undo history of one plan: the one record of what Undo and Redo step through, for
-    the app (its ``QUndoStack`` holds only a label per step, for Qt's actions, and is capped
-    at the same depth) and for the CLI and tests.
+    """The undo history of one plan: the one record of what Undo and Redo step through, and
+    of which step is the saved plan, for the app (its Qt undo actions read it and hold no
+    steps of their own) and for the CLI and tests.
 
     Edits applied back to back with the same ``merge_key`` become one undo step when the
     earlier command can absorb the later one (``Command.merge``): three arrow-key steps of a
-    spin box are undone at once. An undo or a redo ends such a run, and so does ``seal``
-    (the app seals at a save, so that undo always leads back to the saved plan). At most
+    spin box are undone at once. An undo or a redo ends such a run, and so does ``seal``;
+    nothing merges into the saved step, so undo always leads back to the saved plan. At most
     ``max_steps`` steps are kept (``UNDO_STEPS``): a new step past them drops the oldest.
     """
 
@@ -463,15 +463,30 @@ class History:
         self.merged = False
         """Whether the last ``apply`` joined the step before instead of making a new one."""
         self._run_key: Any = None  # the merge key of the last step, while a run can continue
+        self.dropped = 0
+        """Steps dropped past ``max_steps``: ``step`` counts them, so a step keeps its number."""
+        self._saved_step: int | None = 0  # the ``step`` of the saved plan; None once no undo or redo leads there
+
+    @property
+    def step(self) -> int:
+        """How many steps lead from the plan as opened to now (undone ones not counted)."""
+        return self.dropped + len(self.done)
 
     def apply(self, command: Command, merge_key: Any = None) -> ChangeSet:
         """Do ``command`` and record it; CommandError leaves plan and history as they were."""
         changes = command.do(self.plan, self.catalog)
         self.merged = (merge_key is not None and merge_key == self._run_key and bool(self.done)
-                       and self.done[-1].merge(command))
+                       and not self.is_saved and self.done[-1].merge(command))
         if not self.merged:
+            if self._saved_step is not None and self._saved_step > self.step:
+                self._saved_step = None  # the saved plan was among the undone steps this edit discards
             self.done.append(command)
-            del self.done[:-self.max_steps]
+            over = len(self.done) - self.max_steps
+            if over > 0:
+                del self.done[:over]
+                self.dropped += over
+                if self._saved_step is not None and self._saved_step < self.dropped:
+                    self._saved_step = None  # its step is gone
         self._run_key = merge_key
         self.undone.clear()
         return changes
@@ -492,7 +507,26 @@ class History:
         """End a run of merging edits: the next edit is a step of its own."""
         self._run_key = None
 
+    def mark_saved(self) -> None:
+        """The plan as it is now is the saved one."""
+        self._saved_step = self.step
+        self.seal()
+
+    def forget_saved(self) -> None:
+        """No step is the saved plan (a recovered copy that was never saved)."""
+        self._saved_step = None
+
+    @property
+    def is_saved(self) -> bool:
+        """Whether the plan is at the step it was saved (or opened) at."""
+        return self._saved_step == self.step
+
     @property
     def label(self) -> str:
         """The undo text of the last step ("Move DGX H100 to U13")."""
         return self.done[-1].label if self.done else ""
+
+    @property
+    def redo_label(self) -> str:
+        """The text of the step Redo would do again, "" when there is none."""
+        return self.undone[-1].label if self.undone else ""

@@ -98,3 +98,58 @@ def test_a_long_session_keeps_a_few_hundred_steps():
     for i in range(UNDO_STEPS + 50):
         h.apply(MoveDevice(node.id, node.rack, 2 + i % 2))
     assert len(h.done) == UNDO_STEPS and 100 <= UNDO_STEPS <= 1000
+
+
+def test_the_history_knows_the_saved_step(one_node):
+    # opened = saved; an edit leaves it, its undo comes back, its redo leaves again
+    plan, pid, rack = one_node
+    h = History(plan, CAT)
+    assert h.is_saved
+    h.apply(MoveDevice(pid, rack, 2))
+    assert not h.is_saved
+    h.undo()
+    assert h.is_saved
+    h.redo()
+    h.apply(MoveDevice(pid, rack, 3))
+    h.mark_saved()  # saved with the node at U3, two steps in
+    h.undo()
+    assert plan.placement(pid).u == 2 and not h.is_saved
+    # a new edit from U2 discards the saved step: two steps in again, but the node is at U7, not U3
+    h.apply(MoveDevice(pid, rack, 7))
+    assert len(h.done) == 2 and not h.is_saved
+    h.undo()
+    h.undo()
+    assert not h.is_saved  # no undo or redo leads to the saved plan any more
+
+
+def test_nothing_merges_into_the_saved_step(one_node):
+    # a spin box's arrow steps after a save: the first is a step of its own, so undo leads back to the save
+    plan, pid, rack = one_node
+    h = History(plan, CAT)
+    h.apply(MoveDevice(pid, rack, 2), merge_key=("u", pid))
+    h.mark_saved()
+    h.apply(MoveDevice(pid, rack, 3), merge_key=("u", pid))
+    h.apply(MoveDevice(pid, rack, 4), merge_key=("u", pid))
+    assert len(h.done) == 2 and h.merged  # U3 and U4 are one step, after the saved one
+    h.undo()
+    assert plan.placement(pid).u == 2 and h.is_saved
+
+
+def test_the_saved_step_stays_reachable_until_its_own_step_drops(one_node):
+    # depth 2: saved after the move to U2 (step 1); the moves to U3 and U4 drop the move to U2,
+    # but undoing both still leads to the plan as saved (U2); one more move drops that too
+    plan, pid, rack = one_node
+    h = History(plan, CAT, max_steps=2)
+    h.apply(MoveDevice(pid, rack, 2))
+    h.mark_saved()
+    h.apply(MoveDevice(pid, rack, 3))
+    h.apply(MoveDevice(pid, rack, 4))
+    h.undo()
+    h.undo()
+    assert plan.placement(pid).u == 2 and h.done == [] and h.is_saved
+    h.redo()
+    h.redo()
+    h.apply(MoveDevice(pid, rack, 5))  # drops the move to U3: undo now stops at U3
+    h.undo()
+    h.undo()
+    assert plan.placement(pid).u == 3 and h.done == [] and not h.is_saved

@@ -29,11 +29,13 @@ from planner.report.elevation import load_text
 from planner.report.model import Report
 from planner.report.palette import load_color
 from planner.report import palette
+from planner.export.table_columns import position, without
 from planner.settings import GUIDE
 from ui.export.canvas import Canvas, PlacedText
 from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_text,
                                      room_for_drawing, table_of_pages)
 from ui.export.pack_campus import CampusPages
+from ui.export.pack_racks import POWER_PER_RACK
 from ui.export.pack_schedule import run_on, schedule_pages
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
@@ -369,31 +371,17 @@ class VendorPack(SitePages, CampusPages):
         return [Page(title, intro + table.html(width), section=title)]
 
     def _power_pages(self) -> list[Page]:
-        with_rows = any(r.row for r in self.plan.racks)
-        cols = [Column("Rack", 1.4), Column("Row", 0.7), Column("Cooling", 0.8), Column("U used", 0.8, "right"),
-                Column("GPUs", 0.6, "right"), Column("Typical kW", 0.9, "right"),
-                Column("Nameplate kW", 1.0, "right"), Column("Cap kW", 0.8, "right"),
-                Column("Load typical / nameplate", 1.3, "right"), Column("Heat to liquid kW", 1.2, "right"),
-                Column("Weight kg / rating", 1.4, "right")]
+        # the Row column only when some rack is in a row
+        specs = POWER_PER_RACK if any(r.row for r in self.plan.racks) else without(POWER_PER_RACK, "row")
+        cols = [Column(c.header, c.width, c.align) for c in specs]
         rows, fills = [], {}
         for i, res in enumerate(self.report.racks):
             rack = self.plan.rack(res.id)
-            rows.append([res.name, rack.row if rack else "", res.cooling, f"{res.used_u}/{res.height_u}",
-                         f"{res.gpus:,}", f"{res.power_typical_kw:,.1f}", f"{res.power_nameplate_kw:,.1f}",
-                         f"{res.cap_kw:,.3g}", f"{load_text(res.load_on('typical'))} / "
-                         f"{load_text(res.load_on('nameplate'))}", f"{res.liquid_heat_milliwatts / 1e6:,.1f}",
-                         f"{res.weight_kg:,.0f} / {res.max_weight_kg:,.0f}"])
+            rows.append([c.value(res, rack) for c in specs])
             fills[i] = tint(load_color(res.worst_load_fraction), 0.55)
         t = self.report.totals
-        rows.append(["All racks", "", "", "", f"{t.gpus:,}", f"{t.it_power_typical_kw:,.1f}",
-                     f"{t.it_power_nameplate_kw:,.1f}", "", "", f"{t.liquid_heat_milliwatts / 1e6:,.1f}",
-                     f"{t.weight_kg:,.0f}"])
-        load_col = 8
-        if not with_rows:
-            del cols[1]
-            for row in rows:
-                del row[1]
-            load_col -= 1
+        rows.append([c.total(t) if c.total else "" for c in specs])
+        load_col = position(specs, "load") - 1
         table = Table(cols, rows, cell_fill=lambda i, j: fills.get(i) if j == load_col else None,
                       bold_rows={len(rows) - 1})
 
