@@ -32,7 +32,7 @@ CHOICES: dict[str, str] = {
     "selective": "selective (attention)", "full": "full (whole layers)", "none": "none",
     "1f1b": "1F1B", "interleaved": "interleaved (virtual stages)",
     "measured": "measured (nccl-tests)", "planning_guide": "N. Dixit's guide, fabric table", "custom": "custom",
-    "gpu_power_floor": "GPU power floor", "site_battery": "site battery",
+    "gpu_power_floor": "GPU power floor", "site_battery": "site battery", "rack_storage": "rack energy storage",
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
     "hall": "hall by hall", "scalable_unit": "scalable unit by scalable unit", "plan": "all at once",

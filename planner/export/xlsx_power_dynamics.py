@@ -1,5 +1,6 @@
-"""The Power dynamics sheet: the training load's swing for the grid and the two smoothings of
-``planner.facility.dynamics`` as live formulas over named inputs.
+"""The Power dynamics sheet: the training load's swing for the grid and the smoothings of
+``planner.facility.dynamics`` (the GPU power floor, the site battery, the racks' storage and a
+ramped stop and restart with the battery) as live formulas over named inputs.
 
 The facility's grid settings (limits, the GPU's waiting draw, the edge time, the battery's
 prices and efficiency) are rows of the Assumptions sheet with their sources; the plan's
@@ -12,14 +13,14 @@ from __future__ import annotations
 
 from planner.export.xlsx_cells import TITLE, WRAP, header, named_rows, text, widths
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
-from planner.facility.dynamics import power_floor, site_battery
+from planner.facility.dynamics import power_floor, rack_storage, site_battery, smooth
 from planner.settings import FacilitySettings, field_meta
 
 SHEET = "Power dynamics"
 USED = "Power dynamics (live formula)"
 # the facility settings the sheet reads; an empty limit is written 0 (no limit)
 INPUTS = ("grid_max_swing_mw", "grid_max_ramp_mw_per_s", "gpu_comm_power_share", "gpu_power_edge_s",
-          "bess_usd_per_kw", "bess_usd_per_kwh", "bess_round_trip_efficiency", "bess_min_duration_h")
+          "bess_usd_per_kw", "bess_usd_per_kwh", "bess_round_trip_efficiency", "bess_min_duration_h", "job_ramp_s")
 BIG = 1e18  # stands for "no limit" inside MIN()
 
 
@@ -43,6 +44,7 @@ def write_power_dynamics(wb, report, settings) -> None:
     wait_w = d.gpu_wait_w if comm_from_catalog else "=gpu_comm_power_share*pd_gpu_compute_w"
     good = report.sections["goodput"]
     interval_min = good["checkpoint_interval_min"]
+    wave = d.wave
     rows = [
         ("pd_it_typical_w", "IT load, every device at its typical draw", report.totals.it_power_typical_kw * 1e3,
          "W", "#,##0"),
@@ -82,12 +84,33 @@ def write_power_dynamics(wb, report, settings) -> None:
          "$", "#,##0"),
         ("pd_bess_usd_year", "Battery losses per year", "=pd_bess_a_w*pd_compute_s/3600000*(1/bess_round_trip_"
          "efficiency-1)*hours_per_month*12*3600/pd_period_s*electricity_usd_per_kwh", "$/year", "#,##0"),
+        ("pd_storage_j", "Racks' energy storage of the job's GPUs (GB300 NVL72: 65 J a GPU)", wave.storage_j, "J",
+         "#,##0"),
+        ("pd_rack_edge_s", "Racks' storage: each edge spread over (2 x storage / swing)",
+         "=MAX(gpu_power_edge_s,MIN(IF(pd_swing_w>0,2*pd_storage_j/pd_swing_w,0),pd_compute_s,pd_wait_s))", "s",
+         "#,##0.0000"),
+        ("pd_rack_ramp_w_per_s", "Racks' storage: ramp", "=pd_swing_w/pd_rack_edge_s", "W/s", "#,##0"),
+        ("pd_interruptions_year", "Interruptions a year", wave.interruptions_per_year, "per year", "#,##0.0"),
+        ("pd_gpu_hour_usd", "Cost per GPU-hour (build)", d.prices.gpu_hour_usd, "$/GPU-h", "#,##0.00"),
+        ("pd_ramp_time_s", "Battery, stop and restart ramped: ramp time",
+         "=MAX(job_ramp_s,gpu_power_edge_s,IF(grid_max_ramp_mw_per_s>0,pd_bess_drop_w/(grid_max_ramp_mw_per_s*1E6),0))",
+         "s", "#,##0.0"),
+        ("pd_ramp_gpu_usd_year", "Ramped restarts: GPU time lost per year",
+         "=pd_job_gpus*pd_ramp_time_s/2/3600*pd_interruptions_year*pd_gpu_hour_usd", "$/year", "#,##0"),
+        ("pd_ramp_burn_usd_year", "Ramped stops: energy burnt per year",
+         "=pd_bess_drop_w*pd_ramp_time_s/2/3600000*pd_interruptions_year*plan_pue*electricity_usd_per_kwh",
+         "$/year", "#,##0"),
+        ("pd_bess_step_w", "Battery power, the drop ramped", "=MAX(pd_bess_a_w,pd_bess_b_w)", "W", "#,##0"),
+        ("pd_bess_step_wh", "Battery energy, the drop ramped",
+         "=MAX(pd_bess_b_w*MAX(pd_wait_s,pd_stall_s)/3600,pd_bess_step_w*bess_min_duration_h)", "Wh", "#,##0.0"),
+        ("pd_bess_step_capex", "Battery capex, the drop ramped",
+         "=pd_bess_step_w/1000*bess_usd_per_kw+pd_bess_step_wh/1000*bess_usd_per_kwh", "$", "#,##0"),
     ]
-    wave = d.wave
     cached = {"pd_period_s": wave.period_s, "pd_swing_w": wave.swing_w, "pd_peak_w": wave.peak_w,
               "pd_floor_w": wave.floor_w, "pd_ramp_w_per_s": wave.swing_w / d.grid.edge_s,
               "pd_wait_share": wave.wait_share, "pd_gpu_wait_w": d.gpu_wait_w, **_smoothing_cached(d)}
-    named_rows(wb, ws, 4, rows, cached, bold=("pd_swing_w", "pd_floor_usd_year", "pd_bess_capex"))
+    named_rows(wb, ws, 4, rows, cached, bold=("pd_swing_w", "pd_floor_usd_year", "pd_bess_capex", "pd_rack_ramp_w_per_s",
+                                               "pd_bess_step_capex"))
     widths(ws, {1: 48, 2: 16, 3: 10, 4: 20})
 
 
@@ -101,7 +124,18 @@ def _smoothing_cached(d) -> dict[str, float]:
     return {"pd_allowed_w": allowed, "pd_shave_w": shave, "pd_floor_usd_year": floor.energy_usd_per_year,
             "pd_bess_a_w": a, "pd_bess_b_w": shave - a, "pd_bess_drop_w": wave.swing_w - a,
             "pd_bess_w": battery.bess_w, "pd_bess_wh": battery.bess_wh, "pd_bess_capex": battery.capex_usd,
-            "pd_bess_usd_year": battery.energy_usd_per_year}
+            "pd_bess_usd_year": battery.energy_usd_per_year, **_edges_cached(d)}
+
+
+def _edges_cached(d) -> dict[str, float]:
+    """The cached values of the racks' storage and the ramped stop's rows, the model's own."""
+    wave, grid, prices = d.wave, d.grid, d.prices
+    storage = rack_storage(wave, grid, prices)
+    alone, ramped = site_battery(wave, grid, prices, takes_drop=False), smooth("site_battery", wave, grid, prices, True)
+    return {"pd_rack_edge_s": storage.edge_s, "pd_rack_ramp_w_per_s": storage.ramp_w_per_s,
+            "pd_ramp_time_s": ramped.job_ramp_s, "pd_ramp_gpu_usd_year": ramped.gpu_time_usd_per_year,
+            "pd_ramp_burn_usd_year": ramped.energy_usd_per_year - alone.energy_usd_per_year,
+            "pd_bess_step_w": ramped.bess_w, "pd_bess_step_wh": ramped.bess_wh, "pd_bess_step_capex": ramped.capex_usd}
 
 
 def _assumption_rows(wb, facility) -> None:

@@ -139,6 +139,14 @@ class PowerShelves(_Strict):
     spares: int = Field(0, ge=0, le=64, description="shelves beyond those the nameplate needs (N+spares)")
 
 
+class RackStorage(_Strict):
+    """Energy a rack-scale system stores in its power supplies to smooth its GPUs' load for the
+    grid (GB300 NVL72: NVIDIA, 'How New GB300 NVL72 Features Provide Steady Power for AI', 2025)."""
+
+    j_per_gpu: float = Field(gt=0, le=1_000_000, description="energy stored per GPU of the system, J")
+    source: str = Field(min_length=1, max_length=2000)
+
+
 class DeviceType(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,63}$")
     vendor: str = Field(min_length=1, max_length=100)
@@ -161,6 +169,8 @@ class DeviceType(_Strict):
                                           description="share of the heat a liquid-cooled device gives to liquid")
     power_inlets: PowerInlets | None = None
     power_shelves: PowerShelves | None = None
+    rack_storage: RackStorage | None = Field(
+        default=None, description="energy stored in the system's power supplies to smooth the load; empty = none")
     rack_type: str | None = Field(default=None, max_length=64,
                                   description="the rack type this system is built for (rack-scale systems and their trays)")
     compute_trays: int | None = Field(default=None, ge=1, le=1000,

@@ -19,7 +19,7 @@ from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
 from planner.findings import Remedy
 from planner.plan.changes import ChangeSet
-from planner.plan.commands import Command, CommandError, SetSetting
+from planner.plan.commands import Command, CommandError, Macro, SetSetting
 from planner.remedies.rack_commands import MoveToLiquid, SplitRack
 from planner.settings import WorkloadSettings
 
@@ -149,7 +149,12 @@ def _set_feeds(remedy: Remedy) -> Command:
 
 
 def _set_smoothing(remedy: Remedy) -> Command:
-    return _RemedySetting(remedy, "facility", "power_smoothing", str(remedy.figure("smoothing")))
+    """The smoothing and whether the job's stop and restart are ramped, as one step."""
+    figures = dict(remedy.figures)
+    commands: list[Command] = [SetSetting("facility", "power_smoothing", str(figures["smoothing"]))]
+    if "job_ramps" in figures:
+        commands.append(SetSetting("facility", "job_ramps", figures["job_ramps"] == "on"))
+    return Macro(remedy.label, commands)
 
 
 class SetWorkload(Command):

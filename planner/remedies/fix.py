@@ -45,6 +45,8 @@ NO_FIX_REASONS = {
                                       "is a layout choice",
     "facility.grid.period": "the step time is the workload's, and how far to flatten the swing is the utility's "
                             "call",
+    "facility.grid.no_rack_storage": "which smoothing to use instead is yours; a broken grid limit's finding "
+                                     "carries the cheapest",
     "facility.hall.cdu_short": "the CDU remedy places CDUs plan-wide, not in a given hall: add them to the "
                                "hall's liquid-cooled racks",
 }

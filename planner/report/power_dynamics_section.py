@@ -63,6 +63,20 @@ class PowerDynamicsSection(Figures):
         description="The cost section's TCO plus the smoothing's capex and its energy over the horizon")
     cheapest_smoothing: str | None = figure(None, title="Cheapest smoothing within the limits", unit="name",
                                             none="no limit broken")
+    edge_s: float | None = figure(None, title="Time the step's edges take, as the grid sees them", unit="s",
+                                  description="The GPUs' own edge, or as the racks' storage spreads it")
+    interruption_drop_s: float | None = figure(None, title="Time the drop at an interruption takes", unit="s")
+    rack_storage_wh: float = figure(0.0, title="Rack energy storage of the job's GPUs", unit="Wh",
+                                    description="The systems' own (catalog rack_storage); used under the racks' "
+                                    "storage smoothing")
+    job_ramps: bool = figure(False, title="Job's stop and restart ramped", unit="name")
+    job_ramp_s: float | None = figure(None, title="Time the stop and restart are ramped over", unit="s",
+                                      none="not ramped")
+    gpu_time_cost_usd_per_year: float = figure(0.0, title="GPU time the ramped restarts lose", unit="$/year",
+                                               description="Job GPUs x half the ramp x interruptions a year, at "
+                                               "the cost section's build cost per GPU-hour")
+    cheapest_job_ramps: bool | None = figure(None, title="Cheapest smoothing ramps the stop and restart",
+                                             unit="name", none="no limit broken")
     # for the workbook and the chart: the model's inputs (None without a training step)
     wave: Wave | None = detail()
     grid: Grid | None = detail()
@@ -95,9 +109,19 @@ def gpu_phase_w(counts, catalog, comm_share: float) -> tuple[int, float, float]:
     return gpus, compute_w, wait_w
 
 
+def rack_storage_j(counts, catalog) -> float:
+    """The energy the placed systems store in their power supplies (catalog ``rack_storage``), J."""
+    total = 0.0
+    for device_id, n in counts.items():
+        d = catalog.get(device_id)
+        if d is not None and d.gpu is not None and d.rack_storage is not None:
+            total += n * d.gpu.count * d.rack_storage.j_per_gpu
+    return total
+
+
 def plan_wave(ctx, gpus: int, compute_w: float, wait_w: float) -> Wave | None:
     """The plan's unsmoothed wave from its GPUs' draws (``gpu_phase_w``), or None without a
-    training step."""
+    training step. The job's GPUs hold their share of the racks' storage."""
     work, good = ctx.sections.get("workload"), ctx.sections.get("goodput")
     if work is None or good is None or not work["step_time_s"] or not gpus:
         return None
@@ -107,7 +131,10 @@ def plan_wave(ctx, gpus: int, compute_w: float, wait_w: float) -> Wave | None:
     return Wave(peak_w=ctx.totals.typical_milliwatts / 1e3 - (gpus - job) * per_gpu, swing_w=job * per_gpu,
                 compute_s=work["compute_s"], wait_s=work["bubble_s"] + work["exposed_comm_s"],
                 stall_s=good["checkpoint_block_s"] or 0.0,
-                stall_every_s=None if interval_min is None else interval_min * 60.0)
+                stall_every_s=None if interval_min is None else interval_min * 60.0, job_gpus=job,
+                interruptions_per_year=good["interruptions_per_day"] * ctx.plan.settings.costs.hours_per_month
+                * 12 / 24,
+                storage_j=rack_storage_j(ctx.counts, ctx.catalog) * job / gpus)
 
 
 def plan_grid(facility) -> Grid:
@@ -117,9 +144,12 @@ def plan_grid(facility) -> Grid:
 
 
 def plan_prices(ctx) -> Prices:
+    """The prices the smoothings are weighed at; a GPU-hour at the cost section's build cost."""
     f, c = ctx.plan.settings.facility, ctx.plan.settings.costs
+    cost = ctx.sections.get("cost")
+    gpu_hour = (cost["cost_per_gpu_hour"].get("build") if cost is not None else None) or 0.0
     return Prices(c.electricity_usd_per_kwh, ctx.totals.pue, 12 * c.hours_per_month, f.bess_usd_per_kw,
-                  f.bess_usd_per_kwh, f.bess_round_trip_efficiency, f.bess_min_duration_h)
+                  f.bess_usd_per_kwh, f.bess_round_trip_efficiency, f.bess_min_duration_h, gpu_hour, f.job_ramp_s)
 
 
 def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
@@ -130,7 +160,7 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
     if wave is None:
         return PowerDynamicsSection(**limits), []
     grid, prices = plan_grid(facility), plan_prices(ctx)
-    load = smooth(facility.power_smoothing, wave, grid, prices)
+    load = smooth(facility.power_smoothing, wave, grid, prices, facility.job_ramps)
     job = ctx.sections["goodput"]["job_gpus"]
     best = None
     findings: list[Finding] = []
@@ -138,7 +168,7 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
     if broken:
         best = cheapest(wave, grid, prices, ctx.plan.settings.costs.horizon_months / 12.0)
         findings = limit_findings(broken, load, grid, best, ctx.plan.settings.costs.horizon_months)
-    findings += period_findings(facility, wave.period_s, load.swing_w)
+    findings += period_findings(facility, wave.period_s, load.swing_w) + storage_findings(facility, wave)
     # the mean IT load: the floor, the swing while computing, the power floor's lift while waiting
     mean_w = wave.floor_w + wave.swing_w * (1.0 - wave.wait_share) + load.gpu_floor_lift_w * wave.wait_share
     section = PowerDynamicsSection(
@@ -153,29 +183,56 @@ def evaluate_power_dynamics(ctx) -> tuple[PowerDynamicsSection, list[Finding]]:
         smoothing=load.smoothing, bess_mw=_mw(load.bess_w), bess_mwh=_mw(load.bess_wh),
         smoothing_capex_usd=round(load.capex_usd, 2), energy_cost_usd_per_year=round(load.energy_usd_per_year, 2),
         **with_smoothing(ctx.sections.get("cost"), load, ctx.plan.settings.costs.horizon_months),
-        cheapest_smoothing=None if best is None else best.smoothing, wave=wave, grid=grid, prices=prices,
+        cheapest_smoothing=None if best is None else best.smoothing,
+        cheapest_job_ramps=None if best is None else best.job_ramps,
+        edge_s=round(load.edge_s, 4), interruption_drop_s=round(load.drop_s, 4),
+        rack_storage_wh=round(wave.storage_j / 3600.0, 3), job_ramps=load.job_ramps,
+        job_ramp_s=round(load.job_ramp_s, 3) if load.job_ramps else None,
+        gpu_time_cost_usd_per_year=round(load.gpu_time_usd_per_year, 2), wave=wave, grid=grid, prices=prices,
         trace=trace(wave, load, grid), **limits)
     return section, findings
 
 
 def with_smoothing(cost, load: Smoothed, horizon_months: int) -> dict[str, float]:
     """The cost section's opex and TCO with the smoothing's energy (and capex) added: the
-    cost section is computed before the step is known, so it leaves them out."""
+    cost section is computed before the step is known, so it leaves them out. The GPU time a
+    ramped restart loses is no payment: it is a figure of its own."""
     if cost is None:
         return {}
     return {"opex_with_smoothing_usd_per_month": round(cost["opex_usd_per_month"] + load.energy_usd_per_year / 12, 2),
-            "tco_with_smoothing_usd": round(cost["tco_usd"] + load.cost_usd(horizon_months / 12), 2)}
+            "tco_with_smoothing_usd": round(cost["tco_usd"] + load.cash_usd(horizon_months / 12), 2)}
+
+
+def describe_smoothing(best: Smoothed) -> str:
+    """'a site battery of 27.2 kW / 6.8 kWh': the smoothing and its size, for a finding."""
+    if best.smoothing == "site_battery":
+        size = f" of {watts(best.bess_w)} / {text(best.bess_wh, 'Wh', style='compact')}"
+    elif best.smoothing == "rack_storage":
+        size = (f" ({text(best.storage_j / 3600.0, 'Wh', style='compact')} in the power supplies) spreading "
+                f"each edge over {best.edge_s:,.2f} s")
+    else:
+        size = f" lifting the waiting GPUs by {watts(best.gpu_floor_lift_w)}"
+    ramps = f", the job's stop and restart ramped over {best.job_ramp_s:,.0f} s" if best.job_ramps else ""
+    return f"{'the' if best.smoothing == 'rack_storage' else 'a'} {choice_title(best.smoothing)}{size}{ramps}"
+
+
+def describe_cost(best: Smoothed, horizon_months: int) -> str:
+    """'$10,205 capex and $850 a year of energy, the cheapest over 36 months' (and the GPU time)."""
+    if not best.cost_usd(1.0):
+        return f"no capex and no energy: it comes with the systems; the cheapest over {horizon_months} months"
+    parts = ([f"{usd(best.capex_usd)} capex"] if best.capex_usd else []) + \
+        [f"{usd(best.energy_usd_per_year)} a year of energy"] + \
+        ([f"{usd(best.gpu_time_usd_per_year)} a year of GPU time"] if best.job_ramps else [])
+    return f"{' and '.join(parts) if len(parts) < 3 else ', '.join(parts[:-1]) + ' and ' + parts[-1]}, " \
+        f"the cheapest over {horizon_months} months"
 
 
 def limit_findings(broken: list[str], load: Smoothed, grid: Grid, best: Smoothed,
                    horizon_months: int) -> list[Finding]:
     """A finding for each limit the load breaks, with the figure and the cheapest smoothing."""
-    size = (f" of {watts(best.bess_w)} / {text(best.bess_wh, 'Wh', style='compact')}"
-            if best.smoothing == "site_battery" else f" lifting the waiting GPUs by {watts(best.gpu_floor_lift_w)}")
-    what = f"a {choice_title(best.smoothing)}{size}"
-    cost = (f"{usd(best.capex_usd)} capex and " if best.capex_usd else "") + \
-        f"{usd(best.energy_usd_per_year)} a year of energy, the cheapest over {horizon_months} months"
-    remedy = Remedy("set_smoothing", f"Smooth the load with {what}", (("smoothing", best.smoothing),))
+    what, cost = describe_smoothing(best), describe_cost(best, horizon_months)
+    remedy = Remedy("set_smoothing", f"Smooth the load with {what}",
+                    (("smoothing", best.smoothing), ("job_ramps", "on" if best.job_ramps else "off")))
     out = []
     if "swing" in broken:
         out.append(Finding(
@@ -200,3 +257,13 @@ def period_findings(facility, period_s: float, swing_w: float) -> list[Finding]:
         f"The load swings by {watts(swing_w)} every {period_s:,.2f} s ({1 / period_s:,.3f} Hz), inside the "
         f"{low:g}-{high:g} s band the grid asks to avoid: change the step time (the batch or the layout) or "
         "flatten the swing (a GPU power floor or a site battery with no swing allowed)")]
+
+
+def storage_findings(facility, wave: Wave) -> list[Finding]:
+    """The racks' storage chosen on a plan whose systems have none: the load is not smoothed."""
+    if facility.power_smoothing != "rack_storage" or wave.storage_j > 0:
+        return []
+    return [Finding(
+        "warning", "facility.grid.no_rack_storage",
+        "Power smoothing is set to the racks' own energy storage, but no GPU system placed has any (the GB300 "
+        "NVL72's power supplies do): the load is not smoothed. Choose a GPU power floor or a site battery")]

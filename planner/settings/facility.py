@@ -186,13 +186,34 @@ class FacilitySettings(Section):
         gt=0,
         le=600,
     )
-    power_smoothing: Literal["none", "gpu_power_floor", "site_battery"] = setting(
+    power_smoothing: Literal["none", "gpu_power_floor", "site_battery", "rack_storage"] = setting(
         "none",
         title="Power smoothing",
         source="What keeps the load's swing within the grid's limits (Choukse et al., arXiv 2508.14318, the "
         "GPU and datacenter measures): a GPU power floor, the lowest draw the GPUs keep while the step waits "
-        "(NVIDIA GB300 NVL72 power smoothing; it burns energy), or a site battery that charges in the waits "
-        "and discharges in the compute. Each is sized to the limits above (without limits, to no swing).",
+        "(NVIDIA GB300 NVL72 power smoothing; it burns energy), a site battery that charges in the waits "
+        "and discharges in the compute, or the racks' own energy storage where the system has it (GB300 NVL72 "
+        "power supplies: NVIDIA technical blog, 'How New GB300 NVL72 Features Provide Steady Power for AI', "
+        "2025), which spreads each edge of the load. Each is sized to the limits above (without limits, to no "
+        "swing).",
+    )
+    job_ramps: bool = setting(
+        False,
+        title="Ramp the job's stop and restart",
+        source="At an interruption the GPUs step their draw down over a ramp (a power burn, as NVIDIA's GB300 "
+        "NVL72 does at a job's end: NVIDIA technical blog, 2025) and at the restart are brought up in groups "
+        "over the same ramp, so the grid sees a ramp instead of a step (Choukse et al., arXiv 2508.14318, ramp "
+        "rate limits). With a site battery, the battery then need not take the drop.",
+    )
+    job_ramp_s: float = setting(
+        60.0,
+        title="Time the job's stop and restart are ramped over",
+        unit="s",
+        source="Planner assumption: a minute, the fastest that generation follows a ramp in NVIDIA's technical "
+        "blog on GB300 NVL72 power smoothing (2025: one to 90 minutes); longer where the grid's ramp limit needs "
+        "it (the drop over the limit). GPUs brought up in groups over it are idle half of it on average.",
+        gt=0,
+        le=86_400,
     )
     bess_usd_per_kw: float = setting(
         300.0,

@@ -36,6 +36,10 @@ DATASHEET = [
     ("gb200-nvl72", "power_typical_w", 120000, "ServeTheHome GTC 2024: 120 kW"),
     ("gb200-nvl72", "power_max_w", 132000, "NVIDIA BCM: 8 power shelves x 33 kW, half of it redundant"),
     ("gb200-nvl72", "cooling", "liquid", "DGX GB200 user guide: liquid-cooled compute trays"),
+    # NVIDIA technical blog, "How New GB300 NVL72 Features Provide Steady Power for AI" (2025)
+    ("gb300-nvl72", "rack_storage.j_per_gpu", 65, "NVIDIA GB300 NVL72 blog: 65 J of storage per GPU"),
+    ("gb300-compute-tray", "rack_storage.j_per_gpu", 65, "the tray's GPUs, in a GB300 NVL72 rack: 65 J each"),
+    ("gb200-nvl72", "rack_storage", None, "NVIDIA GB300 NVL72 blog: coming to GB200, no figure published"),
     ("gb200-compute-tray", "u_height", 1, "DGX GB200 user guide: 1RU compute trays"),
     ("nvlink-switch-tray", "u_height", 1, "DGX GB200 user guide: 9 x 1RU NVLink switch trays"),
     ("gb300-nvl72", "gpu.memory_gb", 288, "NVIDIA GB300 NVL72: 288 GB HBM3e per Blackwell Ultra GPU"),

@@ -35,7 +35,7 @@ DOCUMENTS = [re.compile(p) for p in (
     r"\bASHRAE\b", r"\bUptime Institute\b", r"\bCBRE\b", r"\bU\.S\. EIA\b", r"\bIRS Publication \d+\b",
     r"\bCortex Construct\b", r"\bWood Mackenzie\b",
     r"\bet al\.", r"(?i)\btechnical report\b", r"(?i)\bmodel cards?\b", r"\bSIGCOMM \d{4}\b", r"\bSC'\d\d\b",
-    r"\bNVIDIA/nccl(-tests)?#\d+",
+    r"\bNVIDIA/nccl(-tests)?#\d+", r"(?i)\btechnical blog\b",
 )]
 # A file of this product's repository, or the vetted-data file it was built from.
 REPOSITORY = re.compile(r"REFERENCE|README|\b(planner|ui|resources|tests|docs|benchmarks|seeds)/"
@@ -113,6 +113,9 @@ def test_every_catalog_entry_and_price_names_its_document():
                 continue  # no price, nothing to source
             problems += [f"{e.id}.{field}: {p}" for p in not_a_source(text)]
         problems += [f"{e.id}.notes: {p}" for p in unfindable(getattr(e, "notes", "") or "")]
+        storage = getattr(e, "rack_storage", None)
+        if storage is not None:  # the figure that makes the rack's storage a remedy
+            problems += [f"{e.id}.rack_storage.source: {p}" for p in not_a_source(storage.source)]
     assert not problems, "\n".join(problems)
 
 

@@ -41,6 +41,17 @@ def test_power_dynamics_sheet_recalculated_equals_the_report_and_the_limit_is_li
     assert named(wb, "pd_bess_capex") == pytest.approx(battery["smoothing_capex_usd"], rel=1e-4)
     floor = _with_limit(plan, 0.03, "gpu_power_floor")
     assert named(wb, "pd_floor_usd_year") == pytest.approx(floor["energy_cost_usd_per_year"], rel=1e-4)
+    # no rack storage on HGX H100: the edge stays the GPUs' 0.1 s, the ramp 62,720 / 0.1 W/s
+    assert (named(wb, "pd_storage_j"), named(wb, "pd_rack_edge_s")) == (0, pytest.approx(0.1))
+    assert named(wb, "pd_rack_ramp_w_per_s") == pytest.approx(627_200)
+    # the battery with the stop ramped over the set minute: the report's figures for it
+    plan.settings.facility = plan.settings.facility.model_copy(update={"job_ramps": True})
+    ramped = _with_limit(plan, 0.03, "site_battery")
+    assert named(wb, "pd_ramp_time_s") == pytest.approx(60.0)
+    assert named(wb, "pd_ramp_gpu_usd_year") == pytest.approx(ramped["gpu_time_cost_usd_per_year"], rel=1e-4)
+    assert named(wb, "pd_bess_step_capex") == pytest.approx(ramped["smoothing_capex_usd"], rel=1e-4)
+    assert named(wb, "pd_bess_usd_year") + named(wb, "pd_ramp_burn_usd_year") == pytest.approx(
+        ramped["energy_cost_usd_per_year"], rel=1e-4)
 
     # 20 kW typed into the workbook: the planner's figures at 20 kW
     edited = recalc_edited(soffice, path, tmp_path, grid_max_swing_mw=0.02)

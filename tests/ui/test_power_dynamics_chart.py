@@ -4,6 +4,7 @@ smoothed load beside it and the swing limit drawn."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from planner.design.templates import build_template
@@ -73,3 +74,37 @@ def test_a_ramp_limit_is_drawn_as_the_swing_it_allows(qtbot):
     # 0.1 MW/s over the 0.1 s a GPU takes between its draws: 10 kW over the unsmoothed trough
     assert list(chart.swing_limit.getData()[1]) == pytest.approx([FLOOR_KW + 10] * 2)
     assert "ramps at most 100" in chart.legend.getLabel(chart.swing_limit).text
+
+
+def test_a_ramped_stop_is_drawn_falling_over_its_minute(qtbot):
+    plan = build_template("medium")
+    plan.settings.facility = plan.settings.facility.model_copy(
+        update={"grid_max_swing_mw": 0.03, "power_smoothing": "site_battery", "job_ramps": True})
+    chart, d = _chart(qtbot, plan)
+    t, smoothed = chart.smoothed.getData()
+    # after three steps the interruption: the smoothed load falls from its peak by its drop over the set
+    # 60 s (the raw one within the GPUs' 0.1 s), and the curve runs to the end of that minute
+    drop_kw = d["interruption_drop_mw"] * 1e3
+    start = 3 * d["period_s"] + d["compute_s"] / 2
+    assert t[-1] == pytest.approx(start + 60, abs=1e-3)
+    assert smoothed[-1] == pytest.approx(d["peak_mw"] * 1e3 - drop_kw)
+    # a straight ramp: half the drop after half the minute
+    assert np.interp(start + 30, t, smoothed) == pytest.approx(d["peak_mw"] * 1e3 - drop_kw / 2, rel=1e-4)
+    assert "stop ramped over 60" in chart.legend.getLabel(chart.smoothed).text
+
+
+def test_the_racks_storage_is_drawn_with_slower_edges(qtbot):
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    plan = design(Intent(system="gb300-nvl72", gpus=576), CATALOG).plan
+    plan.settings.facility = plan.settings.facility.model_copy(update={"power_smoothing": "rack_storage"})
+    chart, _ = _chart(qtbot, plan)
+    t, raw = chart.raw.getData()
+    _, smoothed = chart.smoothed.getData()
+    # the first rise: the raw load is at its peak after the GPUs' 0.1 s, the smoothed one only after
+    # 2 x 65 J / 980 W = 0.1327 s (576 GPUs of GB300 NVL72); at 0.1 s it has risen 0.1 / 0.1327 of the way
+    i = list(t).index(pytest.approx(0.1))
+    assert raw[i] == pytest.approx(max(raw))
+    assert (smoothed[i] - min(raw)) / (max(raw) - min(raw)) == pytest.approx(0.1 / (130 / 980), rel=1e-3)
+    assert "rack energy storage" in chart.legend.getLabel(chart.smoothed).text

@@ -36,3 +36,17 @@ def test_no_training_step_no_page(tmp_path):
     plan.settings.workload = plan.settings.workload.model_copy(update={"enabled": False})
     placed, _ = render_placed(plan, catalog, tmp_path / "pack.pdf")
     assert not any(TITLE in t.text for t in placed)
+
+
+def test_the_page_gives_a_ramped_stop_and_its_gpu_time(tmp_path):
+    catalog = default_catalog()
+    plan = build_template("medium", catalog=catalog)
+    plan.settings.facility = plan.settings.facility.model_copy(
+        update={"grid_max_ramp_mw_per_s": 0.1, "power_smoothing": "site_battery", "job_ramps": True})
+    placed, _ = render_placed(plan, catalog, tmp_path / "pack.pdf", with_prices=True)
+    texts = [t.text for t in placed]
+    # the drop ramped over the set minute, the row of its time and the GPU time it costs
+    for figure in ("Time the stop and restart are ramped over", "60.0 s", "GPU time the ramped restarts lose"):
+        assert any(figure in t for t in texts), figure
+    assert not any("Rack energy storage of the job's GPUs" in t for t in texts)  # HGX H100 has none
+    assert not [t for t in placed if not t.fits and TITLE in t.text]

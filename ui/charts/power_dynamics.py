@@ -64,7 +64,8 @@ class PowerDynamicsChart(ChartView):
         ramp = ("" if d.max_ramp_mw_per_s is None
                 else f", ramps at most {fmt.value_text(d.max_ramp_mw_per_s, 'MW/s', style='exact')}")
         self._set_label(self.swing_limit, f"Largest swing allowed, over the trough{ramp}")
-        self._set_label(self.smoothed, f"Smoothed: {choice_title(d.smoothing)}")
+        ramps = "" if not d.job_ramps else f", stop ramped over {fmt.value_text(d.job_ramp_s, 's', style='exact')}"
+        self._set_label(self.smoothed, f"Smoothed: {choice_title(d.smoothing)}{ramps}")
 
     def _set_label(self, item, text: str) -> None:
         label = self.legend.getLabel(item)

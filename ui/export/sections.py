@@ -93,9 +93,11 @@ def goodput_rows(report: Report) -> list[list[str]]:
 
 # what the utility and the facility engineer read of the power dynamics section
 VENDOR_DYNAMICS_KEYS = ("peak_mw", "floor_mw", "swing_mw", "period_s", "ramp_mw_per_s", "interruption_drop_mw",
-                        "interruptions_per_day", "mean_mw", "raw_swing_mw", "max_swing_mw", "max_ramp_mw_per_s", "smoothing", "gpu_floor_w",
-                        "bess_mw", "bess_mwh")
-VENDOR_DYNAMICS_MONEY = ("smoothing_capex_usd", "energy_cost_usd_per_year")  # with prices only
+                        "interruption_drop_s", "interruptions_per_day", "mean_mw", "raw_swing_mw", "max_swing_mw",
+                        "max_ramp_mw_per_s", "smoothing", "gpu_floor_w", "bess_mw", "bess_mwh", "rack_storage_wh",
+                        "edge_s", "job_ramp_s")
+VENDOR_DYNAMICS_MONEY = ("smoothing_capex_usd", "energy_cost_usd_per_year",
+                         "gpu_time_cost_usd_per_year")  # with prices only
 
 
 def dynamics_rows(report: Report, with_prices: bool = False) -> list[list[str]]:
@@ -105,8 +107,11 @@ def dynamics_rows(report: Report, with_prices: bool = False) -> list[list[str]]:
     if d is None or d.peak_mw is None:
         return []
     keys = VENDOR_DYNAMICS_KEYS + (VENDOR_DYNAMICS_MONEY if with_prices else ())
-    # a smoothing the plan does not have is not listed: no floor, no battery
-    absent = {"gpu_floor_w": not d.gpu_floor_w, "bess_mw": not d.bess_mw, "bess_mwh": not d.bess_mwh}
+    # a smoothing the plan does not have is not listed: no floor, no battery, no rack storage, no ramps
+    storage = d.smoothing == "rack_storage"
+    absent = {"gpu_floor_w": not d.gpu_floor_w, "bess_mw": not d.bess_mw, "bess_mwh": not d.bess_mwh,
+              "rack_storage_wh": not storage, "edge_s": not storage, "job_ramp_s": not d.job_ramps,
+              "gpu_time_cost_usd_per_year": not d.job_ramps}
     return [list(describe("power_dynamics", key, getattr(d, key))) for key in keys if not absent.get(key)]
 
 
