@@ -13,7 +13,7 @@ from planner.export.xlsx_cells import NA, TITLE, WRAP, header, named_rows, text,
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
 from planner.network.checks import NodeSummary
 from planner.settings import field_meta
-from planner.goodput.recovery import job_of, recover
+from planner.goodput.recovery import job_of, nvme_known, nvme_tier_times, recover
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 from planner.settings.storage import StorageSettings
 
@@ -53,7 +53,7 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
         ("gp_links", "Optical links in the fabric", g.optical_links, "", "#,##0"),
         ("gp_checkpoint_gb", "Checkpoint size", storage["checkpoint_gb"], "GB", "#,##0.0"),
         ("gp_write_s", "Checkpoint write time", storage["checkpoint_write_s"], "s", "#,##0.0"),
-        ("gp_reload_s", "Checkpoint read back", g.reload_s, "s", "#,##0.0"),
+        ("gp_reload_s", "Checkpoint read back from the file system", recovery["fs_reload_s"], "s", "#,##0.0"),
         ("gp_tokens_per_s", "Training throughput, nothing failing", work["tokens_per_s"] or 0, "tokens/s",
          "#,##0"),
         ("gp_days", "Time to train, nothing failing", work["time_to_train_days"] or 0, "days", "#,##0.0"),
@@ -72,8 +72,8 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
          "IF(spares_stocked>0,swap_spare_min,replace_node_min)*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
         ("gp_lost_s", "Cold restart and re-load per interruption", "=restart_min*60+gp_reload_s+gp_wait_s", "s",
          "#,##0.0"),
-        ("gp_ettr_cold", "ETTR, cold restart of the whole job", "=MAX(0,1-(gp_lost_s+gp_interval_s/2)/"
-         "(gp_mtbf_h*3600))*gp_interval_s/(gp_interval_s+gp_block_s)", "", "0.00%"),
+        ("gp_ettr_cold", "ETTR, cold restart of the whole job", "=IF(gp_nvme_on,gp_ettr_cold_nvme,MAX(0,1-(gp_lost_s"
+         "+gp_interval_s/2)/(gp_mtbf_h*3600))*gp_interval_s/(gp_interval_s+gp_block_s))", "", "0.00%"),
         ("gp_nic_gbs", "Compute NIC per GPU", recovery["nic_gbs_per_gpu"] or 0, "GB/s", "#,##0.0"),
         ("gp_dp", "Data-parallel replicas", recovery["dp"], "", "#,##0"),
         ("gp_step_s", "Training step", recovery["step_s"], "s", "#,##0.000"),
@@ -92,13 +92,35 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
         ("gp_mem_interval_s", "Memory checkpoint interval (warm)",
          "=IF(gp_per_day>gp_fs_per_day,MAX(SQRT(2*gp_copy_s*86400/(gp_per_day-gp_fs_per_day)),gp_step_s),0)",
          "s", "#,##0.0"),
+        ("gp_nvme_write_gbs", "Local NVMe write per GPU (0: not in the catalog)",
+         recovery["nvme_write_gbs_per_gpu"] or 0, "GB/s", "#,##0.00"),
+        ("gp_nvme_read_gbs", "Local NVMe read per GPU (0: not in the catalog)", recovery["nvme_read_gbs_per_gpu"] or 0,
+         "GB/s", "#,##0.00"),
+        ("gp_nvme_on", "Local NVMe tier used on the cold path (1: yes)",
+         "=IF(AND(nvme_checkpoint,gp_nvme_write_gbs>0,gp_nvme_read_gbs>0),1,0)", "", "0"),
+        ("gp_shard_gb", "Checkpoint shard per GPU", "=gp_checkpoint_gb/gp_job_gpus", "GB", "#,##0.000"),
+        ("gp_nvme_write_s", "Local NVMe write: own shard and a peer's (peer's over the NIC)",
+         "=IF(gp_nvme_on,MAX(2*gp_shard_gb/gp_nvme_write_gbs,IF(gp_nic_gbs>0,gp_shard_gb/gp_nic_gbs,0)),0)", "s",
+         "#,##0.000"),
+        ("gp_nvme_block_s", "Job blocked per local NVMe checkpoint",
+         "=IF(gp_nvme_on,IF(async_checkpoint,gp_shard_gb/snapshot_gbs_per_gpu,gp_nvme_write_s),0)", "s", "#,##0.000"),
+        ("gp_nvme_reload_s", "Local NVMe reload (a swapped-in host's from its peer's drives)",
+         "=IF(gp_nvme_on,gp_node_per_day/gp_per_day*gp_shard_gb/MIN(gp_nvme_read_gbs,IF(gp_nic_gbs>0,gp_nic_gbs,"
+         "gp_nvme_read_gbs))+(1-gp_node_per_day/gp_per_day)*gp_shard_gb/gp_nvme_read_gbs,0)", "s", "#,##0.000"),
+        ("gp_nvme_interval_s", "Local NVMe checkpoint interval (cold)",
+         "=IF(AND(gp_nvme_on,gp_per_day>gp_fs_per_day),MAX(SQRT(2*gp_nvme_block_s*86400/(gp_per_day-gp_fs_per_day)),"
+         "gp_step_s,gp_nvme_write_s),0)", "s", "#,##0.0"),
+        ("gp_ettr_cold_nvme", "ETTR, cold restart from local NVMe", "=IF(gp_nvme_on,MAX(0,1-((gp_per_day-gp_fs_per_day)"
+         "*(restart_min*60+gp_wait_s+gp_nvme_reload_s+gp_nvme_interval_s/2)+gp_fs_per_day*gp_fs_lost_s)/86400)*IF("
+         "gp_nvme_interval_s>0,gp_nvme_interval_s/(gp_nvme_interval_s+gp_nvme_block_s),1),0)", "", "0.00%"),
         ("gp_ettr_warm", "ETTR, warm recovery", "=MAX(0,1-((gp_per_day-gp_fs_per_day)*(gp_swap_steps_s"
          "+gp_mem_interval_s/2)+gp_fs_per_day*gp_fs_lost_s)/86400)*IF(gp_mem_interval_s>0,gp_mem_interval_s/"
          "(gp_mem_interval_s+gp_copy_s),1)", "", "0.00%"),
         ("gp_ettr_replica", "ETTR, recovery by replica", "=IF(gp_dp<2,gp_ettr_warm,MAX(0,1-((gp_per_day"
          "-gp_fs_per_day)*(gp_swap_steps_s+gp_step_s)/gp_dp+gp_fs_per_day*gp_fs_lost_s)/86400))", "", "0.00%"),
         ("gp_path_interval_s", "Checkpoint interval, on the plan's restart path",
-         '=IF(restart_path="warm",gp_mem_interval_s,IF(restart_path="replica",gp_fs_interval_s,gp_interval_s))',
+         '=IF(restart_path="warm",gp_mem_interval_s,IF(restart_path="replica",gp_fs_interval_s,IF(gp_nvme_on,'
+         'gp_nvme_interval_s,gp_interval_s)))',
          "s", "#,##0.0"),
         ("gp_ettr", "Effective training time ratio (ETTR), on the plan's restart path",
          '=IF(restart_path="warm",gp_ettr_warm,IF(restart_path="replica",gp_ettr_replica,gp_ettr_cold))', "",
@@ -125,8 +147,15 @@ def _cached_recovery(g, storage, settings) -> dict[str, float]:
     cold, warm = runs["cold"], runs["warm"]
     memory, fs = warm.tiers
     fs_per_day = job.per_day * rel.uncovered_share
-    return {"gp_interval_s": cold.tiers[0].interval_s or 0, "gp_wait_s": cold.restart_s["wait_for_node"],
-            "gp_lost_s": sum(cold.restart_s.values()), "gp_ettr_cold": cold.ettr, "gp_fs_per_day": fs_per_day,
+    nvme_on = nvme_known(job, rel)  # the cold path restarts from local NVMe; the sheet's file-system rows stay
+    from_fs = recover(job, rel.model_copy(update={"nvme_checkpoint": False}), "cold") if nvme_on else cold
+    nvme = nvme_tier_times(job, rel) if nvme_on else (0, 0, 0)
+    return {"gp_interval_s": from_fs.tiers[0].interval_s or 0, "gp_wait_s": cold.restart_s["wait_for_node"],
+            "gp_lost_s": sum(from_fs.restart_s.values()), "gp_ettr_cold": cold.ettr, "gp_fs_per_day": fs_per_day,
+            "gp_nvme_on": int(nvme_on), "gp_shard_gb": job.checkpoint_gb / job.gpus, "gp_nvme_write_s": nvme[0],
+            "gp_nvme_block_s": nvme[1], "gp_nvme_reload_s": nvme[2],
+            "gp_nvme_interval_s": (cold.tiers[0].interval_s or 0) if nvme_on else 0,
+            "gp_ettr_cold_nvme": cold.ettr if nvme_on else 0,
             "gp_fs_interval_s": fs.interval_s or 0,
             "gp_fs_lost_s": rel.restart_min * 60 + job.fs_reload_s + (fs.interval_s or 0) / 2,
             "gp_copy_s": memory.block_s, "gp_peer_reload_s": memory.reload_s,

@@ -39,10 +39,11 @@ def sizes(plan_nodes: int) -> list[int]:
 
 
 def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage, tokens_per_s: float | None,
-                  *, nic_gbs_per_gpu: float | None = None, dp: int = 1, step_s: float = 0.0
+                  *, nic_gbs_per_gpu: float | None = None, dp: int = 1, step_s: float = 0.0,
+                  nvme_gbs_per_gpu: tuple[float | None, float | None] = (None, None)
                   ) -> tuple[GoodputPoint, ...]:
     """The curve for a job on ``parts`` (the plan's), its storage section and throughput, its
-    NIC per GPU, data-parallel replicas and step time."""
+    NIC per GPU, data-parallel replicas, step time and local NVMe per GPU (write, read)."""
     if not parts.nodes or not parts.gpus:
         return ()
     per_node, hosts_per_node = parts.gpus / parts.nodes, parts.hosts / parts.nodes
@@ -60,7 +61,7 @@ def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage
         read = min(fs_read, n * node_gbs)
         job = JobFigures(interruptions_by_part(at, rates), fixed_interval_min, size_gb, write_s,
                          size_gb / read if read > 0 else 0.0, at.gpus, nic_gbs_per_gpu, max(1, round(dp * scale)),
-                         step_s)
+                         step_s, *nvme_gbs_per_gpu)
         rec = recover(job, rates)
         by_path = {k: round(v, 4) for k, v in ettr_by_path(job, rates).items()}
         goodput = None if tokens_per_s is None else round(tokens_per_s * scale * rec.ettr, 1)

@@ -18,11 +18,18 @@ Three restart paths (``ReliabilitySettings.restart_path``):
   interruption costs its replica's share of the job, 1 / DP, for the steps above.
 
 Checkpoint tiers: **memory** (host memory and a peer's; blocks the job for the copy from
-GPU memory, ``snapshot_gbs_per_gpu``; read back over the GPU's NIC) for the warm path, and
-the **file system** (the storage section's write and read times; written in the background
-from host memory on the warm and replica paths, blocking on the cold path unless
-checkpoints are asynchronous). A share of interruptions (``uncovered_share``: a host and
-the peer holding its copy lost at once) falls back to the cold path on the other two.
+GPU memory, ``snapshot_gbs_per_gpu``; read back over the GPU's NIC) for the warm path;
+**local NVMe** (``nvme_checkpoint``) for the cold path: each host writes its shard and one
+peer host's copy to its own data drives (the catalog's ``local_nvme``), the peer's over the
+NIC; after a restart every host reads its shard back from its drives, and a host swapped in
+for a failed one (its drives went with it) reads the shard from the peer's; and the **file
+system** (the storage section's write and read times; written in the background from host
+memory on the warm and replica paths and behind the NVMe tier, blocking on the cold path
+unless checkpoints are asynchronous). A share of interruptions (``uncovered_share``: a host
+and the peer holding its copy lost at once) falls back to a cold restart from the file
+system on every path with a faster tier. The warm and replica paths do not use the NVMe
+tier: a peer's host memory (or a live replica) serves every interruption a peer's drives
+could, sooner.
 
 Each tier's interval is Young's, sqrt(2 x blocking time x the mean time between the
 interruptions it serves), no shorter than a training step (a copy is taken between steps)
@@ -59,7 +66,7 @@ class Recovery:
     redone included) and the effective training time ratio."""
 
     path: str
-    tiers: tuple[Tier, ...]
+    tiers: tuple[Tier, ...]  # the one written most often first
     restart_s: dict[str, float]
     lost_s: float
     ettr: float
@@ -69,8 +76,9 @@ class Recovery:
 class JobFigures:
     """What recovery reads of the plan: the interruptions per day by part, a fixed checkpoint
     interval (None: Young's), the checkpoint's size, the file system's write and read times
-    for it, the job's GPUs, each GPU's NIC in GB/s, its data-parallel replicas and its step
-    time."""
+    for it, the job's GPUs, each GPU's NIC in GB/s, its data-parallel replicas, its step
+    time and each GPU's share of its host's local NVMe, written and read, in GB/s (None: the
+    catalog has no figure)."""
 
     by_part: dict[str, float]
     fixed_interval_min: float | None
@@ -81,7 +89,8 @@ class JobFigures:
     nic_gbs_per_gpu: float | None
     dp: int
     step_s: float
-
+    nvme_write_gbs_per_gpu: float | None = None
+    nvme_read_gbs_per_gpu: float | None = None
 
     @property
     def per_day(self) -> float:
@@ -92,6 +101,10 @@ class JobFigures:
         """Of the interruptions, those that take a node out (it is swapped or waited for)."""
         per_day = self.per_day
         return sum(self.by_part[k] for k in NODE_CLASSES) / per_day if per_day else 0.0
+
+
+def _mtbf_s(per_day: float) -> float | None:
+    return HOURS_PER_DAY * 3600.0 / per_day if per_day > 0 else None
 
 
 def _interval(block_s: float, mtbf_s: float | None, floor_s: float) -> float | None:
@@ -106,7 +119,10 @@ def _ratio(lost_per_day_s: float, interval_s: float | None, block_s: float) -> f
 
 
 def cold(job: JobFigures, rel: ReliabilitySettings) -> Recovery:
-    """The whole job restarted from the file system: ``planner.goodput.model.checkpointing``."""
+    """The whole job restarted from the file system (``planner.goodput.model.checkpointing``),
+    or with the NVMe tier on and known, from the hosts' local drives (``_cold_from_nvme``)."""
+    if nvme_known(job, rel):
+        return _cold_from_nvme(job, rel)
     run = checkpointing(job.by_part, rel, job.fixed_interval_min, job.fs_write_s, job.checkpoint_gb, job.gpus,
                         job.fs_reload_s)
     steps = {"restart": rel.restart_min * 60.0, "wait_for_node": run.lost_s - rel.restart_min * 60.0 - job.fs_reload_s,
@@ -120,19 +136,67 @@ def _fallback(job: JobFigures, rel: ReliabilitySettings) -> tuple[Tier, float, f
     cannot serve, and the time each of those costs (a cold restart from it), with their rate
     per day."""
     per_day = job.per_day * rel.uncovered_share
-    mtbf_s = HOURS_PER_DAY * 3600.0 / per_day if per_day > 0 else None
-    interval = _interval(job.fs_write_s, mtbf_s, job.fs_write_s)
+    interval = _interval(job.fs_write_s, _mtbf_s(per_day), job.fs_write_s)
     tier = Tier("file system", job.fs_write_s, 0.0, job.fs_reload_s, interval)
     lost = rel.restart_min * 60.0 + job.fs_reload_s + (interval or 0.0) / 2.0
     return tier, lost, per_day
 
 
-def _swap_steps(job: JobFigures, rel: ReliabilitySettings, reload_s: float) -> dict[str, float]:
+def _lost_a_day(job: JobFigures, per_day: float, lost_s: float, fs_per_day: float,
+                fs_lost_s: float) -> tuple[float, float]:
+    """Seconds lost a day, and per interruption on average, when ``per_day`` interruptions
+    cost ``lost_s`` each and the ``fs_per_day`` the fast tier cannot serve ``fs_lost_s``."""
+    day = per_day * lost_s + fs_per_day * fs_lost_s
+    return day, day / job.per_day if job.per_day else lost_s
+
+
+def _wait_s(job: JobFigures, rel: ReliabilitySettings) -> float:
     # with no hot spare idle, the interruptions that take a unit out wait for a stocked one's
     # swap, or for one from the pool (``wait_min``)
-    wait_s = wait_min(rel) * 60.0 * job.node_share
-    return {"detect": rel.detect_s, "swap": rel.swap_s, "wait_for_node": wait_s, "initialise": rel.initialise_s,
-            "reload": reload_s}
+    return wait_min(rel) * 60.0 * job.node_share
+
+
+def nvme_known(job: JobFigures, rel: ReliabilitySettings) -> bool:
+    """The NVMe tier is on and the catalog gives every node type's drives."""
+    return rel.nvme_checkpoint and job.nvme_write_gbs_per_gpu is not None and job.nvme_read_gbs_per_gpu is not None
+
+
+def nvme_tier_times(job: JobFigures, rel: ReliabilitySettings) -> tuple[float, float, float]:
+    """The NVMe tier's write, the job's block for it and the mean reload (seconds).
+
+    Each GPU's shard, checkpoint / GPUs, is written twice to its host's drives (its own and
+    a peer's, arriving over the NIC): 2 x shard / the drives' write per GPU, no faster than
+    the shard over the NIC. The job is blocked for that write, or with asynchronous
+    checkpoints only for the copy to host memory. A reload reads the shard from the host's
+    own drives; after an interruption that took a unit out, the host swapped in reads it from
+    the peer's over the NIC: the reload is the mean over those shares."""
+    shard = job.checkpoint_gb / job.gpus
+    nic = job.nic_gbs_per_gpu
+    write = max(2.0 * shard / job.nvme_write_gbs_per_gpu, shard / nic if nic else 0.0)
+    block = shard / rel.snapshot_gbs_per_gpu if rel.async_checkpoint else write
+    local = shard / job.nvme_read_gbs_per_gpu
+    peer = shard / min(job.nvme_read_gbs_per_gpu, nic or job.nvme_read_gbs_per_gpu)
+    return write, block, job.node_share * peer + (1.0 - job.node_share) * local
+
+
+def _cold_from_nvme(job: JobFigures, rel: ReliabilitySettings) -> Recovery:
+    """The whole job restarted from its hosts' local NVMe copies, at Young's interval for the
+    interruptions those serve (no shorter than a step nor than the write); the rest restart
+    from the file system, written in the background."""
+    fs, fs_lost, fs_per_day = _fallback(job, rel)
+    per_day = job.per_day - fs_per_day
+    write, block, reload = nvme_tier_times(job, rel)
+    interval = _interval(block, _mtbf_s(per_day), max(job.step_s, write))
+    steps = {"restart": rel.restart_min * 60.0, "wait_for_node": _wait_s(job, rel), "reload": reload}
+    lost_day, mean_lost = _lost_a_day(job, per_day, sum(steps.values()) + (interval or 0.0) / 2.0, fs_per_day,
+                                      fs_lost)
+    nvme = Tier("local NVMe", write, block, reload, interval)
+    return Recovery("cold", (nvme, fs), steps, mean_lost, _ratio(lost_day, interval, block))
+
+
+def _swap_steps(job: JobFigures, rel: ReliabilitySettings, reload_s: float) -> dict[str, float]:
+    return {"detect": rel.detect_s, "swap": rel.swap_s, "wait_for_node": _wait_s(job, rel),
+            "initialise": rel.initialise_s, "reload": reload_s}
 
 
 def _peer_reload_s(job: JobFigures, rel: ReliabilitySettings) -> float:
@@ -147,16 +211,14 @@ def warm(job: JobFigures, rel: ReliabilitySettings) -> Recovery:
     """In place: a hot spare swapped in, the shards reloaded from peers' host memory."""
     fs, fs_lost, fs_per_day = _fallback(job, rel)
     per_day = job.per_day - fs_per_day
-    mtbf_s = HOURS_PER_DAY * 3600.0 / per_day if per_day > 0 else None
     copy_s = job.checkpoint_gb / (job.gpus * rel.snapshot_gbs_per_gpu)
     reload_s = _peer_reload_s(job, rel)
-    interval = _interval(copy_s, mtbf_s, job.step_s)
+    interval = _interval(copy_s, _mtbf_s(per_day), job.step_s)
     memory = Tier("memory", copy_s, copy_s, reload_s, interval)
     steps = _swap_steps(job, rel, reload_s)
-    lost = sum(steps.values()) + (interval or 0.0) / 2.0
-    ratio = _ratio(per_day * lost + fs_per_day * fs_lost, interval, copy_s)
-    mean_lost = (per_day * lost + fs_per_day * fs_lost) / job.per_day if job.per_day else lost
-    return Recovery("warm", (memory, fs), steps, mean_lost, ratio)
+    lost_day, mean_lost = _lost_a_day(job, per_day, sum(steps.values()) + (interval or 0.0) / 2.0, fs_per_day,
+                                      fs_lost)
+    return Recovery("warm", (memory, fs), steps, mean_lost, _ratio(lost_day, interval, copy_s))
 
 
 def replica(job: JobFigures, rel: ReliabilitySettings) -> Recovery:
@@ -169,10 +231,8 @@ def replica(job: JobFigures, rel: ReliabilitySettings) -> Recovery:
     # the checkpoint's bytes, over its NIC
     steps = _swap_steps(job, rel, _peer_reload_s(job, rel))
     steps["step_redone"] = job.step_s  # the failed replica's step in progress
-    lost = sum(steps.values()) / job.dp
-    ratio = _ratio(per_day * lost + fs_per_day * fs_lost, None, 0.0)
-    mean_lost = (per_day * lost + fs_per_day * fs_lost) / job.per_day if job.per_day else lost
-    return Recovery("replica", (fs,), steps, mean_lost, ratio)
+    lost_day, mean_lost = _lost_a_day(job, per_day, sum(steps.values()) / job.dp, fs_per_day, fs_lost)
+    return Recovery("replica", (fs,), steps, mean_lost, _ratio(lost_day, None, 0.0))
 
 
 def recover(job: JobFigures, rel: ReliabilitySettings, path: str | None = None) -> Recovery:
@@ -199,5 +259,5 @@ def job_of(g, storage, fixed_interval_min: float | None) -> JobFigures:
     ``recovery``) and the storage section it was worked out from."""
     rec = g.recovery
     return JobFigures(dict(g.interruptions_by_part), fixed_interval_min, storage["checkpoint_gb"],
-                      storage["checkpoint_write_s"], g.reload_s or 0.0, g.job_gpus, rec["nic_gbs_per_gpu"], rec["dp"],
-                      rec["step_s"])
+                      storage["checkpoint_write_s"], rec["fs_reload_s"], g.job_gpus, rec["nic_gbs_per_gpu"],
+                      rec["dp"], rec["step_s"], rec.get("nvme_write_gbs_per_gpu"), rec.get("nvme_read_gbs_per_gpu"))

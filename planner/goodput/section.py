@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner.figures import Figures, figure
-from planner.findings import Finding
+from planner.findings import Finding, Remedy
 from planner.goodput.curve import GoodputPoint, goodput_curve
-from planner.findings import Remedy
 from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in_repair, spares_kept, spares_to_cover
 from planner.goodput.recovery import JobFigures, ettr_by_path, recover, simplest_reaching
 from planner.network.checks import nic_gbs, summarise_nodes
@@ -60,7 +59,8 @@ class GoodputSection(Figures):
     recovery: dict[str, Any] | None = figure(
         None, title="Recovery: the restart path, its checkpoint tiers and steps, ETTR on each path",
         description="path; tiers (each name, write_s, block_s, reload_s, interval_min); restart_s by step; "
-        "ettr_by_path (cold, warm, replica); what they read of the job: nic_gbs_per_gpu, dp, step_s")
+        "ettr_by_path (cold, warm, replica); what they read of the job: nic_gbs_per_gpu, dp, step_s, fs_reload_s, "
+        "nvme_write_gbs_per_gpu and nvme_read_gbs_per_gpu (each GPU's share of its host's NVMe; null: unknown)")
 
 
 def _r(x: float | None, nd: int = 3) -> float | None:
@@ -95,17 +95,20 @@ def plan_curve(ctx) -> tuple[GoodputPoint, ...]:
     settings, the checkpoint interval, the storage section and the training throughput."""
     rel = ctx.plan.settings.reliability
     parts = plan_parts(ctx, rel.spare_nodes)
-    nic, step_s = _nic_and_step(ctx)
+    nic, step_s, nvme = _node_figures(ctx)
     return goodput_curve(parts, rel, ctx.plan.settings.storage.checkpoint_interval_min,
                          ctx.sections.get("storage"), training_tokens_per_s(workload_outcome(ctx)),
-                         nic_gbs_per_gpu=nic, dp=max(1, ctx.plan.settings.workload.dp), step_s=step_s)
+                         nic_gbs_per_gpu=nic, dp=max(1, ctx.plan.settings.workload.dp), step_s=step_s,
+                         nvme_gbs_per_gpu=nvme)
 
 
-def _nic_and_step(ctx) -> tuple[float | None, float]:
-    """Each GPU's compute NIC in GB/s (None: none) and the workload's step time (0: none)."""
-    nic = nic_gbs(summarise_nodes(ctx.counts, ctx.catalog))
+def _node_figures(ctx) -> tuple[float | None, float, tuple[float | None, float | None]]:
+    """Each GPU's compute NIC in GB/s (None: none), the workload's step time (0: none) and its
+    share of its host's local NVMe, write and read in GB/s (the slowest type's; None: unknown)."""
+    nodes = summarise_nodes(ctx.counts, ctx.catalog)
     step = workload_outcome(ctx).step  # the network section's model: not the priced workload section
-    return nic, step.step_s if step is not None else 0.0
+    return (nic_gbs(nodes), step.step_s if step is not None else 0.0,
+            (nodes.nvme_write_gbs_per_gpu, nodes.nvme_read_gbs_per_gpu))
 
 
 def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
@@ -152,7 +155,9 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
                    recovery={"path": rec.path, "tiers": [t.to_json() for t in rec.tiers],
                              "restart_s": {k: round(v, 3) for k, v in rec.restart_s.items()},
                              "ettr_by_path": {k: round(v, 4) for k, v in ettr_by_path(job, rel).items()},
-                             "nic_gbs_per_gpu": job.nic_gbs_per_gpu, "dp": job.dp, "step_s": job.step_s})
+                             "nic_gbs_per_gpu": job.nic_gbs_per_gpu, "dp": job.dp, "step_s": job.step_s,
+                             "fs_reload_s": _r(reload_s), "nvme_write_gbs_per_gpu": job.nvme_write_gbs_per_gpu,
+                             "nvme_read_gbs_per_gpu": job.nvme_read_gbs_per_gpu})
     tokens = work["tokens_per_s"] if work is not None else None
     if tokens is not None:
         figures["goodput_tokens_per_s"] = round(tokens * ratio, 1)
@@ -165,15 +170,24 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
         findings += _checkpoint_findings(rel, st.checkpoint_interval_min is None, interval_s, block_s, write_s,
                                          mtbf)
     findings += _ettr_findings(rel, ratio, mtbf, interval_s, lost_s, job)
+    findings += _nvme_findings(rel, summarise_nodes(ctx.counts, ctx.catalog).nvme_unknown)
     return GoodputSection(**figures), findings
+
+
+def _nvme_findings(rel, unknown: tuple[str, ...]) -> list[Finding]:
+    """The NVMe tier asked for where the catalog gives a node type no local drives: left out."""
+    return [Finding("info", "goodput.nvme.unknown", f"Local NVMe checkpoint tier left out: the catalog gives no "
+                    f"local NVMe drives for {', '.join(unknown)}, so a cold restart reloads from the file system; "
+                    "add the node type's local_nvme (drives, each drive's datasheet write and read) to use it")
+            ] if rel.nvme_checkpoint and unknown else []
 
 
 def _job_figures(ctx, parts: Parts, by_part: dict[str, float], size_gb: float, write_s: float,
                  reload_s: float) -> JobFigures:
     """What the restart paths read of the plan (``planner.goodput.recovery.JobFigures``)."""
-    nic, step_s = _nic_and_step(ctx)
+    nic, step_s, nvme = _node_figures(ctx)
     return JobFigures(by_part, ctx.plan.settings.storage.checkpoint_interval_min, size_gb, write_s, reload_s,
-                      parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s)
+                      parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s, *nvme)
 
 
 def spare_unit(hosts_per_node: int) -> str:
@@ -259,8 +273,7 @@ def duration_text(seconds: float) -> str:
     return f"{seconds / 3600:,.1f} h"
 
 
-PART_TITLES = {"gpu": "GPU", "node": "host", "switch": "switch", "optical_link": "optical link",
-               "software": "software"}
+PART_TITLES = {"gpu": "GPU", "node": "host", "switch": "switch", "optical_link": "optical link", "software": "software"}
 STEP_TITLES = {"restart": "restart", "detect": "detect", "swap": "swap in a spare", "wait_for_node": "wait for a node",
                "initialise": "rebuild communicators", "reload": "reload", "step_redone": "step redone"}
 

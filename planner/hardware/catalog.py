@@ -106,6 +106,17 @@ class StorageBlock(_Strict):
     write_gbs: float = Field(gt=0, le=1e5)
 
 
+class LocalNvme(_Strict):
+    """The NVMe data drives of one host (a node, or one compute tray of a rack-scale system),
+    for checkpoints written locally: how many and each drive's sequential rates (datasheet)."""
+
+    drives: int = Field(ge=1, le=64)
+    drive_tb: float = Field(gt=0, le=1000)
+    write_gbs_per_drive: float = Field(gt=0, le=100, description="sequential write, GB/s (drive datasheet)")
+    read_gbs_per_drive: float = Field(gt=0, le=100, description="sequential read, GB/s (drive datasheet)")
+    source: str = Field(min_length=1, max_length=2000)
+
+
 class PduBlock(_Strict):
     """A rack PDU by its input circuit: capacity sqrt(3) x V x I (three-phase, V line to line)
     or V x I (single-phase), before the continuous-load derating."""
@@ -168,6 +179,8 @@ class DeviceType(_Strict):
     liquid_fraction: float | None = Field(default=None, ge=0, le=1,
                                           description="share of the heat a liquid-cooled device gives to liquid")
     power_inlets: PowerInlets | None = None
+    local_nvme: LocalNvme | None = Field(default=None, description="data drives per host (each compute tray of "
+                                         "a rack-scale system); empty: not known, no local checkpoint tier")
     power_shelves: PowerShelves | None = None
     rack_storage: RackStorage | None = Field(
         default=None, description="energy stored in the system's power supplies to smooth the load; empty = none")
@@ -223,6 +236,14 @@ class DeviceType(_Strict):
         system's compute trays (an NVL72: 18), else 1. A host is what fails and what the
         compute fabric wires as one of its nodes; a rack-scale system is still swapped whole."""
         return self.compute_trays or 1
+
+    def nvme_gbs_per_gpu(self) -> tuple[float, float] | None:
+        """The local NVMe's sequential write and read per GPU, GB/s: a host's drives x each
+        drive's rate / the host's GPUs; None when the catalog has no figure."""
+        if self.local_nvme is None or not self.gpus:
+            return None
+        n, per_host = self.local_nvme, self.gpus / self.hosts
+        return n.drives * n.write_gbs_per_drive / per_host, n.drives * n.read_gbs_per_drive / per_host
 
     @property
     def is_rack_scale(self) -> bool:

@@ -38,6 +38,9 @@ class NodeSummary:
     memory_gb: float = 0.0  # smallest GPU memory among the types
     memory_bandwidth_tbs: float | None = None  # slowest HBM among the types; None: not in the catalog
     nvls_busbw_gbs: float | None = None  # NVLink SHARP all-reduce busbw, lowest among the types; None: no NVLS
+    nvme_write_gbs_per_gpu: float | None = None  # local NVMe per GPU, lowest among the types; None: one has none
+    nvme_read_gbs_per_gpu: float | None = None
+    nvme_unknown: tuple[str, ...] = ()  # node types the catalog gives no local NVMe figure for
 
 
 def nic_gbs(nodes: NodeSummary) -> float | None:
@@ -73,6 +76,11 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
         first = s.nodes == n
         s.memory_bandwidth_tbs = _lowest_known(first, s.memory_bandwidth_tbs, d.gpu.memory_bandwidth_tbs)
         s.nvls_busbw_gbs = _lowest_known(first, s.nvls_busbw_gbs, d.gpu.nvls_allreduce_busbw_gbs)
+        nvme = d.nvme_gbs_per_gpu()
+        s.nvme_write_gbs_per_gpu = _lowest_known(first, s.nvme_write_gbs_per_gpu, nvme and nvme[0])
+        s.nvme_read_gbs_per_gpu = _lowest_known(first, s.nvme_read_gbs_per_gpu, nvme and nvme[1])
+        if nvme is None:
+            s.nvme_unknown += (d.model,)
         s.bf16_tflops = d.gpu.bf16_tflops if not s.bf16_tflops else min(s.bf16_tflops, d.gpu.bf16_tflops)
         s.nvlink_gbs = d.gpu.nvlink_gbs if s.nodes == n else min(s.nvlink_gbs, d.gpu.nvlink_gbs)
         nics = d.compute_nics()

@@ -147,6 +147,13 @@ class ReliabilitySettings(Section):
         source="Planner assumption: 1 % of interruptions take out a host and the peer holding its in-memory "
         "copy at once (a rack's power, a leaf switch), so the job restarts from the file system.",
         ge=0, le=1)
+    nvme_checkpoint: bool = setting(
+        False, title="Local NVMe checkpoint tier (cold restarts reload from the nodes' own drives)",
+        source="NVIDIA Resiliency Extension (nvidia-resiliency-ext), Local Checkpointing usage guide: checkpoints "
+        "saved to each node's local storage with a replication strategy (CliqueReplicationStrategy) for node "
+        "failures. Planner assumption: off by default (the training software must be set up for it); when on, "
+        "each host writes its shard and one peer host's copy (a replication factor of 2) to its data drives at "
+        "the drives' datasheet rate.")
     cannot_train_ettr: float = setting(
         0.5, title="Effective training time ratio below which the job cannot train (an error)", unit="fraction",
         source="Planner assumption: below half, failures and recovery take more of the run than training does.",

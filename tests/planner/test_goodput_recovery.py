@@ -99,3 +99,64 @@ def test_the_design_keeps_a_cold_restart_where_it_reaches_90_percent():
     assert result.plan.settings.reliability.restart_path == "cold"
     assert "design.recovery" not in {f.code for f in result.findings}
     assert 6 <= g["interruptions_per_day"] <= 10 and g["ettr"] >= 0.9
+
+
+# The same job on DGX H100 nodes checkpointing to their local NVMe: 8 x 3.84 TB U.2 drives a
+# node (DGX H100 user guide) at 3.8 GB/s sequential write and 6.4 GB/s read each (Samsung
+# PM1733 3.84 TB U.2 product brief), 8 GPUs a node: 3.8 GB/s written and 6.4 GB/s read per GPU.
+NVME_JOB = JobFigures(BY_PART, None, 980.0, 10.0, 5.0, 1024, 50.0, 128, 5.0, 3.8, 6.4)
+NVME = ReliabilitySettings(spare_nodes=2, nvme_checkpoint=True)
+
+
+def test_a_cold_restart_reloads_from_local_nvme_written_by_young():
+    r = cold(NVME_JOB, NVME)
+    nvme, fs = r.tiers
+    assert (nvme.name, fs.name) == ("local NVMe", "file system")
+    # each GPU's shard, 980 / 1,024 = 0.957 GB, written twice (its own and a peer's) at 3.8 GB/s:
+    # 2 x 0.957 / 3.8 = 0.504 s; the peer's copy over the 50 GB/s NIC takes 0.019 s, not the
+    # bound. Synchronous checkpoints: the job is blocked for the whole write.
+    assert nvme.write_s == pytest.approx(0.5037, abs=1e-4) and nvme.block_s == nvme.write_s
+    # read back at 6.4 GB/s: 0.957 / 6.4 = 0.150 s, from the host's own drives or, for a host
+    # swapped in, from its peer's (6.4 GB/s drives behind a 50 GB/s NIC: the same 0.150 s)
+    assert nvme.reload_s == pytest.approx(0.1495, abs=1e-4)
+    # Young over the 23.76 a day the tier serves (1 % restart from the file system): 86,400 /
+    # 23.76 = 3,636.4 s between them, sqrt(2 x 0.5037 x 3,636.4) = 60.53 s (above the 5 s step
+    # and the write)
+    assert nvme.interval_s == pytest.approx(60.53, abs=0.01)
+    fs_interval, fs_lost = fs_fallback()
+    assert fs.block_s == 0 and fs.interval_s == pytest.approx(fs_interval)
+    # each restart: the 10 minutes, no wait (spares), the 0.150 s reload and half of 60.53 s redone
+    lost = 600 + 0.1495 + 60.53 / 2
+    assert r.restart_s == pytest.approx({"restart": 600.0, "wait_for_node": 0.0, "reload": 0.1495}, abs=1e-4)
+    ettr = (1 - (23.76 * lost + 0.24 * fs_lost) / 86400) * 60.53 / (60.53 + 0.5037)
+    assert r.ettr == pytest.approx(ettr, abs=1e-4) and r.ettr == pytest.approx(0.8145, abs=1e-4)
+    # against 0.766 restarting from the file system (a 10 s write, a checkpoint every 268 s)
+    assert cold(JOB, REL).ettr == pytest.approx(0.766, abs=1e-3)
+
+
+def test_a_host_swapped_in_reads_its_shard_from_the_peer_over_the_nic():
+    # one 200G NIC shared by 8 GPUs: 25 / 8 = 3.125 GB/s each. Of 24 interruptions a day 20
+    # take a node out (GPU 18, host 2), whose replacement reads 0.957 GB from the peer's drives
+    # over the NIC (0.306 s); the 4 software ones read the local drives (0.150 s): the job waits
+    # 20/24 x 0.306 + 4/24 x 0.150 = 0.280 s on average
+    by_part = {"gpu": 18.0, "node": 2.0, "switch": 0.0, "optical_link": 0.0, "software": 4.0}
+    slow_nic = JobFigures(by_part, None, 980.0, 10.0, 5.0, 1024, 3.125, 128, 5.0, 3.8, 6.4)
+    nvme = cold(slow_nic, NVME).tiers[0]
+    assert nvme.reload_s == pytest.approx(0.2801, abs=1e-4)
+    # still written at the drives' pace: the peer's 0.957 GB over the NIC takes 0.306 s < 0.504 s
+    assert nvme.write_s == pytest.approx(0.5037, abs=1e-4)
+
+
+def test_asynchronous_nvme_checkpoints_block_only_for_the_copy_to_host_memory():
+    rel = ReliabilitySettings(spare_nodes=2, nvme_checkpoint=True, async_checkpoint=True)
+    nvme = cold(NVME_JOB, rel).tiers[0]
+    # blocked 0.957 / 25 = 38.3 ms; Young: sqrt(2 x 0.0383 x 3,636.4) = 16.69 s, above the step
+    assert nvme.block_s == pytest.approx(0.03828, abs=1e-5) and nvme.interval_s == pytest.approx(16.69, abs=0.01)
+
+
+def test_the_nvme_tier_needs_the_setting_and_the_drives():
+    assert [t.name for t in cold(NVME_JOB, REL).tiers] == ["file system"]  # the setting off
+    assert [t.name for t in cold(JOB, NVME).tiers] == ["file system"]  # drives not in the catalog
+    # the warm and replica paths keep their tiers: a peer's memory or a live replica serves sooner
+    assert [t.name for t in warm(NVME_JOB, NVME).tiers] == ["memory", "file system"]
+    assert replica(NVME_JOB, NVME).ettr == replica(NVME_JOB, REL).ettr

@@ -100,3 +100,24 @@ def test_spares_typed_into_stock_make_the_workbook_wait_for_their_swap(soffice, 
     lost_s = stocked["lost_per_interruption_min"] * 60 - stocked["checkpoint_interval_min"] * 30
     assert named(got, "gp_lost_s") == pytest.approx(lost_s, abs=0.1)
     assert named(got, "gp_ettr") == pytest.approx(stocked["ettr"], abs=2e-4)
+
+
+def test_the_nvme_tier_typed_on_in_the_workbook_gives_the_planners_cold_restart(soffice, tmp_path):
+    """The local NVMe tier switched on in the Assumptions sheet: the recalculated tier rows and
+    the cold ETTR are what the planner gives for that plan."""
+    plan = build_template("medium")
+    path = tmp_path / "medium.xlsx"
+    write_workbook(plan, CAT, path, evaluate(plan, CAT))
+    edited, before = _typed(path, "nvme_checkpoint", True, tmp_path / "edited")
+    assert not before
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"nvme_checkpoint": True})
+    g = evaluate(plan, CAT).sections["goodput"]
+    nvme = g["recovery"]["tiers"][0]
+    assert nvme["name"] == "local NVMe"
+    wb = recalc(soffice, edited, tmp_path / "edited")
+    assert error_cells(wb) == []
+    assert named(wb, "gp_nvme_write_s") == pytest.approx(nvme["write_s"], abs=1e-3)
+    assert named(wb, "gp_nvme_reload_s") == pytest.approx(nvme["reload_s"], abs=1e-3)
+    assert named(wb, "gp_nvme_interval_s") == pytest.approx(nvme["interval_min"] * 60, abs=0.1)
+    assert named(wb, "gp_ettr") == pytest.approx(g["ettr"], abs=1e-4)
+    assert named(wb, "gp_ettr_cold") == pytest.approx(g["recovery"]["ettr_by_path"]["cold"], abs=1e-4)
