@@ -19,6 +19,7 @@ from planner.design.replace import ReplaceDevices, compatible_types
 from planner.goodput.section import recovery_rows
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
+from planner.report.schedule_text import training_run_line
 from ui import fmt
 from ui.document import Document
 from ui.form_grid import FormGrid
@@ -338,6 +339,9 @@ class Inspector(QWidget):
         self._updates.append(lambda: name.hasFocus() or _show_text(name, doc.plan.name))
         if doc.plan.description:
             self._text("description", "Description", lambda: doc.plan.description)
+        if training_run_line(doc.report):
+            self._text("training_calendar", "Training on the calendar",
+                       lambda: training_run_line(doc.report) or "No training run on the calendar", wide=True)
         for i, (label, _) in enumerate(recovery_rows(doc.report.sections.get("goodput"))):
             self._text(f"recovery{i}", label, lambda i=i: recovery_rows(doc.report.sections.get("goodput"))[i][1],
                        wide=True)

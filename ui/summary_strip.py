@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLay
 
 from planner.goodput.section import duration_text
 from planner.report.model import Report
+from planner.report.schedule_text import training_run_line
 from planner.schedule.model import PART_NAMES
 from planner.schedule.section import energized_text
 from ui import fmt
@@ -149,7 +150,7 @@ class SummaryStrip(QWidget):
         why = _why_no_workload(report)
         self._set_idle(report.workload, allreduce, why)
         self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None, why=why)
-        self._set_workload(report.workload, report.sections.get("goodput"))
+        self._set_workload(report.workload, report.sections.get("goodput"), training_run_line(report))
         no_cost = "The report has no cost figures for this plan."
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
                   f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
@@ -194,7 +195,9 @@ class SummaryStrip(QWidget):
         self._set("idle_cause", f"{fmt.number(seconds, ',.2f')} s/step", tip)
         self.figures["idle_cause"].caption.setText(("exposed comm", "pipeline bubble")[larger])
 
-    def _set_workload(self, work, goodput=None) -> None:
+    def _set_workload(self, work, goodput=None, calendar: str | None = None) -> None:
+        """MFU and the days to train; the tooltip prices the run on the whole cluster and, with
+        ``calendar``, on the build-out's calendar (``planner.report.schedule_text``)."""
         mfu = work.mfu if work is not None else None
         self._set("mfu", f"{fmt.number(100 * mfu)} %" if mfu is not None else None)
         days = work.time_to_train_days if work is not None else None
@@ -226,7 +229,8 @@ class SummaryStrip(QWidget):
                     f"{fmt.number(100 * goodput.ettr, '.1f')} %, {every}), {fmt.number(days, ',.1f')} if nothing "
                     "failed")
         self._set("time_to_train", shown, head + ("\nThe run's cost" + (" with failures" if failing is not None else "")
-                                                 + ":\n" + "\n".join(lines) if lines else ""))
+                                                 + ":\n" + "\n".join(lines) if lines else "")
+                  + (f"\nOn the build-out's calendar, nothing failing: {calendar}" if calendar else ""))
         self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
 
     def _set_break_even(self, months: Any) -> None:

@@ -13,6 +13,7 @@ from planner.plan.variants import resolve_variant
 from planner.report.labels import describe
 from planner.report.model import Report
 from planner.schedule.model import PART_NAMES
+from planner.report.schedule_text import training_run_line
 from planner.schedule.section import energized_text
 from planner.vocabulary import kw, text
 
@@ -105,11 +106,14 @@ RACK_LINES = 100  # racks listed one a line; past that, runs of alike racks one 
 
 
 def energized_lines(report: Report) -> list[str]:
-    """When the plan is energized and what gates it (``planner.schedule``), one line."""
+    """When the plan is energized and what gates it (``planner.schedule``), one line; the
+    training run on that calendar and its cost, another."""
     s = report.section("schedule")
     if s is None or not s.phases:
         return []
-    return [f"Energized {energized_text(s)}; {PART_NAMES.get(s.critical_part, 'installation')} gates it"]
+    run = training_run_line(report)
+    return [f"Energized {energized_text(s)}; {PART_NAMES.get(s.critical_part, 'installation')} gates it",
+            *([run] if run else [])]
 
 
 def findings_count(report: Report) -> str:

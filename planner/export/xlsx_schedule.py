@@ -6,7 +6,8 @@ sheet (with their sources). Each phase's row has a column per part class holding
 time's name where the phase needs that part ("-" where not), so raising a lead time on
 Assumptions moves every phase that waits for it, the energized month, the GPUs online by
 month and the capex by quarter (a test recalculates with LibreOffice). The month table runs
-a year past the exported energization, so a later one still shows.
+a year past the exported energization, or past the training run's end, so a later one still
+shows; the training run's columns and figures are ``planner.export.xlsx_schedule_run``'s.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from openpyxl.utils import get_column_letter
 
 from planner.export.xlsx_cells import BOLD, TITLE, WRAP, define, formula, header, num, text, widths
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
+from planner.export.xlsx_schedule_run import COLUMNS as RUN_COLUMNS
+from planner.export.xlsx_schedule_run import (PhaseRanges, has_run, later_row, run_figures, run_header, run_row,
+                                              table_months)
 from planner.schedule.model import MONTH_DAYS, PART_NAMES, PARTS, WORK_DAYS_PER_WEEK
 from planner.settings import field_meta
 from planner.settings.costs import RENTAL_OPTIONS
@@ -95,13 +99,23 @@ def write_schedule(wb, report, settings) -> None:
         r += 1
     r += 1
     header(ws, r, ["Month", "GPUs online"])
+    run = has_run(sched)
+    if run:
+        run_header(ws, r)
     online = list(sched.gpus_online_by_month)
-    for m in range(sched.energized_month + EXTRA_MONTHS + 1):
+    ranges = PhaseRanges(months, gpus, f"$D${first}:$D${end}", capex)
+    table_first, last_month, cached = r + 1, table_months(sched, EXTRA_MONTHS), {}
+    for m in range(last_month + 1):
         r += 1
         num(ws, r, 1, m, "0")
         formula(ws, r, 2, f'=SUMIF({months},"<="&A{r},{gpus})', "#,##0", value=online[min(m, len(online) - 1)])
-    month_rows = f"$A${r - sched.energized_month - EXTRA_MONTHS}:$A${r}", \
-        f"$B${r - sched.energized_month - EXTRA_MONTHS}:$B${r}"
+        if run:
+            run_row(ws, r, table_first, m, sched, ranges, cached)
+    month_rows = f"$A${table_first}:$A${r}", f"$B${table_first}:$B${r}"
+    if run:
+        r += 1
+        later_row(ws, r, sched, cached)
+    later = r
     r += 2
     header(ws, r, ["Quarter", "First month", "Capex"])
     paid = dict((q["quarter"], q["capex_usd"]) for q in sched.capex_by_quarter)
@@ -113,12 +127,14 @@ def write_schedule(wb, report, settings) -> None:
         formula(ws, r, 3, f"={deposit}(1-deposit_pct/100)*SUMPRODUCT((INT({months}/3)={q})*{capex})", '"$"#,##0',
                 value=paid.get(q + 1, 0.0))
     texts = report.cost.break_even_text if report.cost is not None else {}
-    _renting_rows(wb, ws, r + 2, sched, month_rows, texts)
+    r = _renting_rows(wb, ws, r + 2, sched, month_rows, texts)
+    if run:
+        run_figures(wb, ws, r + 2, sched, table_first, later)
     widths(ws, {1: 30, 2: 10, 3: 10, 4: 10, 5: 12, 6: 8, **{c: 11 for c in range(_FIRST_PART_COL, c_capex + 1)},
-                c_crit: 18, c_capex: 16})
+                c_crit: 18, c_capex: 16, **({c: 16 for c in range(3, 3 + len(RUN_COLUMNS))} if run else {})})
 
 
-def _renting_rows(wb, ws, r: int, sched, month_rows: tuple[str, str], texts: dict[str, str]) -> None:
+def _renting_rows(wb, ws, r: int, sched, month_rows: tuple[str, str], texts: dict[str, str]) -> int:
     """Per rental option: renting the GPUs not yet online in the months before the energized
     month, at the Costs sheet's rent per month in proportion; and its break-even counted from
     the order."""
@@ -133,6 +149,7 @@ def _renting_rows(wb, ws, r: int, sched, month_rows: tuple[str, str], texts: dic
         formula(ws, r, 3, f'=IF(ISNUMBER(break_even_{option}),sched_energized_month+break_even_{option},'
                 f'break_even_{option})', "0.0", value=after if after is not None else texts.get(option, "never"))
         define(wb, f"sched_rent_{option}", SCHEDULE, r, 2)
+    return r
 
 
 def _assumption_rows(wb, s: ScheduleSettings) -> None:

@@ -64,10 +64,11 @@ SECTIONS: list[Section] = [
     Section("power_dynamics", evaluate_power_dynamics, DYNAMICS_READS),
     # after cost and workload (last: nothing reads it): its phases share the capex, its training run is the workload's;
     # each hall's sums (a campus's halls are its phases), the fabric's scalable units (a single
-    # hall's), the plan's requested go-live
+    # hall's), the plan's requested go-live; the rental rates and hours per month its training
+    # run is priced at
     Section("schedule", evaluate_schedule,
-            ("counts", "totals", "halls", "settings.schedule", "settings.workload", "network", "cost", "workload",
-             "plan")),
+            ("counts", "totals", "halls", "settings.schedule", "settings.workload", "settings.costs", "network",
+             "cost", "workload", "plan")),
 ]
 
 

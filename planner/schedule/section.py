@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.plan.campus import campus_of
-from planner.schedule.training import break_even_after_order, done_month, rent_while_building
+from planner.schedule.run_cost import CalendarPrices, run_on_calendar
+from planner.schedule.training import break_even_after_order, rent_while_building
 from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, capex_by_quarter, date_after,
                                     gpus_online, lead_weeks, parts_needed, phase_time, shares)
 
@@ -66,6 +67,22 @@ class ScheduleSection(Figures):
     break_even_month_after_order: dict[str, float | None] = figure(
         title="Break-even vs renting, months after the order", unit="months", none="not within the horizon",
         factory=dict)
+    training_replica_gpus: int | None = figure(None, title="GPUs a model replica takes (TP x CP x PP)",
+                                               none="no training run")
+    training_job_gpus: int | None = figure(None, title="GPUs the training job runs on", none="no training run")
+    training_gpu_hours: float | None = figure(None, title="The training run's GPU-hours", unit="GPU-h",
+                                              none="no training run",
+                                              description="the workload's days to train x 24 x the job's GPUs")
+    training_cost_usd: dict[str, float] = figure(
+        title="The training run's cost on the calendar", unit="$", factory=dict,
+        description="build: capex of the phases online over the horizon + opex of the IT power energized, for the "
+        "run's hours in each month; rent_<option>: the GPUs online for those hours (planner.schedule.run_cost)")
+    training_cost_by_month: tuple[dict, ...] = figure(
+        (), title="The training run by month", unit="$",
+        description="month, gpus_online, gpus_training, hours, gpu_hours, build_usd, rent_usd per option")
+    # what the workbook's formulas start from: the workload's days unrounded, the prices by month
+    training_days: float | None = detail()
+    training_prices: CalendarPrices | None = detail()
 
 
 def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
@@ -98,30 +115,56 @@ def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
             {"quarter": q + 1, "first_month": 3 * q, "starts": date_after(s.order_date, 3 * q * MONTH_DAYS),
              "capex_usd": usd}
             for q, usd in enumerate(capex_by_quarter(months, capex_each, s.deposit_pct, energized))),
-        lead_weeks=leads, train_from=s.train_from, **_connected(ctx, s, months, online),
+        lead_weeks=leads, train_from=s.train_from, **_connected(ctx, s, phases, online),
     )
     return section, _findings(ctx, section)
 
 
-def _connected(ctx, s, months: list[int], online: list[int]) -> dict:
-    """The training run and renting on the build-out's calendar (``planner.schedule.training``):
-    ``months`` each phase's ready month, ``online`` the GPUs online in months 0 to energized."""
+def _connected(ctx, s, phases: tuple[PhaseFigures, ...], online: list[int]) -> dict:
+    """The training run and renting on the build-out's calendar (``planner.schedule.training``,
+    ``planner.schedule.run_cost``): ``online`` the GPUs online in months 0 to energized."""
+    months = [p.ready_month for p in phases]
     energized = max(months, default=0)
     cost, work = ctx.sections.get("cost"), ctx.sections.get("workload")
     out: dict = {}
     if cost is not None and months:
         out["rent_while_building_usd"] = rent_while_building(online, ctx.totals.gpus, cost.rent_usd_per_month)
         out["break_even_month_after_order"] = break_even_after_order(energized, cost.break_even_months)
-    days = getattr(work, "time_to_train_days", None)
+    days = getattr(work, "train_days", None)  # unrounded, as the workload's run cost prices it
     w = ctx.plan.settings.workload
     if not months or not days or not w.enabled or w.inference:
         return out
     start = energized if s.train_from == "energized" else min(months)
     replica = w.tp * w.cp * w.pp
-    done = done_month(online, start, days, replica, replica * w.dp)
-    out.update(training_start_month=start, training_done_month=None if done is None else round(done, 2),
-               training_done_date=None if done is None else date_after(s.order_date, done * MONTH_DAYS))
+    job = replica * w.dp
+    prices = None if cost is None else _prices(ctx, phases, cost, energized)
+    out.update(training_start_month=start, training_replica_gpus=replica, training_job_gpus=job,
+               training_gpu_hours=round(days * 24 * job, 1), training_days=days, training_prices=prices)
+    run = run_on_calendar(online, start, days * 24 * job, replica, job, prices)
+    if run is None:
+        return out
+    out.update(training_done_month=round(run.end_month, 2),
+               training_done_date=date_after(s.order_date, run.end_month * MONTH_DAYS))
+    if cost is not None:
+        out.update(training_cost_usd=run.total_usd, training_cost_by_month=tuple(
+            {"month": r.month, "gpus_online": r.gpus_online, "gpus_training": r.gpus_training,
+             "hours": round(r.hours, 3), "gpu_hours": round(r.gpu_hours, 1), "build_usd": round(r.build_usd, 2),
+             "rent_usd": {k: round(v, 2) for k, v in r.rent_usd.items()}} for r in run.months))
     return out
+
+
+def _prices(ctx, phases: tuple[PhaseFigures, ...], cost, energized: int) -> CalendarPrices:
+    """Month by month to energization: the capex of the phases online and their share of the
+    plan's IT power (by GPUs when no phase draws power); the cost model's rates."""
+    costs = ctx.plan.settings.costs
+    power = [p.it_mw for p in phases] if sum(p.it_mw for p in phases) > 0 else [float(p.gpus) for p in phases]
+    whole = sum(power) or 1.0
+    capex, share = [], []
+    for m in range(energized + 1):
+        capex.append(sum(p.capex_usd for p in phases if p.ready_month <= m))
+        share.append(sum(x for p, x in zip(phases, power) if p.ready_month <= m) / whole)
+    rates = {k: rate * (1.0 + costs.rent_uplift) for k, rate in costs.rental_rates().items()}
+    return CalendarPrices(capex, share, cost.opex_usd_per_month, cost.horizon_months, costs.hours_per_month, rates)
 
 
 def _phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from planner.figures import Figures, figure
+from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.network.checks import NodeSummary, summarise_nodes
 from planner.workload.checks import WorkloadOutcome, evaluate_workload, job_shape
@@ -134,6 +134,7 @@ class WorkloadSection(Figures):
         None, title="Cost per million output tokens", unit="$",
         description="GPU-hours per million output tokens (at the operating batch, prefill included) at each "
         "rental rate with its uplift, and built: capex over the horizon plus opex, per GPU-hour")
+    train_days: float | None = detail()  # time_to_train_days unrounded, as ``run_cost`` prices it
 
 
 def _r(x: float | None, nd: int = 3) -> float | None:
@@ -161,7 +162,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
         lost = (r.exposed_s / r.step_s, r.bubble_s / r.step_s) if r.step_s > 0 else (0.0, 0.0)
         figures.update(exposed_comm_share=_r(lost[0], 4), bubble_share=_r(lost[1], 4), idle_share=_r(sum(lost), 4))
         figures.update(step_time_s=_r(r.step_s, 4), mfu=_r(r.mfu, 4), tokens_per_s=tokens_per_s,
-                       time_to_train_days=_r(days), train_tokens_b=w.train_tokens_b, run_cost_usd=run_cost(ctx, days))
+                       time_to_train_days=_r(days), train_tokens_b=w.train_tokens_b, run_cost_usd=run_cost(ctx, days),
+                       train_days=days)
     if inf is not None:
         figures.update(decode_tokens_per_s=_r(inf.decode_tokens_per_s, 1),
                        max_concurrent_sequences=inf.max_concurrent_sequences, inference=inf,

@@ -106,3 +106,17 @@ def test_check_prints_fits_as_yes_and_its_json_keeps_the_boolean(medium_text, ca
     assert line(out, "Fits in GPU memory").split()[-1] == "yes"
     _, out = run(capsys, "check", str(medium_text), "--json")
     assert json.loads(out)["workload"]["fits"] is True
+
+
+def test_the_summary_has_the_training_run_on_the_calendar(medium_text, capsys):
+    _, out = run(capsys, "check", str(medium_text))
+    _, js = run(capsys, "check", str(medium_text), "--json")
+    s, work = json.loads(js)["schedule"], json.loads(js)["workload"]
+    # one phase, trained on from energization: the calendar's cost is the whole cluster's
+    assert s["training_cost_usd"] == pytest.approx(work["run_cost_usd"], abs=0.01)
+    summary = out.split("\n\n")[1]  # the lines above the rack table
+    run_line = line(summary, "Training from month")
+    assert run_line.startswith(f"Training from month {s['energized_month']} (energization) to month "
+                               f"{s['training_done_month']:g} after the order: ")
+    assert f"build ${s['training_cost_usd']['build']:,.0f}" in run_line
+    assert f"rent reserved 1-yr ${s['training_cost_usd']['rent_reserved_1yr']:,.0f}" in run_line

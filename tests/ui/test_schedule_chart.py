@@ -83,3 +83,27 @@ def test_the_summary_strip_shows_when_the_plan_is_energized_and_what_gates_it(qt
     assert "month 14 after the order (2028-03-04)" in tip and "switchgear (52 weeks) gates it" in tip
     strip.show_report(evaluate(colocation(), CAT))  # no order date: the month after the order
     assert strip.text("energized") == "9 mo"
+
+
+def test_the_training_run_is_shaded_under_the_gpus_online_from_its_start_to_its_end(qtbot):
+    from tests.planner.test_schedule_run_cost import moved, two_halls
+
+    # halls A1 (64 GPUs, month 7) and A2 (64, month 9), trained on from the first: months 7
+    # and 8 on hall A1's 64 GPUs, then all 128 until the run's end (worked out in
+    # tests/planner/test_schedule_run_cost.py)
+    plan = moved(two_halls(), CAT)
+    plan.settings.schedule.train_from = "first_phase"
+    report = evaluate(plan, CAT)
+    s = report.sections["schedule"]
+    chart = ScheduleChart()
+    qtbot.addWidget(chart)
+    chart.update_report(report)
+    assert list(chart.training.xData) == pytest.approx([7, 8, 9, s.training_done_month])
+    assert list(chart.training.yData) == [64, 64, 128]
+    assert 9 < s.training_done_month < 10
+    assert chart.online_plot.toolTip() == f"Training, months 7 to {s.training_done_month:g}"
+    # a plan with no run to train: nothing shaded
+    plan.settings.workload.inference = True
+    chart.update_report(evaluate(plan, CAT))
+    assert len(chart.training.xData or []) == 0
+    assert chart.online_plot.toolTip() == "No training run"

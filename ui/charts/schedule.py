@@ -1,6 +1,7 @@
 """Schedule: a Gantt of the plan's phases (the schedule section's ``phases``), each bar the
 wait for its critical part from the order, then its install and commissioning, the critical
-part named at the bar; and the GPUs online month by month (``gpus_online_by_month``)."""
+part named at the bar; and the GPUs online month by month (``gpus_online_by_month``) with
+the GPUs the training run trains on, from its start to its end (``training_cost_by_month``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ui.charts.base import ACCENT, FOREGROUND, CategoryAxis, ChartView, pen, set
 BAR_H = 0.6
 NAMED_BARS = 16  # phases up to which each bar names its critical part (more would run together)
 WAITING = palette.LOAD_HIGH
+TRAINING = palette.SERIES_COLORS[2]  # teal: apart from the online line and the bars
 NO_SCHEDULE = "No schedule: the plan has no racks"
 MONTHS = "Months after the order"
 
@@ -48,14 +50,23 @@ class ScheduleChart(ChartView):
         self.online_plot.setMouseEnabled(x=False, y=False)
         self.online = pg.PlotDataItem(stepMode="center", pen=pen(ACCENT, 2.5))
         self.online_plot.addItem(self.online)
+        # the run as a shaded area under the GPUs online: where it trains on all of them the
+        # two would be one line
+        fill = pg.mkColor(TRAINING)
+        fill.setAlpha(90)
+        self.training = pg.PlotDataItem(stepMode="center", pen=pen(TRAINING, 1.0), fillLevel=0.0, brush=fill)
+        self.online_plot.addItem(self.training)
+        self.training.setZValue(-1)  # under the GPUs online
         self.legend = self.add_legend(self.gantt)
         self.legend.addItem(self.waiting, "Waiting for the critical part")
         self.legend.addItem(self.install, "Install and commissioning")
         self.legend.addItem(self.online, "GPUs online")
+        self.legend.addItem(self.training, "Training")
         self.energized_sample = pg.PlotDataItem(pen=pen(FOREGROUND, 1.2, Qt.PenStyle.DashLine))
         self.legend.addItem(self.energized_sample, "Energized")
         self.phase_names: list[str] = []
         self.critical_parts: list[str] = []
+        self.training_text = ""
 
     def lay_out(self, compact: bool) -> None:
         """Short and wide: the Gantt, the GPUs online and the legend side by side; else stacked."""
@@ -87,6 +98,20 @@ class ScheduleChart(ChartView):
             self.part_labels.append(item)
         return self.part_labels[i]
 
+    def _set_training(self, s) -> None:
+        """The run's months: the GPUs it trains on in each, from its start to its end (the last
+        month's part); its legend entry and the plot's tooltip say when it starts and ends."""
+        run = list(s.training_cost_by_month) if s is not None else []
+        if not run:
+            self.training.setData(np.zeros(0), np.zeros(0))
+            self.training_text = "No training run"
+        else:
+            edges = [float(m["month"]) for m in run] + [float(s.training_done_month)]
+            self.training.setData(np.array(edges), np.array([m["gpus_training"] for m in run], dtype=float))
+            self.training_text = f"Training, months {s.training_start_month} to {s.training_done_month:g}"
+        self.online_plot.setToolTip(self.training_text)
+        self._set_legend(self.training, self.training_text)
+
     def update_report(self, report, changes=None) -> None:
         s = report.sections.get("schedule")
         phases = s.phases if s is not None else ()
@@ -114,6 +139,7 @@ class ScheduleChart(ChartView):
         # month m's GPUs over [m, m + 1]; the last month's run on to the plot's right edge
         edges = np.append(np.arange(len(online), dtype=float), max(right, len(online))) if online else np.zeros(0)
         self.online.setData(edges, np.array(online, dtype=float))
+        self._set_training(s)
         if s is not None and n:
             self.energized.setValue(last)
             self.energized.show()
