@@ -132,8 +132,17 @@ def _v8_to_v9(data: dict) -> dict:
     return data
 
 
+def _v9_to_v10(data: dict) -> dict:
+    """Format 10 added a local-NVMe checkpoint tier (``reliability.nvme_checkpoint``), ramped
+    job stops and restarts (``facility.job_ramps``, ``facility.job_ramp_s``) and the racks'
+    own energy storage as a power smoothing (``facility.power_smoothing`` = rack_storage): a
+    file of format 9 has none of them and takes their defaults (off): nothing to convert."""
+    return data
+
+
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7, 7: _v7_to_v8, 8: _v8_to_v9,
+    9: _v9_to_v10,
 }
 
 

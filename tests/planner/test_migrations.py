@@ -132,3 +132,16 @@ def test_version_5_default_kernel_efficiency_opens_as_derived_from_the_shapes():
     assert plan_from_json(json.dumps(data), "p.json").settings.workload.mfu == 0.45
     data["variants"][0]["settings"]["workload"] = {"mfu": 0.55}
     assert migrate(data)["variants"][0]["settings"]["workload"]["mfu"] is None
+
+
+def test_format_10_sample_keeps_its_nvme_and_ramp_settings_and_format_9_opens_with_them_off():
+    # plan_v10.json: one GB200 NVL72 scalable unit (576 GPUs) with NVMe checkpoints, ramped
+    # stops of 120 s and a site battery; plan_v9.json was saved before those settings
+    v10, v9 = load_plan(DATA / "plan_v10.json"), load_plan(DATA / "plan_v9.json")
+    assert (v10.settings.reliability.nvme_checkpoint, v10.settings.facility.job_ramps,
+            v10.settings.facility.job_ramp_s, v10.settings.facility.power_smoothing) == (
+        True, True, 120.0, "site_battery")
+    assert (v9.settings.reliability.nvme_checkpoint, v9.settings.facility.job_ramps) == (False, False)
+    report = evaluate(v10, default_catalog())
+    tiers = [t["name"] for t in report.sections["goodput"]["recovery"]["tiers"]]
+    assert "local NVMe" in tiers and report.sections["power_dynamics"]["job_ramps"] is True
