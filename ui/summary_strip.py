@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from planner.goodput.section import duration_text
+from planner.goodput.findings import duration_text
 from planner.report.model import Report
 from planner.report.schedule_text import training_run_line
 from planner.schedule.model import PART_NAMES

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from planner.figures import Figures, figure
 from planner.goodput.model import Parts, interruptions_by_part
-from planner.goodput.recovery import JobFigures, ettr_by_path, recover
+from planner.goodput.recovery import JobFigures, recover
+from planner.settings.reliability import RESTART_PATHS
 from planner.storage.sizing import checkpoint_write_s
 
 BEYOND = 4  # the curve runs to four times the plan's nodes
@@ -62,8 +63,9 @@ def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage
         job = JobFigures(interruptions_by_part(at, rates), fixed_interval_min, size_gb, write_s,
                          size_gb / read if read > 0 else 0.0, at.gpus, nic_gbs_per_gpu, max(1, round(dp * scale)),
                          step_s, *nvme_gbs_per_gpu)
-        rec = recover(job, rates)
-        by_path = {k: round(v, 4) for k, v in ettr_by_path(job, rates).items()}
+        each = {path: recover(job, rates, path) for path in RESTART_PATHS}  # the plan's path is one of them
+        rec = each[rates.restart_path]
+        by_path = {k: round(r.ettr, 4) for k, r in each.items()}
         goodput = None if tokens_per_s is None else round(tokens_per_s * scale * rec.ettr, 1)
         first = rec.tiers[0].interval_s
         interval = None if first is None else round(first / 60.0, 3)

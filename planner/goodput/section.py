@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner.figures import Figures, figure
-from planner.findings import Finding, Remedy
+from planner.findings import Finding
 from planner.goodput.curve import GoodputPoint, goodput_curve
-from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in_repair, spares_kept, spares_to_cover
-from planner.goodput.recovery import JobFigures, ettr_by_path, recover, simplest_reaching
+from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in_repair, spares_to_cover
+from planner.goodput.findings import (checkpoint_findings, duration_text, ettr_findings, nvme_findings,
+                                      spare_findings, spare_unit)
+from planner.goodput.recovery import JobFigures, ettr_by_path, recover
 from planner.network.checks import nic_gbs, summarise_nodes
 from planner.workload.section import job_nodes, run_cost, training_tokens_per_s, workload_outcome
 
@@ -112,6 +114,30 @@ def _node_figures(ctx) -> tuple[float | None, float, tuple[float | None, float |
 
 
 def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
+    """The job's goodput (``_job_goodput``, kept apart in the evaluator's memo: it reads
+    neither the costs nor the priced workload section), then the days to train and the run's
+    cost at its ETTR."""
+    kept, kept_findings, ratio = ctx.memo.get("goodput job", CURVE_READS, _job_goodput, ctx)
+    figures = dict(kept)
+    work = ctx.sections.get("workload")
+    if ratio is None:  # no training job
+        return GoodputSection(**figures), list(kept_findings)
+    tokens = work["tokens_per_s"] if work is not None else None
+    if tokens is not None:
+        figures["goodput_tokens_per_s"] = round(tokens * ratio, 1)
+    days = work["time_to_train_days"] if work is not None else None
+    if days is not None and ratio > 0:
+        figures["time_to_train_days"] = round(days / ratio, 3)
+        figures["run_cost_usd"] = run_cost(ctx, days / ratio)
+    figures["curve"] = ctx.memo.get("goodput curve", CURVE_READS, plan_curve, ctx)
+    return GoodputSection(**figures), list(kept_findings)
+
+
+def _job_goodput(ctx) -> tuple[dict[str, Any], list[Finding], float | None]:
+    """The section's figures and findings that follow from the job's parts, the reliability
+    and storage settings and the network section's step, and its ETTR (None: no training job).
+    A drop that reprices the cabling (a fabric switch to another hall: about half the random
+    moves on campus-1m) leaves them: the recovery paths were 0.4 of goodput's 0.5 ms there."""
     settings = ctx.plan.settings
     rel, st = settings.reliability, settings.storage
     parts = plan_parts(ctx, rel.spare_nodes)
@@ -135,12 +161,11 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
         hosts_per_node = summarise_nodes(ctx.counts, ctx.catalog).hosts_per_node
         figures.update(spare_unit=spare_unit(hosts_per_node), spares_stocked=rel.spares_stocked,
                        spares_to_cover=spares_to_cover(down))
-        findings += _spare_findings(rel, down, hosts_per_node)
+        findings += spare_findings(rel, down, hosts_per_node)
     storage = ctx.sections.get("storage")
-    work = ctx.sections.get("workload")
     write_s = storage["checkpoint_write_s"] if storage is not None else None
     if write_s is None or not parts.gpus or not settings.workload.enabled:
-        return GoodputSection(**figures), findings
+        return figures, findings, None
     size_gb = storage["checkpoint_gb"]
     read = min(storage["read_gbs"], parts.nodes * (storage["node_storage_gbs"] or 0.0))
     reload_s = size_gb / read if read > 0 else 0.0
@@ -158,28 +183,12 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
                              "nic_gbs_per_gpu": job.nic_gbs_per_gpu, "dp": job.dp, "step_s": job.step_s,
                              "fs_reload_s": _r(reload_s), "nvme_write_gbs_per_gpu": job.nvme_write_gbs_per_gpu,
                              "nvme_read_gbs_per_gpu": job.nvme_read_gbs_per_gpu})
-    tokens = work["tokens_per_s"] if work is not None else None
-    if tokens is not None:
-        figures["goodput_tokens_per_s"] = round(tokens * ratio, 1)
-    days = work["time_to_train_days"] if work is not None else None
-    if days is not None and ratio > 0:
-        figures["time_to_train_days"] = round(days / ratio, 3)
-        figures["run_cost_usd"] = run_cost(ctx, days / ratio)
-    figures["curve"] = ctx.memo.get("goodput curve", CURVE_READS, plan_curve, ctx)
     if interval_s is not None:
-        findings += _checkpoint_findings(rel, st.checkpoint_interval_min is None, interval_s, block_s, write_s,
+        findings += checkpoint_findings(rel, st.checkpoint_interval_min is None, interval_s, block_s, write_s,
                                          mtbf)
-    findings += _ettr_findings(rel, ratio, mtbf, interval_s, lost_s, job)
-    findings += _nvme_findings(rel, summarise_nodes(ctx.counts, ctx.catalog).nvme_unknown)
-    return GoodputSection(**figures), findings
-
-
-def _nvme_findings(rel, unknown: tuple[str, ...]) -> list[Finding]:
-    """The NVMe tier asked for where the catalog gives a node type no local drives: left out."""
-    return [Finding("info", "goodput.nvme.unknown", f"Local NVMe checkpoint tier left out: the catalog gives no "
-                    f"local NVMe drives for {', '.join(unknown)}, so a cold restart reloads from the file system; "
-                    "add the node type's local_nvme (drives, each drive's datasheet write and read) to use it")
-            ] if rel.nvme_checkpoint and unknown else []
+    findings += ettr_findings(rel, ratio, mtbf, interval_s, lost_s, job)
+    findings += nvme_findings(rel, summarise_nodes(ctx.counts, ctx.catalog).nvme_unknown)
+    return figures, findings, ratio
 
 
 def _job_figures(ctx, parts: Parts, by_part: dict[str, float], size_gb: float, write_s: float,
@@ -188,89 +197,6 @@ def _job_figures(ctx, parts: Parts, by_part: dict[str, float], size_gb: float, w
     nic, step_s, nvme = _node_figures(ctx)
     return JobFigures(by_part, ctx.plan.settings.storage.checkpoint_interval_min, size_gb, write_s, reload_s,
                       parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s, *nvme)
-
-
-def spare_unit(hosts_per_node: int) -> str:
-    """The unit the vendor swaps: a compute tray of a rack-scale system (hosts per node above
-    one), else the node."""
-    return "compute tray" if hosts_per_node > 1 else "node"
-
-
-def _spare_findings(rel, down: float, hosts_per_node: int) -> list[Finding]:
-    """Spares short of the units (nodes, or compute trays) expected to be in repair at once:
-    hot spares (a rack-scale one is its trays) and stocked ones together."""
-    kept, need = spares_kept(rel, hosts_per_node), spares_to_cover(down)
-    if kept < need:
-        unit = spare_unit(hosts_per_node)
-        stocked = f" ({rel.spares_stocked:,} in stock)" if rel.spares_stocked else ""
-        return [Finding(
-            "warning", "goodput.spares.short",
-            f"{down:,.1f} {unit}s are expected to fail within one {rel.repair_days:g}-day repair time and "
-            f"{kept:,} spare {unit}{'s are' if kept != 1 else ' is'} kept{stocked}: the job waits "
-            f"{rel.replace_node_min:g} min for a {unit} after the spares run out; keep at least "
-            f"{need:,} spare {unit}s or repair faster")]
-    return []
-
-
-def _checkpoint_findings(rel, auto: bool, interval_s: float, block_s: float, write_s: float,
-                         mtbf: float | None) -> list[Finding]:
-    if interval_s >= rel.min_interval_write_multiple * block_s:
-        return []
-    why = (f"Young's interval for a {mtbf:,.1f} h mean time between interruptions" if auto and mtbf
-           else "the fixed interval")
-    remedy = ("a faster storage tier (more filesystem write bandwidth)" if rel.async_checkpoint
-              else "asynchronous checkpoints or a faster storage tier")
-    return [Finding(
-        "warning", "goodput.checkpoint.interval_short",
-        f"Checkpoint every {interval_s / 60:,.1f} min ({why}) is {interval_s / block_s:,.1f} times the "
-        f"{block_s:,.0f} s the job is blocked per checkpoint (write {write_s:,.0f} s), fewer than "
-        f"{rel.min_interval_write_multiple:g}: storage is too slow for this scale; use {remedy}")]
-
-
-def _ettr_findings(rel, ratio: float, mtbf: float | None, interval_s: float | None,
-                   lost_s: float, job: JobFigures) -> list[Finding]:
-    """ETTR below the lowest acceptable is a warning; below ``cannot_train_ettr`` the job
-    cannot train (an error). Either carries the simplest restart path that reaches the
-    lowest acceptable, when one does and it is not the plan's."""
-    if ratio >= rel.min_ettr:
-        return []
-    at = f"an interruption every {duration_text(mtbf * 3600)}" if mtbf else "no interruptions"
-    every = f", checkpoints every {duration_text(interval_s)}" if interval_s else ""
-    path, reaches = simplest_reaching(job, rel, rel.min_ettr)
-    remedy = None
-    if path != rel.restart_path and recover(job, rel, path).ettr > ratio:
-        better = recover(job, rel, path).ettr
-        remedy = Remedy("set_restart_path", f"Recover {PATH_TITLES[path]} (ETTR {better:.1%})", (("path", path),))
-    others = ("use asynchronous checkpoints, a faster storage tier, hot spares to cut the restart, or fewer "
-              "parts that fail")
-    if remedy is None:
-        advice = others + ("" if reaches else "; no modelled restart path reaches it")
-    elif reaches:
-        advice = f"recover {PATH_TITLES[path]}, which reaches {recover(job, rel, path).ettr:.1%}"
-    else:
-        advice = (f"recover {PATH_TITLES[path]}, the best modelled path at {recover(job, rel, path).ettr:.1%}, "
-                  f"and {others}")
-    cannot = ratio < rel.cannot_train_ettr
-    return [Finding(
-        "error" if cannot else "warning", "goodput.ettr.cannot_train" if cannot else "goodput.ettr.low",
-        f"Effective training time ratio {ratio:.1%} is below {rel.min_ettr:.0%}"
-        f"{f' and below {rel.cannot_train_ettr:.0%}: the job cannot train' if cannot else ''} ({at}{every}, "
-        f"{duration_text(lost_s)} to recover each, on the {rel.restart_path} path): {advice}", remedy=remedy)]
-
-
-PATH_TITLES = {"cold": "cold (restart the whole job from the file system)",
-               "warm": "warm (swap in a hot spare, reload from peers' memory)",
-               "replica": "by replica (only the failed data-parallel replica restarts)"}
-
-
-def duration_text(seconds: float) -> str:
-    """A duration in the unit that reads: "2.8 s", "3.7 min", "10.0 h" (a million GPUs are
-    interrupted every few minutes and checkpoint every few seconds)."""
-    if round(seconds, 1) < 60:  # the unit after rounding: 59.96 s is "1.0 min", not "60.0 s"
-        return f"{seconds:,.1f} s"
-    if round(seconds / 60, 1) < 60:
-        return f"{seconds / 60:,.1f} min"
-    return f"{seconds / 3600:,.1f} h"
 
 
 PART_TITLES = {"gpu": "GPU", "node": "host", "switch": "switch", "optical_link": "optical link", "software": "software"}

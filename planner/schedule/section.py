@@ -159,10 +159,16 @@ def _prices(ctx, phases: tuple[PhaseFigures, ...], cost, energized: int) -> Cale
     costs = ctx.plan.settings.costs
     power = [p.it_mw for p in phases] if sum(p.it_mw for p in phases) > 0 else [float(p.gpus) for p in phases]
     whole = sum(power) or 1.0
-    capex, share = [], []
+    added_capex, added_power = [0.0] * (energized + 1), [0.0] * (energized + 1)
+    for p, x in zip(phases, power):  # each phase from its ready month on (one pass: campus-1m has 32 phases)
+        added_capex[p.ready_month] += p.capex_usd
+        added_power[p.ready_month] += x
+    capex, share, c, x = [], [], 0.0, 0.0
     for m in range(energized + 1):
-        capex.append(sum(p.capex_usd for p in phases if p.ready_month <= m))
-        share.append(sum(x for p, x in zip(phases, power) if p.ready_month <= m) / whole)
+        c += added_capex[m]
+        x += added_power[m]
+        capex.append(c)
+        share.append(x / whole)
     rates = {k: rate * (1.0 + costs.rent_uplift) for k, rate in costs.rental_rates().items()}
     return CalendarPrices(capex, share, cost.opex_usd_per_month, cost.horizon_months, costs.hours_per_month, rates)
 

@@ -215,7 +215,7 @@ def test_the_curve_runs_from_one_node_past_the_plan_and_marks_it():
 
 
 def test_durations_read_in_seconds_minutes_or_hours_by_their_size_once_rounded():
-    from planner.goodput.section import duration_text
+    from planner.goodput.findings import duration_text
 
     assert [duration_text(x) for x in (2.82, 59.94, 59.96, 219.3, 3596.9, 3597.1, 36_000)] == [
         "2.8 s", "59.9 s", "1.0 min", "3.7 min", "59.9 min", "1.0 h", "10.0 h"]

@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from planner.goodput.section import duration_text
+from planner.goodput.findings import duration_text
 from planner.settings.reliability import RESTART_PATHS
 from planner.report import palette
 from planner.report.palette import LOAD_HIGH
