@@ -19,6 +19,7 @@ from planner.facility.heat import water_l_min
 from planner.facility.plant import unit_size_kw, units_for
 from planner.figures import Figures, figure
 from planner.findings import Finding
+from planner.hardware.power_limit import limit_problem
 
 
 FAR_ABOVE = 2.0  # an entered plant this many times what the load needs is worth a finding
@@ -59,6 +60,12 @@ def evaluate_facility(ctx) -> tuple[FacilitySection, list[Finding]]:
                                        sizing),
                             _far_above("Generator", gens * gen_unit, gen_load, s.power.generator_kw,
                                        s.power.generator_redundancy, sizing)) if f]
+    f = s.facility
+    problem = limit_problem((ctx.catalog[k] for k in ctx.counts if k in ctx.catalog), f.gpu_power_limit_w,
+                            f.gpu_min_power_limit_share)
+    if problem:
+        findings.append(Finding("error", "facility.gpu_power_limit.out_of_range",
+                                problem + ": the GPUs are evaluated at the nearest limit they accept"))
     buildings, halls, campus_findings = campus_figures(ctx)
     findings += campus_findings
     section = FacilitySection(

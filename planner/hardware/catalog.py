@@ -64,9 +64,18 @@ class GpuBlock(_Strict):
         "empty = no NVLS (ring all-reduce over NVLink)")
     compute_power_w: float | None = Field(
         default=None, gt=0, le=5000, description="draw per GPU while the training step computes, W; empty = tdp_w")
+    min_power_limit_w: float | None = Field(
+        default=None, gt=0, le=5000, description="the lowest power limit the GPU accepts (nvidia-smi 'Min Power "
+        "Limit'), W; empty = the facility setting gpu_min_power_limit_share x tdp_w")
     comm_power_w: float | None = Field(
         default=None, ge=0, le=5000, description="draw per GPU while the step waits (exposed communication, bubble, "
         "checkpoint), W; empty = the facility setting gpu_comm_power_share x tdp_w")
+
+    @model_validator(mode="after")
+    def _limit_below_tdp(self) -> GpuBlock:
+        if self.min_power_limit_w is not None and self.min_power_limit_w > self.tdp_w:
+            raise ValueError(f"minimum power limit {self.min_power_limit_w:g} W is above the TDP {self.tdp_w:g} W")
+        return self
 
     @property
     def domain_gpus(self) -> int:

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from planner.hardware.catalog import Catalog, DeviceType
+from planner.hardware.power_limit import limit_problem
 from planner.plan.changes import ChangeSet
 from planner.errors import PlannerError, describe_validation_error
 from planner.plan.model import Placement, Plan, PlanInfo, Rack, unknown_hall
@@ -322,6 +323,9 @@ class SetSetting(Command):
         except ValidationError as exc:
             raise CommandError(describe_refusal(type(current), self.field, exc)
                                or describe_validation_error(exc, data)) from None
+        if self.section == "facility" and (problem := limit_problem(
+                (catalog[k] for k in {p.device for p in plan.placements} if k in catalog), updated.gpu_power_limit_w, updated.gpu_min_power_limit_share)):
+            raise CommandError(problem)
         self._old = current
         setattr(plan.settings, self.section, updated)
         return ChangeSet(settings=frozenset({self.section}))

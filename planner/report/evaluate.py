@@ -19,6 +19,7 @@ from types import MappingProxyType
 from planner.collector import held_off
 from planner.costs.campus_tiers import hall_fabric
 from planner.hardware.catalog import Catalog
+from planner.hardware.power_limit import capped_catalog
 from planner.plan.changes import ChangeSet
 from planner.facility.cooling import evaluate_cooling
 from planner.plan.model import Plan, Rack
@@ -39,6 +40,7 @@ class Evaluator:
     def __init__(self, plan: Plan, catalog: Catalog):
         self.plan = plan
         self.catalog = catalog
+        self._catalog = catalog  # the plan's GPU power limit applied (``planner.hardware.power_limit``)
         self._racks: dict[str, RackResult] = {}
         # what reports see of them: the evaluator's own, read-only and live (a report's rack
         # results are current until the evaluator's next evaluation). A copy for each report
@@ -62,6 +64,9 @@ class Evaluator:
         plan = self.plan
         if changes is None or changes.needs_full:
             self.memo = Memo()  # anything may have changed: nothing is kept
+            f = plan.settings.facility  # a change of it is a full evaluation (ChangeSet.needs_full)
+            self._catalog = capped_catalog(self.catalog, f.gpu_power_limit_w, f.gpu_clock_power_exponent,
+                                           f.gpu_min_power_limit_share)
             self._racks = {}
             self._results = MappingProxyType(self._racks)
             self._campus = campus_of(plan)  # a change of the buildings or halls is a full evaluation
@@ -83,7 +88,7 @@ class Evaluator:
     def _evaluate_all(self) -> None:
         """Every rack's result, each shape worked out once (``_Shapes``), and the sums: the
         ``n`` racks of one shared shape in a hall add ``n`` times its figures at once."""
-        shapes = _Shapes(self.plan, self.catalog)
+        shapes = _Shapes(self.plan, self._catalog)
         hall_id, halls = self._campus.hall_id, self._halls
         alike: dict[tuple[str, _Shape], int] = {}  # (hall, shape) -> racks of it there
         for rack in self.plan.racks:
@@ -101,7 +106,7 @@ class Evaluator:
     def _set_rack(self, rack_id: str) -> None:
         """The rack's result after an edit, and its hall's sums and the totals."""
         rack = self.plan.rack(rack_id)
-        res = None if rack is None else evaluate_rack(self.plan, rack, self.catalog)
+        res = None if rack is None else evaluate_rack(self.plan, rack, self._catalog)
         old = self._racks.get(rack_id)
         if old is not None:
             hall = self._hall_of.pop(rack_id)
@@ -128,7 +133,7 @@ class Evaluator:
         facility = plan.settings.facility
         agg = self._agg
         counts = {k: v for k, v in agg.counts.items() if v}
-        cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_milliwatts, counts, facility, self.catalog)
+        cooling, findings = evaluate_cooling(agg.liquid_nodes, agg.liquid_heat_milliwatts, counts, facility, self._catalog)
         totals = Totals(
             gpus=agg.gpus, nodes=agg.nodes, racks=len(plan.racks), gpu_racks=agg.gpu_racks,
             typical_milliwatts=agg.typical_milliwatts, nameplate_milliwatts=agg.nameplate_milliwatts, weight_g=agg.weight_g,
@@ -154,7 +159,7 @@ class Evaluator:
             self._hall_fabric = (switch, fabric)
             memo.set("hall fabric", fabric)
             memo.set("hall floor", {h: (f.racks, f.footprint_mm2) for h, f in fabric.items()})
-        ctx = EvalContext(plan, self.catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
+        ctx = EvalContext(plan, self._catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
                           hall_fabric=self._hall_fabric[1])
         for s in SECTIONS:
             section, section_findings = memo.get(s.name, s.reads, s.fn, ctx, cutoff=s.cutoff)

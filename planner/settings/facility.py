@@ -176,6 +176,41 @@ class FacilitySettings(Section):
         ge=0,
         le=1,
     )
+    gpu_power_limit_w: float | None = setting(
+        None,
+        title="GPU power limit",
+        unit="W",
+        source="Empty: each GPU at its TDP (datasheet), no cap. A limit set with nvidia-smi -pl (NVIDIA System "
+        "Management Interface documentation) between the GPU's minimum power limit and its TDP: the GPU lowers its "
+        "clock to stay under it, so its tensor throughput falls (see the clock exponent below) and each node's "
+        "typical and nameplate power fall by its GPUs x (TDP - limit). GPUs whose TDP is at or below the limit run "
+        "uncapped.",
+        gt=0,
+        le=5000,
+    )
+    gpu_clock_power_exponent: float = setting(
+        3.0,
+        title="GPU power's growth with its clock (exponent k, P ~ f^k)",
+        unit="",
+        source="CMOS dynamic power P = a C V^2 f, with the voltage scaled along with the clock across the DVFS "
+        "range (V ~ f), gives P ~ f^3 (N. Weste, D. Harris, 'CMOS VLSI Design', 4th ed., section 5.2; measured on "
+        "NVIDIA GPUs: X. Mei, Q. Wang, X. Chu, 'A survey and measurement study of GPU DVFS on energy conservation', "
+        "Digital Communications and Networks 3(2), 2017). A capped GPU's sustained clock, and so its compute-bound "
+        "tensor throughput, is (limit / TDP)^(1/k) of the datasheet peak. Planner assumption: all of the TDP scales "
+        "with the clock; a lower k (leakage and HBM power that do not scale) makes a cap cost more.",
+        ge=1,
+        le=5,
+    )
+    gpu_min_power_limit_share: float = setting(
+        0.5,
+        title="Lowest GPU power limit where the catalog has none (share of TDP)",
+        unit="fraction",
+        source="Planner assumption: where the catalog gives no minimum power limit for a GPU type, half its TDP. "
+        "nvidia-smi reports 200 W of 700 W for the H100 SXM and 100 W of 400 W for the A100 SXM (Min Power Limit), "
+        "so half is within what those GPUs accept.",
+        gt=0,
+        le=1,
+    )
     gpu_power_edge_s: float = setting(
         0.1,
         title="Time a GPU takes between its compute and its waiting draw",
