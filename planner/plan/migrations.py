@@ -135,8 +135,10 @@ def _v8_to_v9(data: dict) -> dict:
 def _v9_to_v10(data: dict) -> dict:
     """Format 10 added a local-NVMe checkpoint tier (``reliability.nvme_checkpoint``), ramped
     job stops and restarts (``facility.job_ramps``, ``facility.job_ramp_s``) and the racks'
-    own energy storage as a power smoothing (``facility.power_smoothing`` = rack_storage): a
-    file of format 9 has none of them and takes their defaults (off): nothing to convert."""
+    own energy storage as a power smoothing (``facility.power_smoothing`` = rack_storage) and
+    a GPU power limit (``facility.gpu_power_limit_w``, ``gpu_clock_power_exponent``,
+    ``gpu_min_power_limit_share``): a file of format 9 has none of them and takes their
+    defaults (off, no limit): nothing to convert."""
     return data
 
 
