@@ -11,7 +11,8 @@ from typing import Literal
 
 from planner.settings._base import GUIDE, Section, setting
 
-ModelPreset = Literal["custom", "llama3-8b", "llama3-70b", "llama3-405b", "deepseek-v3", "mixtral-8x7b"]
+ModelPreset = Literal["custom", "llama3-8b", "llama3-70b", "llama3-405b", "deepseek-v3", "mixtral-8x7b", "kimi-k2",
+                      "qwen3-30b-a3b"]
 Sharding = Literal["ddp", "zero1", "zero2", "zero3", "fsdp_full", "fsdp_hybrid"]
 
 _CUSTOM = "Used when the model preset is 'custom'. "
@@ -22,8 +23,9 @@ class WorkloadSettings(Section):
     model: ModelPreset = setting(
         "custom", title="Model preset",
         source="Published shapes with their sources (Llama 3 8B/70B/405B: Meta's Llama 3 paper and model cards; "
-        "DeepSeek-V3 671B with 37B active: DeepSeek-V3 technical report; Mixtral 8x7B: Mistral AI). 'custom' uses "
-        "the shape fields below.")
+        "DeepSeek-V3 671B with 37B active: DeepSeek-V3 technical report; Mixtral 8x7B: Mistral AI; Kimi K2 1.04T "
+        "with 32B active: Kimi K2 technical report; Qwen3-30B-A3B: Qwen3 technical report). 'custom' uses the shape "
+        "fields below.")
     model_params_b: float = setting(
         70.0, title="Model parameters (total)", unit="billion",
         source=_CUSTOM + f"{GUIDE}: 70B model (Llama-3 scale).", gt=0, le=100000)
@@ -42,6 +44,11 @@ class WorkloadSettings(Section):
     kv_heads: int = setting(
         8, title="Key/value heads", unit="heads",
         source=_CUSTOM + "Llama 2 70B: 8 KV heads (grouped-query attention, Touvron et al. 2023); sets the KV cache.", ge=1, le=100_000)
+    head_size: int = setting(
+        0, title="Head size (0 = hidden / heads)", unit="values",
+        source=_CUSTOM + "Planner assumption: 0 takes hidden / heads (Llama 2 70B: 8192 / 64 = 128); set it where a "
+        "model's heads are not hidden / heads wide (Qwen3-30B-A3B: 32 heads of 128 on hidden 2048, its config.json).",
+        ge=0, le=100_000)
     ffn_size: int = setting(
         28672, title="FFN size (per expert)", unit="values", source=_CUSTOM + "Llama 2 70B: 28,672 (Touvron et al. 2023).",
         ge=1, le=100_000_000)
@@ -60,6 +67,17 @@ class WorkloadSettings(Section):
     experts_per_token: int = setting(
         1, title="Experts per token (top-k)", unit="experts", source=_CUSTOM + "Planner assumption: 1 for a dense model.",
         ge=1, le=1000)
+    shared_expert_ffn: int = setting(
+        0, title="Shared experts' FFN size (MoE)", unit="values",
+        source=_CUSTOM + "Mixture-of-experts only: the FFN width of the shared experts every token passes through "
+        "besides its routed ones (DeepSeek-V3: 1 shared expert of 2048, arXiv 2412.19437). Planner assumption: 0 = "
+        "none (Mixtral, Qwen3 MoE).", ge=0, le=100_000_000)
+    moe_capacity_factor: float = setting(
+        1.0, title="Expert capacity factor (MoE)", unit="x",
+        source="Mixture-of-experts only: the tokens each expert is given room for, as a multiple of an even share "
+        "(Fedus et al. 2021, Switch Transformers, section 2.2); padded room is computed and sent, dropped tokens "
+        "are not. Planner assumption: 1.0 = dropless with balanced routing (Megatron-Core's default, no capacity "
+        "factor; DeepSeek-V3 drops no tokens, arXiv 2412.19437 section 2.1.2).", gt=0, le=64)
     seq_len: int = setting(4096, title="Sequence length", unit="tokens", source=f"{GUIDE}: sequence length 4096.",
                            ge=1, le=10_000_000)
     global_batch_tokens: int = setting(

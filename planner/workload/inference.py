@@ -140,7 +140,7 @@ def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak
     or at the user's one efficiency figure."""
     p = w.prompt_tokens
     gemm_s = 2.0 * model.active_params * p / (gpus * peak_tflops * 1e12 * efficiency)
-    attention_flops = 4.0 * model.layers * p * p * model.hidden
+    attention_flops = 4.0 * model.layers * p * p * model.attention_width
     bf16 = peak_tflops / 2.0 if w.precision == "fp8" else peak_tflops
     if w.mfu is not None:
         return gemm_s + attention_flops / (gpus * peak_tflops * 1e12 * w.mfu)

@@ -11,10 +11,17 @@ interpolated in log d. FP8 GEMMs (one-byte operands) reach ``FP8_GEMM_SHARE`` of
 fraction of the FP8 peak (measured maximum achievable matmul FLOPS, FP8 against BF16).
 
 Per layer and micro-batch of ``tokens`` = micro-batch x s / CP tokens, each GPU multiplies
-(Megatron-LM's tensor-parallel split, Shoeybi et al. 2019): QKV m x h x (h + 2 h_kv)/t,
-the attention output m x h/t x h, the MLP m x h x (2 or 1) f/t and m x f/t x h (a
-mixture-of-experts layer: each local expert sees tokens x EP x k / E of them), and once
-per step the logits m x h x V/t. Their FLOP-weighted harmonic mean efficiency is the
+(Megatron-LM's tensor-parallel split, Shoeybi et al. 2019): QKV m x h x (a d + 2 h_kv)/t,
+the attention output m x a d_v/t x h (multi-head latent attention instead: the query
+latent m x h x r_q, its up-projection m x r_q x a d_qk/t, the KV latent with the rotary key
+m x h x (r_kv + d_rope), its up-projection m x r_kv x a (d_nope + d_v)/t; DeepSeek-V2,
+arXiv 2405.04434, section 2.1), the MLP m x h x (2 or 1) f/t and m x f/t x h, and once per
+step the logits m x h x V/t. A mixture-of-experts layer runs its routed experts at their
+own shape: each of the E/EP local experts sees m_e = tokens x EP x k / E tokens per
+micro-batch (x the capacity factor: padded room is computed, dropped tokens are not), as
+the grouped GEMM of Megatron-Core or the block-sparse GEMM of MegaBlocks (Gale et al.
+2022, arXiv 2211.15841) runs one GEMM per expert inside one kernel; the shared experts
+are a dense MLP of every token. Their FLOP-weighted harmonic mean efficiency is the
 efficiency of the step's 6 N FLOPs.
 
 Attention, 12 L s h FLOPs per token (PaLM's count), runs in FlashAttention at the measured
@@ -101,31 +108,45 @@ class KernelEfficiency:
     elementwise_s_per_token: float  # HBM time of norms, activations and residuals per token, all layers
 
 
-def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int) -> list[tuple[float, float, float, float]]:
-    """(m, n, k, count) of one layer's weight GEMMs per GPU and micro-batch, and the logits."""
+def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int,
+                capacity_factor: float = 1.0) -> list[tuple[float, float, float, float, float]]:
+    """(m, n, k, count, pad) of one layer's weight GEMMs per GPU and micro-batch, and the
+    logits; ``pad`` scales the rows computed against the rows that count (capacity factor)."""
     t = max(1, tp)
     h, f = float(model.hidden), float(model.ffn)
-    h_kv = model.head_dim * model.kv_heads
     up = 2.0 if model.mlp == "swiglu" else 1.0
-    gemms = [(tokens, (h + 2 * h_kv) / t, h, 1.0), (tokens, h, h / t, 1.0)]
+    a, d_qk, d_v = float(model.heads), float(model.head_dim), float(model.v_head_dim)
+    if model.is_mla:
+        r_q, r_kv, d_rope = float(model.q_lora_rank), float(model.kv_lora_rank), float(model.rope_head_size)
+        gemms = [(tokens, r_kv + d_rope, h, 1.0, 1.0), (tokens, a * (d_qk - d_rope + d_v) / t, r_kv, 1.0, 1.0)]
+        gemms += ([(tokens, r_q, h, 1.0, 1.0), (tokens, a * d_qk / t, r_q, 1.0, 1.0)] if r_q
+                  else [(tokens, a * d_qk / t, h, 1.0, 1.0)])
+    else:
+        h_kv = model.head_dim * model.kv_heads
+        gemms = [(tokens, (a * d_qk + 2 * h_kv) / t, h, 1.0, 1.0)]
+    gemms.append((tokens, h, a * d_v / t, 1.0, 1.0))
     if model.is_moe:
         local = max(1.0, model.experts / max(1, ep))
         m_e = tokens * max(1, ep) * model.experts_per_token / model.experts
-        gemms += [(m_e, up * f / t, h, local), (m_e, h, f / t, local)]
+        gemms += [(m_e, up * f / t, h, local, capacity_factor), (m_e, h, f / t, local, capacity_factor)]
+        if model.shared_ffn:
+            s_f = float(model.shared_ffn)
+            gemms += [(tokens, up * s_f / t, h, 1.0, 1.0), (tokens, h, s_f / t, 1.0, 1.0)]
     else:
-        gemms += [(tokens, up * f / t, h, 1.0), (tokens, h, f / t, 1.0)]
-    gemms.append((tokens, model.vocab / t, h, 1.0 / model.layers))  # logits, once per step
+        gemms += [(tokens, up * f / t, h, 1.0, 1.0), (tokens, h, f / t, 1.0, 1.0)]
+    gemms.append((tokens, model.vocab / t, h, 1.0 / model.layers, 1.0))  # logits, once per step
     return gemms
 
 
 def matmul_efficiency(model: ModelShape, *, tokens: float, tp: int, ep: int, peak_tflops: float,
-                      bandwidth_tbs: float | None, value_bytes: float) -> float:
+                      bandwidth_tbs: float | None, value_bytes: float, capacity_factor: float = 1.0) -> float:
     """FLOP-weighted fraction of peak on one layer's weight GEMMs (and the logits) for
-    ``tokens`` tokens per GPU at once (a micro-batch, or a prefill)."""
+    ``tokens`` tokens per GPU at once (a micro-batch, or a prefill): the FLOPs that count
+    over the time of the rows computed."""
     flops = time = 0.0
-    for m, n, k, count in layer_gemms(model, tokens, tp, ep):
+    for m, n, k, count, pad in layer_gemms(model, tokens, tp, ep, capacity_factor):
         flops += count * 2.0 * m * n * k
-        time += count * gemm_s(m, n, k, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
+        time += count * gemm_s(m * pad, n, k, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
                                value_bytes=value_bytes)
     return flops / (time * peak_tflops * 1e12) if time > 0 else 1.0
 
@@ -143,14 +164,16 @@ def attention_efficiency(model: ModelShape, *, seq_len: int, flash: bool, bf16_t
 
 def kernel_efficiency(model: ModelShape, *, tokens: float, seq_len: int, tp: int, ep: int, flash: bool,
                       peak_tflops: float, bf16_tflops: float, bandwidth_tbs: float | None,
-                      value_bytes: float, kept_bytes_per_token: float) -> KernelEfficiency:
-    """Efficiencies of one step's kernels from their shapes (module docstring)."""
+                      value_bytes: float, kept_bytes_per_token: float, capacity_factor: float = 1.0,
+                      moe_bytes_per_token: float = 0.0) -> KernelEfficiency:
+    """Efficiencies of one step's kernels from their shapes (module docstring);
+    ``moe_bytes_per_token``: the router's and the token permutation's HBM traffic, all layers."""
     matmul = matmul_efficiency(model, tokens=tokens, tp=tp, ep=ep, peak_tflops=peak_tflops,
-                               bandwidth_tbs=bandwidth_tbs, value_bytes=value_bytes)
+                               bandwidth_tbs=bandwidth_tbs, value_bytes=value_bytes, capacity_factor=capacity_factor)
     attention = attention_efficiency(model, seq_len=seq_len, flash=flash, bf16_tflops=bf16_tflops,
                                      bandwidth_tbs=bandwidth_tbs)
     elementwise = 0.0
     if bandwidth_tbs:
-        elementwise = (ELEMENTWISE_PASSES * kept_bytes_per_token * model.layers
+        elementwise = ((ELEMENTWISE_PASSES * kept_bytes_per_token * model.layers + moe_bytes_per_token)
                        / (bandwidth_tbs * 1e12 * HBM_STREAM_EFFICIENCY))
     return KernelEfficiency(matmul, attention, elementwise)

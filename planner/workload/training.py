@@ -28,7 +28,10 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
   DP rank): all-gather for forward, all-gather for backward, reduce-scatter of gradients,
   each of S over the whole DP group; FSDP HYBRID_SHARD (shards inside a node, replicates
   across nodes): the three collectives on g ranks over NVLink and one all-reduce of S/g
-  across the n domains. SHARP applies to the fabric all-reduce only;
+  across the n domains. SHARP applies to the fabric all-reduce only. Under expert
+  parallelism the routed experts' shard, already split EP ways, synchronises only over the
+  DP / EP ranks that hold the same experts (Megatron-Core's expert data parallel group),
+  EP x TP ranks apart;
 - tensor parallel: 4 all-reduces of the activations (T/DP x h values) per layer (2 in
   forward, 2 in backward; Shoeybi et al. 2019) on L/PP layers; a TP group wider than a
   domain reduces inside each domain over NVLink and across domains over the fabric; a
@@ -42,9 +45,10 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
   TP group); per layer and micro-batch an all-gather of the sequence's K and V over the c
   ranks and a reduce-scatter of their gradients (Llama 3's all-gather CP), on NVLink
   while TP x c fits in a domain; the gradients are reduced over DP x c ranks;
-- expert parallel (MoE): 4 all-to-alls per layer (dispatch and combine, forward and
+- expert parallel (MoE): 4 all-to-alls per MoE layer (dispatch and combine, forward and
   backward) of the GPU's T/(DP x TP) tokens x experts per token x h values, (EP-1)/EP of
-  them leaving the GPU.
+  them leaving the GPU: on NVLink to the EP ranks inside the domain, on the fabric to the
+  rest (``moe``); the router's and the token permutation's HBM traffic joins the norms'.
 
 The overlap setting hides that fraction of the gradient synchronisation behind the
 backward pass (at most the backward's 4/6 of the compute); TP, PP and EP traffic is
@@ -68,6 +72,7 @@ from planner.workload.activations import full_recompute_share, kept_layer_bytes
 from planner.workload.kernels import STEP_CALIBRATION, kernel_efficiency
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
+from planner.workload.moe import all_to_all, permutation_bytes_per_token
 from planner.workload.pipeline import bubble_fraction
 
 GRAD_BYTES = 2  # gradients reduced in bf16/fp16, also in FP8 training (Transformer Engine)
@@ -193,6 +198,25 @@ def tp_nvlink_gbs(shape: JobShape, tp_local: int, ring_gbs: float) -> float:
     return ring_gbs
 
 
+def dp_collectives(sharding: str, S: float, g: int, n: int, b_nv: float, b_fab: float, a_fab: float,
+                   sharp: bool) -> tuple[list[Collective], list[Collective]]:
+    """The NVLink and fabric collectives that synchronise a shard of ``S`` bytes over ``g``
+    ranks per domain and ``n`` domains (module docstring, data parallel)."""
+    nv: list[Collective] = []
+    fab: list[Collective] = []
+    if sharding in ("fsdp_full", "zero3"):
+        for kind in ("all_gather", "all_gather", "reduce_scatter"):
+            nv.append(collective(kind, g, S, b_nv, 0.0))
+            fab.append(collective(kind, n, S / g, b_fab, a_fab))
+        return nv, fab
+    if sharding == "fsdp_hybrid":
+        nv += [collective(k, g, S, b_nv, 0.0) for k in ("all_gather", "all_gather", "reduce_scatter")]
+    else:  # DDP, ZeRO-1/2: hierarchical all-reduce (or reduce-scatter + all-gather, the same bytes)
+        nv += [collective(k, g, S, b_nv, 0.0) for k in ("reduce_scatter", "all_gather")]
+    fab.append(collective("all_reduce", n, S / g, b_fab, a_fab, sharp=sharp))
+    return nv, fab
+
+
 def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, tech: str | None = None,
                dp: int | None = None, sharp: bool | None = None, model: ModelShape | None = None) -> StepResult:
     """The step model of this module's docstring for ``w`` on fabric ``tech`` (default the plan's)."""
@@ -222,20 +246,16 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     tokens_per_replica = T / (dp * cp)  # tokens one tensor-parallel group handles per step
     m = micro_batches(w, dp)
 
-    # Data-parallel gradient synchronisation.
-    S = P / (tp * pp) * GRAD_BYTES
-    nv: list[Collective] = []
-    fab: list[Collective] = []
-    if w.sharding in ("fsdp_full", "zero3"):
-        for kind in ("all_gather", "all_gather", "reduce_scatter"):
-            nv.append(collective(kind, g, S, b_nv, 0.0))
-            fab.append(collective(kind, n, S / g, b_fab, a_fab))
-    else:
-        if w.sharding == "fsdp_hybrid":
-            nv += [collective(k, g, S, b_nv, 0.0) for k in ("all_gather", "all_gather", "reduce_scatter")]
-        else:  # DDP, ZeRO-1/2: hierarchical all-reduce (or reduce-scatter + all-gather, the same bytes)
-            nv += [collective(k, g, S, b_nv, 0.0) for k in ("reduce_scatter", "all_gather")]
-        fab.append(collective("all_reduce", n, S / g, b_fab, a_fab, sharp=use_sharp))
+    # Data-parallel gradient synchronisation: the dense weights over the DP group, the routed
+    # experts' (already split over EP) over the DP / EP ranks that hold the same experts.
+    expert = model.expert_params if ep > 1 else 0.0
+    nv, fab = dp_collectives(w.sharding, (P - expert) / (tp * pp) * GRAD_BYTES, g, n, b_nv, b_fab, a_fab, use_sharp)
+    if expert:
+        ranks = max(1, grad_ranks // ep)  # the expert-data-parallel group: EP x TP ranks apart
+        g_e = max(1, min(ranks, local // (tp * ep)))
+        e_nv, e_fab = dp_collectives(w.sharding, expert / (tp * pp * ep) * GRAD_BYTES, g_e, math.ceil(ranks / g_e),
+                                     b_nv, b_fab, a_fab, use_sharp)
+        nv, fab = nv + e_nv, fab + e_fab
     fab = [c for c in fab if c.time_s > 0]
     dp_s = total_time(nv) + total_time(fab)
 
@@ -273,22 +293,20 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
             pp_s = pp_bytes / (b_nv * 1e9)
 
     # Expert parallel: all-to-all dispatch and combine, forward and backward.
-    ep_s = ep_bytes = 0.0
-    ep_on_fabric = ep > 1 and tp * ep > local
-    if model.is_moe and ep > 1:
-        ep_bytes = (4.0 * (model.layers / pp) * tokens_per_replica / tp * model.experts_per_token
-                    * model.hidden * act_bytes * (ep - 1) / ep)
-        calls = 4 * math.ceil(model.layers / pp) * m
-        ep_s = (calls * a_fab + ep_bytes / (b_fab * 1e9)) if ep_on_fabric else ep_bytes / (b_nv * 1e9)
+    a2a = all_to_all(model, tokens=tokens_per_replica / tp, layers=model.moe_layers / pp, ep=ep,
+                     ep_local=max(1, local // tp), value_bytes=act_bytes, nvlink_gbs=b_nv, fabric_gbs=b_fab,
+                     fabric_latency_s=a_fab, calls=4 * math.ceil(model.moe_layers / pp) * m,
+                     capacity_factor=w.moe_capacity_factor)
+    ep_s = a2a.time_s
 
     # Recompute is hardware FLOPs that model FLOPs (and MFU) do not count: a layer recomputed
     # in full runs its forward again, its share of 2N + 4 L s h; selective recompute without
     # FlashAttention runs the attention core's forward again, 4 L s h (FlashAttention's own
     # backward recompute is inside its kernels' efficiency).
     full = full_recompute_share(w, model, pp)
-    attn_fpt = 12.0 * model.layers * w.seq_len * model.hidden * (1.0 + full / 3.0)
+    attn_fpt = 12.0 * model.layers * w.seq_len * model.attention_width * (1.0 + full / 3.0)
     if w.recompute != "none" and not w.flash_attention:
-        attn_fpt += (1.0 - full) * 4.0 * model.layers * w.seq_len * model.hidden
+        attn_fpt += (1.0 - full) * 4.0 * model.layers * w.seq_len * model.attention_width
     dense_fpt = 6.0 * model.active_params * (1.0 + full / 3.0)
     hw_fpt = dense_fpt + attn_fpt
     eff = None
@@ -301,7 +319,9 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         eff = kernel_efficiency(model, tokens=tokens, seq_len=w.seq_len, tp=tp, ep=ep, flash=w.flash_attention,
                                 peak_tflops=peak, bf16_tflops=shape.bf16_tflops,
                                 bandwidth_tbs=shape.memory_bandwidth_tbs, value_bytes=act_bytes,
-                                kept_bytes_per_token=kept)
+                                kept_bytes_per_token=kept, capacity_factor=w.moe_capacity_factor,
+                                moe_bytes_per_token=permutation_bytes_per_token(
+                                    model, tp=tp, value_bytes=act_bytes, capacity_factor=w.moe_capacity_factor))
         kernels_s = (dense_fpt * T / (gpus * peak * 1e12 * eff.matmul)
                      + attn_fpt * T / (gpus * shape.bf16_tflops * 1e12 * eff.attention)
                      + eff.elementwise_s_per_token * (1.0 + full / 3.0) * T / (dp * cp * pp))
@@ -314,16 +334,16 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     step_s = compute_s + bubble_s + exposed
 
     fabric_bytes = (sum(c.wire_bytes for c in fab) + (pp_bytes if pp_on_fabric else 0.0) + tp_fab.wire_bytes
-                    + (ep_bytes if ep_on_fabric else 0.0) + (cp_bytes if cp_on_fabric else 0.0))
+                    + a2a.fabric_bytes + (cp_bytes if cp_on_fabric else 0.0))
     nvlink_bytes = (sum(c.wire_bytes for c in nv) + (0.0 if pp_on_fabric else pp_bytes) + tp_nv.wire_bytes
-                    + (0.0 if ep_on_fabric else ep_bytes) + (0.0 if cp_on_fabric else cp_bytes))
+                    + a2a.nvlink_bytes + (0.0 if cp_on_fabric else cp_bytes))
     return StepResult(
         gpus=gpus, fabric=tech, sharp=use_sharp, compute_s=compute_s, tp_s=tp_s, pp_s=pp_s,
         dp_s=dp_s, dp_fabric=fab, exposed_s=exposed, step_s=step_s, tokens_per_s=T / step_s,
         tokens_per_s_limit=tokens_per_s_limit(gpus, fpt, peak), fabric_bytes_per_gpu=fabric_bytes,
         nvlink_bytes_per_gpu=nvlink_bytes, gpus_per_node=max(1, shape.gpus_per_node), ep_s=ep_s,
         bubble_s=bubble_s, bubble=bubble, micro_batches=m, flops_per_token=fpt, peak_tflops=peak,
-        tp_fabric_bytes_per_gpu=tp_fab.wire_bytes, ep_fabric_bytes_per_gpu=ep_bytes if ep_on_fabric else 0.0,
+        tp_fabric_bytes_per_gpu=tp_fab.wire_bytes, ep_fabric_bytes_per_gpu=a2a.fabric_bytes,
         cp_s=cp_s, compute_efficiency=hw_fpt * T / (gpus * peak * 1e12 * compute_s),
         matmul_efficiency=None if eff is None else eff.matmul,
         attention_efficiency=None if eff is None else eff.attention,

@@ -9,8 +9,10 @@ import re
 
 import pytest
 
-from tests.planner.validation_runs import (DOC, INFERENCE_RUNS, RUNS, USER_PATH_MISSES, USER_SHARE, check_json,
-                                          document, predicted, user_holds, user_path_json, user_reference, within)
+from planner.workload.models import PRESETS
+from tests.planner.validation_runs import (DOC, HELD_OUT_MISSES, INFERENCE_RUNS, RUNS, USER_PATH_MISSES, USER_SHARE,
+                                          check_json, document, predicted, user_holds, user_path_json, user_reference,
+                                          within)
 
 # Meta trained Llama 3 405B at 8K tokens "without activation checkpointing" (Llama 3 paper,
 # section 3.3.2); the planner's count of the tensors a layer keeps needs 84.6 GB per GPU
@@ -18,16 +20,19 @@ from tests.planner.validation_runs import (DOC, INFERENCE_RUNS, RUNS, USER_PATH_
 # 2 of 7.875 layers per stage in full, and the extra forward passes cost about 8% of the step.
 
 
-# Held-out runs outside their goal (the table says "missed"), with the error the table shows
-# and why; none at present.
-KNOWN_MISSES: dict[str, float] = {}
+# Held-out runs outside their goal (the table says "missed" and HELD_OUT_MISSES says why), with
+# the error they stay within.
+KNOWN_MISSES: dict[str, float] = {
+    "DeepSeek-V3 671B MoE, 256 H100": 0.20,
+    "Kimi K2 1T MoE, 256 H100": 0.25,
+    "Qwen3-30B-A3B MoE, 8 H100": 0.25,
+}
 
 
 def test_calibration_apart_from_at_least_six_held_out_runs_from_1b_to_400b_and_a_moe():
     held_out = [r for r in RUNS if not r.calibration]
     assert len(held_out) >= 6 and len([r for r in RUNS if r.calibration]) >= 1
-    sizes = [r.workload.get("model_params_b") or {"llama3-405b": 405.9, "deepseek-v3": 671}[r.workload["model"]]
-             for r in held_out]
+    sizes = [r.workload.get("model_params_b") or PRESETS[r.workload["model"]].params / 1e9 for r in held_out]
     assert min(sizes) <= 1.5 and max(sizes) >= 400
     assert any(r.workload.get("model") == "deepseek-v3" for r in held_out)
     for run in RUNS:
@@ -77,9 +82,10 @@ def test_every_published_run_is_evaluated_and_extra_recompute_is_a_warning(run, 
 @pytest.mark.parametrize("run", RUNS, ids=[r.name for r in RUNS])
 def test_prediction_within_the_stated_tolerance(run, reports):
     got = predicted(run, reports[run.name])
-    if run.name in KNOWN_MISSES:  # the table says "missed"; it stays within the wider bound
+    if run.name in KNOWN_MISSES:  # the table says "missed" and why; it stays within the wider bound
         assert not within(run, got) and got == pytest.approx(run.published, rel=KNOWN_MISSES[run.name])
         assert f"| {run.name} |" in document() and "**missed**" in document()
+        assert f"- {run.name}: {HELD_OUT_MISSES[run.name]}" in document()
         return
     assert got == pytest.approx(run.published, rel=run.tolerance), (
         f"{run.name}: planner {got:.4g} vs published {run.published:.4g} (±{run.tolerance:.0%})")
@@ -152,8 +158,8 @@ def test_the_user_path_reaches_the_published_layout_from_the_intent_alone(run, r
     user = predicted(run, user_report)
     assert user is not None and user_report["workload"]["fits"] is True
     assert user_report["workload"]["global_batch_tokens"] == run.workload["global_batch_tokens"]  # the batch kept
-    assert user >= USER_SHARE * got, f"{run.name}: the design's layout {user:.4g} vs the published {got:.4g}"
     if run.name in USER_PATH_MISSES:
         assert not user_holds(run, got, user) and run.name in document()
         return
+    assert user >= USER_SHARE * got, f"{run.name}: the design's layout {user:.4g} vs the published {got:.4g}"
     assert user == pytest.approx(user_reference(run), rel=run.tolerance), run.name

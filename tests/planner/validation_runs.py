@@ -54,6 +54,11 @@ MPT_70B = MPT | dict(model_params_b=64.86, layers=80, hidden_size=8192, heads=64
 LLM_FOUNDRY = ("MosaicML llm-foundry, scripts/train/benchmarking/README.md (MPT training benchmarks, 2023), "
                "H100 80GB BF16 table")
 NEMO = "NVIDIA NeMo performance summary (NeMo 24.07, DGX-H100, FP8; 2024)"
+AUTOMODEL = ("NVIDIA NeMo AutoModel, docs/performance-summary.md (updated 2025-10-02), pre-training on DGX-H100, "
+             "BF16, TE + DeepEP, balanced routing (\"fake balanced gate\")")
+# The source's layout for DeepSeek V3 (its benchmark config deepseek_v3_te_deepep.yaml: activation checkpointing).
+DEEPSEEK_AUTOMODEL = dict(model="deepseek-v3", tp=1, pp=4, ep=64, seq_len=4096, sharding="fsdp_full",
+                          pp_schedule="interleaved", virtual_stages=8, recompute="full")
 GPT_1T = GPT | dict(model_params_b=1008.0, layers=128, hidden_size=25600, heads=160, kv_heads=160,
                     ffn_size=4 * 25600)
 
@@ -134,6 +139,29 @@ RUNS: list[Run] = [
              precision="fp8", sharding="zero1", pp_schedule="interleaved", virtual_stages=2, overlap=1.0),
         dict(technology="ib400", sharp=False), "tokens_per_s_per_gpu", 1e12 / (180e3 * 3600), 0.10,
         "DualPipe overlaps the expert all-to-all, which the planner exposes (overlap 1 hides the gradients only)"),
+    Run("DeepSeek-V3 671B MoE, 256 H100", AUTOMODEL + ": DeepSeek V3 671B, 256 GPUs, global batch 512, micro-batch "
+        "1, sequence 4,096, TP 1, PP 4, VP 8, EP 64, FSDP over 64, 1,002 tokens/s per GPU",
+        "dgx-h100", DEEPSEEK_AUTOMODEL | dict(dp=64, global_batch_tokens=512 * 4096),
+        dict(technology="ib400", sharp=False), "tokens_per_s_per_gpu", 1002, 0.10,
+        "NDR 400G InfiniBand, one NIC per GPU (the table does not name the fabric); EP 64 spans 8 nodes; every "
+        "layer recomputed (activation checkpointing in the source's benchmark config, deepseek_v3_te_deepep.yaml)"),
+    Run("DeepSeek-V3 671B MoE, 1,024 H100", AUTOMODEL + ": DeepSeek V3 671B, 1,024 GPUs, global batch 8,192, "
+        "micro-batch 1, sequence 4,096, TP 1, PP 4, VP 8, EP 64, FSDP over 256, 865 tokens/s per GPU",
+        "dgx-h100", DEEPSEEK_AUTOMODEL | dict(dp=256, global_batch_tokens=8192 * 4096),
+        dict(technology="ib400", sharp=False), "tokens_per_s_per_gpu", 865, 0.10,
+        "as above, FSDP over four times the ranks"),
+    Run("Kimi K2 1T MoE, 256 H100", AUTOMODEL + ": Kimi K2, 256 GPUs, global batch 512, micro-batch 1, sequence "
+        "4,096, TP 1, PP 8, VP 4, EP 32, FSDP over 32, 924 tokens/s per GPU",
+        "dgx-h100", dict(model="kimi-k2", tp=1, pp=8, dp=32, ep=32, recompute="full", seq_len=4096, global_batch_tokens=512 * 4096,
+                         sharding="fsdp_full", pp_schedule="interleaved", virtual_stages=4),
+        dict(technology="ib400", sharp=False), "tokens_per_s_per_gpu", 924, 0.10,
+        "NDR 400G InfiniBand, one NIC per GPU; EP 32 spans 4 nodes; every layer recomputed (kimi_k2_te_deepep.yaml)"),
+    Run("Qwen3-30B-A3B MoE, 8 H100", AUTOMODEL + ": Qwen3 MoE 30B, 8 GPUs, global batch 512, micro-batch 4, "
+        "sequence 4,096, TP 1, PP 1, EP 8, FSDP over 8, 12,040 tokens/s per GPU",
+        "dgx-h100", dict(model="qwen3-30b-a3b", tp=1, pp=1, dp=8, ep=8, recompute="full", seq_len=4096, micro_batch_size=4,
+                         global_batch_tokens=512 * 4096, sharding="fsdp_full"),
+        dict(technology="ib400", sharp=False), "tokens_per_s_per_gpu", 12040, 0.10,
+        "one node: the all-to-all on NVLink; every layer recomputed (qwen3_moe_30b_te_deepep.yaml)"),
     Run("MPT 1B, 8 H100", LLM_FOUNDRY + ": MPT 1B, sequence 2,048, 8 GPUs, micro-batch 14, global batch 112, "
         "FSDP FULL_SHARD, no activation checkpointing, 45,455 tokens/s per GPU",
         "dgx-h100", MPT_1B | dict(tp=1, pp=1, dp=8, seq_len=2048, micro_batch_size=14,
@@ -279,14 +307,40 @@ def user_holds(run: Run, published_layout: float | None, user: float | None) -> 
 # User-path rows outside their goal, and why: the search finds a layout that the model rates
 # above anything published for the job. Each is a limit of the model, not of the search.
 USER_PATH_MISSES: dict[str, str] = {
-    "DeepSeek-V3 671B MoE, 2,048 H800": "the design keeps all experts on each TP group and shards them with ZeRO-3; "
-    "the model runs small expert GEMMs at a dense GEMM's efficiency and charges no all-to-all inside the NVLink "
-    "domain, so it rates mixture-of-experts layouts too fast (the validation of mixture-of-experts runs is the "
-    "next work on the workload model)",
+    "DeepSeek-V3 671B MoE, 2,048 H800": "the design takes TP 2 x DP 1,024 x EP 8 under ZeRO-3 without a pipeline: "
+    "the expert all-to-all spans two NVLink domains (about one fabric copy of each token instead of seven), and the "
+    "overlap of 1 in the intent (DualPipe's) hides all of ZeRO-3's weight gathers behind the compute, so the model "
+    "rates it a third above the published layout; no published run of such a layout checks that figure",
+    "DeepSeek-V3 671B MoE, 1,024 H100": "as the 2,048 H800 row: the design's TP 1 x DP 1,024 x EP 16 under ZeRO-3, "
+    "its all-to-all over two NVLink domains and its weight gathers behind the compute, is rated a third above the "
+    "published layout, which no published run of such a layout checks",
+    "Kimi K2 1T MoE, 256 H100": "the published layout (PP 8 under FSDP, 61 layers in 8 stages) is outside the "
+    "search, which shards weights only without a pipeline and gives every stage the same layers; the design's TP 4 x "
+    "DP 64 x EP 64 reaches 82% of it in the model and lands within 3% of the published figure",
     "MPT 70B, 64 H100": "the source trains with FSDP only (LLM Foundry); the design's pipeline without tensor "
     "parallelism and with selective recompute fills 76 of 80 GB, and the model rates it a third above the "
     "published FSDP run; no published run of such a layout on H100 checks that figure",
 }
+
+
+# Held-out training rows outside their goal, and why (kept in the table, never refitted).
+HELD_OUT_MISSES: dict[str, str] = {
+    "DeepSeek-V3 671B MoE, 256 H100": "the source measured the same per-GPU work 16% faster on 256 GPUs than on "
+    "1,024 (1,002 against 865 tokens/s); the planner has no term that changes with the job's size at fixed work per "
+    "GPU but the FSDP and all-to-all groups, and lands 3% above the 1,024-GPU row and 15% below this one",
+    "Kimi K2 1T MoE, 256 H100": "the planner rates Kimi K2 faster per GPU than DeepSeek-V3 on the same 256 GPUs (64 "
+    "attention heads against 128, and EP 32 over 4 nodes against 64 over 8: fewer fabric copies per token), the "
+    "source measured it 8% slower; what costs it that time (its 12 experts per GPU, its 1.04T parameters filling 75 "
+    "of 80 GB in the planner's count) is not identified",
+    "Qwen3-30B-A3B MoE, 8 H100": "a third of its FLOPs are attention (32 heads of 128 on hidden 2,048), which the "
+    "planner runs at FlashAttention-2's measured H100 rate, while the source runs Transformer Engine's attention; "
+    "with every layer recomputed and the all-to-all on NVLink (4.0 s of the step) the planner's step is 27% longer",
+}
+
+
+def held_out_misses() -> str:
+    rows = [f"- {name}: {why}." for name, why in HELD_OUT_MISSES.items()]
+    return "Held-out rows outside their goal, kept and not fitted:\n\n" + "\n".join(rows) if rows else ""
 
 
 def user_path_misses() -> str:
@@ -361,6 +415,8 @@ the geometric mean that puts these runs on their published figures.
 Not used to fit anything. Goal: within ±10 % on training runs.
 
 {table(held_out)}
+
+{held_out_misses()}
 
 ## Held-out inference results
 

@@ -1,0 +1,73 @@
+"""What a mixture-of-experts layer costs beside its expert GEMMs: the expert-parallel
+all-to-all and the router's and the token permutation's memory traffic.
+
+All-to-all (Megatron-Core MoE, DeepEP): in each MoE layer every GPU dispatches each of its
+tokens to its k experts and combines their outputs back, forward and backward: 4 all-to-alls
+per layer and micro-batch of tokens x k x h values (x the capacity factor: padded room is
+sent too). With balanced routing (EP-1)/EP of them leave the GPU: (e-1)/EP to the e EP ranks
+inside its NVLink domain over NVLink. An expert-parallel group inside one NVLink domain is
+not free: its whole (EP-1)/EP crosses NVLink. Beyond the domain the dispatch is
+hierarchical (DeepSeek-V3, arXiv 2412.19437, section 3.2.2; DeepEP): a token crosses the
+fabric once to each other domain that holds one of its k experts, and NVLink forwards it
+there. With D = EP / e domains and experts chosen evenly, a token reaches
+(D-1) (1 - (1 - 1/D)^k) other domains on average, so the fabric carries that many copies
+instead of k (D-1)/D, and NVLink carries the k (EP-e)/EP forwarded copies as well. The
+two links run at once (the fabric's share crosses each GPU's own NIC), so the all-to-all
+takes the longer of the two; each fabric call also pays the fabric's latency.
+
+Router and permutation (Megatron-Core's token dispatcher: sort the tokens by expert, scatter
+them to the experts' buffers, gather and weight them back): per MoE layer and token, forward
+and backward, the router's fp32 probabilities over E experts are written and read, the
+permutation reads h values and writes k x h, the unpermutation reads k x h and writes h.
+Streamed through HBM with the norms and activations (``kernels``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from planner.workload.models import ModelShape
+
+ROUTER_BYTES = 4.0  # Planner assumption: router probabilities in fp32, as Megatron-Core's router computes them
+PERMUTE_PASSES = 2.0  # forward, and its gradient backward
+
+
+@dataclass(frozen=True, slots=True)
+class AllToAll:
+    time_s: float
+    nvlink_bytes: float  # per GPU per step
+    fabric_bytes: float
+
+
+def all_to_all(model: ModelShape, *, tokens: float, layers: float, ep: int, ep_local: int, value_bytes: float,
+               nvlink_gbs: float, fabric_gbs: float, fabric_latency_s: float, calls: int,
+               capacity_factor: float = 1.0) -> AllToAll:
+    """The expert all-to-alls of one GPU's ``tokens`` per step over ``layers`` MoE layers
+    (module docstring); ``ep_local``: EP ranks in the GPU's NVLink domain; link rates in GB/s
+    per direction."""
+    if not model.is_moe or ep <= 1:
+        return AllToAll(0.0, 0.0, 0.0)
+    ep_local = max(1, min(ep, ep_local))
+    k = model.experts_per_token
+    copy = 4.0 * layers * tokens * model.hidden * value_bytes * capacity_factor  # one copy of each token
+    domains = ep / ep_local
+    nv_bytes = copy * k * (ep_local - 1) / ep
+    fab_bytes = 0.0
+    if domains > 1:
+        fab_bytes = copy * (domains - 1) * (1.0 - (1.0 - 1.0 / domains) ** k)
+        nv_bytes += copy * k * (ep - ep_local) / ep
+    nv_s = nv_bytes / (nvlink_gbs * 1e9) if nv_bytes else 0.0
+    fab_s = calls * fabric_latency_s + fab_bytes / (fabric_gbs * 1e9) if fab_bytes else 0.0
+    return AllToAll(max(nv_s, fab_s), nv_bytes, fab_bytes)
+
+
+def permutation_bytes_per_token(model: ModelShape, *, tp: int, value_bytes: float,
+                                capacity_factor: float = 1.0) -> float:
+    """HBM bytes of the router and the token permutation per token, over all MoE layers, on
+    one of the ``tp`` ranks that share the token (module docstring)."""
+    if not model.is_moe:
+        return 0.0
+    k, h = model.experts_per_token, float(model.hidden)
+    router = 2.0 * model.experts * ROUTER_BYTES
+    permute = 2.0 * (1.0 + k * capacity_factor) * h * value_bytes
+    return PERMUTE_PASSES * model.moe_layers * (router + permute) / max(1, tp)
