@@ -137,8 +137,10 @@ def _v9_to_v10(data: dict) -> dict:
     job stops and restarts (``facility.job_ramps``, ``facility.job_ramp_s``) and the racks'
     own energy storage as a power smoothing (``facility.power_smoothing`` = rack_storage) and
     a GPU power limit (``facility.gpu_power_limit_w``, ``gpu_clock_power_exponent``,
-    ``gpu_min_power_limit_share``): a file of format 9 has none of them and takes their
-    defaults (off, no limit): nothing to convert."""
+    ``gpu_min_power_limit_share``) and the mixture-of-experts shape (``workload.head_size``,
+    ``shared_expert_ffn``, ``moe_capacity_factor``): a file of format 9 has none of them and
+    takes their defaults (off, no limit, the shape from the hidden size, dropless routing):
+    nothing to convert."""
     return data
 
 
