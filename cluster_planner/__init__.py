@@ -22,7 +22,8 @@ from planner.cli import main as cli_main
 APP_CORE = ("numpy", "planner.report.evaluate", "planner.report.elevation", "planner.report.finding_rows",
             "planner.report.whatif", "planner.plan.fileio", "planner.design.templates", "planner.plan.rackscale",
             "planner.hardware.catalog", "planner.hardware.search", "planner.export", "planner.numbers",
-            "planner.design.grow", "planner.design.replace", "planner.remedies.fix", "planner.plan.hall_commands")
+            "planner.design.grow", "planner.design.replace", "planner.remedies.fix", "planner.plan.hall_commands",
+            "planner.report.schedule_text")
 
 
 class MissingLibraries(RuntimeError):
