@@ -35,7 +35,8 @@ COST_TOTALS = tuple(f"totals.{name}" for name in (
 SECTIONS: list[Section] = [
     # the halls' sums: each hall's and building's figures (the buildings themselves change only
     # by a full evaluation, ChangeSet.campus)
-    Section("facility", evaluate_facility, ("totals", "halls", "settings.facility", "settings.power",
+    # (and the GPU types placed: a GPU power limit is checked against what they accept)
+    Section("facility", evaluate_facility, ("totals", "counts", "halls", "settings.facility", "settings.power",
                                             "settings.floor")),
     # the workload model runs on the job's nodes: the placed ones less the hot spares
     # and the optics the cabling buys, which read what the cable schedule or the per-tier
