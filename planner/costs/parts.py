@@ -33,7 +33,7 @@ from planner.costs.bom import CABLING, BomLine
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.parts import Component
 from planner.network.media import Medium, optic_class
-from planner.network.ports import storage_network_nics
+from planner.network.ports import has_management_port, storage_network_nics
 from planner.network.routes import INTER_BUILDING, INTER_HALL, ROUTES
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -210,6 +210,20 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
     return lines
 
 
+def buy_modules(catalog: Catalog, parts: dict, device: DeviceType | None, network: str, gbps: float, links: int,
+                medium: str, reach: float, bought: Counter, per: int | None = None) -> None:
+    """Add to ``bought`` the modules at ``device``'s end of ``links`` runs of ``network`` at
+    ``gbps`` on ``medium`` reaching ``reach``, ``per`` links a cage (default: the device's
+    cages, ``end_cages``); the part chosen is kept in ``parts``."""
+    key = ("tier module", network, device.id if device is not None else None, per, gbps, medium, reach)
+    chosen = parts.get(key)
+    if chosen is None:
+        cages, form = end_cages(device, network, catalog, gbps)
+        chosen = parts[key] = module_part(catalog, gbps, cages if per is None else per, form, medium, reach)
+    module, serves = chosen
+    bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
+
+
 def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
                s: CostSettings, core: CoreRuns | None = None, parts: dict | None = None) -> list[BomLine]:
     """Per fabric tier, for plans too large to route: one cable per link at the cost
@@ -232,13 +246,7 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
     def modules(links: int, ends: list, medium: str, reach: float, bought: Counter) -> Counter:
         """The modules at both ends of ``links`` runs of ``medium`` reaching ``reach``, added to ``bought``."""
         for device, per, gbps in ends:
-            key = ("tier module", device.id if device is not None else None, per, gbps, medium, reach)
-            chosen = parts.get(key)
-            if chosen is None:
-                _, form = end_cages(device, "compute", catalog, gbps)
-                chosen = parts[key] = module_part(catalog, gbps, per, form, medium, reach)
-            module, serves = chosen
-            bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
+            buy_modules(catalog, parts, device, "compute", gbps, links, medium, reach, bought, per)
         return bought
 
     def optic_lines(tier: str, bought: Counter, why: str) -> None:
@@ -279,6 +287,60 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
             if tier == "node-leaf" else switch_ends
         optic_lines(tier, modules(links, ends, medium, reach, Counter()), note)
+    return lines
+
+
+# A management run of a plan too large to route: within its hall to the hall's management
+# switches (the design places them per hall, planner.network.cables wires them there).
+MANAGEMENT_RUN_M = 30.0  # Planner assumption: a patch cord of the catalog's 30 m length bucket covers it
+
+
+def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: str, s: CostSettings,
+                  parts: dict | None = None) -> list[BomLine]:
+    """The storage and management networks of a plan too large to route, by the ports
+    ``planner.network.ports`` counts (as the cable schedule wires them): a storage cable for
+    each storage NIC port (a storage appliance's every port), with a multimode module at each
+    end as the node-to-leaf tier buys them (``TIER_MEDIUM``), filling the cages of the device
+    and of the storage switch; a Cat6A patch cord for each management port (BMCs need no
+    optic)."""
+    parts = {} if parts is None else parts
+    note = ("Per network (the plan is too large to route every run on each edit: "
+            "cluster-planner cables PLAN lists each run with its medium and length). ")
+    switch = catalog.get(storage_switch_id)
+    switch_gbps = switch.switch.gbps_per_port if switch is not None and switch.switch else None
+    medium, reach = TIER_MEDIUM["node-leaf"]
+    storage_links, management_links = 0, 0
+    bought: Counter = Counter()
+    at_switch: Counter = Counter()  # links at the storage switch by speed
+
+    for device_id, n in sorted(counts.items()):
+        d = catalog.get(device_id)
+        if not n or d is None:
+            continue
+        if has_management_port(d):
+            management_links += n
+        for nic in storage_network_nics(d):
+            links, gbps = n * nic.count, min(nic.gbps, switch_gbps or nic.gbps)
+            storage_links += links
+            at_switch[gbps] += links
+            buy_modules(catalog, parts, d, "storage", gbps, links, medium, reach, bought)
+    for gbps, links in sorted(at_switch.items()):
+        buy_modules(catalog, parts, switch, "storage", gbps, links, medium, reach, bought)
+    lines = []
+    if storage_links:
+        lines.append(_cable_line("storage", "Storage cable", storage_links, None, s, note))
+        for module_id, n in bought.items():
+            m = catalog.components.get(module_id)
+            what = m.model if m else f"{module_id} (no catalog module)"
+            lines.append(_optic_line("storage", f"{OPTIC_PREFIX['storage']}: {what}", n, m, s,
+                                     note + "A module at each end, filling the cages of the device and the switch. "))
+    if management_links:
+        cord = parts.get("management cord", False)
+        if cord is False:
+            cord = parts["management cord"] = cable_part(catalog, "Cat6A", 1.0, MANAGEMENT_RUN_M)
+        lines.append(_cable_line("management", "Management cable", management_links, cord, s,
+                                 note + f"One a powered device's management port, up to {MANAGEMENT_RUN_M:g} m "
+                                 "within its hall (planner assumption). "))
     return lines
 
 

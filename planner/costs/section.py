@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from planner.costs.bom import BomLine, bom_counts, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
 from planner.costs.model import CostResult, evaluate_costs
-from planner.costs.parts import TIER_NETWORK, end_modules, fabric_modules_per_tier, schedule_lines, tier_lines
+from planner.costs.parts import (TIER_NETWORK, end_modules, fabric_modules_per_tier, network_lines, schedule_lines,
+                                 tier_lines)
 from planner.network.cables import CableSchedule, build_schedule
 from planner.network.media import COPPER
 from planner.network.routes import reach_findings
@@ -191,8 +192,11 @@ def _cabling(ctx, size) -> Cabling:
     schedule = routed_schedule(ctx, size)
     if schedule is None:
         core = campus_core_runs(ctx, size)
-        lines = tier_lines(size, catalog, ctx.counts, plan.settings.fabric.switch_device, s, core,
-                           ctx.memo.get("cabling parts", (), dict))  # kept until the catalog changes
+        parts = ctx.memo.get("cabling parts", (), dict)  # kept until the catalog changes
+        fabric = plan.settings.fabric
+        storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
+        lines = (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, core, parts)
+                 + network_lines(ctx.counts, catalog, storage_switch, s, parts))
         per_tier: Counter = Counter()
         for line in lines:
             if line.counts_as == "transceiver":
