@@ -107,3 +107,19 @@ def test_rack_headers_show_both_power_bases(medium_pages):
     text = "\n".join(elevations)
     # every GPU rack: typical 28.0 and nameplate 40.8 against its 30 kW cap (93% / 136%)
     assert len(re.findall(r"(nameplate|npl\.) 40\.8 / 30 kW \(93% / 136%\)", text)) == 4
+
+
+def test_a_plan_priced_per_tier_lists_its_cabling_once_on_the_bill(tmp_path, monkeypatch, qapp):
+    import planner.costs.section as cost_section
+    from planner.hardware.catalog import default_catalog
+
+    catalog = default_catalog()
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 10)  # medium's 352 links: priced per tier
+    pages = pack_pages(build_template("medium", catalog=catalog), catalog, tmp_path / "tiers.pdf")
+    # no Cables page repeating the bill's rows; the bill says why it counts per tier
+    assert not any(p.lstrip().startswith("Cables by type") for p in pages)
+    bill = " ".join(page(pages, "Bill of materials").split())
+    assert "The plan has more than 10 links" in bill and "cables PLAN --csv FILE" in bill
+    # the storage and management networks are bought too: 60 storage cables (16 nodes x 2 +
+    # 7 appliances x 4 ports) and 36 management cords (tests/planner/test_network_tier_costs.py)
+    assert "Cabling Storage cable 60" in bill and "Cabling Management cable 36" in bill

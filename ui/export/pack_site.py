@@ -245,8 +245,10 @@ class SitePages:
         from planner.network.cables import build_schedule
 
         cost = self.report.cost
-        if cost is not None and not cost.cables_routed:  # more links than are routed on each edit
-            return self._cable_pages_from_bom()
+        if cost is not None and not cost.cables_routed:
+            # more links than are routed on each edit: the cabling is the bill's per-tier rows,
+            # said once on the bill's page (``unrouted_cabling_note``), not listed twice
+            return []
         sched = build_schedule(self.plan, self.catalog)
         if not sched.links and not sched.unrouted:
             return []
@@ -294,19 +296,15 @@ class SitePages:
             pages += self._table_pages("Cables between racks", between, width=width)
         return pages
 
-    def _cable_pages_from_bom(self) -> list:
+    def unrouted_cabling_note(self) -> str:
+        """What the bill's page says of a plan whose cabling is priced per fabric tier, not
+        routed run by run; empty for a routed plan (its Cables pages list every run)."""
         cost = self.report.cost
-        lines = [line for line in (cost.bom if cost is not None else ()) if line.category == "Cabling"]
-        if not lines:
-            return []
-        rows = [[line.item, count(line.quantity)] for line in lines]
-        table = Table([Column("Cables and optics (per fabric tier)", 3.0), Column("Count", 0.6, "right")],
-                      rows, font_pt=7.5)
-        note = (f"The plan has more than {cost.cable_routing_limit_links:,} links, more than this pack lists run by "
-                "run: cables and optics per fabric tier, as the bill of materials counts them. cluster-planner cables "
+        if cost is None or cost.cables_routed or not any(line.category == "Cabling" for line in cost.bom):
+            return ""
+        return (f"The plan has more than {cost.cable_routing_limit_links:,} links, more than this pack lists run by "
+                "run: its Cabling rows are cables and optics per fabric tier and network. cluster-planner cables "
                 "PLAN --csv FILE writes every link with its racks, medium and length.")
-        return self._table_pages("Cables by type", table, self._intro(note, 7.5), width=560.0)
-
 
 def draw_rows(c, report, layout, chunk, first: int, x0: float, y0: float, scale: float, label_w: float) -> None:
     """Rows ``chunk`` of one hall's ``layout`` (the first is the hall's row ``first``, 0-based)

@@ -491,7 +491,8 @@ class VendorPack(SitePages, CampusPages):
             rows = [[line.category, line.item, f"{line.quantity:,g}"] for line in bom]
             table = Table([Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")],
                           rows, font_pt=7.5)
-            return self._table_pages("Bill of materials", table, width=min(self.body.width(), 520.0))
+            return self._table_pages("Bill of materials", table, self._bom_intro(),
+                                     width=min(self.body.width(), 520.0))
         cols = [Column("Category", 1.0), Column("Item", 2.2), Column("Qty", 0.6, "right"),
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6)]
         rows = []
@@ -501,7 +502,11 @@ class VendorPack(SitePages, CampusPages):
         rows.append(["", "Capex (report)", "", "", money(cost.capex_usd), ""])
         bold = {len(rows) - 1}
         table = Table(cols, rows, font_pt=7.5, bold_rows=bold)
-        return self._table_pages("Bill of materials", table)
+        return self._table_pages("Bill of materials", table, self._bom_intro())
+
+    def _bom_intro(self):
+        note = self.unrouted_cabling_note()
+        return self._intro(note, 7.5) if note else ""
 
     def _findings_pages(self) -> list[Page]:
         findings = self.report.findings
