@@ -55,27 +55,39 @@ def _discard(w) -> None:
     w.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
 
 
-@pytest.fixture
-def window(qtbot, catalog):
+def open_window(qtbot, plan, catalog, size=(1500, 950), reset_view=False):
+    """The app's main window on ``plan``, shown at ``size`` and exposed; closing it discards
+    its changes (no unsaved-changes prompt when pytest-qt closes it); ``reset_view``: the
+    floor at 1:1, not fitted to the window."""
     from ui.app import ensure_application
     from ui.document import Document
     from ui.main_window import MainWindow
 
     ensure_application()
-    w = MainWindow(Document(build_template("medium", catalog=catalog), catalog))
-    # no unsaved-changes prompt when pytest-qt closes the window: the user discards
+    w = MainWindow(Document(plan, catalog))
     qtbot.addWidget(w, before_close_func=_discard)
-    w.resize(1500, 950)
+    w.resize(*size)
     w.show()
-    w.view.resetTransform()
+    if reset_view:
+        w.view.resetTransform()
     qtbot.waitExposed(w)
-    yield w
-    # Delete the window, not just close it: a closed window keeps its ~130 menus and chart
-    # widgets alive, and every later window's events walk past them (setup grew to 9 s).
+    return w
+
+
+def close_window(w) -> None:
+    """Delete the window, not just close it: a closed window keeps its ~130 menus and chart
+    widgets alive, and every later window's events walk past them (setup grew to 9 s)."""
     w.doc.undo_stack.setClean()
     w.close()
     w.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    w = open_window(qtbot, build_template("medium", catalog=catalog), catalog, reset_view=True)
+    yield w
+    close_window(w)
 
 
 def rack_named(plan, name):

@@ -4,39 +4,25 @@ in the Checks list, as `check --json` does, and the row goes when the buildings 
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication
-
 import planner.costs.section as cost_section
 from planner.design.build import design
 from planner.design.intent import CampusSpec, Intent
 from planner.plan.hall_commands import SetBuildings
 from planner.report.evaluate import evaluate
-from tests.ui.conftest import _discard
+from tests.ui.conftest import close_window, open_window
 
 
 @pytest.fixture
 def campus_window(qtbot, catalog, monkeypatch):
-    from ui.app import ensure_application
-    from ui.document import Document
-    from ui.main_window import MainWindow
-
     # priced per fabric tier, as a campus of over 20,000 links is
     monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 10)
     # 72 DGX B300 on 36-port Q3200 in three tiers, one hall in each of two buildings
     intent = Intent(system="dgx-b300", nodes=72, spare_nodes=0, fabric="ib800", switch="q3200", tiers="3",
                     infra_rack={"prefix": "NET", "power_cap_kw": 4},
                     campus=CampusSpec(buildings=2, halls_per_building=1))
-    ensure_application()
-    w = MainWindow(Document(design(intent, catalog).plan, catalog))
-    qtbot.addWidget(w, before_close_func=_discard)  # no unsaved-changes prompt
-    w.show()
-    qtbot.waitExposed(w)
+    w = open_window(qtbot, design(intent, catalog).plan, catalog)
     yield w
-    w.doc.undo_stack.setClean()
-    w.close()
-    w.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    close_window(w)
 
 
 def test_a_core_run_beyond_reach_is_an_error_row_of_the_checks_list(campus_window, catalog):
