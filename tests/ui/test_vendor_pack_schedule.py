@@ -35,3 +35,24 @@ def test_schedule_page_gives_each_phase_its_gate_and_ready_date(tmp_path, catalo
     assert "60.4" in lines["B1"] and "(2028-03-02)" in lines["B1"]  # 422.8 days: 423
     assert "power transformer" in page and "0 weeks" in page and "20 weeks" in page
     assert "$" not in page  # prices are the buyer's: only with prices asked for
+
+
+def _schedule_page(plan, catalog, path, with_prices):
+    export_drawing(plan, catalog, path, evaluate(plan, catalog), with_prices=with_prices)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True).stdout
+    page = next(p for p in text.split("\f") if "Schedule: phases and lead times" in p and "Contents" not in p)
+    return " ".join(page.split())
+
+
+def test_schedule_page_gives_the_training_run_and_with_prices_its_cost(tmp_path, catalog):
+    plan = load_plan(DATA / "plan_v9.json")
+    days = evaluate(plan, catalog).sections["schedule"].training_days
+    # energized in month 14 (above); the run then takes its days on every GPU: month
+    # 14 + days / (365.25 / 12), to one decimal
+    done = round(14 + days / (365.25 / 12), 1)
+    plain = _schedule_page(plan, catalog, tmp_path / "plain.pdf", with_prices=False)
+    assert f"Training from month 14 (energization) to month {done:g} after the order." in plain
+    assert "$" not in plain
+    priced = _schedule_page(plan, catalog, tmp_path / "priced.pdf", with_prices=True)
+    line = priced[priced.index(f"Training from month 14 (energization) to month {done:g} after the order:"):]
+    assert all(f"{name} $" in line for name in ("rent spot", "rent on demand", "build"))

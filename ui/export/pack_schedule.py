@@ -1,5 +1,6 @@
 """The vendor pack's Schedule page: when each phase is ready after the order and the part
-that gates it, the lead times the plan assumes, and (with prices) each phase's capex. A
+that gates it, the lead times the plan assumes, the training run's months on that calendar,
+and (with prices) each phase's capex and the run's cost. A
 vendor quotes against the dates its parts must meet. Every figure is the report's
 ``schedule`` section; at most ``MAX_PHASE_ROWS`` phases are listed (the workbook's Schedule
 sheet has them all). After a Goodput page it runs on below it, under its own heading, so
@@ -8,6 +9,7 @@ the pack keeps its page count."""
 from __future__ import annotations
 
 from planner.report.model import Report
+from planner.report.schedule_text import training_run_line
 from planner.schedule.model import PART_NAMES, PARTS
 from planner.schedule.section import energized_text
 from planner.vocabulary import count
@@ -46,7 +48,8 @@ def schedule_pages(report: Report, with_prices: bool, paragraph) -> list[Page]:
     phases = Table(cols, rows, font_pt=8.0)
     leads = paragraph(html_text("Lead times from order: " + ", ".join(
         f"{PART_NAMES[part]} {s.lead_weeks[part]:g} weeks" for part in PARTS) + "."), 8)
-    html = intro + leads + phases.html() + note
+    run = training_run_line(report, with_money=with_prices)
+    html = intro + leads + phases.html() + note + (paragraph(html_text(run), 8) if run else "")
     return [Page(TITLE, html, section=TITLE)]
 
 
