@@ -7,7 +7,8 @@ compute-bound tensor throughput, is (limit / TDP)^(1/k) of the datasheet peak. I
 bandwidth is left as it is (the memory clock is not what the cap throttles). A node's
 typical and nameplate power fall by its GPUs x (TDP - limit).
 
-``capped_catalog`` gives the catalog the plan is evaluated with: every GPU type with those
+``capped_catalog`` (``plan_catalog`` for a plan's own settings) gives the catalog the plan
+is evaluated, auto-placed and exported to NetBox with: every GPU type with those
 figures, so rack power, PDUs, cooling, cost, power dynamics and the workload model all
 follow. A GPU whose TDP is at or below the limit runs uncapped.
 """
@@ -59,6 +60,13 @@ def capped_catalog(catalog: Catalog, limit: float | None, exponent: float, min_s
     out = Catalog([capped_device(d, limit_w(d.gpu, limit, min_share), exponent) if d.gpu else d for d in catalog])
     out.origins, out.rack_types, out.components = catalog.origins, catalog.rack_types, catalog.components
     return out
+
+
+def plan_catalog(plan, catalog: Catalog) -> Catalog:
+    """The catalog as ``plan`` runs it: under the plan's GPU power limit (its facility settings),
+    for everything that reads a device's power or peak (evaluation, auto-place, NetBox)."""
+    f = plan.settings.facility
+    return capped_catalog(catalog, f.gpu_power_limit_w, f.gpu_clock_power_exponent, f.gpu_min_power_limit_share)
 
 
 def limit_problem(devices: Iterable[DeviceType], limit: float | None, min_share: float) -> str | None:

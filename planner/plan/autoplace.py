@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from planner.hardware.power_limit import plan_catalog
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import (AddDevice, AddRack, Command, CommandError, Macro, MoveDevice, _device_type,
                                    _RackNamer)
@@ -45,6 +46,7 @@ class AutoPlace(Command):
     def do(self, plan, catalog):
         if self._done:  # redo: replay the same edits so ids stay stable for later commands
             return Macro(self.label, self._done).do(plan, catalog)
+        catalog = plan_catalog(plan, catalog)  # devices at the draw the plan's GPU power limit leaves
         d = _device_type(catalog, self.device)
         self._title = d.title
         if not 0 <= self.count <= 1_000_000:

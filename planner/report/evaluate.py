@@ -19,7 +19,7 @@ from types import MappingProxyType
 from planner.collector import held_off
 from planner.costs.campus_tiers import hall_fabric
 from planner.hardware.catalog import Catalog
-from planner.hardware.power_limit import capped_catalog
+from planner.hardware.power_limit import plan_catalog
 from planner.plan.changes import ChangeSet
 from planner.facility.cooling import evaluate_cooling
 from planner.plan.model import Plan, Rack
@@ -64,9 +64,8 @@ class Evaluator:
         plan = self.plan
         if changes is None or changes.needs_full:
             self.memo = Memo()  # anything may have changed: nothing is kept
-            f = plan.settings.facility  # a change of it is a full evaluation (ChangeSet.needs_full)
-            self._catalog = capped_catalog(self.catalog, f.gpu_power_limit_w, f.gpu_clock_power_exponent,
-                                           f.gpu_min_power_limit_share)
+            # a change of the facility settings (the power limit) is a full evaluation (ChangeSet.needs_full)
+            self._catalog = plan_catalog(plan, self.catalog)
             self._racks = {}
             self._results = MappingProxyType(self._racks)
             self._campus = campus_of(plan)  # a change of the buildings or halls is a full evaluation

@@ -94,3 +94,21 @@ def test_an_edit_under_a_cap_is_evaluated_as_a_full_evaluation_would(history):
     # one node fewer, at its capped 5,400 W typical
     assert incremental.totals.typical_milliwatts == full.totals.typical_milliwatts
     assert incremental.totals.nameplate_milliwatts == full.totals.nameplate_milliwatts
+
+
+def test_auto_place_fills_racks_to_the_draw_the_cap_leaves(history):
+    from planner.plan.autoplace import AutoPlace
+
+    # on the nameplate basis a 30 kW rack takes 2 HGX H100 at 10.2 kW (3 x 10.2 = 30.6 kW is
+    # over); at 500 W a GPU a node is 8.6 kW nameplate and 3 fit (25.8 kW)
+    history.apply(SetSetting("facility", "power_basis", "nameplate"))
+    history.apply(SetSetting("facility", "gpu_power_limit_w", 500.0))
+    racks_before = {r.id for r in history.plan.racks}
+    history.apply(AutoPlace("hgx-h100-8", 6, new_rack_prefix="CAP", label_prefix="cap-node"))
+    new = [r for r in history.plan.racks if r.id not in racks_before]
+    per_rack = sorted(sum(1 for p in history.plan.placements if p.rack == r.id) for r in new)
+    assert per_rack == [3, 3]
+    # the new racks hold within their cap (the template's racks of 4 nodes, 34.4 kW, do not)
+    ids = {r.id for r in new}
+    assert not [f for f in evaluate(history.plan, CATALOG).findings
+                if f.code.startswith("rack.power") and f.where in ids]
