@@ -107,3 +107,26 @@ def test_the_training_run_is_shaded_under_the_gpus_online_from_its_start_to_its_
     chart.update_report(evaluate(plan, CAT))
     assert len(chart.training.xData or []) == 0
     assert chart.online_plot.toolTip() == "No training run"
+
+
+def test_short_and_wide_the_run_is_on_the_month_scale_and_each_legend_row_holds_together(qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    chart = ScheduleChart()
+    qtbot.addWidget(chart)
+    chart.resize(950, 400)  # the dock at the window's default size: the short, wide layout
+    chart.show()
+    qtbot.waitExposed(chart)
+    report = evaluate(load_plan(DATA / "plan_v9.json"), CAT)
+    chart.update_report(report)
+    QApplication.processEvents()
+    assert chart.compact
+    # the format 9 sample trains from month 14 to its last month: the whole run on both plots
+    done = report.sections["schedule"].training_done_month
+    assert done > 50
+    for plot in (chart.gantt, chart.online_plot):
+        assert plot.viewRange()[0][1] >= done
+    # each legend entry's sample beside its text, not a row's height apart
+    for sample, label in chart.legend.items:
+        a, b = sample.sceneBoundingRect(), label.sceneBoundingRect()
+        assert abs(a.center().y() - b.center().y()) < 8, label.text

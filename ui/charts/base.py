@@ -14,7 +14,7 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFont, QFontMetrics
-from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QLabel, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QLabel, QMessageBox, QSizePolicy
 
 from planner.errors import PlannerError
 from ui.charts import theme
@@ -97,6 +97,9 @@ class ChartView(pg.GraphicsLayoutWidget):
         if item in self.ci.items:
             self.ci.removeItem(item)
         self.ci.addItem(item, row=row, col=col, rowspan=rowspan, colspan=colspan)
+        if isinstance(item, pg.LegendItem):  # its rows at their own height, at the top: not spread over the cell
+            item.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+            self.ci.layout.setAlignment(item, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
 
     def place_legend(self, legend: pg.LegendItem, compact: bool, columns: int) -> None:
         """A one-plot chart's legend: short and wide, in one column right of the plot (rows of

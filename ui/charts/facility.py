@@ -25,6 +25,7 @@ RACK_TITLE = "By rack: feeds A and B, heat to liquid and to air"
 COOLING_NAMES = {False: ["Liquid heat load", "CDU capacity"], True: ["Heat", "CDUs"]}  # short: side by side
 TOTALS_MIN_W = 190  # px: a totals plot side by side, its two value labels apart
 HEADROOM = {False: 1.18, True: 1.35}  # the y range over the taller bar, tall and short layouts
+LABEL_PX = 22  # a value label's height over its bar (9 pt text and its gap), px
 
 
 class FacilityChart(ChartView):
@@ -81,6 +82,8 @@ class FacilityChart(ChartView):
         self.rack_ids: list[str] = []
         self._totals = None  # (PUE, CDUs placed, CDUs needed, short) the titles were written for
         self._tops = (1.0, 1.0)  # the tallest bar of the power and of the cooling plot, kW
+        for plot in (self.power_plot, self.cooling_plot):  # the labels' room follows the plots' height
+            plot.getViewBox().sigResized.connect(lambda *_: self._fit_totals())
         self.cooling_axis.set_names(COOLING_NAMES[False])
 
     def lay_out(self, compact: bool) -> None:
@@ -105,10 +108,13 @@ class FacilityChart(ChartView):
         self._fit_totals()
 
     def _fit_totals(self) -> None:
-        """Room over the taller bar of each totals plot for its value label (a label is a
-        larger share of a short plot)."""
+        """Room over the taller bar of each totals plot for its value label: at least the
+        layout's headroom, and the label's height of the plot's pixels (a label is a larger
+        share of a short plot)."""
         for plot, top in zip((self.power_plot, self.cooling_plot), self._tops):
-            plot.setYRange(0, top * HEADROOM[self.compact], padding=0)
+            px = plot.getViewBox().height()
+            share = min(0.6, LABEL_PX / px) if px > 0 else 0.0
+            plot.setYRange(0, top * max(HEADROOM[self.compact], 1.0 / (1.0 - share)), padding=0)
 
     def _set_titles(self) -> None:
         if self._totals is None:

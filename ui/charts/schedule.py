@@ -135,7 +135,9 @@ class ScheduleChart(ChartView):
             item.hide()
         online = list(s.gpus_online_by_month) if s is not None else []
         last = float(ready.max(initial=0.0))
-        right = max(last, len(online)) * (1.45 if named else 1.05) or 1.0  # room for the part names
+        done = float(s.training_done_month or 0.0) if s is not None else 0.0
+        # the order to the run's end, with room right of the last bar for its part's name
+        right = max(last * (1.6 if named else 1.05), len(online) * 1.05, done * 1.02) or 1.0
         # month m's GPUs over [m, m + 1]; the last month's run on to the plot's right edge
         edges = np.append(np.arange(len(online), dtype=float), max(right, len(online))) if online else np.zeros(0)
         self.online.setData(edges, np.array(online, dtype=float))
