@@ -8,7 +8,11 @@ also / EP); sharding divides over the data-parallel group of d ranks (DP x CP: c
 parallel ranks hold the same parameters, Megatron-LM shards over both):
 DDP w + g + K; ZeRO-1 w + g + K/d; ZeRO-2 w + (g + K)/d; ZeRO-3 / FSDP FULL_SHARD
 (w + g + K)/d; FSDP HYBRID_SHARD as ZeRO-3 over the ranks in one NVLink domain.
-(Expert parameters are sharded over their own data-parallel group, d / EP.)
+(Expert parameters are sharded over their own data-parallel group, d / EP.) Sharded weights
+are gathered whole a layer at a time: ``gathered_layers`` layers' weights in flight (FSDP's
+rate limiter: two, Zhao et al. 2023, section 3.4) and one layer's whole gradients before
+they are reduce-scattered, each layer the largest of the stage (a MoE layer with its
+experts / EP), at 2 bytes a value.
 
 Activations: counted from the model's shape for the schedule and recompute in force
 (``planner.workload.activations``).
@@ -93,6 +97,10 @@ def training_memory(w: WorkloadSettings, shape: ModelShape, *, tp: int, pp: int,
     weights = dense_per_gpu * wb / dw + expert_per_gpu * wb / ew
     grads = dense_per_gpu * GRAD_BYTES / dg + expert_per_gpu * GRAD_BYTES / eg
     optim = dense_per_gpu * OPTIMIZER_BYTES / do + expert_per_gpu * OPTIMIZER_BYTES / eo
+    if dw > 1:  # weight-sharded: the layers gathered whole (module docstring)
+        layer = (shape.params - expert) / (tp * shape.layers) + expert / (tp * ep * max(1, shape.moe_layers))
+        weights += w.gathered_layers * layer * GRAD_BYTES
+        grads += layer * GRAD_BYTES
 
     if recompute != w.recompute:
         w = w.model_copy(update={"recompute": recompute})

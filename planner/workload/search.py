@@ -26,9 +26,8 @@ the rest):
   fits in GPU memory (``fit_training``, as the evaluation fits a job): less memory for the
   optimizer can mean less recompute. ZeRO-2 and -3 only without a pipeline: Megatron-LM's
   pipeline schedules shard the optimizer (its distributed optimizer), not the gradients or
-  weights, and
-  the step model gathers ZeRO-3's weights once per step where a pipeline would gather them
-  per micro-batch.
+  weights. ZeRO-3's gathers run on every micro-batch and hide behind each layer's compute
+  only as far as it lasts (``overlap``), so fewer, larger micro-batches can win under it.
 
 Candidates are ranked by goodput, the tokens/s a run keeps after failures: tokens/s x the
 effective training time ratio. In the goodput model the ratio is the same for every layout

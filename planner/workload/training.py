@@ -50,9 +50,10 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
   them leaving the GPU: on NVLink to the EP ranks inside the domain, on the fabric to the
   rest (``moe``); the router's and the token permutation's HBM traffic joins the norms'.
 
-The overlap setting hides that fraction of the gradient synchronisation behind the
-backward pass (at most the backward's 4/6 of the compute); TP, PP and EP traffic is
-exposed. Step = compute + bubble + exposed communication; tokens/s = T / step; end-to-end
+ZeRO-3 and FSDP run their three collectives on every micro-batch, one call per layer. The
+data-parallel traffic is hidden behind the compute layer by layer, never more than the
+compute beside it, and the compute under it runs ``overlap_slowdown`` slower
+(``overlap``); TP, PP and EP traffic is exposed. Step = compute + bubble + exposed communication; tokens/s = T / step; end-to-end
 MFU = FLOPs per token x tokens/s / (GPUs x peak), the figure papers publish.
 
 Why it is long: the derivation above is long and lives beside the code it documents.
@@ -73,6 +74,7 @@ from planner.workload.kernels import STEP_CALIBRATION, kernel_efficiency
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.moe import all_to_all, permutation_bytes_per_token
+from planner.workload.overlap import WEIGHT_SHARDED, DpPhases, hidden_dp_s, layer_calls
 from planner.workload.pipeline import bubble_fraction
 
 GRAD_BYTES = 2  # gradients reduced in bf16/fp16, also in FP8 training (Transformer Engine)
@@ -114,6 +116,7 @@ class StepResult:
     dp_s: float
     dp_fabric: list[Collective] = field(default_factory=list)
     exposed_s: float = 0.0
+    hidden_s: float = 0.0  # data-parallel traffic hidden behind the compute
     step_s: float = 0.0
     tokens_per_s: float = 0.0
     tokens_per_s_limit: float = 0.0
@@ -199,22 +202,28 @@ def tp_nvlink_gbs(shape: JobShape, tp_local: int, ring_gbs: float) -> float:
 
 
 def dp_collectives(sharding: str, S: float, g: int, n: int, b_nv: float, b_fab: float, a_fab: float,
-                   sharp: bool) -> tuple[list[Collective], list[Collective]]:
+                   sharp: bool, *, rounds: int = 1, calls: int = 1,
+                   ) -> tuple[list[Collective], list[Collective], float]:
     """The NVLink and fabric collectives that synchronise a shard of ``S`` bytes over ``g``
-    ranks per domain and ``n`` domains (module docstring, data parallel)."""
+    ranks per domain and ``n`` domains (module docstring, data parallel), and the seconds of
+    them that run before the forward (ZeRO-3's weight gathers). Weight-sharded collectives
+    repeat ``rounds`` times (once per micro-batch) as ``calls`` operations (one per layer)."""
     nv: list[Collective] = []
     fab: list[Collective] = []
     if sharding in ("fsdp_full", "zero3"):
         for kind in ("all_gather", "all_gather", "reduce_scatter"):
-            nv.append(collective(kind, g, S, b_nv, 0.0))
-            fab.append(collective(kind, n, S / g, b_fab, a_fab))
-        return nv, fab
+            nv.append(collective(kind, g, S * rounds, b_nv, 0.0, calls=calls))
+            fab.append(collective(kind, n, S / g * rounds, b_fab, a_fab, calls=calls))
+        return nv, fab, nv[0].time_s + fab[0].time_s
     if sharding == "fsdp_hybrid":
-        nv += [collective(k, g, S, b_nv, 0.0) for k in ("all_gather", "all_gather", "reduce_scatter")]
-    else:  # DDP, ZeRO-1/2: hierarchical all-reduce (or reduce-scatter + all-gather, the same bytes)
-        nv += [collective(k, g, S, b_nv, 0.0) for k in ("reduce_scatter", "all_gather")]
+        nv += [collective(k, g, S * rounds, b_nv, 0.0, calls=calls)
+               for k in ("all_gather", "all_gather", "reduce_scatter")]
+        fab.append(collective("all_reduce", n, S / g * rounds, b_fab, a_fab, sharp=sharp, calls=calls))
+        return nv, fab, nv[0].time_s
+    # DDP, ZeRO-1/2: hierarchical all-reduce (or reduce-scatter + all-gather, the same bytes)
+    nv += [collective(k, g, S, b_nv, 0.0) for k in ("reduce_scatter", "all_gather")]
     fab.append(collective("all_reduce", n, S / g, b_fab, a_fab, sharp=sharp))
-    return nv, fab
+    return nv, fab, 0.0
 
 
 def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, tech: str | None = None,
@@ -248,14 +257,20 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
 
     # Data-parallel gradient synchronisation: the dense weights over the DP group, the routed
     # experts' (already split over EP) over the DP / EP ranks that hold the same experts.
+    # ZeRO-3 and FSDP gather each layer's weights on every micro-batch (``overlap``).
     expert = model.expert_params if ep > 1 else 0.0
-    nv, fab = dp_collectives(w.sharding, (P - expert) / (tp * pp) * GRAD_BYTES, g, n, b_nv, b_fab, a_fab, use_sharp)
+    sharded = w.sharding in WEIGHT_SHARDED
+    rounds = m if sharded else 1
+    calls = layer_calls(model.layers, pp, m) if sharded else 1
+    nv, fab, forward_s = dp_collectives(w.sharding, (P - expert) / (tp * pp) * GRAD_BYTES, g, n, b_nv, b_fab, a_fab,
+                                        use_sharp, rounds=rounds, calls=calls)
     if expert:
         ranks = max(1, grad_ranks // ep)  # the expert-data-parallel group: EP x TP ranks apart
         g_e = max(1, min(ranks, local // (tp * ep)))
-        e_nv, e_fab = dp_collectives(w.sharding, expert / (tp * pp * ep) * GRAD_BYTES, g_e, math.ceil(ranks / g_e),
-                                     b_nv, b_fab, a_fab, use_sharp)
-        nv, fab = nv + e_nv, fab + e_fab
+        e_nv, e_fab, e_forward_s = dp_collectives(w.sharding, expert / (tp * pp * ep) * GRAD_BYTES, g_e,
+                                                  math.ceil(ranks / g_e), b_nv, b_fab, a_fab, use_sharp,
+                                                  rounds=rounds, calls=calls)
+        nv, fab, forward_s = nv + e_nv, fab + e_fab, forward_s + e_forward_s
     fab = [c for c in fab if c.time_s > 0]
     dp_s = total_time(nv) + total_time(fab)
 
@@ -329,8 +344,11 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     bubble = bubble_fraction(pp, m, w.pp_schedule, w.virtual_stages)
     stage_work = compute_s + tp_s + pp_s + ep_s + cp_s
     bubble_s = stage_work * bubble / (1.0 - bubble)
-    hidden = min(w.overlap * dp_s, compute_s * 4.0 / 6.0)
-    exposed = tp_s + pp_s + ep_s + cp_s + dp_s - hidden
+    hidden = hidden_dp_s(DpPhases(forward_s, dp_s - forward_s), sharding=w.sharding, overlap=w.overlap,
+                         compute_s=compute_s, recompute_share=full, layers_per_stage=model.layers / pp,
+                         micro_batches=m)
+    # the compute under the hidden traffic runs slower (``overlap_slowdown``)
+    exposed = tp_s + pp_s + ep_s + cp_s + dp_s - hidden * (1.0 - w.overlap_slowdown)
     step_s = compute_s + bubble_s + exposed
 
     fabric_bytes = (sum(c.wire_bytes for c in fab) + (pp_bytes if pp_on_fabric else 0.0) + tp_fab.wire_bytes
@@ -339,7 +357,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
                     + a2a.nvlink_bytes + (0.0 if cp_on_fabric else cp_bytes))
     return StepResult(
         gpus=gpus, fabric=tech, sharp=use_sharp, compute_s=compute_s, tp_s=tp_s, pp_s=pp_s,
-        dp_s=dp_s, dp_fabric=fab, exposed_s=exposed, step_s=step_s, tokens_per_s=T / step_s,
+        dp_s=dp_s, dp_fabric=fab, exposed_s=exposed, hidden_s=hidden, step_s=step_s, tokens_per_s=T / step_s,
         tokens_per_s_limit=tokens_per_s_limit(gpus, fpt, peak), fabric_bytes_per_gpu=fabric_bytes,
         nvlink_bytes_per_gpu=nvlink_bytes, gpus_per_node=max(1, shape.gpus_per_node), ep_s=ep_s,
         bubble_s=bubble_s, bubble=bubble, micro_batches=m, flops_per_token=fpt, peak_tflops=peak,

@@ -108,11 +108,15 @@ def test_fsdp_full_shard_moves_one_and_a_half_times_ddp_on_the_fabric():
     full = model_step(w.model_copy(update={"sharding": "fsdp_full"}), f, H100_NODE)
     hybrid = model_step(w.model_copy(update={"sharding": "fsdp_hybrid"}), f, H100_NODE)
     fab = lambda r: sum(c.wire_bytes for c in r.dp_fabric)  # noqa: E731
-    assert fab(full) == pytest.approx(2.25 * 4.375e9)
-    assert fab(full) / fab(ddp) == pytest.approx(1.5)
+    # per micro-batch: FSDP frees the gathered weights and reduces the gradients on each one,
+    # DDP reduces its accumulated gradients once a step
+    m = full.micro_batches
+    assert fab(full) == pytest.approx(m * 2.25 * 4.375e9)
+    assert fab(full) / fab(ddp) == pytest.approx(1.5 * m)
     # HYBRID_SHARD shards inside a node (PyTorch): with TP 8 filling the node there is
-    # one DP rank per node, so only the gradient all-reduce crosses the fabric, as DDP.
-    assert fab(hybrid) == pytest.approx(fab(ddp))
+    # one DP rank per node, so only the gradient all-reduce crosses the fabric, as DDP's
+    # but on every micro-batch.
+    assert fab(hybrid) == pytest.approx(m * fab(ddp))
 
 
 def test_hybrid_shard_keeps_gathers_on_nvlink_when_dp_ranks_share_a_node():
@@ -122,10 +126,11 @@ def test_hybrid_shard_keeps_gathers_on_nvlink_when_dp_ranks_share_a_node():
     full = model_step(w.model_copy(update={"sharding": "fsdp_full"}), f, H100_NODE)
     hybrid = model_step(w.model_copy(update={"sharding": "fsdp_hybrid"}), f, H100_NODE)
     fab = lambda r: sum(c.wire_bytes for c in r.dp_fabric)  # noqa: E731
-    # FULL: 3 collectives of S/8 on 8 nodes: 3 x 7/8 x 26/8 GB = 8.53 GB per GPU.
-    assert fab(full) == pytest.approx(3 * 7 / 8 * 26e9 / 8)
+    m = full.micro_batches  # both run their collectives on every micro-batch
+    # FULL: 3 collectives of S/8 on 8 nodes: 3 x 7/8 x 26/8 GB = 8.53 GB per GPU per micro-batch.
+    assert fab(full) == pytest.approx(m * 3 * 7 / 8 * 26e9 / 8)
     # HYBRID: one all-reduce of S/8 across 8 nodes: 2 x 7/8 x 26/8 GB = 5.69 GB per GPU.
-    assert fab(hybrid) == pytest.approx(2 * 7 / 8 * 26e9 / 8)
+    assert fab(hybrid) == pytest.approx(m * 2 * 7 / 8 * 26e9 / 8)
     assert hybrid.tokens_per_s > full.tokens_per_s
 
 
