@@ -156,19 +156,16 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
+    # renting the plan's GPUs month by month reads their number and the cost settings alone:
+    # a repricing of the hardware (a fabric switch moved to another hall, on campus-1m) keeps
+    # the rental curves rounded to the cent, 148 of the 185 figures the section rounds (0.1 ms
+    # of each such move; CPU time, 2-core machine, 2026-12-05)
     rent = {k: v for k, v in result.curves.items() if k not in ("months", "build")}
     section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
                              cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog),
                              spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability),
-                             rounded=ctx.memo.get("rent curves", RENT_READS, _cents, rent))
+                             rounded=ctx.memo.get("rent curves", ("counts", "settings.costs"), _cents, rent))
     return section, findings
-
-
-# What renting the plan's GPUs costs month by month reads their number and the cost settings
-# alone: a repricing of the hardware (a fabric switch moved to another hall, on campus-1m)
-# keeps the rental options' curves rounded to the cent, 148 of the 185 figures the cost
-# section rounds (0.1 ms of each such move; CPU time, 2-core machine, 2026-12-05).
-RENT_READS = ("counts", "settings.costs")
 
 
 def _cents(curves: dict[str, list[float]]) -> dict[str, list[float]]:
