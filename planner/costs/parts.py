@@ -225,14 +225,15 @@ def buy_modules(catalog: Catalog, parts: dict, device: DeviceType | None, networ
 
 
 def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
-               s: CostSettings, core: CoreRuns | None = None, parts: dict | None = None) -> list[BomLine]:
+               s: CostSettings, core: CoreRuns | None = None, parts: dict | None = None,
+               tiers: tuple[str, ...] | None = None) -> list[BomLine]:
     """Per fabric tier, for plans too large to route: one cable per link at the cost
     setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
     setting says passive copper) priced by part. ``core``: a campus's spine-to-core links by
     medium and length (``planner.costs.campus_tiers``), priced by their catalog cables and
     the optics each length needs. ``parts``: the catalog part chosen for each kind of run
     and end, kept by the caller while the catalog stays (each choice is a walk of the
-    catalog: 0.1 ms of each pricing of campus-1m)."""
+    catalog: 0.1 ms of each pricing of campus-1m). ``tiers``: only these tiers' lines."""
     if size is None:
         return []
     parts = {} if parts is None else parts
@@ -256,7 +257,7 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
             lines.append(_optic_line("compute", f"Transceiver, {TIER_TITLES[tier]}: {what}", n, m, s, why, tier))
 
     for tier, links in size.cables_by_tier().items():
-        if links <= 0:
+        if links <= 0 or (tiers is not None and tier not in tiers):
             continue
         title = TIER_TITLES[tier]
         switch_ends = [(switch, size.switch_ports_per_module, port)] * 2

@@ -76,7 +76,10 @@ class CostSection(Figures):
     def of(cls, r: CostResult, lines: list[BomLine], it_power_kw: float, utilisation: float,
            discount_rate: float = 0.0, cables_routed: bool = True,
            parts: dict[str, dict[str, int]] | None = None,
-           spares: dict[str, float] | None = None) -> CostSection:
+           spares: dict[str, float] | None = None, rounded: dict[str, list[float]] | None = None) -> CostSection:
+        """``rounded``: curves of ``r.curves`` already rounded to the cent (the rental options'),
+        used as they are."""
+        rounded = rounded or {}
         return cls(
             capex_usd=round(r.capex_usd, 2),
             opex_usd_per_month=round(r.opex_usd_per_month, 2),
@@ -91,7 +94,8 @@ class CostSection(Figures):
             tco_usd=round(r.tco_usd, 2),
             rent_total_usd=_money(r.rent_total_usd),
             cost_per_gpu_hour=_money(r.cost_per_gpu_hour, 4),
-            curves={k: [round(x, 2) for x in v] if k != "months" else v for k, v in r.curves.items()},
+            curves={k: v if k == "months" else rounded[k] if k in rounded else [round(x, 2) for x in v]
+                    for k, v in r.curves.items()},
             bom=tuple(lines),
             it_power_kw=round(it_power_kw, 6),
             utilisation=utilisation,
@@ -132,12 +136,17 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
             size = None  # no cables can be counted
     wired = plan_cabling(ctx, size)
     schedule, core = wired.schedule, wired.core
+    # the devices' lines and the stocked spares' read the counts (and the reliability
+    # settings) alone: kept while they stay, as a repricing of the cabling leaves them
+    # (0.05 ms of each fabric switch moved to another hall on campus-1m; CPU time, 2026-12-05)
+    devices = ctx.memo.get("device lines", ("counts",), device_lines, ctx.counts, ctx.catalog)
     lines, problems = build_bom(
-        devices=device_lines(ctx.counts, ctx.catalog), counts=ctx.counts, catalog=ctx.catalog, settings=s,
+        devices=devices, counts=ctx.counts, catalog=ctx.catalog, settings=s,
         racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
         it_kw=totals.it_power_kw, cabling=list(wired.lines))
-    stocked = stocked_spares_line(ctx.counts, ctx.catalog, plan.settings.reliability)
+    stocked = ctx.memo.get("stocked spares line", ("counts", "settings.reliability"), stocked_spares_line, ctx.counts,
+                           ctx.catalog, plan.settings.reliability)
     lines = apply_price_overrides(lines + ([stocked] if stocked is not None else []), plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     if schedule is not None:  # a routed schedule knows every run's length: those beyond every reach
@@ -147,10 +156,20 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
+    # renting the plan's GPUs month by month reads their number and the cost settings alone:
+    # a repricing of the hardware (a fabric switch moved to another hall, on campus-1m) keeps
+    # the rental curves rounded to the cent, 148 of the 185 figures the section rounds (0.1 ms
+    # of each such move; CPU time, 2-core machine, 2026-12-05)
+    rent = {k: v for k, v in result.curves.items() if k not in ("months", "build")}
     section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
                              cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog),
-                             spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability))
+                             spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability),
+                             rounded=ctx.memo.get("rent curves", ("counts", "settings.costs"), _cents, rent))
     return section, findings
+
+
+def _cents(curves: dict[str, list[float]]) -> dict[str, list[float]]:
+    return {k: [round(x, 2) for x in v] for k, v in curves.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,10 +212,9 @@ def _cabling(ctx, size) -> Cabling:
     if schedule is None:
         core = campus_core_runs(ctx, size)
         parts = ctx.memo.get("cabling parts", (), dict)  # kept until the catalog changes
-        fabric = plan.settings.fabric
-        storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
-        lines = (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, core, parts)
-                 + network_lines(ctx.counts, catalog, storage_switch, s, parts))
+        below, networks = ctx.memo.get("cabling below the core", BELOW_CORE_READS, _below_core, ctx, size, parts)
+        lines = below + tier_lines(size, catalog, ctx.counts, plan.settings.fabric.switch_device, s, core, parts,
+                                   ("spine-core",)) + networks
         per_tier: Counter = Counter()
         for line in lines:
             if line.counts_as == "transceiver":
@@ -217,6 +235,22 @@ def _cabling(ctx, size) -> Cabling:
     # links whose switch is not placed: assumed optical, as the bill buys them
     optical += sum(n for tier, n in schedule.unrouted.items() if TIER_NETWORK.get(tier) == "compute")
     return Cabling(tuple(lines), schedule, None, fabric_modules_per_tier(schedule, optics), optical, copper)
+
+
+# What the lines of a plan priced per tier read below its core tier (the node-to-leaf and
+# leaf-to-spine tiers, the storage and management networks): not the halls. A fabric switch
+# moved to another hall (about half the random moves on campus-1m) reprices the core runs
+# alone; pricing the rest again was 0.1 ms of each (CPU time, 2-core machine, 2026-12-05).
+BELOW_CORE_READS = ("counts", "settings.costs", "settings.fabric")
+
+
+def _below_core(ctx, size, parts: dict) -> tuple[list[BomLine], list[BomLine]]:
+    """The lines of the fabric's tiers below the core and of the storage and management
+    networks, of a plan priced per tier."""
+    catalog, s, fabric = ctx.catalog, ctx.plan.settings.costs, ctx.plan.settings.fabric
+    storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
+    return (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, None, parts, ("node-leaf", "leaf-spine")),
+            network_lines(ctx.counts, catalog, storage_switch, s, parts))
 
 
 # The one limit on routing every run: a plan with more links than this is priced per fabric

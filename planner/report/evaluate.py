@@ -71,6 +71,7 @@ class Evaluator:
             self._campus = campus_of(plan)  # a change of the buildings or halls is a full evaluation
             self._halls, self._hall_of = self._empty_halls(), {}
             self._touched = set(self._halls)
+            self._hall_fabric = (None, {})  # every hall's again (the halls may be others)
             with held_off():  # its results all live on (``planner.collector``)
                 self._evaluate_all()
             self._rack_order = tuple(r.id for r in plan.racks)
@@ -146,15 +147,17 @@ class Evaluator:
         memo.set_fields("totals", totals)
         # only the halls whose racks changed are compared: each hall's figures are kept under
         # its own sums (``planner.facility.campus_section``)
-        halls_changed = bool([h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())])
-        if halls_changed:
+        changed = [h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())]
+        if changed:
             memo.changed(("halls",))
         self._touched = set()
-        # each hall's fabric switches and floor, O(halls): only after a hall's sums changed
-        # (or the fabric's switch did), not on every edit
+        # each hall's fabric switches and floor: only after a hall's sums changed (those halls'),
+        # or the fabric's switch did (every hall's), not on every edit
         switch = plan.settings.fabric.switch_device
-        if halls_changed or self._hall_fabric[0] != switch:
-            fabric = hall_fabric(self._halls, switch)
+        if changed or self._hall_fabric[0] != switch:
+            was, fabric = self._hall_fabric
+            fabric = ({**fabric, **hall_fabric({h: self._halls[h] for h in changed}, switch)} if was == switch
+                      else hall_fabric(self._halls, switch))
             self._hall_fabric = (switch, fabric)
             memo.set("hall fabric", fabric)
             memo.set("hall floor", {h: (f.racks, f.footprint_mm2) for h, f in fabric.items()})

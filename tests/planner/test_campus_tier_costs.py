@@ -163,3 +163,55 @@ def test_the_hall_geometry_is_worked_out_again_only_when_a_halls_racks_change(pe
     report = ev.evaluate(history.apply(MoveRacksToHall([last.id], "b1-hall-1")))
     assert len(calls) == 1
     assert report.to_json() == evaluate(plan, CAT).to_json()
+
+
+def test_random_moves_over_four_halls_evaluate_as_a_full_evaluation_does(per_tier):
+    # devices moved to the lowest free slot of a random rack, as the benchmark and a user's
+    # drops do: about one in five a fabric switch, which deals the core links anew over the
+    # halls; each incremental evaluation's report is the full one's, figure for figure
+    import random
+
+    from planner.plan.space import fit_problem, lowest_free_u
+
+    plan = design(intent(buildings=2, halls_per_building=2), CAT).plan
+    ev = Evaluator(plan, CAT)
+    ev.evaluate()
+    rng = random.Random(5)
+    switches = [p.id for p in plan.placements if p.device == "q3200"]
+    others = [p.id for p in plan.placements if p.device != "q3200"]
+    moved = 0
+    while moved < 40:
+        p = plan.placement(rng.choice(switches if moved % 5 == 0 else others))
+        rack = rng.choice(plan.racks)
+        d = CAT[p.device]
+        u = lowest_free_u(plan, CAT, rack, d.u_height)
+        if u is None or fit_problem(plan, CAT, rack.id, u, d, frozenset({p.id})):
+            continue
+        report = ev.evaluate(MoveDevice(p.id, rack.id, u).do(plan, CAT))
+        assert report.to_json() == evaluate(plan, CAT).to_json()
+        moved += 1
+
+
+def test_fabric_switches_moved_to_another_hall_reprice_the_optics_and_keep_the_goodput_curve(per_tier):
+    # the core links dealt anew re-count the spine-to-core optics; the job, its links and its
+    # step stay, so the goodput curve (the failures of the same job) is the one kept
+    from planner.plan.space import fit_problem, lowest_free_u
+
+    plan = two_buildings()
+    ev = Evaluator(plan, CAT)
+    before = ev.evaluate()
+    curve, history = before.sections["goodput"].curve, History(plan, CAT)
+    moving = [p for p in plan.placements if p.device == "q3200" and plan.rack(p.rack).hall == "b1-hall-1"][:2]
+    for p in moving:
+        target, u = next((r, u) for r in plan.racks if r.hall == "b2-hall-1"
+                         and (u := lowest_free_u(plan, CAT, r, 1)) is not None
+                         and not fit_problem(plan, CAT, r.id, u, CAT["q3200"], frozenset({p.id})))
+        report = ev.evaluate(history.apply(MoveDevice(p.id, target.id, u)))
+    # 40 and 44 fabric switches: 576 x (40^2 + 44^2) / 84^2 = 288.65 links in the halls, 287.35
+    # between them: 289 and 287 whole; twin-port modules at both ends, 2 x 145 + 2 x 144 = 578
+    # spine-to-core modules against 2 x 144 + 2 x 144 = 576
+    spine_core = report.sections["network"].transceivers_per_tier["spine-core"]
+    assert (before.sections["network"].transceivers_per_tier["spine-core"], spine_core) == (576, 578)
+    assert report.sections["goodput"].curve is curve
+    assert report.sections["goodput"].optical_links == before.sections["goodput"].optical_links
+    assert report.to_json() == evaluate(plan, CAT).to_json()

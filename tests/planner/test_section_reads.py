@@ -60,12 +60,40 @@ class _Sections(dict):
         self._reads = reads
 
     def get(self, key, default=None):
+        if key == "network" and key in self:
+            return self[key]
         self._reads.add(key)
         return super().get(key, default)
 
     def __getitem__(self, key):
+        if key == "network":
+            return _Network(super().__getitem__(key), self._reads)
         self._reads.add(key)
         return super().__getitem__(key)
+
+
+class _Network:
+    """The network section, noting which of its memo entries each figure read comes from: its
+    fabric links (``"fabric links"``), the optics the cabling buys (the section itself,
+    ``"network"``) or the fabric and workload model (``"network fabric"``). The section
+    changes whenever either entry does: a section that declares ``"network"`` reads them all."""
+
+    OWN = {"transceivers", "transceivers_per_tier", "transceivers_estimated"}
+
+    def __init__(self, section, reads: set[str]):
+        self._section, self._reads = section, reads
+
+    def _note(self, name: str) -> None:
+        self._reads.add("fabric links" if name in ("optical_links", "copper_links") else
+                        "network" if name in self.OWN or name.startswith("_") else "network fabric")
+
+    def __getattr__(self, name):
+        self._note(name)
+        return getattr(self._section, name)
+
+    def __getitem__(self, name):
+        self._note(name)
+        return self._section[name]
 
 
 class _Totals:
@@ -121,6 +149,11 @@ class _Context:
         return counts
 
 
+def _whole_network(reads: set[str], declared: set[str]) -> set[str]:
+    """``reads``, without the network section's parts when the whole section is declared."""
+    return reads - {"network fabric", "fabric links"} if "network" in declared else reads
+
+
 @pytest.mark.parametrize("template", ["medium", "massive", "inference", "single-node", "gb200-nvl72-su",
                                       "frontier-100k"])
 def test_each_section_reads_only_what_it_declares(template):
@@ -135,6 +168,7 @@ def test_each_section_reads_only_what_it_declares(template):
         # what it declares, and what the kept values it used declare (the cost section: the cable schedule's)
         kept_under = ctx.memo.reads(s.name)
         reads = {r for r in reads if not (r.startswith("totals.") and "totals" in kept_under)}  # all of them
+        reads = _whole_network(reads, kept_under)
         assert reads <= kept_under, f"{s.name} reads {sorted(reads - kept_under)} it does not declare"
         if s.name == "cost":  # where each device is matters only to a plan priced run by run
             assert ("layout" in kept_under) == section.cables_routed
@@ -183,5 +217,5 @@ def test_a_campus_priced_per_tier_reads_the_halls_not_the_layout(monkeypatch):
     section, _ = ctx.memo.get(cost.name, cost.reads, cost.fn, ctx)
     assert section.to_json() == report.sections["cost"].to_json()
     assert any("spread over the halls" in line.source for line in section.bom)
-    assert {"hall fabric", "settings.floor"} <= reads <= ctx.memo.reads("cost")
+    assert {"hall fabric", "settings.floor"} <= _whole_network(reads, ctx.memo.reads("cost")) <= ctx.memo.reads("cost")
     assert "layout" not in ctx.memo.reads("cost")
