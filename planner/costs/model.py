@@ -18,6 +18,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy_financial as npf
+
 from planner.settings.costs import CostSettings
 
 
@@ -109,10 +112,13 @@ def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int
 def irr_each(capex_usd: float, savings_usd_per_month: dict[str, float], months: int) -> dict[str, float | None]:
     """``irr_build_vs_rent`` for each monthly saving (one a rental rate), in one call.
 
-    r is found by Newton's method on the annuity -capex + saving x H months (``_rates``),
-    started at the perpetuity rate saving / capex, which is above every finite horizon's
-    IRR. At a rate of exactly 0 (the savings repay the capex undiscounted) the annuity's
-    formula is 0/0, so that case is answered directly."""
+    r is numpy-financial's ``rate`` (Newton's method on the annuity -capex + saving x H
+    months), started at the perpetuity rate saving / capex, which is above every finite
+    horizon's IRR. At a rate of exactly 0 (the savings repay the capex undiscounted) the
+    annuity's formula is 0/0, so that case is answered directly. The savings go to ``rate``
+    as one array: its Newton steps cost the same for four rates as for one (numpy's overhead
+    per step; 0.8 of the cost section's 0.9 ms on campus-1m's incremental evaluation, whose
+    p95 target is 2 ms, with one call a rate)."""
     out: dict[str, float | None] = dict.fromkeys(savings_usd_per_month)
     solve = []
     for name, saving in savings_usd_per_month.items():
@@ -123,42 +129,11 @@ def irr_each(capex_usd: float, savings_usd_per_month: dict[str, float], months: 
         else:
             solve.append(name)
     if solve:
-        rates = _rates(months, [savings_usd_per_month[n] for n in solve], -capex_usd)
-        for name, r in zip(solve, rates):
+        pmt = np.array([savings_usd_per_month[n] for n in solve])
+        rates = npf.rate(months, pmt, -capex_usd, 0.0, guess=pmt / capex_usd, tol=1e-14, maxiter=200)
+        for name, r in zip(solve, np.atleast_1d(rates).tolist()):
             out[name] = None if math.isnan(r) else (1.0 + r) ** 12 - 1.0
     return out
-
-
-def _rates(n: int, payments: list[float], pv: float, tol: float = 1e-14, maxiter: int = 200) -> list[float]:
-    """The rate per period of each payment's annuity (``n`` payments at the end of each period
-    of a loan ``pv``, nothing left at the end): numpy-financial's ``rate`` (Wheeler, Rathke and
-    Weir (eds.), OpenDocument v1.2 Part 2, OpenFormula RATE) in plain floats, started at
-    payment / -pv, every payment stepped until each step is below ``tol`` (NaN after
-    ``maxiter`` steps). Its g(r) / g'(r):
-
-        g  = pv (1 + r)^n + p ((1 + r)^n - 1) / r
-        g' = n (1 + r)^(n-1) pv - p ((1 + r)^n - 1) / r^2 + n p (1 + r)^(n-1) / r
-
-    On numpy arrays of four rates its steps were 0.3 ms of campus-1m's incremental
-    evaluation after a move that reprices the cabling (numpy's overhead per operation; CPU
-    time, 2-core machine, 2026-12-05), whose p95 target is 2 ms; in floats 0.03 ms."""
-    rn = [p / -pv for p in payments]
-    for _ in range(maxiter):
-        step = []
-        try:
-            for r, p in zip(rn, payments):
-                t1 = (r + 1) ** n
-                t2 = (r + 1) ** (n - 1)
-                g = t1 * pv + p * (t1 - 1) / r
-                gp = n * t2 * pv - p * (t1 - 1) / (r * r) + n * p * t2 / r
-                step.append(r - g / gp)
-        except (ZeroDivisionError, OverflowError):  # numpy's inf or NaN: never close, NaN after maxiter
-            break
-        close = all(abs(new - r) < tol for new, r in zip(step, rn))
-        rn = step
-        if close:
-            return rn
-    return [math.nan] * len(rn)
 
 
 def project_costs_usd(s: CostSettings, hardware_usd: float) -> dict[str, float]:

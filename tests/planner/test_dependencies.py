@@ -12,7 +12,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 OWN = {"planner", "ui", "cluster_planner"}
 # import name -> the distribution that provides it (where the two differ, by its PyPI page)
-DISTRIBUTION = {"PySide6": "pyside6-essentials", "shiboken6": "pyside6-essentials", "yaml": "pyyaml"}
+DISTRIBUTION = {"PySide6": "pyside6-essentials", "shiboken6": "pyside6-essentials", "yaml": "pyyaml",
+                "numpy_financial": "numpy-financial"}
 
 
 def imported_top_level() -> dict[str, str]:
