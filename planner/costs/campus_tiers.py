@@ -56,18 +56,20 @@ class CoreRuns:
 
 @dataclass(frozen=True, slots=True)
 class HallFabric:
-    """What the estimate reads of a hall: its racks, their footprint and its fabric switches
-    (the evaluator keeps it as the memo input "hall fabric": a device moved between halls
+    """What the estimate reads of a hall: its racks, their footprint, its fabric switches and
+    the racks they stand in (the evaluator keeps it as the memo input "hall fabric": a device moved between halls
     changes it only when it is a fabric switch)."""
 
     racks: int
     footprint_mm2: int
     switches: int
+    switch_racks: int = 0  # the racks holding them
 
 
 def hall_fabric(halls: dict, switch_id: str) -> dict[str, HallFabric]:
     """Each hall's ``HallFabric`` from its sums (``planner.facility.rack_sums``), by hall id."""
-    return {h: HallFabric(s.racks, s.footprint_mm2, s.counts.get(switch_id, 0)) for h, s in halls.items()}
+    return {h: HallFabric(s.racks, s.footprint_mm2, s.counts.get(switch_id, 0), s.racks_with.get(switch_id, 0))
+            for h, s in halls.items()}
 
 
 def hall_corner_m(hall: HallFabric, floor) -> float:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from planner.costs.bom import BomLine, bom_counts, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
+from planner.costs.hall_tiers import in_hall_runs
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import (TIER_NETWORK, end_modules, fabric_modules_per_tier, network_lines, schedule_lines,
                                  tier_lines)
@@ -184,18 +185,18 @@ def plan_cabling(ctx, size) -> Cabling:
     return ctx.memo.get("cabling", CABLING_READS, _cabling, ctx, size)
 
 
-CABLING_READS = ("counts", "hall fabric", "settings.costs", "settings.fabric", "settings.floor")
+CABLING_READS = ("counts", "totals.gpu_racks", "hall fabric", "settings.costs", "settings.fabric", "settings.floor")
 
 
 def _cabling(ctx, size) -> Cabling:
     plan, catalog, s = ctx.plan, ctx.catalog, ctx.plan.settings.costs
     schedule = routed_schedule(ctx, size)
     if schedule is None:
-        core = campus_core_runs(ctx, size)
+        core, hall = campus_core_runs(ctx, size), in_hall_runs(ctx, size)
         parts = ctx.memo.get("cabling parts", (), dict)  # kept until the catalog changes
         fabric = plan.settings.fabric
         storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
-        lines = (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, core, parts)
+        lines = (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, core, parts, hall)
                  + network_lines(ctx.counts, catalog, storage_switch, s, parts))
         per_tier: Counter = Counter()
         for line in lines:
@@ -203,6 +204,9 @@ def _cabling(ctx, size) -> Cabling:
                 per_tier[line.tier] += line.quantity
         links = size.cables_by_tier() if size is not None else {}
         copper = links.get("node-leaf", 0) if s.node_leaf_dac else 0  # the setting's passive copper
+        if hall is not None:  # and the copper runs short enough for it
+            copper += sum(n for tier, runs in hall.runs.items() if not (tier == "node-leaf" and s.node_leaf_dac)
+                          for (medium, _), n in runs.items() if medium in COPPER)
         return Cabling(tuple(lines), None, core, dict(per_tier), sum(links.values()) - copper, copper)
     parts: dict = {}
     optics = end_modules(schedule, catalog, parts)

@@ -98,17 +98,22 @@ def test_large_plans_price_cabling_per_fabric_tier(monkeypatch):
 
     monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)  # as a plan too large to route
     # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each; 32 node-leaf links,
-    # 32 leaf-spine uplinks (non-blocking; 8 leaves x 4 to one spine), one cable per link at
-    # the $150 setting. Optics at both ends: at the nodes' single-port ConnectX-7 a 400G SR4
-    # each (32), at the QM9700s' cages twin-port 2 x 400G SR modules ($1,200, catalog)
-    # serving two links each: node to leaf 32 single + 16 twin, leaf to spine 16 + 16 twin.
+    # 32 leaf-spine uplinks (non-blocking; 8 leaves x 4 to one spine), each tier priced by the
+    # lengths its runs take. Leaf to spine: the leaves and the spine in one network rack, a
+    # third of a 48U rack apart plus 1 m slack, 16 x 0.04445 + 1 = 1.71 m: 400G passive DAC,
+    # 2 m, no optics.
     items = lines_by_item(four_node_plan(fabric={"tiers": "2"}))
-    assert items["Fabric cable, node to leaf"]["quantity"] == 32
-    assert items["Fabric cable, leaf to spine"]["total_usd"] == 32 * 150
+    node_leaf = {k: v["quantity"] for k, v in items.items() if k.startswith("Fabric cable, node to leaf")}
+    assert sum(node_leaf.values()) == 32
+    assert items["Fabric cable, leaf to spine, 400G passive copper DAC, 2 m"]["quantity"] == 32
+    assert not any(k.startswith("Transceiver, leaf to spine") for k in items)
+    # node to leaf: the runs on fibre take a 400G SR4 at each node's single-port ConnectX-7 and
+    # twin-port 2 x 400G SR modules at the QM9700s' cages, each fibre length's counted whole
+    fibre = {k: n for k, n in node_leaf.items() if "multimode" in k}
     twin = "800G twin-port OSFP transceiver (2 x 400G SR4)"
-    assert items[f"Transceiver, node to leaf: {twin}"]["quantity"] == 16
-    assert items["Transceiver, node to leaf: 400G OSFP SR4 transceiver (single-port)"]["quantity"] == 32
-    assert items[f"Transceiver, leaf to spine: {twin}"]["total_usd"] == 32 * 1_200
+    assert items["Transceiver, node to leaf: 400G OSFP SR4 transceiver (single-port)"]["quantity"] == sum(
+        fibre.values())
+    assert items[f"Transceiver, node to leaf: {twin}"]["quantity"] == sum(-(-n // 2) for n in fibre.values())
     dac = lines_by_item(four_node_plan(costs={"node_leaf_dac": True}, fabric={"tiers": "2"}))
     assert not any(k.startswith("Transceiver, node to leaf") for k in dac)
     assert dac["Fabric cable, node to leaf"]["part"] == "passive DAC"
