@@ -20,8 +20,8 @@ network racks):
   the plan's endpoints per GPU rack, plus its leaves' rack;
 - switch-to-switch runs (leaf to spine; a single hall's spine to core) span the racks a
   pod's leaves and spines stand in, at the hall's fabric switches per rack holding one (at
-  most the hall's racks holding one); one run in as many as those racks stays in the
-  switch's own rack;
+  most the hall's racks holding one; to a quarter rack); one run in as many as those racks
+  stays in the switch's own rack;
 - a tier's racks are a square, each rack's share of the floor its footprint and half of each
   aisle across a 600 mm rack width (``campus_tiers.hall_corner_m``'s rule); the switches
   stand at a corner (the end of the unit's row) and the other ends at the centres of its
@@ -121,23 +121,28 @@ def hall_runs(halls: dict, size, spans: dict[str, float], mix_of) -> HallRuns:
     from planner.costs.campus_tiers import _whole
 
     total = sum(h.switches for h in halls.values())
+    if total <= 0:
+        return HallRuns({})
+    # each hall's racks, footprint and switch racks' span, once for every tier; halls alike
+    # (most of a campus's) add up under one key and share one mix
+    pod_switches = next((-span for span in spans.values() if span < 0), 0)
+    kinds: Counter = Counter()
+    for hall in halls.values():
+        if hall.switches and hall.racks:
+            # to a quarter rack: a switch moved between halls seldom changes it
+            racks = round(4 * min(hall.switch_racks, pod_switches * hall.switch_racks / hall.switches)) / 4
+            kinds[(hall.racks, hall.footprint_mm2, racks)] += hall.switches
     out: dict[str, Counter] = {}
     for tier, links in size.cables_by_tier().items():
-        if (tier == "spine-core" and len(halls) > 1) or links <= 0 or total <= 0:  # a campus's: campus_tiers'
+        if (tier == "spine-core" and len(halls) > 1) or links <= 0 or tier not in spans:  # a campus's: campus_tiers'
             continue
-        span = spans[tier]
-        shares: Counter = Counter()  # halls alike (most of a campus's) share one mix
-        for hall in halls.values():
-            if hall.switches and hall.racks:
-                shares[(hall.racks, hall.footprint_mm2, span if span > 0 else min(
-                    hall.switch_racks, -span * hall.switch_racks / hall.switches))] += hall.switches
         exact: Counter = Counter()
-        for (racks, footprint, hall_span), switches in shares.items():
+        for (racks, footprint, switch_span), switches in kinds.items():
             share = links * switches / total
-            for key, fraction in mix_of(racks, footprint, tier, hall_span):
+            for key, fraction in mix_of(racks, footprint, tier, spans[tier] if spans[tier] > 0 else switch_span):
                 exact[key] += share * fraction
         if exact:
-            out[tier] = +_whole(exact, links)
+            out[tier] = Counter({k: n for k, n in _whole(exact, links).items() if n > 0})
     return HallRuns(out)
 
 

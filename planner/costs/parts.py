@@ -275,10 +275,11 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
             if tier == "node-leaf" else switch_ends
         if tier == "spine-core" and core is not None:
-            by_length = {key: (routes, f"spread over the halls ({CORE_ASSUMPTION})") for key, routes in core.runs.items()}
+            how = f"spread over the halls ({CORE_ASSUMPTION})"
+            by_length = {key: (routes, how) for key, routes in core.runs.items()}
         elif hall is not None and hall.links(tier) and not dac:
-            by_length = {key: (Counter({ROUTES[IN_HALL]: n}), f"by the lengths its halls give ({HALL_ASSUMPTION})")
-                         for key, n in hall.runs[tier].items()}
+            how = f"by the lengths its halls give ({HALL_ASSUMPTION})"
+            by_length = {key: ({ROUTES[IN_HALL]: n}, how) for key, n in hall.runs[tier].items()}
         else:
             by_length = None
         if by_length is not None:
