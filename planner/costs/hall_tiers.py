@@ -20,7 +20,7 @@ network racks):
   the plan's endpoints per GPU rack, plus its leaves' rack;
 - switch-to-switch runs (leaf to spine; a single hall's spine to core) span the racks a
   pod's leaves and spines stand in, at the hall's fabric switches per rack holding one (at
-  most the hall's racks holding one; to a quarter rack); one run in as many as those racks
+  most the hall's racks holding one; to whole racks); one run in as many as those racks
   stays in the switch's own rack;
 - a tier's racks are a square, each rack's share of the floor its footprint and half of each
   aisle across a 600 mm rack width (``campus_tiers.hall_corner_m``'s rule); the switches
@@ -29,8 +29,10 @@ network racks):
   them: up to the tray above the racks from mid-height of a 48U rack (EIA-310: 48 x 44.45
   mm), along and across the rows, down, plus the slack per link; a run inside one rack a
   third of its height (the mean distance between two points anywhere in it) plus the slack;
-- a hall's links of each tier are its share of the fabric's in proportion to its fabric
-  switches (leaves and spines stand in the hall of the units they serve).
+- a hall holding fabric switches takes a share of each tier's links in proportion to its
+  racks (leaves and spines stand in the hall of the units they serve, and a designed hall's
+  units fill it alike): a drop between halls leaves the shares, so the network's figures, and
+  what reads them, change only when a hall's switch density moves a tier's span by a whole rack.
 
 Each sampled run then takes ``choose_medium``'s medium and stock length; a tier's links are
 dealt over those by the fractions of its samples (rounded to whole links that add up). On
@@ -114,13 +116,13 @@ def tier_spans(size, gpu_racks: int, rails: int, topology: str) -> dict[str, flo
 
 
 def hall_runs(halls: dict, size, spans: dict[str, float], mix_of) -> HallRuns:
-    """The fabric's node-to-leaf and leaf-to-spine links over the halls by their fabric
-    switches (``halls``: ``HallFabric`` by hall id), each hall's by its run mix (``mix_of(racks,
+    """The fabric's node-to-leaf and leaf-to-spine links over the halls holding fabric
+    switches by their racks (``halls``: ``HallFabric`` by hall id), each hall's by its run mix (``mix_of(racks,
     footprint_mm2, tier, span)``: ``run_mix``'s, kept by the caller); ``spans``: ``tier_spans``'s
     (a negative span: that many switches, in racks as the hall's switches stand)."""
     from planner.costs.campus_tiers import _whole
 
-    total = sum(h.switches for h in halls.values())
+    total = sum(h.racks for h in halls.values() if h.switches)
     if total <= 0:
         return HallRuns({})
     # each hall's racks, footprint and switch racks' span, once for every tier; halls alike
@@ -129,16 +131,16 @@ def hall_runs(halls: dict, size, spans: dict[str, float], mix_of) -> HallRuns:
     kinds: Counter = Counter()
     for hall in halls.values():
         if hall.switches and hall.racks:
-            # to a quarter rack: a switch moved between halls seldom changes it
-            racks = round(4 * min(hall.switch_racks, pod_switches * hall.switch_racks / hall.switches)) / 4
-            kinds[(hall.racks, hall.footprint_mm2, racks)] += hall.switches
+            # to whole racks: a switch moved between halls seldom changes it
+            racks = max(1, round(min(hall.switch_racks, pod_switches * hall.switch_racks / hall.switches)))
+            kinds[(hall.racks, hall.footprint_mm2, racks)] += hall.racks
     out: dict[str, Counter] = {}
     for tier, links in size.cables_by_tier().items():
         if (tier == "spine-core" and len(halls) > 1) or links <= 0 or tier not in spans:  # a campus's: campus_tiers'
             continue
         exact: Counter = Counter()
-        for (racks, footprint, switch_span), switches in kinds.items():
-            share = links * switches / total
+        for (racks, footprint, switch_span), weight in kinds.items():
+            share = links * weight / total
             for key, fraction in mix_of(racks, footprint, tier, spans[tier] if spans[tier] > 0 else switch_span):
                 exact[key] += share * fraction
         if exact:

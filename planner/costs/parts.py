@@ -58,7 +58,8 @@ FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56",
 TIER_MEDIUM = {"node-leaf": ("MMF", 50.0), "leaf-spine": ("MMF", 50.0), "spine-core": ("SMF", 500.0)}
 # The per-tier estimate's rule for in-hall runs (``planner.costs.hall_tiers``), as a BOM line says it.
 HALL_ASSUMPTION = ("planner assumption: node-to-leaf runs span a scalable unit's racks, switch-to-switch runs its "
-                   "network racks, the switches at a corner; each hall's share in proportion to its fabric switches")
+                   "network racks, the switches at a corner; each hall holding fabric switches a share in proportion to "
+                   "its racks")
 LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable line names
 # The per-tier estimate's rule for a campus's core runs (``planner.costs.campus_tiers``), as a BOM line says it.
 CORE_ASSUMPTION = ("planner assumption: a scalable unit and its pod in one hall; spine-to-core links go round all "
