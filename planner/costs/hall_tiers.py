@@ -6,10 +6,10 @@ one reach per tier.
 
 Estimated from each hall's racks, their footprint, its fabric switches and the racks they
 stand in (the evaluator's ``hall fabric``, ``planner.costs.campus_tiers.HallFabric``) and the
-fabric's sizing, never from where each rack stands: a device moved inside a hall changes
-nothing here unless a fabric switch enters or leaves a rack's last one, and a drop that
-moves a fabric switch between halls deals the links anew over run mixes kept in the
-evaluator's memo (``in_hall_runs``).
+fabric's sizing, never from where each rack stands: a drop changes the estimate only when
+it moves a hall's switch density far enough to change a tier's span by a whole rack, and
+then only the mixes of the halls it changed are worked out again (the rest are kept in the
+evaluator's memo, ``in_hall_runs``).
 
 Assumptions (planner assumption, the structure ``planner.design`` gives a plan: a scalable
 unit's node racks in a row with its leaves' network rack, a pod's switches in adjacent
@@ -153,8 +153,7 @@ def in_hall_runs(ctx, size) -> HallRuns | None:
     the lengths each hall's geometry gives them (``planner.costs.hall_tiers``), for a plan
     priced per tier. Each hall's run mix is kept in the evaluator's memo (while the floor
     settings stay) under the hall's racks, their footprint and the tier's span, so a drop
-    that moves a fabric switch between halls deals the links anew and works out at most the
-    two halls' mixes again; halls alike share theirs."""
+    works out at most the mixes of the two halls it changed; halls alike share theirs."""
     if size is None or size.tiers < 2 or not ctx.hall_fabric:
         return None
     switch = ctx.catalog.get(ctx.plan.settings.fabric.switch_device)
