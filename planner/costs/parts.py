@@ -248,7 +248,7 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         return []
     parts = {} if parts is None else parts
     switch = catalog.get(switch_id)
-    node = _fabric_node(counts, catalog)
+    node = fabric_node(counts, catalog)
     note = ("Per fabric tier (the plan is too large to route every run on each edit: "
             "cluster-planner cables PLAN lists each run with its medium and length). ")
     port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
@@ -363,7 +363,7 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
     return lines
 
 
-def _fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:
+def fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:
     """The GPU node type with the most compute NICs (it sets the fabric's rails)."""
     nodes = [d for i in counts if (d := catalog.get(i)) is not None and d.gpu is not None and d.compute_nics()]
     return max(nodes, key=lambda d: sum(n.count for n in d.compute_nics()), default=None)

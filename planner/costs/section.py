@@ -9,8 +9,8 @@ from planner.costs.bom import BomLine, bom_counts, bom_total_usd, build_bom, dev
 from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
 from planner.costs.hall_tiers import in_hall_runs
 from planner.costs.model import CostResult, evaluate_costs
-from planner.costs.parts import (TIER_NETWORK, end_modules, fabric_modules_per_tier, network_lines, schedule_lines,
-                                 tier_lines)
+from planner.costs.parts import (TIER_NETWORK, end_modules, fabric_modules_per_tier, fabric_node, network_lines,
+                                 schedule_lines, tier_lines)
 from planner.network.cables import CableSchedule, build_schedule
 from planner.network.media import COPPER
 from planner.network.routes import reach_findings
@@ -192,7 +192,7 @@ def _cabling(ctx, size) -> Cabling:
     plan, catalog, s = ctx.plan, ctx.catalog, ctx.plan.settings.costs
     schedule = routed_schedule(ctx, size)
     if schedule is None:
-        core, hall = campus_core_runs(ctx, size), in_hall_runs(ctx, size)
+        core, hall = campus_core_runs(ctx, size), in_hall_runs(ctx, size, fabric_node(ctx.counts, catalog))
         parts = ctx.memo.get("cabling parts", (), dict)  # kept until the catalog changes
         fabric = plan.settings.fabric
         storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device

@@ -99,13 +99,13 @@ def test_large_plans_price_cabling_per_fabric_tier(monkeypatch):
     monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)  # as a plan too large to route
     # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each; 32 node-leaf links,
     # 32 leaf-spine uplinks (non-blocking; 8 leaves x 4 to one spine), each tier priced by the
-    # lengths its runs take. Leaf to spine: the leaves and the spine in one network rack, a
-    # third of a 48U rack apart plus 1 m slack, 16 x 0.04445 + 1 = 1.71 m: 400G passive DAC,
-    # 2 m, no optics.
+    # lengths its runs take. Leaf to spine: the plan's one QM9700 stands in one network rack,
+    # so its switch tiers stay in that rack, between switches stacked at U1: 0 U apart plus
+    # 1 m slack = 1 m, 400G passive DAC, 1 m, no optics.
     items = lines_by_item(four_node_plan(fabric={"tiers": "2"}))
     node_leaf = {k: v["quantity"] for k, v in items.items() if k.startswith("Fabric cable, node to leaf")}
     assert sum(node_leaf.values()) == 32
-    assert items["Fabric cable, leaf to spine, 400G passive copper DAC, 2 m"]["quantity"] == 32
+    assert items["Fabric cable, leaf to spine, 400G passive copper DAC, 1 m"]["quantity"] == 32
     assert not any(k.startswith("Transceiver, leaf to spine") for k in items)
     # node to leaf: the runs on fibre take a 400G SR4 at each node's single-port ConnectX-7 and
     # twin-port 2 x 400G SR modules at the QM9700s' cages, each fibre length's counted whole
