@@ -1,43 +1,41 @@
 """How long a big plan's in-hall fabric runs are, for plans too large to route every run:
 node-to-leaf, leaf-to-spine and a single hall's spine-to-core runs priced by the lengths the
-hall's geometry gives them, with the medium and stock length
-``planner.network.media.choose_medium`` picks for each (the routed schedule's own rule), not
+hall's geometry gives them, each run's medium and stock length given by the routed
+schedule's own rules (``planner.network.cables.up_to_tray_m`` and ``in_rack_m`` for its
+length, ``planner.network.media.medium_buckets`` and ``choose_medium`` for its medium), not
 one reach per tier.
 
-Estimated from each hall's racks, their footprint, its fabric switches and the racks they
-stand in (the evaluator's ``hall fabric``, ``planner.costs.campus_tiers.HallFabric``) and the
-fabric's sizing, never from where each rack stands: a drop changes the estimate only when
-it moves a hall's switch density far enough to change a tier's span by a whole rack, and
-then only the mixes of the halls it changed are worked out again (the rest are kept in the
-evaluator's memo, ``in_hall_runs``).
+Estimated from each hall's racks, their footprint, its fabric switches and how many fabric
+switches and nodes stand together (the evaluator's ``hall fabric``,
+``planner.costs.campus_tiers.HallFabric``) and the fabric's sizing, never from where each
+rack stands. What it reads of the halls is ``hall_kinds`` (halls alike add up), which a
+drop changes only when it moves how many switches or nodes stand together in a hall by a
+whole device: a drop between halls most often reads the estimate back (the evaluator's
+memo, ``in_hall_runs``), and a changed kind works out only its own run mixes.
 
-Assumptions (planner assumption, the structure ``planner.design`` gives a plan: a scalable
-unit's node racks in a row with its leaves' network rack, a pod's switches in adjacent
-network racks):
+Assumptions (planner assumption, the structure ``planner.design`` gives a plan: a pod's node
+racks in a row ending at its network racks, the fabric's switches stacked in them from U1 in
+order, leaves then spines then cores):
 
-- node-to-leaf runs span a scalable unit's racks: its ``d`` x rails endpoints
-  (``planner.network.wiring.leaf_down_ports``; ``d`` endpoints when not rail-optimised) at
-  the plan's endpoints per GPU rack, plus its leaves' rack;
+- node-to-leaf runs span a pod's node racks (its leaves' down ports, at the hall's fabric
+  nodes in a node's rack) and its leaves' rack: every node rack of the pod, rail-optimised
+  or not, is cabled to the switches at the row's end;
 - switch-to-switch runs (leaf to spine; a single hall's spine to core) span the racks a
-  pod's leaves and spines stand in, at the hall's fabric switches per rack holding one (at
-  most the hall's racks holding one; to whole racks); one run in as many as those racks
-  stays in the switch's own rack;
+  pod's leaves and spines stand in, at the hall's fabric switches in a switch's rack; the
+  share of them inside one rack is ``same_rack_share``'s;
 - a tier's other racks stand in rows of the floor's racks per row from the switches' rack
   (a rack width apart along a row; rows a rack's share of the floor over that width apart),
-  up to ``SAMPLED`` of them; switch-to-switch runs stay in one rack in the share
-  ``same_rack_share`` gives;
-- each end climbs to the tray as the schedule's runs do (``planner.network.cables.up_to_tray_m``,
-  ``in_rack_m`` inside a rack) from the top U the design stacks it at (``stack``): nodes from
-  U1 of a 42U rack, a system as tall as a rack (an NVL72's trays) from the top of its own
-  rack, switches from U1 at the hall's switches per switch rack;
+  up to ``SAMPLED`` of them;
+- each end climbs to the tray as the schedule's runs do from the top U the design stacks it
+  at (``stack``, up to ``HEIGHTS`` sampled): nodes from U1 of a 42U rack, a system as tall
+  as a rack (an NVL72's trays) from the top of its own rack, switches from U1;
 - a hall holding fabric switches takes a share of each tier's links in proportion to its
   racks (leaves and spines stand in the hall of the units they serve, and a designed hall's
-  units fill it alike): a drop between halls leaves the shares, so the network's figures, and
-  what reads them, change only when a hall's switch density moves a tier's span by a whole rack.
+  units fill it alike).
 
-Each sampled run then takes ``choose_medium``'s medium and stock length; a tier's links are
-dealt over those by the fractions of its samples (rounded to whole links that add up). How
-close that is to the routed schedule, template by template: ``docs/models/network.md``.
+Each sampled run then takes its medium and stock length; a tier's links are dealt over those
+by the fractions of its samples (rounded to whole links that add up). How close that is to
+the routed schedule, template by template: ``docs/models/network.md``.
 """
 
 from __future__ import annotations
@@ -47,7 +45,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from planner.network.cables import in_rack_m, up_to_tray_m
-from planner.network.fabric import fabric_endpoints
 from planner.network.technologies import nic_run_gbps
 from planner.network.media import choose_medium, medium_buckets
 from planner.plan.model import Rack
@@ -95,18 +92,23 @@ def rack_cell_m2(racks: int, footprint_mm2: int, floor) -> float:
     return footprint_mm2 / 1e6 / max(1, racks) + RACK_WIDTH_MM / 1000 * aisle_m
 
 
-def same_rack_share(first: int, second: int, per_rack: int) -> float:
-    """The share of the links between ``first`` switches and ``second`` switches (every one
-    to every one) that stay in one rack when the design stacks them in order, the first
-    then the second, ``per_rack`` to a rack (leaves then spines; spines then cores)."""
-    if first <= 0 or second <= 0:
+def same_rack_share(first: tuple[int, int], second: tuple[int, int], per_rack: int) -> float:
+    """The share of the links between two groups of switches (every one of the first to every
+    one of the second) that stay in one rack when the design stacks the fabric's switches in
+    order, ``per_rack`` to a rack: the leaves, then the spines, then the cores
+    (``planner.network.wiring.fabric_roles``). Each group: (the switches stacked before it,
+    its switches)."""
+    (a0, a), (b0, b) = first, second
+    if a <= 0 or b <= 0:
         return 0.0
     per_rack = max(1, per_rack)
-    together = 0
-    for rack in range(-(-(first + second) // per_rack)):
-        lo, hi = rack * per_rack, (rack + 1) * per_rack
-        together += max(0, min(hi, first) - lo) * max(0, min(hi, first + second) - max(lo, first))
-    return together / (first * second)
+
+    def in_rack(start: int, n: int, rack: int) -> int:
+        return max(0, min((rack + 1) * per_rack, start + n) - max(rack * per_rack, start))
+
+    # only the racks holding switches of both groups
+    racks = range(max(a0, b0) // per_rack, (min(a0 + a, b0 + b) - 1) // per_rack + 1)
+    return sum(in_rack(a0, a, r) * in_rack(b0, b, r) for r in racks) / (a * b)
 
 
 def run_mix(span_racks: float, cell_m2: float, floor, gbps: float, a: Stack, b: Stack,
@@ -146,105 +148,126 @@ def run_mix(span_racks: float, cell_m2: float, floor, gbps: float, a: Stack, b: 
     return tuple(sorted(mix.items()))
 
 
-def tier_spans(size, gpu_racks: int, rails: int, topology: str) -> dict[str, float]:
-    """Racks a run of each in-hall tier spans (module docstring): node-to-leaf a scalable
-    unit's node racks and its leaves' rack; switch-to-switch tiers given as minus the
-    switches of a pod (``hall_runs`` puts them in racks as each hall's switches stand).
-    ``gpu_racks``: the racks holding the fabric's endpoints; ``rails``: a fabric node's links."""
+def tier_spans(size) -> tuple[float, int]:
+    """(a pod's endpoints, a pod's switches): what a run of each in-hall tier spans, in racks
+    as each hall stacks its nodes and switches (``hall_runs``). Node-to-leaf runs span a pod's
+    node racks and its leaves' rack: the design stands a pod's switches at the end of its
+    racks' row, so every node rack of the pod, rail-optimised or not, is cabled to them;
+    switch-to-switch runs the racks a pod's leaves and spines stand in (a single hall's cores
+    among them)."""
     from planner.network.wiring import leaf_down_ports, leaves_per_pod
 
-    per_rack = size.endpoints / max(1, gpu_racks)  # endpoints a GPU rack holds
-    # a pod's endpoints (its leaves' down ports; no more than the fabric has) in their racks,
-    # and its leaves' rack: the design stands a pod's switches at the end of its racks' row,
-    # so every node rack of the pod, rail-optimised or not, is cabled to them
-    unit = min(leaves_per_pod(size) * leaf_down_ports(size), size.endpoints) / per_rack + 1
-    if size.tiers == 1:
-        return {"node-leaf": unit}
-    # switch-to-switch runs span the racks a pod's switches stand in: its leaves and spines (a
-    # single hall's cores among them), in racks of the hall's switches per switch rack
-    pod = leaves_per_pod(size) + max(size.pod_spines, default=0)
-    return {"node-leaf": unit, "leaf-spine": -pod, "spine-core": -pod}
+    leaves = min(leaves_per_pod(size), size.leaf_switches)
+    return (min(leaves * leaf_down_ports(size), size.endpoints),
+            leaves + max(size.pod_spines, default=0))
 
 
-def hall_runs(halls: dict, size, spans: dict[str, float], mix_of) -> HallRuns:
-    """The fabric's node-to-leaf and leaf-to-spine links over the halls holding fabric
-    switches by their racks (``halls``: ``HallFabric`` by hall id), each hall's by its run mix (``mix_of(racks,
-    footprint_mm2, tier, span)``: ``run_mix``'s, kept by the caller); ``spans``: ``tier_spans``'s
-    (a negative span: that many switches, in racks as the hall's switches stand)."""
-    from planner.costs.campus_tiers import _whole
-
-    total = sum(h.racks for h in halls.values() if h.switches)
-    if total <= 0:
-        return HallRuns({})
-    # each hall's racks, footprint and switch racks' span, once for every tier; halls alike
-    # (most of a campus's) add up under one key and share one mix
-    pod_switches = next((-span for span in spans.values() if span < 0), 0)
-    kinds: Counter = Counter()
+def hall_kinds(halls: dict) -> tuple:
+    """What the estimate reads of the halls holding fabric switches (``halls``: ``HallFabric``
+    by hall id): ((racks, footprint, switches a rack, nodes a rack), racks of halls alike), in
+    order. Halls alike (most of a campus's) share one mix; a drop between halls seldom
+    changes it (the evaluator keeps it as the memo input "hall kinds")."""
+    kinds: dict[tuple, int] = {}
     for hall in halls.values():
         if hall.switches and hall.racks:
-            # to whole racks: a switch moved between halls seldom changes it
-            racks = max(1, round(min(hall.switch_racks, pod_switches * hall.switch_racks / hall.switches)))
-            per_rack = round(hall.switches / max(1, hall.switch_racks))  # the switches stacked in each
-            kinds[(hall.racks, hall.footprint_mm2, racks, per_rack)] += hall.racks
+            key = (hall.racks, hall.footprint_mm2, hall.stacked or 1, hall.nodes_stacked or 1)
+            kinds[key] = kinds.get(key, 0) + hall.racks
+    return tuple(sorted(kinds.items()))
+
+
+def hall_runs(halls: dict, size, per_node: float, mix_of, kept: dict | None = None) -> HallRuns:
+    """The fabric's in-hall links over the halls holding fabric switches by their racks
+    (``halls``: ``HallFabric`` by hall id; the core tier of a campus of several halls is
+    ``campus_tiers``'), each hall's by its run mix (``mix_of(racks, footprint_mm2, tier,
+    span, switches a rack, nodes a rack)``: ``run_mix``'s, kept by the caller).
+    ``per_node``: the fabric's endpoints per node. ``kept``: results by the halls' kinds and
+    the fabric's tiers, kept by the caller while what ``mix_of`` reads stays (a drop between
+    halls most often leaves them: the same ``HallRuns`` again)."""
+    from planner.costs.campus_tiers import _whole
+
+    kinds = dict(hall_kinds(halls))
+    total = sum(kinds.values())
+    if total <= 0:
+        return HallRuns({})
+    pod_endpoints, pod_switches = tier_spans(size)
+    tiers = size.cables_by_tier()
+    key = (tuple(kinds.items()), tuple(tiers.items()), pod_endpoints, pod_switches, per_node, len(halls) > 1)
+    if kept is not None and key in kept:
+        return kept[key]
     out: dict[str, Counter] = {}
-    for tier, links in size.cables_by_tier().items():
-        if (tier == "spine-core" and len(halls) > 1) or links <= 0 or tier not in spans:  # a campus's: campus_tiers'
+    for tier, links in tiers.items():
+        if (tier == "spine-core" and len(halls) > 1) or links <= 0:  # a campus's: campus_tiers'
             continue
         exact: Counter = Counter()
-        for (racks, footprint, switch_span, per_rack), weight in kinds.items():
+        for (racks, footprint, switches, nodes), weight in kinds.items():
             share = links * weight / total
-            span = spans[tier] if spans[tier] > 0 else switch_span
-            for key, fraction in mix_of(racks, footprint, tier, span, per_rack):
+            # to whole racks: a drop seldom changes a hall's stacking, and then seldom the span
+            span = (round(pod_endpoints / (nodes * per_node)) + 1 if tier == "node-leaf"
+                    else max(1, -(-pod_switches // switches)))
+            for key, fraction in mix_of(racks, footprint, tier, span, switches, nodes):
                 exact[key] += share * fraction
         if exact:
             out[tier] = Counter({k: n for k, n in _whole(exact, links).items() if n > 0})
-    return HallRuns(out)
+    runs = HallRuns(out)
+    if kept is not None:
+        kept[key] = runs
+    return runs
 
 
 def in_hall_runs(ctx, size, node=None) -> HallRuns | None:
+    """``estimate_in_hall_runs``'s, kept in the evaluator's memo while the device counts (so
+    the fabric's sizing and node), the halls' kinds (``hall_kinds``) and the fabric and floor
+    settings stay: a drop between halls that leaves the kinds reads it back."""
+    return ctx.memo.get("in-hall runs", IN_HALL_READS, estimate_in_hall_runs, ctx, size, node)
+
+
+IN_HALL_READS = ("counts", "hall kinds", "settings.fabric", "settings.floor")
+
+
+def estimate_in_hall_runs(ctx, size, node=None) -> HallRuns | None:
     """The fabric's node-to-leaf and leaf-to-spine links (and a single hall's spine-to-core) by
     the lengths each hall's geometry gives them (``planner.costs.hall_tiers``), for a plan
-    priced per tier. Each hall's run mix is kept in the evaluator's memo (while the floor
-    settings stay) under the hall's racks, their footprint and the tier's span, so a drop
-    works out at most the mixes of the two halls it changed; halls alike share theirs.
+    priced per tier. Reads the halls' ``HallFabric`` only (racks, footprint, fabric switches,
+    how many switches and nodes stand together): a drop changes it only when it changes one of
+    those of a hall, and each run mix is kept in the evaluator's memo (while the floor
+    settings stay), so it then works out at most the mixes of the two halls it changed.
     ``node``: the fabric's node type (``planner.costs.parts.fabric_node``)."""
-    if size is None or size.tiers < 2 or not ctx.hall_fabric:
+    if size is None or size.tiers < 2 or not ctx.hall_fabric or not size.endpoints:
         return None
     switch = ctx.catalog.get(ctx.plan.settings.fabric.switch_device)
     if switch is None or switch.switch is None:
         return None
-    fabric, floor = ctx.plan.settings.fabric, ctx.plan.settings.floor
-    rails = ctx.memo.get("fabric rails", ("counts", "settings.fabric"), fabric_rails, ctx.counts, ctx.catalog,
-                         switch.switch.gbps_per_port, fabric)
-    spans = tier_spans(size, ctx.totals.gpu_racks, rails, fabric.topology)
-    port = switch.switch.gbps_per_port
-    # the node end as the schedule wires it: its trays' runs from the node's top U, at the
-    # node's compute link rate; the nodes stacked in the GPU racks as the design fills them
-    nodes = stack(node.u_height, ctx.counts[node.id] / max(1, ctx.totals.gpu_racks)) if node else stack(1, 1)
-    node_gbps = min(port, max((nic_run_gbps(fabric, n.gbps) for n in node.compute_nics()), default=port)) \
-        if node else port
     from planner.network.wiring import leaves_per_pod
 
+    fabric, floor = ctx.plan.settings.fabric, ctx.plan.settings.floor
+    port = switch.switch.gbps_per_port
+    # the node end as the schedule wires it: its trays' runs from the node's top U, at the
+    # node's compute link rate
+    node_gbps = min(port, max((nic_run_gbps(fabric, n.gbps) for n in node.compute_nics()), default=port)) \
+        if node else port
+    per_node = size.endpoints / max(1, ctx.counts.get(node.id, 0)) if node else 1.0
     # the switches at each end of a switch-to-switch tier, in the order the design stacks them
-    ends = {"leaf-spine": (leaves_per_pod(size), max(size.pod_spines, default=0)),
-            "spine-core": (size.spine_switches, size.core_switches)}
+    leaves = min(leaves_per_pod(size), size.leaf_switches)  # a pod's, the first pod's spines after all leaves
+    ends = {"leaf-spine": ((0, leaves), (size.leaf_switches, size.pod_spines[0] if size.pod_spines else 0)),
+            "spine-core": ((size.leaf_switches, size.spine_switches),
+                           (size.leaf_switches + size.spine_switches, size.core_switches))}
     mixes = ctx.memo.get("hall run mixes", ("settings.floor",), dict)  # kept while the floor settings stay
+    # and the tiers' runs by the halls' kinds, while the node and switch types and settings stay
+    kept = ctx.memo.get(("hall runs", node.id if node else "", switch.id, node_gbps, port, tuple(
+        (t, e) for t, e in ends.items())), ("settings.floor",), dict)
 
-    def mix_of(racks, footprint_mm2, tier, span, per_rack):
-        own = 0.0 if tier == "node-leaf" else same_rack_share(*ends[tier], per_rack)
-        switches = stack(switch.u_height, per_rack)
-        a, gbps = (nodes, node_gbps) if tier == "node-leaf" else (switches, port)
-        key = (racks, footprint_mm2, round(span, 6), own, gbps, a, switches)
+    def mix_of(racks, footprint_mm2, tier, span, per_rack, nodes_per_rack):
+        key = (racks, footprint_mm2, tier, span, per_rack, nodes_per_rack if tier == "node-leaf" else 0,
+               ends.get(tier), node_gbps, port, node.id if node else "", switch.id)
         mix = mixes.get(key)
         if mix is None:
+            switches = stack(switch.u_height, per_rack)
+            if tier == "node-leaf":
+                a, gbps, own = stack(node.u_height if node else 1, nodes_per_rack), node_gbps, 0.0
+            else:
+                a, gbps, own = switches, port, same_rack_share(*ends[tier], per_rack)
             mix = mixes[key] = run_mix(span, rack_cell_m2(racks, footprint_mm2, floor), floor, gbps, a, switches,
                                        own)
         return mix
 
-    return hall_runs(ctx.hall_fabric, size, spans, mix_of)
-
-
-def fabric_rails(counts, catalog, gbps: float, fabric) -> int:
-    """A fabric node's links: the most of any GPU system's (``planner.network.fabric.plan_fabric``'s rails)."""
-    return max((fabric_endpoints(d, gbps, fabric)[1] for i in counts
-                if (d := catalog.get(i)) is not None and d.gpu is not None), default=1)
+    return hall_runs(ctx.hall_fabric, size, per_node, mix_of, kept)

@@ -57,9 +57,9 @@ FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56",
 # The reach a tier's runs need when they are not routed (multimode within a pod, single-mode to the cores).
 TIER_MEDIUM = {"node-leaf": ("MMF", 50.0), "leaf-spine": ("MMF", 50.0), "spine-core": ("SMF", 500.0)}
 # The per-tier estimate's rule for in-hall runs (``planner.costs.hall_tiers``), as a BOM line says it.
-HALL_ASSUMPTION = ("planner assumption: node-to-leaf runs span a scalable unit's racks, switch-to-switch runs its "
-                   "network racks, the switches at a corner; each hall holding fabric switches a share in proportion to "
-                   "its racks")
+HALL_ASSUMPTION = ("planner assumption: node-to-leaf runs span a pod's node racks, switch-to-switch runs its "
+                   "network racks, in rows from the switches' rack, each end up to the tray from where the design "
+                   "stacks it; each hall holding fabric switches a share in proportion to its racks")
 LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable line names
 # The per-tier estimate's rule for a campus's core runs (``planner.costs.campus_tiers``), as a BOM line says it.
 CORE_ASSUMPTION = ("planner assumption: a scalable unit and its pod in one hall; spine-to-core links go round all "
@@ -284,7 +284,23 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         else:
             by_length = None
         if by_length is not None:
+            # a tier's lines kept with the parts while its runs, ends and prices stay (a drop
+            # between halls most often deals the core again and leaves the in-hall tiers)
+            # an in-hall tier's lines kept with the parts while its runs (the same ``HallRuns``:
+            # ``hall_tiers`` keeps it), ends and prices stay; a drop between halls most often
+            # deals the core again and leaves them
+            kept_key = ("tier lines", tier, id(hall), node.id if node is not None else None, switch_id, port, nic,
+                        size.node_ports_per_module, size.switch_ports_per_module, s.cable_usd,
+                        s.transceiver_usd) if tier != "spine-core" or core is None else None
+            kept = parts.get(kept_key) if kept_key else None
+            if kept is not None and kept[0] is hall:
+                lines.extend(kept[1])
+                continue
+            start = len(lines)
             bought: Counter = Counter()
+            # one line per catalog cable (a 10 m trunk serves the 7 m and the 10 m runs), naming
+            # the lengths it serves; a length without a catalog cable a line of its own
+            ordered: dict[tuple, list] = {}
             for (medium, stock), (routes, how) in sorted(by_length.items()):
                 n = sum(routes.values())
                 named = ", ".join(f"{k:,} {route}" for route, k in sorted(routes.items(),
@@ -292,13 +308,20 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
                 cable = parts.get(("tier cable", medium, port, stock), False)
                 if cable is False:
                     cable = parts[("tier cable", medium, port, stock)] = cable_part(catalog, medium, port, stock)
-                optics = Medium(medium, stock, 2 if medium in ("MMF", "SMF") else 0)
-                lines.append(_cable_line("compute", f"Fabric cable, {title}, {optics.part(port)}", n, cable, s,
-                                         f"Per fabric tier, {how}: {n:,} runs of this medium and length ({named}). "))
-                if optics.transceivers:  # each length's modules counted whole
+                bucket = (medium, cable.length_m if cable is not None else stock, cable is None)
+                ordered.setdefault(bucket, [cable, how, []])[2].append((stock, n, named))
+                if medium in ("MMF", "SMF"):  # each length's modules counted whole
                     modules(n, ends, medium, stock, bought)
+            for (medium, length, _), (cable, how, runs) in ordered.items():
+                n = sum(k for _, k, _ in runs)
+                said = "; ".join(f"{k:,} of {stock:g} m ({named})" for stock, k, named in runs)
+                length = runs[0][0] if len(runs) == 1 else length  # one length: its own, else the cable's
+                lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, length, 0).part(port)}",
+                                         n, cable, s, f"Per fabric tier, {how}: {n:,} runs of this cable: {said}. "))
             optic_lines(tier, bought, f"Per fabric tier, {how}: a module at each end of each fibre run, "
                                       "reaching its length. ")
+            if kept_key:
+                parts[kept_key] = (hall, tuple(lines[start:]))
             continue
         line = _cable_line("compute", f"Fabric cable, {title}", links, None, s, note)
         lines.append(line if not dac else _replace_part(line, "passive DAC"))

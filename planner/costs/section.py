@@ -185,7 +185,7 @@ def plan_cabling(ctx, size) -> Cabling:
     return ctx.memo.get("cabling", CABLING_READS, _cabling, ctx, size)
 
 
-CABLING_READS = ("counts", "totals.gpu_racks", "hall fabric", "settings.costs", "settings.fabric", "settings.floor")
+CABLING_READS = ("counts", "hall fabric", "settings.costs", "settings.fabric", "settings.floor")
 
 
 def _cabling(ctx, size) -> Cabling:

@@ -30,7 +30,7 @@ class Section:
 
 COST_TOTALS = tuple(f"totals.{name}" for name in (
     "racks", "own_racks", "pdus", "cdus", "typical_milliwatts", "nameplate_milliwatts", "basis", "pue",
-    "cap_milliwatts", "gpu_racks"))
+    "cap_milliwatts"))
 
 SECTIONS: list[Section] = [
     # the halls' sums: each hall's and building's figures (the buildings themselves change only

@@ -46,10 +46,13 @@ def campus_plan():
 # the hall's switches per switch rack and samples a tier's racks in rows from the switches'
 # rack, where the routed schedule takes each device's own U and rack; a run near a medium or
 # stock-length boundary (5 m active copper / 7 m multimode) lands on the other side, and each
-# length's modules are counted whole. Measured: medium within 3.1 %, gb200-nvl72-su within
-# 6.7 % (its NVL72 trays' runs from the top of their rack, as the schedule routes them: 384
-# single-port node modules estimated, 360 routed), the two-hall campus within 10.6 %.
-@pytest.mark.parametrize("name,tolerance", [("medium", 0.05), ("gb200-nvl72-su", 0.08), ("campus", 0.12)])
+# length's modules are counted whole. Measured: medium within 3.1 %, massive within 7.2 %,
+# gb200-nvl72-su within 6.7 % (its NVL72 trays' runs from the top of their rack, as the
+# schedule routes them: 384 single-port node modules estimated, 360 routed), the two-hall
+# campus within 10.6 % (its single-mode modules between the buildings, by the campus core
+# estimate, planner.costs.campus_tiers: 288 estimated, 322 routed).
+@pytest.mark.parametrize("name,tolerance", [("medium", 0.05), ("massive", 0.1), ("gb200-nvl72-su", 0.08),
+                                            ("campus", 0.12)])
 def test_the_estimate_buys_the_optics_the_routed_schedule_buys(monkeypatch, name, tolerance):
     plan = campus_plan() if name == "campus" else build_template(name, catalog=CAT)
     routed, routed_cables = fabric_bill(plan, monkeypatch, 10**9)
@@ -58,17 +61,6 @@ def test_the_estimate_buys_the_optics_the_routed_schedule_buys(monkeypatch, name
     for part, n in routed.items():
         assert estimated[part] == pytest.approx(n, rel=tolerance), part
     assert sum(estimated_cables.values()) == sum(routed_cables.values())  # one cable a link
-
-
-def test_massive_node_optics_agree_and_its_switch_optics_are_the_known_gap(monkeypatch):
-    # massive's 40 QM9700 stand 19, 19 and 2 to a network rack; the estimate reads the hall's
-    # sums only (40 switches in 3 racks: 13 a rack), so it stacks them lower, their runs climb
-    # further and more switch-to-switch runs pass 5 m onto fibre than the schedule routes
-    plan = build_template("massive", catalog=CAT)
-    routed, _ = fabric_bill(plan, monkeypatch, 10**9)
-    estimated, _ = fabric_bill(plan, monkeypatch, 0)
-    assert estimated["xcvr-400g-osfp-sr4"] == pytest.approx(routed["xcvr-400g-osfp-sr4"], rel=0.05)
-    assert routed["xcvr-2x400g-osfp-sr8"] < estimated["xcvr-2x400g-osfp-sr8"] <= 1.6 * routed["xcvr-2x400g-osfp-sr8"]
 
 
 def test_nvl72_trays_take_active_copper_to_the_next_rack_as_routed(monkeypatch):
@@ -88,9 +80,12 @@ def test_nvl72_trays_take_active_copper_to_the_next_rack_as_routed(monkeypatch):
 def test_switches_stacked_in_order_share_a_rack_by_hand():
     # 18 leaves then 16 spines, 17 a rack: rack 1 holds leaves 1-17, rack 2 leaf 18 and the 16
     # spines; of the 18 x 16 leaf-spine pairs 1 x 16 stand in one rack
-    assert hall_tiers.same_rack_share(18, 16, 17) == pytest.approx(16 / 288)
-    assert hall_tiers.same_rack_share(4, 4, 8) == 1.0  # one rack holds them all
-    assert hall_tiers.same_rack_share(8, 8, 8) == 0.0  # leaves fill the first rack
+    assert hall_tiers.same_rack_share((0, 18), (18, 16), 17) == pytest.approx(16 / 288)
+    assert hall_tiers.same_rack_share((0, 4), (4, 4), 8) == 1.0  # one rack holds them all
+    assert hall_tiers.same_rack_share((0, 8), (8, 8), 8) == 0.0  # leaves fill the first rack
+    # massive: 16 leaves, then 16 spines, then 8 cores, 19 a rack: spines 4-16 and cores 1-6
+    # share the second rack, cores 7-8 the third: 13 x 6 of the 16 x 8 spine-core pairs
+    assert hall_tiers.same_rack_share((16, 16), (32, 8), 19) == pytest.approx(78 / 128)
 
 
 def test_the_estimate_climbs_to_the_tray_as_the_schedule_does():
@@ -118,4 +113,28 @@ def test_a_move_inside_a_hall_keeps_the_run_mixes(monkeypatch):
     free_u = 1 + max(p.u + CAT[p.device].u_height - 1 for p in plan.rack_members(switch.rack).values())
     report = ev.evaluate(History(plan, CAT).apply(MoveDevice(switch.id, switch.rack, free_u)))
     assert report.sections["cost"] is before and len(calls) == worked
+    assert report.to_json() == evaluate(plan, CAT).to_json()
+
+
+def test_a_fabric_switch_moved_between_halls_keeps_the_in_hall_estimate(monkeypatch):
+    # the two-hall campus priced per tier: a spine moved from one building's hall to the
+    # other's changes both halls' fabric switches (the core's shares are dealt again) but not
+    # how many switches stand together in either, to a whole switch (2 with a switch, on
+    # average, before and after): the in-hall estimate is read back, not worked out again,
+    # and the bill is a full evaluation's
+    monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)
+    plan = campus_plan()
+    calls = []
+    estimate = hall_tiers.estimate_in_hall_runs
+    monkeypatch.setattr(hall_tiers, "estimate_in_hall_runs", lambda *a: calls.append(1) or estimate(*a))
+    ev = Evaluator(plan, CAT)
+    ev.evaluate()
+    assert len(calls) == 1
+    halls = {r.id: r.hall for r in plan.racks}
+    switch = next(p for p in reversed(plan.placements) if p.device == "q3200")
+    other = next(r for r in plan.racks if r.hall != halls[switch.rack] and r.name.startswith("NET"))
+    free_u = 1 + max((p.u + CAT[p.device].u_height - 1 for p in plan.rack_members(other.id).values()), default=0)
+    history = History(plan, CAT)
+    report = ev.evaluate(history.apply(MoveDevice(switch.id, other.id, free_u)))
+    assert len(calls) == 1  # kept
     assert report.to_json() == evaluate(plan, CAT).to_json()
