@@ -40,7 +40,6 @@ the routed schedule, template by template: ``docs/models/network.md``.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -114,7 +113,7 @@ def same_rack_share(first: tuple[int, int], second: tuple[int, int], per_rack: i
 def run_mix(span_racks: float, cell_m2: float, floor, gbps: float, a: Stack, b: Stack,
             own_rack: float = 0.0) -> tuple[tuple[tuple[str, float], float], ...]:
     """((medium, stock length), fraction of the runs) of a tier whose runs span
-    ``span_racks`` racks of ``cell_m2`` each, the switches at a corner (module docstring), from
+    ``span_racks`` racks of ``cell_m2`` each, in rows from the switches' rack (module docstring), from
     devices stacked as ``a`` to devices stacked as ``b``: each run as the cable schedule routes
     it (``up_to_tray_m`` at each end, or ``in_rack_m`` inside one rack) and given its medium
     as the schedule gives it (``medium_buckets``, ``choose_medium``). ``own_rack``: the share of
