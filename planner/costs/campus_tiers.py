@@ -56,18 +56,30 @@ class CoreRuns:
 
 @dataclass(frozen=True, slots=True)
 class HallFabric:
-    """What the estimate reads of a hall: its racks, their footprint and its fabric switches
-    (the evaluator keeps it as the memo input "hall fabric": a device moved between halls
-    changes it only when it is a fabric switch)."""
+    """What the estimate reads of a hall: its racks, their footprint, its fabric switches and
+    how many fabric switches and fabric nodes stand in a rack of one, on average over them
+    (the sum of each rack's count squared over the count, to whole devices: a hall whose
+    racks are filled in turn, the last one part full, stacks as many as its full racks). The
+    evaluator keeps it as the memo input "hall fabric": a device moved between halls changes
+    it only when it is a fabric switch, or moves a hall's stacking by a whole device."""
 
     racks: int
     footprint_mm2: int
     switches: int
+    stacked: int = 0  # fabric switches in a switch's rack
+    nodes_stacked: int = 0  # fabric nodes in a node's rack
 
 
-def hall_fabric(halls: dict, switch_id: str) -> dict[str, HallFabric]:
-    """Each hall's ``HallFabric`` from its sums (``planner.facility.rack_sums``), by hall id."""
-    return {h: HallFabric(s.racks, s.footprint_mm2, s.counts.get(switch_id, 0)) for h, s in halls.items()}
+def hall_fabric(halls: dict, switch_id: str, node_id: str | None = None) -> dict[str, HallFabric]:
+    """Each hall's ``HallFabric`` from its sums (``planner.facility.rack_sums``), by hall id;
+    ``node_id``: the fabric's node type (``planner.costs.parts.fabric_node``)."""
+    return {h: HallFabric(s.racks, s.footprint_mm2, s.counts.get(switch_id, 0), _stacked(s, switch_id),
+                          _stacked(s, node_id)) for h, s in halls.items()}
+
+
+def _stacked(sums, device_id: str | None) -> int:
+    n = sums.counts.get(device_id, 0) if device_id else 0
+    return round(sums.squares.get(device_id, 0) / n) if n > 0 else 0
 
 
 def hall_corner_m(hall: HallFabric, floor) -> float:

@@ -10,9 +10,12 @@ each module is priced from the catalog transceiver of that bandwidth, form facto
 NIC's, or OSFP on twin-port switch cages, else the usual one for the speed) and medium
 (SR on multimode, DR/FR on single-mode) that reaches the run, the cheapest if several do.
 
-Per fabric tier from the fabric sizing, for larger plans: one cable per link at the cost
-setting (lengths are not routed) and the modules ``FabricSize.transceivers_by_tier``
-counts, priced by part as above (multimode SR within pods, single-mode DR to the cores).
+Per fabric tier from the fabric sizing, for larger plans: each tier's links by the medium
+and stock length their estimated lengths need (``planner.costs.hall_tiers`` within a hall,
+``planner.costs.campus_tiers`` between a campus's halls), each priced from its catalog cable,
+and the modules at both ends of its fibre runs priced by part as above; a one-tier fabric,
+or node-to-leaf runs the cost setting puts on passive copper, one cable per link at the cost
+setting.
 
 Whatever the catalog has no part for is priced at the cost settings 'Cable without a
 catalog price' and 'Transceiver without a catalog price', and the line says so.
@@ -34,10 +37,11 @@ from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.parts import Component
 from planner.network.media import Medium, optic_class
 from planner.network.ports import has_management_port, storage_network_nics
-from planner.network.routes import INTER_BUILDING, INTER_HALL, ROUTES
+from planner.network.routes import IN_HALL, INTER_BUILDING, INTER_HALL, ROUTES
 
 if TYPE_CHECKING:  # pragma: no cover
     from planner.costs.campus_tiers import CoreRuns
+    from planner.costs.hall_tiers import HallRuns
     from planner.network.cables import CableSchedule
     from planner.network.fabric import FabricSize
     from planner.settings.costs import CostSettings
@@ -52,6 +56,10 @@ OPTIC_PREFIX = {"compute": "Transceiver, fabric", "storage": "Storage transceive
 FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56", 400: "OSFP", 800: "OSFP"}
 # The reach a tier's runs need when they are not routed (multimode within a pod, single-mode to the cores).
 TIER_MEDIUM = {"node-leaf": ("MMF", 50.0), "leaf-spine": ("MMF", 50.0), "spine-core": ("SMF", 500.0)}
+# The per-tier estimate's rule for in-hall runs (``planner.costs.hall_tiers``), as a BOM line says it.
+HALL_ASSUMPTION = ("planner assumption: node-to-leaf runs span a pod's node racks, switch-to-switch runs its "
+                   "network racks, in rows from the switches' rack, each end up to the tray from where the design "
+                   "stacks it; each hall holding fabric switches a share in proportion to its racks")
 LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable line names
 # The per-tier estimate's rule for a campus's core runs (``planner.costs.campus_tiers``), as a BOM line says it.
 CORE_ASSUMPTION = ("planner assumption: a scalable unit and its pod in one hall; spine-to-core links go round all "
@@ -226,19 +234,22 @@ def buy_modules(catalog: Catalog, parts: dict, device: DeviceType | None, networ
 
 def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
                s: CostSettings, core: CoreRuns | None = None, parts: dict | None = None,
-               tiers: tuple[str, ...] | None = None) -> list[BomLine]:
+               hall: HallRuns | None = None, tiers: tuple[str, ...] | None = None) -> list[BomLine]:
     """Per fabric tier, for plans too large to route: one cable per link at the cost
     setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
     setting says passive copper) priced by part. ``core``: a campus's spine-to-core links by
     medium and length (``planner.costs.campus_tiers``), priced by their catalog cables and
     the optics each length needs. ``parts``: the catalog part chosen for each kind of run
     and end, kept by the caller while the catalog stays (each choice is a walk of the
-    catalog: 0.1 ms of each pricing of campus-1m). ``tiers``: only these tiers' lines."""
+    catalog: 0.1 ms of each pricing of campus-1m). ``hall``: the node-to-leaf and
+    leaf-to-spine links by medium and length (``planner.costs.hall_tiers``), priced the same
+    way; without it (one tier) one cable per link at the cost setting. ``tiers``: only these
+    tiers' lines."""
     if size is None:
         return []
     parts = {} if parts is None else parts
     switch = catalog.get(switch_id)
-    node = _fabric_node(counts, catalog)
+    node = fabric_node(counts, catalog)
     note = ("Per fabric tier (the plan is too large to route every run on each edit: "
             "cluster-planner cables PLAN lists each run with its medium and length). ")
     port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
@@ -261,32 +272,61 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
             continue
         title = TIER_TITLES[tier]
         switch_ends = [(switch, size.switch_ports_per_module, port)] * 2
+        dac = tier == "node-leaf" and s.node_leaf_dac
+        nic = max((n.gbps for n in node.compute_nics()), default=port) if node is not None else port
+        ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
+            if tier == "node-leaf" else switch_ends
         if tier == "spine-core" and core is not None:
+            how = f"spread over the halls ({CORE_ASSUMPTION})"
+            by_length = {key: (routes, how) for key, routes in core.runs.items()}
+        elif hall is not None and hall.links(tier) and not dac:
+            how = f"by the lengths its halls give ({HALL_ASSUMPTION})"
+            by_length = {key: ({ROUTES[IN_HALL]: n}, how) for key, n in hall.runs[tier].items()}
+        else:
+            by_length = None
+        if by_length is not None:
+            # an in-hall tier's lines kept with the parts while its runs (the same ``HallRuns``:
+            # ``hall_tiers`` keeps it), ends and prices stay; a drop between halls most often
+            # deals the core again and leaves them
+            kept_key = ("tier lines", tier, id(hall), node.id if node is not None else None, switch_id, port, nic,
+                        size.node_ports_per_module, size.switch_ports_per_module, s.cable_usd,
+                        s.transceiver_usd) if tier != "spine-core" or core is None else None
+            kept = parts.get(kept_key) if kept_key else None
+            if kept is not None and kept[0] is hall:
+                lines.extend(kept[1])
+                continue
+            start = len(lines)
             bought: Counter = Counter()
-            for (medium, stock), routes in sorted(core.runs.items()):
+            # one line per catalog cable (a 10 m trunk serves the 7 m and the 10 m runs), naming
+            # the lengths it serves; a length without a catalog cable a line of its own
+            ordered: dict[tuple, list] = {}
+            for (medium, stock), (routes, how) in sorted(by_length.items()):
                 n = sum(routes.values())
                 named = ", ".join(f"{k:,} {route}" for route, k in sorted(routes.items(),
                                                                           key=lambda kv: ROUTES.index(kv[0])))
                 cable = parts.get(("tier cable", medium, port, stock), False)
                 if cable is False:
                     cable = parts[("tier cable", medium, port, stock)] = cable_part(catalog, medium, port, stock)
-                lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, stock, 2).part(port)}",
-                                         n, cable, s,
-                                         f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): {n:,} "
-                                         f"runs of this medium and length ({named}). "))
-                modules(n, switch_ends, medium, stock, bought)  # each length's modules counted whole
-            optic_lines(tier, bought, f"Per fabric tier, spread over the halls ({CORE_ASSUMPTION}): a module at "
-                                       "each end of each run, reaching its length. ")
+                bucket = (medium, cable.length_m if cable is not None else stock, cable is None)
+                ordered.setdefault(bucket, [cable, how, []])[2].append((stock, n, named))
+                if medium in ("MMF", "SMF"):  # each length's modules counted whole
+                    modules(n, ends, medium, stock, bought)
+            for (medium, length, _), (cable, how, runs) in ordered.items():
+                n = sum(k for _, k, _ in runs)
+                said = "; ".join(f"{k:,} of {stock:g} m ({named})" for stock, k, named in runs)
+                length = runs[0][0] if len(runs) == 1 else length  # one length: its own, else the cable's
+                lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, length, 0).part(port)}",
+                                         n, cable, s, f"Per fabric tier, {how}: {n:,} runs of this cable: {said}. "))
+            optic_lines(tier, bought, f"Per fabric tier, {how}: a module at each end of each fibre run, "
+                                      "reaching its length. ")
+            if kept_key:
+                parts[kept_key] = (hall, tuple(lines[start:]))
             continue
-        dac = tier == "node-leaf" and s.node_leaf_dac
         line = _cable_line("compute", f"Fabric cable, {title}", links, None, s, note)
         lines.append(line if not dac else _replace_part(line, "passive DAC"))
         if dac:
             continue
-        nic = max((n.gbps for n in node.compute_nics()), default=port) if node is not None else port
         medium, reach = TIER_MEDIUM[tier]
-        ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
-            if tier == "node-leaf" else switch_ends
         optic_lines(tier, modules(links, ends, medium, reach, Counter()), note)
     return lines
 
@@ -345,7 +385,7 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
     return lines
 
 
-def _fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:
+def fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:
     """The GPU node type with the most compute NICs (it sets the fabric's rails)."""
     nodes = [d for i in counts if (d := catalog.get(i)) is not None and d.gpu is not None and d.compute_nics()]
     return max(nodes, key=lambda d: sum(n.count for n in d.compute_nics()), default=None)

@@ -1,4 +1,9 @@
-"""The report's cost section: bill of materials, capex, opex, rent, break-even and TCO."""
+"""The report's cost section: bill of materials, capex, opex, rent, break-even and TCO.
+
+Why it is long: the bill's cabling is priced two ways here, from the routed cable schedule
+or, above ``MAX_ROUTED_LINKS`` links, per fabric tier and network from the halls' run mixes,
+with the memo entries that keep each part while a drop leaves it; that half is the next to
+move to a module of its own (tests patch ``MAX_ROUTED_LINKS`` and ``core_geometry`` here)."""
 
 from __future__ import annotations
 
@@ -7,9 +12,10 @@ from dataclasses import dataclass, field
 
 from planner.costs.bom import BomLine, bom_counts, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
+from planner.costs.hall_tiers import in_hall_runs
 from planner.costs.model import CostResult, evaluate_costs
-from planner.costs.parts import (TIER_NETWORK, end_modules, fabric_modules_per_tier, network_lines, schedule_lines,
-                                 tier_lines)
+from planner.costs.parts import (TIER_NETWORK, end_modules, fabric_modules_per_tier, fabric_node, network_lines,
+                                 schedule_lines, tier_lines)
 from planner.network.cables import CableSchedule, build_schedule
 from planner.network.media import COPPER
 from planner.network.routes import reach_findings
@@ -210,17 +216,18 @@ def _cabling(ctx, size) -> Cabling:
     plan, catalog, s = ctx.plan, ctx.catalog, ctx.plan.settings.costs
     schedule = routed_schedule(ctx, size)
     if schedule is None:
-        core = campus_core_runs(ctx, size)
+        core, hall = campus_core_runs(ctx, size), in_hall_runs(ctx, size, fabric_node(ctx.counts, catalog))
         parts = ctx.memo.get("cabling parts", (), dict)  # kept until the catalog changes
-        below, networks = ctx.memo.get("cabling below the core", BELOW_CORE_READS, _below_core, ctx, size, parts)
+        below, networks = ctx.memo.get("cabling below the core", BELOW_CORE_READS, _below_core, ctx, size, parts, hall)
         lines = below + tier_lines(size, catalog, ctx.counts, plan.settings.fabric.switch_device, s, core, parts,
-                                   ("spine-core",)) + networks
+                                   hall, ("spine-core",)) + networks
         per_tier: Counter = Counter()
         for line in lines:
             if line.counts_as == "transceiver":
                 per_tier[line.tier] += line.quantity
         links = size.cables_by_tier() if size is not None else {}
         copper = links.get("node-leaf", 0) if s.node_leaf_dac else 0  # the setting's passive copper
+        copper += hall.copper_links(s.node_leaf_dac) if hall is not None else 0  # and the runs short enough
         return Cabling(tuple(lines), None, core, dict(per_tier), sum(links.values()) - copper, copper)
     parts: dict = {}
     optics = end_modules(schedule, catalog, parts)
@@ -237,19 +244,19 @@ def _cabling(ctx, size) -> Cabling:
     return Cabling(tuple(lines), schedule, None, fabric_modules_per_tier(schedule, optics), optical, copper)
 
 
-# What the lines of a plan priced per tier read below its core tier (the node-to-leaf and
-# leaf-to-spine tiers, the storage and management networks): not the halls. A fabric switch
-# moved to another hall (about half the random moves on campus-1m) reprices the core runs
-# alone; pricing the rest again was 0.1 ms of each (CPU time, 2-core machine, 2026-12-05).
-BELOW_CORE_READS = ("counts", "settings.costs", "settings.fabric")
+# Below the core tier a plan priced per tier reads the halls only through their run mixes
+# ("in-hall runs"): a fabric switch moved to another hall (half the random moves on campus-1m)
+# reprices the core alone; the rest was 0.1 ms of each (CPU, 2-core machine, 2026-12-05).
+BELOW_CORE_READS = ("counts", "settings.costs", "settings.fabric", "in-hall runs")
 
 
-def _below_core(ctx, size, parts: dict) -> tuple[list[BomLine], list[BomLine]]:
-    """The lines of the fabric's tiers below the core and of the storage and management
-    networks, of a plan priced per tier."""
+def _below_core(ctx, size, parts: dict, hall) -> tuple[list[BomLine], list[BomLine]]:
+    """The lines of the fabric's tiers below the core (by the lengths its halls give: ``hall``)
+    and of the storage and management networks, of a plan priced per tier."""
     catalog, s, fabric = ctx.catalog, ctx.plan.settings.costs, ctx.plan.settings.fabric
     storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
-    return (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, None, parts, ("node-leaf", "leaf-spine")),
+    return (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, None, parts, hall,
+                       ("node-leaf", "leaf-spine")),
             network_lines(ctx.counts, catalog, storage_switch, s, parts))
 
 

@@ -21,12 +21,15 @@ class RackSums:
     """What a set of racks adds up to. ``floor_rating_kg_m2`` (a hall's own rating, or None)
     counts the racks that load the floor above it (``floor_over``)."""
 
-    __slots__ = _INTS + ("counts", "severities", "floor_rating_kg_m2")
+    __slots__ = _INTS + ("counts", "squares", "severities", "floor_rating_kg_m2")
 
     def __init__(self, floor_rating_kg_m2: float | None = None) -> None:
         for name in _INTS:
             setattr(self, name, 0)
         self.counts: dict[str, int] = {}
+        # of each type, its count in each rack squared, added up: over the count, how many
+        # of its kind stand in the rack of one of them, on average
+        self.squares: dict[str, int] = {}
         self.severities = {"error": 0, "warning": 0, "info": 0}  # rack findings by severity
         self.floor_rating_kg_m2 = floor_rating_kg_m2
 
@@ -47,9 +50,10 @@ class RackSums:
         rating = self.floor_rating_kg_m2
         if rating is not None and r.floor_load_kg_m2 > rating + 1e-9:
             self.floor_over += sign
-        counts = self.counts
+        counts, squares = self.counts, self.squares
         for k, v in r.counts.items():
             counts[k] = counts.get(k, 0) + sign * v
+            squares[k] = squares.get(k, 0) + sign * v * v
         severities = self.severities
         for f in r.findings:
             severities[f.severity] += sign
@@ -63,7 +67,8 @@ class RackSums:
 
     def key(self) -> tuple:
         """The sums as a value (equal for equal sums): what the evaluator compares from one
-        evaluation to the next."""
+        evaluation to the next (not ``squares``, which most drops between racks change: the
+        evaluator reads them for the fabric estimate alone, ``planner.costs.campus_tiers``)."""
         return (tuple(getattr(self, name) for name in _INTS),
                 frozenset((k, v) for k, v in self.counts.items() if v))
 
@@ -78,6 +83,9 @@ class RackSums:
             for k, v in p.counts.items():
                 if v:
                     counts[k] = counts.get(k, 0) + v
+            for k, v in p.squares.items():
+                if v:
+                    out.squares[k] = out.squares.get(k, 0) + v
             for k, v in p.severities.items():
                 severities[k] += v
         return out

@@ -54,6 +54,20 @@ from planner.plan.model import Placement, Plan
 from planner.text import spreadsheet_inert
 
 U_M = 0.04445  # one rack unit, 1.75 in (EIA-310)
+
+
+def up_to_tray_m(rack_height_u, top_u, tray_m: float):
+    """How far a run climbs from a device whose top U is ``top_u`` in a rack of
+    ``rack_height_u`` to the tray above the racks (numbers or numpy columns): the rule every
+    routed run follows at each end, and the per-tier estimate's (``planner.costs.hall_tiers``)."""
+    return (rack_height_u - top_u) * U_M + tray_m
+
+
+def in_rack_m(top_a, top_b, slack_m: float):
+    """A run between two devices of one rack, by their top Us: the U difference plus slack."""
+    return abs(top_a - top_b) * U_M + slack_m
+
+
 NETWORK_OF_TIER = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute",
                    "storage": "storage", "management": "management"}
 
@@ -319,7 +333,7 @@ class _Router:
         self._rack.append(self._rack_numbers.setdefault(p.rack, len(self._rack_numbers)))
         self._name.append(self._name_numbers.setdefault(rack.name, len(self._name_numbers)))
         self._top.append(top)
-        self._up.append((rack.height_u - top) * U_M + self.tray_m)
+        self._up.append(up_to_tray_m(rack.height_u, top, self.tray_m))
         self._x.append(spot.x_m if spot else math.nan)
         self._y.append(spot.y_m if spot else math.nan)
         self._hall.append(spot.hall if spot else 0)
@@ -366,7 +380,7 @@ class _Router:
         up, x, y = (np.frombuffer(c, dtype=np.float64) for c in (self._up, self._x, self._y))
         hall, building, row = (np.frombuffer(c, dtype=np.int64) for c in (self._hall, self._building, self._row))
         same_rack = rack[a] == rack[b]
-        inside = np.abs(top[a] - top[b]) * U_M + self.slack_m
+        inside = in_rack_m(top[a], top[b], self.slack_m)
         between = up[a] + np.abs(x[a] - x[b]) + np.abs(y[a] - y[b]) + up[b] + self.slack_m
         length = np.where(same_rack, inside, between)
         across = np.flatnonzero(hall[a] != hall[b])

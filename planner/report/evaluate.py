@@ -18,6 +18,8 @@ from types import MappingProxyType
 
 from planner.collector import held_off
 from planner.costs.campus_tiers import hall_fabric
+from planner.costs.hall_tiers import hall_kinds
+from planner.costs.parts import fabric_node
 from planner.hardware.catalog import Catalog
 from planner.hardware.power_limit import plan_catalog
 from planner.plan.changes import ChangeSet
@@ -52,7 +54,8 @@ class Evaluator:
         self._halls = self._empty_halls()  # each hall's sums, rack by rack
         self._hall_of: dict[str, str] = {}  # rack id -> the hall its result is summed in
         self._touched: set[str] = set()  # the halls whose racks changed since the last report
-        self._hall_fabric: tuple[str | None, dict] = (None, {})  # (the fabric switch, ``hall_fabric``)
+        self._hall_fabric: tuple[tuple | None, dict] = (None, {})  # ((the fabric switch, node), ``hall_fabric``)
+        self._node: tuple[str] | None = None  # the fabric's node type
         # the totals: the halls' sums added up by a full evaluation, then kept rack by rack
         self._agg = RackSums()
         self._rack_order: tuple[str, ...] = ()
@@ -143,23 +146,31 @@ class Evaluator:
             own_racks=agg.own_racks,
         )
         memo = self.memo
-        memo.set("counts", counts)
+        if memo.set("counts", counts) or self._node is None:
+            node = fabric_node(counts, self._catalog)  # the fabric's node type, read by the fabric estimate
+            self._node = (node.id if node is not None else "",)
         memo.set_fields("totals", totals)
         # only the halls whose racks changed are compared: each hall's figures are kept under
         # its own sums (``planner.facility.campus_section``)
-        changed = [h for h in self._touched if memo.set(f"hall {h}", self._halls[h].key())]
-        if changed:
+        touched = self._touched
+        halls_changed = bool([h for h in touched if memo.set(f"hall {h}", self._halls[h].key())])
+        if halls_changed:
             memo.changed(("halls",))
         self._touched = set()
-        # each hall's fabric switches and floor: only after a hall's sums changed (those halls'),
-        # or the fabric's switch did (every hall's), not on every edit
-        switch = plan.settings.fabric.switch_device
-        if changed or self._hall_fabric[0] != switch:
-            was, fabric = self._hall_fabric
-            fabric = ({**fabric, **hall_fabric({h: self._halls[h] for h in changed}, switch)} if was == switch
-                      else hall_fabric(self._halls, switch))
-            self._hall_fabric = (switch, fabric)
+        # each hall's fabric switches, stacking and floor: those of the halls whose racks changed
+        # (all of them when the fabric's switch or node did), O(halls) only when one differs
+        switch, node = plan.settings.fabric.switch_device, self._node[0]
+        old = self._hall_fabric[1]
+        if self._hall_fabric[0] != (switch, node):
+            fabric, changed = hall_fabric(self._halls, switch, node), True
+        else:
+            mine = hall_fabric({h: self._halls[h] for h in touched}, switch, node) if touched else {}
+            changed = any(old.get(h) != f for h, f in mine.items())
+            fabric = {**old, **mine} if changed else old
+        if changed:
+            self._hall_fabric = ((switch, node), fabric)
             memo.set("hall fabric", fabric)
+            memo.set("hall kinds", hall_kinds(fabric))
             memo.set("hall floor", {h: (f.racks, f.footprint_mm2) for h, f in fabric.items()})
         ctx = EvalContext(plan, self._catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
                           hall_fabric=self._hall_fabric[1])

@@ -12,7 +12,9 @@ Inputs are named:
   ``"hall <id>"``: one data hall's sums of its racks (``planner.facility.rack_sums``),
   compared the same way for the halls whose racks changed; ``"halls"``: any of them (the
   buildings and halls themselves change only by a full evaluation); ``"hall fabric"``: each
-  hall's racks, their footprint and its fabric switches (``planner.costs.campus_tiers``),
+  hall's racks, their footprint, its fabric switches and how many fabric switches and nodes
+  stand together (``planner.costs.campus_tiers.HallFabric``); ``"hall kinds"``: what the
+  in-hall run estimate reads of them (``planner.costs.hall_tiers.hall_kinds``),
   ``"hall floor"`` the racks and footprint alone;
 - ``"layout"``: the racks and where each device is (a change set's racks, devices or
   structure);

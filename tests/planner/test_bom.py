@@ -98,17 +98,29 @@ def test_large_plans_price_cabling_per_fabric_tier(monkeypatch):
 
     monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 0)  # as a plan too large to route
     # Two tiers forced: one scalable unit, 8 leaves with 4 nodes each; 32 node-leaf links,
-    # 32 leaf-spine uplinks (non-blocking; 8 leaves x 4 to one spine), one cable per link at
-    # the $150 setting. Optics at both ends: at the nodes' single-port ConnectX-7 a 400G SR4
-    # each (32), at the QM9700s' cages twin-port 2 x 400G SR modules ($1,200, catalog)
-    # serving two links each: node to leaf 32 single + 16 twin, leaf to spine 16 + 16 twin.
+    # 32 leaf-spine uplinks (non-blocking; 8 leaves x 4 to one spine), each tier priced by the
+    # lengths its runs take. Leaf to spine: the hall stands its one placed QM9700 alone in its
+    # rack, so the 9 switches sized (8 leaves, then the spine) take 9 racks in a row, none
+    # sharing the spine's; the leaves 0.6, 1.2, ... 4.8 m along the row from it; each end from
+    # U1 of a 42U rack up to the tray 0.3 m above, 41 x 0.04445 + 0.3 = 2.122 m, and 1 m
+    # slack: 5.245 m + along. 5.845 and 6.445 m on 7 m multimode (2 of 8), 7.045 to 9.445 m
+    # on 10 m (5 of 8), 10.045 m on 15 m (1 of 8): 8, 20 and 4 of the 32 links. The catalog's
+    # 10 m OM4 trunk serves the 7 and 10 m runs (one line of 28), its 30 m trunk the 15 m.
+    assert [round(5.245 + 0.6 * k, 3) for k in (1, 2, 3, 7, 8)] == [5.845, 6.445, 7.045, 9.445, 10.045]
     items = lines_by_item(four_node_plan(fabric={"tiers": "2"}))
-    assert items["Fabric cable, node to leaf"]["quantity"] == 32
-    assert items["Fabric cable, leaf to spine"]["total_usd"] == 32 * 150
+    node_leaf = {k: v["quantity"] for k, v in items.items() if k.startswith("Fabric cable, node to leaf")}
+    assert sum(node_leaf.values()) == 32
+    assert items["Fabric cable, leaf to spine, multimode fibre (OM4), 10 m"]["quantity"] == 28
+    assert items["Fabric cable, leaf to spine, multimode fibre (OM4), 15 m"]["quantity"] == 4
+    # twin-port modules at both ends, each length's counted whole: 2 x (4 + 10 + 2)
+    assert items["Transceiver, leaf to spine: 800G twin-port OSFP transceiver (2 x 400G SR4)"]["quantity"] == 32
+    # node to leaf: the runs on fibre take a 400G SR4 at each node's single-port ConnectX-7 and
+    # twin-port 2 x 400G SR modules at the QM9700s' cages, each fibre length's counted whole
+    fibre = {k: n for k, n in node_leaf.items() if "multimode" in k}
     twin = "800G twin-port OSFP transceiver (2 x 400G SR4)"
-    assert items[f"Transceiver, node to leaf: {twin}"]["quantity"] == 16
-    assert items["Transceiver, node to leaf: 400G OSFP SR4 transceiver (single-port)"]["quantity"] == 32
-    assert items[f"Transceiver, leaf to spine: {twin}"]["total_usd"] == 32 * 1_200
+    assert items["Transceiver, node to leaf: 400G OSFP SR4 transceiver (single-port)"]["quantity"] == sum(
+        fibre.values())
+    assert items[f"Transceiver, node to leaf: {twin}"]["quantity"] == sum(-(-n // 2) for n in fibre.values())
     dac = lines_by_item(four_node_plan(costs={"node_leaf_dac": True}, fabric={"tiers": "2"}))
     assert not any(k.startswith("Transceiver, node to leaf") for k in dac)
     assert dac["Fabric cable, node to leaf"]["part"] == "passive DAC"

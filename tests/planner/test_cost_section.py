@@ -53,7 +53,7 @@ def test_cost_section_never_walks_the_devices(monkeypatch, routed):
     plan = build_template("massive")
     ev = Evaluator(plan, catalog)
     expected = ev.evaluate().sections["cost"].to_json()
-    assert any(line["item"] == "Fabric cable, node to leaf" for line in expected["bom"]) != routed
+    assert any(line["item"].startswith("Fabric cable, node to leaf") for line in expected["bom"]) != routed
 
     class NoWalk(list):
         def __iter__(self):
@@ -117,7 +117,7 @@ def test_one_link_over_the_limit_the_report_says_cabling_is_priced_per_tier(monk
         cost = Evaluator(plan, catalog).evaluate().sections["cost"]
         assert cost["cables_routed"] is routed
         assert cost["cable_routing_limit_links"] == limit
-        assert any(line["item"] == "Fabric cable, node to leaf" for line in cost["bom"]) != routed
+        assert any(line["item"].startswith("Fabric cable, node to leaf") for line in cost["bom"]) != routed
         write_workbook(plan, catalog, tmp_path / "m.xlsx")
         sheet = [c for row in openpyxl.load_workbook(tmp_path / "m.xlsx")["Cables"].iter_rows(values_only=True)
                  for c in row if c is not None]
@@ -150,10 +150,16 @@ def test_a_drop_that_changes_only_the_heat_to_liquid_keeps_the_costs(monkeypatch
     net = [r for r in plan.racks if r.name.startswith("NET")]
     for rack in net:
         rack.rear_door_hx = True
+    # 9 of the first network rack's 19 switches already in the storage rack: the drop below,
+    # one more from its 10 to the storage rack's 9, leaves the racks the fabric's switches
+    # stand in and how many stand with a switch (10 x 10 + 9 x 9 either way): what the
+    # per-tier estimate reads of them
+    storage_rack = next(r for r in plan.racks if r.name.startswith("STOR"))
+    for first in [p for p in plan.placements if p.rack == net[0].id and p.device == "qm9700"][:9]:
+        MoveDevice(first.id, storage_rack.id, lowest_free_u(plan, catalog, storage_rack, 1)).do(plan, catalog)
     ev = Evaluator(plan, catalog)
     before = ev.evaluate()
     switch = next(p for p in plan.placements if p.rack == net[0].id and p.device == "qm9700")
-    storage_rack = next(r for r in plan.racks if r.name.startswith("STOR"))
     u = lowest_free_u(plan, catalog, storage_rack, catalog["qm9700"].u_height)
     after = ev.evaluate(MoveDevice(switch.id, storage_rack.id, u).do(plan, catalog))
     changed = [f.name for f in fields(before.totals) if getattr(before.totals, f.name) != getattr(after.totals, f.name)]

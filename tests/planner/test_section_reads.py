@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from planner.costs.campus_tiers import hall_fabric
+from planner.costs.parts import fabric_node
 from planner.costs.section import SCHEDULE_READS
 from planner.facility.power import evaluate_rack
 from planner.facility.rack_sums import RackSums
@@ -137,7 +138,8 @@ class _Context:
         self._reads.add("hall fabric")
         sums = self.halls
         self._reads.discard("halls")  # its own input: the halls' racks, floor and fabric switches
-        return hall_fabric(sums, self.plan._plan.settings.fabric.switch_device)
+        node = fabric_node(self.counts, CATALOG)  # as the evaluator reads it: from the device counts
+        return hall_fabric(sums, self.plan._plan.settings.fabric.switch_device, node.id if node else None)
 
     @property
     def counts(self):
