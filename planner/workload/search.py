@@ -12,22 +12,38 @@ the rest):
 - CP: 1, and for sequences of 16K tokens and more the powers of two that leave each rank at
   least 8K tokens (Llama 3 trained 131K-token sequences with CP 16: Dubey et al. 2024,
   The Llama 3 Herd of Models, table 4);
-- PP: the divisors of the GPUs left that divide the layers, or the layers + 2 (the first
-  and last stages give one layer's slot each to the embedding and the output: Llama 3,
-  section 3.3.2), so that every stage holds the same layers;
+- PP: the divisors of the GPUs left, at most the layers, whose stages hold the layers evenly:
+  PP divides the layers, or the layers + 2 (the first and last stages give one layer's slot
+  each to the embedding and the output: Llama 3, section 3.3.2), or the uneven split of
+  ``pipeline.stage_layers`` (the first and last stages with a layer fewer, as Megatron-Core's
+  first/last-stage layer counts and pipeline layout set it: 61 layers on 8 stages as 7, 8 x 5,
+  7 x 2) leaves its heaviest stage at most ``MAX_STAGE_EXCESS`` above the average. The step
+  model spreads the layers evenly over the stages; the bound keeps the searched splits within
+  what the output layer already unbalances an even split by, which the model does not count
+  either (Llama 3 70B's output GEMM, 128,256 x 8,192, is 1.2 layers' work: the last of 8
+  stages of 10 layers does 11.2 layers' work where the model spreads 10.2, 11 % more), and it
+  passes DeepSeek-V3's and Kimi K2's 61 layers on 2 to 32 stages (at most 64 / 61: 4.9 %);
 - DP: the rest;
 - micro-batch: the divisors of the sequences per replica up to ``MAX_MICRO_BATCH``;
-- schedule: 1F1B, and interleaved with v model chunks per rank where PP x v divides the
-  layers (or the layers + 2) and the micro-batches are a multiple of PP (Megatron-LM's
-  interleaved schedule; the evaluation warns otherwise);
-- EP (mixture-of-experts only): the powers of two that divide DP and the experts;
+- schedule: 1F1B, and interleaved with v model chunks per rank where the micro-batches are
+  a multiple of PP (Megatron-LM's interleaved schedule; the evaluation warns otherwise) and
+  PP x v divides the layers (or the layers + 2), or v is a power of two whose uneven chunks
+  leave the stages within the bound above (NeMo AutoModel's published Kimi K2 run: PP 8 x
+  VP 4 over 61 layers; Megatron-Core's DeepSeek-V3 layout: PP 16 x VPP 2);
+- EP (mixture-of-experts only): the powers of two that divide DP and the experts, within a
+  node or across nodes;
 - sharding: from DDP, from ZeRO-1 (Megatron-LM's distributed optimizer) and from ZeRO-3
   (FSDP full shard), each with the least recompute, then the least more sharding, that
   fits in GPU memory (``fit_training``, as the evaluation fits a job): less memory for the
-  optimizer can mean less recompute. ZeRO-2 and -3 only without a pipeline: Megatron-LM's
-  pipeline schedules shard the optimizer (its distributed optimizer), not the gradients or
-  weights. ZeRO-3's gathers run on every micro-batch and hide behind each layer's compute
-  only as far as it lasts (``overlap``), so fewer, larger micro-batches can win under it.
+  optimizer can mean less recompute. ZeRO-3 also with a pipeline, as NeMo AutoModel and
+  torchtitan run FSDP over the data-parallel group of each stage (AutoModel's DeepSeek-V3
+  and Kimi K2 runs: PP 4 and 8 under FSDP, with EP), but only for memory: for a split that
+  neither DDP nor ZeRO-1 fits with any recompute (Kimi K2's experts on 256 H100: TP 2 x PP
+  8 x EP 8 leaves 8.0B expert parameters a GPU, 80 GB of states under ZeRO-1). ZeRO-3's
+  gathers run on every micro-batch and hide behind each layer's compute only as far as it
+  lasts (``overlap``), so fewer, larger micro-batches can win under it. ZeRO-2 never with a
+  pipeline: the gradients accumulate over the micro-batches (DeepSpeed refuses ZeRO-2 with
+  pipeline parallelism).
 
 Candidates are ranked by goodput, the tokens/s a run keeps after failures: tokens/s x the
 effective training time ratio. In the goodput model the ratio is the same for every layout
@@ -48,6 +64,7 @@ from dataclasses import dataclass
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.fit import SHARDING_LADDER, fit_training
 from planner.workload.models import ModelShape
+from planner.workload.pipeline import stage_layers
 from planner.workload.training import JobShape, StepResult, model_step
 
 MAX_MICRO_BATCH = 16  # Planner assumption: larger micro-batches gain nothing once the GEMMs are large
@@ -57,7 +74,9 @@ MAX_CP = 32
 # Planner assumption: a batch within 5 % of the asked one trains alike (the critical batch
 # size varies smoothly: McCandlish et al. 2018, "An Empirical Model of Large-Batch Training").
 BATCH_TOLERANCE = 0.05
-WEIGHT_SHARDING = ("zero2", "zero3")  # not with a pipeline (module docstring)
+LIGHT_KEY = ("fits without sharding the weights",)  # marks a layout ZeRO-1 or DDP fits
+LIGHT = frozenset({LIGHT_KEY})
+MAX_STAGE_EXCESS = 1 / 16  # Planner assumption: the uneven stages searched (module docstring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +87,7 @@ class Candidate:
     step: StepResult
     memory_gb: float
     batch_sequences: int
+    stages: tuple[int, ...] = ()  # the layers each pipeline stage holds (``pipeline.stage_layers``)
 
     @property
     def tokens_per_s(self) -> float:
@@ -92,7 +112,20 @@ class Candidate:
         text = " x ".join(parts) + f", micro-batch {w.micro_batch_size}"
         if w.pp > 1:
             text += (f", interleaved v {w.virtual_stages}" if w.pp_schedule == "interleaved" else ", 1F1B")
+        if len(set(self.stages)) > 1:
+            text += f", stages of {_runs(self.stages)} layers"
         return text
+
+
+def _runs(sizes: tuple[int, ...]) -> str:
+    """'7, 8 x 5, 7 x 2': the stage sizes in order, repeats counted."""
+    parts: list[list[int]] = []
+    for n in sizes:
+        if parts and parts[-1][0] == n:
+            parts[-1][1] += 1
+        else:
+            parts.append([n, 1])
+    return ", ".join(f"{n} x {k}" if k > 1 else f"{n}" for n, k in parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +159,18 @@ def _even_stages(layers: int, slots: int) -> bool:
     return layers % slots == 0 or (layers + 2) % slots == 0
 
 
+def _stages_fit(layers: int, pp: int, v: int = 1) -> bool:
+    """Whether ``pp`` stages of ``v`` chunks each are searched (module docstring): an even split,
+    or one whose chunks each hold a layer (but for the embedding's and the output's at the ends)
+    and whose heaviest stage holds at most ``MAX_STAGE_EXCESS`` more than the average."""
+    slots = pp * v
+    if _even_stages(layers, slots):
+        return True
+    if slots > layers:
+        return False
+    return max(stage_layers(layers, pp, v)) <= (1.0 + MAX_STAGE_EXCESS) * layers / pp + 1e-9
+
+
 def _tp_options(model: ModelShape, local: int) -> list[int]:
     return [t for t in _powers_of_two(local) if model.heads % t == 0]
 
@@ -144,7 +189,7 @@ def _shapes(model: ModelShape, shape: JobShape, gpus: int, seq_len: int) -> Iter
                 continue
             rest = gpus // (tp * cp)
             for pp in _divisors(rest):
-                if pp <= model.layers and _even_stages(model.layers, pp):
+                if pp <= model.layers and _stages_fit(model.layers, pp):
                     yield tp, cp, pp, rest // pp
 
 
@@ -152,7 +197,7 @@ def _schedules(model: ModelShape, pp: int, m: int) -> list[tuple[str, int]]:
     out = [("1f1b", 1)]
     if pp > 1 and m % pp == 0:
         out += [("interleaved", v) for v in range(2, model.layers // pp + 2)
-                if _even_stages(model.layers, pp * v)]
+                if _even_stages(model.layers, pp * v) or (v & (v - 1) == 0 and _stages_fit(model.layers, pp, v))]
     return out
 
 
@@ -168,7 +213,7 @@ def _sharding_options(asked: str, pp: int) -> list[str]:
     if asked not in SHARDING_LADDER:
         return [asked]
     above = SHARDING_LADDER[SHARDING_LADDER.index(asked):]
-    return [s for s in above if s == asked or s == "zero1" or (s == "zero3" and pp == 1)]
+    return [s for s in above if s in (asked, "zero1", "zero3")]
 
 
 def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape, gpus: int,
@@ -194,6 +239,8 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
                 for ep in _ep_options(model, dp):
                     fitted: set[tuple] = set()
                     for sharding in _sharding_options(w.sharding, pp):
+                        if pp > 1 and sharding == "zero3" and fitted & LIGHT:
+                            continue  # with a pipeline, ZeRO-3 only where ZeRO-1 cannot fit (module docstring)
                         cand = w.model_copy(update={
                             "tp": tp, "cp": cp, "pp": pp, "dp": dp, "ep": ep, "micro_batch_size": mb,
                             "pp_schedule": schedule, "virtual_stages": v, "sharding": sharding,
@@ -202,10 +249,13 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
                         evaluated += 1
                         run = fit.settings
                         key = (run.sharding, run.recompute, run.recompute_layers)
-                        if fit.fits is False or key in fitted or (pp > 1 and run.sharding in WEIGHT_SHARDING):
+                        if run.sharding in ("ddp", "zero1"):
+                            fitted.add(LIGHT_KEY)
+                        if fit.fits is False or key in fitted or (pp > 1 and run.sharding == "zero2"):
                             continue
                         fitted.add(key)
-                        found = Candidate(run, model_step(run, fabric, shape, model=model), fit.memory.total_gb, seqs)
+                        found = Candidate(run, model_step(run, fabric, shape, model=model), fit.memory.total_gb, seqs,
+                                          stage_layers(model.layers, pp, v))
                         if seqs == asked:
                             exact.append(found)
                         else:

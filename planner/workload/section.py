@@ -53,7 +53,8 @@ def layout_candidates(plan, catalog, counts) -> list[dict[str, Any]] | None:
         out.append({
             "rank": rank, "current": c.layout == own, "tp": run.tp, "cp": run.cp, "pp": run.pp, "dp": run.dp,
             "ep": run.ep, "micro_batch_size": run.micro_batch_size, "pp_schedule": run.pp_schedule,
-            "virtual_stages": run.virtual_stages, "sharding": run.sharding, "recompute": run.recompute,
+            "virtual_stages": run.virtual_stages, "stage_layers": list(c.stages), "sharding": run.sharding,
+            "recompute": run.recompute,
             "recompute_layers": run.recompute_layers if run.recompute == "full" else None,
             "global_batch_tokens": run.global_batch_tokens, "memory_per_gpu_gb": _r(c.memory_gb),
             "pipeline_bubble": _r(r.bubble, 4), "step_time_s": _r(r.step_s, 4), "mfu": _r(r.mfu, 4),
