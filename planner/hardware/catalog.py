@@ -67,6 +67,10 @@ class GpuBlock(_Strict):
     min_power_limit_w: float | None = Field(
         default=None, gt=0, le=5000, description="the lowest power limit the GPU accepts (nvidia-smi 'Min Power "
         "Limit'), W; empty = the facility setting gpu_min_power_limit_share x tdp_w")
+    kernel_curves: Literal["ampere", "hopper", "blackwell", "cdna3"] | None = Field(
+        default=None, description="GPU generation whose measured GEMM and FlashAttention rates the step uses "
+        "(A100: ampere; H100, H200: hopper; B200, B300: blackwell; MI300X, MI325X: cdna3); empty = none "
+        "measured: the step borrows the H100 curves and says so")
     comm_power_w: float | None = Field(
         default=None, ge=0, le=5000, description="draw per GPU while the step waits (exposed communication, bubble, "
         "checkpoint), W; empty = the facility setting gpu_comm_power_share x tdp_w")

@@ -26,6 +26,8 @@ class NodeSummary:
     hosts_per_node: int = 1  # of the node type holding most GPUs (an NVL72: 18)
     node_device: str = ""  # the node type holding most GPUs (the one spares are of)
     bf16_tflops: float = 0.0  # slowest GPU: synchronous training runs at its pace
+    kernel_curves: str | None = None  # the slowest GPU's generation of measured kernel curves
+    gpu_model: str = ""  # the slowest GPU's model
     nvlink_gbs: float = 0.0  # smallest NVLink figure among the types
     nics_per_gpu: float | None = None  # fewest compute NICs per GPU; None: no compute NICs
     nic_gbps: float | None = None  # slowest compute NIC
@@ -81,6 +83,8 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
         s.nvme_read_gbs_per_gpu = _lowest_known(first, s.nvme_read_gbs_per_gpu, nvme and nvme[1])
         if nvme is None:
             s.nvme_unknown += (d.model,)
+        if not s.bf16_tflops or d.gpu.bf16_tflops < s.bf16_tflops:
+            s.kernel_curves, s.gpu_model = d.gpu.kernel_curves, d.gpu.model
         s.bf16_tflops = d.gpu.bf16_tflops if not s.bf16_tflops else min(s.bf16_tflops, d.gpu.bf16_tflops)
         s.nvlink_gbs = d.gpu.nvlink_gbs if s.nodes == n else min(s.nvlink_gbs, d.gpu.nvlink_gbs)
         nics = d.compute_nics()

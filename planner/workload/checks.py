@@ -1,5 +1,8 @@
 """The workload on the placed GPUs: parallelism, memory fit, batch split, step figures,
-claim check and inference sizing, with their findings."""
+claim check and inference sizing, with their findings.
+
+Why it is long: every finding of the workload on the placed GPUs is written here, beside the
+figures it reads; the figures themselves are worked out in the modules it imports."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ from planner.workload.archetype import advise
 from planner.workload.bubble import TARGET as BUBBLE_LIMIT, bubble_remedy
 from planner.workload.fit import describe_recompute, fit_training, recompute_ladder
 from planner.workload.inference import InferenceResult, size_inference
+from planner.workload.kernels import borrowed_kernels
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.training import (
@@ -65,11 +69,11 @@ def job_shape(nodes: NodeSummary, fabric: FabricSettings) -> JobShape:
     nics = nodes.nics_per_gpu if nodes.nics_per_gpu else fabric.nics_per_gpu
     return JobShape(nodes.gpus_per_node, nodes.bf16_tflops, nodes.nvlink_gbs, nics, nodes.nic_gbps,
                     nodes.domain_gpus, nodes.memory_gb, nodes.memory_bandwidth_tbs, nodes.nvls_busbw_gbs,
-                    nodes.nic_planes)
+                    nodes.nic_planes, nodes.kernel_curves)
 
 
 def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> WorkloadOutcome:
-    out = WorkloadOutcome(model_shape(w))
+    out = WorkloadOutcome(model_shape(w), findings=borrowed_kernels(nodes.kernel_curves, nodes.gpu_model, w.mfu))
     is_ib = TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"
     if nodes.gpus and w.inference:
         _inference(w, fabric, nodes, out)
@@ -229,7 +233,8 @@ def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, 
     # the replica's TP all-reduce: NVLink per direction x efficiency, or PCIe between GPUs without it
     link = nodes.nvlink_gbs / 2.0 if nodes.nvlink_gbs > 0 else PCIE5_X16_GBS
     res = size_inference(w, model, memory_gb=nodes.memory_gb, bandwidth_tbs=nodes.memory_bandwidth_tbs,
-                         peak_tflops=peak, allreduce_gbs=link * fabric.nvlink_efficiency, link_gbs=nic_gbs(nodes))
+                         peak_tflops=peak, allreduce_gbs=link * fabric.nvlink_efficiency, link_gbs=nic_gbs(nodes),
+                         curves=nodes.kernel_curves)
     out.inference = res
     g = w.inference_gpus_per_replica * w.inference_pipeline_stages
     if not res.fits:

@@ -133,7 +133,7 @@ def decode_step_s(model: ModelShape, batch: int, context: int, *, gpus: int, ban
 
 
 def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak_tflops: float,
-                      bandwidth_tbs: float | None, efficiency: float) -> float:
+                      bandwidth_tbs: float | None, efficiency: float, curves: str | None = None) -> float:
     """Weight GEMMs and causal attention of one prompt (module docstring). Attention runs in
     16 bits on BF16 peak (half the FP8 peak), at FlashAttention's measured efficiency for
     the prompt's length (``kernels``; the forward-and-backward curve, so if anything slow),
@@ -145,7 +145,7 @@ def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak
     if w.mfu is not None:
         return gemm_s + attention_flops / (gpus * peak_tflops * 1e12 * w.mfu)
     attn = attention_efficiency(model, seq_len=p, flash=w.flash_attention, bf16_tflops=bf16,
-                                bandwidth_tbs=bandwidth_tbs)
+                                bandwidth_tbs=bandwidth_tbs, curves=curves)
     return gemm_s + attention_flops / (gpus * bf16 * 1e12 * attn * STEP_CALIBRATION)
 
 
@@ -158,8 +158,8 @@ def stage_hop_s(model: ModelShape, tokens: int, gpus: int, link_gbs: float | Non
 
 
 def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, bandwidth_tbs: float | None,
-                   peak_tflops: float, allreduce_gbs: float | None = None, link_gbs: float | None = None
-                   ) -> InferenceResult:
+                   peak_tflops: float, allreduce_gbs: float | None = None, link_gbs: float | None = None,
+                   curves: str | None = None) -> InferenceResult:
     """A replica of ``inference_pipeline_stages`` stages, each a tensor-parallel group of
     ``inference_gpus_per_replica`` GPUs holding its share of the layers (module docstring).
     With p stages a token passes every stage in turn, so a micro-batch of k sequences takes
@@ -181,7 +181,7 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
     eff = w.mfu
     if eff is None:  # the prefill's GEMMs: the prompt's tokens at once on each of the g GPUs
         eff = STEP_CALIBRATION * matmul_efficiency(model, tokens=w.prompt_tokens, tp=g, ep=1, peak_tflops=peak_tflops,
-                                                   bandwidth_tbs=bandwidth_tbs, value_bytes=b)
+                                                   bandwidth_tbs=bandwidth_tbs, value_bytes=b, curves=curves)
 
     def step(k: int) -> float:
         # decode at the mean context of a request's life: the prompt plus half the output
@@ -211,7 +211,7 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
     batch = micro * stages
     t = step(micro)
     prefill = (prefill_compute_s(w, model, gpus=g, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
-                                 efficiency=eff) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
+                                 efficiency=eff, curves=curves) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
                + (stages - 1) * stage_hop_s(model, w.prompt_tokens, g, link_gbs))
     rps = 1.0 / (prefill / stages + w.output_tokens * t / batch)
     needed = None

@@ -5,9 +5,10 @@ A GEMM of m x n x k (2 m n k FLOPs, operands and result of ``b`` bytes) runs at
 min(peak x e(d), intensity x HBM bandwidth), intensity = 2 m n k / (b (m k + k n + m n))
 and d = (m n k)^(1/3) the edge of the cube GEMM of the same work (NVIDIA, "Matrix
 Multiplication Background User's Guide", DU-09799-001, ch. 2: math- vs memory-bound;
-ch. 3: small GEMMs lose to tile and wave quantization). ``GEMM_CURVE`` holds e(d) for
-BF16 cuBLAS on A100/H100, read from published measurements; between points it is
-interpolated in log d. FP8 GEMMs (one-byte operands) reach ``FP8_GEMM_SHARE`` of that
+ch. 3: small GEMMs lose to tile and wave quantization). e(d) is ``GEMM_SHAPE``, the fall-off
+of BF16 cuBLAS GEMMs with size read from published measurements, times the best fraction of
+peak the GPU's generation measurably reaches (``CURVES``, chosen by the catalog's
+``kernel_curves`` of the GPU type); between points it is interpolated in log d. FP8 GEMMs (one-byte operands) reach ``FP8_GEMM_SHARE`` of that
 fraction of the FP8 peak (measured maximum achievable matmul FLOPS, FP8 against BF16).
 
 Per layer and micro-batch of ``tokens`` = micro-batch x s / CP tokens, each GPU multiplies
@@ -44,34 +45,96 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from planner.findings import Finding
 from planner.workload.models import ModelShape
 
-# (cube edge d, fraction of dense BF16 peak): cuBLAS on A100/H100, approximate readings of
-# NVIDIA's Matrix Multiplication Background User's Guide (A100 GEMM throughput figures) and
-# "New cuBLAS 12.0 Features and Matrix Multiplication Performance on NVIDIA Hopper GPUs"
-# (NVIDIA technical blog, 2023, H100 SXM BF16).
-GEMM_CURVE: tuple[tuple[float, float], ...] = (
-    (256.0, 0.10), (512.0, 0.30), (1024.0, 0.55), (2048.0, 0.70), (4096.0, 0.78), (8192.0, 0.80),
-)
-# (sequence length, fraction of BF16 peak): FlashAttention-2 forward + backward, causal, head
-# size 128 (T. Dao, "FlashAttention-2", arXiv 2307.08691, 2023): on A100 80 GB (fig. 6) about
-# 100 TFLOP/s at 512 rising to about 200 at 16K of 312; on H100 SXM (fig. 7) about 150 rising
-# to about 335 of 989 (approximate readings of the figures).
-FLASH_CURVE_A100: tuple[tuple[float, float], ...] = (
-    (512.0, 0.33), (1024.0, 0.45), (2048.0, 0.54), (4096.0, 0.60), (8192.0, 0.63), (16384.0, 0.65),
-)
-FLASH_CURVE_H100: tuple[tuple[float, float], ...] = (
-    (512.0, 0.15), (1024.0, 0.21), (2048.0, 0.26), (4096.0, 0.30), (8192.0, 0.32), (16384.0, 0.34),
+# (cube edge d, fraction of the GPU's maximum achievable matmul FLOPS): how cuBLAS's BF16
+# GEMMs fall off as they shrink, approximate readings of NVIDIA's Matrix Multiplication
+# Background User's Guide (A100 GEMM throughput figures) and "New cuBLAS 12.0 Features and
+# Matrix Multiplication Performance on NVIDIA Hopper GPUs" (NVIDIA technical blog, 2023, H100
+# SXM BF16): 10, 30, 55, 70, 78 and 80 % of peak at these edges on H100, whose best is 80 %.
+GEMM_SHAPE: tuple[tuple[float, float], ...] = (
+    (256.0, 0.125), (512.0, 0.375), (1024.0, 0.6875), (2048.0, 0.875), (4096.0, 0.975), (8192.0, 1.0),
 )
 # FP8 (e4m3) GEMMs reach less of the FP8 peak than BF16 GEMMs reach of the BF16 peak: maximum
 # achievable matmul TFLOP/s on H100 SXM, BF16 794.5 of 989 (80.3%), FP8 1,402.6 of 1,979 (70.9%)
 # (S. Bekman, "Machine Learning Engineering Open Book", compute/accelerator, MAMF comparison
 # tables, 2025; H200 SXM FP8: 73.4%). One-byte operands run at this share of the BF16 curve.
 FP8_GEMM_SHARE = (1402.6 / 1979.0) / (794.5 / 989.0)
-HOPPER_BF16_TFLOPS = 500.0  # above this dense BF16 peak a GPU is Hopper or newer (H100: 989, A100: 312)
+
+
+@dataclass(frozen=True, slots=True)
+class KernelCurves:
+    """One GPU generation's measured kernel rates: its best BF16 GEMM as a fraction of the
+    datasheet peak (the top of ``GEMM_SHAPE``) and FlashAttention's forward + backward rate by
+    sequence length (fraction of BF16 peak, causal, head size 128, the work actually run)."""
+
+    title: str
+    gemm_best: float
+    flash: tuple[tuple[float, float], ...]
+
+
+# Maximum achievable matmul FLOPS (MAMF), BF16, of the datasheet peak: S. Bekman, "Machine
+# Learning Engineering Open Book", compute/accelerator, "Maximum Achievable Matmul FLOPS
+# comparison table" (2025): A100 SXM 271.2 of 312, H100 SXM 794.5 of 989 (H200 the same),
+# B200 SXM 1,745 of 2,250 (B300 1,769), MI300X 668.4 of 1,300 (ROCm 6.3, TunableOp on).
+CURVES: dict[str, KernelCurves] = {
+    # FlashAttention-2 on A100 80 GB (T. Dao, "FlashAttention-2", arXiv 2307.08691, 2023, fig. 6,
+    # causal, head 128): about 100 TFLOP/s at 512 rising to about 200 at 16K of 312.
+    "ampere": KernelCurves("A100", 271.2 / 312.0, (
+        (512.0, 0.33), (1024.0, 0.45), (2048.0, 0.54), (4096.0, 0.60), (8192.0, 0.63), (16384.0, 0.65))),
+    # FlashAttention-2 on H100 SXM (same paper, fig. 7): about 150 rising to about 335 of 989.
+    "hopper": KernelCurves("H100", 794.5 / 989.0, (
+        (512.0, 0.15), (1024.0, 0.21), (2048.0, 0.26), (4096.0, 0.30), (8192.0, 0.32), (16384.0, 0.34))),
+    # Blackwell attention in cuDNN (what Transformer Engine runs on B200): FlashAttention-4
+    # reaches up to 1,613 TFLOP/s of 2,250 BF16 on B200 at long sequences, 1.3 x cuDNN 9.13
+    # (T. Zadouri, T. Dao et al., "FlashAttention-4", arXiv 2603.05451, 2026): cuDNN about
+    # 1,240 TFLOP/s, 55 % of peak at 16K. Planner assumption: it rises with the sequence as
+    # FlashAttention-2 does on H100 (fig. 7 above, scaled to 55 % at 16K), backward at the
+    # forward's rate.
+    "blackwell": KernelCurves("B200", 1745.0 / 2250.0, (
+        (512.0, 0.24), (1024.0, 0.34), (2048.0, 0.42), (4096.0, 0.49), (8192.0, 0.52), (16384.0, 0.55))),
+    # MI300X: MAMF above; no published FlashAttention curve by sequence length found for
+    # ROCm's kernels, so attention borrows the H100 curve (``borrowed_attention``).
+    "cdna3": KernelCurves("MI300X", 668.4 / 1300.0, ()),
+}
+BORROWED = "hopper"  # curves a GPU type without its own measurements uses, and says so
+
+
+def kernel_curves(name: str | None) -> KernelCurves:
+    """The named generation's curves; a GPU without any borrows the H100 curves, a
+    generation without an attention curve borrows the H100 one."""
+    own = CURVES.get(name or "")
+    if own is None:
+        return CURVES[BORROWED]
+    return own if own.flash else KernelCurves(own.title, own.gemm_best, CURVES[BORROWED].flash)
+
+
+def borrowed_curves(name: str | None) -> str | None:
+    """What a GPU generation borrows, in words, or None when it has its own curves."""
+    own = CURVES.get(name or "")
+    if own is None:
+        return f"the {CURVES[BORROWED].title} curves for matrix multiplications and attention"
+    if not own.flash:
+        return f"the {CURVES[BORROWED].title} FlashAttention curve for attention"
+    return None
+
+
 ELEMENTWISE_PASSES = 6.0  # Planner assumption: each kept tensor written and read once forward, twice that backward
 HBM_STREAM_EFFICIENCY = 0.9  # Planner assumption: streaming kernels reach ~90% of the datasheet HBM bandwidth
-STEP_CALIBRATION = 0.76  # fitted on the calibration runs of the validation table (geometric mean)
+STEP_CALIBRATION = 0.72  # fitted on the calibration runs of the validation table (geometric mean)
+
+
+def borrowed_kernels(name: str | None, gpu_model: str, mfu: float | None) -> list[Finding]:
+    """A note where the step's kernel rates come from another GPU's measurements (none when
+    the user set one efficiency figure, ``mfu``, or no GPU is placed)."""
+    what = borrowed_curves(name)
+    if what is None or mfu is not None or not gpu_model:
+        return []
+    return [Finding("info", "workload.kernels.borrowed",
+                    f"No published kernel measurements for the {gpu_model} are built in: the step time "
+                    f"uses {what}, measured on another GPU; set an efficiency figure (mfu) from your own "
+                    f"benchmark for a firmer estimate")]
 
 
 def curve(points: tuple[tuple[float, float], ...], x: float) -> float:
@@ -87,14 +150,15 @@ def curve(points: tuple[tuple[float, float], ...], x: float) -> float:
 
 
 def gemm_s(m: float, n: float, k: float, *, peak_tflops: float, bandwidth_tbs: float | None,
-           value_bytes: float = 2.0) -> float:
+           value_bytes: float = 2.0, curves: str | None = BORROWED) -> float:
     """Seconds for one m x n x k GEMM: the slower of its math at the curve's fraction of peak
     and its operands' traffic at HBM bandwidth (module docstring)."""
     flops = 2.0 * m * n * k
     if flops <= 0:
         return 0.0
     share = FP8_GEMM_SHARE if value_bytes < 2.0 else 1.0  # one-byte operands: FP8
-    math_s = flops / (peak_tflops * 1e12 * share * curve(GEMM_CURVE, (m * n * k) ** (1.0 / 3.0)))
+    best = kernel_curves(curves).gemm_best
+    math_s = flops / (peak_tflops * 1e12 * share * best * curve(GEMM_SHAPE, (m * n * k) ** (1.0 / 3.0)))
     if not bandwidth_tbs:
         return math_s
     memory_s = value_bytes * (m * k + k * n + m * n) / (bandwidth_tbs * 1e12 * HBM_STREAM_EFFICIENCY)
@@ -139,7 +203,8 @@ def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int,
 
 
 def matmul_efficiency(model: ModelShape, *, tokens: float, tp: int, ep: int, peak_tflops: float,
-                      bandwidth_tbs: float | None, value_bytes: float, capacity_factor: float = 1.0) -> float:
+                      bandwidth_tbs: float | None, value_bytes: float, capacity_factor: float = 1.0,
+                      curves: str | None = BORROWED) -> float:
     """FLOP-weighted fraction of peak on one layer's weight GEMMs (and the logits) for
     ``tokens`` tokens per GPU at once (a micro-batch, or a prefill): the FLOPs that count
     over the time of the rows computed."""
@@ -147,31 +212,31 @@ def matmul_efficiency(model: ModelShape, *, tokens: float, tp: int, ep: int, pea
     for m, n, k, count, pad in layer_gemms(model, tokens, tp, ep, capacity_factor):
         flops += count * 2.0 * m * n * k
         time += count * gemm_s(m * pad, n, k, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
-                               value_bytes=value_bytes)
+                               value_bytes=value_bytes, curves=curves)
     return flops / (time * peak_tflops * 1e12) if time > 0 else 1.0
 
 
 def attention_efficiency(model: ModelShape, *, seq_len: int, flash: bool, bf16_tflops: float,
-                         bandwidth_tbs: float | None) -> float:
+                         bandwidth_tbs: float | None, curves: str | None = BORROWED) -> float:
     """Counted attention FLOPs per second over BF16 peak (module docstring)."""
     if flash:
-        points = FLASH_CURVE_H100 if bf16_tflops > HOPPER_BF16_TFLOPS else FLASH_CURVE_A100
-        return curve(points, seq_len) * 2.0  # causal: half the counted FLOPs are run
+        return curve(kernel_curves(curves).flash, seq_len) * 2.0  # causal: half the counted FLOPs are run
     d = float(model.head_dim)
-    one = gemm_s(seq_len, seq_len, d, peak_tflops=bf16_tflops, bandwidth_tbs=bandwidth_tbs)
+    one = gemm_s(seq_len, seq_len, d, peak_tflops=bf16_tflops, bandwidth_tbs=bandwidth_tbs, curves=curves)
     return 2.0 * seq_len * seq_len * d / (one * bf16_tflops * 1e12)
 
 
 def kernel_efficiency(model: ModelShape, *, tokens: float, seq_len: int, tp: int, ep: int, flash: bool,
                       peak_tflops: float, bf16_tflops: float, bandwidth_tbs: float | None,
                       value_bytes: float, kept_bytes_per_token: float, capacity_factor: float = 1.0,
-                      moe_bytes_per_token: float = 0.0) -> KernelEfficiency:
+                      moe_bytes_per_token: float = 0.0, curves: str | None = BORROWED) -> KernelEfficiency:
     """Efficiencies of one step's kernels from their shapes (module docstring);
     ``moe_bytes_per_token``: the router's and the token permutation's HBM traffic, all layers."""
     matmul = matmul_efficiency(model, tokens=tokens, tp=tp, ep=ep, peak_tflops=peak_tflops,
-                               bandwidth_tbs=bandwidth_tbs, value_bytes=value_bytes, capacity_factor=capacity_factor)
+                               bandwidth_tbs=bandwidth_tbs, value_bytes=value_bytes, capacity_factor=capacity_factor,
+                               curves=curves)
     attention = attention_efficiency(model, seq_len=seq_len, flash=flash, bf16_tflops=bf16_tflops,
-                                     bandwidth_tbs=bandwidth_tbs)
+                                     bandwidth_tbs=bandwidth_tbs, curves=curves)
     elementwise = 0.0
     if bandwidth_tbs:
         elementwise = ((ELEMENTWISE_PASSES * kept_bytes_per_token * model.layers + moe_bytes_per_token)

@@ -95,6 +95,7 @@ class JobShape:
     memory_bandwidth_tbs: float | None = None
     nvls_busbw_gbs: float | None = None  # NVLink SHARP all-reduce busbw across the domain; None: ring
     nic_planes: int = 1  # links of the line rate a NIC runs (2: ConnectX-8 on 400G planes)
+    kernel_curves: str | None = None  # GPU generation of the measured kernel curves (``kernels.CURVES``)
 
     @property
     def local_gpus(self) -> int:
@@ -336,7 +337,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
                                 bandwidth_tbs=shape.memory_bandwidth_tbs, value_bytes=act_bytes,
                                 kept_bytes_per_token=kept, capacity_factor=w.moe_capacity_factor,
                                 moe_bytes_per_token=permutation_bytes_per_token(
-                                    model, tp=tp, value_bytes=act_bytes, capacity_factor=w.moe_capacity_factor))
+                                    model, tp=tp, value_bytes=act_bytes, capacity_factor=w.moe_capacity_factor),
+                                curves=shape.kernel_curves)
         kernels_s = (dense_fpt * T / (gpus * peak * 1e12 * eff.matmul)
                      + attn_fpt * T / (gpus * shape.bf16_tflops * 1e12 * eff.attention)
                      + eff.elementwise_s_per_token * (1.0 + full / 3.0) * T / (dp * cp * pp))

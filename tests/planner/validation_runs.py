@@ -52,9 +52,13 @@ MPT = dict(model="custom", vocab_size=50368, mlp_activation="gelu", dropout=Fals
 MPT_1B = MPT | dict(model_params_b=1.316, layers=24, hidden_size=2048, heads=16, kv_heads=16, ffn_size=4 * 2048)
 MPT_3B = MPT | dict(model_params_b=2.652, layers=32, hidden_size=2560, heads=20, kv_heads=20, ffn_size=4 * 2560)
 MPT_7B = MPT | dict(model_params_b=6.659, layers=32, hidden_size=4096, heads=32, kv_heads=32, ffn_size=4 * 4096)
+MPT_13B = MPT | dict(model_params_b=12.854, layers=40, hidden_size=5120, heads=40, kv_heads=40, ffn_size=4 * 5120)
+MPT_30B = MPT | dict(model_params_b=29.975, layers=48, hidden_size=7168, heads=64, kv_heads=64, ffn_size=4 * 7168)
 MPT_70B = MPT | dict(model_params_b=64.86, layers=80, hidden_size=8192, heads=64, kv_heads=64, ffn_size=4 * 8192)
 LLM_FOUNDRY = ("MosaicML llm-foundry, scripts/train/benchmarking/README.md (MPT training benchmarks, 2023), "
                "H100 80GB BF16 table")
+LLM_FOUNDRY_A100 = LLM_FOUNDRY.replace("H100 80GB BF16 table", "A100 80GB table (1,600 Gbps per node, RoCE)")
+A100_FABRIC = dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False)
 NEMO = "NVIDIA NeMo performance summary (NeMo 24.07, DGX-H100, FP8; 2024)"
 AUTOMODEL = ("NVIDIA NeMo AutoModel, docs/performance-summary.md (updated 2025-10-02), pre-training on DGX-H100, "
              "BF16, TE + DeepEP, balanced routing (\"fake balanced gate\")")
@@ -88,6 +92,20 @@ class Run:
     def gpus(self) -> int:
         w = self.workload
         return w["tp"] * w.get("cp", 1) * w["pp"] * w["dp"]
+
+
+def mpt_a100(name: str, shape: dict[str, Any], seq: int, gpus: int, micro: int, batch: int, checkpointing: bool,
+             published: float, note: str = "one node") -> Run:
+    """A row of llm-foundry's A100 80GB table: FSDP FULL_SHARD, the table's micro-batch and
+    global batch (sequences), with or without activation checkpointing (every layer)."""
+    size = name.split(",")[0].removeprefix("MPT ")
+    return Run(name, f"{LLM_FOUNDRY_A100}: MPT {size}, sequence {seq:,}, {gpus} GPUs, micro-batch {micro}, global "
+               f"batch {batch:,}, FSDP FULL_SHARD, {'' if checkpointing else 'no '}activation checkpointing, "
+               f"{published:,} tokens/s per GPU",
+               "dgx-a100", shape | dict(tp=1, pp=1, dp=gpus, seq_len=seq, micro_batch_size=micro,
+                                        global_batch_tokens=batch * seq, sharding="fsdp_full",
+                                        recompute="full" if checkpointing else "none"),
+               A100_FABRIC, "tokens_per_s_per_gpu", published, 0.10, note)
 
 
 RUNS: list[Run] = [
@@ -191,6 +209,14 @@ RUNS: list[Run] = [
         "four nodes, NDR 400G InfiniBand, one NIC per GPU (the table does not name the fabric): the weight "
         "gathers cross the fabric on each of the 3 micro-batches; shape of mpt-3b.yaml (d_model 2,560, 20 heads "
         "of 128, 32 layers)"),
+    mpt_a100("MPT 7B, 8 A100", MPT_7B, 2048, 8, 6, 96, False, 4641),
+    mpt_a100("MPT 30B, 8 A100", MPT_30B, 2048, 8, 3, 504, True, 916),
+    mpt_a100("MPT 70B, 64 A100", MPT_70B, 2048, 64, 8, 2048, True, 410,
+             "the table's 1,600 Gbps per node of RoCE as the DGX A100's own 8 x 200G HDR InfiniBand"),
+    mpt_a100("MPT 13B, 32K context, 8 A100", MPT_13B, 32768, 8, 1, 24, True, 1016,
+             "one node; attention is half the FLOPs"),
+    mpt_a100("MPT 7B, 64K context, 8 A100", MPT_7B, 65536, 8, 1, 16, True, 1013,
+             "one node; attention is 72% of the FLOPs"),
     Run("Llama 2 7B FP8, 8 H100", NEMO + ": LLAMA2-7B, 8 GPUs, global batch 128, micro-batch 1, sequence 4,096, "
         "TP 1, PP 1, 16,634 tokens/s per GPU",
         "dgx-h100", LLAMA2_7B | dict(tp=1, pp=1, dp=8, seq_len=4096, global_batch_tokens=128 * 4096,
@@ -354,6 +380,19 @@ USER_PATH_MISSES: dict[str, str] = {
     "MPT 70B, 64 H100": "the source trains with FSDP only (LLM Foundry); the design's pipeline without tensor "
     "parallelism and with selective recompute fills 76 of 80 GB, and the model rates it a third above the "
     "published FSDP run; no published run of such a layout on H100 checks that figure",
+    "DeepSeek-V3 671B MoE, 256 H100": "the design's TP 2 x DP 128 x EP 32 reaches 107% of the published layout in "
+    "the model, but the published layout itself lands 18% low (a held-out miss, below), so the design lands 12% low",
+    "Llama 2 7B FP8, 8 H100": "the design takes the published layout, which lands 12% low (a held-out miss, below)",
+    "MPT 7B, 8 A100": "the design's micro-batch of 4 reaches 101% of the published layout in the model, which lands "
+    "11% low (a held-out miss, below)",
+    "MPT 70B, 64 A100": "the design keeps FSDP over the 64 GPUs at micro-batch 1, which the model rates a third "
+    "above the published run (micro-batch 8, every layer recomputed), 10.5% above its figure; no published run of "
+    "that layout on A100 checks it",
+    "MPT 13B, 32K context, 8 A100": "the design splits each sequence over CP 4 x TP 2 instead of the source's FSDP "
+    "with every layer recomputed; the model rates it 27% above the published layout, which no published run of "
+    "such a layout on A100 checks",
+    "MPT 7B, 64K context, 8 A100": "as the 13B row at 32K: the design's CP 4 x TP 2 is rated 29% above the "
+    "published FSDP layout, which itself lands 28% high (a held-out miss, below)",
 }
 
 
@@ -361,14 +400,30 @@ USER_PATH_MISSES: dict[str, str] = {
 HELD_OUT_MISSES: dict[str, str] = {
     "DeepSeek-V3 671B MoE, 256 H100": "the source measured the same per-GPU work 16% faster on 256 GPUs than on "
     "1,024 (1,002 against 865 tokens/s); the planner has no term that changes with the job's size at fixed work per "
-    "GPU but the FSDP and all-to-all groups, and lands 3% above the 1,024-GPU row and 15% below this one",
+    "GPU but the FSDP and all-to-all groups, and lands 1% below the 1,024-GPU row and 18% below this one",
     "Kimi K2 1T MoE, 256 H100": "the planner rates Kimi K2 faster per GPU than DeepSeek-V3 on the same 256 GPUs (64 "
     "attention heads against 128, and EP 32 over 4 nodes against 64 over 8: fewer fabric copies per token), the "
     "source measured it 8% slower; what costs it that time (its 12 experts per GPU, its 1.04T parameters filling 75 "
     "of 80 GB in the planner's count) is not identified",
+    "MPT 7B, 8 A100": "the source ran 64% of the A100's peak end to end (its MFU, no recompute); the planner's "
+    "GEMMs reach the A100's best measured matmul rate (86.9% of peak) times the step calibration (0.72), 63% "
+    "before attention and the norms' traffic, so it cannot reach 64%: the one calibration, fitted on Megatron-LM's "
+    "2021 A100 runs at 52% of peak counting their recompute, holds for neither software stack alone",
+    "MPT 30B, 8 A100": "as MPT 7B on A100: the source ran 74% of peak counting the recompute pass (its HFU), above "
+    "the 63% the calibrated GEMMs reach; the step is compute (communication under 1% of it)",
+    "MPT 70B, 64 A100": "as MPT 30B on A100: 71% of peak counting the recompute pass (its HFU), above the 63% the "
+    "calibrated GEMMs reach; exposed FSDP communication is under 2% of the step",
+    "MPT 7B, 64K context, 8 A100": "72% of its FLOPs are attention, which the planner runs at FlashAttention-2's "
+    "measured A100 rate at 16K (about 200 TFLOP/s, held beyond); the step the source measured leaves its attention "
+    "about 125 TFLOP/s, the rate of the first FlashAttention (FlashAttention-2 is about twice as fast, arXiv "
+    "2307.08691, abstract): the benchmark's kernel of 2023, not the curve's",
+    "Llama 2 7B FP8, 8 H100": "was -7.3%; the step calibration refitted after the A100 curve rose to the A100's "
+    "measured matmul rate (0.76 to 0.72) lowers every H100 row by about 5%",
+    "MPT 70B, 64 H100": "was -5.6%; as Llama 2 7B FP8: the refitted step calibration (0.76 to 0.72) lowers every "
+    "H100 row by about 5%",
     "Qwen3-30B-A3B MoE, 8 H100": "a third of its FLOPs are attention (32 heads of 128 on hidden 2,048), which the "
     "planner runs at FlashAttention-2's measured H100 rate, while the source runs Transformer Engine's attention; "
-    "with every layer recomputed and the all-to-all on NVLink (4.0 s of the step) the planner's step is 27% longer",
+    "with every layer recomputed and the all-to-all on NVLink (4.0 s of the step) the planner's step is 33% longer",
 }
 
 
