@@ -31,7 +31,6 @@ KNOWN_MISSES: dict[str, float] = {
     "MPT 70B, 64 A100": 0.20,
     "MPT 7B, 64K context, 8 A100": 0.35,
     "Llama 2 7B FP8, 8 H100": 0.15,
-    "MPT 70B, 64 H100": 0.15,
 }
 
 
