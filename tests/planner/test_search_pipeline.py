@@ -50,20 +50,20 @@ def kimi():
     return result, evaluate(result.plan, CAT)
 
 
-def test_kimi_k2_on_256_h100_is_designed_with_a_pipeline_under_zero3(kimi):
+def test_kimi_k2_on_256_h100_is_designed_with_a_pipeline(kimi):
+    # The published run pipelines it (PP 8 under FSDP); the search reaches pipelines with
+    # uneven stages (61 layers) and keeps one. Since ZeRO-3's gathers run on every
+    # micro-batch (each layer's, hidden only as far as its compute lasts), the design takes
+    # the pipeline deep enough that the experts fit unsharded: TP 4 x PP 16 x EP 4 leaves
+    # 1,029.4B / (4 x 16 x 4) = 4.02B expert parameters a GPU (of the 4 layers of the
+    # heaviest stage, more), at 16 bytes 64.3 GB, within the H100's 80 GB.
     result, report = kimi
     w = result.plan.settings.workload
     model = model_shape(w)
-    assert w.pp > 1 and w.sharding == "zero3"
-    # Memory by hand, under ZeRO-3 16 bytes a parameter (2 weights, 2 gradients, 12 Adam
-    # and master weights) over all 256 GPUs whatever the split: 16 x 1.04e12 / 256 = 65.0 GB.
+    assert w.pp > 1 and w.tp * w.pp * w.dp == 256
     mem = training_memory(w, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep, domain_ranks=8 // w.tp)
-    assert mem.states_gb == pytest.approx(65.0, abs=0.05)
+    assert mem.states_gb >= 16 * 1029.4e9 / (w.tp * w.pp * w.ep) / 1e9 - 0.05
     assert report.workload.memory_per_gpu_gb <= 80
-    # ZeRO-1 on the same split, every layer recomputed, does not fit: with a pipeline the
-    # search shards the weights only where nothing lighter fits.
-    zero1 = w.model_copy(update={"sharding": "zero1", "recompute": "full", "recompute_layers": None})
-    assert training_memory(zero1, model, tp=w.tp, pp=w.pp, dp=w.dp, ep=w.ep, domain_ranks=8 // w.tp).total_gb > 80
 
 
 def test_zero1_cannot_hold_kimi_k2s_experts_at_tp2_pp8_ep8():
@@ -72,14 +72,18 @@ def test_zero1_cannot_hold_kimi_k2s_experts_at_tp2_pp8_ep8():
     # 1,029.4B of its 1,040B parameters (the dense part 10.55B): at TP 2 x PP 8 x EP 8 a GPU
     # holds 1,029.4B / 128 = 8.04B expert parameters, 2 + 2 bytes of weights and gradients
     # each plus 12 / (16 / 8) of optimizer = 10 bytes: 80.4 GB, more than an H100's 80 GB
-    # before any activation. Under ZeRO-3 the 10 bytes are 16 / 2 = 8: 64.3 GB.
+    # before any activation. Under ZeRO-3 the 10 bytes are 16 / 2 = 8: 64.3 GB, and the
+    # layers gathered whole: two layers' weights and one layer's gradients in flight, each
+    # layer 10.6B dense / (TP 2 x 61 layers) + 1,029.4B experts / (TP 2 x EP 8 x 60 MoE
+    # layers) = 1.159B values, at 2 bytes: 3 x 2 x 1.159B = 6.95 GB.
     w = WorkloadSettings(model="kimi-k2", seq_len=4096, global_batch_tokens=512 * 4096, recompute="full")
     model = model_shape(w)
     zero1 = training_memory(w, model, tp=2, pp=8, dp=16, ep=8, sharding="zero1", domain_ranks=4)
     zero3 = training_memory(w, model, tp=2, pp=8, dp=16, ep=8, sharding="zero3", domain_ranks=4)
     dense = (1.04e12 - 1029.4e9) / 16  # the dense part a GPU holds, TP 2 x PP 8
     assert zero1.states_gb == pytest.approx((80.4e9 + dense * (4 + 12 / 16)) / 1e9, abs=0.1)
-    assert zero3.states_gb == pytest.approx((64.3e9 + dense * 16 / 16) / 1e9, abs=0.1)
+    gathered = 3 * 2 * (10.6e9 / (2 * 61) + 1029.4e9 / (2 * 8 * 60))
+    assert zero3.states_gb == pytest.approx((64.3e9 + dense * 16 / 16 + gathered) / 1e9, abs=0.1)
     assert zero1.states_gb > 80 > zero3.total_gb
 
 

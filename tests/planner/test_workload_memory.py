@@ -241,16 +241,17 @@ def test_frontier_template_is_designed_without_a_pipeline_bubble():
     """Made by hand it trained at PP 20 x DP 625 with 6.55 sequences per replica (a 73 %
     bubble). Designed from its intent by the layout search: 51,200,000 tokens = 12,500
     sequences of 4,096 over every one of its 100,000 GPUs, whole micro-batches on every
-    replica. The search keeps TP 8 x PP 4 x DP 3,125 interleaved over v = 32 chunks: 4
-    micro-batches a replica, a bubble of (p - 1) / (v m + p - 1) = 3 / 131 = 2.3 %, and more
-    tokens/s than the same job without a pipeline (TP 8 x DP 12,500, one micro-batch each)."""
+    replica. The search keeps TP 8 x PP 10 x DP 1,250 interleaved over v = 8 chunks (126
+    layers in 80 chunks of 1 or 2: stages of 12 or 13 layers): 10 micro-batches a replica, a
+    bubble of (p - 1) / (v m + p - 1) = 9 / 89 = 10.1 %, and more tokens/s than the same job
+    without a pipeline (TP 8 x DP 12,500, one micro-batch each)."""
     plan = build_template("frontier-100k")
     w = plan.settings.workload
     assert (w.tp * w.cp * w.pp * w.dp, w.global_batch_tokens // w.seq_len) == (100_000, 12_500)
     report = Evaluator(plan, CAT).evaluate()
     work = report.sections["workload"].to_json()
-    assert (w.tp, w.pp, w.dp, w.virtual_stages, work["micro_batches"]) == (8, 4, 3125, 32, 4)
-    assert work["pipeline_bubble"] == pytest.approx(3 / 131, abs=1e-4)
+    assert (w.tp, w.pp, w.dp, w.virtual_stages, work["micro_batches"]) == (8, 10, 1250, 8, 10)
+    assert work["pipeline_bubble"] == pytest.approx(9 / 89, abs=1e-4)
     flat = plan.model_copy(deep=True)
     flat.settings.workload = w.model_copy(update={"pp": 1, "dp": 12_500, "pp_schedule": "1f1b", "virtual_stages": 1})
     assert Evaluator(flat, CAT).evaluate().sections["workload"].to_json()["tokens_per_s"] < work["tokens_per_s"]
