@@ -63,6 +63,15 @@ def _v4_to_v5(data: dict) -> dict:
     return data
 
 
+def _workloads(data: dict) -> list[dict]:
+    """The plan's workload settings and each variant's workload overrides (the dicts, to edit)."""
+    sections = [data.get("settings")]
+    variants = data.get("variants")
+    if isinstance(variants, list):
+        sections += [v.get("settings") for v in variants if isinstance(v, dict)]
+    return [w for w in (x.get("workload") if isinstance(x, dict) else None for x in sections) if isinstance(w, dict)]
+
+
 # Format 5's kernel efficiency default, fitted to the validation runs of that release.
 V5_DEFAULT_MFU = 0.55
 
@@ -72,13 +81,8 @@ def _v5_to_v6(data: dict) -> dict:
     empty. A stored 0.55 was format 5's default, so it becomes empty (the model-derived
     efficiency); any other stored figure was the user's and stays an override. Variants'
     settings overrides are converted the same way."""
-    sections = [data.get("settings")]
-    variants = data.get("variants")
-    if isinstance(variants, list):
-        sections += [v.get("settings") for v in variants if isinstance(v, dict)]
-    for settings in sections:
-        workload = settings.get("workload") if isinstance(settings, dict) else None
-        if isinstance(workload, dict) and workload.get("mfu") == V5_DEFAULT_MFU:
+    for workload in _workloads(data):
+        if workload.get("mfu") == V5_DEFAULT_MFU:
             workload["mfu"] = None
     return data
 
@@ -144,9 +148,27 @@ def _v9_to_v10(data: dict) -> dict:
     return data
 
 
+# Format 10's default overlap: none of the data-parallel traffic hidden, whatever the sharding.
+V10_DEFAULT_OVERLAP = 0.0
+
+
+def _v10_to_v11(data: dict) -> dict:
+    """Format 11 hides data-parallel traffic layer by layer, as far as each layer's compute
+    lasts (``planner.workload.overlap``), and lets ``workload.overlap`` be empty: what the
+    frameworks do by default (ZeRO-3 / FSDP prefetch their gathers, DDP / ZeRO-1 do not
+    overlap the gradient reduction). A stored 0.0 was format 10's default, so it becomes
+    empty (the same figure for DDP and ZeRO-1, prefetch for ZeRO-3 and FSDP); any other
+    stored share was the user's and stays. ``overlap_slowdown`` and ``gathered_layers`` are
+    new and take their defaults. Variants' settings overrides are converted the same way."""
+    for workload in _workloads(data):
+        if workload.get("overlap") == V10_DEFAULT_OVERLAP:
+            workload["overlap"] = None
+    return data
+
+
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7, 7: _v7_to_v8, 8: _v8_to_v9,
-    9: _v9_to_v10,
+    9: _v9_to_v10, 10: _v10_to_v11,
 }
 
 

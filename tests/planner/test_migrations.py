@@ -145,3 +145,24 @@ def test_format_10_sample_keeps_its_nvme_and_ramp_settings_and_format_9_opens_wi
     report = evaluate(v10, default_catalog())
     tiers = [t["name"] for t in report.sections["goodput"]["recovery"]["tiers"]]
     assert "local NVMe" in tiers and report.sections["power_dynamics"]["job_ramps"] is True
+
+
+def test_format_10_default_overlap_opens_empty_and_the_format_11_sample_keeps_its_settings():
+    """Format 11 hides data-parallel traffic layer by layer and lets ``workload.overlap`` be
+    empty (the frameworks' default): format 10's default 0.0 becomes empty, in the base and in
+    a variant's overrides; 0.5, set by the user, stays. Under DDP (the format 10 sample) empty
+    hides none of the gradient reduction, as 0.0 did: the same step."""
+    data = json.loads((DATA / "plan_v10.json").read_text())
+    assert data["schema_version"] == 10 and data["settings"]["workload"]["overlap"] == 0.0
+    plan = plan_from_json(json.dumps(data), "p.json")
+    assert plan.settings.workload.overlap is None
+    before = dict(data, schema_version=11)  # the same file read as format 11: 0.0 kept
+    step = evaluate(plan_from_json(json.dumps(before), "p.json"), default_catalog()).sections["workload"]["step_time_s"]
+    assert evaluate(plan, default_catalog()).sections["workload"]["step_time_s"] == step
+    data["settings"]["workload"]["overlap"] = 0.5
+    assert plan_from_json(json.dumps(data), "p.json").settings.workload.overlap == 0.5
+    data["variants"] = [{"name": "v", "settings": {"workload": {"overlap": 0.0}}}]
+    assert migrate(data)["variants"][0]["settings"]["workload"]["overlap"] is None
+    v11 = load_plan(DATA / "plan_v11.json")
+    w = v11.settings.workload
+    assert (w.sharding, w.overlap, w.overlap_slowdown, w.gathered_layers) == ("fsdp_full", None, 0.25, 3)
