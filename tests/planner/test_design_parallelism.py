@@ -38,21 +38,26 @@ def test_the_asked_layout_does_not_fit_and_the_design_chooses_one_that_does_by_h
     asked = asked_outcome(LONG)
     advice = next(f for f in asked.findings if f.code == "workload.memory.does_not_fit")
     assert "the smallest change that fits" in advice.message
-    # The design searches context parallelism too at 64K tokens: TP 4 x CP 8 x DP 4 with
-    # ZeRO-3 fits with selective recompute alone.
+    # The design searches context parallelism too at 64K tokens: TP 8 x CP 4 x PP 2 x DP 2,
+    # interleaved (v = 5), under ZeRO-1 with selective recompute. (ZeRO-3 gathers its weights
+    # on every micro-batch, each layer hidden only as far as its compute lasts: no longer the
+    # cheaper way to fit.)
     result = design(Intent(system="hgx-h100-8", nodes=16, settings={"workload": LONG}), CAT)
     w = result.plan.settings.workload
-    assert (w.tp, w.cp, w.pp, w.dp, w.sharding, w.recompute) == (4, 8, 1, 4, "zero3", "selective")
-    # Memory of that shape by hand: ZeRO-3 shards the states over DP x CP = 32 ranks of each
-    # TP 4 group: 16 B x 70e9 / 128 = 8.75 GB. Activations: each GPU holds 65,536 / CP 8 =
-    # 8,192 tokens of a sequence, a layer keeps 274,688 / TP 4 bytes a token: 80 layers x
-    # 68,672 x 8,192 = 45.0 GB; with 5 GB overhead 58.8 GB, within 80.
-    acts = 80 * KEPT_PER_TOKEN / 4 * 8192
+    assert (w.tp, w.cp, w.pp, w.dp, w.sharding, w.recompute) == (8, 4, 2, 2, "zero1", "selective")
+    assert (w.pp_schedule, w.virtual_stages) == ("interleaved", 5)
+    # Memory of that shape by hand: weights and gradients 2 B x 70e9 / (TP 8 x PP 2) = 8.75 GB
+    # each; ZeRO-1 shards the optimizer's 12 B over DP x CP = 8 ranks: 12 x 70e9 / 128 =
+    # 6.5625 GB. Activations: each GPU holds 65,536 / CP 4 = 16,384 tokens of a sequence, a
+    # layer keeps 274,688 / TP 8 bytes a token, 40 layers a stage; the first stage holds PP 2
+    # micro-batches, x (1 + (p - 1) / (p v)) = 1.1 interleaved: 40 x 34,336 x 16,384 x 2 x 1.1
+    # = 49.5 GB; with 5 GB overhead 78.6 GB, within 80.
+    acts = 40 * KEPT_PER_TOKEN / 8 * 16384 * 2 * 1.1
     work = evaluate(result.plan, CAT).sections["workload"].to_json()
     assert work["fits"] is True
     assert work["memory"]["weights_gb"] + work["memory"]["gradients_gb"] + work["memory"]["optimizer_gb"] == \
-        pytest.approx(8.75, abs=1e-3)
-    assert work["memory_per_gpu_gb"] == pytest.approx((8.75e9 + acts + 5e9) / 1e9, abs=1e-3)
+        pytest.approx(8.75 + 8.75 + 6.5625, abs=1e-3)
+    assert work["memory_per_gpu_gb"] == pytest.approx((24.0625e9 + acts + 5e9) / 1e9, abs=1e-3)
     # Without CP the layout that fits is TP 2 x DP 64 with ZeRO-3 and 79 of 80 layers recomputed
     # in full (a kept layer 274,688 / 2 x 65,536 tokens = 9.0 GB, a recomputed one's input
     # 0.537 GB: 78 would need 82.6 GB in all); the extra forward passes make it the slower.
