@@ -285,12 +285,14 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         else:
             by_length = None
         if by_length is not None:
-            # an in-hall tier's lines kept with the parts while its runs (the same ``HallRuns``:
-            # ``hall_tiers`` keeps it), ends and prices stay; a drop between halls most often
-            # deals the core again and leaves them
+            # the spine-to-core tier of a plan of one hall, by that hall's lengths, kept with
+            # the parts while its runs (the same ``HallRuns``: ``hall_tiers`` keeps it), ends and
+            # prices stay: the cost section prices it on every change that reaches the core,
+            # though it reads the halls only through their run mixes (the tiers below the core
+            # are kept whole in the evaluator's memo, ``planner.costs.section``)
             kept_key = ("tier lines", tier, id(hall), node.id if node is not None else None, switch_id, port, nic,
                         size.node_ports_per_module, size.switch_ports_per_module, s.cable_usd,
-                        s.transceiver_usd) if tier != "spine-core" or core is None else None
+                        s.transceiver_usd) if tier == "spine-core" and core is None else None
             kept = parts.get(kept_key) if kept_key else None
             if kept is not None and kept[0] is hall:
                 lines.extend(kept[1])
