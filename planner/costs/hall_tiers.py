@@ -227,9 +227,7 @@ def hall_runs(halls: dict, size, per_node: float, mix_of, kept: dict | None = No
 
 
 # The per-network estimate's rule for storage and management runs, as a BOM line says it.
-NETWORK_ASSUMPTION = ("planner assumption: a hall's storage and management runs go from any of its racks alike to "
-                      "its switches' rack, in rows from it, each end up to the tray from where the design stacks "
-                      "it; each hall holding fabric switches a share in proportion to its racks")
+NETWORK_ASSUMPTION = "planner assumption: from any of a hall's racks alike to its switches' rack"
 
 
 def network_runs(halls: dict, links: dict[tuple[str, float], int], mix_of) -> dict[tuple[str, float], Counter]:

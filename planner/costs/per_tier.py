@@ -201,6 +201,10 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
     lines: list[BomLine] = []
     for network in ("storage", "management"):
         bought: Counter = Counter()
+        # one line per catalog cable (a 10 m cable serves the 5 m and the 10 m runs, a fibre
+        # trunk runs of every speed), naming the lengths it serves; a length without a catalog
+        # cable a line of its own
+        ordered: dict[tuple, list] = {}
         for (net, gbps), by_length in sorted(runs.items()):
             if net != network:
                 continue
@@ -209,8 +213,10 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
                 cable = parts.get(("cable", medium, gbps, stock), False)
                 if cable is False:
                     cable = parts[("cable", medium, gbps, stock)] = cable_part(catalog, medium, gbps, stock)
-                lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {Medium(medium, stock, 0).part(gbps)}",
-                                         n, cable, s, f"{how}{n:,} runs of this medium and length. "))
+                any_speed = medium in ("MMF", "SMF", "Cat6A")
+                bucket = (medium, None if any_speed else gbps, cable.length_m if cable is not None else stock,
+                          cable is None)
+                ordered.setdefault(bucket, [cable, gbps, Counter()])[2][stock] += n
                 if medium in COPPER or medium == "AOC":
                     continue
                 # the fibre runs' device ends dealt over the device types by their links
@@ -220,6 +226,12 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
                         buy_modules(catalog, parts, d, network, gbps, dealt[d.id], medium, stock, bought)
                 buy_modules(catalog, parts, switch if network == "storage" else None, network, gbps, n, medium,
                             stock, bought)
+        for (medium, _, length, _), (cable, gbps, served) in sorted(ordered.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0, kv[0][2])):
+            n = sum(served.values())
+            said = "; ".join(f"{k:,} of {stock:g} m" for stock, k in sorted(served.items()))
+            length = next(iter(served)) if len(served) == 1 else length  # one length: its own, else the cable's
+            lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {Medium(medium, length, 0).part(gbps)}",
+                                     n, cable, s, f"{how}{n:,} runs of this cable: {said}. "))
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)
             what = m.model if m else f"{module_id} (no catalog module)"
