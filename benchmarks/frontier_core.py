@@ -1,14 +1,15 @@
 """Core figures of a big template; prints one JSON line.
 
 Template generation; save + load + full evaluation; incremental evaluation after a move
-(median and p95, wall and CPU time, over 1,000 random valid moves); Excel export (wall and CPU seconds); peak memory (ru_maxrss); the load average.
+(median and p95, wall and CPU time, over 1,000 random valid moves, the garbage collector set as
+the app sets it for a big plan unless --python-collections); Excel export (wall and CPU seconds); peak memory (ru_maxrss); the load average.
 Targets, 2-core machine: frontier-100k (12,500 nodes, 100,000 GPUs): generation < 5 s,
 full evaluation < 500 ms, incremental p95 < 5 ms, Excel export < 20 s, peak memory < 1 GB;
 campus-400k (5,556 GB300 NVL72 racks, 400,032 GPUs): full evaluation < 200 ms,
 incremental p95 < 2 ms, Excel export < 10 s, peak memory < 1.5 GB; campus-1m (13,890 NVL72
 racks for the job, 1,000,080 GPUs, 23,074 racks): the same but Excel export < 15 s.
 
-    python3 benchmarks/frontier_core.py [--template campus-400k|campus-1m] [--moves N]
+    python3 benchmarks/frontier_core.py [--template campus-400k|campus-1m] [--moves N] [--python-collections]
 """
 
 from __future__ import annotations
@@ -44,12 +45,32 @@ def _ms(seconds: float) -> float:
     return round(seconds * 1e3, 3)
 
 
-def incremental_times(plan, catalog, moves: int, seed: int = 1) -> tuple[list[float], list[float]]:
+def incremental_times(plan, catalog, moves: int, seed: int = 1,
+                      app_collections: bool = True) -> tuple[list[float], list[float]]:
     """Wall and CPU seconds of each incremental evaluation after a random valid move (a device
     to the lowest free slot of a random rack), as the app does after a drop. On a machine
-    shared with other work the wall time also waits for a core; the CPU time does not."""
+    shared with other work the wall time also waits for a core; the CPU time does not.
+
+    ``app_collections``: Python's garbage collector as the app sets it for a plan of 10,000
+    devices or more (``ui.document.FREEZE_FROM_DEVICES``): what there is after opening frozen,
+    and only the youngest generation collected while edits come (the older ones once the
+    user pauses). False: Python's default collections, whose older generations land in some
+    of the moves."""
     ev = Evaluator(plan, catalog)
     ev.evaluate()
+    thresholds = gc.get_threshold()
+    if app_collections and len(plan.placements) >= 10_000:
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(thresholds[0], 2**30)
+    try:
+        return _moves(ev, plan, catalog, moves, seed)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+def _moves(ev, plan, catalog, moves: int, seed: int) -> tuple[list[float], list[float]]:
     rng = random.Random(seed)
     ids = [p.id for p in plan.placements]
     racks = [r.id for r in plan.racks]
@@ -77,6 +98,8 @@ def _p95(ordered: list[float]) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--moves", type=int, default=1000)
+    ap.add_argument("--python-collections", action="store_true",
+                    help="incremental moves under Python's default garbage collections, not the app's")
     ap.add_argument("--template", choices=sorted(TARGETS), default="frontier-100k")
     args = ap.parse_args()
     catalog = default_catalog()
@@ -103,7 +126,8 @@ def main() -> None:
         report = Evaluator(loaded, catalog).evaluate()
         full_s = time.perf_counter() - t0
 
-        times, cpu = map(sorted, incremental_times(loaded, catalog, args.moves))
+        times, cpu = map(sorted, incremental_times(loaded, catalog, args.moves,
+                                                   app_collections=not args.python_collections))
         p95 = _p95(times)
 
         out = Path(folder) / "frontier.xlsx"
@@ -128,6 +152,7 @@ def main() -> None:
         "save_load_evaluate_s": round(save_s + load_s + full_s, 3),
         "file_bytes": file_bytes,
         "incremental_moves": len(times),
+        "incremental_collections": "python" if args.python_collections else "app",
         "incremental_median_ms": _ms(statistics.median(times)),
         "incremental_p95_ms": _ms(p95),
         "incremental_max_ms": _ms(times[-1]),

@@ -36,6 +36,12 @@ order, leaves then spines then cores):
 Each sampled run then takes its medium and stock length; a tier's links are dealt over those
 by the fractions of its samples (rounded to whole links that add up). How close that is to
 the routed schedule, template by template: ``docs/models/network.md``.
+
+The storage and management networks' runs (``network_runs``) are estimated alike: the design
+stands each hall's storage and management switches in its network racks, and the schedule
+wires a hall's devices to them in order, so a run goes from any of the hall's racks alike (the
+switches' own rack as often as any other) to the switches' rack; the device end climbs from
+where the hall's fabric nodes stack, the switch end from where its fabric switches do.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from planner.network.cables import in_rack_m, up_to_tray_m
+from planner.network.ports import MANAGEMENT_GBPS
 from planner.network.technologies import nic_run_gbps
 from planner.network.media import COPPER, choose_medium, medium_buckets
 from planner.plan.model import Rack
@@ -217,6 +224,56 @@ def hall_runs(halls: dict, size, per_node: float, mix_of, kept: dict | None = No
     if kept is not None:
         kept[key] = runs
     return runs
+
+
+# The per-network estimate's rule for storage and management runs, as a BOM line says it.
+NETWORK_ASSUMPTION = "planner assumption: from any of a hall's racks alike to its switches' rack"
+
+
+def network_runs(halls: dict, links: dict[tuple[str, float], int], mix_of) -> dict[tuple[str, float], Counter]:
+    """The storage and management links (``links``: (network, speed) -> links) over the halls
+    holding fabric switches by their racks (``halls``: ``HallFabric`` by hall id), each hall's
+    by its run mix (``mix_of(racks, footprint_mm2, gbps, switches a rack, nodes a rack)``:
+    runs spanning all of the hall's racks), as (network, speed) -> (medium, stock) -> links.
+    Empty without such a hall."""
+    from planner.costs.campus_tiers import _whole
+
+    kinds = dict(hall_kinds(halls))
+    total = sum(kinds.values())
+    out: dict[tuple[str, float], Counter] = {}
+    if total <= 0:
+        return out
+    for (network, gbps), n in links.items():
+        exact: Counter = Counter()
+        for (racks, footprint, switches, nodes), weight in kinds.items():
+            for key, fraction in mix_of(racks, footprint, gbps, switches, nodes):
+                exact[key] += n * weight / total * fraction
+        out[(network, gbps)] = Counter({k: m for k, m in _whole(exact, n).items() if m > 0})
+    return out
+
+
+def estimate_network_runs(ctx, links: dict[tuple[str, float], int], node=None) -> dict | None:
+    """``network_runs`` for a plan priced per tier, from the halls' ``HallFabric``
+    (``estimate_in_hall_runs`` reads the same), or None when no hall holds a fabric switch.
+    ``links``: each network's links by speed (``planner.costs.per_tier.network_links``);
+    ``node``: the fabric's node type, whose stacking the devices' ends take."""
+    switch = ctx.catalog.get(ctx.plan.settings.fabric.switch_device)
+    if not ctx.hall_fabric or switch is None or not any(h.switches for h in ctx.hall_fabric.values()):
+        return None
+    floor = ctx.plan.settings.floor
+    mixes = ctx.memo.get("hall run mixes", ("settings.floor",), dict)  # kept while the floor settings stay
+    node_u = node.u_height if node is not None else 1
+
+    def mix_of(racks, footprint_mm2, gbps, per_rack, nodes_per_rack):
+        key = ("network", racks, footprint_mm2, gbps, per_rack, nodes_per_rack, node_u, switch.u_height)
+        mix = mixes.get(key)
+        if mix is None:
+            own = 1 / racks if gbps <= MANAGEMENT_GBPS else 0.0
+            mix = mixes[key] = run_mix(racks, rack_cell_m2(racks, footprint_mm2, floor), floor, gbps,
+                                       stack(node_u, nodes_per_rack), stack(switch.u_height, per_rack), own)
+        return mix
+
+    return network_runs(ctx.hall_fabric, links, mix_of)
 
 
 def in_hall_runs(ctx, size, node=None) -> HallRuns | None:

@@ -10,19 +10,13 @@ each module is priced from the catalog transceiver of that bandwidth, form facto
 NIC's, or OSFP on twin-port switch cages, else the usual one for the speed) and medium
 (SR on multimode, DR/FR on single-mode) that reaches the run, the cheapest if several do.
 
-Per fabric tier from the fabric sizing, for larger plans: each tier's links by the medium
-and stock length their estimated lengths need (``planner.costs.hall_tiers`` within a hall,
-``planner.costs.campus_tiers`` between a campus's halls), each priced from its catalog cable,
-and the modules at both ends of its fibre runs priced by part as above; a one-tier fabric,
-or node-to-leaf runs the cost setting puts on passive copper, one cable per link at the cost
-setting.
+Plans too large to route are priced per fabric tier and per network by estimated lengths
+(``planner.costs.per_tier``), with the same choice of each part and the same counting of
+modules per cage (``buy_modules``), so the count the network section, the bill, the workbook
+and the vendor pack show is one rule.
 
 Whatever the catalog has no part for is priced at the cost settings 'Cable without a
 catalog price' and 'Transceiver without a catalog price', and the line says so.
-
-Why it is long: the two ways of buying the cabling (run by run, per tier) share the choice of
-each catalog part and the counting of modules per cage; kept together, the count the network
-section, the bill, the workbook and the vendor pack show is one rule.
 """
 
 from __future__ import annotations
@@ -35,15 +29,12 @@ from typing import TYPE_CHECKING
 from planner.costs.bom import CABLING, BomLine
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.parts import Component
-from planner.network.media import Medium, optic_class
-from planner.network.ports import has_management_port, storage_network_nics
-from planner.network.routes import IN_HALL, INTER_BUILDING, INTER_HALL, ROUTES
+from planner.network.media import optic_class
+from planner.network.ports import storage_network_nics
+from planner.network.routes import INTER_BUILDING, INTER_HALL, ROUTES
 
 if TYPE_CHECKING:  # pragma: no cover
-    from planner.costs.campus_tiers import CoreRuns
-    from planner.costs.hall_tiers import HallRuns
     from planner.network.cables import CableSchedule
-    from planner.network.fabric import FabricSize
     from planner.settings.costs import CostSettings
 
 TIER_TITLES = {"node-leaf": "node to leaf", "leaf-spine": "leaf to spine", "spine-core": "spine to core"}
@@ -54,17 +45,7 @@ OPTIC_PREFIX = {"compute": "Transceiver, fabric", "storage": "Storage transceive
                 "management": "Management transceiver"}
 # The usual form factor of a port at each speed when the device does not name one.
 FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56", 400: "OSFP", 800: "OSFP"}
-# The reach a tier's runs need when they are not routed (multimode within a pod, single-mode to the cores).
-TIER_MEDIUM = {"node-leaf": ("MMF", 50.0), "leaf-spine": ("MMF", 50.0), "spine-core": ("SMF", 500.0)}
-# The per-tier estimate's rule for in-hall runs (``planner.costs.hall_tiers``), as a BOM line says it.
-HALL_ASSUMPTION = ("planner assumption: node-to-leaf runs span a pod's node racks, switch-to-switch runs its "
-                   "network racks, in rows from the switches' rack, each end up to the tray from where the design "
-                   "stacks it; each hall holding fabric switches a share in proportion to its racks")
 LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable line names
-# The per-tier estimate's rule for a campus's core runs (``planner.costs.campus_tiers``), as a BOM line says it.
-CORE_ASSUMPTION = ("planner assumption: a scalable unit and its pod in one hall; spine-to-core links go round all "
-                   "the cores, from each hall to each in proportion to the fabric switches there; each run the "
-                   "longest between its two halls")
 
 
 def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float) -> Component | None:
@@ -230,159 +211,6 @@ def buy_modules(catalog: Catalog, parts: dict, device: DeviceType | None, networ
         chosen = parts[key] = module_part(catalog, gbps, cages if per is None else per, form, medium, reach)
     module, serves = chosen
     bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
-
-
-def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int], switch_id: str,
-               s: CostSettings, core: CoreRuns | None = None, parts: dict | None = None,
-               hall: HallRuns | None = None, tiers: tuple[str, ...] | None = None) -> list[BomLine]:
-    """Per fabric tier, for plans too large to route: one cable per link at the cost
-    setting, and the sizing's optics (at both ends; none on node-to-leaf runs when the
-    setting says passive copper) priced by part. ``core``: a campus's spine-to-core links by
-    medium and length (``planner.costs.campus_tiers``), priced by their catalog cables and
-    the optics each length needs. ``parts``: the catalog part chosen for each kind of run
-    and end, kept by the caller while the catalog stays (each choice is a walk of the
-    catalog: 0.1 ms of each pricing of campus-1m). ``hall``: the node-to-leaf and
-    leaf-to-spine links by medium and length (``planner.costs.hall_tiers``), priced the same
-    way; without it (one tier) one cable per link at the cost setting. ``tiers``: only these
-    tiers' lines."""
-    if size is None:
-        return []
-    parts = {} if parts is None else parts
-    switch = catalog.get(switch_id)
-    node = fabric_node(counts, catalog)
-    note = ("Per fabric tier (the plan is too large to route every run on each edit: "
-            "cluster-planner cables PLAN lists each run with its medium and length). ")
-    port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
-    lines = []
-
-    def modules(links: int, ends: list, medium: str, reach: float, bought: Counter) -> Counter:
-        """The modules at both ends of ``links`` runs of ``medium`` reaching ``reach``, added to ``bought``."""
-        for device, per, gbps in ends:
-            buy_modules(catalog, parts, device, "compute", gbps, links, medium, reach, bought, per)
-        return bought
-
-    def optic_lines(tier: str, bought: Counter, why: str) -> None:
-        for module_id, n in bought.items():
-            m = catalog.components.get(module_id)
-            what = m.model if m else f"{module_id} (no catalog module)"
-            lines.append(_optic_line("compute", f"Transceiver, {TIER_TITLES[tier]}: {what}", n, m, s, why, tier))
-
-    for tier, links in size.cables_by_tier().items():
-        if links <= 0 or (tiers is not None and tier not in tiers):
-            continue
-        title = TIER_TITLES[tier]
-        switch_ends = [(switch, size.switch_ports_per_module, port)] * 2
-        dac = tier == "node-leaf" and s.node_leaf_dac
-        nic = max((n.gbps for n in node.compute_nics()), default=port) if node is not None else port
-        ends = [(node, size.node_ports_per_module, min(nic, port)), (switch, size.switch_ports_per_module, port)] \
-            if tier == "node-leaf" else switch_ends
-        if tier == "spine-core" and core is not None:
-            how = f"spread over the halls ({CORE_ASSUMPTION})"
-            by_length = {key: (routes, how) for key, routes in core.runs.items()}
-        elif hall is not None and hall.links(tier) and not dac:
-            how = f"by the lengths its halls give ({HALL_ASSUMPTION})"
-            by_length = {key: ({ROUTES[IN_HALL]: n}, how) for key, n in hall.runs[tier].items()}
-        else:
-            by_length = None
-        if by_length is not None:
-            # an in-hall tier's lines kept with the parts while its runs (the same ``HallRuns``:
-            # ``hall_tiers`` keeps it), ends and prices stay; a drop between halls most often
-            # deals the core again and leaves them
-            kept_key = ("tier lines", tier, id(hall), node.id if node is not None else None, switch_id, port, nic,
-                        size.node_ports_per_module, size.switch_ports_per_module, s.cable_usd,
-                        s.transceiver_usd) if tier != "spine-core" or core is None else None
-            kept = parts.get(kept_key) if kept_key else None
-            if kept is not None and kept[0] is hall:
-                lines.extend(kept[1])
-                continue
-            start = len(lines)
-            bought: Counter = Counter()
-            # one line per catalog cable (a 10 m trunk serves the 7 m and the 10 m runs), naming
-            # the lengths it serves; a length without a catalog cable a line of its own
-            ordered: dict[tuple, list] = {}
-            for (medium, stock), (routes, how) in sorted(by_length.items()):
-                n = sum(routes.values())
-                named = ", ".join(f"{k:,} {route}" for route, k in sorted(routes.items(),
-                                                                          key=lambda kv: ROUTES.index(kv[0])))
-                cable = parts.get(("tier cable", medium, port, stock), False)
-                if cable is False:
-                    cable = parts[("tier cable", medium, port, stock)] = cable_part(catalog, medium, port, stock)
-                bucket = (medium, cable.length_m if cable is not None else stock, cable is None)
-                ordered.setdefault(bucket, [cable, how, []])[2].append((stock, n, named))
-                if medium in ("MMF", "SMF"):  # each length's modules counted whole
-                    modules(n, ends, medium, stock, bought)
-            for (medium, length, _), (cable, how, runs) in ordered.items():
-                n = sum(k for _, k, _ in runs)
-                said = "; ".join(f"{k:,} of {stock:g} m ({named})" for stock, k, named in runs)
-                length = runs[0][0] if len(runs) == 1 else length  # one length: its own, else the cable's
-                lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, length, 0).part(port)}",
-                                         n, cable, s, f"Per fabric tier, {how}: {n:,} runs of this cable: {said}. "))
-            optic_lines(tier, bought, f"Per fabric tier, {how}: a module at each end of each fibre run, "
-                                      "reaching its length. ")
-            if kept_key:
-                parts[kept_key] = (hall, tuple(lines[start:]))
-            continue
-        line = _cable_line("compute", f"Fabric cable, {title}", links, None, s, note)
-        lines.append(line if not dac else _replace_part(line, "passive DAC"))
-        if dac:
-            continue
-        medium, reach = TIER_MEDIUM[tier]
-        optic_lines(tier, modules(links, ends, medium, reach, Counter()), note)
-    return lines
-
-
-# A management run of a plan too large to route: within its hall to the hall's management
-# switches (the design places them per hall, planner.network.cables wires them there).
-MANAGEMENT_RUN_M = 30.0  # Planner assumption: a patch cord of the catalog's 30 m length bucket covers it
-
-
-def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: str, s: CostSettings,
-                  parts: dict | None = None) -> list[BomLine]:
-    """The storage and management networks of a plan too large to route, by the ports
-    ``planner.network.ports`` counts (as the cable schedule wires them): a storage cable for
-    each storage NIC port (a storage appliance's every port), with a multimode module at each
-    end as the node-to-leaf tier buys them (``TIER_MEDIUM``), filling the cages of the device
-    and of the storage switch; a Cat6A patch cord for each management port (BMCs need no
-    optic)."""
-    parts = {} if parts is None else parts
-    note = ("Per network (the plan is too large to route every run on each edit: "
-            "cluster-planner cables PLAN lists each run with its medium and length). ")
-    switch = catalog.get(storage_switch_id)
-    switch_gbps = switch.switch.gbps_per_port if switch is not None and switch.switch else None
-    medium, reach = TIER_MEDIUM["node-leaf"]
-    storage_links, management_links = 0, 0
-    bought: Counter = Counter()
-    at_switch: Counter = Counter()  # links at the storage switch by speed
-
-    for device_id, n in sorted(counts.items()):
-        d = catalog.get(device_id)
-        if not n or d is None:
-            continue
-        if has_management_port(d):
-            management_links += n
-        for nic in storage_network_nics(d):
-            links, gbps = n * nic.count, min(nic.gbps, switch_gbps or nic.gbps)
-            storage_links += links
-            at_switch[gbps] += links
-            buy_modules(catalog, parts, d, "storage", gbps, links, medium, reach, bought)
-    for gbps, links in sorted(at_switch.items()):
-        buy_modules(catalog, parts, switch, "storage", gbps, links, medium, reach, bought)
-    lines = []
-    if storage_links:
-        lines.append(_cable_line("storage", "Storage cable", storage_links, None, s, note))
-        for module_id, n in bought.items():
-            m = catalog.components.get(module_id)
-            what = m.model if m else f"{module_id} (no catalog module)"
-            lines.append(_optic_line("storage", f"{OPTIC_PREFIX['storage']}: {what}", n, m, s,
-                                     note + "A module at each end, filling the cages of the device and the switch. "))
-    if management_links:
-        cord = parts.get("management cord", False)
-        if cord is False:
-            cord = parts["management cord"] = cable_part(catalog, "Cat6A", 1.0, MANAGEMENT_RUN_M)
-        lines.append(_cable_line("management", "Management cable", management_links, cord, s,
-                                 note + f"One a powered device's management port, up to {MANAGEMENT_RUN_M:g} m "
-                                 "within its hall (planner assumption). "))
-    return lines
 
 
 def fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from planner.costs.bom import BomLine, bom_counts, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
-from planner.costs.hall_tiers import in_hall_runs
+from planner.costs.hall_tiers import NETWORK_ASSUMPTION, estimate_network_runs, in_hall_runs
 from planner.costs.model import CostResult, evaluate_costs
-from planner.costs.parts import (TIER_NETWORK, end_modules, fabric_modules_per_tier, fabric_node, network_lines,
-                                 schedule_lines, tier_lines)
+from planner.costs.parts import TIER_NETWORK, end_modules, fabric_modules_per_tier, fabric_node, schedule_lines
+from planner.costs.per_tier import network_ends, network_lines, network_links, tier_lines
 from planner.network.cables import CableSchedule, build_schedule
 from planner.network.media import COPPER
 from planner.network.routes import reach_findings
@@ -252,12 +252,22 @@ BELOW_CORE_READS = ("counts", "settings.costs", "settings.fabric", "in-hall runs
 
 def _below_core(ctx, size, parts: dict, hall) -> tuple[list[BomLine], list[BomLine]]:
     """The lines of the fabric's tiers below the core (by the lengths its halls give: ``hall``)
-    and of the storage and management networks, of a plan priced per tier."""
+    and of the storage and management networks (by the lengths their halls give them), of a
+    plan priced per tier."""
     catalog, s, fabric = ctx.catalog, ctx.plan.settings.costs, ctx.plan.settings.fabric
     storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
+    links = network_links(network_ends(ctx.counts, catalog, storage_switch))
+    runs = ctx.memo.get("network runs", NETWORK_RUNS_READS, estimate_network_runs, ctx, links,
+                        fabric_node(ctx.counts, catalog))
+    how = f"Per network, by the lengths its halls give ({NETWORK_ASSUMPTION}): "
     return (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, None, parts, hall,
                        ("node-leaf", "leaf-spine")),
-            network_lines(ctx.counts, catalog, storage_switch, s, parts))
+            network_lines(ctx.counts, catalog, storage_switch, s, parts, runs, how))
+
+
+# the storage and management runs read the devices (their ports), the halls' kinds (their
+# geometry, ``hall_tiers.hall_kinds``) and the fabric and floor settings
+NETWORK_RUNS_READS = ("counts", "hall kinds", "settings.fabric", "settings.floor")
 
 
 # The one limit on routing every run: a plan with more links than this is priced per fabric

@@ -153,7 +153,7 @@ def _hall(ctx, building_id: str, h, sums: RackSums) -> HallFigures:
 def _building(ctx, b, halls: list[tuple[HallFigures, RackSums]]) -> BuildingFigures:
     s = ctx.plan.settings
     p = s.power
-    sums = RackSums.total(x for _, x in halls)
+    sums = RackSums.total((x for _, x in halls), counts=False)  # its figures read no device counts
     nameplate = sums.nameplate_milliwatts / 1e6
     design = nameplate * s.facility.pue
     ups_unit = unit_size_kw(nameplate, b.ups_module_kw or p.ups_module_kw, p.plant_sizing)

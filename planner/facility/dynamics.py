@@ -253,7 +253,7 @@ def trace(wave: Wave, load: Smoothed, grid: Grid, steps: int = 3) -> tuple[tuple
     smoothed = _square(load.peak_w, load.floor_w, load.interruption_drop_w, edge(load.edge_s or grid.edge_s),
                        max(e, load.drop_s), c, p, steps)
     times = sorted({t for t, _ in raw} | {t for t, _ in smoothed})
-    return tuple((t, _at(raw, t), _at(smoothed, t)) for t in times)
+    return tuple(zip(times, _along(raw, times), _along(smoothed, times)))
 
 
 def _square(peak: float, floor: float, drop: float, e: float, fall_s: float, c: float, p: float,
@@ -271,9 +271,17 @@ def _square(peak: float, floor: float, drop: float, e: float, fall_s: float, c: 
     return out
 
 
-def _at(points: list[tuple[float, float]], t: float) -> float:
-    """The curve through ``points`` at ``t``: linear between corners, held after the last."""
-    for (t0, w0), (t1, w1) in zip(points, points[1:]):
-        if t <= t1:
-            return w1 if t1 <= t0 else w0 + (w1 - w0) * (t - t0) / (t1 - t0)
-    return points[-1][1]
+def _along(points: list[tuple[float, float]], times: list[float]) -> list[float]:
+    """The curve through ``points`` (corners in time order) at each of ``times`` (ascending):
+    linear between corners, a step where two corners share a time (the later one's value),
+    held after the last. One walk along both."""
+    out, i, last = [], 0, len(points) - 1
+    for t in times:
+        while i < last and t > points[i + 1][0]:
+            i += 1
+        if i == last:
+            out.append(points[-1][1])
+            continue
+        (t0, w0), (t1, w1) = points[i], points[i + 1]
+        out.append(w1 if t1 <= t0 else w0 + (w1 - w0) * (t - t0) / (t1 - t0))
+    return out

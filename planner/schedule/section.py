@@ -92,14 +92,9 @@ def evaluate_schedule(ctx) -> tuple[ScheduleSection, list[Finding]]:
     cost = ctx.sections.get("cost")
     capex = cost.capex_usd if cost is not None else 0.0
     leads = lead_weeks(s)
-    by, inputs, weights, times = _phases(ctx, leads)
+    by, inputs, weights, times, fields = _phases(ctx, leads)
     capex_each = shares(capex, weights)
-    phases = tuple(
-        PhaseFigures(name=p.name, gpus=p.gpus, racks=p.racks, it_mw=round(p.it_kw / 1e3, 6), parts=p.parts,
-                     ready_weeks=round(t.ready_weeks, 2), ready_month=t.ready_month,
-                     ready_date=date_after(s.order_date, t.ready_weeks * 7), critical_part=t.critical_part,
-                     capex_usd=c, racks_installed=p.racks_installed, crew_racks=p.crew_racks, weight=p.weight)
-        for p, t, c in zip(inputs, times, capex_each))
+    phases = tuple(PhaseFigures(**f, capex_usd=c) for f, c in zip(fields, capex_each))
     months = [t.ready_month for t in times]
     last = max(times, key=lambda t: t.ready_weeks, default=None)
     energized = max(months, default=0)
@@ -172,33 +167,48 @@ def _prices(ctx, phases: tuple[PhaseFigures, ...], cost, energized: int) -> Cale
     return CalendarPrices(capex, share, cost.opex_usd_per_month, cost.horizon_months, costs.hours_per_month, rates)
 
 
-def _phases(ctx, leads: dict[str, float]) -> tuple[str, list[PhaseInput], list[float], list[PhaseTime]]:
+def _phases(ctx, leads: dict[str, float]) -> tuple[str, list[PhaseInput], list[float], list[PhaseTime], list[dict]]:
     """(what the phases are, each phase's inputs, the weights its capex is shared by, when
-    each is ready)."""
+    each is ready, each one's figures but its capex)."""
     s = ctx.plan.settings.schedule
     halls = {h: sums for h, sums in ctx.halls.items() if sums.racks}
     by = s.phase_by if s.phase_by != "auto" else ("hall" if len(halls) > 1 else "scalable_unit")
     if by == "hall":
         return by, *_hall_phases(ctx, halls, leads)
     by, inputs, weights = _unit_phases(ctx)
-    return by, inputs, weights, [phase_time(p, s, leads) for p in inputs]
+    times = [phase_time(p, s, leads) for p in inputs]
+    return by, inputs, weights, times, [_fields(p, t, s.order_date) for p, t in zip(inputs, times)]
 
 
-def _hall_phases(ctx, halls, leads: dict[str, float]) -> tuple[list[PhaseInput], list[float], list[PhaseTime]]:
-    """Each hall's phase and when it is ready, kept in the evaluator's memo under the hall's
-    own sums and the schedule settings: after an edit only the halls whose racks changed are
-    worked out again (campus-1m, 32 halls: the times of the other 30 were 0.06 ms of every
-    move; CPU time, 2-core machine, 2026-12-05)."""
+def _hall_phases(ctx, halls, leads: dict[str, float]) -> tuple[list[PhaseInput], list[float], list[PhaseTime],
+                                                                list[dict]]:
+    """Each hall's phase, when it is ready and its figures but the capex, kept in the
+    evaluator's memo under the hall's own sums and the schedule settings: after an edit only
+    the halls whose racks changed are worked out again (campus-1m, 32 halls: the times of the
+    other 30 were 0.06 ms of every move, their figures' rounding and dates 0.05 ms; CPU time,
+    2-core machine, 2026-12-05)."""
     where = campus_of(ctx.plan).halls
     phases = [ctx.memo.get(("schedule hall", h), (f"hall {h}", "totals.basis", "settings.schedule"), _hall_phase,
                            ctx, where[h], sums, leads)
               for h, sums in halls.items()]
-    return [p for p, _ in phases], [p.weight for p, _ in phases], [t for _, t in phases]
+    return [p for p, _, _ in phases], [p.weight for p, _, _ in phases], [t for _, t, _ in phases], \
+        [f for _, _, f in phases]
 
 
-def _hall_phase(ctx, where, sums, leads: dict[str, float]) -> tuple[PhaseInput, PhaseTime]:
+def _hall_phase(ctx, where, sums, leads: dict[str, float]) -> tuple[PhaseInput, PhaseTime, dict]:
+    s = ctx.plan.settings.schedule
     p = _hall_input(ctx, where, sums)
-    return p, phase_time(p, ctx.plan.settings.schedule, leads)
+    t = phase_time(p, s, leads)
+    return p, t, _fields(p, t, s.order_date)
+
+
+def _fields(p: PhaseInput, t: PhaseTime, order_date: str) -> dict:
+    """A phase's figures but its capex (``PhaseFigures``), which every change of the plan's
+    capex shares out again."""
+    return dict(name=p.name, gpus=p.gpus, racks=p.racks, it_mw=round(p.it_kw / 1e3, 6), parts=p.parts,
+                ready_weeks=round(t.ready_weeks, 2), ready_month=t.ready_month,
+                ready_date=date_after(order_date, t.ready_weeks * 7), critical_part=t.critical_part,
+                racks_installed=p.racks_installed, crew_racks=p.crew_racks, weight=p.weight)
 
 
 def _hall_input(ctx, where, sums) -> PhaseInput:

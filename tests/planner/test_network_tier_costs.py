@@ -1,6 +1,8 @@
 """A plan too large to route every run still buys its storage and management networks: a
 storage cable for each storage port and a management cord for each powered device, as the
-routed cable schedule wires them, with a multimode module at each storage end."""
+routed cable schedule wires them, each run on the medium and length its hall gives it
+(active optical and copper cables need no module, a fibre run one at each end), close to
+what the routed schedule buys on plans small enough to route."""
 
 from __future__ import annotations
 
@@ -16,17 +18,18 @@ from planner.report.evaluate import evaluate
 CAT = default_catalog()
 
 
-def network_bill(plan, monkeypatch, limit: int) -> tuple[Counter, dict[str, int]]:
-    """(storage and management cables, storage modules by line) with routing up to ``limit`` links."""
+def network_bill(plan, monkeypatch, limit: int) -> tuple[Counter, Counter]:
+    """(storage and management cables by network, their modules by catalog part) with routing
+    up to ``limit`` links."""
     monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", limit)
     report = evaluate(plan, CAT)
     cables: Counter = Counter()
-    modules: dict[str, int] = {}
+    modules: Counter = Counter()
     for line in report.sections["cost"].bom:
         if line.item.startswith(("Storage cable", "Management cable")):
             cables[line.item.split(",")[0]] += line.quantity
-        elif line.item.startswith("Storage transceiver"):
-            modules[line.item] = line.quantity
+        elif line.item.startswith(("Storage transceiver", "Management transceiver")):
+            modules[line.part_id] += line.quantity
     return cables, modules
 
 
@@ -38,19 +41,31 @@ def test_medium_per_network_worked_by_hand(monkeypatch):
     plan = build_template("medium", catalog=CAT)
     cables, modules = network_bill(plan, monkeypatch, 10)
     assert cables == {"Storage cable": 60, "Management cable": 36}
-    # modules: 32 single 400G SR4 at the nodes; the SN5600's twin-port cages take the 32 400G
-    # links two a module (16); 28 200G modules at the appliances and 28 at the switch's ends
-    assert modules == {"Storage transceiver: 400G OSFP SR4 transceiver (single-port)": 32,
-                       "Storage transceiver: 800G twin-port OSFP transceiver (2 x 400G SR4)": 16,
-                       "Storage transceiver: 200G QSFP56 SR4 transceiver": 56}
+    # a 200G run from another rack of the hall is past passive copper (3 m at 200G) and up to
+    # 30 m: an active optical cable (NVIDIA LinkX MFS1S50, 3-30 m), which needs no module, so
+    # no 200G module is bought (the routed schedule buys none either, where the per-port
+    # count bought 56); a 400G run past active copper (5 m) is fibre with a module at each end:
+    # a single-port SR4 at the node, the SN5600's twin-port cages one for two runs
+    assert not any("200g" in part for part in modules)
+    single, twin = modules["xcvr-400g-osfp-sr4"], modules["xcvr-2x400g-osfp-sr8"]
+    assert single <= 32 and twin == -(-single // 2)
 
 
-@pytest.mark.parametrize("template", ["medium", "massive", "gb200-nvl72-su"])
-def test_the_estimate_counts_the_runs_the_routed_schedule_wires(template, monkeypatch):
+# The tolerance, per catalog transceiver: the estimate stacks each hall's devices as its
+# fabric nodes and switches stand and samples its racks in rows from the switches' rack,
+# where the routed schedule wires each device in order to a switch of its hall; a run near
+# a medium or stock-length boundary (5 m active copper, 7 m multimode) lands on the other
+# side. Measured: medium 31 and 16 estimated against 28 and 14 routed (+11 %, +14 %),
+# massive 93 / 47 against 96 / 48, gb200-nvl72-su 220 / 110 against 248 / 124 (-11 %).
+@pytest.mark.parametrize("template,tolerance", [("medium", 0.15), ("massive", 0.05), ("gb200-nvl72-su", 0.12)])
+def test_the_estimate_buys_the_modules_the_routed_schedule_buys(template, tolerance, monkeypatch):
     plan = build_template(template, catalog=CAT)
-    routed, _ = network_bill(plan, monkeypatch, 20_000)
-    estimated, _ = network_bill(plan, monkeypatch, 10)
-    assert routed and estimated == routed
+    routed_cables, routed = network_bill(plan, monkeypatch, 20_000)
+    estimated_cables, estimated = network_bill(plan, monkeypatch, 10)
+    assert routed_cables and estimated_cables == routed_cables  # a cable a port, as wired
+    assert set(estimated) == set(routed)  # the same parts
+    for part, n in routed.items():
+        assert estimated[part] == pytest.approx(n, rel=tolerance), part
 
 
 def test_a_hundred_thousand_gpus_buy_their_storage_and_management_networks():
@@ -58,7 +73,9 @@ def test_a_hundred_thousand_gpus_buy_their_storage_and_management_networks():
     # management port: the bill had no storage or management line at all above the limit
     plan = build_template("frontier-100k", catalog=CAT)
     report = evaluate(plan, CAT)
-    bom = {line.item: line.quantity for line in report.sections["cost"].bom}
+    bom: Counter = Counter()
+    for line in report.sections["cost"].bom:
+        bom[line.item.split(",")[0].split(":")[0]] += line.quantity
     assert bom["Storage cable"] >= 2 * 12_500
     assert bom["Management cable"] >= 12_500
-    assert any(item.startswith("Storage transceiver") for item in bom)
+    assert bom["Storage transceiver"] > 0

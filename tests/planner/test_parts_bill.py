@@ -12,7 +12,7 @@ import pytest
 
 from planner.cli import main
 from planner.costs.bom import PART_KINDS, parts_bill
-from planner.costs.parts import tier_lines
+from planner.costs.per_tier import tier_lines
 from planner.design.templates import build_template
 from planner.export.xlsx import write_workbook
 from planner.network.fabric import plan_fabric
@@ -163,10 +163,11 @@ def test_every_output_gives_the_same_count_for_each_part(capsys, tmp_path, catal
     main(["cables", str(tmp_path / "p.json"), "--json"])
     cables = json.loads(capsys.readouterr().out)["parts"]
     if any(line.source.startswith("Per fabric tier") for line in report.cost.bom):
-        # the fabric's modules (the storage network's are bought beside them, per network)
+        # the fabric's modules (the storage and management networks' are bought beside them, per network)
         fabric = sum(line.quantity for line in report.cost.bom if line.counts_as == "transceiver")
         assert fabric == report.network.transceivers
-        storage = sum(line.quantity for line in report.cost.bom if line.item.startswith("Storage transceiver"))
-        assert sum(parts["transceivers"].values()) == fabric + storage
+        networks = sum(line.quantity for line in report.cost.bom
+                       if line.item.startswith(("Storage transceiver", "Management transceiver")))
+        assert sum(parts["transceivers"].values()) == fabric + networks
     else:
         assert cables == {"transceivers": parts["transceivers"], "cables": parts["cables"]}

@@ -32,8 +32,8 @@ from planner.report import palette
 from planner.export.table_columns import position, without
 from planner.settings import GUIDE
 from ui.export.canvas import Canvas, PlacedText
-from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_text,
-                                     room_for_drawing, table_of_pages)
+from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_height,
+                                     html_text, room_for_drawing, table_of_pages)
 from ui.export.pack_campus import CampusPages
 from ui.export.pack_racks import POWER_PER_RACK
 from ui.export.pack_schedule import run_on, schedule_pages
@@ -489,10 +489,17 @@ class VendorPack(SitePages, CampusPages):
         if not self.with_prices:
             # Quantities only: what to quote for, not what the buyer budgets (prices and their sources).
             rows = [[line.category, line.item, f"{line.quantity:,g}"] for line in bom]
-            table = Table([Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")],
-                          rows, font_pt=7.5)
-            return self._table_pages("Bill of materials", table, self._bom_intro(),
-                                     width=min(self.body.width(), 520.0))
+            cols = [Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")]
+            table = Table(cols, rows, font_pt=7.5)
+            intro = self._bom_intro()
+            halves = self._side_by_side(Table(cols, rows[:(len(rows) + 1) // 2], font_pt=7.5),
+                                        Table(cols, rows[(len(rows) + 1) // 2:], font_pt=7.5))
+            if not self._fits("Bill of materials", intro + table.html(min(self.body.width(), 520.0))) \
+                    and self._fits("Bill of materials", intro + halves):
+                # a bill a little over a page (a plan priced per tier and network, whose cables
+                # are lines by length) in two columns on one: the narrow table leaves room
+                return [Page("Bill of materials", intro + halves, section="Bill of materials")]
+            return self._table_pages("Bill of materials", table, intro, width=min(self.body.width(), 520.0))
         cols = [Column("Category", 1.0), Column("Item", 2.2), Column("Qty", 0.6, "right"),
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6)]
         rows = []
@@ -503,6 +510,17 @@ class VendorPack(SitePages, CampusPages):
         bold = {len(rows) - 1}
         table = Table(cols, rows, font_pt=7.5, bold_rows=bold)
         return self._table_pages("Bill of materials", table, self._bom_intro())
+
+    def _fits(self, title: str, html: str) -> bool:
+        """Whether a page headed ``title`` holding ``html`` fits on one page."""
+        return html_height(self.device, self.body.width(), heading_html(title) + html) <= self.body.height()
+
+    def _side_by_side(self, left: Table, right: Table) -> str:
+        """Two tables side by side, each half the page's width less a gap."""
+        gap = 12 * CSS_PX
+        return (f'<table width="100%" cellspacing="0" cellpadding="0"><tr>'
+                f'<td width="50%" valign="top" style="padding-right: {gap:.0f}px">{left.html()}</td>'
+                f'<td width="50%" valign="top">{right.html()}</td></tr></table>')
 
     def _bom_intro(self):
         note = self.unrouted_cabling_note()
