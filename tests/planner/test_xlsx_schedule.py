@@ -77,10 +77,12 @@ def test_schedule_sheet_recalculated_equals_the_report_and_follows_the_lead_time
     assert (named(wb, "sched_energized_month"), named(wb, "sched_energized_weeks")) == (32, pytest.approx(136.6))
     months = table(wb, "Month")
     assert [gpus for _, gpus, *_ in months[:33]] == sched["gpus_online_by_month"] == [0] * 32 + [128]
-    # the 15T-token run from month 32 takes 1,372.6 days = 45.1 months, to month 77.1: the table
-    # runs a year past the month it ends in, every GPU still online
-    assert sched["training_done_month"] == pytest.approx(77.1)
-    assert months[-1][:2] == (77 + 1 + 12, 128)
+    # the 15T-token run from month 32 takes the workload's 1,432.5 days = 47.06 months of
+    # 30.44 days, to month 79.06: the table runs a year past the month it ends in, every GPU
+    # still online
+    assert report.sections["schedule"].training_days == pytest.approx(1432.46, abs=0.01)
+    assert sched["training_done_month"] == pytest.approx(32 + 1432.46 / (365.25 / 12), abs=0.01)
+    assert months[-1][:2] == (79 + 1 + 12, 128)
     quarters = table(wb, "Quarter")
     assert [q[2] for q in quarters[:len(sched["capex_by_quarter"])]] == pytest.approx(
         [q["capex_usd"] for q in sched["capex_by_quarter"]], abs=0.05)
