@@ -48,8 +48,8 @@ def test_schedule_page_gives_the_training_run_and_with_prices_its_cost(tmp_path,
     plan = load_plan(DATA / "plan_v9.json")
     days = evaluate(plan, catalog).sections["schedule"].training_days
     # energized in month 14 (above); the run then takes its days on every GPU: month
-    # 14 + days / (365.25 / 12), to one decimal
-    done = round(14 + days / (365.25 / 12), 1)
+    # 14 + days / (365.25 / 12), to two decimals as the report gives it
+    done = round(14 + days / (365.25 / 12), 2)
     plain = _schedule_page(plan, catalog, tmp_path / "plain.pdf", with_prices=False)
     assert f"Training from month 14 (energization) to month {done:g} after the order." in plain
     assert "$" not in plain
