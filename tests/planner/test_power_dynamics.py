@@ -95,7 +95,7 @@ def test_a_swing_limit_below_the_swing_is_a_finding_and_fix_brings_it_under(hist
     floor_usd_year = x / 1000 * _wait_share(report) * 8_760 * 1.56 * 0.12
     # battery: discharges a = x wait / (c + wait) while computing, charges b = x - a while waiting,
     # holds b over the longest wait (the step's, or the checkpoint's stall): about 42 Wh, but is
-    # built with at least a quarter hour at its power: 27.2 kW x 0.25 h = 6.8 kWh
+    # built with at least a quarter hour at its power: 27.4 kW x 0.25 h = 6.9 kWh
     a = x * wait / (c + wait)
     b = x - a
     kwh = max(b * max(wait, good["checkpoint_block_s"]) / 3600, max(a, b) * 0.25) / 1000
@@ -169,7 +169,7 @@ def test_check_json_has_the_power_dynamics_keys(history):
 
 def test_a_period_in_the_band_the_grid_avoids_is_a_warning(history):
     report, dyn = _dyn(history.plan)
-    period = dyn["period_s"]  # 33.2 s
+    period = dyn["period_s"]  # 34.6 s
     _set(history, grid_avoid_period_min_s=30.0, grid_avoid_period_max_s=40.0)
     report, _ = _dyn(history.plan)
     (found,) = [f for f in report.findings if f.code == "facility.grid.period"]
