@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 from pathlib import Path
 
@@ -149,3 +150,22 @@ def test_a_campus_of_four_buildings_packs_in_under_20_pages(tmp_path, qapp):
     for h in figures:  # each hall drawn with its label and its rack count
         assert h.name in texts and any(t.startswith(f"{h.racks:,} racks · IT ") for t in texts), h.name
     assert [(t.text, round(t.width, 1), round(t.box_width, 1)) for t in placed if not t.fits] == []
+
+
+def test_a_million_gpu_campus_packs_in_under_20_pages(tmp_path, qapp):
+    # campus-1m's network summary (58 rows: a line per cable and module part) and its bill
+    # (priced per tier and network, a line per catalog cable) each run a little over a page:
+    # each is laid out in two columns on one; the schedule's 32 hall phases run on below the
+    # Goodput page with as many rows as its room holds, not onto a page of their own
+    pages = [p for p in pack_pages(build_template("campus-1m", catalog=CATALOG), CATALOG, tmp_path / "c.pdf")
+             if p.strip()]
+    assert len(pages) < 20
+    titles = [p.lstrip().splitlines()[0].strip() for p in pages]
+    for title in ("Network summary", "Goodput: failures, checkpoints and restarts", "Bill of materials"):
+        assert title in titles and f"{title} (continued)" not in titles, title
+    goodput = page(pages, "Goodput")
+    listed = int(re.search(r"The first (\d+) of 32 phases", goodput)[1])
+    assert 8 <= listed < 24 and goodput.count("power transformer") >= listed
+    # both halves of the bill on its page: its first line and its last
+    bill = page(pages, "Bill of materials")
+    assert "NVIDIA GB300 NVL72 rack" in bill and "Spare compute trays (stocked, not placed)" in bill

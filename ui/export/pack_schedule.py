@@ -20,9 +20,9 @@ from ui.export.table import Column, Table
 MAX_PHASE_ROWS = 24  # one page of phases; a plan of more scalable units lists the first ones
 
 
-def schedule_pages(report: Report, with_prices: bool, paragraph) -> list[Page]:
+def schedule_pages(report: Report, with_prices: bool, paragraph, max_rows: int = MAX_PHASE_ROWS) -> list[Page]:
     """The Schedule page, or none when the plan has nothing to bring online. ``paragraph(html,
-    size_pt)`` writes the pack's text."""
+    size_pt)`` writes the pack's text; at most ``max_rows`` phases are listed."""
     s = report.sections.get("schedule")
     if s is None or not s.phases:
         return []
@@ -37,13 +37,13 @@ def schedule_pages(report: Report, with_prices: bool, paragraph) -> list[Page]:
     if with_prices:
         cols.append(Column("Capex", 1.0, "right"))
     rows = []
-    for p in s.phases[:MAX_PHASE_ROWS]:
+    for p in s.phases[:max_rows]:
         when = f"month {p.ready_month}" + (f" ({p.ready_date})" if p.ready_date else "")
         row = [p.name, count(p.gpus), f"{p.it_mw:,.2f}", PART_NAMES.get(p.critical_part, "installation"),
                f"{p.ready_weeks:,.1f}", when]
         rows.append(row + ([money(p.capex_usd)] if with_prices else []))
-    rest = len(s.phases) - MAX_PHASE_ROWS
-    note = paragraph(html_text(f"The first {MAX_PHASE_ROWS} of {len(s.phases)} phases; the workbook's Schedule "
+    rest = len(s.phases) - max_rows
+    note = paragraph(html_text(f"The first {max_rows} of {len(s.phases)} phases; the workbook's Schedule "
                                "sheet lists them all."), 8) if rest > 0 else ""
     phases = Table(cols, rows, font_pt=8.0)
     leads = paragraph(html_text("Lead times from order: " + ", ".join(

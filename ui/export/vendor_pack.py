@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
+from dataclasses import replace
 from functools import cache
 
 from PySide6.QtCore import QRectF
@@ -36,7 +37,7 @@ from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted
                                      html_text, room_for_drawing, table_of_pages)
 from ui.export.pack_campus import CampusPages
 from ui.export.pack_racks import POWER_PER_RACK
-from ui.export.pack_schedule import run_on, schedule_pages
+from ui.export.pack_schedule import MAX_PHASE_ROWS, run_on, schedule_pages
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
@@ -57,6 +58,7 @@ COVER_LEFT = 0.68  # the cover's share of the width for the plan and its figures
 # Beyond this many findings the pack lists one row per check (count and first message), so a
 # plan of thousands of racks keeps a readable findings section.
 MAX_LISTED_FINDINGS = 200
+MIN_PHASE_ROWS = 8  # fewer phases below the Goodput page than this: the schedule runs on over the next page
 
 
 def _plural(n: int, word: str) -> str:
@@ -134,7 +136,7 @@ class VendorPack(SitePages, CampusPages):
         pages += self._campus_pages()
         pages += self._floor_pages()
         pages += self._network_pages()
-        pages += run_on(self._goodput_pages(), schedule_pages(self.report, self.with_prices, _p))
+        pages += self._goodput_and_schedule_pages()
         pages += self._acceptance_pages()
         pages += self._cable_pages()
         pages += self._bom_pages()
@@ -364,11 +366,24 @@ class VendorPack(SitePages, CampusPages):
         return self._table_pages("Rack index", table)
 
     # -- tables -----------------------------------------------------------------------
-    def _table_pages(self, title: str, table: Table, intro: str = "", width: float | None = None) -> list[Page]:
+    def _table_pages(self, title: str, table: Table, intro: str = "", width: float | None = None,
+                     two_columns: bool = False) -> list[Page]:
         """A page headed ``title`` with its table (``width`` points wide, else the page's): the
-        document runs a long table on over the pages after it, its header row on each."""
+        document runs a long table on over the pages after it, its header row on each. With
+        ``two_columns``, a table a little over a page is laid out in two halves side by side on
+        one page when they fit there (a narrow table leaves the room)."""
         width = None if width is None or width >= self.body.width() else width
-        return [Page(title, intro + table.html(width), section=title)]
+        html = intro + table.html(width)
+        if two_columns and not self._fits(title, html):
+            half = (len(table.rows) + 1) // 2
+            left = replace(table, rows=table.rows[:half], bold_rows={i for i in table.bold_rows if i < half})
+            right = replace(table, rows=table.rows[half:], bold_rows={i - half for i in table.bold_rows if i >= half},
+                            cell_fill=None if table.cell_fill is None else
+                            (lambda i, j, fill=table.cell_fill: fill(i + half, j)))
+            halves = intro + self._side_by_side(left, right)
+            if self._fits(title, halves):
+                return [Page(title, halves, section=title)]
+        return [Page(title, html, section=title)]
 
     def _power_pages(self) -> list[Page]:
         # the Row column only when some rack is in a row
@@ -439,7 +454,23 @@ class VendorPack(SitePages, CampusPages):
         # wide enough that a part's name (a transceiver, a cable) and its count stand on one line:
         # campus-1m's cabling ran the table onto a page of its own for four rows
         table = Table([Column("Item", 1.7), Column("Value", 1.3)], rows, font_pt=8.5)
-        return self._table_pages("Network summary", table, width=min(self.body.width(), 620.0))
+        return self._table_pages("Network summary", table, width=min(self.body.width(), 620.0), two_columns=True)
+
+    def _goodput_and_schedule_pages(self) -> list[Page]:
+        """The Goodput page with the Schedule run on below it. When the phases would run it
+        onto a page of their own, as many are listed as its room holds (at least
+        ``MIN_PHASE_ROWS``; the workbook's Schedule sheet has them all): campus-1m's 24 of 32
+        halls spilled 14 onto a page."""
+        goodput = self._goodput_pages()
+        rows = MAX_PHASE_ROWS
+        pages = run_on(goodput, schedule_pages(self.report, self.with_prices, _p, rows))
+        if len(goodput) != 1 or not self._fits(goodput[0].title, goodput[0].html):
+            return pages
+        while rows > MIN_PHASE_ROWS and not self._fits(pages[-1].title, pages[-1].html):
+            rows -= 1
+            pages = run_on(goodput, schedule_pages(self.report, self.with_prices, _p, rows))
+        return pages if self._fits(pages[-1].title, pages[-1].html) else \
+            run_on(goodput, schedule_pages(self.report, self.with_prices, _p))
 
     def _goodput_pages(self) -> list[Page]:
         rows = goodput_rows(self.report)
@@ -489,17 +520,12 @@ class VendorPack(SitePages, CampusPages):
         if not self.with_prices:
             # Quantities only: what to quote for, not what the buyer budgets (prices and their sources).
             rows = [[line.category, line.item, f"{line.quantity:,g}"] for line in bom]
-            cols = [Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")]
-            table = Table(cols, rows, font_pt=7.5)
-            intro = self._bom_intro()
-            halves = self._side_by_side(Table(cols, rows[:(len(rows) + 1) // 2], font_pt=7.5),
-                                        Table(cols, rows[(len(rows) + 1) // 2:], font_pt=7.5))
-            if not self._fits("Bill of materials", intro + table.html(min(self.body.width(), 520.0))) \
-                    and self._fits("Bill of materials", intro + halves):
-                # a bill a little over a page (a plan priced per tier and network, whose cables
-                # are lines by length) in two columns on one: the narrow table leaves room
-                return [Page("Bill of materials", intro + halves, section="Bill of materials")]
-            return self._table_pages("Bill of materials", table, intro, width=min(self.body.width(), 520.0))
+            table = Table([Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")],
+                          rows, font_pt=7.5)
+            # a bill a little over a page (a plan priced per tier and network, its cables a line
+            # per catalog length) in two columns on one
+            return self._table_pages("Bill of materials", table, self._bom_intro(),
+                                     width=min(self.body.width(), 520.0), two_columns=True)
         cols = [Column("Category", 1.0), Column("Item", 2.2), Column("Qty", 0.6, "right"),
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6)]
         rows = []
