@@ -81,7 +81,7 @@ def module_part(catalog: Catalog, gbps: float, ports_per_module: int, form_facto
 
 def end_cages(device: DeviceType | None, network: str, catalog: Catalog, gbps: float) -> tuple[int, str]:
     """(links per cage, form factor) at a device's end of a link of ``network``."""
-    if device is None:
+    if device is None or network == "management":  # a BMC's port: one link a cage
         return 1, FORM_FACTORS.get(int(gbps), "")
     if device.switch is not None:
         per = device.switch.ports_per_module

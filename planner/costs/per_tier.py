@@ -184,9 +184,9 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
     storage port and each management port (``network_ends``), as the cable schedule wires
     them. ``runs``: each network's links at each speed by (medium, stock length), as the
     halls give them (``planner.costs.hall_tiers.network_runs``, ``how`` its rule): a line per
-    medium and length, priced from its catalog cable, with a module at each end of each
-    fibre run filling the cages of the device and of the storage switch (none on copper and
-    active optical cables). Without ``runs`` (no fabric to say where the halls' switches
+    catalog cable, naming the lengths it serves, with a module at each end of each fibre run
+    filling the cages of the device and of the storage switch (a management switch's port
+    takes one SFP); none on copper and active optical cables. Without ``runs`` (no fabric to say where the halls' switches
     stand) a storage run is multimode reaching as far as a node-to-leaf run, a management
     run a Cat6A patch cord of ``MANAGEMENT_RUN_M``."""
     parts = {} if parts is None else parts
@@ -208,7 +208,12 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
         for (net, gbps), by_length in sorted(runs.items()):
             if net != network:
                 continue
-            mine = [(d, links) for n, d, g, links in ends if n == network and g == gbps]
+            mine: Counter = Counter()  # links by device type (a type's NIC blocks at this speed added up)
+            devices = {}
+            for n, d, g, links in ends:
+                if n == network and g == gbps:
+                    mine[d.id] += links
+                    devices[d.id] = d
             for (medium, stock), n in sorted(by_length.items()):
                 cable = parts.get(("cable", medium, gbps, stock), False)
                 if cable is False:
@@ -216,17 +221,21 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
                 any_speed = medium in ("MMF", "SMF", "Cat6A")
                 bucket = (medium, None if any_speed else gbps, cable.length_m if cable is not None else stock,
                           cable is None)
-                ordered.setdefault(bucket, [cable, gbps, Counter()])[2][stock] += n
+                line = ordered.setdefault(bucket, [cable, gbps, Counter()])
+                line[1] = max(line[1], gbps)  # a cable of any speed named by the fastest run it carries
+                line[2][stock] += n
                 if medium in COPPER or medium == "AOC":
                     continue
                 # the fibre runs' device ends dealt over the device types by their links
-                dealt = _whole(Counter({d.id: n * links / sum(k for _, k in mine) for d, links in mine}), n)
-                for d, _ in mine:
-                    if dealt[d.id]:
-                        buy_modules(catalog, parts, d, network, gbps, dealt[d.id], medium, stock, bought)
+                total = sum(mine.values())
+                dealt = _whole(Counter({i: n * links / total for i, links in mine.items()}), n)
+                for i, k in dealt.items():
+                    if k:
+                        buy_modules(catalog, parts, devices[i], network, gbps, k, medium, stock, bought)
                 buy_modules(catalog, parts, switch if network == "storage" else None, network, gbps, n, medium,
                             stock, bought)
-        for (medium, _, length, _), (cable, gbps, served) in sorted(ordered.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0, kv[0][2])):
+        for (medium, _, length, _), (cable, gbps, served) in sorted(
+                ordered.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0, kv[0][2])):
             n = sum(served.values())
             said = "; ".join(f"{k:,} of {stock:g} m" for stock, k in sorted(served.items()))
             length = next(iter(served)) if len(served) == 1 else length  # one length: its own, else the cable's
@@ -235,7 +244,7 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)
             what = m.model if m else f"{module_id} (no catalog module)"
+            ends_at = "the device and the storage switch" if network == "storage" else "the device and the switch"
             lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {what}", n, m, s,
-                                     how + "A module at each end of each fibre run, filling the cages of the device "
-                                     "and the switch. "))
+                                     how + f"A module at each end of each fibre run, filling the cages of {ends_at}. "))
     return lines

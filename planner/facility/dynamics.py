@@ -273,7 +273,7 @@ def _square(peak: float, floor: float, drop: float, e: float, fall_s: float, c: 
 
 def _along(points: list[tuple[float, float]], times: list[float]) -> list[float]:
     """The curve through ``points`` (corners in time order) at each of ``times`` (ascending):
-    linear between corners, a step where two corners share a time (the later one's value),
+    linear between corners, at a time two corners share the earlier one's value,
     held after the last. One walk along both."""
     out, i, last = [], 0, len(points) - 1
     for t in times:

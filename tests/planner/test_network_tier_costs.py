@@ -79,3 +79,30 @@ def test_a_hundred_thousand_gpus_buy_their_storage_and_management_networks():
     assert bom["Storage cable"] >= 2 * 12_500
     assert bom["Management cable"] >= 12_500
     assert bom["Storage transceiver"] > 0
+
+
+def test_a_device_declaring_its_storage_ports_in_two_blocks_buys_the_same_modules():
+    # 7 appliances' 4 x 200G storage ports (28 links), all on 50 m multimode: a module at each
+    # end, whether the catalog gives the ports as one block of 4 or as blocks of 1 and 3 (each
+    # block's share was dealt to the type once but bought once a block: 72 modules, not 56)
+    from copy import copy
+
+    from planner.costs.per_tier import network_lines
+    from planner.settings.costs import CostSettings
+
+    plan = build_template("medium", catalog=CAT)
+    switch = plan.settings.fabric.storage_switch_device
+    runs = {("storage", 200.0): Counter({("MMF", 50.0): 28})}
+
+    def modules(catalog) -> Counter:
+        lines = network_lines({"pfs-appliance": 7}, catalog, switch, CostSettings(), {}, runs, "")
+        return Counter({line.part_id: line.quantity for line in lines if line.part_kind == "transceiver"})
+
+    split = copy(CAT)
+    split._devices = dict(CAT._devices)
+    block = CAT["pfs-appliance"].nics[0]
+    split._devices["pfs-appliance"] = CAT["pfs-appliance"].model_copy(
+        update={"nics": (block.model_copy(update={"count": 1}), block.model_copy(update={"count": 3}))})
+    whole = modules(CAT)
+    assert sum(whole.values()) == 2 * 28  # a 200G module at each end of each run
+    assert modules(split) == whole

@@ -374,8 +374,10 @@ class VendorPack(SitePages, CampusPages):
         one page when they fit there (a narrow table leaves the room)."""
         width = None if width is None or width >= self.body.width() else width
         html = intro + table.html(width)
-        if two_columns and not self._fits(title, html):
-            half = (len(table.rows) + 1) // 2
+        if two_columns and len(table.rows) > 1 and not self._fits(title, html):
+            # halved at the heading row nearest the middle: a part's indented rows stay under theirs
+            heads = [i for i in range(1, len(table.rows)) if not str(table.rows[i][0]).startswith(" ")] or [1]
+            half = min(heads, key=lambda i: abs(2 * i - len(table.rows)))
             left = replace(table, rows=table.rows[:half], bold_rows={i for i in table.bold_rows if i < half})
             right = replace(table, rows=table.rows[half:], bold_rows={i - half for i in table.bold_rows if i >= half},
                             cell_fill=None if table.cell_fill is None else
@@ -457,15 +459,18 @@ class VendorPack(SitePages, CampusPages):
         return self._table_pages("Network summary", table, width=min(self.body.width(), 620.0), two_columns=True)
 
     def _goodput_and_schedule_pages(self) -> list[Page]:
-        """The Goodput page with the Schedule run on below it. When the phases would run it
-        onto a page of their own, as many are listed as its room holds (at least
-        ``MIN_PHASE_ROWS``; the workbook's Schedule sheet has them all): campus-1m's 24 of 32
-        halls spilled 14 onto a page."""
+        """The Goodput page with the Schedule run on below it. When a plan has more phases than
+        ``MAX_PHASE_ROWS`` (so they are listed in part anyway) and they would run it onto a page
+        of their own, as many are listed as its room holds (at least ``MIN_PHASE_ROWS``; the
+        workbook's Schedule sheet has them all): campus-1m's 24 of 32 halls spilled 14 onto a
+        page."""
         goodput = self._goodput_pages()
         rows = MAX_PHASE_ROWS
         pages = run_on(goodput, schedule_pages(self.report, self.with_prices, _p, rows))
-        if len(goodput) != 1 or not self._fits(goodput[0].title, goodput[0].html):
-            return pages
+        schedule = self.report.sections.get("schedule")
+        listed_in_part = schedule is not None and len(schedule.phases) > MAX_PHASE_ROWS
+        if not listed_in_part or len(goodput) != 1 or not self._fits(goodput[0].title, goodput[0].html):
+            return pages  # every phase listed (a page more if need be), or no room to gain
         while rows > MIN_PHASE_ROWS and not self._fits(pages[-1].title, pages[-1].html):
             rows -= 1
             pages = run_on(goodput, schedule_pages(self.report, self.with_prices, _p, rows))
