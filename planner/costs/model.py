@@ -109,7 +109,8 @@ def irr_build_vs_rent(capex_usd: float, saving_usd_per_month: float, months: int
     return irr_each(capex_usd, {"": saving_usd_per_month}, months)[""]
 
 
-def irr_each(capex_usd: float, savings_usd_per_month: dict[str, float], months: int) -> dict[str, float | None]:
+def irr_each(capex_usd: float, savings_usd_per_month: dict[str, float], months: int,
+             start: dict[str, float] | None = None) -> dict[str, float | None]:
     """``irr_build_vs_rent`` for each monthly saving (one a rental rate), in one call.
 
     r is numpy-financial's ``rate`` (Newton's method on the annuity -capex + saving x H
@@ -118,7 +119,12 @@ def irr_each(capex_usd: float, savings_usd_per_month: dict[str, float], months: 
     annuity's formula is 0/0, so that case is answered directly. The savings go to ``rate``
     as one array: its Newton steps cost the same for four rates as for one (numpy's overhead
     per step; 0.8 of the cost section's 0.9 ms on campus-1m's incremental evaluation, whose
-    p95 target is 2 ms, with one call a rate)."""
+    p95 target is 2 ms, with one call a rate).
+
+    ``start``: a monthly rate to start each saving's steps from instead, where the caller
+    kept the rate of a nearly equal capex (a repricing after an edit): the same root to
+    ``rate``'s tolerance (1e-14 a month) in two or three steps instead of seven or eight,
+    0.1 ms of each repricing of campus-1m (CPU time, 2-core machine, 2026-12-05)."""
     out: dict[str, float | None] = dict.fromkeys(savings_usd_per_month)
     solve = []
     for name, saving in savings_usd_per_month.items():
@@ -130,9 +136,14 @@ def irr_each(capex_usd: float, savings_usd_per_month: dict[str, float], months: 
             solve.append(name)
     if solve:
         pmt = np.array([savings_usd_per_month[n] for n in solve])
-        rates = npf.rate(months, pmt, -capex_usd, 0.0, guess=pmt / capex_usd, tol=1e-14, maxiter=200)
+        guess = pmt / capex_usd
+        if start:
+            guess = np.array([start[n] if start.get(n, -1.0) > -1.0 else g for n, g in zip(solve, guess.tolist())])
+        rates = npf.rate(months, pmt, -capex_usd, 0.0, guess=guess, tol=1e-14, maxiter=200)
         for name, r in zip(solve, np.atleast_1d(rates).tolist()):
             out[name] = None if math.isnan(r) else (1.0 + r) ** 12 - 1.0
+            if start is not None and not math.isnan(r):
+                start[name] = r
     return out
 
 
@@ -199,7 +210,8 @@ class CostResult:
 
 
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
-                   pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None) -> CostResult:
+                   pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None,
+                   irr_start: dict[str, float] | None = None) -> CostResult:
     """Every figure of the cost model for one plan.
 
     ``capex_usd`` is the hardware: the bill of materials' total. Capex adds the project
@@ -265,7 +277,7 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
         software_usd_per_month=software,
         depreciation_usd_per_year=capex_usd / s.depreciation_years,
         npv_usd={name: npv_build_vs_rent(capex_usd, rent - opex, h, s.discount_rate) for name, rent in rents.items()},
-        irr=irr_each(capex_usd, {name: rent - opex for name, rent in rents.items()}, h),
+        irr=irr_each(capex_usd, {name: rent - opex for name, rent in rents.items()}, h, irr_start),
         cost_per_million_tokens_usd=tco / tokens * 1e6 if tokens > 0 else None,
         currency=s.currency,
         usd_exchange_rate=s.usd_exchange_rate,

@@ -161,7 +161,10 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         findings += core.findings
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
-                            energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None))
+                            energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None),
+                            # each rental option's monthly IRR, kept while the memo lives to start the next
+                            # repricing's from (``irr_each``)
+                            irr_start=ctx.memo.get("irr start", (), dict))
     # renting the plan's GPUs month by month reads their number and the cost settings alone:
     # a repricing of the hardware (a fabric switch moved to another hall, on campus-1m) keeps
     # the rental curves rounded to the cent, 148 of the 185 figures the section rounds (0.1 ms

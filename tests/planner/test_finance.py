@@ -130,3 +130,21 @@ def test_irr_is_the_rate_where_the_discounted_savings_repay_the_capex():
     for capex, saving, months in cases:
         got, want = irr_build_vs_rent(capex, saving, months), reference(capex, saving, months)
         assert got == pytest.approx(want, rel=1e-9, abs=1e-9), (capex, saving, months)
+
+
+def test_a_repricing_starts_from_the_kept_rate_and_lands_on_the_same_irr():
+    # the cost section keeps each option's monthly rate and starts the next repricing there
+    # (a fabric switch moved: capex a few cables apart): the same IRR as a cold start, to the
+    # report's six decimals and to 1e-12, whether the rate is positive or negative
+    from planner.costs.model import irr_each
+
+    savings = {"spot": 2.1e7, "on_demand": 3.9e7, "loss": 4.0e6}
+    start: dict[str, float] = {}
+    first = irr_each(2.2e9, savings, 60, start)
+    assert set(start) == set(savings) and start["loss"] < 0 < start["on_demand"]
+    for capex in (2.2e9 + 1234.5, 2.2e9 - 8e5, 2.5e9):
+        warm, cold = irr_each(capex, savings, 60, start), irr_each(capex, savings, 60)
+        for name in savings:
+            assert warm[name] == pytest.approx(cold[name], rel=1e-12, abs=1e-12)
+            assert round(warm[name], 6) == round(cold[name], 6)
+    assert first == irr_each(2.2e9, savings, 60)  # a cold start is the rate as before
