@@ -46,6 +46,11 @@ from where the hall's fabric nodes stack, the switch end from where its fabric s
 Management switches fill the network racks spread over a hall, so its management runs are
 shorter than this takes them to be: on campus-400k the estimate buys 34,102 1 GbE LX modules
 for runs past Cat6A's 100 m where the routed schedule buys 5,886 (``docs/models/cost.md``).
+
+Why it is long: every in-hall run the bill prices without routing (the fabric's tiers and the
+storage and management networks) takes its length from the one geometry here (``run_mix``:
+rows from the switches' rack, each end up to the tray), so the estimate has one rule for all
+of them.
 """
 
 from __future__ import annotations
