@@ -141,10 +141,44 @@ def irr_each(capex_usd: float, savings_usd_per_month: dict[str, float], months: 
             guess = np.array([start[n] if start.get(n, -1.0) > -1.0 else g for n, g in zip(solve, guess.tolist())])
         rates = npf.rate(months, pmt, -capex_usd, 0.0, guess=guess, tol=1e-14, maxiter=200)
         for name, r in zip(solve, np.atleast_1d(rates).tolist()):
-            out[name] = None if math.isnan(r) else (1.0 + r) ** 12 - 1.0
-            if start is not None and not math.isnan(r):
+            if math.isnan(r):  # ``rate`` gives up on all if one does not settle: that one by bisection
+                r = _bisected_rate(capex_usd, savings_usd_per_month[name], months)
+            out[name] = None if r is None else (1.0 + r) ** 12 - 1.0
+            if start is not None and r is not None:
                 start[name] = r
     return out
+
+
+def _bisected_rate(capex_usd: float, saving_usd_per_month: float, months: int) -> float | None:
+    """The monthly rate r at which -capex + saving x (1 - (1 + r)^-H) / r is 0, by bisection
+    to adjacent floats. numpy-financial's ``rate`` stops when a Newton step is below its
+    tolerance; near r = 0 the annuity's formula cancels and its steps stay above 1e-14, so
+    it answers nan for a rate that exists (and nan for every rate solved with it): a plan
+    whose 3-year reservation repaid its capex at 0.02 % a year had no IRR shown at all. The
+    NPV falls as r rises (each saving discounted more), so it has one root between -99 % a
+    month and the perpetuity rate saving / capex (where the NPV is below 0); the annuity is
+    taken as -expm1(-H log1p(r)) / r, exact near 0. None when the savings do not repay the
+    capex even at -99 % a month."""
+    def npv(r: float) -> float:
+        if r == 0.0:
+            return saving_usd_per_month * months - capex_usd
+        x = -months * math.log1p(r)
+        if x > 700.0:  # (1 + r)^-H beyond a float: the savings repay anything
+            return math.inf
+        return saving_usd_per_month * -math.expm1(x) / r - capex_usd
+
+    lo, hi = -0.99, saving_usd_per_month / capex_usd
+    if npv(lo) <= 0.0:
+        return None
+    for _ in range(2000):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if npv(mid) > 0.0:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
 
 
 def project_costs_usd(s: CostSettings, hardware_usd: float) -> dict[str, float]:

@@ -132,6 +132,38 @@ def test_irr_is_the_rate_where_the_discounted_savings_repay_the_capex():
         assert got == pytest.approx(want, rel=1e-9, abs=1e-9), (capex, saving, months)
 
 
+def test_a_rate_near_zero_gives_every_option_its_irr():
+    # a 600-node plan after an edit: its 3-year reservation repays the capex at 0.02 % a year,
+    # where Newton's steps on the annuity never settle below numpy-financial's tolerance; the
+    # four options are solved together, and each must come out as the independent root (the
+    # sum of each month's discounted saving, halved 200 times), cold or from kept rates
+    from planner.costs.model import irr_each
+
+    def reference(capex, saving, months):
+        lo, hi = -0.99, 10.0
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            npv = -capex + sum(saving / (1 + mid) ** k for k in range(1, months + 1))
+            lo, hi = (mid, hi) if npv > 0 else (lo, mid)
+        return (1 + lo) ** 12 - 1
+
+    capex = 295_293_484.14
+    savings = {"spot": 6_593_574.892448, "reserved_1yr": 10_824_654.892448, "reserved_3yr": 8_205_414.892448,
+               "on_demand": 9_212_814.892448}
+    start: dict[str, float] = {}
+    for got in (irr_each(capex, savings, 36), irr_each(capex, savings, 36, start),
+                irr_each(capex, savings, 36, start)):
+        for name, saving in savings.items():
+            assert got[name] == pytest.approx(reference(capex, saving, 36), rel=1e-9, abs=1e-9), name
+    assert round(got["reserved_3yr"], 4) == 0.0002 and round(got["spot"], 3) == -0.128
+    # and a sweep of savings just above the zero rate (capex / 36 months), a few of which
+    # Newton's steps do not settle on
+    for k in range(1, 60):
+        saving = capex / 36 * (1 + k * 1e-5)
+        got = irr_each(capex, {"x": saving}, 36)["x"]
+        assert got == pytest.approx(reference(capex, saving, 36), rel=1e-7, abs=1e-9), k
+
+
 def test_a_repricing_starts_from_the_kept_rate_and_lands_on_the_same_irr():
     # the cost section keeps each option's monthly rate and starts the next repricing there
     # (a fabric switch moved: capex a few cables apart): the same IRR as a cold start, to the
