@@ -29,13 +29,19 @@ def liquid_heat(devices: Iterable[DeviceType], liquid_rack: bool, rear_door_hx: 
     device's nameplate x its capture fraction, plus what a rear-door heat exchanger takes
     from the rest (``door_milliwatts``). What the CDUs are sized on, by the design and the
     check alike."""
+    return liquid_heat_of(((d, 1) for d in devices), liquid_rack, rear_door_hx, facility)
+
+
+def liquid_heat_of(counted: Iterable[tuple[DeviceType, int]], liquid_rack: bool, rear_door_hx: bool,
+                   facility: FacilitySettings) -> tuple[int, int]:
+    """``liquid_heat`` of a rack's devices given as (device type, how many)."""
     nodes = nameplate = liquid = 0
-    for d in devices:
+    for d, n in counted:
         watts = round(d.power_max_w * 1000)
-        nameplate += watts
-        liquid += round(watts * capture_fraction(d, liquid_rack, facility))
+        nameplate += n * watts
+        liquid += n * round(watts * capture_fraction(d, liquid_rack, facility))
         if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
-            nodes += 1
+            nodes += n
     if rear_door_hx:
         liquid += door_milliwatts(nameplate - liquid, facility)
     return nodes, liquid

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
 from planner.facility.floor import floor_load_kg_m2
-from planner.facility.heat import capture_fraction, door_milliwatts, liquid_heat, water_l_min
+from planner.facility.heat import capture_fraction, door_milliwatts, liquid_heat_of, water_l_min
 from planner.facility.rack_remedies import SPLIT_CODES, move_remedy, with_remedies
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding
@@ -43,49 +43,58 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     feeds_n = 1 if power_s.feed_redundancy == "N" else 2
     cords = [[0, 0] for _ in range(feeds_n)]
     liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
-    devices = []
+    types: dict[str, list] = {}  # device type -> [the type, how many]: the sums are worked out per type
     for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
         if d is None:
             res.findings.append(Finding("error", "device.unknown_type",
                                         f"Device {p.id} has type '{p.device}', which the catalog does not have", p.id))
             continue
-        counts[d.id] = counts.get(d.id, 0) + 1
-        devices.append(d)
-        typ = round(d.power_typical_w * 1000)
-        nam = round(d.power_max_w * 1000)
-        res.typical_milliwatts += typ
-        res.nameplate_milliwatts += nam
-        res.weight_g += round(d.weight_kg * 1000)
+        kind = types.get(d.id)
+        if kind is None:
+            types[d.id] = [d, 1]
+        else:
+            kind[1] += 1
         res.used_u += d.u_height
         spans.append((p.u, p.u + d.u_height - 1, p.id))
-        liquid_typ += round(typ * capture_fraction(d, liquid_rack, facility))
+        if d.power_shelves is not None:
+            res.findings.extend(shelf_findings(d, p.label or p.id, rack.name, rack.id))
+        if d.gpu is not None and d.cooling == "liquid" and not liquid_rack:
+            res.findings.append(Finding(
+                "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
+                f"{d.model} ({p.label or p.id}) is liquid-cooled but rack {rack.name} is air-cooled: "
+                "set the rack's cooling to liquid and plumb it to a CDU", p.id,
+                remedy=move_remedy(d, p.id, p.label or p.id)))
+    # each type's integers once, times its count: the same integers as device by device, and
+    # a rack of 15 switches and appliances of 3 types in 66-73 us instead of 91-101 (campus-1m's
+    # network racks, two of which each drop there re-evaluates; CPU time, 2-core machine,
+    # 2026-12-06)
+    for d, n in types.values():
+        counts[d.id] = n
+        typ = round(d.power_typical_w * 1000)
+        res.typical_milliwatts += n * typ
+        res.nameplate_milliwatts += n * round(d.power_max_w * 1000)
+        res.weight_g += n * round(d.weight_kg * 1000)
+        liquid_typ += n * round(typ * capture_fraction(d, liquid_rack, facility))
         if d.power_inlets is not None:
-            for i, n in enumerate(split_cords(d.power_inlets.c13, feeds_n)):
-                cords[i][0] += n
-            for i, n in enumerate(split_cords(d.power_inlets.c19, feeds_n)):
-                cords[i][1] += n
+            for i, k in enumerate(split_cords(d.power_inlets.c13, feeds_n)):
+                cords[i][0] += n * k
+            for i, k in enumerate(split_cords(d.power_inlets.c19, feeds_n)):
+                cords[i][1] += n * k
         if d.rack_type is not None or d.power_shelves is not None:  # rack-scale: power shelves feed a bus bar
             res.busbar = True
         if d.power_shelves is not None:
-            res.power_shelves += d.power_shelves.count
-            res.findings.extend(shelf_findings(d, p.label or p.id, rack.name, rack.id))
+            res.power_shelves += n * d.power_shelves.count
         if d.gpu is not None:
-            res.nodes += 1
-            res.gpus += d.gpu.count
-            if d.cooling == "liquid" and not liquid_rack:
-                res.findings.append(Finding(
-                    "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
-                    f"{d.model} ({p.label or p.id}) is liquid-cooled but rack {rack.name} is air-cooled: "
-                    "set the rack's cooling to liquid and plumb it to a CDU", p.id,
-                    remedy=move_remedy(d, p.id, p.label or p.id)))
+            res.nodes += n
+            res.gpus += n * d.gpu.count
     spans.sort()
     for sev, code, msg, where in space_findings(rack, spans):
         res.findings.append(Finding(sev, code, msg, where))
 
     # Heat: what the cold plates do not take goes to air; a rear-door heat exchanger takes
     # air heat to water up to its capacity.
-    res.liquid_nodes, res.heat_liquid_milliwatts = liquid_heat(devices, liquid_rack, rack.rear_door_hx, facility)
+    res.liquid_nodes, res.heat_liquid_milliwatts = liquid_heat_of(types.values(), liquid_rack, rack.rear_door_hx, facility)
     res.heat_air_milliwatts = res.nameplate_milliwatts - res.heat_liquid_milliwatts
     if basis == "nameplate":
         air_basis_milliwatts = res.heat_air_milliwatts
