@@ -171,10 +171,29 @@ def _phases(ctx, leads: dict[str, float]) -> tuple[str, list[PhaseInput], list[f
     """(what the phases are, each phase's inputs, the weights its capex is shared by, when
     each is ready, each one's figures but its capex)."""
     s = ctx.plan.settings.schedule
-    halls = {h: sums for h, sums in ctx.halls.items() if sums.racks}
-    by = s.phase_by if s.phase_by != "auto" else ("hall" if len(halls) > 1 else "scalable_unit")
+    # the halls holding racks, from their fabric figures (which change with their racks), then
+    # each one's own sums: a drop inside a hall changes its sums' PDUs and findings, which no
+    # phase reads, so the schedule does not read every hall's sums
+    occupied = [h for h, fabric in ctx.hall_fabric.items() if fabric.racks]
+    by = s.phase_by if s.phase_by != "auto" else ("hall" if len(occupied) > 1 else "scalable_unit")
     if by == "hall":
-        return by, *_hall_phases(ctx, halls, leads)
+        return by, *_hall_phases(ctx, {h: ctx.halls[h] for h in occupied}, leads)
+    # kept while the totals and the fabric's units stay: a repricing (a fabric switch moved to
+    # a rack where it stacks otherwise) shares the capex out again over the same phases --
+    # campus-400k's 78 units were 1.6 ms of such a drop, its p95 target 2 ms (CPU time, 2-core
+    # machine, 2026-12-06)
+    return ctx.memo.get("schedule units", UNIT_READS, _unit_phases_timed, ctx, leads)
+
+
+# what the scalable units' phases read: the totals they share out, the fabric's unit size, the
+# device types (the parts to wait for) and the schedule settings (lead times, crews, the order date)
+UNIT_READS = ("counts", "totals.gpus", "totals.nodes", "totals.racks", "totals.typical_milliwatts",
+              "totals.nameplate_milliwatts", "totals.basis", "network", "settings.schedule")
+
+
+def _unit_phases_timed(ctx, leads: dict[str, float]) -> tuple[str, list[PhaseInput], list[float], list[PhaseTime],
+                                                               list[dict]]:
+    s = ctx.plan.settings.schedule
     by, inputs, weights = _unit_phases(ctx)
     times = [phase_time(p, s, leads) for p in inputs]
     return by, inputs, weights, times, [_fields(p, t, s.order_date) for p, t in zip(inputs, times)]

@@ -111,6 +111,33 @@ class _Totals:
         return getattr(self._totals, name)
 
 
+class _Halls:
+    """Each hall's sums: one hall's is the input "hall <id>", all of them "halls"."""
+
+    def __init__(self, sums: dict, reads: set[str]):
+        self._sums, self._reads = sums, reads
+
+    def __getitem__(self, hall_id):
+        self._reads.add(f"hall {hall_id}")
+        return self._sums[hall_id]
+
+    def get(self, hall_id, default=None):
+        self._reads.add(f"hall {hall_id}")
+        return self._sums.get(hall_id, default)
+
+    def __getattr__(self, name):  # items(), values(), len() ...: every hall's
+        self._reads.add("halls")
+        return getattr(self._sums, name)
+
+    def __iter__(self):
+        self._reads.add("halls")
+        return iter(self._sums)
+
+    def __len__(self):
+        self._reads.add("halls")
+        return len(self._sums)
+
+
 class _Context:
     def __init__(self, plan, report, before: dict, reads: set[str]):
         self._report, self._reads = report, reads
@@ -125,19 +152,17 @@ class _Context:
 
     @property
     def halls(self):
-        self._reads.add("halls")
         plan = self.plan._plan
         campus = campus_of(plan)
         sums = {hall_id: RackSums(hall.floor_rating_kg_m2) for hall_id, (_, hall) in campus.halls.items()}
         for r in plan.racks:
             sums[campus.hall_id(r)].add(self._report.rack_results[r.id])
-        return sums
+        return _Halls(sums, self._reads)
 
     @property
     def hall_fabric(self):
-        self._reads.add("hall fabric")
-        sums = self.halls
-        self._reads.discard("halls")  # its own input: the halls' racks, floor and fabric switches
+        self._reads.add("hall fabric")  # its own input: the halls' racks, floor and fabric switches
+        sums = dict(self.halls._sums)
         node = fabric_node(self.counts, CATALOG)  # as the evaluator reads it: from the device counts
         return hall_fabric(sums, self.plan._plan.settings.fabric.switch_device, node.id if node else None)
 
