@@ -166,6 +166,13 @@ def test_a_million_gpu_campus_packs_in_under_20_pages(tmp_path, qapp):
     goodput = page(pages, "Goodput")
     listed = int(re.search(r"The first (\d+) of 32 phases", goodput)[1])
     assert 8 <= listed < 24 and goodput.count("power transformer") >= listed
+    # the rest in one row: its GPUs those of the other halls (31,250 GPUs a hall but the last,
+    # 1,000,080 in all: the other phases' are the whole less the listed halls')
+    report = evaluate(build_template("campus-1m", catalog=CATALOG), CATALOG)
+    phases = report.sections["schedule"].phases
+    other = sum(p.gpus for p in phases[listed:])
+    assert f"The other {32 - listed} phases {other:,}" in " ".join(goodput.split())
+    assert other == 1_000_080 - sum(p.gpus for p in phases[:listed])  # the template's GPUs
     # both halves of the bill on its page: its first line and its last
     bill = page(pages, "Bill of materials")
     assert "NVIDIA GB300 NVL72 rack" in bill and "Spare compute trays (stocked, not placed)" in bill

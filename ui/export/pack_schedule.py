@@ -2,8 +2,8 @@
 that gates it, the lead times the plan assumes, the training run's months on that calendar,
 and (with prices) each phase's capex and the run's cost. A
 vendor quotes against the dates its parts must meet. Every figure is the report's
-``schedule`` section; at most ``MAX_PHASE_ROWS`` phases are listed (the workbook's Schedule
-sheet has them all). After a Goodput page it runs on below it, under its own heading, so
+``schedule`` section; at most ``MAX_PHASE_ROWS`` rows: with more phases the last row adds up
+the rest (the workbook's Schedule sheet has each). After a Goodput page it runs on below it, under its own heading, so
 the pack keeps its page count."""
 
 from __future__ import annotations
@@ -37,14 +37,27 @@ def schedule_pages(report: Report, with_prices: bool, paragraph, max_rows: int =
     if with_prices:
         cols.append(Column("Capex", 1.0, "right"))
     rows = []
-    for p in s.phases[:max_rows]:
+    # more phases than rows: the last row adds up the rest, so the pack's totals are all there
+    shown = s.phases if len(s.phases) <= max_rows else s.phases[:max(1, max_rows - 1)]
+    for p in shown:
         when = f"month {p.ready_month}" + (f" ({p.ready_date})" if p.ready_date else "")
         row = [p.name, count(p.gpus), f"{p.it_mw:,.2f}", PART_NAMES.get(p.critical_part, "installation"),
                f"{p.ready_weeks:,.1f}", when]
         rows.append(row + ([money(p.capex_usd)] if with_prices else []))
-    rest = len(s.phases) - max_rows
-    note = paragraph(html_text(f"The first {max_rows} of {len(s.phases)} phases; the workbook's Schedule "
-                               "sheet lists them all."), 8) if rest > 0 else ""
+    rest = s.phases[len(shown):]
+    note = ""
+    if rest:
+        weeks = [f"{w:,.1f}" for w in (min(p.ready_weeks for p in rest), max(p.ready_weeks for p in rest))]
+        months = [min(p.ready_month for p in rest), max(p.ready_month for p in rest)]
+        parts = {PART_NAMES.get(p.critical_part, "installation") for p in rest}
+        row = [f"The other {len(rest)} phases", count(sum(p.gpus for p in rest)), f"{sum(p.it_mw for p in rest):,.2f}",
+               parts.pop() if len(parts) == 1 else "several parts",
+               weeks[0] if weeks[0] == weeks[1] else "-".join(weeks),
+               f"month {months[0]}" if months[0] == months[1] else f"months {months[0]}-{months[1]}"]
+        rows.append(row + ([money(sum(p.capex_usd for p in rest))] if with_prices else []))
+        note = paragraph(html_text(
+            f"The first {len(shown)} of {len(s.phases)} phases each on a row; the last row adds up the other "
+            f"{len(rest)} (the plan's workbook lists each on its Schedule sheet)."), 8)
     phases = Table(cols, rows, font_pt=8.0)
     leads = paragraph(html_text("Lead times from order: " + ", ".join(
         f"{PART_NAMES[part]} {s.lead_weeks[part]:g} weeks" for part in PARTS) + "."), 8)
