@@ -179,7 +179,7 @@ def network_links(ends: list[tuple[str, DeviceType, float, int]]) -> dict[tuple[
 
 def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: str, s: CostSettings,
                   parts: dict | None = None, runs: dict[tuple[str, float], Counter] | None = None,
-                  how: str = "") -> list[BomLine]:
+                  how: str = "", ends: list[tuple[str, DeviceType, float, int]] | None = None) -> list[BomLine]:
     """The storage and management networks of a plan too large to route: a cable for each
     storage port and each management port (``network_ends``), as the cable schedule wires
     them. ``runs``: each network's links at each speed by (medium, stock length), as the
@@ -188,9 +188,10 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
     filling the cages of the device and of the storage switch (a management switch's port
     takes one SFP); none on copper and active optical cables. Without ``runs`` (no fabric to say where the halls' switches
     stand) a storage run is multimode reaching as far as a node-to-leaf run, a management
-    run a Cat6A patch cord of ``MANAGEMENT_RUN_M``."""
+    run a Cat6A patch cord of ``MANAGEMENT_RUN_M``. ``ends``: ``network_ends``' of ``counts``
+    where the caller has them already."""
     parts = {} if parts is None else parts
-    ends = network_ends(counts, catalog, storage_switch_id)
+    ends = network_ends(counts, catalog, storage_switch_id) if ends is None else ends
     if runs is None:
         runs = {key: Counter({(medium, stock): links}) for key, links in network_links(ends).items()
                 for medium, stock in [TIER_MEDIUM[NETWORK_TIER] if key[0] == "storage" else ("Cat6A", MANAGEMENT_RUN_M)]}

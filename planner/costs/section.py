@@ -259,13 +259,14 @@ def _below_core(ctx, size, parts: dict, hall) -> tuple[list[BomLine], list[BomLi
     plan priced per tier."""
     catalog, s, fabric = ctx.catalog, ctx.plan.settings.costs, ctx.plan.settings.fabric
     storage_switch = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
-    links = network_links(network_ends(ctx.counts, catalog, storage_switch))
+    ends = network_ends(ctx.counts, catalog, storage_switch)
+    links = network_links(ends)
     runs = ctx.memo.get("network runs", NETWORK_RUNS_READS, estimate_network_runs, ctx, links,
                         fabric_node(ctx.counts, catalog))
     how = f"Per network, by the lengths its halls give ({NETWORK_ASSUMPTION}): "
     return (tier_lines(size, catalog, ctx.counts, fabric.switch_device, s, None, parts, hall,
                        ("node-leaf", "leaf-spine")),
-            network_lines(ctx.counts, catalog, storage_switch, s, parts, runs, how))
+            network_lines(ctx.counts, catalog, storage_switch, s, parts, runs, how, ends))
 
 
 # the storage and management runs read the devices (their ports), the halls' kinds (their
