@@ -8,7 +8,7 @@ import openpyxl
 import pytest
 
 from planner.cli import main
-from planner.costs.model import irr_build_vs_rent, npv_build_vs_rent
+from planner.costs.returns import irr_build_vs_rent, npv_build_vs_rent
 from planner.design.templates import build_template
 from planner.export.xlsx import write_workbook
 from planner.hardware.catalog import default_catalog
@@ -137,7 +137,7 @@ def test_a_rate_near_zero_gives_every_option_its_irr():
     # where Newton's steps on the annuity never settle below numpy-financial's tolerance; the
     # four options are solved together, and each must come out as the independent root (the
     # sum of each month's discounted saving, halved 200 times), cold or from kept rates
-    from planner.costs.model import irr_each
+    from planner.costs.returns import irr_each
 
     def reference(capex, saving, months):
         lo, hi = -0.99, 10.0
@@ -168,7 +168,7 @@ def test_a_repricing_starts_from_the_kept_rate_and_lands_on_the_same_irr():
     # the cost section keeps each option's monthly rate and starts the next repricing there
     # (a fabric switch moved: capex a few cables apart): the same IRR as a cold start, to the
     # report's six decimals and to 1e-12, whether the rate is positive or negative
-    from planner.costs.model import irr_each
+    from planner.costs.returns import irr_each
 
     savings = {"spot": 2.1e7, "on_demand": 3.9e7, "loss": 4.0e6}
     start: dict[str, float] = {}
