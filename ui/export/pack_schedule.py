@@ -8,6 +8,8 @@ the pack keeps its page count."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from planner.report.model import Report
 from planner.report.schedule_text import training_run_line
 from planner.schedule.model import PART_NAMES, PARTS
@@ -18,6 +20,7 @@ from ui.export.sections import money
 from ui.export.table import Column, Table
 
 MAX_PHASE_ROWS = 24  # one page of phases; a plan of more scalable units lists the first ones
+MIN_PHASE_ROWS = 8  # fewer phases below the Goodput page than this: the schedule runs on over the next page
 
 
 def schedule_pages(report: Report, with_prices: bool, paragraph, max_rows: int = MAX_PHASE_ROWS) -> list[Page]:
@@ -77,3 +80,22 @@ def run_on(pages: list[Page], schedule: list[Page], title: str = TITLE) -> list[
     last = pages[-1]
     below = heading_html(title, "margin-top: 14px; ") + schedule[0].html
     return pages[:-1] + [Page(last.title, last.html + below, last.section, last.drawing)]
+
+
+def schedule_below(goodput: list[Page], report: Report, with_prices: bool, paragraph,
+                   fits: Callable[[Page], bool]) -> list[Page]:
+    """The ``goodput`` pages with the Schedule run on below them (``run_on``). When a plan has
+    more phases than ``MAX_PHASE_ROWS`` (so they are listed in part anyway) and they would run
+    the page over onto one of their own, as many rows are listed as its room holds (at least
+    ``MIN_PHASE_ROWS``; the last adds up the rest): campus-1m's 24 of 32 halls spilled 14 onto
+    a page. ``fits(page)``: whether a page holds its content on one."""
+    rows = MAX_PHASE_ROWS
+    pages = run_on(goodput, schedule_pages(report, with_prices, paragraph, rows))
+    schedule = report.sections.get("schedule")
+    listed_in_part = schedule is not None and len(schedule.phases) > MAX_PHASE_ROWS
+    if not listed_in_part or len(goodput) != 1 or not fits(goodput[0]):
+        return pages  # every phase listed (a page more if need be), or no room to gain
+    while rows > MIN_PHASE_ROWS and not fits(pages[-1]):
+        rows -= 1
+        pages = run_on(goodput, schedule_pages(report, with_prices, paragraph, rows))
+    return pages if fits(pages[-1]) else run_on(goodput, schedule_pages(report, with_prices, paragraph))

@@ -4,7 +4,7 @@ header row that Qt repeats on every page the table runs over, zebra rows, cells 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from planner.report import palette
 from ui.export.pack_document import CSS_PX, html_text
@@ -54,3 +54,22 @@ class Table:
                 # Qt drops the bottom margin of the paragraph before a table: the table keeps the gap
                 f'margin-top: {4 * CSS_PX:.0f}px">'
                 f"<thead><tr>{head}</tr></thead>{''.join(body)}</table>")
+
+    def halves(self) -> tuple[Table, Table]:
+        """The table cut in two at the heading row nearest the middle (a row not indented: a
+        part's indented rows stay under theirs), each half with its bold rows and fills."""
+        heads = [i for i in range(1, len(self.rows)) if not str(self.rows[i][0]).startswith(" ")] or [1]
+        half = min(heads, key=lambda i: abs(2 * i - len(self.rows)))
+        left = replace(self, rows=self.rows[:half], bold_rows={i for i in self.bold_rows if i < half})
+        right = replace(self, rows=self.rows[half:], bold_rows={i - half for i in self.bold_rows if i >= half},
+                        cell_fill=None if self.cell_fill is None else
+                        (lambda i, j, fill=self.cell_fill: fill(i + half, j)))
+        return left, right
+
+
+def side_by_side(left: Table, right: Table) -> str:
+    """Two tables side by side, each half the page's width less a gap."""
+    gap = 12 * CSS_PX
+    return (f'<table width="100%" cellspacing="0" cellpadding="0"><tr>'
+            f'<td width="50%" valign="top" style="padding-right: {gap:.0f}px">{left.html()}</td>'
+            f'<td width="50%" valign="top">{right.html()}</td></tr></table>')

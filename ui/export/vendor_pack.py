@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
-from dataclasses import replace
 from functools import cache
 
 from PySide6.QtCore import QRectF
@@ -37,13 +36,13 @@ from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted
                                      html_text, room_for_drawing, table_of_pages)
 from ui.export.pack_campus import CampusPages
 from ui.export.pack_racks import POWER_PER_RACK
-from ui.export.pack_schedule import MAX_PHASE_ROWS, run_on, schedule_pages
+from ui.export.pack_schedule import run_on, schedule_below
 from ui.export.pack_site import SitePages
 from ui.export.elevation import ElevationRenderer, fit_style, racks_per_line, row_groups, row_title
 from ui.export.labels import kg_text, kw_text
 from ui.export.sections import (cost_headlines, describe_where, dynamics_rows, fabric_headline, goodput_rows, money,
                                 network_rows)
-from ui.export.table import Column, Table
+from ui.export.table import Column, Table, side_by_side
 
 MARGIN = 34.0
 FOOTER_H = 16.0
@@ -58,7 +57,6 @@ COVER_LEFT = 0.68  # the cover's share of the width for the plan and its figures
 # Beyond this many findings the pack lists one row per check (count and first message), so a
 # plan of thousands of racks keeps a readable findings section.
 MAX_LISTED_FINDINGS = 200
-MIN_PHASE_ROWS = 8  # fewer phases below the Goodput page than this: the schedule runs on over the next page
 
 
 def _plural(n: int, word: str) -> str:
@@ -375,14 +373,7 @@ class VendorPack(SitePages, CampusPages):
         width = None if width is None or width >= self.body.width() else width
         html = intro + table.html(width)
         if two_columns and len(table.rows) > 1 and not self._fits(title, html):
-            # halved at the heading row nearest the middle: a part's indented rows stay under theirs
-            heads = [i for i in range(1, len(table.rows)) if not str(table.rows[i][0]).startswith(" ")] or [1]
-            half = min(heads, key=lambda i: abs(2 * i - len(table.rows)))
-            left = replace(table, rows=table.rows[:half], bold_rows={i for i in table.bold_rows if i < half})
-            right = replace(table, rows=table.rows[half:], bold_rows={i - half for i in table.bold_rows if i >= half},
-                            cell_fill=None if table.cell_fill is None else
-                            (lambda i, j, fill=table.cell_fill: fill(i + half, j)))
-            halves = intro + self._side_by_side(left, right)
+            halves = intro + side_by_side(*table.halves())
             if self._fits(title, halves):
                 return [Page(title, halves, section=title)]
         return [Page(title, html, section=title)]
@@ -459,23 +450,10 @@ class VendorPack(SitePages, CampusPages):
         return self._table_pages("Network summary", table, width=min(self.body.width(), 620.0), two_columns=True)
 
     def _goodput_and_schedule_pages(self) -> list[Page]:
-        """The Goodput page with the Schedule run on below it. When a plan has more phases than
-        ``MAX_PHASE_ROWS`` (so they are listed in part anyway) and they would run it onto a page
-        of their own, as many are listed as its room holds (at least ``MIN_PHASE_ROWS``; the
-        workbook's Schedule sheet has them all): campus-1m's 24 of 32 halls spilled 14 onto a
-        page."""
-        goodput = self._goodput_pages()
-        rows = MAX_PHASE_ROWS
-        pages = run_on(goodput, schedule_pages(self.report, self.with_prices, _p, rows))
-        schedule = self.report.sections.get("schedule")
-        listed_in_part = schedule is not None and len(schedule.phases) > MAX_PHASE_ROWS
-        if not listed_in_part or len(goodput) != 1 or not self._fits(goodput[0].title, goodput[0].html):
-            return pages  # every phase listed (a page more if need be), or no room to gain
-        while rows > MIN_PHASE_ROWS and not self._fits(pages[-1].title, pages[-1].html):
-            rows -= 1
-            pages = run_on(goodput, schedule_pages(self.report, self.with_prices, _p, rows))
-        return pages if self._fits(pages[-1].title, pages[-1].html) else \
-            run_on(goodput, schedule_pages(self.report, self.with_prices, _p))
+        """The Goodput page with the Schedule run on below it, its phases as many as the
+        page's room holds (``pack_schedule.schedule_below``)."""
+        return schedule_below(self._goodput_pages(), self.report, self.with_prices, _p,
+                              lambda page: self._fits(page.title, page.html))
 
     def _goodput_pages(self) -> list[Page]:
         rows = goodput_rows(self.report)
@@ -545,13 +523,6 @@ class VendorPack(SitePages, CampusPages):
     def _fits(self, title: str, html: str) -> bool:
         """Whether a page headed ``title`` holding ``html`` fits on one page."""
         return html_height(self.device, self.body.width(), heading_html(title) + html) <= self.body.height()
-
-    def _side_by_side(self, left: Table, right: Table) -> str:
-        """Two tables side by side, each half the page's width less a gap."""
-        gap = 12 * CSS_PX
-        return (f'<table width="100%" cellspacing="0" cellpadding="0"><tr>'
-                f'<td width="50%" valign="top" style="padding-right: {gap:.0f}px">{left.html()}</td>'
-                f'<td width="50%" valign="top">{right.html()}</td></tr></table>')
 
     def _bom_intro(self):
         note = self.unrouted_cabling_note()
