@@ -86,8 +86,7 @@ class RealApp:
         self.proc = subprocess.Popen([sys.executable, "-m", "cluster_planner", *args], cwd=tmp, env=env,
                                      stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            out = self.xdotool("search", "--sync", "--onlyvisible", "--name", TITLE, timeout=90)
-            self.window = out.split()[0]
+            self.window = self.find_window(TITLE, timeout=90)
             wait_for(lambda: self.state_file.exists(), 60, "the app's first state dump")
             self.xdotool("windowfocus", "--sync", self.window)
             self.settle()
@@ -101,6 +100,18 @@ class RealApp:
         if result.returncode != 0:
             raise AssertionError(f"xdotool {' '.join(args)} failed: {result.stderr.strip()}")
         return result.stdout
+
+    def find_window(self, name: str, timeout: float = 60) -> str:
+        """The id of the first visible window whose title matches ``name``, waiting for it.
+
+        ``xdotool search`` walks every window and stops with BadWindow when one closes during
+        the walk (a tooltip, a dialog of an earlier step); such a search is simply tried again.
+        """
+        def found():
+            result = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", name], env=self.env,
+                                    capture_output=True, text=True, timeout=30)
+            return result.stdout.split()[0] if result.stdout.split() else None
+        return wait_for(found, timeout, f"a window named {name!r}", interval=0.2)
 
     def move(self, x: int, y: int) -> None:
         self.xdotool("mousemove", "--sync", str(int(x)), str(int(y)))

@@ -41,7 +41,7 @@ def test_escape_in_the_progress_dialog_cancels_the_netbox_export(big_app, tmp_pa
     app.key("ctrl+a")
     app.xdotool("type", "--delay", "20", str(folder))
     app.xdotool("key", "Return")
-    dialog = app.xdotool("search", "--sync", "--onlyvisible", "--name", PROGRESS_TITLE, timeout=60).split()[0]
+    dialog = app.find_window(PROGRESS_TITLE, timeout=60)
     app.screenshot("export-progress")
     app.xdotool("windowfocus", "--sync", dialog)
     app.xdotool("key", "Escape")
