@@ -72,6 +72,7 @@ def main() -> None:
     opens = [r["first_paint_s"] for r in runs]
     rss = max(r["maxrss_mb"] for r in runs)
     print(json.dumps({
+        "load_average": round(os.getloadavg()[0], 2),
         "benchmark": "app_open_frontier", "template": args.template,
         "platform": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
         "racks": runs[0]["racks"], "devices": runs[0]["devices"], "runs": len(runs),

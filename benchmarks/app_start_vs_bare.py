@@ -38,6 +38,7 @@ def main() -> None:
     app_median, bare_median = statistics.median(app_s), statistics.median(bare_s)
     ratio = app_median / bare_median
     print(json.dumps({
+        "load_average": round(os.getloadavg()[0], 2),
         "benchmark": "app_start_vs_bare", "platform": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
         "runs": args.runs, "app_first_paint_s": round(app_median, 3), "bare_first_paint_s": round(bare_median, 3),
         "app_runs_s": [round(t, 3) for t in app_s], "bare_runs_s": [round(t, 3) for t in bare_s],

@@ -4,6 +4,7 @@
 """
 
 import json
+import os
 import statistics
 import sys
 import time
@@ -26,7 +27,7 @@ def main() -> None:
             t0 = time.perf_counter()
             Evaluator(plan, catalog).evaluate()
             times.append((time.perf_counter() - t0) * 1e3)
-        print(json.dumps({"benchmark": "evaluate_full", "template": name, "racks": len(plan.racks),
+        print(json.dumps({"load_average": round(os.getloadavg()[0], 2), "benchmark": "evaluate_full", "template": name, "racks": len(plan.racks),
                           "devices": len(plan.placements), "median_ms": round(statistics.median(times), 3),
                           "max_ms": round(max(times), 3), "target_ms": 50}))
 

@@ -4,6 +4,7 @@ sections) and of the same template at 2,000 nodes; print one JSON line of figure
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -46,6 +47,7 @@ def main() -> None:
     full_ms, sections_ms = best_ms(massive, catalog)
     big_full_ms, big_sections_ms = best_ms(big, catalog, repeats=5)
     print(json.dumps({
+        "load_average": round(os.getloadavg()[0], 2),
         "massive_evaluate_ms": round(full_ms, 3),
         "massive_sections_ms": round(sections_ms, 3),
         "nodes_2000_evaluate_ms": round(big_full_ms, 3),

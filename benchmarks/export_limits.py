@@ -69,7 +69,7 @@ def main() -> None:
             seconds = time.perf_counter() - start
             target_kb = FORMAT_TARGETS_KB.get(fmt, TARGET_KB)
             peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            print(json.dumps({"benchmark": "export_limits", "format": fmt, "racks": len(plan.racks),
+            print(json.dumps({"load_average": round(os.getloadavg()[0], 2), "benchmark": "export_limits", "format": fmt, "racks": len(plan.racks),
                               "devices": len(plan.placements), "exit": done.returncode,
                               "error": done.stderr.strip()[:200], "seconds": round(seconds, 1),
                               "peak_mb": round(peak_kb / 1024) if peak_kb > before else None,

@@ -7,6 +7,7 @@ Run: python3 benchmarks/export_xlsx.py
 from __future__ import annotations
 
 import json
+import os
 import sys
 import tempfile
 import time
@@ -28,7 +29,7 @@ def main() -> None:
         write_workbook(plan, catalog, out)  # evaluates the plan, builds and writes the workbook
         seconds = time.perf_counter() - start
         size = out.stat().st_size
-    print(json.dumps({"benchmark": "export_xlsx", "template": "massive", "devices": len(plan.placements),
+    print(json.dumps({"load_average": round(os.getloadavg()[0], 2), "benchmark": "export_xlsx", "template": "massive", "devices": len(plan.placements),
                       "racks": len(plan.racks), "seconds": round(seconds, 3), "bytes": size,
                       "target_seconds": 2.0, "ok": seconds < 2.0}))
 

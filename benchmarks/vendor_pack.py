@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -31,7 +32,7 @@ def main(names: list[str]) -> None:
             export_drawing(plan, catalog, out, evaluate(plan, catalog))
             seconds = time.perf_counter() - start
             print(f"{name}: {len(plan.racks):,} racks, {pdf_pages(out)} pages, {seconds:.2f} s "
-                  f"(evaluate + draw + write)")
+                  f"(evaluate + draw + write), load average {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
