@@ -78,10 +78,11 @@ def _bisected_rate(capex_usd: float, saving_usd_per_month: float, months: int) -
     tolerance; near r = 0 the annuity's formula cancels and its steps stay above 1e-14, so
     it answers nan for a rate that exists (and nan for every rate solved with it): a plan
     whose 3-year reservation repaid its capex at 0.02 % a year had no IRR shown at all. The
-    NPV falls as r rises (each saving discounted more), so it has one root between -99 % a
-    month and the perpetuity rate saving / capex (where the NPV is below 0); the annuity is
-    taken as -expm1(-H log1p(r)) / r, exact near 0. None when the savings do not repay the
-    capex even at -99 % a month."""
+    NPV falls as r rises (each saving discounted more), so it has one root between a loss of
+    all but 1e-12 a month and the perpetuity rate saving / capex (where the NPV is below 0);
+    the annuity is taken as -expm1(-H log1p(r)) / r, exact near 0. None when the savings do
+    not repay the capex even there (a one-month horizon whose saving is under 1e-12 of the
+    capex)."""
     def npv(r: float) -> float:
         if r == 0.0:
             return saving_usd_per_month * months - capex_usd
@@ -90,7 +91,7 @@ def _bisected_rate(capex_usd: float, saving_usd_per_month: float, months: int) -
             return math.inf
         return saving_usd_per_month * -math.expm1(x) / r - capex_usd
 
-    lo, hi = -0.99, saving_usd_per_month / capex_usd
+    lo, hi = -1.0 + 1e-12, saving_usd_per_month / capex_usd
     if npv(lo) <= 0.0:
         return None
     for _ in range(2000):

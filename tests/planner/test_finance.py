@@ -164,6 +164,16 @@ def test_a_rate_near_zero_gives_every_option_its_irr():
         assert got == pytest.approx(reference(capex, saving, 36), rel=1e-7, abs=1e-9), k
 
 
+def test_the_fallback_root_holds_for_a_horizon_of_a_month_or_two():
+    # where numpy-financial gives up, the bisection must still find a rate below -99 % a month:
+    # one month, saving 5 on 1,000: 1,000 = 5 / (1 + r), r = -0.995; two months, saving 50:
+    # 1,000 = 50 x + 50 x^2 for x = 1 / (1 + r): x^2 + x - 20 = 0, x = 4, r = -0.75
+    from planner.costs.returns import _bisected_rate
+
+    assert _bisected_rate(1000.0, 5.0, 1) == pytest.approx(-0.995, rel=1e-12)
+    assert _bisected_rate(1000.0, 50.0, 2) == pytest.approx(-0.75, rel=1e-12)
+
+
 def test_a_repricing_starts_from_the_kept_rate_and_lands_on_the_same_irr():
     # the cost section keeps each option's monthly rate and starts the next repricing there
     # (a fabric switch moved: capex a few cables apart): the same IRR as a cold start, to the
