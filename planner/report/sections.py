@@ -14,7 +14,7 @@ from planner.facility.section import evaluate_facility
 from planner.goodput.section import evaluate_goodput
 from planner.report.context import SectionFn
 from planner.report.network_section import NETWORK_READS, evaluate_network, same_network
-from planner.schedule.section import evaluate_schedule
+from planner.schedule.section import SCHEDULE_TOTALS, evaluate_schedule
 from planner.storage.section import evaluate_storage
 from planner.workload.section import evaluate_workload_section
 
@@ -31,10 +31,6 @@ class Section:
 COST_TOTALS = tuple(f"totals.{name}" for name in (
     "racks", "own_racks", "pdus", "cdus", "typical_milliwatts", "nameplate_milliwatts", "basis", "pue",
     "cap_milliwatts"))
-
-# what the schedule reads of the totals: the GPUs, nodes and racks it phases, their power
-SCHEDULE_TOTALS = tuple(f"totals.{name}" for name in (
-    "gpus", "nodes", "racks", "typical_milliwatts", "nameplate_milliwatts", "basis"))
 
 SECTIONS: list[Section] = [
     # the halls' sums: each hall's and building's figures (the buildings themselves change only

@@ -22,6 +22,13 @@ from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, PhaseTim
                                     gpus_online, lead_weeks, parts_needed, phase_time, shares)
 
 
+# what the schedule reads of the totals: the GPUs, nodes and racks it phases, their power
+SCHEDULE_TOTALS = tuple(f"totals.{name}" for name in (
+    "gpus", "nodes", "racks", "typical_milliwatts", "nameplate_milliwatts", "basis"))
+# what the scalable units' phases read: those totals, the fabric's unit size, the device types
+# (the parts to wait for) and the schedule settings (lead times, crews, the order date)
+UNIT_READS = ("counts", *SCHEDULE_TOTALS, "network", "settings.schedule")
+
 @dataclass(frozen=True, slots=True)
 class PhaseFigures(Figures):
     name: str = figure("", title="Phase", unit="name")
@@ -185,10 +192,6 @@ def _phases(ctx, leads: dict[str, float]) -> tuple[str, list[PhaseInput], list[f
     return ctx.memo.get("schedule units", UNIT_READS, _unit_phases_timed, ctx, leads)
 
 
-# what the scalable units' phases read: the totals they share out, the fabric's unit size, the
-# device types (the parts to wait for) and the schedule settings (lead times, crews, the order date)
-UNIT_READS = ("counts", "totals.gpus", "totals.nodes", "totals.racks", "totals.typical_milliwatts",
-              "totals.nameplate_milliwatts", "totals.basis", "network", "settings.schedule")
 
 
 def _unit_phases_timed(ctx, leads: dict[str, float]) -> tuple[str, list[PhaseInput], list[float], list[PhaseTime],
