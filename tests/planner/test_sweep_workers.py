@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parents[2]
 GENEROUS_S = 60  # a hang check: the workers below would otherwise sleep for an hour
 
 PARENT = textwrap.dedent("""\
-    import sys, time
+    import os, sys, time
 
     def nap():
-        print("running", flush=True)
+        os.write(1, b"running\\n")  # one write of a few bytes: two workers' lines never interleave
         time.sleep(3600)
 
     if __name__ == "__main__":
