@@ -48,13 +48,17 @@ FORM_FACTORS = {1: "SFP", 10: "SFP+", 25: "SFP28", 100: "QSFP28", 200: "QSFP56",
 LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable line names
 
 
-def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float) -> Component | None:
+def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float, connector: str = "") -> Component | None:
     """The catalog cable for a run: same medium, length the next at or above the run's,
-    speed at or above the run's (fibre and Cat6A carry any speed), the cheapest of those."""
+    speed at or above the run's (fibre and Cat6A carry any speed), the cheapest of those.
+    ``connector``: the one the run's optics take (``Component.fibre_connector``: MPO for
+    parallel optics, LC for duplex ones); a fibre cable must end in it (one whose connector
+    is not known fits any)."""
     any_speed = medium in ("MMF", "SMF", "Cat6A")
     fits = [c for c in catalog.components.values()
             if c.kind == "cable" and c.medium == medium and c.length_m is not None
-            and c.length_m + 1e-9 >= length_m and (any_speed or c.gbps >= gbps)]
+            and c.length_m + 1e-9 >= length_m and (any_speed or c.gbps >= gbps)
+            and (not connector or not c.fibre_connector or c.fibre_connector == connector)]
     return min(fits, key=lambda c: (c.length_m, c.gbps if not any_speed else 0, c.price_usd), default=None)
 
 
@@ -124,6 +128,24 @@ def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = 
     return out
 
 
+def run_connector(modules) -> str:
+    """The connector a run's fibre must end in, from the modules at its ends: the one most of
+    them take, the first end's on a tie ('' when none says: any fibre fits)."""
+    said = Counter(m.fibre_connector for m in modules if m is not None and m.fibre_connector)
+    return said.most_common(1)[0][0] if said else ""
+
+
+def run_connectors(optics: dict) -> dict[tuple, str]:
+    """The connector the fibre of each kind of run must end in, from the optics at its ends
+    (``end_modules``'s): (network, speed, medium, optic class, tier) -> MPO or LC, the one
+    most of those modules take ('' when none says: any fibre fits)."""
+    votes: dict[tuple, Counter] = {}
+    for (network, _site, gbps, medium, optic, tier), (module, n) in optics.items():
+        if module is not None and module.fibre_connector:
+            votes.setdefault((network, gbps, medium, optic, tier), Counter())[module.fibre_connector] += n
+    return {key: c.most_common(1)[0][0] for key, c in votes.items()}
+
+
 def fabric_modules_per_tier(schedule: CableSchedule, optics: dict) -> dict[str, int]:
     """The compute fabric's modules by tier as ``schedule_lines`` buys them from ``optics``
     (``end_modules``'s): those at the ends of its fibre runs, and two for each link whose
@@ -154,22 +176,27 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
     ``optics``: ``end_modules``'s, when the caller has them (``parts`` the parts it chose)."""
     parts = {} if parts is None else parts  # the catalog part chosen for each kind of run and end
     optics = end_modules(schedule, catalog, parts) if optics is None else optics
+    connectors = run_connectors(optics)
+    line_of = {}  # the cable line of each kind of run (by its index, and by the kind itself)
+    for k, kind in enumerate(schedule.kinds):
+        medium = kind.medium
+        connector = connectors.get((kind.network, kind.gbps, medium.name, optic_class(medium.name, medium.stock_m),
+                                    kind.tier), "") if medium.name in ("MMF", "SMF") else ""
+        line_of[k] = line_of[id(kind)] = (kind.network, kind.part, medium.name, kind.gbps, medium.stock_m, connector)
     cables: Counter = Counter()
     for kind, n in schedule.kind_counts():
-        cables[(kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m)] += n
+        cables[line_of[id(kind)]] += n
     between: dict[tuple, Counter] = {}  # the runs between halls and buildings of each cable line
     for (k, route), n in schedule.routes_by_kind().items():
         if route in LONG_ROUTES:
-            kind = schedule.kinds[k]
-            between.setdefault((kind.network, kind.part, kind.medium.name, kind.gbps, kind.medium.stock_m),
-                               Counter())[route] += n
+            between.setdefault(line_of[k], Counter())[route] += n
     lines = []
-    for (network, part, medium, gbps, stock), n in sorted(cables.items(), key=lambda kv: (
-            list(CABLE_PREFIX).index(kv[0][0]), kv[0][1])):
-        c = parts.get(("cable", medium, gbps, stock), False)
+    for (network, part, medium, gbps, stock, connector), n in sorted(cables.items(), key=lambda kv: (
+            list(CABLE_PREFIX).index(kv[0][0]), kv[0][1], kv[0][5])):
+        c = parts.get(("cable", medium, gbps, stock, connector), False)
         if c is False:
-            c = parts[("cable", medium, gbps, stock)] = cable_part(catalog, medium, gbps, stock)
-        long = between.get((network, part, medium, gbps, stock))
+            c = parts[("cable", medium, gbps, stock, connector)] = cable_part(catalog, medium, gbps, stock, connector)
+        long = between.get((network, part, medium, gbps, stock, connector))
         routes = f" ({', '.join(f'{m:,} {route}' for route, m in long.items())})" if long else ""
         lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {part}", n, c, s,
                                  f"Cable schedule: {n:,} runs of this medium and length{routes}. "))
@@ -200,10 +227,10 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
 
 
 def buy_modules(catalog: Catalog, parts: dict, device: DeviceType | None, network: str, gbps: float, links: int,
-                medium: str, reach: float, bought: Counter, per: int | None = None) -> None:
+                medium: str, reach: float, bought: Counter, per: int | None = None) -> Component | None:
     """Add to ``bought`` the modules at ``device``'s end of ``links`` runs of ``network`` at
     ``gbps`` on ``medium`` reaching ``reach``, ``per`` links a cage (default: the device's
-    cages, ``end_cages``); the part chosen is kept in ``parts``."""
+    cages, ``end_cages``); the part chosen is kept in ``parts`` and returned."""
     key = ("tier module", network, device.id if device is not None else None, per, gbps, medium, reach)
     chosen = parts.get(key)
     if chosen is None:
@@ -211,6 +238,7 @@ def buy_modules(catalog: Catalog, parts: dict, device: DeviceType | None, networ
         chosen = parts[key] = module_part(catalog, gbps, cages if per is None else per, form, medium, reach)
     module, serves = chosen
     bought[module.id if module else f"{gbps:g}G"] += -(-links // serves)
+    return module
 
 
 def fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from planner.costs.bom import BomLine
 from planner.costs.campus_tiers import _whole
 from planner.costs.parts import (CABLE_PREFIX, OPTIC_PREFIX, TIER_TITLES, _cable_line, _optic_line, _replace_part,
-                                 buy_modules, cable_part, fabric_node)
+                                 buy_modules, cable_part, fabric_node, run_connector)
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.media import COPPER, Medium
 from planner.network.ports import MANAGEMENT_GBPS, has_management_port, storage_network_nics
@@ -65,11 +65,11 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
     port = switch.switch.gbps_per_port if switch is not None and switch.switch else 400.0
     lines = []
 
-    def modules(links: int, ends: list, medium: str, reach: float, bought: Counter) -> Counter:
-        """The modules at both ends of ``links`` runs of ``medium`` reaching ``reach``, added to ``bought``."""
-        for device, per, gbps in ends:
-            buy_modules(catalog, parts, device, "compute", gbps, links, medium, reach, bought, per)
-        return bought
+    def modules(links: int, ends: list, medium: str, reach: float, bought: Counter) -> str:
+        """The modules at both ends of ``links`` runs of ``medium`` reaching ``reach``, added to
+        ``bought``; the connector their fibre must end in (``run_connector``)."""
+        return run_connector([buy_modules(catalog, parts, device, "compute", gbps, links, medium, reach, bought, per)
+                              for device, per, gbps in ends])
 
     def optic_lines(tier: str, bought: Counter, why: str) -> None:
         for module_id, n in bought.items():
@@ -116,14 +116,16 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
                 n = sum(routes.values())
                 named = ", ".join(f"{k:,} {route}" for route, k in sorted(routes.items(),
                                                                           key=lambda kv: ROUTES.index(kv[0])))
-                cable = parts.get(("tier cable", medium, port, stock), False)
+                # each length's modules counted whole, and the cable ending in their connector
+                connector = modules(n, ends, medium, stock, bought) if medium in ("MMF", "SMF") else ""
+                cable = parts.get(("tier cable", medium, port, stock, connector), False)
                 if cable is False:
-                    cable = parts[("tier cable", medium, port, stock)] = cable_part(catalog, medium, port, stock)
-                bucket = (medium, cable.length_m if cable is not None else stock, cable is None)
+                    cable = parts[("tier cable", medium, port, stock, connector)] = cable_part(
+                        catalog, medium, port, stock, connector)
+                bucket = (medium, cable.length_m if cable is not None else stock, cable is None,
+                          cable.id if cable is not None else connector)
                 ordered.setdefault(bucket, [cable, how, []])[2].append((stock, n, named))
-                if medium in ("MMF", "SMF"):  # each length's modules counted whole
-                    modules(n, ends, medium, stock, bought)
-            for (medium, length, _), (cable, how, runs) in ordered.items():
+            for (medium, length, *_), (cable, how, runs) in ordered.items():
                 n = sum(k for _, k, _ in runs)
                 said = "; ".join(f"{k:,} of {stock:g} m ({named})" for stock, k, named in runs)
                 length = runs[0][0] if len(runs) == 1 else length  # one length: its own, else the cable's
@@ -139,7 +141,9 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
         if dac:
             continue
         medium, reach = TIER_MEDIUM[tier]
-        optic_lines(tier, modules(links, ends, medium, reach, Counter()), note)
+        bought = Counter()
+        modules(links, ends, medium, reach, bought)
+        optic_lines(tier, bought, note)
     return lines
 
 
@@ -216,27 +220,29 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
                     mine[d.id] += links
                     devices[d.id] = d
             for (medium, stock), n in sorted(by_length.items()):
-                cable = parts.get(("cable", medium, gbps, stock), False)
+                connector = ""
+                if medium not in COPPER and medium != "AOC":
+                    # the fibre runs' device ends dealt over the device types by their links, and
+                    # the cable ending in the connector their modules take
+                    total = sum(mine.values())
+                    dealt = _whole(Counter({i: n * links / total for i, links in mine.items()}), n)
+                    chosen = [buy_modules(catalog, parts, devices[i], network, gbps, k, medium, stock, bought)
+                              for i, k in dealt.items() if k]
+                    chosen.append(buy_modules(catalog, parts, switch if network == "storage" else None, network,
+                                              gbps, n, medium, stock, bought))
+                    connector = run_connector(chosen)
+                cable = parts.get(("cable", medium, gbps, stock, connector), False)
                 if cable is False:
-                    cable = parts[("cable", medium, gbps, stock)] = cable_part(catalog, medium, gbps, stock)
+                    cable = parts[("cable", medium, gbps, stock, connector)] = cable_part(
+                        catalog, medium, gbps, stock, connector)
                 any_speed = medium in ("MMF", "SMF", "Cat6A")
                 bucket = (medium, None if any_speed else gbps, cable.length_m if cable is not None else stock,
-                          cable is None)
+                          cable is None, cable.id if cable is not None else connector)
                 line = ordered.setdefault(bucket, [cable, gbps, Counter()])
                 line[1] = max(line[1], gbps)  # a cable of any speed named by the fastest run it carries
                 line[2][stock] += n
-                if medium in COPPER or medium == "AOC":
-                    continue
-                # the fibre runs' device ends dealt over the device types by their links
-                total = sum(mine.values())
-                dealt = _whole(Counter({i: n * links / total for i, links in mine.items()}), n)
-                for i, k in dealt.items():
-                    if k:
-                        buy_modules(catalog, parts, devices[i], network, gbps, k, medium, stock, bought)
-                buy_modules(catalog, parts, switch if network == "storage" else None, network, gbps, n, medium,
-                            stock, bought)
-        for (medium, _, length, _), (cable, gbps, served) in sorted(
-                ordered.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0, kv[0][2])):
+        for (medium, _, length, *_), (cable, gbps, served) in sorted(
+                ordered.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0, kv[0][2], kv[0][4])):
             n = sum(served.values())
             said = "; ".join(f"{k:,} of {stock:g} m" for stock, k in sorted(served.items()))
             length = next(iter(served)) if len(served) == 1 else length  # one length: its own, else the cable's

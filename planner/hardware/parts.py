@@ -66,3 +66,17 @@ class Component(_Entry):
     reach_m: float | None = Field(default=None, gt=0, le=100000, description="transceivers and cables: reach")
     medium: Literal["", "DAC", "ACC", "AOC", "MMF", "SMF", "Cat6A"] = Field(
         "", description="cables: the medium (planner.network.media); transceivers: MMF (SR) or SMF (DR, FR, LX)")
+    connector: Literal["", "MPO", "LC"] = Field(
+        "", description="fibre transceivers: the connector of the fibre they take, MPO (parallel fibres: SR4, "
+                        "SR8, DR4, DR8) or LC (duplex: 100GBASE-DR, FR4, LR4, 1000BASE-LX); empty = any fibre")
+
+    @property
+    def fibre_connector(self) -> str:
+        """The connector a fibre part ends in: a transceiver's ``connector``; a fibre cable's form
+        factor ("MPO-12" -> MPO, "LC" -> LC). Empty when unknown (any fibre fits)."""
+        if self.kind == "transceiver":
+            return self.connector
+        if self.medium not in ("MMF", "SMF"):
+            return ""
+        head = self.form_factor.split("-")[0].split()[0] if self.form_factor.strip() else ""
+        return head if head in ("MPO", "LC") else ""

@@ -10,7 +10,7 @@ import pytest
 import planner.costs.section as cost_section
 from planner.design.build import design
 from planner.design.intent import CampusSpec, Intent
-from planner.hardware.catalog import default_catalog
+from planner.hardware.catalog import default_catalog, load_catalog
 from planner.plan.commands import History, MoveDevice
 from planner.plan.hall_commands import MoveRacksToHall
 from planner.report.evaluate import Evaluator, evaluate
@@ -222,3 +222,24 @@ def test_fabric_switches_moved_to_another_hall_reprice_the_optics_and_keep_the_g
     assert report.sections["goodput"].curve is curve
     assert report.sections["goodput"].optical_links == before.sections["goodput"].optical_links
     assert report.to_json() == evaluate(plan, CAT).to_json()
+
+
+@pytest.mark.parametrize("routed", [True, False])
+def test_a_fibre_run_takes_the_cable_its_optics_plug_into(routed, monkeypatch):
+    # the 139.7 m runs between the buildings (150 m stock, single-mode): with DR4 optics
+    # (parallel fibre, MPO-12) a 300 m MPO trunk, though a 300 m LC duplex cord is cheaper;
+    # with the DR optics gone from the catalog, the FR4 modules (duplex, LC) take the LC cord;
+    # the same on the routed schedule and priced per tier
+    if not routed:
+        monkeypatch.setattr(cost_section, "MAX_ROUTED_LINKS", 10)
+    no_dr = load_catalog()
+    for module in ("xcvr-800g-osfp-dr8", "xcvr-1p6t-osfp-2xdr4"):
+        del no_dr.components[module]
+    assert no_dr.components["fiber-os2-lc-300m"].price_usd < no_dr.components["fiber-os2-mpo-300m"].price_usd
+    for catalog, module, cable in ((CAT, "xcvr-1p6t-osfp-2xdr4", "fiber-os2-mpo-300m"),
+                                   (no_dr, "xcvr-1p6t-osfp-2xfr4", "fiber-os2-lc-300m")):
+        bom = evaluate(two_buildings(), catalog).sections["cost"].bom
+        single_mode = {line.part_id for line in bom if "single-mode" in line.item}
+        optics = {line.part_id for line in bom if line.part_id and line.part_id.startswith("xcvr")}
+        assert single_mode == {cable}
+        assert module in optics and not ({"xcvr-1p6t-osfp-2xdr4", "xcvr-1p6t-osfp-2xfr4"} - {module}) & optics
