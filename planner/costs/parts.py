@@ -128,6 +128,16 @@ def end_modules(schedule: CableSchedule, catalog: Catalog, parts: dict | None = 
     return out
 
 
+def cable_item(part: str, cable: Component | None) -> str:
+    """A cable line's name from its run's part ("single-mode fibre (OS2), 150 m"), naming an
+    LC duplex cord ("single-mode fibre (OS2), LC duplex, 150 m") so that it is not one name
+    with the MPO trunk of the same length (a line's name is its identity: price overrides)."""
+    if cable is None or cable.fibre_connector != "LC" or ", " not in part:
+        return part
+    what, length = part.rsplit(", ", 1)
+    return f"{what}, LC duplex, {length}"
+
+
 def run_connector(modules) -> str:
     """The connector a run's fibre must end in, from the modules at its ends: the one most of
     them take, the first end's on a tie ('' when none says: any fibre fits)."""
@@ -198,7 +208,7 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
             c = parts[("cable", medium, gbps, stock, connector)] = cable_part(catalog, medium, gbps, stock, connector)
         long = between.get((network, part, medium, gbps, stock, connector))
         routes = f" ({', '.join(f'{m:,} {route}' for route, m in long.items())})" if long else ""
-        lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {part}", n, c, s,
+        lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {cable_item(part, c)}", n, c, s,
                                  f"Cable schedule: {n:,} runs of this medium and length{routes}. "))
     modules: Counter = Counter()
     missing: Counter = Counter()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from planner.costs.bom import BomLine
 from planner.costs.campus_tiers import _whole
 from planner.costs.parts import (CABLE_PREFIX, OPTIC_PREFIX, TIER_TITLES, _cable_line, _optic_line, _replace_part,
-                                 buy_modules, cable_part, fabric_node, run_connector)
+                                 buy_modules, cable_item, cable_part, fabric_node, run_connector)
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.media import COPPER, Medium
 from planner.network.ports import MANAGEMENT_GBPS, has_management_port, storage_network_nics
@@ -129,8 +129,9 @@ def tier_lines(size: FabricSize | None, catalog: Catalog, counts: dict[str, int]
                 n = sum(k for _, k, _ in runs)
                 said = "; ".join(f"{k:,} of {stock:g} m ({named})" for stock, k, named in runs)
                 length = runs[0][0] if len(runs) == 1 else length  # one length: its own, else the cable's
-                lines.append(_cable_line("compute", f"Fabric cable, {title}, {Medium(medium, length, 0).part(port)}",
-                                         n, cable, s, f"Per fabric tier, {how}: {n:,} runs of this cable: {said}. "))
+                item = cable_item(Medium(medium, length, 0).part(port), cable)
+                lines.append(_cable_line("compute", f"Fabric cable, {title}, {item}", n, cable, s,
+                                         f"Per fabric tier, {how}: {n:,} runs of this cable: {said}. "))
             optic_lines(tier, bought, f"Per fabric tier, {how}: a module at each end of each fibre run, "
                                       "reaching its length. ")
             if kept_key:
@@ -246,8 +247,9 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
             n = sum(served.values())
             said = "; ".join(f"{k:,} of {stock:g} m" for stock, k in sorted(served.items()))
             length = next(iter(served)) if len(served) == 1 else length  # one length: its own, else the cable's
-            lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {Medium(medium, length, 0).part(gbps)}",
-                                     n, cable, s, f"{how}{n:,} runs of this cable: {said}. "))
+            item = cable_item(Medium(medium, length, 0).part(gbps), cable)
+            lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {item}", n, cable, s,
+                                     f"{how}{n:,} runs of this cable: {said}. "))
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)
             what = m.model if m else f"{module_id} (no catalog module)"

@@ -83,7 +83,7 @@ def test_each_run_gets_the_optic_its_reach_needs_at_both_ends():
     bom = {line.item: line for line in evaluate(campus(), CAT).sections["cost"].bom}
     fr = bom["Transceiver, fabric: MMS4X50-NM 800G twin-port OSFP transceiver (2 x 400G FR4)"]
     assert fr.quantity == 8
-    smf = bom["Fabric cable, single-mode fibre (OS2), 1000 m"]
+    smf = bom["Fabric cable, single-mode fibre (OS2), LC duplex, 1000 m"]
     assert smf.quantity == 8 and "8 inter-building" in smf.source
 
 

@@ -9,6 +9,7 @@ import pytest
 
 import planner.costs.section as cost_section
 from planner.design.build import design
+from planner.design.templates import build_template
 from planner.design.intent import CampusSpec, Intent
 from planner.hardware.catalog import default_catalog, load_catalog
 from planner.plan.commands import History, MoveDevice
@@ -80,11 +81,11 @@ def test_core_runs_by_hall_pair_with_the_optics_each_length_needs(per_tier):
     # building 2 at (300, 400): 139.7 - 57.5 + 700 = 782.2 m -> 1,000 m stock, FR (2 km), the
     # 2 km catalog fibre; at (3,000, 2,000): 5,082.2 m, cut to 5,083 m, LR (10 km), the 10 km fibre
     far = core_lines(evaluate(two_buildings(300, 400), CAT))
-    assert far["Fabric cable, spine to core, single-mode fibre (OS2), 1000 m"] == ("fiber-os2-lc-2km", 288)
+    assert far["Fabric cable, spine to core, single-mode fibre (OS2), LC duplex, 1000 m"] == ("fiber-os2-lc-2km", 288)
     assert far["Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G FR4)"] == (
         "xcvr-1p6t-osfp-2xfr4", 288)
     farther = core_lines(evaluate(two_buildings(3000, 2000), CAT))
-    assert farther["Fabric cable, spine to core, single-mode fibre (OS2), 5083 m"] == ("fiber-os2-lc-10km", 288)
+    assert farther["Fabric cable, spine to core, single-mode fibre (OS2), LC duplex, 5083 m"] == ("fiber-os2-lc-10km", 288)
     assert farther["Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G LR4)"] == (
         "xcvr-1p6t-osfp-2xlr4", 288)
     assert not report.has_errors and not evaluate(two_buildings(3000, 2000), CAT).has_errors
@@ -243,3 +244,16 @@ def test_a_fibre_run_takes_the_cable_its_optics_plug_into(routed, monkeypatch):
         optics = {line.part_id for line in bom if line.part_id and line.part_id.startswith("xcvr")}
         assert single_mode == {cable}
         assert module in optics and not ({"xcvr-1p6t-osfp-2xdr4", "xcvr-1p6t-osfp-2xfr4"} - {module}) & optics
+
+
+def test_lc_cords_and_mpo_trunks_of_one_length_are_two_named_lines():
+    # frontier-100k's storage network: its 200G storage appliances' FR4 modules (duplex, LC)
+    # and the GPU nodes' 400G DR4 ones (parallel, MPO) run the same lengths; a line's name is
+    # its identity (a price override finds its line by name), so the two cables are two names
+    bom = evaluate(build_template("frontier-100k", catalog=CAT), CAT).sections["cost"].bom
+    names = [line.item for line in bom]
+    assert len(names) == len(set(names))
+    single_mode = {line.item: line.part_id for line in bom if "single-mode" in line.item}
+    assert single_mode["Storage cable, single-mode fibre (OS2), LC duplex, 100 m"] == "fiber-os2-lc-100m"
+    assert single_mode["Storage cable, single-mode fibre (OS2), 100 m"] == "fiber-mpo-100m"
+    assert all(("LC duplex" in item) == part.startswith("fiber-os2-lc") for item, part in single_mode.items())
