@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from planner.output_checks import verify_written
-from planner.save_target import SaveError, check_target, kept, save_failure
+from planner.save_target import SaveError, check_target, folder_failure, kept, save_failure
 
 
 # -- backups ----------------------------------------------------------------------------
@@ -247,25 +247,25 @@ def _unlink_quietly(name: str | Path) -> None:
 
 # -- folders --------------------------------------------------------------------------
 
-def write_folder(directory: str | Path, fill: Callable[[Path], None], *, first_file: str) -> Path:
+def write_folder(directory: str | Path, fill: Callable[[Path], None]) -> Path:
     """Write a folder of files: ``fill(staging)`` writes them into a hidden sibling folder,
     which is then renamed over ``directory`` (created if missing, else replaced whole), so the
     folder holds either the previous export or this one, never a mix. SaveError if not
-    (``first_file`` names the failure); the caller checks what ``directory`` may replace."""
+    (``folder_failure``: what stopped it); the caller checks what ``directory`` may replace."""
     target = Path(os.path.realpath(directory))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(target.parent)
         staging = Path(tempfile.mkdtemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=target.parent))
     except OSError as exc:
-        raise save_failure(target / first_file, exc) from None
+        raise folder_failure(target, exc) from None
     try:
         fill(staging)
         os.chmod(staging, _folder_mode(target))
         fsync_dir(staging)
         _swap_in(staging, target)
     except OSError as exc:
-        raise save_failure(target / first_file, exc) from None
+        raise folder_failure(target, exc) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target

@@ -65,6 +65,17 @@ def _same_file(a: Path, b: str | Path) -> bool:
 
 def save_failure(path: Path, exc: OSError) -> SaveError:
     """One line saying why a save failed, in words a user acts on."""
+    return SaveError(f"cannot save {path.name}: {_why(path, exc)} ({kept(path)})")
+
+
+def folder_failure(folder: Path, exc: OSError) -> SaveError:
+    """One line saying why a folder of files (written beside it, then renamed over it) was not
+    written: what stopped it is in the folder's parent, or the disk, not in one of the files."""
+    before = "the previous files are unchanged" if folder.exists() else "nothing was written"
+    return SaveError(f"cannot write the files into {folder}: {_why(folder, exc)} ({before})")
+
+
+def _why(path: Path, exc: OSError) -> str:
     code = exc.errno
     if code in (errno.ENOSPC, errno.EDQUOT):
         why = "the disk is full"
@@ -84,7 +95,7 @@ def save_failure(path: Path, exc: OSError) -> SaveError:
         why = f"{path} is a folder"
     else:
         why = exc.strerror or str(exc)
-    return SaveError(f"cannot save {path.name}: {why} ({kept(path)})")
+    return why
 
 
 def kept(path: Path) -> str:

@@ -353,5 +353,5 @@ def write_netbox(plan: Plan, catalog: Catalog, directory: str | Path,
         finally:
             exports[0].abandon()
 
-    write_folder(target, fill, first_file="01-sites.csv")
+    write_folder(target, fill)
     return exports[0]

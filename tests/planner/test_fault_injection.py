@@ -123,6 +123,20 @@ def test_netbox_folder(tmp_path, monkeypatch, medium, code):
     assert made >= 3  # making the staging folder, its mode, the renames
 
 
+def test_a_folder_that_cannot_be_made_names_where_it_goes(tmp_path, monkeypatch):
+    # the export folder is made beside its target: a parent nobody may write in is the place
+    # to name (as root the mode is no bar, so the refusal is what the system call answers)
+    def refused(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(safefile.tempfile, "mkdtemp", refused)
+    out = tmp_path / "ro" / "nb"
+    with pytest.raises(safefile.SaveError) as caught:
+        netbox.write_netbox(build_template("single-node"), default_catalog(), out)
+    assert str(caught.value) == (f"cannot write the files into {out}: no permission to write in {out.parent} "
+                                 "(nothing was written)")
+
+
 @pytest.mark.parametrize("args, out", [
     (["export", "p.json", "-o", "p.xlsx"], "p.xlsx"),
     (["cables", "p.json", "--csv", "c.csv"], "c.csv"),
