@@ -80,11 +80,12 @@ class NetworkSection(Figures):
         "cluster-planner cables routes every link")
     sharp: bool = figure(False, title="SHARP in-network reduction", unit="name")
     allreduce_ms: float | None = figure(None, title="Gradient all-reduce per step", unit="ms")
-    effective_bandwidth_gbs: float | None = figure(None, title="Effective bandwidth per GPU (bytes sent / time)",
+    effective_bandwidth_gbs: float | None = figure(None, title="Gradient all-reduce, bytes sent / time, per GPU",
                                                    unit="GB/s")
-    node_effective_bandwidth_gbs: float | None = figure(None, title="Effective bandwidth per node", unit="GB/s")
-    bus_bandwidth_gbs: float | None = figure(None, title="NCCL bus bandwidth per GPU (ring-relative)", unit="GB/s")
-    node_bus_bandwidth_gbs: float | None = figure(None, title="NCCL bus bandwidth per node (ring-relative)",
+    node_effective_bandwidth_gbs: float | None = figure(None, title="Gradient all-reduce, bytes sent / time, per node",
+                                                        unit="GB/s")
+    bus_bandwidth_gbs: float | None = figure(None, title="Gradient all-reduce, NCCL busbw per GPU", unit="GB/s")
+    node_bus_bandwidth_gbs: float | None = figure(None, title="Gradient all-reduce, NCCL busbw per node",
                                                   unit="GB/s")
     compute_ms: float | None = figure(None, title="Compute per step", unit="ms")
     exposed_comm_ms: float | None = figure(None, title="Communication not hidden, per step", unit="ms")

@@ -34,7 +34,7 @@ def test_network_sheet_has_human_labels_units_and_names(medium_wb):
     # all-reduce 4.375 GB / 47 GB/s (NDR at 94%) = 93.09 ms (+ 2 x 5 us), unit in its own column
     assert r["Gradient all-reduce per step"][0] == pytest.approx(4.375 / 47 * 1e3 + 0.01, abs=0.01)
     assert r["Gradient all-reduce per step"][1] == "ms"
-    assert r["Effective bandwidth per GPU (bytes sent / time)"][1] == "GB/s"
+    assert r["Gradient all-reduce, bytes sent / time, per GPU"][1] == "GB/s"
     every = " ".join(str(v) for row in ws.iter_rows(values_only=True) for v in row if v is not None)
     for raw in ("rail_optimized", "qm9700 ", "ib400", "Sharp True", "Gpu idle pct", "sizing.", "ports per tier",
                 "plan False", "True", "False", "_gbs", "_ms"):
