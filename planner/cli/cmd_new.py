@@ -10,6 +10,7 @@ from planner.cli import load_catalog_arg
 from planner.design.build import DesignError
 from planner.design.templates import design_from
 from planner.plan.fileio import save_plan
+from planner.report.evaluate import evaluate
 from planner.save_target import check_target
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
@@ -64,6 +65,8 @@ def _batch(text: str) -> int:
         raise argparse.ArgumentTypeError("--batch-tokens takes a whole number of tokens, 1 to 10^12")
     return int(x)
 
+
+ERRORS_SHOWN = 5  # errors of the new plan printed by new (check lists them all)
 
 # flag -> intent field
 INTENT_FLAGS = ("gpus", "nodes", "system", "rack_kw", "cooling", "power_basis", "fabric", "switch", "tiers",
@@ -143,4 +146,13 @@ def run(args) -> int:
           f"{devices} device{'' if devices == 1 else 's'}")
     for f in result.findings:
         print(f"  {f.severity}: {f.message}")
+    # what the intent asked and the plan cannot hold (a GPU count too small for the stated
+    # requests per second, a rack cap a system cannot meet) said now, not first by check
+    errors = [f for f in evaluate(plan, catalog).findings if f.severity == "error"]
+    for f in errors[:ERRORS_SHOWN]:
+        print(f"  ERROR {f.code}: {f.message}")
+    if errors:
+        more = f" ({len(errors) - ERRORS_SHOWN:,} more)" if len(errors) > ERRORS_SHOWN else ""
+        print(f"the plan has {len(errors):,} error{'s' if len(errors) != 1 else ''}{more}: "
+              f"'cluster-planner check {args.output}' lists them, 'cluster-planner fix' clears those with a remedy")
     return 0

@@ -72,6 +72,15 @@ def template_intent(name: str, *, nodes: int | None = None, power_basis: str | N
     data["settings"] = _merge(data["settings"], settings or {})
     if changes.get("gpus") is not None and "nodes" not in changes:
         data["nodes"] = None
+    serving = (changes.get("inference") or data.get("inference")
+               or (data["settings"].get("workload") or {}).get("inference"))
+    if nodes is None and changes.get("gpus") is None and changes.get("requests_per_s") is not None and serving:
+        # an inference target without a GPU count: the design sizes the GPUs for it (the
+        # template's own count would serve whatever rate it serves), and storage with them
+        data["nodes"] = data["gpus"] = None
+        data["inference"] = True
+        if data["storage"] is not None:
+            data["storage"]["count"] = None
     data.update({k: v for k, v in changes.items() if v is not None})
     return Intent.model_validate(data)
 
@@ -123,6 +132,9 @@ def resized_title(t: Template, intent: Intent, catalog: Catalog) -> str:
     count, so say the actual one ('4,000-node cluster (32,000 x H100 SXM 80GB), from template
     massive')."""
     node = catalog.get(intent.system)
+    if intent.nodes is None and intent.gpus is None:  # sized by the design for its requests per second
+        model = node.model if node is not None else intent.system
+        return f"{model} cluster for {intent.requests_per_s:,g} requests/s, from template {t.name}"
     if intent.nodes is not None:
         n_nodes = intent.nodes
     else:

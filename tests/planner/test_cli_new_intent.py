@@ -161,3 +161,50 @@ def test_a_fabric_slower_than_the_nics_runs_them_at_its_rate(capsys, tmp_path):
     assert all(row["part"].startswith("200G ") for row in compute)  # 200G cables (AOC/DAC), no 400G part
     code, out = run(capsys, "fix", str(plan), "-o", str(tmp_path / "fixed.json"))
     assert code == 0 and "0 errors left" in out.out
+
+
+def test_an_inference_target_sizes_the_gpus_from_a_template_too(capsys, tmp_path):
+    # without --system the default template's node is used, and its 16 nodes do not stand in
+    # for the count: the GPUs are the fewest whole nodes whose replicas serve the rate, so the
+    # plan has no capacity error and a node less would have one
+    for argv, node_gpus in ((["--inference", "--model", "llama3-70b", "--requests-per-s", "50"], 8),
+                            (["-t", "inference", "--requests-per-s", "500"], 2)):
+        plan = tmp_path / "i.json"
+        code, out = run(capsys, "new", *argv, "-o", str(plan))
+        assert code == 0, out.err
+        assert "requests/s a replica" in out.out and "requests/s and" not in out.out  # per replica, not per GPU
+        assert "ERROR" not in out.out
+        r = check(capsys, plan)
+        inference = r["workload"]["inference"]
+        gpus = r["totals"]["gpus"] - r["goodput"]["spare_nodes"] * node_gpus
+        assert gpus == node_gpus * -(-inference["gpus_needed"] // node_gpus), argv
+        assert not [f for f in r["findings"] if f["code"] == "workload.inference.capacity"]
+
+
+def test_new_says_what_the_intent_cannot_hold(capsys, tmp_path):
+    # 3 nodes of 2 GPUs for 500 requests/s: the count is the user's, the shortfall is an error
+    # new prints (check lists the same one)
+    plan = tmp_path / "i.json"
+    code, out = run(capsys, "new", "-t", "inference", "--requests-per-s", "500", "--nodes", "3", "-o", str(plan))
+    assert code == 0, out.err
+    errors = [line for line in out.out.splitlines() if line.startswith("  ERROR ")]
+    assert len(errors) == 1 and errors[0].startswith("  ERROR workload.inference.capacity: 500 requests/s need ")
+    assert errors[0].endswith("the plan has 6")
+    assert f"the plan has 1 error: 'cluster-planner check {plan}' lists them" in out.out
+    assert [f["code"] for f in check(capsys, plan)["findings"] if f["severity"] == "error"] == [
+        "workload.inference.capacity"]
+
+
+def test_a_batch_that_is_not_whole_sequences_is_said_and_shown_in_whole_tokens(capsys, tmp_path):
+    # 6,000 tokens of 4,096-token sequences are 1.46 sequences: one sequence is kept, and said
+    plan = tmp_path / "b.json"
+    code, out = run(capsys, "new", "--gpus", "64", "--system", "dgx-h100", "--batch-tokens", "6000", "-o", str(plan))
+    assert code == 0, out.err
+    assert ("warning: The global batch of 6,000 tokens is 1.46 sequences of 4,096 tokens; set to 1 sequence "
+            "(4,096 tokens)") in out.out
+    code, out = run(capsys, "new", "--gpus", "64", "--system", "dgx-h100", "--batch-tokens", "1", "-o", str(plan))
+    assert "warning: The global batch of 1 token is less than one sequence of 4,096 tokens" in out.out
+    code, out = run(capsys, "check", str(plan))
+    lines = {line.split("  ")[1].strip(): line.rsplit("  ", 1)[1] for line in out.out.splitlines()
+             if line.startswith("  ") and "  " in line.strip() and line.split("  ")[1].strip()}
+    assert lines["Global batch"] == "4,096 tokens" and lines["Sequence length"] == "4,096 tokens"
