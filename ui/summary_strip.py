@@ -60,7 +60,7 @@ FIGURES: dict[str, tuple[str, str]] = {
     "time_to_train": ("to train", "days to train the workload's token budget at this throughput, with the "
                       "time failures cost (goodput section)"),
     "capex": ("capex", "purchase cost of the placed hardware"),
-    "break_even": ("break-even", "months until owning beats renting (first rental option)"),
+    "break_even": ("running to beat renting", "months of running until owning beats renting (first rental option)"),
     "energized": ("energized", "when the last phase of the plan is ready: months after the order, or its month "
                   "when the order date is set (Schedule chart)"),
 }
@@ -77,7 +77,9 @@ SLOT_SAMPLES = {"gpus": "8,888,888", "nodes": "888,888", "racks": "88,888", "it_
 """The widest value each figure shows within the plan limits (25,000 racks: campus-1m's
 1,066,968 GPUs, 22,582 racks and 294,748,023 tokens/s): its slot is that wide, whatever it
 shows."""
-CAPTION_SAMPLES = {"break_even": "break-even vs reserved 1yr", "idle_cause": "pipeline bubble",
+# the rental options in a caption: "28.3 mo / running to beat 1-yr rent"
+RENT_SHORT = {"reserved_1yr": "1-yr rent", "reserved_3yr": "3-yr rent", "spot": "spot", "on_demand": "on-demand"}
+CAPTION_SAMPLES = {"break_even": "running to beat on-demand", "idle_cause": "pipeline bubble",
                    "time_to_train": "to train 88.8T tokens"}
 """The widest caption of the figures whose caption follows the report."""
 
@@ -154,7 +156,9 @@ class SummaryStrip(QWidget):
         no_cost = "The report has no cost figures for this plan."
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
                   f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
-        self._set_break_even(cost.break_even_months if cost is not None else None)
+        schedule = report.sections.get("schedule")
+        self._set_break_even(cost.break_even_months if cost is not None else None,
+                             getattr(schedule, "break_even_month_after_order", None))
         self._set_energized(report.sections.get("schedule"))
 
     def _set_energized(self, s) -> None:
@@ -233,7 +237,9 @@ class SummaryStrip(QWidget):
                   + (f"\nOn the build-out's calendar, nothing failing: {calendar}" if calendar else ""))
         self.figures["time_to_train"].caption.setText(f"to train {budget} tokens")
 
-    def _set_break_even(self, months: Any) -> None:
+    def _set_break_even(self, months: Any, after_order: Any = None) -> None:
+        """Months of running until owning beats renting (the cost section's, from the day the
+        cluster runs); the tooltip adds the Schedule's month counted from the order."""
         if not isinstance(months, dict) or not months:
             self._set("break_even", None, why="There is no rental option to compare with.")
             return
@@ -242,5 +248,10 @@ class SummaryStrip(QWidget):
         value = months[name]
         lines = [f"{k}: {'never' if v is None else f'{v:,.1f} months'}" for k, v in months.items()]
         shown = "never" if value is None else f"{value:,.1f} mo"
-        self._set("break_even", shown, "Months until owning beats renting:\n" + "\n".join(lines))
-        self.figures["break_even"].caption.setText(f"break-even vs {name.replace('_', ' ')}")
+        tip = "Months of running until owning beats renting, counted from the day the cluster runs:\n" + \
+            "\n".join(lines)
+        if isinstance(after_order, dict) and after_order:
+            tip += "\nCounted from the order, the build-out's months first (Schedule):\n" + "\n".join(
+                f"{k}: {'never' if v is None else f'month {v:,.1f}'}" for k, v in after_order.items())
+        self._set("break_even", shown, tip)
+        self.figures["break_even"].caption.setText(f"running to beat {RENT_SHORT.get(name, name.replace('_', ' '))}")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import typing
 
 from planner.cli import load_catalog_arg
@@ -35,7 +36,9 @@ def _positive(text: str) -> float:
         x = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0 < x < float("inf"):
+    if not math.isfinite(x):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
+    if not x > 0:
         raise argparse.ArgumentTypeError(f"'{text}' must be above 0")
     return x
 

@@ -188,6 +188,9 @@ def migrate(
     """
     steps = MIGRATIONS if migrations is None else migrations
     version = data.get("schema_version")
+    if "schema_version" not in data:
+        raise MigrationError(f"the file has no schema_version (a plan file carries its format, 1 to {current}): "
+                             "it is not a plan saved by GPU Cluster Planner")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         shown = repr(version)[:40]
         raise MigrationError(f"schema_version must be a whole number from 1 to {current}, not {shown}")

@@ -120,3 +120,12 @@ def test_the_summary_has_the_training_run_on_the_calendar(medium_text, capsys):
                                f"{s['training_done_month']:g} after the order: ")
     assert f"build ${s['training_cost_usd']['build']:,.0f}" in run_line
     assert f"rent reserved 1-yr ${s['training_cost_usd']['rent_reserved_1yr']:,.0f}" in run_line
+
+
+def test_a_plan_without_a_training_run_says_so_on_every_schedule_line(tmp_path, capsys):
+    # the inference template trains nothing: the run's cost on the calendar is not a blank
+    path = tmp_path / "i.json"
+    save_plan(build_template("inference"), path)
+    _, out = run(capsys, "check", str(path))
+    assert line(out, "The training run's cost on the calendar").endswith("no training run")
+    assert line(out, "The training run's GPU-hours").endswith("no training run")

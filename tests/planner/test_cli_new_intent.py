@@ -77,6 +77,7 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["--gpus", "lots", "--system", "dgx-b200"], "'lots' is not a whole number of gpus"),
         (["--gpus", "8", "--system", "dgx-b200", "--train-tokens", "many"], "'many' is not a token count"),
         (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "-5"], "'-5' must be above 0"),
+        (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "inf"], "'inf' is not a finite number"),
         (["-t", "nosuch", "--gpus", "8"], "there is no template 'nosuch'"),
     ]
     for flags, message in cases:

@@ -166,3 +166,9 @@ def test_format_10_default_overlap_opens_empty_and_the_format_11_sample_keeps_it
     v11 = load_plan(DATA / "plan_v11.json")
     w = v11.settings.workload
     assert (w.sharding, w.overlap, w.overlap_slowdown, w.gathered_layers) == ("fsdp_full", None, 0.25, 3)
+
+
+def test_a_file_without_a_version_is_said_to_be_no_plan():
+    with pytest.raises(MigrationError, match=r"^the file has no schema_version \(a plan file carries its format, "
+                                             r"1 to \d+\): it is not a plan saved by GPU Cluster Planner$"):
+        migrate({"name": "x"})

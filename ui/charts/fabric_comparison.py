@@ -23,8 +23,10 @@ class FabricComparisonChart(ChartView):
         self.axis_idle = CategoryAxis("left", min_px=16)
         self.plot_ms = self.add_plot(0, 0, bottom="Gradient all-reduce per step",
                                      axis_items={"left": self.axis_ms, "bottom": UnitAxis("bottom", "ms")}, title="All-reduce time")
-        self.plot_idle = self.add_plot(0, 1, bottom="GPU idle, of step time",
-                                       axis_items={"left": self.axis_idle, "bottom": UnitAxis("bottom", "%")}, title="GPU idle")
+        # the wait on communication alone (the summary's GPU idle adds the pipeline bubble)
+        self.plot_idle = self.add_plot(0, 1, bottom="GPUs waiting on communication, of step time",
+                                       axis_items={"left": self.axis_idle, "bottom": UnitAxis("bottom", "%")},
+                                       title="GPU idle on communication")
         self.plot_idle.getAxis("left").setStyle(showValues=False)
         self.plot_idle.setYLink(self.plot_ms)
         self.ci.layout.setColumnStretchFactor(0, 3)
