@@ -108,10 +108,10 @@ class FileActions:
         return answer == QMessageBox.StandardButton.Discard
 
     def new_from_template(self) -> None:
-        if not self.maybe_save():
-            return
+        # the unsaved plan is asked about once a new one is ready to take its place: a New plan
+        # dialog cancelled asks nothing
         dialog = NewPlanDialog(self.doc.catalog, self)
-        if dialog.exec() and dialog.design is not None:
+        if dialog.exec() and dialog.design is not None and self.maybe_save():
             self.show_plan(dialog.design.plan, unsaved_work=True)
 
     def new_plan(self, template: str) -> None:
@@ -141,12 +141,10 @@ class FileActions:
         return str(self.last_folder() / f"{file_slug(self.doc.plan.name)}{suffix}")
 
     def open_dialog(self) -> None:
-        if not self.maybe_save():
-            return
         path, _ = QFileDialog.getOpenFileName(self, "Open plan", str(self.last_folder()), PLAN_FILTER)
-        if path:
+        if path:  # the unsaved plan asked about once a file is chosen (a cancelled dialog asks nothing)
             self._remember_folder(path)
-            self.open_file(Path(path), ask=False)
+            self.open_file(Path(path))
 
     def open_file(self, path: Path, ask: bool = True) -> bool:
         if ask and not self.maybe_save():

@@ -205,3 +205,38 @@ def test_a_designed_plan_on_no_disk_asks_before_closing_until_saved(window, monk
     assert window._save_to(tmp_path / "b200.json")
     assert window.isWindowModified() is False
     assert window.close() is True and asked == [1]
+
+
+def test_new_and_open_ask_about_unsaved_work_only_when_something_replaces_it(window, monkeypatch, tmp_path):
+    """A cancelled New plan dialog or Open dialog leaves the edited plan and asks nothing; a
+    design accepted asks, and Cancel there keeps the edited plan."""
+    from types import SimpleNamespace
+
+    import ui.file_actions
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    stor = rack_named(window.doc.plan, "STOR-01")
+    window.doc.apply(AddDevice("blank-1u", stor.id, 30))
+    edited = window.doc.plan
+    asked = []
+    monkeypatch.setattr(window, "ask_unsaved", lambda: asked.append(1) or QMessageBox.StandardButton.Cancel)
+    made = design(Intent(system="dgx-b200", gpus=64), window.doc.catalog)
+    accept = []
+
+    class Dialog:
+        def __init__(self, *args, **kwargs):
+            self.design = SimpleNamespace(plan=made.plan)
+
+        def exec(self):
+            return bool(accept)
+
+    monkeypatch.setattr(ui.file_actions, "NewPlanDialog", Dialog)
+    window.new_from_template()  # the dialog cancelled
+    assert asked == [] and window.doc.plan is edited
+    monkeypatch.setattr(ui.file_actions.QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))
+    window.open_dialog()  # no file chosen
+    assert asked == [] and window.doc.plan is edited
+    accept.append(1)
+    window.new_from_template()  # a design ready: asked, and Cancel keeps the edited plan
+    assert asked == [1] and window.doc.plan is edited
