@@ -5,7 +5,7 @@ pages, and ``show_finding(code)`` opening a finding's section of the findings pa
 from __future__ import annotations
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QKeySequence, QShortcut, QTextDocument
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QLineEdit, QPushButton, QTextBrowser, QVBoxLayout
 
 from planner.paths import help_dir
@@ -35,6 +35,9 @@ class GuideDialog(QDialog):
         layout.addLayout(top)
         layout.addWidget(self.browser, 1)
         self.resize(820, 640)
+        # Esc closes it as any dialog; Ctrl+W too, as a window of pages does
+        for keys in QKeySequence.keyBindings(QKeySequence.StandardKey.Close):  # Ctrl+W, Ctrl+F4
+            QShortcut(keys, self, self.close)
         self.open_page("index.md")
 
     def open_page(self, name: str) -> None:

@@ -318,8 +318,10 @@ class Inspector(QWidget):
         shown = [w for w in places if plan.rack(w) is not None or plan.placement(w) is not None]
         racks = sum(1 for w in shown if plan.rack(w) is not None)
         noun = "racks" if racks == len(shown) else "devices" if not racks else "racks and devices"
-        self.heading.setText(f"{len(shown):,} {noun} with {code}")
+        self.heading.setText(f"{len(shown):,} {noun} of one check")
         self._row("finding", "", _value(message), wide=True)
+        # the code names the check's section in Help > Findings
+        self._row("code", "Check", _value(code))
         listing = QListWidget()
         listing.setUniformItemSizes(True)
         for where in shown:

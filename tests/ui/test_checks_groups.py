@@ -37,7 +37,8 @@ def test_the_nameplate_warnings_of_medium_are_one_row_and_a_click_lists_the_rack
     listing = window.inspector.fields["places"]
     assert isinstance(listing, QListWidget)
     assert [listing.item(i).text() for i in range(listing.count())] == ["GPU-01", "GPU-02", "GPU-03", "GPU-04"]
-    assert window.inspector.heading.text() == "4 racks with rack.power.nameplate_over_cap"
+    assert window.inspector.heading.text() == "4 racks of one check"
+    assert window.inspector.fields["code"].text() == "rack.power.nameplate_over_cap"
     # a rack of the list: selected, and the list stays
     item = listing.item(2)
     qtbot.mouseClick(listing.viewport(), Qt.MouseButton.LeftButton, pos=listing.visualItemRect(item).center())

@@ -5,8 +5,14 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
 import planner
 from planner.paths import help_dir
+from ui.help_guide import GuideDialog
 
 CODE = re.compile(r"^(rack|cooling|network|storage|workload|cost|device|plan|floor|facility|catalog|goodput|design|schedule)\.[a-z_]+(\.[a-z_]+)*$")
 
@@ -75,3 +81,17 @@ def test_each_finding_with_an_automatic_fix_says_what_it_does():
              "workload.pipeline.bubble", "workload.batch.uneven", "workload.batch.fractional_sequences"}
     assert [c for c in sorted(fixed) if "**Fix:**" not in sections[c]] == []
     assert "**Fix:**" not in sections["rack.power.nameplate_over_cap"]
+
+
+@pytest.mark.parametrize("keys", [(Qt.Key.Key_Escape, Qt.KeyboardModifier.NoModifier),
+                                  (Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)])
+def test_escape_and_ctrl_w_close_the_guide(qtbot, keys):
+    dialog = GuideDialog()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.windowHandle().requestActivate()  # offscreen, a shown window is not made active by itself
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    dialog.search.setFocus()
+    QTest.keyClick(dialog.search, *keys)
+    assert not dialog.isVisible()
