@@ -24,6 +24,7 @@ from planner.report import palette
 from planner.settings import FacilitySettings, FloorSettings, StorageSettings, WorkloadSettings, field_meta
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import ModelPreset
+from planner.vocabulary import choice_title
 from planner.workload.models import model_shape
 from ui import fmt
 
@@ -68,8 +69,9 @@ class NewPlanDialog(QDialog):
         for d in catalog:
             if d.gpu is not None:
                 self.system.addItem(f"{d.title} ({d.gpus} GPUs)", d.id)
-        self.gpus = QSpinBox(minimum=1, maximum=1_000_000, singleStep=8, value=8)
+        self.gpus = QSpinBox(minimum=0, maximum=1_000_000, singleStep=8, value=8)
         self.gpus.setGroupSeparatorShown(True)
+        self.gpus.setSpecialValueText("Sized for the requests")  # 0: an inference target sizes the GPUs
         self.rack_kw = QDoubleSpinBox(minimum=1, maximum=1000, decimals=1, suffix=" kW", value=30)
         self.cooling = QComboBox()
         for value, text in (("auto", "What the system needs"), ("air", "Air"), ("liquid", "Liquid")):
@@ -78,7 +80,8 @@ class NewPlanDialog(QDialog):
                                "power, weight, NICs and cooling are its datasheet's (Catalog > the device's "
                                "source). File > Import device types… adds others.")
         self.gpus.setToolTip("GPUs for the job, rounded up to whole systems; the hot spares the goodput model "
-                             "asks for (Settings > Reliability) are placed beside them.")
+                             "asks for (Settings > Reliability) are placed beside them. For an inference service "
+                             "with a requests target, 0 (Sized for the requests) lets the design size them.")
         sourced(self.rack_kw, FacilitySettings, "default_rack_cap_kw")
         self.cooling.setToolTip("What the system needs: liquid for a system the catalog lists as liquid-cooled "
                                 "(such as GB200 and GB300 NVL72), else air, with a rear-door heat exchanger on a rack over "
@@ -91,7 +94,11 @@ class NewPlanDialog(QDialog):
             self.fabric.addItem(TECHNOLOGIES[tech].title, tech)
         self.model = QComboBox()
         for preset in typing.get_args(ModelPreset):
-            self.model.addItem(preset, preset)
+            self.model.addItem("Custom: the size below" if preset == "custom" else choice_title(preset), preset)
+        self.params_b = sourced(QDoubleSpinBox(minimum=0.1, maximum=100_000, decimals=1, suffix=" B parameters",
+                                               value=WorkloadSettings().model_params_b),
+                                WorkloadSettings, "model_params_b")
+        self.params_b.setGroupSeparatorShown(True)
         self.train_tokens_b = QDoubleSpinBox(minimum=1, maximum=10_000_000, decimals=0, suffix=" B tokens",
                                              value=15_000)
         self.train_tokens_b.setGroupSeparatorShown(True)
@@ -107,6 +114,7 @@ class NewPlanDialog(QDialog):
         form.addRow("Cooling", self.cooling)
         form.addRow("Compute fabric", self.fabric)
         form.addRow("Model", self.model)
+        form.addRow("Model size", self.params_b)
         form.addRow("Tokens to train", self.train_tokens_b)
         form.addRow("Sequence length", self.seq_len)
         form.addRow("Global batch", self.batch_tokens)
@@ -130,10 +138,13 @@ class NewPlanDialog(QDialog):
         self.template.currentIndexChanged.connect(self._template_chosen)
         for w in (self.system, self.cooling, self.fabric, self.model):
             w.currentIndexChanged.connect(self._changed)
-        for w in (self.gpus, self.rack_kw, self.train_tokens_b, self.seq_len, self.batch_tokens, self.write_s, self.capacity_tb, self.floor_rating,
+        for w in (self.gpus, self.rack_kw, self.params_b, self.train_tokens_b, self.seq_len, self.batch_tokens, self.write_s, self.capacity_tb, self.floor_rating,
                   self.air_limit, self.requests_per_s, self.prompt_tokens, self.output_tokens, self.latency_ms):
             w.valueChanged.connect(self._changed)
         self.inference.toggled.connect(self._changed)
+        self.model.currentIndexChanged.connect(self._enable_model_size)
+        self.inference.toggled.connect(self._sized_for_requests)
+        self.requests_per_s.valueChanged.connect(self._sized_for_requests)
         self.template.setCurrentIndex(max(0, self.template.findData(template)))
         self._template_chosen()
 
@@ -184,9 +195,35 @@ class NewPlanDialog(QDialog):
         self._enable_serving(False)
 
     def _enable_serving(self, on: bool) -> None:
-        """The serving figures count only for an inference service."""
+        """The serving figures count only for an inference service, the training ones only
+        for training."""
         for w in self._serving:
             w.setEnabled(on)
+        for w in (self.train_tokens_b, self.seq_len, self.batch_tokens):
+            w.setEnabled(not on)
+
+    def _enable_model_size(self) -> None:
+        """A model's size is asked only of a custom model (a preset has its published shape)."""
+        self.params_b.setEnabled(self.model.currentData() == "custom")
+
+    def _sized_for_requests(self) -> None:
+        """An inference service with a requests target, whose GPU count the user has not typed,
+        is sized by the design (GPUs 0: "Sized for the requests"); without one, a count again."""
+        if self._filling or self.gpus in self._touched:
+            return
+        serving = self.inference.isChecked() and self.requests_per_s.value() > 0
+        if serving != (self.gpus.value() == 0):
+            self._filling = True
+            self.gpus.setValue(0 if serving else self._template_gpus())
+            self._filling = False
+
+    def _template_gpus(self) -> int:
+        name = self.template.currentData()
+        if not name:
+            return 8
+        t = get_template(name)
+        system = self.catalog.get(t.system)
+        return t.nodes * (system.gpus if system else 1)
 
     def _more_groups(self) -> QVBoxLayout:
         column = QVBoxLayout()
@@ -220,7 +257,7 @@ class NewPlanDialog(QDialog):
             system = self.catalog.get(t.system)
             self._filling = True
             self._set(self.system, t.system)
-            self.gpus.setValue(t.nodes * (system.gpus if system else 1))
+            self.gpus.setValue(self._template_gpus())
             self.rack_kw.setValue(t.gpu_rack.power_cap_kw or s.get("facility", {}).get("default_rack_cap_kw", 30.0))
             self._set(self.cooling, "auto")
             self._set(self.fabric, t.fabric or s.get("fabric", {}).get("technology", "auto"))
@@ -229,11 +266,14 @@ class NewPlanDialog(QDialog):
             self._fill_more(t)
             self._filling = False
             self._touched = set()
+            self._sized_for_requests()
+        self._enable_model_size()
         self.refresh()
 
     def _fill_more(self, t) -> None:
         s = t.settings
         wl, defaults = s.get("workload", {}), WorkloadSettings()
+        self.params_b.setValue(t.params_b or wl.get("model_params_b", defaults.model_params_b))
         self.seq_len.setValue(t.seq_len or wl.get("seq_len", defaults.seq_len))
         self.batch_tokens.setValue(t.batch_tokens or wl.get("global_batch_tokens", defaults.global_batch_tokens))
         self.write_s.setValue(t.checkpoint_write_s or 0)
@@ -256,7 +296,8 @@ class NewPlanDialog(QDialog):
 
     def changes(self) -> dict:
         """The intent's fields from the widgets; over a template, only the fields changed since."""
-        values = {self.system: ("system", self.system.currentData()), self.gpus: ("gpus", self.gpus.value()),
+        values = {self.system: ("system", self.system.currentData()), self.gpus: ("gpus", self.gpus.value() or None),
+                  self.params_b: ("params_b", self.params_b.value() if self.model.currentData() == "custom" else None),
                   self.rack_kw: ("rack_kw", self.rack_kw.value()), self.cooling: ("cooling", self.cooling.currentData()),
                   self.fabric: ("fabric", None if self.fabric.currentData() == "auto" else self.fabric.currentData()),
                   self.model: ("model", self.model.currentData()),
@@ -274,7 +315,10 @@ class NewPlanDialog(QDialog):
                   self.latency_ms: ("latency_ms_per_token", self.latency_ms.value())}
         if not self.template.currentData():
             return dict(values.values())
-        return dict(v for w, v in values.items() if w in self._touched)
+        out = dict(v for w, v in values.items() if w in self._touched)
+        if self.gpus.value() == 0 and "requests_per_s" not in out and self.requests_per_s.value():
+            out["requests_per_s"] = self.requests_per_s.value()  # the target the GPUs are sized for
+        return out
 
     def accept(self) -> None:
         """Create from the fields as they are now (the preview may wait on its timer)."""

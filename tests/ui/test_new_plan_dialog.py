@@ -181,3 +181,37 @@ def test_the_preview_shows_the_searched_layout_its_runners_up_and_keeps_the_batc
     dialog.refresh()
     text = dialog.preview.text()
     assert "The global batch of 2,049 sequences" in text and "cannot be split" in text
+
+
+def test_an_inference_target_sizes_the_gpus_and_leaves_the_training_fields(qtbot):
+    # on the medium template: ticking the service and typing 50 requests/s turns the GPU count
+    # (untyped) to "Sized for the requests", greys the training fields, and the design sizes
+    # the GPUs as `new` does: whole nodes for the replicas the rate needs
+    dialog = NewPlanDialog(CAT, template="medium")
+    qtbot.addWidget(dialog)
+    assert dialog.gpus.value() == 128 and dialog.batch_tokens.isEnabled()
+    dialog.inference.setChecked(True)
+    assert not dialog.batch_tokens.isEnabled() and not dialog.train_tokens_b.isEnabled()
+    assert dialog.gpus.value() == 128  # no target yet: the count stays
+    dialog.requests_per_s.setValue(50)
+    assert dialog.gpus.value() == 0 and dialog.gpus.text() == "Sized for the requests"
+    dialog.refresh()
+    design = dialog.design
+    assert design is not None
+    sized = next(f for f in design.findings if f.code == "design.inference.sized")
+    assert sized.message.startswith("50 requests/s of ")
+    dialog.requests_per_s.setValue(0)  # no target: the template's count again
+    assert dialog.gpus.value() == 128
+
+
+def test_a_custom_model_asks_its_size(qtbot):
+    dialog = NewPlanDialog(CAT, template="")
+    qtbot.addWidget(dialog)
+    choose(dialog, "dgx-h100", 64, 40)
+    dialog.model.setCurrentIndex(dialog.model.findData("llama3-70b"))
+    assert not dialog.params_b.isEnabled() and dialog.model.currentText() == "Llama 3 70B"
+    dialog.model.setCurrentIndex(dialog.model.findData("custom"))
+    assert dialog.params_b.isEnabled()
+    dialog.params_b.setValue(13)
+    dialog.refresh()
+    assert dialog.design.plan.settings.workload.model_params_b == 13
