@@ -97,6 +97,13 @@ def test_pack_written_as_runbook_json_and_job_files(medium_pack, tmp_path):
     text = (out / RUNBOOK).read_text()
     assert "mpirun -np 128" in text and "75 %" in text and "SIVARO" in text
     assert "ibv_devices" in text  # the placeholders the site fills in are named
+    # medium's 16 nodes carry 16 x 100 GB/s of storage links; the filesystem writes 175 GB/s:
+    # the pass bar is 75 % of that, said as such (not 8 % of the links' 1,600 GB/s)
+    assert ("Pass: at least 131.2 GB/s (75 % of the filesystem's 175.0 GB/s, below the 1,600.0 GB/s the hosts' "
+            "storage links carry)") in text
+    assert "8 % of the" not in text
+    assert "Job file: `dataset-read.fio` (in this folder): each host reads files of its own" in text
+    assert "Job file: `checkpoint-write.fio` (in this folder): each host writes files of its own" in text
     # a second write replaces the pack whole; a folder holding other files is refused untouched
     write_pack(medium_pack, out)
     (tmp_path / "other").mkdir()
