@@ -82,11 +82,13 @@ class RackPowerChart(ChartView):
                      self.typical_bars, self.nameplate_bars, self.cap_line):
             self.plot.addItem(item)
         legend = self.add_legend(self.plot, colCount=4)
-        self._over_sample = pg.BarGraphItem(x=[0], height=[0], width=1, brush=self._brush["to"],
-                                            pen=self._pen["to"])
+        # a bar over the cap in its own colour, each basis its own (red, pink): both in the legend
+        self._over_sample, self._nameplate_over_sample = (
+            pg.BarGraphItem(x=[0], height=[0], width=1, brush=self._brush[k], pen=self._pen[k]) for k in ("to", "no"))
         legend.addItem(self.typical_bars, "Typical draw")
         legend.addItem(self.nameplate_bars, "Nameplate (maximum)")
-        legend.addItem(self._over_sample, "Over the cap")
+        legend.addItem(self._over_sample, "Typical over the cap")
+        legend.addItem(self._nameplate_over_sample, "Nameplate over the cap")
         legend.addItem(self.cap_line, "Rack power cap")
         self.legend = legend
         self.message = self.empty_note
