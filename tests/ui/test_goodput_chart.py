@@ -61,6 +61,16 @@ def test_the_size_axis_names_at_most_six_sizes_so_they_stay_apart(qtbot):
     assert [label for _, label in ticks] == ["8", "32", "128", "512", "2,048"]
 
 
+def test_the_plans_own_size_is_named_in_a_run_of_doublings(qtbot):
+    # medium: 128 GPUs on a curve of 8 ... 512 (7 sizes): every other from the first, 128
+    # among them (it was left out, the plan's star standing in a gap of the labels)
+    chart = GoodputChart()
+    qtbot.addWidget(chart)
+    chart.update_report(evaluate(build_template("medium"), default_catalog()))
+    ticks = chart.plot.getAxis("bottom")._tickLevels[0]
+    assert [label for _, label in ticks] == ["8", "32", "128", "512"]
+
+
 def test_each_restart_path_has_its_line_and_the_plan_follows_its_own(qtbot):
     chart = GoodputChart()
     qtbot.addWidget(chart)

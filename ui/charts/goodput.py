@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 
 from planner.goodput.findings import duration_text
 from planner.settings.reliability import RESTART_PATHS
@@ -55,7 +56,9 @@ class GoodputChart(ChartView):
         self.interval = pg.PlotDataItem(pen=pen(palette.IDEAL, 1.5, Qt.PenStyle.DashLine))
         self.interval_view.addItem(self.interval)
         self.plot.vb.sigResized.connect(self._fit_interval_view)
-        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(1.02, -0.3))  # below left of the star
+        # below left of the star, on the chart's white so a curve passing under it stays readable
+        self.plan_label = pg.TextItem("", color=FOREGROUND, anchor=(1.02, -0.3),
+                                      fill=pg.mkBrush(QColor(palette.CHART_BACKGROUND)))
         self.plot.addItem(self.plan_label, ignoreBounds=True)
         self.ci.nextRow()
         self.goodput_plot = self.add_plot(row=1, left=LEFT_TITLE[False], bottom="GPUs in the job (log scale)")
@@ -144,15 +147,19 @@ class GoodputChart(ChartView):
         self._show_plan_text()
         # ticks at the sizes plotted and at the powers of ten of goodput (log axes' own minor
         # labels run into each other)
-        # the doubling sizes only (the plan's own is the star, its label gives the size)
-        doubling = [p for p in points if not p.plan or len(points) == 1]
+        # the doubling sizes (the plan's own among them where it is one, 128 on a run from 8;
+        # else it is the star, and its label gives the size)
+        first_size = points[0].gpus if points else 1
+        doubling = [p for p in points if not p.plan or len(points) == 1
+                    or float(np.log2(p.gpus / first_size)).is_integer()]
         # at most six labels: half a dock's width holds about six of "16,384" apart (more ran
         # together as "64128256512" at the default window size)
         step = max(1, -(-len(doubling) // 6))
         # every step-th doubling from the smallest, the plan's place in the run left for its star
         first = doubling[0].gpus if doubling else 1
-        sizes = [[(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling
-                  if round(np.log2(p.gpus / first)) % step == 0]]
+        ticks = [(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling
+                 if round(np.log2(p.gpus / first)) % step == 0]
+        sizes = [ticks]
         self.plot.getAxis("bottom").setTicks(sizes)
         self.goodput_plot.getAxis("bottom").setTicks(sizes)
         finite = tokens
