@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import load_plan
 from planner.plan.model import Plan
@@ -101,7 +102,7 @@ def test_the_training_run_is_shaded_under_the_gpus_online_from_its_start_to_its_
     assert list(chart.training.xData) == pytest.approx([7, 8, 9, s.training_done_month])
     assert list(chart.training.yData) == [64, 64, 128]
     assert 9 < s.training_done_month < 10
-    assert chart.online_plot.toolTip() == f"Training, months 7 to {s.training_done_month:g}"
+    assert chart.online_plot.toolTip() == f"Training, months 7 to {s.training_done_month:,.1f}"
     # a plan with no run to train: nothing shaded
     plan.settings.workload.inference = True
     chart.update_report(evaluate(plan, CAT))
@@ -130,3 +131,17 @@ def test_short_and_wide_the_run_is_on_the_month_scale_and_each_legend_row_holds_
     for sample, label in chart.legend.items:
         a, b = sample.sceneBoundingRect(), label.sceneBoundingRect()
         assert abs(a.center().y() - b.center().y()) < 8, label.text
+
+
+def test_bars_that_wait_for_one_part_name_only_their_month(qtbot):
+    # medium's one phase waits for the power transformer (the legend names it): its bar's end
+    # says the month alone, which fits the dock ("power transformer, month 33" ran off it)
+    chart = ScheduleChart()
+    qtbot.addWidget(chart)
+    report = evaluate(build_template("medium"), CAT)
+    phases = report.sections["schedule"].phases
+    assert len({p.critical_part for p in phases}) == 1
+    chart.update_report(report)
+    assert [label.toPlainText().strip() for label in chart.part_labels[:len(phases)]] == [
+        f"month {p.ready_month}" for p in phases]
+    assert "Waiting for the power transformer" in chart.legend.getLabel(chart.waiting).text

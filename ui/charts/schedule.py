@@ -108,7 +108,7 @@ class ScheduleChart(ChartView):
         else:
             edges = [float(m["month"]) for m in run] + [float(s.training_done_month)]
             self.training.setData(np.array(edges), np.array([m["gpus_training"] for m in run], dtype=float))
-            self.training_text = f"Training, months {s.training_start_month} to {s.training_done_month:g}"
+            self.training_text = f"Training, months {s.training_start_month:g} to {s.training_done_month:,.1f}"
         self.online_plot.setToolTip(self.training_text)
         self._set_legend(self.training, self.training_text)
 
@@ -126,9 +126,14 @@ class ScheduleChart(ChartView):
         self.phase_axis.set_names(self.phase_names)
         self._align()
         named = n <= NAMED_BARS
+        # the part each bar waits for is named at its end only where the phases wait for
+        # different parts (the legend names a part they all wait for): "power transformer,
+        # month 33" ran past the plot's edge at the dock's width
+        one_part = len({p.critical_part for p in phases}) == 1
         for i, p in enumerate(phases):
             item = self._label(i)
-            item.setText(f" {PART_NAMES.get(p.critical_part, 'installation')}, month {p.ready_month}")
+            part = "" if one_part else f"{PART_NAMES.get(p.critical_part, 'installation')}, "
+            item.setText(f" {part}month {p.ready_month}")
             item.setPos(ready[i], y[i])
             item.setVisible(named)
         for item in self.part_labels[n:]:
