@@ -18,6 +18,7 @@ from pathlib import Path
 
 from planner.costs.bom import BomLine
 from planner.errors import PlannerError
+from planner.findings import Finding
 from planner.plan.model import PriceOverride
 from planner.readfile import read_limited
 
@@ -52,6 +53,19 @@ def apply_price_overrides(lines: list[BomLine], overrides: list[PriceOverride]) 
     by_item = {o.item: o for o in overrides}
     return [replace(line, unit_usd=o.unit_usd, source=o.source, price_setting=None)
             if (o := by_item.get(line.item)) is not None else line for line in lines]
+
+
+def unmatched_override_findings(lines: list[BomLine], overrides: list[PriceOverride]) -> list[Finding]:
+    """A warning for each price override whose item no line of the bill has any more (a line
+    renamed by a newer planner, a part the plan no longer needs): its price applies to nothing."""
+    if not overrides:
+        return []
+    items = {line.item for line in lines}
+    return [Finding("warning", "cost.price_override.unmatched",
+                    f"The price override of '{o.item}' (${o.unit_usd:,.2f}, {o.source}) matches no line of the bill "
+                    "of materials: a line renamed or a part the plan no longer needs; its price applies to nothing. "
+                    "Edit the price on the line as it is now named (Import prices from a workbook), or remove it")
+            for o in overrides if o.item not in items]
 
 
 def _bom_rows(book: Path) -> list[tuple]:

@@ -19,7 +19,7 @@ from planner.costs.per_tier import network_ends, network_lines, network_links, t
 from planner.network.cables import CableSchedule, build_schedule
 from planner.network.media import COPPER
 from planner.network.routes import reach_findings
-from planner.costs.prices import apply_price_overrides
+from planner.costs.prices import apply_price_overrides, unmatched_override_findings
 from planner.costs.spares import spares_usd, stocked_spares_line
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.figures import Figures, detail, figure
@@ -155,6 +155,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                            ctx.catalog, plan.settings.reliability)
     lines = apply_price_overrides(lines + ([stocked] if stocked is not None else []), plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
+    findings += unmatched_override_findings(lines, plan.price_overrides)
     if schedule is not None:  # a routed schedule knows every run's length: those beyond every reach
         findings += reach_findings(schedule)
     elif core is not None:  # and the estimate over the halls its longest runs'
