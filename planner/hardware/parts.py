@@ -8,6 +8,8 @@ DPUs, transceivers (single- or twin-port) and cables by length. Each carries its
 
 from __future__ import annotations
 
+import re
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -56,6 +58,9 @@ class RackType(_Entry):
                 "power_cap_kw": self.power_cap_kw if self.power_cap_kw is not None else default_cap_kw}
 
 
+_CONNECTOR = re.compile(r"(MPO|MTP|LC)(?![A-Z])")  # a fibre cable's form factor: its connector first
+
+
 class Component(_Entry):
     kind: ComponentKind
     gbps: float = Field(gt=0, le=3200, description="line rate per port")
@@ -73,10 +78,11 @@ class Component(_Entry):
     @property
     def fibre_connector(self) -> str:
         """The connector a fibre part ends in: a transceiver's ``connector``; a fibre cable's form
-        factor ("MPO-12" -> MPO, "LC" -> LC). Empty when unknown (any fibre fits)."""
+        factor ("MPO-12", "MTP-16" -> MPO; "LC", "LC/UPC duplex" -> LC). Empty when unknown (any
+        fibre fits)."""
         if self.kind == "transceiver":
             return self.connector
         if self.medium not in ("MMF", "SMF"):
             return ""
-        head = self.form_factor.split("-")[0].split()[0] if self.form_factor.strip() else ""
-        return head if head in ("MPO", "LC") else ""
+        named = _CONNECTOR.match(self.form_factor.strip().upper())
+        return "" if named is None else {"MTP": "MPO"}.get(named.group(1), named.group(1))
