@@ -12,7 +12,8 @@ contract from the same fields (one key per field, in declaration order).
 Units are the vocabulary's kinds (``planner.report.units``): "" counts, "kW", "ms", "$", ...,
 "name" for identifiers written by their title, "fraction" for 0..1 shown as a percentage,
 "yes/no" for a question the report answers (a yes/no figure; other booleans read on/off).
-``none`` is what a missing value (None) means ("-" unless said).
+``none`` is what a missing value (None) means ("-" unless said); ``empty`` what a figure of
+one entry per option or part with no entry at all means ("-" unless said).
 Fields declared with ``detail()`` are kept for the other stages (e.g. the fabric size for
 the cost section) and are not figures: not in the JSON, not listed.
 """
@@ -30,12 +31,14 @@ class FigureMeta:
     unit: str = ""
     description: str = ""
     none: str = "-"
+    empty: str = "-"
 
 
 def figure(default: Any = MISSING, *, title: str, unit: str = "", description: str = "", none: str = "-",
-           factory: Any = MISSING) -> Any:
+           empty: str = "-", factory: Any = MISSING) -> Any:
     """A report field with its title, unit and description (for labels, tooltips and the JSON)."""
-    meta = {"figure": True, "title": title, "unit": unit, "description": description, "none": none}
+    meta = {"figure": True, "title": title, "unit": unit, "description": description, "none": none,
+            "empty": empty}
     if factory is not MISSING:
         return field(default_factory=factory, metadata=meta)
     return field(default=default, metadata=meta)
@@ -59,7 +62,8 @@ def figure_fields(cls: type) -> dict[str, FigureMeta]:
             if m.get("figure", True) is False:
                 continue
             out[f.name] = FigureMeta(f.name, m.get("title") or f.name.replace("_", " ").capitalize(),
-                                     m.get("unit", ""), m.get("description", ""), m.get("none", "-"))
+                                     m.get("unit", ""), m.get("description", ""), m.get("none", "-"),
+                                     m.get("empty", "-"))
         _META[cls] = out
     return out
 

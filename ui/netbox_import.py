@@ -16,8 +16,6 @@ TITLE = "Import from NetBox"
 
 class NetBoxImportActions:
     def import_from_netbox(self) -> None:
-        if not self.maybe_save():
-            return
         folder = QFileDialog.getExistingDirectory(self, "Folder of NetBox's exports of one site",
                                                   str(self.last_folder()))
         if folder:
@@ -50,6 +48,8 @@ class NetBoxImportActions:
             self.palette_panel.set_catalog(self.doc.catalog)
             lines.append(f"{len(result.new_types)} device types saved in {Path(target).name}: start with "
                          f"--catalog {target} to open this plan again")
+        if not self.maybe_save():  # asked once the import is ready to take the plan's place
+            return "cancelled: the plan's unsaved changes kept"
         self.show_plan(result.plan, unsaved_work=True)
         report = "\n".join(lines)
         QMessageBox.information(self, TITLE, f"Imported {folder.name} as a new plan (not saved yet).\n\n{report}")

@@ -69,9 +69,8 @@ class NewPlanDialog(QDialog):
         for d in catalog:
             if d.gpu is not None:
                 self.system.addItem(f"{d.title} ({d.gpus} GPUs)", d.id)
-        self.gpus = QSpinBox(minimum=0, maximum=1_000_000, singleStep=8, value=8)
+        self.gpus = QSpinBox(minimum=1, maximum=1_000_000, singleStep=8, value=8)  # 0 only for a service
         self.gpus.setGroupSeparatorShown(True)
-        self.gpus.setSpecialValueText("Sized for the requests")  # 0: an inference target sizes the GPUs
         self.rack_kw = QDoubleSpinBox(minimum=1, maximum=1000, decimals=1, suffix=" kW", value=30)
         self.cooling = QComboBox()
         for value, text in (("auto", "What the system needs"), ("air", "Air"), ("liquid", "Liquid")):
@@ -209,13 +208,18 @@ class NewPlanDialog(QDialog):
     def _sized_for_requests(self) -> None:
         """An inference service with a requests target, whose GPU count the user has not typed,
         is sized by the design (GPUs 0: "Sized for the requests"); without one, a count again."""
-        if self._filling or self.gpus in self._touched:
+        if self._filling:
             return
         serving = self.inference.isChecked() and self.requests_per_s.value() > 0
-        if serving != (self.gpus.value() == 0):
-            self._filling = True
-            self.gpus.setValue(0 if serving else self._template_gpus())
-            self._filling = False
+        self._filling = True
+        if not serving and self.gpus.value() == 0:
+            self.gpus.setValue(self._template_gpus())
+        # "Sized for the requests" (0) only where there are some (Qt shows the text at the minimum)
+        self.gpus.setMinimum(0 if serving else 1)
+        self.gpus.setSpecialValueText("Sized for the requests" if serving else "")
+        if serving and self.gpus not in self._touched:
+            self.gpus.setValue(0)
+        self._filling = False
 
     def _template_gpus(self) -> int:
         name = self.template.currentData()
@@ -254,7 +258,6 @@ class NewPlanDialog(QDialog):
         if name:
             t = get_template(name)
             s = t.settings
-            system = self.catalog.get(t.system)
             self._filling = True
             self._set(self.system, t.system)
             self.gpus.setValue(self._template_gpus())

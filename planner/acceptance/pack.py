@@ -11,7 +11,7 @@ from planner.acceptance.criteria import (
     FIO_BLOCK_BYTES, FIO_JOBS, FIO_REQUEST_S, ROCE_GID_INDEX, AcceptancePack, AcceptanceTest,
 )
 from planner.safefile import write_folder
-from planner.save_target import SaveError, save_failure
+from planner.save_target import SaveError, folder_failure
 from planner.settings import GUIDE
 
 RUNBOOK, TESTS_JSON = "acceptance-runbook.md", "acceptance-tests.json"
@@ -115,7 +115,7 @@ def write_pack(pack: AcceptancePack, directory: str | Path) -> list[str]:
         try:
             others = sorted(e.name for e in os.scandir(target) if not _ours(e.name))
         except OSError as exc:
-            raise save_failure(target / RUNBOOK, exc) from None
+            raise folder_failure(target, exc) from None
         if others:
             raise SaveError(f"cannot write the acceptance pack to {target}: it holds other files "
                             f"({', '.join(others[:3])}), which it would replace; choose an empty or new folder "

@@ -53,12 +53,14 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
                      f"layouts evaluated: {describe_layout(best, model)}" + _runners_up(found.candidates[1:], model))]
     if found.batch_kept and w.global_batch_tokens % w.seq_len:
         tokens, seqs = w.global_batch_tokens, best.batch_sequences
-        share = (f"is {tokens / w.seq_len:,.2f} sequences" if tokens > w.seq_len else "is less than one sequence")
+        under = tokens < w.seq_len
+        share = "is less than one sequence" if under else f"is {tokens / w.seq_len:,.2f} sequences"
         notes.append(Finding(
             "warning", "design.batch",
             f"The global batch of {tokens:,} token{'s' if tokens != 1 else ''} {share} of {w.seq_len:,} tokens; "
             f"set to {seqs:,} sequence{'s' if seqs != 1 else ''} ({run.global_batch_tokens:,} tokens), the "
-            f"nearest whole number: ask for a multiple of {w.seq_len:,} tokens"))
+            f"{'smallest batch there is' if under else 'nearest whole number'}: ask for a multiple of "
+            f"{w.seq_len:,} tokens"))
     if not found.batch_kept:
         asked, seqs = found.asked_sequences, best.batch_sequences
         notes.append(Finding(

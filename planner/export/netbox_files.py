@@ -18,7 +18,7 @@ from pathlib import Path
 
 from planner.export.rack_columns import NETBOX_RACKS
 from planner.export.table_columns import headers
-from planner.save_target import SaveError, save_failure
+from planner.save_target import SaveError, folder_failure
 from planner.text import FORMULA_STARTS, clean_text
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
@@ -205,7 +205,7 @@ def check_export_folder(directory: str | Path) -> Path:
         try:
             others = sorted(e.name for e in os.scandir(target) if not is_export_file(e.name))
         except OSError as exc:
-            raise save_failure(target / "01-sites.csv", exc) from None
+            raise folder_failure(target, exc) from None
         if others:
             raise SaveError(f"cannot export to {target}: it holds other files ({_some(others)}), which the export would "
                             "replace; choose an empty or new folder (nothing was written)")

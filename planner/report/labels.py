@@ -115,8 +115,8 @@ def describe(section: str, key: str, value: Any, catalog: Any = None) -> tuple[s
     meta = figure_fields(model).get(key) if model else None
     none = meta.none if meta else "-"
     if isinstance(value, dict):
-        if not value:  # no entry at all: what the figure says when it has none
-            return label(section, key), none
+        if not value:  # no entry at all: what the figure says then
+            return label(section, key), meta.empty if meta else "-"
         parts = [f"{_SUBKEYS.get(k, str(k).replace('_', ' '))} {_one(v, kind, none)}" for k, v in value.items()]
         return label(section, key), ", ".join(parts)
     if kind == "id":

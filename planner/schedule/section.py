@@ -81,7 +81,7 @@ class ScheduleSection(Figures):
                                               none="no training run",
                                               description="the workload's days to train x 24 x the job's GPUs")
     training_cost_usd: dict[str, float] = figure(
-        title="The training run's cost on the calendar", unit="$", factory=dict, none="no training run",
+        title="The training run's cost on the calendar", unit="$", factory=dict, empty="no training run",
         description="build: capex of the phases online over the horizon + opex of the IT power energized, for the "
         "run's hours in each month; rent_<option>: the GPUs online for those hours (planner.schedule.run_cost)")
     training_cost_by_month: tuple[dict, ...] = figure(

@@ -238,12 +238,18 @@ def test_a_plan_of_hundreds_of_racks_draws_the_tallest_rack_of_each_pixel_column
     i = report.rack_order.index(first.id)
     red = [(x0, x1, h) for x0, x1, h in columns(chart.dense_over) if h > 0]
     assert len(red) == 1 and red[0][0] < i < red[0][1] and red[0][2] == pytest.approx(28.0)
+    # on the typical basis in the red of a typical bar over its cap, as the legend says
+    assert chart.dense_over.opts["brush"].color().name() == chart._brush["to"].color().name()
     xs, ys = chart.cap_line.getData()  # the cap line follows: a 20 kW segment over that rack alone
     assert [(x0, x1) for x0, x1, y in zip(xs[::2], xs[1::2], ys[::2]) if y == 20] == [(i - 0.5, i + 0.5)]
     # zoomed in on a few racks: one column per rack
     chart.plot.setXRange(i - 5, i + 5, padding=0)
     shown = columns(chart.dense_typical)
     assert all(x1 - x0 == 1 for x0, x1, _ in shown) and len(shown) <= 13
+    # on the nameplate basis a rack over its cap is a nameplate bar over it: the legend's pink
+    plan.settings.facility = plan.settings.facility.model_copy(update={"power_basis": "nameplate"})
+    chart.update_report(Evaluator(plan, catalog).evaluate(), None)
+    assert chart.dense_over.opts["brush"].color().name() == chart._brush["no"].color().name()
 
 
 def test_facility_chart_shows_each_racks_feeds_and_heat_split(setup, catalog):

@@ -45,14 +45,18 @@ def test_unmapped_devices_are_reported_and_a_bad_folder_is_named(window, monkeyp
 
     (site / "racks.csv").unlink()
     before = window.doc.plan
-    # the import is unsaved work: another import asks first, and the user discards it
+    # the import is unsaved work: another import that fails asks nothing, and the plan stays
     asked = []
-    monkeypatch.setattr(window, "ask_unsaved", lambda: asked.append(1) or QMessageBox.StandardButton.Discard)
+    monkeypatch.setattr(window, "ask_unsaved", lambda: asked.append(1) or QMessageBox.StandardButton.Cancel)
     errors = []
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))
     window.import_netbox_action.trigger()
-    assert asked == [1] and "racks.csv: missing" in errors[0]
+    assert asked == [] and "racks.csv: missing" in errors[0]
     assert window.doc.plan is before  # the open plan stays
+    # one that succeeds asks once it is ready; Cancel keeps the unsaved import
+    shutil.copy(MEDIUM / "racks.csv", site / "racks.csv")
+    assert window.import_from_netbox_folder(site) == "cancelled: the plan's unsaved changes kept"
+    assert asked == [1] and window.doc.plan is before
 
 
 def test_an_unknown_type_is_saved_as_a_catalog_file_and_added_to_the_palette(window, monkeypatch, tmp_path):

@@ -200,8 +200,15 @@ def test_an_inference_target_sizes_the_gpus_and_leaves_the_training_fields(qtbot
     assert design is not None
     sized = next(f for f in design.findings if f.code == "design.inference.sized")
     assert sized.message.startswith("50 requests/s of ")
-    dialog.requests_per_s.setValue(0)  # no target: the template's count again
-    assert dialog.gpus.value() == 128
+    dialog.requests_per_s.setValue(0)  # no target: the template's count again, and 0 out of reach
+    assert dialog.gpus.value() == 128 and dialog.gpus.minimum() == 1
+
+
+def test_a_training_plans_gpu_count_never_reads_sized_for_the_requests(qtbot):
+    dialog = NewPlanDialog(CAT, template="medium")
+    qtbot.addWidget(dialog)
+    dialog.gpus.setValue(0)  # the arrow's lowest: one GPU, not "Sized for the requests"
+    assert dialog.gpus.value() == 1 and dialog.gpus.text() != "Sized for the requests"
 
 
 def test_a_custom_model_asks_its_size(qtbot):

@@ -118,6 +118,10 @@ class RackPowerChart(ChartView):
             over = t_over if report.power_basis == "typical" else n_over
             shown = typical if report.power_basis == "typical" else nameplate
             self._dense_layers = (nameplate, typical, np.where(over, shown, 0.0))
+            # the bar over the cap in its basis's colour, as the legend says (red typical, pink nameplate)
+            over_brush = b["to"] if report.power_basis == "typical" else b["no"]
+            if self.dense_over.opts.get("brush") is not over_brush:
+                self.dense_over.setOpts(brush=over_brush)
             self._draw_dense()
             if not was_dense:  # the bars of a colour each are left empty
                 empty = np.zeros(0)
