@@ -252,7 +252,15 @@ class FloorNavigation:
             return
         self.scene().clearSelection()
         self.racks[rack_id].setSelected(True)
-        self.ensureVisible(self.racks[rack_id].sceneBoundingRect(), 40, 40)
+        self.show_top_of(self.racks[rack_id].sceneBoundingRect())
+
+    def show_top_of(self, rect) -> None:
+        """Scroll so that ``rect`` is in view; of a rack taller than the view, its top: the name
+        and power bar a selection is recognised by (Qt would show an end of it at random)."""
+        room = self.mapToScene(self.viewport().rect()).boundingRect().height() - 80
+        if 0 < room < rect.height():
+            rect = QRectF(rect.x(), rect.y(), rect.width(), room)
+        self.ensureVisible(rect, 40, 40)
 
     def _on_screen(self, rack_id: str) -> bool:
         visible = self.mapToScene(self.viewport().rect()).boundingRect()

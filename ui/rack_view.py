@@ -244,7 +244,7 @@ class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView
             self.set_zoom(READABLE_ZOOM)
         self.scene().clearSelection()
         item.setSelected(True)
-        self.ensureVisible(item.sceneBoundingRect(), 40, 40)
+        self.show_top_of(item.sceneBoundingRect())
         return True
 
     def centre_on_rack(self, rack_id: str) -> bool:

@@ -71,3 +71,21 @@ def test_fix_on_a_row_of_several_racks_mends_each_of_them(window):
     checks.fix_button.click()
     assert not [m for m in checks.messages("error") if "power cap" in m]
     assert len(doc.plan.racks) == racks + 2 and doc.undo_stack.count() == steps + 2  # one split, one undo step, each
+
+
+def test_a_rack_taller_than_the_view_is_shown_from_its_top_when_a_check_selects_it(window, qtbot):
+    # zoomed in until a 42U rack is three times the view's height: selecting it (as a finding's
+    # row does) brings its name and power bar into view, not its middle or its foot
+    view = window.view
+    window.resize(1200, 800)
+    qtbot.waitExposed(window)
+    view.set_zoom(view.transform().m11() * 6)
+    rack = rack_named(window.doc.plan, "GPU-03")
+    bar = view.verticalScrollBar()
+    for start in (bar.minimum(), bar.maximum()):  # scrolled above the rack, and below its top
+        bar.setValue(start)
+        assert view.select(rack.id)
+        item = view.racks[rack.id].sceneBoundingRect()
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        assert item.height() > 2 * shown.height()
+        assert shown.top() <= item.top() < shown.top() + 0.5 * shown.height(), start
