@@ -358,7 +358,7 @@ class NewPlanDialog(QDialog):
         if w.tokens_per_s:
             days = f", {fmt.number(w.time_to_train_days)} days to train" if w.time_to_train_days else ""
             lines.append(f"{fmt.count(round(w.tokens_per_s))} tokens/s{days}")
-        lines.append(f"{errors} errors, {warnings} warnings")
+        lines.append(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
         model = model_shape(self.design.plan.settings.workload)
         lines += [f"{'Layout' if i == 0 else 'Runner-up'}: {describe_layout(c, model)}"
                   for i, c in enumerate(self.design.layouts)]

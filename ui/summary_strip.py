@@ -207,6 +207,7 @@ class SummaryStrip(QWidget):
         days = work.time_to_train_days if work is not None else None
         if days is None:
             self._set("time_to_train", None)
+            self.figures["time_to_train"].caption.setText(FIGURES["time_to_train"][0])  # no budget to name
             return
         tokens_b = work.train_tokens_b or 0.0
         budget = f"{fmt.number(tokens_b / 1000, '.3g')}T" if tokens_b >= 1000 else f"{fmt.number(tokens_b, '.3g')}B"

@@ -200,6 +200,7 @@ def test_an_inference_target_sizes_the_gpus_and_leaves_the_training_fields(qtbot
     assert design is not None
     sized = next(f for f in design.findings if f.code == "design.inference.sized")
     assert sized.message.startswith("50 requests/s of ")
+    assert "0 errors, 1 warning\n" in dialog.preview.text()  # one warning, in the singular
     dialog.requests_per_s.setValue(0)  # no target: the template's count again, and 0 out of reach
     assert dialog.gpus.value() == 128 and dialog.gpus.minimum() == 1
 

@@ -56,6 +56,10 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     assert strip.text("capex") == "$2k" and strip.text("break_even") == "–"
     assert strip.figures["break_even"].toolTip() == ("Running to beat renting: not available. "
                                                       "There is no rental option to compare with.")
+    # a plan that trains nothing: no token budget named under its days to train
+    assert strip.figures["time_to_train"].caption.text().startswith("to train ") and strip.text("time_to_train") != "–"
+    strip.show_report(evaluate(build_template("inference"), default_catalog()))
+    assert strip.text("time_to_train") == "–" and strip.figures["time_to_train"].caption.text() == "to train"
 
 
 def test_excel_export_calls_the_workbook_writer_when_it_exists(qtbot, monkeypatch, tmp_path, catalog):
