@@ -187,19 +187,19 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
     parts = {} if parts is None else parts  # the catalog part chosen for each kind of run and end
     optics = end_modules(schedule, catalog, parts) if optics is None else optics
     connectors = run_connectors(optics)
-    line_of = {}  # the cable line of each kind of run (by its index, and by the kind itself)
-    for k, kind in enumerate(schedule.kinds):
+    def line_of(kind) -> tuple:  # a kind of run's cable line: its part, and the connector of its optics
         medium = kind.medium
         connector = connectors.get((kind.network, kind.gbps, medium.name, optic_class(medium.name, medium.stock_m),
                                     kind.tier), "") if medium.name in ("MMF", "SMF") else ""
-        line_of[k] = line_of[id(kind)] = (kind.network, kind.part, medium.name, kind.gbps, medium.stock_m, connector)
+        return kind.network, kind.part, medium.name, kind.gbps, medium.stock_m, connector
+
     cables: Counter = Counter()
     for kind, n in schedule.kind_counts():
-        cables[line_of[id(kind)]] += n
+        cables[line_of(kind)] += n
     between: dict[tuple, Counter] = {}  # the runs between halls and buildings of each cable line
     for (k, route), n in schedule.routes_by_kind().items():
         if route in LONG_ROUTES:
-            between.setdefault(line_of[k], Counter())[route] += n
+            between.setdefault(line_of(schedule.kinds[k]), Counter())[route] += n
     lines = []
     for (network, part, medium, gbps, stock, connector), n in sorted(cables.items(), key=lambda kv: (
             list(CABLE_PREFIX).index(kv[0][0]), kv[0][1], kv[0][5])):

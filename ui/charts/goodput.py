@@ -149,17 +149,15 @@ class GoodputChart(ChartView):
         # labels run into each other)
         # the doubling sizes (the plan's own among them where it is one, 128 on a run from 8;
         # else it is the star, and its label gives the size)
-        first_size = points[0].gpus if points else 1
+        first = points[0].gpus if points else 1  # the smallest: a doubling, plan or not
         doubling = [p for p in points if not p.plan or len(points) == 1
-                    or float(np.log2(p.gpus / first_size)).is_integer()]
+                    or float(np.log2(p.gpus / first)).is_integer()]
         # at most six labels: half a dock's width holds about six of "16,384" apart (more ran
         # together as "64128256512" at the default window size)
         step = max(1, -(-len(doubling) // 6))
-        # every step-th doubling from the smallest, the plan's place in the run left for its star
-        first = doubling[0].gpus if doubling else 1
-        ticks = [(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling
-                 if round(np.log2(p.gpus / first)) % step == 0]
-        sizes = [ticks]
+        # every step-th doubling from the smallest
+        sizes = [[(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling
+                  if round(np.log2(p.gpus / first)) % step == 0]]
         self.plot.getAxis("bottom").setTicks(sizes)
         self.goodput_plot.getAxis("bottom").setTicks(sizes)
         finite = tokens
