@@ -19,6 +19,7 @@ from typing import Any
 
 from planner.network.technologies import TECHNOLOGIES
 from planner.schedule.model import PART_NAMES
+from planner.workload.kernels import ATTENTION_KERNELS
 
 # Titles of the settings' and report's choices, by their stored value.
 CHOICES: dict[str, str] = {
@@ -38,7 +39,7 @@ CHOICES: dict[str, str] = {
     "kimi-k2": "Kimi K2 1.04T (32B active)", "qwen3-30b-a3b": "Qwen3-30B-A3B (3.3B active)",
     "hall": "hall by hall", "scalable_unit": "scalable unit by scalable unit", "plan": "all at once",
     "install": "installation", "energized": "at energization", "first_phase": "with the first phase",
-} | {tech.id: tech.title for tech in TECHNOLOGIES.values()} | PART_NAMES
+} | {tech.id: tech.title for tech in TECHNOLOGIES.values()} | PART_NAMES | ATTENTION_KERNELS
 
 
 def choice_title(value: Any) -> str:

@@ -23,7 +23,7 @@ from planner.report.evaluate import evaluate
 from planner.report import palette
 from planner.settings import FacilitySettings, FloorSettings, StorageSettings, WorkloadSettings, field_meta
 from planner.settings.fabric import FabricTech
-from planner.settings.workload import ModelPreset
+from planner.settings.workload import AttentionKernel, ModelPreset
 from planner.vocabulary import choice_title
 from planner.workload.models import model_shape
 from ui import fmt
@@ -117,6 +117,7 @@ class NewPlanDialog(QDialog):
         form.addRow("Tokens to train", self.train_tokens_b)
         form.addRow("Sequence length", self.seq_len)
         form.addRow("Global batch", self.batch_tokens)
+        form.addRow("Attention kernel", self.attention_kernel)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create")
         self.buttons.accepted.connect(self.accept)
@@ -135,7 +136,7 @@ class NewPlanDialog(QDialog):
         self._filling = False
         self._touched: set = set()  # fields changed since the template was chosen
         self.template.currentIndexChanged.connect(self._template_chosen)
-        for w in (self.system, self.cooling, self.fabric, self.model):
+        for w in (self.system, self.cooling, self.fabric, self.model, self.attention_kernel):
             w.currentIndexChanged.connect(self._changed)
         for w in (self.gpus, self.rack_kw, self.params_b, self.train_tokens_b, self.seq_len, self.batch_tokens, self.write_s, self.capacity_tb, self.floor_rating,
                   self.air_limit, self.requests_per_s, self.prompt_tokens, self.output_tokens, self.latency_ms):
@@ -174,6 +175,11 @@ class NewPlanDialog(QDialog):
                                      "layouts (TP, CP, PP, DP, the schedule, the micro-batch) that split it evenly.")
         for w in (self.seq_len, self.batch_tokens):
             w.setGroupSeparatorShown(True)
+        self.attention_kernel = QComboBox()
+        for kernel in typing.get_args(AttentionKernel):
+            self.attention_kernel.addItem("Automatic: the GPU's first measured kernel" if kernel == "auto"
+                                          else choice_title(kernel), kernel)
+        self.attention_kernel.setToolTip(field_meta(WorkloadSettings, "attention_kernel")["source"])
         self.inference = QCheckBox("Size an inference service, not training")
         self.inference.setToolTip(field_meta(WorkloadSettings, "inference")["source"])
         self.requests_per_s = optional_spin(" requests/s", 10**9, 1)
@@ -198,7 +204,7 @@ class NewPlanDialog(QDialog):
         for training."""
         for w in self._serving:
             w.setEnabled(on)
-        for w in (self.train_tokens_b, self.seq_len, self.batch_tokens):
+        for w in (self.train_tokens_b, self.seq_len, self.batch_tokens, self.attention_kernel):
             w.setEnabled(not on)
 
     def _enable_model_size(self) -> None:
@@ -279,6 +285,7 @@ class NewPlanDialog(QDialog):
         self.params_b.setValue(t.params_b or wl.get("model_params_b", defaults.model_params_b))
         self.seq_len.setValue(t.seq_len or wl.get("seq_len", defaults.seq_len))
         self.batch_tokens.setValue(t.batch_tokens or wl.get("global_batch_tokens", defaults.global_batch_tokens))
+        self._set(self.attention_kernel, t.attention_kernel or wl.get("attention_kernel", defaults.attention_kernel))
         self.write_s.setValue(t.checkpoint_write_s or 0)
         self.capacity_tb.setValue(t.storage_capacity_tb or 0)
         self.floor_rating.setValue(t.floor_rating_kg_m2 or s.get("floor", {}).get(
@@ -307,6 +314,7 @@ class NewPlanDialog(QDialog):
                   self.train_tokens_b: ("train_tokens_b", self.train_tokens_b.value()),
                   self.seq_len: ("seq_len", self.seq_len.value()),
                   self.batch_tokens: ("batch_tokens", round(self.batch_tokens.value())),
+                  self.attention_kernel: ("attention_kernel", self.attention_kernel.currentData()),
                   self.write_s: ("checkpoint_write_s", self.write_s.value() or None),
                   self.capacity_tb: ("storage_capacity_tb", self.capacity_tb.value() or None),
                   self.floor_rating: ("floor_rating_kg_m2", self.floor_rating.value()),

@@ -14,7 +14,7 @@ from planner.plan.fileio import save_plan
 from planner.report.evaluate import evaluate
 from planner.save_target import check_target
 from planner.settings.fabric import FabricTech
-from planner.settings.workload import ModelPreset
+from planner.settings.workload import AttentionKernel, ModelPreset
 
 _SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
@@ -73,8 +73,8 @@ ERRORS_SHOWN = 5  # errors of the new plan printed by new (check lists them all)
 
 # flag -> intent field
 INTENT_FLAGS = ("gpus", "nodes", "system", "rack_kw", "cooling", "power_basis", "fabric", "switch", "tiers",
-                "oversubscription", "model", "params_b", "train_tokens_b", "seq_len", "batch_tokens", "floor_rating_kg_m2",
-                "air_cooling_limit_kw", "write_gbs_per_node", "spare_nodes", "checkpoint_write_s", "storage_capacity_tb",
+                "oversubscription", "model", "params_b", "train_tokens_b", "seq_len", "batch_tokens", "attention_kernel",
+                "floor_rating_kg_m2", "air_cooling_limit_kw", "write_gbs_per_node", "spare_nodes", "checkpoint_write_s", "storage_capacity_tb",
                 "inference", "requests_per_s", "prompt_tokens", "output_tokens", "latency_ms_per_token")
 
 
@@ -99,6 +99,10 @@ def register(sub) -> None:
                    help="training sequence length, tokens")
     p.add_argument("--batch-tokens", dest="batch_tokens", type=_batch,
                    help="global batch in tokens (16M, 4194304); kept as asked where a layout can split it")
+    p.add_argument("--attention-kernel", dest="attention_kernel", choices=typing.get_args(AttentionKernel),
+                   help="the attention kernel the training stack runs: flash2 (FlashAttention-2), cudnn "
+                   "(Transformer Engine: Megatron-Core, NeMo), flash3 (FlashAttention-3); default auto, the GPU's "
+                   "first measured kernel")
     p.add_argument("--write-gbs-per-node", dest="write_gbs_per_node", type=_positive,
                    help="checkpoint write target per node, GB/s (sizes storage)")
     p.add_argument("--floor-rating", dest="floor_rating_kg_m2", type=_positive, help="floor rating, kg/m²")

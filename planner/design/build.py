@@ -291,7 +291,8 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
         over["storage"]["min_write_gbs_per_node"] = intent.write_gbs_per_node
     for key, value in (("model", intent.model), ("model_params_b", intent.params_b),
                        ("train_tokens_b", intent.train_tokens_b), ("seq_len", intent.seq_len),
-                       ("global_batch_tokens", intent.batch_tokens), ("requests_per_s", intent.requests_per_s),
+                       ("global_batch_tokens", intent.batch_tokens), ("attention_kernel", intent.attention_kernel),
+                       ("requests_per_s", intent.requests_per_s),
                        ("prompt_tokens", intent.prompt_tokens), ("output_tokens", intent.output_tokens),
                        ("latency_ms_per_token", intent.latency_ms_per_token)):
         if value is not None:

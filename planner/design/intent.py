@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from planner.errors import PlannerError
 from planner.plan.model import MAX_BUILDINGS, MAX_HALLS, plain_name
 from planner.settings.fabric import FabricTech
-from planner.settings.workload import ModelPreset
+from planner.settings.workload import AttentionKernel, ModelPreset
 
 
 class DesignError(PlannerError):
@@ -84,6 +84,7 @@ class Intent(BaseModel):
     seq_len: int | None = Field(None, ge=1, le=10_000_000, description="training sequence length, tokens")
     batch_tokens: int | None = Field(None, ge=1, le=10**12,
                                      description="global batch, tokens; the design keeps it (whole sequences)")
+    attention_kernel: AttentionKernel | None = Field(None, description="the attention kernel the training stack runs")
     inference: bool = False
     requests_per_s: float | None = Field(None, gt=0, le=10**9)
     prompt_tokens: int | None = Field(None, ge=1, le=10_000_000)

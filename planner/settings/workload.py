@@ -14,6 +14,7 @@ from planner.settings._base import GUIDE, Section, setting
 ModelPreset = Literal["custom", "llama3-8b", "llama3-70b", "llama3-405b", "deepseek-v3", "mixtral-8x7b", "kimi-k2",
                       "qwen3-30b-a3b"]
 Sharding = Literal["ddp", "zero1", "zero2", "zero3", "fsdp_full", "fsdp_hybrid"]
+AttentionKernel = Literal["auto", "flash2", "cudnn", "flash3"]
 
 _CUSTOM = "Used when the model preset is 'custom'. "
 
@@ -136,6 +137,15 @@ class WorkloadSettings(Section):
         True, title="FlashAttention",
         source="Dao et al. 2022 (FlashAttention): attention scores are recomputed in the backward pass, so no "
         "s x s score matrix is stored (only the softmax statistics, 4 bytes per head per token).")
+    attention_kernel: AttentionKernel = setting(
+        "auto", title="Attention kernel",
+        source="The kernel the training stack runs attention in, each at its measured forward + backward rate "
+        "by sequence length: flash2 = FlashAttention-2 (T. Dao 2023, arXiv 2307.08691; PyTorch and Hugging Face "
+        "stacks); cudnn = cuDNN's fused attention, which Transformer Engine (Megatron-Core, NeMo) prefers on Hopper "
+        "and later (NeMo Framework user guide, 'Memory Optimizations: Flash Attention'); flash3 = FlashAttention-3 "
+        "(Shah et al. 2024, arXiv 2407.08608, Hopper only); H100 cuDNN and FlashAttention-3 rates from that paper's "
+        "figures 5-6. Auto: the GPU generation's first measured kernel (FlashAttention-2 on A100 and H100, cuDNN on "
+        "B200). A kernel not measured on the plan's GPU runs at that GPU's own kernel's rate, and a note says so.")
     sequence_parallel: bool = setting(
         True, title="Sequence parallelism (with TP > 1)",
         source="Korthikanti et al. 2022: the norms and dropouts outside the tensor-parallel blocks are split over "

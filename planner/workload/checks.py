@@ -18,7 +18,7 @@ from planner.workload.archetype import advise
 from planner.workload.bubble import TARGET as BUBBLE_LIMIT, bubble_remedy
 from planner.workload.fit import describe_recompute, fit_training, recompute_ladder
 from planner.workload.inference import InferenceResult, size_inference
-from planner.workload.kernels import borrowed_kernels
+from planner.workload.kernels import attention_kernel_findings, borrowed_kernels
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.training import (
@@ -73,7 +73,9 @@ def job_shape(nodes: NodeSummary, fabric: FabricSettings) -> JobShape:
 
 
 def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> WorkloadOutcome:
-    out = WorkloadOutcome(model_shape(w), findings=borrowed_kernels(nodes.kernel_curves, nodes.gpu_model, w.mfu))
+    out = WorkloadOutcome(model_shape(w), findings=borrowed_kernels(nodes.kernel_curves, nodes.gpu_model, w.mfu)
+                          + attention_kernel_findings(nodes.kernel_curves, w.attention_kernel, nodes.gpu_model,
+                                                      w.flash_attention, w.mfu))
     is_ib = TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"
     if nodes.gpus and w.inference:
         _inference(w, fabric, nodes, out)

@@ -145,7 +145,7 @@ def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak
     if w.mfu is not None:
         return gemm_s + attention_flops / (gpus * peak_tflops * 1e12 * w.mfu)
     attn = attention_efficiency(model, seq_len=p, flash=w.flash_attention, bf16_tflops=bf16,
-                                bandwidth_tbs=bandwidth_tbs, curves=curves)
+                                bandwidth_tbs=bandwidth_tbs, curves=curves, kernel=w.attention_kernel)
     return gemm_s + attention_flops / (gpus * bf16 * 1e12 * attn * STEP_CALIBRATION)
 
 

@@ -27,9 +27,11 @@ efficiency of the step's 6 N FLOPs.
 
 Attention, 12 L s h FLOPs per token (PaLM's count), runs in FlashAttention at the measured
 fraction of BF16 peak for its sequence length (causal masks skip half the counted work, and
-the papers' TFLOP/s count only what runs); FP8 training keeps attention in BF16
-(Transformer Engine). Without FlashAttention its batched GEMMs (s x s x d per head) go
-through the GEMM curve. Norms, activations, dropout and residuals stream their tensors
+the papers' TFLOP/s count only what runs), of the attention kernel the user's stack runs
+where it was measured on the GPU's generation (FlashAttention-2, cuDNN's as Transformer
+Engine runs it on Hopper and later, FlashAttention-3), else of the generation's own. FP8
+training keeps attention in BF16 (Transformer Engine). Without FlashAttention its batched
+GEMMs (s x s x d per head) go through the GEMM curve. Norms, activations, dropout and residuals stream their tensors
 through HBM: ``ELEMENTWISE_PASSES`` x the bytes a layer writes (``activations``, nothing
 recomputed: without FlashAttention that includes the attention core's scores, softmax and
 dropout mask, 5 a s b / t bytes (Korthikanti et al. 2022), the memory-bound traffic
@@ -38,6 +40,9 @@ FlashAttention removes (Dao et al. 2022)).
 ``STEP_CALIBRATION`` is the one fitted figure: the share of the kernels' time the step
 actually achieves (launch gaps, optimizer, stragglers), fitted on the calibration runs
 named in the validation table and checked on held-out runs.
+
+Why it is long: each GPU generation's measured curves sit beside their sources, and the
+shape model (GEMMs of a layer, attention, the HBM-bound rest) reads them in one place.
 """
 
 from __future__ import annotations
@@ -63,15 +68,35 @@ GEMM_SHAPE: tuple[tuple[float, float], ...] = (
 FP8_GEMM_SHARE = (1402.6 / 1979.0) / (794.5 / 989.0)
 
 
+Points = tuple[tuple[float, float], ...]
+
+# The attention kernels a training stack can run, by the setting's value.
+ATTENTION_KERNELS: dict[str, str] = {
+    "flash2": "FlashAttention-2", "cudnn": "cuDNN attention", "flash3": "FlashAttention-3"}
+
+
 @dataclass(frozen=True, slots=True)
 class KernelCurves:
     """One GPU generation's measured kernel rates: its best BF16 GEMM as a fraction of the
-    datasheet peak (the top of ``GEMM_SHAPE``) and FlashAttention's forward + backward rate by
-    sequence length (fraction of BF16 peak, causal, head size 128, the work actually run)."""
+    datasheet peak (the top of ``GEMM_SHAPE``) and, per attention kernel measured on it, the
+    forward + backward rate by sequence length (fraction of BF16 peak, causal, head size 128,
+    the work actually run). The first attention kernel is the generation's default."""
 
     title: str
     gemm_best: float
-    flash: tuple[tuple[float, float], ...]
+    attention: tuple[tuple[str, Points], ...]
+
+    @property
+    def flash(self) -> Points:
+        """The default attention kernel's curve."""
+        return self.attention[0][1]
+
+
+def _fwd_bwd(points: tuple[tuple[float, float, float], ...], peak: float) -> Points:
+    """Forward + backward rate from a paper's separate forward and backward TFLOP/s: the
+    backward runs 2.5 x the forward's FLOPs (FlashAttention-2, arXiv 2307.08691, section 4.1),
+    so the pair runs 3.5 F in F / fwd + 2.5 F / bwd; as a fraction of ``peak``."""
+    return tuple((s, 3.5 / (1.0 / fwd + 2.5 / bwd) / peak) for s, fwd, bwd in points)
 
 
 # Maximum achievable matmul FLOPS (MAMF), BF16, of the datasheet peak: S. Bekman, "Machine
@@ -81,19 +106,26 @@ class KernelCurves:
 CURVES: dict[str, KernelCurves] = {
     # FlashAttention-2 on A100 80 GB (T. Dao, "FlashAttention-2", arXiv 2307.08691, 2023, fig. 6,
     # causal, head 128): about 100 TFLOP/s at 512 rising to about 200 at 16K of 312.
-    "ampere": KernelCurves("A100", 271.2 / 312.0, (
-        (512.0, 0.33), (1024.0, 0.45), (2048.0, 0.54), (4096.0, 0.60), (8192.0, 0.63), (16384.0, 0.65))),
+    "ampere": KernelCurves("A100", 271.2 / 312.0, (("flash2", (
+        (512.0, 0.33), (1024.0, 0.45), (2048.0, 0.54), (4096.0, 0.60), (8192.0, 0.63), (16384.0, 0.65))),)),
     # FlashAttention-2 on H100 SXM (same paper, fig. 7): about 150 rising to about 335 of 989.
+    # cuDNN and FlashAttention-3 on H100 SXM (J. Shah, T. Dao et al., "FlashAttention-3",
+    # arXiv 2407.08608, 2024, figs. 5-6, BF16, head 128, at 512, 1K, 2K, 4K, 8K, 16K): the
+    # causal forward's and the backward's TFLOP/s (the backward figure read as the causal rate).
     "hopper": KernelCurves("H100", 794.5 / 989.0, (
-        (512.0, 0.15), (1024.0, 0.21), (2048.0, 0.26), (4096.0, 0.30), (8192.0, 0.32), (16384.0, 0.34))),
+        ("flash2", ((512.0, 0.15), (1024.0, 0.21), (2048.0, 0.26), (4096.0, 0.30), (8192.0, 0.32), (16384.0, 0.34))),
+        ("cudnn", _fwd_bwd(((512.0, 315, 305), (1024.0, 410, 408), (2048.0, 484, 465), (4096.0, 518, 499),
+                            (8192.0, 529, 518), (16384.0, 539, 516)), 989.0)),
+        ("flash3", _fwd_bwd(((512.0, 292, 316), (1024.0, 423, 424), (2048.0, 521, 501), (4096.0, 579, 542),
+                             (8192.0, 602, 559), (16384.0, 616, 561)), 989.0)))),
     # Blackwell attention in cuDNN (what Transformer Engine runs on B200): FlashAttention-4
     # reaches up to 1,613 TFLOP/s of 2,250 BF16 on B200 at long sequences, 1.3 x cuDNN 9.13
     # (T. Zadouri, T. Dao et al., "FlashAttention-4", arXiv 2603.05451, 2026): cuDNN about
     # 1,240 TFLOP/s, 55 % of peak at 16K. Planner assumption: it rises with the sequence as
     # FlashAttention-2 does on H100 (fig. 7 above, scaled to 55 % at 16K), backward at the
     # forward's rate.
-    "blackwell": KernelCurves("B200", 1745.0 / 2250.0, (
-        (512.0, 0.24), (1024.0, 0.34), (2048.0, 0.42), (4096.0, 0.49), (8192.0, 0.52), (16384.0, 0.55))),
+    "blackwell": KernelCurves("B200", 1745.0 / 2250.0, (("cudnn", (
+        (512.0, 0.24), (1024.0, 0.34), (2048.0, 0.42), (4096.0, 0.49), (8192.0, 0.52), (16384.0, 0.55))),)),
     # MI300X: MAMF above; no published FlashAttention curve by sequence length found for
     # ROCm's kernels, so attention borrows the H100 curve (``borrowed_attention``).
     "cdna3": KernelCurves("MI300X", 668.4 / 1300.0, ()),
@@ -103,11 +135,24 @@ BORROWED = "hopper"  # curves a GPU type without its own measurements uses, and 
 
 def kernel_curves(name: str | None) -> KernelCurves:
     """The named generation's curves; a GPU without any borrows the H100 curves, a
-    generation without an attention curve borrows the H100 one."""
-    own = CURVES.get(name or "")
+    generation without an attention curve borrows the H100 one; either borrows only the
+    H100's default attention kernel (no other kernel was measured on that GPU)."""
+    own, borrowed = CURVES.get(name or ""), CURVES[BORROWED]
     if own is None:
-        return CURVES[BORROWED]
-    return own if own.flash else KernelCurves(own.title, own.gemm_best, CURVES[BORROWED].flash)
+        return KernelCurves(borrowed.title, borrowed.gemm_best, borrowed.attention[:1])
+    return own if own.attention else KernelCurves(own.title, own.gemm_best, borrowed.attention[:1])
+
+
+def attention_kernel(name: str | None, kernel: str = "auto") -> str:
+    """The attention kernel whose curve the step uses: the one asked where it was measured on
+    the generation (or the one it borrows), else the generation's default."""
+    measured = dict(kernel_curves(name).attention)
+    return kernel if kernel in measured else next(iter(measured))
+
+
+def attention_points(name: str | None, kernel: str = "auto") -> Points:
+    """The forward + backward curve of ``kernel`` on the named generation (``attention_kernel``)."""
+    return dict(kernel_curves(name).attention)[attention_kernel(name, kernel)]
 
 
 def borrowed_curves(name: str | None) -> str | None:
@@ -115,7 +160,7 @@ def borrowed_curves(name: str | None) -> str | None:
     own = CURVES.get(name or "")
     if own is None:
         return f"the {CURVES[BORROWED].title} curves for matrix multiplications and attention"
-    if not own.flash:
+    if not own.attention:
         return f"the {CURVES[BORROWED].title} FlashAttention curve for attention"
     return None
 
@@ -135,6 +180,37 @@ def borrowed_kernels(name: str | None, gpu_model: str, mfu: float | None) -> lis
                     f"No published kernel measurements for the {gpu_model} are built in: the step time "
                     f"uses {what}, measured on another GPU; set an efficiency figure (mfu) from your own "
                     f"benchmark for a firmer estimate")]
+
+
+def attention_kernel_findings(name: str | None, kernel: str, gpu_model: str, flash: bool,
+                              mfu: float | None) -> list[Finding]:
+    """What the plan's GPU makes of the attention kernel the user chose: a warning where the
+    kernel cannot run on it (FlashAttention-3 is written for Hopper; cuDNN is NVIDIA's), a note
+    where it runs but was not measured on it, each naming the rate the step uses instead; a
+    note where FlashAttention is off, so no kernel is used."""
+    if kernel == "auto" or mfu is not None or not gpu_model:
+        return []
+    if not flash:
+        return [Finding("info", "workload.kernels.attention",
+                        f"FlashAttention is off: attention runs as batched matrix multiplications, and the "
+                        f"attention kernel set ({ATTENTION_KERNELS[kernel]}) is not used")]
+    used = attention_kernel(name, kernel)
+    if used == kernel:
+        return []
+    where = "that GPU" if name in CURVES and CURVES[name].attention else f"the {CURVES[BORROWED].title}"
+    instead = f"attention is estimated at {ATTENTION_KERNELS[used]}'s rate measured on {where}"
+    amd = name == "cdna3" or gpu_model.startswith("Instinct")
+    if kernel == "flash3" and name != "hopper":
+        return [Finding("warning", "workload.kernels.attention",
+                        f"FlashAttention-3 runs on Hopper GPUs (H100, H200, H800) only, not on the {gpu_model}: "
+                        f"{instead}; set the attention kernel the stack runs there")]
+    if kernel == "cudnn" and amd:
+        return [Finding("warning", "workload.kernels.attention",
+                        f"cuDNN is NVIDIA's library and does not run on the {gpu_model}: {instead}; set the "
+                        f"attention kernel the stack runs there")]
+    return [Finding("info", "workload.kernels.attention",
+                    f"No published {ATTENTION_KERNELS[kernel]} measurements on the {gpu_model} are built in: "
+                    f"{instead}")]
 
 
 def curve(points: tuple[tuple[float, float], ...], x: float) -> float:
@@ -217,10 +293,11 @@ def matmul_efficiency(model: ModelShape, *, tokens: float, tp: int, ep: int, pea
 
 
 def attention_efficiency(model: ModelShape, *, seq_len: int, flash: bool, bf16_tflops: float,
-                         bandwidth_tbs: float | None, curves: str | None = BORROWED) -> float:
-    """Counted attention FLOPs per second over BF16 peak (module docstring)."""
+                         bandwidth_tbs: float | None, curves: str | None = BORROWED, kernel: str = "auto") -> float:
+    """Counted attention FLOPs per second over BF16 peak (module docstring); ``kernel``: the
+    attention kernel's curve (``attention_points``)."""
     if flash:
-        return curve(kernel_curves(curves).flash, seq_len) * 2.0  # causal: half the counted FLOPs are run
+        return curve(attention_points(curves, kernel), seq_len) * 2.0  # causal: half the counted FLOPs are run
     d = float(model.head_dim)
     one = gemm_s(seq_len, seq_len, d, peak_tflops=bf16_tflops, bandwidth_tbs=bandwidth_tbs, curves=curves)
     return 2.0 * seq_len * seq_len * d / (one * bf16_tflops * 1e12)
@@ -229,14 +306,15 @@ def attention_efficiency(model: ModelShape, *, seq_len: int, flash: bool, bf16_t
 def kernel_efficiency(model: ModelShape, *, tokens: float, seq_len: int, tp: int, ep: int, flash: bool,
                       peak_tflops: float, bf16_tflops: float, bandwidth_tbs: float | None,
                       value_bytes: float, kept_bytes_per_token: float, capacity_factor: float = 1.0,
-                      moe_bytes_per_token: float = 0.0, curves: str | None = BORROWED) -> KernelEfficiency:
+                      moe_bytes_per_token: float = 0.0, curves: str | None = BORROWED,
+                      kernel: str = "auto") -> KernelEfficiency:
     """Efficiencies of one step's kernels from their shapes (module docstring);
     ``moe_bytes_per_token``: the router's and the token permutation's HBM traffic, all layers."""
     matmul = matmul_efficiency(model, tokens=tokens, tp=tp, ep=ep, peak_tflops=peak_tflops,
                                bandwidth_tbs=bandwidth_tbs, value_bytes=value_bytes, capacity_factor=capacity_factor,
                                curves=curves)
     attention = attention_efficiency(model, seq_len=seq_len, flash=flash, bf16_tflops=bf16_tflops,
-                                     bandwidth_tbs=bandwidth_tbs, curves=curves)
+                                     bandwidth_tbs=bandwidth_tbs, curves=curves, kernel=kernel)
     elementwise = 0.0
     if bandwidth_tbs:
         elementwise = ((ELEMENTWISE_PASSES * kept_bytes_per_token * model.layers + moe_bytes_per_token)

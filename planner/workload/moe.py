@@ -3,15 +3,21 @@ all-to-all and the router's and the token permutation's memory traffic.
 
 All-to-all (Megatron-Core MoE, DeepEP): in each MoE layer every GPU dispatches each of its
 tokens to its k experts and combines their outputs back, forward and backward: 4 all-to-alls
-per layer and micro-batch of tokens x k x h values (x the capacity factor: padded room is
-sent too). With balanced routing (EP-1)/EP of them leave the GPU: (e-1)/EP to the e EP ranks
-inside its NVLink domain over NVLink. An expert-parallel group inside one NVLink domain is
-not free: its whole (EP-1)/EP crosses NVLink. Beyond the domain the dispatch is
+per layer and micro-batch (x the capacity factor: padded room is sent too). A token goes
+once to each GPU that holds any of its k experts, not once per expert (DeepEP's dispatch
+layout marks the ranks a token is for, and the receiving GPU hands it to its own experts:
+deepseek-ai/DeepEP, "get_dispatch_layout"): with balanced routing, E/EP experts a GPU and k
+distinct experts a token, a given other GPU holds one of them with probability
+p = 1 - C(E - E/EP, k) / C(E, k), and the e - 1 other GPUs of its NVLink domain take
+(e - 1) p copies of h values over NVLink (Mixtral's 8 experts on 8 GPUs, top-2: 2 x 7/8, one
+a GPU; Qwen3-30B-A3B's 128 on 8, top-8: 4.7 copies, not 7). An expert-parallel group inside
+one NVLink domain is not free: its copies cross NVLink. Beyond the domain the dispatch is
 hierarchical (DeepSeek-V3, arXiv 2412.19437, section 3.2.2; DeepEP): a token crosses the
 fabric once to each other domain that holds one of its k experts, and NVLink forwards it
 there. With D = EP / e domains and experts chosen evenly, a token reaches
 (D-1) (1 - (1 - 1/D)^k) other domains on average, so the fabric carries that many copies
-instead of k (D-1)/D, and NVLink carries the k (EP-e)/EP forwarded copies as well. The
+instead of k (D-1)/D, and NVLink carries the forwarded copies as well: the GPU a copy lands
+on hands it to the (e - 1) p others of its domain that hold its experts. The
 two links run at once (the fabric's share crosses each GPU's own NIC), so the all-to-all
 takes the longer of the two; each fabric call also pays the fabric's latency.
 
@@ -39,6 +45,17 @@ class AllToAll:
     fabric_bytes: float
 
 
+def gpu_holds_one(experts: int, ep: int, k: int) -> float:
+    """The chance that a given GPU of ``ep`` holds at least one of a token's ``k`` distinct
+    experts, the ``experts`` spread evenly (E/EP each, fewer than one where the experts are
+    replicated): 1 - C(E - E/EP, k) / C(E, k), as a product."""
+    held = experts / ep
+    none = 1.0
+    for i in range(min(k, experts)):
+        none *= max(0.0, (experts - held - i) / (experts - i))
+    return 1.0 - none
+
+
 def all_to_all(model: ModelShape, *, tokens: float, layers: float, ep: int, ep_local: int, value_bytes: float,
                nvlink_gbs: float, fabric_gbs: float, fabric_latency_s: float, calls: int,
                capacity_factor: float = 1.0) -> AllToAll:
@@ -51,11 +68,12 @@ def all_to_all(model: ModelShape, *, tokens: float, layers: float, ep: int, ep_l
     k = model.experts_per_token
     copy = 4.0 * layers * tokens * model.hidden * value_bytes * capacity_factor  # one copy of each token
     domains = ep / ep_local
-    nv_bytes = copy * k * (ep_local - 1) / ep
+    per_gpu = (ep_local - 1) * gpu_holds_one(model.experts, ep, k)  # copies into one domain's other GPUs
+    nv_bytes = copy * per_gpu
     fab_bytes = 0.0
     if domains > 1:
         fab_bytes = copy * (domains - 1) * (1.0 - (1.0 - 1.0 / domains) ** k)
-        nv_bytes += copy * k * (ep - ep_local) / ep
+        nv_bytes += copy * per_gpu * (domains - 1)  # forwarded in the other domains
     nv_s = nv_bytes / (nvlink_gbs * 1e9) if nv_bytes else 0.0
     fab_s = calls * fabric_latency_s + fab_bytes / (fabric_gbs * 1e9) if fab_bytes else 0.0
     return AllToAll(max(nv_s, fab_s), nv_bytes, fab_bytes)

@@ -105,8 +105,12 @@ class WorkloadSection(Figures):
         description="Hardware FLOPs / (GPUs x peak x compute time): the user's figure, or from the step's shapes")
     matmul_efficiency: float | None = figure(None, title="Matrix multiplications, fraction of peak (from the shapes)",
                                              unit="share")
+    attention_kernel: str | None = figure(
+        None, title="Attention kernel evaluated", unit="name",
+        description="The kernel whose measured rate the step uses: the one set (auto: the GPU's first measured), "
+        "or the GPU's own where the one set was not measured on it")
     attention_efficiency: float | None = figure(
-        None, title="Attention, counted FLOPs over BF16 peak (from the shapes)", unit="share",
+        None, title="Attention, counted FLOPs over BF16 peak (causal: can pass 100%)", unit="share",
         description="Causal FlashAttention runs half of the counted 12 L s h FLOPs, so this can exceed 1")
     bubble_s: float | None = figure(None, title="Pipeline bubble per step", unit="s")
     exposed_comm_s: float | None = figure(None, title="Communication not hidden, per step", unit="s")
@@ -154,6 +158,7 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
             flops_per_token=r.flops_per_token, micro_batches=r.micro_batches, pipeline_bubble=_r(r.bubble, 4),
             compute_s=_r(r.compute_s, 4), kernel_efficiency=_r(r.compute_efficiency, 4),
             matmul_efficiency=_r(r.matmul_efficiency, 4), attention_efficiency=_r(r.attention_efficiency, 4),
+            attention_kernel=r.attention_kernel,
             bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4),
             tokens_per_s_limit=_r(r.tokens_per_s_limit, 1),
             tp_fabric_gb_per_gpu_step=_r(r.tp_fabric_bytes_per_gpu / 1e9),

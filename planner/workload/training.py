@@ -70,7 +70,7 @@ from planner.network.collective import (
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.activations import full_recompute_share, kept_layer_bytes
-from planner.workload.kernels import STEP_CALIBRATION, kernel_efficiency
+from planner.workload.kernels import ATTENTION_KERNELS, STEP_CALIBRATION, attention_kernel, kernel_efficiency
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.moe import all_to_all, permutation_bytes_per_token
@@ -136,6 +136,7 @@ class StepResult:
     compute_efficiency: float = 0.0  # hardware FLOPs / (GPUs x peak x compute time)
     matmul_efficiency: float | None = None  # from the GEMM shapes; None when the user set the efficiency
     attention_efficiency: float | None = None
+    attention_kernel: str | None = None  # the kernel whose curve the step used; None when the user set the efficiency
 
     @property
     def gpu_idle_pct(self) -> float:
@@ -338,7 +339,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
                                 kept_bytes_per_token=kept, capacity_factor=w.moe_capacity_factor,
                                 moe_bytes_per_token=permutation_bytes_per_token(
                                     model, tp=tp, value_bytes=act_bytes, capacity_factor=w.moe_capacity_factor),
-                                curves=shape.kernel_curves)
+                                curves=shape.kernel_curves, kernel=w.attention_kernel)
         kernels_s = (dense_fpt * T / (gpus * peak * 1e12 * eff.matmul)
                      + attn_fpt * T / (gpus * shape.bf16_tflops * 1e12 * eff.attention)
                      + eff.elementwise_s_per_token * (1.0 + full / 3.0) * T / (dp * cp * pp))
@@ -367,6 +368,9 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         cp_s=cp_s, compute_efficiency=hw_fpt * T / (gpus * peak * 1e12 * compute_s),
         matmul_efficiency=None if eff is None else eff.matmul,
         attention_efficiency=None if eff is None else eff.attention,
+        attention_kernel=None if eff is None else (
+            ATTENTION_KERNELS[attention_kernel(shape.kernel_curves, w.attention_kernel)] if w.flash_attention
+            else "none: batched GEMMs"),
     )
 
 

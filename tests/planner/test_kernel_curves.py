@@ -80,3 +80,76 @@ def test_a_gpu_with_its_own_curves_borrows_nothing(device):
 
 def test_a_users_own_efficiency_figure_needs_no_borrowed_curves():
     assert "workload.kernels.borrowed" not in _findings("rtx4090x8", mfu=0.4)
+
+
+def test_cudnn_attention_on_h100_runs_at_its_measured_forward_and_backward_rate():
+    # FlashAttention-3 paper (arXiv 2407.08608), H100 SXM BF16, head 128, at 4K: cuDNN's causal
+    # forward 518 TFLOP/s, backward 499. The backward runs 2.5 x the forward's FLOPs:
+    # 3.5 / (1/518 + 2.5/499) = 504.3 TFLOP/s = 51.0% of 989; causal doubles the counted rate.
+    # FlashAttention-2 (the default) stays at 30% of peak: attention 1.70 x as fast.
+    m = PRESETS["llama3-8b"]
+    rate = 3.5 / (1 / 518 + 2.5 / 499)
+    cudnn = attention_efficiency(m, seq_len=4096, flash=True, bf16_tflops=989, bandwidth_tbs=3.35,
+                                 curves="hopper", kernel="cudnn")
+    auto = attention_efficiency(m, seq_len=4096, flash=True, bf16_tflops=989, bandwidth_tbs=3.35, curves="hopper")
+    assert cudnn == pytest.approx(2 * rate / 989, rel=1e-9) and rate == pytest.approx(504.3, abs=0.1)
+    assert auto == pytest.approx(0.60) and cudnn / auto == pytest.approx(1.70, abs=0.005)
+    # FlashAttention-3 at 16K: forward 616, backward 561 -> 575.7 TFLOP/s.
+    fa3 = attention_efficiency(m, seq_len=16384, flash=True, bf16_tflops=989, bandwidth_tbs=3.35,
+                               curves="hopper", kernel="flash3")
+    assert fa3 * 989 / 2 == pytest.approx(575.7, abs=0.1)
+
+
+def test_a_kernel_not_measured_on_the_gpu_runs_at_its_own_kernels_rate_and_says_so():
+    m = PRESETS["llama3-8b"]
+    a100 = {k: attention_efficiency(m, seq_len=4096, flash=True, bf16_tflops=312, bandwidth_tbs=2.04,
+                                    curves="ampere", kernel=k) for k in ("auto", "flash2", "flash3", "cudnn")}
+    assert a100 == {k: pytest.approx(1.20) for k in a100}  # FlashAttention-2's 60% of the A100's peak, x 2
+    # FlashAttention-3 is written for Hopper: on an A100 it cannot run, a warning says so.
+    note = _findings("dgx-a100", attention_kernel="flash3")["workload.kernels.attention"]
+    assert note.severity == "warning" and note.message.startswith(
+        "FlashAttention-3 runs on Hopper GPUs (H100, H200, H800) only, not on the A100")
+    assert "FlashAttention-2's rate measured on that GPU" in note.message
+    # cuDNN runs on an A100 but was not measured there: a note.
+    note = _findings("dgx-a100", attention_kernel="cudnn")["workload.kernels.attention"]
+    assert note.severity == "info" and "No published cuDNN attention measurements on the A100" in note.message
+    # B200's one measured kernel is cuDNN's: FlashAttention-2 asked there runs at it.
+    assert "cuDNN attention's rate measured on that GPU" in _findings("dgx-b200", attention_kernel="flash2")[
+        "workload.kernels.attention"].message
+    for device, kernel in (("dgx-h100", "flash3"), ("dgx-h100", "cudnn"), ("dgx-a100", "auto"), ("dgx-b200", "cudnn")):
+        assert "workload.kernels.attention" not in _findings(device, attention_kernel=kernel)
+
+
+def test_with_flash_attention_off_the_kernel_set_is_said_to_be_unused():
+    note = _findings("dgx-h100", attention_kernel="cudnn", flash_attention=False)["workload.kernels.attention"]
+    assert note.severity == "info" and "FlashAttention is off" in note.message and "cuDNN attention" in note.message
+
+
+def test_a_transformer_engine_stack_trains_a_long_sequence_faster_on_h100():
+    # Llama 3 8B at 8K on two DGX H100: the same layout with cuDNN attention has a shorter
+    # step, and the report's attention efficiency is cuDNN's rate at 8K (529 forward, 518
+    # backward: 521.1 TFLOP/s, 52.7% of 989, x 2 causal).
+    def run(kernel):
+        w = WorkloadSettings.model_validate({"model": "llama3-8b", "tp": 1, "pp": 1, "dp": 16, "seq_len": 8192,
+                                             "global_batch_tokens": 64 * 8192, "attention_kernel": kernel})
+        return evaluate_workload(w, FabricSettings(), summarise_nodes({"dgx-h100": 2}, CATALOG)).step
+    fa2, cudnn = run("auto"), run("cudnn")
+    assert cudnn.step_s < fa2.step_s
+    assert cudnn.attention_efficiency == pytest.approx(2 * 3.5 / (1 / 529 + 2.5 / 518) / 989, rel=1e-6)
+    assert (fa2.attention_kernel, cudnn.attention_kernel) == ("FlashAttention-2", "cuDNN attention")
+
+
+@pytest.mark.parametrize("device, gpu", [("amd-mi300x-8", "Instinct MI300X"), ("rtx4090x8", "GeForce RTX 4090")])
+def test_a_gpu_that_borrows_the_h100_attention_curve_borrows_no_other_kernel(device, gpu):
+    # cuDNN's and FlashAttention-3's rates were measured on the H100 only: asked on a GPU
+    # that borrows the H100 curve, attention runs at FlashAttention-2's, and a note says so.
+    m = PRESETS["llama3-8b"]
+    rates = {k: attention_efficiency(m, seq_len=4096, flash=True, bf16_tflops=1000, bandwidth_tbs=5.0,
+                                     curves=CATALOG.get(device).gpu.kernel_curves, kernel=k)
+             for k in ("auto", "cudnn", "flash3")}
+    assert rates == {k: pytest.approx(0.60) for k in rates}
+    note = _findings(device, attention_kernel="cudnn")["workload.kernels.attention"]
+    assert gpu in note.message and "FlashAttention-2's rate measured on the H100" in note.message
+    # cuDNN is NVIDIA's: on the MI300X it cannot run at all, a warning; on the RTX 4090 it was
+    # only not measured, a note.
+    assert note.severity == ("warning" if device == "amd-mi300x-8" else "info")

@@ -38,15 +38,31 @@ def test_the_all_to_all_inside_one_node_is_charged_on_nvlink():
 def test_beyond_the_domain_a_token_crosses_the_fabric_once_per_other_domain():
     """EP 16 over two 8-GPU domains, top-2, one token, one layer (4 passes of 4,096 x 2 B =
     32,768 B a copy): the other domain holds one or both of its experts with probability
-    1 - (1/2)^2 = 3/4, so the fabric carries 0.75 copies (24,576 B), not 2 x 8/16 = 1; NVLink
-    carries the 7/16 x 2 local copies and the 8/16 x 2 forwarded ones, 1.875 copies (61,440 B).
-    At 50 GB/s of fabric and 360 GB/s of NVLink the fabric is the longer: 24,576 / 50e9 s
-    plus 4 calls of 5 us."""
+    1 - (1/2)^2 = 3/4, so the fabric carries 0.75 copies (24,576 B), not 2 x 8/16 = 1. Mixtral's
+    8 experts over 16 GPUs are half an expert a GPU: a given GPU holds one of the token's two
+    with probability 1 - (7.5/8)(6.5/7) = 7.25/56; NVLink carries that to the 7 other GPUs of
+    each domain, 2 x 7 x 7.25/56 = 1.8125 copies (59,392 B). At 50 GB/s of fabric and 360 GB/s
+    of NVLink the fabric is the longer: 24,576 / 50e9 s plus 4 calls of 5 us."""
     a2a = all_to_all(MIXTRAL, tokens=1, layers=1, ep=16, ep_local=8, value_bytes=2, nvlink_gbs=360,
                      fabric_gbs=50, fabric_latency_s=5e-6, calls=4)
     assert a2a.fabric_bytes == pytest.approx(24_576)
-    assert a2a.nvlink_bytes == pytest.approx(61_440)
+    assert a2a.nvlink_bytes == pytest.approx(59_392)
     assert a2a.time_s == pytest.approx(24_576 / 50e9 + 4 * 5e-6)
+
+
+def test_a_token_goes_once_to_each_gpu_that_holds_its_experts():
+    """Qwen3-30B-A3B, EP 8 on one node: 128 experts, 16 a GPU, top-8. A given other GPU holds
+    none of a token's 8 experts with probability (112 x 111 x ... x 105) / (128 x 127 x ... x
+    121) = 0.33258, so 7 x 0.66742 = 4.672 copies leave the GPU, not the 8 x 7/8 = 7 a copy per
+    expert would send. One token, one layer: 4 passes x 2,048 x 2 B = 16,384 B a copy."""
+    none = 1.0
+    for i in range(8):
+        none *= (112 - i) / (128 - i)
+    assert none == pytest.approx(0.33258, abs=1e-5)
+    a2a = all_to_all(PRESETS["qwen3-30b-a3b"], tokens=1, layers=1, ep=8, ep_local=8, value_bytes=2,
+                     nvlink_gbs=360, fabric_gbs=50, fabric_latency_s=5e-6, calls=4)
+    assert a2a.nvlink_bytes == pytest.approx(16_384 * 7 * (1 - none)) and a2a.fabric_bytes == 0.0
+    assert a2a.nvlink_bytes / (16_384 * 7) == pytest.approx(0.6674, abs=1e-4)
 
 
 def test_permutation_and_router_traffic_per_token():

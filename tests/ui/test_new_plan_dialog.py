@@ -223,3 +223,19 @@ def test_a_custom_model_asks_its_size(qtbot):
     dialog.params_b.setValue(13)
     dialog.refresh()
     assert dialog.design.plan.settings.workload.model_params_b == 13
+
+
+def test_the_attention_kernel_a_stack_runs_reaches_the_design(qtbot):
+    dialog = NewPlanDialog(CAT, template="medium")
+    qtbot.addWidget(dialog)
+    assert dialog.attention_kernel.currentData() == "auto"
+    assert "Transformer Engine" in dialog.attention_kernel.toolTip()
+    before = dialog.design.plan
+    dialog.attention_kernel.setCurrentIndex(dialog.attention_kernel.findData("cudnn"))
+    dialog.refresh()
+    assert dialog.changes() == {"attention_kernel": "cudnn"}
+    after = dialog.design.plan
+    assert (before.settings.workload.attention_kernel, after.settings.workload.attention_kernel) == ("auto", "cudnn")
+    # An inference service trains nothing: the kernel field waits with the training ones.
+    dialog.inference.setChecked(True)
+    assert not dialog.attention_kernel.isEnabled() and not dialog.seq_len.isEnabled()
