@@ -145,3 +145,27 @@ def test_bars_that_wait_for_one_part_name_only_their_month(qtbot):
     assert [label.toPlainText().strip() for label in chart.part_labels[:len(phases)]] == [
         f"month {p.ready_month}" for p in phases]
     assert "Waiting for the power transformer" in chart.legend.getLabel(chart.waiting).text
+
+
+@pytest.mark.parametrize("width, beside", [(830, False), (1200, True)])
+def test_short_and_wide_the_legend_stays_in_view(qtbot, width, beside):
+    # At the dock's short height, the legend stands right of the two plots where the width
+    # holds its longest entry ("Energized month 14 after the order (2028-03-04)", about 300 px),
+    # else in a strip under them: at 830 px it ran past the right edge, cut mid-word.
+    from PySide6.QtWidgets import QApplication
+
+    chart = ScheduleChart()
+    qtbot.addWidget(chart)
+    chart.resize(width, 380)
+    chart.show()
+    qtbot.waitExposed(chart)
+    chart.update_report(evaluate(load_plan(DATA / "plan_v9.json"), CAT))
+    QApplication.processEvents()
+    assert chart.compact and chart.legend_beside is beside
+    for _, label in chart.legend.items:
+        assert label.sceneBoundingRect().left() >= 0
+        assert label.sceneBoundingRect().left() + label.item.boundingRect().width() <= width, label.text
+    assert chart.online_plot.sceneBoundingRect().right() <= width
+    legend, online = chart.legend.sceneBoundingRect(), chart.online_plot.sceneBoundingRect()
+    assert (legend.left() >= online.right()) is beside
+    assert (legend.top() >= online.bottom()) is not beside

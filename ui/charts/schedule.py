@@ -29,6 +29,7 @@ def months(weeks: float) -> float:
 class ScheduleChart(ChartView):
     title = "Schedule"
     compact_below = 420  # stacked, the two plots and the legend need this much
+    plots_min_px = 560  # short and wide: the two plots side by side, with the phase names and axes
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -67,14 +68,21 @@ class ScheduleChart(ChartView):
         self.phase_names: list[str] = []
         self.critical_parts: list[str] = []
         self.training_text = ""
+        self.legend_beside = False  # short and wide: right of the plots where the width holds it
 
     def lay_out(self, compact: bool) -> None:
-        """Short and wide: the Gantt, the GPUs online and the legend side by side; else stacked."""
+        """Short and wide: the Gantt and the GPUs online side by side, the legend right of them
+        where the width holds its longest entry, else in a strip under them; tall: stacked."""
         if compact:
+            self.legend_beside = self._legend_fits_beside()
             self.place(self.online_plot, 0, 1)
-            self.place(self.legend, 0, 2)
-            self.set_stretch({0: 1}, {0: 3, 1: 2})
-            self.legend.setColumnCount(1)
+            if self.legend_beside:
+                self.place(self.legend, 0, 2)
+                self.set_stretch({0: 1}, {0: 3, 1: 2})
+            else:
+                self.place(self.legend, 1, 0, colspan=2)
+                self.set_stretch({0: 1}, {0: 3, 1: 2})
+            self.legend.setColumnCount(1 if self.legend_beside else 2)
         else:
             self.place(self.online_plot, 1, 0)
             self.place(self.legend, 2, 0)
@@ -86,10 +94,28 @@ class ScheduleChart(ChartView):
         """Stacked, the GPUs' left axis as wide as the phase names, so a month is at the same x in both."""
         self.online_plot.getAxis("left").setWidth(None if self.compact else max(self.phase_axis.minimumWidth(), 56))
 
+    def _legend_fits_beside(self) -> bool:
+        """Whether the plots keep their width with a one-column legend right of them: the
+        longest entry's text, its sample and the legend's margins (about 40 px)."""
+        widest = max((label.item.boundingRect().width() for _, label in self.legend.items), default=0.0)
+        return self.width() >= self.plots_min_px + widest + 40
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._keep_legend_in_view()
+
+    def _keep_legend_in_view(self) -> None:
+        """Short and wide, the legend moves under the plots when the width no longer holds it
+        beside them, and back: on a resize or a longer entry, never on every edit."""
+        if self.compact and self._legend_fits_beside() != self.legend_beside:
+            self.lay_out(True)
+            self.ci.setGeometry(self.range)  # the view's size again: the layout kept the wider one
+
     def _set_legend(self, sample, text: str) -> None:
         entry = self.legend.getLabel(sample)
         if entry.text != text:  # a new text lays the legend out again: not on every edit
             entry.setText(text)
+            self._keep_legend_in_view()
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.part_labels) <= i:
