@@ -134,6 +134,8 @@ def _intent_changes(args) -> dict:
 
 
 def _design(args, catalog):
+    if args.gpus is not None and args.nodes is not None:
+        raise DesignError(f"--gpus {args.gpus:,} and --nodes {args.nodes:,} both size the plan: give one of them")
     changes = _intent_changes(args)
     if args.template is None and args.system is not None:
         if args.gpus is None and args.nodes is None and not (args.inference and args.requests_per_s):

@@ -81,6 +81,8 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "-5"], "'-5' must be above 0"),
         (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "inf"], "'inf' is not a finite number"),
         (["-t", "nosuch", "--gpus", "8"], "there is no template 'nosuch'"),
+        (["--system", "dgx-h100", "--gpus", "64", "--nodes", "3"],
+         "--gpus 64 and --nodes 3 both size the plan: give one of them"),
     ]
     for flags, message in cases:
         try:
