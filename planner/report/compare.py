@@ -39,6 +39,12 @@ class Metric:
     on_basis: bool = False  # a power figure: read on the comparison's power basis (totals.<key>_<basis>_kw)
     of_workload: bool = False  # a figure of the training job: comparable only when the workloads agree
 
+    @property
+    def from_prices(self) -> bool:
+        """Worked out from prices (the cost section: money, and the break-even month): left out
+        where prices are (a vendor pack without them)."""
+        return self.path[0] == "cost"
+
     def path_on(self, basis: str | None) -> tuple[str, ...]:
         if self.on_basis and basis in ("typical", "nameplate"):
             return (*self.path[:-1], self.path[-1].removesuffix("_kw") + f"_{basis}_kw")

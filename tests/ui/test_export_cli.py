@@ -147,10 +147,12 @@ def test_vendor_pack_compare_pages_show_the_differences_and_keep_money_out_unles
     # massive: 18 racks (16 spines and 8 cores, ECMP-balanced, fill a third network rack)
     assert racks.split() == ["Racks", "7", "18", "+11", "worse"]
     assert "Capex" not in text  # prices are the buyer's: left out without --with-prices
+    assert "Break-even" not in text  # a month worked out from the prices is left out with them
     done = cli("export", "medium.json", "-o", "p.pdf", "--compare-with", "massive.json", "--with-prices",
                cwd=folder)
     assert done.returncode == 0, done.stderr
     capex = next(line for line in page_text(folder / "p.pdf", 2).splitlines() if line.strip().startswith("Capex"))
     assert re.search(r"\+\$\d+\.\d\dM worse", capex), capex  # massive's three times the nodes cost more
+    assert "Break-even vs on-demand rent" in page_text(folder / "p.pdf", 2)
     refused = cli("export", "medium.json", "-o", "c.svg", "--compare-with", "massive.json", cwd=folder)
     assert refused.returncode == 2 and "Compare" in refused.stderr and not (folder / "c.svg").exists()

@@ -408,7 +408,7 @@ class VendorPack(SitePages, CampusPages):
 
         c = self.comparison
         metrics = [m for m in METRICS if any(c.totals(s)[m.key] is not None for s in c.sides)
-                   and (self.with_prices or not m.unit.startswith("$"))]
+                   and (self.with_prices or not m.from_prices)]
         cols = [Column("Figure", 1.6)] + [Column(s.name, 1.0, "right") for s in c.sides] + \
             [Column(f"{d.side} − {d.against}", 1.3, "right") for d in c.differences]
         rows, fills = [], {}
