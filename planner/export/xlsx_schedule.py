@@ -143,8 +143,9 @@ def _renting_rows(wb, ws, r: int, sched, month_rows: tuple[str, str], texts: dic
     for option, title in RENTAL_OPTIONS.items():
         r += 1
         text(ws, r, 1, title)
-        formula(ws, r, 2, f"=rent_month_{option}*SUMPRODUCT(({months}<sched_energized_month)*(plan_gpus-{online}))"
-                "/plan_gpus", '"$"#,##0', value=sched.rent_while_building_usd.get(option, 0.0))
+        # no GPU placed, nothing to rent: 0, not a division by zero
+        formula(ws, r, 2, f"=IF(plan_gpus=0,0,rent_month_{option}*SUMPRODUCT(({months}<sched_energized_month)"
+                f"*(plan_gpus-{online}))/plan_gpus)", '"$"#,##0', value=sched.rent_while_building_usd.get(option, 0.0))
         after = sched.break_even_month_after_order.get(option)
         formula(ws, r, 3, f'=IF(ISNUMBER(break_even_{option}),sched_energized_month+break_even_{option},'
                 f'break_even_{option})', "0.0", value=after if after is not None else texts.get(option, "never"))

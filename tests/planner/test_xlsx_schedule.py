@@ -15,6 +15,7 @@ import pytest
 from planner.export.xlsx import write_workbook
 from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import load_plan
+from planner.plan.model import Plan
 from planner.report.evaluate import evaluate
 from tests.planner.xlsx_helpers import error_cells, find_soffice, named, recalc, recalc_edited
 
@@ -167,3 +168,17 @@ def test_the_training_run_on_the_calendar_recalculates_to_the_report_and_follows
                                                          abs=0.005)
     assert named(later, "sched_run_build") == pytest.approx(again["training_cost_usd"]["build"], abs=0.05)
     assert named(later, "sched_run_rent_spot") == pytest.approx(again["training_cost_usd"]["rent_spot"], abs=0.05)
+
+
+def test_a_plan_without_gpus_rents_nothing_while_it_builds(soffice, tmp_path):
+    # The medium template with its GPU nodes taken out (switches, storage and racks stay):
+    # nothing to rent, so renting while building is $0 in the workbook as in the report, not
+    # #DIV/0!.
+    from planner.design.templates import build_template
+
+    data = build_template("medium", catalog=CAT).model_dump()
+    data["placements"] = [p for p in data["placements"] if CAT.get(p["device"]).gpu is None]
+    plan = Plan.model_validate(data)
+    report, _, wb = exported(soffice, plan, tmp_path)  # asserts no error cell
+    assert report.to_json()["schedule"]["rent_while_building_usd"]["spot"] == 0.0
+    assert named(wb, "sched_rent_spot") == 0
