@@ -253,22 +253,45 @@ def write_folder(directory: str | Path, fill: Callable[[Path], None]) -> Path:
     folder holds either the previous export or this one, never a mix. SaveError if not
     (``folder_failure``: what stopped it); the caller checks what ``directory`` may replace."""
     target = Path(os.path.realpath(directory))
+    # a mount point (a share's root) cannot be renamed: its files are staged inside it and
+    # swapped in one by one
+    inside = os.path.ismount(target)
+    where = target if inside else target.parent
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        remove_stale_temporaries(target.parent)
-        staging = Path(tempfile.mkdtemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=target.parent))
+        where.mkdir(parents=True, exist_ok=True)
+        remove_stale_temporaries(where)
+        staging = Path(tempfile.mkdtemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=where))
     except OSError as exc:
         raise folder_failure(target, exc) from None
     try:
         fill(staging)
-        os.chmod(staging, _folder_mode(target))
         fsync_dir(staging)
-        _swap_in(staging, target)
+        if inside:
+            _swap_files_in(staging, target)
+        else:
+            os.chmod(staging, _folder_mode(target))
+            _swap_in(staging, target)
     except OSError as exc:
         raise folder_failure(target, exc) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _swap_files_in(staging: Path, target: Path) -> None:
+    """Into a folder that cannot itself be replaced (a mount point): the previous export's
+    entries are removed, then each staged one is renamed in (each rename atomic, the folder as
+    a whole not; what ``directory`` may hold is the caller's check, as for a replaced folder)."""
+    for old in os.scandir(target):
+        if old.path == str(staging) or old.name.startswith(TMP_PREFIX):
+            continue
+        if old.is_dir(follow_symlinks=False):
+            shutil.rmtree(old.path)
+        else:
+            os.unlink(old.path)
+    for new in os.scandir(staging):
+        os.rename(new.path, target / new.name)
+    fsync_dir(target)
 
 
 def _folder_mode(target: Path) -> int:

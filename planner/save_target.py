@@ -75,6 +75,14 @@ def folder_failure(folder: Path, exc: OSError) -> SaveError:
     return SaveError(f"cannot write the files into {folder}: {_why(folder, exc)} ({before})")
 
 
+def _file_above(path: Path) -> Path | None:
+    """The nearest folder above ``path`` that exists as something other than a folder."""
+    for above in path.parents:
+        if above.exists():
+            return None if above.is_dir() else above
+    return None
+
+
 def _why(path: Path, exc: OSError) -> str:
     code = exc.errno
     if code in (errno.ENOSPC, errno.EDQUOT):
@@ -89,6 +97,8 @@ def _why(path: Path, exc: OSError) -> str:
         why = f"the folder {path.parent} does not exist"
     elif code == errno.EFBIG:
         why = "the file is larger than this disk or account allows"
+    elif code in (errno.ENOTDIR, errno.EEXIST) and _file_above(path) is not None:
+        why = f"{_file_above(path)} is a file, not a folder"
     elif code == errno.ENOTDIR:
         why = f"{path.parent} is not a folder"
     elif code == errno.EISDIR:

@@ -157,3 +157,32 @@ def test_file_size_limits_leave_the_old_output(tmp_path, medium, args, out):
                 or "the disk may be full" in done.stderr), done.stderr
         assert snapshot() == before
         _left(tmp_path, {"p.json", out})
+
+
+def test_a_share_root_is_written_file_by_file(tmp_path, monkeypatch, medium):
+    # A mount point (the root of a share) cannot be renamed, which is how a folder is replaced
+    # whole: the files are staged inside it and renamed in one by one, over the previous export.
+    out = tmp_path / "share"
+    out.mkdir()
+    monkeypatch.setattr(safefile.os.path, "ismount", lambda p: Path(p) == out)
+    netbox.write_netbox(build_template("single-node"), default_catalog(), out)
+    first = sorted(p.name for p in out.iterdir())
+    netbox.write_netbox(medium, default_catalog(), out)
+    names = sorted(p.name for p in out.iterdir())
+    assert names[0] == "01-sites.csv" and not any(n.startswith(safefile.TMP_PREFIX) for n in names)
+    assert (out / "01-sites.csv").read_text().count(medium.name) == 1  # the second export's, whole
+    fresh = tmp_path / "fresh"
+    netbox.write_netbox(medium, default_catalog(), fresh)
+    assert names == sorted(p.name for p in fresh.iterdir()) != first  # medium's files alone
+    _left(tmp_path, {"share", "fresh"})
+
+
+@pytest.mark.parametrize("below", ["nb", "sub/nb"])
+def test_a_file_where_a_folder_goes_is_named(tmp_path, below):
+    (tmp_path / "plan.pdf").write_text("a pdf")
+    out = tmp_path / "plan.pdf" / below
+    with pytest.raises(safefile.SaveError) as caught:
+        netbox.write_netbox(build_template("single-node"), default_catalog(), out)
+    assert str(caught.value) == (f"cannot write the files into {out}: {tmp_path / 'plan.pdf'} is a file, not a "
+                                 "folder (nothing was written)")
+    assert (tmp_path / "plan.pdf").read_text() == "a pdf"
