@@ -127,11 +127,17 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
     return fmt.format(value)
 
 
+def rounds_to_zero(value: Any, unit: str = "", *, style: str = "exact") -> bool:
+    """Whether a figure shows as zero in its text ("0 tokens/s", "0.0 days", "$0"): a difference
+    below what the text can show is no change, not a "−0"."""
+    return value == 0 or not any(c in "123456789" for c in text(abs(value), unit, style=style))
+
+
 def difference(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -> str:
     """A difference between two figures: "+1,234.5 kW", "−$5.43M", "no change"."""
     if value is None:
         return none
-    if value == 0:
+    if rounds_to_zero(value, unit, style=style):
         return "no change"
     return ("+" if value > 0 else "−") + text(abs(value), unit, style=style)
 

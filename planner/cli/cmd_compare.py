@@ -50,16 +50,18 @@ MARK = {"better": "better", "worse": "worse", "same": "", None: "", "not compara
 
 def render_text(c: Comparison) -> str:
     names = [s.name for s in c.sides]
-    width = max(20, *(len(n) + 2 for n in names))
-    dw = width + 8  # a difference and its verdict
+    shown = [m for m in METRICS if any(c.totals(s)[m.key] is not None for s in c.sides)]
+    # each column as wide as its widest text and two spaces, so neighbours never run together
+    width = max([20, *(len(n) + 2 for n in names),
+                 *(len(text(c.totals(s)[m.key], m.unit)) + 2 for m in shown for s in c.sides)])
+    dw = max([width + 8, *(len(difference(d.totals[m.key], m.unit)) + len(MARK[d.verdicts[m.key]]) + 3
+                           for m in shown for d in c.differences)])  # a difference and its verdict
     head = f"{'':<40}" + "".join(f"{n[:width - 2]:>{width}}" for n in names)
     head += "".join(f"{d.side[:dw - 2] + ' - first':>{dw}}" for d in c.differences) if len(names) > 2 else \
         f"{'difference':>{dw}}"
     lines = [head]
-    for m in METRICS:
+    for m in shown:
         values = [c.totals(s)[m.key] for s in c.sides]
-        if all(v is None for v in values):
-            continue
         label = f"{m.label} ({c.basis})" if m.on_basis else m.label
         row = f"{label[:39]:<40}" + "".join(f"{text(v, m.unit):>{width}}" for v in values)
         for d in c.differences:

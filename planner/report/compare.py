@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from planner.report.model import Report
-from planner.vocabulary import choice_title
+from planner.vocabulary import choice_title, rounds_to_zero
 
 Better = Literal["lower", "higher"] | None
 
@@ -116,7 +116,7 @@ def verdict(metric: Metric, difference: float | None) -> Literal["better", "wors
     metric has no better direction or a side lacks the figure."""
     if difference is None or metric.better is None:
         return None
-    if difference == 0:
+    if rounds_to_zero(difference, metric.unit):  # below what the figure's text shows: "no change"
         return "same"
     return "better" if (difference < 0) == (metric.better == "lower") else "worse"
 

@@ -173,3 +173,26 @@ def test_compare_exits_1_when_a_side_has_errors_as_check_does(capsys, medium_and
     assert code == 1 and "Findings, capped.json against medium.json" in out.out
     code, out = cli(capsys, "compare", str(a), str(a), "--json")
     assert code == 0 and json.loads(out.out)["sides"]
+
+
+def test_a_difference_below_what_the_text_shows_is_no_change():
+    from planner.report.compare import METRIC, verdict
+    from planner.vocabulary import difference
+
+    # 0.3 tokens/s of 121,198 prints as "0 tokens/s", 0.004 days as "0.0 days", 0.004
+    # interruptions a day as "0.00 per day": no change, neither better nor worse.
+    for key, tiny in (("tokens_per_s", -0.3), ("time_to_train_days", 0.04), ("interruptions_per_day", 0.004)):
+        m = METRIC[key]
+        assert difference(tiny, m.unit) == "no change" and verdict(m, tiny) == "same", key
+    m = METRIC["tokens_per_s"]
+    assert (difference(-0.6, m.unit), verdict(m, -0.6)) == ("−1 tokens/s", "worse")
+
+
+def test_compare_text_keeps_each_column_apart(capsys, medium_and_massive):
+    # every row reads label, the two values and the difference, at least two spaces apart,
+    # however wide a figure is ("1,305,240 tokens/s−257,599 tokens/s" ran together)
+    import re
+
+    code, out = cli(capsys, "compare", *map(str, medium_and_massive))
+    rows = out.out.split("\n\n")[0].splitlines()[1:]
+    assert rows and all(len(re.split(r"\s{2,}", row.strip())) == 4 for row in rows), rows
