@@ -66,6 +66,8 @@ def run(args) -> int:
     for key in args.pareto or ():
         if key not in METRIC:
             raise UsageError(f"--pareto: '{key}' is not a figure of the comparison ({', '.join(METRIC)})")
+    if args.pareto and args.pareto[0] == args.pareto[1]:
+        raise UsageError(f"--pareto takes two different figures, not {args.pareto[0]} twice")
     catalog = load_catalog_arg(args)
     base = open_plan(args.file, catalog)
     if args.variant is not None:
@@ -92,6 +94,7 @@ def run(args) -> int:
     front = pareto_front(result.rows, x, y)
     write_file(args.output, rows_to_csv(result.rows, front).encode("utf-8"), kind="", inputs=[args.file, args.grid])
     problems = sum(1 for r in result.rows if r["problem"])
-    print(f"wrote {args.output}: {len(result.rows):,} points, {len(front)} on the Pareto front of {x} and {y}"
+    n = len(result.rows)
+    print(f"wrote {args.output}: {n:,} point{'s' if n != 1 else ''}, {len(front)} on the Pareto front of {x} and {y}"
           + (f", {problems} that could not be laid out (see the problem column)" if problems else ""))
     return 0

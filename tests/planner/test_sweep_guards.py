@@ -70,3 +70,10 @@ def test_zero_workers_is_a_usage_error(sweep_files, no_points, capsys):
     code = main(["sweep", str(sweep_files / "base.json"), "--grid", str(sweep_files / "grid.json"),
                  "-o", str(sweep_files / "r.csv"), "--workers", "0"])
     assert code == 2 and "--workers takes 1 to" in capsys.readouterr().err
+
+
+def test_a_pareto_front_of_one_figure_twice_is_a_usage_error(sweep_files, no_points, capsys):
+    code = main(["sweep", str(sweep_files / "base.json"), "--grid", str(sweep_files / "grid.json"),
+                 "-o", str(sweep_files / "r.csv"), "--pareto", "gpus", "gpus"])
+    assert code == 2 and "--pareto takes two different figures, not gpus twice" in capsys.readouterr().err
+    assert not (sweep_files / "r.csv").exists()
