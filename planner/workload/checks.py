@@ -159,6 +159,13 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
     out: list[Finding] = []
     sequences = w.global_batch_tokens / w.seq_len
     per = w.dp * w.micro_batch_size
+    if sequences < 1:  # not one sequence a step: nothing can train
+        tokens = w.global_batch_tokens
+        out.append(Finding(
+            "error", "workload.batch.fractional_sequences",
+            f"The global batch of {tokens:,} token{'s' if tokens != 1 else ''} is less than one sequence of "
+            f"{w.seq_len:,} tokens: a step needs at least one whole sequence", remedy=_set_batch(1, w.seq_len)))
+        return out
     if abs(sequences - round(sequences)) > 1e-9:
         out.append(Finding(
             "warning", "workload.batch.fractional_sequences",
@@ -186,7 +193,7 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
 
 def _set_batch(sequences: int, seq_len: int) -> Remedy:
     """The batch set to ``sequences`` whole sequences (the nearest even one; a tie goes up)."""
-    return Remedy("set_batch", f"Set the global batch to {sequences:,} sequences",
+    return Remedy("set_batch", f"Set the global batch to {sequences:,} sequence{'s' if sequences != 1 else ''}",
                   (("sequences", sequences), ("tokens", sequences * seq_len)))
 
 

@@ -134,6 +134,17 @@ def test_a_fractional_batch_goes_to_whole_sequences(history):
     assert _finding(history.plan, "workload.batch.uneven") is None  # 1,024 is a multiple of DP 4
 
 
+def test_a_batch_below_one_sequence_is_an_error_fixed_to_one(history):
+    # 1 token of 4,096-token sequences: no step can run; the fix sets one sequence, 4,096 tokens
+    history.apply(SetSetting("workload", "global_batch_tokens", 1))
+    f = _finding(history.plan, "workload.batch.fractional_sequences")
+    assert f.severity == "error" and f.message.startswith("The global batch of 1 token is less than one sequence")
+    assert f.remedy.label == "Set the global batch to 1 sequence"
+    assert dict(f.remedy.figures) == {"sequences": 1, "tokens": 4096}
+    history.apply(remedy_command(f.remedy))
+    assert _finding(history.plan, "workload.batch.fractional_sequences") is None
+
+
 def test_a_remedy_the_plan_cannot_take_is_refused_and_leaves_the_plan_unchanged(history):
     plan = history.plan
     plan.placements = [p for p in plan.placements if p.device != "hgx-h100-8"]  # no GPU nodes left
