@@ -8,7 +8,7 @@ from planner.cli import UsageError, load_catalog_arg, print_json
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRICS, Comparison, compare_plans
-from planner.vocabulary import difference, text
+from planner.vocabulary import choice_title, difference, text
 
 
 def register(sub) -> None:
@@ -45,6 +45,18 @@ def run(args) -> int:
     return 1 if any(side.has_errors for side in comparison.sides) else 0  # as check does
 
 
+SETTINGS_SHOWN = 20  # settings differences printed per side (the JSON has them all)
+
+
+def setting_text(value, unit: str = "") -> str:
+    """A setting's value as the Settings panel names it ("cuDNN attention", "140 kW", "none")."""
+    if value is None:
+        return "none"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:,g} {unit}".rstrip()
+    return choice_title(value)
+
+
 MARK = {"better": "better", "worse": "worse", "same": "", None: "", "not comparable": "not comparable"}
 
 
@@ -73,6 +85,12 @@ def render_text(c: Comparison) -> str:
         for why in dict.fromkeys(d.notes.values()):
             lines.append(f"{d.side}: training throughput and time to train are not comparable: {why}.")
     for d in c.differences:
+        if d.settings:
+            lines += ["", f"Settings, {d.side} against {d.against}:"]
+            lines += [f"  {s.title} ({s.section}): {setting_text(s.first, s.unit)} -> {setting_text(s.side, s.unit)}"
+                      for s in d.settings[:SETTINGS_SHOWN]]
+            if len(d.settings) > SETTINGS_SHOWN:
+                lines.append(f"  and {len(d.settings) - SETTINGS_SHOWN} more (compare --json lists them all)")
         lines += ["", f"Bill of materials, {d.side} against {d.against}:"]
         if not d.bom:
             lines.append("  no differences")

@@ -238,6 +238,55 @@ def finding_differences(a: Side, b: Side) -> tuple[list[FindingDifference], list
     return listed(fb - fa), listed(fa - fb)
 
 
+@dataclass(frozen=True, slots=True)
+class SettingDifference:
+    """A setting the two plans hold differently: ``section.name`` and its two values."""
+
+    section: str
+    name: str
+    title: str
+    unit: str
+    first: Any
+    side: Any
+
+    def to_json(self) -> dict[str, Any]:
+        return {"setting": f"{self.section}.{self.name}", "title": self.title, "unit": self.unit,
+                "first": self.first, "side": self.side}
+
+
+def settings_differences(first, other) -> list[SettingDifference]:
+    """The settings ``other`` (a plan) holds differently from ``first``, section by section in
+    the settings' order: what a user changed between two variants."""
+    from pydantic import BaseModel
+
+    from planner.settings import field_meta
+
+    out = []
+    for section in type(first.settings).model_fields:
+        a, b = getattr(first.settings, section), getattr(other.settings, section)
+        if not isinstance(a, BaseModel):
+            continue
+        for name in type(a).model_fields:
+            va, vb = getattr(a, name), getattr(b, name, None)
+            if va != vb:
+                meta = field_meta(type(a), name)
+                out.append(SettingDifference(section, name, meta["title"], meta["unit"], _plain(va), _plain(vb)))
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """A setting's value as JSON holds it."""
+    from pydantic import BaseModel
+
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
 @dataclass(slots=True)
 class Difference:
     """One side against the first."""
@@ -250,11 +299,12 @@ class Difference:
     findings_gained: list[FindingDifference]
     findings_lost: list[FindingDifference]
     notes: dict[str, str] = field(default_factory=dict)  # metric key -> why it is not comparable
+    settings: list[SettingDifference] = field(default_factory=list)  # where the plans are at hand
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "against": self.against,
                 "totals": {k: _rounded(v) for k, v in self.totals.items()}, "verdicts": dict(self.verdicts),
-                "notes": dict(self.notes),
+                "notes": dict(self.notes), "settings": [d.to_json() for d in self.settings],
                 "bom": [d.to_json() for d in self.bom],
                 "bom_cost_difference_usd": round(sum(d.cost_difference_usd for d in self.bom), 2),
                 "findings": {"gained": [f.to_json() for f in self.findings_gained],
@@ -347,8 +397,12 @@ def report_json(plan, catalog, report: Report | None = None) -> dict[str, Any]:
 
 
 def compare_plans(names: list[str], plans: list, catalog) -> Comparison:
-    """Evaluate each plan and compare them, each against the first."""
-    return compare_json([(n, report_json(p, catalog)) for n, p in zip(side_names(names), plans)])
+    """Evaluate each plan and compare them, each against the first, with the settings each
+    holds differently from the first."""
+    c = compare_json([(n, report_json(p, catalog)) for n, p in zip(side_names(names), plans)])
+    for d, plan in zip(c.differences, plans[1:]):
+        d.settings = settings_differences(plans[0], plan)
+    return c
 
 
 def side_names(names: list[str]) -> list[str]:

@@ -196,3 +196,20 @@ def test_compare_text_keeps_each_column_apart(capsys, medium_and_massive):
     code, out = cli(capsys, "compare", *map(str, medium_and_massive))
     rows = out.out.split("\n\n")[0].splitlines()[1:]
     assert rows and all(len(re.split(r"\s{2,}", row.strip())) == 4 for row in rows), rows
+
+
+def test_compare_names_the_settings_that_differ(capsys, medium_and_massive, tmp_path):
+    medium = medium_and_massive[0]
+    other = tmp_path / "cudnn.json"
+    assert main(["new", "-t", "medium", "--attention-kernel", "cudnn", "--rack-kw", "40", "-o", str(other)]) == 0
+    code, out = cli(capsys, "compare", str(medium), str(other))
+    assert code == 0, out.err
+    text = out.out.split("Settings, cudnn.json against medium.json:\n")[1].split("\n\n")[0].splitlines()
+    assert "  Default rack power cap (facility): 30 kW -> 40 kW" in text
+    assert "  Attention kernel (workload): automatic -> cuDNN attention" in text
+    code, out = cli(capsys, "compare", str(medium), str(other), "--json")
+    settings = {s["setting"]: (s["first"], s["side"]) for s in json.loads(out.out)["differences"][0]["settings"]}
+    assert settings["workload.attention_kernel"] == ("auto", "cudnn")
+    assert settings["facility.default_rack_cap_kw"] == (30.0, 40.0)
+    code, out = cli(capsys, "compare", str(medium), str(medium))
+    assert "Settings," not in out.out  # the same plan twice: nothing to name
