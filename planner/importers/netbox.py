@@ -129,6 +129,11 @@ def import_netbox(folder: str | Path, catalog: Catalog) -> NetBoxImport:
     folder = Path(folder)
     if not folder.is_dir():
         raise NetBoxReadError(f"{folder}: not a folder; give the folder of NetBox's exported CSV files")
+    if not (folder / "sites.csv").exists() and (folder / "01-sites.csv").exists():
+        raise NetBoxReadError(
+            f"{folder}: holds the planner's NetBox import files (01-sites.csv, ...), which go into NetBox; to read "
+            "a plan back, import them into NetBox, then export its Sites, Racks, Devices and Cables lists (Export "
+            "> All data) into a folder and give that")
     files = {name: read_csv(folder, name, columns) for name, columns in REQUIRED.items()}
     for name, columns in OPTIONAL.items():
         files[name] = read_csv(folder, name, columns) if (folder / name).exists() else []

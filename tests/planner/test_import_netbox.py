@@ -272,3 +272,15 @@ def test_a_folder_that_is_not_there(tmp_path, capsys):
     assert code == 2 and "not a folder" in printed.err
     assert not (tmp_path / "p.json").exists()
 
+
+
+def test_the_planners_own_import_files_are_told_apart_from_netboxs_exports(tmp_path, capsys):
+    # The import files the planner writes go into NetBox; reading a plan back takes the lists
+    # NetBox exports afterwards. Given the first, the message says which is which.
+    plan = tmp_path / "plan.json"
+    assert cli(capsys, "new", "-t", "single-node", "-o", plan)[0] == 0
+    assert cli(capsys, "export", plan, "-o", tmp_path / "nb", "--netbox")[0] == 0
+    code, printed = cli(capsys, "import-netbox", tmp_path / "nb", "-o", tmp_path / "back.json")
+    assert code == 2 and "holds the planner's NetBox import files (01-sites.csv, ...)" in printed.err
+    assert "export its Sites, Racks, Devices and Cables lists" in printed.err
+    assert printed.err.count("\n") == 1 and not (tmp_path / "back.json").exists()
