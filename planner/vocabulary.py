@@ -127,6 +127,15 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
     return fmt.format(value)
 
 
+def setting_text(value: Any, unit: str = "") -> str:
+    """A setting's value as the Settings panel names it ("cuDNN attention", "140 kW", "none")."""
+    if value is None:
+        return "none"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:,g} {unit}".rstrip()
+    return choice_title(value)
+
+
 def rounds_to_zero(value: Any, unit: str = "", *, style: str = "exact") -> bool:
     """Whether a figure shows as zero in its text ("0 tokens/s", "0.0 days", "$0"): a difference
     below what the text can show is no change, not a "−0"."""

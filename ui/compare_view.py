@@ -22,6 +22,7 @@ from planner.plan.variants import resolve_variant
 from planner.report import palette
 from planner.report.compare import (METRIC, METRICS, NOT_COMPARABLE, Comparison, compare_plans, finding_verdict,
                                     verdict)
+from planner.vocabulary import setting_text
 from ui.fmt import difference_text, value_text
 from ui.charts.base import ChartView, DollarAxis, UnitAxis
 
@@ -99,10 +100,12 @@ class CompareDialog(QDialog):
         self.totals = self._table()
         self.bom = self._table()
         self.findings = self._table()
+        self.settings = self._table()
         self.chart = CostCurves()
         self.tabs.addTab(self.totals, "Totals")
         self.tabs.addTab(self.bom, "Bill of materials")
         self.tabs.addTab(self.findings, "Findings")
+        self.tabs.addTab(self.settings, "Settings")
         self.tabs.addTab(self.chart, "Cost curves")
         layout.addWidget(self.tabs, 1)
         legend = QLabel("Differences are each side minus the reference. <span style='background:%s'>&nbsp;Green: "
@@ -181,7 +184,7 @@ class CompareDialog(QDialog):
             self.note.setText("Tick two sides or more to compare them (New variant from current in the Variants "
                               "menu makes another variant; Add plan file… brings in another plan).")
             self.comparison = None
-            for t in (self.totals, self.bom, self.findings):
+            for t in (self.totals, self.bom, self.findings, self.settings):
                 t.setRowCount(0)
             return
         try:
@@ -199,6 +202,7 @@ class CompareDialog(QDialog):
         self._show_totals(self.comparison)
         self._show_bom(self.comparison)
         self._show_findings(self.comparison)
+        self._show_settings(self.comparison)
         self.chart.show_comparison(self.comparison)
 
     def _show_totals(self, c: Comparison) -> None:
@@ -272,6 +276,25 @@ class CompareDialog(QDialog):
             t.setItem(r, 3, _item(f.code, align=left))
             t.setItem(r, 4, _item(f.message, align=left, tip=f.message))
         self._fit(t, stretch=4)
+
+    def _show_settings(self, c: Comparison) -> None:
+        """Each setting a side holds differently from the reference: what changed between them."""
+        t = self.settings
+        rows = [(d, s) for d in c.differences for s in d.settings]
+        heads = ["Against", "Setting", "Section", "Reference", "This side"]
+        t.clear()
+        t.setColumnCount(len(heads))
+        t.setHorizontalHeaderLabels(heads)
+        t.setRowCount(len(rows))
+        left = Qt.AlignmentFlag.AlignLeft
+        for r, (d, s) in enumerate(rows):
+            t.setItem(r, 0, _item(f"{d.side} − {d.against}", align=left))
+            t.setItem(r, 1, _item(s.title, align=left, tip=f"{s.section}.{s.name}"))
+            t.setItem(r, 2, _item(s.section, align=left))
+            t.setItem(r, 3, _item(setting_text(s.first, s.unit), align=left))
+            t.setItem(r, 4, _item(setting_text(s.side, s.unit), align=left))
+        self.tabs.setTabText(self.tabs.indexOf(t), f"Settings ({len(rows)})" if rows else "Settings")
+        self._fit(t, stretch=1)
 
     @staticmethod
     def _fit(t: QTableWidget, stretch: int | None = None) -> None:

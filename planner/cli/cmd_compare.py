@@ -8,7 +8,7 @@ from planner.cli import UsageError, load_catalog_arg, print_json
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRICS, Comparison, compare_plans
-from planner.vocabulary import choice_title, difference, text
+from planner.vocabulary import difference, setting_text, text
 
 
 def register(sub) -> None:
@@ -46,15 +46,6 @@ def run(args) -> int:
 
 
 SETTINGS_SHOWN = 20  # settings differences printed per side (the JSON has them all)
-
-
-def setting_text(value, unit: str = "") -> str:
-    """A setting's value as the Settings panel names it ("cuDNN attention", "140 kW", "none")."""
-    if value is None:
-        return "none"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:,g} {unit}".rstrip()
-    return choice_title(value)
 
 
 MARK = {"better": "better", "worse": "worse", "same": "", None: "", "not comparable": "not comparable"}

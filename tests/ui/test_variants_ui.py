@@ -67,6 +67,11 @@ def test_compare_view_colours_better_green_and_worse_red(window, qtbot):
               f.item(r, 2).text() == "error"]
     assert gained and f.item(gained[0], 1).background().color().name().upper() == \
         palette.VERDICT_FILLS["worse"].upper()
+    # Settings: what the variant changed, in the Settings panel's words.
+    s = dialog.settings
+    rows = [[s.item(r, c).text() for c in range(s.columnCount())] for r in range(s.rowCount())]
+    assert ["More nodes, PUE 1.3 − Base", "PUE", "facility", "1.56", "1.3"] in rows
+    assert dialog.tabs.tabText(dialog.tabs.indexOf(s)) == f"Settings ({len(rows)})"
     # Unticking a side leaves one: nothing to compare, said in words.
     dialog.set_checked(["Base"])
     assert dialog.comparison is None and "Tick two sides" in dialog.note.text()
