@@ -209,10 +209,7 @@ class CompareDialog(QDialog):
         metrics = [m for m in METRICS if any(c.totals(s)[m.key] is not None for s in c.sides)]
         t = self.totals
         heads = ["Figure"] + [s.name for s in c.sides] + [f"{d.side} − {d.against}" for d in c.differences]
-        t.clear()
-        t.setColumnCount(len(heads))
-        t.setHorizontalHeaderLabels(heads)
-        t.setRowCount(len(metrics))
+        self._reset(t, heads, len(metrics))
         for r, m in enumerate(metrics):
             label = f"{m.label} ({c.basis})" if m.on_basis else m.label  # power like with like: one basis
             t.setItem(r, 0, _item(label, tip=f"check --json: {'.'.join(m.path_on(c.basis))}",
@@ -234,10 +231,7 @@ class CompareDialog(QDialog):
         t = self.bom
         rows = [(d, b) for d in c.differences for b in d.bom]
         heads = ["Against", "Change", "Category", "Item", "Quantity", "Cost difference"]
-        t.clear()
-        t.setColumnCount(len(heads))
-        t.setHorizontalHeaderLabels(heads)
-        t.setRowCount(len(rows) + len(c.differences))
+        self._reset(t, heads, len(rows) + len(c.differences))
         r = 0
         capex = METRIC["capex_usd"]
         for d in c.differences:
@@ -263,10 +257,7 @@ class CompareDialog(QDialog):
         rows = [(d, word, f) for d in c.differences
                 for word, found in (("gained", d.findings_gained), ("lost", d.findings_lost)) for f in found]
         heads = ["Against", "", "Severity", "Check", "Message"]
-        t.clear()
-        t.setColumnCount(len(heads))
-        t.setHorizontalHeaderLabels(heads)
-        t.setRowCount(len(rows))
+        self._reset(t, heads, len(rows))
         left = Qt.AlignmentFlag.AlignLeft
         for r, (d, word, f) in enumerate(rows):
             v = finding_verdict(f.severity, word == "gained")
@@ -282,10 +273,7 @@ class CompareDialog(QDialog):
         t = self.settings
         rows = [(d, s) for d in c.differences for s in d.settings]
         heads = ["Against", "Setting", "Section", "Reference", "This side"]
-        t.clear()
-        t.setColumnCount(len(heads))
-        t.setHorizontalHeaderLabels(heads)
-        t.setRowCount(len(rows))
+        self._reset(t, heads, len(rows))
         left = Qt.AlignmentFlag.AlignLeft
         for r, (d, s) in enumerate(rows):
             t.setItem(r, 0, _item(f"{d.side} − {d.against}", align=left))
@@ -295,6 +283,14 @@ class CompareDialog(QDialog):
             t.setItem(r, 4, _item(setting_text(s.side, s.unit), align=left))
         self.tabs.setTabText(self.tabs.indexOf(t), f"Settings ({len(rows)})" if rows else "Settings")
         self._fit(t, stretch=1)
+
+    @staticmethod
+    def _reset(t: QTableWidget, heads: list[str], rows: int) -> None:
+        """An empty table of these column titles and ``rows`` rows."""
+        t.clear()
+        t.setColumnCount(len(heads))
+        t.setHorizontalHeaderLabels(heads)
+        t.setRowCount(rows)
 
     @staticmethod
     def _fit(t: QTableWidget, stretch: int | None = None) -> None:
