@@ -1,6 +1,6 @@
 """One bill of parts: transceivers by module, cables by part, NICs, PDUs and CDUs by catalog id,
 counted by hand, and the same number for each part in check, the BOM, the workbook, the
-vendor pack's network page and ``cables``."""
+vendor pack's network page (its cables by the bill's lines, as ordered) and ``cables``."""
 
 from __future__ import annotations
 
@@ -114,7 +114,8 @@ def _workbook_parts(path) -> dict[str, dict[str, int]]:
 
 
 def _pack_parts(report, catalog) -> dict[str, dict[str, int]]:
-    """The network page's rows under 'Transceivers, ... by module' and 'Cables, ... by part'."""
+    """The network page's rows under 'Transceivers, ... by module' (by catalog id) and
+    'Cables, ... as ordered' (by the bill's line)."""
     titles = {c.title: c.id for c in catalog.components.values()}
     out: dict[str, dict[str, int]] = {"transceivers": {}, "cables": {}}
     group = None
@@ -123,8 +124,10 @@ def _pack_parts(report, catalog) -> dict[str, dict[str, int]]:
             group = "transceivers"
         elif label.startswith("Cables, all networks"):
             group = "cables"
-        elif label.startswith("    ") and group and label.strip() in titles:
+        elif label.startswith("    ") and group == "transceivers" and label.strip() in titles:
             out[group][titles[label.strip()]] = int(value.replace(",", ""))
+        elif label.startswith("    ") and group == "cables":
+            out[group][label.strip()] = int(value.replace(",", ""))
         else:
             group = None
     return out
@@ -154,8 +157,14 @@ def test_every_output_gives_the_same_count_for_each_part(capsys, tmp_path, catal
         assert {k: book[k] for k in bom[kind]} == dict(bom[kind]), kind
     # the vendor pack's network page
     pack = _pack_parts(report, catalog)
-    for kind in ("transceivers", "cables"):
-        assert pack[kind] == (dict(bom[kind]) if report.network is not None else {}), kind
+    assert pack["transceivers"] == (dict(bom["transceivers"]) if report.network is not None else {})
+    # cables as the bill orders them: its lines' stock lengths (a catalog part of another length
+    # only prices a line, and its name would give the same cables a second length)
+    ordered = Counter()
+    for line in report.cost.bom:
+        if line.part_kind == "cable":
+            ordered[line.item] += line.quantity
+    assert pack["cables"] == (dict(ordered) if report.network is not None else {})
     # cables: the same modules and cables where check prices from the cable schedule; the
     # largest plans are priced per fabric tier (unrouted), so there the bill's optics are the
     # sizing's count of every run as optical

@@ -52,7 +52,7 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
             rows.append(["Fabric transceivers (modules, as in the bill of materials)",
                          number(bom_counts(cost.bom)["transceiver"])])
             rows += part_rows(cost.parts.get("transceivers", {}), "Transceivers, all networks, by module", catalog)
-            rows += part_rows(cost.parts.get("cables", {}), "Cables, all networks, by part", catalog)
+            rows += ordered_cable_rows(cost.bom)
             continue
         label, text = describe("network", key, value, catalog)
         rows.append([label, text])
@@ -61,6 +61,20 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
                 if n:
                     rows.append([f"    {TIER_LINKS.get(tier, tier)}", number(n)])
     return rows
+
+
+def ordered_cable_rows(bom) -> list[list[str]]:
+    """A heading row and one row per cable the bill of materials orders, by its line (the
+    stock length the cable pages and the bill give: a catalog part of another length only
+    prices it, so its name would give a second length for the same cables)."""
+    counts: dict[str, int] = {}
+    for line in bom:
+        if line.part_kind == "cable":
+            counts[line.item] = counts.get(line.item, 0) + line.quantity
+    if not counts:
+        return []
+    return [["Cables, all networks, as ordered", number(sum(counts.values()))]] + [
+        [f"    {item}", number(n)] for item, n in counts.items()]
 
 
 def part_rows(counts: dict[str, int], title: str, catalog: Catalog | None) -> list[list[str]]:
