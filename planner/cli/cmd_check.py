@@ -64,6 +64,9 @@ def render_text(report: Report, catalog=None) -> str:
     for name, section in report.sections.items():
         lines += ["", name.replace("_", " ").capitalize()]
         for meta, value in section.figures():
+            if name == "workload" and meta.name == "inference":
+                lines += inference_lines(value)
+                continue
             if isinstance(value, (list, tuple)) or hasattr(value, "to_json") or meta.name in (
                     "curves", "break_even_months"):
                 continue  # tables, the sizing detail and figures written in words: in --json, the workbook, the app
@@ -79,6 +82,26 @@ def render_text(report: Report, catalog=None) -> str:
         if g.severity != "info":  # errors and warnings say what would mend them, or that nothing will
             lines.append(f"    {fix_line(g)}")
     return "\n".join(lines)
+
+
+# What a serving plan is judged by, of the inference sizing (workload.inference in --json).
+INFERENCE_LINES = (
+    ("tpot_ms", "Inference time per output token (operating batch)", "ms"),
+    ("ttft_ms", "Inference time to first token", "ms"),
+    ("batch", "Inference operating batch (sequences a replica)", ""),
+    ("requests_per_s_per_replica", "Requests a replica serves", "requests/s"),
+    ("output_tokens_per_s_per_gpu", "Inference output per GPU, prefill included", "tokens/s"),
+    ("gpus_needed", "GPUs the requests target needs", ""),
+)
+
+
+def inference_lines(inference) -> list[str]:
+    """The serving figures of an inference plan, one a line; none for a training plan."""
+    if inference is None:
+        return []
+    data = inference.to_json()
+    return [f"  {label:<50} {text(data[key], unit)}" for key, label, unit in INFERENCE_LINES
+            if data.get(key) is not None]
 
 
 PLACES_NAMED = 6  # the places a grouped finding names; check --json lists them all

@@ -132,7 +132,10 @@ class WorkloadSection(Figures):
                                                      unit="GB")
     ep_fabric_gb_per_gpu_step: float | None = figure(None, title="Expert-parallel fabric traffic per GPU per step",
                                                      unit="GB")
-    decode_tokens_per_s: float | None = figure(None, title="Inference decode per GPU", unit="tokens/s")
+    decode_tokens_per_s: float | None = figure(
+        None, title="Inference decode per GPU (decode steps alone)", unit="tokens/s",
+        description="Output tokens a GPU decodes per second at the operating batch, prefill not counted; the "
+        "output per GPU with prefill is workload.inference.output_tokens_per_s_per_gpu")
     max_concurrent_sequences: int | None = figure(None, title="Concurrent sequences per replica (KV cache)")
     inference: InferenceResult | None = figure(None, title="Inference sizing")
     inference_usd_per_m_output_tokens: dict[str, float] | None = figure(

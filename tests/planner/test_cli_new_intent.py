@@ -83,6 +83,9 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["-t", "nosuch", "--gpus", "8"], "there is no template 'nosuch'"),
         (["--system", "dgx-h100", "--gpus", "64", "--nodes", "3"],
          "--gpus 64 and --nodes 3 both size the plan: give one of them"),
+        (["--requests-per-s", "50"], "--requests-per-s describes an inference service: add --inference"),
+        (["-t", "medium", "--latency-ms", "20", "--output-tokens", "100"],
+         "--latency-ms and --output-tokens describe an inference service"),
     ]
     for flags, message in cases:
         try:
@@ -184,6 +187,16 @@ def test_an_inference_target_sizes_the_gpus_from_a_template_too(capsys, tmp_path
         gpus = r["totals"]["gpus"] - r["goodput"]["spare_nodes"] * node_gpus
         assert gpus == node_gpus * -(-inference["gpus_needed"] // node_gpus), argv
         assert not [f for f in r["findings"] if f["code"] == "workload.inference.capacity"]
+        if argv[0] == "--inference":  # the plan says what was asked in words, not field names
+            description = json.loads(plan.read_text())["description"]
+            assert description == ("Designed from the intent of template medium, with Llama 3 70B, an inference "
+                                   "service, 50 requests/s."), description
+            code, out = run(capsys, "check", str(plan))  # and check's text gives the serving figures
+            for words in ("Inference time per output token (operating batch)", "Inference time to first token",
+                          "Requests a replica serves", "Inference output per GPU, prefill included"):
+                assert words in out.out, words
+            tpot = next(line for line in out.out.splitlines() if "time per output token" in line)
+            assert tpot.split()[-2:] == [f"{inference['tpot_ms']:,.1f}", "ms"]
 
 
 def test_new_says_what_the_intent_cannot_hold(capsys, tmp_path):
