@@ -9,7 +9,7 @@ import typing
 
 from planner.cli import load_catalog_arg
 from planner.design.build import DesignError
-from planner.design.templates import design_from
+from planner.design.templates import design_from, get_template
 from planner.plan.fileio import save_plan
 from planner.report.evaluate import evaluate
 from planner.save_target import check_target
@@ -133,9 +133,26 @@ def _intent_changes(args) -> dict:
     return changes
 
 
+# flags that describe an inference service: they size nothing on a training plan
+SERVING_FLAGS = {"requests_per_s": "--requests-per-s", "latency_ms_per_token": "--latency-ms",
+                 "prompt_tokens": "--prompt-tokens", "output_tokens": "--output-tokens"}
+
+
+def _serves(template: str | None) -> bool:
+    """Whether a template's intent is an inference service."""
+    if template is None:
+        return False
+    t = get_template(template)
+    return bool(t.inference or (t.settings.get("workload") or {}).get("inference"))
+
+
 def _design(args, catalog):
     if args.gpus is not None and args.nodes is not None:
         raise DesignError(f"--gpus {args.gpus:,} and --nodes {args.nodes:,} both size the plan: give one of them")
+    serving = [flag for key, flag in SERVING_FLAGS.items() if getattr(args, key) is not None]
+    if serving and not args.inference and not _serves(args.template):
+        raise DesignError(f"{' and '.join(serving)} describe{'s' if len(serving) == 1 else ''} an inference "
+                          "service: add --inference (or start from -t inference)")
     changes = _intent_changes(args)
     if args.template is None and args.system is not None:
         if args.gpus is None and args.nodes is None and not (args.inference and args.requests_per_s):

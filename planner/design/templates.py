@@ -101,8 +101,7 @@ def design_template(name: str, *, nodes: int | None = None, catalog: Catalog | N
     title = resized_title(t, intent, catalog) if resized else t.title
     # resized, the template's description (its system, its node count) no longer tells the plan
     description = (f"Designed from the intent of template {t.name}, with "
-                   f"{', '.join(f'{k} {v}' for k, v in changes.items() if v is not None) or f'{intent.nodes} nodes'}."
-                   if resized else t.description)
+                   f"{intent_words(changes, catalog) or f'{intent.nodes} nodes'}." if resized else t.description)
     try:
         return design(intent, catalog, title=title, description=description)
     except DesignError as exc:
@@ -125,6 +124,42 @@ def design_from(template: str | None, catalog: Catalog | None = None, **changes:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "intent"
         raise DesignError(f"{where}: {first['msg']}") from None
+
+
+# How an intent's field reads in a plan's description ("Llama 3 70B", "50 requests/s").
+_WORDS = {
+    "gpus": "{:,} GPUs", "nodes": "{:,} nodes", "rack_kw": "{:g} kW racks", "params_b": "a {:g}B-parameter model",
+    "train_tokens_b": "{:,g}B tokens to train", "seq_len": "{:,}-token sequences", "batch_tokens": "a {:,}-token batch",
+    "requests_per_s": "{:,g} requests/s", "prompt_tokens": "{:,}-token prompts", "output_tokens": "{:,}-token outputs",
+    "latency_ms_per_token": "{:g} ms per output token", "spare_nodes": "{:,} spare nodes",
+    "oversubscription": "{:g}:1 oversubscription", "write_gbs_per_node": "{:g} GB/s checkpoint writes per node",
+    "checkpoint_write_s": "checkpoints written in {:g} s", "storage_capacity_tb": "{:,g} TB of storage",
+    "floor_rating_kg_m2": "a {:,g} kg/m² floor", "air_cooling_limit_kw": "a {:g} kW air-cooling limit",
+}
+
+
+def intent_words(changes: dict[str, Any], catalog: Catalog) -> str:
+    """The fields a user set over a template, in words: 'Llama 3 70B, an inference service,
+    50 requests/s' (not 'model llama3-70b, inference True, requests_per_s 50.0')."""
+    from planner.vocabulary import choice_title
+
+    out = []
+    for key, value in changes.items():
+        if value is None or value is False:
+            continue
+        if key == "inference":
+            out.append("an inference service")
+        elif key in ("system", "switch"):
+            device = catalog.get(value)
+            out.append(device.title if device is not None else str(value))
+        elif key in _WORDS and isinstance(value, (int, float)):
+            out.append(_WORDS[key].format(value))
+        elif isinstance(value, str):
+            out.append(f"{choice_title(value)} {key.replace('_', ' ')}" if key in ("cooling", "power_basis", "tiers")
+                       else choice_title(value))
+        else:
+            out.append(f"{key.replace('_', ' ')} {value}")
+    return ", ".join(out)
 
 
 def resized_title(t: Template, intent: Intent, catalog: Catalog) -> str:

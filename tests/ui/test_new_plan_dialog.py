@@ -151,7 +151,7 @@ def test_every_cluster_field_has_a_tooltip_and_a_changed_template_its_own_descri
     plan = dialog.design.plan
     # no longer medium's 16 nodes of H100: the description says what it was made from
     assert "H100" not in plan.description and "template medium" in plan.description
-    assert "dgx-b200" in plan.description and "1024" in plan.description
+    assert "NVIDIA DGX B200, 1,024 GPUs" in plan.description  # in words, not field names
 
 
 def test_the_preview_shows_the_searched_layout_its_runners_up_and_keeps_the_batch(qtbot):
