@@ -77,6 +77,10 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     if system is None or system.gpu is None:
         systems = ", ".join(d.id for d in catalog if d.gpu is not None)
         raise DesignError(f"system: the catalog has no GPU system '{intent.system}' (GPU systems: {systems})")
+    switch = catalog.get(intent.switch) if intent.switch is not None else None
+    if intent.switch is not None and (switch is None or switch.switch is None):
+        switches = ", ".join(d.id for d in catalog if d.switch is not None)
+        raise DesignError(f"switch: the catalog has no switch '{intent.switch}' (switches: {switches})")
     findings: list[Finding] = []
     settings = _settings(intent, catalog)
     _match_fabric(settings, intent, system, catalog, findings)

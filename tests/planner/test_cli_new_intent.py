@@ -84,6 +84,8 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["--system", "dgx-h100", "--gpus", "64", "--nodes", "3"],
          "--gpus 64 and --nodes 3 both size the plan: give one of them"),
         (["--requests-per-s", "50"], "--requests-per-s describes an inference service: add --inference"),
+        (["--system", "dgx-h100", "--gpus", "8", "--switch", "dgx-h100"],
+         "switch: the catalog has no switch 'dgx-h100' (switches: "),
         (["-t", "medium", "--latency-ms", "20", "--output-tokens", "100"],
          "--latency-ms and --output-tokens describe an inference service"),
     ]
