@@ -47,6 +47,9 @@ class GoodputSection(Figures):
     checkpoint_block_s: float | None = figure(None, title="Job blocked per checkpoint", unit="s",
                                               description="The write time, or with asynchronous checkpoints "
                                               "the copy to host memory")
+    checkpoint_stall_pct: float | None = figure(
+        None, title="Checkpoint stall (share of the interval)", unit="%",
+        description="The job blocked per checkpoint over the interval it checkpoints at (automatic or set)")
     reload_s: float | None = figure(None, title="Checkpoint read back after a restart", unit="s")
     lost_per_interruption_min: float | None = figure(
         None, title="Time lost per interruption", unit="min",
@@ -179,6 +182,7 @@ def _job_goodput(ctx) -> tuple[dict[str, Any], list[Finding], float | None]:
     lost_s = rec.lost_s - (interval_s or 0.0) / 2.0  # without the half interval of work redone
     figures.update(checkpoint_block_s=_r(block_s), reload_s=_r(first.reload_s),
                    checkpoint_interval_min=_r(None if interval_s is None else interval_s / 60.0),
+                   checkpoint_stall_pct=_r(100.0 * block_s / interval_s if interval_s else None),
                    lost_per_interruption_min=_r(rec.lost_s / 60.0), ettr=_r(ratio, 4),
                    recovery={"path": rec.path, "tiers": [t.to_json() for t in rec.tiers],
                              "restart_s": {k: round(v, 3) for k, v in rec.restart_s.items()},

@@ -67,6 +67,8 @@ def test_medium_checkpoint_interval_and_ettr_by_hand():
     # write 980 GB at 175 GB/s = 5.6 s; Young: sqrt(2 x 5.6 x 274,721.8) = 1,754.10 s = 29.24 min
     assert g["checkpoint_block_s"] == pytest.approx(5.6)
     assert g["checkpoint_interval_min"] == pytest.approx(1754.10 / 60, abs=1e-3)
+    # the stall: 5.6 s blocked every 1,754.10 s = 0.319% of the interval
+    assert g["checkpoint_stall_pct"] == pytest.approx(0.319, abs=1e-3)
     # re-load 980 GB at min(350 GB/s read, 16 x 100 GB/s) = 2.8 s; no spare: the GPU and host
     # failures (160 of 314.5) wait 30 min for a node: 1,800 x 160 / 314.5 = 915.74 s;
     # lost = 600 + 2.8 + 915.74 = 1,518.54 s, plus half the interval 877.05 s
