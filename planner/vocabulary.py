@@ -132,7 +132,9 @@ def setting_text(value: Any, unit: str = "") -> str:
     if value is None:
         return "none"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"{value:,g} {unit}".rstrip()
+        # whole numbers in full ("4,194,304 tokens", not "4.1943e+06"), fractions to their last digit
+        shown = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6f}".rstrip("0")
+        return f"{shown} {unit}".rstrip()
     return choice_title(value)
 
 

@@ -52,7 +52,8 @@ def run(args) -> int:
         for note in (built or {}).get("recorded", []):
             print(f"as built: {note}")
         if built:
-            print(f"tokens/s planned {built['tokens_per_s_planned']}, as built {built['tokens_per_s_as_built']}")
+            print(f"training throughput planned {_tokens(built['tokens_per_s_planned'])}, as built "
+                  f"{_tokens(built['tokens_per_s_as_built'])}")
         print(_summary(pack, results))
     return 0 if results.all_passed else 1
 
@@ -82,3 +83,8 @@ def _as_built(plan, catalog, pack, verdicts, path) -> dict:
 
     return {"variant": AS_BUILT, "recorded": notes, "tokens_per_s_planned": tokens(plan.current_variant),
             "tokens_per_s_as_built": tokens(AS_BUILT)}
+
+
+def _tokens(value) -> str:
+    """A throughput as check prints it ("121,198 tokens/s"); "-" where the plan trains nothing."""
+    return "-" if value is None else f"{value:,.0f} tokens/s"

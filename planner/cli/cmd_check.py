@@ -51,7 +51,8 @@ def render_text(report: Report, catalog=None) -> str:
     lines = [
         f"{report.plan_name}  (power on the {report.power_basis} basis)",
         "",
-        f"{t.gpus:,} GPUs in {t.nodes:,} nodes, {t.racks:,} racks ({t.gpu_racks:,} with GPUs); "
+        f"{t.gpus:,} GPU{'s' if t.gpus != 1 else ''} in {t.nodes:,} node{'s' if t.nodes != 1 else ''}, "
+        f"{t.racks:,} rack{'s' if t.racks != 1 else ''} ({t.gpu_racks:,} with GPUs); "
         f"CDUs: {t.cdus} needed, {t.cdus_placed} placed",
         f"IT power {kw(t.it_power_kw)} (typical {kw(t.it_power_typical_kw)}, nameplate "
         f"{kw(t.it_power_nameplate_kw)}); facility {kw(t.facility_power_kw)} at PUE {t.pue:g}",

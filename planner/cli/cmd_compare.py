@@ -85,11 +85,13 @@ def render_text(c: Comparison) -> str:
         lines += ["", f"Bill of materials, {d.side} against {d.against}:"]
         if not d.bom:
             lines.append("  no differences")
+        item_w = max([60, *(len(b.item) for b in d.bom)]) + 1  # an item's whole name, never cut
         for b in d.bom:
-            lines.append(f"  {b.change:<8} {b.category[:16]:<17}{b.item[:60]:<61}"
+            lines.append(f"  {b.change:<8} {b.category[:16]:<17}{b.item:<{item_w}}"
                          f"{b.quantity_difference:>+8,}{difference(b.cost_difference_usd, '$'):>16}")
         if d.bom:
-            lines.append(f"  {'':<86}{'total':>8}{difference(sum(b.cost_difference_usd for b in d.bom), '$'):>16}")
+            lines.append(f"  {'':<{item_w + 25}}{'total':>8}"
+                         f"{difference(sum(b.cost_difference_usd for b in d.bom), '$'):>16}")
         lines += ["", f"Findings, {d.side} against {d.against}: {sum(f.count for f in d.findings_gained)} gained, "
                   f"{sum(f.count for f in d.findings_lost)} lost"]
         for word, found in (("gained", d.findings_gained), ("lost", d.findings_lost)):

@@ -203,6 +203,12 @@ def test_cli_as_built_saves_the_variant_and_compare_shows_it(tmp_path):
     assert [v["name"] for v in saved["variants"]] == ["As built"]
     r = run("compare", str(plan), "--variants", saved.get("base_variant", "Base"), "As built", "--json")
     assert r.returncode == 0, r.stderr
+    # the text says both throughputs as check prints them: whole tokens/s, thousands grouped
+    plan.write_text(json.dumps({k: v for k, v in saved.items() if k not in ("variants", "active_variant")}))
+    r = run("acceptance", str(plan), "--results", str(res), "--as-built")
+    line = next(x for x in r.stdout.splitlines() if x.startswith("training throughput planned"))
+    assert line == (f"training throughput planned {built['tokens_per_s_planned']:,.0f} tokens/s, as built "
+                    f"{built['tokens_per_s_as_built']:,.0f} tokens/s"), line
 
 
 def test_srun_prefixed_log_with_nccl_info_lines_is_judged_at_its_largest_size(medium_pack):

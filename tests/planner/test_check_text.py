@@ -129,3 +129,19 @@ def test_a_plan_without_a_training_run_says_so_on_every_schedule_line(tmp_path, 
     _, out = run(capsys, "check", str(path))
     assert line(out, "The training run's cost on the calendar").endswith("no training run")
     assert line(out, "The training run's GPU-hours").endswith("no training run")
+
+
+def test_one_of_a_thing_is_said_in_the_singular(capsys, tmp_path):
+    # single-node: 4 GPUs in one node in one rack ("1 nodes, 1 racks" read as a slip)
+    path = tmp_path / "one.json"
+    save_plan(build_template("single-node"), path)
+    code, out = run(capsys, "check", str(path))
+    assert out.splitlines()[2].startswith("4 GPUs in 1 node, 1 rack (1 with GPUs);")
+
+
+def test_a_settings_value_is_written_whole_or_to_its_last_digit():
+    from planner.vocabulary import setting_text
+
+    assert setting_text(4194304.0, "tokens") == "4,194,304 tokens"  # not 4.1943e+06
+    assert setting_text(1.56) == "1.56" and setting_text(0.000125, "fraction") == "0.000125 fraction"
+    assert setting_text(None) == "none" and setting_text("cudnn") == "cuDNN attention"

@@ -179,7 +179,7 @@ class SitePages:
         sizes = sorted({(r.width_mm, r.depth_mm) for r in self.plan.racks})
         footprints = ", ".join(f"{w:,} x {d:,} mm" for w, d in sizes[:3]) + (" and others" if len(sizes) > 3 else "")
         caption = (f"Floor {text(layout.width_m, 'm')} along the rows x {text(layout.depth_m, 'm')} across them: "
-                   f"{count(len(rows))} row{'s' if len(rows) != 1 else ''}, {count(n_racks)} racks ({footprints}), fronts facing the cold "
+                   f"{count(len(rows))} row{'s' if len(rows) != 1 else ''}, {count(n_racks)} rack{'s' if n_racks != 1 else ''} ({footprints}), fronts facing the cold "
                    f"aisles (cold {s.cold_aisle_mm / 1000:g} m, hot {s.hot_aisle_mm / 1000:g} m). Rack footprints to "
                    f"scale, coloured by the worse of typical and nameplate load.")
         caption = self._intro(caption, 7.5)
