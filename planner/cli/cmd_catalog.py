@@ -32,6 +32,9 @@ def register(sub) -> None:
                      help="how identical power supplies share the load: N+N (half carry it), N+1 (all but one), "
                           "none (all carry it); default auto: N+N for an even count, N+1 for an odd one")
     imp.set_defaults(run=run_import)
+    show = actions.add_parser("show", help="every field of one device type, rack type or component, with its source")
+    show.add_argument("id", metavar="ID", help="its catalog id, as 'catalog' lists them (e.g. dgx-h100)")
+    show.set_defaults(run=run_show)
 
 
 def run(args) -> int:
@@ -45,6 +48,7 @@ def run(args) -> int:
                                                                if k != "kind"}} for c in catalog.components.values()]
         print_json(entries)
         return 0
+    print(f"  {'id':<18} {'device type':<58} {'U':>3} {'typical/max kW':<14}  {'price':>10}  what it holds")
     for category, title in CATEGORY_TITLES.items():
         devices = catalog.by_category(category)
         if not devices:
@@ -72,6 +76,38 @@ def run(args) -> int:
             print(f"  {c.id:<24} {c.title:<58} {c.kind:<11} {c.ports} x {c.gbps:g}G  {c.power_w:g} W  "
                   f"${c.price_usd:>7,.0f}")
     return 0
+
+
+def run_show(args) -> int:
+    """One catalog entry, field by field ("gpu.model  H100 SXM 80GB"), or as JSON with --json."""
+    catalog = load_catalog_arg(args)
+    entry = catalog.get(args.id) or catalog.rack_types.get(args.id) or catalog.components.get(args.id)
+    if entry is None:
+        raise UsageError(f"the catalog has no device type, rack type or component '{args.id}'; "
+                         "'cluster-planner catalog' lists them")
+    data = entry.model_dump(mode="json")
+    if args.json:
+        print_json(data)
+        return 0
+    lines = list(_field_lines(data))
+    width = max(len(name) for name, _ in lines)
+    for name, value in lines:
+        print(f"{name:<{width}}  {value}")
+    return 0
+
+
+def _field_lines(data, prefix: str = ""):
+    """(dotted name, value) of every field, nested blocks and lists flattened ("nics[0].gbps")."""
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _field_lines(value, name + ".")
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            for i, item in enumerate(value):
+                yield from _field_lines(item, f"{name}[{i}].")
+        else:
+            text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            yield name, "none" if value is None else text or "-"
 
 
 def run_import(args) -> int:

@@ -72,6 +72,21 @@ def test_catalog_lists_every_field_as_json():
     assert "dgx-h100" in cli("catalog").stdout
 
 
+def test_catalog_shows_one_entry_field_by_field():
+    # DGX H100 user guide: 8U, 10.2 kW max; one of its fields a line, nested blocks dotted
+    out = cli("catalog", "show", "dgx-h100")
+    assert out.returncode == 0, out.stderr
+    fields = dict(line.split(None, 1) for line in out.stdout.splitlines())
+    assert (fields["u_height"], fields["power_max_w"], fields["gpu.count"], fields["nics[0].gbps"]) == (
+        "8", "10200.0", "8", "400.0")
+    assert fields["source"]
+    assert json.loads(cli("catalog", "--json", "show", "cat6a-3m").stdout)["length_m"] == 3.0  # a component too
+    missing = cli("catalog", "show", "dgx-h1000")
+    assert missing.returncode == 2 and "no device type, rack type or component 'dgx-h1000'" in missing.stderr
+    header = cli("catalog").stdout.splitlines()[0]
+    assert header.split()[:2] == ["id", "device"] and "typical/max kW" in header and "price" in header
+
+
 def test_a_user_catalog_adds_devices(tmp_path):
     extra = tmp_path / "mine.json"
     extra.write_text(json.dumps({"schema_version": 1, "devices": [{
