@@ -110,7 +110,7 @@ def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummar
              else "tensor parallel in the node")
     return w.model_copy(update={"inference_gpus_per_replica": best.gpus, "inference_pipeline_stages": best.stages}), [
         Finding(
-        "info", "design.inference.replica",
+        "info" if best.meets_targets else "warning", "design.inference.replica",
         f"Inference replica of {total} GPU{'s' if total > 1 else ''} ({split}), the "
         f"{'cheapest per output token that meets' if best.meets_targets else 'fastest, though none meets'} the "
         f"{w.latency_ms_per_token:g} ms per token and {w.ttft_target_ms:g} ms first-token targets: {text(best)}; "

@@ -46,6 +46,7 @@ def test_a_70b_model_on_h100_gets_the_cheapest_replica_that_meets_the_targets():
     found = search_replicas(w, result.plan.settings.fabric, summarise_nodes({"dgx-h100": 1}, CAT))
     meeting = [c for c in found if c.meets_targets]
     assert meeting and w.inference_gpus_per_replica == meeting[0].gpus
+    assert note.severity == "info"  # a replica meets the targets: a note of what was chosen
     # the lowest cost per output token on one kind of GPU is the most output tokens/s per GPU
     assert all(meeting[0].result.output_tokens_per_s_per_gpu >= c.result.output_tokens_per_s_per_gpu
                for c in meeting)
@@ -87,6 +88,8 @@ def test_a_model_larger_than_a_node_is_pipelined_over_the_fewest_nodes_that_hold
     assert (w.inference_gpus_per_replica, w.inference_pipeline_stages) == (8, 2)
     note = next(f for f in result.findings if f.code == "design.inference.replica")
     assert "Inference replica of 16 GPUs (tensor parallel in each of 2 nodes, pipelined across them)" in note.message
+    # no replica meets the 50 ms target: the design's note is a warning, not an info line
+    assert note.severity == "warning" and "the fastest, though none meets" in note.message
     # A token passes both stages in turn: its decode step reads all 811.8 GB with one node's
     # 8 GPUs at 60 % of 3.35 TB/s, 811.8 / 16.08 = 50.5 ms, over the 50 ms target however the
     # layers are split: the check says so, and the replicas still serve the requests.
