@@ -63,6 +63,9 @@ def test_missing_cdus_are_added(history):
     assert _count(plan, "cdu-inrack-250") == 2
     assert _finding(plan, "cooling.cdu.short") is None
     assert all(plan.rack(p.rack).cooling == "liquid" for p in plan.placements if p.device == "cdu-inrack-250")
+    # into the row-end CDU rack their removal left empty, not a second one beside it
+    assert {plan.rack(p.rack).name for p in plan.placements if p.device == "cdu-inrack-250"} == {"CDU-01"}
+    assert [r.name for r in plan.racks if r.name.startswith("CDU")] == ["CDU-01"]
 
 
 def test_parallelism_is_chosen_for_every_gpu(history):
