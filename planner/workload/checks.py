@@ -108,7 +108,9 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
         findings.append(Finding(
             "warning", "workload.tp.spans_nodes",
             f"Tensor parallel {w.tp} is wider than an NVLink domain ({local} GPUs): its per-layer all-reduces "
-            f"leave NVLink for the fabric; keep TP within the domain"))
+            f"leave NVLink for the fabric; keep TP within the domain",
+            remedy=Remedy("set_parallelism", f"Choose a parallelism for all {nodes.gpus:,} GPUs, TP within the "
+                          "NVLink domain", (("gpus", nodes.gpus),))))
     findings += batch_findings(w)
     if model.is_moe and w.ep > 1 and w.dp % w.ep:
         findings.append(Finding(

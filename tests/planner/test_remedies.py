@@ -81,6 +81,19 @@ def test_parallelism_is_chosen_for_every_gpu(history):
     assert command.label == f"Set the parallelism to TP {w.tp} x PP {w.pp} x DP {w.dp}"
 
 
+def test_a_tensor_parallel_wider_than_a_node_is_chosen_again_within_it(history):
+    # TP 16 x PP 2 x DP 4 uses the 128 GPUs, but TP 16 spans two 8-GPU NVLink domains
+    plan = history.plan
+    for name, value in (("tp", 16), ("pp", 2), ("dp", 4)):
+        history.apply(SetSetting("workload", name, value))
+    f = _finding(plan, "workload.tp.spans_nodes")
+    assert f.remedy.label == "Choose a parallelism for all 128 GPUs, TP within the NVLink domain"
+    history.apply(remedy_command(f.remedy))
+    w = plan.settings.workload
+    assert w.tp <= 8 and w.tp * w.cp * w.pp * w.dp == 128
+    assert _finding(plan, "workload.tp.spans_nodes") is None
+
+
 def test_batch_goes_to_the_nearest_multiple_of_dp_times_micro_batch(history):
     plan = history.plan
     # 1,021 sequences over DP 4 x micro-batch 1: 1,020 is 1 away, 1,024 is 3 away
