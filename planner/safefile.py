@@ -6,6 +6,9 @@ and renames it over the target (``os.replace``, atomic). Any failure raises ``Sa
 with one line saying why; the previous file is untouched and no temporary file is left.
 Temporaries of killed processes (``.~gcp-tmp~HOST~PIDNS~PID~RANDOM~NAME``) are removed by
 the next save into that folder on that host; ``write_folder`` does all this for a folder.
+
+Why it is long: one writer for every output, file and folder, with its backups and the
+clean-up of killed saves' temporaries; each step's failure is part of the same contract.
 """
 
 from __future__ import annotations

@@ -613,8 +613,10 @@ class _Layout:
         # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
         room = racks_with_room(self.plan, self.catalog, gpu_racks, facility.cdu_device)[:need]
         self.place(facility.cdu_device, len(room), self.intent.cdu_rack, room, "cdu-", max_per_rack=1)
-        # the plan's row-end CDU racks first (a fix after CDUs were removed finds theirs empty)
-        cdu_racks = [r.id for r in self.plan.racks if r.name.startswith(f"{self.intent.cdu_rack.prefix}-")
+        # the plan's row-end CDU racks first (a fix after CDUs were removed finds theirs empty);
+        # on a campus a CDU serves its own hall's loop, so there a hall's CDUs are placed by it
+        one_hall = len({r.hall for r in self.plan.racks}) <= 1
+        cdu_racks = [r.id for r in self.plan.racks if one_hall and r.name.startswith(f"{self.intent.cdu_rack.prefix}-")
                      and all(m.device == facility.cdu_device for m in self.plan.rack_members(r.id).values())]
         self.place(facility.cdu_device, need - len(room), self.intent.cdu_rack, cdu_racks or None, "cdu-")
 
