@@ -38,8 +38,10 @@ def archetype_for(params_b: float) -> str:
     return "type3"
 
 
-def advise(training: bool, params_b: float, gpus: int, fabric_is_infiniband: bool) -> Finding:
-    """An info finding naming the archetype that fits and how the plan compares with it."""
+def advise(training: bool, params_b: float, gpus: int, fabric_is_infiniband: bool, domain_gpus: int = 8) -> Finding:
+    """An info finding naming the archetype that fits and how the plan compares with it; a
+    plan of rack-scale systems (an NVLink domain past a node's 8 GPUs) is beyond the guide's
+    8-GPU archetypes, and the finding says so instead of measuring it against them."""
     if not training:
         extra = (" The plan's fabric is InfiniBand, which inference does not need."
                  if fabric_is_infiniband else "")
@@ -50,6 +52,11 @@ def advise(training: bool, params_b: float, gpus: int, fabric_is_infiniband: boo
                        + extra)
     key = archetype_for(params_b)
     title, ref_gpus, what = ARCHETYPES[key]
+    if domain_gpus > 8:
+        return Finding("info", "workload.archetype",
+                       f"The archetypes of {GUIDE} are built of 8-GPU H100 servers; this plan's rack-scale systems "
+                       f"({domain_gpus} GPUs an NVLink domain) are beyond them. By model size alone a "
+                       f"{params_b:g}B-parameter model fits its {title} ({what}).")
     msg = f"A {params_b:g}B-parameter model fits the {title} of {GUIDE} ({what})."
     if gpus and gpus < ref_gpus / 2:
         msg += f" The plan has {gpus:,} GPUs, fewer than its {ref_gpus:,}: expect longer training."

@@ -85,7 +85,7 @@ def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSu
         return out
     _training(w, fabric, nodes, out)
     if out.step is not None:
-        out.findings.append(advise(True, out.model.params / 1e9, nodes.gpus, is_ib))
+        out.findings.append(advise(True, out.model.params / 1e9, nodes.gpus, is_ib, nodes.domain_gpus))
     return out
 
 

@@ -106,6 +106,14 @@ def test_archetype_advisor(name, expect):
     assert f.severity == "info" and expect in f.message
 
 
+def test_a_rack_scale_plan_is_not_measured_against_the_8_gpu_archetypes():
+    # 8 GB200 NVL72 racks, 576 GPUs: not "more than [Type 2's] 128: check that the workload
+    # scales", but beyond the guide's 8-GPU archetypes, its type by model size named
+    f = findings(build_template("gb200-nvl72-su"))["workload.archetype"]
+    assert "rack-scale systems (72 GPUs an NVLink domain) are beyond them" in f.message
+    assert "Type 2" in f.message and "check that the workload scales" not in f.message
+
+
 def test_every_new_fabric_setting_has_title_unit_and_source():
     for name in FabricSettings.model_fields:
         meta = field_meta(FabricSettings, name)
