@@ -139,7 +139,7 @@ class PduBlock(_Strict):
     breaker_a: float = Field(gt=0, le=1000)
     outlets_c13: int = Field(0, ge=0, le=200)
     outlets_c19: int = Field(0, ge=0, le=200)
-    connector: str = Field("", max_length=100, description="the input plug, e.g. IEC 60309 560P7")
+    connector: str = Field("", max_length=100, description="the input plug, e.g. IEC 60309 560P6")
 
     @property
     def kva(self) -> float:

@@ -60,13 +60,13 @@ def test_per_rack_power_distribution_cooling_and_floor_table(medium_pages):
     # 2 on each feed. Heat at nameplate, 80% captured by the cold plates: 32.64 kW to liquid,
     # 8.16 kW to air; water 32.64 / (4.18 x 0.995 x 10 K) x 60 = 47.1 l/min. Weight 4 x 80 +
     # 160 kg enclosure = 480 kg on 0.6 x 1.2 = 0.72 m²: 666.7 kg/m².
-    assert row(text, "GPU-01") == "GPU-01 28.0 kW 40.8 kW A+B (2N) 2 + 2 415 V 3-phase 60 A, IEC 60309 560P7 " \
+    assert row(text, "GPU-01") == "GPU-01 28.0 kW 40.8 kW A+B (2N) 2 + 2 415 V 3-phase 60 A, IEC 60309 560P6 " \
                                   "32.6 kW 8.2 kW 47.1 l/min 480 kg 0.72 m² 667 kg/m²"
     # the air-cooled network rack: 20.35 kW nameplate -> one PDU per feed; all heat to air
     # the air-cooled network rack (10 x QM9700 at 1.72 kW, SN5600 split and a management switch:
     # 20.35 kW nameplate) needs one PDU per feed and puts all its heat into the air
     assert row(text, "NET-01").startswith("NET-01 15.0 kW 20.4 kW A+B (2N) 1 + 1 415 V 3-phase 60 A, IEC 60309 "
-                                          "560P7 0.0 kW 20.4 kW 0.0 l/min ")
+                                          "560P6 0.0 kW 20.4 kW 0.0 l/min ")
     # totals: 4 x 4 + 3 x 2 = 22 PDUs; 4 x 32.64 = 130.56 kW to liquid; 4 x 47.09 = 188.3 l/min
     # air: 4 x 8.16 + 20.35 + 16.8 + 6.0 = 75.79 kW
     assert row(text, "All racks").startswith("All racks 142.6 kW 206.3 kW 22 in all 130.6 kW 75.8 kW 188.3 l/min")
