@@ -204,7 +204,7 @@ class NewPlanDialog(QDialog):
         for training."""
         for w in self._serving:
             w.setEnabled(on)
-        for w in (self.train_tokens_b, self.seq_len, self.batch_tokens, self.attention_kernel):
+        for w in (self.train_tokens_b, self.seq_len, self.batch_tokens):  # the attention kernel serves prefill too
             w.setEnabled(not on)
 
     def _enable_model_size(self) -> None:

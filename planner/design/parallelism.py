@@ -104,5 +104,6 @@ def _holds(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> b
     if w.tp * w.cp * w.pp * w.dp != nodes.gpus:
         return False
     out = evaluate_workload(w, fabric, nodes)
+    # a claim to check and the attention kernel's fit to the GPU say nothing of the layout
     return out.fits is not False and not [f for f in out.findings if f.severity != "info"
-                                          and f.code != "workload.claim.impossible"]
+                                          and f.code not in ("workload.claim.impossible", "workload.kernels.attention")]

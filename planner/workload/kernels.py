@@ -197,10 +197,10 @@ def attention_kernel_findings(name: str | None, kernel: str, gpu_model: str, fla
     used = attention_kernel(name, kernel)
     if used == kernel:
         return []
-    where = "that GPU" if name in CURVES and CURVES[name].attention else f"the {CURVES[BORROWED].title}"
-    instead = f"attention is estimated at {ATTENTION_KERNELS[used]}'s rate measured on {where}"
+    where = "for that GPU" if name in CURVES and CURVES[name].attention else f"measured on the {CURVES[BORROWED].title}"
+    instead = f"attention is estimated at {ATTENTION_KERNELS[used]}'s rate {where}"
     amd = name == "cdna3" or gpu_model.startswith("Instinct")
-    if kernel == "flash3" and name != "hopper":
+    if kernel == "flash3" and name in CURVES and name != "hopper":  # a generation known not to be Hopper
         return [Finding("warning", "workload.kernels.attention",
                         f"FlashAttention-3 runs on Hopper GPUs (H100, H200, H800) only, not on the {gpu_model}: "
                         f"{instead}; set the attention kernel the stack runs there")]

@@ -109,15 +109,37 @@ def test_a_kernel_not_measured_on_the_gpu_runs_at_its_own_kernels_rate_and_says_
     note = _findings("dgx-a100", attention_kernel="flash3")["workload.kernels.attention"]
     assert note.severity == "warning" and note.message.startswith(
         "FlashAttention-3 runs on Hopper GPUs (H100, H200, H800) only, not on the A100")
-    assert "FlashAttention-2's rate measured on that GPU" in note.message
+    assert "FlashAttention-2's rate for that GPU" in note.message
     # cuDNN runs on an A100 but was not measured there: a note.
     note = _findings("dgx-a100", attention_kernel="cudnn")["workload.kernels.attention"]
     assert note.severity == "info" and "No published cuDNN attention measurements on the A100" in note.message
     # B200's one measured kernel is cuDNN's: FlashAttention-2 asked there runs at it.
-    assert "cuDNN attention's rate measured on that GPU" in _findings("dgx-b200", attention_kernel="flash2")[
+    assert "cuDNN attention's rate for that GPU" in _findings("dgx-b200", attention_kernel="flash2")[
         "workload.kernels.attention"].message
     for device, kernel in (("dgx-h100", "flash3"), ("dgx-h100", "cudnn"), ("dgx-a100", "auto"), ("dgx-b200", "cudnn")):
         assert "workload.kernels.attention" not in _findings(device, attention_kernel=kernel)
+
+
+def test_a_gpu_of_no_known_generation_is_not_told_it_is_not_hopper():
+    # a user's catalog may add a Hopper GPU without naming its generation: FlashAttention-3
+    # asked there is a note (no measurements), not the warning that it runs on Hopper only
+    note = _findings("rtx4090x8", attention_kernel="flash3")["workload.kernels.attention"]
+    assert note.severity == "info" and "runs on Hopper GPUs" not in note.message
+
+
+def test_a_kernel_warning_leaves_the_users_layout_to_the_design():
+    # FlashAttention-3 on A100s is a warning about the kernel, not the layout: new keeps the
+    # TP 1 x PP 1 x DP 16 asked, as with the automatic kernel
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    stated = {"model": "llama3-8b", "tp": 1, "pp": 1, "dp": 16, "sharding": "zero1"}
+    for kernel in ("auto", "flash3"):
+        result = design(Intent(system="dgx-a100", nodes=2, spare_nodes=0,
+                               settings={"workload": stated | {"attention_kernel": kernel}}), CATALOG)
+        w = result.plan.settings.workload
+        assert (w.tp, w.pp, w.dp) == (1, 1, 16), kernel
+        assert "design.parallelism" not in {f.code for f in result.findings}, kernel
 
 
 def test_with_flash_attention_off_the_kernel_set_is_said_to_be_unused():

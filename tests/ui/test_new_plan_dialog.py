@@ -236,6 +236,7 @@ def test_the_attention_kernel_a_stack_runs_reaches_the_design(qtbot):
     assert dialog.changes() == {"attention_kernel": "cudnn"}
     after = dialog.design.plan
     assert (before.settings.workload.attention_kernel, after.settings.workload.attention_kernel) == ("auto", "cudnn")
-    # An inference service trains nothing: the kernel field waits with the training ones.
+    # An inference service trains nothing, but its prefill runs in the attention kernel: the
+    # training fields wait, the kernel stays.
     dialog.inference.setChecked(True)
-    assert not dialog.attention_kernel.isEnabled() and not dialog.seq_len.isEnabled()
+    assert dialog.attention_kernel.isEnabled() and not dialog.seq_len.isEnabled()
