@@ -104,8 +104,6 @@ def parse_grid(data: Any, catalog: Catalog, origin: str = "grid") -> Grid:
     empty = [k for k in AXES if isinstance(data.get(k), list) and not data[k]]
     if empty:
         raise SweepError(f"{origin}: the axis {empty[0]} has no values: give them, or leave the axis out")
-    if not any(data.get(k) for k in AXES):
-        raise SweepError(f"{origin}: the grid names no axis to sweep ({', '.join(AXES)})")
     for device in g.gpu_system:
         d = catalog.get(device)
         if d is None or d.gpu is None:

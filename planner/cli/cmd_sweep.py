@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from pathlib import Path
 
 from planner.cli import UsageError, load_catalog_arg
 from planner.plan.fileio import open_plan
@@ -11,7 +12,7 @@ from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC
 from planner.safefile import write_file
 from planner.save_target import check_target, save_failure
-from planner.sweep import available_cores, default_axes, load_grid, pareto_front, rows_to_csv, run_sweep
+from planner.sweep import AXES, available_cores, default_axes, load_grid, pareto_front, rows_to_csv, run_sweep
 
 
 def register(sub) -> None:
@@ -73,6 +74,8 @@ def run(args) -> int:
     if args.variant is not None:
         base = resolve_variant(base, args.variant)
     grid = load_grid(args.grid, catalog)
+    if not grid.axes:  # a file naming nothing to sweep is a mistake, not a request for the base alone
+        raise UsageError(f"{Path(args.grid).name}: the grid names no axis to sweep ({', '.join(AXES)})")
     last = [-1]
 
     def progress(done: int, total: int) -> None:

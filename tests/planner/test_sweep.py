@@ -127,7 +127,6 @@ def test_pareto_front_keeps_only_the_rows_nothing_beats_on_both():
     ({"fabric": ["ib999"]}, "fabric \"ib999\""),
     ({"rack": [{"rack_type": "nope"}]}, "no rack type 'nope'"),
     ({"colour": ["red"]}, "colour"),
-    ({}, "the grid names no axis to sweep"),
     ({"nodes": []}, "the axis nodes has no values: give them, or leave the axis out"),
     ({"nodes": [8], "fabric": []}, "the axis fabric has no values"),
     ({"nodes": list(range(1, 1001)), "gpu_system": ["hgx-h100-8"] * 100, "power_basis": ["typical", "nameplate"]},

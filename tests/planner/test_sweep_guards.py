@@ -77,3 +77,13 @@ def test_a_pareto_front_of_one_figure_twice_is_a_usage_error(sweep_files, no_poi
                  "-o", str(sweep_files / "r.csv"), "--pareto", "gpus", "gpus"])
     assert code == 2 and "--pareto takes two different figures, not gpus twice" in capsys.readouterr().err
     assert not (sweep_files / "r.csv").exists()
+
+
+def test_a_grid_file_naming_no_axis_is_a_usage_error(sweep_files, no_points, capsys, tmp_path):
+    # the CLI's grid file names what to sweep; {} is a mistake (the app's dialog, with nothing
+    # ticked, runs the plan as it is)
+    empty = tmp_path / "empty.json"
+    empty.write_text("{}")
+    code = main(["sweep", str(sweep_files / "base.json"), "--grid", str(empty), "-o", str(tmp_path / "r.csv")])
+    assert code == 2 and "empty.json: the grid names no axis to sweep (gpu_system, nodes" in capsys.readouterr().err
+    assert not (tmp_path / "r.csv").exists()
