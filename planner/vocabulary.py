@@ -127,14 +127,23 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
     return fmt.format(value)
 
 
+def plain_number(value: float) -> str:
+    """A number a user typed, as typed: whole numbers in full ("4,194,304", not "4.1943e+06"),
+    fractions to their last digit ("1.56"), the very small in scientific notation ("1e-07")."""
+    if float(value).is_integer():
+        return f"{value:,.0f}"
+    if abs(value) >= 1e-3:
+        return f"{value:,.6f}".rstrip("0").rstrip(".")
+    return f"{value:.3g}"
+
+
 def setting_text(value: Any, unit: str = "") -> str:
     """A setting's value as the Settings panel names it ("cuDNN attention", "140 kW", "none")."""
     if value is None:
         return "none"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # whole numbers in full ("4,194,304 tokens", not "4.1943e+06"), fractions to their last digit
-        shown = f"{value:,.0f}" if float(value).is_integer() else f"{value:,.6f}".rstrip("0")
-        return f"{shown} {unit}".rstrip()
+        return f"{plain_number(value)} {unit}".rstrip()
     return choice_title(value)
 
 

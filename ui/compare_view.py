@@ -186,6 +186,7 @@ class CompareDialog(QDialog):
             self.comparison = None
             for t in (self.totals, self.bom, self.findings, self.settings):
                 t.setRowCount(0)
+            self.tabs.setTabText(self.tabs.indexOf(self.settings), "Settings")
             return
         try:
             plans = [open_plan(f, self.doc.catalog) if f else resolve_variant(self.doc.plan, name)
@@ -221,7 +222,10 @@ class CompareDialog(QDialog):
                 if v == NOT_COMPARABLE:
                     t.setItem(r, 1 + len(c.sides) + j, _item(NOT_COMPARABLE, tip=f"Not comparable: {d.notes[m.key]}."))
                     continue
-                text = difference_text(d.totals[m.key], m.unit) + (f"  {v}" if v in FILLS else "")
+                shown = difference_text(d.totals[m.key], m.unit)
+                if shown == "no change":  # the compact text shows none ($0.30 as $0): no colour either
+                    v = "same"
+                text = shown + (f"  {v}" if v in FILLS else "")
                 direction = {"lower": "lower is better", "higher": "higher is better"}.get(m.better or "",
                                                                                           "neither way is better")
                 t.setItem(r, 1 + len(c.sides) + j, _item(text, v, tip=f"{m.label}: {direction}. {m.why}."))

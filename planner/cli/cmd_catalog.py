@@ -3,6 +3,7 @@ NetBox device-type YAML into a catalog file."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -34,6 +35,8 @@ def register(sub) -> None:
     imp.set_defaults(run=run_import)
     show = actions.add_parser("show", help="every field of one device type, rack type or component, with its source")
     show.add_argument("id", metavar="ID", help="its catalog id, as 'catalog' lists them (e.g. dgx-h100)")
+    # after the id too ('catalog show dgx-h100 --json'); not given, the catalog's own --json stands
+    show.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print its JSON")
     show.set_defaults(run=run_show)
 
 

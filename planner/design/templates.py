@@ -128,20 +128,20 @@ def design_from(template: str | None, catalog: Catalog | None = None, **changes:
 
 # How an intent's field reads in a plan's description ("Llama 3 70B", "50 requests/s").
 _WORDS = {
-    "gpus": "{:,} GPUs", "nodes": "{:,} nodes", "rack_kw": "{:g} kW racks", "params_b": "a {:g}B-parameter model",
-    "train_tokens_b": "{:,g}B tokens to train", "seq_len": "{:,}-token sequences", "batch_tokens": "a {:,}-token batch",
-    "requests_per_s": "{:,g} requests/s", "prompt_tokens": "{:,}-token prompts", "output_tokens": "{:,}-token outputs",
-    "latency_ms_per_token": "{:g} ms per output token", "spare_nodes": "{:,} spare nodes",
-    "oversubscription": "{:g}:1 oversubscription", "write_gbs_per_node": "{:g} GB/s checkpoint writes per node",
-    "checkpoint_write_s": "checkpoints written in {:g} s", "storage_capacity_tb": "{:,g} TB of storage",
-    "floor_rating_kg_m2": "a {:,g} kg/m² floor", "air_cooling_limit_kw": "a {:g} kW air-cooling limit",
+    "gpus": "{} GPU{s}", "nodes": "{} node{s}", "rack_kw": "{} kW racks", "params_b": "a {}B-parameter model",
+    "train_tokens_b": "{}B tokens to train", "seq_len": "{}-token sequences", "batch_tokens": "a {}-token batch",
+    "requests_per_s": "{} requests/s", "prompt_tokens": "{}-token prompts", "output_tokens": "{}-token outputs",
+    "latency_ms_per_token": "{} ms per output token", "spare_nodes": "{} spare node{s}",
+    "oversubscription": "{}:1 oversubscription", "write_gbs_per_node": "{} GB/s checkpoint writes per node",
+    "checkpoint_write_s": "checkpoints written in {} s", "storage_capacity_tb": "{} TB of storage",
+    "floor_rating_kg_m2": "a {} kg/m² floor", "air_cooling_limit_kw": "a {} kW air-cooling limit",
 }
 
 
 def intent_words(changes: dict[str, Any], catalog: Catalog) -> str:
     """The fields a user set over a template, in words: 'Llama 3 70B, an inference service,
     50 requests/s' (not 'model llama3-70b, inference True, requests_per_s 50.0')."""
-    from planner.vocabulary import choice_title
+    from planner.vocabulary import choice_title, plain_number
 
     out = []
     for key, value in changes.items():
@@ -149,11 +149,15 @@ def intent_words(changes: dict[str, Any], catalog: Catalog) -> str:
             continue
         if key == "inference":
             out.append("an inference service")
+        elif key == "settings" and isinstance(value, dict):
+            out.append(f"its own {', '.join(value)} settings")
+        elif key == "attention_kernel":
+            out.append("each GPU's own attention kernel" if value == "auto" else choice_title(value))
         elif key in ("system", "switch"):
             device = catalog.get(value)
             out.append(device.title if device is not None else str(value))
         elif key in _WORDS and isinstance(value, (int, float)):
-            out.append(_WORDS[key].format(value))
+            out.append(_WORDS[key].format(plain_number(value), s="" if value == 1 else "s"))
         elif isinstance(value, str):
             out.append(f"{choice_title(value)} {key.replace('_', ' ')}" if key in ("cooling", "power_basis", "tiers")
                        else choice_title(value))

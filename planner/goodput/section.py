@@ -48,8 +48,9 @@ class GoodputSection(Figures):
                                               description="The write time, or with asynchronous checkpoints "
                                               "the copy to host memory")
     checkpoint_stall_pct: float | None = figure(
-        None, title="Checkpoint stall (share of the interval)", unit="%",
-        description="The job blocked per checkpoint over the interval it checkpoints at (automatic or set)")
+        None, title="Job blocked by checkpoints (share of the interval)", unit="%",
+        description="The job blocked per checkpoint (the write, or with asynchronous checkpoints the copy to "
+        "host memory) over the interval it checkpoints at, automatic or set")
     reload_s: float | None = figure(None, title="Checkpoint read back after a restart", unit="s")
     lost_per_interruption_min: float | None = figure(
         None, title="Time lost per interruption", unit="min",

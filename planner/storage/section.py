@@ -24,9 +24,10 @@ class StorageSection(Figures):
     checkpoint_gb: float | None = figure(None, title="Checkpoint size", unit="GB")
     checkpoint_write_s: float | None = figure(None, title="Checkpoint write time", unit="s")
     checkpoint_stall_pct: float | None = figure(
-        None, title="Checkpoint stall (share of the interval)", unit="%", none="automatic interval: see Goodput",
+        None, title="Checkpoint write (share of the interval set)", unit="%",
+        none="automatic interval: Goodput gives the job's block",
         description="The write time over a checkpoint interval set in the storage settings; with the automatic "
-        "interval (Young's, from the failure rate) the goodput section gives it")
+        "interval (Young's, from the failure rate) the goodput section gives the time the job is blocked")
     write_gbs_per_node: float | None = figure(None, title="Checkpoint write, one node alone", unit="GB/s")
     write_gbs_per_node_all_writing: float | None = figure(
         None, title="Checkpoint write per node, all nodes at once", unit="GB/s")

@@ -145,3 +145,15 @@ def test_a_settings_value_is_written_whole_or_to_its_last_digit():
     assert setting_text(4194304.0, "tokens") == "4,194,304 tokens"  # not 4.1943e+06
     assert setting_text(1.56) == "1.56" and setting_text(0.000125, "fraction") == "0.000125 fraction"
     assert setting_text(None) == "none" and setting_text("cudnn") == "cuDNN attention"
+    assert setting_text(1e-7) == "1e-07"  # not "0."
+
+
+def test_a_plans_intent_is_described_in_words():
+    from planner.design.templates import intent_words
+    from planner.hardware.catalog import default_catalog
+
+    words = intent_words({"gpus": 1, "train_tokens_b": 2e6, "attention_kernel": "auto",
+                          "settings": {"workload": {"tp": 2}}, "system": "dgx-h100", "requests_per_s": 12.5},
+                         default_catalog())
+    assert words == ("1 GPU, 2,000,000B tokens to train, each GPU's own attention kernel, its own workload "
+                     "settings, NVIDIA DGX H100, 12.5 requests/s")

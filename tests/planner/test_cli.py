@@ -81,6 +81,7 @@ def test_catalog_shows_one_entry_field_by_field():
         "8", "10200.0", "8", "400.0")
     assert fields["source"]
     assert json.loads(cli("catalog", "--json", "show", "cat6a-3m").stdout)["length_m"] == 3.0  # a component too
+    assert json.loads(cli("catalog", "show", "cat6a-3m", "--json").stdout)["length_m"] == 3.0  # --json after it
     missing = cli("catalog", "show", "dgx-h1000")
     assert missing.returncode == 2 and "no device type, rack type or component 'dgx-h1000'" in missing.stderr
     header = cli("catalog").stdout.splitlines()[0]
