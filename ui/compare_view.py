@@ -3,7 +3,11 @@
 Totals of each side and each one's difference from the first, the bill of materials' lines
 added, removed and changed, the findings gained and lost, and the cumulative cost curves
 overlaid. Every figure and every better/worse verdict comes from ``planner.report.compare``;
-green is better and red worse, by each figure's own direction, and the word says it too.
+green is better and red worse, by each figure's own direction, and the word says it too;
+and the settings each side holds differently.
+
+Why it is long: one dialog of five tabs (totals, bill of materials, findings, settings, cost
+curves), each a table filled from the one comparison.
 """
 
 from __future__ import annotations

@@ -158,12 +158,13 @@ def test_every_output_gives_the_same_count_for_each_part(capsys, tmp_path, catal
     # the vendor pack's network page
     pack = _pack_parts(report, catalog)
     assert pack["transceivers"] == (dict(bom["transceivers"]) if report.network is not None else {})
-    # cables as the bill orders them: its lines' stock lengths (a catalog part of another length
-    # only prices a line, and its name would give the same cables a second length)
+    # cables by the bill's kinds, their lengths left to the bill (a catalog part of another
+    # length only prices a line, and its name would give the same cables a second length)
     ordered = Counter()
     for line in report.cost.bom:
         if line.part_kind == "cable":
-            ordered[line.item] += line.quantity
+            head, _, tail = line.item.rpartition(", ")
+            ordered[head if head and tail.endswith(" m") else line.item] += line.quantity
     assert pack["cables"] == (dict(ordered) if report.network is not None else {})
     # cables: the same modules and cables where check prices from the cable schedule; the
     # largest plans are priced per fabric tier (unrouted), so there the bill's optics are the

@@ -64,17 +64,20 @@ def network_rows(report: Report, catalog: Catalog | None = None) -> list[list[st
 
 
 def ordered_cable_rows(bom) -> list[list[str]]:
-    """A heading row and one row per cable the bill of materials orders, by its line (the
-    stock length the cable pages and the bill give: a catalog part of another length only
-    prices it, so its name would give a second length for the same cables)."""
+    """A heading row and one row per kind of cable the bill of materials orders ("Fabric
+    cable, 400G passive copper DAC"), its stock lengths left to the cable pages and the bill (a
+    catalog part of another length only prices a line, so its name would give the same cables
+    a second length; and a campus orders hundreds of lengths)."""
     counts: dict[str, int] = {}
     for line in bom:
         if line.part_kind == "cable":
-            counts[line.item] = counts.get(line.item, 0) + line.quantity
+            head, _, tail = line.item.rpartition(", ")
+            kind = head if head and tail.endswith(" m") else line.item
+            counts[kind] = counts.get(kind, 0) + line.quantity
     if not counts:
         return []
-    return [["Cables, all networks, as ordered", number(sum(counts.values()))]] + [
-        [f"    {item}", number(n)] for item, n in counts.items()]
+    return [["Cables, all networks, by kind (lengths in the bill of materials)", number(sum(counts.values()))]] + [
+        [f"    {kind}", number(n)] for kind, n in counts.items()]
 
 
 def part_rows(counts: dict[str, int], title: str, catalog: Catalog | None) -> list[list[str]]:
