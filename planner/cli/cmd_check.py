@@ -10,7 +10,7 @@ from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
-from planner.report.labels import describe
+from planner.report.labels import INFERENCE_LINES, describe
 from planner.report.model import Report
 from planner.schedule.model import PART_NAMES
 from planner.report.schedule_text import training_run_line
@@ -86,16 +86,6 @@ def render_text(report: Report, catalog=None) -> str:
 
 
 # What a serving plan is judged by, of the inference sizing (workload.inference in --json).
-INFERENCE_LINES = (
-    ("tpot_ms", "Inference time per output token (operating batch)", "ms"),
-    ("ttft_ms", "Inference time to first token", "ms"),
-    ("batch", "Inference operating batch (sequences a replica)", ""),
-    ("requests_per_s_per_replica", "Requests a replica serves", "requests/s"),
-    ("output_tokens_per_s_per_gpu", "Inference output per GPU, prefill included", "tokens/s"),
-    ("gpus_needed", "GPUs the requests target needs", ""),
-)
-
-
 def inference_lines(inference) -> list[str]:
     """The serving figures of an inference plan, one a line; none for a training plan."""
     if inference is None:

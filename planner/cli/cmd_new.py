@@ -142,8 +142,7 @@ def _serves(template: str | None) -> bool:
     """Whether a template's intent is an inference service."""
     if template is None:
         return False
-    t = get_template(template)
-    return bool(t.inference or (t.settings.get("workload") or {}).get("inference"))
+    return get_template(template).serves
 
 
 def _design(args, catalog):

@@ -108,6 +108,11 @@ class Intent(BaseModel):
     management: list[DeviceCount] = Field(default_factory=list, description="UFM, head nodes: in the network racks")
     campus: CampusSpec | None = Field(None, description="buildings and halls; empty = one hall")
 
+    @property
+    def serves(self) -> bool:
+        """Whether the intent is an inference service (the flag, or the workload's setting)."""
+        return bool(self.inference or (self.settings.get("workload") or {}).get("inference"))
+
     @model_validator(mode="after")
     def _one_count(self) -> Intent:
         if self.gpus is None and self.nodes is None and not (self.inference and self.requests_per_s):

@@ -11,7 +11,8 @@ Public API:
 - ``describe(section, key, value, catalog=None) -> (label, text_with_unit)``;
 - ``label(section, key)`` and ``unit(section, key)``;
 - ``column(table, key)``: the header (with unit) of a column of the "fabrics" or "scaling" table;
-- ``KEYS[section]``: the labelled keys in reading order (nested keys as "a.b.c").
+- ``KEYS[section]``: the labelled keys in reading order (nested keys as "a.b.c");
+- ``INFERENCE_LINES``: the serving figures of an inference plan (key, label, unit).
 """
 
 from __future__ import annotations
@@ -72,6 +73,17 @@ for _key in ("curves", "bom"):
 _TABLE["goodput"].pop("curve")  # a table: in --json, the workbook and the chart
 
 KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.items()}
+
+# The serving figures of an inference plan (the workload's inference result, a record of its
+# own): key, label, unit, in reading order.
+INFERENCE_LINES = (
+    ("tpot_ms", "Inference time per output token (operating batch)", "ms"),
+    ("ttft_ms", "Inference time to first token", "ms"),
+    ("batch", "Inference operating batch (sequences a replica)", ""),
+    ("requests_per_s_per_replica", "Requests a replica serves", "requests/s"),
+    ("output_tokens_per_s_per_gpu", "Inference output per GPU, prefill included", "tokens/s"),
+    ("gpus_needed", "GPUs the requests target needs", ""),
+)
 
 # Dict keys inside a figure (rental options, cable tiers) -> words.
 _SUBKEYS: dict[str, str] = {k: v.lower() for k, v in RENTAL_OPTIONS.items()} | {"spot": "spot",

@@ -47,6 +47,7 @@ shape model (GEMMs of a layer, attention, the HBM-bound rest) reads them in one 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -85,11 +86,6 @@ class KernelCurves:
     title: str
     gemm_best: float
     attention: tuple[tuple[str, Points], ...]
-
-    @property
-    def flash(self) -> Points:
-        """The default attention kernel's curve."""
-        return self.attention[0][1]
 
 
 def _fwd_bwd(points: tuple[tuple[float, float, float], ...], peak: float) -> Points:
@@ -133,6 +129,7 @@ CURVES: dict[str, KernelCurves] = {
 BORROWED = "hopper"  # curves a GPU type without its own measurements uses, and says so
 
 
+@functools.cache  # gemm_s asks once per GEMM of every candidate layout the design weighs
 def kernel_curves(name: str | None) -> KernelCurves:
     """The named generation's curves; a GPU without any borrows the H100 curves, a
     generation without an attention curve borrows the H100 one; either borrows only the
