@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import argparse
+import difflib
+import json
 import math
 import typing
+from typing import Any
 
 from planner.cli import load_catalog_arg
 from planner.design.build import DesignError
@@ -13,6 +16,7 @@ from planner.design.templates import design_from, get_template
 from planner.plan.fileio import save_plan
 from planner.report.evaluate import evaluate
 from planner.save_target import check_target
+from planner.settings import Settings
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import AttentionKernel, ModelPreset
 
@@ -69,6 +73,28 @@ def _batch(text: str) -> int:
     return int(x)
 
 
+def _setting(text: str) -> tuple[str, str, Any]:
+    """--set SECTION.FIELD=VALUE: a setting of the plan by its name in the plan file; the value
+    read as JSON where it is one (20, 1.3, true, null), else as text (in_place)."""
+    key, equals, value = text.partition("=")
+    section, dot, field = key.strip().partition(".")
+    if not (equals and dot and section and field):
+        raise argparse.ArgumentTypeError(f"'{text}' is not SECTION.FIELD=VALUE (e.g. schedule.plant=in_place)")
+    sections = Settings.model_fields
+    if section not in sections:
+        raise argparse.ArgumentTypeError(f"there is no settings section '{section}' (sections: {', '.join(sections)})")
+    fields = sections[section].annotation.model_fields
+    if field not in fields:
+        close = difflib.get_close_matches(field, list(fields), n=3)
+        hint = f": did you mean {' or '.join(close)}?" if close else f" ('{section}' has {', '.join(fields)})"
+        raise argparse.ArgumentTypeError(f"settings section '{section}' has no field '{field}'{hint}")
+    try:
+        read = json.loads(value)
+    except ValueError:
+        read = value.strip()
+    return section, field, read
+
+
 ERRORS_SHOWN = 5  # errors of the new plan printed by new (check lists them all)
 
 # flag -> intent field
@@ -122,6 +148,10 @@ def register(sub) -> None:
                    help="inference output length, tokens")
     p.add_argument("--latency-ms", dest="latency_ms_per_token", type=_positive,
                    help="inference latency target per output token, ms")
+    p.add_argument("--set", dest="settings", type=_setting, action="append", metavar="SECTION.FIELD=VALUE",
+                   help="any setting of the plan, by its name in the plan file (the Settings dialog's tooltips "
+                   "give each default's source): --set schedule.plant=in_place --set facility.pue=1.3; repeat "
+                   "for more; a flag above that says the same wins")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the plan (.json)")
     p.set_defaults(run=run)
 
@@ -130,7 +160,23 @@ def _intent_changes(args) -> dict:
     changes = {k: getattr(args, k) for k in INTENT_FLAGS if getattr(args, k, None) is not None}
     if args.model is not None and args.model != "custom":
         changes.setdefault("params_b", None)
+    if args.settings:
+        settings: dict[str, dict[str, Any]] = {}
+        for section, field, value in args.settings:
+            settings.setdefault(section, {})[field] = value
+        changes["settings"] = settings
     return changes
+
+
+def _overridden(plan, sets) -> list[str]:
+    """The --set values the plan does not hold: a flag said otherwise, or the design sized it."""
+    out = []
+    for section, field, value in sets or ():
+        held = getattr(getattr(plan.settings, section), field)
+        if held != value:
+            out.append(f"--set {section}.{field}={json.dumps(value)}: the plan holds {json.dumps(held, default=str)}, "
+                       "from a flag or the design's sizing")
+    return out
 
 
 # flags that describe an inference service: they size nothing on a training plan
@@ -171,6 +217,8 @@ def run(args) -> int:
           f"{devices} device{'' if devices == 1 else 's'}")
     for f in result.findings:
         print(f"  {f.severity}: {f.message}")
+    for line in _overridden(plan, args.settings):
+        print(f"  note: {line}")
     # what the intent asked and the plan cannot hold (a GPU count too small for the stated
     # requests per second, a rack cap a system cannot meet) said now, not first by check
     errors = [f for f in evaluate(plan, catalog).findings if f.severity == "error"]

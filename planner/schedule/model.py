@@ -53,9 +53,11 @@ def lead_weeks(s: ScheduleSettings) -> dict[str, float]:
     return {part: getattr(s, f"{part}_weeks") for part in PARTS}
 
 
-def parts_needed(categories: set[str]) -> tuple[str, ...]:
-    """The part classes a phase holding devices of ``categories`` needs, in ``PARTS`` order."""
-    needed = set(PLANT)
+def parts_needed(categories: set[str], plant: str = "new") -> tuple[str, ...]:
+    """The part classes a phase holding devices of ``categories`` needs, in ``PARTS`` order:
+    the facility's plant too where it is built with the cluster (``plant`` "new"); where it is
+    in place, the CDUs only where the phase has some."""
+    needed = set(PLANT) if plant == "new" else ({"cooling"} if "cdu" in categories else set())
     for c in categories:
         needed.update(_BY_CATEGORY.get(c, ()))
     return tuple(p for p in PARTS if p in needed)

@@ -243,14 +243,16 @@ def _hall_input(ctx, where, sums) -> PhaseInput:
             categories.add(d.category)
             price += n * d.price_usd
     mw = sums.nameplate_milliwatts if ctx.totals.basis == "nameplate" else sums.typical_milliwatts
-    return PhaseInput(f"{building.name} / {hall.name}", sums.racks, sums.gpus, mw / 1e6, parts_needed(categories),
+    parts = parts_needed(categories, ctx.plan.settings.schedule.plant)
+    return PhaseInput(f"{building.name} / {hall.name}", sums.racks, sums.gpus, mw / 1e6, parts,
                       price, sums.racks, sums.racks)
 
 
 def _unit_phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
     """The compute fabric's scalable units in order, each with its share of the plan by nodes."""
     totals, catalog = ctx.totals, ctx.catalog
-    parts = parts_needed({d.category for i, n in ctx.counts.items() if n and (d := catalog.get(i)) is not None})
+    parts = parts_needed({d.category for i, n in ctx.counts.items() if n and (d := catalog.get(i)) is not None},
+                         ctx.plan.settings.schedule.plant)
     network = ctx.sections.get("network")
     size = getattr(network, "size", None)
     nodes, per_unit = totals.nodes, (size.su_nodes if size is not None else 0)

@@ -36,6 +36,14 @@ class ScheduleSettings(Section):
         source="Planner assumption: at energization, on every GPU. From the first phase: on the GPUs online, "
         "whole data-parallel replicas joining as their phases come online.",
     )
+    plant: Literal["new", "in_place"] = setting(
+        "new",
+        title="Facility plant",
+        source="Planner assumption: new, the building's power plant (transformer, switchgear, UPS, generator "
+        "sets) and its cooling plant are ordered with the cluster, and their lead times count. In place: a "
+        "colocation hall or an existing facility whose plant is there; only the equipment the plan places "
+        "(GPU systems, switches, optics, storage, and CDUs where the plan has them) has lead times.",
+    )
     transformer_weeks: float = setting(
         128.0,
         title="Lead time: power transformer",

@@ -88,6 +88,11 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
          "switch: the catalog has no switch 'dgx-h100' (switches: "),
         (["-t", "medium", "--latency-ms", "20", "--output-tokens", "100"],
          "--latency-ms and --output-tokens describe an inference service"),
+        (["-t", "medium", "--set", "plant"], "'plant' is not SECTION.FIELD=VALUE"),
+        (["-t", "medium", "--set", "schedul.plant=in_place"], "there is no settings section 'schedul' (sections: "),
+        (["-t", "medium", "--set", "schedule.plan=in_place"], "settings section 'schedule' has no field 'plan': "
+         "did you mean plant?"),
+        (["-t", "medium", "--set", "schedule.plant=yes"], "setting schedule.plant: Input should be 'new' or 'in_place'"),
     ]
     for flags, message in cases:
         try:
@@ -249,3 +254,24 @@ def test_new_designs_for_the_attention_kernel_the_stack_runs(capsys, tmp_path):
         run(capsys, "new", "--gpus", "64", "--system", "dgx-h100", "--attention-kernel", "flash4",
             "-o", str(tmp_path / "x.json"))
     assert exc.value.code == 2 and "invalid choice: 'flash4'" in capsys.readouterr().err
+
+
+def test_set_gives_any_setting_and_says_when_a_flag_held_another(capsys, tmp_path):
+    # the medium template (16 HGX H100, liquid-cooled, 2 in-rack CDUs) in a colocation hall at PUE
+    # 1.3: no building plant to wait for; the CDUs (33 weeks) gate it: 33 + 8 weeks commissioning
+    # + 7 racks x 1 crew-day / (1 crew x 5 days) = 42.4 weeks = 296.8 days -> month 10
+    plan = tmp_path / "colo.json"
+    code, out = run(capsys, "new", "-t", "medium", "--set", "schedule.plant=in_place", "--set", "facility.pue=1.3",
+                    "--set", "schedule.cooling_weeks=33", "-o", str(plan))
+    assert code == 0, out.err
+    assert "note:" not in out.out
+    r = check(capsys, plan)
+    assert r["totals"]["racks"] == 7
+    assert (r["schedule"]["critical_part"], r["schedule"]["energized_month"]) == ("cooling", 10)
+    assert r["schedule"]["energized_weeks"] == pytest.approx(42.4)
+    assert r["totals"]["facility_power_kw"] == pytest.approx(r["totals"]["it_power_kw"] * 1.3, abs=0.01)
+    # a flag says the same setting otherwise: the flag wins, and new says so
+    code, out = run(capsys, "new", "-t", "medium", "--fabric", "ib800", "--set", "fabric.technology=ib400",
+                    "-o", str(tmp_path / "x.json"))
+    assert code == 0, out.err
+    assert 'note: --set fabric.technology="ib400": the plan holds "ib800"' in out.out

@@ -89,6 +89,22 @@ def test_in_colocation_each_hall_waits_for_its_own_equipment(catalog):
         [0.3 * capex, 0.0, 0.7 * (share[0] + share[1]), 0.7 * share[2]], abs=0.05)
 
 
+def test_a_plant_in_place_leaves_each_hall_to_the_lead_times_of_what_it_holds(catalog):
+    # the default lead times; the plant in place: A1 holds 2 CDUs (33 weeks), A2 switches (16),
+    # B1 GPU systems (12) and storage (10); none waits for the transformer, switchgear, UPS or
+    # generator sets. A1: 33 + 8 + 0.6 = 41.6 weeks = 291.2 days -> month 10; A2: 16 + 8.4 =
+    # 24.4 weeks = 170.8 days -> month 6; B1: 12 + 8.4 = 20.4 weeks = 142.8 days -> month 5
+    out = schedule(set_schedule(campus(), plant="in_place"), catalog)
+    assert [(p["critical_part"], p["ready_weeks"], p["ready_month"]) for p in out["phases"]] == [
+        ("cooling", pytest.approx(41.6), 10), ("switches", pytest.approx(24.4), 6),
+        ("gpu_systems", pytest.approx(20.4), 5)]
+    assert [p["parts"] for p in out["phases"]] == [["cooling", "gpu_systems", "optics"],
+                                                   ["gpu_systems", "switches", "optics"],
+                                                   ["gpu_systems", "optics", "storage"]]
+    assert (out["energized_month"], out["critical_part"]) == (10, "cooling")
+    assert out["lead_weeks"]["transformer"] == 128.0  # kept, for a plant built after all
+
+
 def test_a_longer_transformer_lead_time_moves_energization_by_the_same_weeks(catalog):
     plan = set_schedule(campus(), order_date="2027-01-04")
     before = schedule(plan, catalog)
