@@ -5,9 +5,11 @@ Layout (Megatron-LM's default rank order tp-cp-dp-pp): tensor-parallel ranks are
 inside an NVLink domain (8 GPUs on an HGX board, 72 in an NVL72 rack; GPUs without NVLink
 share a node over PCIe); data-parallel ranks come next, so ``g = domain / TP`` ranks of a
 DP group share a domain and the group spans ``n = DP / g`` domains; pipeline stages are
-``TP x DP`` ranks apart and cross the fabric once ``TP x DP`` fills a domain. Expert-
-parallel ranks are TP apart inside the DP group: the all-to-all stays on NVLink while
-``TP x EP`` fits in a domain.
+``TP x DP`` ranks apart and cross the fabric once the job spans domains. Expert-parallel
+ranks are TP apart inside the DP group: the all-to-all stays on NVLink while ``TP x EP``
+fits in a domain. A group whose ranks do not tile the domain (64-rank blocks on 72-GPU
+NVL72 domains) straddles a boundary: the worst-placed one spans one more domain
+(``domains_spanned``), and its traffic between them takes the fabric.
 
 Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active parameters,
 ``L`` layers, hidden size ``h``:
@@ -182,6 +184,18 @@ class StepResult:
         return self.gpus * self.compute_s / self.step_s if self.step_s > 0 else 0.0
 
 
+def domains_spanned(span: int, local: int, gpus: int) -> int:
+    """NVLink domains the worst-placed block of ``span`` consecutive ranks reaches, the blocks
+    laid one after another from rank 0 over domains of ``local`` GPUs (the rank order of the
+    module docstring): 1 when the job fits one domain; blocks that tile the domains span
+    ``span / local`` of them (at least 1); one that starts ``gcd(span, local)`` ranks before a
+    domain's end reaches one more (64-rank blocks on 72-GPU domains: 2)."""
+    if gpus <= local:
+        return 1
+    step = math.gcd(span, local)
+    return max(1, math.ceil((local - step + span) / local))
+
+
 def peak_tflops(shape: JobShape, precision: str) -> float:
     """Dense peak at the workload's precision: FP8 is twice BF16 on GPUs that have it
     (H100 datasheet: 1,979 vs 989 TFLOP/s dense); FP16 equals BF16."""
@@ -252,7 +266,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     tp_local = min(tp, local)
     tp_domains = math.ceil(tp / local) if tp > local else 1
     grad_ranks = dp * cp  # context-parallel ranks hold the same weights and reduce gradients too
-    g = max(1, min(grad_ranks, local // tp)) if tp <= local else 1
+    spanned = domains_spanned(tp * grad_ranks, local, gpus)  # by one DP (x CP) group
+    g = max(1, grad_ranks // min(grad_ranks, spanned)) if tp <= local else 1
     n = math.ceil(grad_ranks / g)
     tokens_per_replica = T / (dp * cp)  # tokens one tensor-parallel group handles per step
     m = micro_batches(w, dp)
@@ -268,7 +283,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
                                         use_sharp, rounds=rounds, calls=calls)
     if expert:
         ranks = max(1, grad_ranks // ep)  # the expert-data-parallel group: EP x TP ranks apart
-        g_e = max(1, min(ranks, local // (tp * ep)))
+        g_e = max(1, ranks // min(ranks, spanned)) if tp * ep <= local else 1
         e_nv, e_fab, e_forward_s = dp_collectives(w.sharding, expert / (tp * pp * ep) * GRAD_BYTES, g_e,
                                                   math.ceil(ranks / g_e), b_nv, b_fab, a_fab, use_sharp,
                                                   rounds=rounds, calls=calls)
@@ -288,7 +303,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     # over the CP ranks (forward) and their gradients reduce-scattered (backward); the CP
     # ranks sit next to TP's, on NVLink while TP x CP fits in a domain.
     cp_s = cp_bytes = 0.0
-    cp_on_fabric = cp > 1 and tp * cp > local
+    cp_on_fabric = cp > 1 and domains_spanned(tp * cp, local, gpus) > 1
     if cp > 1:
         kv_per_token = 2 * model.head_dim * max(model.kv_heads / tp, 1.0) * act_bytes
         gathered = (model.layers / pp) * tokens_per_replica * cp * kv_per_token
@@ -300,7 +315,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
 
     # Pipeline parallel: point-to-point between neighbouring stages.
     pp_s = pp_bytes = 0.0
-    pp_on_fabric = pp > 1 and tp * cp * dp >= local
+    pp_on_fabric = pp > 1 and gpus > local  # some stage's neighbour is in the next domain
     if pp > 1:
         chunks = max(1, w.virtual_stages) if w.pp_schedule == "interleaved" else 1
         pp_bytes = 2.0 * chunks * tokens_per_replica * model.hidden * act_bytes / tp
@@ -311,7 +326,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
 
     # Expert parallel: all-to-all dispatch and combine, forward and backward.
     a2a = all_to_all(model, tokens=tokens_per_replica / tp, layers=model.moe_layers / pp, ep=ep,
-                     ep_local=max(1, local // tp), value_bytes=act_bytes, nvlink_gbs=b_nv, fabric_gbs=b_fab,
+                     ep_local=max(1, ep // domains_spanned(tp * ep, local, gpus)) if tp <= local else 1,
+                     value_bytes=act_bytes, nvlink_gbs=b_nv, fabric_gbs=b_fab,
                      fabric_latency_s=a_fab, calls=4 * math.ceil(model.moe_layers / pp) * m,
                      capacity_factor=w.moe_capacity_factor)
     ep_s = a2a.time_s

@@ -70,3 +70,44 @@ def test_moe_all_to_all_leaves_nvlink_only_when_ep_spans_domains():
     # 4 all-to-alls x 32 layers x (4,194,304 / 128 tokens / TP 1) x 4096 x 2 bytes x 0.75
     expect = 4 * 32 * (4_194_304 / 128) * 4096 * 2 * 0.75
     assert model_step(wide, fabric, hgx).ep_fabric_bytes_per_gpu == pytest.approx(expect)
+
+
+def test_a_block_of_ranks_that_does_not_tile_the_domain_reaches_one_more():
+    from planner.workload.training import domains_spanned
+
+    # a job inside one domain never leaves it
+    assert domains_spanned(4, 8, 8) == 1 and domains_spanned(64, 72, 72) == 1
+    # blocks that tile the domains: 8 on 8-GPU boards, 16 over two boards, 144 over two racks
+    assert (domains_spanned(8, 8, 64), domains_spanned(16, 8, 64), domains_spanned(144, 72, 576)) == (1, 2, 2)
+    # 64-rank blocks on 72-GPU racks: the second block runs from rank 64 to 127, over the
+    # boundary at 72; 12-rank blocks on 8-GPU boards: ranks 12-23 touch boards 1 and 2
+    assert domains_spanned(64, 72, 576) == 2 and domains_spanned(12, 8, 96) == 2
+
+
+def fabric_bytes(device_id: str, nodes: int, catalog, **layout) -> float:
+    summary = summarise_nodes({device_id: nodes}, catalog)
+    fabric = FabricSettings(sharp=False)
+    w = WorkloadSettings(model_params_b=70, **layout)
+    return model_step(w, fabric, job_shape(summary, fabric)).fabric_bytes_per_gpu
+
+
+def test_nvl72_racks_a_layout_does_not_tile_send_data_parallel_and_pipeline_bytes_over_the_fabric():
+    cat = Catalog([*CAT, NVL72])
+    # TP 4 x PP 9 x DP 16 on 8 racks (576 GPUs), a 70B model, 4,194,304 tokens a step, DDP:
+    # each stage's 64 ranks (TP 4 x DP 16) in rank order 0-63, 64-127, ...: the second
+    # straddles racks 1 and 2 (a boundary at 72), so its DP group reduces over 2 racks, 8 ranks
+    # in each: the rack's share of the gradients, 70e9 / (4 x 9) x 2 bytes / 8, all-reduced
+    # over 2 racks (ring, no SHARP: 2 x (2-1)/2 of it sent); and stage 1 (ranks 64-127) sends
+    # to stage 2 (128-191) in the next rack: 2 x 4,194,304 / 16 tokens x 8192 x 2 bytes / TP 4.
+    dp = 2 * (2 - 1) / 2 * 70e9 / 36 * 2 / 8
+    pp = 2 * 4_194_304 / 16 * 8192 * 2 / 4
+    assert fabric_bytes(NVL72.id, 8, cat, tp=4, pp=9, dp=16) == pytest.approx(dp + pp)
+    # the same model on one rack, TP 4 x PP 2 x DP 9: nothing leaves the NVLink domain
+    assert fabric_bytes(NVL72.id, 1, cat, tp=4, pp=2, dp=9) == 0.0
+
+
+def test_pipeline_stages_narrower_than_a_board_still_cross_boards():
+    # TP 2 x PP 4 x DP 2 on 2 HGX boards: stages of 4 ranks (0-3, 4-7 | 8-11, 12-15): stage 2
+    # hands its activations from board 1 to board 2 over the fabric; DP 2 x TP 2 tiles a board,
+    # so the gradients stay on NVLink: 2 x 4,194,304 / 2 tokens x 8192 x 2 bytes / TP 2
+    assert fabric_bytes("hgx-h100-8", 2, CAT, tp=2, pp=4, dp=2) == pytest.approx(2 * 4_194_304 / 2 * 8192 * 2 / 2)
