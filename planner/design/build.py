@@ -45,10 +45,12 @@ from planner.plan.model import Placement, Plan, Rack
 from planner.plan.names import LabelSeries
 from planner.goodput.recovery import job_of, simplest_reaching
 from planner.report.evaluate import evaluate
+from planner import vocabulary
 from planner.text import escaped_name
 from planner.settings import Settings
 from planner.settings.reliability import RESTART_PATHS
 from planner.storage.sizing import model_checkpoint_gb
+from planner.workload.models import model_shape
 from planner.workload.search import Candidate
 from planner.workload.section import job_nodes
 
@@ -84,6 +86,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     findings: list[Finding] = []
     settings = _settings(intent, catalog)
     _match_fabric(settings, intent, system, catalog, findings)
+    if settings.workload.inference:
+        findings += _serve_as_published(settings, intent)
     if settings.workload.inference and "inference_gpus_per_replica" not in intent.settings.get("workload", {}):
         settings.workload, notes = choose_replica(settings.workload, settings.fabric,
                                                   summarise_nodes({system.id: 1}, catalog), settings.costs)
@@ -120,6 +124,22 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         findings += choose_recovery(plan, intent, report)
         return Design(plan, findings, layouts)
     return Design(plan, findings)
+
+
+def _serve_as_published(settings: Settings, intent: Intent) -> list[Finding]:
+    """A model served in the precision its weights are published in (DeepSeek-V3 and Kimi K2:
+    FP8) unless the intent states one; a note saying so."""
+    w = settings.workload
+    shape = model_shape(w)
+    stated = "precision" in intent.settings.get("workload", {})
+    if stated or w.model == "custom" or shape.weights_precision == w.precision:
+        return []
+    settings.workload = w.model_copy(update={"precision": shape.weights_precision})
+    title = vocabulary.choice_title(w.model)
+    return [Finding("info", "design.inference.precision",
+                    f"{title} is served in {shape.weights_precision.upper()}, the precision its weights are "
+                    f"published in (its model card), its weights half their {w.precision.upper()} size in a replica; "
+                    f"--set workload.precision={w.precision} serves it in {w.precision.upper()}")]
 
 
 def _hot_spares_instead(plan: Plan, intent: Intent, system: DeviceType, report) -> int | None:

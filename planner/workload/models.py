@@ -48,6 +48,7 @@ class ModelShape:
     q_lora_rank: int = 0  # multi-head latent attention: query latent; 0 = full-rank queries
     kv_lora_rank: int = 0  # multi-head latent attention: key/value latent; 0 = not MLA
     rope_head_size: int = 0  # multi-head latent attention: the shared rotary key per token
+    weights_precision: str = "bf16"  # the precision the model's weights are published in (its model card)
 
     @property
     def is_moe(self) -> bool:
@@ -121,12 +122,15 @@ PRESETS: dict[str, ModelShape] = {
                    source="DeepSeek-V3 technical report (arXiv 2412.19437), section 4.2: 671B total, 37B activated, "
                    "61 layers, hidden 7168, 128 heads of 128 + 64 (rotary) for queries and keys and 128 for values, "
                    "KV latent 512, query latent 1536 (MLA caches 512 + 64 values per token per layer); the first 3 "
-                   "layers dense, then 1 shared and 256 routed experts (FFN 2048) with 8 per token."),
+                   "layers dense, then 1 shared and 256 routed experts (FFN 2048) with 8 per token; weights published "
+                   "in FP8 (the report's FP8 training framework, section 3.3; the model card's FP8 weights).",
+                   weights_precision="fp8"),
         ModelShape("kimi-k2", 1.04e12, 32e9, 61, 7168, 64, 64, 2048, 163840, experts=384, experts_per_token=8,
                    shared_ffn=2048, dense_layers=1, **DEEPSEEK_MLA,
                    source="Kimi K2 technical report (Moonshot AI, arXiv 2507.20534), its comparison of the "
                    "architecture with DeepSeek-V3's, and the model's config.json: 1.04T total, 32B activated, 61 layers (the first dense), hidden 7168, 64 heads of MLA as "
-                   "DeepSeek-V3's, 1 shared and 384 routed experts (FFN 2048) with 8 per token, vocabulary 163,840."),
+                   "DeepSeek-V3's, 1 shared and 384 routed experts (FFN 2048) with 8 per token, vocabulary 163,840; "
+                   "weights published in block FP8 (the Kimi-K2-Instruct model card).", weights_precision="fp8"),
         ModelShape("qwen3-30b-a3b", 30.5e9, 3.3e9, 48, 2048, 32, 4, 768, 151936, experts=128, experts_per_token=8,
                    head_size=128,
                    source="Qwen3 technical report (Qwen team, arXiv 2505.09388), tables 1-2, and the Qwen3-30B-A3B "

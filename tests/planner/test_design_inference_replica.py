@@ -99,3 +99,26 @@ def test_a_model_larger_than_a_node_is_pipelined_over_the_fewest_nodes_that_hold
     assert "workload.inference.latency" in {f.code for f in report.findings}
     assert not [f for f in report.findings if f.severity == "error"]
     assert report.totals.gpus >= inf["gpus_needed"]
+
+
+def test_deepseek_v3_is_served_in_the_fp8_its_weights_are_published_in():
+    # 671e9 parameters: 671 GB in FP8, more than one DGX H100's 8 x (80 - 5) = 600 GB and less
+    # than two's 1,200 GB: TP 8 in each of 2 nodes. In BF16, 1,342 GB, it would take a third.
+    assert 600 < 671 < 1200 < 1342
+    result = design(Intent(system="dgx-h100", inference=True, requests_per_s=20, model="deepseek-v3"), CAT)
+    w = result.plan.settings.workload
+    assert w.precision == "fp8"
+    assert (w.inference_gpus_per_replica, w.inference_pipeline_stages) == (8, 2)
+    note = next(f for f in result.findings if f.code == "design.inference.precision")
+    assert note.message.startswith("DeepSeek-V3 671B (37B active) is served in FP8, the precision its weights are "
+                                   "published in")
+    # a precision the intent states is kept
+    stated = design(Intent(system="dgx-h100", inference=True, requests_per_s=20, model="deepseek-v3",
+                           settings={"workload": {"precision": "bf16"}}), CAT)
+    assert stated.plan.settings.workload.precision == "bf16"
+    assert stated.plan.settings.workload.inference_pipeline_stages >= 3
+    assert "design.inference.precision" not in {f.code for f in stated.findings}
+    # a model published in BF16 keeps it, without a note
+    llama = design(Intent(**INTENT, gpus=16), CAT)
+    assert llama.plan.settings.workload.precision == "bf16"
+    assert "design.inference.precision" not in {f.code for f in llama.findings}
