@@ -17,12 +17,12 @@ target folder only once every file is complete, so an error or a full disk leave
 previous export whole and the folder never mixes two plans.
 
 Why it is long: one builder per NetBox object type (sites, racks, device types, devices,
-interfaces, fabric and scheduled cables), in import order.
+interfaces, the cable schedule's cables, optics), in import order.
 """
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +39,6 @@ from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, PART_ID, 
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
 from planner.network.cables import build_schedule
 from planner.network.ports import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, has_management_port
-from planner.network.fabric import plan_fabric
 from planner.plan.model import Plan
 from planner.plan.settings_text import settings_block
 from planner.report import palette
@@ -161,7 +160,6 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
                    roles.get(pdu.category, ""), makers.get(pdu.id, ""), models.get(pdu.id, ""))
     else:
         out.notes.append(f"no power feeds: the rack PDU '{plan.settings.power.pdu_device}' is not in the catalog")
-    _cables(plan, catalog, out, device_name)
     # a schedule site (rack name, U, label) -> its device's NetBox name
     at_site = {(plan.rack(p.rack).name, p.u, p.label or p.id): device_name[p.id]
                for p in plan.placements if p.id in device_name}
@@ -187,53 +185,6 @@ def _ports(d: DeviceType) -> list[tuple[str, str, tuple[str, float]]]:
     return ports
 
 
-def _cables(plan: Plan, catalog: Catalog, out: NetBoxExport, device_name: dict[str, str]) -> None:
-    """The compute fabric as cables, tier by tier as ``plan_fabric`` sizes it: node NICs rail by
-    rail into the leaf switches, each leaf's uplinks over the spines of its pod, each spine's
-    uplinks over the cores. Switches take their tier in the order they are placed (rack, then U)."""
-    fabric = plan.settings.fabric
-    switch = catalog.get(fabric.switch_device)
-    counts = Counter(p.device for p in plan.placements)
-    size = plan_fabric(counts, catalog, fabric) if switch is not None else None
-    if size is None or size.leaf_switches == 0:
-        out.notes.append("no fabric cables: the plan has no compute fabric to cable")
-        return
-    order = {r.id: i for i, r in enumerate(plan.racks)}
-    placed = sorted((p for p in plan.placements if p.device == switch.id), key=lambda p: (order[p.rack], p.u))
-    nodes = [p for p in sorted(plan.placements, key=lambda p: (order[p.rack], p.u))
-             if (d := catalog.get(p.device)) is not None and d.gpu is not None and d.compute_nics()]
-    leaves = [device_name[p.id] for p in placed[:size.leaf_switches]]
-    spines = [device_name[p.id] for p in placed[size.leaf_switches:size.leaf_switches + size.spine_switches]]
-    cores = [device_name[p.id] for p in placed[size.leaf_switches + size.spine_switches:size.switches]]
-    cable = "mmf" if switch.switch.gbps_per_port >= 100 else "cat6"
-    next_port: Counter = Counter()
-    nics = {p.id: sum(n.count for n in catalog[p.device].compute_nics()) for p in nodes}
-    ends = [(device_name[p.id], f"gpu{rail}") for rail in range(1, max(nics.values(), default=0) + 1)
-            for p in nodes if rail <= nics[p.id]]
-    down = _shares(size.leaf_down_ports, size.leaf_switches)
-    cabled = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
-    i = 0
-    for leaf, quota in zip(leaves, down):
-        for node, nic in ends[i:i + quota]:
-            next_port[leaf] += 1
-            _cable(out, node, nic, leaf, f"swp{next_port[leaf]}", cable, "node-leaf")
-        cabled["node-leaf"] += len(ends[i:i + quota])
-        i += quota
-    pods = max(1, size.pods)
-    cabled["leaf-spine"] = _uplinks(out, leaves, spines, size.leaf_spine_links, size.spine_down_ports, pods,
-                                    next_port, cable, "leaf-spine")
-    cabled["spine-core"] = _uplinks(out, spines, cores, size.spine_core_links, size.core_ports, 1, next_port, cable,
-                                    "spine-core")
-    wanted = size.cables_by_tier()
-    if cabled != wanted:
-        done = ", ".join(f"{cabled[t]:,} of {wanted[t]:,} {t}" for t in wanted if wanted[t])
-        out.notes.append(f"cables: {done} links (the plan places {len(placed):,} of the {size.switches:,} fabric "
-                         "switches); the storage and management links follow, from the cable schedule")
-    else:
-        out.notes.append("cables: the compute fabric, then the storage and management links of the cable "
-                         "schedule with their lengths")
-
-
 MANAGEMENT_PORT = "mgmt"
 # NetBox cable types (dcim.choices.CableTypeChoices) of the schedule's media
 CABLE_TYPES = {"DAC": "dac-passive", "ACC": "dac-active", "AOC": "aoc", "MMF": "mmf-om4", "SMF": "smf-os2",
@@ -241,11 +192,13 @@ CABLE_TYPES = {"DAC": "dac-passive", "ACC": "dac-active", "AOC": "aoc", "MMF": "
 
 
 def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, at_site: dict[tuple, str]) -> None:
-    """The storage and management links of the cable schedule (``planner.network.cables``), each
-    with its medium and stock length: storage NICs ("stor1", ...) and management ports ("mgmt")
-    to the switches' ports in the schedule's order. A storage network shared with the compute
-    fabric is left out (its ports are the fabric's)."""
-    networks = {"management"} | ({"storage"} if plan.settings.fabric.storage_fabric == "separate" else set())
+    """Every link of the cable schedule (``planner.network.cables``) as a NetBox cable, with its
+    medium and stock length, port to port as the schedule routes it: the compute fabric tier by
+    tier (node NICs "gpu1", ... to the leaves, leaves to spines, spines to cores), then the
+    storage NICs ("stor1", ...) and the management ports ("mgmt"), switch ports "swp1", ... A
+    storage network shared with the compute fabric is left out (its ports are the fabric's)."""
+    networks = {"compute", "management"} | ({"storage"} if plan.settings.fabric.storage_fabric == "separate" else set())
+    cabled: Counter = Counter()
     for link in schedule.links:
         if link.network not in networks:
             continue
@@ -253,9 +206,21 @@ def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, at_site: dict[tup
         b = at_site.get((link.b.rack, link.b.u, link.b.device))
         if a is None or b is None:
             continue
-        a_port = MANAGEMENT_PORT if link.network == "management" else f"stor{link.a.port}"
+        a_port = {"management": MANAGEMENT_PORT, "storage": f"stor{link.a.port}"}.get(
+            link.network, f"gpu{link.a.port}" if link.tier == "node-leaf" else f"swp{link.a.port}")
         _cable(out, a, a_port, b, f"swp{link.b.port}", CABLE_TYPES[link.medium.name], link.tier,
                length_m=link.medium.stock_m)
+        cabled[link.network] += 1
+    if not cabled["compute"]:
+        out.notes.append("no fabric cables: the plan has no compute fabric to cable")
+    unrouted = {t: n for t, n in schedule.unrouted.items() if n}
+    if unrouted:
+        out.notes.append("cables: " + ", ".join(f"{n:,} {t} links" for t, n in unrouted.items())
+                         + " the plan's switches have no port for are not written (the plan places fewer "
+                         "switches than its fabric needs; check lists them)")
+    else:
+        out.notes.append("cables: every link of the cable schedule, the compute fabric, storage and management, "
+                         "with its medium and stock length")
 
 
 def _transceivers(schedule, optics: dict, out: NetBoxExport, at_site: dict[tuple, str],
@@ -282,47 +247,6 @@ def _transceivers(schedule, optics: dict, out: NetBoxExport, at_site: dict[tuple
     if missing:
         out.notes.append("transceivers without a catalog module (not exported): " + ", ".join(
             f"{n:,} x {what}" for what, n in sorted(missing.items())))
-
-
-def _shares(total: int, n: int) -> list[int]:
-    """``total`` split over ``n`` as evenly as whole numbers go (the first ones take the remainder)."""
-    return [total // n + (1 if k < total % n else 0) for k in range(n)] if n else []
-
-
-def _uplinks(out: NetBoxExport, lower: list[str], upper: list[str], links: int, upper_ports: int, pods: int,
-             next_port: Counter, cable: str, label: str) -> int:
-    """Cable each lower switch's share of ``links`` round-robin over the upper switches of its pod
-    that still have a free down port (when a pod's run out, over any that have); returns the cables made."""
-    if not lower or not upper or not links:
-        return 0
-    capacity = dict(zip(upper, _shares(upper_ports, len(upper))))
-    rings = [deque(u for k, u in enumerate(upper) if k * pods // len(upper) == pod and capacity[u] > 0)
-             for pod in range(pods)]
-    spare = deque(u for u in upper if capacity[u] > 0)
-    made = 0
-    for k, (name, quota) in enumerate(zip(lower, _shares(links, len(lower)))):
-        ring = rings[k * pods // len(lower)]
-        for _ in range(quota):
-            target = _take(ring, capacity) or _take(spare, capacity)
-            if target is None:
-                break
-            next_port[name] += 1
-            next_port[target] += 1
-            _cable(out, name, f"swp{next_port[name]}", target, f"swp{next_port[target]}", cable, label)
-            made += 1
-    return made
-
-
-def _take(ring: deque, capacity: dict[str, int]) -> str | None:
-    """The next switch in ``ring`` with a free port (taken), turning the ring; None when none has."""
-    while ring:
-        target = ring[0]
-        ring.rotate(-1)
-        if capacity[target] > 0:
-            capacity[target] -= 1
-            return target
-        ring.pop()  # full: it was rotated to the end
-    return None
 
 
 def _cable(out: NetBoxExport, a: str, a_port: str, b: str, b_port: str, kind: str, label: str,

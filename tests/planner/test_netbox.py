@@ -339,12 +339,12 @@ def test_a_file_without_u_height_is_refused_in_one_line_and_the_others_are_writt
     assert {d.id for d in read_catalog_file(out)} == {"example-systems-xg-480", "example-networks-xs-6400"}
 
 
-def test_storage_and_management_cables_with_their_lengths_match_the_bill(tmp_path):
-    """medium: the compute fabric's 128 + 128 links, then the cable schedule's 60 storage links
-    (16 nodes x 2 + 7 appliances x 4 to the SN5600 split) and 36 management links (one per
-    powered device but the management switch) with their stock lengths: 352 cables, as many
-    as the bill of parts has cables; by medium and length the storage and management rows are
-    the bill of materials' storage and management cable lines."""
+def test_every_cable_with_its_medium_and_length_matches_the_bill(tmp_path):
+    """medium: the cable schedule's compute fabric (128 + 128 links), 60 storage links (16 nodes
+    x 2 + 7 appliances x 4 to the SN5600 split) and 36 management links (one per powered device
+    but the management switch) with their stock lengths: 352 cables, as many as the bill of
+    parts has cables; by medium and length every row is the bill of materials' cable lines
+    (the fabric's in-rack passive copper and fibre too, not one medium without a length)."""
     from planner.hardware.catalog import default_catalog as cat
     from planner.report.evaluate import evaluate
 
@@ -360,14 +360,15 @@ def test_storage_and_management_cables_with_their_lengths_match_the_bill(tmp_pat
     media = {"ACC": "dac-active", "AOC": "aoc", "MMF": "mmf-om4", "Cat6A": "cat6a", "DAC": "dac-passive"}
     bom = Counter()
     for line in report.cost.bom:
-        if line.item.startswith(("Storage cable, ", "Management cable, ")):
+        if line.item.startswith(("Fabric cable, ", "Storage cable, ", "Management cable, ")):
             part = line.item.split(", ", 1)[1]  # "200G active optical cable, 10 m"
             medium = next(m for m, words in (("ACC", "active copper"), ("AOC", "active optical"), ("MMF", "multimode"),
                                              ("Cat6A", "Cat6A"), ("DAC", "passive copper")) if words in part)
             bom[(media[medium], part.rsplit(", ", 1)[1].removesuffix(" m"))] += line.quantity
-    rows = Counter((c["type"], c["length"]) for c in cables if c["label"] in ("storage", "management"))
+    rows = Counter((c["type"], c["length"]) for c in cables)
     assert rows == bom
-    assert all(c["length_unit"] == "m" for c in cables if c["label"] in ("storage", "management"))
+    assert rows[("dac-passive", "1.5")] == 128  # each node's 8 rails to the leaves in its rack
+    assert all(c["length_unit"] == "m" for c in cables)
     _, interfaces = read(tmp_path / "nb", "interfaces.csv")
     named = {(i["device"], i["name"]) for i in interfaces}
     assert all((c["side_a_device"], c["side_a_name"]) in named and (c["side_b_device"], c["side_b_name"]) in named
