@@ -166,8 +166,8 @@ def _nccl_tests(kind: str, layout: Layout, b_nv: float, b_node: float, line_node
     if layout.nodes > 1:
         ranks = layout.nodes * g
         tests.append(_nccl_test(f"nccl.{kind}.cluster", kind, f"{binary}, all {layout.nodes} nodes ({ranks} GPUs)",
-                                _launch(ranks, layout, env, binary), ranks, min(b_node, b_nv), alpha, line_node,
-                                fraction))
+                                _launch(ranks, layout, env, binary), ranks, min(b_node, b_nv), alpha,
+                                min(line_node, nvlink_line), fraction))  # the slower path's line rate
     return tests
 
 
