@@ -43,10 +43,13 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
     found = search_layouts(w, model, fabric, shape, gpus, nodes.memory_gb or None)
     best = found.best
     if best is None:
-        return _no_pipeline(w, model, shape.local_gpus, gpus), [Finding(
+        least = _least_memory(w, model, shape.local_gpus, gpus)
+        return least, [Finding(
             "warning", "design.workload.does_not_fit",
             f"model: {model.params / 1e9:,.0f}B parameters do not fit on {gpus:,} GPUs of {nodes.memory_gb:g} GB "
-            "under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory")], ()
+            "under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory; the plan "
+            f"holds the layout that needs the least memory, TP {least.tp} x PP {least.pp} x DP {least.dp}, "
+            "every layer recomputed, and check says by how much it is over")], ()
     run = best.settings
     notes = [Finding("info", "design.parallelism",
                      f"Parallelism for {model.params / 1e9:,.0f}B on {gpus:,} GPUs, the best of {found.evaluated:,} "
@@ -85,17 +88,23 @@ def _runners_up(others: tuple[Candidate, ...], model: ModelShape) -> str:
     return "; runners-up: " + "; ".join(describe_layout(c, model) for c in others)
 
 
-def _no_pipeline(w: WorkloadSettings, model: ModelShape, local: int, gpus: int) -> WorkloadSettings:
-    """When nothing fits: the widest TP within the node that divides the GPUs and heads, no
-    pipeline, DP the rest, the batch as asked (the evaluation then says how far it is from
-    fitting)."""
+def _least_memory(w: WorkloadSettings, model: ModelShape, local: int, gpus: int) -> WorkloadSettings:
+    """When nothing fits: the layout that needs the least memory a GPU, so the evaluation says
+    how far the closest one is from fitting: the widest TP within the node that divides the
+    GPUs and heads, the deepest pipeline the layers allow, DP the rest with the weights,
+    gradients and optimizer sharded over it (ZeRO-3), every layer recomputed; the batch as
+    asked."""
     tp = 1
     while tp * 2 <= local and gpus % (tp * 2 * w.cp) == 0 and model.heads % (tp * 2) == 0:
         tp *= 2
     if gpus % (tp * w.cp):
         return w
-    dp = gpus // (tp * w.cp)
-    return w.model_copy(update={"tp": tp, "pp": 1, "dp": dp, "ep": math.gcd(w.ep, dp), "pp_schedule": "1f1b"})
+    rest = gpus // (tp * w.cp)
+    pp = max(p for p in range(1, min(rest, model.layers) + 1) if rest % p == 0)
+    dp = rest // pp
+    return w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp), "pp_schedule": "1f1b",
+                                "sharding": "zero3" if dp > 1 else w.sharding, "recompute": "full",
+                                "recompute_layers": None})
 
 
 def _holds(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> bool:

@@ -113,19 +113,21 @@ class Candidate:
         if w.pp > 1:
             text += (f", interleaved v {w.virtual_stages}" if w.pp_schedule == "interleaved" else ", 1F1B")
         if len(set(self.stages)) > 1:
-            text += f", stages of {_runs(self.stages)} layers"
+            text += f", {_runs(self.stages)}"
         return text
 
 
 def _runs(sizes: tuple[int, ...]) -> str:
-    """'7, 8 x 5, 7 x 2': the stage sizes in order, repeats counted."""
+    """'1 stage of 7 layers, 5 of 8, 2 of 7': the stage sizes in order, repeats counted."""
     parts: list[list[int]] = []
     for n in sizes:
         if parts and parts[-1][0] == n:
             parts[-1][1] += 1
         else:
             parts.append([n, 1])
-    return ", ".join(f"{n} x {k}" if k > 1 else f"{n}" for n, k in parts)
+    (n, k), rest = parts[0], parts[1:]
+    first = f"{k} stage{'s' if k > 1 else ''} of {n} layer{'s' if n > 1 else ''}"
+    return ", ".join([first] + [f"{k} of {n}" for n, k in rest])
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,3 +82,21 @@ def test_design_and_advice_agree_when_nothing_fits():
     result = design_template("massive", nodes=16, catalog=CAT)
     assert not any(f.code == "design.workload.does_not_fit" for f in result.findings)
     assert not any(f.code == "workload.memory.does_not_fit" for f in evaluate(result.plan, CAT).findings)
+
+
+def test_when_nothing_fits_the_plan_holds_the_layout_nearest_to_fitting():
+    # Llama 3 405B on 8 DGX A100 (64 x 80 GB): TP 8 within the node, the deepest pipeline 64 / 8
+    # = 8 stages allows (126 layers), DP 1; every state over 64 GPUs: 16 B x 405.9e9 / 64 =
+    # 101.5 GB before activations, above 80 GB. The check shows that layout's need, not a
+    # pipeline-less DDP one's (16 B x 405.9e9 / 8 = 812 GB).
+    from planner.design.intent import Intent
+    from planner.design.build import design
+
+    result = design(Intent(system="dgx-a100", gpus=64, model="llama3-405b"), CAT)
+    w = result.plan.settings.workload
+    assert (w.tp, w.pp, w.dp, w.recompute) == (8, 8, 1, "full")
+    warning = next(f for f in result.findings if f.code == "design.workload.does_not_fit")
+    assert "the plan holds the layout that needs the least memory, TP 8 x PP 8 x DP 1" in warning.message
+    error = next(f for f in evaluate(result.plan, CAT).findings if f.code == "workload.memory.does_not_fit")
+    needed = float(error.message.split("needs ")[1].split(" GB")[0])
+    assert 16 * 405.9e9 / 64 / 1e9 < needed < 16 * 405.9e9 / 64 / 1e9 + 10  # + activations and overhead

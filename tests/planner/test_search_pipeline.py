@@ -118,11 +118,13 @@ def test_the_design_names_the_uneven_stages(kimi):
     # holds ceil(61 / PP) layers, and the design's note says how they are split
     assert sum(stages) == 61 and len(stages) == w.pp and max(stages) == -(-61 // w.pp) > min(stages)
     note = next(f for f in result.findings if f.code == "design.parallelism")
-    assert "stages of " in note.message
+    first = stages[0]
+    lead = next((i for i, n in enumerate(stages) if n != first), len(stages))  # the first run of equal stages
+    assert f", {lead} stage{'s' if lead > 1 else ''} of {first} layers, " in note.message
 
 
 def test_a_layout_describes_its_stage_sizes():
     w = WorkloadSettings(tp=1, pp=8, dp=32, ep=32, pp_schedule="interleaved", virtual_stages=4)
     text = Candidate(w, None, 75.0, 512, (7, 8, 8, 8, 8, 8, 7, 7)).describe()
-    assert text == "TP 1 x PP 8 x DP 32 x EP 32, micro-batch 1, interleaved v 4, stages of 7, 8 x 5, 7 x 2 layers"
+    assert text == "TP 1 x PP 8 x DP 32 x EP 32, micro-batch 1, interleaved v 4, 1 stage of 7 layers, 5 of 8, 2 of 7"
     assert "stages" not in Candidate(w, None, 75.0, 512, (8,) * 8).describe()
