@@ -115,6 +115,9 @@ class SitePages:
         power = self.plan.settings.power
         pdu = self.catalog.get(power.pdu_device)
         per_type = " Each row is one rack of the type; the totals count every rack." if grouped else ""
+        aisle = self.plan.settings.floor.aisle_share_mm
+        spread = (f"the footprint and the {aisle:,.0f} mm of aisle in front of it that each rack's load is spread "
+                  "over (width x (depth + aisle share), the floor setting)" if aisle > 0 else "the footprint")
         note = (f"Feeds {power.feed_redundancy}: " + {
                 "2N": "feeds A and B each carry the rack's whole nameplate alone",
                 "N+1": "the PDUs the nameplate needs plus one spare, over feeds A and B",
@@ -123,7 +126,7 @@ class SitePages:
                 f"{circuit_text(pdu)}, {power.continuous_derating:.0%} continuous load; one circuit per PDU. "
                 f"Heat at nameplate, to the liquid loop (cold plates, rear doors) and to the room's air; water "
                 f"at {self.plan.settings.facility.coolant_delta_t_k:g} K rise. Weight with the enclosure; floor "
-                f"load over the footprint (rating {text(rating, 'kg/m²')}, red above). Power cells coloured by the "
+                f"load over {spread} (rating {text(rating, 'kg/m²')}, red above). Power cells coloured by the "
                 f"worse of typical and nameplate against the rack's cap.{per_type}")
         intro = self._intro(note, 7.5)
         return self._table_pages("Feeds, heat and floor per rack" + (" type" if grouped else ""), table, intro)
