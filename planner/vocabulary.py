@@ -38,7 +38,7 @@ CHOICES: dict[str, str] = {
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
     "kimi-k2": "Kimi K2 1.04T (32B active)", "qwen3-30b-a3b": "Qwen3-30B-A3B (3.3B active)",
     "hall": "hall by hall", "scalable_unit": "scalable unit by scalable unit", "plan": "all at once",
-    "new": "built with the cluster", "in_place": "in place (colocation, existing hall)",
+    "new": "ordered new", "in_place": "already in place",
     "install": "installation", "energized": "at energization", "first_phase": "with the first phase",
 } | {tech.id: tech.title for tech in TECHNOLOGIES.values()} | PART_NAMES | ATTENTION_KERNELS
 
