@@ -10,7 +10,7 @@ from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
-from planner.report.labels import INFERENCE_LINES, describe
+from planner.report.labels import INFERENCE_LINES, TRAINING_ONLY, describe
 from planner.report.model import Report
 from planner.schedule.model import PART_NAMES
 from planner.report.schedule_text import training_run_line
@@ -64,10 +64,13 @@ def render_text(report: Report, catalog=None) -> str:
     ]
     for name, section in report.sections.items():
         lines += ["", name.replace("_", " ").capitalize()]
+        serving = name == "workload" and getattr(section, "inference", None) is not None
         for meta, value in section.figures():
             if name == "workload" and meta.name == "inference":
                 lines += inference_lines(value)
                 continue
+            if serving and (value is None or meta.name in TRAINING_ONLY):
+                continue  # a serving plan: the training step's figures are empty or not its own
             if isinstance(value, (list, tuple)) or hasattr(value, "to_json") or meta.name in (
                     "curves", "break_even_months"):
                 continue  # tables, the sizing detail and figures written in words: in --json, the workbook, the app

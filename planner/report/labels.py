@@ -12,7 +12,8 @@ Public API:
 - ``label(section, key)`` and ``unit(section, key)``;
 - ``column(table, key)``: the header (with unit) of a column of the "fabrics" or "scaling" table;
 - ``KEYS[section]``: the labelled keys in reading order (nested keys as "a.b.c");
-- ``INFERENCE_LINES``: the serving figures of an inference plan (key, label, unit).
+- ``INFERENCE_LINES``: the serving figures of an inference plan (key, label, unit), and
+  ``TRAINING_ONLY``, the training figures its text report leaves out.
 """
 
 from __future__ import annotations
@@ -76,7 +77,11 @@ KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.
 
 # The serving figures of an inference plan (the workload's inference result, a record of its
 # own): key, label, unit, in reading order.
+# Workload figures of the training step a serving plan's text report leaves out (in --json still).
+TRAINING_ONLY = ("flops_per_token", "seq_len", "global_batch_tokens", "train_tokens_b", "run_cost_usd")
 INFERENCE_LINES = (
+    ("weights_gb_per_gpu", "Inference weights per GPU", "GB"),
+    ("kv_gb_per_gpu", "Inference KV cache per GPU (operating batch)", "GB"),
     ("tpot_ms", "Inference time per output token (operating batch)", "ms"),
     ("ttft_ms", "Inference time to first token", "ms"),
     ("batch", "Inference operating batch (sequences a replica)", ""),

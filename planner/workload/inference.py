@@ -85,6 +85,18 @@ class InferenceResult:
     output_tokens_per_s_per_gpu: float | None = None  # with prefill, at the operating batch
     tp_allreduce_s_per_token: float | None = None  # of the decode step at the operating batch
     batch_limited_by_memory: bool = False  # the user's operating batch was more than the KV cache holds
+    replica_gpus: int = 1  # the GPUs a replica spans (TP x pipeline stages)
+
+    @property
+    def weights_gb_per_gpu(self) -> float:
+        """The replica's weights over its GPUs."""
+        return self.weights_gb / max(1, self.replica_gpus)
+
+    @property
+    def kv_gb_per_gpu(self) -> float:
+        """The KV cache of the operating batch's sequences (at their full context) over the
+        replica's GPUs."""
+        return self.batch * self.kv_gb_per_sequence / max(1, self.replica_gpus)
 
     def to_json(self) -> dict:
         def r(x, nd=3):
@@ -105,6 +117,7 @@ class InferenceResult:
             "output_tokens_per_s_per_gpu": r(self.output_tokens_per_s_per_gpu, 1),
             "tp_allreduce_ms_per_token": ms(self.tp_allreduce_s_per_token),
             "hbm_efficiency": DECODE_HBM_EFFICIENCY, "kv_hbm_efficiency": KV_STREAM_EFFICIENCY,
+            "weights_gb_per_gpu": r(self.weights_gb_per_gpu), "kv_gb_per_gpu": r(self.kv_gb_per_gpu),
         }
 
 
@@ -177,7 +190,7 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
     max_seq = max(0, int(free // kv_seq)) if fits else 0
     if not fits or bandwidth_tbs is None or max_seq < stages:
         return InferenceResult(fits, weights / 1e9, kv_seq / 1e9, max_seq, 0, None, None, None, None, None, None,
-                               None)
+                               None, replica_gpus=gpus)
     eff = w.mfu
     if eff is None:  # the prefill's GEMMs: the prompt's tokens at once on each of the g GPUs
         eff = STEP_CALIBRATION * matmul_efficiency(model, tokens=w.prompt_tokens, tp=g, ep=1, peak_tflops=peak_tflops,
@@ -221,4 +234,4 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
                            prefill, rps, needed, t1 <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
                            output_tokens_per_s_per_gpu=rps * w.output_tokens / gpus,
                            tp_allreduce_s_per_token=tp_allreduce_s(model, micro, g, allreduce_gbs),
-                           batch_limited_by_memory=limited)
+                           batch_limited_by_memory=limited, replica_gpus=gpus)

@@ -204,6 +204,19 @@ def test_an_inference_target_sizes_the_gpus_from_a_template_too(capsys, tmp_path
                 assert words in out.out, words
             tpot = next(line for line in out.out.splitlines() if "time per output token" in line)
             assert tpot.split()[-2:] == [f"{inference['tpot_ms']:,.1f}", "ms"]
+            # memory per GPU: Llama 3 70B's 70.6e9 x 2 B over the replica's GPUs, and the KV cache
+            # of its operating batch (1,280 tokens x 327,680 B a sequence) beside it
+            stated = json.loads(plan.read_text())["settings"]["workload"]
+            replica = stated["inference_gpus_per_replica"] * stated["inference_pipeline_stages"]
+            weights = next(line for line in out.out.splitlines() if "Inference weights per GPU" in line)
+            assert weights.split()[-2:] == [f"{70.6e9 * 2 / 1e9 / replica:,.1f}", "GB"]
+            kv = next(line for line in out.out.splitlines() if "Inference KV cache per GPU" in line)
+            assert kv.split()[-2:] == [f"{inference['batch'] * 1280 * 327_680 / 1e9 / replica:,.1f}", "GB"]
+            # the training step's figures are not a serving plan's: no empty lines, no training batch
+            section = out.out.split("\nWorkload\n")[1].split("\n\n")[0]
+            assert "Training FLOPs per token" not in section and "Global batch" not in section
+            assert "Step time" not in section and "Memory needed per GPU" not in section
+            assert not [line for line in section.splitlines() if line.split()[-1] == "-"]
 
 
 def test_new_says_what_the_intent_cannot_hold(capsys, tmp_path):
