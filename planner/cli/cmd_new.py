@@ -165,7 +165,12 @@ def _intent_changes(args) -> dict:
         for section, field, value in args.settings:
             settings.setdefault(section, {})[field] = value
         changes["settings"] = settings
+        if settings.get("workload", {}).get("inference") is True:
+            changes["inference"] = True  # as --inference: the design sizes a service
     return changes
+
+
+LAYOUT_FIELDS = ("tp", "pp", "dp", "cp", "ep")  # the design searches these unless a whole layout is stated
 
 
 def _overridden(plan, sets) -> list[str]:
@@ -174,8 +179,10 @@ def _overridden(plan, sets) -> list[str]:
     for section, field, value in sets or ():
         held = getattr(getattr(plan.settings, section), field)
         if held != value:
+            why = ("the design keeps a stated layout only when it holds whole: state tp, pp and dp together"
+                   if section == "workload" and field in LAYOUT_FIELDS else "from a flag or the design's sizing")
             out.append(f"--set {section}.{field}={json.dumps(value)}: the plan holds {json.dumps(held, default=str)}, "
-                       "from a flag or the design's sizing")
+                       + why)
     return out
 
 
@@ -195,12 +202,14 @@ def _design(args, catalog):
     if args.gpus is not None and args.nodes is not None:
         raise DesignError(f"--gpus {args.gpus:,} and --nodes {args.nodes:,} both size the plan: give one of them")
     serving = [flag for key, flag in SERVING_FLAGS.items() if getattr(args, key) is not None]
-    if serving and not args.inference and not _serves(args.template):
+    service = args.inference or any(s == "workload" and f == "inference" and v is True
+                                    for s, f, v in args.settings or ())
+    if serving and not service and not _serves(args.template):
         raise DesignError(f"{' and '.join(serving)} describe{'s' if len(serving) == 1 else ''} an inference "
                           "service: add --inference (or start from -t inference)")
     changes = _intent_changes(args)
     if args.template is None and args.system is not None:
-        if args.gpus is None and args.nodes is None and not (args.inference and args.requests_per_s):
+        if args.gpus is None and args.nodes is None and not (service and args.requests_per_s):
             raise DesignError("--system needs --gpus or --nodes (or --inference with --requests-per-s)")
         return design_from(None, catalog, **changes)
     return design_from(args.template or "medium", catalog, **changes)

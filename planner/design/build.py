@@ -50,6 +50,7 @@ from planner.text import escaped_name
 from planner.settings import Settings
 from planner.settings.reliability import RESTART_PATHS
 from planner.storage.sizing import model_checkpoint_gb
+from planner.workload.kernels import FP8_GENERATIONS
 from planner.workload.models import model_shape
 from planner.workload.search import Candidate
 from planner.workload.section import job_nodes
@@ -87,7 +88,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     settings = _settings(intent, catalog)
     _match_fabric(settings, intent, system, catalog, findings)
     if settings.workload.inference:
-        findings += _serve_as_published(settings, intent)
+        findings += _serve_as_published(settings, intent, system)
     if settings.workload.inference and "inference_gpus_per_replica" not in intent.settings.get("workload", {}):
         settings.workload, notes = choose_replica(settings.workload, settings.fabric,
                                                   summarise_nodes({system.id: 1}, catalog), settings.costs)
@@ -126,13 +127,14 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     return Design(plan, findings)
 
 
-def _serve_as_published(settings: Settings, intent: Intent) -> list[Finding]:
-    """A model served in the precision its weights are published in (DeepSeek-V3 and Kimi K2:
-    FP8) unless the intent states one; a note saying so."""
+def _serve_as_published(settings: Settings, intent: Intent, system: DeviceType) -> list[Finding]:
+    """A model whose weights are published in FP8 (DeepSeek-V3, Kimi K2) served in FP8 on a GPU
+    with FP8 tensor cores, unless the intent states a precision; a note saying so."""
     w = settings.workload
     shape = model_shape(w)
     stated = "precision" in intent.settings.get("workload", {})
-    if stated or w.model == "custom" or shape.weights_precision == w.precision:
+    fp8 = system.gpu is not None and system.gpu.kernel_curves in FP8_GENERATIONS
+    if stated or w.model == "custom" or shape.weights_precision != "fp8" or w.precision == "fp8" or not fp8:
         return []
     settings.workload = w.model_copy(update={"precision": shape.weights_precision})
     title = vocabulary.choice_title(w.model)

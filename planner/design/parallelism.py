@@ -44,12 +44,12 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
     best = found.best
     if best is None:
         least = _least_memory(w, model, shape.local_gpus, gpus)
+        held = (f"; the plan holds the layout that needs the least memory, TP {least.tp} x PP {least.pp} x DP "
+                f"{least.dp}, every layer recomputed, and check says by how much it is over") if least is not w else ""
         return least, [Finding(
             "warning", "design.workload.does_not_fit",
             f"model: {model.params / 1e9:,.0f}B parameters do not fit on {gpus:,} GPUs of {nodes.memory_gb:g} GB "
-            "under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory; the plan "
-            f"holds the layout that needs the least memory, TP {least.tp} x PP {least.pp} x DP {least.dp}, "
-            "every layer recomputed, and check says by how much it is over")], ()
+            f"under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory{held}")], ()
     run = best.settings
     notes = [Finding("info", "design.parallelism",
                      f"Parallelism for {model.params / 1e9:,.0f}B on {gpus:,} GPUs, the best of {found.evaluated:,} "

@@ -211,16 +211,18 @@ def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, at_site: dict[tup
         _cable(out, a, a_port, b, f"swp{link.b.port}", CABLE_TYPES[link.medium.name], link.tier,
                length_m=link.medium.stock_m)
         cabled[link.network] += 1
-    if not cabled["compute"]:
-        out.notes.append("no fabric cables: the plan has no compute fabric to cable")
     unrouted = {t: n for t, n in schedule.unrouted.items() if n}
     if unrouted:
         out.notes.append("cables: " + ", ".join(f"{n:,} {t} links" for t, n in unrouted.items())
                          + " the plan's switches have no port for are not written (the plan places fewer "
                          "switches than its fabric needs; check lists them)")
+    written = [what for key, what in (("compute", "the compute fabric"), ("storage", "storage"),
+                                      ("management", "management")) if cabled[key]]
+    if written:
+        out.notes.append(f"cables: the cable schedule's links ({', '.join(written)}), each with its medium and "
+                         "stock length" + ("" if cabled["compute"] else "; no compute fabric to cable"))
     else:
-        out.notes.append("cables: every link of the cable schedule, the compute fabric, storage and management, "
-                         "with its medium and stock length")
+        out.notes.append("no cables: the plan has no links to cable")
 
 
 def _transceivers(schedule, optics: dict, out: NetBoxExport, at_site: dict[tuple, str],

@@ -75,10 +75,10 @@ _TABLE["goodput"].pop("curve")  # a table: in --json, the workbook and the chart
 
 KEYS: dict[str, list[str]] = {section: list(table) for section, table in _TABLE.items()}
 
-# The serving figures of an inference plan (the workload's inference result, a record of its
-# own): key, label, unit, in reading order.
 # Workload figures of the training step a serving plan's text report leaves out (in --json still).
 TRAINING_ONLY = ("flops_per_token", "seq_len", "global_batch_tokens", "train_tokens_b", "run_cost_usd")
+# The serving figures of an inference plan (the workload's inference result, a record of its
+# own): key, label, unit, in reading order.
 INFERENCE_LINES = (
     ("weights_gb_per_gpu", "Inference weights per GPU", "GB"),
     ("kv_gb_per_gpu", "Inference KV cache per GPU (operating batch)", "GB"),

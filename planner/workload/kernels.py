@@ -127,6 +127,10 @@ CURVES: dict[str, KernelCurves] = {
     "cdna3": KernelCurves("MI300X", 668.4 / 1300.0, ()),
 }
 BORROWED = "hopper"  # curves a GPU type without its own measurements uses, and says so
+# Generations with FP8 tensor cores: Hopper and Blackwell (NVIDIA H100 and B200 datasheets: FP8
+# Tensor Core figures) and CDNA 3 (AMD Instinct MI300X data sheet: FP8); the A100's datasheet
+# lists none (Ampere: TF32, BF16, FP16, INT8).
+FP8_GENERATIONS = ("hopper", "blackwell", "cdna3")
 
 
 @functools.cache  # gemm_s asks once per GEMM of every candidate layout the design weighs

@@ -8,8 +8,9 @@ DP group share a domain and the group spans ``n = DP / g`` domains; pipeline sta
 ``TP x DP`` ranks apart and cross the fabric once the job spans domains. Expert-parallel
 ranks are TP apart inside the DP group: the all-to-all stays on NVLink while ``TP x EP``
 fits in a domain. A group whose ranks do not tile the domain (64-rank blocks on 72-GPU
-NVL72 domains) straddles a boundary: the worst-placed one spans one more domain
-(``domains_spanned``), and its traffic between them takes the fabric.
+NVL72 domains) straddles a boundary: the worst-placed one reaches one more domain, and the
+fewest of its ranks in one domain carry its traffic between them over the fabric
+(``domain_split``).
 
 Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active parameters,
 ``L`` layers, hidden size ``h``:
@@ -184,16 +185,31 @@ class StepResult:
         return self.gpus * self.compute_s / self.step_s if self.step_s > 0 else 0.0
 
 
-def domains_spanned(span: int, local: int, gpus: int) -> int:
-    """NVLink domains the worst-placed block of ``span`` consecutive ranks reaches, the blocks
-    laid one after another from rank 0 over domains of ``local`` GPUs (the rank order of the
-    module docstring): 1 when the job fits one domain; blocks that tile the domains span
-    ``span / local`` of them (at least 1); one that starts ``gcd(span, local)`` ranks before a
-    domain's end reaches one more (64-rank blocks on 72-GPU domains: 2)."""
+def domain_split(span: int, local: int, gpus: int) -> tuple[int, int]:
+    """The worst-placed block of ``span`` consecutive ranks, the blocks laid one after another
+    from rank 0 over domains of ``local`` GPUs (the rank order of the module docstring): the
+    NVLink domains it reaches and the fewest of its ranks in one of them (which carry its
+    traffic between domains). A job inside one domain: (1, span). Blocks that tile the
+    domains: (span / local, local) or (1, span). 64-rank blocks on 72-GPU domains: the second,
+    ranks 64-127, has 8 ranks in the first rack and 56 in the next: (2, 8). The block offsets
+    repeat every local / gcd(span, local) blocks, so at most that many are looked at."""
+    span = max(1, span)
     if gpus <= local:
-        return 1
-    step = math.gcd(span, local)
-    return max(1, math.ceil((local - step + span) / local))
+        return 1, span
+    worst = (1, span)
+    for k in range(min(max(1, gpus // span), local // math.gcd(span, local))):
+        first, last = k * span, min(gpus, (k + 1) * span) - 1
+        touched = last // local - first // local + 1
+        fewest = span if touched == 1 else min(local - first % local, last % local + 1, local)
+        if (touched, -fewest) > (worst[0], -worst[1]):
+            worst = (touched, fewest)
+    return worst
+
+
+def _ep_local(tp: int, ep: int, local: int, gpus: int) -> int:
+    """EP ranks that share a domain with each other in the worst-placed EP group (TP apart)."""
+    n, fewest = domain_split(tp * ep, local, gpus)
+    return ep if n == 1 else max(1, min(ep, fewest // tp))
 
 
 def peak_tflops(shape: JobShape, precision: str) -> float:
@@ -263,12 +279,16 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     a_fab = latency_s(fabric, tech)
     b_nv = (shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS) * fabric.nvlink_efficiency
 
-    tp_local = min(tp, local)
-    tp_domains = math.ceil(tp / local) if tp > local else 1
+    # a TP group wider than a domain, or straddling a boundary (TP 16 on 72-GPU racks),
+    # reduces inside each domain and across them over the fabric
+    tp_domains, tp_fewest = domain_split(tp, local, gpus)
+    tp_local = tp if tp_domains == 1 else min(tp, tp_fewest)
     grad_ranks = dp * cp  # context-parallel ranks hold the same weights and reduce gradients too
-    spanned = domains_spanned(tp * grad_ranks, local, gpus)  # by one DP (x CP) group
-    g = max(1, grad_ranks // min(grad_ranks, spanned)) if tp <= local else 1
-    n = math.ceil(grad_ranks / g)
+    # a DP (x CP) group's members are TP ranks apart: the domains its block reaches, and the
+    # fewest members in one of them, which carry its share over the fabric
+    n, fewest = domain_split(tp * grad_ranks, local, gpus)
+    g = max(1, min(grad_ranks, fewest // tp)) if n > 1 else grad_ranks
+    n = min(n, grad_ranks) if tp <= local else grad_ranks
     tokens_per_replica = T / (dp * cp)  # tokens one tensor-parallel group handles per step
     m = micro_batches(w, dp)
 
@@ -283,7 +303,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
                                         use_sharp, rounds=rounds, calls=calls)
     if expert:
         ranks = max(1, grad_ranks // ep)  # the expert-data-parallel group: EP x TP ranks apart
-        g_e = max(1, ranks // min(ranks, spanned)) if tp * ep <= local else 1
+        g_e = max(1, min(ranks, fewest // (tp * ep))) if n > 1 else ranks
         e_nv, e_fab, e_forward_s = dp_collectives(w.sharding, expert / (tp * pp * ep) * GRAD_BYTES, g_e,
                                                   math.ceil(ranks / g_e), b_nv, b_fab, a_fab, use_sharp,
                                                   rounds=rounds, calls=calls)
@@ -303,7 +323,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     # over the CP ranks (forward) and their gradients reduce-scattered (backward); the CP
     # ranks sit next to TP's, on NVLink while TP x CP fits in a domain.
     cp_s = cp_bytes = 0.0
-    cp_on_fabric = cp > 1 and domains_spanned(tp * cp, local, gpus) > 1
+    cp_on_fabric = cp > 1 and domain_split(tp * cp, local, gpus)[0] > 1
     if cp > 1:
         kv_per_token = 2 * model.head_dim * max(model.kv_heads / tp, 1.0) * act_bytes
         gathered = (model.layers / pp) * tokens_per_replica * cp * kv_per_token
@@ -326,7 +346,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
 
     # Expert parallel: all-to-all dispatch and combine, forward and backward.
     a2a = all_to_all(model, tokens=tokens_per_replica / tp, layers=model.moe_layers / pp, ep=ep,
-                     ep_local=max(1, ep // domains_spanned(tp * ep, local, gpus)) if tp <= local else 1,
+                     ep_local=_ep_local(tp, ep, local, gpus),
                      value_bytes=act_bytes, nvlink_gbs=b_nv, fabric_gbs=b_fab,
                      fabric_latency_s=a_fab, calls=4 * math.ceil(model.moe_layers / pp) * m,
                      capacity_factor=w.moe_capacity_factor)

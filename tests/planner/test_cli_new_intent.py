@@ -288,3 +288,8 @@ def test_set_gives_any_setting_and_says_when_a_flag_held_another(capsys, tmp_pat
                     "-o", str(tmp_path / "x.json"))
     assert code == 0, out.err
     assert 'note: --set fabric.technology="ib400": the plan holds "ib800"' in out.out
+    # the workload's inference setting is --inference: a requests target alone sizes the GPUs
+    code, out = run(capsys, "new", "--system", "dgx-h100", "--model", "llama3-70b", "--set",
+                    "workload.inference=true", "--requests-per-s", "10", "-o", str(tmp_path / "s.json"))
+    assert code == 0, out.err
+    assert "info: 10 requests/s of 1,024 prompt and 256 output tokens need" in out.out

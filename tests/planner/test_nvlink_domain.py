@@ -73,15 +73,17 @@ def test_moe_all_to_all_leaves_nvlink_only_when_ep_spans_domains():
 
 
 def test_a_block_of_ranks_that_does_not_tile_the_domain_reaches_one_more():
-    from planner.workload.training import domains_spanned
+    from planner.workload.training import domain_split
 
     # a job inside one domain never leaves it
-    assert domains_spanned(4, 8, 8) == 1 and domains_spanned(64, 72, 72) == 1
+    assert domain_split(4, 8, 8) == (1, 4) and domain_split(64, 72, 72) == (1, 64)
     # blocks that tile the domains: 8 on 8-GPU boards, 16 over two boards, 144 over two racks
-    assert (domains_spanned(8, 8, 64), domains_spanned(16, 8, 64), domains_spanned(144, 72, 576)) == (1, 2, 2)
-    # 64-rank blocks on 72-GPU racks: the second block runs from rank 64 to 127, over the
-    # boundary at 72; 12-rank blocks on 8-GPU boards: ranks 12-23 touch boards 1 and 2
-    assert domains_spanned(64, 72, 576) == 2 and domains_spanned(12, 8, 96) == 2
+    assert (domain_split(8, 8, 64), domain_split(16, 8, 64), domain_split(144, 72, 576)) == ((1, 8), (2, 8), (2, 72))
+    # 64-rank blocks on 72-GPU racks: the second runs from rank 64 to 127, 8 of them in the first
+    # rack and 56 in the next; 12-rank blocks on 8-GPU boards: ranks 12-23, 4 on board 1, 8 on 2
+    assert domain_split(64, 72, 576) == (2, 8) and domain_split(12, 8, 96) == (2, 4)
+    # a job that ends inside a domain: 100 ranks over 72-GPU domains in one block, 72 + 28
+    assert domain_split(100, 72, 100) == (2, 28)
 
 
 def fabric_bytes(device_id: str, nodes: int, catalog, **layout) -> float:
@@ -95,15 +97,27 @@ def test_nvl72_racks_a_layout_does_not_tile_send_data_parallel_and_pipeline_byte
     cat = Catalog([*CAT, NVL72])
     # TP 4 x PP 9 x DP 16 on 8 racks (576 GPUs), a 70B model, 4,194,304 tokens a step, DDP:
     # each stage's 64 ranks (TP 4 x DP 16) in rank order 0-63, 64-127, ...: the second
-    # straddles racks 1 and 2 (a boundary at 72), so its DP group reduces over 2 racks, 8 ranks
-    # in each: the rack's share of the gradients, 70e9 / (4 x 9) x 2 bytes / 8, all-reduced
-    # over 2 racks (ring, no SHARP: 2 x (2-1)/2 of it sent); and stage 1 (ranks 64-127) sends
-    # to stage 2 (128-191) in the next rack: 2 x 4,194,304 / 16 tokens x 8192 x 2 bytes / TP 4.
-    dp = 2 * (2 - 1) / 2 * 70e9 / 36 * 2 / 8
+    # straddles racks 1 and 2 (a boundary at 72), 8 ranks (2 DP members) in rack 1 and 56 in
+    # rack 2; the 2 members carry their rack's share of the gradients, 70e9 / (4 x 9) x 2 bytes
+    # / 2, all-reduced over the 2 racks (ring, no SHARP: 2 x (2-1)/2 of it sent); and stage 1
+    # (ranks 64-127) sends to stage 2 (128-191) in the next rack: 2 x 4,194,304 / 16 tokens x
+    # 8192 x 2 bytes / TP 4.
+    dp = 2 * (2 - 1) / 2 * 70e9 / 36 * 2 / 2
     pp = 2 * 4_194_304 / 16 * 8192 * 2 / 4
     assert fabric_bytes(NVL72.id, 8, cat, tp=4, pp=9, dp=16) == pytest.approx(dp + pp)
     # the same model on one rack, TP 4 x PP 2 x DP 9: nothing leaves the NVLink domain
     assert fabric_bytes(NVL72.id, 1, cat, tp=4, pp=2, dp=9) == 0.0
+
+
+def test_tensor_parallel_groups_that_straddle_racks_reduce_over_the_fabric():
+    # TP 16 x PP 4 x DP 9 on 8 NVL72 racks: TP blocks of 16 ranks, the fifth (64-79) with 8
+    # in rack 1 and 8 in rack 2: each layer's all-reduce crosses the fabric between the 2
+    # halves: 2 x (2-1)/2 x payload / 8, payload = 4 all-reduces x 80/4 layers x
+    # (4,194,304 / 9 DP) tokens x 8192 x 2 bytes
+    cat = Catalog([*CAT, NVL72])
+    got = tp_fabric_bytes(NVL72.id, 8, cat, tp=16, pp=4, dp=9)
+    payload = 4 * 20 * (4_194_304 / 9) * 8192 * 2
+    assert got == pytest.approx(2 * (2 - 1) / 2 * payload / 8)
 
 
 def test_pipeline_stages_narrower_than_a_board_still_cross_boards():

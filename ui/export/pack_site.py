@@ -116,8 +116,8 @@ class SitePages:
         pdu = self.catalog.get(power.pdu_device)
         per_type = " Each row is one rack of the type; the totals count every rack." if grouped else ""
         aisle = self.plan.settings.floor.aisle_share_mm
-        spread = (f"the footprint and the {aisle:,.0f} mm of aisle in front of it that each rack's load is spread "
-                  "over (width x (depth + aisle share), the floor setting)" if aisle > 0 else "the footprint")
+        spread = (f"the footprint and the {aisle:,.0f} mm of the adjoining aisles counted with each rack (width x "
+                  "(depth + aisle share), the floor setting)" if aisle > 0 else "the footprint")
         note = (f"Feeds {power.feed_redundancy}: " + {
                 "2N": "feeds A and B each carry the rack's whole nameplate alone",
                 "N+1": "the PDUs the nameplate needs plus one spare, over feeds A and B",
