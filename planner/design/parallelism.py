@@ -107,12 +107,15 @@ def _least_memory(w: WorkloadSettings, model: ModelShape, local: int, gpus: int)
                                 "recompute_layers": None})
 
 
+LAYOUT_NEUTRAL = ("workload.claim.impossible", "workload.kernels.attention", "workload.precision.fp8")
+
+
 def _holds(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> bool:
     """The asked parallelism is kept when the workload evaluation finds nothing wrong with it
     (every GPU used, an even batch, fits as asked, a bubble at or under 25 %)."""
     if w.tp * w.cp * w.pp * w.dp != nodes.gpus:
         return False
     out = evaluate_workload(w, fabric, nodes)
-    # a claim to check and the attention kernel's fit to the GPU say nothing of the layout
+    # a claim to check and the kernels' and precision's fit to the GPU say nothing of the layout
     return out.fits is not False and not [f for f in out.findings if f.severity != "info"
-                                          and f.code not in ("workload.claim.impossible", "workload.kernels.attention")]
+                                          and f.code not in LAYOUT_NEUTRAL]

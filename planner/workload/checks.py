@@ -18,7 +18,7 @@ from planner.workload.archetype import advise
 from planner.workload.bubble import TARGET as BUBBLE_LIMIT, bubble_remedy
 from planner.workload.fit import describe_recompute, fit_training, recompute_ladder
 from planner.workload.inference import InferenceResult, size_inference
-from planner.workload.kernels import attention_kernel_findings, borrowed_kernels
+from planner.workload.kernels import attention_kernel_findings, borrowed_kernels, fp8_findings, peak_at
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.training import (
@@ -75,7 +75,8 @@ def job_shape(nodes: NodeSummary, fabric: FabricSettings) -> JobShape:
 def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> WorkloadOutcome:
     out = WorkloadOutcome(model_shape(w), findings=borrowed_kernels(nodes.kernel_curves, nodes.gpu_model, w.mfu)
                           + attention_kernel_findings(nodes.kernel_curves, w.attention_kernel, nodes.gpu_model,
-                                                      w.flash_attention, w.mfu))
+                                                      w.flash_attention, w.mfu)
+                          + fp8_findings(nodes.kernel_curves, w.precision, nodes.gpu_model))
     is_ib = TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"
     if nodes.gpus and w.inference:
         _inference(w, fabric, nodes, out)
@@ -240,7 +241,7 @@ def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
 
 def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
     model = out.model
-    peak = nodes.bf16_tflops * (2.0 if w.precision == "fp8" else 1.0)
+    peak = peak_at(nodes.bf16_tflops, w.precision, nodes.kernel_curves)
     # the replica's TP all-reduce: NVLink per direction x efficiency, or PCIe between GPUs without it
     link = nodes.nvlink_gbs / 2.0 if nodes.nvlink_gbs > 0 else PCIE5_X16_GBS
     res = size_inference(w, model, memory_gb=nodes.memory_gb, bandwidth_tbs=nodes.memory_bandwidth_tbs,

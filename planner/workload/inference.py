@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from planner.settings import WorkloadSettings
 from planner.workload.activations import ACTIVATION_BYTES  # 16-bit between layers, also under FP8 weights
 from planner.workload.kernels import (
-    HBM_STREAM_EFFICIENCY, STEP_CALIBRATION, attention_efficiency, matmul_efficiency,
+    HBM_STREAM_EFFICIENCY, STEP_CALIBRATION, attention_efficiency, has_fp8, matmul_efficiency,
 )
 from planner.workload.models import ModelShape
 
@@ -154,7 +154,7 @@ def prefill_compute_s(w: WorkloadSettings, model: ModelShape, *, gpus: int, peak
     p = w.prompt_tokens
     gemm_s = 2.0 * model.active_params * p / (gpus * peak_tflops * 1e12 * efficiency)
     attention_flops = 4.0 * model.layers * p * p * model.attention_width
-    bf16 = peak_tflops / 2.0 if w.precision == "fp8" else peak_tflops
+    bf16 = peak_tflops / 2.0 if w.precision == "fp8" and has_fp8(curves) else peak_tflops
     if w.mfu is not None:
         return gemm_s + attention_flops / (gpus * peak_tflops * 1e12 * w.mfu)
     attn = attention_efficiency(model, seq_len=p, flash=w.flash_attention, bf16_tflops=bf16,

@@ -51,7 +51,7 @@ import functools
 import math
 from dataclasses import dataclass
 
-from planner.findings import Finding
+from planner.findings import Finding, Remedy
 from planner.workload.models import ModelShape
 
 # (cube edge d, fraction of the GPU's maximum achievable matmul FLOPS): how cuBLAS's BF16
@@ -131,6 +131,30 @@ BORROWED = "hopper"  # curves a GPU type without its own measurements uses, and 
 # Tensor Core figures) and CDNA 3 (AMD Instinct MI300X data sheet: FP8); the A100's datasheet
 # lists none (Ampere: TF32, BF16, FP16, INT8).
 FP8_GENERATIONS = ("hopper", "blackwell", "cdna3")
+
+
+def has_fp8(name: str | None) -> bool:
+    """Whether the generation has FP8 tensor cores (a GPU without curves borrows Hopper's, and
+    is taken to have them as Hopper does)."""
+    return name is None or name not in CURVES or name in FP8_GENERATIONS
+
+
+def peak_at(bf16_tflops: float, precision: str, name: str | None) -> float:
+    """Dense peak at the workload's precision: FP8 twice BF16 on GPUs that have it (H100
+    datasheet: 1,979 vs 989 TFLOP/s dense), BF16's elsewhere (the A100 runs FP8 data at its
+    BF16 rate at best); FP16 equals BF16."""
+    return bf16_tflops * (2.0 if precision == "fp8" and has_fp8(name) else 1.0)
+
+
+def fp8_findings(name: str | None, precision: str, gpu_model: str) -> list[Finding]:
+    """A warning where FP8 is asked of a GPU without FP8 tensor cores."""
+    if precision != "fp8" or has_fp8(name) or not gpu_model:
+        return []
+    return [Finding("warning", "workload.precision.fp8",
+                    f"The {gpu_model} has no FP8 tensor cores: FP8 runs no faster than BF16 there, and the step is "
+                    f"estimated at its BF16 peak; set the precision to bf16 (or choose a Hopper, Blackwell or "
+                    f"MI300-class GPU for FP8)",
+                    remedy=Remedy("set_workload", "Train in BF16", (("precision", "bf16"),)))]
 
 
 @functools.cache  # gemm_s asks once per GEMM of every candidate layout the design weighs

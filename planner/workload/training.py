@@ -73,7 +73,8 @@ from planner.network.collective import (
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, latency_s
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.activations import full_recompute_share, kept_layer_bytes
-from planner.workload.kernels import ATTENTION_KERNELS, STEP_CALIBRATION, attention_kernel, kernel_efficiency
+from planner.workload.kernels import (ATTENTION_KERNELS, STEP_CALIBRATION, attention_kernel, kernel_efficiency,
+                                     peak_at)
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.moe import all_to_all, permutation_bytes_per_token
@@ -213,9 +214,8 @@ def _ep_local(tp: int, ep: int, local: int, gpus: int) -> int:
 
 
 def peak_tflops(shape: JobShape, precision: str) -> float:
-    """Dense peak at the workload's precision: FP8 is twice BF16 on GPUs that have it
-    (H100 datasheet: 1,979 vs 989 TFLOP/s dense); FP16 equals BF16."""
-    return shape.bf16_tflops * (2.0 if precision == "fp8" else 1.0)
+    """Dense peak at the workload's precision (``kernels.peak_at``)."""
+    return peak_at(shape.bf16_tflops, precision, shape.kernel_curves)
 
 
 def tokens_per_s_limit(gpus: int, flops_per_token: float, peak_tflops_per_gpu: float) -> float:

@@ -175,3 +175,24 @@ def test_a_gpu_that_borrows_the_h100_attention_curve_borrows_no_other_kernel(dev
     # cuDNN is NVIDIA's: on the MI300X it cannot run at all, a warning; on the RTX 4090 it was
     # only not measured, a note.
     assert note.severity == ("warning" if device == "amd-mi300x-8" else "info")
+
+
+def test_fp8_on_an_a100_runs_at_its_bf16_peak_and_says_so():
+    # the A100's datasheet lists no FP8 tensor cores: 312 TFLOP/s BF16 dense is its peak in FP8
+    # too; an H100's FP8 peak is twice its BF16 (1,979 against 989)
+    from planner.workload.training import model_step
+    from planner.workload.checks import job_shape
+
+    def step(device: str, precision: str):
+        w = WorkloadSettings(model="llama3-8b", tp=1, pp=1, dp=16, precision=precision)
+        nodes = summarise_nodes({device: 2}, CATALOG)
+        return model_step(w, FabricSettings(), job_shape(nodes, FabricSettings()))
+
+    fpt = PRESETS["llama3-8b"].training_flops_per_token(4096)
+    assert step("dgx-a100", "fp8").tokens_per_s_limit == pytest.approx(16 * 312e12 / fpt)
+    assert step("dgx-h100", "fp8").tokens_per_s_limit == pytest.approx(16 * 1979e12 / fpt, rel=0.002)
+    note = _findings("dgx-a100", precision="fp8")["workload.precision.fp8"]
+    assert note.severity == "warning" and note.message.startswith("The A100 SXM4 80GB has no FP8 tensor cores")
+    assert note.remedy is not None and dict(note.remedy.figures) == {"precision": "bf16"}
+    assert "workload.precision.fp8" not in _findings("dgx-h100", precision="fp8")
+    assert "workload.precision.fp8" not in _findings("dgx-a100", precision="bf16")
