@@ -194,9 +194,25 @@ def _rack_fields(plan: Plan, catalog: Catalog, template: dict[str, Any], choice:
     return fields
 
 
+def _is_base(plan: Plan, point: dict[str, Any], catalog: Catalog) -> bool:
+    """Whether the point asks for what the (resolved) base already is: then it is the base as
+    laid out, so its row and ``check`` of the base agree (a plan laid out anew places its
+    racks, and so its cables, otherwise)."""
+    s = plan.settings
+    system, nodes = base_gpu_system(plan, catalog)
+    fabric = point.get("fabric")
+    return ("rack" not in point and point.get("gpu_system", system) == system and point.get("nodes", nodes) == nodes
+            and point.get("power_basis", s.facility.power_basis) == s.facility.power_basis
+            and all(getattr(s.reliability, k) == v for k, v in (point.get("reliability") or {}).items())
+            and (fabric is None or all(getattr(s.fabric, k) == v for k, v in fabric.items())))
+
+
 def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
-    """The base laid out for one point of the grid (see the module's description)."""
+    """The base laid out for one point of the grid (see the module's description); a point
+    that asks for what the base is, the base itself."""
     plan = resolve_variant(base, base.current_variant)
+    if _is_base(plan, point, catalog):
+        return plan
     s = plan.settings
     if "fabric" in point:
         fields = dict(point["fabric"])
