@@ -72,7 +72,7 @@ _ORDER.insert(list(FIGURES).index("gpu_idle_pct"), ("gpu_idle_pct", "idle_cause"
 UNAVAILABLE = "–"
 SLOT_SAMPLES = {"gpus": "8,888,888", "nodes": "888,888", "racks": "88,888", "it_kw": "888.88 MW",
                 "facility_kw": "888.88 MW", "cdus": "8,888 / 8,888",
-                "gpu_idle_pct": "88.8 %", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "888,888,888",
+                "gpu_idle_pct": "88.8 ms", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "888,888,888",
                 "capex": "$888.88M", "break_even": "888.8 mo", "energized": "8888-88"}
 """The widest value each figure shows within the plan limits (25,000 racks: campus-1m's
 1,066,968 GPUs, 22,582 racks and 294,748,023 tokens/s): its slot is that wide, whatever it
@@ -82,6 +82,16 @@ RENT_SHORT = {"reserved_1yr": "1-yr rent", "reserved_3yr": "3-yr rent", "spot": 
 CAPTION_SAMPLES = {"break_even": "running to beat on-demand", "idle_cause": "pipeline bubble",
                    "time_to_train": "to train 88.8T tokens"}
 """The widest caption of the figures whose caption follows the report."""
+# An inference plan's figures in the training figures' slots: key -> (caption, tooltip).
+SERVING: dict[str, tuple[str, str]] = {
+    "tokens_per_s": ("requests/s", "requests per second the placed GPUs serve: their whole replicas x the "
+                     "requests a replica serves at its operating batch"),
+    "gpu_idle_pct": ("per token", "time per output token (TPOT) at the replica's operating batch"),
+    "idle_cause": ("first token", "time to the first token (TTFT): a prompt's prefill"),
+    "mfu": ("tokens/s/GPU", "output tokens a GPU produces per second, prefill included"),
+    "time_to_train": ("per M output tokens", "cost per million output tokens at the reserved 1-year rental rate "
+                      "with its uplift (the design's basis)"),
+}
 
 
 def _why_no_workload(report: Report) -> str:
@@ -104,7 +114,9 @@ class SummaryStrip(QWidget):
         self.figures: dict[str, _Figure] = {}
         for key, (caption, tip) in FIGURES.items():
             self.figures[key] = fig = _Figure(caption, tip)
-            fig.setFixedWidth(fig.slot_width(SLOT_SAMPLES.get(key, "88,888.8 mo"), CAPTION_SAMPLES.get(key, "")))
+            captions = (CAPTION_SAMPLES.get(key, caption), SERVING.get(key, ("",))[0])
+            widest = max(captions, key=lambda c: fig.caption.fontMetrics().horizontalAdvance(c))
+            fig.setFixedWidth(fig.slot_width(SLOT_SAMPLES.get(key, "88,888.8 mo"), widest))
         for keys in _ORDER:  # a pair stays together when the strip wraps: GPU idle beside its cause
             if len(keys) == 1:
                 layout.addWidget(self.figures[keys[0]])
@@ -121,11 +133,15 @@ class SummaryStrip(QWidget):
         """The shown value of a figure ("–" when the report does not have it)."""
         return self.figures[key].value.text()
 
-    def _set(self, key: str, value: str | None, tooltip: str | None = None, why: str = "") -> None:
+    def _set(self, key: str, value: str | None, tooltip: str | None = None, why: str = "",
+             serving: bool = False) -> None:
         """Every figure keeps its slot: an unavailable one shows "–" and its tooltip says why,
-        so nothing reflows (the rack view below does not jump)."""
+        so nothing reflows (the rack view below does not jump). ``serving``: the slot shows an
+        inference plan's figure (``SERVING``), with its caption."""
         fig = self.figures[key]
-        caption, tip = FIGURES[key]
+        caption, tip = SERVING[key] if serving else FIGURES[key]
+        if key in SERVING:
+            fig.caption.setText(caption)
         fig.value.setText(UNAVAILABLE if value is None else value)
         if value is None:
             fig.setToolTip(f"{caption[:1].upper() + caption[1:]}: not available. {why}".strip())
@@ -150,9 +166,13 @@ class SummaryStrip(QWidget):
         allreduce = net.allreduce_ms if net is not None else None
         tokens = net.tokens_per_s if net is not None else None
         why = _why_no_workload(report)
-        self._set_idle(report.workload, allreduce, why)
-        self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None, why=why)
-        self._set_workload(report.workload, report.sections.get("goodput"), training_run_line(report))
+        work = report.workload
+        if work is not None and work.inference is not None:
+            self._set_serving(work)
+        else:
+            self._set_idle(work, allreduce, why)
+            self._set("tokens_per_s", fmt.count(round(tokens)) if tokens is not None else None, why=why)
+            self._set_workload(work, report.sections.get("goodput"), training_run_line(report))
         no_cost = "The report has no cost figures for this plan."
         self._set("capex", fmt.usd(cost.capex_usd) if cost is not None else None,
                   f"Capex {fmt.usd(cost.capex_usd, 'exact')}" if cost is not None else None, why=no_cost)
@@ -160,6 +180,31 @@ class SummaryStrip(QWidget):
         self._set_break_even(cost.break_even_months if cost is not None else None,
                              getattr(schedule, "break_even_month_after_order", None))
         self._set_energized(report.sections.get("schedule"))
+
+    def _set_serving(self, work) -> None:
+        """An inference plan's headline: requests/s served, TPOT, TTFT, cost per million output
+        tokens and output per GPU (the workload section's inference sizing), in the training
+        figures' slots."""
+        inf = work.inference
+        why = "The replica does not fit its GPUs, or the GPUs' memory bandwidth is unknown (Checks)."
+        served = work.inference_requests_per_s
+        self._set("tokens_per_s", None if served is None else fmt.number(served, ",.1f"),
+                  None if served is None else SERVING["tokens_per_s"][1] + f": {fmt.number(served, ',.2f')}",
+                  why=why, serving=True)
+        tpot, ttft = inf.decode_s_per_token, inf.prefill_s
+        ms = None if tpot is None else tpot * 1e3
+        self._set("gpu_idle_pct", None if ms is None else f"{fmt.number(ms, ',.1f' if ms < 100 else ',.0f')} ms",
+                  why=why, serving=True)
+        self._set("idle_cause", None if ttft is None else f"{fmt.number(ttft * 1e3, ',.0f')} ms", why=why,
+                  serving=True)
+        per_gpu = inf.output_tokens_per_s_per_gpu
+        self._set("mfu", None if per_gpu is None else fmt.count(round(per_gpu)), why=why, serving=True)
+        costs = work.inference_usd_per_m_output_tokens or {}
+        name = "rent_reserved_1yr" if "rent_reserved_1yr" in costs else next(iter(costs), None)
+        self._set("time_to_train", None if name is None else fmt.usd(costs[name], "exact"),
+                  None if name is None else "Cost per million output tokens:\n" + "\n".join(
+                      f"{k.replace('_', ' ')}: {fmt.usd(v, 'exact')}" for k, v in costs.items()),
+                  why="The plan has no prices to cost its tokens with.", serving=True)
 
     def _set_energized(self, s) -> None:
         """The month (or, with an order date, the month's date) the plan is energized; the tooltip

@@ -138,6 +138,9 @@ class WorkloadSection(Figures):
         "output per GPU with prefill is workload.inference.output_tokens_per_s_per_gpu")
     max_concurrent_sequences: int | None = figure(None, title="Concurrent sequences per replica (KV cache)")
     inference: InferenceResult | None = figure(None, title="Inference sizing")
+    inference_requests_per_s: float | None = figure(
+        None, title="Requests the placed GPUs serve", unit="requests/s",
+        description="Whole replicas the plan's GPUs hold x the requests a replica serves at its operating batch")
     inference_usd_per_m_output_tokens: dict[str, float] | None = figure(
         None, title="Cost per million output tokens", unit="$",
         description="GPU-hours per million output tokens (at the operating batch, prefill included) at each "
@@ -176,12 +179,20 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
     if inf is not None:
         figures.update(decode_tokens_per_s=_r(inf.decode_tokens_per_s, 1),
                        max_concurrent_sequences=inf.max_concurrent_sequences, inference=inf,
+                       inference_requests_per_s=_r(served_requests_per_s(inf, ctx.totals.gpus)),
                        inference_usd_per_m_output_tokens=token_cost(ctx, inf.output_tokens_per_s_per_gpu))
     section = WorkloadSection(
         model=m.name, params_b=round(m.params / 1e9, 3), active_params_b=round(m.active_params / 1e9, 3),
         memory_per_gpu_gb=_r(mem.total_gb if mem else None), memory=mem, gpu_memory_gb=o.gpu_memory_gb,
         fits=o.fits, activation_memory_gb=_r(mem.activations_gb if mem else None), **run_figures(o), **figures)
     return section, o.findings
+
+
+def served_requests_per_s(inf, gpus: int) -> float | None:
+    """The requests/s the plan's GPUs serve: its whole replicas x a replica's requests/s."""
+    if inf.requests_per_s_per_replica is None:
+        return None
+    return gpus // max(1, inf.replica_gpus) * inf.requests_per_s_per_replica
 
 
 def run_figures(o: WorkloadOutcome) -> dict[str, Any]:

@@ -58,7 +58,9 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
                                                       "There is no rental option to compare with.")
     # a plan that trains nothing: no token budget named under its days to train
     assert strip.figures["time_to_train"].caption.text().startswith("to train ") and strip.text("time_to_train") != "–"
-    strip.show_report(evaluate(build_template("inference"), default_catalog()))
+    idle = build_template("medium")
+    idle.settings.workload = idle.settings.workload.model_copy(update={"enabled": False})
+    strip.show_report(evaluate(idle, default_catalog()))
     assert strip.text("time_to_train") == "–" and strip.figures["time_to_train"].caption.text() == "to train"
 
 
@@ -184,3 +186,35 @@ def test_gpu_idle_is_what_the_step_loses_and_beside_it_its_cause(qtbot):
     strip.show_report(report)
     assert strip.figures["idle_cause"].caption.text() == "pipeline bubble"
     assert strip.text("idle_cause") == f"{work.bubble_s:,.2f} s/step"
+
+
+def test_an_inference_plan_heads_with_its_serving_figures_and_a_training_plan_gets_its_own_back(qtbot):
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    strip = SummaryStrip()
+    qtbot.addWidget(strip)
+    strip.show()
+    catalog = default_catalog()
+    # DeepSeek-V3 in FP8 for 20 requests/s: replicas of TP 8 x PP 2 on DGX H100
+    plan = design(Intent(system="dgx-h100", inference=True, requests_per_s=20, model="deepseek-v3"), catalog).plan
+    report = evaluate(plan, catalog)
+    inf, work = report.workload.inference, report.workload
+    strip.show_report(report)
+    # 16 GPUs hold one replica of 16: the requests it serves are the plan's
+    assert work.inference_requests_per_s == pytest.approx(inf.requests_per_s_per_replica, abs=1e-3)
+    assert strip.text("tokens_per_s") == f"{work.inference_requests_per_s:,.1f}"
+    assert strip.figures["tokens_per_s"].caption.text() == "requests/s"
+    assert strip.text("gpu_idle_pct") == f"{inf.decode_s_per_token * 1e3:,.1f} ms"
+    assert strip.figures["gpu_idle_pct"].caption.text() == "per token"
+    assert strip.text("idle_cause") == f"{inf.prefill_s * 1e3:,.0f} ms"
+    assert strip.text("mfu") == f"{round(inf.output_tokens_per_s_per_gpu):,}"
+    cost = work.inference_usd_per_m_output_tokens["rent_reserved_1yr"]
+    assert strip.text("time_to_train") == f"${cost:,.2f}"
+    assert strip.figures["time_to_train"].caption.text() == "per M output tokens"
+    # a training plan shown next gets the training captions back
+    strip.show_report(evaluate(build_template("medium"), catalog))
+    assert strip.figures["tokens_per_s"].caption.text() == "tokens/s"
+    assert strip.figures["gpu_idle_pct"].caption.text() == "GPU idle"
+    assert strip.figures["mfu"].caption.text() == "MFU"
+    assert strip.figures["time_to_train"].caption.text() == "to train 15T tokens"
