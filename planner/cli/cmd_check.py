@@ -78,8 +78,11 @@ def render_text(report: Report, catalog=None) -> str:
                 continue
             label, text = describe(name, meta.name, value, catalog)
             lines.append(f"  {label:<50} {text}")
-    lines += ["", findings_count(report)]
-    for g in report.finding_groups:  # findings of one cause and one remedy: one line that counts them
+    groups = report.finding_groups
+    total = sum(report.counts_by_severity().values())
+    lines += ["", findings_count(report) + (f", in {len(groups):,} line{'s' if len(groups) != 1 else ''}: alike "
+                                           "findings share one" if len(groups) < total else "")]
+    for g in groups:  # findings of one cause and one remedy: one line that counts them
         lines.append(f"  {SEVERITY_MARK[g.severity]} {g.code:<30} {g.message}")
         if g.count > 1:
             lines.append(f"    {places_line(report, g.places)}")

@@ -72,6 +72,10 @@ def test_100k_h100_on_the_typical_basis_is_one_nameplate_finding_naming_its_rack
     named = [line for line in lines if "rack.power.nameplate_over_cap" in line]
     assert len(named) == 1 and f"{len(over):,} racks fit their power cap at typical draw" in named[0]
     assert "Where: GPU-01, GPU-02" in text  # the first racks by name, then how many more
+    # the count above the lines says how many lines they take: alike findings share one
+    heads = [line for line in lines if line.startswith(("  ERROR", "  WARN", "  info"))]
+    count_line = next(line for line in reversed(text.splitlines()) if line.startswith("Findings: "))
+    assert count_line.endswith(f", in {len(heads):,} lines: alike findings share one"), count_line
 
     out = json.loads(_cli("check", str(h100_100k), "--json"))
     (group,) = [g for g in out["finding_groups"] if g["code"] == "rack.power.nameplate_over_cap"]
