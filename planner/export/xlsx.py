@@ -36,6 +36,7 @@ from planner.export.xlsx_power_dynamics import write_power_dynamics
 from planner.export.xlsx_schedule import write_schedule
 from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
+from planner.export.xlsx_workload import WORKLOAD, write_workload
 from planner.design.build import gpu_counts
 from planner.network.cables import build_schedule
 from planner.network.checks import summarise_nodes
@@ -48,7 +49,7 @@ Progress = Callable[[int, int, str], None]
 # What the workbook export tells its ``progress`` callback, step by step: the evaluation, each
 # sheet (Compare and Campus only when the workbook has them), then writing the file.
 STEPS = ("evaluating the plan", "Summary sheet", "Compare sheet", "BOM and Costs sheets", "Racks sheet",
-         "Campus sheet", "Network sheet", "Cables sheet", "Checks sheet", "Assumptions and Goodput sheets",
+         "Campus sheet", "Network sheet", "Workload sheet", "Cables sheet", "Checks sheet", "Assumptions and Goodput sheets",
          "writing the file", "checking the file")
 
 
@@ -88,6 +89,8 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
         write_campus(wb.create_sheet(CAMPUS), report)
     _tell(progress, "Network sheet")
     write_network(wb.create_sheet("Network"), report, catalog)
+    _tell(progress, "Workload sheet")
+    write_workload(wb.create_sheet(WORKLOAD), report, catalog)
     _tell(progress, "Cables sheet")
     write_cables(wb.create_sheet("Cables"), build_schedule(plan, catalog) if cost.cables_routed else None, cost.bom,
                  cost.cable_routing_limit_links)

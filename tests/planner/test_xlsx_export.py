@@ -28,7 +28,7 @@ def export(plan, tmp_path, name="plan.xlsx"):
 
 def test_sheets_bom_table_and_live_formulas(tmp_path):
     wb = export(build_template("medium"), tmp_path)
-    assert wb.sheetnames == ["Summary", "BOM", "Costs", "Racks", "Network", "Cables", "Checks", "Goodput",
+    assert wb.sheetnames == ["Summary", "BOM", "Costs", "Racks", "Network", "Workload", "Cables", "Checks", "Goodput",
                              "Power dynamics", "Schedule", "Assumptions"]
     bom = wb["BOM"]
     assert bom.freeze_panes == "A2"
@@ -175,3 +175,31 @@ def test_a_plan_of_many_racks_draws_one_elevation_per_rack_type_and_lists_every_
     nodes = [v for r in rows for v in r if isinstance(v, str) and v.startswith("HGX H100 8-GPU node")]
     assert len(nodes) == 4
     assert not any(isinstance(v, str) and v.startswith("hgx-h100-8-") for r in rows for v in r)
+
+
+def test_the_workload_sheet_gives_the_step_or_the_serving_figures_as_check_does(tmp_path):
+    from planner.design.build import design
+    from planner.design.intent import Intent
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+
+    def rows(wb):  # label -> (value, unit)
+        return {r[0]: r[1:3] for r in wb["Workload"].iter_rows(min_row=4, values_only=True) if r[0]}
+
+    # a training plan: MFU as a percentage of the same figure check gives, the run's cost by option
+    plan = build_template("medium")
+    work = evaluate(plan, catalog).workload
+    got = rows(export(plan, tmp_path))
+    assert got["Model FLOP utilisation, end to end"] == (work.mfu, None)
+    assert export(plan, tmp_path, "b.xlsx")["Workload"]["B4"].value == "custom"  # the model, first
+    assert got["Step time"] == (work.step_time_s, "s")
+    assert got["Cost of the training run: build"][0] == pytest.approx(work.run_cost_usd["build"])
+    assert "Inference weights per GPU" not in got  # a training plan has no serving figures
+    # DeepSeek-V3 served on DGX H100 in FP8: 671 GB over a replica's 16 GPUs, and no training step
+    served = design(Intent(system="dgx-h100", inference=True, requests_per_s=20, model="deepseek-v3"), catalog).plan
+    got = rows(export(served, tmp_path, "s.xlsx"))
+    assert got["Inference weights per GPU"] == (pytest.approx(671 / 16, abs=1e-3), "GB")
+    assert "Step time" not in got and "Global batch" not in got
+    cost = evaluate(served, catalog).workload.inference_usd_per_m_output_tokens["rent_reserved_1yr"]
+    assert got["Cost per million output tokens: rent reserved 1yr"][0] == pytest.approx(cost)
