@@ -89,8 +89,8 @@ SERVING: dict[str, tuple[str, str]] = {
     "gpu_idle_pct": ("per token", "time per output token (TPOT) at the replica's operating batch"),
     "idle_cause": ("first token", "time to the first token (TTFT): a prompt's prefill"),
     "mfu": ("tokens/s/GPU", "output tokens a GPU produces per second, prefill included"),
-    "time_to_train": ("per M output tokens", "cost per million output tokens at the reserved 1-year rental rate "
-                      "with its uplift (the design's basis)"),
+    "time_to_train": ("per M tokens, 1-yr rent", "cost per million output tokens at the reserved 1-year rental "
+                      "rate with its uplift (the design's basis; the others below)"),
 }
 
 

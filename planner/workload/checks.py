@@ -289,7 +289,14 @@ def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, 
             "error", "workload.inference.capacity",
             f"{w.requests_per_s:,g} requests/s need {res.gpus_needed:,} GPUs "
             f"({res.requests_per_s_per_replica:,.2f} requests/s per replica of {g} GPU{'s' if g > 1 else ''} at "
-            f"batch {res.batch}); the plan has {nodes.gpus:,}"))
+            f"batch {res.batch}); the plan has {nodes.gpus:,}: add {res.gpus_needed - nodes.gpus:,} GPUs ("
+            f"{_more_nodes(res.gpus_needed - nodes.gpus, nodes.gpus_per_node)}: Racks > Auto-place nodes) or lower "
+            "the target"))
+
+
+def _more_nodes(gpus: int, per_node: int) -> str:
+    n = -(-gpus // max(1, per_node))
+    return f"{n:,} more node{'s' if n != 1 else ''} of {per_node}"
 
 
 def claim_findings(w: WorkloadSettings, r: StepResult, gpus: int, model: ModelShape) -> list[Finding]:

@@ -227,7 +227,9 @@ def test_new_says_what_the_intent_cannot_hold(capsys, tmp_path):
     assert code == 0, out.err
     errors = [line for line in out.out.splitlines() if line.startswith("  ERROR ")]
     assert len(errors) == 1 and errors[0].startswith("  ERROR workload.inference.capacity: 500 requests/s need ")
-    assert errors[0].endswith("the plan has 6")
+    # 37 GPUs needed, 6 placed: 31 more, 16 nodes of 2
+    assert "need 37 GPUs" in errors[0] and errors[0].endswith(
+        "the plan has 6: add 31 GPUs (16 more nodes of 2: Racks > Auto-place nodes) or lower the target")
     assert f"the plan has 1 error: 'cluster-planner check {plan}' lists them" in out.out
     assert [f["code"] for f in check(capsys, plan)["findings"] if f["severity"] == "error"] == [
         "workload.inference.capacity"]

@@ -102,3 +102,7 @@ def test_check_json_reports_decode_and_concurrency_and_sizes_for_a_target():
     assert (needed > gpus) == bool(short)
     if short:
         assert f"{needed:,} GPUs" in short[0].message and f"{gpus:,}" in short[0].message
+        # and says what to add: the missing GPUs in whole nodes of the plan's 2-GPU type
+        per_node = 2
+        assert (f"add {needed - gpus:,} GPUs ({-(-(needed - gpus) // per_node):,} more nodes of {per_node}"
+                in short[0].message)

@@ -211,7 +211,7 @@ def test_an_inference_plan_heads_with_its_serving_figures_and_a_training_plan_ge
     assert strip.text("mfu") == f"{round(inf.output_tokens_per_s_per_gpu):,}"
     cost = work.inference_usd_per_m_output_tokens["rent_reserved_1yr"]
     assert strip.text("time_to_train") == f"${cost:,.2f}"
-    assert strip.figures["time_to_train"].caption.text() == "per M output tokens"
+    assert strip.figures["time_to_train"].caption.text() == "per M tokens, 1-yr rent"
     # a training plan shown next gets the training captions back
     strip.show_report(evaluate(build_template("medium"), catalog))
     assert strip.figures["tokens_per_s"].caption.text() == "tokens/s"
