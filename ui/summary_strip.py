@@ -1,5 +1,11 @@
 """The summary strip: the plan's headline figures from the report (totals and, when present,
-the network and cost sections)."""
+the network and cost sections); an inference plan's serving figures in the training
+figures' slots.
+
+Why it is long: each figure's tooltip is written from the report here (what a step loses,
+the run's cost with and without failures, when the build-out energizes), beside the fixed
+slot widths that keep the strip from reflowing as the figures change.
+"""
 
 from __future__ import annotations
 
@@ -72,7 +78,7 @@ _ORDER.insert(list(FIGURES).index("gpu_idle_pct"), ("gpu_idle_pct", "idle_cause"
 UNAVAILABLE = "–"
 SLOT_SAMPLES = {"gpus": "8,888,888", "nodes": "888,888", "racks": "88,888", "it_kw": "888.88 MW",
                 "facility_kw": "888.88 MW", "cdus": "8,888 / 8,888",
-                "gpu_idle_pct": "88.8 ms", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "888,888,888",
+                "gpu_idle_pct": "88.8 %", "mfu": "88.8 %", "idle_cause": "888.88 s/step", "tokens_per_s": "888,888,888",
                 "capex": "$888.88M", "break_even": "888.8 mo", "energized": "8888-88"}
 """The widest value each figure shows within the plan limits (25,000 racks: campus-1m's
 1,066,968 GPUs, 22,582 racks and 294,748,023 tokens/s): its slot is that wide, whatever it
@@ -86,12 +92,13 @@ CAPTION_SAMPLES = {"break_even": "running to beat on-demand", "idle_cause": "pip
 SERVING: dict[str, tuple[str, str]] = {
     "tokens_per_s": ("requests/s", "requests per second the placed GPUs serve: their whole replicas x the "
                      "requests a replica serves at its operating batch"),
-    "gpu_idle_pct": ("per token", "time per output token (TPOT) at the replica's operating batch"),
+    "gpu_idle_pct": ("TPOT", "time per output token (TPOT) at the replica's operating batch"),
     "idle_cause": ("first token", "time to the first token (TTFT): a prompt's prefill"),
-    "mfu": ("tokens/s/GPU", "output tokens a GPU produces per second, prefill included"),
-    "time_to_train": ("per M tokens, 1-yr rent", "cost per million output tokens at the reserved 1-year rental "
-                      "rate with its uplift (the design's basis; the others below)"),
+    "mfu": ("batch", "the operating batch: sequences a replica decodes together"),
+    "time_to_train": ("per M tokens (1-yr)", "cost per million output tokens at the reserved 1-year rental rate "
+                      "with its uplift (the design's basis; the others below)"),
 }
+"""Captions no wider than the training figures' own, so the slots keep their widths."""
 
 
 def _why_no_workload(report: Report) -> str:
@@ -114,9 +121,7 @@ class SummaryStrip(QWidget):
         self.figures: dict[str, _Figure] = {}
         for key, (caption, tip) in FIGURES.items():
             self.figures[key] = fig = _Figure(caption, tip)
-            captions = (CAPTION_SAMPLES.get(key, caption), SERVING.get(key, ("",))[0])
-            widest = max(captions, key=lambda c: fig.caption.fontMetrics().horizontalAdvance(c))
-            fig.setFixedWidth(fig.slot_width(SLOT_SAMPLES.get(key, "88,888.8 mo"), widest))
+            fig.setFixedWidth(fig.slot_width(SLOT_SAMPLES.get(key, "88,888.8 mo"), CAPTION_SAMPLES.get(key, "")))
         for keys in _ORDER:  # a pair stays together when the strip wraps: GPU idle beside its cause
             if len(keys) == 1:
                 layout.addWidget(self.figures[keys[0]])
@@ -188,23 +193,24 @@ class SummaryStrip(QWidget):
         inf = work.inference
         why = "The replica does not fit its GPUs, or the GPUs' memory bandwidth is unknown (Checks)."
         served = work.inference_requests_per_s
+        per_gpu = inf.output_tokens_per_s_per_gpu
         self._set("tokens_per_s", None if served is None else fmt.number(served, ",.1f"),
-                  None if served is None else SERVING["tokens_per_s"][1] + f": {fmt.number(served, ',.2f')}",
-                  why=why, serving=True)
+                  None if served is None else SERVING["tokens_per_s"][1] + f": {fmt.number(served, ',.2f')}"
+                  + (f"; each GPU produces {fmt.count(round(per_gpu))} output tokens/s, prefill included"
+                     if per_gpu else ""), why=why, serving=True)
         tpot, ttft = inf.decode_s_per_token, inf.prefill_s
         ms = None if tpot is None else tpot * 1e3
-        self._set("gpu_idle_pct", None if ms is None else f"{fmt.number(ms, ',.1f' if ms < 100 else ',.0f')} ms",
+        self._set("gpu_idle_pct", None if ms is None else f"{fmt.number(ms, ',.1f' if ms < 10 else ',.0f')} ms",
                   why=why, serving=True)
         self._set("idle_cause", None if ttft is None else f"{fmt.number(ttft * 1e3, ',.0f')} ms", why=why,
                   serving=True)
-        per_gpu = inf.output_tokens_per_s_per_gpu
-        self._set("mfu", None if per_gpu is None else fmt.count(round(per_gpu)), why=why, serving=True)
         costs = work.inference_usd_per_m_output_tokens or {}
         name = "rent_reserved_1yr" if "rent_reserved_1yr" in costs else next(iter(costs), None)
         self._set("time_to_train", None if name is None else fmt.usd(costs[name], "exact"),
-                  None if name is None else "Cost per million output tokens:\n" + "\n".join(
+                  None if name is None else SERVING["time_to_train"][1] + ":\n" + "\n".join(
                       f"{k.replace('_', ' ')}: {fmt.usd(v, 'exact')}" for k, v in costs.items()),
                   why="The plan has no prices to cost its tokens with.", serving=True)
+        self._set("mfu", fmt.count(inf.batch) if inf.batch else None, why=why, serving=True)
 
     def _set_energized(self, s) -> None:
         """The month (or, with an order date, the month's date) the plan is energized; the tooltip

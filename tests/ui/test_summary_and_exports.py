@@ -205,13 +205,19 @@ def test_an_inference_plan_heads_with_its_serving_figures_and_a_training_plan_ge
     assert work.inference_requests_per_s == pytest.approx(inf.requests_per_s_per_replica, abs=1e-3)
     assert strip.text("tokens_per_s") == f"{work.inference_requests_per_s:,.1f}"
     assert strip.figures["tokens_per_s"].caption.text() == "requests/s"
-    assert strip.text("gpu_idle_pct") == f"{inf.decode_s_per_token * 1e3:,.1f} ms"
-    assert strip.figures["gpu_idle_pct"].caption.text() == "per token"
+    assert strip.text("gpu_idle_pct") == f"{inf.decode_s_per_token * 1e3:,.0f} ms"  # 50 ms: whole ms from 10
+    assert strip.figures["gpu_idle_pct"].caption.text() == "TPOT"
     assert strip.text("idle_cause") == f"{inf.prefill_s * 1e3:,.0f} ms"
-    assert strip.text("mfu") == f"{round(inf.output_tokens_per_s_per_gpu):,}"
+    assert f"each GPU produces {round(inf.output_tokens_per_s_per_gpu):,} output tokens/s" in strip.figures[
+        "tokens_per_s"].toolTip()
+    assert strip.text("mfu") == f"{inf.batch:,}" and strip.figures["mfu"].caption.text() == "batch"
     cost = work.inference_usd_per_m_output_tokens["rent_reserved_1yr"]
     assert strip.text("time_to_train") == f"${cost:,.2f}"
-    assert strip.figures["time_to_train"].caption.text() == "per M tokens, 1-yr rent"
+    assert strip.figures["time_to_train"].caption.text() == "per M tokens (1-yr)"
+    # the captions fit the slots the training figures size: nothing clipped, nothing reflows
+    for key in ("tokens_per_s", "gpu_idle_pct", "idle_cause", "mfu", "time_to_train"):
+        fig = strip.figures[key]
+        assert fig.caption.fontMetrics().horizontalAdvance(fig.caption.text()) <= fig.width() - 14, key
     # a training plan shown next gets the training captions back
     strip.show_report(evaluate(build_template("medium"), catalog))
     assert strip.figures["tokens_per_s"].caption.text() == "tokens/s"
