@@ -37,6 +37,7 @@ CHOICES: dict[str, str] = {
     "llama3-8b": "Llama 3 8B", "llama3-70b": "Llama 3 70B", "llama3-405b": "Llama 3 405B",
     "deepseek-v3": "DeepSeek-V3 671B (37B active)", "mixtral-8x7b": "Mixtral 8x7B (12.9B active)",
     "kimi-k2": "Kimi K2 1.04T (32B active)", "qwen3-30b-a3b": "Qwen3-30B-A3B (3.3B active)",
+    "qwen3-235b-a22b": "Qwen3-235B-A22B (22B active)",
     "hall": "hall by hall", "scalable_unit": "scalable unit by scalable unit", "plan": "all at once",
     "new": "ordered new", "in_place": "already in place",
     "install": "installation", "energized": "at energization", "first_phase": "with the first phase",

@@ -170,7 +170,7 @@ def _intent_changes(args) -> dict:
     return changes
 
 
-LAYOUT_FIELDS = ("tp", "pp", "dp", "cp", "ep")  # the design searches these unless a whole layout is stated
+LAYOUT_FIELDS = ("tp", "pp", "dp", "cp", "ep", "expert_tp")  # the design searches these unless a whole layout is stated
 
 
 def _overridden(plan, sets) -> list[str]:

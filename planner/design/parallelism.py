@@ -102,7 +102,7 @@ def _least_memory(w: WorkloadSettings, model: ModelShape, local: int, gpus: int)
     rest = gpus // (tp * w.cp)
     pp = max(p for p in range(1, min(rest, model.layers) + 1) if rest % p == 0)
     dp = rest // pp
-    return w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp), "pp_schedule": "1f1b",
+    return w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp), "expert_tp": None, "pp_schedule": "1f1b",
                                 "sharding": "zero3" if dp > 1 else w.sharding, "recompute": "full",
                                 "recompute_layers": None})
 

@@ -273,11 +273,14 @@ class KernelEfficiency:
     elementwise_s_per_token: float  # HBM time of norms, activations and residuals per token, all layers
 
 
-def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int,
-                capacity_factor: float = 1.0) -> list[tuple[float, float, float, float, float]]:
+def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int, capacity_factor: float = 1.0,
+                etp: int | None = None) -> list[tuple[float, float, float, float, float]]:
     """(m, n, k, count, pad) of one layer's weight GEMMs per GPU and micro-batch, and the
-    logits; ``pad`` scales the rows computed against the rows that count (capacity factor)."""
+    logits; ``pad`` scales the rows computed against the rows that count (capacity factor).
+    The routed experts split over ``etp`` (default TP): an ETP group holds ETP / TP of the
+    micro-batch's tokens (sequence parallel), and each expert gets its share from EP groups."""
     t = max(1, tp)
+    e_t = max(1, etp or t)
     h, f = float(model.hidden), float(model.ffn)
     up = 2.0 if model.mlp == "swiglu" else 1.0
     a, d_qk, d_v = float(model.heads), float(model.head_dim), float(model.v_head_dim)
@@ -292,8 +295,8 @@ def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int,
     gemms.append((tokens, h, a * d_v / t, 1.0, 1.0))
     if model.is_moe:
         local = max(1.0, model.experts / max(1, ep))
-        m_e = tokens * max(1, ep) * model.experts_per_token / model.experts
-        gemms += [(m_e, up * f / t, h, local, capacity_factor), (m_e, h, f / t, local, capacity_factor)]
+        m_e = tokens * e_t / t * max(1, ep) * model.experts_per_token / model.experts
+        gemms += [(m_e, up * f / e_t, h, local, capacity_factor), (m_e, h, f / e_t, local, capacity_factor)]
         if model.shared_ffn:
             s_f = float(model.shared_ffn)
             gemms += [(tokens, up * s_f / t, h, 1.0, 1.0), (tokens, h, s_f / t, 1.0, 1.0)]
@@ -305,12 +308,12 @@ def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int,
 
 def matmul_efficiency(model: ModelShape, *, tokens: float, tp: int, ep: int, peak_tflops: float,
                       bandwidth_tbs: float | None, value_bytes: float, capacity_factor: float = 1.0,
-                      curves: str | None = BORROWED) -> float:
+                      curves: str | None = BORROWED, etp: int | None = None) -> float:
     """FLOP-weighted fraction of peak on one layer's weight GEMMs (and the logits) for
     ``tokens`` tokens per GPU at once (a micro-batch, or a prefill): the FLOPs that count
     over the time of the rows computed."""
     flops = time = 0.0
-    for m, n, k, count, pad in layer_gemms(model, tokens, tp, ep, capacity_factor):
+    for m, n, k, count, pad in layer_gemms(model, tokens, tp, ep, capacity_factor, etp):
         flops += count * 2.0 * m * n * k
         time += count * gemm_s(m * pad, n, k, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
                                value_bytes=value_bytes, curves=curves)
@@ -329,6 +332,7 @@ def attention_efficiency(model: ModelShape, *, seq_len: int, flash: bool, bf16_t
 
 
 def kernel_efficiency(model: ModelShape, *, tokens: float, seq_len: int, tp: int, ep: int, flash: bool,
+                      etp: int | None = None,
                       peak_tflops: float, bf16_tflops: float, bandwidth_tbs: float | None,
                       value_bytes: float, kept_bytes_per_token: float, capacity_factor: float = 1.0,
                       moe_bytes_per_token: float = 0.0, curves: str | None = BORROWED,
@@ -337,7 +341,7 @@ def kernel_efficiency(model: ModelShape, *, tokens: float, seq_len: int, tp: int
     ``moe_bytes_per_token``: the router's and the token permutation's HBM traffic, all layers."""
     matmul = matmul_efficiency(model, tokens=tokens, tp=tp, ep=ep, peak_tflops=peak_tflops,
                                bandwidth_tbs=bandwidth_tbs, value_bytes=value_bytes, capacity_factor=capacity_factor,
-                               curves=curves)
+                               curves=curves, etp=etp)
     attention = attention_efficiency(model, seq_len=seq_len, flash=flash, bf16_tflops=bf16_tflops,
                                      bandwidth_tbs=bandwidth_tbs, curves=curves, kernel=kernel)
     elementwise = 0.0

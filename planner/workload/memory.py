@@ -3,13 +3,14 @@
 Model states (ZeRO, Rajbhandari et al. 2020, mixed-precision Adam): per parameter the
 working weights (bf16/fp16: 2 bytes; fp8 training keeps bf16 weights plus an fp8 copy: 3),
 gradients (2 bytes) and K = 12 bytes of optimizer state (fp32 master weights, Adam m and
-v), 16 bytes in all for bf16. A GPU holds P / (TP x PP) parameters (expert parameters
-also / EP); sharding divides over the data-parallel group of d ranks (DP x CP: context-
-parallel ranks hold the same parameters, Megatron-LM shards over both):
+v), 16 bytes in all for bf16. A GPU holds P / (TP x PP) parameters (routed expert
+parameters / (ETP x PP x EP), ETP the experts' tensor parallel); sharding divides over the
+data-parallel group of d ranks (DP x CP: context-parallel ranks hold the same parameters,
+Megatron-LM shards over both):
 DDP w + g + K; ZeRO-1 w + g + K/d; ZeRO-2 w + (g + K)/d; ZeRO-3 / FSDP FULL_SHARD
 (w + g + K)/d; FSDP HYBRID_SHARD as ZeRO-3 over the ranks in one NVLink domain.
-(Expert parameters are sharded over their own data-parallel group, d / EP.) Sharded weights
-are gathered whole a layer at a time: ``gathered_layers`` layers' weights in flight (FSDP's
+(Expert parameters are sharded over their own data-parallel group, d x TP / (ETP x EP).)
+Sharded weights are gathered whole a layer at a time: ``gathered_layers`` layers' weights in flight (FSDP's
 rate limiter: two, Zhao et al. 2023, section 3.4) and one layer's whole gradients before
 they are reduce-scattered, each layer the largest of the stage (a MoE layer with its
 experts / EP), at 2 bytes a value.
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from planner.settings import WorkloadSettings
 from planner.workload.activations import activation_bytes
 from planner.workload.models import ModelShape
+from planner.workload.moe import expert_grid
 
 OPTIMIZER_BYTES = 12.0  # fp32 master weights + Adam m + v (ZeRO's K = 12)
 GRAD_BYTES = 2.0
@@ -86,19 +88,20 @@ def training_memory(w: WorkloadSettings, shape: ModelShape, *, tp: int, pp: int,
     data-parallel ranks inside one NVLink domain (HYBRID_SHARD's shard group)."""
     sharding = sharding or w.sharding
     recompute = recompute or w.recompute
-    ep = max(1, min(ep, dp))
+    etp, ep = expert_grid(w, tp, dp, ep)
+    fold = tp // etp  # expert ranks per attention rank
     expert = shape.expert_params
     dense_per_gpu = (shape.params - expert) / (tp * pp)
-    expert_per_gpu = expert / (tp * pp * ep)
+    expert_per_gpu = expert / (etp * pp * ep)
     wb = weight_bytes(w.precision)
     group = dp * w.cp
     dw, dg, do = shard_divisors(sharding, group, domain_ranks)
-    ew, eg, eo = shard_divisors(sharding, max(1, group // ep), max(1, domain_ranks // ep))
+    ew, eg, eo = shard_divisors(sharding, max(1, group * fold // ep), max(1, domain_ranks * fold // ep))
     weights = dense_per_gpu * wb / dw + expert_per_gpu * wb / ew
     grads = dense_per_gpu * GRAD_BYTES / dg + expert_per_gpu * GRAD_BYTES / eg
     optim = dense_per_gpu * OPTIMIZER_BYTES / do + expert_per_gpu * OPTIMIZER_BYTES / eo
     if dw > 1:  # weight-sharded: the layers gathered whole (module docstring)
-        layer = (shape.params - expert) / (tp * shape.layers) + expert / (tp * ep * max(1, shape.moe_layers))
+        layer = (shape.params - expert) / (tp * shape.layers) + expert / (etp * ep * max(1, shape.moe_layers))
         weights += w.gathered_layers * layer * GRAD_BYTES
         grads += layer * GRAD_BYTES
 

@@ -136,6 +136,11 @@ PRESETS: dict[str, ModelShape] = {
                    source="Qwen3 technical report (Qwen team, arXiv 2505.09388), tables 1-2, and the Qwen3-30B-A3B "
                    "config.json: 30.5B total, 3.3B activated, 48 layers, hidden 2048, 32 query and 4 KV heads of "
                    "128, 128 experts (FFN 768) with 8 per token, no shared expert, vocabulary 151,936."),
+        ModelShape("qwen3-235b-a22b", 235e9, 22e9, 94, 4096, 64, 4, 1536, 151936, experts=128, experts_per_token=8,
+                   head_size=128,
+                   source="Qwen3 technical report (Qwen team, arXiv 2505.09388), tables 1-2, and the Qwen3-235B-A22B "
+                   "config.json: 235B total, 22B activated, 94 layers, hidden 4096, 64 query and 4 KV heads of "
+                   "128, 128 experts (FFN 1536) with 8 per token, no shared expert, vocabulary 151,936."),
         ModelShape("mixtral-8x7b", 46.7e9, 12.9e9, 32, 4096, 32, 8, 14336, 32000, experts=8, experts_per_token=2,
                    source="Mixtral of Experts (Jiang et al. 2024): 46.7B total, 12.9B active, 32 layers, hidden "
                    "4096, 8 experts with 2 per token, 8 KV heads."),

@@ -30,8 +30,10 @@ Streamed through HBM with the norms and activations (``kernels``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+from planner.settings import WorkloadSettings
 from planner.workload.models import ModelShape
 
 ROUTER_BYTES = 4.0  # Planner assumption: router probabilities in fp32, as Megatron-Core's router computes them
@@ -43,6 +45,16 @@ class AllToAll:
     time_s: float
     nvlink_bytes: float  # per GPU per step
     fabric_bytes: float
+
+
+def expert_grid(w: WorkloadSettings, tp: int, dp: int, ep: int | None = None) -> tuple[int, int]:
+    """(ETP, EP) the routed experts run with at tensor parallel ``tp`` and data parallel ``dp``:
+    ETP the asked expert tensor parallel where it divides TP (else their common divisor), TP
+    when none is asked; EP at most the TP / ETP x DP ranks the experts fold over (MoE parallel
+    folding: Liu et al. 2025, arXiv 2504.14960; at ETP = TP, EP within DP as before); ``ep``:
+    the EP asked, by default ``w``'s."""
+    etp = tp if not w.expert_tp else math.gcd(w.expert_tp, tp)
+    return etp, max(1, min(w.ep if ep is None else ep, dp * (tp // etp)))
 
 
 def gpu_holds_one(experts: int, ep: int, k: int) -> float:

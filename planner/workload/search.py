@@ -31,7 +31,9 @@ the rest):
   leave the stages within the bound above (NeMo AutoModel's published Kimi K2 run: PP 8 x
   VP 4 over 61 layers; Megatron-Core's DeepSeek-V3 layout: PP 16 x VPP 2);
 - EP (mixture-of-experts only): the powers of two that divide DP and the experts, within a
-  node or across nodes;
+  node or across nodes; and with TP above 1, the experts also folded at expert TP 1, EP
+  then dividing TP x DP (MoE parallel folding: Liu et al. 2025, arXiv 2504.14960; the
+  Megatron-Core MoE model zoo's Qwen3-235B layouts run ETP 1 under TP 2 and 4);
 - sharding: from DDP, from ZeRO-1 (Megatron-LM's distributed optimizer) and from ZeRO-3
   (FSDP full shard), each with the least recompute, then the least more sharding, that
   fits in GPU memory (``fit_training``, as the evaluation fits a job): less memory for the
@@ -94,22 +96,26 @@ class Candidate:
         return self.step.tokens_per_s
 
     @property
-    def shape(self) -> tuple[int, int, int, int, int]:
-        """(TP, CP, PP, DP, EP): how the GPUs are split, whatever the schedule and micro-batch."""
+    def shape(self) -> tuple[int, int, int, int, int, int]:
+        """(TP, CP, PP, DP, EP, ETP): how the GPUs are split, whatever the schedule and micro-batch."""
         w = self.settings
-        return (w.tp, w.cp, w.pp, w.dp, w.ep)
+        return (w.tp, w.cp, w.pp, w.dp, w.ep, w.expert_tp or w.tp)
 
     @property
     def layout(self) -> tuple:
         w = self.settings
-        return (w.tp, w.cp, w.pp, w.dp, w.ep, w.micro_batch_size, w.pp_schedule, w.virtual_stages)
+        return (w.tp, w.cp, w.pp, w.dp, w.ep, w.micro_batch_size, w.pp_schedule, w.virtual_stages,
+                w.expert_tp or w.tp)
 
     def describe(self) -> str:
         w = self.settings
         parts = [f"TP {w.tp}"] + ([f"CP {w.cp}"] if w.cp > 1 else []) + [f"PP {w.pp}", f"DP {w.dp}"]
         if w.ep > 1:
             parts.append(f"EP {w.ep}")
-        text = " x ".join(parts) + f", micro-batch {w.micro_batch_size}"
+        text = " x ".join(parts)
+        if (w.expert_tp or w.tp) < w.tp:
+            text += f", experts at TP {w.expert_tp}"
+        text += f", micro-batch {w.micro_batch_size}"
         if w.pp > 1:
             text += (f", interleaved v {w.virtual_stages}" if w.pp_schedule == "interleaved" else ", 1F1B")
         if len(set(self.stages)) > 1:
@@ -203,10 +209,16 @@ def _schedules(model: ModelShape, pp: int, m: int) -> list[tuple[str, int]]:
     return out
 
 
-def _ep_options(model: ModelShape, dp: int) -> list[int]:
+def _expert_options(model: ModelShape, tp: int, dp: int) -> list[tuple[int | None, int]]:
+    """(expert TP, EP) pairs: None = the attention's TP (module docstring)."""
     if not model.is_moe:
-        return [1]
-    return [e for e in _powers_of_two(min(dp, model.experts)) if dp % e == 0 and model.experts % e == 0]
+        return [(None, 1)]
+    out: list[tuple[int | None, int]] = []
+    for etp in ([None, 1] if tp > 1 else [None]):
+        ranks = dp * (tp // (etp or tp))
+        out += [(etp, e) for e in _powers_of_two(min(ranks, model.experts)) if ranks % e == 0 and model.experts % e == 0
+                and (etp is None or e > 1)]
+    return out
 
 
 def _sharding_options(asked: str, pp: int) -> list[str]:
@@ -238,13 +250,14 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
         for mb, seqs in splits:
             m = seqs // (dp * mb)
             for schedule, v in _schedules(model, pp, m):
-                for ep in _ep_options(model, dp):
+                for etp, ep in _expert_options(model, tp, dp):
                     fitted: set[tuple] = set()
                     for sharding in _sharding_options(w.sharding, pp):
                         if pp > 1 and sharding == "zero3" and fitted & LIGHT:
                             continue  # with a pipeline, ZeRO-3 only where ZeRO-1 cannot fit (module docstring)
                         cand = w.model_copy(update={
-                            "tp": tp, "cp": cp, "pp": pp, "dp": dp, "ep": ep, "micro_batch_size": mb,
+                            "tp": tp, "cp": cp, "pp": pp, "dp": dp, "ep": ep, "expert_tp": etp,
+                            "micro_batch_size": mb,
                             "pp_schedule": schedule, "virtual_stages": v, "sharding": sharding,
                             "global_batch_tokens": seqs * w.seq_len})
                         fit = fit_training(cand, model, available_gb=memory_gb, domain_ranks=domain_ranks)

@@ -18,6 +18,7 @@ from planner.workload.checks import WorkloadOutcome, evaluate_workload, job_shap
 from planner.workload.inference import InferenceResult, gpu_hours_per_million_tokens
 from planner.workload.memory import MemoryEstimate
 from planner.workload.models import model_shape
+from planner.workload.moe import expert_grid
 from planner.workload.search import search_layouts
 
 HOURS_PER_DAY = 24.0
@@ -45,14 +46,17 @@ def layout_candidates(plan, catalog, counts) -> list[dict[str, Any]] | None:
         return None
     found = search_layouts(w, model_shape(w), settings.fabric, job_shape(nodes, settings.fabric), nodes.gpus,
                            nodes.memory_gb or None)
-    own = (w.tp, w.cp, w.pp, w.dp, max(1, min(w.ep, w.dp)), w.micro_batch_size,
-           w.pp_schedule if w.pp > 1 else "1f1b", w.virtual_stages if w.pp > 1 and w.pp_schedule == "interleaved" else 1)
+    etp, ep = expert_grid(w, w.tp, w.dp)
+    own = (w.tp, w.cp, w.pp, w.dp, ep, w.micro_batch_size,
+           w.pp_schedule if w.pp > 1 else "1f1b", w.virtual_stages if w.pp > 1 and w.pp_schedule == "interleaved" else 1,
+           etp)
     out = []
     for rank, c in enumerate(found.candidates, 1):
         run, r = c.settings, c.step
         out.append({
             "rank": rank, "current": c.layout == own, "tp": run.tp, "cp": run.cp, "pp": run.pp, "dp": run.dp,
-            "ep": run.ep, "micro_batch_size": run.micro_batch_size, "pp_schedule": run.pp_schedule,
+            "ep": run.ep, "expert_tp": run.expert_tp or run.tp, "micro_batch_size": run.micro_batch_size,
+            "pp_schedule": run.pp_schedule,
             "virtual_stages": run.virtual_stages, "stage_layers": list(c.stages), "sharding": run.sharding,
             "recompute": run.recompute,
             "recompute_layers": run.recompute_layers if run.recompute == "full" else None,

@@ -77,7 +77,7 @@ from planner.workload.kernels import (ATTENTION_KERNELS, STEP_CALIBRATION, atten
                                      peak_at)
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
-from planner.workload.moe import all_to_all, permutation_bytes_per_token
+from planner.workload.moe import all_to_all, expert_grid, permutation_bytes_per_token
 from planner.workload.overlap import WEIGHT_SHARDED, DpPhases, hidden_dp_s, layer_calls
 from planner.workload.pipeline import bubble_fraction
 
@@ -208,7 +208,8 @@ def domain_split(span: int, local: int, gpus: int) -> tuple[int, int]:
 
 
 def _ep_local(tp: int, ep: int, local: int, gpus: int) -> int:
-    """EP ranks that share a domain with each other in the worst-placed EP group (TP apart)."""
+    """EP ranks that share a domain with each other in the worst-placed EP group (``tp``, the
+    experts' tensor parallel, apart)."""
     n, fewest = domain_split(tp * ep, local, gpus)
     return ep if n == 1 else max(1, min(ep, fewest // tp))
 
@@ -264,7 +265,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     tech = tech or fabric.technology
     dp = w.dp if dp is None else dp
     tp, pp, cp = w.tp, w.pp, w.cp
-    ep = max(1, min(w.ep, dp))
+    etp, ep = expert_grid(w, tp, dp)
     gpus = tp * cp * pp * dp
     model = model or model_shape(w)
     use_sharp = (fabric.sharp if sharp is None else sharp) and TECHNOLOGIES[tech].sharp_capable
@@ -293,7 +294,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     m = micro_batches(w, dp)
 
     # Data-parallel gradient synchronisation: the dense weights over the DP group, the routed
-    # experts' (already split over EP) over the DP / EP ranks that hold the same experts.
+    # experts' (already split over ETP x EP) over the TP x DP / (ETP x EP) ranks that hold the
+    # same experts.
     # ZeRO-3 and FSDP gather each layer's weights on every micro-batch (``overlap``).
     expert = model.expert_params if ep > 1 else 0.0
     sharded = w.sharding in WEIGHT_SHARDED
@@ -302,22 +304,27 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     nv, fab, forward_s = dp_collectives(w.sharding, (P - expert) / (tp * pp) * GRAD_BYTES, g, n, b_nv, b_fab, a_fab,
                                         use_sharp, rounds=rounds, calls=calls)
     if expert:
-        ranks = max(1, grad_ranks // ep)  # the expert-data-parallel group: EP x TP ranks apart
-        g_e = max(1, min(ranks, fewest // (tp * ep))) if n > 1 else ranks
-        e_nv, e_fab, e_forward_s = dp_collectives(w.sharding, expert / (tp * pp * ep) * GRAD_BYTES, g_e,
+        ranks = max(1, grad_ranks * (tp // etp) // ep)  # the expert-data-parallel group: ETP x EP ranks apart
+        g_e = max(1, min(ranks, fewest // (etp * ep))) if n > 1 else ranks
+        e_nv, e_fab, e_forward_s = dp_collectives(w.sharding, expert / (etp * pp * ep) * GRAD_BYTES, g_e,
                                                   math.ceil(ranks / g_e), b_nv, b_fab, a_fab, use_sharp,
                                                   rounds=rounds, calls=calls)
         nv, fab, forward_s = nv + e_nv, fab + e_fab, forward_s + e_forward_s
     fab = [c for c in fab if c.time_s > 0]
     dp_s = total_time(nv) + total_time(fab)
 
-    # Tensor parallel: 4 activation all-reduces per layer per micro-batch; inside the
-    # domain over NVLink, and across domains (a wider group) over the fabric.
-    tp_payload = 4.0 * (model.layers / pp) * tokens_per_replica * model.hidden * act_bytes
-    tp_calls = 4 * math.ceil(model.layers / pp) * m
+    # Tensor parallel: 4 activation all-reduces per layer per micro-batch (2 the attention's, 2
+    # the MLP's); inside the domain over NVLink, and across domains (a wider group) over the
+    # fabric. Experts at an ETP below TP take their tokens as sequence parallelism left them,
+    # s / TP a rank: the MoE layers' MLP pair runs over the ETP group on its share, none at ETP 1.
+    folded = model.moe_layers if model.is_moe and etp < tp else 0
+    tp_payload = (4.0 * model.layers - 2.0 * folded) / pp * tokens_per_replica * model.hidden * act_bytes
+    tp_calls = (4 * math.ceil(model.layers / pp) - 2 * (folded // pp)) * m
     tp_nv = collective("all_reduce", tp_local, tp_payload, tp_nvlink_gbs(shape, tp_local, b_nv), 0.0, calls=tp_calls)
     tp_fab = collective("all_reduce", tp_domains, tp_payload / tp_local, b_fab, a_fab, calls=tp_calls)
-    tp_s = tp_nv.time_s + tp_fab.time_s
+    etp_nv = collective("all_reduce", etp, 2.0 * folded / pp * tokens_per_replica * etp / tp * model.hidden
+                        * act_bytes, b_nv, 0.0, calls=2 * (folded // pp) * m)
+    tp_s = tp_nv.time_s + tp_fab.time_s + etp_nv.time_s
 
     # Context parallel: per layer and micro-batch, K and V of the whole sequence all-gathered
     # over the CP ranks (forward) and their gradients reduce-scattered (backward); the CP
@@ -346,7 +353,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
 
     # Expert parallel: all-to-all dispatch and combine, forward and backward.
     a2a = all_to_all(model, tokens=tokens_per_replica / tp, layers=model.moe_layers / pp, ep=ep,
-                     ep_local=_ep_local(tp, ep, local, gpus),
+                     ep_local=_ep_local(etp, ep, local, gpus),
                      value_bytes=act_bytes, nvlink_gbs=b_nv, fabric_gbs=b_fab,
                      fabric_latency_s=a_fab, calls=4 * math.ceil(model.moe_layers / pp) * m,
                      capacity_factor=w.moe_capacity_factor)
@@ -369,7 +376,8 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         tokens = w.micro_batch_size * w.seq_len / cp
         # the tensors a layer writes, kept or not (without FlashAttention: the scores too)
         kept = kept_layer_bytes(w, model, tp, selective=False) / tokens
-        eff = kernel_efficiency(model, tokens=tokens, seq_len=w.seq_len, tp=tp, ep=ep, flash=w.flash_attention,
+        eff = kernel_efficiency(model, tokens=tokens, seq_len=w.seq_len, tp=tp, ep=ep, etp=etp,
+                                flash=w.flash_attention,
                                 peak_tflops=peak, bf16_tflops=shape.bf16_tflops,
                                 bandwidth_tbs=shape.memory_bandwidth_tbs, value_bytes=act_bytes,
                                 kept_bytes_per_token=kept, capacity_factor=w.moe_capacity_factor,
@@ -393,6 +401,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     fabric_bytes = (sum(c.wire_bytes for c in fab) + (pp_bytes if pp_on_fabric else 0.0) + tp_fab.wire_bytes
                     + a2a.fabric_bytes + (cp_bytes if cp_on_fabric else 0.0))
     nvlink_bytes = (sum(c.wire_bytes for c in nv) + (0.0 if pp_on_fabric else pp_bytes) + tp_nv.wire_bytes
+                    + etp_nv.wire_bytes
                     + a2a.nvlink_bytes + (0.0 if cp_on_fabric else cp_bytes))
     return StepResult(
         gpus=gpus, fabric=tech, sharp=use_sharp, compute_s=compute_s, tp_s=tp_s, pp_s=pp_s,

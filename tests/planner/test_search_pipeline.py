@@ -103,7 +103,7 @@ def test_the_pipeline_under_zero3_beats_the_layouts_without_a_pipeline_by_a_fift
     for layout in ({"tp": 4, "pp": 1, "dp": 64, "ep": 64}, {"tp": 2, "pp": 1, "dp": 128, "ep": 8}):
         plan = result.plan.model_copy(deep=True)
         plan.settings.workload = plan.settings.workload.model_copy(update=layout | {
-            "sharding": "zero3", "recompute": "auto", "recompute_layers": None, "pp_schedule": "1f1b",
+            "sharding": "zero3", "recompute": "auto", "recompute_layers": None, "pp_schedule": "1f1b", "expert_tp": None,
             "virtual_stages": 1})
         other = evaluate(plan, CAT).workload
         assert other.fits is not False and other.tokens_per_s is not None

@@ -30,6 +30,10 @@ KNOWN_MISSES: dict[str, float] = {
     "MPT 30B, 8 A100": 0.25,
     "MPT 70B, 64 A100": 0.20,
     "MPT 7B, 64K context, 8 A100": 0.35,
+    "Qwen3-235B-A22B MoE, 256 H100, EP 32 across nodes": 0.15,
+    "Qwen3-235B-A22B MoE, 256 H100, FSDP, EP 8 in a node": 0.15,
+    "Qwen3-235B-A22B MoE, 256 H100, PP 32, EP 8 in a node": 0.70,
+    "Qwen3-235B-A22B MoE, 256 H100, TP 4, EP 8 in a node": 1.00,
 }
 
 

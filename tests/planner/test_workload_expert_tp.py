@@ -1,0 +1,104 @@
+"""Experts at their own tensor parallel (MoE parallel folding): the experts fold over the TP x DP
+ranks of a stage, so EP can exceed DP; their GEMMs run whole on fewer GPUs; the expert layers
+drop their tensor-parallel traffic; their memory and gradient groups follow. Figures by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from planner.settings import FabricSettings, WorkloadSettings
+from planner.workload.kernels import layer_gemms
+from planner.workload.memory import training_memory
+from planner.workload.models import PRESETS
+from planner.workload.moe import expert_grid
+from planner.workload.search import Candidate, _expert_options
+from planner.workload.training import JobShape, model_step
+
+QWEN = PRESETS["qwen3-235b-a22b"]  # 94 layers, all MoE, hidden 4,096, 128 experts of FFN 1,536, top-8
+H100_NODE = JobShape(gpus_per_node=8, bf16_tflops=989, nvlink_gbs=900, nics_per_gpu=1.0, nic_gbps=400,
+                     domain_gpus=8, memory_gb=80, memory_bandwidth_tbs=3.35)
+
+
+def qwen(**layout) -> WorkloadSettings:
+    return WorkloadSettings(model="qwen3-235b-a22b", seq_len=4096, global_batch_tokens=2048 * 4096,
+                            sharding="zero1", recompute="selective", **layout)
+
+
+def test_folded_experts_take_an_ep_beyond_dp():
+    # The Megatron-Core model zoo's Qwen3-235B layout: TP 2 x PP 8 x DP 16 with EP 32 at
+    # expert TP 1: the 32 expert ranks are the stage's TP 2 x DP 16 GPUs. Without folding,
+    # EP stays within DP: 16.
+    assert expert_grid(qwen(tp=2, pp=8, dp=16, ep=32, expert_tp=1), 2, 16) == (1, 32)
+    assert expert_grid(qwen(tp=2, pp=8, dp=16, ep=32), 2, 16) == (2, 16)
+    # an expert TP that does not divide TP runs at their common divisor
+    assert expert_grid(qwen(tp=4, pp=8, dp=8, ep=8, expert_tp=3), 4, 8) == (1, 8)
+
+
+def test_an_expert_runs_whole_on_a_gpu_at_expert_tp_1():
+    # One micro-batch of 4,096 tokens at TP 2: sequence parallelism leaves 2,048 on each GPU.
+    # At EP 32, expert TP 1, each of a GPU's 128 / 32 = 4 experts gets 2,048 x 32 x 8 / 128 =
+    # 4,096 rows from the 32 expert ranks; its up and gate GEMM is 2 x 1,536 wide (SwiGLU),
+    # its down GEMM 1,536 deep, whole. At expert TP 2 (EP 16: 8 experts a GPU) the TP pair
+    # gathers its 4,096 tokens: 4,096 x 16 x 8 / 128 = 4,096 rows of half the width.
+    folded = layer_gemms(QWEN, 4096, 2, 32, etp=1)
+    assert (4096, 3072, 4096, 4, 1.0) in folded and (4096, 4096, 1536, 4, 1.0) in folded
+    legacy = layer_gemms(QWEN, 4096, 2, 16)
+    assert (4096, 1536, 4096, 8, 1.0) in legacy and (4096, 4096, 768, 8, 1.0) in legacy
+
+
+def test_expert_tp_1_drops_the_expert_layers_tensor_parallel_traffic():
+    # Every Qwen3-235B layer is MoE: of a layer's 4 TP all-reduces (2 attention, 2 MLP) the
+    # MLP pair goes at expert TP 1, so TP time halves (NVLink, no latency: time is bytes).
+    # At TP 4 and expert TP 2 the pair runs over 2 GPUs on half the tokens: ring factors 1.5
+    # (4 GPUs) and 1 (2 GPUs): 2 x 1.5 + 2 x 1/2 x 1 = 4 units against 4 x 1.5 = 6.
+    fabric = FabricSettings(technology="ib400")
+    base = dict(tp=2, pp=8, dp=16, ep=16)
+    legacy = model_step(qwen(**base), fabric, H100_NODE, model=QWEN)
+    folded = model_step(qwen(**base, expert_tp=1), fabric, H100_NODE, model=QWEN)
+    assert folded.tp_s == pytest.approx(legacy.tp_s / 2, rel=1e-9)
+    four = dict(tp=4, pp=8, dp=8, ep=8)
+    legacy4 = model_step(qwen(**four), fabric, H100_NODE, model=QWEN)
+    half4 = model_step(qwen(**four, expert_tp=2), fabric, H100_NODE, model=QWEN)
+    assert half4.tp_s == pytest.approx(legacy4.tp_s * 4 / 6, rel=1e-9)
+
+
+def test_expert_tp_1_at_the_same_ep_holds_twice_the_expert_weights():
+    # TP 2 x PP 8 x DP 16, EP 16, ZeRO-1. At expert TP 2 a GPU holds E / (2 x 8 x 16) = E / 256
+    # of the routed experts; at expert TP 1, E / 128. ZeRO-1 keeps weights and gradients
+    # (2 + 2 bytes) whole; the optimizer (12 bytes) is sharded over the expert-data-parallel
+    # ranks, 16 x 2 / (2 x 16) = 1 and 16 x 2 / (1 x 16) = 2: 12 E / 256 both ways. The
+    # difference is 4 bytes x (E / 128 - E / 256) = E / 64 bytes.
+    experts = QWEN.expert_params
+    legacy = training_memory(qwen(tp=2, pp=8, dp=16, ep=16), QWEN, tp=2, pp=8, dp=16, ep=16)
+    folded = training_memory(qwen(tp=2, pp=8, dp=16, ep=16, expert_tp=1), QWEN, tp=2, pp=8, dp=16, ep=16)
+    assert folded.optimizer_gb == pytest.approx(legacy.optimizer_gb, rel=1e-9)
+    assert folded.states_gb - legacy.states_gb == pytest.approx(experts / 64 / 1e9, rel=1e-9)
+    # EP 32 at expert TP 1 spreads them as EP 16 at expert TP 2 does
+    wide = training_memory(qwen(tp=2, pp=8, dp=16, ep=32, expert_tp=1), QWEN, tp=2, pp=8, dp=16, ep=32)
+    assert wide.states_gb == pytest.approx(legacy.states_gb, rel=1e-9)
+
+
+def test_the_search_folds_the_experts_where_tp_is_above_1():
+    options = _expert_options(QWEN, 2, 16)
+    assert (1, 32) in options and (None, 16) in options
+    assert (None, 32) not in options and (1, 1) not in options
+    assert _expert_options(QWEN, 1, 16) == [(None, e) for e in (1, 2, 4, 8, 16)]
+    assert _expert_options(PRESETS["llama3-70b"], 8, 16) == [(None, 1)]
+    text = Candidate(qwen(tp=2, pp=8, dp=16, ep=32, expert_tp=1), None, 50.0, 2048).describe()
+    assert text.startswith("TP 2 x PP 8 x DP 16 x EP 32, experts at TP 1, micro-batch 1")
+
+
+def test_a_stated_expert_tp_that_does_not_divide_tp_is_warned():
+    from planner.design.build import design
+    from planner.design.intent import Intent
+    from planner.hardware.catalog import default_catalog
+    from planner.report.evaluate import evaluate
+
+    layout = dict(model="qwen3-235b-a22b", tp=4, pp=8, dp=8, ep=8, expert_tp=3, seq_len=4096,
+                  global_batch_tokens=2048 * 4096)
+    catalog = default_catalog()
+    plan = design(Intent(system="dgx-h100", nodes=32, spare_nodes=0, settings={"workload": layout}), catalog).plan
+    plan.settings.workload = plan.settings.workload.model_copy(update=layout)
+    findings = {f.code: f.message for f in evaluate(plan, catalog).findings}
+    assert "workload.expert_tp.uneven" in findings
+    assert "expert TP 1" in findings["workload.expert_tp.uneven"]
