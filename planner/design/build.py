@@ -50,7 +50,7 @@ from planner.text import escaped_name
 from planner.settings import Settings
 from planner.settings.reliability import RESTART_PATHS
 from planner.storage.sizing import model_checkpoint_gb
-from planner.workload.kernels import FP8_GENERATIONS
+from planner.workload.kernels import has_fp8
 from planner.workload.models import model_shape
 from planner.workload.search import Candidate
 from planner.workload.section import job_nodes
@@ -133,7 +133,7 @@ def _serve_as_published(settings: Settings, intent: Intent, system: DeviceType) 
     w = settings.workload
     shape = model_shape(w)
     stated = "precision" in intent.settings.get("workload", {})
-    fp8 = system.gpu is not None and system.gpu.kernel_curves in FP8_GENERATIONS
+    fp8 = system.gpu is not None and has_fp8(system.gpu.kernel_curves)
     if stated or w.model == "custom" or shape.weights_precision != "fp8" or w.precision == "fp8" or not fp8:
         return []
     settings.workload = w.model_copy(update={"precision": shape.weights_precision})
