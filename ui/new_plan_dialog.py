@@ -183,9 +183,9 @@ class NewPlanDialog(QDialog):
         self.inference = QCheckBox("Size an inference service, not training")
         self.inference.setToolTip(field_meta(WorkloadSettings, "inference")["source"])
         self.requests_per_s = optional_spin(" requests/s", 10**9, 1)
-        self.requests_per_s.setSpecialValueText("None")
-        self.requests_per_s.setToolTip("Target requests per second. None: the report gives the requests the GPUs "
-                                       "serve, with no target to meet")
+        self.requests_per_s.setSpecialValueText("No target")
+        self.requests_per_s.setToolTip("Target requests per second. No target: the report gives the requests the "
+                                       "GPUs serve, with none to meet")
         self.prompt_tokens = sourced(QSpinBox(minimum=1, maximum=10_000_000, suffix=" tokens",
                                               value=WorkloadSettings().prompt_tokens), WorkloadSettings, "prompt_tokens")
         self.output_tokens = sourced(QSpinBox(minimum=1, maximum=10_000_000, suffix=" tokens",

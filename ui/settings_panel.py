@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QScrollArea, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QActionGroup
+from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QTabWidget, QToolButton, QVBoxLayout, QWidget
 
 from planner import vocabulary
 from planner.plan.commands import SetSetting
@@ -156,6 +157,24 @@ class SettingsPanel(QTabWidget):
             scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
             self._scrolls[section] = scroll
             self.addTab(scroll, SECTION_TITLES.get(section, section.replace("_", " ").title()))
+        # every section one click away, as a browser lists its tabs: the dock's width shows four
+        # or five of the nine, the rest behind the scroll arrows
+        self.all_sections = QToolButton(self)
+        self.all_sections.setText("\u2261")
+        self.all_sections.setAutoRaise(True)
+        self.all_sections.setToolTip("All settings sections")
+        self.all_sections.setAccessibleName("All settings sections")
+        self.all_sections.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.all_sections)
+        shown = QActionGroup(menu)  # one section shown at a time: radio marks
+        for index in range(len(self.sections)):
+            action = menu.addAction(self.tabText(index))
+            action.setCheckable(True)
+            shown.addAction(action)
+            action.triggered.connect(lambda _=False, i=index: self.setCurrentIndex(i))
+        menu.aboutToShow.connect(self._mark_current)
+        self.all_sections.setMenu(menu)
+        self.setCornerWidget(self.all_sections, Qt.Corner.TopRightCorner)
         self.forms = _Forms(self)
         self.currentChanged.connect(self._show_tab)
         self._show_tab(self.currentIndex())
@@ -166,6 +185,10 @@ class SettingsPanel(QTabWidget):
         form.refused.connect(self.refused)
         self._scrolls[section].setWidget(form)
         return form
+
+    def _mark_current(self) -> None:
+        for index, action in enumerate(self.all_sections.menu().actions()):
+            action.setChecked(index == self.currentIndex())
 
     def _show_tab(self, index: int) -> None:
         if 0 <= index < len(self.sections):

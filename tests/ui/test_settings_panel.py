@@ -103,3 +103,17 @@ def test_a_tab_is_made_when_first_shown_and_shows_the_plans_current_values(windo
     assert form.editors["checkpoint_interval_min"].widget.text() == "45"
     window.doc.undo_stack.undo()  # a made form follows edits from then on
     assert form.editors["checkpoint_interval_min"].widget.text() != "45"
+
+
+def test_every_section_is_listed_one_click_away(window):
+    """The dock shows four or five of the nine tabs; the corner button lists them all, the shown
+    one checked, and choosing one shows it (its form made then)."""
+    panel = window.settings_panel
+    menu = panel.all_sections.menu()
+    titles = [a.text() for a in menu.actions()]
+    assert titles == [panel.tabText(i) for i in range(panel.count())] and len(titles) == len(panel.sections)
+    assert "Schedule" in titles
+    menu.aboutToShow.emit()
+    assert [a.isChecked() for a in menu.actions()] == [i == panel.currentIndex() for i in range(panel.count())]
+    menu.actions()[titles.index("Schedule")].trigger()
+    assert panel.sections[panel.currentIndex()] == "schedule" and panel.forms.made("schedule") is not None
