@@ -108,14 +108,16 @@ class WorkloadSettings(Section):
         1, title="Expert parallel", unit="GPUs",
         source="MoE only: experts spread over EP ranks of the data-parallel group (Megatron-LM); its all-to-all "
         "stays on NVLink while TP x EP fits in an NVLink domain. DeepSeek-V3 used EP 64 (DeepSeek-V3 technical report). "
-        "With an expert tensor parallel below TP, EP spans TP / ETP x DP ranks.", ge=1, le=1_000_000)
+        "EP may span CP x DP ranks, and TP / ETP x CP x DP with an expert tensor parallel below TP.", ge=1, le=1_000_000)
     expert_tp: int | None = setting(
         None, title="Expert tensor parallel", unit="GPUs",
         source="MoE only: the tensor parallelism of the routed experts (Megatron-Core --expert-tensor-parallel-size); "
-        "empty = the attention's TP. Below TP, the experts fold over the TP x DP ranks of a stage: EP up to "
-        "TP / ETP x DP, each expert's GEMMs whole on fewer GPUs, and no tensor-parallel traffic in the expert "
-        "layers at ETP 1 (Liu et al. 2025, 'MoE Parallel Folding', arXiv 2504.14960; Megatron-Core MoE user guide). "
-        "Divides TP.", ge=1, le=1_000_000)
+        "empty = the attention's TP. Below TP, the experts fold over the TP x CP x DP ranks of a stage: EP up to "
+        "TP / ETP x CP x DP, each expert's GEMMs whole on fewer GPUs, and no tensor-parallel traffic for the routed "
+        "experts at ETP 1 (shared experts keep the attention's TP) (Liu et al. 2025, 'MoE Parallel Folding', arXiv "
+        "2504.14960; Megatron-Core MoE user guide). The planner evaluates expert TPs that divide TP (Megatron-Core "
+        "allows others); one that does not is taken down to the largest divisor of TP below it.",
+        ge=1, le=1_000_000)
     pp_schedule: Literal["1f1b", "interleaved"] = setting(
         "1f1b", title="Pipeline schedule",
         source="1F1B: bubble (p-1)/(m+p-1); interleaved with v virtual stages: (p-1)/(v m+p-1) "

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.fit import fit_training
 from planner.workload.models import ModelShape
+from planner.workload.moe import expert_ranks
 from planner.workload.training import JobShape, model_step
 
 SHARDING_TITLES = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3",
@@ -77,7 +78,7 @@ def fitting_layouts(w: WorkloadSettings, model: ModelShape, shape: JobShape, gpu
             if rest % pp:
                 continue
             dp = rest // pp
-            cand = w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp)})
+            cand = w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, expert_ranks(w, tp, dp))})
             if prepare is not None:
                 cand = prepare(cand)
             fit = fit_training(cand, model, available_gb=memory_gb, domain_ranks=max(1, local // tp))

@@ -21,7 +21,7 @@ from planner.workload.inference import InferenceResult, size_inference
 from planner.workload.kernels import attention_kernel_findings, borrowed_kernels, fp8_findings, peak_at
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
-from planner.workload.moe import expert_grid
+from planner.workload.moe import expert_ranks, expert_tensor_parallel
 from planner.workload.training import (
     PCIE5_X16_GBS, JobShape, StepResult, compare_fabrics, model_step, peak_tflops, scaling_curve, step_row,
 )
@@ -114,16 +114,16 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
             remedy=Remedy("set_parallelism", f"Choose a parallelism for all {nodes.gpus:,} GPUs, TP within the "
                           "NVLink domain", (("gpus", nodes.gpus),))))
     findings += batch_findings(w)
-    etp, _ = expert_grid(w, w.tp, w.dp)
+    etp, ranks = expert_tensor_parallel(w, w.tp), expert_ranks(w, w.tp, w.dp)
     if model.is_moe and w.expert_tp and w.tp % w.expert_tp:
         findings.append(Finding(
             "warning", "workload.expert_tp.uneven",
             f"Expert tensor parallel {w.expert_tp} does not divide tensor parallel {w.tp}: the experts are "
             f"evaluated at expert TP {etp}"))
-    ranks = w.dp * (w.tp // etp)
     if model.is_moe and w.ep > 1 and ranks % w.ep:
-        over = (f"data parallel {w.dp}" if etp == w.tp else
-                f"the {ranks} ranks the experts fold over (TP {w.tp} / expert TP {etp} x DP {w.dp})")
+        cp = f" x CP {w.cp}" if w.cp > 1 else ""
+        over = (f"data parallel {w.dp}" if etp == w.tp and w.cp == 1 else
+                f"the {ranks} ranks the experts spread over (TP {w.tp} / expert TP {etp}{cp} x DP {w.dp})")
         findings.append(Finding(
             "warning", "workload.ep.uneven",
             f"Expert parallel {w.ep} does not divide {over}: the experts cannot be spread evenly"))

@@ -30,7 +30,6 @@ Streamed through HBM with the norms and activations (``kernels``).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from planner.settings import WorkloadSettings
@@ -47,14 +46,27 @@ class AllToAll:
     fabric_bytes: float
 
 
+def expert_tensor_parallel(w: WorkloadSettings, tp: int) -> int:
+    """The experts' tensor parallel at attention TP ``tp``: the asked expert TP where it divides
+    TP, else the largest divisor of TP below it (the planner evaluates expert TPs that divide
+    TP; Megatron-Core allows others); TP when none is asked."""
+    if not w.expert_tp:
+        return tp
+    return max(d for d in range(1, min(tp, w.expert_tp) + 1) if tp % d == 0)
+
+
+def expert_ranks(w: WorkloadSettings, tp: int, dp: int) -> int:
+    """The ranks of a pipeline stage the routed experts spread over, ETP apart: TP x CP x DP /
+    ETP (MoE parallel folding, Liu et al. 2025, arXiv 2504.14960: the expert grid ETP x EP x
+    expert DP covers the attention's TP x CP x DP; at ETP = TP, EP within CP x DP)."""
+    return dp * w.cp * (tp // expert_tensor_parallel(w, tp))
+
+
 def expert_grid(w: WorkloadSettings, tp: int, dp: int, ep: int | None = None) -> tuple[int, int]:
     """(ETP, EP) the routed experts run with at tensor parallel ``tp`` and data parallel ``dp``:
-    ETP the asked expert tensor parallel where it divides TP (else their common divisor), TP
-    when none is asked; EP at most the TP / ETP x DP ranks the experts fold over (MoE parallel
-    folding: Liu et al. 2025, arXiv 2504.14960; at ETP = TP, EP within DP as before); ``ep``:
-    the EP asked, by default ``w``'s."""
-    etp = tp if not w.expert_tp else math.gcd(w.expert_tp, tp)
-    return etp, max(1, min(w.ep if ep is None else ep, dp * (tp // etp)))
+    ``expert_tensor_parallel``, and EP at most the ranks they spread over (``expert_ranks``);
+    ``ep``: the EP asked, by default ``w``'s."""
+    return expert_tensor_parallel(w, tp), max(1, min(w.ep if ep is None else ep, expert_ranks(w, tp, dp)))
 
 
 def gpu_holds_one(experts: int, ep: int, k: int) -> float:

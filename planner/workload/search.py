@@ -30,9 +30,9 @@ the rest):
   PP x v divides the layers (or the layers + 2), or v is a power of two whose uneven chunks
   leave the stages within the bound above (NeMo AutoModel's published Kimi K2 run: PP 8 x
   VP 4 over 61 layers; Megatron-Core's DeepSeek-V3 layout: PP 16 x VPP 2);
-- EP (mixture-of-experts only): the powers of two that divide DP and the experts, within a
-  node or across nodes; and with TP above 1, the experts also folded at expert TP 1, EP
-  then dividing TP x DP (MoE parallel folding: Liu et al. 2025, arXiv 2504.14960; the
+- EP (mixture-of-experts only): the powers of two that divide CP x DP and the experts, within
+  a node or across nodes; and with TP above 1, the experts also folded at expert TP 1, EP
+  then dividing TP x CP x DP (MoE parallel folding: Liu et al. 2025, arXiv 2504.14960; the
   Megatron-Core MoE model zoo's Qwen3-235B layouts run ETP 1 under TP 2 and 4);
 - sharding: from DDP, from ZeRO-1 (Megatron-LM's distributed optimizer) and from ZeRO-3
   (FSDP full shard), each with the least recompute, then the least more sharding, that
@@ -209,13 +209,13 @@ def _schedules(model: ModelShape, pp: int, m: int) -> list[tuple[str, int]]:
     return out
 
 
-def _expert_options(model: ModelShape, tp: int, dp: int) -> list[tuple[int | None, int]]:
+def _expert_options(model: ModelShape, tp: int, cp: int, dp: int) -> list[tuple[int | None, int]]:
     """(expert TP, EP) pairs: None = the attention's TP (module docstring)."""
     if not model.is_moe:
         return [(None, 1)]
     out: list[tuple[int | None, int]] = []
     for etp in ([None, 1] if tp > 1 else [None]):
-        ranks = dp * (tp // (etp or tp))
+        ranks = dp * cp * (tp // (etp or tp))
         out += [(etp, e) for e in _powers_of_two(min(ranks, model.experts)) if ranks % e == 0 and model.experts % e == 0
                 and (etp is None or e > 1)]
     return out
@@ -250,7 +250,7 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
         for mb, seqs in splits:
             m = seqs // (dp * mb)
             for schedule, v in _schedules(model, pp, m):
-                for etp, ep in _expert_options(model, tp, dp):
+                for etp, ep in _expert_options(model, tp, cp, dp):
                     fitted: set[tuple] = set()
                     for sharding in _sharding_options(w.sharding, pp):
                         if pp > 1 and sharding == "zero3" and fitted & LIGHT:

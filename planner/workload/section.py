@@ -44,9 +44,10 @@ def layout_candidates(plan, catalog, counts) -> list[dict[str, Any]] | None:
     nodes = job_nodes(summarise_nodes(counts, catalog), settings.reliability.spare_nodes)
     if not w.enabled or not nodes.gpus:
         return None
-    found = search_layouts(w, model_shape(w), settings.fabric, job_shape(nodes, settings.fabric), nodes.gpus,
+    model = model_shape(w)
+    found = search_layouts(w, model, settings.fabric, job_shape(nodes, settings.fabric), nodes.gpus,
                            nodes.memory_gb or None)
-    etp, ep = expert_grid(w, w.tp, w.dp)
+    etp, ep = expert_grid(w, w.tp, w.dp) if model.is_moe else (w.tp, 1)
     own = (w.tp, w.cp, w.pp, w.dp, ep, w.micro_batch_size,
            w.pp_schedule if w.pp > 1 else "1f1b", w.virtual_stages if w.pp > 1 and w.pp_schedule == "interleaved" else 1,
            etp)

@@ -5,9 +5,10 @@ Layout (Megatron-LM's default rank order tp-cp-dp-pp): tensor-parallel ranks are
 inside an NVLink domain (8 GPUs on an HGX board, 72 in an NVL72 rack; GPUs without NVLink
 share a node over PCIe); data-parallel ranks come next, so ``g = domain / TP`` ranks of a
 DP group share a domain and the group spans ``n = DP / g`` domains; pipeline stages are
-``TP x DP`` ranks apart and cross the fabric once the job spans domains. Expert-parallel
-ranks are TP apart inside the DP group: the all-to-all stays on NVLink while ``TP x EP``
-fits in a domain. A group whose ranks do not tile the domain (64-rank blocks on 72-GPU
+``TP x DP`` ranks apart and cross the fabric once the job spans domains. The routed experts
+run on their own grid over a stage's TP x CP x DP ranks (MoE parallel folding), expert TP
+innermost: expert-parallel ranks are ETP apart (ETP = TP unless folded), so the all-to-all
+stays on NVLink while ``ETP x EP`` fits in a domain. A group whose ranks do not tile the domain (64-rank blocks on 72-GPU
 NVL72 domains) straddles a boundary: the worst-placed one reaches one more domain, and the
 fewest of its ranks in one domain carry its traffic between them over the fabric
 (``domain_split``).
@@ -32,11 +33,14 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
   each of S over the whole DP group; FSDP HYBRID_SHARD (shards inside a node, replicates
   across nodes): the three collectives on g ranks over NVLink and one all-reduce of S/g
   across the n domains. SHARP applies to the fabric all-reduce only. Under expert
-  parallelism the routed experts' shard, already split EP ways, synchronises only over the
-  DP / EP ranks that hold the same experts (Megatron-Core's expert data parallel group),
-  EP x TP ranks apart;
+  parallelism the routed experts' shard, split ETP x EP ways, synchronises only over the
+  TP x CP x DP / (ETP x EP) ranks that hold the same experts (Megatron-Core's expert data
+  parallel group), ETP x EP ranks apart;
 - tensor parallel: 4 all-reduces of the activations (T/DP x h values) per layer (2 in
-  forward, 2 in backward; Shoeybi et al. 2019) on L/PP layers; a TP group wider than a
+  forward, 2 in backward; Shoeybi et al. 2019) on L/PP layers, 2 for the attention and 2
+  for the MLP; in a MoE layer the MLP's pair is the shared experts' (none without them), and
+  the routed experts' ETP group gathers and reduce-scatters the k copies of its ETP / TP
+  share of the tokens after the all-to-all (nothing at expert TP 1); a TP group wider than a
   domain reduces inside each domain over NVLink and across domains over the fabric; a
   group filling an NVSwitch domain with NVLink SHARP runs at its measured busbw
   (``tp_nvlink_gbs``);
@@ -297,7 +301,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     # experts' (already split over ETP x EP) over the TP x DP / (ETP x EP) ranks that hold the
     # same experts.
     # ZeRO-3 and FSDP gather each layer's weights on every micro-batch (``overlap``).
-    expert = model.expert_params if ep > 1 else 0.0
+    expert = model.expert_params if ep > 1 or etp < tp else 0.0
     sharded = w.sharding in WEIGHT_SHARDED
     rounds = m if sharded else 1
     calls = layer_calls(model.layers, pp, m) if sharded else 1
@@ -313,18 +317,28 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     fab = [c for c in fab if c.time_s > 0]
     dp_s = total_time(nv) + total_time(fab)
 
-    # Tensor parallel: 4 activation all-reduces per layer per micro-batch (2 the attention's, 2
-    # the MLP's); inside the domain over NVLink, and across domains (a wider group) over the
-    # fabric. Experts at an ETP below TP take their tokens as sequence parallelism left them,
-    # s / TP a rank: the MoE layers' MLP pair runs over the ETP group on its share, none at ETP 1.
-    folded = model.moe_layers if model.is_moe and etp < tp else 0
-    tp_payload = (4.0 * model.layers - 2.0 * folded) / pp * tokens_per_replica * model.hidden * act_bytes
-    tp_calls = (4 * math.ceil(model.layers / pp) - 2 * (folded // pp)) * m
+    # Tensor parallel: a pair of activation all-reduces (an all-gather and a reduce-scatter under
+    # sequence parallelism) per block and micro-batch, forward and backward: the attention's in
+    # every layer, the MLP's in the dense layers and, in the MoE layers, the shared experts'
+    # (on the attention's TP group). Inside the domain over NVLink, and across domains (a wider
+    # group) over the fabric. The routed experts take their tokens as sequence parallelism left
+    # them, s / TP a rank; after the all-to-all their ETP group gathers the k copies of its
+    # ETP / TP share and reduce-scatters them back (Megatron-Core's all-to-all dispatcher):
+    # nothing at ETP 1.
+    moe = model.moe_layers if model.is_moe else 0
+    pairs = 2 * model.layers - moe + (moe if model.shared_ffn else 0)
+    tp_payload = 2.0 * pairs / pp * tokens_per_replica * model.hidden * act_bytes
+    tp_calls = (4 * math.ceil(model.layers / pp) - (0 if model.shared_ffn else 2 * math.ceil(moe / pp))) * m
     tp_nv = collective("all_reduce", tp_local, tp_payload, tp_nvlink_gbs(shape, tp_local, b_nv), 0.0, calls=tp_calls)
     tp_fab = collective("all_reduce", tp_domains, tp_payload / tp_local, b_fab, a_fab, calls=tp_calls)
-    etp_nv = collective("all_reduce", etp, 2.0 * folded / pp * tokens_per_replica * etp / tp * model.hidden
-                        * act_bytes, b_nv, 0.0, calls=2 * (folded // pp) * m)
-    tp_s = tp_nv.time_s + tp_fab.time_s + etp_nv.time_s
+    routed = (2.0 * moe / pp * tokens_per_replica * etp / tp * model.experts_per_token * w.moe_capacity_factor
+              * model.hidden * act_bytes)
+    etp_domains, etp_fewest = domain_split(etp, local, gpus)
+    etp_local = etp if etp_domains == 1 else min(etp, etp_fewest)
+    etp_calls = 2 * math.ceil(moe / pp) * m
+    etp_nv = collective("all_reduce", etp_local, routed, tp_nvlink_gbs(shape, etp_local, b_nv), 0.0, calls=etp_calls)
+    etp_fab = collective("all_reduce", etp_domains, routed / etp_local, b_fab, a_fab, calls=etp_calls)
+    tp_s = tp_nv.time_s + tp_fab.time_s + etp_nv.time_s + etp_fab.time_s
 
     # Context parallel: per layer and micro-batch, K and V of the whole sequence all-gathered
     # over the CP ranks (forward) and their gradients reduce-scattered (backward); the CP
@@ -399,6 +413,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     step_s = compute_s + bubble_s + exposed
 
     fabric_bytes = (sum(c.wire_bytes for c in fab) + (pp_bytes if pp_on_fabric else 0.0) + tp_fab.wire_bytes
+                    + etp_fab.wire_bytes
                     + a2a.fabric_bytes + (cp_bytes if cp_on_fabric else 0.0))
     nvlink_bytes = (sum(c.wire_bytes for c in nv) + (0.0 if pp_on_fabric else pp_bytes) + tp_nv.wire_bytes
                     + etp_nv.wire_bytes
@@ -409,7 +424,7 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
         tokens_per_s_limit=tokens_per_s_limit(gpus, fpt, peak), fabric_bytes_per_gpu=fabric_bytes,
         nvlink_bytes_per_gpu=nvlink_bytes, gpus_per_node=max(1, shape.gpus_per_node), ep_s=ep_s,
         bubble_s=bubble_s, bubble=bubble, micro_batches=m, flops_per_token=fpt, peak_tflops=peak,
-        tp_fabric_bytes_per_gpu=tp_fab.wire_bytes, ep_fabric_bytes_per_gpu=a2a.fabric_bytes,
+        tp_fabric_bytes_per_gpu=tp_fab.wire_bytes + etp_fab.wire_bytes, ep_fabric_bytes_per_gpu=a2a.fabric_bytes,
         cp_s=cp_s, compute_efficiency=hw_fpt * T / (gpus * peak * 1e12 * compute_s),
         matmul_efficiency=None if eff is None else eff.matmul,
         attention_efficiency=None if eff is None else eff.attention,

@@ -30,8 +30,9 @@ def test_folded_experts_take_an_ep_beyond_dp():
     # EP stays within DP: 16.
     assert expert_grid(qwen(tp=2, pp=8, dp=16, ep=32, expert_tp=1), 2, 16) == (1, 32)
     assert expert_grid(qwen(tp=2, pp=8, dp=16, ep=32), 2, 16) == (2, 16)
-    # an expert TP that does not divide TP runs at their common divisor
-    assert expert_grid(qwen(tp=4, pp=8, dp=8, ep=8, expert_tp=3), 4, 8) == (1, 8)
+    # an expert TP that does not divide TP runs at the largest divisor of TP below it
+    assert expert_grid(qwen(tp=4, pp=8, dp=8, ep=8, expert_tp=3), 4, 8) == (2, 8)
+    assert expert_grid(qwen(tp=4, pp=8, dp=8, ep=8, expert_tp=6), 4, 8) == (4, 8)
 
 
 def test_an_expert_runs_whole_on_a_gpu_at_expert_tp_1():
@@ -46,20 +47,64 @@ def test_an_expert_runs_whole_on_a_gpu_at_expert_tp_1():
     assert (4096, 1536, 4096, 8, 1.0) in legacy and (4096, 4096, 768, 8, 1.0) in legacy
 
 
-def test_expert_tp_1_drops_the_expert_layers_tensor_parallel_traffic():
-    # Every Qwen3-235B layer is MoE: of a layer's 4 TP all-reduces (2 attention, 2 MLP) the
-    # MLP pair goes at expert TP 1, so TP time halves (NVLink, no latency: time is bytes).
-    # At TP 4 and expert TP 2 the pair runs over 2 GPUs on half the tokens: ring factors 1.5
-    # (4 GPUs) and 1 (2 GPUs): 2 x 1.5 + 2 x 1/2 x 1 = 4 units against 4 x 1.5 = 6.
+def test_expert_tp_1_drops_the_routed_experts_tensor_parallel_traffic():
+    # Every Qwen3-235B layer is MoE, without shared experts. On the TP group each layer keeps
+    # the attention's pair of all-reduces (A units of payload); the routed experts' ETP group
+    # gathers and reduce-scatters the k = 8 copies of its ETP / TP share of the tokens after the
+    # all-to-all: 8 A at ETP = TP = 2. All on NVLink without latency, so time is bytes; ring
+    # factor 2 (n - 1) / n: 1 on 2 GPUs, 1.5 on 4.
+    # TP 2: 1 + 8 = 9 units at ETP 2, 1 at ETP 1.
+    # TP 4: 1.5 + 8 x 1.5 = 13.5 units at ETP 4; 1.5 + 8 x 2/4 x 1 = 5.5 at ETP 2.
     fabric = FabricSettings(technology="ib400")
     base = dict(tp=2, pp=8, dp=16, ep=16)
     legacy = model_step(qwen(**base), fabric, H100_NODE, model=QWEN)
     folded = model_step(qwen(**base, expert_tp=1), fabric, H100_NODE, model=QWEN)
-    assert folded.tp_s == pytest.approx(legacy.tp_s / 2, rel=1e-9)
+    assert folded.tp_s == pytest.approx(legacy.tp_s / 9, rel=1e-9)
     four = dict(tp=4, pp=8, dp=8, ep=8)
     legacy4 = model_step(qwen(**four), fabric, H100_NODE, model=QWEN)
     half4 = model_step(qwen(**four, expert_tp=2), fabric, H100_NODE, model=QWEN)
-    assert half4.tp_s == pytest.approx(legacy4.tp_s * 4 / 6, rel=1e-9)
+    assert half4.tp_s == pytest.approx(legacy4.tp_s * 5.5 / 13.5, rel=1e-9)
+
+
+def test_shared_experts_keep_the_attentions_tensor_parallel_traffic():
+    # DeepSeek-V3 at TP 2, expert TP 1: the shared expert runs on the attention's TP group, so
+    # every layer keeps 4 all-reduces of the activations, as a dense model's: per step and GPU
+    # 4 x 61 / 16 layers x 4,096 x 4,096 / 32 tokens (the replica's share: batch 4,096
+    # sequences over DP 32) x 7,168 values x 2 bytes, ring factor 1 on 2 GPUs, at NVLink's 450
+    # GB/s a way x 0.8 = 360 GB/s.
+    fabric = FabricSettings(technology="ib400")
+    w = WorkloadSettings(model="deepseek-v3", tp=2, pp=16, dp=32, ep=8, expert_tp=1, seq_len=4096,
+                         global_batch_tokens=4096 * 4096, sharding="zero1", recompute="full")
+    step = model_step(w, fabric, H100_NODE, model=PRESETS["deepseek-v3"])
+    payload = 4 * 61 / 16 * (4096 * 4096 / 32) * 7168 * 2
+    assert step.tp_s == pytest.approx(payload / 360e9, rel=1e-9)
+
+
+def test_folded_experts_synchronise_over_their_own_data_parallel_group():
+    # Qwen3-235B, TP 2 x PP 4 x DP 32, EP 32 at expert TP 1, ZeRO-1. The expert grid of a stage
+    # is its TP x DP = 64 ranks: 32 expert ranks next to each other (4 nodes), so each expert is
+    # held by 64 / 32 = 2 GPUs, 32 ranks apart in different nodes. Their gradient shard,
+    # E / (1 x 4 x 32) x 2 bytes, is all-reduced over those 2 across the fabric (ring factor
+    # 1: its wire bytes are the shard). The all-to-all of EP 32 crosses the fabric; EP 8 at
+    # expert TP 1 (8 neighbours, one node) does not, while EP 8 at expert TP 2 (ranks 2 apart:
+    # two nodes) does.
+    fabric = FabricSettings(technology="ib400")
+    step = model_step(qwen(tp=2, pp=4, dp=32, ep=32, expert_tp=1), fabric, H100_NODE, model=QWEN)
+    shard = QWEN.expert_params / 128 * 2
+    expert_syncs = [c for c in step.dp_fabric if c.ranks == 2 and c.wire_bytes == pytest.approx(shard, rel=1e-9)]
+    assert len(expert_syncs) == 1
+    assert step.ep_fabric_bytes_per_gpu > 0
+    inside = model_step(qwen(tp=2, pp=8, dp=16, ep=8, expert_tp=1), fabric, H100_NODE, model=QWEN)
+    across = model_step(qwen(tp=2, pp=8, dp=16, ep=8), fabric, H100_NODE, model=QWEN)
+    assert inside.ep_fabric_bytes_per_gpu == 0 < across.ep_fabric_bytes_per_gpu
+
+
+def test_context_parallel_ranks_hold_experts_too():
+    # Megatron-Core's expert grid covers TP x CP x DP: TP 2 x CP 2 x DP 4 = 16 ranks a stage.
+    layout = dict(tp=2, cp=2, pp=8, dp=4, ep=32)
+    assert expert_grid(qwen(**layout, expert_tp=1), 2, 4) == (1, 16)  # TP 2 x CP 2 x DP 4
+    assert expert_grid(qwen(**layout), 2, 4) == (2, 8)  # at expert TP 2: CP 2 x DP 4
+    assert (1, 16) in _expert_options(QWEN, 2, 2, 4) and (None, 8) in _expert_options(QWEN, 2, 2, 4)
 
 
 def test_expert_tp_1_at_the_same_ep_holds_twice_the_expert_weights():
@@ -79,11 +124,11 @@ def test_expert_tp_1_at_the_same_ep_holds_twice_the_expert_weights():
 
 
 def test_the_search_folds_the_experts_where_tp_is_above_1():
-    options = _expert_options(QWEN, 2, 16)
+    options = _expert_options(QWEN, 2, 1, 16)
     assert (1, 32) in options and (None, 16) in options
     assert (None, 32) not in options and (1, 1) not in options
-    assert _expert_options(QWEN, 1, 16) == [(None, e) for e in (1, 2, 4, 8, 16)]
-    assert _expert_options(PRESETS["llama3-70b"], 8, 16) == [(None, 1)]
+    assert _expert_options(QWEN, 1, 1, 16) == [(None, e) for e in (1, 2, 4, 8, 16)]
+    assert _expert_options(PRESETS["llama3-70b"], 8, 1, 16) == [(None, 1)]
     text = Candidate(qwen(tp=2, pp=8, dp=16, ep=32, expert_tp=1), None, 50.0, 2048).describe()
     assert text.startswith("TP 2 x PP 8 x DP 16 x EP 32, experts at TP 1, micro-batch 1")
 
@@ -101,4 +146,21 @@ def test_a_stated_expert_tp_that_does_not_divide_tp_is_warned():
     plan.settings.workload = plan.settings.workload.model_copy(update=layout)
     findings = {f.code: f.message for f in evaluate(plan, catalog).findings}
     assert "workload.expert_tp.uneven" in findings
-    assert "expert TP 1" in findings["workload.expert_tp.uneven"]
+    assert "expert TP 2" in findings["workload.expert_tp.uneven"]
+
+
+def test_a_dense_plan_with_an_expert_tp_left_set_still_finds_its_own_layout():
+    # Switching a plan's model from a folded MoE design to a dense one leaves expert_tp set; the
+    # design's best layout, taken as the plan's, is still marked as the plan's own.
+    from planner.design.build import design
+    from planner.design.intent import Intent
+    from planner.hardware.catalog import default_catalog
+    from planner.report.evaluate import evaluate
+    from planner.workload.section import layout_candidates
+
+    catalog = default_catalog()
+    plan = design(Intent(system="dgx-h100", nodes=8, spare_nodes=0,
+                         settings={"workload": {"model": "llama3-70b"}}), catalog).plan
+    plan.settings.workload = plan.settings.workload.model_copy(update={"expert_tp": 1})
+    rows = layout_candidates(plan, catalog, evaluate(plan, catalog).counts)
+    assert rows[0]["current"] and rows[0]["expert_tp"] == rows[0]["tp"] == plan.settings.workload.tp
