@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 
+from planner import vocabulary
 from planner.findings import Finding
 from planner.network.checks import NodeSummary
 from planner.settings import FabricSettings, WorkloadSettings
@@ -29,6 +30,13 @@ def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeS
     the search's best, with findings that say what was chosen and what the batch became."""
     run, notes, _ = choose_layout(w, fabric, nodes, keep_holding=keep_holding)
     return run, notes
+
+
+def _model_title(w: WorkloadSettings, model: ModelShape) -> str:
+    """'Qwen3-235B-A22B (22B active)' for a preset, '70B' for a custom shape."""
+    if w.model != "custom":
+        return vocabulary.choice_title(w.model)
+    return f"{model.params / 1e9:,.0f}B"
 
 
 def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, *,
@@ -52,7 +60,7 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
             f"under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory{held}")], ()
     run = best.settings
     notes = [Finding("info", "design.parallelism",
-                     f"Parallelism for {model.params / 1e9:,.0f}B on {gpus:,} GPUs, the best of {found.evaluated:,} "
+                     f"Parallelism for {_model_title(w, model)} on {gpus:,} GPUs, the best of {found.evaluated:,} "
                      f"layouts evaluated: {describe_layout(best, model)}" + _runners_up(found.candidates[1:], model))]
     if found.batch_kept and w.global_batch_tokens % w.seq_len:
         tokens, seqs = w.global_batch_tokens, best.batch_sequences
