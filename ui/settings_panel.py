@@ -97,8 +97,11 @@ class SectionForm(QWidget):
 
     def refresh(self) -> None:
         values = getattr(self.doc.plan.settings, self.section)
+        unused = values.unused_fields()  # greyed: they reach no figure as the section stands
         for name, editor in self.editors.items():
             editor.show(getattr(values, name))
+            editor.widget.setEnabled(name not in unused)
+            self.labels[name].setEnabled(name not in unused)
 
 
 class _Forms(Mapping):

@@ -17,6 +17,10 @@ class Section(BaseModel):
 
     _physical = field_validator("*")(physical_number)
 
+    def unused_fields(self) -> frozenset[str]:
+        """The fields that reach no figure as the section stands (a form greys them)."""
+        return frozenset()
+
 
 def setting(default: Any, *, title: str, unit: str = "", source: str, why_low: str = "", why_high: str = "",
             **constraints: Any) -> Any:

@@ -25,8 +25,8 @@ class WorkloadSettings(Section):
         "custom", title="Model preset",
         source="Published shapes with their sources (Llama 3 8B/70B/405B: Meta's Llama 3 paper and model cards; "
         "DeepSeek-V3 671B with 37B active: DeepSeek-V3 technical report; Mixtral 8x7B: Mistral AI; Kimi K2 1.04T "
-        "with 32B active: Kimi K2 technical report; Qwen3-30B-A3B: Qwen3 technical report). 'custom' uses the shape "
-        "fields below.")
+        "with 32B active: Kimi K2 technical report; Qwen3-30B-A3B and Qwen3-235B-A22B: Qwen3 technical report). "
+        "'custom' uses the shape fields below.")
     model_params_b: float = setting(
         70.0, title="Model parameters (total)", unit="billion",
         source=_CUSTOM + f"{GUIDE}: 70B model (Llama-3 scale).", gt=0, le=100000)
@@ -238,3 +238,12 @@ class WorkloadSettings(Section):
         source="Planner assumption: empty = the largest batch whose decode step meets the TPOT target and "
         "whose KV cache fits; serving engines with continuous (in-flight) batching keep this many sequences "
         "decoding at once (Kwon et al. 2023, vLLM / PagedAttention).", ge=1, le=1_000_000)
+
+    def unused_fields(self) -> frozenset[str]:
+        """Under a model preset the custom shape's fields reach no figure."""
+        return CUSTOM_SHAPE if self.model != "custom" else frozenset()
+
+
+# The fields of a custom model's shape: their source says they are used with the 'custom' preset only.
+CUSTOM_SHAPE = frozenset(name for name, f in WorkloadSettings.model_fields.items()
+                         if f.json_schema_extra["source"].startswith(_CUSTOM))

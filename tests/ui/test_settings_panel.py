@@ -117,3 +117,16 @@ def test_every_section_is_listed_one_click_away(window):
     assert [a.isChecked() for a in menu.actions()] == [i == panel.currentIndex() for i in range(panel.count())]
     menu.actions()[titles.index("Schedule")].trigger()
     assert panel.sections[panel.currentIndex()] == "schedule" and panel.forms.made("schedule") is not None
+
+
+def test_a_model_preset_greys_the_custom_shape_fields(window):
+    """Under a preset the custom shape's fields reach no figure: their editors and labels are
+    greyed, and they come back with 'custom'."""
+    from planner.plan.commands import SetSetting
+
+    form = window.settings_panel.forms["workload"]
+    assert window.doc.apply(SetSetting("workload", "model", "qwen3-235b-a22b"))
+    assert not form.editors["layers"].widget.isEnabled() and not form.labels["hidden_size"].isEnabled()
+    assert form.editors["tp"].widget.isEnabled() and form.editors["expert_tp"].widget.isEnabled()
+    assert window.doc.apply(SetSetting("workload", "model", "custom"))
+    assert form.editors["layers"].widget.isEnabled() and form.labels["hidden_size"].isEnabled()
