@@ -176,11 +176,13 @@ LAYOUT_FIELDS = ("tp", "pp", "dp", "cp", "ep", "expert_tp")  # the design search
 def _overridden(plan, sets) -> list[str]:
     """The --set values the plan does not hold: a flag said otherwise, or the design sized it."""
     out = []
+    whole = {"tp", "pp", "dp"} <= {field for section, field, _ in sets or () if section == "workload"}
     for section, field, value in sets or ():
         held = getattr(getattr(plan.settings, section), field)
         if held != value:
-            why = ("the design keeps a stated layout only when it holds whole: state tp, pp and dp together"
-                   if section == "workload" and field in LAYOUT_FIELDS else "from a flag or the design's sizing")
+            why = ("from a flag or the design's sizing" if section != "workload" or field not in LAYOUT_FIELDS
+                   else "the layout asked for did not hold (the design's note says why)" if whole
+                   else "the design keeps a stated layout only when it holds whole: state tp, pp and dp together")
             out.append(f"--set {section}.{field}={json.dumps(value)}: the plan holds {json.dumps(held, default=str)}, "
                        + why)
     return out

@@ -43,8 +43,14 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
                   keep_holding: bool = True) -> tuple[WorkloadSettings, list[Finding], tuple[Candidate, ...]]:
     """``choose_parallelism`` with the layouts the search found, best first (none when the
     asked layout was kept)."""
-    if keep_holding and _holds(w, fabric, nodes):
-        return w, [], ()
+    stated: list[Finding] = []
+    if keep_holding:
+        why = _why_not_held(w, fabric, nodes)
+        if why is None:
+            return w, [], ()
+        stated.append(Finding("info", "design.parallelism.stated",
+                              f"The layout asked for, {layout_text(w)}, was not kept: {why}; the design searched "
+                              f"for one instead"))
     model = model_shape(w)
     shape = job_shape(nodes, fabric)
     gpus = nodes.gpus
@@ -59,7 +65,7 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
             f"model: {model.params / 1e9:,.0f}B parameters do not fit on {gpus:,} GPUs of {nodes.memory_gb:g} GB "
             f"under any TP / PP / DP, sharding or recompute: ask for more GPUs or GPUs with more memory{held}")], ()
     run = best.settings
-    notes = [Finding("info", "design.parallelism",
+    notes = stated + [Finding("info", "design.parallelism",
                      f"Parallelism for {_model_title(w, model)} on {gpus:,} GPUs, the best of {found.evaluated:,} "
                      f"layouts evaluated: {describe_layout(best, model)}" + _runners_up(found.candidates[1:], model))]
     if found.batch_kept and w.global_batch_tokens % w.seq_len:
@@ -118,12 +124,26 @@ def _least_memory(w: WorkloadSettings, model: ModelShape, local: int, gpus: int)
 LAYOUT_NEUTRAL = ("workload.claim.impossible", "workload.kernels.attention", "workload.precision.fp8")
 
 
-def _holds(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> bool:
-    """The asked parallelism is kept when the workload evaluation finds nothing wrong with it
-    (every GPU used, an even batch, fits as asked, a bubble at or under 25 %)."""
-    if w.tp * w.cp * w.pp * w.dp != nodes.gpus:
-        return False
+def _why_not_held(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> str | None:
+    """Why the asked parallelism is not kept, None when it is: it is kept when the workload
+    evaluation finds nothing wrong with it (every GPU used, an even batch, fits as asked, a
+    bubble at or under 25 %)."""
+    job = w.tp * w.cp * w.pp * w.dp
+    if job != nodes.gpus:
+        return f"it takes {job:,} GPUs of the {nodes.gpus:,} placed"
     out = evaluate_workload(w, fabric, nodes)
     # a claim to check and the kernels' and precision's fit to the GPU say nothing of the layout
-    return out.fits is not False and not [f for f in out.findings if f.severity != "info"
-                                          and f.code not in LAYOUT_NEUTRAL]
+    wrong = [f for f in out.findings if f.severity != "info" and f.code not in LAYOUT_NEUTRAL]
+    if out.fits is False and not wrong:
+        return "it does not fit in GPU memory"
+    if not wrong:
+        return None
+    return "; ".join(f"{f.message} ({f.code})" for f in wrong[:2]) + (
+        f"; and {len(wrong) - 2} more" if len(wrong) > 2 else "")
+
+
+def layout_text(w: WorkloadSettings) -> str:
+    """'TP 2 x PP 8 x DP 16 x EP 32, experts at TP 1': the asked split of the GPUs."""
+    parts = [f"TP {w.tp}"] + ([f"CP {w.cp}"] if w.cp > 1 else []) + [f"PP {w.pp}", f"DP {w.dp}"]
+    parts += [f"EP {w.ep}"] if w.ep > 1 else []
+    return " x ".join(parts) + (f", experts at TP {w.expert_tp}" if w.expert_tp and w.expert_tp != w.tp else "")

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from planner.design.build import DesignError, _Layout, gpu_counts, job_summary
 from planner.design.intent import Intent
-from planner.design.parallelism import choose_parallelism
+from planner.design.parallelism import choose_parallelism, layout_text
 from planner.design.racks import switch_label
 from planner.findings import Remedy
 from planner.plan.changes import ChangeSet
@@ -97,7 +97,7 @@ class SetParallelism(Command):
     @property
     def label(self) -> str:  # type: ignore[override]
         w = self._new
-        return self.remedy.label if w is None else f"Set the parallelism to TP {w.tp} x PP {w.pp} x DP {w.dp}"
+        return self.remedy.label if w is None else f"Set the parallelism to {layout_text(w)}"
 
     def do(self, plan, catalog):
         old = plan.settings.workload

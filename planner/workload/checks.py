@@ -115,18 +115,26 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
                           "NVLink domain", (("gpus", nodes.gpus),))))
     findings += batch_findings(w)
     etp, ranks = expert_tensor_parallel(w, w.tp), expert_ranks(w, w.tp, w.dp)
+    relayout = Remedy("set_parallelism", f"Choose a parallelism for all {nodes.gpus:,} GPUs",
+                      (("gpus", nodes.gpus),))
     if model.is_moe and w.expert_tp and w.tp % w.expert_tp:
         findings.append(Finding(
             "warning", "workload.expert_tp.uneven",
             f"Expert tensor parallel {w.expert_tp} does not divide tensor parallel {w.tp}: the experts are "
-            f"evaluated at expert TP {etp}"))
+            f"evaluated at expert TP {etp}", remedy=relayout))
     if model.is_moe and w.ep > 1 and ranks % w.ep:
         cp = f" x CP {w.cp}" if w.cp > 1 else ""
         over = (f"data parallel {w.dp}" if etp == w.tp and w.cp == 1 else
                 f"the {ranks} ranks the experts spread over (TP {w.tp} / expert TP {etp}{cp} x DP {w.dp})")
         findings.append(Finding(
             "warning", "workload.ep.uneven",
-            f"Expert parallel {w.ep} does not divide {over}: the experts cannot be spread evenly"))
+            f"Expert parallel {w.ep} does not divide {over}: the experts cannot be spread evenly", remedy=relayout))
+    if model.is_moe and w.ep > 1 and model.experts % min(w.ep, ranks):
+        ep = min(w.ep, ranks)
+        findings.append(Finding(
+            "warning", "workload.ep.experts",
+            f"Expert parallel {ep} does not divide the model's {model.experts} experts: each GPU should hold "
+            f"whole experts, as many as the others (Megatron-Core requires EP to divide them)", remedy=relayout))
 
     out.gpu_memory_gb = nodes.memory_gb or None
     fit = fit_training(w, model, available_gb=out.gpu_memory_gb, domain_ranks=max(1, local // w.tp))

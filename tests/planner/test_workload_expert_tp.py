@@ -164,3 +164,26 @@ def test_a_dense_plan_with_an_expert_tp_left_set_still_finds_its_own_layout():
     plan.settings.workload = plan.settings.workload.model_copy(update={"expert_tp": 1})
     rows = layout_candidates(plan, catalog, evaluate(plan, catalog).counts)
     assert rows[0]["current"] and rows[0]["expert_tp"] == rows[0]["tp"] == plan.settings.workload.tp
+
+
+def test_an_ep_that_does_not_divide_the_experts_is_warned_and_fixed():
+    # Mixtral has 8 experts: EP 64 on 64 GPUs would leave each GPU an eighth of one. The check
+    # warns; its fix is the design's layout for the 64 GPUs, whose EP divides the 8 experts.
+    from planner.design.build import design
+    from planner.design.intent import Intent
+    from planner.hardware.catalog import default_catalog
+    from planner.remedies.commands import remedy_command
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    plan = design(Intent(system="dgx-h100", nodes=8, spare_nodes=0,
+                         settings={"workload": {"model": "mixtral-8x7b"}}), catalog).plan
+    plan.settings.workload = plan.settings.workload.model_copy(update=dict(tp=1, pp=1, dp=64, ep=64, expert_tp=None))
+    finding = next(f for f in evaluate(plan, catalog).findings if f.code == "workload.ep.experts")
+    assert "Expert parallel 64 does not divide the model's 8 experts" in finding.message
+    command = remedy_command(finding.remedy)
+    command.do(plan, catalog)
+    w = plan.settings.workload
+    assert 8 % w.ep == 0 and w.tp * w.pp * w.dp == 64
+    assert "workload.ep.experts" not in {f.code for f in evaluate(plan, catalog).findings}
+    assert command.label.startswith("Set the parallelism to TP ")
