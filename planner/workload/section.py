@@ -119,6 +119,14 @@ class WorkloadSection(Figures):
         description="Causal FlashAttention runs half of the counted 12 L s h FLOPs, so this can exceed 1")
     bubble_s: float | None = figure(None, title="Pipeline bubble per step", unit="s")
     exposed_comm_s: float | None = figure(None, title="Communication not hidden, per step", unit="s")
+    tensor_parallel_s: float | None = figure(
+        None, title="Tensor-parallel communication per step", unit="s",
+        description="The TP all-reduces (and the routed experts' gathers over their expert TP group) on the step's "
+        "critical path; part of the communication not hidden")
+    all_to_all_s: float | None = figure(
+        None, title="Expert all-to-all per step", unit="s",
+        description="Mixture-of-experts dispatch and combine, forward and backward, on NVLink and the fabric; part "
+        "of the communication not hidden")
     step_time_s: float | None = figure(None, title="Step time", unit="s")
     exposed_comm_share: float | None = figure(None, title="Step lost to communication not hidden", unit="share")
     bubble_share: float | None = figure(None, title="Step lost to the pipeline bubble", unit="share")
@@ -170,7 +178,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
             compute_s=_r(r.compute_s, 4), kernel_efficiency=_r(r.compute_efficiency, 4),
             matmul_efficiency=_r(r.matmul_efficiency, 4), attention_efficiency=_r(r.attention_efficiency, 4),
             attention_kernel=r.attention_kernel,
-            bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4),
+            bubble_s=_r(r.bubble_s, 4), exposed_comm_s=_r(r.exposed_s, 4), tensor_parallel_s=_r(r.tp_s, 4),
+            all_to_all_s=_r(r.ep_s, 4) if m.is_moe else None,
             tokens_per_s_limit=_r(r.tokens_per_s_limit, 1),
             tp_fabric_gb_per_gpu_step=_r(r.tp_fabric_bytes_per_gpu / 1e9),
             ep_fabric_gb_per_gpu_step=_r(r.ep_fabric_bytes_per_gpu / 1e9))
