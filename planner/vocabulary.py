@@ -145,8 +145,16 @@ def setting_text(value: Any, unit: str = "") -> str:
         return "none"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # whole numbers in full ("4,194,304 tokens", not "4.1943e+06"), fractions to their last digit
-        return f"{plain_number(value)} {unit}".rstrip()
+        return f"{plain_number(value)} {_counted(unit, value)}".rstrip()
     return choice_title(value)
+
+
+def _counted(unit: str, value: float) -> str:
+    """A counting unit in the singular for one ("1 stage", "1 GPU"); rates and symbols ("ms",
+    "GB/s", "tokens/s") as they are."""
+    if value != 1 or not unit.isalpha() or len(unit) < 3 or not unit.endswith("s"):
+        return unit
+    return unit[:-2] if unit.endswith(("ches", "shes", "xes")) else unit[:-1]
 
 
 def rounds_to_zero(value: Any, unit: str = "", *, style: str = "exact") -> bool:

@@ -146,6 +146,8 @@ def test_a_settings_value_is_written_whole_or_to_its_last_digit():
     assert setting_text(1.56) == "1.56" and setting_text(0.000125, "fraction") == "0.000125 fraction"
     assert setting_text(None) == "none" and setting_text("cudnn") == "cuDNN attention"
     assert setting_text(1e-7) == "1e-07"  # not "0."
+    assert setting_text(1, "stages") == "1 stage" and setting_text(1, "switches") == "1 switch"  # compare: 4 -> 1
+    assert setting_text(1, "ms") == "1 ms" and setting_text(1, "tokens/s") == "1 tokens/s"  # rates as they are
 
 
 def test_a_plans_intent_is_described_in_words():
