@@ -11,6 +11,7 @@ whole design: storage is sized again from the write target, the parallelism re-c
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -23,6 +24,7 @@ from planner.errors import PlannerError
 from planner.hardware.catalog import Catalog, default_catalog
 from planner.paths import resources_dir
 from planner.plan.model import Plan
+from planner.workload.moe import expert_ranks
 
 
 class TemplateError(PlannerError):
@@ -184,11 +186,14 @@ def resized_title(t: Template, intent: Intent, catalog: Catalog) -> str:
 
 def rescale_workload(plan: Plan, catalog: Catalog, node_id: str, n_nodes: int) -> None:
     """Keep TP x CP x PP x DP equal to the GPU count (the sweep's resized plans): keep TP and CP,
-    take the largest pipeline depth up to the plan's that divides the rest, DP the rest."""
+    take the largest pipeline depth up to the plan's that divides the rest, DP the rest, and
+    the largest EP up to the plan's that divides the ranks the experts spread over."""
     gpus = n_nodes * catalog[node_id].gpus
     w = plan.settings.workload
     if not gpus or gpus % (w.tp * w.cp):
         return
     replicas = gpus // (w.tp * w.cp)
     pp = next(p for p in range(min(w.pp, replicas), 0, -1) if replicas % p == 0)
-    plan.settings.workload = w.model_copy(update={"pp": pp, "dp": replicas // pp})
+    dp = replicas // pp
+    ep = math.gcd(w.ep, expert_ranks(w, w.tp, dp))
+    plan.settings.workload = w.model_copy(update={"pp": pp, "dp": dp, "ep": ep})

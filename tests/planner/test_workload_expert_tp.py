@@ -187,3 +187,23 @@ def test_an_ep_that_does_not_divide_the_experts_is_warned_and_fixed():
     assert 8 % w.ep == 0 and w.tp * w.pp * w.dp == 64
     assert "workload.ep.experts" not in {f.code for f in evaluate(plan, catalog).findings}
     assert command.label.startswith("Set the parallelism to TP ")
+
+
+def test_a_sweep_point_keeps_an_ep_that_divides_its_ranks():
+    # A sweep resizes the base's job to each point's GPUs by DP: DeepSeek-V3 at TP 4 x PP 16 x
+    # DP 4 on 32 nodes, with EP 16 at expert TP 1 (TP 4 x DP 4 = 16 ranks a stage), on 24 nodes
+    # takes DP 3: 12 ranks a stage, which EP 16 does not divide; it becomes 4, the largest EP
+    # dividing both. EP 4 divides 12 and stays. At expert TP 4 the experts spread over the DP
+    # ranks only: EP 4 over DP 3 becomes 1.
+    from planner.design.templates import rescale_workload
+    from planner.hardware.catalog import default_catalog
+    from planner.plan.model import Plan
+    from planner.settings import Settings
+
+    catalog = default_catalog()
+    for ep, expert_tp, kept in ((16, 1, 4), (4, 1, 4), (4, None, 1)):
+        plan = Plan(name="p", settings=Settings.model_validate({"workload": dict(
+            model="deepseek-v3", tp=4, pp=16, dp=4, ep=ep, expert_tp=expert_tp)}))
+        rescale_workload(plan, catalog, "dgx-h100", 24)
+        w = plan.settings.workload
+        assert (w.tp, w.pp, w.dp, w.ep) == (4, 16, 3, kept)
