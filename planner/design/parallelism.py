@@ -21,7 +21,7 @@ from planner.workload.advisor import SHARDING_TITLES
 from planner.workload.checks import evaluate_workload, job_shape
 from planner.workload.fit import describe_recompute
 from planner.workload.models import ModelShape, model_shape
-from planner.workload.search import Candidate, search_layouts
+from planner.workload.search import Candidate, search_layouts, split_text
 
 
 def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, *,
@@ -49,7 +49,7 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
         if why is None:
             return w, [], ()
         stated.append(Finding("info", "design.parallelism.stated",
-                              f"The layout asked for, {layout_text(w)}, was not kept: {why}; the design searched "
+                              f"The layout asked for, {split_text(w)}, was not kept: {why}; the design searched "
                               f"for one instead"))
     model = model_shape(w)
     shape = job_shape(nodes, fabric)
@@ -116,7 +116,8 @@ def _least_memory(w: WorkloadSettings, model: ModelShape, local: int, gpus: int)
     rest = gpus // (tp * w.cp)
     pp = max(p for p in range(1, min(rest, model.layers) + 1) if rest % p == 0)
     dp = rest // pp
-    return w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp), "expert_tp": None, "pp_schedule": "1f1b",
+    return w.model_copy(update={"tp": tp, "pp": pp, "dp": dp, "ep": math.gcd(w.ep, dp), "expert_tp": None,
+                                "pp_schedule": "1f1b",
                                 "sharding": "zero3" if dp > 1 else w.sharding, "recompute": "full",
                                 "recompute_layers": None})
 
@@ -141,9 +142,3 @@ def _why_not_held(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
     return "; ".join(f"{f.message} ({f.code})" for f in wrong[:2]) + (
         f"; and {len(wrong) - 2} more" if len(wrong) > 2 else "")
 
-
-def layout_text(w: WorkloadSettings) -> str:
-    """'TP 2 x PP 8 x DP 16 x EP 32, experts at TP 1': the asked split of the GPUs."""
-    parts = [f"TP {w.tp}"] + ([f"CP {w.cp}"] if w.cp > 1 else []) + [f"PP {w.pp}", f"DP {w.dp}"]
-    parts += [f"EP {w.ep}"] if w.ep > 1 else []
-    return " x ".join(parts) + (f", experts at TP {w.expert_tp}" if w.expert_tp and w.expert_tp != w.tp else "")

@@ -15,13 +15,14 @@ from collections.abc import Callable
 
 from planner.design.build import DesignError, _Layout, gpu_counts, job_summary
 from planner.design.intent import Intent
-from planner.design.parallelism import choose_parallelism, layout_text
+from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
 from planner.findings import Remedy
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, Macro, SetSetting
 from planner.remedies.rack_commands import MoveToLiquid, SplitRack
 from planner.settings import WorkloadSettings
+from planner.workload.search import split_text
 
 
 def remedy_command(remedy: Remedy) -> Command:
@@ -97,7 +98,7 @@ class SetParallelism(Command):
     @property
     def label(self) -> str:  # type: ignore[override]
         w = self._new
-        return self.remedy.label if w is None else f"Set the parallelism to {layout_text(w)}"
+        return self.remedy.label if w is None else f"Set the parallelism to {split_text(w)}"
 
     def do(self, plan, catalog):
         old = plan.settings.workload

@@ -109,18 +109,19 @@ class Candidate:
 
     def describe(self) -> str:
         w = self.settings
-        parts = [f"TP {w.tp}"] + ([f"CP {w.cp}"] if w.cp > 1 else []) + [f"PP {w.pp}", f"DP {w.dp}"]
-        if w.ep > 1:
-            parts.append(f"EP {w.ep}")
-        text = " x ".join(parts)
-        if (w.expert_tp or w.tp) < w.tp:
-            text += f", experts at TP {w.expert_tp}"
-        text += f", micro-batch {w.micro_batch_size}"
+        text = split_text(w) + f", micro-batch {w.micro_batch_size}"
         if w.pp > 1:
             text += (f", interleaved v {w.virtual_stages}" if w.pp_schedule == "interleaved" else ", 1F1B")
         if len(set(self.stages)) > 1:
             text += f", {_runs(self.stages)}"
         return text
+
+
+def split_text(w: WorkloadSettings) -> str:
+    """'TP 2 x PP 8 x DP 16 x EP 32, experts at TP 1': how a layout splits the GPUs."""
+    parts = [f"TP {w.tp}"] + ([f"CP {w.cp}"] if w.cp > 1 else []) + [f"PP {w.pp}", f"DP {w.dp}"]
+    parts += [f"EP {w.ep}"] if w.ep > 1 else []
+    return " x ".join(parts) + (f", experts at TP {w.expert_tp}" if w.expert_tp and w.expert_tp != w.tp else "")
 
 
 def _runs(sizes: tuple[int, ...]) -> str:

@@ -238,6 +238,20 @@ def tp_nvlink_gbs(shape: JobShape, tp_local: int, ring_gbs: float) -> float:
     return ring_gbs
 
 
+def _tensor_all_reduce(ranks: int, payload: float, calls: int, shape: JobShape, gpus: int, b_nv: float,
+                       b_fab: float, a_fab: float) -> tuple[Collective, Collective]:
+    """A tensor-parallel group's all-reduces of ``payload`` bytes per GPU: inside the NVLink
+    domain, and, for a group wider than a domain or straddling a boundary (TP 16 on 72-GPU
+    racks), across the domains over the fabric."""
+    if ranks <= 1 or payload <= 0:
+        none = collective("all_reduce", 1, 0.0, b_nv, 0.0)
+        return none, none
+    domains, fewest = domain_split(ranks, shape.local_gpus, gpus)
+    inside = ranks if domains == 1 else min(ranks, fewest)
+    return (collective("all_reduce", inside, payload, tp_nvlink_gbs(shape, inside, b_nv), 0.0, calls=calls),
+            collective("all_reduce", domains, payload / inside, b_fab, a_fab, calls=calls))
+
+
 def dp_collectives(sharding: str, S: float, g: int, n: int, b_nv: float, b_fab: float, a_fab: float,
                    sharp: bool, *, rounds: int = 1, calls: int = 1,
                    ) -> tuple[list[Collective], list[Collective], float]:
@@ -284,10 +298,6 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     a_fab = latency_s(fabric, tech)
     b_nv = (shape.nvlink_gbs / 2.0 if shape.nvlink_gbs > 0 else PCIE5_X16_GBS) * fabric.nvlink_efficiency
 
-    # a TP group wider than a domain, or straddling a boundary (TP 16 on 72-GPU racks),
-    # reduces inside each domain and across them over the fabric
-    tp_domains, tp_fewest = domain_split(tp, local, gpus)
-    tp_local = tp if tp_domains == 1 else min(tp, tp_fewest)
     grad_ranks = dp * cp  # context-parallel ranks hold the same weights and reduce gradients too
     # a DP (x CP) group's members are TP ranks apart: the domains its block reaches, and the
     # fewest members in one of them, which carry its share over the fabric
@@ -329,15 +339,10 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     pairs = 2 * model.layers - moe + (moe if model.shared_ffn else 0)
     tp_payload = 2.0 * pairs / pp * tokens_per_replica * model.hidden * act_bytes
     tp_calls = (4 * math.ceil(model.layers / pp) - (0 if model.shared_ffn else 2 * math.ceil(moe / pp))) * m
-    tp_nv = collective("all_reduce", tp_local, tp_payload, tp_nvlink_gbs(shape, tp_local, b_nv), 0.0, calls=tp_calls)
-    tp_fab = collective("all_reduce", tp_domains, tp_payload / tp_local, b_fab, a_fab, calls=tp_calls)
+    tp_nv, tp_fab = _tensor_all_reduce(tp, tp_payload, tp_calls, shape, gpus, b_nv, b_fab, a_fab)
     routed = (2.0 * moe / pp * tokens_per_replica * etp / tp * model.experts_per_token * w.moe_capacity_factor
               * model.hidden * act_bytes)
-    etp_domains, etp_fewest = domain_split(etp, local, gpus)
-    etp_local = etp if etp_domains == 1 else min(etp, etp_fewest)
-    etp_calls = 2 * math.ceil(moe / pp) * m
-    etp_nv = collective("all_reduce", etp_local, routed, tp_nvlink_gbs(shape, etp_local, b_nv), 0.0, calls=etp_calls)
-    etp_fab = collective("all_reduce", etp_domains, routed / etp_local, b_fab, a_fab, calls=etp_calls)
+    etp_nv, etp_fab = _tensor_all_reduce(etp, routed, 2 * math.ceil(moe / pp) * m, shape, gpus, b_nv, b_fab, a_fab)
     tp_s = tp_nv.time_s + tp_fab.time_s + etp_nv.time_s + etp_fab.time_s
 
     # Context parallel: per layer and micro-batch, K and V of the whole sequence all-gathered
