@@ -136,6 +136,15 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
             f"Expert parallel {ep} does not divide the model's {model.experts} experts: each GPU should hold "
             f"whole experts, as many as the others (Megatron-Core requires EP to divide them)", remedy=relayout))
 
+    if not model.is_moe and (w.ep > 1 or w.expert_tp):
+        stated = " and ".join(x for x in (f"expert parallel {w.ep}" if w.ep > 1 else "",
+                                         f"expert TP {w.expert_tp}" if w.expert_tp else "") if x)
+        findings.append(Finding(
+            "info", "workload.experts.dense",
+            f"The model has no experts (a dense model): {stated} "
+            f"{'are' if w.ep > 1 and w.expert_tp else 'is'} not used by the step",
+            remedy=Remedy("set_workload", "Clear the expert settings", (("ep", 1), ("expert_tp", None)))))
+
     out.gpu_memory_gb = nodes.memory_gb or None
     fit = fit_training(w, model, available_gb=out.gpu_memory_gb, domain_ranks=max(1, local // w.tp))
     run = out.evaluated = fit.settings

@@ -207,3 +207,29 @@ def test_a_sweep_point_keeps_an_ep_that_divides_its_ranks():
         rescale_workload(plan, catalog, "dgx-h100", 24)
         w = plan.settings.workload
         assert (w.tp, w.pp, w.dp, w.ep) == (4, 16, 3, kept)
+
+
+def test_expert_settings_on_a_dense_model_are_noted_and_cleared():
+    # A plan switched from an MoE model to Llama 3 70B keeps EP 8 and expert TP 1: the step
+    # ignores them (a dense model has no experts), the check says so, and its fix clears them
+    # with the step unchanged.
+    from planner.design.build import design
+    from planner.design.intent import Intent
+    from planner.hardware.catalog import default_catalog
+    from planner.remedies.commands import remedy_command
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    plan = design(Intent(system="dgx-h100", nodes=8, spare_nodes=0,
+                         settings={"workload": {"model": "llama3-70b"}}), catalog).plan
+    assert "workload.experts.dense" not in {f.code for f in evaluate(plan, catalog).findings}
+    before = evaluate(plan, catalog).workload.step_time_s
+    plan.settings.workload = plan.settings.workload.model_copy(update=dict(ep=8, expert_tp=1))
+    result = evaluate(plan, catalog)
+    finding = next(f for f in result.findings if f.code == "workload.experts.dense")
+    assert finding.severity == "info"
+    assert "expert parallel 8 and expert TP 1 are not used" in finding.message
+    assert result.workload.step_time_s == before
+    remedy_command(finding.remedy).do(plan, catalog)
+    assert (plan.settings.workload.ep, plan.settings.workload.expert_tp) == (1, None)
+    assert "workload.experts.dense" not in {f.code for f in evaluate(plan, catalog).findings}
