@@ -16,8 +16,9 @@ is a catalog rack type or rack fields over those of the base's first GPU rack.
 
 Each point is laid out from the base as a template is: the base's GPU nodes, compute
 fabric switches and CDUs are taken out (with the racks they leave empty), the point's
-nodes are auto-placed into new GPU racks, the training workload's data parallelism is
-rescaled to the GPU count, then the fabric switches the nodes need and the CDUs the policy
+nodes are auto-placed into new GPU racks, the training workload is resized to the job's
+GPUs by data parallelism and kept while it holds, else laid out by the design's search
+(``choose_parallelism``), then the fabric switches the nodes need and the CDUs the policy
 asks for are auto-placed where the old ones stood (new racks if those are full). Points run
 in worker processes; each row holds the figures ``check --json`` prints for that plan.
 
@@ -52,6 +53,8 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
+from planner.design.build import job_summary
+from planner.design.parallelism import choose_parallelism
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC, METRICS
@@ -207,6 +210,17 @@ def _is_base(plan: Plan, point: dict[str, Any], catalog: Catalog) -> bool:
             and (fabric is None or all(getattr(s.fabric, k) == v for k, v in fabric.items())))
 
 
+def _fit_workload(plan: Plan, catalog: Catalog, system: str) -> None:
+    """The base's training layout for the point's job (its GPUs less the hot spares): resized
+    by data parallelism and kept while it holds (every GPU used, whole micro-batches, fits, a
+    small bubble), else the layout the design's search chooses, as for a grown plan."""
+    summary = job_summary(plan, catalog)
+    if not (plan.settings.workload.enabled and summary.gpus):
+        return
+    rescale_workload(plan, catalog, system, summary.gpus // catalog[system].gpus)
+    plan.settings.workload, _ = choose_parallelism(plan.settings.workload, plan.settings.fabric, summary)
+
+
 def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
     """The base laid out for one point of the grid (see the module's description); a point
     that asks for what the base is, the base itself."""
@@ -269,7 +283,7 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
     try:
         AutoPlace(system, nodes, new_rack_prefix="GPU", label_prefix="node-",
                   new_rack_fields=_rack_fields(plan, catalog, template, point.get("rack"))).do(plan, catalog)
-        rescale_workload(plan, catalog, system, nodes)
+        _fit_workload(plan, catalog, system)
         size = plan_fabric({system: nodes}, catalog, s.fabric)
         infra = kept.get("switch", [])
         if size is not None and size.switches:

@@ -10,18 +10,22 @@ import pytest
 from planner.cli import main
 from planner.design.templates import build_template, liquid_load, set_rows
 from planner.facility.cooling import cdus_needed
+from planner.findings import Remedy
 from planner.network.fabric import plan_fabric
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import History, RemoveDevices, RemoveRack, SetSetting
 from planner.plan.fileio import save_plan
+from planner.remedies.commands import remedy_command
 from planner.sweep import SweepError, parse_grid, pareto_front
 
 SYSTEMS = ["hgx-h100-8", "hgx-b300-8"]
 NODES = [8, 16, 24]
 FABRICS = [("ib400", "qm9700"), ("spx400", "sn5600-400")]
 # medium trains with TP 8 x PP 4 x DP 4 on 128 GPUs; at 8 GPUs a node, n nodes give n replicas of TP 8:
-# PP stays 4 (it divides 8, 16 and 24) and DP = n / 4.
-PP_DP = {8: (4, 2), 16: (4, 4), 24: (4, 6)}
+# PP stays 4 (it divides 8, 16 and 24) and DP = n / 4. At 24 nodes DP 6 does not divide medium's
+# 1,024 sequences into whole micro-batches, so that layout does not hold: the point takes the
+# design's, as the parallelism fix chooses it (None).
+PP_DP = {8: (4, 2), 16: (4, 4), 24: None}
 
 
 def by_hand(catalog, system: str, nodes: int, technology: str, switch: str):
@@ -46,9 +50,14 @@ def by_hand(catalog, system: str, nodes: int, technology: str, switch: str):
                       new_rack_fields={"height_u": 42, "power_cap_kw": 30.0, "cooling": "liquid",
                                        "max_weight_kg": 1360.0, "rack_type": "", "width_mm": 600,
                                        "depth_mm": 1200, "rear_door_hx": False}))
-    pp, dp = PP_DP[nodes]
-    h.apply(SetSetting("workload", "pp", pp))
-    h.apply(SetSetting("workload", "dp", dp))
+    if PP_DP[nodes] is None:
+        h.apply(remedy_command(Remedy("set_parallelism", "Choose a parallelism", (("gpus", nodes * 8),))))
+        w = plan.settings.workload
+        assert w.tp * w.cp * w.pp * w.dp == nodes * 8 and (1024 // w.dp) % w.micro_batch_size == 0 == 1024 % w.dp
+    else:
+        pp, dp = PP_DP[nodes]
+        h.apply(SetSetting("workload", "pp", pp))
+        h.apply(SetSetting("workload", "dp", dp))
     size = plan_fabric({system: nodes}, catalog, plan.settings.fabric)
     label = "ib-" if technology.startswith("ib") else "eth-"
     h.apply(AutoPlace(switch, size.switches, racks=[net] if plan.rack(net) else [], new_rack_prefix="NET",
