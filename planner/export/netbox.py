@@ -127,6 +127,8 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
 
     device_names: Counter = Counter()
     device_name: dict[str, str] = {}
+    fabric_switch = catalog.get(plan.settings.fabric.switch_device)
+    fabric_tech = fabric_switch.switch.technology if fabric_switch is not None and fabric_switch.switch else None
     for p in plan.placements:
         d = catalog.get(p.device)
         if d is None:
@@ -142,7 +144,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
         if d.power_max_w > 0 and ("power-ports", "PSU") not in made:
             out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(d.power_max_w),
                     allocated_draw=round(d.power_typical_w), description="the device's draw, all supplies together")
-        ports = [(port, interface_type(*nic), kind) for port, kind, nic in _ports(d)]
+        ports = [(port, interface_type(*nic), kind) for port, kind, nic in _ports(d, catalog, fabric_tech)]
         if d.id in MANAGEMENT_SWITCHES:
             ports += [(f"swp{i}", "1000base-t", "management switch port, 1 Gb/s")
                       for i in range(1, MANAGEMENT_PORTS + 1)]
@@ -168,16 +170,19 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     return out
 
 
-def _ports(d: DeviceType) -> list[tuple[str, str, tuple[str, float]]]:
-    """(interface name, what it is for, (technology, Gb/s)) of a device's network ports."""
+def _ports(d: DeviceType, catalog: Catalog, fabric_tech: str | None) -> list[tuple[str, str, tuple[str, float]]]:
+    """(interface name, what it is for, (technology, Gb/s)) of a device's network ports; a
+    compute NIC that runs the compute fabric's technology (a VPI adapter) in that mode."""
     ports = []
     counters: Counter = Counter()
     for nic in d.nics:
         prefix = "gpu" if nic.purpose == "compute" else "stor"
+        tech = nic.technology
+        if nic.purpose == "compute" and fabric_tech in catalog.nic_link_layers(nic):
+            tech = fabric_tech
         for _ in range(nic.count):
             counters[prefix] += 1
-            ports.append((f"{prefix}{counters[prefix]}", f"{nic.purpose} NIC, {nic.gbps:g} Gb/s",
-                          (nic.technology, nic.gbps)))
+            ports.append((f"{prefix}{counters[prefix]}", f"{nic.purpose} NIC, {nic.gbps:g} Gb/s", (tech, nic.gbps)))
     if d.switch:
         for i in range(1, d.switch.ports + 1):
             ports.append((f"swp{i}", f"switch port, {d.switch.gbps_per_port:g} Gb/s",

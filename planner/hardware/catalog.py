@@ -302,6 +302,12 @@ class Catalog:
     def __getitem__(self, device_id: str) -> DeviceType:
         return self._devices[device_id]
 
+    def nic_link_layers(self, nic: NicBlock) -> frozenset[str]:
+        """The link layers a NIC's ports can run: the technology the device lists it with and,
+        for a catalog component that says so (a VPI adapter), the others it runs."""
+        part = self.components.get(nic.model) if nic.model else None
+        return frozenset((nic.technology, *(part.link_layers if part is not None else ())))
+
     def get(self, device_id: str) -> DeviceType | None:
         return self._devices.get(device_id)
 

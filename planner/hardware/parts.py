@@ -71,6 +71,9 @@ class Component(_Entry):
     reach_m: float | None = Field(default=None, gt=0, le=100000, description="transceivers and cables: reach")
     medium: Literal["", "DAC", "ACC", "AOC", "MMF", "SMF", "Cat6A"] = Field(
         "", description="cables: the medium (planner.network.media); transceivers: MMF (SR) or SMF (DR, FR, LX)")
+    link_layers: tuple[Literal["infiniband", "ethernet"], ...] = Field(
+        (), strict=False, description="NICs: the link layers its ports can run, chosen per port when the cluster is "
+        "deployed (a VPI adapter: InfiniBand and Ethernet); empty = only the technology a device lists it with")
     connector: Literal["", "MPO", "LC"] = Field(
         "", description="fibre transceivers: the connector of the fibre they take, MPO (parallel fibres: SR4, "
                         "SR8, DR4, DR8) or LC (duplex: 100GBASE-DR, FR4, LR4, 1000BASE-LX); empty = any fibre")

@@ -34,6 +34,7 @@ class NodeSummary:
     nic_planes: int = 1  # fewest planes a compute NIC spreads its rate over (2: ConnectX-8 on 400G planes)
     nic_link_gbps: float | None = None  # the fastest link a compute NIC needs (its rate / its planes)
     nic_technologies: frozenset[str] = frozenset()
+    nic_modes: frozenset[str] = frozenset()  # link layers every compute NIC can run (VPI: InfiniBand and Ethernet)
     shared_nic_types: tuple[str, ...] = ()
     consumer_types: tuple[str, ...] = ()
     domain_gpus: int = 0  # NVLink domain of the node type holding most GPUs (8 HGX, 72 NVL72)
@@ -61,6 +62,7 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
     s = NodeSummary()
     best_gpus = 0
     techs: set[str] = set()
+    modes: frozenset[str] | None = None  # what every compute NIC so far can run
     shared: list[str] = []
     consumer: list[str] = []
     for device_id, n in counts.items():
@@ -100,11 +102,15 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
                 s.nic_gbps, s.nic_planes = min(s.nic_gbps, slowest), min(s.nic_planes, planes)
                 s.nic_link_gbps = max(s.nic_link_gbps, link)
             techs.update(x.technology for x in nics)
+            for x in nics:
+                runs = catalog.nic_link_layers(x)
+                modes = runs if modes is None else modes & runs
         if count < d.gpus:
             shared.append(d.model)
         if not d.gpu.ecc:  # the guide's consumer GPU: no ECC (and no NVLink)
             consumer.append(d.model)
     s.nic_technologies = frozenset(techs)
+    s.nic_modes = modes or frozenset()
     # Sorted: the counts' order differs between an incremental and a full evaluation.
     s.shared_nic_types = tuple(sorted(shared))
     s.consumer_types = tuple(sorted(consumer))
@@ -139,10 +145,17 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
                           "ports' rate", (("gbps", round(sw.gbps_per_port)),))))
     if nodes.nic_technologies and nodes.nic_technologies != {sw.technology}:
         nic_tech = ", ".join(sorted(nodes.nic_technologies))
-        out.append(Finding(
-            "warning", "network.nic.technology",
-            f"The nodes' compute NICs are {nic_tech}, the fabric switches {sw.technology}: set the NIC ports to "
-            f"{sw.technology} (ConnectX VPI ports run either) or choose matching nodes"))
+        if sw.technology in nodes.nic_modes:
+            out.append(Finding(
+                "info", "network.nic.port_mode",
+                f"The nodes' compute NICs are listed as {nic_tech} and run {sw.technology} too (VPI adapters): "
+                f"their ports are set to {sw.technology} for this fabric when the cluster is deployed (NVIDIA "
+                f"mlxconfig LINK_TYPE), with {sw.technology} cables and optics"))
+        else:
+            out.append(Finding(
+                "warning", "network.nic.technology",
+                f"The nodes' compute NICs are {nic_tech} and cannot run {sw.technology}, the fabric switches': "
+                f"choose a {nic_tech} fabric or nodes whose NICs speak {sw.technology}"))
     return out
 
 
