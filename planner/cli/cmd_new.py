@@ -237,6 +237,9 @@ def run(args) -> int:
         print(f"  ERROR {f.code}: {f.message}")
     if errors:
         more = f" ({len(errors) - ERRORS_SHOWN:,} more)" if len(errors) > ERRORS_SHOWN else ""
+        fixable = sum(f.remedy is not None for f in errors)
+        fix = (f", 'cluster-planner fix' clears the {fixable:,} with a remedy" if 0 < fixable < len(errors) else
+               ", 'cluster-planner fix' clears them" if fixable else "; none has an automatic fix")
         print(f"the plan has {len(errors):,} error{'s' if len(errors) != 1 else ''}{more}: "
-              f"'cluster-planner check {args.output}' lists them, 'cluster-planner fix' clears those with a remedy")
+              f"'cluster-planner check {args.output}' lists them{fix}")
     return 0

@@ -84,6 +84,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     if intent.switch is not None and (switch is None or switch.switch is None):
         switches = ", ".join(d.id for d in catalog if d.switch is not None)
         raise DesignError(f"switch: the catalog has no switch '{intent.switch}' (switches: {switches})")
+    if switch is not None:
+        _switch_speaks_fabric(switch, intent.fabric, catalog)
     findings: list[Finding] = []
     settings = _settings(intent, catalog)
     _match_fabric(settings, intent, system, catalog, findings)
@@ -213,6 +215,39 @@ def default_switch(catalog: Catalog, tech_id: str) -> str | None:
     return found[0].id if found else None
 
 
+_TRANSPORT_ORDER = {"ib": 0, "roce": 1, "tcp": 2}
+
+
+def _switch_speaks_fabric(switch: DeviceType, fabric: str | None, catalog: Catalog) -> None:
+    """A switch the intent names must speak the fabric it names (or, named alone, some fabric):
+    a 800G Ethernet switch on a 400G InfiniBand fabric is refused with the switches that fit."""
+    sw = switch.switch
+    if fabric is None:
+        if fabric_for_switch(catalog, switch.id) is None:
+            raise DesignError(f"switch: {switch.title} ({sw.gbps_per_port:g} Gb/s {sw.technology} ports) runs none "
+                              "of the planner's compute fabrics; name the fabric (--fabric) and one of its switches")
+        return
+    tech = TECHNOLOGIES[fabric]
+    if sw.technology != tech.switch_technology or sw.gbps_per_port != tech.line_rate_gbps:
+        fits = ", ".join(d.id for d in switches_for(catalog, fabric)) or "none in the catalog"
+        raise DesignError(f"switch: {switch.title} has {sw.gbps_per_port:g} Gb/s {sw.technology} ports, the fabric "
+                          f"asked ({tech.title}) runs {tech.line_rate_gbps:g} Gb/s {tech.switch_technology}: name one "
+                          f"of its switches ({fits}) or leave the switch out")
+
+
+def fabric_for_switch(catalog: Catalog, switch_id: str) -> str | None:
+    """The fabric technology a switch speaks at its port rate, named alone (``new --switch``):
+    InfiniBand, else plain RoCE before Spectrum-X, RoCE before TCP; None for an unknown switch
+    or one no technology matches."""
+    d = catalog.get(switch_id)
+    if d is None or d.switch is None:
+        return None
+    fits = [t for t in TECHNOLOGIES.values() if t.switch_technology == d.switch.technology
+            and t.line_rate_gbps == d.switch.gbps_per_port]
+    fits.sort(key=lambda t: (_TRANSPORT_ORDER.get(t.transport, 3), t.id.startswith("spx")))
+    return fits[0].id if fits else None
+
+
 def fabric_for_nics(system: DeviceType, catalog: Catalog) -> str | None:
     """The fabric technology the system's compute NICs speak at their line rate, with a catalog
     switch for it: InfiniBand for InfiniBand NICs; for Ethernet NICs plain RoCE before
@@ -224,8 +259,7 @@ def fabric_for_nics(system: DeviceType, catalog: Catalog) -> str | None:
     tech, rate = nics[0].technology, nics[0].gbps
     fits = [t for t in TECHNOLOGIES.values() if t.switch_technology == tech and t.line_rate_gbps == rate
             and default_switch(catalog, t.id)]
-    order = {"ib": 0, "roce": 1, "tcp": 2}
-    fits.sort(key=lambda t: (order.get(t.transport, 3), t.id.startswith("spx")))
+    fits.sort(key=lambda t: (_TRANSPORT_ORDER.get(t.transport, 3), t.id.startswith("spx")))
     return fits[0].id if fits else None
 
 
@@ -257,7 +291,7 @@ def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalo
 
 def _nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalog, findings: list[Finding]) -> None:
     """On a fabric the intent names whose switch ports are slower than the system's compute
-    NIC links (of the same technology), the NIC links run at the ports' rate, one link a
+    NIC links (of a technology the NICs run: VPI adapters run InfiniBand and Ethernet), the NIC links run at the ports' rate, one link a
     NIC: the fabric, its cables and optics and the step model are at that rate, and no port
     is left training down (network.nic.faster_than_switch)."""
     switch = catalog.get(settings.fabric.switch_device)
@@ -266,7 +300,7 @@ def _nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalo
         return
     port = switch.switch.gbps_per_port
     link = max(n.plane_gbps for n in nics)
-    if link <= port or {n.technology for n in nics} != {switch.switch.technology}:
+    if link <= port or any(switch.switch.technology not in catalog.nic_link_layers(n) for n in nics):
         return
     settings.fabric = settings.fabric.model_copy(update={"nic_link_gbps": port})
     per = "NIC plane" if max(n.planes for n in nics) > 1 else "NIC"
@@ -310,6 +344,10 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
         fab["sharp"] = TECHNOLOGIES[intent.fabric].sharp_capable
     elif intent.switch is not None:
         fab["switch_device"] = intent.switch
+        tech = fabric_for_switch(catalog, intent.switch)
+        if tech is not None:
+            fab["technology"] = tech
+            fab["sharp"] = TECHNOLOGIES[tech].sharp_capable
     for key, value in (("tiers", intent.tiers), ("oversubscription", intent.oversubscription)):
         if value is not None:
             fab[key] = value
