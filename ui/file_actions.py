@@ -252,14 +252,12 @@ class FileActions:
         except PlannerError as exc:
             self.show_error("Import prices", str(exc))
             return str(exc)
-        lines = [f"{item}: ${old:,.2f} -> ${new:,.2f}" for item, old, new in result.changed]
-        lines += [f"row {row}: '{item}' matches no line of the bill of materials: not imported"
-                  for row, item in result.unmatched]
+        lines = result.lines()
         if result.changed:
             self.doc.apply(SetPriceOverrides(result.overrides))
         message = (f"{len(result.changed)} price(s) imported from {path.name}" if result.changed
                    else f"No unit price in {path.name} differs from the plan's: nothing imported")
-        if result.unmatched or result.changed:
+        if lines:
             QMessageBox.information(self, "Import prices", "\n".join([message, ""] + lines))
         self.statusBar().showMessage(message, 8000)
         return "\n".join([message] + lines)

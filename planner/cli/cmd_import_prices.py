@@ -24,10 +24,8 @@ def run(args) -> int:
     plan = open_plan(args.into, catalog)
     report = evaluate(plan, catalog)
     result = import_prices(args.book, plan.price_overrides, list(report.cost.bom) if report.cost is not None else [])
-    for item, old, new in result.changed:
-        print(f"{item}: ${old:,.2f} -> ${new:,.2f}")
-    for row, item in result.unmatched:
-        print(f"row {row}: '{item}' matches no line of the plan's bill of materials: not imported")
+    for line in result.lines():
+        print(line)
     if result.changed:
         plan.price_overrides = result.overrides
         save_plan(plan, args.into)

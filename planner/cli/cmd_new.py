@@ -110,7 +110,7 @@ def register(sub) -> None:
                    "default medium when no --system is given")
     p.add_argument("--system", help="GPU node or rack-scale system (catalog id, see 'catalog')")
     p.add_argument("--gpus", type=_count("gpus", 1, 1_000_000), help="GPUs (rounded up to whole systems)")
-    p.add_argument("--nodes", type=_count("nodes", 0, 100_000), help="GPU nodes (or rack-scale systems)")
+    p.add_argument("--nodes", type=_count("nodes", 1, 100_000), help="GPU nodes (or rack-scale systems)")
     p.add_argument("--rack-kw", dest="rack_kw", type=_positive, help="rack power cap, kW")
     p.add_argument("--cooling", choices=["air", "liquid", "auto"], help="rack cooling; auto: what the system needs")
     p.add_argument("--power-basis", choices=["typical", "nameplate"], help="lay racks out on this power basis")
@@ -224,8 +224,8 @@ def run(args) -> int:
     plan = result.plan
     save_plan(plan, args.output, inputs=args.catalog)
     racks, devices = len(plan.racks), len(plan.placements)
-    print(f"wrote {args.output}: {plan.name}, {racks} rack{'' if racks == 1 else 's'}, "
-          f"{devices} device{'' if devices == 1 else 's'}")
+    print(f"wrote {args.output}: {plan.name}, {racks:,} rack{'' if racks == 1 else 's'}, "
+          f"{devices:,} device{'' if devices == 1 else 's'}")
     for f in result.findings:
         print(f"  {f.severity}: {f.message}")
     for line in _overridden(plan, args.settings):

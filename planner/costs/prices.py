@@ -38,11 +38,23 @@ PRICE_HEADER = "Unit price (USD)"
 @dataclass(slots=True)
 class PriceImport:
     """What an import did: (item, old unit price, new unit price) per changed line, and
-    the rows that match no line of the plan's bill of materials (row number, item)."""
+    the rows that match no line of the plan's bill of materials (row number, item), and the
+    rows of a line whose unit price is not a price (text, negative, beyond a trillion)."""
 
     changed: list[tuple[str, float, float]] = field(default_factory=list)
     unmatched: list[tuple[int, str]] = field(default_factory=list)
+    invalid: list[tuple[int, str, object]] = field(default_factory=list)  # (row, item, the cell's value)
     overrides: list[PriceOverride] = field(default_factory=list)  # the plan's overrides after the import
+
+    def lines(self) -> list[str]:
+        """What the import did, a line per changed price and per row not imported."""
+        out = [f"{item}: ${old:,.2f} -> ${new:,.2f}" for item, old, new in self.changed]
+        out += [f"row {row}: '{item}' matches no line of the plan's bill of materials: not imported"
+                for row, item in self.unmatched]
+        for row, item, price in self.invalid:
+            shown = "empty" if price is None else repr(price) if isinstance(price, str) else f"{price:,}"
+            out.append(f"row {row}: '{item}': unit price {shown} is not a price (a number from 0 up): not imported")
+        return out
 
 
 def apply_price_overrides(lines: list[BomLine], overrides: list[PriceOverride]) -> list[BomLine]:
@@ -133,7 +145,7 @@ def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[B
                 result.unmatched.append((number, item))
             continue
         if not isinstance(price, (int, float)) or isinstance(price, bool) or not 0 <= price <= 1e12:
-            result.unmatched.append((number, item))
+            result.invalid.append((number, item, price))
             continue
         old = current[item].unit_usd
         if abs(float(price) - old) < 0.005:

@@ -81,6 +81,7 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "-5"], "'-5' must be above 0"),
         (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "inf"], "'inf' is not a finite number"),
         (["-t", "nosuch", "--gpus", "8"], "there is no template 'nosuch'"),
+        (["--system", "dgx-h100", "--nodes", "0"], "--nodes takes 1 to 100,000"),
         (["--system", "dgx-h100", "--gpus", "64", "--nodes", "3"],
          "--gpus 64 and --nodes 3 both size the plan: give one of them"),
         (["--requests-per-s", "50"], "--requests-per-s describes an inference service: add --inference"),
@@ -230,7 +231,8 @@ def test_new_says_what_the_intent_cannot_hold(capsys, tmp_path):
     # 37 GPUs needed, 6 placed: 31 more, 16 nodes of 2
     assert "need 37 GPUs" in errors[0] and errors[0].endswith(
         "the plan has 6: add 31 GPUs (16 more nodes of 2: Racks > Auto-place nodes) or lower the target")
-    assert f"the plan has 1 error: 'cluster-planner check {plan}' lists them" in out.out
+    # the capacity error carries no automatic fix (the count is the user's), and new says so
+    assert f"the plan has 1 error: 'cluster-planner check {plan}' lists them; none has an automatic fix" in out.out
     assert [f["code"] for f in check(capsys, plan)["findings"] if f["severity"] == "error"] == [
         "workload.inference.capacity"]
 

@@ -73,3 +73,25 @@ def test_a_file_that_is_not_a_workbook_is_one_line_and_the_plan_is_untouched(tmp
     code, out = cli(capsys, "import-prices", str(tmp_path / "missing.xlsx"), "--into", str(plan_path))
     assert code == 2 and "missing.xlsx" in out.err
     assert plan_path.read_bytes() == before
+
+
+def test_a_price_that_is_not_a_number_is_named_as_such(tmp_path, capsys):
+    # A line of the plan whose price was typed as words, or made negative, is not "a row that
+    # matches no line": the message says the price is not a price, and nothing is imported.
+    plan_path, book = tmp_path / "m.json", tmp_path / "m.xlsx"
+    save_plan(build_template("medium"), plan_path)
+    assert cli(capsys, "export", str(plan_path), "-o", str(book))[0] == 0
+    wb = openpyxl.load_workbook(book)
+    ws = wb["BOM"]
+    rows = {ws.cell(r, 2).value: r for r in range(2, ws.max_row + 1) if ws.cell(r, 4).value is not None}
+    ws.cell(rows[FABRIC_OPTIC], 5).value = "forty"
+    gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)"]
+    ws.cell(gpu, 5).value = -5
+    wb.save(book)
+    untouched = plan_path.read_text()
+    code, out = cli(capsys, "import-prices", str(book), "--into", str(plan_path))
+    assert code == 0
+    assert f"row {rows[FABRIC_OPTIC]}: '{FABRIC_OPTIC}': unit price 'forty' is not a price" in out.out
+    assert f"row {gpu}: 'Generic HGX H100 8-GPU node (direct liquid cooled, 4U)': unit price -5 is not a price" in out.out
+    assert "matches no line" not in out.out and "nothing imported" in out.out
+    assert plan_path.read_text() == untouched
