@@ -344,7 +344,7 @@ def point_label(point: dict[str, Any]) -> dict[str, Any]:
 def problem_row(point: dict[str, Any], problem: str) -> dict[str, Any]:
     """The row of a point without figures: its choices and why it has none."""
     return {**point_label(point), **{m.key: None for m in METRICS}, "errors": None, "warnings": None,
-            "problem": problem}
+            "error_codes": "", "problem": problem}
 
 
 def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
@@ -360,7 +360,9 @@ def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[
     data = report.to_json()
     counts = report.counts_by_severity()
     row.update({m.key: m.value(data) for m in METRICS})
-    row.update(errors=counts["error"], warnings=counts["warning"], problem="")
+    codes = Counter(f.code for f in report.findings if f.severity == "error")
+    row.update(errors=counts["error"], warnings=counts["warning"], problem="",
+               error_codes="; ".join(code if n == 1 else f"{code} x {n:,}" for code, n in sorted(codes.items())))
     return row
 
 
@@ -456,14 +458,14 @@ def run_sweep(base: Plan, grid: Grid, *, catalog_files: Sequence[str] = (), work
 def pareto_front(rows: Sequence[dict[str, Any]], x: str, y: str) -> list[int]:
     """Indices of the rows no other row beats on both ``x`` and ``y`` (each in its metric's
     better direction; a metric without one counts higher as better). Rows lacking either
-    figure are left out."""
+    figure, and rows whose plan has errors (not a design one could build), are left out."""
     def signed(key: str) -> Callable[[float], float]:
         better = METRIC[key].better if key in METRIC else "higher"
         return (lambda v: v) if better == "lower" else (lambda v: -v)
 
     sx, sy = signed(x), signed(y)
     points = [(sx(r[x]), sy(r[y]), i) for i, r in enumerate(rows)
-              if isinstance(r.get(x), (int, float)) and isinstance(r.get(y), (int, float))]
+              if isinstance(r.get(x), (int, float)) and isinstance(r.get(y), (int, float)) and not r.get("errors")]
     points.sort()
     front, best_y = [], math.inf
     for px, py, i in points:  # lowest x first; a row is on the front if its y beats all before it
@@ -481,7 +483,7 @@ def default_axes(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
 
 
 CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "reliability",
-               *[m.key for m in METRICS], "errors", "warnings", "pareto", "problem"]
+               *[m.key for m in METRICS], "errors", "warnings", "error_codes", "pareto", "problem"]
 
 
 def rows_to_csv(rows: Sequence[dict[str, Any]], front: Sequence[int]) -> str:

@@ -128,6 +128,24 @@ def test_pareto_front_keeps_only_the_rows_nothing_beats_on_both():
     rows = [{"capex_usd": 1.0, "tokens_per_s": 10.0}, {"capex_usd": 2.0, "tokens_per_s": 5.0},
             {"capex_usd": 3.0, "tokens_per_s": 20.0}]
     assert pareto_front(rows, "capex_usd", "tokens_per_s") == [0, 2]
+    # A point whose plan has errors is no design one could build: off the front, however cheap.
+    rows[0]["errors"], rows[2]["errors"] = 2, 0
+    assert pareto_front(rows, "capex_usd", "tokens_per_s") == [1, 2]
+
+
+def test_a_point_with_errors_names_them_and_stays_off_the_front(capsys, tmp_path):
+    # 1,024 H100 for Llama 3 70B: at nameplate power the sweep's point keeps the base's storage
+    # racks (13 appliances of 2.4 kW nameplate = 31.2 kW on a 25 kW cap): its row counts the
+    # errors, names their code, and the front has no point.
+    assert main(["new", "--system", "dgx-h100", "--gpus", "1024", "--model", "llama3-70b",
+                 "-o", str(tmp_path / "b.json")]) == 0
+    (tmp_path / "g.json").write_text(json.dumps({"power_basis": ["nameplate"]}))
+    code, out = cli(capsys, "sweep", str(tmp_path / "b.json"), "--grid", str(tmp_path / "g.json"),
+                    "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    assert code == 0 and "0 on the Pareto front" in out.out
+    row = next(csv.DictReader((tmp_path / "r.csv").open()))
+    errors = int(row["errors"])
+    assert errors > 0 and row["error_codes"] == f"rack.power.over_cap x {errors}" and row["pareto"] == ""
 
 
 @pytest.mark.parametrize("grid, message", [
