@@ -18,6 +18,7 @@ from planner.findings import Finding
 from planner.network.checks import NodeSummary
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES
+from planner.workload.bubble import TARGET as BUBBLE_TARGET
 from planner.workload.checks import evaluate_workload, job_shape
 from planner.workload.fit import describe_recompute
 from planner.workload.models import ModelShape, model_shape
@@ -78,6 +79,15 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
             f"set to {seqs:,} sequence{'s' if seqs != 1 else ''} ({run.global_batch_tokens:,} tokens), the "
             f"{'smallest batch there is' if under else 'nearest whole number'}: ask for a multiple of "
             f"{w.seq_len:,} tokens"))
+    if best.step.bubble > BUBBLE_TARGET:
+        seqs = best.batch_sequences
+        notes.append(Finding(
+            "warning", "design.batch.small",
+            f"The global batch of {seqs:,} sequences is small for {gpus:,} GPUs: the best layout, {split_text(run)}, "
+            f"gives each of its {run.dp:,} replicas {best.step.micro_batches:,} micro-batch"
+            f"{'es' if best.step.micro_batches != 1 else ''} and idles {best.step.bubble:.0%} of the step in the "
+            f"pipeline bubble (MFU {best.step.mfu:.1%}): a larger batch, or fewer GPUs, uses them better; check's "
+            "fix for the bubble says by how much"))
     if not found.batch_kept:
         asked, seqs = found.asked_sequences, best.batch_sequences
         notes.append(Finding(

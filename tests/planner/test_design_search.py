@@ -123,6 +123,20 @@ def test_a_batch_a_layout_can_split_is_kept_exactly():
     assert "design.batch" not in {f.code for f in result.findings}
 
 
+def test_a_batch_too_small_for_the_gpus_is_kept_and_warned():
+    # Llama 3 8B on 1,024 H100 with 64K tokens: 16 sequences of 4,096. At most 16 replicas, so
+    # each holds 1,024 / 16 = 64 GPUs, TP 8 x PP 8, and runs 1 micro-batch: the 1F1B bubble is
+    # (8 - 1) / (1 + 8 - 1) = 7 / 8 of the step. The batch is the user's: kept, and warned.
+    result = design(Intent(system="dgx-h100", gpus=1024, model="llama3-8b", batch_tokens=64 * 1024), CAT)
+    w = result.plan.settings.workload
+    assert w.global_batch_tokens == 64 * 1024 and (w.tp, w.pp, w.dp) == (8, 8, 16)
+    warning = next(f for f in result.findings if f.code == "design.batch.small")
+    assert warning.severity == "warning"
+    assert "16 replicas 1 micro-batch and idles 88% of the step in the pipeline bubble" in warning.message
+    # the default batch on 32 GPUs leaves no such bubble
+    assert "design.batch.small" not in {f.code for f in design(Intent(system="dgx-h100", gpus=32), CAT).findings}
+
+
 def test_batch_flag_takes_binary_millions_and_refuses_nonsense(tmp_path):
     code, text = run_cli("new", "--system", "dgx-h100", "--gpus", "32", "--batch-tokens", "2M",
                          "-o", str(tmp_path / "a.json"))
