@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from planner.facility.distribution import feed_findings, shelf_findings, size_feeds, split_cords
 from planner.facility.floor import floor_load_kg_m2
 from planner.facility.heat import capture_fraction, door_milliwatts, liquid_heat_of, water_l_min
-from planner.facility.rack_remedies import SPLIT_CODES, move_remedy, with_remedies
+from planner.facility.rack_remedies import SPLIT_CODES, cooling_remedy, move_remedy, with_remedies
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog
@@ -44,6 +44,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     cords = [[0, 0] for _ in range(feeds_n)]
     liquid_typ = 0  # heat to liquid on the typical basis, for the air remainder on the plan's basis
     types: dict[str, list] = {}  # device type -> [the type, how many]: the sums are worked out per type
+    air_gpus: bool | None = None  # whether air-cooled GPU nodes share the rack (only asked when it matters)
     for p in plan.rack_members(rack.id).values() if members is None else members:
         d = catalog.get(p.device)
         if d is None:
@@ -60,11 +61,15 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
         if d.power_shelves is not None:
             res.findings.extend(shelf_findings(d, p.label or p.id, rack.name, rack.id))
         if d.gpu is not None and d.cooling == "liquid" and not liquid_rack:
+            if air_gpus is None:  # worked out once, for the first liquid-cooled node found here
+                air_gpus = any((q := catalog.get(m.device)) is not None and q.gpu is not None and q.cooling == "air"
+                               for m in (plan.rack_members(rack.id).values() if members is None else members))
             res.findings.append(Finding(
                 "error" if d.is_rack_scale else "warning", "rack.cooling.liquid_device_in_air_rack",
                 f"{d.model} ({p.label or p.id}) is liquid-cooled but rack {rack.name} is air-cooled: "
-                "set the rack's cooling to liquid and plumb it to a CDU", p.id,
-                remedy=move_remedy(d, p.id, p.label or p.id)))
+                + ("move it to a liquid-cooled rack (air-cooled GPU nodes share this one)" if air_gpus else
+                   "set the rack's cooling to liquid and plumb it to a CDU"), p.id,
+                remedy=move_remedy(d, p.id, p.label or p.id) if air_gpus else cooling_remedy(rack)))
     # each type's integers once, times its count: the same integers as device by device, and
     # a rack of 15 switches and appliances of 3 types in 66-73 us instead of 91-101 (campus-1m's
     # network racks, two of which each drop there re-evaluates; CPU time, 2-core machine,

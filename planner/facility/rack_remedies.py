@@ -155,6 +155,13 @@ def splittable(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog) -> boo
     return True
 
 
+def cooling_remedy(rack: Rack) -> Remedy:
+    """An air-cooled rack whose GPU nodes are all liquid-cooled becomes a liquid-cooled rack
+    (plumbed to a CDU: the CDU check then counts its heat)."""
+    return Remedy("set_rack_cooling", f"Set rack {rack.name}'s cooling to liquid", (("rack", rack.id),
+                                                                                 ("cooling", "liquid")))
+
+
 def move_remedy(device: DeviceType, placement_id: str, name: str) -> Remedy | None:
     """A liquid-cooled node in an air-cooled rack moves to a liquid-cooled rack; a rack-scale
     system is its rack, so it has none (its rack's cooling is set by hand)."""

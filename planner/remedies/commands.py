@@ -4,7 +4,7 @@ The additions reuse the design's placement (``planner.design.build``): fabric sw
 into the network racks with room, then into new air-cooled network racks; CDUs one into each
 liquid-cooled GPU rack with room, the rest into row-end CDU racks. The parallelism is the
 design's (``choose_parallelism``); the batch is the figure the finding names. Rack splits and
-moves are in ``planner.remedies.rack_commands``; a larger PDU, 2N feeds and a workload
+moves are in ``planner.remedies.rack_commands``; a rack's cooling, a larger PDU, 2N feeds and a workload
 change (the pipeline bubble's) set the settings the remedy names.
 """
 
@@ -19,7 +19,7 @@ from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
 from planner.findings import Remedy
 from planner.plan.changes import ChangeSet
-from planner.plan.commands import Command, CommandError, Macro, SetSetting
+from planner.plan.commands import Command, CommandError, EditRack, Macro, SetSetting
 from planner.remedies.rack_commands import MoveToLiquid, SplitRack
 from planner.settings import WorkloadSettings
 from planner.workload.search import split_text
@@ -149,6 +149,12 @@ def _set_feeds(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "power", "feed_redundancy", str(remedy.figure("redundancy")))
 
 
+def _set_rack_cooling(remedy: Remedy) -> Command:
+    command = EditRack(str(remedy.figure("rack")), cooling=str(remedy.figure("cooling")))
+    command.label = remedy.label
+    return command
+
+
 def _set_smoothing(remedy: Remedy) -> Command:
     """The smoothing and whether the job's stop and restart are ramped, as one step."""
     figures = dict(remedy.figures)
@@ -189,4 +195,4 @@ REMEDY_KINDS: dict[str, Callable[[Remedy], Command]] = {
     "add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism, "set_batch": _set_batch,
     "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack, "move_to_liquid": MoveToLiquid,
     "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate, "set_restart_path": _set_restart_path,
-    "set_smoothing": _set_smoothing}
+    "set_smoothing": _set_smoothing, "set_rack_cooling": _set_rack_cooling}

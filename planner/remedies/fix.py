@@ -135,8 +135,14 @@ def mend(finding: Finding, command: Command, findings: Callable[[], list[Finding
     return f"it does not mend {left.code}: {left.message}"
 
 
+# Remedy kinds mended before the others: a rack split copies the rack's kind, so a rack's
+# cooling is set first (a liquid-cooled node split out of an air-cooled rack is refused).
+FIRST_KINDS = ("set_rack_cooling",)
+
+
 def _pending(findings: list[Finding], tried: set) -> list[Finding]:
-    return [f for f in fixable(findings) if (f.code, f.where, f.remedy) not in tried]
+    pending = [f for f in fixable(findings) if (f.code, f.where, f.remedy) not in tried]
+    return sorted(pending, key=lambda f: f.remedy.kind not in FIRST_KINDS)  # stable: the findings' order else
 
 
 def _same(finding: Finding, findings: list[Finding]) -> Finding | None:

@@ -128,10 +128,34 @@ def test_a_feed_loss_under_n_plus_1_adds_pdus_by_2n_feeds():
     assert not _findings(h, "rack.power.feed_loss")
 
 
-def test_a_liquid_node_in_an_air_rack_moves_into_a_liquid_rack_with_room():
-    # GPU-01 holds 3 nodes (21 kW of 30): a fourth fits at U13
+def _with_air_node(h: History) -> History:
+    """An air-cooled DGX H100 (8U) beside the liquid-cooled node in AIR-01: the rack stays air."""
+    h.plan.insert_placement(Placement(id="r2dgx", device="dgx-h100", rack="r2", u=5, label="AIR-01-dgx"))
+    return h
+
+
+def test_an_air_rack_of_liquid_nodes_only_is_set_to_liquid():
+    # AIR-01 holds one liquid-cooled HGX node and nothing else that needs air: the rack's
+    # cooling is what is wrong, as the finding says, and its fix sets it (one undo step)
     h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 3),
                (Rack(id="r2", name="AIR-01", cooling="air", power_cap_kw=30), 1)])
+    before = plan_to_json(h.plan)
+    finding, command = _fix(h, "rack.cooling.liquid_device_in_air_rack")
+    assert "set the rack's cooling to liquid" in finding.message
+    assert finding.remedy.kind == "set_rack_cooling" and dict(finding.remedy.figures) == {"rack": "r2",
+                                                                                         "cooling": "liquid"}
+    assert command.label == "Set rack AIR-01's cooling to liquid"
+    assert h.plan.rack("r2").cooling == "liquid" and h.plan.placement("r2n1").rack == "r2"
+    assert not _findings(h, "rack.cooling.liquid_device_in_air_rack")
+    h.undo()
+    assert plan_to_json(h.plan) == before
+
+
+def test_a_liquid_node_in_an_air_rack_moves_into_a_liquid_rack_with_room():
+    # GPU-01 holds 3 nodes (21 kW of 30): a fourth fits at U13; AIR-01 keeps an air-cooled
+    # DGX H100, so the liquid-cooled node moves rather than the rack changing
+    h = _with_air_node(_plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 3),
+                              (Rack(id="r2", name="AIR-01", cooling="air", power_cap_kw=30), 1)]))
     before = plan_to_json(h.plan)
     finding, command = _fix(h, "rack.cooling.liquid_device_in_air_rack")
     assert finding.remedy.kind == "move_to_liquid" and dict(finding.remedy.figures) == {"device": "r2n1"}
@@ -145,9 +169,10 @@ def test_a_liquid_node_in_an_air_rack_moves_into_a_liquid_rack_with_room():
 
 def test_a_liquid_node_goes_to_a_new_liquid_rack_when_none_has_room():
     # GPU-01 holds 4 nodes (28 kW of 30): no room for 7 kW more
-    h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 4),
-               (Rack(id="r2", name="AIR-01", cooling="air", power_cap_kw=30), 1)])
-    _, command = _fix(h, "rack.cooling.liquid_device_in_air_rack")
+    h = _with_air_node(_plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 4),
+                              (Rack(id="r2", name="AIR-01", cooling="air", power_cap_kw=30), 1)]))
+    finding, command = _fix(h, "rack.cooling.liquid_device_in_air_rack")
+    assert "move it to a liquid-cooled rack" in finding.message
     assert command.label == "Move AIR-01-node-1 into a new liquid-cooled rack GPU-02"
     new = h.plan.rack(h.plan.placement("r2n1").rack)
     assert (new.name, new.cooling, new.power_cap_kw) == ("GPU-02", "liquid", 30)
