@@ -64,10 +64,19 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
     rel = settings.reliability
     asked = intent.spare_nodes if intent.spare_nodes is not None else intent.settings.get(
         "reliability", {}).get("spare_nodes")
+    job = Parts(gpus=nodes * system.gpus, nodes=nodes, hosts=nodes * system.hosts)
     if asked is not None:
         settings.reliability = rel.model_copy(update={"spare_nodes": asked})
+        down = nodes_in_repair(interruptions_by_part(job, rel), rel)
+        if asked > max(nodes, spares_to_cover(down)):
+            unit = system.model
+            findings.append(Finding(
+                "warning", "design.spares.many",
+                f"{asked:,} hot spares asked for a job of {nodes:,} x {unit}: more spares than the job's nodes, "
+                f"where the goodput model expects {down:.1f} of them in repair at once; the plan places all {asked:,} "
+                f"({(nodes + asked) * system.gpus:,} GPUs, {asked * system.gpus:,} of them idle spares) and prices "
+                f"them: leave --spares out for the design's count"))
         return asked
-    job = Parts(gpus=nodes * system.gpus, nodes=nodes, hosts=nodes * system.hosts)
     down = nodes_in_repair(interruptions_by_part(job, rel), rel)
     need = spares_to_cover(down)
     if system.is_rack_scale:

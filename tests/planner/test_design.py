@@ -255,3 +255,17 @@ def test_a_fabric_the_intent_names_is_kept():
     # the default matches the nodes' NICs: nothing changes, nothing said
     d = design(Intent(system="hgx-h100-8", gpus=64), CAT)
     assert d.plan.settings.fabric.technology == "ib400" and "design.fabric.nics" not in {f.code for f in d.findings}
+
+
+def test_more_spares_than_the_job_are_placed_as_asked_and_warned():
+    # 8 DGX H100 with 100 spares asked: 108 nodes, 864 GPUs placed, 800 of them spares; a
+    # job's share of the spares the design would take is 0 here (the warning says so).
+    result = design(Intent(system="dgx-h100", gpus=64, spare_nodes=100), CAT)
+    warning = next(f for f in result.findings if f.code == "design.spares.many")
+    assert warning.severity == "warning"
+    assert "100 hot spares asked for a job of 8 x DGX H100" in warning.message
+    assert "(864 GPUs, 800 of them idle spares)" in warning.message
+    assert evaluate(result.plan, CAT).totals.gpus == 864
+    # as many spares as the job has nodes, or fewer, is the user's call: nothing said
+    assert "design.spares.many" not in {f.code for f in design(Intent(system="dgx-h100", gpus=64, spare_nodes=8),
+                                                                CAT).findings}
