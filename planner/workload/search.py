@@ -125,16 +125,15 @@ def split_text(w: WorkloadSettings) -> str:
 
 
 def _runs(sizes: tuple[int, ...]) -> str:
-    """'1 stage of 7 layers, 5 of 8, 2 of 7': the stage sizes in order, repeats counted."""
+    """'stages in order: 1 of 7 layers, 5 of 8 layers, 2 of 7 layers': the stage sizes in
+    order, repeats counted."""
     parts: list[list[int]] = []
     for n in sizes:
         if parts and parts[-1][0] == n:
             parts[-1][1] += 1
         else:
             parts.append([n, 1])
-    (n, k), rest = parts[0], parts[1:]
-    first = f"{k} stage{'s' if k > 1 else ''} of {n} layer{'s' if n > 1 else ''}"
-    return ", ".join([first] + [f"{k} of {n}" for n, k in rest])
+    return "stages in order: " + ", ".join(f"{k} of {n} layer{'s' if n > 1 else ''}" for n, k in parts)
 
 
 @dataclass(frozen=True, slots=True)
