@@ -306,7 +306,26 @@ class NewPlanDialog(QDialog):
 
     def changes(self) -> dict:
         """The intent's fields from the widgets; over a template, only the fields changed since."""
-        values = {self.system: ("system", self.system.currentData()), self.gpus: ("gpus", self.gpus.value() or None),
+        values = self._values()
+        if not self.template.currentData():
+            return dict(values.values())
+        out = dict(v for w, v in values.items() if w in self._touched)
+        if self.gpus.value() == 0 and "requests_per_s" not in out and self.requests_per_s.value():
+            out["requests_per_s"] = self.requests_per_s.value()  # the target the GPUs are sized for
+        return out
+
+    def label_of(self, field: str) -> str | None:
+        """The form label of the widget that gives an intent field ('Rack power cap' for rack_kw)."""
+        widget = next((w for w, (name, _) in self._values().items() if name == field), None)
+        for form in self.findChildren(QFormLayout):
+            label = form.labelForField(widget) if widget is not None else None
+            if label is not None:
+                return label.text()
+        return None
+
+    def _values(self) -> dict:
+        """Each widget's intent field and its value now."""
+        return {self.system: ("system", self.system.currentData()), self.gpus: ("gpus", self.gpus.value() or None),
                   self.params_b: ("params_b", self.params_b.value() if self.model.currentData() == "custom" else None),
                   self.rack_kw: ("rack_kw", self.rack_kw.value()), self.cooling: ("cooling", self.cooling.currentData()),
                   self.fabric: ("fabric", None if self.fabric.currentData() == "auto" else self.fabric.currentData()),
@@ -324,12 +343,6 @@ class NewPlanDialog(QDialog):
                   self.prompt_tokens: ("prompt_tokens", self.prompt_tokens.value()),
                   self.output_tokens: ("output_tokens", self.output_tokens.value()),
                   self.latency_ms: ("latency_ms_per_token", self.latency_ms.value())}
-        if not self.template.currentData():
-            return dict(values.values())
-        out = dict(v for w, v in values.items() if w in self._touched)
-        if self.gpus.value() == 0 and "requests_per_s" not in out and self.requests_per_s.value():
-            out["requests_per_s"] = self.requests_per_s.value()  # the target the GPUs are sized for
-        return out
 
     def accept(self) -> None:
         """Create from the fields as they are now (the preview may wait on its timer)."""
@@ -347,7 +360,9 @@ class NewPlanDialog(QDialog):
         except PlannerError as exc:
             self.design = None
             self.preview.setStyleSheet(f"color: {palette.MESSAGE_ERROR};")
-            self.preview.setText(str(exc))
+            field, sep, rest = str(exc).partition(": ")
+            label = self.label_of(field) if sep else None  # the field named as the form names it
+            self.preview.setText(f"{label}: {rest}" if label else str(exc))
             self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(False)
             return
         t, w = report.totals, report.workload

@@ -153,7 +153,9 @@ def register(sub) -> None:
                    "give each default's source): --set schedule.plant=in_place --set facility.pue=1.3; repeat "
                    "for more; a flag above that says the same wins")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the plan (.json)")
-    p.set_defaults(run=run)
+    flags = {a.dest: a.option_strings[-1] if a.option_strings[-1].startswith("--") else a.option_strings[0]
+             for a in p._actions if a.option_strings and a.dest in INTENT_FLAGS}
+    p.set_defaults(run=run, flag_of=flags)
 
 
 def _intent_changes(args) -> dict:
@@ -220,7 +222,12 @@ def _design(args, catalog):
 def run(args) -> int:
     check_target(args.output, args.catalog)  # refuse a bad target before building anything
     catalog = load_catalog_arg(args)
-    result = _design(args, catalog)
+    try:
+        result = _design(args, catalog)
+    except DesignError as exc:  # an intent field named as the flag that gave it ("--rack-kw: ...")
+        field, sep, rest = str(exc).partition(": ")
+        flag = getattr(args, "flag_of", {}).get(field)
+        raise DesignError(f"{flag}: {rest}" if sep and flag else str(exc)) from None
     plan = result.plan
     save_plan(plan, args.output, inputs=args.catalog)
     racks, devices = len(plan.racks), len(plan.placements)

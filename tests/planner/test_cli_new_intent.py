@@ -82,6 +82,9 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["--gpus", "8", "--system", "dgx-b200", "--rack-kw", "inf"], "'inf' is not a finite number"),
         (["-t", "nosuch", "--gpus", "8"], "there is no template 'nosuch'"),
         (["--system", "dgx-h100", "--nodes", "0"], "--nodes takes 1 to 100,000"),
+        # an intent field's error names the flag that gave it
+        (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0.5"], "--oversubscription: Input should be"),
+        (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "0.1"], "--rack-kw: one DGX H100 draws 7 kW typical"),
         (["--system", "dgx-h100", "--gpus", "64", "--nodes", "3"],
          "--gpus 64 and --nodes 3 both size the plan: give one of them"),
         (["--requests-per-s", "50"], "--requests-per-s describes an inference service: add --inference"),
@@ -137,7 +140,7 @@ def test_a_rack_scale_system_over_the_rack_cap_is_refused_with_what_fits(capsys,
     assert code == 2 and out.out == "" and not target.exists()
     lines = out.err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in out.err
-    for part in ("rack_kw:", "draws 120 kW typical (132 kW max)", "more than the 60 kW rack cap", "cannot be split",
+    for part in ("--rack-kw:", "draws 120 kW typical (132 kW max)", "more than the 60 kW rack cap", "cannot be split",
                  "dgx-b200 (8 GPUs, 10 kW)", "raise the rack cap to at least 120 kW"):
         assert part in lines[0], part
     assert "gb300-nvl72" not in lines[0]  # 132 kW typical does not fit 60 kW either

@@ -53,7 +53,7 @@ def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     # A GB200 NVL72 is one rack of 120 kW typical (132 kW max): it cannot stand in a 60 kW
     # rack, and the preview says so as `new` does, with the 10 kW DGX B200 among what fits.
     text = dialog.preview.text()
-    assert dialog.design is None and text.startswith("rack_kw: a GB200 NVL72")
+    assert dialog.design is None and text.startswith("Rack power cap: a GB200 NVL72")
     assert "more than the 60 kW rack cap" in text and "dgx-b200 (8 GPUs, 10 kW)" in text
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
     dialog.rack_kw.setValue(140)
@@ -63,7 +63,7 @@ def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     dialog.rack_kw.setValue(5)
     dialog.refresh()
     # One 10 kW DGX B200 cannot go into a 5 kW rack: the intent's rack cap is named.
-    assert dialog.design is None and dialog.preview.text().startswith("rack_kw: one DGX B200 draws 10 kW typical")
+    assert dialog.design is None and dialog.preview.text().startswith("Rack power cap: one DGX B200 draws 10 kW typical")
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
 
 
