@@ -156,6 +156,11 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     lines = apply_price_overrides(lines + ([stocked] if stocked is not None else []), plan.price_overrides)
     findings = [Finding("warning", "cost.bom.incomplete", p) for p in problems]
     findings += unmatched_override_findings(lines, plan.price_overrides)
+    if s.currency != "USD" and s.usd_exchange_rate == 1.0:
+        findings.append(Finding(
+            "warning", "cost.currency.rate",
+            f"Costs are reported in {s.currency} at 1.00 {s.currency} per US dollar, the default rate for US dollars: "
+            f"enter the rate your finance team uses (Settings > Costs, Exchange rate)"))
     if schedule is not None:  # a routed schedule knows every run's length: those beyond every reach
         findings += reach_findings(schedule)
     elif core is not None:  # and the estimate over the halls its longest runs'

@@ -108,6 +108,18 @@ def test_depreciation_cost_per_million_tokens_and_currency():
     assert cost.cost_per_million_tokens_usd == pytest.approx(cost.tco_usd / tokens * 1e6, rel=1e-4)
 
 
+def test_a_currency_left_at_the_dollar_rate_is_warned():
+    # EUR at the default rate of 1 would show every euro figure equal to its dollar figure
+    plan = build_template("medium")
+    codes = lambda: {f.code for f in evaluate(plan, default_catalog()).findings}  # noqa: E731
+    assert "cost.currency.rate" not in codes()  # US dollars: the rate of 1 is right
+    plan.settings.costs = plan.settings.costs.model_copy(update={"currency": "EUR"})
+    warning = next(f for f in evaluate(plan, default_catalog()).findings if f.code == "cost.currency.rate")
+    assert warning.severity == "warning" and "reported in EUR at 1.00 EUR per US dollar" in warning.message
+    plan.settings.costs = plan.settings.costs.model_copy(update={"usd_exchange_rate": 0.92})
+    assert "cost.currency.rate" not in codes()
+
+
 def test_irr_is_the_rate_where_the_discounted_savings_repay_the_capex():
     # an independent root: the NPV as the sum of each month's discounted saving, halved 200 times
     import random
