@@ -161,7 +161,7 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
         compute_ms=round(r.compute_s * 1e3, 3),
         exposed_comm_ms=round(r.exposed_s * 1e3, 3),
         step_ms=round(r.step_s * 1e3, 3) if fits else None,
-        gpu_idle_pct=row["gpu_idle_pct"],
+        gpu_idle_pct=row["gpu_idle_pct"] if fits else None,
         tokens_per_s=row["tokens_per_s"] if fits else None,
         tokens_per_s_limit=round(r.tokens_per_s_limit, 1),
         fabric_gb_per_gpu_step=round(r.fabric_bytes_per_gpu / 1e9, 3),

@@ -84,6 +84,8 @@ def test_70b_on_one_gpu_per_replica_with_64k_sequences_does_not_fit():
     assert work["fits"] is False and work["memory_per_gpu_gb"] == pytest.approx(needed, abs=1e-3)
     # No throughput for a plan that cannot run.
     assert work["tokens_per_s"] is None and report.sections["network"]["tokens_per_s"] is None
+    # nor an idle share: a step that cannot run idles no share of itself
+    assert report.sections["network"]["gpu_idle_pct"] is None and report.sections["network"]["step_ms"] is None
     assert "the smallest change that fits" in bad[0].message
 
 
