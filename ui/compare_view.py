@@ -25,7 +25,7 @@ from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report import palette
 from planner.report.compare import (METRIC, METRICS, NOT_COMPARABLE, Comparison, compare_plans, finding_verdict,
-                                    verdict)
+                                    grouped_differences, verdict)
 from planner.vocabulary import setting_text
 from ui.fmt import difference_text, value_text
 from ui.charts.base import ChartView, DollarAxis, UnitAxis
@@ -263,7 +263,8 @@ class CompareDialog(QDialog):
     def _show_findings(self, c: Comparison) -> None:
         t = self.findings
         rows = [(d, word, f) for d in c.differences
-                for word, found in (("gained", d.findings_gained), ("lost", d.findings_lost)) for f in found]
+                for word, found in (("gained", d.findings_gained), ("lost", d.findings_lost))
+                for f in grouped_differences(found)]
         heads = ["Against", "", "Severity", "Check", "Message"]
         self._reset(t, heads, len(rows))
         left = Qt.AlignmentFlag.AlignLeft

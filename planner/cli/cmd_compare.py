@@ -7,7 +7,7 @@ from pathlib import Path
 from planner.cli import UsageError, load_catalog_arg, print_json
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
-from planner.report.compare import METRICS, Comparison, compare_plans
+from planner.report.compare import METRICS, Comparison, compare_plans, grouped_differences
 from planner.vocabulary import difference, setting_text, text
 
 
@@ -95,7 +95,7 @@ def render_text(c: Comparison) -> str:
         lines += ["", f"Findings, {d.side} against {d.against}: {sum(f.count for f in d.findings_gained)} gained, "
                   f"{sum(f.count for f in d.findings_lost)} lost"]
         for word, found in (("gained", d.findings_gained), ("lost", d.findings_lost)):
-            for f in found:
+            for f in grouped_differences(found):
                 times = f" (x{f.count})" if f.count > 1 else ""
                 lines.append(f"  {word:<7}{f.severity:<8}{f.code}{times}: {f.message}")
     lines += ["", "Differences are each side minus the first; 'better'/'worse' follow each figure's direction "

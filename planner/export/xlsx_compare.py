@@ -12,7 +12,7 @@ from openpyxl.styles import Font, PatternFill
 
 from planner.export.xlsx_cells import BOLD, INTEGER, TITLE, USD0, WRAP, formula, header, num, ref, text, widths
 from planner.report import palette
-from planner.report.compare import METRICS, Comparison
+from planner.report.compare import METRICS, Comparison, grouped_differences
 from planner.vocabulary import excel_format
 
 FILLS = {k: PatternFill("solid", fgColor=v.lstrip("#")) for k, v in palette.VERDICT_FILLS.items()}
@@ -95,7 +95,7 @@ def write_compare(ws, c: Comparison) -> None:
         header(ws, row, ["Gained/lost", "Severity", "Check", "Count", "Message"])
         row += 1
         for word, found in (("gained", d.findings_gained), ("lost", d.findings_lost)):
-            for f in found:
+            for f in grouped_differences(found):
                 text(ws, row, 1, word)
                 text(ws, row, 2, f.severity)
                 text(ws, row, 3, f.code)

@@ -219,6 +219,26 @@ class FindingDifference:
         return {"severity": self.severity, "code": self.code, "message": self.message, "count": self.count}
 
 
+def grouped_differences(found: list[FindingDifference]) -> list[FindingDifference]:
+    """Findings gained (or lost) of one severity and a code that has a group text (a
+    nameplate warning per rack) as one line with their count, as check groups them
+    (``finding_groups.GROUP_TEXTS``); the others as they are, in their order."""
+    from planner.report.finding_groups import GROUP_TEXTS
+
+    merged: dict[tuple, list[FindingDifference]] = {}
+    for f in found:
+        key = (f.severity, f.code) if f.code in GROUP_TEXTS else (f.severity, f.code, f.message)
+        merged.setdefault(key, []).append(f)
+    out = []
+    for members in merged.values():
+        first, n = members[0], sum(m.count for m in members)
+        if len(members) == 1:
+            out.append(first)
+        else:
+            out.append(FindingDifference(first.severity, first.code, GROUP_TEXTS[first.code].format(n=f"{n:,}"), n))
+    return out
+
+
 def finding_verdict(severity: str, gained: bool) -> Literal["better", "worse"] | None:
     """An error or warning gained is worse, lost is better; a note (info) is neither."""
     if severity == "info":

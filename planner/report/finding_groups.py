@@ -40,7 +40,8 @@ GROUP_TEXTS = {
     "rack.cooling.air_remainder": "{n} liquid-cooled racks still put more heat into the air than the air-cooling "
                                   "limit: add rear-door heat exchangers or spread the nodes",
     "rack.cooling.liquid_device_in_air_rack": "{n} liquid-cooled devices stand in air-cooled racks: set the racks' "
-                                              "cooling to liquid and plumb them to a CDU",
+                                              "cooling to liquid and plumb them to a CDU, or move the devices "
+                                              "where air-cooled GPU nodes share a rack",
     "rack.weight.over_limit": "{n} racks carry more than their weight rating",
     "rack.space.outside": "{n} devices reach above the top of their rack",
     "rack.space.overlap": "{n} devices overlap another device in their rack",

@@ -175,6 +175,21 @@ def test_compare_exits_1_when_a_side_has_errors_as_check_does(capsys, medium_and
     assert code == 0 and json.loads(out.out)["sides"]
 
 
+def test_findings_of_one_cause_over_many_racks_compare_as_one_line():
+    # Three racks gaining a nameplate warning (their figures differ rack by rack) read as one
+    # line with their count, as check groups them; other findings stay as they are.
+    from planner.report.compare import FindingDifference, grouped_differences
+
+    racks = [FindingDifference("warning", "rack.power.nameplate_over_cap", f"Rack GPU-0{i} fits ... {i} kW", 1)
+             for i in (1, 2, 3)]
+    other = FindingDifference("info", "workload.archetype", "A 70B-parameter model ...", 1)
+    (merged, kept) = grouped_differences([*racks, other])
+    assert (merged.code, merged.count) == ("rack.power.nameplate_over_cap", 3)
+    assert merged.message.startswith("3 racks fit their power cap at typical draw but not at nameplate")
+    assert kept == other
+    assert grouped_differences(racks[:1]) == racks[:1]  # one is itself, its text unchanged
+
+
 def test_a_difference_below_what_the_text_shows_is_no_change():
     from planner.report.compare import METRIC, verdict
     from planner.vocabulary import difference
