@@ -15,12 +15,13 @@ does with the most ports is taken (``switch_for``). A rack
 is a catalog rack type or rack fields over those of the base's first GPU rack.
 
 Each point is laid out from the base as a template is: the base's GPU nodes, compute
-fabric switches and CDUs are taken out (with the racks they leave empty), the point's
-nodes are auto-placed into new GPU racks, the training workload is resized to the job's
-GPUs by data parallelism and kept while it holds, else laid out by the design's search
-(``choose_parallelism``), then the fabric switches the nodes need and the CDUs the policy
-asks for are auto-placed where the old ones stood (new racks if those are full). Points run
-in worker processes; each row holds the figures ``check --json`` prints for that plan.
+fabric switches and CDUs (and on another power basis its storage) are taken out (with the
+racks they leave empty), the point's nodes are auto-placed into new GPU racks, the training
+workload is resized to the job's GPUs by data parallelism and kept while it holds, else
+laid out by the design's search (``choose_parallelism``), then the fabric switches the
+nodes need, the storage and the CDUs the policy asks for are auto-placed where the old ones
+stood (new racks if those are full). Points run in worker processes; each row holds the
+figures ``check --json`` prints for that plan.
 
 Why it is long: reading and checking the grid file, laying out each point from the base,
 running the points in worker processes and finding the Pareto front are steps of one
@@ -254,11 +255,19 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
             size = None
         switches_out = min(switches_out, size.switches if size is not None else 0)
 
+    # On another power basis the storage racks the base filled to its cap (on its basis) are
+    # laid out again, so that they hold on the point's.
+    relay_storage = point.get("power_basis", base.settings.facility.power_basis) != base.settings.facility.power_basis
+    storage_out: Counter = Counter()
+
     def taken_out(p) -> str | None:
         nonlocal switches_out
         d = catalog.get(p.device)
         if d is not None and d.gpu is not None:
             return "gpu"
+        if relay_storage and d is not None and d.storage is not None:
+            storage_out[d.id] += 1
+            return "storage"
         if p.device == fabric_switch and switches_out > 0:
             switches_out -= 1
             return "switch"
@@ -290,6 +299,9 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
             AutoPlace(s.fabric.switch_device, size.switches, racks=infra, new_rack_prefix="NET",
                       new_rack_fields={"cooling": "air"},
                       label_prefix=switch_label(catalog, s.fabric.switch_device)).do(plan, catalog)
+        for device, count in storage_out.items():
+            AutoPlace(device, count, racks=kept.get("storage", []), new_rack_prefix="STOR",
+                      new_rack_fields={"cooling": "air"}, label_prefix="pfs-").do(plan, catalog)
         need = cdus_needed(*liquid_load(plan, catalog), s.facility, catalog)
         if need:
             AutoPlace(cdu, need, racks=kept.get("cdu", []), new_rack_prefix="CDU",

@@ -134,18 +134,31 @@ def test_pareto_front_keeps_only_the_rows_nothing_beats_on_both():
 
 
 def test_a_point_with_errors_names_them_and_stays_off_the_front(capsys, tmp_path):
-    # 1,024 H100 for Llama 3 70B: at nameplate power the sweep's point keeps the base's storage
-    # racks (13 appliances of 2.4 kW nameplate = 31.2 kW on a 25 kW cap): its row counts the
-    # errors, names their code, and the front has no point.
+    # An 800G Ethernet switch named for a 400G InfiniBand fabric: the point's plan has the
+    # switch-mismatch error; its row counts it, names its code, and the front has no point.
+    assert main(["new", "--system", "dgx-h100", "--gpus", "128", "-o", str(tmp_path / "a.json")]) == 0
+    (tmp_path / "g.json").write_text(json.dumps({"fabric": [{"technology": "ib400", "switch_device": "sn5600"}]}))
+    code, out = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),
+                    "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    assert code == 0 and "0 on the Pareto front" in out.out
+    row = next(csv.DictReader((tmp_path / "r.csv").open()))
+    assert (row["errors"], row["error_codes"], row["pareto"]) == ("1", "network.switch.mismatch", "")
+
+
+def test_a_point_on_the_nameplate_basis_lays_the_storage_out_again(capsys, tmp_path):
+    # 1,024 H100 for Llama 3 70B: the design fills its storage racks to the 25 kW cap at
+    # typical draw; on the nameplate basis those racks would draw more than their cap, so the
+    # point lays the storage out again in racks that hold it: no error.
     assert main(["new", "--system", "dgx-h100", "--gpus", "1024", "--model", "llama3-70b",
                  "-o", str(tmp_path / "b.json")]) == 0
     (tmp_path / "g.json").write_text(json.dumps({"power_basis": ["nameplate"]}))
     code, out = cli(capsys, "sweep", str(tmp_path / "b.json"), "--grid", str(tmp_path / "g.json"),
                     "-o", str(tmp_path / "r.csv"), "--workers", "1")
-    assert code == 0 and "0 on the Pareto front" in out.out
+    assert code == 0
     row = next(csv.DictReader((tmp_path / "r.csv").open()))
-    errors = int(row["errors"])
-    assert errors > 0 and row["error_codes"] == f"rack.power.over_cap x {errors}" and row["pareto"] == ""
+    assert (row["errors"], row["error_codes"], row["pareto"]) == ("0", "", "yes")
+    base = json.loads(cli(capsys, "check", "--json", str(tmp_path / "b.json"))[1].out)
+    assert int(row["racks"]) > base["totals"]["racks"]  # racks filled to the cap at nameplate: more of them
 
 
 @pytest.mark.parametrize("grid, message", [
