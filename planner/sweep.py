@@ -54,7 +54,7 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
-from planner.design.build import job_summary
+from planner.design.build import job_summary, nics_at_switch_rate
 from planner.design.parallelism import choose_parallelism
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
@@ -243,6 +243,11 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
     nodes = point.get("nodes", old_nodes)
     if system is None:
         raise SweepError("the base plan has no GPU nodes and the grid names no gpu_system")
+    # On another fabric or system the NIC links run as new runs them: at the NICs' rate, or one
+    # link a NIC at the rate of slower switch ports (unless the point sets the rate itself).
+    if ("fabric" in point or system != old_system) and "nic_link_gbps" not in point.get("fabric", {}):
+        s.fabric = s.fabric.model_copy(update={"nic_link_gbps": None})
+        nics_at_switch_rate(s, catalog[system], catalog, [])
     fabric_switch = base.settings.fabric.switch_device
     cdu = s.facility.cdu_device
     # The base's compute fabric switches; when its storage switches are the same model, only

@@ -52,7 +52,9 @@ class PriceImport:
         out += [f"row {row}: '{item}' matches no line of the plan's bill of materials: not imported"
                 for row, item in self.unmatched]
         for row, item, price in self.invalid:
-            shown = "empty" if price is None else repr(price) if isinstance(price, str) else f"{price:,}"
+            number = isinstance(price, (int, float)) and not isinstance(price, bool)
+            shown = "empty" if price is None else f"{price:,}" if number else repr(price) if isinstance(
+                price, str) else str(price)
             out.append(f"row {row}: '{item}': unit price {shown} is not a price (a number from 0 up): not imported")
         return out
 

@@ -85,7 +85,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         switches = ", ".join(d.id for d in catalog if d.switch is not None)
         raise DesignError(f"switch: the catalog has no switch '{intent.switch}' (switches: {switches})")
     if switch is not None:
-        _switch_speaks_fabric(switch, intent.fabric, catalog)
+        _switch_speaks_fabric(switch, intent.fabric or intent.settings.get("fabric", {}).get("technology"), catalog)
     findings: list[Finding] = []
     settings = _settings(intent, catalog)
     _match_fabric(settings, intent, system, catalog, findings)
@@ -270,7 +270,7 @@ def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalo
     (network.nic.faster_than_switch) or Ethernet NICs on InfiniBand switches (network.nic.technology)."""
     named = intent.settings.get("fabric", {})
     if intent.fabric is not None or intent.switch is not None or "technology" in named or "switch_device" in named:
-        _nics_at_switch_rate(settings, system, catalog, findings)
+        nics_at_switch_rate(settings, system, catalog, findings)
         return
     current = TECHNOLOGIES[settings.fabric.technology]
     nics = system.compute_nics()
@@ -289,7 +289,7 @@ def _match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalo
         f"(not the default {current.title})"))
 
 
-def _nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalog, findings: list[Finding]) -> None:
+def nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalog, findings: list[Finding]) -> None:
     """On a fabric the intent names whose switch ports are slower than the system's compute
     NIC links (of a technology the NICs run: VPI adapters run InfiniBand and Ethernet), the NIC links run at the ports' rate, one link a
     NIC: the fabric, its cables and optics and the step model are at that rate, and no port
@@ -344,7 +344,8 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
         fab["sharp"] = TECHNOLOGIES[intent.fabric].sharp_capable
     elif intent.switch is not None:
         fab["switch_device"] = intent.switch
-        tech = fabric_for_switch(catalog, intent.switch)
+        stated = "technology" in intent.settings.get("fabric", {})
+        tech = None if stated else fabric_for_switch(catalog, intent.switch)
         if tech is not None:
             fab["technology"] = tech
             fab["sharp"] = TECHNOLOGIES[tech].sharp_capable

@@ -67,13 +67,16 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
     job = Parts(gpus=nodes * system.gpus, nodes=nodes, hosts=nodes * system.hosts)
     if asked is not None:
         settings.reliability = rel.model_copy(update={"spare_nodes": asked})
-        down = nodes_in_repair(interruptions_by_part(job, rel), rel)
-        if asked > max(nodes, spares_to_cover(down)):
+        down = nodes_in_repair(interruptions_by_part(job, rel), rel)  # a rack-scale system's: compute trays
+        trays = system.is_rack_scale
+        cover = -(-spares_to_cover(down) // max(1, system.hosts)) if trays else spares_to_cover(down)
+        if asked > max(nodes, cover):
             unit = system.model
+            expected = f"{down:.1f} compute trays" if trays else f"{down:.1f} of them"
             findings.append(Finding(
                 "warning", "design.spares.many",
                 f"{asked:,} hot spares asked for a job of {nodes:,} x {unit}: more spares than the job's nodes, "
-                f"where the goodput model expects {down:.1f} of them in repair at once; the plan places all {asked:,} "
+                f"where the goodput model expects {expected} in repair at once; the plan places all {asked:,} "
                 f"({(nodes + asked) * system.gpus:,} GPUs, {asked * system.gpus:,} of them idle spares) and prices "
                 f"them: leave --spares out for the design's count"))
         return asked

@@ -152,10 +152,13 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
                 f"their ports are set to {sw.technology} for this fabric when the cluster is deployed (NVIDIA "
                 f"mlxconfig LINK_TYPE), with {sw.technology} cables and optics"))
         else:
+            mixed = len(nodes.nic_technologies) > 1
             out.append(Finding(
                 "warning", "network.nic.technology",
-                f"The nodes' compute NICs are {nic_tech} and cannot run {sw.technology}, the fabric switches': "
-                f"choose a {nic_tech} fabric or nodes whose NICs speak {sw.technology}"))
+                (f"Some of the nodes' compute NICs ({nic_tech}) cannot run {sw.technology}, the fabric switches': "
+                 f"choose nodes whose NICs all speak {sw.technology}" if mixed else
+                 f"The nodes' compute NICs are {nic_tech} and cannot run {sw.technology}, the fabric switches': "
+                 f"choose an {nic_tech} fabric or nodes whose NICs speak {sw.technology}")))
     return out
 
 

@@ -200,3 +200,19 @@ def test_a_fabric_given_by_technology_takes_a_switch_that_speaks_it(catalog):
     assert switch_for("spx400", catalog, "qm9700") == "sn5600-400"
     # XDR InfiniBand at 800G: the Quantum-X800 Q3400 (144 ports) has more ports than the Q3200 (36).
     assert switch_for("ib800", catalog, "qm9700") == "q3400"
+
+
+def test_a_fabric_point_slower_than_the_nics_runs_them_at_its_rate(tmp_path, catalog):
+    # DGX H100's 400G ConnectX-7 on a 100GbE point: as new designs it, one link a NIC at 100
+    # Gb/s (no NIC faster than its switch port); back on 400G InfiniBand, the NICs' own rate.
+    from planner.plan.fileio import load_plan
+    from planner.report.evaluate import evaluate
+    from planner.sweep import build_point
+
+    assert main(["new", "--system", "dgx-h100", "--gpus", "128", "-o", str(tmp_path / "a.json")]) == 0
+    base = load_plan(tmp_path / "a.json")
+    slow = build_point(base, {"fabric": {"technology": "eth100_tcp"}}, catalog)
+    assert slow.settings.fabric.nic_link_gbps == 100
+    assert evaluate(slow, catalog).counts_by_severity()["error"] == 0
+    back = build_point(slow, {"fabric": {"technology": "ib400"}}, catalog)
+    assert back.settings.fabric.nic_link_gbps is None

@@ -73,6 +73,13 @@ def test_a_switch_named_alone_gives_its_fabric():
     fabric = d.plan.settings.fabric
     assert (fabric.technology, fabric.switch_device) == ("eth400_roce", "sn5600-400")
     assert evaluate(d.plan, CAT).counts_by_severity()["error"] == 0
+    # a technology stated in the settings is kept (Spectrum-X on the same 400G switch), not replaced
+    d = design(Intent(system="dgx-h100", gpus=64, switch="sn5600-400",
+                      settings={"fabric": {"technology": "spx400"}}), CAT)
+    assert d.plan.settings.fabric.technology == "spx400"
+    with pytest.raises(DesignError, match="the fabric asked"):
+        design(Intent(system="dgx-h100", gpus=64, switch="sn5600-400", settings={"fabric": {"technology": "ib400"}}),
+               CAT)
 
 
 def test_a_switch_that_does_not_speak_the_fabric_is_refused(tmp_path, capsys):
