@@ -55,7 +55,7 @@ from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
 from planner.design.build import job_summary, nics_at_switch_rate
-from planner.design.parallelism import choose_parallelism
+from planner.design.parallelism import choose_parallelism, why_not_held
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC, METRICS
@@ -199,16 +199,26 @@ def _rack_fields(plan: Plan, catalog: Catalog, template: dict[str, Any], choice:
 
 
 def _is_base(plan: Plan, point: dict[str, Any], catalog: Catalog) -> bool:
-    """Whether the point asks for what the (resolved) base already is: then it is the base as
-    laid out, so its row and ``check`` of the base agree (a plan laid out anew places its
-    racks, and so its cables, otherwise)."""
+    """Whether the point asks for what the (resolved) base already is, and the base's layout
+    holds: then it is the base as laid out, so its row and ``check`` of the base agree (a plan
+    laid out anew places its racks, and so its cables, otherwise)."""
     s = plan.settings
     system, nodes = base_gpu_system(plan, catalog)
     fabric = point.get("fabric")
     return ("rack" not in point and point.get("gpu_system", system) == system and point.get("nodes", nodes) == nodes
             and point.get("power_basis", s.facility.power_basis) == s.facility.power_basis
             and all(getattr(s.reliability, k) == v for k, v in (point.get("reliability") or {}).items())
-            and (fabric is None or all(getattr(s.fabric, k) == v for k, v in fabric.items())))
+            and (fabric is None or all(getattr(s.fabric, k) == v for k, v in fabric.items()))
+            and _layout_holds(plan, catalog))
+
+
+def _layout_holds(plan: Plan, catalog: Catalog) -> bool:
+    """Whether the plan's training layout holds as the other points' are kept (every GPU, whole
+    micro-batches, fits, a small bubble): a base whose layout does not is laid out as any point
+    is, so that every point is judged by one rule."""
+    w = plan.settings.workload
+    summary = job_summary(plan, catalog)
+    return not (w.enabled and summary.gpus) or why_not_held(w, plan.settings.fabric, summary) is None
 
 
 def _fit_workload(plan: Plan, catalog: Catalog, system: str) -> None:

@@ -46,7 +46,7 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
     asked layout was kept)."""
     stated: list[Finding] = []
     if keep_holding:
-        why = _why_not_held(w, fabric, nodes)
+        why = why_not_held(w, fabric, nodes)
         if why is None:
             return w, [], ()
         stated.append(Finding("info", "design.parallelism.stated",
@@ -135,7 +135,7 @@ def _least_memory(w: WorkloadSettings, model: ModelShape, local: int, gpus: int)
 LAYOUT_NEUTRAL = ("workload.claim.impossible", "workload.kernels.attention", "workload.precision.fp8")
 
 
-def _why_not_held(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> str | None:
+def why_not_held(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary) -> str | None:
     """Why the asked parallelism is not kept, None when it is: it is kept when the workload
     evaluation finds nothing wrong with it (every GPU used, an even batch, fits as asked, a
     bubble at or under 25 %)."""

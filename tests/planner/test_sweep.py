@@ -216,3 +216,21 @@ def test_a_fabric_point_slower_than_the_nics_runs_them_at_its_rate(tmp_path, cat
     assert evaluate(slow, catalog).counts_by_severity()["error"] == 0
     back = build_point(slow, {"fabric": {"technology": "ib400"}}, catalog)
     assert back.settings.fabric.nic_link_gbps is None
+
+
+def test_a_base_whose_layout_does_not_hold_is_laid_out_as_the_other_points(tmp_path, catalog):
+    # medium set by hand to TP 1 x PP 1 x DP 128 for its 70B model only fits with more sharding
+    # and recompute than asked (warnings: the layout does not hold); the point that asks for
+    # medium's own choices is laid out as any point is, with the design's layout, which runs
+    # faster than the hand-set one.
+    from planner.design.build import job_summary
+    from planner.design.parallelism import why_not_held
+    from planner.report.evaluate import evaluate
+    from planner.sweep import build_point
+
+    plan = build_template("medium", catalog=catalog)
+    plan.settings.workload = plan.settings.workload.model_copy(update=dict(tp=1, pp=1, dp=128))
+    assert why_not_held(plan.settings.workload, plan.settings.fabric, job_summary(plan, catalog)) is not None
+    point = build_point(plan, {"nodes": 16}, catalog)
+    assert point is not plan and (point.settings.workload.tp, point.settings.workload.dp) != (1, 128)
+    assert evaluate(point, catalog).network.tokens_per_s > evaluate(plan, catalog).network.tokens_per_s
