@@ -6,6 +6,8 @@ Every function looks at aggregate device counts (O(device types)), never at devi
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 
 from planner.hardware.catalog import Catalog, DeviceType
@@ -117,17 +119,24 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
     return s
 
 
-def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSummary) -> list[Finding]:
-    """Switch model vs the fabric technology and speed, and NICs vs switch ports (errors)."""
+def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSummary,
+                    catalog: Catalog | None = None) -> list[Finding]:
+    """Switch model vs the fabric technology and speed, and NICs vs switch ports (errors); a
+    mismatched switch's fix is the catalog's switch for the fabric with the most ports."""
     out: list[Finding] = []
     tech = TECHNOLOGIES[fabric.technology]
     sw = switch.switch
     if sw.technology != tech.switch_technology or sw.gbps_per_port != tech.line_rate_gbps:
+        fits = [d for d in catalog or () if d.switch and d.switch.technology == tech.switch_technology
+                and d.switch.gbps_per_port == tech.line_rate_gbps]
+        best = max(fits, key=lambda d: d.switch.ports, default=None)
         out.append(Finding(
             "error", "network.switch.mismatch",
             f"The fabric switch {switch.title} has {sw.gbps_per_port:g} Gb/s {sw.technology} ports; the compute "
             f"fabric is {tech.title} ({tech.line_rate_gbps:g} Gb/s {tech.switch_technology}): choose a matching "
-            f"switch model or fabric"))
+            f"switch model or fabric",
+            remedy=None if best is None else Remedy("set_fabric_switch", f"Use {best.title} for the {tech.title} fabric",
+                                                    (("device", best.id),))))
     # A NIC that spreads its rate over planes (ConnectX-8: two 400G links) needs only a plane's rate.
     link = nodes.nic_link_gbps
     if link is not None and fabric.nic_link_gbps is not None and fabric.nic_link_gbps < link:
@@ -159,6 +168,37 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
                  f"choose nodes whose NICs all speak {sw.technology}" if mixed else
                  f"The nodes' compute NICs are {nic_tech} and cannot run {sw.technology}, the fabric switches': "
                  f"choose an {nic_tech} fabric or nodes whose NICs speak {sw.technology}")))
+    return out
+
+
+def unused_switch_findings(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings, *,
+                           halls: int = 1) -> list[Finding]:
+    """Switches placed that no network of the plan uses: neither the compute fabric's model,
+    the storage network's nor a management switch (left over from a fabric changed since),
+    and, in a plan of one hall, storage switches beyond what its storage ports need (a
+    campus places them hall by hall, each hall's rounded up)."""
+    from planner.network.ports import MANAGEMENT_SWITCHES, storage_ports
+
+    out = []
+    for device_id, n in sorted(counts.items()):
+        d = catalog.get(device_id)
+        if d is None or d.switch is None or n <= 0 or device_id == fabric.switch_device or (
+                device_id in MANAGEMENT_SWITCHES):
+            continue
+        if device_id == fabric.storage_switch_device:  # beyond what the storage network's ports need
+            surplus = n - math.ceil(storage_ports(counts, catalog) / d.switch.ports) if halls == 1 else 0
+            if surplus <= 0:
+                continue
+            why = f"more than the storage network's ports need ({n - surplus:,})"
+        else:
+            surplus = n
+            why = (f"no network of the plan uses them (the compute fabric's switch is {fabric.switch_device}, "
+                   f"the storage network's {fabric.storage_switch_device})")
+        out.append(Finding(
+            "warning", "network.switch.unused",
+            f"{surplus:,} x {d.title} placed: {why}, as after a change of fabric; they are priced and powered",
+            remedy=Remedy("remove_devices", f"Take {surplus:,} x {d.model} out", (("device", device_id),
+                                                                                ("count", surplus)))))
     return out
 
 

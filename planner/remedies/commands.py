@@ -19,7 +19,7 @@ from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
 from planner.findings import Remedy
 from planner.plan.changes import ChangeSet
-from planner.plan.commands import Command, CommandError, EditRack, Macro, SetSetting
+from planner.plan.commands import Command, CommandError, EditRack, Macro, RemoveDevices, SetSetting
 from planner.remedies.rack_commands import MoveToLiquid, SplitRack
 from planner.settings import WorkloadSettings
 from planner.workload.search import split_text
@@ -65,6 +65,7 @@ class AddMissing(Command):
                 changes = changes | c.do(plan, catalog)
             return changes
         layout = _layout(plan, catalog)
+        had = {r.id for r in plan.racks}
         try:
             if self.remedy.kind == "add_switches":
                 layout.place(self.device, self.count, layout._net_spec(), layout.net,
@@ -78,7 +79,17 @@ class AddMissing(Command):
                 c.undo(plan, catalog)
             raise CommandError(str(exc)) from None
         self._done = list(layout.done)
-        return layout.changes | ChangeSet(structure=True)
+        changes = layout.changes | ChangeSet(structure=True)
+        # a rack the layout opened stands in the row of the rack before it (the design lays rows
+        # out after placing; a remedy does not, and a rack without a row stands nowhere)
+        for rack in [r for r in plan.racks if r.id not in had]:
+            index = plan.rack_index(rack.id)
+            before = next((r for r in reversed(plan.racks[:index]) if r.row), None)
+            if not rack.row and before is not None:
+                edit = EditRack(rack.id, row=before.row)
+                changes = changes | edit.do(plan, catalog)
+                self._done.append(edit)
+        return changes
 
     def undo(self, plan, catalog):
         changes = ChangeSet(structure=True)
@@ -149,6 +160,34 @@ def _set_feeds(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "power", "feed_redundancy", str(remedy.figure("redundancy")))
 
 
+def _set_fabric_switch(remedy: Remedy) -> Command:
+    return _RemedySetting(remedy, "fabric", "switch_device", str(remedy.figure("device")))
+
+
+class RemoveSwitches(Command):
+    """The remedy's count of placed devices of its type taken out, the last placed first
+    (switches no network uses)."""
+
+    def __init__(self, remedy: Remedy):
+        self.remedy = remedy
+        self._done: RemoveDevices | None = None
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.remedy.label
+
+    def do(self, plan, catalog):
+        device = str(self.remedy.figure("device"))
+        ids = [p.id for p in plan.placements if p.device == device][-int(self.remedy.figure("count")):]
+        if not ids:
+            raise CommandError(f"no {device} is placed")
+        self._done = RemoveDevices(ids)
+        return self._done.do(plan, catalog)
+
+    def undo(self, plan, catalog):
+        return self._done.undo(plan, catalog)
+
+
 def _set_rack_cooling(remedy: Remedy) -> Command:
     command = EditRack(str(remedy.figure("rack")), cooling=str(remedy.figure("cooling")))
     command.label = remedy.label
@@ -195,4 +234,5 @@ REMEDY_KINDS: dict[str, Callable[[Remedy], Command]] = {
     "add_switches": AddMissing, "add_cdus": AddMissing, "set_parallelism": SetParallelism, "set_batch": _set_batch,
     "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack, "move_to_liquid": MoveToLiquid,
     "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate, "set_restart_path": _set_restart_path,
-    "set_smoothing": _set_smoothing, "set_rack_cooling": _set_rack_cooling}
+    "set_smoothing": _set_smoothing, "set_rack_cooling": _set_rack_cooling, "set_fabric_switch": _set_fabric_switch,
+    "remove_devices": RemoveSwitches}

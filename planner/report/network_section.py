@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from planner.costs.section import plan_cabling
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
-from planner.network.checks import design_findings, port_findings, summarise_nodes, switch_findings
+from planner.network.checks import (design_findings, port_findings, summarise_nodes, switch_findings,
+                                    unused_switch_findings)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.models import model_shape
@@ -151,7 +152,7 @@ def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
         findings.append(Finding("error", "network.switch.unknown_model",
                                 f"Fabric switch model '{fabric.switch_device}' is not a switch in the catalog"))
     else:
-        findings += switch_findings(fabric, switch, nodes)
+        findings += switch_findings(fabric, switch, nodes, catalog)
         try:
             size = plan_fabric(ctx.counts, catalog, fabric)
         except FabricSizingError as exc:
@@ -160,6 +161,8 @@ def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
     placed_ports = placed_switches * switch.switch.ports if switch is not None and switch.switch else 0
     if size is not None and size.endpoints and nodes.nodes > 1:
         findings += port_findings(size, switch, placed_switches)
+    halls = sum(len(b.halls) for b in ctx.plan.buildings) or 1
+    findings += unused_switch_findings(ctx.counts, catalog, fabric, halls=halls)
     findings += design_findings(fabric, workload, nodes, size, switch, model_shape(workload).params / 1e9)
     # the job runs on the placed nodes less the hot spares kept idle
     outcome = evaluate_workload(workload, fabric, job_nodes(nodes, ctx.plan.settings.reliability.spare_nodes))
