@@ -83,6 +83,12 @@ def template_intent(name: str, *, nodes: int | None = None, power_basis: str | N
         data["inference"] = True
         if data["storage"] is not None:
             data["storage"]["count"] = None
+    new_system = changes.get("system")
+    if new_system is not None and new_system != t.system and changes.get("cooling") in (None, "auto"):
+        # the template's GPU racks cooled as its own system needs: another system's needs instead
+        own = default_catalog().get(t.system)
+        if own is not None and (data.get("gpu_rack") or {}).get("cooling") == own.cooling:
+            data["gpu_rack"]["cooling"] = None
     data.update({k: v for k, v in changes.items() if v is not None})
     return Intent.model_validate(data)
 

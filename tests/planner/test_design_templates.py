@@ -116,3 +116,18 @@ def test_massive_at_2048_nodes_keeps_cdu_racks_within_the_floor_rating():
     assert "design.spares.hot" in {f.code for f in result.findings}
     assert report.sections["goodput"].ettr >= rel.min_ettr
     assert report.storage.storage_devices == 827
+
+
+def test_a_template_with_another_system_cools_its_racks_as_that_system_needs():
+    # medium's GPU racks are liquid-cooled because its HGX H100 nodes are; a DGX H100 is
+    # air-cooled (catalog), so the same template with it gets air-cooled GPU racks and no CDUs,
+    # unless the cooling is asked for
+    from planner.design.templates import design_template
+
+    cat = default_catalog()
+    assert cat["hgx-h100-8"].cooling == "liquid" and cat["dgx-h100"].cooling == "air"
+    plan = design_template("medium", system="dgx-h100", catalog=cat).plan
+    assert {r.cooling for r in plan.racks if r.name.startswith("GPU")} == {"air"}
+    assert not [p for p in plan.placements if cat[p.device].category == "cdu"]
+    plan = design_template("medium", system="dgx-h100", cooling="liquid", catalog=cat).plan
+    assert {r.cooling for r in plan.racks if r.name.startswith("GPU")} == {"liquid"}
