@@ -379,7 +379,10 @@ class NewPlanDialog(QDialog):
                  f"IT {fmt.kw(t.it_power_kw)}, facility {fmt.kw(t.facility_power_kw)}",
                  f"Capex {fmt.usd(cost['capex_usd'])}" if cost.get("capex_usd") is not None else "Capex –"]
         if w.tokens_per_s:
-            days = f", {fmt.number(w.time_to_train_days)} days to train" if w.time_to_train_days else ""
+            failing = goodput.get("time_to_train_days")  # the days the toolbar shows: with failures
+            days = (f", {fmt.number(failing)} days to train with failures ({fmt.number(w.time_to_train_days)} "
+                    f"if nothing failed)" if failing and w.time_to_train_days else
+                    f", {fmt.number(w.time_to_train_days)} days to train" if w.time_to_train_days else "")
             lines.append(f"{fmt.count(round(w.tokens_per_s))} tokens/s{days}")
         lines.append(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
         model = model_shape(self.design.plan.settings.workload)

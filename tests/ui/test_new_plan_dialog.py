@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from planner.hardware.catalog import default_catalog
+from planner.report.evaluate import evaluate
+from ui import fmt
 from ui.new_plan_dialog import NewPlanDialog
 
 CAT = default_catalog()
@@ -28,6 +30,11 @@ def test_the_b200_intent_previews_its_totals_and_designs_without_errors(qtbot):
     assert text.startswith("1,024 GPUs in 128 nodes (2 nodes stocked), ")
     assert "0 errors" in text and "tokens/s" in text
     assert "2 stocked (not placed): the fabric the job needs has no free port for them" in text
+    # the days the toolbar will show once created: with failures, beside the failure-free ones
+    report = evaluate(dialog.design.plan, CAT)
+    failing, free = report.sections["goodput"].time_to_train_days, report.workload.time_to_train_days
+    assert f"days to train with failures ({fmt.number(free)} if nothing failed)" in text
+    assert f", {fmt.number(failing)} days to train with failures" in text and failing > free
     plan = dialog.design.plan
     assert sum(1 for p in plan.placements if p.device == "dgx-b200") == 128
 
