@@ -294,7 +294,7 @@ class ChecksPanel(QListView):
         count = self._fixable_count()
         if count:
             menu.addAction(f"Fix all ({count} with a remedy)", self.fix_all)
-        menu.addAction(f"What {finding.code} means", lambda: self.helpRequested.emit(finding.code))
+        menu.addAction(f"What this check means ({finding.code})", lambda: self.helpRequested.emit(finding.code))
         return menu
 
     def fix(self, row: FindingGroup) -> bool:

@@ -43,7 +43,7 @@ def test_a_finding_without_remedy_says_it_has_no_automatic_fix(window):
     row = _row(checks, "rack.power.nameplate_over_cap")
     menu = checks.context_menu(row)
     reason = "No automatic fix: whether the circuits carry the nameplate is the facility's call"
-    assert [a.text() for a in menu.actions()] == [reason, "What rack.power.nameplate_over_cap means"]
+    assert [a.text() for a in menu.actions()] == [reason, "What this check means (rack.power.nameplate_over_cap)"]
     assert not menu.actions()[0].isEnabled()
     checks.setCurrentIndex(row)
     assert not checks.fix_button.isEnabled() and checks.fix_button.toolTip() == reason
