@@ -130,13 +130,16 @@ class WorkloadSettings(Section):
         source="ZeRO (Rajbhandari et al. 2020): stage 1 shards optimizer states, 2 also gradients, 3 also weights "
         "over the data-parallel ranks. PyTorch FSDP FULL_SHARD = ZeRO-3; HYBRID_SHARD shards within a node and "
         f"replicates across nodes ({GUIDE}, states HYBRID_SHARD backwards).")
-    recompute: Literal["auto", "none", "selective", "full"] = setting(
+    recompute: Literal["auto", "none", "selective", "selective_moe", "full"] = setting(
         "auto", title="Activation recompute",
         source="Korthikanti et al. 2022 (arXiv 2205.05198): nothing recomputed keeps every layer's activations "
         "(s b h (34 + 5 a s / h) / t bytes for a GPT layer); selective recomputes the attention core; full keeps "
-        "only each layer's input and runs its forward again (+1/3 of its compute). Auto: the least recompute that "
-        "fits in GPU memory: selective, then full recompute of some layers per stage, then of all. A choice that "
-        "does not fit is evaluated with the recompute that does, and a warning says so.")
+        "only each layer's input and runs its forward again (+1/3 of its compute). Selective + MoE layers "
+        "(Megatron-Core's --recompute-modules moe; NVIDIA Megatron-Core API documentation, TransformerConfig."
+        "recompute_modules): the MoE layers keep only their input and run their router and experts forward "
+        "again. Auto: the least recompute that fits in GPU memory: selective, then (MoE models) with the MoE layers, then full recompute of some layers "
+        "per stage, then of all. A choice that does not fit is evaluated with the recompute that does, and a "
+        "warning says so.")
     recompute_layers: int | None = setting(
         None, title="Layers per stage recomputed in full", unit="layers",
         source="Empty: every layer of the stage. With full recompute only: Megatron-LM's --recompute-num-layers "
@@ -242,6 +245,14 @@ class WorkloadSettings(Section):
     def unused_fields(self) -> frozenset[str]:
         """Under a model preset the custom shape's fields reach no figure."""
         return CUSTOM_SHAPE if self.model != "custom" else frozenset()
+
+    def shown_values(self) -> dict:
+        """Under a model preset, the preset's own shape in the custom shape's fields."""
+        if self.model == "custom":
+            return {}
+        from planner.workload.models import preset_fields
+
+        return preset_fields(self.model)
 
 
 # The fields of a custom model's shape: their source says they are used with the 'custom' preset only.

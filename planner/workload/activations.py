@@ -29,7 +29,11 @@ s b h (10 + 24/t + 5 a s/(h t))); with it every term is divided by t (equation 5
 Recompute: selective recomputes the attention core (drops the a s^2 terms); full keeps
 only the layer's input, 2 s b h (/ t with sequence parallelism), and while a layer is
 recomputed in the backward its whole set exists once more. Megatron-LM's block method
-recomputes k of a stage's layers in full and keeps the rest.
+recomputes k of a stage's layers in full and keeps the rest. Selective with the MoE layers
+(Megatron-Core's --recompute-modules moe, a checkpoint around the MoE layer) also drops the
+experts' f terms of the MoE layers, which keep only their input (the norm's output, counted
+above); while one is recomputed its experts' tensors exist once more. The first stage holds
+the model's leading dense layers (DeepSeek-V3's first 3), which keep theirs.
 
 Context parallel c: each rank keeps its s / c tokens' tensors (its queries meet all s
 keys: the score terms are a s (s / c) b), so every term above is divided by c.
@@ -50,15 +54,30 @@ ACTIVATION_BYTES = 2.0  # bf16/fp16 activations (FP8 training keeps them in bf16
 SOFTMAX_STAT_BYTES = 4.0  # FlashAttention's fp32 log-sum-exp per head and token
 
 
-def kept_layer_bytes(w: WorkloadSettings, shape: ModelShape, tp: int, *, selective: bool) -> float:
-    """Bytes one layer keeps per micro-batch when it is not recomputed in full (docstring)."""
+def _f_terms(shape: ModelShape) -> float:
+    """Bytes per token the MLP keeps of its FFN width (GeLU 2 x 2 f, SwiGLU 3 x 2 f), x k experts."""
+    return (4.0 if shape.mlp == "gelu" else 6.0) * shape.ffn * max(1, shape.experts_per_token)
+
+
+def expert_layer_bytes(w: WorkloadSettings, shape: ModelShape, tp: int) -> float:
+    """The experts' tensors of one MoE layer per micro-batch (the f terms): what recomputing
+    the MoE layers drops, and holds once more while one is recomputed."""
+    tokens = float(w.seq_len) / max(1, w.cp) * w.micro_batch_size
+    return tokens * _f_terms(shape) / max(1, tp) if shape.is_moe else 0.0
+
+
+def kept_layer_bytes(w: WorkloadSettings, shape: ModelShape, tp: int, *, selective: bool,
+                     moe_share: float = 0.0) -> float:
+    """Bytes one layer keeps per micro-batch when it is not recomputed in full (docstring), on
+    average over a stage of which ``moe_share`` are MoE layers recomputed (their f terms
+    dropped)."""
     s, b, h, a = float(w.seq_len), float(w.micro_batch_size), float(shape.hidden), float(shape.heads)
     t = max(1, tp)
     sp = w.sequence_parallel and t > 1
     tokens = s / max(1, w.cp) * b  # this rank's share of the sequence
     drop = 1.0 if shape.dropout else 0.0
     h_kv = shape.head_dim * max(shape.kv_heads / t, 1.0)  # per rank
-    f_terms = (4.0 if shape.mlp == "gelu" else 6.0) * shape.ffn * max(1, shape.experts_per_token)
+    f_terms = _f_terms(shape) * (1.0 - moe_share)  # the recomputed MoE layers keep none
     # Outside the tensor-parallel blocks: norms' inputs, the two norm outputs, dropout masks.
     outside = tokens * h * (2 * ACTIVATION_BYTES + 2 * ACTIVATION_BYTES + 2 * drop)
     inside = tokens * (2 * ACTIVATION_BYTES * h + f_terms) / t + tokens * 2 * ACTIVATION_BYTES * h_kv
@@ -103,10 +122,15 @@ def activation_bytes(w: WorkloadSettings, shape: ModelShape, *, tp: int, pp: int
     ("auto" counts as selective here: the fit is chosen by ``planner.workload.fit``)."""
     layers = shape.layers / max(1, pp)
     method = w.recompute
-    kept = kept_layer_bytes(w, shape, tp, selective=method != "none")
+    # The first stage, whose memory is counted, holds the model's leading dense layers first.
+    moe_layers = max(0.0, layers - shape.dense_layers) if shape.is_moe else 0.0
+    moe = method == "selective_moe" and moe_layers > 0
+    kept = kept_layer_bytes(w, shape, tp, selective=method != "none", moe_share=moe_layers / layers if moe else 0.0)
     full = layers * full_recompute_share(w, shape, pp)
     held = micro_batches_in_flight(w, pp, m)
     total = held * ((layers - full) * kept + full * input_bytes(w, shape, tp))
     if full > 0:  # the layer being recomputed holds its whole set once more
         total += kept
+    if moe:  # the MoE layer being recomputed holds its experts' tensors once more
+        total += expert_layer_bytes(w, shape, tp)
     return total

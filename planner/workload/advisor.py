@@ -36,7 +36,8 @@ class FitAdvice:
             if key == "sharding":
                 parts.append(f"sharding {SHARDING_TITLES[str(value)]}")
             elif key == "recompute":
-                parts.append(f"{value} activation recompute")
+                parts.append("selective activation recompute with the MoE layers" if value == "selective_moe"
+                             else f"{value} activation recompute")
             elif key == "recompute_layers":
                 parts.append(f"{value} layers per stage recomputed in full")
             else:

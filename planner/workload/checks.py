@@ -136,14 +136,18 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
             f"Expert parallel {ep} does not divide the model's {model.experts} experts: each GPU should hold "
             f"whole experts, as many as the others (Megatron-Core requires EP to divide them)", remedy=relayout))
 
-    if not model.is_moe and (w.ep > 1 or w.expert_tp):
-        stated = " and ".join(x for x in (f"expert parallel {w.ep}" if w.ep > 1 else "",
-                                         f"expert TP {w.expert_tp}" if w.expert_tp else "") if x)
+    moe_recompute = w.recompute == "selective_moe"
+    if not model.is_moe and (w.ep > 1 or w.expert_tp or moe_recompute):
+        named = [x for x in (f"expert parallel {w.ep}" if w.ep > 1 else "",
+                             f"expert TP {w.expert_tp}" if w.expert_tp else "",
+                             "recompute of the MoE layers" if moe_recompute else "") if x]
+        stated = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+        clear = (("ep", 1), ("expert_tp", None)) + ((("recompute", "selective"),) if moe_recompute else ())
         findings.append(Finding(
             "info", "workload.experts.dense",
-            f"The model has no experts (a dense model): {stated} "
-            f"{'are' if w.ep > 1 and w.expert_tp else 'is'} not used by the step",
-            remedy=Remedy("set_workload", "Clear the expert settings", (("ep", 1), ("expert_tp", None)))))
+            f"The model has no experts (a dense model): {stated} {'are' if len(named) > 1 else 'is'} not used by "
+            f"the step{' (its recompute is selective)' if moe_recompute else ''}",
+            remedy=Remedy("set_workload", "Clear the expert settings", clear)))
 
     out.gpu_memory_gb = nodes.memory_gb or None
     fit = fit_training(w, model, available_gb=out.gpu_memory_gb, domain_ranks=max(1, local // w.tp))
@@ -244,11 +248,14 @@ def escalation_findings(w: WorkloadSettings, run: WorkloadSettings, model: Model
     if more_sharding:
         what += f" and {SHARDING_TITLES[run.sharding]}"
     how = "auto recompute takes" if w.recompute == "auto" and not more_sharding else "the planner evaluates"
+    # the fix states what the planner evaluates, so that the settings say what runs
+    stated = (("recompute", run.recompute), ("recompute_layers", run.recompute_layers), ("sharding", run.sharding))
     return [Finding(
         "warning", "workload.memory.more_sharding" if more_sharding else "workload.memory.more_recompute",
         f"Training needs {need.total_gb:,.1f} GB per GPU with {describe_recompute(asked, model)} and "
         f"{SHARDING_TITLES[w.sharding]}, over the {available:,.0f} GB a GPU has; it fits with {what} "
-        f"({mem.total_gb:,.1f} GB), which {how}: {cost:+,.3f} s per step ({cost / base:+.1%} step time)")]
+        f"({mem.total_gb:,.1f} GB), which {how}: {cost:+,.3f} s per step ({cost / base:+.1%} step time)",
+        remedy=Remedy("set_workload", f"Train with {what}", stated))]
 
 
 def memory_finding(w: WorkloadSettings, model: ModelShape, fabric: FabricSettings, shape: JobShape, gpus: int,

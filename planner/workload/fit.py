@@ -1,7 +1,7 @@
 """The recompute and sharding a training job runs with: the user's, or the least more that fits.
 
-Recompute climbs from the user's choice (auto starts at selective): none, selective, full
-recompute of 1, 2, ... of each stage's layers (Megatron-LM's --recompute-num-layers,
+Recompute climbs from the user's choice (auto starts at selective): none, selective,
+selective with the MoE layers (mixture-of-experts models), full recompute of 1, 2, ... of each stage's layers (Megatron-LM's --recompute-num-layers,
 block method), full recompute of every layer. Sharding climbs next, only when full
 recompute does not fit: DDP, ZeRO-1, ZeRO-2, ZeRO-3 (FSDP hybrid shard -> full shard).
 The first rung that fits is the job the planner evaluates; nothing less than the user's
@@ -33,6 +33,7 @@ def recompute_ladder(w: WorkloadSettings, shape: ModelShape, pp: int) -> list[tu
     """(recompute, layers recomputed in full per stage) from the user's choice upward."""
     stage = max_recompute_layers(shape, pp)
     rungs: list[tuple[str, int | None]] = [("none", None), ("selective", None)]
+    rungs += [("selective_moe", None)] if shape.is_moe or w.recompute == "selective_moe" else []
     rungs += [("full", k) for k in range(1, stage)] + [("full", None)]
     if w.recompute == "auto":
         return rungs[1:]
@@ -77,5 +78,6 @@ def describe_recompute(w: WorkloadSettings, shape: ModelShape) -> str:
     if w.recompute == "full" and w.recompute_layers is not None:
         return (f"full recompute of {w.recompute_layers} of {max_recompute_layers(shape, w.pp)} layers per stage "
                 f"(the rest selective)")
-    return {"none": "no recompute", "selective": "selective recompute", "full": "full recompute of every layer",
+    return {"none": "no recompute", "selective": "selective recompute",
+            "selective_moe": "selective recompute with the MoE layers", "full": "full recompute of every layer",
             "auto": "selective recompute"}[w.recompute]

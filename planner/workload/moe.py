@@ -3,7 +3,8 @@ all-to-all and the router's and the token permutation's memory traffic.
 
 All-to-all (Megatron-Core MoE, DeepEP): in each MoE layer every GPU dispatches each of its
 tokens to its k experts and combines their outputs back, forward and backward: 4 all-to-alls
-per layer and micro-batch (x the capacity factor: padded room is sent too). A token goes
+per layer and micro-batch (x the capacity factor: padded room is sent too); a recomputed
+layer's are not charged again (the step model's simplification for every recompute). A token goes
 once to each GPU that holds any of its k experts, not once per expert (DeepEP's dispatch
 layout marks the ranks a token is for, and the receiving GPU hands it to its own experts:
 deepseek-ai/DeepEP, "get_dispatch_layout"): with balanced routing, E/EP experts a GPU and k
@@ -78,6 +79,19 @@ def gpu_holds_one(experts: int, ep: int, k: int) -> float:
     for i in range(min(k, experts)):
         none *= max(0.0, (experts - held - i) / (experts - i))
     return 1.0 - none
+
+
+def moe_forward_flops_per_token(model: ModelShape) -> float:
+    """FLOPs of one token's pass forward through the MoE layers' router and experts (2 per
+    multiply-add): the k routed experts' share of the expert parameters, the shared experts
+    (SwiGLU: three matrices, GeLU: two) and the router (hidden x experts): what recomputing
+    the MoE layers runs again."""
+    if not model.is_moe:
+        return 0.0
+    routed = model.expert_params * model.experts_per_token / model.experts
+    shared = (3.0 if model.mlp == "swiglu" else 2.0) * model.shared_ffn * model.hidden * model.moe_layers
+    router = float(model.experts) * model.hidden * model.moe_layers
+    return 2.0 * (routed + shared + router)
 
 
 def all_to_all(model: ModelShape, *, tokens: float, layers: float, ep: int, ep_local: int, value_bytes: float,

@@ -18,8 +18,10 @@ Per step, for a global batch of ``T`` tokens of length ``s``, ``N`` active param
 
 - compute: (6 N + 12 L s h) x T FLOPs (PaLM appendix B); full activation recompute adds one
   more forward pass, (2 N + 4 L s h) x T, for the share of the layers it recomputes
-  (``activations``). The weight GEMMs' FLOPs run at the efficiency their per-GPU shapes
-  reach, attention at FlashAttention's, plus the norms' and activations' HBM time, over
+  (``activations``); recomputing the MoE layers adds their router's and experts' forward
+  (``moe_forward_flops_per_token``). A recomputed layer's collectives (its TP pair, a MoE
+  layer's dispatch and combine) are not charged again: a simplification. The weight GEMMs'
+  FLOPs run at the efficiency their per-GPU shapes reach, attention at FlashAttention's, plus the norms' and activations' HBM time, over
   the fitted step calibration (``kernels``); a kernel efficiency set by the user replaces
   all of that: FLOPs / (GPUs x peak x efficiency);
 - pipeline bubble: the stages' work (compute and the TP, PP and EP traffic inside it)
@@ -81,7 +83,7 @@ from planner.workload.kernels import (ATTENTION_KERNELS, STEP_CALIBRATION, atten
                                      peak_at)
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape, model_shape
-from planner.workload.moe import all_to_all, expert_grid, permutation_bytes_per_token
+from planner.workload.moe import all_to_all, expert_grid, moe_forward_flops_per_token, permutation_bytes_per_token
 from planner.workload.overlap import WEIGHT_SHARDED, DpPhases, hidden_dp_s, layer_calls
 from planner.workload.pipeline import bubble_fraction
 
@@ -340,9 +342,14 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     tp_payload = 2.0 * pairs / pp * tokens_per_replica * model.hidden * act_bytes
     tp_calls = (4 * math.ceil(model.layers / pp) - (0 if model.shared_ffn else 2 * math.ceil(moe / pp))) * m
     tp_nv, tp_fab = _tensor_all_reduce(tp, tp_payload, tp_calls, shape, gpus, b_nv, b_fab, a_fab)
+    # A recomputed layer's collectives are not charged again, its compute is (full recompute
+    # and the MoE layers' alike: a simplification, stated in docs/models/workload.md).
+    full = full_recompute_share(w, model, pp)
+    moe_recomputed = w.recompute == "selective_moe" and model.is_moe
     routed = (2.0 * moe / pp * tokens_per_replica * etp / tp * model.experts_per_token * w.moe_capacity_factor
               * model.hidden * act_bytes)
-    etp_nv, etp_fab = _tensor_all_reduce(etp, routed, 2 * math.ceil(moe / pp) * m, shape, gpus, b_nv, b_fab, a_fab)
+    etp_calls = 2 * math.ceil(moe / pp) * m
+    etp_nv, etp_fab = _tensor_all_reduce(etp, routed, etp_calls, shape, gpus, b_nv, b_fab, a_fab)
     tp_s = tp_nv.time_s + tp_fab.time_s + etp_nv.time_s + etp_fab.time_s
 
     # Context parallel: per layer and micro-batch, K and V of the whole sequence all-gathered
@@ -382,11 +389,12 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
     # in full runs its forward again, its share of 2N + 4 L s h; selective recompute without
     # FlashAttention runs the attention core's forward again, 4 L s h (FlashAttention's own
     # backward recompute is inside its kernels' efficiency).
-    full = full_recompute_share(w, model, pp)
     attn_fpt = 12.0 * model.layers * w.seq_len * model.attention_width * (1.0 + full / 3.0)
     if w.recompute != "none" and not w.flash_attention:
         attn_fpt += (1.0 - full) * 4.0 * model.layers * w.seq_len * model.attention_width
     dense_fpt = 6.0 * model.active_params * (1.0 + full / 3.0)
+    if moe_recomputed:  # the MoE layers' forward once more: router and experts (their permutation traffic not)
+        dense_fpt += moe_forward_flops_per_token(model)
     hw_fpt = dense_fpt + attn_fpt
     eff = None
     if w.mfu is not None:

@@ -233,3 +233,21 @@ def test_expert_settings_on_a_dense_model_are_noted_and_cleared():
     remedy_command(finding.remedy).do(plan, catalog)
     assert (plan.settings.workload.ep, plan.settings.workload.expert_tp) == (1, None)
     assert "workload.experts.dense" not in {f.code for f in evaluate(plan, catalog).findings}
+
+
+def test_moe_recompute_on_a_dense_model_is_noted_as_selective():
+    from planner.design.build import design
+    from planner.design.intent import Intent
+    from planner.hardware.catalog import default_catalog
+    from planner.remedies.commands import remedy_command
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    plan = design(Intent(system="dgx-h100", nodes=8, spare_nodes=0,
+                         settings={"workload": {"model": "llama3-70b"}}), catalog).plan
+    plan.settings.workload = plan.settings.workload.model_copy(update=dict(recompute="selective_moe", ep=8))
+    finding = next(f for f in evaluate(plan, catalog).findings if f.code == "workload.experts.dense")
+    assert "expert parallel 8 and recompute of the MoE layers are not used by the step (its recompute is " \
+           "selective)" in finding.message
+    remedy_command(finding.remedy).do(plan, catalog)
+    assert (plan.settings.workload.ep, plan.settings.workload.recompute) == (1, "selective")

@@ -69,6 +69,9 @@ def test_no_recompute_that_does_not_fit_runs_selective_with_its_cost_in_a_warnin
     assert f"needs {(states + selective + scores) / 1e9 + 5:,.1f} GB per GPU with no recompute" in warning.message
     assert "fits with selective recompute" in warning.message and "the planner evaluates" in warning.message
     assert not codes(report, "workload.memory.does_not_fit")
+    # its fix states what is evaluated (the finding named its fix, and had none)
+    assert warning.remedy is not None and warning.remedy.label == "Train with selective recompute"
+    assert dict(warning.remedy.figures)["recompute"] == "selective"
 
     w = WorkloadSettings(**GPT3, tp=8, pp=4, dp=4, mfu=0.55)  # one efficiency: the ratio is the FLOPs'
     none = model_step(w.model_copy(update={"recompute": "none"}), FabricSettings(), H100_NODE)
@@ -91,3 +94,18 @@ def test_full_recompute_of_some_layers_is_kept_when_it_fits():
     assert work["activation_memory_gb"] == pytest.approx(acts / 1e9, abs=1e-3)
     assert work["memory_per_gpu_gb"] == pytest.approx(35 + acts / 1e9 + 5, abs=1e-3)
     assert not codes(report, "workload.memory.more_recompute")
+
+
+def test_the_more_recompute_fix_sets_what_is_evaluated_and_clears_the_warning():
+    from planner.remedies.commands import remedy_command
+
+    plan = build_template("medium")
+    history = History(plan, CAT)
+    for key, value in dict(**GPT3, recompute="none").items():
+        history.apply(SetSetting("workload", key, value))
+    before = evaluate(plan, CAT)
+    warning = codes(before, "workload.memory.more_recompute")[0]
+    history.apply(remedy_command(warning.remedy))
+    after = evaluate(plan, CAT)
+    assert plan.settings.workload.recompute == "selective" and not codes(after, "workload.memory.more_recompute")
+    assert after.network.tokens_per_s == before.network.tokens_per_s  # what ran before runs now
