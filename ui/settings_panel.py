@@ -98,8 +98,9 @@ class SectionForm(QWidget):
     def refresh(self) -> None:
         values = getattr(self.doc.plan.settings, self.section)
         unused = values.unused_fields()  # greyed: they reach no figure as the section stands
+        shown = values.shown_values()  # what they stand for instead (a model preset's own shape)
         for name, editor in self.editors.items():
-            editor.show(getattr(values, name))
+            editor.show(shown[name] if name in shown and name in unused else getattr(values, name))
             editor.widget.setEnabled(name not in unused)
             self.labels[name].setEnabled(name not in unused)
 

@@ -148,6 +148,19 @@ PRESETS: dict[str, ModelShape] = {
 }
 
 
+def preset_fields(model: str) -> dict:
+    """A preset's shape as the workload settings' custom-shape fields hold one (what a form
+    shows, greyed, under the preset); empty for an unknown preset."""
+    m = PRESETS.get(model)
+    if m is None:
+        return {}
+    return {"model_params_b": m.params / 1e9, "active_params_b": m.active_params / 1e9 if m.is_moe else None,
+            "layers": m.layers, "hidden_size": m.hidden, "heads": m.heads, "kv_heads": m.kv_heads,
+            "ffn_size": m.ffn, "vocab_size": m.vocab, "experts": m.experts, "experts_per_token": m.experts_per_token,
+            "head_size": m.head_size or None, "shared_expert_ffn": m.shared_ffn, "mlp_activation": m.mlp,
+            "dropout": m.dropout}
+
+
 def model_shape(w: WorkloadSettings) -> ModelShape:
     """The preset named by ``w.model``, or the custom shape of the settings."""
     preset = PRESETS.get(w.model)

@@ -125,8 +125,20 @@ def test_a_model_preset_greys_the_custom_shape_fields(window):
     from planner.plan.commands import SetSetting
 
     form = window.settings_panel.forms["workload"]
+    custom_layers = window.doc.plan.settings.workload.layers
     assert window.doc.apply(SetSetting("workload", "model", "qwen3-235b-a22b"))
     assert not form.editors["layers"].widget.isEnabled() and not form.labels["hidden_size"].isEnabled()
     assert form.editors["tp"].widget.isEnabled() and form.editors["expert_tp"].widget.isEnabled()
+    # greyed, they show the preset's own shape (Qwen3-235B-A22B: 94 layers, hidden 4,096, 128
+    # experts, 8 a token; its model card), not the custom shape kept for 'custom'
+    from ui.binding import format_value
+
+    def shown(name):
+        return form.editors[name].widget.text()
+
+    assert (shown("layers"), shown("hidden_size")) == (format_value(94), format_value(4096))
+    assert (shown("experts"), shown("experts_per_token")) == (format_value(128), format_value(8))
+    assert window.doc.plan.settings.workload.layers == custom_layers  # shown, not stored
     assert window.doc.apply(SetSetting("workload", "model", "custom"))
     assert form.editors["layers"].widget.isEnabled() and form.labels["hidden_size"].isEnabled()
+    assert shown("layers") == format_value(custom_layers)
