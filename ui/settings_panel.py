@@ -19,6 +19,7 @@ from planner import vocabulary
 from planner.plan.commands import SetSetting
 from planner.settings import Settings, field_meta
 from planner.report import palette
+from planner.workload.models import shown_values
 from ui.binding import FieldEditor, describe_annotation, empty_means, field_label, field_tooltip
 from ui.document import Document
 from ui.form_grid import FormGrid, wrapping_label
@@ -98,7 +99,7 @@ class SectionForm(QWidget):
     def refresh(self) -> None:
         values = getattr(self.doc.plan.settings, self.section)
         unused = values.unused_fields()  # greyed: they reach no figure as the section stands
-        shown = values.shown_values()  # what they stand for instead (a model preset's own shape)
+        shown = shown_values(values)  # what they stand for instead (a model preset's own shape)
         for name, editor in self.editors.items():
             editor.show(shown[name] if name in shown and name in unused else getattr(values, name))
             editor.widget.setEnabled(name not in unused)

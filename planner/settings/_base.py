@@ -21,11 +21,6 @@ class Section(BaseModel):
         """The fields that reach no figure as the section stands (a form greys them)."""
         return frozenset()
 
-    def shown_values(self) -> dict[str, Any]:
-        """What a form shows in the unused fields instead of their stored values (a model
-        preset's own shape), where the section knows it."""
-        return {}
-
 
 def setting(default: Any, *, title: str, unit: str = "", source: str, why_low: str = "", why_high: str = "",
             **constraints: Any) -> Any:

@@ -246,14 +246,6 @@ class WorkloadSettings(Section):
         """Under a model preset the custom shape's fields reach no figure."""
         return CUSTOM_SHAPE if self.model != "custom" else frozenset()
 
-    def shown_values(self) -> dict:
-        """Under a model preset, the preset's own shape in the custom shape's fields."""
-        if self.model == "custom":
-            return {}
-        from planner.workload.models import preset_fields
-
-        return preset_fields(self.model)
-
 
 # The fields of a custom model's shape: their source says they are used with the 'custom' preset only.
 CUSTOM_SHAPE = frozenset(name for name, f in WorkloadSettings.model_fields.items()

@@ -161,6 +161,14 @@ def preset_fields(model: str) -> dict:
             "dropout": m.dropout}
 
 
+def shown_values(section: object) -> dict:
+    """What a settings form shows in a section's greyed fields instead of their stored values:
+    under a model preset, the preset's own shape in the custom shape's fields."""
+    if isinstance(section, WorkloadSettings) and section.model != "custom":
+        return preset_fields(section.model)
+    return {}
+
+
 def model_shape(w: WorkloadSettings) -> ModelShape:
     """The preset named by ``w.model``, or the custom shape of the settings."""
     preset = PRESETS.get(w.model)

@@ -1,4 +1,7 @@
-"""cluster-planner new from an intent (flags), a template, or a template with flags over it."""
+"""cluster-planner new from an intent (flags), a template, or a template with flags over it.
+
+Why it is long: every flag of new meets a case here (the intents that design, the ones refused
+with one line, and what new prints of the plan it writes), one command's behaviour."""
 
 from __future__ import annotations
 
