@@ -50,6 +50,7 @@ from planner.facility.cooling import cdus_needed
 from planner import vocabulary
 from planner.hardware.catalog import Catalog, default_catalog, load_catalog
 from planner.network.fabric import FabricSizingError, plan_fabric
+from planner.network.technologies import speaks, switch_with_most_ports
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
@@ -169,18 +170,10 @@ def load_grid(path, catalog: Catalog) -> Grid:
 def switch_for(technology: str, catalog: Catalog, current: str) -> str:
     """The fabric switch for ``technology``: ``current`` if it speaks it at its line rate,
     else the catalog's switch that does with the most ports (``current`` if none does)."""
-    from planner.network.technologies import TECHNOLOGIES
-
-    tech = TECHNOLOGIES[technology]
-
-    def fits(d) -> bool:
-        return (d is not None and d.switch is not None and d.switch.technology == tech.switch_technology
-                and d.switch.gbps_per_port == tech.line_rate_gbps)
-
-    if fits(catalog.get(current)):
+    if speaks(catalog.get(current), technology):
         return current
-    candidates = [d for d in catalog if fits(d)]
-    return max(candidates, key=lambda d: d.switch.ports).id if candidates else current
+    best = switch_with_most_ports(catalog, technology)
+    return best.id if best is not None else current
 
 
 def base_gpu_system(plan: Plan, catalog: Catalog) -> tuple[str | None, int]:

@@ -36,7 +36,7 @@ from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.network.checks import NodeSummary, summarise_nodes
 from planner.network.ports import MANAGEMENT_SWITCHES, management_switches_needed, storage_ports
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
-from planner.network.technologies import TECHNOLOGIES
+from planner.network.technologies import TECHNOLOGIES, speaks, switches_for
 from planner.network.wiring import placed_devices
 from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
@@ -202,13 +202,6 @@ def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
     return []
 
 
-def switches_for(catalog: Catalog, tech_id: str) -> list[DeviceType]:
-    """The catalog switches that speak the fabric technology at its line rate, in catalog order."""
-    tech = TECHNOLOGIES[tech_id]
-    return [d for d in catalog if d.switch and d.switch.technology == tech.switch_technology
-            and d.switch.gbps_per_port == tech.line_rate_gbps]
-
-
 def default_switch(catalog: Catalog, tech_id: str) -> str | None:
     """The first catalog switch that speaks the fabric technology at its line rate."""
     found = switches_for(catalog, tech_id)
@@ -228,7 +221,7 @@ def _switch_speaks_fabric(switch: DeviceType, fabric: str | None, catalog: Catal
                               "of the planner's compute fabrics; name the fabric (--fabric) and one of its switches")
         return
     tech = TECHNOLOGIES[fabric]
-    if sw.technology != tech.switch_technology or sw.gbps_per_port != tech.line_rate_gbps:
+    if not speaks(switch, fabric):
         fits = ", ".join(d.id for d in switches_for(catalog, fabric)) or "none in the catalog"
         raise DesignError(f"switch: {switch.title} has {sw.gbps_per_port:g} Gb/s {sw.technology} ports, the fabric "
                           f"asked ({tech.title}) runs {tech.line_rate_gbps:g} Gb/s {tech.switch_technology}: name one "
@@ -240,10 +233,7 @@ def fabric_for_switch(catalog: Catalog, switch_id: str) -> str | None:
     InfiniBand, else plain RoCE before Spectrum-X, RoCE before TCP; None for an unknown switch
     or one no technology matches."""
     d = catalog.get(switch_id)
-    if d is None or d.switch is None:
-        return None
-    fits = [t for t in TECHNOLOGIES.values() if t.switch_technology == d.switch.technology
-            and t.line_rate_gbps == d.switch.gbps_per_port]
+    fits = [t for t in TECHNOLOGIES.values() if speaks(d, t.id)]
     fits.sort(key=lambda t: (_TRANSPORT_ORDER.get(t.transport, 3), t.id.startswith("spx")))
     return fits[0].id if fits else None
 

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.network.technologies import TECHNOLOGIES
+from planner.network.technologies import TECHNOLOGIES, speaks, switch_with_most_ports
 from planner.network.fabric import FabricSize
 from planner.findings import Finding, Remedy
 from planner.settings import GUIDE, FabricSettings, WorkloadSettings
@@ -126,10 +126,8 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
     out: list[Finding] = []
     tech = TECHNOLOGIES[fabric.technology]
     sw = switch.switch
-    if sw.technology != tech.switch_technology or sw.gbps_per_port != tech.line_rate_gbps:
-        fits = [d for d in catalog or () if d.switch and d.switch.technology == tech.switch_technology
-                and d.switch.gbps_per_port == tech.line_rate_gbps]
-        best = max(fits, key=lambda d: d.switch.ports, default=None)
+    if not speaks(switch, fabric.technology):
+        best = switch_with_most_ports(catalog or (), fabric.technology)
         out.append(Finding(
             "error", "network.switch.mismatch",
             f"The fabric switch {switch.title} has {sw.gbps_per_port:g} Gb/s {sw.technology} ports; the compute "

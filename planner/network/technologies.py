@@ -21,8 +21,10 @@ Efficiency profiles (``efficiency_profile`` setting):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from planner.hardware.catalog import DeviceType
 from planner.settings import GUIDE, FabricSettings
 
 
@@ -53,6 +55,24 @@ TECHNOLOGIES: dict[str, FabricTechnology] = {
 
 def technology(tech_id: str) -> FabricTechnology:
     return TECHNOLOGIES[tech_id]
+
+
+def speaks(device: DeviceType | None, tech_id: str) -> bool:
+    """Whether ``device`` is a switch for the fabric technology at its line rate."""
+    tech = TECHNOLOGIES[tech_id]
+    return (device is not None and device.switch is not None and device.switch.technology == tech.switch_technology
+            and device.switch.gbps_per_port == tech.line_rate_gbps)
+
+
+def switches_for(devices: Iterable[DeviceType], tech_id: str) -> list[DeviceType]:
+    """The switches among ``devices`` (a catalog) that speak the fabric technology at its line
+    rate, in their order."""
+    return [d for d in devices if speaks(d, tech_id)]
+
+
+def switch_with_most_ports(devices: Iterable[DeviceType], tech_id: str) -> DeviceType | None:
+    """The switch for the fabric technology with the most ports (the first of equals), or None."""
+    return max(switches_for(devices, tech_id), key=lambda d: d.switch.ports, default=None)
 
 
 _ROCE_TUNED = (
