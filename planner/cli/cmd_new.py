@@ -12,7 +12,6 @@ from typing import Any
 
 from planner.cli import load_catalog_arg
 from planner.design.build import DesignError
-from planner.plan.model import size_problem
 from planner.design.templates import design_from, get_template
 from planner.plan.fileio import save_plan
 from planner.report.evaluate import evaluate
@@ -230,11 +229,6 @@ def run(args) -> int:
         flag = getattr(args, "flag_of", {}).get(field)
         raise DesignError(f"{flag}: {rest}" if sep and flag else str(exc)) from None
     plan = result.plan
-    too_big = size_problem(len(plan.racks), len(plan.placements))
-    if too_big:  # said as what to change, before the save would refuse it
-        raise DesignError(f"{plan.name}: {too_big}: raise the rack cap (--rack-kw) to fit more nodes a rack, choose "
-                          f"a denser system (a rack-scale NVL72), or start from the campus-1m template (-t campus-1m: a "
-                          f"million GPUs within the limit)")
     save_plan(plan, args.output, inputs=args.catalog)
     racks, devices = len(plan.racks), len(plan.placements)
     print(f"wrote {args.output}: {plan.name}, {racks:,} rack{'' if racks == 1 else 's'}, "

@@ -41,7 +41,7 @@ from planner.network.wiring import placed_devices
 from planner.plan.autoplace import AutoPlace, air_limit_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
-from planner.plan.model import Placement, Plan, Rack
+from planner.plan.model import MAX_RACKS, Placement, Plan, Rack, size_problem
 from planner.plan.names import LabelSeries
 from planner.goodput.recovery import job_of, simplest_reaching
 from planner.report.evaluate import evaluate
@@ -104,6 +104,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     findings += _cooling_findings(intent, system)
     layout = _Layout(plan, catalog, intent, system, nodes, spares=spares)
     layout.build()
+    _refuse_over_size(plan, system)
     findings += layout.findings
     if settings.workload.enabled and gpus:
         stated = {"tp", "pp", "dp", "cp"} & set(intent.settings.get("workload", {}))
@@ -127,6 +128,20 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         findings += choose_recovery(plan, intent, report)
         return Design(plan, findings, layouts)
     return Design(plan, findings)
+
+
+def _refuse_over_size(plan: Plan, system: DeviceType) -> None:
+    """A plan past the size limits is refused as what to change, before anything evaluates it
+    (the save would refuse it later): by the rack cap where racks are too many, by the system
+    where devices are."""
+    too_big = size_problem(len(plan.racks), len(plan.placements))
+    if too_big is None:
+        return
+    denser = (f"choose a denser system than the {system.model} (a rack-scale NVL72) or start from the campus-1m "
+              "template (a million GPUs within the limits)")
+    if len(plan.racks) > MAX_RACKS:
+        raise DesignError(f"rack_kw: {too_big}: raise the rack cap to fit more nodes a rack, {denser}")
+    raise DesignError(f"system: {too_big}: {denser}")
 
 
 def _serve_as_published(settings: Settings, intent: Intent, system: DeviceType) -> list[Finding]:

@@ -86,8 +86,8 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["-t", "nosuch", "--gpus", "8"], "there is no template 'nosuch'"),
         (["--system", "dgx-h100", "--nodes", "0"], "--nodes takes 1 to 100,000"),
         # 125,000 DGX H100 at 3 a 25 kW rack (7 kW each) are over 41,000 GPU racks alone: past the limit
-        (["--system", "dgx-h100", "--gpus", "1000000"], "racks are more than a plan may have (25,000): "
-         "raise the rack cap (--rack-kw)"),
+        (["--system", "dgx-h100", "--gpus", "1000000"], "racks are more than a plan may have (25,000): raise "
+         "the rack cap to fit more nodes a rack, choose a denser system than the DGX H100"),
         # an intent field's error names the flag that gave it
         (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0.5"], "--oversubscription: Input should be"),
         (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "0.1"], "--rack-kw: one DGX H100 draws 7 kW typical"),

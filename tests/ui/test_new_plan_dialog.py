@@ -74,6 +74,21 @@ def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
 
 
+def test_a_plan_past_the_size_limits_is_refused_in_the_preview_by_its_field(qtbot):
+    dialog = NewPlanDialog(CAT, template="")
+    qtbot.addWidget(dialog)
+    # A million H100 GPUs in DGX H100 (7 kW typical) at a 30 kW cap: at most 4 a rack, so at
+    # least 1,000,000 / 8 / 4 = 31,250 racks, past the 25,000 a plan may have. The preview
+    # refuses it (not only the save) and names the field to change.
+    choose(dialog, "dgx-h100", 1_000_000, 30)
+    dialog.refresh()
+    text = dialog.preview.text()
+    racks = int(text.split(" racks are more")[0].split(": ")[-1].replace(",", ""))
+    assert dialog.design is None and text.startswith("Rack power cap: ") and racks >= 31_250, text
+    assert "more than a plan may have (25,000): raise the rack cap" in text
+    assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+
+
 def test_storage_site_and_inference_fields_reach_the_design_and_say_their_sources(qtbot):
     dialog = NewPlanDialog(CAT, template="")
     qtbot.addWidget(dialog)
