@@ -137,8 +137,8 @@ def _refuse_over_size(plan: Plan, system: DeviceType) -> None:
     too_big = size_problem(len(plan.racks), len(plan.placements))
     if too_big is None:
         return
-    denser = (f"choose a denser system than the {system.model} (a rack-scale NVL72) or start from the campus-1m "
-              "template (a million GPUs within the limits)")
+    denser = (f"choose a denser system than the {system.model}, such as a rack-scale NVL72, or start from the "
+              "campus-1m template (a million GPUs within the limits)")
     if len(plan.racks) > MAX_RACKS:
         raise DesignError(f"rack_kw: {too_big}: raise the rack cap to fit more nodes a rack, {denser}")
     raise DesignError(f"system: {too_big}: {denser}")
