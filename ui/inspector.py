@@ -19,6 +19,7 @@ from planner.design.replace import ReplaceDevices, compatible_types
 from planner.goodput.section import recovery_rows
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
+from planner.report.finding_groups import group_findings
 from planner.report.schedule_text import training_run_line
 from ui import fmt
 from ui.document import Document
@@ -93,7 +94,19 @@ class Inspector(QWidget):
         self.refresh()
 
     def _doc_changed(self, changes, report) -> None:
+        if self.listed is not None:  # a listed check follows the edit: its mended places leave the list
+            self.listed = self._still_listed(report.findings)
         self.refresh(changes)
+
+    def _still_listed(self, findings) -> tuple[str, str, tuple[str, ...]] | None:
+        """The listed check's line as the report has it now: the group of its code that still
+        holds some of its places, with its own message (its count) and places; None when
+        none of them has it any more (a fix mended them all)."""
+        code, _, places = self.listed
+        for group in group_findings(f for f in findings if f.code == code):
+            if set(group.places) & set(places):
+                return group.code, group.message, group.places
+        return None
 
     def show_selection(self, devices: list[str], rack: str | None) -> None:
         self.devices, self.rack = devices, rack

@@ -52,6 +52,26 @@ def test_the_nameplate_warnings_of_medium_are_one_row_and_a_click_lists_the_rack
     assert "places" not in window.inspector.fields and window.inspector.heading.text() == "Rack GPU-01"
 
 
+def test_the_listed_racks_follow_the_edits_that_mend_them(window, qtbot):
+    doc, checks = window.doc, window.checks
+    _click_row(qtbot, checks, _row_starting(checks, "4 racks"))
+    gpu = [rack_named(doc.plan, f"GPU-0{i}") for i in range(1, 5)]
+    # a 45 kW cap carries GPU-01's 4 x 10.2 = 40.8 kW nameplate: it leaves the list, and the
+    # line reads as the checks list now does (3 racks)
+    doc.apply(EditRack(gpu[0].id, power_cap_kw=45))
+    listing = window.inspector.fields["places"]
+    assert [listing.item(i).text() for i in range(listing.count())] == ["GPU-02", "GPU-03", "GPU-04"]
+    assert window.inspector.heading.text() == "3 racks of one check"
+    assert window.inspector.fields["finding"].text().startswith("3 racks fit their power cap at typical draw")
+    for rack in gpu[1:]:
+        doc.apply(EditRack(rack.id, power_cap_kw=45))
+    # all mended: no list of a check that no longer holds; the selection (GPU-01) shows again
+    assert "places" not in window.inspector.fields
+    assert window.inspector.heading.text() == "Rack GPU-01"
+    doc.undo_stack.undo()  # GPU-04 over again at nameplate: its own warning, the inspector keeps the rack
+    assert window.inspector.heading.text() == "Rack GPU-01"
+
+
 def test_a_row_of_many_racks_has_a_tooltip_that_says_how_to_see_them(window):
     checks = window.checks
     index = checks.model().index(_row_starting(checks, "4 racks"))
