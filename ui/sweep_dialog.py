@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QThread, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -22,12 +22,22 @@ from planner.network.technologies import TECHNOLOGIES
 from planner.plan.variants import CreateVariant, resolve_variant
 from planner.report import palette
 from planner.report.compare import METRIC
+from planner.safefile import write_file
 from planner.sweep import (AXES, SweepError, available_cores, base_gpu_system, build_point, default_axes,
-                           pareto_front, parse_grid, point_label, rack_choice_text, run_sweep)
+                           pareto_front, parse_grid, point_label, rack_choice_text, rows_to_csv, run_sweep)
 from planner.sweep_ray import INSTALL_HINT, ray_installed
 from ui.charts import theme
 from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis, UnitAxis
 from ui.fmt import value_text
+from ui.last_folder import last_folder, remember_folder
+
+
+# The table's headings of the choices (the figures' are the compare view's labels).
+_HEADINGS = {"pareto": "On the front", "gpu_system": "GPU system", "switch_device": "Switch",
+             "error_codes": "Error codes"}
+
+
+_COLUMN_MAX_PX = 180
 
 
 class SweepThread(QThread):
@@ -250,6 +260,11 @@ class SweepDialog(QDialog):
         self.open_button = QPushButton("Open the chosen point as a new variant")
         self.open_button.setEnabled(False)
         self.open_button.clicked.connect(lambda: self.open_point())
+        self.save_button = QPushButton("Save the results as CSV…")
+        self.save_button.setToolTip("Every point's choices and figures, one row a point, as `cluster-planner sweep` "
+                                    "writes them; the Pareto column follows the two figures chosen above")
+        self.save_button.setEnabled(False)
+        self.save_button.clicked.connect(lambda: self.save_csv())
         axes = QWidget()
         al = QHBoxLayout(axes)
         al.setContentsMargins(0, 0, 0, 0)
@@ -275,7 +290,10 @@ class SweepDialog(QDialog):
         ll = QVBoxLayout(lower)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.table, 1)
-        ll.addWidget(self.open_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.open_button, 1)
+        buttons.addWidget(self.save_button)
+        ll.addLayout(buttons)
         right.addWidget(lower)
         right.setSizes([380, 260])
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -366,6 +384,7 @@ class SweepDialog(QDialog):
             combo.setCurrentIndex(combo.findData(key))
             combo.blockSignals(False)
         self._show_front()
+        self.save_button.setEnabled(bool(self.rows))
         problems = sum(1 for r in self.rows if r["problem"])
         done = f"{len(self.rows):,} of {result.total:,} points" + (" (cancelled)" if result.cancelled else "")
         self.message.setText(f"{done}; {len(self.front)} on the Pareto front of {METRIC[x].label.lower()} and "
@@ -389,7 +408,9 @@ class SweepDialog(QDialog):
                 "errors", "error_codes", "problem"]
         t = self.table
         t.setColumnCount(len(cols))
-        t.setHorizontalHeaderLabels([METRIC[c].label if c in METRIC else c.replace("_", " ") for c in cols])
+        t.setHorizontalHeaderLabels([METRIC[c].label if c in METRIC else _HEADINGS.get(c, c.replace("_", " ").capitalize())
+                                     for c in cols])
+        catalog = self.doc.catalog
         t.setRowCount(len(self.rows))
         on = set(self.front)
         for r, row in enumerate(self.rows):
@@ -399,11 +420,21 @@ class SweepDialog(QDialog):
                 elif key in METRIC:
                     text = value_text(row.get(key), METRIC[key].unit)
                 elif key == "rack":  # the CSV keeps the choice as JSON; the table says it in words
-                    text = rack_choice_text(row.get(key) or "", self.doc.catalog)
+                    text = rack_choice_text(row.get(key) or "", catalog)
+                elif key in ("gpu_system", "switch_device") and row.get(key) in catalog:  # the CSV keeps ids
+                    text = catalog[row[key]].model
+                elif key == "fabric" and row.get(key) in TECHNOLOGIES:
+                    text = TECHNOLOGIES[row[key]].title
+                elif key == "power_basis" and row.get(key):
+                    text = str(row[key]).capitalize()
                 else:
                     text = "" if row.get(key) is None else str(row.get(key))
-                t.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)  # whole, where the column is narrower
+                t.setItem(r, c, item)
         t.resizeColumnsToContents()
+        for c in range(t.columnCount()):  # a long model name does not push the figures out of view
+            t.setColumnWidth(c, min(t.columnWidth(c), _COLUMN_MAX_PX))
 
     # -- choosing a point ----------------------------------------------------------------
     def choose(self, index: int) -> None:
@@ -446,6 +477,25 @@ class SweepDialog(QDialog):
         if ok:
             self.message.setText(f"Opened point {index + 1} as the variant '{self.doc.plan.current_variant}'")
         return ok
+
+    def save_csv(self, path: str | None = None) -> bool:
+        """The rows as the CLI's CSV (``planner.sweep.rows_to_csv``), written whole or not at all;
+        ``path`` None: asked for."""
+        if not self.rows:
+            return False
+        if path is None:
+            start = str(last_folder() / "sweep.csv")
+            path, _ = QFileDialog.getSaveFileName(self, "Save the sweep's results", start, "CSV files (*.csv)")
+            if not path:
+                return False
+        try:
+            written = write_file(path, rows_to_csv(self.rows, self.front).encode("utf-8"), kind="")
+        except PlannerError as exc:
+            self.message.setText(f"Not saved: {exc}")
+            return False
+        remember_folder(written)
+        self.message.setText(f"Saved {len(self.rows):,} points to {written}")
+        return True
 
     def closeEvent(self, event) -> None:
         if self.thread is not None:

@@ -128,6 +128,32 @@ def test_sweep_pareto_axes_can_be_changed(window, qtbot):
     assert dialog.table.item(0, 0).text() == "yes" and dialog.table.item(1, 0).text() == ""
 
 
+def test_sweep_results_save_as_the_cli_csv_whole_or_not_at_all(window, qtbot, tmp_path):
+    import csv
+
+    dialog = window.variant_controls.sweep()
+    qtbot.addWidget(dialog)
+    assert not dialog.save_button.isEnabled()  # nothing to save before a run
+    dialog.nodes.setText("8, 16")
+    assert dialog.start()
+    _wait(qtbot, dialog)
+    assert dialog.save_button.isEnabled()
+    dialog.y_axis.setCurrentIndex(dialog.y_axis.findData("racks"))  # the front of capex vs racks: 8 nodes alone
+    out = tmp_path / "out"
+    out.mkdir()
+    target = out / "points.csv"
+    assert dialog.save_csv(str(target))
+    rows = list(csv.DictReader(target.open()))
+    assert [(r["point"], r["nodes"], r["gpus"], r["pareto"]) for r in rows] == [("1", "8", "64", "yes"),
+                                                                              ("2", "16", "128", "")]
+    assert dialog.message.text() == f"Saved 2 points to {target}"
+    # a folder that cannot be written (a file stands where it should be): said, nothing written
+    (out / "not-a-folder").write_text("")
+    assert not dialog.save_csv(str(out / "not-a-folder" / "points.csv"))
+    assert dialog.message.text().startswith("Not saved: ")
+    assert sorted(p.name for p in out.iterdir()) == ["not-a-folder", "points.csv"]
+
+
 def test_sweep_table_says_a_rack_choice_in_words(window, qtbot):
     from planner.sweep import rack_choice_text
 
@@ -137,7 +163,7 @@ def test_sweep_table_says_a_rack_choice_in_words(window, qtbot):
     dialog.caps.setText("30, 41")
     assert dialog.start()
     _wait(qtbot, dialog)
-    column = [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())].index("rack")
+    column = [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())].index("Rack")
     shown = sorted(dialog.table.item(r, column).text() for r in range(dialog.table.rowCount()))
     assert shown == ["30.0 kW cap", "41.0 kW cap"]  # the CSV keeps {"power_cap_kw": 30.0}
     assert rack_choice_text({"rack_type": "nvl72-mgx-48u"}, window.doc.catalog).startswith("NVIDIA MGX rack")
