@@ -71,7 +71,7 @@ Why it is long: the derivation above is long and lives beside the code it docume
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from planner.network.collective import (
     Collective, collective, total_bus_bandwidth_gbs, total_effective_bandwidth_gbs, total_time,
@@ -468,16 +468,18 @@ def scaling_curve(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) 
 
 
 def compare_fabrics(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape) -> list[dict]:
-    """The plan's workload on every fabric technology (one NIC speed = the technology's line
-    rate, the plan's NICs per GPU and SHARP setting), like the fabric table of N. Dixit, "The GPU
-    Cluster That Actually Works for Deep Learning in 2026", SIVARO."""
+    """The plan's workload on every fabric technology (the plan's nodes, their NICs per GPU
+    and SHARP setting), like the fabric table of N. Dixit, "The GPU Cluster That Actually Works
+    for Deep Learning in 2026", SIVARO. The nodes' NICs run at the technology's line rate, or
+    at their own where that is lower: a fabric faster than the NICs gains them nothing."""
     rows = []
-    # the plan's nodes with NICs at each technology's line rate: everything else (memory, its
-    # bandwidth, NVLink SHARP, planes) as the plan's, so the plan's own row is the plan's step
-    nic_free = replace(shape, nic_gbps=None)
+    # Everything (NICs, memory, its bandwidth, NVLink SHARP, planes) as the plan's, so the
+    # plan's own row is the plan's step; on another technology the NIC links run as its
+    # ports do, not at the link rate the plan set for its own fabric.
+    other = fabric.model_copy(update={"nic_link_gbps": None})
     model = model_shape(w)
     for tech in TECHNOLOGIES.values():
-        r = model_step(w, fabric, nic_free, tech=tech.id, model=model)
+        r = model_step(w, fabric if tech.id == fabric.technology else other, shape, tech=tech.id, model=model)
         rows.append(step_row(r) | {"title": tech.title, "line_rate_gbps": tech.line_rate_gbps})
     return rows
 

@@ -81,3 +81,23 @@ def test_the_plans_own_row_of_the_fabric_table_is_the_plans_own_step(template):
     assert len(own) == 1
     assert own[0].gpu_idle_pct == pytest.approx(net["gpu_idle_pct"], abs=1e-3)
     assert own[0].tokens_per_s == pytest.approx(report.workload.tokens_per_s, abs=0.1)
+
+
+def test_a_fabric_faster_than_the_nodes_nics_runs_at_the_nics_rate():
+    # 1,024 GPUs of DGX H100 on 800G XDR InfiniBand: their ConnectX-7 NICs run 400 Gb/s, so
+    # each GPU moves at most 400 / 8 x 94% = 47 GB/s on either InfiniBand generation; the
+    # table's XDR row is the plan's own step (it used to run the NICs at 800G: 94 GB/s and
+    # more tokens/s than check gave the same plan).
+    from planner.design.templates import design_from
+
+    catalog = default_catalog()
+    plan = design_from(None, catalog, system="dgx-h100", gpus=1024, fabric="ib800", model="llama3-70b").plan
+    report = evaluate(plan, catalog)
+    net = report.sections["network"]
+    rows = {row.fabric: row for row in net.fabrics}
+    assert rows["ib800"].effective_bandwidth_gbs == pytest.approx(47, rel=1e-3)
+    assert rows["ib400"].effective_bandwidth_gbs == pytest.approx(47, rel=1e-3)
+    assert rows["ib800"].tokens_per_s == pytest.approx(report.workload.tokens_per_s, abs=0.1)
+    assert net["effective_bandwidth_gbs"] == pytest.approx(47, rel=1e-3)
+    # slower fabrics still bound the NICs: 200G HDR at 200 / 8 x 96% = 24 GB/s
+    assert rows["ib200"].effective_bandwidth_gbs == pytest.approx(24, rel=1e-3)
