@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 from planner.hardware.catalog import Catalog, DeviceType
+from planner.network.ports import MANAGEMENT_SWITCHES, storage_ports
 from planner.network.technologies import TECHNOLOGIES, speaks, switch_with_most_ports
 from planner.network.fabric import FabricSize
 from planner.findings import Finding, Remedy
@@ -175,8 +176,6 @@ def unused_switch_findings(counts: dict[str, int], catalog: Catalog, fabric: Fab
     the storage network's nor a management switch (left over from a fabric changed since),
     and, in a plan of one hall, storage switches beyond what its storage ports need (a
     campus places them hall by hall, each hall's rounded up)."""
-    from planner.network.ports import MANAGEMENT_SWITCHES, storage_ports
-
     out = []
     for device_id, n in sorted(counts.items()):
         d = catalog.get(device_id)
@@ -198,6 +197,18 @@ def unused_switch_findings(counts: dict[str, int], catalog: Catalog, fabric: Fab
             remedy=Remedy("remove_devices", f"Take {surplus:,} x {d.model} out", (("device", device_id),
                                                                                 ("count", surplus)))))
     return out
+
+
+def fabric_switches_placed(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings) -> int:
+    """The compute fabric's switches placed: the placed switches of its model, less those the
+    storage network takes where it runs on separate switches of the same model (its ports'
+    worth, rounded up)."""
+    n = counts.get(fabric.switch_device, 0)
+    d = catalog.get(fabric.switch_device)
+    if (fabric.storage_fabric == "separate" and fabric.storage_switch_device == fabric.switch_device
+            and d is not None and d.switch is not None and n):
+        n -= min(n, math.ceil(storage_ports(counts, catalog) / d.switch.ports))
+    return n
 
 
 def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) -> list[Finding]:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from planner.costs.section import plan_cabling
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
-from planner.network.checks import (design_findings, port_findings, summarise_nodes, switch_findings,
-                                    unused_switch_findings)
+from planner.network.checks import (design_findings, fabric_switches_placed, port_findings, summarise_nodes,
+                                    switch_findings, unused_switch_findings)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.models import model_shape
@@ -157,7 +157,7 @@ def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
             size = plan_fabric(ctx.counts, catalog, fabric)
         except FabricSizingError as exc:
             findings.append(Finding("error", "network.fabric.too_large", str(exc)))
-    placed_switches = ctx.counts.get(fabric.switch_device, 0)
+    placed_switches = fabric_switches_placed(ctx.counts, catalog, fabric)
     placed_ports = placed_switches * switch.switch.ports if switch is not None and switch.switch else 0
     if size is not None and size.endpoints and nodes.nodes > 1:
         findings += port_findings(size, switch, placed_switches)

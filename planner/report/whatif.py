@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
+from planner.network.checks import fabric_switches_placed
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.model import Placement, Plan
 from planner.plan.space import fit_problem, overlapped
@@ -106,7 +107,7 @@ def port_shortfall(plan: Plan, catalog: Catalog, device: DeviceType) -> str | No
     except FabricSizingError:
         return None
     nodes = sum(n for d, n in counts.items() if d in catalog and catalog[d].gpu is not None)
-    placed = counts.get(fabric.switch_device, 0) * switch.switch.ports
+    placed = fabric_switches_placed(counts, catalog, fabric) * switch.switch.ports
     if size is None or not size.endpoints or nodes <= 1 or placed >= size.ports_needed:
         return None
     return (f"no free fabric switch port for its NICs: the fabric would need {size.ports_needed:,} ports, "
