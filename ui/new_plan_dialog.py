@@ -15,6 +15,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
                                QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout)
 
+from planner.design.build import job_summary
 from planner.design.parallelism import describe_layout
 from planner.design.templates import design_from, get_template, list_templates
 from planner.errors import PlannerError
@@ -384,7 +385,8 @@ class NewPlanDialog(QDialog):
                     f"if nothing failed)" if failing and w.time_to_train_days else
                     f", {fmt.number(w.time_to_train_days)} days to train" if w.time_to_train_days else "")
             lines.append(f"{fmt.count(round(w.tokens_per_s))} tokens/s{days}")
-        lines.append(f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
+        lines.append(f"{fmt.count(errors)} error{'s' if errors != 1 else ''}, "
+                     f"{fmt.count(warnings)} warning{'s' if warnings != 1 else ''}")
         model = model_shape(self.design.plan.settings.workload)
         lines += [f"{'Layout' if i == 0 else 'Runner-up'}: {describe_layout(c, model)}"
                   for i, c in enumerate(self.design.layouts)]
@@ -392,3 +394,23 @@ class NewPlanDialog(QDialog):
         self.preview.setStyleSheet("")
         self.preview.setText("\n".join(lines))
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(True)
+        self._show_designed()
+
+    def _show_designed(self) -> None:
+        """Over a template, the GPU count and rack cap the user has not changed show what the
+        design made of them (medium's 16 nodes as GB200 NVL72: 1,152 GPUs in 140 kW racks, not
+        the 128 and 30 kW of its DGX H100), so the fields on screen are the plan's."""
+        if not self.template.currentData() or self.design is None:
+            return
+        plan = self.design.plan
+        self._filling = True
+        if self.gpus not in self._touched and self.gpus.value() != 0:  # 0: sized for the requests
+            gpus = job_summary(plan, self.catalog).gpus
+            if gpus:
+                self.gpus.setValue(gpus)
+        if self.rack_kw not in self._touched:
+            gpu_racks = {p.rack for p in plan.placements if (d := self.catalog.get(p.device)) and d.gpu}
+            caps = [r.power_cap_kw for r in plan.racks if r.id in gpu_racks]
+            if caps:
+                self.rack_kw.setValue(max(caps))
+        self._filling = False

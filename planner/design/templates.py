@@ -20,15 +20,15 @@ from pydantic import Field, ValidationError
 from planner.design.build import DesignError, _merge, design
 from planner.design.intent import Intent
 from planner.design.racks import liquid_load, set_rows, switch_label  # noqa: F401  (planner.sweep lays out with them)
-from planner.errors import PlannerError
 from planner.hardware.catalog import Catalog, default_catalog
 from planner.paths import resources_dir
 from planner.plan.model import Plan
 from planner.workload.moe import expert_ranks
 
 
-class TemplateError(PlannerError):
-    pass
+class TemplateError(DesignError):
+    """A template that cannot be found or designed; an intent field's error names the field
+    first, as ``DesignError`` does (the CLI gives its flag, the New plan dialog its label)."""
 
 
 class Template(Intent):
@@ -112,8 +112,8 @@ def design_template(name: str, *, nodes: int | None = None, catalog: Catalog | N
                    f"{intent_words(changes, catalog) or f'{intent.nodes} nodes'}." if resized else t.description)
     try:
         return design(intent, catalog, title=title, description=description)
-    except DesignError as exc:
-        raise TemplateError(f"template '{name}': {exc}") from None
+    except DesignError as exc:  # the intent field first, as without a template: the form and CLI name it
+        raise TemplateError(str(exc)) from None
 
 
 def design_from(template: str | None, catalog: Catalog | None = None, **changes: Any):

@@ -89,6 +89,28 @@ def test_a_plan_past_the_size_limits_is_refused_in_the_preview_by_its_field(qtbo
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
 
 
+def test_over_a_template_the_fields_show_what_another_system_makes_of_it(qtbot):
+    dialog = NewPlanDialog(CAT, template="medium")
+    qtbot.addWidget(dialog)
+    assert (dialog.gpus.value(), dialog.rack_kw.value()) == (128, 30.0)  # medium: 16 DGX H100 in 30 kW racks
+    # Another system over the template keeps its 16 nodes: 16 GB200 NVL72 = 16 x 72 = 1,152 GPUs,
+    # each a 120 kW rack, so the racks are not the 30 kW shown before: the fields now say what
+    # the preview and the plan have, not the DGX H100's figures.
+    dialog.system.setCurrentIndex(dialog.system.findData("gb200-nvl72"))
+    dialog.refresh()
+    assert dialog.preview.text().startswith("1,152 GPUs in 16 nodes")
+    assert dialog.gpus.value() == 1152 and dialog.rack_kw.value() >= 120
+    assert dialog.changes() == {"system": "gb200-nvl72"}  # what the user changed, still alone
+    # a count typed now is the user's: 128 GPUs are 2 NVL72 (144 GPUs)
+    dialog.gpus.setValue(128)
+    dialog.refresh()
+    assert dialog.preview.text().startswith("144 GPUs in 2 nodes") and dialog.gpus.value() == 128
+    # and a cap typed is kept and refused where the system cannot stand in it
+    dialog.rack_kw.setValue(30)
+    dialog.refresh()
+    assert dialog.design is None and dialog.preview.text().startswith("Rack power cap: a GB200 NVL72")
+
+
 def test_storage_site_and_inference_fields_reach_the_design_and_say_their_sources(qtbot):
     dialog = NewPlanDialog(CAT, template="")
     qtbot.addWidget(dialog)
