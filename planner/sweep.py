@@ -18,10 +18,11 @@ Each point is laid out from the base as a template is: the base's GPU nodes, com
 fabric switches and CDUs (and on another power basis its storage) are taken out (with the
 racks they leave empty), the point's nodes are auto-placed into new GPU racks, the training
 workload is resized to the job's GPUs by data parallelism and kept while it holds, else
-laid out by the design's search (``choose_parallelism``), then the fabric switches the
+laid out by the design's search (``choose_parallelism``; the row's layout says which), then the fabric switches the
 nodes need, the storage and the CDUs the policy asks for are auto-placed where the old ones
-stood (new racks if those are full). Points run in worker processes; each row holds the
-figures ``check --json`` prints for that plan.
+stood (new racks if those are full). The point that asks for what the base is, is the base
+as it is (its row is ``check`` of the plan). Points run in worker processes; each row holds
+the figures ``check --json`` prints for that plan.
 
 Why it is long: reading and checking the grid file, laying out each point from the base,
 running the points in worker processes and finding the Pareto front are steps of one
@@ -56,12 +57,13 @@ from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
 from planner.design.build import job_summary, nics_at_switch_rate
-from planner.design.parallelism import choose_parallelism, why_not_held
+from planner.design.parallelism import choose_parallelism
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC, METRICS
 from planner.report.evaluate import evaluate
 from planner.settings import FabricSettings, ReliabilitySettings
+from planner.workload.search import split_text
 
 MAX_POINTS = 100_000
 MAX_GRID_BYTES = 1024 * 1024
@@ -192,26 +194,34 @@ def _rack_fields(plan: Plan, catalog: Catalog, template: dict[str, Any], choice:
 
 
 def _is_base(plan: Plan, point: dict[str, Any], catalog: Catalog) -> bool:
-    """Whether the point asks for what the (resolved) base already is, and the base's layout
-    holds: then it is the base as laid out, so its row and ``check`` of the base agree (a plan
-    laid out anew places its racks, and so its cables, otherwise)."""
+    """Whether the point asks for what the (resolved) base already is: then it is the base as
+    laid out, its layout included, so its row and ``check`` of the base agree (a plan laid out
+    anew places its racks, and so its cables, otherwise); a base whose layout does not hold
+    shows it by its errors, as the plan does."""
     s = plan.settings
     system, nodes = base_gpu_system(plan, catalog)
     fabric = point.get("fabric")
     return ("rack" not in point and point.get("gpu_system", system) == system and point.get("nodes", nodes) == nodes
             and point.get("power_basis", s.facility.power_basis) == s.facility.power_basis
             and all(getattr(s.reliability, k) == v for k, v in (point.get("reliability") or {}).items())
-            and (fabric is None or all(getattr(s.fabric, k) == v for k, v in fabric.items()))
-            and _layout_holds(plan, catalog))
+            and (fabric is None or all(getattr(s.fabric, k) == v for k, v in fabric.items())))
 
 
-def _layout_holds(plan: Plan, catalog: Catalog) -> bool:
-    """Whether the plan's training layout holds as the other points' are kept (every GPU, whole
-    micro-batches, fits, a small bubble): a base whose layout does not is laid out as any point
-    is, so that every point is judged by one rule."""
-    w = plan.settings.workload
-    summary = job_summary(plan, catalog)
-    return not (w.enabled and summary.gpus) or why_not_held(w, plan.settings.fabric, summary) is None
+# What a point's training layout keeps of the base's, beside its data parallelism.
+_LAYOUT_FIELDS = ("tp", "cp", "pp", "ep", "expert_tp", "pp_schedule", "virtual_stages", "micro_batch_size",
+                  "recompute", "sharding")
+
+
+def layout_text(plan: Plan, base: Plan) -> str:
+    """The point's training layout and where it comes from: the plan's own, the plan's resized
+    by data parallelism, or the design's search (the resized one did not hold); empty for a
+    plan without a training workload."""
+    w, b = plan.settings.workload, base.settings.workload
+    if not w.enabled or w.inference:
+        return ""
+    kept = all(getattr(w, k) == getattr(b, k) for k in _LAYOUT_FIELDS)
+    origin = ("the plan's" if w.dp == b.dp else "the plan's, resized by DP") if kept else "designed"
+    return f"{split_text(w)}, mb {w.micro_batch_size} ({origin})"
 
 
 def _fit_workload(plan: Plan, catalog: Catalog, system: str) -> None:
@@ -363,7 +373,7 @@ def point_label(point: dict[str, Any]) -> dict[str, Any]:
 
 def problem_row(point: dict[str, Any], problem: str) -> dict[str, Any]:
     """The row of a point without figures: its choices and why it has none."""
-    return {**point_label(point), **{m.key: None for m in METRICS}, "errors": None, "warnings": None,
+    return {**point_label(point), "layout": "", **{m.key: None for m in METRICS}, "errors": None, "warnings": None,
             "error_codes": "", "problem": problem}
 
 
@@ -376,6 +386,7 @@ def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[
         return problem_row(point, str(exc))
     if "fabric" in point:  # the switch the technology took (``switch_for``)
         row["switch_device"] = plan.settings.fabric.switch_device
+    row["layout"] = layout_text(plan, resolve_variant(base, base.current_variant))
     report = evaluate(plan, catalog)
     data = report.to_json()
     counts = report.counts_by_severity()
@@ -503,7 +514,7 @@ def default_axes(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
 
 
 CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "reliability",
-               *[m.key for m in METRICS], "errors", "warnings", "error_codes", "pareto", "problem"]
+               "layout", *[m.key for m in METRICS], "errors", "warnings", "error_codes", "pareto", "problem"]
 
 
 def rows_to_csv(rows: Sequence[dict[str, Any]], front: Sequence[int]) -> str:

@@ -34,7 +34,7 @@ from ui.last_folder import last_folder, remember_folder
 
 # The table's headings of the choices (the figures' are the compare view's labels).
 _HEADINGS = {"pareto": "On the front", "gpu_system": "GPU system", "switch_device": "Switch",
-             "error_codes": "Error codes"}
+             "layout": "Training layout", "error_codes": "Error codes"}
 
 
 _COLUMN_MAX_PX = 180
@@ -403,7 +403,7 @@ class SweepDialog(QDialog):
         self._fill_table()
 
     def _fill_table(self) -> None:
-        cols = ["pareto", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "gpus",
+        cols = ["pareto", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "gpus", "layout",
                 "capex_usd", "tco_usd", "tokens_per_s", "time_to_train_days", "facility_power_kw", "racks",
                 "errors", "error_codes", "problem"]
         t = self.table

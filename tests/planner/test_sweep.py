@@ -218,19 +218,28 @@ def test_a_fabric_point_slower_than_the_nics_runs_them_at_its_rate(tmp_path, cat
     assert back.settings.fabric.nic_link_gbps is None
 
 
-def test_a_base_whose_layout_does_not_hold_is_laid_out_as_the_other_points(tmp_path, catalog):
+def test_the_base_point_is_the_plan_as_it_is_and_other_points_say_their_layout(tmp_path, catalog):
     # medium set by hand to TP 1 x PP 1 x DP 128 for its 70B model only fits with more sharding
-    # and recompute than asked (warnings: the layout does not hold); the point that asks for
-    # medium's own choices is laid out as any point is, with the design's layout, which runs
-    # faster than the hand-set one.
+    # and recompute than asked (the layout does not hold). The point that asks for medium's own
+    # choices is the plan as it is, its layout included, so its row is what check says of the
+    # plan; a point of 24 nodes would run that layout by DP (TP 1 x PP 1 x DP 192), which does
+    # not hold either, so the design's search lays it out, and its row says so.
     from planner.design.build import job_summary
     from planner.design.parallelism import why_not_held
     from planner.report.evaluate import evaluate
-    from planner.sweep import build_point
+    from planner.sweep import build_point, evaluate_point
 
     plan = build_template("medium", catalog=catalog)
     plan.settings.workload = plan.settings.workload.model_copy(update=dict(tp=1, pp=1, dp=128))
     assert why_not_held(plan.settings.workload, plan.settings.fabric, job_summary(plan, catalog)) is not None
-    point = build_point(plan, {"nodes": 16}, catalog)
-    assert point is not plan and (point.settings.workload.tp, point.settings.workload.dp) != (1, 128)
-    assert evaluate(point, catalog).network.tokens_per_s > evaluate(plan, catalog).network.tokens_per_s
+    same = build_point(plan, {"nodes": 16}, catalog)
+    assert same.settings.workload == plan.settings.workload and same.placements == plan.placements
+    row = evaluate_point(plan, {"nodes": 16}, catalog)
+    assert row["tokens_per_s"] == pytest.approx(evaluate(plan, catalog).network.tokens_per_s, rel=1e-9)
+    assert row["layout"].startswith("TP 1 x PP 1 x DP 128, mb ") and row["layout"].endswith("(the plan's)")
+    grown = evaluate_point(plan, {"nodes": 24}, catalog)
+    assert grown["layout"].endswith("(designed)") and not grown["layout"].startswith("TP 1 x PP 1 x DP 192,")
+    # the template's own layout (TP 8 x PP 4 x DP 4) holds at 32 nodes by DP: kept, resized
+    base = build_template("medium", catalog=catalog)
+    assert evaluate_point(base, {"nodes": 32}, catalog)["layout"] == (
+        f"TP 8 x PP 4 x DP 8, mb {base.settings.workload.micro_batch_size} (the plan's, resized by DP)")
