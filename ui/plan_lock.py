@@ -34,6 +34,14 @@ def disk_stamp(path: Path) -> tuple[int, int, int] | None:
     return st.st_mtime_ns, st.st_size, st.st_ino
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two names are one file (relative or absolute, through links)."""
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
+
+
 class PlanGuard:
     """The lock on, and the remembered state of, the one plan file a window has open."""
 
@@ -46,8 +54,8 @@ class PlanGuard:
     def holder(self, path: Path) -> str | None:
         """Who else has ``path`` open ("process 123 on host"), or None when nobody does (this
         window's own lock on it is no one else's)."""
-        if self._lock is not None and self.path is not None and Path(path) == self.path:
-            return None
+        if self._lock is not None and self.path is not None and _same_file(Path(path), self.path):
+            return None  # also named another way: "p.json" from the command line, its full path in a recovery copy
         probe = QLockFile(str(lock_path(path)))
         probe.setStaleLockTime(0)  # stale only when its process is gone
         if probe.tryLock(0):

@@ -174,3 +174,19 @@ def test_a_restored_copy_asks_before_saving_over_a_plan_written_since(qtbot, mon
     assert window._save_to(plan_path) is False and questions == [plan_path]
     assert load_plan(plan_path).name == "saved by the other instance after the crash"
     window.doc.undo_stack.setClean()
+
+
+def test_this_windows_own_lock_is_no_one_elses_by_any_name(plan_path, monkeypatch):
+    # opened from the command line as "plan.json", then a recovery copy of it (which names
+    # it by its full path) is restored: the window holds the lock itself and must not ask
+    # whether to open its own plan read-only
+    from ui.plan_lock import PlanGuard
+
+    monkeypatch.chdir(plan_path.parent)
+    guard = PlanGuard()
+    guard.take(Path("plan.json"))
+    try:
+        assert guard.holder(plan_path.resolve()) is None
+        assert guard.holder(Path("plan.json")) is None
+    finally:
+        guard.release()
