@@ -112,11 +112,13 @@ class CostSettings(Section):
         le=1000,
     )
     rent_on_demand_usd_per_gpu_h: float = setting(
-        2.75,
+        3.50,
         title="Rental: on demand",
         unit="$/GPU-h",
         source="Planner assumption: H100 on demand at specialist clouds' published rates, 2025-26, $1.99-3.50; "
-        "midpoint, rounded. Check the providers' current price lists.",
+        f"the top of that range, a price without commitment not below the 1-yr reserved rates of {GUIDE} "
+        "($2.80-3.50; their midpoint would be dearer than the range's midpoint, $2.75). Check the providers' "
+        "current price lists.",
         ge=0,
         le=1000,
     )

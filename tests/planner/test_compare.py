@@ -74,7 +74,8 @@ def test_compare_medium_and_massive_differences_are_those_of_the_check_reports(c
     assert [f["code"] for f in d["findings"]["lost"]] == ["workload.archetype"]
     # Better or worse, by each figure's direction: more capex is worse, a sooner break-even is better.
     assert d["verdicts"]["capex_usd"] == "worse" and d["verdicts"]["gpus"] is None
-    assert d["verdicts"]["break_even_months"] == ("better" if d["totals"]["break_even_months"] < 0 else "worse")
+    months = d["totals"]["break_even_months"]
+    assert d["verdicts"]["break_even_months"] == ("better" if months < 0 else "worse" if months > 0 else "same")
 
 
 def test_compare_text_shows_each_side_and_the_difference(capsys, medium_and_massive):
