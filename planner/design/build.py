@@ -651,7 +651,7 @@ class _Layout:
                 "warning", "design.storage.write_time",
                 f"checkpoint_write_s: a {checkpoint_gb:,.0f} GB checkpoint in {target_s:g} s needs {need:,.0f} GB/s, "
                 f"but the {self.nodes:,} nodes' storage links carry {links_gbs:,.0f} GB/s: it takes "
-                f"{checkpoint_gb / links_gbs:,.0f} s however much storage is placed"))
+                f"{vocabulary.text(checkpoint_gb / links_gbs, 's')} however much storage is placed"))
             return links_gbs
         return need
 

@@ -68,7 +68,7 @@ def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage
         by_path = {k: round(r.ettr, 4) for k, r in each.items()}
         goodput = None if tokens_per_s is None else round(tokens_per_s * scale * rec.ettr, 1)
         first = rec.tiers[0].interval_s
-        interval = None if first is None else round(first / 60.0, 3)
+        interval = None if first is None else round(first / 60.0, 5)  # as the section rounds it
         points.append(GoodputPoint(nodes=n, gpus=at.gpus, ettr=round(rec.ettr, 4), goodput_tokens_per_s=goodput,
                                    checkpoint_interval_min=interval, plan=n == parts.nodes, ettr_by_path=by_path))
     return tuple(points)

@@ -306,3 +306,13 @@ def test_set_gives_any_setting_and_says_when_a_flag_held_another(capsys, tmp_pat
                     "workload.inference=true", "--requests-per-s", "10", "-o", str(tmp_path / "s.json"))
     assert code == 0, out.err
     assert "info: 10 requests/s of 1,024 prompt and 256 output tokens need" in out.out
+
+
+def test_a_write_target_faster_than_the_storage_links_says_the_time_they_take(capsys, tmp_path):
+    # 32 DGX H100, each with 2 x 400G storage links: 32 x 800 / 8 = 3,200 GB/s. Llama 3 70B's
+    # checkpoint (70.6B parameters x 14 bytes: BF16 weights, FP32 master and Adam's two moments)
+    # is 988.4 GB: 0.31 s through those links, not "0 s", however fast the target asked.
+    code, out = run(capsys, "new", "--system", "dgx-h100", "--gpus", "256", "--fabric", "ib400", "--model",
+                    "llama3-70b", "--checkpoint-write-s", "0.1", "-o", str(tmp_path / "p.json"))
+    assert code == 0
+    assert "nodes' storage links carry 3,200 GB/s: it takes 0.3 s however much storage is placed" in out.out
