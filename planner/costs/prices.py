@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from planner.costs.bom import BomLine
+from planner.costs.spares import SPARES
 from planner.errors import PlannerError
 from planner.findings import Finding
 from planner.plan.model import PriceOverride
@@ -65,8 +66,15 @@ def apply_price_overrides(lines: list[BomLine], overrides: list[PriceOverride]) 
     if not overrides:
         return lines
     by_item = {o.item: o for o in overrides}
-    return [replace(line, unit_usd=o.unit_usd, source=o.source, price_setting=None)
-            if (o := by_item.get(line.item)) is not None else line for line in lines]
+    # A spare stocked costs what the part placed costs: the part's override reprices its spares'
+    # line too, unless that line has its own.
+    by_part = {line.part_id: by_item[line.item] for line in lines
+               if line.item in by_item and line.part_id and line.part_kind != SPARES}
+    out = []
+    for line in lines:
+        o = by_item.get(line.item) or (by_part.get(line.part_id) if line.part_kind == SPARES else None)
+        out.append(line if o is None else replace(line, unit_usd=o.unit_usd, source=o.source, price_setting=None))
+    return out
 
 
 def unmatched_override_findings(lines: list[BomLine], overrides: list[PriceOverride]) -> list[Finding]:

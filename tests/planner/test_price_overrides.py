@@ -25,3 +25,24 @@ def test_an_override_applies_to_its_line_and_one_without_a_line_is_a_warning():
     assert len(warned) == 1
     assert warned[0].severity == "warning" and warned[0].message.startswith(
         "The price override of 'Storage cable, single-mode fibre (OS2), 100 m' ($7.00, quote 43) matches no line")
+
+
+def test_a_parts_price_reprices_its_stocked_spares_unless_they_have_their_own():
+    # medium: 16 HGX H100 nodes at the catalog's $315,000; with 2 spares stocked the bill has a
+    # line of 2 of the same node. A quote of $300,000 for the node is the spares' price too:
+    # capex falls by (315,000 - 300,000) x (16 + 2) = 270,000.
+    plan = build_template("medium", catalog=CAT)
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"spares_stocked": 2})
+    before = evaluate(plan, CAT).sections["cost"]
+    node = next(b for b in before.bom if b.part_id == "hgx-h100-8" and b.quantity == 16)
+    spares = next(b for b in before.bom if b.item == "Spare nodes (stocked, not placed)")
+    assert (spares.quantity, spares.unit_usd) == (2, 315_000)
+    plan.price_overrides = [PriceOverride(item=node.item, unit_usd=300_000, source="quote 7")]
+    after = evaluate(plan, CAT).sections["cost"]
+    spares = next(b for b in after.bom if b.item == "Spare nodes (stocked, not placed)")
+    assert (spares.unit_usd, spares.source) == (300_000, "quote 7")
+    assert after["capex_usd"] - before["capex_usd"] == -270_000
+    # the spares' own line priced apart keeps its own price
+    plan.price_overrides.append(PriceOverride(item=spares.item, unit_usd=280_000, source="refurbished"))
+    spares = next(b for b in evaluate(plan, CAT).sections["cost"].bom if b.item == spares.item)
+    assert (spares.unit_usd, spares.source) == (280_000, "refurbished")
