@@ -41,9 +41,9 @@ def test_break_even_shows_every_option_even_when_one_is_none(medium_text, capsys
     # (rent 338,486.40 - 65,743.71) = 28.3 months.
     # Spot: 7,728,545.16 / (225,657.60 - 65,743.71) = 48.3 months > 36-month horizon (not within 36 months);
     # reserved 3-yr: 7,728,545.16 / (268,640 - 65,743.71) = 38.1 > 36 (not within 36 months); on demand
-    # 7,728,545.16 / (295,504 - 65,743.71) = 33.6.
+    # at $3.50 (128 GPUs x 730 h x 3.50 x 1.15 uplift = 376,096): 7,728,545.16 / (376,096 - 65,743.71) = 24.9.
     assert "spot not within 36 months" in be and "reserved 1-yr month 28.3" in be
-    assert "reserved 3-yr not within 36 months" in be and "on demand month 33.6" in be
+    assert "reserved 3-yr not within 36 months" in be and "on demand month 24.9" in be
     spent = line(out, "Spent by break-even")
     # spent by then: 7,728,545.16 + 28.3 months x 65,743.71 opex = 9,589,092
     assert "spot -" in spent and "reserved 1-yr $9,589,092" in spent
