@@ -8,7 +8,13 @@ token) at b bytes per value (FP8: weights and KV cache in 8 bits, TensorRT-LLM's
 ``--fp8_kv_cache``), HBM bandwidth B and peak F per GPU:
 - weights W = N x b must fit: W / g + overhead <= GPU memory;
 - KV cache per token = L x 2 x KV heads x head size x b (grouped-query attention);
-  concurrent sequences = (g x memory - W - g x overhead) / (KV per token x context);
+  concurrent sequences = (g x memory - W - g x overhead) / (c x KV per token x context),
+  c the copies the tensor-parallel ranks hold (``kv_copies``): a rank holds whole KV heads,
+  so beyond as many ranks as KV heads they are held twice and more (c = g / KV heads, vLLM
+  and TensorRT-LLM replicate them), and multi-head latent attention's one latent per token
+  cannot be split by head at all (c = g: "DeepSeek models use MLA and only have one KV head.
+  If we use tensor parallelism on 8 GPUs, it will lead to duplicated KV cache across all
+  GPUs", SGLang documentation, "Data Parallelism and DP Attention"); each rank reads its own;
 - one decode step (TPOT) for a batch of k sequences reads the weights once at the share of
   HBM bandwidth a serving engine's decode step achieves at batch 1 (u_w,
   ``DECODE_HBM_EFFICIENCY``: small GEMMs and the step's fixed costs) and every sequence's
@@ -86,6 +92,7 @@ class InferenceResult:
     tp_allreduce_s_per_token: float | None = None  # of the decode step at the operating batch
     batch_limited_by_memory: bool = False  # the user's operating batch was more than the KV cache holds
     replica_gpus: int = 1  # the GPUs a replica spans (TP x pipeline stages)
+    kv_copies: float = 1.0  # copies of each sequence's KV cache the tensor-parallel ranks hold (``kv_copies``)
 
     @property
     def weights_gb_per_gpu(self) -> float:
@@ -94,9 +101,9 @@ class InferenceResult:
 
     @property
     def kv_gb_per_gpu(self) -> float:
-        """The KV cache of the operating batch's sequences (at their full context) over the
-        replica's GPUs."""
-        return self.batch * self.kv_gb_per_sequence / max(1, self.replica_gpus)
+        """The KV cache of the operating batch's sequences (at their full context), as many
+        copies as the ranks hold, over the replica's GPUs."""
+        return self.batch * self.kv_gb_per_sequence * self.kv_copies / max(1, self.replica_gpus)
 
     def to_json(self) -> dict:
         def r(x, nd=3):
@@ -118,7 +125,19 @@ class InferenceResult:
             "tp_allreduce_ms_per_token": ms(self.tp_allreduce_s_per_token),
             "hbm_efficiency": DECODE_HBM_EFFICIENCY, "kv_hbm_efficiency": KV_STREAM_EFFICIENCY,
             "weights_gb_per_gpu": r(self.weights_gb_per_gpu), "kv_gb_per_gpu": r(self.kv_gb_per_gpu),
+            "kv_copies": r(self.kv_copies),
         }
+
+
+def kv_copies(model: ModelShape, tp: int) -> float:
+    """Copies of a sequence's KV cache a tensor-parallel group of ``tp`` ranks holds (module
+    docstring): 1 while each rank has its own KV heads, tp / KV heads beyond, tp for
+    multi-head latent attention's single latent."""
+    if tp <= 1:
+        return 1.0
+    if model.is_mla:
+        return float(tp)
+    return max(1.0, tp / max(1, model.kv_heads))
 
 
 def tp_allreduce_s(model: ModelShape, tokens: int, gpus: int, bus_gbs: float | None) -> float:
@@ -134,10 +153,11 @@ def decode_step_s(model: ModelShape, batch: int, context: int, *, gpus: int, ban
                   peak_tflops: float, efficiency: float, precision: str = "bf16", hbm_efficiency: float = 1.0,
                   kv_efficiency: float | None = None, allreduce_gbs: float | None = None) -> float:
     """Time of one decode step for ``batch`` sequences of ``context`` tokens (module docstring):
-    the weights read at ``hbm_efficiency``, the KV cache at ``kv_efficiency`` (default the same)."""
+    the weights read at ``hbm_efficiency``, the KV cache (each rank its copy) at
+    ``kv_efficiency`` (default the same)."""
     b = value_bytes(precision)
     weights_read = min(model.params, batch * model.active_params) * b
-    kv_read = batch * model.kv_values_per_token * b * context
+    kv_read = batch * model.kv_values_per_token * b * context * kv_copies(model, gpus)
     bandwidth = gpus * bandwidth_tbs * 1e12
     memory_s = weights_read / (bandwidth * hbm_efficiency) + kv_read / (
         bandwidth * (hbm_efficiency if kv_efficiency is None else kv_efficiency))
@@ -185,12 +205,13 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
     weights = model.params * b
     context = w.prompt_tokens + w.output_tokens
     kv_seq = model.kv_values_per_token * b * context
+    copies = kv_copies(model, g)
     free = gpus * (memory_gb - w.memory_overhead_gb) * 1e9 - weights
     fits = free > 0
-    max_seq = max(0, int(free // kv_seq)) if fits else 0
+    max_seq = max(0, int(free // (kv_seq * copies))) if fits else 0
     if not fits or bandwidth_tbs is None or max_seq < stages:
         return InferenceResult(fits, weights / 1e9, kv_seq / 1e9, max_seq, 0, None, None, None, None, None, None,
-                               None, replica_gpus=gpus)
+                               None, replica_gpus=gpus, kv_copies=copies)
     eff = w.mfu
     if eff is None:  # the prefill's GEMMs: the prompt's tokens at once on each of the g GPUs
         eff = STEP_CALIBRATION * matmul_efficiency(model, tokens=w.prompt_tokens, tp=g, ep=1, peak_tflops=peak_tflops,
@@ -234,4 +255,4 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
                            prefill, rps, needed, t1 <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
                            output_tokens_per_s_per_gpu=rps * w.output_tokens / gpus,
                            tp_allreduce_s_per_token=tp_allreduce_s(model, micro, g, allreduce_gbs),
-                           batch_limited_by_memory=limited, replica_gpus=gpus)
+                           batch_limited_by_memory=limited, replica_gpus=gpus, kv_copies=copies)

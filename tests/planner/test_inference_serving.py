@@ -108,3 +108,24 @@ def test_cost_per_million_output_tokens_is_gpu_hours_at_the_rental_rate():
     # 1e6 tokens / (tokens per GPU-second) / 3,600 = GPU-hours; x $/GPU-hour x (1 + uplift)
     expected = 1e6 / per_gpu_s / 3600 * rate * (1 + c.rent_uplift)
     assert section["inference_usd_per_m_output_tokens"][f"rent_{name}"] == pytest.approx(expected, rel=1e-3)
+
+
+def test_each_tensor_parallel_rank_holds_mlas_whole_latent_and_whole_kv_heads():
+    # DeepSeek-V3 in FP8 on a replica of 4 GPUs of 192 GB: 671 GB of weights; its KV cache is
+    # one latent of 512 + 64 rope values a token and layer, 61 x 576 x 1 B = 35,136 B a token,
+    # which a rank cannot split by head: each of the 4 holds every sequence's whole latent
+    # (SGLang's documentation: duplicated KV cache across all GPUs under TP).
+    w = WorkloadSettings(model="deepseek-v3", inference=True, precision="fp8", inference_gpus_per_replica=4)
+    m = PRESETS["deepseek-v3"]
+    res = size_inference(w, m, memory_gb=192, bandwidth_tbs=8.0, peak_tflops=4500.0)
+    context = w.prompt_tokens + w.output_tokens
+    kv_seq = 61 * 576 * context
+    free = 4 * (192 - w.memory_overhead_gb) * 1e9 - 671e9
+    assert res.kv_copies == 4 and res.kv_gb_per_sequence == pytest.approx(kv_seq / 1e9)
+    assert res.max_concurrent_sequences == int(free // (4 * kv_seq))
+    assert res.kv_gb_per_gpu == pytest.approx(res.batch * kv_seq / 1e9)  # a whole copy on each GPU
+    # Llama 3 70B has 8 KV heads: 8 ranks hold one each (no copy), 16 ranks hold each twice
+    from planner.workload.inference import kv_copies
+
+    llama = PRESETS["llama3-70b"]
+    assert (kv_copies(llama, 1), kv_copies(llama, 8), kv_copies(llama, 16)) == (1.0, 1.0, 2.0)
