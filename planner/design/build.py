@@ -395,8 +395,11 @@ class _Layout:
     def build(self) -> None:
         gpu_spec = self._gpu_spec()
         if self.nodes + self.spares:
-            refuse_over_cap(self.system, self.rack_fields(gpu_spec)["power_cap_kw"],
-                            self.plan.settings.facility.power_basis, self.catalog)
+            fields = self.rack_fields(gpu_spec)
+            asked = gpu_spec.power_cap_kw or self.plan.settings.facility.default_rack_cap_kw
+            by_air = gpu_spec.rack_type is None and fields["cooling"] == "air" and fields["power_cap_kw"] < asked - 1e-9
+            refuse_over_cap(self.system, fields["power_cap_kw"], self.plan.settings.facility.power_basis,
+                            self.catalog, by_air=by_air)
         if self.nodes:
             self._spread_for_floor(gpu_spec)
         gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")

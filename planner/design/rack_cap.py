@@ -15,21 +15,28 @@ from planner.hardware.catalog import Catalog, DeviceType
 SHOWN = 4  # alternatives named in the one-line message; the rest are counted (the catalog lists them all)
 
 
-def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Catalog) -> None:
-    """Raise a ``DesignError`` when one ``system`` draws more than ``cap_kw`` on ``basis``."""
+def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Catalog, *, by_air: bool = False) -> None:
+    """Raise a ``DesignError`` when one ``system`` draws more than ``cap_kw`` on ``basis``;
+    ``by_air``: the cap is the air-cooling limit of air-cooled racks (lower than the rack cap),
+    and the error names that limit's field, not the rack cap's."""
     kw = system.power_w(basis) / 1000
     if kw <= cap_kw + 1e-9:
         return
     other, name = ("nameplate", "max") if basis == "typical" else ("typical", "typical")
     draw = f"draws {kw:,.4g} kW {basis} ({system.power_w(other) / 1000:,.4g} kW {name})"
+    limit = f"{cap_kw:,g} kW air-cooling limit of an air-cooled rack" if by_air else f"{cap_kw:,g} kW rack cap"
     if system.is_rack_scale:
-        what = f"a {system.model} {draw}, more than the {cap_kw:,g} kW rack cap, and is one rack that cannot be split"
+        what = f"a {system.model} {draw}, more than the {limit}, and is one rack that cannot be split"
     else:
-        what = f"one {system.model} {draw}, more than the {cap_kw:,g} kW rack cap"
+        what = f"one {system.model} {draw}, more than the {limit}"
     fits = _fitting(catalog, cap_kw, basis)
     names = ", ".join(f"{d.id} ({d.gpus} GPUs, {d.power_w(basis) / 1000:,.4g} kW)" for d in fits[:SHOWN])
     more = f" and {len(fits) - SHOWN} more (cluster-planner catalog)" if len(fits) > SHOWN else ""
     alternatives = f"systems that fit {cap_kw:,g} kW racks: {names}{more}; or " if fits else ""
+    if by_air:
+        liquid = ", or cool the GPU racks by liquid" if system.cooling != "air" else ""
+        raise DesignError(f"air_cooling_limit_kw: {what}: {alternatives}raise the air-cooling limit to at least "
+                          f"{kw:,.4g} kW{liquid}")
     raise DesignError(f"rack_kw: {what}: {alternatives}raise the rack cap to at least {kw:,.4g} kW")
 
 

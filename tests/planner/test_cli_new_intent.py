@@ -91,6 +91,9 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         # an intent field's error names the flag that gave it
         (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0.5"], "--oversubscription: Input should be"),
         (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "0.1"], "--rack-kw: one DGX H100 draws 7 kW typical"),
+        # an air-cooling limit below the rack cap is what binds the air-cooled racks: named as such
+        (["--system", "dgx-h100", "--gpus", "64", "--air-limit", "0.1"], "--air-limit: one DGX H100 draws 7 kW "
+         "typical (10.2 kW max), more than the 0.1 kW air-cooling limit of an air-cooled rack"),
         (["--system", "dgx-h100", "--gpus", "64", "--nodes", "3"],
          "--gpus 64 and --nodes 3 both size the plan: give one of them"),
         (["--requests-per-s", "50"], "--requests-per-s describes an inference service: add --inference"),
