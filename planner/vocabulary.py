@@ -104,8 +104,10 @@ _SCALES: dict[str, tuple[tuple[float, float, str], ...]] = {
 }
 
 
-def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -> str:
-    """A figure as text in ``style`` ("exact" or "compact"), with its unit."""
+def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-", small: bool = True) -> str:
+    """A figure as text in ``style`` ("exact" or "compact"), with its unit; ``small`` False: a
+    rate under 10 tokens/s in whole tokens as larger ones are (a difference between two figures
+    is shown to the figures' own precision)."""
     if value is None:
         return none
     if isinstance(value, bool):  # a question the report answers ("Fits in GPU memory: yes"), else a switch
@@ -120,6 +122,8 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -
         return f"{value:,.0f} W"
     if unit in _SMALLER and 0 < abs(value) < 1:
         return text(value * 1000, _SMALLER[unit], style=style, none=none)
+    if small and unit == "tokens/s" and 0 < abs(value) < 10 and not float(value).is_integer():
+        return f"{value:,.2f} tokens/s"  # a slow replica's 1.47, not "1"
     fmt = _EXACT.get(unit)
     if fmt is None:
         return f"{value:,.2f} {unit}".rstrip()
@@ -161,7 +165,7 @@ def _counted(unit: str, value: float) -> str:
 def rounds_to_zero(value: Any, unit: str = "", *, style: str = "exact") -> bool:
     """Whether a figure shows as zero in its text ("0 tokens/s", "0.0 days", "$0"): a difference
     below what the text can show is no change, not a "−0"."""
-    return value == 0 or not any(c in "123456789" for c in text(abs(value), unit, style=style))
+    return value == 0 or not any(c in "123456789" for c in text(abs(value), unit, style=style, small=False))
 
 
 def difference(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -> str:
@@ -170,7 +174,7 @@ def difference(value: Any, unit: str = "", *, style: str = "exact", none: str = 
         return none
     if rounds_to_zero(value, unit, style=style):
         return "no change"
-    return ("+" if value > 0 else "−") + text(abs(value), unit, style=style)
+    return ("+" if value > 0 else "−") + text(abs(value), unit, style=style, small=False)
 
 
 def _compact(value: float, unit: str) -> str:

@@ -83,19 +83,22 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
         seqs = best.batch_sequences
         notes.append(Finding(
             "warning", "design.batch.small",
-            f"The global batch of {seqs:,} sequences is small for {gpus:,} GPUs: the best layout, {split_text(run)}, "
-            f"gives each of its {run.dp:,} replicas {best.step.micro_batches:,} micro-batch"
+            f"The global batch of {seqs:,} sequence{'s' if seqs != 1 else ''} is small for {gpus:,} GPUs: the best "
+            f"layout, {split_text(run)}, gives "
+            + (f"each of its {run.dp:,} replicas " if run.dp != 1 else "its one replica ")
+            + f"{best.step.micro_batches:,} micro-batch"
             f"{'es' if best.step.micro_batches != 1 else ''} and idles {best.step.bubble:.0%} of the step in the "
             f"pipeline bubble (MFU {best.step.mfu:.1%}): a larger batch, or fewer GPUs, uses them better; check's "
             "fix for the bubble says by how much"))
     if not found.batch_kept:
-        asked, seqs = found.asked_sequences, best.batch_sequences
+        asked, seqs, tokens = found.asked_sequences, best.batch_sequences, w.global_batch_tokens
         notes.append(Finding(
             "warning", "design.batch",
-            f"The global batch of {asked:,} sequences ({w.global_batch_tokens:,} tokens) cannot be split into whole "
-            f"micro-batches on the data-parallel replicas of any layout of {gpus:,} GPUs; set to {seqs:,} sequences "
-            f"({run.global_batch_tokens:,} tokens, {seqs / asked - 1:+.1%}), the nearest that can: ask for that "
-            "batch, or a GPU count that a layout divides it by"))
+            f"The global batch of {asked:,} sequence{'s' if asked != 1 else ''} ({tokens:,} token"
+            f"{'s' if tokens != 1 else ''}) cannot be split into whole micro-batches on the data-parallel replicas "
+            f"of any layout of {gpus:,} GPUs; set to {seqs:,} sequence{'s' if seqs != 1 else ''} "
+            f"({run.global_batch_tokens:,} tokens, {run.global_batch_tokens / tokens - 1:+.1%}), the nearest that "
+            "can: ask for that batch, or a GPU count that a layout divides it by"))
     return run, notes, found.candidates
 
 

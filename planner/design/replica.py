@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from planner import vocabulary
 from planner.findings import Finding
 from planner.network.checks import NodeSummary
 from planner.settings import CostSettings, FabricSettings, WorkloadSettings
@@ -100,7 +101,8 @@ def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummar
         cost = c.usd_per_million_tokens(price)
         return (f"{c.text}: batch {r.batch:,}, {r.decode_s_per_token * 1e3:,.1f} ms per output token, "
                 f"first token in {r.prefill_s * 1e3:,.0f} ms, {r.requests_per_s_per_replica:,.2f} requests/s a replica, "
-                f"{r.output_tokens_per_s_per_gpu:,.0f} output tokens/s per GPU"
+                f"{vocabulary.text(r.output_tokens_per_s_per_gpu, 'tokens/s').replace('tokens/s', 'output tokens/s')} "
+                "per GPU"
                 + (f", ${cost:,.2f} per million output tokens" if cost is not None else "")
                 + ("" if c.meets_targets else " (misses the latency targets)"))
 

@@ -202,6 +202,12 @@ def test_a_difference_below_what_the_text_shows_is_no_change():
         assert difference(tiny, m.unit) == "no change" and verdict(m, tiny) == "same", key
     m = METRIC["tokens_per_s"]
     assert (difference(-0.6, m.unit), verdict(m, -0.6)) == ("−1 tokens/s", "worse")
+    # a figure itself under 10 tokens/s (a 405B replica on PCIe nodes: 1.45 output tokens/s a
+    # GPU) keeps two decimals, not "1 tokens/s"; larger ones stay whole
+    from planner.vocabulary import text
+
+    assert (text(1.45, m.unit), text(121_198.3, m.unit), text(3, m.unit)) == (
+        "1.45 tokens/s", "121,198 tokens/s", "3 tokens/s")
 
 
 def test_compare_text_keeps_each_column_apart(capsys, medium_and_massive):
