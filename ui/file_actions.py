@@ -138,7 +138,7 @@ class FileActions:
 
     def default_file(self, suffix: str) -> str:
         """A file in the last folder named after the plan ("16-node-llm-cluster-128-x-h100-ndr400.xlsx")."""
-        return str(self.last_folder() / f"{file_slug(self.doc.plan.name)}{suffix}")
+        return str(self.last_folder() / f"{file_slug(self.doc.plan.title)}{suffix}")
 
     def open_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open plan", str(self.last_folder()), PLAN_FILTER)

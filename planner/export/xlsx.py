@@ -104,14 +104,14 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
     write_goodput(wb, report, plan.settings, summarise_nodes(gpu_counts(plan, catalog), catalog))
     write_power_dynamics(wb, report, plan.settings)
     write_schedule(wb, report, plan.settings)
-    wb.properties.title = plan.name
+    wb.properties.title = plan.title
     wb.properties.creator = f"GPU Cluster Planner {__version__}"
     wb.properties.lastModifiedBy = wb.properties.creator
     stamp = (exported or dt.datetime.now()).strftime("%Y-%m-%d")
     for ws in wb.worksheets:
         _print_setup(ws)
         # plan name and date on every printed page ('&' starts a header code: doubled to print as is)
-        ws.oddHeader.center.text = f"{plan.name} - {stamp}".replace("&", "&&")
+        ws.oddHeader.center.text = f"{plan.title} - {stamp}".replace("&", "&&")
     # Formula cells carry their values (xlsx_values); Excel still recalculates on open, so an
     # input edited elsewhere never shows a stale result.
     wb.calculation.fullCalcOnLoad = True

@@ -40,7 +40,7 @@ def write_summary(ws, plan: Plan, report: Report, *, exported: dt.datetime) -> N
     t = report.totals
     text(ws, 1, 1, "GPU Cluster Planner: plan summary", font=TITLE)
     rows: list[tuple[str, Any, str | None]] = [
-        ("Plan", plan.name, None),
+        ("Plan", plan.title, None),
         ("Exported", exported.strftime("%Y-%m-%d %H:%M"), None),
         ("Power basis", report.power_basis, None),
         ("GPUs", t.gpus, "#,##0"),

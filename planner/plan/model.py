@@ -157,6 +157,8 @@ class PlanInfo(_Doc):
         return [(title, getattr(self, name)) for name, title in titles if getattr(self, name)]
 
 
+DEFAULT_BASE_VARIANT = "Base"  # the base variant's name in a new plan
+
 # Size limits (README "Your work is safe"): the largest plan every view and export handles
 # within bounded memory and time. The campus-1m template (1,000,080 GPUs for the job) has
 # 22,583 racks and 71,679 devices.
@@ -232,7 +234,8 @@ class Plan(_Doc):
                                       description="the campus's buildings and halls; none = one building of one hall")
     racks: list[Rack] = Field(default_factory=list, max_length=MAX_RACKS)
     placements: list[Placement] = Field(default_factory=list, max_length=MAX_DEVICES)
-    base_variant: str = Field("Base", min_length=1, max_length=100, description="the name of the base variant")
+    base_variant: str = Field(DEFAULT_BASE_VARIANT, min_length=1, max_length=100,
+                              description="the name of the base variant")
     variants: list[Variant] = Field(default_factory=list, max_length=MAX_VARIANTS,
                                     description="the other variants, as overrides of the base")
     active_variant: str = Field("", max_length=100, description="the variant shown and edited; empty = the base")
@@ -287,6 +290,14 @@ class Plan(_Doc):
     @property
     def current_variant(self) -> str:
         return self.active_variant or self.base_variant
+
+    @property
+    def title(self) -> str:
+        """The plan's name, and the variant's where it is not the base: what a deliverable is
+        headed by ("32 x DGX H100 (256 GPUs), variant Sweep: dgx-h200, 32 nodes"), so a
+        variant's workbook or vendor pack says which variant it holds."""
+        variant = self.current_variant
+        return self.name if variant == DEFAULT_BASE_VARIANT else f"{self.name}, variant {variant}"
 
     # Private attributes are read through ``__pydantic_private__`` directly: pydantic's
     # ``__getattr__`` fallback for them costs more than the dict lookup itself, and these

@@ -188,3 +188,21 @@ def test_a_copy_keeps_every_variant(two_variants):
     copy = plan.copy_plan()
     assert plan_to_json(copy) == plan_to_json(plan)
     assert _full(resolve_variant(copy, "Base")) == _full(resolve_variant(plan, "Base"))
+
+
+def test_a_variants_workbook_says_which_variant_it_holds(two_variants, catalog, tmp_path):
+    # the deliverable of variant 'Half' is headed by the plan's name and the variant's, so a
+    # vendor reading the workbook knows it is not the base; the base's keeps the name alone
+    import openpyxl
+
+    from planner.export.xlsx import write_workbook
+
+    plan, h, _ = two_variants
+    assert plan.current_variant == "Half" and plan.title == f"{plan.name}, variant Half"
+    write_workbook(plan, catalog, tmp_path / "half.xlsx")
+    ws = openpyxl.load_workbook(tmp_path / "half.xlsx")["Summary"]
+    rows = {ws.cell(r, 1).value: ws.cell(r, 2).value for r in range(1, ws.max_row + 1)}
+    assert rows["Plan"] == f"{plan.name}, variant Half"
+    h.apply(SwitchVariant("Base"))
+    assert plan.title == plan.name
+    assert resolve_variant(plan, "Half").title == f"{plan.name}, variant Half"  # as the CLI exports a variant

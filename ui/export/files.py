@@ -95,7 +95,7 @@ def _write_pdf(plan, catalog, report, tmp: str, paper: str, today, with_prices: 
     size_id = QPageSize.PageSizeId.A4 if paper == "A4" else QPageSize.PageSizeId.Letter
     writer = QPdfWriter(tmp)
     writer.setResolution(300)
-    writer.setTitle(clean_text(f"{plan.name}: vendor pack", "xml"))
+    writer.setTitle(clean_text(f"{plan.title}: vendor pack", "xml"))
     writer.setCreator("GPU Cluster Planner")
     writer.setPageLayout(QPageLayout(QPageSize(size_id), QPageLayout.Orientation.Landscape, QMarginsF(0, 0, 0, 0)))
     page_pt = writer.pageLayout().fullRect(QPageLayout.Unit.Point)
@@ -125,7 +125,7 @@ def _write_svg(plan, catalog, report, tmp: str, today) -> None:
     gen.setResolution(72)  # one SVG unit = one point
     gen.setSize(QSize(round(layout.width), round(layout.height)))
     gen.setViewBox(QRectF(0, 0, layout.width, layout.height))
-    gen.setTitle(clean_text(f"{plan.name}: rack elevations", "xml"))
+    gen.setTitle(clean_text(f"{plan.title}: rack elevations", "xml"))
     gen.setDescription("Drawn by GPU Cluster Planner")
     painter = QPainter()
     _begin(painter, gen, "SVG drawing")

@@ -55,7 +55,7 @@ def draw_sheet(canvas: Canvas, layout: SheetLayout, plan: Plan, catalog: Catalog
     c = canvas
     c.rect(QRectF(0, 0, layout.width, layout.height), fill=palette.PAPER)
     w = layout.width - 2 * MARGIN
-    c.text(QRectF(MARGIN, MARGIN, w, 18), plan.name, 14, bold=True, color=palette.INK_HEADING)
+    c.text(QRectF(MARGIN, MARGIN, w, 18), plan.title, 14, bold=True, color=palette.INK_HEADING)
     t = report.totals
     c.text(QRectF(MARGIN, MARGIN + 19, w, 12),
            f"Rack elevations, front view · {t.racks:,} rack{'' if t.racks == 1 else 's'} · {t.gpus:,} GPUs · IT power {t.it_power_kw:,.1f} kW "

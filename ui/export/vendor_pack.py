@@ -160,7 +160,7 @@ class VendorPack(SitePages, CampusPages):
         stamp = (f"Revision {info.revision} · " if info.revision else "") + f"Prepared {info.date or self.today.isoformat()}"
         cell = f'style="color: {MUTED}; border-top: 0.5px solid {palette.RULE}"'
         return (f'<table width="100%" cellspacing="0" cellpadding="0"><tr><td width="50%" {cell}>'
-                f'{html_text(self.plan.name)}</td><td width="25%" align="center" {cell}>{html_text(stamp)}</td>'
+                f'{html_text(self.plan.title)}</td><td width="25%" align="center" {cell}>{html_text(stamp)}</td>'
                 f'<td width="25%" align="right" {cell}>Page {number} of {total}</td></tr></table>')
 
     def _intro(self, text: str, size_pt: float = 8.0) -> str:
@@ -173,7 +173,7 @@ class VendorPack(SitePages, CampusPages):
         issued = self.plan.info.date or self.today.isoformat()
         head = [f'<p style="margin-top: {10 * s:.0f}px"></p>',
                 _p("VENDOR PACK  ·  RACK LAYOUT, POWER, COOLING AND NETWORK", 9, MUTED, True, 10),
-                _p(html_text(self.plan.name), 24, ACCENT, True, 6),
+                _p(html_text(self.plan.title), 24, ACCENT, True, 6),
                 _p(html_text(f"Prepared {_long_date(issued)} with GPU Cluster Planner"), 10, MUTED)]
         left = [self._info_html()]
         if self.plan.description.strip():
