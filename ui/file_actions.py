@@ -288,8 +288,13 @@ class FileActions:
         start = str((self.doc.path.parent if self.doc.path else Path.home()))
         folder = QFileDialog.getExistingDirectory(self, "Export NetBox import files into", start)
         if folder:
-            self._export(lambda progress: write(self.doc.plan, self.doc.catalog, Path(folder), progress=progress),
-                         folder, "Exporting the NetBox import files")
+            from planner.export.netbox_files import other_files  # with the export's own modules, when used
+
+            target = Path(folder)
+            if other_files(target):  # the export replaces its folder whole: a folder of its own inside
+                target = target / f"{file_slug(self.doc.plan.title)}-netbox"
+            self._export(lambda progress: write(self.doc.plan, self.doc.catalog, target, progress=progress),
+                         str(target), "Exporting the NetBox import files")
 
     def export_acceptance(self) -> None:
         pack = optional_function("planner.acceptance.criteria", "acceptance_pack")

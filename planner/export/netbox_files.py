@@ -195,6 +195,15 @@ class StreamedExport(NetBoxExport):
         self._files.clear()
 
 
+def other_files(directory: str | Path) -> list[str]:
+    """The names in a folder that no NetBox export writes (empty for a folder that is not
+    there, or cannot be read: ``check_export_folder`` says why)."""
+    try:
+        return sorted(e.name for e in os.scandir(directory) if not is_export_file(e.name))
+    except OSError:
+        return []
+
+
 def check_export_folder(directory: str | Path) -> Path:
     """The folder an export replaces (through a symbolic link), or SaveError: a file, or a folder
     holding anything but an earlier export's numbered files (a plan or catalog among them)."""

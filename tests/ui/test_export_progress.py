@@ -84,6 +84,17 @@ def test_a_quick_export_shows_no_dialog(window, tmp_path, monkeypatch):
     assert shown == []
 
 
+def test_a_folder_of_other_files_gets_the_export_in_a_folder_of_its_own(window, tmp_path, monkeypatch):
+    # the export replaces its folder whole: chosen where the workbook and the vendor pack are, it
+    # goes into a new folder there named after the plan, and the other files stay
+    (tmp_path / "plan.xlsx").write_text("book")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
+    window.export_netbox_action.trigger()
+    inner = tmp_path / "16-node-llm-cluster-128-x-h100-ndr400-netbox"
+    assert (inner / "07-devices.csv").exists() and (tmp_path / "plan.xlsx").read_text() == "book"
+    assert window.statusBar().currentMessage() == f"Exported {inner}"
+
+
 def test_a_folder_that_cannot_be_written_ends_in_the_message_box(window, tmp_path, monkeypatch):
     (tmp_path / "plan.json").write_text("{}")
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "plan.json"))
