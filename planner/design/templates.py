@@ -74,6 +74,8 @@ def template_intent(name: str, *, nodes: int | None = None, power_basis: str | N
     data["settings"] = _merge(data["settings"], settings or {})
     if changes.get("gpus") is not None and "nodes" not in changes:
         data["nodes"] = None
+        if data["storage"] is not None:  # resized by its GPUs: storage sized for them, as for nodes
+            data["storage"]["count"] = None
     serving = (changes.get("inference") or data.get("inference")
                or (data["settings"].get("workload") or {}).get("inference"))
     if nodes is None and changes.get("gpus") is None and changes.get("requests_per_s") is not None and serving:

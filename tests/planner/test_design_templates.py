@@ -131,3 +131,18 @@ def test_a_template_with_another_system_cools_its_racks_as_that_system_needs():
     assert not [p for p in plan.placements if cat[p.device].category == "cdu"]
     plan = design_template("medium", system="dgx-h100", cooling="liquid", catalog=cat).plan
     assert {r.cooling for r in plan.racks if r.name.startswith("GPU")} == {"liquid"}
+
+
+def test_a_template_resized_by_its_gpus_sizes_its_storage_for_them():
+    # medium's storage serves its 16 nodes (175 GB/s); resized to 1,024 GPUs (128 nodes) by a
+    # GPU count, as by a node count, the storage is sized again: at least the guide's 10 GB/s
+    # per node for checkpoints, 128 x 10 = 1,280 GB/s, not 175 GB/s shared by 128 nodes
+    from planner.design.templates import design_from
+    from planner.hardware.catalog import default_catalog
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    for change in ({"gpus": 1024}, {"nodes": 128}):
+        report = evaluate(design_from("medium", catalog, **change).plan, catalog)
+        assert report.sections["storage"]["write_gbs"] >= 1_280, change
+        assert not [f for f in report.findings if f.code == "storage.write.slow_per_node"], change
