@@ -105,6 +105,7 @@ class FindingsModel(QAbstractListModel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._rows: list[FindingGroup | None] = [NO_FINDINGS]
+        self.place_name = lambda where: where  # a finding's place as the plan names it (the panel sets it)
         self._icons = {s: severity_icon(s) for s in ("error", "warning", "info")}
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt API)
@@ -123,7 +124,7 @@ class FindingsModel(QAbstractListModel):
         if role == TOOLTIP:
             where = (f"\nClick to select the first and list all {f.count:,} in the inspector"
                      f"\n\nThe first: {f.members[0].message}" if f.count > 1
-                     else f"\nClick to select {f.where}" if f.where else "")
+                     else f"\nClick to select {self.place_name(f.where)}" if f.where else "")
             return (f"{f.message}\n\n{f.severity}: {f.code}" + where
                     + (f"\nFix (right-click): {fix_text(f)}" if remedies(f)
                        else f"\n{no_fix_reason(f.members[0])}" if f.severity != "info" else "")
@@ -199,6 +200,8 @@ class ChecksPanel(QListView):
         super().__init__(parent)
         self.doc = doc  # the document a Fix edits; None: the list only shows
         self.findings = FindingsModel(self)
+        if doc is not None:
+            self.findings.place_name = self._place_name
         self.setModel(self.findings)
         self.setIconSize(QSize(16, 16))
         # Rows of one height, measured once: wrapped rows were each measured again after
@@ -218,6 +221,15 @@ class ChecksPanel(QListView):
         self._rows = FindingRows()  # the report's findings as segments, to follow a drop by its change set
         self._build_fix_bar()
 
+
+    def _place_name(self, where: str) -> str:
+        """A rack by its name, a device by its label and rack ("node-3 in GPU-02"), not by ids."""
+        plan = self.doc.plan
+        rack = plan.rack(where)
+        if rack is not None:
+            return rack.name
+        p = plan.placement(where)
+        return f"{p.label or p.id} in {plan.rack(p.rack).name}" if p is not None else where
     def _build_fix_bar(self) -> None:
         """Fix (the selected finding) and Fix all, in a bar above the rows (in the view's
         top margin, so the list stays the dock's widget)."""

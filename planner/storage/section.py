@@ -77,9 +77,10 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
         if together is not None and together < st.min_write_gbs_per_node:
             limit = (f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {nodes:,} nodes"
                      if totals.write_gbs < nodes * per_node else f"each node's {per_node:,.1f} GB/s storage links")
+            rate = f"{together:,.1f}" if together >= 1 else f"{together:.2g}"  # 0.013, not 0.0
             findings.append(Finding(
                 "warning", "storage.write.slow_per_node",
-                f"With every node checkpointing at once (DDP/FSDP), a node writes at {together:,.1f} GB/s "
+                f"With every node checkpointing at once (DDP/FSDP), a node writes at {rate} GB/s "
                 f"({limit}), below the {st.min_write_gbs_per_node:g} GB/s per node of {GUIDE} ('if checkpoint writes "
                 f"are slower than 10 GB/s per node, fix storage'): add filesystem write bandwidth"))
         if stall_pct is not None and stall_pct > st.max_stall_pct:

@@ -109,3 +109,12 @@ def test_a_rack_taller_than_the_view_is_shown_from_its_top_when_a_check_selects_
         shown = view.mapToScene(view.viewport().rect()).boundingRect()
         assert item.height() > 2 * shown.height()
         assert shown.top() <= item.top() < shown.top() + 0.5 * shown.height(), start
+
+
+def test_a_row_of_one_place_names_it_as_the_plan_does(window):
+    doc, checks = window.doc, window.checks
+    gpu01 = rack_named(doc.plan, "GPU-01")
+    doc.apply(EditRack(gpu01.id, power_cap_kw=10))  # over its cap: an error of that one rack
+    index = checks.model().index(_row_starting(checks, "Rack GPU-01 draws"))
+    tip = index.data(Qt.ItemDataRole.ToolTipRole)
+    assert "\nClick to select GPU-01\n" in tip and gpu01.id not in tip.split("Click to select")[1].split("\n")[0]
