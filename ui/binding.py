@@ -229,7 +229,10 @@ class FieldEditor:
 
 
 def field_label(title: str, unit: str) -> str:
-    return f"{title} ({unit})" if unit else title
+    """"Rack power cap (kW)"; a counting unit the title already says is not said again
+    ("Transformer layers", not "Transformer layers (layers)")."""
+    said = unit.isalpha() and unit.lower() in title.lower().replace("-", " ").split()
+    return f"{title} ({unit})" if unit and not said else title
 
 
 def field_tooltip(title: str, unit: str, source: str, default: Any) -> str:

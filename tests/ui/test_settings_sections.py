@@ -187,3 +187,12 @@ def test_optional_choice_shows_none_without_crashing(qtbot):
     qtbot.addWidget(editor.widget)
     editor.show(None)
     assert editor.widget.currentData() is None
+
+
+def test_a_label_does_not_repeat_a_counting_unit_its_title_says():
+    from ui.binding import field_label
+
+    assert field_label("Transformer layers", "layers") == "Transformer layers"
+    assert field_label("Attention heads", "heads") == "Attention heads"
+    assert field_label("Rack power cap", "kW") == "Rack power cap (kW)"  # a unit the title does not say
+    assert field_label("Sequence length", "tokens") == "Sequence length (tokens)"
