@@ -57,14 +57,14 @@ def evaluate_cooling(liquid_nodes: int, liquid_heat_milliwatts: int, counts: dic
         short = True
         findings.append(Finding(
             "error", "cooling.cdu.short",
-            f"{liquid_nodes} liquid-cooled nodes ({heat_kw:.1f} kW of design heat to liquid) need {needed} CDU"
+            f"{liquid_nodes} liquid-cooled nodes ({heat_kw:,.1f} kW of design heat to liquid) need {needed} CDU"
             f"{'s' if needed != 1 else ''} by the {_policy_text(facility, catalog)}; {placed} placed",
             remedy=_add_cdus(facility, catalog, needed - placed)))
     elif liquid and placed_kw + 1e-9 < heat_kw:
         short = True
         findings.append(Finding(
             "error", "cooling.cdu.capacity",
-            f"The placed CDUs remove {placed_kw:.0f} kW but the racks put {heat_kw:.1f} kW of design heat into liquid"))
+            f"The placed CDUs remove {placed_kw:,.0f} kW but the racks put {heat_kw:,.1f} kW of design heat into liquid"))
     if not liquid and placed:
         findings.append(Finding("info", "cooling.cdu.unused",
                                 f"{placed} CDU{'s' if placed != 1 else ''} placed but no node is liquid-cooled"))

@@ -106,22 +106,22 @@ def feed_findings(rack_name: str, rack_id: str, nameplate_kw: float, feeds: tupl
     if len(feeds) == 1:
         out.append(Finding(
             "warning", "rack.power.single_feed",
-            f"Rack {rack_name} has one feed (redundancy N): {feeds[0].pdus} x {cap:.1f} kW PDUs carry its "
-            f"{nameplate_kw:.1f} kW nameplate, and losing feed A powers the rack off", rack_id))
+            f"Rack {rack_name} has one feed (redundancy N): {feeds[0].pdus} x {cap:,.1f} kW PDUs carry its "
+            f"{nameplate_kw:,.1f} kW nameplate, and losing feed A powers the rack off", rack_id))
     else:
         for f, other in ((feeds[0], feeds[1]), (feeds[1], feeds[0])):
             if other.capacity_kw + 1e-9 < nameplate_kw:
                 out.append(Finding(
                     "warning", "rack.power.feed_loss",
                     f"Rack {rack_name}: losing feed {f.name} leaves feed {other.name} with {other.pdus} PDU"
-                    f"{'s' if other.pdus != 1 else ''} ({other.capacity_kw:.1f} kW) for a {nameplate_kw:.1f} kW "
+                    f"{'s' if other.pdus != 1 else ''} ({other.capacity_kw:,.1f} kW) for a {nameplate_kw:,.1f} kW "
                     f"nameplate ({s.feed_redundancy}); use 2N feeds to survive a feed loss", rack_id))
                 break
     for f in feeds:
         if f.pdus > s.max_pdus_per_feed and not busbar:
             out.append(Finding(
                 "warning", "rack.power.pdu_positions",
-                f"Rack {rack_name} feed {f.name} needs {f.pdus} x {cap:.1f} kW PDUs for {nameplate_kw:.1f} kW but "
+                f"Rack {rack_name} feed {f.name} needs {f.pdus} x {cap:,.1f} kW PDUs for {nameplate_kw:,.1f} kW but "
                 f"takes {s.max_pdus_per_feed}: choose a larger PDU or spread the load", rack_id))
         if pdu.pdu is not None:
             for kind, have, need in (("C13", f.outlets_c13, f.cords_c13), ("C19", f.outlets_c19, f.cords_c19)):
@@ -144,5 +144,5 @@ def shelf_findings(device: DeviceType, where: str, rack_name: str, rack_id: str)
     return [Finding(
         "error", "rack.power.shelves",
         f"{device.model} ({where}) in rack {rack_name}: {sh.count - sh.spares} of {sh.count} power shelves "
-        f"x {sh.kw_each:g} kW = {usable:.1f} kW carry less than its {device.power_max_w / 1000:.1f} kW nameplate",
+        f"x {sh.kw_each:g} kW = {usable:,.1f} kW carry less than its {device.power_max_w / 1000:,.1f} kW nameplate",
         rack_id)]

@@ -155,25 +155,25 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog, *,
     if power > rack.power_cap_kw + 1e-9:
         findings.append(Finding(
             "error", "rack.power.over_cap",
-            f"Rack {rack.name} draws {power:.1f} kW ({basis}) against its {rack.power_cap_kw:g} kW cap "
-            f"({power - rack.power_cap_kw:.1f} kW over)", rack.id))
+            f"Rack {rack.name} draws {power:,.1f} kW ({basis}) against its {rack.power_cap_kw:g} kW cap "
+            f"({power - rack.power_cap_kw:,.1f} kW over)", rack.id))
     nameplate = res.power_nameplate_kw
     if basis == "typical" and power <= rack.power_cap_kw + 1e-9 < nameplate:
         findings.append(Finding(
             "warning", "rack.power.nameplate_over_cap",
-            f"Rack {rack.name} fits its {rack.power_cap_kw:g} kW cap at typical draw ({power:.1f} kW) but its "
-            f"nameplate is {nameplate:.1f} kW: circuits and PDUs must carry the rating, and a power spike can "
+            f"Rack {rack.name} fits its {rack.power_cap_kw:g} kW cap at typical draw ({power:,.1f} kW) but its "
+            f"nameplate is {nameplate:,.1f} kW: circuits and PDUs must carry the rating, and a power spike can "
             "trip the breaker. Confirm the facility allows it, or plan on the nameplate basis", rack.id))
     if rack.cooling == "air" and air_basis_milliwatts / 1e6 > facility.air_cooling_limit_kw + 1e-9:
         findings.append(Finding(
             "warning", "rack.cooling.air_limit",
-            f"Air-cooled rack {rack.name} puts {air_basis_milliwatts / 1e6:.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
+            f"Air-cooled rack {rack.name} puts {air_basis_milliwatts / 1e6:,.1f} kW into the air, above the {facility.air_cooling_limit_kw:g} kW "
             f"air-cooling limit: {GUIDE}, saw thermal throttling cost 18% of throughput with air "
             "cooling; use direct-to-chip liquid cooling", rack.id))
     if liquid_rack and air_basis_milliwatts / 1e6 > facility.air_cooling_limit_kw + 1e-9:
         findings.append(Finding(
             "warning", "rack.cooling.air_remainder",
-            f"Liquid-cooled rack {rack.name} still puts {air_basis_milliwatts / 1e6:.1f} kW ({basis}) into the air, above "
+            f"Liquid-cooled rack {rack.name} still puts {air_basis_milliwatts / 1e6:,.1f} kW ({basis}) into the air, above "
             f"the {facility.air_cooling_limit_kw:g} kW air-cooling limit: the cold plates do not take memory, "
             "NIC and power-supply heat; add a rear-door heat exchanger or spread the nodes", rack.id))
     if res.weight_kg > rack.max_weight_kg + 1e-9:

@@ -81,7 +81,7 @@ def rack_consequence(plan: Plan, catalog: Catalog, rack_id: str, u: int, device:
         failing.append(f"{rack.name}'s nameplate would be {after.power_nameplate_kw:.1f} / {rack.power_cap_kw:g} kW")
     if fails("rack.cooling.air_limit", lambda r: r.power_kw):
         words.append(f"{after.power_kw:.1f} / {facility.air_cooling_limit_kw:g} kW air limit")
-        failing.append(f"air-cooled {rack.name} would dissipate {after.power_kw:.1f} kW, over the "
+        failing.append(f"air-cooled {rack.name} would dissipate {after.power_kw:,.1f} kW, over the "
                        f"{facility.air_cooling_limit_kw:g} kW air-cooling limit")
     if fails("rack.weight.over_limit", lambda r: r.weight_kg):
         words.append(f"{after.weight_kg:,.0f} / {rack.max_weight_kg:g} kg")
