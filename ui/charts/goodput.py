@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFontMetrics
 
 from planner.goodput.findings import duration_text
 from planner.settings.reliability import RESTART_PATHS
@@ -84,6 +84,8 @@ class GoodputChart(ChartView):
         self.goodput_message = self.message_item(self.goodput_plot)
         self._plan_lines: list[str] = []
         self._spacing = self.ci.layout.horizontalSpacing()
+        self._sizes: list[int] = []  # the job sizes the curve has, whose labels _fit_ticks spaces
+        self.plot.vb.sigResized.connect(self._fit_ticks)
 
     def lay_out(self, compact: bool) -> None:
         """Short and wide: the two plots side by side and the legend right of them, the plan's
@@ -105,6 +107,27 @@ class GoodputChart(ChartView):
 
     def _show_plan_text(self) -> None:
         self.show_plan_text(self.plan_label, self.legend, self.plan_point, self._plan_lines)
+
+    def _fit_ticks(self) -> None:
+        """Every step-th doubling size from the smallest labelled, the step the smallest whose
+        labels stand apart at the plot's width (they ran together as "4,60836,86494,912" in a
+        narrow dock, and "64128256512" before that), and six labels at most."""
+        sizes = self._sizes
+        if not sizes:
+            for plot in (self.plot, self.goodput_plot):
+                plot.getAxis("bottom").setTicks(None)
+            return
+        first = sizes[0]
+        axis = self.plot.getAxis("bottom")
+        label_px = QFontMetrics(axis.style.get("tickFont") or axis.font()).horizontalAdvance(f"{sizes[-1]:,}") + 14
+        decades = max(np.log10(sizes[-1] / first), 0.3) + 0.2  # the auto range's margins
+        per_decade = max(1.0, self.plot.vb.width()) / decades
+        step = max(1, -(-len(sizes) // 6))
+        while step < len(sizes) and step * np.log10(2) * per_decade < label_px:
+            step += 1
+        ticks = [[(float(np.log10(n)), f"{n:,}") for n in sizes if round(np.log2(n / first)) % step == 0]]
+        for plot in (self.plot, self.goodput_plot):
+            plot.getAxis("bottom").setTicks(ticks)
 
     def _fit_interval_view(self) -> None:
         self.interval_view.setGeometry(self.plot.vb.sceneBoundingRect())
@@ -150,16 +173,9 @@ class GoodputChart(ChartView):
         # the doubling sizes (the plan's own among them where it is one, 128 on a run from 8;
         # else it is the star, and its label gives the size)
         first = points[0].gpus if points else 1  # the smallest: a doubling, plan or not
-        doubling = [p for p in points if not p.plan or len(points) == 1
-                    or float(np.log2(p.gpus / first)).is_integer()]
-        # at most six labels: half a dock's width holds about six of "16,384" apart (more ran
-        # together as "64128256512" at the default window size)
-        step = max(1, -(-len(doubling) // 6))
-        # every step-th doubling from the smallest
-        sizes = [[(float(np.log10(p.gpus)), f"{p.gpus:,}") for p in doubling
-                  if round(np.log2(p.gpus / first)) % step == 0]]
-        self.plot.getAxis("bottom").setTicks(sizes)
-        self.goodput_plot.getAxis("bottom").setTicks(sizes)
+        self._sizes = [p.gpus for p in points if not p.plan or len(points) == 1
+                       or float(np.log2(p.gpus / first)).is_integer()]
+        self._fit_ticks()
         finite = tokens
         if finite:
             decades = range(int(np.floor(np.log10(min(finite)))), int(np.ceil(np.log10(max(finite)))) + 1)
