@@ -202,3 +202,19 @@ def test_a_repricing_starts_from_the_kept_rate_and_lands_on_the_same_irr():
             assert warm[name] == pytest.approx(cold[name], rel=1e-12, abs=1e-12)
             assert round(warm[name], 6) == round(cold[name], 6)
     assert first == irr_each(2.2e9, savings, 60)  # a cold start is the rate as before
+
+
+def test_a_kept_rate_far_from_the_root_still_gives_the_root():
+    # an edit that moves a saving a lot (a rack cap cut from 30 to 5 kW: its committed kW billed
+    # less) leaves a kept monthly rate of -11.4 %; Newton's steps from there shrank below their
+    # tolerance where the annuity is steep and answered a 76 % yearly loss for a 7 % one
+    from planner.costs.returns import irr_each
+
+    capex, months = 160_912.0, 36
+    saving = capex / 39.9  # repays the capex at a small loss over 36 months
+    cold = irr_each(capex, {"x": saving}, months)["x"]
+    warm = irr_each(capex, {"x": saving}, months, {"x": -0.114})["x"]
+    assert -0.1 < cold < 0 and warm == pytest.approx(cold, abs=1e-9)
+    # the root: -capex + saving x (1 - (1 + r)^-36) / r = 0 at the monthly r of that yearly rate
+    r = (1 + cold) ** (1 / 12) - 1
+    assert -capex + saving * (1 - (1 + r) ** -months) / r == pytest.approx(0.0, abs=1e-4)
