@@ -46,8 +46,8 @@ def _remedy(code: str, plan: Plan, rack: Rack, res: RackResult, catalog: Catalog
         return _two_n(plan, res, catalog)
     if code in SPLIT_CODES and splittable(plan, rack, res, catalog):
         n = split_count(plan, rack, res, catalog, holds_too_much)
-        return Remedy("split_rack", f"Split rack {rack.name}: move {n} device{'s' if n != 1 else ''} into a new "
-                      "rack of its kind", (("rack", rack.id), ("devices", n)))
+        return Remedy("split_rack", f"Split rack {rack.name}: move {n} device{'s' if n != 1 else ''} into a rack "
+                      "of its kind with room, or a new one", (("rack", rack.id), ("devices", n)))
     return None
 
 

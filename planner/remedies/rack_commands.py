@@ -93,11 +93,16 @@ class _Steps(Command):
         self.run(plan, catalog, done, MoveDevice(p.id, rack_id, u))
 
 
+NEARBY = 8  # the racks, before and after it in the plan's order, a split looks in for room
+
+
 class SplitRack(_Steps):
     """Move devices (``move_order``: GPU nodes first, the most power first, from the top
-    down) into new racks of the same kind beside it, until the rack holds no more than its
-    checks allow; each new rack takes devices while it does too, from its U1 up in the
-    order they stood."""
+    down) out until the rack holds no more than its checks allow: each into a rack nearby
+    (``NEARBY``) of the same hall and cooling that holds devices of its type and takes it
+    within its own checks, the nearest first (a node dragged one rack too far goes back),
+    else into new racks of the same kind beside it; each new rack takes devices while it
+    does too, from its U1 up in the order they stood."""
 
     def steps(self, plan, catalog, done):
         rack = plan.rack(str(self.remedy.figure("rack")))
@@ -118,7 +123,13 @@ class SplitRack(_Steps):
         fields = {k: getattr(rack, k) for k in RACK_FIELDS if k != "name"}
         names = _RackNamer(plan, _prefix(rack.name))
         new: list[str] = []
+        into: list[str] = []  # the racks that took devices, in order
         for p in sorted(out, key=lambda p: p.u):
+            room = _nearby_room(plan, catalog, rack, p, set(new))
+            if room is not None:
+                self.move(plan, catalog, done, p, *room)
+                into.append(room[0])
+                continue
             u = takes(plan, catalog, new[-1], p) if new else None
             if u is None:
                 new.append(self.new_rack(plan, catalog, done, names.next(), plan.rack_index(rack.id) + 1 + len(new),
@@ -127,9 +138,27 @@ class SplitRack(_Steps):
                 if u is None:
                     raise CommandError(f"one {catalog[p.device].model} does not fit an empty rack like {rack.name}")
             self.move(plan, catalog, done, p, new[-1], u)
+            into.append(new[-1])
         moved = len(out)
-        into = ", ".join(plan.rack(r).name for r in new)
-        return f"Split rack {rack.name}: move {moved} device{'s' if moved != 1 else ''} into {into}"
+        names_into = ", ".join(plan.rack(r).name for r in dict.fromkeys(into))
+        return f"Split rack {rack.name}: move {moved} device{'s' if moved != 1 else ''} into {names_into}"
+
+
+def _nearby_room(plan, catalog, rack, p: Placement, new: set[str]) -> tuple[str, int] | None:
+    """(rack id, U) of the nearest rack within ``NEARBY`` of ``rack`` in the plan's order, of
+    its hall and cooling, holding a device of ``p``'s type, that takes ``p``; None if none."""
+    at = plan.rack_index(rack.id)
+    near = sorted(range(max(0, at - NEARBY), min(len(plan.racks), at + NEARBY + 1)), key=lambda i: (abs(i - at), i))
+    for i in near:
+        other = plan.racks[i]
+        if other.id == rack.id or other.id in new or other.hall != rack.hall or other.cooling != rack.cooling:
+            continue
+        if not any(m.device == p.device for m in plan.rack_members(other.id).values()):
+            continue
+        u = takes(plan, catalog, other.id, p)
+        if u is not None:
+            return other.id, u
+    return None
 
 
 class MoveToLiquid(_Steps):

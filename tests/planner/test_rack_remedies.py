@@ -51,7 +51,8 @@ def test_an_over_cap_rack_is_split_into_a_new_rack_of_its_kind():
     before = plan_to_json(h.plan)
     finding, command = _fix(h, "rack.power.over_cap")
     assert "35.0 kW" in finding.message and finding.remedy.kind == "split_rack"
-    assert finding.remedy.label == "Split rack GPU-01: move 1 device into a new rack of its kind"
+    assert finding.remedy.label == ("Split rack GPU-01: move 1 device into a rack of its kind with room, or a "
+                                    "new one")
     assert dict(finding.remedy.figures) == {"rack": "r1", "devices": 1}
     assert command.label == "Split rack GPU-01: move 1 device into GPU-02"
     assert _nodes(h, "GPU-01") == [f"GPU-01-node-{i}" for i in range(1, 5)]
@@ -61,6 +62,20 @@ def test_an_over_cap_rack_is_split_into_a_new_rack_of_its_kind():
     assert not _findings(h, "rack.power.over_cap")
     h.undo()
     assert plan_to_json(h.plan) == before
+
+
+def test_a_node_dragged_one_rack_too_far_goes_back_where_there_is_room():
+    # GPU-01 holds 2 nodes (14 kW), GPU-02 5 (35 kW) under 30 kW caps: one node out of GPU-02
+    # fits GPU-01 (21 kW), so it goes there and no rack is bought; GPU-03 of another cooling
+    # (air) is not taken although it is empty of load.
+    h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 2),
+               (Rack(id="r2", name="GPU-02", cooling="liquid", power_cap_kw=30), 5),
+               (Rack(id="r3", name="GPU-03", cooling="air", power_cap_kw=30), 0)])
+    racks = len(h.plan.racks)
+    finding, command = _fix(h, "rack.power.over_cap")
+    assert command.label == "Split rack GPU-02: move 1 device into GPU-01"
+    assert len(h.plan.racks) == racks and _nodes(h, "GPU-01") == ["GPU-01-node-1", "GPU-01-node-2", "GPU-02-node-5"]
+    assert not _findings(h, "rack.power.over_cap")
 
 
 def test_an_over_weight_rack_moves_two_nodes_out():
@@ -223,8 +238,8 @@ def test_check_json_gives_the_split_with_its_figures():
     h = _plan([(Rack(id="r1", name="GPU-01", cooling="liquid", power_cap_kw=30), 5)])
     findings = report_json(h.plan, CATALOG, evaluate(h.plan, CATALOG))["findings"]
     over = next(f for f in findings if f["code"] == "rack.power.over_cap")
-    assert over["remedy"] == {"kind": "split_rack", "label": "Split rack GPU-01: move 1 device into a new rack of its "
-                              "kind", "rack": "r1", "devices": 1}
+    assert over["remedy"] == {"kind": "split_rack", "label": "Split rack GPU-01: move 1 device into a rack of its "
+                              "kind with room, or a new one", "rack": "r1", "devices": 1}
 
 
 def test_the_split_count_follows_an_edit_of_the_power_basis():

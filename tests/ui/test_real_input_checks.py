@@ -72,7 +72,7 @@ def test_fix_in_the_checks_list_mends_the_error_and_ctrl_z_brings_it_back(over_c
     _click(app, here, _centre(row["rect"]))  # select the finding
     state = app.wait_state(lambda s: s["geometry"]["checks"]["fix"]["enabled"], "Fix enabled for the finding")
     fix = state["geometry"]["checks"]["fix"]
-    assert fix["tooltip"] == "Fix: Split rack GPU-01: move 2 devices into a new rack of its kind"
+    assert fix["tooltip"] == "Fix: Split rack GPU-01: move 2 devices into a rack of its kind with room, or a new one"
     _crop(app, app.screenshot("checks-with-fix"), state["geometry"]["checks"], "checks-list")
 
     app.xdotool("click", "3")  # the context menu offers the same Fix, by name
