@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (QComboBox, QLabel, QLineEdit, QListWidget, QListW
 
 from planner.design.replace import ReplaceDevices, compatible_types
 from planner.goodput.section import recovery_rows
-from planner.plan.changes import ChangeSet
+from planner.plan.changes import EVERYTHING, ChangeSet
 from planner.plan.commands import EditDevice, MoveDevice, RenamePlan
 from planner.report.finding_groups import group_findings
 from planner.report.schedule_text import training_run_line
@@ -94,7 +94,9 @@ class Inspector(QWidget):
         self.refresh()
 
     def _doc_changed(self, changes, report) -> None:
-        if self.listed is not None:  # a listed check follows the edit: its mended places leave the list
+        if changes is EVERYTHING:  # another plan (opened, new, restored): nothing of the last one listed
+            self.listed = None
+        elif self.listed is not None:  # a listed check follows the edit: its mended places leave the list
             self.listed = self._still_listed(report.findings)
         self.refresh(changes)
 

@@ -118,3 +118,14 @@ def test_a_row_of_one_place_names_it_as_the_plan_does(window):
     index = checks.model().index(_row_starting(checks, "Rack GPU-01 draws"))
     tip = index.data(Qt.ItemDataRole.ToolTipRole)
     assert "\nClick to select GPU-01\n" in tip and gpu01.id not in tip.split("Click to select")[1].split("\n")[0]
+
+
+def test_another_plan_opened_clears_the_listed_check(window, qtbot):
+    # the list of the last plan's racks is not the new plan's (its racks may have the same ids)
+    from planner.design.templates import build_template
+
+    doc, checks = window.doc, window.checks
+    _click_row(qtbot, checks, _row_starting(checks, "4 racks"))
+    assert "places" in window.inspector.fields
+    doc.replace(build_template("medium", catalog=doc.catalog), None)
+    assert "places" not in window.inspector.fields and window.inspector.heading.text() == "Plan"
