@@ -232,7 +232,12 @@ def field_label(title: str, unit: str) -> str:
     """"Rack power cap (kW)"; a counting unit the title already says is not said again
     ("Transformer layers", not "Transformer layers (layers)")."""
     said = unit.isalpha() and unit.lower() in title.lower().replace("-", " ").split()
-    return f"{title} ({unit})" if unit and not said else title
+    return f"{title} ({unit})" if unit and not said and unit not in _UNSAID else title
+
+
+# Units a label does not say, the tooltip does: a count of values (a model's hidden size) and
+# a plain multiplier (a capacity factor) read better without "(values)" or "(x)".
+_UNSAID = frozenset({"values", "x"})
 
 
 def field_tooltip(title: str, unit: str, source: str, default: Any) -> str:

@@ -332,7 +332,9 @@ class Inspector(QWidget):
 
         shown = [w for w in places if plan.rack(w) is not None or plan.placement(w) is not None]
         racks = sum(1 for w in shown if plan.rack(w) is not None)
-        noun = "racks" if racks == len(shown) else "devices" if not racks else "racks and devices"
+        one = len(shown) == 1
+        noun = ("rack" if one else "racks") if racks == len(shown) else (
+            ("device" if one else "devices") if not racks else "racks and devices")
         self.heading.setText(f"{len(shown):,} {noun} of one check")
         self._row("finding", "", _value(message), wide=True)
         # the code names the check's section in Help > Findings

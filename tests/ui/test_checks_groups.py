@@ -63,7 +63,10 @@ def test_the_listed_racks_follow_the_edits_that_mend_them(window, qtbot):
     assert [listing.item(i).text() for i in range(listing.count())] == ["GPU-02", "GPU-03", "GPU-04"]
     assert window.inspector.heading.text() == "3 racks of one check"
     assert window.inspector.fields["finding"].text().startswith("3 racks fit their power cap at typical draw")
-    for rack in gpu[1:]:
+    for rack in gpu[1:3]:
+        doc.apply(EditRack(rack.id, power_cap_kw=45))
+    assert window.inspector.heading.text() == "1 rack of one check"  # GPU-04 alone left
+    for rack in gpu[3:]:
         doc.apply(EditRack(rack.id, power_cap_kw=45))
     # all mended: no list of a check that no longer holds; the selection (GPU-01) shows again
     assert "places" not in window.inspector.fields

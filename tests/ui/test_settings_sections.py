@@ -196,3 +196,5 @@ def test_a_label_does_not_repeat_a_counting_unit_its_title_says():
     assert field_label("Attention heads", "heads") == "Attention heads"
     assert field_label("Rack power cap", "kW") == "Rack power cap (kW)"  # a unit the title does not say
     assert field_label("Sequence length", "tokens") == "Sequence length (tokens)"
+    assert field_label("Hidden size", "values") == "Hidden size"  # the tooltip says "in values"
+    assert field_label("Expert capacity factor (MoE)", "x") == "Expert capacity factor (MoE)"
