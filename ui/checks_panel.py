@@ -282,11 +282,31 @@ class ChecksPanel(QListView):
         # read the same stay
         if self._rows.update(report, changes) is None:
             self._rows.reset(report)
+        before = self.currentIndex().data(FINDING_ROLE)
         self.findings.set_findings(group_findings(self._rows.rows))
+        self._keep_current(before)
         counts = report.counts_by_severity()
         self.title = (f"Checks ({counts['error']:,} error{'s' if counts['error'] != 1 else ''}, "
                       f"{counts['warning']:,} warning{'s' if counts['warning'] != 1 else ''}, {counts['info']:,} info)")
         self.titleChanged.emit(self.title)
+
+    def _keep_current(self, before: FindingGroup | None) -> None:
+        """After an edit the selected row stays where its finding is: the same line, else the
+        line of its check that replaced it ("3 racks" for "4 racks"); a mended finding leaves
+        no row selected (Qt would move the selection to the next row, an unrelated check
+        that a Fix would then mend)."""
+        current = self.currentIndex().data(FINDING_ROLE)
+        if before is None or current == before:
+            return
+        model = self.findings
+        rows = [model.index(i) for i in range(model.rowCount())]
+        same = next((i for i in rows if i.data(FINDING_ROLE) == before), None)
+        same = same or next((i for i in rows if (f := i.data(FINDING_ROLE)) is not None
+                             and (f.severity, f.code) == (before.severity, before.code)), None)
+        if same is not None:
+            self.setCurrentIndex(same)
+        else:
+            self.selectionModel().clear()
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)
         menu = self.context_menu(self.indexAt(event.pos()))

@@ -132,3 +132,16 @@ def test_another_plan_opened_clears_the_listed_check(window, qtbot):
     assert "places" in window.inspector.fields
     doc.replace(build_template("medium", catalog=doc.catalog), None)
     assert "places" not in window.inspector.fields and window.inspector.heading.text() == "Plan"
+
+
+def test_the_selected_row_follows_its_check_and_a_mended_one_leaves_none(window):
+    doc, checks = window.doc, window.checks
+    gpu = [rack_named(doc.plan, f"GPU-0{i}") for i in range(1, 5)]
+    checks.setCurrentIndex(checks.model().index(_row_starting(checks, "4 racks")))
+    doc.apply(EditRack(gpu[0].id, power_cap_kw=45))  # one rack mended: the line now counts 3
+    assert checks.currentIndex().data().startswith("3 racks fit their power cap")
+    doc.apply(EditRack(gpu[1].id, power_cap_kw=10))  # GPU-02 over its cap: an error row
+    checks.setCurrentIndex(checks.model().index(_row_starting(checks, "Rack GPU-02 draws")))
+    assert checks.fix_button.isEnabled()
+    checks.fix_button.click()  # mended: no row is selected (not the next, unrelated one)
+    assert not checks.currentIndex().isValid() and not checks.fix_button.isEnabled()
