@@ -20,7 +20,12 @@ def test_every_field_of_every_section_has_an_editor_with_unit_and_source(window)
             assert meta["source"] in editor.widget.toolTip()
             label = form.labels[name]
             assert isinstance(label, QLabel)
-            assert label.text() == (f"{meta['title']} ({meta['unit']})" if meta["unit"] else meta["title"])
+            # the unit after the title, unless the title says it ("Liquid-cooled nodes per CDU", not
+            # "... (nodes)") or it is a bare count or factor ("values", "x"); the tooltip gives it always
+            unit = meta["unit"]
+            said = unit.lower() in meta["title"].lower().replace("-", " ").split() or unit in ("values", "x")
+            assert label.text() == (f"{meta['title']} ({unit})" if unit and not said else meta["title"]), name
+            assert not unit or f"in {unit}" in editor.widget.toolTip(), name
 
 
 def test_widget_kinds_follow_the_field_types(window):
