@@ -126,6 +126,7 @@ class CostResult:
     cost_per_million_tokens_usd: float | None = None
     currency: str = "USD"
     usd_exchange_rate: float = 1.0
+    rented_gpus: int = 0  # the job's GPUs: what renting pays for and what delivers GPU-hours
 
     def to_json(self) -> dict[str, Any]:
         money = lambda d: {k: round(v, 2) for k, v in d.items()}  # noqa: E731
@@ -149,7 +150,7 @@ class CostResult:
 
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
                    pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None,
-                   irr_start: dict[str, float] | None = None) -> CostResult:
+                   irr_start: dict[str, float] | None = None, job_gpus: int | None = None) -> CostResult:
     """Every figure of the cost model for one plan.
 
     ``capex_usd`` is the hardware: the bill of materials' total. Capex adds the project
@@ -163,6 +164,10 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
 
     ``it_kw`` is the IT power on the plan's basis (what colocation contracts for);
     ``energy_kw`` the average draw that electricity is paid on (typical; defaults to it_kw).
+    ``job_gpus``: the GPUs the job runs on, the placed ``gpus`` less the hot spares (default:
+    all of them). Renting is of those (a cloud replaces its own failed nodes: no idle spares
+    are rented), and a GPU-hour is delivered by those; built, the spares are bought, powered
+    and licensed all the same.
 
     TCO over the horizon H = capex + opex x H. Cost per delivered GPU-hour:
     build = TCO / (GPUs x 730 h x H x utilisation); renting = rate x (1 + uplift).
@@ -181,11 +186,12 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     support = s.support_pct_per_year * hardware / 12.0
     software = s.software_usd_per_gpu_year * gpus / 12.0
     opex = energy + facility + staffing + support + software
-    rents = {name: rent_usd_per_month(gpus, rate, uplift=s.rent_uplift, utilisation=s.utilisation,
+    job = gpus if job_gpus is None else job_gpus
+    rents = {name: rent_usd_per_month(job, rate, uplift=s.rent_uplift, utilisation=s.utilisation,
                                       hours_per_month=s.hours_per_month)
              for name, rate in s.rental_rates().items()}
     tco = capex_usd + opex * h
-    delivered_h = gpus * s.hours_per_month * h * s.utilisation
+    delivered_h = job * s.hours_per_month * h * s.utilisation
     per_hour: dict[str, float | None] = {"build": tco / delivered_h if delivered_h else None}
     per_hour.update({name: rate * (1.0 + s.rent_uplift) for name, rate in s.rental_rates().items()})
     months = list(range(h + 1))
@@ -219,5 +225,6 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
         cost_per_million_tokens_usd=tco / tokens * 1e6 if tokens > 0 else None,
         currency=s.currency,
         usd_exchange_rate=s.usd_exchange_rate,
+        rented_gpus=job,
     )
 

@@ -21,8 +21,10 @@ from planner.network.media import COPPER
 from planner.network.routes import reach_findings
 from planner.costs.prices import apply_price_overrides, unmatched_override_findings
 from planner.costs.spares import spares_usd, stocked_spares_line
+from planner.network.checks import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.figures import Figures, detail, figure
+from planner.workload.section import job_nodes
 from planner.findings import Finding
 
 
@@ -39,7 +41,7 @@ class CostSection(Figures):
     energy_usd_per_month: float = figure(title="Energy", unit="$/month")
     facility_usd_per_month: float = figure(title="Facility", unit="$/month")
     staffing_usd_per_month: float = figure(title="Staffing", unit="$/month")
-    rent_usd_per_month: dict[str, float] = figure(title="Renting the same GPUs", unit="$/month")
+    rent_usd_per_month: dict[str, float] = figure(title="Renting the job's GPUs", unit="$/month")
     break_even_months: dict[str, float | None] = figure(title="Building pays off vs renting after", unit="months",
                                                         none="not within the horizon")
     break_even_text: dict[str, str] = figure(title="Break-even vs renting", unit="name")
@@ -66,6 +68,9 @@ class CostSection(Figures):
                                                        unit="$/M tokens")
     currency: str = figure("USD", title="Reporting currency", unit="name")
     usd_exchange_rate: float = figure(1.0, title="Exchange rate (currency units per US dollar)", unit="x")
+    rented_gpus: int = figure(0, title="GPUs rented (the job's, no hot spares)", unit="GPUs",
+                              description="What renting pays for and what delivers a GPU-hour: the placed GPUs "
+                              "less the hot spares, which a cloud does not rent out idle")
     tco_in_currency: float = figure(0.0, title="Total cost of ownership in the reporting currency", unit="")
     cables_routed: bool = figure(True, title="Cables priced run by run from the cable schedule", unit="name",
                                  description="Off: the plan has more links than the planner routes on each edit; "
@@ -117,6 +122,7 @@ class CostSection(Figures):
             else round(r.cost_per_million_tokens_usd, 4),
             currency=r.currency,
             usd_exchange_rate=r.usd_exchange_rate,
+            rented_gpus=r.rented_gpus,
             tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
             cables_routed=cables_routed,
             cable_routing_limit_links=MAX_ROUTED_LINKS,
@@ -165,7 +171,9 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         findings += reach_findings(schedule)
     elif core is not None:  # and the estimate over the halls its longest runs'
         findings += core.findings
+    job = job_nodes(summarise_nodes(ctx.counts, ctx.catalog), plan.settings.reliability.spare_nodes)
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
+                            job_gpus=min(totals.gpus, job.gpus),
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None),
                             # each rental option's monthly IRR, kept while the memo lives to start the next
@@ -179,7 +187,8 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
     section = CostSection.of(result, lines, totals.it_power_kw, s.utilisation, s.discount_rate,
                              cables_routed=schedule is not None, parts=parts_bill(lines, ctx.counts, ctx.catalog),
                              spares=spares_usd(lines, ctx.counts, ctx.catalog, plan.settings.reliability),
-                             rounded=ctx.memo.get("rent curves", ("counts", "settings.costs"), _cents, rent))
+                             rounded=ctx.memo.get("rent curves", ("counts", "settings.costs", "settings.reliability"),
+                                                  _cents, rent))
     return section, findings
 
 

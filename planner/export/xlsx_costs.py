@@ -35,7 +35,8 @@ BOM_PRICES = ("cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd_pe
 
 
 def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, energy_kw: float,
-                      pue: float, power_basis: str, billed_kw: float, tokens_per_s: float | None = None) -> None:
+                      pue: float, power_basis: str, billed_kw: float, tokens_per_s: float | None = None,
+                      job_gpus: int | None = None) -> None:
     """One row per input (title, value, unit, source, defined name, where it is used)."""
     ws = wb.create_sheet(ASSUMPTIONS)
     text(ws, 1, 1, "Assumptions", font=TITLE)
@@ -46,6 +47,9 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
     pue_meta = field_meta(FacilitySettings, "pue")
     plan_rows = [
         ("plan_gpus", "GPUs", gpus, "GPUs", "Counted from the GPU nodes placed in the plan", "0"),
+        ("plan_job_gpus", "GPUs the job runs on", gpus if job_gpus is None else job_gpus, "GPUs",
+         "The GPUs placed less the hot spares, which wait idle: what renting pays for (a cloud replaces its own "
+         "failed nodes) and what delivers GPU-hours", "0"),
         ("plan_tokens_per_s", "Training throughput", tokens_per_s or 0, "tokens/s",
          "The network section's training throughput for the plan's workload (0 when it has none)", "#,##0.0"),
         ("plan_nodes", "GPU nodes", nodes, "nodes", "Counted from the plan", "0"),
@@ -111,7 +115,7 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
     header(ws, 3, ["Figure", "Value", "Unit", "Formula"])
     r_ = result
     p = r_.project_costs_usd
-    delivered = "plan_gpus*hours_per_month*horizon_months*utilisation"
+    delivered = "plan_job_gpus*hours_per_month*horizon_months*utilisation"
     tokens = "plan_tokens_per_s*3600*hours_per_month*horizon_months*utilisation"
     per_h = r_.cost_per_gpu_hour.get("build")
     per_tok = r_.cost_per_million_tokens_usd
@@ -148,7 +152,7 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
          "capex + opex x horizon", r_.tco_usd),
         ("build_per_gpu_h", "Cost per delivered GPU-hour, build",
          f'=IF({delivered}>0,tco_usd/({delivered}),"-")', RATE, "$/GPU-h",
-         "TCO / (GPUs x hours per month x horizon x utilisation)", "-" if per_h is None else per_h),
+         "TCO / (the job's GPUs x hours per month x horizon x utilisation)", "-" if per_h is None else per_h),
         ("build_per_m_tokens", "Cost per million training tokens, build",
          f'=IF({tokens}>0,tco_usd/({tokens})*1000000,"-")', RATE, "$/M tokens",
          "TCO / (tokens/s x 3,600 x hours per month x horizon x utilisation) x 10^6",
@@ -190,7 +194,7 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
         words = r_.break_even_text.get(option, "never")
         text(ws, r, 1, title)
         formula(ws, r, 2, f"={rate_names[option]}", RATE, value=settings.rental_rates()[option])
-        formula(ws, r, 3, f"=plan_gpus*hours_per_month*utilisation*B{r}*(1+rent_uplift)", USD,
+        formula(ws, r, 3, f"=plan_job_gpus*hours_per_month*utilisation*B{r}*(1+rent_uplift)", USD,
                 value=r_.rent_usd_per_month[option])
         formula(ws, r, 4, f"=C{r}*horizon_months", USD, value=r_.rent_total_usd[option])
         m = f"ROUND(capex/(C{r}-opex_month),1)"
@@ -213,7 +217,8 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
         define(wb, f"npv_{option}", COSTS, r, 8)
         define(wb, f"irr_{option}", COSTS, r, 9)
     note = top + len(RENTAL_OPTIONS) + 1
-    text(ws, note, 1, "Rent = GPUs x hours per month x utilisation x rate x (1 + uplift): renting pays only for the "
+    text(ws, note, 1, "Rent = the job's GPUs x hours per month x utilisation x rate x (1 + uplift): renting pays only "
+                      "for the "
                       "hours used. Break-even = capex / (rent - opex), to 0.1 month: 'month N'; 'not within N months' "
                       "when it comes after the horizon; 'never' when renting costs no more than opex.")
     text(ws, note + 1, 1, "NPV and IRR of building instead of renting: -capex in month 0, then rent - opex at the end "

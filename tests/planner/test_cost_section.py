@@ -177,3 +177,36 @@ def test_a_drop_that_changes_only_the_heat_to_liquid_keeps_the_costs(monkeypatch
     assert again.totals.pdus != after.totals.pdus
     assert again.sections["cost"] is not after.sections["cost"]
     assert again.sections["cost"].to_json() == evaluate(plan, catalog).sections["cost"].to_json()
+
+
+def test_renting_is_of_the_jobs_gpus_not_the_hot_spares():
+    # medium's 16 nodes with 2 of them hot spares: the job runs on 14 x 8 = 112 GPUs. A cloud
+    # replaces its own failed nodes, so renting the job is renting 112 GPUs, not the 128
+    # placed; reserved 1-yr = 112 x 730 h x utilisation x $3.15 x 1.15 uplift. A GPU-hour is
+    # delivered by those 112 too; the spares are bought and powered all the same.
+    import openpyxl
+
+    from planner.export.xlsx import write_workbook
+    from planner.report.evaluate import evaluate
+
+    CAT = default_catalog()
+    plan = build_template("medium", catalog=CAT)
+    s = plan.settings.costs
+    before = evaluate(plan, CAT).sections["cost"]
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"spare_nodes": 2})
+    cost = evaluate(plan, CAT).sections["cost"]
+    assert cost["rented_gpus"] == 112
+    assert cost["rent_usd_per_month"]["reserved_1yr"] == pytest.approx(
+        112 * s.hours_per_month * s.utilisation * 3.15 * 1.15, abs=0.01)
+    assert cost["capex_usd"] == before["capex_usd"]  # the same hardware bought
+    assert cost["cost_per_gpu_hour"]["build"] == pytest.approx(before["cost_per_gpu_hour"]["build"] * 128 / 112,
+                                                               rel=1e-3)
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        book = Path(folder) / "m.xlsx"
+        write_workbook(plan, CAT, book)
+        ws = openpyxl.load_workbook(book)["Assumptions"]
+        rows = {ws.cell(r, 1).value: ws.cell(r, 2).value for r in range(1, ws.max_row + 1)}
+        assert rows["GPUs the job runs on"] == 112 and rows["GPUs"] == 128
