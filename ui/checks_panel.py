@@ -309,7 +309,11 @@ class ChecksPanel(QListView):
             self.selectionModel().clear()
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        menu = self.context_menu(self.indexAt(event.pos()))
+        index = self.indexAt(event.pos())
+        if index.isValid():  # the row right-clicked is selected and shown, as a left click shows it
+            self.setCurrentIndex(index)
+            self._activated(index)
+        menu = self.context_menu(index)
         if menu is not None:
             menu.exec(event.globalPos())
 

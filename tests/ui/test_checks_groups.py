@@ -145,3 +145,24 @@ def test_the_selected_row_follows_its_check_and_a_mended_one_leaves_none(window)
     assert checks.fix_button.isEnabled()
     checks.fix_button.click()  # mended: no row is selected (not the next, unrelated one)
     assert not checks.currentIndex().isValid() and not checks.fix_button.isEnabled()
+
+
+def test_a_right_click_shows_its_row_in_the_inspector_as_a_click_does(window):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QContextMenuEvent
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication, QMenu
+
+    def close() -> None:  # in the menu's own event loop: Escape closes it (the menu is another test's)
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            QTimer.singleShot(50, close)
+            return
+        QTest.keyClick(menu, Qt.Key.Key_Escape)
+
+    checks = window.checks
+    QTimer.singleShot(50, close)
+    index = checks.model().index(_row_starting(checks, "4 racks"))
+    pos = checks.visualRect(index).center()
+    checks.contextMenuEvent(QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos, checks.viewport().mapToGlobal(pos)))
+    assert checks.currentIndex() == index and window.inspector.heading.text() == "4 racks of one check"
