@@ -197,7 +197,7 @@ def _is_base(plan: Plan, point: dict[str, Any], catalog: Catalog) -> bool:
     """Whether the point asks for what the (resolved) base already is: then it is the base as
     laid out, its layout included, so its row and ``check`` of the base agree (a plan laid out
     anew places its racks, and so its cables, otherwise); a base whose layout does not hold
-    shows it by its errors, as the plan does."""
+    shows it by its findings, as the plan does."""
     s = plan.settings
     system, nodes = base_gpu_system(plan, catalog)
     fabric = point.get("fabric")

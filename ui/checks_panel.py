@@ -282,7 +282,8 @@ class ChecksPanel(QListView):
         # read the same stay
         if self._rows.update(report, changes) is None:
             self._rows.reset(report)
-        before = self.currentIndex().data(FINDING_ROLE)
+        # the row the user selected (not the current row Qt keeps without a selection)
+        before = self.currentIndex().data(FINDING_ROLE) if self.selectionModel().hasSelection() else None
         self.findings.set_findings(group_findings(self._rows.rows))
         self._keep_current(before)
         counts = report.counts_by_severity()
@@ -303,10 +304,15 @@ class ChecksPanel(QListView):
         same = next((i for i in rows if i.data(FINDING_ROLE) == before), None)
         same = same or next((i for i in rows if (f := i.data(FINDING_ROLE)) is not None
                              and (f.severity, f.code) == (before.severity, before.code)), None)
-        if same is not None:
-            self.setCurrentIndex(same)
-        else:
-            self.selectionModel().clear()
+        auto = self.hasAutoScroll()
+        self.setAutoScroll(False)  # the list stays where it is scrolled: the row is not brought into view
+        try:
+            if same is not None:
+                self.setCurrentIndex(same)
+            else:
+                self.selectionModel().clear()
+        finally:
+            self.setAutoScroll(auto)
 
     def contextMenuEvent(self, event) -> None:  # noqa: N802 (Qt API)
         index = self.indexAt(event.pos())
