@@ -21,10 +21,9 @@ from planner.network.media import COPPER
 from planner.network.routes import reach_findings
 from planner.costs.prices import apply_price_overrides, unmatched_override_findings
 from planner.costs.spares import spares_usd, stocked_spares_line
-from planner.network.checks import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.figures import Figures, detail, figure
-from planner.workload.section import job_nodes
+from planner.workload.section import plan_job_nodes
 from planner.findings import Finding
 
 
@@ -171,7 +170,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         findings += reach_findings(schedule)
     elif core is not None:  # and the estimate over the halls its longest runs'
         findings += core.findings
-    job = job_nodes(summarise_nodes(ctx.counts, ctx.catalog), plan.settings.reliability.spare_nodes)
+    job = plan_job_nodes(ctx)
     result = evaluate_costs(s, capex_usd=bom_total_usd(lines), gpus=totals.gpus, nodes=totals.nodes,
                             job_gpus=min(totals.gpus, job.gpus),
                             it_kw=billed_kw(s.colocation_basis, totals), pue=totals.pue,

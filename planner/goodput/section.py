@@ -17,8 +17,8 @@ from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in
 from planner.goodput.findings import (checkpoint_findings, duration_text, ettr_findings, nvme_findings,
                                       spare_findings, spare_unit)
 from planner.goodput.recovery import JobFigures, ettr_by_path, recover
-from planner.network.checks import nic_gbs, summarise_nodes
-from planner.workload.section import job_nodes, run_cost, training_tokens_per_s, workload_outcome
+from planner.network.checks import nic_gbs
+from planner.workload.section import plan_job_nodes, plan_nodes, run_cost, training_tokens_per_s, workload_outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +73,11 @@ def _r(x: float | None, nd: int = 3) -> float | None:
     return None if x is None else round(x, nd)
 
 
-def plan_parts(ctx, spare_nodes: int) -> Parts:
+def plan_parts(ctx) -> Parts:
     """The job's GPUs, nodes and hosts (the placed ones minus the spares), the switches placed
     and the fabric's optical links (the network section's: its links on fibre or active optical
     cable as the cable schedule routes them; a copper run has no optic to fail)."""
-    job = job_nodes(summarise_nodes(ctx.counts, ctx.catalog), spare_nodes)
+    job = plan_job_nodes(ctx)
     switches = 0
     for device_id, n in ctx.counts.items():
         d = ctx.catalog.get(device_id)
@@ -103,7 +103,7 @@ def plan_curve(ctx) -> tuple[GoodputPoint, ...]:
     """The goodput curve (``goodput_curve``) of the plan's job: its parts, the reliability
     settings, the checkpoint interval, the storage section and the training throughput."""
     rel = ctx.plan.settings.reliability
-    parts = plan_parts(ctx, rel.spare_nodes)
+    parts = plan_parts(ctx)
     nic, step_s, nvme = _node_figures(ctx)
     return goodput_curve(parts, rel, ctx.plan.settings.storage.checkpoint_interval_min,
                          ctx.sections.get("storage"), training_tokens_per_s(workload_outcome(ctx)),
@@ -114,7 +114,7 @@ def plan_curve(ctx) -> tuple[GoodputPoint, ...]:
 def _node_figures(ctx) -> tuple[float | None, float, tuple[float | None, float | None]]:
     """Each GPU's compute NIC in GB/s (None: none), the workload's step time (0: none) and its
     share of its host's local NVMe, write and read in GB/s (the slowest type's; None: unknown)."""
-    nodes = summarise_nodes(ctx.counts, ctx.catalog)
+    nodes = plan_nodes(ctx)
     step = workload_outcome(ctx).step  # the network section's model: not the priced workload section
     return (nic_gbs(nodes), step.step_s if step is not None else 0.0,
             (nodes.nvme_write_gbs_per_gpu, nodes.nvme_read_gbs_per_gpu))
@@ -147,7 +147,7 @@ def _job_goodput(ctx) -> tuple[dict[str, Any], list[Finding], float | None]:
     moves on campus-1m) leaves them: the recovery paths were 0.4 of goodput's 0.5 ms there."""
     settings = ctx.plan.settings
     rel, st = settings.reliability, settings.storage
-    parts = plan_parts(ctx, rel.spare_nodes)
+    parts = plan_parts(ctx)
     by_part = interruptions_by_part(parts, rel)
     per_day = sum(by_part.values())
     mtbf = mtbf_h(per_day)
@@ -165,7 +165,7 @@ def _job_goodput(ctx) -> tuple[dict[str, Any], list[Finding], float | None]:
     if parts.nodes:
         down = nodes_in_repair(by_part, rel)
         figures["node_failures_per_repair"] = round(down, 3)
-        hosts_per_node = summarise_nodes(ctx.counts, ctx.catalog).hosts_per_node
+        hosts_per_node = plan_nodes(ctx).hosts_per_node
         figures.update(spare_unit=spare_unit(hosts_per_node), spares_stocked=rel.spares_stocked,
                        spares_to_cover=spares_to_cover(down))
         findings += spare_findings(rel, down, hosts_per_node)
@@ -196,7 +196,7 @@ def _job_goodput(ctx) -> tuple[dict[str, Any], list[Finding], float | None]:
         findings += checkpoint_findings(rel, st.checkpoint_interval_min is None, interval_s, block_s, write_s,
                                          mtbf)
     findings += ettr_findings(rel, ratio, mtbf, interval_s, lost_s, job)
-    findings += nvme_findings(rel, summarise_nodes(ctx.counts, ctx.catalog).nvme_unknown)
+    findings += nvme_findings(rel, plan_nodes(ctx).nvme_unknown)
     return figures, findings, ratio
 
 

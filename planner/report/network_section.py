@@ -14,12 +14,12 @@ from dataclasses import dataclass, replace
 from planner.costs.section import plan_cabling
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
-from planner.network.checks import (design_findings, fabric_switches_placed, port_findings, summarise_nodes,
+from planner.network.checks import (design_findings, fabric_switches_placed, port_findings,
                                     switch_findings, unused_switch_findings)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.models import model_shape
-from planner.workload.section import job_nodes
+from planner.workload.section import plan_job_nodes, plan_nodes
 
 NO_TIERS = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
 
@@ -145,7 +145,7 @@ def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
     workload = ctx.plan.settings.workload
     catalog = ctx.catalog
     findings: list[Finding] = []
-    nodes = summarise_nodes(ctx.counts, catalog)
+    nodes = plan_nodes(ctx)
     switch = catalog.get(fabric.switch_device)
     size: FabricSize | None = None
     if switch is None or switch.switch is None:
@@ -165,7 +165,7 @@ def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
     findings += unused_switch_findings(ctx.counts, catalog, fabric, halls=halls)
     findings += design_findings(fabric, workload, nodes, size, switch, model_shape(workload).params / 1e9)
     # the job runs on the placed nodes less the hot spares kept idle
-    outcome = evaluate_workload(workload, fabric, job_nodes(nodes, ctx.plan.settings.reliability.spare_nodes))
+    outcome = evaluate_workload(workload, fabric, plan_job_nodes(ctx))
     figures = dict(outcome.network)
     scaling = tuple(ScalingPoint(**p) for p in figures.pop("scaling"))
     fabrics = tuple(FabricRow(**r) for r in figures.pop("fabrics"))

@@ -31,8 +31,23 @@ def workload_outcome(ctx) -> WorkloadOutcome:
     if network is not None and network.workload is not None:
         return network.workload
     settings = ctx.plan.settings
-    return evaluate_workload(settings.workload, settings.fabric, job_nodes(summarise_nodes(ctx.counts, ctx.catalog),
-                                                                       settings.reliability.spare_nodes))
+    return evaluate_workload(settings.workload, settings.fabric, plan_job_nodes(ctx))
+
+
+def plan_nodes(ctx) -> NodeSummary:
+    """The plan's GPU nodes (``summarise_nodes``), kept in the evaluator's memo under the
+    counts: the network, workload, cost and goodput sections all read them."""
+    return ctx.memo.get("nodes", ("counts",), summarise_nodes, ctx.counts, ctx.catalog)
+
+
+def plan_job_nodes(ctx) -> NodeSummary:
+    """The nodes the plan's job runs on (``job_nodes``: less the hot spares), kept in the
+    evaluator's memo under the counts and the reliability settings."""
+    return ctx.memo.get("job nodes", ("counts", "settings.reliability"), _job_nodes, ctx)
+
+
+def _job_nodes(ctx) -> NodeSummary:
+    return job_nodes(plan_nodes(ctx), ctx.plan.settings.reliability.spare_nodes)
 
 
 def layout_candidates(plan, catalog, counts) -> list[dict[str, Any]] | None:
