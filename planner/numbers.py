@@ -164,3 +164,11 @@ def localize(text: str, fmt: NumberFormat) -> str:
     if fmt == C_FORMAT:
         return text
     return text.translate({ord(","): fmt.group, ord("."): fmt.decimal})
+
+
+def counted(n: int, noun: str) -> str:
+    """A count and its noun as people read them: thousands grouped, the noun plural but for
+    one ("1 GPU", "2,048 GPUs", "1 fix", "3 fixes")."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n:,} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"

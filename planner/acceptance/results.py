@@ -30,6 +30,7 @@ from pathlib import Path
 from planner.acceptance.criteria import COLLECTIVES, AcceptancePack
 from planner.acceptance.dcgm import is_dcgm_json, read_dcgm
 from planner.errors import PlannerError
+from planner.numbers import counted
 from planner.readfile import read_limited
 
 
@@ -315,7 +316,7 @@ def _subset(run: NcclRun, needed: int, scope: str, pack: AcceptancePack) -> str:
     if not run.ranks:
         return "the log lists no ranks ('#  Rank N ... on HOST device D'): it does not show which GPUs ran"
     hosts = run.hosts
-    on = (f" on {len(hosts)} host{'s' if len(hosts) != 1 else ''} ({', '.join(hosts[:4])}"
+    on = (f" on {counted(len(hosts), 'host')} ({', '.join(hosts[:4])}"
           f"{', ...' if len(hosts) > 4 else ''})" if hosts else "")
     whole = f"all {pack.nodes} nodes" if scope == "cluster" else "every GPU of the node"
     return f"ran on {run.ranks} of the {needed} GPUs{on}: the test needs {whole}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from planner.cli import aligned, load_catalog_arg, print_json
 from planner.export.table_columns import TableColumn, headers
+from planner.numbers import counted
 from planner.remedies.fix import no_fix_reason
 from planner.report.compare import report_json
 from planner.report.evaluate import evaluate
@@ -51,8 +52,8 @@ def render_text(report: Report, catalog=None) -> str:
     lines = [
         f"{report.plan_name}  (power on the {report.power_basis} basis)",
         "",
-        f"{t.gpus:,} GPU{'s' if t.gpus != 1 else ''} in {t.nodes:,} node{'s' if t.nodes != 1 else ''}, "
-        f"{t.racks:,} rack{'s' if t.racks != 1 else ''} ({t.gpu_racks:,} with GPUs); "
+        f"{counted(t.gpus, 'GPU')} in {counted(t.nodes, 'node')}, "
+        f"{counted(t.racks, 'rack')} ({t.gpu_racks:,} with GPUs); "
         f"CDUs: {t.cdus} needed, {t.cdus_placed} placed",
         f"IT power {kw(t.it_power_kw)} (typical {kw(t.it_power_typical_kw)}, nameplate "
         f"{kw(t.it_power_nameplate_kw)}); facility {kw(t.facility_power_kw)} at PUE {t.pue:g}",
@@ -80,7 +81,7 @@ def render_text(report: Report, catalog=None) -> str:
             lines.append(f"  {label:<50} {text}")
     groups = report.finding_groups
     total = sum(report.counts_by_severity().values())
-    lines += ["", findings_count(report) + (f", in {len(groups):,} line{'s' if len(groups) != 1 else ''}: alike "
+    lines += ["", findings_count(report) + (f", in {counted(len(groups), 'line')}: alike "
                                            "findings share one" if len(groups) < total else "")]
     for g in groups:  # findings of one cause and one remedy: one line that counts them
         lines.append(f"  {SEVERITY_MARK[g.severity]} {g.code:<30} {g.message}")
@@ -181,7 +182,7 @@ def campus_lines(report: Report) -> list[str]:
     halls = getattr(facility, "halls", ())
     if len(halls) < 2:
         return []
-    head = ["", f"Campus: {len(facility.buildings)} building{'s' if len(facility.buildings) != 1 else ''}, "
+    head = ["", f"Campus: {counted(len(facility.buildings), 'building')}, "
             f"{len(halls)} halls"]
     rows = [["building / hall", "racks", "GPUs", "IT typical", "IT nameplate", "water", "plant / limit"]]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from planner.cli import load_catalog_arg
+from planner.numbers import counted
 from planner.plan.commands import History
 from planner.plan.fileio import open_plan, save_plan
 from planner.remedies.fix import fix_all
@@ -40,6 +41,6 @@ def run(args) -> int:
     left = [f for f in report.findings if f.severity == "error"]
     for f in left:
         print(f"  ERROR {f.code}: {f.message}")
-    print(f"wrote {args.output}: {len(result.applied)} fix{'es' if len(result.applied) != 1 else ''}, "
-          f"{len(left)} error{'s' if len(left) != 1 else ''} left")
+    print(f"wrote {args.output}: {counted(len(result.applied), 'fix')}, "
+          f"{counted(len(left), 'error')} left")
     return 1 if report.has_errors else 0

@@ -13,6 +13,7 @@ from typing import Any
 from planner.cli import load_catalog_arg
 from planner.design.build import DesignError
 from planner.design.templates import design_from, get_template
+from planner.numbers import counted
 from planner.plan.fileio import save_plan
 from planner.report.evaluate import evaluate
 from planner.save_target import check_target
@@ -247,6 +248,6 @@ def run(args) -> int:
         fixable = sum(f.remedy is not None for f in errors)
         fix = (f", 'cluster-planner fix' clears the {fixable:,} with a remedy" if 0 < fixable < len(errors) else
                ", 'cluster-planner fix' clears them" if fixable else "; none has an automatic fix")
-        print(f"the plan has {len(errors):,} error{'s' if len(errors) != 1 else ''}{more}: "
+        print(f"the plan has {counted(len(errors), 'error')}{more}: "
               f"'cluster-planner check {args.output}' lists them{fix}")
     return 0

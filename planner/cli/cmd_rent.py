@@ -14,6 +14,7 @@ import sys
 
 from planner.bounds import MIN_MAGNITUDE
 from planner.costs.model import rental_cost_usd
+from planner.numbers import counted
 from planner.settings import GUIDE
 from planner.settings.costs import RENTAL_OPTIONS, CostSettings
 
@@ -101,6 +102,6 @@ def run(args) -> int:
         print(f"note: --uplift {args.uplift:g} adds {args.uplift:.0%}; --uplift takes a fraction: "
               f"{args.uplift / 100:g} for {args.uplift:g}%", file=sys.stderr)
     total = rental_cost_usd(args.gpus, hours, rate, args.uplift)
-    print(f"{args.gpus:,} GPU{'s' if args.gpus != 1 else ''} x {hours:,g} h x ${rate:,.2f}/GPU-h x {1 + args.uplift:g} (uplift {args.uplift:.0%}) "
+    print(f"{counted(args.gpus, 'GPU')} x {hours:,g} h x ${rate:,.2f}/GPU-h x {1 + args.uplift:g} (uplift {args.uplift:.0%}) "
           f"= ${total:,.2f}")
     return 0

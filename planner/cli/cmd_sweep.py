@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from planner.cli import UsageError, load_catalog_arg
+from planner.numbers import counted
 from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report.compare import METRIC
@@ -61,7 +62,7 @@ def run(args) -> int:
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers takes 1 to {cores} (the cores available), not {args.workers}")
     if args.workers is not None and args.workers > cores:
-        print(f"note: --workers {args.workers}: {cores} core{'s' if cores != 1 else ''} available, so {cores} "
+        print(f"note: --workers {args.workers}: {counted(cores, 'core')} available, so {cores} "
               f"worker{'s' if cores != 1 else ''} (more would only share them)", file=sys.stderr)
         args.workers = cores
     for key in args.pareto or ():
@@ -98,6 +99,6 @@ def run(args) -> int:
     write_file(args.output, rows_to_csv(result.rows, front).encode("utf-8"), kind="", inputs=[args.file, args.grid])
     problems = sum(1 for r in result.rows if r["problem"])
     n = len(result.rows)
-    print(f"wrote {args.output}: {n:,} point{'s' if n != 1 else ''}, {len(front)} on the Pareto front of {x} and {y}"
+    print(f"wrote {args.output}: {counted(n, 'point')}, {len(front)} on the Pareto front of {x} and {y}"
           + (f", {problems} that could not be laid out (see the problem column)" if problems else ""))
     return 0

@@ -32,6 +32,7 @@ from planner.hardware.parts import Component
 from planner.network.media import optic_class
 from planner.network.ports import storage_network_nics
 from planner.network.routes import INTER_BUILDING, INTER_HALL, ROUTES
+from planner.numbers import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from planner.network.cables import CableSchedule
@@ -222,7 +223,7 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
         m = catalog.components[module_id]
         lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {m.model}", n, m, s,
                                  "Cable schedule: a module at each end of each fibre run, one per cage "
-                                 f"({m.ports} link{'s' if m.ports > 1 else ''} each). "))
+                                 f"({counted(m.ports, 'link')} each). "))
     for (network, what), n in sorted(missing.items()):
         lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {what} (no catalog module)", n,
                                  None, s, "Cable schedule: a module at each end of each fibre run. "))

@@ -16,6 +16,7 @@ import math
 from planner import vocabulary
 from planner.findings import Finding
 from planner.network.checks import NodeSummary
+from planner.numbers import counted
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES
 from planner.workload.bubble import TARGET as BUBBLE_TARGET
@@ -75,15 +76,15 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
         share = "is less than one sequence" if under else f"is {tokens / w.seq_len:,.2f} sequences"
         notes.append(Finding(
             "warning", "design.batch",
-            f"The global batch of {tokens:,} token{'s' if tokens != 1 else ''} {share} of {w.seq_len:,} tokens; "
-            f"set to {seqs:,} sequence{'s' if seqs != 1 else ''} ({run.global_batch_tokens:,} tokens), the "
+            f"The global batch of {counted(tokens, 'token')} {share} of {w.seq_len:,} tokens; "
+            f"set to {counted(seqs, 'sequence')} ({run.global_batch_tokens:,} tokens), the "
             f"{'smallest batch there is' if under else 'nearest whole number'}: ask for a multiple of "
             f"{w.seq_len:,} tokens"))
     if best.step.bubble > BUBBLE_TARGET:
         seqs = best.batch_sequences
         notes.append(Finding(
             "warning", "design.batch.small",
-            f"The global batch of {seqs:,} sequence{'s' if seqs != 1 else ''} is small for {gpus:,} GPUs: the best "
+            f"The global batch of {counted(seqs, 'sequence')} is small for {gpus:,} GPUs: the best "
             f"layout, {split_text(run)}, gives "
             + (f"each of its {run.dp:,} replicas " if run.dp != 1 else "its one replica ")
             + f"{best.step.micro_batches:,} micro-batch"
@@ -94,9 +95,9 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
         asked, seqs, tokens = found.asked_sequences, best.batch_sequences, w.global_batch_tokens
         notes.append(Finding(
             "warning", "design.batch",
-            f"The global batch of {asked:,} sequence{'s' if asked != 1 else ''} ({tokens:,} token"
+            f"The global batch of {counted(asked, 'sequence')} ({tokens:,} token"
             f"{'s' if tokens != 1 else ''}) cannot be split into whole micro-batches on the data-parallel replicas "
-            f"of any layout of {gpus:,} GPUs; set to {seqs:,} sequence{'s' if seqs != 1 else ''} "
+            f"of any layout of {gpus:,} GPUs; set to {counted(seqs, 'sequence')} "
             f"({run.global_batch_tokens:,} tokens, {run.global_batch_tokens / tokens - 1:+.1%}), the nearest that "
             "can: ask for that batch, or a GPU count that a layout divides it by"))
     return run, notes, found.candidates

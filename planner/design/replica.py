@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from planner import vocabulary
 from planner.findings import Finding
 from planner.network.checks import NodeSummary
+from planner.numbers import counted
 from planner.settings import CostSettings, FabricSettings, WorkloadSettings
 from planner.workload.checks import evaluate_workload
 from planner.workload.inference import InferenceResult, gpu_hours_per_million_tokens
@@ -113,7 +114,7 @@ def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummar
     return w.model_copy(update={"inference_gpus_per_replica": best.gpus, "inference_pipeline_stages": best.stages}), [
         Finding(
         "info" if best.meets_targets else "warning", "design.inference.replica",
-        f"Inference replica of {total} GPU{'s' if total > 1 else ''} ({split}), the "
+        f"Inference replica of {counted(total, 'GPU')} ({split}), the "
         f"{'cheapest per output token that meets' if best.meets_targets else 'fastest, though none meets'} the "
         f"{w.latency_ms_per_token:g} ms per token and {w.ttft_target_ms:g} ms first-token targets: {text(best)}; "
         f"at ${price:,.2f} per GPU-hour (the reserved 1-year rental rate with the {costs.rent_uplift:.0%} uplift "

@@ -25,6 +25,7 @@ from planner.facility.plant import unit_size_kw, units_for
 from planner.facility.rack_sums import RackSums
 from planner.figures import Figures, figure
 from planner.findings import Finding
+from planner.numbers import counted
 from planner.plan.campus import campus_of
 
 # kW = kVA x power factor. Planner assumption: 0.9, the least the 80 PLUS specification
@@ -177,7 +178,7 @@ def _hall_findings(b, h, fig: HallFigures, basis: str, several: bool) -> list[Fi
     if several and fig.cdus_placed < fig.cdus:
         out.append(Finding(
             "warning", "facility.hall.cdu_short",
-            f"{h.name} ({b.name}) needs {fig.cdus} CDU{'s' if fig.cdus != 1 else ''} for its {fig.heat_liquid_kw:,.1f} "
+            f"{h.name} ({b.name}) needs {counted(fig.cdus, 'CDU')} for its {fig.heat_liquid_kw:,.1f} "
             f"kW of design heat to liquid; {fig.cdus_placed} placed in it: a CDU's loop serves its own hall"))
     if h.power_limit_kw is not None and fig.it_power_kw > h.power_limit_kw + 1e-9:
         out.append(Finding(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from planner.findings import Finding, Remedy
 from planner.hardware.catalog import Catalog
+from planner.numbers import counted
 from planner.settings import FacilitySettings
 
 
@@ -67,7 +68,7 @@ def evaluate_cooling(liquid_nodes: int, liquid_heat_milliwatts: int, counts: dic
             f"The placed CDUs remove {placed_kw:,.0f} kW but the racks put {heat_kw:,.1f} kW of design heat into liquid"))
     if not liquid and placed:
         findings.append(Finding("info", "cooling.cdu.unused",
-                                f"{placed} CDU{'s' if placed != 1 else ''} placed but no node is liquid-cooled"))
+                                f"{counted(placed, 'CDU')} placed but no node is liquid-cooled"))
     return Cooling(needed, placed, placed_kw, short), findings
 
 

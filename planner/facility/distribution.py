@@ -23,6 +23,7 @@ from typing import Any
 
 from planner.findings import Finding
 from planner.hardware.catalog import DeviceType
+from planner.numbers import counted
 from planner.settings import PowerSettings
 
 
@@ -129,7 +130,7 @@ def feed_findings(rack_name: str, rack_id: str, nameplate_kw: float, feeds: tupl
                     out.append(Finding(
                         "warning", "rack.power.outlets",
                         f"Rack {rack_name} feed {f.name}: the devices' power cords need {need} {kind} outlets, its "
-                        f"{f.pdus} PDU{'s' if f.pdus != 1 else ''} offer {have}", rack_id))
+                        f"{counted(f.pdus, 'PDU')} offer {have}", rack_id))
     return out
 
 

@@ -13,6 +13,7 @@ from planner.facility.distribution import size_feeds
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding, Remedy
 from planner.hardware.catalog import Catalog, DeviceType
+from planner.numbers import counted
 from planner.plan.autoplace import floor_limit_kg
 from planner.plan.model import Placement, Plan, Rack
 
@@ -46,7 +47,7 @@ def _remedy(code: str, plan: Plan, rack: Rack, res: RackResult, catalog: Catalog
         return _two_n(plan, res, catalog)
     if code in SPLIT_CODES and splittable(plan, rack, res, catalog):
         n = split_count(plan, rack, res, catalog, holds_too_much)
-        return Remedy("split_rack", f"Split rack {rack.name}: move {n} device{'s' if n != 1 else ''} into a rack "
+        return Remedy("split_rack", f"Split rack {rack.name}: move {counted(n, 'device')} into a rack "
                       "of its kind with room, or a new one", (("rack", rack.id), ("devices", n)))
     return None
 
@@ -137,7 +138,7 @@ def _two_n(plan: Plan, res: RackResult, catalog: Catalog) -> Remedy | None:
     per_feed = max(f.pdus for f in feeds)
     if per_feed > s.max_pdus_per_feed:
         return None
-    return Remedy("add_pdus", f"Add PDUs: 2N feeds, {per_feed} PDU{'s' if per_feed != 1 else ''} on each feed",
+    return Remedy("add_pdus", f"Add PDUs: 2N feeds, {counted(per_feed, 'PDU')} on each feed",
                   (("redundancy", "2N"), ("pdus_per_feed", per_feed)))
 
 

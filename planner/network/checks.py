@@ -15,6 +15,7 @@ from planner.network.ports import MANAGEMENT_SWITCHES, storage_ports
 from planner.network.technologies import TECHNOLOGIES, speaks, switch_with_most_ports
 from planner.network.fabric import FabricSize
 from planner.findings import Finding, Remedy
+from planner.numbers import counted
 from planner.settings import GUIDE, FabricSettings, WorkloadSettings
 
 
@@ -224,8 +225,7 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
         return [Finding(
             "error", "network.ports.short",
             f"The compute fabric needs {size.switches} x {switch.model} ({tiers}) = {needed} ports; "
-            f"{placed_switches} placed = {placed} ports: {missing} ports missing ({short} switch"
-            f"{'es' if short != 1 else ''})",
+            f"{placed_switches} placed = {placed} ports: {missing} ports missing ({counted(short, 'switch')})",
             remedy=Remedy("add_switches", f"Add {short} x {switch.model} to the network racks",
                           (("device", switch.id), ("count", short))))]
     if placed > needed:

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from planner.errors import describe_validation_error
+from planner.numbers import counted
 from planner.plan.campus import campus_of, hall_problem
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError
@@ -31,7 +32,7 @@ class MoveRacksToHall(Command):
     @property
     def label(self) -> str:  # type: ignore[override]
         n = len(self.rack_ids)
-        return f"Move {n} rack{'s' if n != 1 else ''} to {self._name}"
+        return f"Move {counted(n, 'rack')} to {self._name}"
 
     def do(self, plan, catalog):
         problem = hall_problem(plan, self.hall) if self.hall else "name the hall to move the racks to"

@@ -14,6 +14,7 @@ import re
 from planner.facility.power import holds_too_much as _holds_too_much
 from planner.facility.rack_remedies import move_order
 from planner.findings import Remedy
+from planner.numbers import counted
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import RACK_FIELDS, AddRack, Command, CommandError, MoveDevice, _RackNamer
 from planner.plan.model import Placement
@@ -141,7 +142,7 @@ class SplitRack(_Steps):
             into.append(new[-1])
         moved = len(out)
         names_into = ", ".join(plan.rack(r).name for r in dict.fromkeys(into))
-        return f"Split rack {rack.name}: move {moved} device{'s' if moved != 1 else ''} into {names_into}"
+        return f"Split rack {rack.name}: move {counted(moved, 'device')} into {names_into}"
 
 
 def _nearby_room(plan, catalog, rack, p: Placement, new: set[str]) -> tuple[str, int] | None:

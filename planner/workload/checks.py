@@ -12,6 +12,7 @@ from typing import Any
 from planner.findings import Finding, Remedy
 from planner.network.checks import NodeSummary, nic_gbs
 from planner.network.technologies import TECHNOLOGIES
+from planner.numbers import counted
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES, smallest_fitting_change
 from planner.workload.archetype import advise
@@ -197,7 +198,7 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
         tokens = w.global_batch_tokens
         out.append(Finding(
             "error", "workload.batch.fractional_sequences",
-            f"The global batch of {tokens:,} token{'s' if tokens != 1 else ''} is less than one sequence of "
+            f"The global batch of {counted(tokens, 'token')} is less than one sequence of "
             f"{w.seq_len:,} tokens: a step needs at least one whole sequence", remedy=_set_batch(1, w.seq_len)))
         return out
     if abs(sequences - round(sequences)) > 1e-9:
@@ -227,7 +228,7 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
 
 def _set_batch(sequences: int, seq_len: int) -> Remedy:
     """The batch set to ``sequences`` whole sequences (the nearest even one; a tie goes up)."""
-    return Remedy("set_batch", f"Set the global batch to {sequences:,} sequence{'s' if sequences != 1 else ''}",
+    return Remedy("set_batch", f"Set the global batch to {counted(sequences, 'sequence')}",
                   (("sequences", sequences), ("tokens", sequences * seq_len)))
 
 

@@ -63,6 +63,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from planner.numbers import counted
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.fit import SHARDING_LADDER, fit_training
 from planner.workload.models import ModelShape
@@ -133,7 +134,7 @@ def _runs(sizes: tuple[int, ...]) -> str:
             parts[-1][1] += 1
         else:
             parts.append([n, 1])
-    return "stages in order: " + ", ".join(f"{k} of {n} layer{'s' if n > 1 else ''}" for n, k in parts)
+    return "stages in order: " + ", ".join(f"{k} of {counted(n, 'layer')}" for n, k in parts)
 
 
 @dataclass(frozen=True, slots=True)
