@@ -146,14 +146,8 @@ class FieldEditor:
             # elides, its tooltip and the open list show the whole name
             self.widget.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             self.widget.setMinimumContentsLength(12)
-            for c in choices:
-                self.widget.addItem(choice_labels(c), c)
-            view = self.widget.view()
-            view.setTextElideMode(Qt.TextElideMode.ElideNone)
-            metrics = view.fontMetrics()  # every entry, not only the rows the list has laid out
-            longest = max((metrics.horizontalAdvance(self.widget.itemText(i)) for i in range(self.widget.count())),
-                          default=0)
-            view.setMinimumWidth(max(view.sizeHintForColumn(0), longest) + 24)
+            self._choice_labels = choice_labels
+            self._fill(choices)
             self.widget.currentIndexChanged.connect(lambda _: self._apply(self.widget.currentData()))
         elif kind == "bool":
             self.widget = QCheckBox()
@@ -170,6 +164,30 @@ class FieldEditor:
             self.widget = QLabel()
             self.widget.setWordWrap(True)
             self.widget.setToolTip("Edit this value in the plan file")
+
+    def _fill(self, choices: tuple) -> None:
+        for c in choices:
+            self.widget.addItem(self._choice_labels(c), c)
+        view = self.widget.view()
+        view.setTextElideMode(Qt.TextElideMode.ElideNone)
+        metrics = view.fontMetrics()  # every entry, not only the rows the list has laid out
+        longest = max((metrics.horizontalAdvance(self.widget.itemText(i)) for i in range(self.widget.count())),
+                      default=0)
+        view.setMinimumWidth(max(view.sizeHintForColumn(0), longest) + 24)
+
+    def set_choices(self, choices: tuple, value: Any) -> None:
+        """A choice list that depends on another field (the fabric's switches on its
+        technology): the entries again, showing ``value``, without a commit."""
+        w = self.widget
+        if tuple(w.itemData(i) for i in range(w.count())) == tuple(choices):
+            return
+        w.blockSignals(True)
+        try:
+            w.clear()
+            self._fill(choices)
+        finally:
+            w.blockSignals(False)
+        self.show(value)
 
     def show(self, value: Any) -> None:
         """model -> widget, without triggering a commit."""

@@ -70,6 +70,14 @@ def switches_for(devices: Iterable[DeviceType], tech_id: str) -> list[DeviceType
     return [d for d in devices if speaks(d, tech_id)]
 
 
+def offered_switches(devices: Iterable[DeviceType], tech_id: str, current: str) -> list[str]:
+    """The compute fabric's switch models a form offers for the technology: the ids of those
+    that speak it, and the plan's own switch after them while it does not (so the form shows
+    what is set, and the finding of the mismatch says what to change)."""
+    ids = [d.id for d in switches_for(devices, tech_id)]
+    return ids if current in ids else ids + [current]
+
+
 def switch_with_most_ports(devices: Iterable[DeviceType], tech_id: str) -> DeviceType | None:
     """The switch for the fabric technology with the most ports (the first of equals), or None."""
     return max(switches_for(devices, tech_id), key=lambda d: d.switch.ports, default=None)

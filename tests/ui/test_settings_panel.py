@@ -147,3 +147,33 @@ def test_a_model_preset_greys_the_custom_shape_fields(window):
     assert window.doc.apply(SetSetting("workload", "model", "custom"))
     assert form.editors["layers"].widget.isEnabled() and form.labels["hidden_size"].isEnabled()
     assert shown("layers") == format_value(custom_layers)
+
+
+def _entries(combo):
+    return [combo.itemData(i) for i in range(combo.count())]
+
+
+def test_the_fabric_switch_list_offers_switches_of_the_fabric_technology(window):
+    """An InfiniBand NDR fabric offers the catalog's 400G InfiniBand switches; set to 400GbE
+    RoCE, the list offers the 400G Ethernet switches, and the plan's own InfiniBand switch
+    stays listed (it is what is set) until the user picks another."""
+    form = window.settings_panel.forms["fabric"]
+    catalog = window.doc.catalog
+    fabric = window.doc.plan.settings.fabric
+    assert fabric.technology == "ib400"
+    combo = form.editors["switch_device"].widget
+    ib = [d.id for d in catalog if d.switch is not None and d.switch.technology == "infiniband"
+          and d.switch.gbps_per_port == 400]
+    assert ib and _entries(combo) == ib
+    tech = form.editors["technology"].widget
+    tech.setCurrentIndex(tech.findData("eth400_roce"))
+    assert window.doc.plan.settings.fabric.technology == "eth400_roce"
+    eth = [d.id for d in catalog if d.switch is not None and d.switch.technology == "ethernet"
+           and d.switch.gbps_per_port == 400]
+    assert eth and _entries(combo) == eth + [fabric.switch_device]
+    assert combo.currentData() == fabric.switch_device  # shown as set, not changed by the list
+    combo.setCurrentIndex(combo.findData(eth[0]))
+    assert window.doc.plan.settings.fabric.switch_device == eth[0]
+    assert _entries(combo) == eth  # the InfiniBand switch is no longer set, so no longer offered
+    window.doc.undo_stack.undo()
+    assert _entries(combo) == eth + [fabric.switch_device] and combo.currentData() == fabric.switch_device
