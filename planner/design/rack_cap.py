@@ -12,7 +12,7 @@ from __future__ import annotations
 from planner.design.intent import DesignError
 from planner.hardware.catalog import Catalog, DeviceType
 
-SHOWN = 4  # alternatives named in the one-line message; the rest are counted (the catalog lists them all)
+SHOWN = 3  # alternatives named in the one-line message; the rest are counted (the catalog lists them all)
 
 
 def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Catalog, *, by_air: bool = False) -> None:
@@ -30,14 +30,16 @@ def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Cata
     else:
         what = f"one {system.model} {draw}, more than the {limit}"
     fits = _fitting(catalog, cap_kw, basis)
-    names = ", ".join(f"{d.id} ({d.gpus} GPUs, {d.power_w(basis) / 1000:,.4g} kW)" for d in fits[:SHOWN])
-    more = f" and {len(fits) - SHOWN} more (cluster-planner catalog)" if len(fits) > SHOWN else ""
-    alternatives = f"systems that fit {cap_kw:,g} kW racks: {names}{more}; or " if fits else ""
+    # by name, with the id the command line's --system takes; names hold commas, so "; " between.
+    # The list comes last: a long one cut short at the end of a line loses no remedy.
+    names = "; ".join(f"{d.model} ({d.id}: {d.gpus} GPUs, {d.power_w(basis) / 1000:,.4g} kW)" for d in fits[:SHOWN])
+    more = f"; and {len(fits) - SHOWN} more (cluster-planner catalog)" if len(fits) > SHOWN else ""
+    alternatives = f", or choose a system that fits {cap_kw:,g} kW racks: {names}{more}" if fits else ""
     if by_air:
-        liquid = ", or cool the GPU racks by liquid" if system.cooling != "air" else ""
-        raise DesignError(f"air_cooling_limit_kw: {what}: {alternatives}raise the air-cooling limit to at least "
-                          f"{kw:,.4g} kW{liquid}")
-    raise DesignError(f"rack_kw: {what}: {alternatives}raise the rack cap to at least {kw:,.4g} kW")
+        liquid = ", cool the GPU racks by liquid" if system.cooling != "air" else ""
+        raise DesignError(f"air_cooling_limit_kw: {what}. Raise the air-cooling limit to at least "
+                          f"{kw:,.4g} kW{liquid}{alternatives}")
+    raise DesignError(f"rack_kw: {what}. Raise the rack cap to at least {kw:,.4g} kW{alternatives}")
 
 
 def _fitting(catalog: Catalog, cap_kw: float, basis: str) -> list[DeviceType]:

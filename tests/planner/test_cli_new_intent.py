@@ -150,7 +150,7 @@ def test_a_rack_scale_system_over_the_rack_cap_is_refused_with_what_fits(capsys,
     lines = out.err.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in out.err
     for part in ("--rack-kw:", "draws 120 kW typical (132 kW max)", "more than the 60 kW rack cap", "cannot be split",
-                 "dgx-b200 (8 GPUs, 10 kW)", "raise the rack cap to at least 120 kW"):
+                 "DGX B200 (dgx-b200: 8 GPUs, 10 kW)", "Raise the rack cap to at least 120 kW"):
         assert part in lines[0], part
     assert "gb300-nvl72" not in lines[0]  # 132 kW typical does not fit 60 kW either
 
