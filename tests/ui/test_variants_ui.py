@@ -166,6 +166,10 @@ def test_sweep_table_says_a_rack_choice_in_words(window, qtbot):
     column = [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())].index("Rack")
     shown = sorted(dialog.table.item(r, column).text() for r in range(dialog.table.rowCount()))
     assert shown == ["30.0 kW cap", "41.0 kW cap"]  # the CSV keeps {"power_cap_kw": 30.0}
+    dialog.caps.setText("")  # no rack choice swept: each point keeps the plan's rack, and says so
+    assert dialog.start()
+    _wait(qtbot, dialog)
+    assert {dialog.table.item(r, column).text() for r in range(dialog.table.rowCount())} == {"the plan's GPU rack"}
     assert rack_choice_text({"rack_type": "nvl72-mgx-48u"}, window.doc.catalog).startswith("NVIDIA MGX rack")
     assert rack_choice_text({"cooling": "liquid", "rear_door_hx": True}) == "liquid-cooled, rear-door heat exchanger"
 
