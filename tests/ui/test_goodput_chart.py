@@ -88,3 +88,25 @@ def test_each_restart_path_has_its_line_and_the_plan_follows_its_own(qtbot):
     assert list(chart.ettr.yData) == list(chart.paths["replica"].yData)
     names = [label.text for _, label in chart.legend.items]
     assert "ETTR if cold / warm / replica (dotted)" in names
+
+
+def test_the_plan_label_stays_inside_the_plot_at_either_end_of_the_sizes(qtbot):
+    """The plan's label stands beside its point on the side with room: a one-node plan is the
+    curve's smallest size, and its label ran off the plot's left edge."""
+    chart = GoodputChart()
+    qtbot.addWidget(chart)
+    chart.resize(700, 700)  # tall: the label inside the plot, not in the legend
+    chart.show()
+    for nodes in (1, 16):
+        chart.update_report(evaluate(build_template("medium", nodes=nodes), default_catalog()))
+        qtbot.wait(50)
+        assert chart.plan_label.isVisible()
+        box = chart.plot.vb.sceneBoundingRect()
+        label = chart.plan_label.sceneBoundingRect()
+        assert box.left() <= label.left() and label.right() <= box.right(), (nodes, label, box)
+    # one node of medium holds no training layout: the goodput plot's note, wrapped inside it
+    chart.update_report(evaluate(build_template("medium", nodes=1), default_catalog()))
+    qtbot.wait(50)
+    note, box = chart.goodput_message, chart.goodput_plot.vb.sceneBoundingRect()
+    assert note.isVisible() and "No goodput in tokens/s" in note.toPlainText()
+    assert box.left() <= note.sceneBoundingRect().left() and note.sceneBoundingRect().right() <= box.right()

@@ -152,6 +152,8 @@ class ChartView(pg.GraphicsLayoutWidget):
         item.setZValue(50)
         plot.addItem(item, ignoreBounds=True)
         item.hide()
+        for changed in (plot.vb.sigResized, plot.vb.sigRangeChanged):  # its place in pixels moves with either
+            changed.connect(lambda *_: wrap_to_plot(item, plot) if item.isVisible() else None)
         return item
 
     @staticmethod
@@ -162,6 +164,7 @@ class ChartView(pg.GraphicsLayoutWidget):
             item.hide()
             return
         item.setText(text)
+        wrap_to_plot(item, plot)
         (x0, x1), (y0, y1) = plot.viewRange()
         item.setPos((x0 + x1) / 2, (y0 + y1) / 2)
         item.show()
@@ -273,3 +276,20 @@ def set_bars(item: pg.BarGraphItem, *, brushes: list, pens: list, **opts) -> Non
     """``setOpts`` on a bar item with per-bar brushes and pens; an empty list becomes None
     (pyqtgraph 0.14 fails on an empty ``pens`` list)."""
     item.setOpts(brushes=brushes or None, pens=pens or None, **opts)
+
+
+TEXT_MARGIN_PX = 12  # between a text wrapped to a plot and the plot's edges
+
+
+def wrap_to_plot(item: pg.TextItem, plot: pg.PlotItem) -> None:
+    """A text inside a plot on one line where it fits, else wrapped to the plot's width (a note
+    or the plan's figures ran off both edges of a narrow plot)."""
+    box = plot.vb.sceneBoundingRect()
+    width = box.width() - 2 * TEXT_MARGIN_PX
+    if item.anchor.x() == 0.5:  # centred on its position: as wide as the nearer edge allows on both sides
+        at = plot.vb.mapViewToScene(item.pos()).x()
+        if box.left() < at < box.right():  # else not laid out yet: the plot's width
+            width = 2 * min(at - box.left(), box.right() - at) - 2 * TEXT_MARGIN_PX
+    item.setTextWidth(-1)  # its own width first
+    if width > 0 and item.boundingRect().width() > width:
+        item.setTextWidth(width)

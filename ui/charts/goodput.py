@@ -14,7 +14,7 @@ from planner.settings.reliability import RESTART_PATHS
 from planner.report import palette
 from planner.report.palette import LOAD_HIGH
 from ui.charts import theme
-from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen
+from ui.charts.base import ACCENT, FOREGROUND, ChartView, pen, wrap_to_plot
 
 NO_GOODPUT = ("No goodput figures: the plan needs a training job, GPU nodes and a parallel filesystem\n"
               "to checkpoint to")
@@ -84,8 +84,10 @@ class GoodputChart(ChartView):
         self.goodput_message = self.message_item(self.goodput_plot)
         self._plan_lines: list[str] = []
         self._spacing = self.ci.layout.horizontalSpacing()
+        self._plan_high = True  # the plan's point in the top half: its label goes below it
         self._sizes: list[int] = []  # the job sizes the curve has, whose labels _fit_ticks spaces
         self.plot.vb.sigResized.connect(self._fit_ticks)
+        self.plot.vb.sigResized.connect(self._place_plan_label)
 
     def lay_out(self, compact: bool) -> None:
         """Short and wide: the two plots side by side and the legend right of them, the plan's
@@ -104,6 +106,24 @@ class GoodputChart(ChartView):
         self.ci.layout.setHorizontalSpacing(PLOT_GAP if compact else self._spacing)
         theme.set_axis_title(self.goodput_plot, "left", LEFT_TITLE[compact])
         self._show_plan_text()
+
+    def _place_plan_label(self) -> None:
+        """The plan's label above its point (below it when the point is high), left of it where
+        there is room, else right of it, else as far in as the plot allows: a plan among the
+        smallest sizes ran its label off the plot's left edge."""
+        label, vb = self.plan_label, self.plot.vb
+        wrap_to_plot(label, self.plot)
+        width, box = label.boundingRect().width(), vb.sceneBoundingRect()
+        if width <= 0 or box.width() <= 0:
+            return
+        at = vb.mapViewToScene(label.pos()).x() - box.left()  # the point, in pixels from the plot's left
+        if 1.02 * width <= at:
+            x = 1.02
+        elif at + 1.02 * width <= box.width():
+            x = -0.02
+        else:  # wider than either side: shifted to stay within the plot where it can
+            x = min(at / width, max(0.0, (at + width - box.width()) / width))
+        label.setAnchor((x, -0.3) if self._plan_high else (x, 1.3))
 
     def _show_plan_text(self) -> None:
         self.show_plan_text(self.plan_label, self.legend, self.plan_point, self._plan_lines)
@@ -160,8 +180,9 @@ class GoodputChart(ChartView):
             if g.mtbf_h:
                 lines += [f"ETTR {100 * p.ettr:.1f}%", f"an interruption every {duration_text(g.mtbf_h * 3600)}"]
             self.plan_label.setText(", ".join(lines))
-            self.plan_label.setAnchor((1.02, -0.3) if p.ettr > 0.5 else (1.02, 1.3))  # inside the plot
             self.plan_label.setPos(np.log10(p.gpus), 100 * p.ettr)
+            self._plan_high = p.ettr > 0.5
+            self._place_plan_label()
             self._plan_lines = lines
         else:
             self.plan_point.setData(x=[], y=[])
@@ -193,6 +214,7 @@ class GoodputChart(ChartView):
             self.show_message(self.goodput_plot, self.goodput_message, NO_TRAINING)
             x = np.log10(gpus)
             self.goodput_message.setPos((x.min() + x.max()) / 2, 0.5)
+            wrap_to_plot(self.goodput_message, self.goodput_plot)  # at its place
 
 
 def _si(value: float) -> str:
