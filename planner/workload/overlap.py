@@ -23,8 +23,9 @@ after its compute: the first gather has no compute before it (the last reduce-sc
 after it), and each further layer waits for what its compute could not cover. In the
 backward the gather of the next layer and the reduce-scatter of this one are in flight at
 the same time and share the links, so ``c`` is their sum. Per micro-batch, the forward is
-1 / (3 + r) of the compute and the backward the rest, r the share of the layers recomputed
-in full (their forward runs again in the backward).
+1 / (3 + r) of the compute and the backward the rest, r the forward work run again in the
+backward as a share of one forward: the layers recomputed in full, the MoE layers' forward
+under selective recompute with the MoE layers, the attention core's without FlashAttention.
 
 The user's ``overlap`` is the share of the traffic the framework issues beside the compute
 (empty: what the frameworks do by default, every weight-sharded collective prefetched and

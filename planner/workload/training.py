@@ -416,10 +416,14 @@ def model_step(w: WorkloadSettings, fabric: FabricSettings, shape: JobShape, *, 
                      + eff.elementwise_s_per_token * (1.0 + full / 3.0) * T / (dp * cp * pp))
         compute_s = kernels_s / STEP_CALIBRATION
     bubble = bubble_fraction(pp, m, w.pp_schedule, w.virtual_stages)
+    # the overlap's split of the compute into forward and backward: every forward run again in
+    # the backward (full recompute's layers, the MoE layers' under selective_moe, the attention
+    # core's without FlashAttention) as a share of one forward, 3 x hardware / model FLOPs - 3
     stage_work = compute_s + tp_s + pp_s + ep_s + cp_s
     bubble_s = stage_work * bubble / (1.0 - bubble)
     hidden = hidden_dp_s(DpPhases(forward_s, dp_s - forward_s), sharding=w.sharding, overlap=w.overlap,
-                         compute_s=compute_s, recompute_share=full, layers_per_stage=model.layers / pp,
+                         compute_s=compute_s, recompute_share=max(0.0, 3.0 * hw_fpt / fpt - 3.0),
+                         layers_per_stage=model.layers / pp,
                          micro_batches=m)
     # the compute under the hidden traffic runs slower (``overlap_slowdown``)
     exposed = tp_s + pp_s + ep_s + cp_s + dp_s - hidden * (1.0 - w.overlap_slowdown)

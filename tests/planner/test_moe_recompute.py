@@ -101,3 +101,31 @@ def test_the_first_stage_keeps_the_tensors_of_its_leading_dense_layers():
     selective = activation_bytes(w("selective"), model, tp=1, pp=16, m=64)
     moe = activation_bytes(w("selective_moe"), model, tp=1, pp=16, m=64)
     assert selective - moe == pytest.approx(freed, rel=1e-9)
+
+
+def test_the_overlap_counts_the_moe_forward_run_again_in_the_backward(monkeypatch):
+    """Weight-sharded traffic hides behind the forward and the backward in the shares of their
+    compute: the backward of selective_moe runs the MoE layers' forward again, so the forward is
+    1 / (3 + r) of the compute with r = 3 x 28.5 GFLOPs / the 6 N + 12 L s d of a token (full
+    recompute: r = 1, one whole forward again)."""
+    import planner.workload.training as training
+
+    seen = []
+    real = training.hidden_dp_s
+
+    def spy(phases, **kw):
+        seen.append(kw["recompute_share"])
+        return real(phases, **kw)
+
+    monkeypatch.setattr(training, "hidden_dp_s", spy)
+    fabric = FabricSettings(technology="ib400", sharp=False)
+    fsdp = {"sharding": "full", "tp": 4, "pp": 1, "dp": 64, "pp_schedule": "1f1b", "virtual_stages": 1}
+    moe = model_step(long_context("selective_moe").model_copy(update=fsdp), fabric, H100_NODE, model=QWEN)
+    by_hand = 94 * (8 * 3 * 4096 * 1536 + 4096 * 128) * 2
+    assert seen[-1] == pytest.approx(3 * by_hand / moe.flops_per_token, rel=2e-3)
+    # 6 x 22B + 12 x 94 layers x 16,384 x 8,192 (64 heads of 128) = 283 GFLOPs a token: r = 0.30
+    assert seen[-1] == pytest.approx(3 * 28.5e9 / (6 * 22e9 + 12 * 94 * 16384 * 8192), rel=0.01)
+    model_step(long_context("full").model_copy(update=fsdp), fabric, H100_NODE, model=QWEN)
+    assert seen[-1] == pytest.approx(1.0)
+    model_step(long_context("selective").model_copy(update=fsdp), fabric, H100_NODE, model=QWEN)
+    assert seen[-1] == 0.0
