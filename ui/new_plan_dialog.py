@@ -68,7 +68,7 @@ class NewPlanDialog(QDialog):
             self.template.setItemData(self.template.count() - 1, t.description, 3)  # tooltip role
         self.system = QComboBox()
         for d in catalog:
-            if d.gpu is not None:
+            if d.is_gpu_system:  # not a rack-scale system's tray
                 self.system.addItem(f"{d.title} ({d.gpus} GPUs)", d.id)
         self.gpus = QSpinBox(minimum=1, maximum=1_000_000, singleStep=8, value=8)  # 0 only for a service
         self.gpus.setGroupSeparatorShown(True)

@@ -73,13 +73,26 @@ class Design:
     layouts: tuple[Candidate, ...] = ()  # the training layouts the search found, best (the plan's) first
 
 
+def _refuse_tray(tray: DeviceType, catalog: Catalog) -> None:
+    """A compute tray of a rack-scale system is no system of its own: its GPUs are one NVLink
+    domain only with the rack's NVLink switch trays, power shelves and manifold. The design
+    names the whole system to plan with instead."""
+    whole = [d for d in catalog if d.is_rack_scale and d.rack_type == tray.rack_type and d.gpu is not None
+             and tray.gpu is not None and d.gpu.model == tray.gpu.model]
+    instead = f"; plan with the {whole[0].model} ({whole[0].id})" if whole else ""
+    raise DesignError(f"system: the {tray.model} is one part of a rack-scale system: its GPUs make an NVLink "
+                      f"domain only in their rack, with its NVLink switch trays and power shelves{instead}")
+
+
 def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None = None,
            description: str = "") -> Design:
     catalog = catalog or default_catalog()
     system = catalog.get(intent.system)
     if system is None or system.gpu is None:
-        systems = ", ".join(d.id for d in catalog if d.gpu is not None)
+        systems = ", ".join(d.id for d in catalog if d.is_gpu_system)
         raise DesignError(f"system: the catalog has no GPU system '{intent.system}' (GPU systems: {systems})")
+    if system.is_tray:
+        _refuse_tray(system, catalog)
     switch = catalog.get(intent.switch) if intent.switch is not None else None
     if intent.switch is not None and (switch is None or switch.switch is None):
         switches = ", ".join(d.id for d in catalog if d.switch is not None)

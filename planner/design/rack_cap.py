@@ -33,7 +33,7 @@ def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Cata
     # by name, with the id the command line's --system takes; names hold commas, so "; " between.
     # The list comes last: a long one cut short at the end of a line loses no remedy.
     names = "; ".join(f"{d.model} ({d.id}: {d.gpus} GPUs, {d.power_w(basis) / 1000:,.4g} kW)" for d in fits[:SHOWN])
-    more = f"; and {len(fits) - SHOWN} more (cluster-planner catalog)" if len(fits) > SHOWN else ""
+    more = f"; and {len(fits) - SHOWN} more in the catalog" if len(fits) > SHOWN else ""
     alternatives = f", or choose a system that fits {cap_kw:,g} kW racks: {names}{more}" if fits else ""
     if by_air:
         liquid = ", cool the GPU racks by liquid" if system.cooling != "air" else ""
@@ -45,6 +45,5 @@ def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Cata
 def _fitting(catalog: Catalog, cap_kw: float, basis: str) -> list[DeviceType]:
     """The GPU systems that stand on their own (not a tray of a rack-scale system) within
     ``cap_kw`` on ``basis``, the most BF16 compute per system first, then in catalog order."""
-    fits = [d for d in catalog if d.gpu is not None and (d.is_rack_scale or d.rack_type is None)
-            and d.power_w(basis) / 1000 <= cap_kw + 1e-9]
+    fits = [d for d in catalog if d.is_gpu_system and d.power_w(basis) / 1000 <= cap_kw + 1e-9]
     return sorted(fits, key=lambda d: -d.gpus * d.gpu.bf16_tflops)

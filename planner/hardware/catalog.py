@@ -263,6 +263,17 @@ class DeviceType(_Strict):
         """A whole rack-scale system (an NVL72): dropped onto the floor as its own rack."""
         return self.compute_trays is not None
 
+    @property
+    def is_tray(self) -> bool:
+        """A GPU tray of a rack-scale system (built for its rack type, not the whole system):
+        placed tray by tray into that rack, never a system to design a plan of."""
+        return self.gpu is not None and not self.is_rack_scale and self.rack_type is not None
+
+    @property
+    def is_gpu_system(self) -> bool:
+        """A GPU node or a whole rack-scale system: what a plan is designed of."""
+        return self.gpu is not None and not self.is_tray
+
 
 class CatalogFile(_Strict):
     schema_version: int = Field(ge=1)

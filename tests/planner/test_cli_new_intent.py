@@ -319,3 +319,15 @@ def test_a_write_target_faster_than_the_storage_links_says_the_time_they_take(ca
                     "llama3-70b", "--checkpoint-write-s", "0.1", "-o", str(tmp_path / "p.json"))
     assert code == 0
     assert "nodes' storage links carry 3,200 GB/s: it takes 0.3 s however much storage is placed" in out.out
+
+
+def test_a_rack_scale_systems_tray_is_no_system_to_design_of(capsys, tmp_path):
+    # A GB200 compute tray is 4 B200 of an NVL72 rack (NVIDIA DGX GB200 user guide: 18 compute
+    # trays and 9 NVLink switch trays in one rack): 18 of them in ordinary racks are no 72-GPU
+    # NVLink domain, so the design refuses them and names the whole rack to plan with.
+    target = tmp_path / "trays.json"
+    code, out = run(capsys, "new", "--system", "gb200-compute-tray", "--gpus", "72", "-o", str(target))
+    assert code == 2 and not target.exists()
+    line = out.err.strip()
+    assert line.startswith("cluster-planner: --system: the GB200 NVL72 compute tray") and "\n" not in line
+    assert "plan with the GB200 NVL72 rack" in line and "(gb200-nvl72)" in line

@@ -61,7 +61,7 @@ def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
     # rack, and the preview says so as `new` does, with the 10 kW DGX B200 among what fits.
     text = dialog.preview.text()
     assert dialog.design is None and text.startswith("Rack power cap: a GB200 NVL72")
-    assert "more than the 60 kW rack cap" in text and "dgx-b200 (8 GPUs, 10 kW)" in text
+    assert "more than the 60 kW rack cap" in text and "DGX B200 (dgx-b200: 8 GPUs, 10 kW)" in text
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
     dialog.rack_kw.setValue(140)
     dialog.refresh()
@@ -284,3 +284,12 @@ def test_the_attention_kernel_a_stack_runs_reaches_the_design(qtbot):
     # training fields wait, the kernel stays.
     dialog.inference.setChecked(True)
     assert dialog.attention_kernel.isEnabled() and not dialog.seq_len.isEnabled()
+
+
+def test_the_system_list_offers_systems_not_a_racks_trays(qtbot):
+    catalog = default_catalog()
+    dialog = NewPlanDialog(catalog)
+    qtbot.addWidget(dialog)
+    offered = {dialog.system.itemData(i) for i in range(dialog.system.count())}
+    assert {"dgx-h100", "gb200-nvl72", "gb300-nvl72"} <= offered
+    assert not offered & {"gb200-compute-tray", "gb300-compute-tray"}
