@@ -126,15 +126,15 @@ def split_text(w: WorkloadSettings) -> str:
 
 
 def _runs(sizes: tuple[int, ...]) -> str:
-    """'stages in order: 1 of 7 layers, 5 of 8 layers, 2 of 7 layers': the stage sizes in
-    order, repeats counted."""
+    """'1 stage of 7 layers, then 5 stages of 8 layers, then 2 stages of 7 layers': the stage
+    sizes in order, repeats counted."""
     parts: list[list[int]] = []
     for n in sizes:
         if parts and parts[-1][0] == n:
             parts[-1][1] += 1
         else:
             parts.append([n, 1])
-    return "stages in order: " + ", ".join(f"{k} of {counted(n, 'layer')}" for n, k in parts)
+    return ", then ".join(f"{counted(k, 'stage')} of {counted(n, 'layer')}" for n, k in parts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,12 +120,12 @@ def test_the_design_names_the_uneven_stages(kimi):
     note = next(f for f in result.findings if f.code == "design.parallelism")
     first = stages[0]
     lead = next((i for i, n in enumerate(stages) if n != first), len(stages))  # the first run of equal stages
-    assert f", stages in order: {lead} of {first} layers, " in note.message
+    assert f", {lead} stage{'s' if lead > 1 else ''} of {first} layers, then " in note.message
 
 
 def test_a_layout_describes_its_stage_sizes():
     w = WorkloadSettings(tp=1, pp=8, dp=32, ep=32, pp_schedule="interleaved", virtual_stages=4)
     text = Candidate(w, None, 75.0, 512, (7, 8, 8, 8, 8, 8, 7, 7)).describe()
-    assert text == ("TP 1 x PP 8 x DP 32 x EP 32, micro-batch 1, interleaved v 4, stages in order: 1 of 7 layers, "
-                    "5 of 8 layers, 2 of 7 layers")
+    assert text == ("TP 1 x PP 8 x DP 32 x EP 32, micro-batch 1, interleaved v 4, 1 stage of 7 layers, then "
+                    "5 stages of 8 layers, then 2 stages of 7 layers")
     assert "stages" not in Candidate(w, None, 75.0, 512, (8,) * 8).describe()
