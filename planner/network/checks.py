@@ -219,18 +219,29 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
     placed = placed_switches * k
     tiers = "one switch" if size.tiers == 1 else f"{size.leaf_switches} leaf, {size.spine_switches} spine" + (
         f", {size.core_switches} core" if size.core_switches else "")
+    short = size.switches - placed_switches
+    if placed < needed and size.tiers == 2 and placed_switches >= size.leaf_switches + size.fewest_spines:
+        # enough ports for every link, but not for every leaf to reach every spine alike
+        fewest, spines = size.fewest_spines, size.spine_switches
+        return [Finding(
+            "warning", "network.ports.uneven",
+            f"The compute fabric's {placed_switches:,} x {switch.model} hold its links with {fewest:,} spines, "
+            f"unevenly: a leaf's uplinks do not divide over {fewest:,} spines, so ECMP loads some links more than "
+            f"others. Every leaf reaches every spine over the same links with {spines:,} spines ({tiers}; NVIDIA "
+            f"DGX SuperPOD reference architecture, compute fabric): add {counted(short, 'switch')}",
+            remedy=Remedy("add_switches", f"Add {short} x {switch.model} to the network racks",
+                          (("device", switch.id), ("count", short))))]
     if placed < needed:
         missing = needed - placed
-        short = size.switches - placed_switches
         return [Finding(
             "error", "network.ports.short",
-            f"The compute fabric needs {size.switches} x {switch.model} ({tiers}) = {needed} ports; "
-            f"{placed_switches} placed = {placed} ports: {missing} ports missing ({counted(short, 'switch')})",
+            f"The compute fabric needs {size.switches:,} x {switch.model} ({tiers}) = {needed:,} ports; "
+            f"{placed_switches:,} placed = {placed:,} ports: {missing:,} ports missing ({counted(short, 'switch')})",
             remedy=Remedy("add_switches", f"Add {short} x {switch.model} to the network racks",
                           (("device", switch.id), ("count", short))))]
     if placed > needed:
         return [Finding("info", "network.ports.spare",
-                        f"{placed - needed} fabric switch ports spare ({placed} placed, {needed} needed for {tiers})")]
+                        f"{placed - needed:,} fabric switch ports spare ({placed:,} placed, {needed:,} needed for {tiers})")]
     return []
 
 

@@ -54,6 +54,9 @@ class FabricSize:
     # (spines x links to each spine)
     pod_spines: list[int] = field(default_factory=list)
     pod_leaf_uplinks: list[int] = field(default_factory=list)
+    # two tiers: the fewest spines whose ports hold the leaves' uplinks, spread unevenly (a
+    # leaf's uplinks not a multiple of the spines: ceil(uplinks / k)); the sizing balances them
+    fewest_spines: int = 0
     node_ports_per_module: int = 1  # fabric ports that share one transceiver at a node (2: twin-port OSFP)
     switch_ports_per_module: int = 1  # ... at a switch cage (2 on QM9700 and Q3400, 4 in 400G split mode)
     notes: list[str] = field(default_factory=list)
@@ -176,6 +179,7 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
         s.spine_switches = spines
         s.pod_spines, s.pod_leaf_uplinks = [spines], [spines * per_spine]
         s.leaf_up_ports = s.leaf_spine_links = s.spine_down_ports = s.leaf_switches * spines * per_spine
+        s.fewest_spines = min(spines, math.ceil(sum(n * up for n, up in up_runs) / k))
         return s
 
     # Three tiers: pods of k/2 leaves, each pod's spines with k/2 ports down and k/2 up.

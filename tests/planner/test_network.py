@@ -159,3 +159,27 @@ def test_nic_faster_than_switch_ports_is_an_error():
     report = Evaluator(plan, CAT).evaluate()
     assert "network.switch.mismatch" not in codes(report)
     assert "network.nic.faster_than_switch" in codes(report, "error")
+
+
+def test_a_fabric_with_the_fewest_spines_is_uneven_not_short_of_ports():
+    """576 endpoints on 64-port switches (one GB200 NVL72 scalable unit: 8 racks x 18 trays x 4
+    NICs): 18 leaves of 32 down and 32 up; their 576 uplinks fill ceil(576 / 64) = 9 spines,
+    but 32 uplinks do not divide over 9 spines, so the sizing balances them over 16 (2 links
+    from each leaf to each; 18 x 2 = 36 ports a spine). With 18 + 9 switches placed every
+    link has a port: a warning that the spines are uneven, not an error of ports short."""
+    from planner.network.checks import port_findings
+
+    size = size_fabric(8 * 18, 4, 64, topology="leaf_spine")
+    assert (size.leaf_switches, size.spine_switches, size.fewest_spines) == (18, 16, 9)
+    switch = default_catalog()["qm9700"]
+    (uneven,) = port_findings(size, switch, 27)
+    assert (uneven.severity, uneven.code) == ("warning", "network.ports.uneven")
+    assert "with 9 spines" in uneven.message and "with 16 spines" in uneven.message
+    assert dict(uneven.remedy.figures)["count"] == 7
+    (short,) = port_findings(size, switch, 26)  # one spine fewer: 1,664 ports for 1,728 link ends
+    assert (short.severity, short.code) == ("error", "network.ports.short")
+    assert port_findings(size, switch, 34) == []
+    # uplinks that divide evenly have no such middle ground: the DGX SuperPOD's 4 units of 32
+    # nodes, 32 rail leaves of 32 uplinks, 1,024 uplinks on 16 spines either way
+    even = size_fabric(128, 8, 64)
+    assert (even.leaf_switches, even.spine_switches, even.fewest_spines) == (32, 16, 16)
