@@ -155,8 +155,8 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog, *,
     if power > rack.power_cap_kw + 1e-9:
         findings.append(Finding(
             "error", "rack.power.over_cap",
-            f"Rack {rack.name} draws {power:,.1f} kW ({basis}) against its {rack.power_cap_kw:g} kW cap "
-            f"({power - rack.power_cap_kw:,.1f} kW over)", rack.id))
+            f"Rack {rack.name} draws {_over_kw(power, rack.power_cap_kw)} kW ({basis}) against its "
+            f"{rack.power_cap_kw:g} kW cap ({_over_kw(power - rack.power_cap_kw, 0.0)} kW over)", rack.id))
     nameplate = res.power_nameplate_kw
     if basis == "typical" and power <= rack.power_cap_kw + 1e-9 < nameplate:
         findings.append(Finding(
@@ -190,3 +190,10 @@ def holds_too_much(plan: Plan, rack: Rack, catalog: Catalog, members: Iterable[P
     """Whether the rack (or it with ``members`` instead) fails a check a split mends."""
     findings = evaluate_rack(plan, rack, catalog, members=members, remedies=False).findings
     return any(f.code in SPLIT_CODES for f in findings)
+
+
+def _over_kw(kw: float, cap_kw: float) -> str:
+    """A draw over a cap to the digit that shows it over: "25.0" would read as the 25 kW cap
+    itself when 10 W over it ("25.01", "0.01")."""
+    digits = next((d for d in (1, 2) if round(kw, d) != round(cap_kw, d)), 3)
+    return f"{kw:,.{digits}f}"

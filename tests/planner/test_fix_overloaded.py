@@ -102,3 +102,16 @@ def test_a_remedy_that_leaves_its_finding_is_taken_back_and_said(monkeypatch):
     [(command, reason)] = result.refused
     assert reason.startswith("it does not mend workload.batch.uneven")
     assert plan_to_json(plan) == before
+
+
+def test_a_rack_just_over_its_cap_says_by_how_much():
+    """3 DGX H100 draw 3 x 7.0 = 21.0 kW typical; under a 20.99 kW cap the rack is 10 W over:
+    said to the digit that shows it ("21.00 kW ... 0.01 kW over"), not "21.0 ... 0.0 kW over"."""
+    plan = design(Intent(system="dgx-h100", gpus=24), CATALOG).plan
+    (rack,) = [r for r in plan.racks if _nodes(plan, r.id)]
+    rack.power_cap_kw = 20.99
+    (over,) = [f.message for f in evaluate(plan, CATALOG).findings if f.code == "rack.power.over_cap"]
+    assert over == f"Rack {rack.name} draws 21.00 kW (typical) against its 20.99 kW cap (0.01 kW over)"
+    rack.power_cap_kw = 16.0
+    (over,) = [f.message for f in evaluate(plan, CATALOG).findings if f.code == "rack.power.over_cap"]
+    assert over.endswith("draws 21.0 kW (typical) against its 16 kW cap (5.0 kW over)")
