@@ -20,6 +20,7 @@ from planner.errors import PlannerError
 from planner.plan.commands import SetPriceOverrides
 from planner.plan.fileio import open_plan
 from planner.plan.names import file_slug
+from ui import fmt
 from ui.export_runner import run_export
 from ui.last_folder import last_folder, remember_folder
 from ui.plan_lock import PlanGuard
@@ -255,7 +256,7 @@ class FileActions:
         lines = result.lines()
         if result.changed:
             self.doc.apply(SetPriceOverrides(result.overrides))
-        message = (f"{len(result.changed)} price(s) imported from {path.name}" if result.changed
+        message = (f"{fmt.counted(len(result.changed), 'price')} imported from {path.name}" if result.changed
                    else f"No unit price in {path.name} differs from the plan's: nothing imported")
         if lines:
             QMessageBox.information(self, "Import prices", "\n".join([message, ""] + lines))

@@ -8,6 +8,7 @@ only the separators are the locale's (exports, files and the command line stay i
 from __future__ import annotations
 
 from planner import vocabulary
+from planner import numbers
 from planner.numbers import localize
 from ui.locale import number_format
 
@@ -32,6 +33,11 @@ def watts(value: float) -> str:
 
 def count(value: int) -> str:
     return local(vocabulary.count(value))
+
+
+def counted(value: int, noun: str) -> str:
+    """A count and its noun ("1 node", "2,048 GPUs") in the locale's notation."""
+    return local(numbers.counted(value, noun))
 
 
 def usd(value: float, style: str = "compact") -> str:

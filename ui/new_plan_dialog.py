@@ -373,10 +373,10 @@ class NewPlanDialog(QDialog):
         goodput = report.sections.get("goodput") or {}
         spares, stocked = goodput.get("spare_nodes") or 0, goodput.get("spares_stocked") or 0
         unit = goodput.get("spare_unit") or "node"
-        held = ([f"{fmt.count(spares)} hot spare{'s' if spares != 1 else ''}"] if spares else []) + (
-            [f"{fmt.count(stocked)} {unit}{'s' if stocked != 1 else ''} stocked"] if stocked else [])
+        held = ([f"{fmt.counted(spares, 'hot spare')}"] if spares else []) + (
+            [f"{fmt.counted(stocked, unit)} stocked"] if stocked else [])
         kept = f" ({', '.join(held)})" if held else ""
-        lines = [f"{fmt.count(t.gpus)} GPUs in {fmt.count(t.nodes)} nodes{kept}, {fmt.count(t.racks)} racks",
+        lines = [f"{fmt.counted(t.gpus, 'GPU')} in {fmt.counted(t.nodes, 'node')}{kept}, {fmt.counted(t.racks, 'rack')}",
                  f"IT {fmt.kw(t.it_power_kw)}, facility {fmt.kw(t.facility_power_kw)}",
                  f"Capex {fmt.usd(cost['capex_usd'])}" if cost.get("capex_usd") is not None else "Capex –"]
         if w.tokens_per_s:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from planner.cli import load_catalog_arg
 from planner.costs.prices import import_prices
+from planner.numbers import counted
 from planner.plan.fileio import open_plan, save_plan
 from planner.report.evaluate import evaluate
 
@@ -29,7 +30,7 @@ def run(args) -> int:
     if result.changed:
         plan.price_overrides = result.overrides
         save_plan(plan, args.into)
-        print(f"{len(result.changed)} price(s) imported into {args.into}")
+        print(f"{counted(len(result.changed), 'price')} imported into {args.into}")
     else:
         print("no unit price differs from the plan's: nothing imported")
     return 0

@@ -36,6 +36,9 @@ ITEM_HEADER = "Item"
 PRICE_HEADER = "Unit price (USD)"
 
 
+MAX_UNIT_PRICE = 1e12  # beyond a trillion a unit price is a typing slip, not a quote
+
+
 @dataclass(slots=True)
 class PriceImport:
     """What an import did: (item, old unit price, new unit price) per changed line, and
@@ -56,7 +59,8 @@ class PriceImport:
             number = isinstance(price, (int, float)) and not isinstance(price, bool)
             shown = "empty" if price is None else f"{price:,}" if number else repr(price) if isinstance(
                 price, str) else str(price)
-            out.append(f"row {row}: '{item}': unit price {shown} is not a price (a number from 0 up): not imported")
+            out.append(f"row {row}: '{item}': unit price {shown} is not a price (a number from 0 to "
+                       f"{MAX_UNIT_PRICE:,.0f}): not imported")
         return out
 
 
@@ -154,7 +158,7 @@ def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[B
             if isinstance(price, (int, float)) and not isinstance(price, bool):
                 result.unmatched.append((number, item))
             continue
-        if not isinstance(price, (int, float)) or isinstance(price, bool) or not 0 <= price <= 1e12:
+        if not isinstance(price, (int, float)) or isinstance(price, bool) or not 0 <= price <= MAX_UNIT_PRICE:
             result.invalid.append((number, item, price))
             continue
         old = current[item].unit_usd

@@ -23,7 +23,7 @@ def test_import_prices_menu_reprices_the_plan_and_undo_restores_it(window, tmp_p
     file_menu = next(m for m in window.menuBar().findChildren(type(window.recent_menu)) if m.title() == "&File")
     assert window.import_prices_action in file_menu.actions()
     message = window.import_prices_from(book)
-    assert "1 price(s) imported" in message and "Rack enclosure: $2,500.00 -> $4,000.00" in message
+    assert "1 price imported" in message and "Rack enclosure: $2,500.00 -> $4,000.00" in message
     # 7 racks x ($4,000 - $2,500) = $10,500
     assert window.doc.report.cost.capex_usd - capex == pytest.approx(10_500)
     assert shown and "Rack enclosure" in shown[0]
