@@ -80,6 +80,7 @@ _EXACT: dict[str, str] = {
     "MW": "{:,.2f} MW",
     "tokens/s": "{:,.0f} tokens/s",
     "tokens": "{:,.0f} tokens",  # a sequence, a batch, a prompt: whole tokens
+    "GPUs": "{:,.0f} GPUs",
     ":1": "{:g}:1",
     "$/month": "${:,.0f}/month",
     "$/GPU-h": "${:,.2f}/GPU-h",

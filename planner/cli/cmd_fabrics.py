@@ -7,6 +7,7 @@ from planner.report.network_section import FabricRow
 from planner.report.evaluate import evaluate
 from planner.plan.fileio import open_plan
 from planner.settings import GUIDE
+from planner.workload.advisor import SHARDING_TITLES
 from planner.workload.models import model_shape
 from planner.workload.search import split_text
 
@@ -50,7 +51,7 @@ def _gbs(value: float | None, fmt: str) -> str:
 def render_text(plan, rows: list[FabricRow], current: str | None) -> str:
     w = plan.settings.workload
     lines = [
-        f"{plan.name}: {model_shape(w).params / 1e9:g}B parameters, {split_text(w)}, {w.sharding}, "
+        f"{plan.name}: {model_shape(w).params / 1e9:g}B parameters, {split_text(w)}, {SHARDING_TITLES.get(w.sharding, w.sharding)}, "
         f"{w.global_batch_tokens:,} tokens per step",
         "",
         f"  {'':<38}{'':>12}{'effective':>12}{'effective':>12}{'NCCL busbw':>12}{'':>10}",

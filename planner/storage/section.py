@@ -25,7 +25,7 @@ class StorageSection(Figures):
     checkpoint_write_s: float | None = figure(None, title="Checkpoint write time", unit="s")
     checkpoint_stall_pct: float | None = figure(
         None, title="Checkpoint write (share of the interval set)", unit="%",
-        none="automatic interval: Goodput gives the job's block",
+        none="no interval set (automatic: Goodput gives the time writes block the job)",
         description="The write time over a checkpoint interval set in the storage settings; with the automatic "
         "interval (Young's, from the failure rate) the goodput section gives the time the job is blocked")
     write_gbs_per_node: float | None = figure(None, title="Checkpoint write, one node alone", unit="GB/s")

@@ -72,6 +72,12 @@ def test_figures_read_with_units_not_raw_keys(medium_text, capsys):
     assert line(out, "SHARP in-network reduction").endswith("on")
     for raw in ("bus bandwidth gbs", "allreduce ms", "capex usd", "gpu idle pct", "rail_optimized", "qm9700 "):
         assert raw not in out
+    # medium: 16 DGX-class nodes of 8 H100, no hot spares: whole GPUs, not "128.00 GPUs"
+    assert line(out, "GPUs rented").endswith(" 128 GPUs")
+    assert line(out, "Checkpoint write (share of the interval set)").endswith(
+        "no interval set (automatic: Goodput gives the time writes block the job)")
+    _, fabrics = run(capsys, "fabrics", str(medium_text))
+    assert ", DDP, " in fabrics.splitlines()[0]  # the sharding by its name, not its key "ddp"
 
 
 def test_json_output_keeps_the_raw_keys(medium_text, capsys):
