@@ -5,7 +5,9 @@ device types' YAML export, with NetBox's display values ("42U", "1360 kg", "Fron
 Column titles are those NetBox 4.4 writes for each list (``netbox/dcim/tables/``): a file
 without a column the import needs is refused, naming the file and the column; a value that
 cannot be read is refused naming the file, the row (as a spreadsheet numbers it: the header
-is row 1) and the object. Files are read size-limited (``planner.readfile``).
+is row 1) and the object. A file cut short (a row of fewer cells than the header, or no line
+end at its end, where NetBox writes one) is refused: it would import part of the site. Files
+are read size-limited (``planner.readfile``).
 """
 
 from __future__ import annotations
@@ -80,8 +82,10 @@ def read_csv(folder: Path, name: str, columns: tuple[str, ...]) -> list[Row]:
         for number, cells in enumerate(reader, start=2):
             if not any(c.strip() for c in cells):
                 continue
-            if len(cells) > len(header):
-                raise NetBoxReadError(f"{name} row {number}: {len(cells)} cells under {len(header)} column titles")
+            if len(cells) != len(header):  # NetBox writes every column of every row
+                cut = " (the file is cut short: export it again)" if len(cells) < len(header) else ""
+                raise NetBoxReadError(f"{name} row {number}: {len(cells)} cells under {len(header)} column "
+                                      f"titles{cut}")
             rows.append(Row(name, number, dict(zip(header, cells))))
     except csv.Error as exc:
         raise NetBoxReadError(f"{name}: not a CSV file NetBox writes ({exc})") from None
@@ -94,9 +98,13 @@ def _read_text(path: Path, limit: int, what: str) -> str:
         raise NetBoxReadError(f"{path}: missing; export {what} with Export > All data into this folder")
     raw = read_limited(path, limit, "NetBox export file")
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise NetBoxReadError(f"{path.name}: not a UTF-8 text file (NetBox exports UTF-8)") from None
+    if text.strip() and not text.endswith("\n"):  # NetBox ends every file with a line end
+        raise NetBoxReadError(f"{path.name}: ends in the middle of a line, so the file is cut short: "
+                              "export it again")
+    return text
 
 
 def _list_title(name: str) -> str:

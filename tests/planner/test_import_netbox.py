@@ -284,3 +284,29 @@ def test_the_planners_own_import_files_are_told_apart_from_netboxs_exports(tmp_p
     assert code == 2 and "holds the planner's NetBox import files (01-sites.csv, ...)" in printed.err
     assert "export its Sites, Racks, Devices and Cables lists" in printed.err
     assert printed.err.count("\n") == 1 and not (tmp_path / "back.json").exists()
+
+
+@pytest.mark.parametrize("name, size", [("devices.csv", 2000), ("device-types.yaml", 500), ("cables.csv", 3001)])
+def test_an_export_cut_short_is_refused_not_imported_in_part(tmp_path, capsys, name, size):
+    """A file cut mid-line (a copy stopped, a download broken) would import part of the site
+    and report success: refused naming the file, exit 2, and no plan written. NetBox ends every
+    row with all its columns and every file with a line end."""
+    site = sample_copy(tmp_path)
+    path = site / name
+    path.write_bytes(path.read_bytes()[:size])
+    out = tmp_path / "plan.json"
+    code, printed = cli(capsys, "import-netbox", site, "-o", out)
+    assert code == 2 and not out.exists()
+    line = printed.err.strip()
+    assert "\n" not in line and name in line and "cut short" in line, line
+
+
+def test_a_row_cut_at_a_line_end_is_refused_by_its_cells(tmp_path, capsys):
+    site = sample_copy(tmp_path)
+    path = site / "devices.csv"
+    text = path.read_text()
+    head, first, *rest = text.split("\n")
+    path.write_text("\n".join([head, first, first.rsplit(",", 3)[0]]) + "\n")  # the last row lost 3 cells
+    code, printed = cli(capsys, "import-netbox", site, "-o", tmp_path / "plan.json")
+    columns = len(next(csv.reader([head])))
+    assert code == 2 and f"devices.csv row 3: {columns - 3} cells under {columns} column titles" in printed.err
