@@ -278,7 +278,7 @@ class SweepDialog(QDialog):
             al.addWidget(combo)
         al.addStretch(1)
         self.x_axis.setCurrentIndex(self.x_axis.findData("capex_usd"))
-        self.y_axis.setCurrentIndex(self.y_axis.findData("time_to_train_days"))
+        self.y_axis.setCurrentIndex(self.y_axis.findData("time_to_train_with_failures_days"))
         chart_box = QWidget()
         cl = QVBoxLayout(chart_box)
         cl.setContentsMargins(0, 0, 0, 0)
@@ -404,7 +404,7 @@ class SweepDialog(QDialog):
 
     def _fill_table(self) -> None:
         cols = ["pareto", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "gpus", "layout",
-                "capex_usd", "tco_usd", "tokens_per_s", "time_to_train_days", "facility_power_kw", "racks",
+                "capex_usd", "tco_usd", "tokens_per_s", "time_to_train_with_failures_days", "facility_power_kw", "racks",
                 "errors", "error_codes", "problem"]
         t = self.table
         t.setColumnCount(len(cols))

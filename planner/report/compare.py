@@ -77,7 +77,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("tco_usd", "TCO", "$", ("cost", "tco_usd"), "lower", "Less to pay over the horizon"),
     Metric("tokens_per_s", "Training throughput", "tokens/s", ("workload", "tokens_per_s"), "higher",
            "More tokens trained per second", of_workload=True),
-    Metric("time_to_train_days", "Time to train", "days", ("workload", "time_to_train_days"), "lower",
+    Metric("time_to_train_days", "Time to train if nothing failed", "days", ("workload", "time_to_train_days"), "lower",
            "The model is trained sooner", of_workload=True),
     Metric("ettr", "Effective training time ratio", "share", ("goodput", "ettr"), "higher",
            "Less of the time lost to interruptions, checkpoints and restarts"),
