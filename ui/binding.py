@@ -175,11 +175,16 @@ class FieldEditor:
                       default=0)
         view.setMinimumWidth(max(view.sizeHintForColumn(0), longest) + 24)
 
-    def set_choices(self, choices: tuple, value: Any) -> None:
+    def set_choices(self, choices: tuple, value: Any, labels: Callable[[Any], str] | None = None) -> None:
         """A choice list that depends on another field (the fabric's switches on its
-        technology): the entries again, showing ``value``, without a commit."""
+        technology): the entries again (named by ``labels``, else as before), showing
+        ``value``, without a commit."""
         w = self.widget
-        if tuple(w.itemData(i) for i in range(w.count())) == tuple(choices):
+        if labels is not None:
+            self._choice_labels = labels
+        if (tuple(w.itemData(i) for i in range(w.count())) == tuple(choices)
+                and all(w.itemText(i) == self._choice_labels(c) for i, c in enumerate(choices))):
+            self.show(value)
             return
         w.blockSignals(True)
         try:

@@ -16,7 +16,7 @@ from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QLabel, QMenu, QScrollArea, QTabWidget, QToolButton, QVBoxLayout, QWidget
 
 from planner import vocabulary
-from planner.network.technologies import offered_switches
+from planner.network.technologies import TECHNOLOGIES, offered_switches, speaks
 from planner.plan.commands import SetSetting
 from planner.settings import Settings, field_meta
 from planner.report import palette
@@ -102,9 +102,15 @@ class SectionForm(QWidget):
         unused = values.unused_fields()  # greyed: they reach no figure as the section stands
         shown = shown_values(values)  # what they stand for instead (a model preset's own shape)
         if self.section == "fabric" and "switch_device" in self.editors:
-            # the switches that speak the fabric's technology, and the plan's own
-            self.editors["switch_device"].set_choices(tuple(offered_switches(
-                self.doc.catalog, values.technology, values.switch_device)), values.switch_device)
+            # the switches that speak the fabric's technology, and the plan's own, marked when it does not
+            catalog, tech = self.doc.catalog, values.technology
+            offered = offered_switches(catalog, tech, values.switch_device)
+
+            def named(v: Any) -> str:
+                title = catalog[v].title if v in catalog else str(v)
+                return title if speaks(catalog.get(v), tech) else f"{title} — not for {TECHNOLOGIES[tech].title}"
+
+            self.editors["switch_device"].set_choices(tuple(offered), values.switch_device, named)
         for name, editor in self.editors.items():
             editor.show(shown[name] if name in shown and name in unused else getattr(values, name))
             editor.widget.setEnabled(name not in unused)

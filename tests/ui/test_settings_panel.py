@@ -172,6 +172,7 @@ def test_the_fabric_switch_list_offers_switches_of_the_fabric_technology(window)
            and d.switch.gbps_per_port == 400]
     assert eth and _entries(combo) == eth + [fabric.switch_device]
     assert combo.currentData() == fabric.switch_device  # shown as set, not changed by the list
+    assert combo.itemText(combo.count() - 1).endswith(" — not for 400GbE (RoCE v2)")  # and marked
     combo.setCurrentIndex(combo.findData(eth[0]))
     assert window.doc.plan.settings.fabric.switch_device == eth[0]
     assert _entries(combo) == eth  # the InfiniBand switch is no longer set, so no longer offered
