@@ -2,6 +2,10 @@
 Actually Works for Deep Learning in 2026", SIVARO, made live.
 
 Every function looks at aggregate device counts (O(device types)), never at devices.
+
+Why it is long: each finding about the fabric (NICs, switches and the technology they speak,
+ports placed against ports needed, unused switches, the guide's design advice) is a short
+rule with its message, and they share the one summary of the nodes placed.
 """
 
 from __future__ import annotations

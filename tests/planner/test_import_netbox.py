@@ -1,6 +1,10 @@
 """import-netbox: NetBox's own exports of a site (tests/data/netbox_samples, exported by NetBox
 4.4.10 after importing the planner's export of two templates) come back as the plan they
-came from: a round trip planner -> NetBox -> NetBox's export -> planner."""
+came from: a round trip planner -> NetBox -> NetBox's export -> planner.
+
+Why it is long: the round trip of both samples, then each way an export can be unusable
+(a missing column, a device type not in the YAML, an unknown type, a file cut short), each
+with the sample it starts from."""
 
 import csv
 import json
