@@ -87,7 +87,8 @@ class GoodputChart(ChartView):
         self._plan_high = True  # the plan's point in the top half: its label goes below it
         self._sizes: list[int] = []  # the job sizes the curve has, whose labels _fit_ticks spaces
         self.plot.vb.sigResized.connect(self._fit_ticks)
-        self.plot.vb.sigResized.connect(self._place_plan_label)
+        for changed in (self.plot.vb.sigResized, self.plot.vb.sigRangeChanged):  # the point moves in pixels
+            changed.connect(self._place_plan_label)
 
     def lay_out(self, compact: bool) -> None:
         """Short and wide: the two plots side by side and the legend right of them, the plan's
