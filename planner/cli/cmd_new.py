@@ -80,7 +80,7 @@ def _setting(text: str) -> tuple[str, str, Any]:
     key, equals, value = text.partition("=")
     section, dot, field = key.strip().partition(".")
     if not (equals and dot and section and field):
-        raise argparse.ArgumentTypeError(f"'{text}' is not SECTION.FIELD=VALUE (e.g. schedule.plant=in_place)")
+        raise argparse.ArgumentTypeError(f"'{text}' is not SECTION.FIELD=VALUE (e.g. schedule.plant=new)")
     sections = Settings.model_fields
     if section not in sections:
         raise argparse.ArgumentTypeError(f"there is no settings section '{section}' (sections: {', '.join(sections)})")
@@ -151,7 +151,7 @@ def register(sub) -> None:
                    help="inference latency target per output token, ms")
     p.add_argument("--set", dest="settings", type=_setting, action="append", metavar="SECTION.FIELD=VALUE",
                    help="any setting of the plan, by its name in the plan file (the Settings dialog's tooltips "
-                   "give each default's source): --set schedule.plant=in_place --set facility.pue=1.3; repeat "
+                   "give each default's source): --set schedule.plant=new --set facility.pue=1.3; repeat "
                    "for more; a flag above that says the same wins")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="where to write the plan (.json)")
     flags = {a.dest: a.option_strings[-1] if a.option_strings[-1].startswith("--") else a.option_strings[0]

@@ -166,9 +166,21 @@ def _v10_to_v11(data: dict) -> dict:
     return data
 
 
+def _v11_to_v12(data: dict) -> dict:
+    """Format 12 makes the facility plant the schedule waits for automatic (``schedule.plant``
+    "auto": in place in colocation, new when the facility is owned). Before it, a plan that
+    stored none had a new plant: it keeps "new" (a variant's overrides follow the base)."""
+    settings = data.get("settings")
+    if isinstance(settings, dict):
+        schedule = settings.setdefault("schedule", {})
+        if isinstance(schedule, dict):
+            schedule.setdefault("plant", "new")
+    return data
+
+
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7, 7: _v7_to_v8, 8: _v8_to_v9,
-    9: _v9_to_v10, 10: _v10_to_v11,
+    9: _v9_to_v10, 10: _v10_to_v11, 11: _v11_to_v12,
 }
 
 

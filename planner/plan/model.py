@@ -21,7 +21,7 @@ from planner.bounds import iso_date, physical_number
 from planner.settings import Settings
 from planner.text import name_problem
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 HALL_REF_PATTERN = r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,63})?$"  # a hall id, or empty

@@ -53,6 +53,15 @@ def lead_weeks(s: ScheduleSettings) -> dict[str, float]:
     return {part: getattr(s, f"{part}_weeks") for part in PARTS}
 
 
+def plant_of(settings) -> str:
+    """The facility plant the schedule waits for, "new" or "in_place": the schedule setting, or
+    with "auto" the costs' operating mode (colocation: the provider's plant is in place)."""
+    plant = settings.schedule.plant
+    if plant != "auto":
+        return plant
+    return "in_place" if settings.costs.opex_mode == "colocation" else "new"
+
+
 def parts_needed(categories: set[str], plant: str = "new") -> tuple[str, ...]:
     """The part classes a phase holding devices of ``categories`` needs, in ``PARTS`` order:
     the facility's plant too where it is built with the cluster (``plant`` "new"); where it is

@@ -19,7 +19,7 @@ from planner.plan.campus import campus_of
 from planner.schedule.run_cost import CalendarPrices, run_on_calendar
 from planner.schedule.training import break_even_after_order, rent_while_building
 from planner.schedule.model import (MONTH_DAYS, PART_NAMES, PhaseInput, PhaseTime, capex_by_quarter, date_after,
-                                    gpus_online, lead_weeks, parts_needed, phase_time, shares)
+                                    gpus_online, lead_weeks, parts_needed, phase_time, plant_of, shares)
 
 
 # what the schedule reads of the totals: the GPUs, nodes and racks it phases, their power
@@ -27,7 +27,7 @@ SCHEDULE_TOTALS = tuple(f"totals.{name}" for name in (
     "gpus", "nodes", "racks", "typical_milliwatts", "nameplate_milliwatts", "basis"))
 # what the scalable units' phases read: those totals, the fabric's unit size, the device types
 # (the parts to wait for) and the schedule settings (lead times, crews, the order date)
-UNIT_READS = ("counts", *SCHEDULE_TOTALS, "network", "settings.schedule")
+UNIT_READS = ("counts", *SCHEDULE_TOTALS, "network", "settings.schedule", "settings.costs")  # costs: plant_of
 
 @dataclass(frozen=True, slots=True)
 class PhaseFigures(Figures):
@@ -210,7 +210,7 @@ def _hall_phases(ctx, halls, leads: dict[str, float]) -> tuple[list[PhaseInput],
     other 30 were 0.06 ms of every move, their figures' rounding and dates 0.05 ms; CPU time,
     2-core machine, 2026-12-05)."""
     where = campus_of(ctx.plan).halls
-    phases = [ctx.memo.get(("schedule hall", h), (f"hall {h}", "totals.basis", "settings.schedule"), _hall_phase,
+    phases = [ctx.memo.get(("schedule hall", h), (f"hall {h}", "totals.basis", "settings.schedule", "settings.costs"), _hall_phase,
                            ctx, where[h], sums, leads)
               for h, sums in halls.items()]
     return [p for p, _, _ in phases], [p.weight for p, _, _ in phases], [t for _, t, _ in phases], \
@@ -243,7 +243,7 @@ def _hall_input(ctx, where, sums) -> PhaseInput:
             categories.add(d.category)
             price += n * d.price_usd
     mw = sums.nameplate_milliwatts if ctx.totals.basis == "nameplate" else sums.typical_milliwatts
-    parts = parts_needed(categories, ctx.plan.settings.schedule.plant)
+    parts = parts_needed(categories, plant_of(ctx.plan.settings))
     return PhaseInput(f"{building.name} / {hall.name}", sums.racks, sums.gpus, mw / 1e6, parts,
                       price, sums.racks, sums.racks)
 
@@ -252,7 +252,7 @@ def _unit_phases(ctx) -> tuple[str, list[PhaseInput], list[float]]:
     """The compute fabric's scalable units in order, each with its share of the plan by nodes."""
     totals, catalog = ctx.totals, ctx.catalog
     parts = parts_needed({d.category for i, n in ctx.counts.items() if n and (d := catalog.get(i)) is not None},
-                         ctx.plan.settings.schedule.plant)
+                         plant_of(ctx.plan.settings))
     network = ctx.sections.get("network")
     size = getattr(network, "size", None)
     nodes, per_unit = totals.nodes, (size.su_nodes if size is not None else 0)

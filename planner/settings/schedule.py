@@ -36,13 +36,15 @@ class ScheduleSettings(Section):
         source="Planner assumption: at energization, on every GPU. From the first phase: on the GPUs online, "
         "whole data-parallel replicas joining as their phases come online.",
     )
-    plant: Literal["new", "in_place"] = setting(
-        "new",
+    plant: Literal["auto", "new", "in_place"] = setting(
+        "auto",
         title="Facility plant",
-        source="Planner assumption: new, the building's power plant (transformer, switchgear, UPS, generator "
-        "sets) and its cooling plant are ordered with the cluster, and their lead times count. In place: a "
-        "colocation hall or an existing facility whose plant is there; only the equipment the plan places "
-        "(GPU systems, switches, optics, storage, and CDUs where the plan has them) has lead times.",
+        source="Planner assumption: automatic, as the costs' operating mode has it: in place in colocation "
+        "(the provider's plant, paid for in the $/kW/month), new when the facility is owned. New: the "
+        "building's power plant (transformer, switchgear, UPS, generator sets) and its cooling plant are "
+        "ordered with the cluster, and their lead times count. In place: a colocation hall or an existing "
+        "facility whose plant is there; only the equipment the plan places (GPU systems, switches, optics, "
+        "storage, and CDUs where the plan has them) has lead times.",
     )
     transformer_weeks: float = setting(
         128.0,

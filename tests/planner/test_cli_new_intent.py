@@ -105,7 +105,7 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["-t", "medium", "--set", "schedul.plant=in_place"], "there is no settings section 'schedul' (sections: "),
         (["-t", "medium", "--set", "schedule.plan=in_place"], "settings section 'schedule' has no field 'plan': "
          "did you mean plant?"),
-        (["-t", "medium", "--set", "schedule.plant=yes"], "setting schedule.plant: Input should be 'new' or 'in_place'"),
+        (["-t", "medium", "--set", "schedule.plant=yes"], "setting schedule.plant: Input should be 'auto', 'new' or 'in_place'"),
     ]
     for flags, message in cases:
         try:

@@ -172,3 +172,19 @@ def test_a_file_without_a_version_is_said_to_be_no_plan():
     with pytest.raises(MigrationError, match=r"^the file has no schema_version \(a plan file carries its format, "
                                              r"1 to \d+\): it is not a plan saved by GPU Cluster Planner$"):
         migrate({"name": "x"})
+
+
+def test_format_11_keeps_a_new_plant_and_format_12_follows_the_operating_mode():
+    """Format 12's facility plant is automatic: in place in colocation (the provider's plant,
+    in its $/kW/month), new when owned. A format 11 file stored none and meant a new plant: it
+    keeps "new", so its 128-week transformer still gates it (128 + 8 weeks of commissioning
+    and the racks: month 32). The format 12 sample, in colocation, waits for its CDUs and
+    chillers (33 weeks) only; owned, for the transformer again."""
+    v11, v12 = load_plan(DATA / "plan_v11.json"), load_plan(DATA / "plan_v12.json")
+    assert (v11.settings.schedule.plant, v12.settings.schedule.plant) == ("new", "auto")
+    assert v12.settings.costs.opex_mode == "colocation"
+    old, new = (evaluate(p, default_catalog()).sections["schedule"] for p in (v11, v12))
+    assert (old["critical_part"], old["energized_month"]) == ("transformer", 32)
+    assert new["critical_part"] == "cooling" and new["energized_month"] < 12
+    v12.settings.costs.opex_mode = "owned"
+    assert evaluate(v12, default_catalog()).sections["schedule"]["critical_part"] == "transformer"

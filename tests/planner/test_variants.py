@@ -46,7 +46,7 @@ def test_two_variants_save_only_their_overrides(two_variants, tmp_path):
     plan, _, removed = two_variants
     save_plan(plan, tmp_path / "p.json")
     data = json.loads((tmp_path / "p.json").read_text())
-    assert data["schema_version"] == SCHEMA_VERSION == 11 and data["active_variant"] == "Half"
+    assert data["schema_version"] == SCHEMA_VERSION == 12 and data["active_variant"] == "Half"
     # The file's top level is the base: medium as the template builds it (16 nodes, 7 racks).
     assert len(data["racks"]) == 7 and sum(p["device"] == "hgx-h100-8" for p in data["placements"]) == 16
     assert data["settings"]["facility"]["pue"] == 1.56 and data["settings"]["facility"]["power_basis"] == "typical"
