@@ -48,6 +48,7 @@ from planner.report.evaluate import evaluate
 from planner import vocabulary
 from planner.text import escaped_name
 from planner.settings import Settings
+from planner.settings.refusal import describe_error
 from planner.settings.reliability import RESTART_PATHS
 from planner.storage.sizing import model_checkpoint_gb
 from planner.workload.kernels import has_fp8
@@ -386,8 +387,11 @@ def _settings(intent: Intent, catalog: Catalog) -> Settings:
         return Settings.model_validate(_merge(_merge(Settings().model_dump(), intent.settings), over))
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise DesignError(f"setting {where}: {first['msg']}") from None
+        loc = first["loc"]
+        where = ".".join(str(p) for p in loc)
+        said = (describe_error(Settings.model_fields[loc[0]].annotation, str(loc[1]), first)
+                if len(loc) == 2 and loc[0] in Settings.model_fields else None)
+        raise DesignError(f"setting {where}: {said or first['msg']}") from None
 
 
 class _Layout:

@@ -23,6 +23,7 @@ from planner.design.racks import liquid_load, set_rows, switch_label  # noqa: F4
 from planner.hardware.catalog import Catalog, default_catalog
 from planner.paths import resources_dir
 from planner.plan.model import Plan
+from planner.settings.refusal import bound_text
 from planner.workload.moe import expert_ranks
 
 
@@ -133,7 +134,7 @@ def design_from(template: str | None, catalog: Catalog | None = None, **changes:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "intent"
-        raise DesignError(f"{where}: {first['msg']}") from None
+        raise DesignError(f"{where}: {bound_text(first) or first['msg']}") from None
 
 
 # How an intent's field reads in a plan's description ("Llama 3 70B", "50 requests/s").

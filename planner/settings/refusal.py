@@ -54,18 +54,37 @@ def _general_why(kind: str, bound: object, unit: str) -> str:
 def describe_refusal(section: type[BaseModel], field: str, exc: ValidationError) -> str | None:
     """The first error of ``exc`` on ``section.field`` as a sentence, or None when it is not a range."""
     for error in exc.errors(include_url=False):
-        if tuple(error.get("loc", ())) != (field,):
-            continue
-        kind = error.get("type", "")
-        if kind not in _LOW and kind not in _HIGH:
-            return None
-        key, words = (_LOW | _HIGH)[kind]
-        bound = (error.get("ctx") or {}).get(key)
-        meta = field_meta(section, field)
-        unit = meta["unit"]
-        shown_unit = f" {unit}" if unit and "fraction" not in unit and unit != ":1" else ""
-        why = meta.get(f"why_{'high' if kind in _HIGH else 'low'}") or _general_why(kind, bound, unit)
-        allowed = _allowed(section, field, shown_unit)
-        return f"{meta['title']} is {words} {_number(bound)}{shown_unit}: {why}" + (
-            f" (allowed: {allowed})" if allowed else "")
+        if tuple(error.get("loc", ())) == (field,):
+            return describe_error(section, field, error)
     return None
+
+
+def describe_error(section: type[BaseModel], field: str, error: dict) -> str | None:
+    """One error of ``ValidationError.errors()`` on ``section.field`` as a sentence, or None
+    when it is not a range."""
+    kind = error.get("type", "")
+    if kind not in _LOW and kind not in _HIGH:
+        return None
+    key, words = (_LOW | _HIGH)[kind]
+    bound = (error.get("ctx") or {}).get(key)
+    meta = field_meta(section, field)
+    unit = meta["unit"]
+    shown_unit = f" {unit}" if unit and "fraction" not in unit and unit != ":1" else ""
+    why = meta.get(f"why_{'high' if kind in _HIGH else 'low'}") or _general_why(kind, bound, unit)
+    allowed = _allowed(section, field, shown_unit)
+    return f"{meta['title']} is {words} {_number(bound)}{shown_unit}: {why}" + (
+        f" (allowed: {allowed})" if allowed else "")
+
+
+def bound_text(error: dict) -> str | None:
+    """A range error of a plain field (an intent's, without a setting's title and why) in
+    words: "takes at most 1,000 (not 1e+06)"; None when it is not a range."""
+    kind = error.get("type", "")
+    if kind not in _LOW and kind not in _HIGH:
+        return None
+    key, words = (_LOW | _HIGH)[kind]
+    value = error.get("input")
+    given = f" (not {value:g})" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+    bound = (error.get("ctx") or {}).get(key)
+    shown = f"{bound:,g}" if isinstance(bound, (int, float)) else str(bound)
+    return f"takes {words} {shown}{given}"

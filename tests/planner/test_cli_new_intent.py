@@ -89,7 +89,11 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         (["--system", "dgx-h100", "--gpus", "1000000"], "racks are more than a plan may have (25,000): raise "
          "the rack cap to fit more nodes a rack, choose a denser system than the DGX H100"),
         # an intent field's error names the flag that gave it
-        (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0.5"], "--oversubscription: Input should be"),
+        (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0.5"],
+         "--oversubscription: takes at least 1 (not 0.5)"),
+        (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "1e6"], "--rack-kw: takes at most 1,000 (not 1e+06)"),
+        (["-t", "medium", "--set", "facility.pue=0.5"], "setting facility.pue: PUE is at least 1.0: a facility "
+         "cannot use less power than its IT load (allowed: 1.0 to 3.0)"),
         (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "0.1"], "--rack-kw: one DGX H100 draws 7 kW typical"),
         # an air-cooling limit below the rack cap is what binds the air-cooled racks: named as such
         (["--system", "dgx-h100", "--gpus", "64", "--air-limit", "0.1"], "--air-limit: one DGX H100 draws 7 kW "
