@@ -118,8 +118,8 @@ def write_pack(pack: AcceptancePack, directory: str | Path) -> list[str]:
             raise folder_failure(target, exc) from None
         if others:
             raise SaveError(f"cannot write the acceptance pack to {target}: it holds other files "
-                            f"({', '.join(others[:3])}), which it would replace; choose an empty or new folder "
-                            "(nothing was written)")
+                            f"({', '.join(others[:3])}), which would be lost (the pack replaces the folder whole); "
+                            "choose an empty or new folder (nothing was written)")
 
     def fill(staging: Path) -> None:
         for name, text in files.items():

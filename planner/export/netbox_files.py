@@ -216,8 +216,9 @@ def check_export_folder(directory: str | Path) -> Path:
         except OSError as exc:
             raise folder_failure(target, exc) from None
         if others:
-            raise SaveError(f"cannot export to {target}: it holds other files ({_some(others)}), which the export would "
-                            "replace; choose an empty or new folder (nothing was written)")
+            raise SaveError(f"cannot export to {target}: it holds other files ({_some(others)}), which would be lost "
+                            "(the export replaces the folder whole); choose an empty or new folder (nothing was "
+                            "written)")
     return target
 
 

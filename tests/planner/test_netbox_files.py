@@ -124,7 +124,8 @@ def test_a_folder_holding_the_plan_is_not_replaced(tmp_path, capsys):
     plan = _plan_file(tmp_path, "p.json", "Hall")
     before = plan.read_bytes()
     assert main(["export", str(plan), "-o", str(tmp_path), "--netbox"]) == 2
-    assert "holds other files (p.json)" in capsys.readouterr().err
+    assert "holds other files (p.json), which would be lost (the export replaces the folder whole)" in \
+        capsys.readouterr().err
     assert plan.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["p.json"]
 
 
