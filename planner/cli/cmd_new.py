@@ -74,6 +74,9 @@ def _batch(text: str) -> int:
     return int(x)
 
 
+FIELDS_SHOWN = 12  # the fields an unknown --set field's message names (a line is cut at 500 characters)
+
+
 def _setting(text: str) -> tuple[str, str, Any]:
     """--set SECTION.FIELD=VALUE: a setting of the plan by its name in the plan file; the value
     read as JSON where it is one (20, 1.3, true, null), else as text (in_place)."""
@@ -87,7 +90,11 @@ def _setting(text: str) -> tuple[str, str, Any]:
     fields = sections[section].annotation.model_fields
     if field not in fields:
         close = difflib.get_close_matches(field, list(fields), n=3)
-        hint = f": did you mean {' or '.join(close)}?" if close else f" ('{section}' has {', '.join(fields)})"
+        names = list(fields)
+        more = f" and {len(names) - FIELDS_SHOWN} more: the keys of settings.{section} in a plan file" \
+            if len(names) > FIELDS_SHOWN else ""
+        hint = f": did you mean {' or '.join(close)}?" if close else \
+            f" ('{section}' has {', '.join(names[:FIELDS_SHOWN])}{more})"
         raise argparse.ArgumentTypeError(f"settings section '{section}' has no field '{field}'{hint}")
     try:
         read = json.loads(value)

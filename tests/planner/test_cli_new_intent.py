@@ -107,6 +107,9 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
          "--latency-ms and --output-tokens describe an inference service"),
         (["-t", "medium", "--set", "plant"], "'plant' is not SECTION.FIELD=VALUE"),
         (["-t", "medium", "--set", "schedul.plant=in_place"], "there is no settings section 'schedul' (sections: "),
+        # twelve of the facility's fields, then how many more and where they are: the line whole, not cut
+        (["-t", "medium", "--set", "facility.nosuch=1"], "more: the keys of settings.facility in a plan file) "
+         "(see 'cluster-planner new --help')"),
         (["-t", "medium", "--set", "schedule.plan=in_place"], "settings section 'schedule' has no field 'plan': "
          "did you mean plant?"),
         (["-t", "medium", "--set", "schedule.plant=yes"], "setting schedule.plant: Input should be 'auto', 'new' or 'in_place'"),
