@@ -169,13 +169,19 @@ def rounds_to_zero(value: Any, unit: str = "", *, style: str = "exact") -> bool:
     return value == 0 or not any(c in "123456789" for c in text(abs(value), unit, style=style, small=False))
 
 
+_PERCENT = ("%", "share", "fraction")  # units shown as a percentage: their differences are points
+
+
 def difference(value: Any, unit: str = "", *, style: str = "exact", none: str = "-") -> str:
     """A difference between two figures: "+1,234.5 kW", "−$5.43M", "no change"."""
     if value is None:
         return none
     if rounds_to_zero(value, unit, style=style):
         return "no change"
-    return ("+" if value > 0 else "−") + text(abs(value), unit, style=style, small=False)
+    shown = text(abs(value), unit, style=style, small=False)
+    if unit in _PERCENT and shown.endswith("%"):  # 99.4% to 99.7% is "+0.3 percentage points", not "+0.3%"
+        shown = shown[:-1] + " percentage points"
+    return ("+" if value > 0 else "−") + shown
 
 
 def _compact(value: float, unit: str) -> str:

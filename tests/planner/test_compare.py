@@ -202,6 +202,10 @@ def test_a_difference_below_what_the_text_shows_is_no_change():
         assert difference(tiny, m.unit) == "no change" and verdict(m, tiny) == "same", key
     m = METRIC["tokens_per_s"]
     assert (difference(-0.6, m.unit), verdict(m, -0.6)) == ("−1 tokens/s", "worse")
+    # a share's difference is in percentage points: ETTR 99.4% -> 99.7% is +0.3 points, which
+    # "+0.3%" would read as a relative change
+    ettr = METRIC["ettr"]
+    assert (difference(0.997 - 0.994, ettr.unit), verdict(ettr, 0.003)) == ("+0.3 percentage points", "better")
     # a figure itself under 10 tokens/s (a 405B replica on PCIe nodes: 1.45 output tokens/s a
     # GPU) keeps two decimals, not "1 tokens/s"; larger ones stay whole
     from planner.vocabulary import text
