@@ -617,11 +617,13 @@ class _Layout:
             return
         aisle = aisle_share_to_carry_mm(total_kg, width_mm, depth_mm, floor.floor_rating_kg_m2)
         self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
+        on_footprint = floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm)
         self.findings.append(Finding(
             "info", "design.floor.spread",
-            f"floor_rating: one {self.system.model} with its enclosure weighs "
-            f"{self.system.weight_kg + floor.enclosure_kg:,.0f} kg, more than {floor.floor_rating_kg_m2:,.0f} kg/m² "
-            f"carries under it: each rack spreads its load over a {aisle:,} mm aisle share"))
+            f"floor_rating: one {self.system.model} weighs {total_kg:,.0f} kg with its {floor.enclosure_kg:,.0f} kg "
+            f"enclosure, {on_footprint:,.0f} kg/m² on its {width_mm:,.0f} x {depth_mm + floor.aisle_share_mm:,.0f} "
+            f"mm, more than the floor's {floor.floor_rating_kg_m2:,.0f} kg/m² rating: each rack spreads its load "
+            f"over a {aisle:,.0f} mm aisle share"))
 
     def _net_spec(self) -> RackSpec:
         """Switches are air-cooled, so network racks are air-cooled: a liquid-cooled one would
