@@ -29,7 +29,7 @@ from planner.remedies.fix import fix_bound, fix_each, fixable, mend, no_fix_reas
 from planner.report.finding_groups import FindingGroup, group_findings, group_key
 from planner.report.finding_rows import FindingRows
 from planner.report.model import Report
-from ui import theme
+from ui import fmt, theme
 
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -195,6 +195,8 @@ class ChecksPanel(QListView):
     """A clicked row of several findings (a ``FindingGroup``): list its places."""
     helpRequested = Signal(str)
     """A finding's code: the user asked what it means (its section of the guide)."""
+    fixed = Signal(str)
+    """What a Fix or Fix all did, in a line for the status bar ("Fixed: Split rack GPU-01 ...")."""
 
     def __init__(self, doc=None, parent=None):
         super().__init__(parent)
@@ -350,12 +352,16 @@ class ChecksPanel(QListView):
             outcome = mend(finding, command, lambda: doc.report.findings, doc.apply, doc.undo_stack.undo)
             if isinstance(outcome, str):
                 doc.error.emit(f"{command.label}: not applied, {outcome}")
+            elif outcome is True:
+                self.fixed.emit(f"Fixed: {command.label}")
             return outcome is True
         key = group_key(row.members[0])
         result = fix_each(lambda: [f for f in doc.report.findings if group_key(f) == key], doc.apply,
                           doc.undo_stack.undo, limit=fix_bound(doc.plan))
         for command, reason in result.refused:
             doc.error.emit(f"{command.label}: not applied, {reason}")
+        if result.applied:
+            self.fixed.emit(_fixed_text(result.applied))
         return bool(result.applied)
 
     def fix_all(self) -> int:
@@ -364,6 +370,8 @@ class ChecksPanel(QListView):
         result = fix_each(lambda: doc.report.findings, doc.apply, doc.undo_stack.undo, limit=fix_bound(doc.plan))
         for command, reason in result.refused:
             doc.error.emit(f"{command.label}: not applied, {reason}")
+        if result.applied:
+            self.fixed.emit(_fixed_text(result.applied))
         if result.stopped:
             doc.error.emit(f"Fix all stopped after {len(result.applied) + len(result.refused):,} remedies, the most "
                            "one run tries on this plan: press Fix all again")
@@ -381,3 +389,10 @@ class ChecksPanel(QListView):
         model = self.findings
         rows = (model.index(i) for i in range(model.rowCount()))
         return [i.data() for i in rows if i.data(SEVERITY_ROLE) and severity in (None, i.data(SEVERITY_ROLE))]
+
+
+def _fixed_text(applied: list) -> str:
+    """The status bar's line for fixes applied: the one's label, or how many and the first."""
+    if len(applied) == 1:
+        return f"Fixed: {applied[0].label}"
+    return f"Fixed {fmt.counted(len(applied), 'finding')}, the first: {applied[0].label}"

@@ -33,6 +33,8 @@ def test_fix_from_the_context_menu_adds_the_switches_and_undo_takes_them_away(wi
     assert _switches(doc) == 10
     assert not [m for m in window.checks.messages("error") if "ports missing" in m]
     assert doc.undo_stack.undoText() == "Add 2 x Quantum-2 QM9700 (64 x NDR 400G) to the network racks"
+    # the status bar says what the fix did
+    assert window.statusBar().currentMessage() == "Fixed: Add 2 x Quantum-2 QM9700 (64 x NDR 400G) to the network racks"
     doc.undo_stack.undo()
     assert _switches(doc) == 8
     assert [m for m in window.checks.messages("error") if "128 ports missing (2 switches)" in m]
@@ -57,6 +59,7 @@ def test_fix_all_is_one_undo_step_per_fix(window):
     steps = doc.undo_stack.count()
     assert window.checks.fix_all() == 2
     assert doc.undo_stack.count() == steps + 2
+    assert window.statusBar().currentMessage().startswith("Fixed 2 findings, the first: ")
     w = doc.plan.settings.workload
     assert w.tp * w.pp * w.dp == 128 and _switches(doc) == 10
     assert window.checks.messages("error") == []
