@@ -99,7 +99,9 @@ def rack_heading(rack: Rack, res: RackResult | None, air_cooling_limit_kw: float
     """The heading of ``rack`` from its result ``res`` (None before the first evaluation); an
     air-cooled rack's cooling line names ``air_cooling_limit_kw`` when given."""
     name = rack.name if title is None else title
-    tags = (f"{rack.height_u}U · {rack.cooling}", rack.cooling.upper())
+    # an air rack with a rear-door heat exchanger (RDHX): its heat leaves by the door's water
+    cooling = "RDHX" if rack.rear_door_hx and rack.cooling != "liquid" else rack.cooling
+    tags = (f"{rack.height_u}U · {cooling}", cooling.upper())
     if res is None:
         return RackHeading(name, *tags, "", (), 0.0, load_color(0.0), 0.0, load_color(0.0), "", "")
     space = f"{res.used_u}/{res.height_u} U used" + (f" · {res.gpus} GPUs" if res.gpus else "")

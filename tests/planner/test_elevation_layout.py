@@ -52,3 +52,14 @@ def test_the_heading_of_a_medium_rack_reads_its_power_against_its_cap():
     assert heading.cooling_tag == rack.cooling.upper()
     boxes = device_boxes(members, CAT, basis)
     assert sorted(b.placement_id for b in boxes) == sorted(p.id for p in members)
+
+
+def test_a_rear_door_shows_in_the_racks_heading():
+    """An air rack with a rear-door heat exchanger (RDHX) holds more than the air limit (its
+    heat leaves by the door's water): its heading says so, as the inspector does."""
+    from planner.plan.model import Rack
+
+    door = rack_heading(Rack(id="r", name="GPU-01", cooling="air", rear_door_hx=True), None)
+    plain = rack_heading(Rack(id="s", name="GPU-02", cooling="air"), None)
+    assert (door.height_tag, door.cooling_tag) == ("42U · RDHX", "RDHX")
+    assert (plain.height_tag, plain.cooling_tag) == ("42U · air", "AIR")
