@@ -12,6 +12,7 @@ from ui import fmt, theme
 from ui.mime import DragPayload, to_mime
 
 DEVICE_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+GROUP_TITLE_ROLE = Qt.ItemDataRole.UserRole + 2  # a category group's title, without its count
 
 
 def _swatch(category: str) -> QIcon:
@@ -112,6 +113,7 @@ class DevicePalette(QWidget):
             if not devices:
                 continue
             group = QStandardItem(f"{title}  ({len(devices)})")
+            group.setData(title, GROUP_TITLE_ROLE)
             group.setFlags(Qt.ItemFlag.ItemIsEnabled)
             font = group.font()
             font.setBold(True)
@@ -132,6 +134,14 @@ class DevicePalette(QWidget):
     def _filter(self, text: str) -> None:
         self.proxy.set_query(text.strip())
         self.tree.expandAll()
+        for g in range(self.model.rowCount()):  # each group counts what it shows: "Switches (3 of 9)"
+            group = self.model.item(g)
+            total = group.rowCount()
+            shown = self.proxy.rowCount(self.proxy.mapFromSource(group.index()))
+            label = f"{group.data(GROUP_TITLE_ROLE)}  ({shown:,} of {total:,})" if text.strip() else \
+                f"{group.data(GROUP_TITLE_ROLE)}  ({total:,})"
+            if group.text() != label:
+                group.setText(label)
         empty = bool(text.strip()) and not self.visible_device_ids()
         self.no_match.setText(f"No devices match “{text.strip()}”. Try a model (H100), a vendor, a category "
                               "(switch) or a technology (infiniband, 400G, liquid)." if empty else "")

@@ -105,6 +105,11 @@ def test_palette_search_by_technology_words_and_no_match(window, catalog):
     assert "hgx-h100-8" in palette.visible_device_ids() and "dgx-h100" not in palette.visible_device_ids()
     palette.search.setText("400G switch")
     assert set(palette.visible_device_ids()) == {"qm9700", "sn5600-400", "q3400-400"}  # 400G ports
+    # each group counts what it shows of what it holds
+    root = palette.proxy.index(0, 0).parent()
+    groups = [palette.proxy.index(g, 0, root).data() for g in range(palette.proxy.rowCount(root))]
+    switches = len(catalog.by_category("switch"))
+    assert groups == [f"Switches  (3 of {switches})"]
     palette.search.setText("H100")
     assert "dgx-h100" in palette.visible_device_ids() and "dgx-b200" not in palette.visible_device_ids()
     assert palette.no_match.isHidden()
@@ -114,6 +119,7 @@ def test_palette_search_by_technology_words_and_no_match(window, catalog):
     assert palette.no_match.text().startswith("No devices match “tpu”")
     palette.search.clear()
     assert palette.no_match.isHidden() and len(palette.visible_device_ids()) == len(catalog)
+    assert palette.proxy.index(0, 0).data() == f"GPU servers  ({len(catalog.by_category('gpu_server'))})"
 
 
 def test_search_words_are_the_cores(catalog):
