@@ -405,7 +405,7 @@ class SweepDialog(QDialog):
     def _fill_table(self) -> None:
         cols = ["pareto", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "gpus", "layout",
                 "capex_usd", "tco_usd", "tokens_per_s", "time_to_train_with_failures_days", "facility_power_kw", "racks",
-                "errors", "error_codes", "problem"]
+                "errors", "warnings", "error_codes", "problem"]
         t = self.table
         t.setColumnCount(len(cols))
         t.setHorizontalHeaderLabels([METRIC[c].label if c in METRIC else _HEADINGS.get(c, c.replace("_", " ").capitalize())

@@ -170,6 +170,12 @@ def test_sweep_table_says_a_rack_choice_in_words(window, qtbot):
     assert dialog.start()
     _wait(qtbot, dialog)
     assert {dialog.table.item(r, column).text() for r in range(dialog.table.rowCount())} == {"the plan's GPU rack"}
+    # the warnings of each point beside its errors, as the CSV has them
+    headings = [dialog.table.horizontalHeaderItem(c).text() for c in range(dialog.table.columnCount())]
+    warned = headings.index("Warnings")
+    assert headings[warned - 1] == "Errors"
+    assert [dialog.table.item(r, warned).text() for r in range(dialog.table.rowCount())] == [
+        str(row["warnings"]) for row in dialog.rows]
     assert rack_choice_text({"rack_type": "nvl72-mgx-48u"}, window.doc.catalog).startswith("NVIDIA MGX rack")
     assert rack_choice_text({"cooling": "liquid", "rear_door_hx": True}) == "liquid-cooled, rear-door heat exchanger"
 
