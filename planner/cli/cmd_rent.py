@@ -53,7 +53,7 @@ def _positive(kind: str, high: float):
 
 
 def _gpus(text: str) -> int:
-    value = _float("--gpus", text)
+    value = _float("--gpus", text.replace(",", "").replace("_", ""))  # "1,024" as new takes it
     if value != int(value) or not 1 <= value <= MAX_GPUS:
         raise argparse.ArgumentTypeError(f"takes a whole number of GPUs from 1 to {MAX_GPUS:,}, not {text}")
     return int(value)

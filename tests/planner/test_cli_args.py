@@ -43,6 +43,9 @@ def test_good_numbers_still_compute_the_guides_faq(capsys):
     # 64 GPUs x 2,160 h x $2.10 x 1.15 = $333,849.60
     assert main(["rent", "--gpus", "64", "--days", "90", "--rate", "2.10", "--uplift", "0.15"]) == 0
     assert "$333,849.60" in capsys.readouterr().out
+    # a GPU count with its thousands grouped, as new takes it: 1,024 x 720 h x 2.10 x 1.15 = 1,780,531.20
+    assert main(["rent", "--gpus", "1,024", "--days", "30", "--rate", "2.10", "--uplift", "0.15"]) == 0
+    assert "$1,780,531.20" in capsys.readouterr().out
     # An uplift of 2 (200%) is allowed, as in the app, with a note: 64 x 2,160 x 2.10 x 3 = 870,912
     assert main(["rent", "--gpus", "64", "--days", "90", "--rate", "2.10", "--uplift", "2"]) == 0
     out = capsys.readouterr()
