@@ -99,6 +99,10 @@ def run(args) -> int:
     write_file(args.output, rows_to_csv(result.rows, front).encode("utf-8"), kind="", inputs=[args.file, args.grid])
     problems = sum(1 for r in result.rows if r["problem"])
     n = len(result.rows)
-    print(f"wrote {args.output}: {counted(n, 'point')}, {len(front)} on the Pareto front of {x} and {y}"
+    if problems == n:  # nothing to rank: say so, and exit as a check with errors does
+        print(f"wrote {args.output}: none of the {counted(n, 'point')} could be laid out (see the problem column)")
+        return 1
+    names = [METRIC[a].label if a in METRIC else a for a in (x, y)]
+    print(f"wrote {args.output}: {counted(n, 'point')}, {len(front)} on the Pareto front of {names[0]} and {names[1]}"
           + (f", {problems} that could not be laid out (see the problem column)" if problems else ""))
     return 0

@@ -145,6 +145,23 @@ def test_a_point_with_errors_names_them_and_stays_off_the_front(capsys, tmp_path
     assert (row["errors"], row["error_codes"], row["pareto"]) == ("1", "network.switch.mismatch", "")
 
 
+def test_a_sweep_whose_points_cannot_be_laid_out_says_so_and_exits_1(capsys, tmp_path):
+    # a DGX H100 draws 7 kW typical: no GPU rack capped at 1 or 2 kW holds one
+    assert main(["new", "--system", "dgx-h100", "--gpus", "64", "-o", str(tmp_path / "a.json")]) == 0
+    (tmp_path / "g.json").write_text(json.dumps({"rack": [{"power_cap_kw": 1}, {"power_cap_kw": 2}]}))
+    code, out = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),
+                    "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    assert code == 1
+    assert out.out.strip() == f"wrote {tmp_path / 'r.csv'}: none of the 2 points could be laid out (see the problem column)"
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert len(rows) == 2 and all(r["problem"] for r in rows)
+    # points that can be: the axes by their names
+    (tmp_path / "g.json").write_text(json.dumps({"nodes": [8, 16]}))
+    code, out = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),
+                    "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    assert code == 0 and "on the Pareto front of Capex and Time to train with failures" in out.out
+
+
 def test_a_point_on_the_nameplate_basis_lays_the_storage_out_again(capsys, tmp_path):
     # 1,024 H100 for Llama 3 70B: the design fills its storage racks to the 25 kW cap at
     # typical draw; on the nameplate basis those racks would draw more than their cap, so the
