@@ -4,6 +4,7 @@ size, the plan's point marked, the checkpoint interval on the right axis."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -86,8 +87,13 @@ def test_each_restart_path_has_its_line_and_the_plan_follows_its_own(qtbot):
     plan.settings.reliability = plan.settings.reliability.model_copy(update={"restart_path": "replica"})
     chart.update_report(evaluate(plan, default_catalog()))
     assert list(chart.ettr.yData) == list(chart.paths["replica"].yData)
-    names = [label.text for _, label in chart.legend.items]
+    names = [re.sub("<[^>]+>", "", label.text) for _, label in chart.legend.items]
     assert "ETTR if cold / warm / replica (dotted)" in names
+    # one swatch cannot show three lines: each path's word is in its line's colour
+    entry = next(label.text for _, label in chart.legend.items if "replica" in label.text)
+    for path in ("cold", "warm", "replica"):
+        colour = chart.paths[path].opts["pen"].color().name().lower()
+        assert f'<span style="color: {colour}">{path}</span>' in entry.lower(), path
 
 
 def test_the_plan_label_stays_inside_the_plot_at_either_end_of_the_sizes(qtbot):

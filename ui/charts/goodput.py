@@ -75,9 +75,10 @@ class GoodputChart(ChartView):
         self.goodput_plot.addItem(self.goodput_plan)
         self.legend = self.add_legend(self.plot)
         self.legend.addItem(self.ettr, "ETTR")
-        # one entry for the three dotted lines, so the legend fits a short dock; each line's
-        # path is in its tooltip-free colour order, named here
-        self.legend.addItem(self.paths["cold"], "ETTR if cold / warm / replica (dotted)")
+        # one entry for the three dotted lines, so the legend fits a short dock; each path's
+        # word in its line's colour (one swatch cannot show three)
+        words = " / ".join(f'<span style="color: {PATH_COLORS[k]}">{k}</span>' for k in ("cold", "warm", "replica"))
+        self.legend.addItem(self.paths["cold"], f"ETTR if {words} (dotted)")
         self.legend.addItem(self.interval, "Checkpoint interval (right axis)")
         self.legend.addItem(self.plan_point, "This plan")
         self.message = self.message_item(self.plot)
