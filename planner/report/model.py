@@ -122,6 +122,10 @@ class Report:
     def rack(self, rack_id: str) -> RackResult | None:
         return self.rack_results.get(rack_id)
 
+    def _rack_name(self, where: str | None) -> str | None:
+        rack = self.rack_results.get(where) if where is not None else None
+        return rack.name if rack is not None else where
+
     @property
     def findings(self) -> list[Finding]:
         """Every finding, errors first, then warnings, then info; within a severity, racks in
@@ -191,9 +195,12 @@ class Report:
             "plan": {"name": self.plan_name, "power_basis": self.power_basis},
             "totals": self.totals.to_json(),
             "racks": [r.to_json() for r in self.racks],
-            "findings": [f.to_json() for f in self.findings],
+            # ``where`` is a rack's (or device's) id, as the plan file holds it; ``where_name`` the
+            # rack's name, as the message says it (a device's id as it is; None: no place)
+            "findings": [f.to_json() | {"where_name": self._rack_name(f.where)} for f in self.findings],
             # the same findings, those of one cause and one remedy as one entry (its places in ``where``)
-            "finding_groups": [g.to_json() for g in self.finding_groups],
+            "finding_groups": [g.to_json() | {"where_names": [self._rack_name(w) for w in g.places]}
+                               for g in self.finding_groups],
         }
         for name, section in self.sections.items():
             out[name] = section.to_json()

@@ -165,3 +165,20 @@ def test_a_plans_intent_is_described_in_words():
                          default_catalog())
     assert words == ("1 GPU, 2,000,000B tokens to train, each GPU's own attention kernel, its own workload "
                      "settings, NVIDIA DGX H100, 12.5 requests/s")
+
+
+def test_json_findings_name_their_rack_as_the_message_does(tmp_path, capsys):
+    """check --json keeps ``where`` (the rack's id in the plan file) and adds ``where_name``, the
+    name the message uses ("Rack GPU-01 fits its 40 kW cap ..."): 16 DGX B200 at 40 kW racks, 4
+    a rack (4 x 10 kW typical, 4 x 14.3 kW nameplate over the cap: a warning per GPU rack)."""
+    path = tmp_path / "b200.json"
+    assert main(["new", "--system", "dgx-b200", "--gpus", "128", "--rack-kw", "40", "-o", str(path)]) == 0
+    capsys.readouterr()
+    main(["check", "--json", str(path)])
+    data = json.loads(capsys.readouterr().out)
+    over = [f for f in data["findings"] if f["code"] == "rack.power.nameplate_over_cap"]
+    assert len(over) == 4
+    for f in over:
+        assert f["where"] != f["where_name"] and f["message"].startswith(f"Rack {f['where_name']} fits")
+    (group,) = [g for g in data["finding_groups"] if g["code"] == "rack.power.nameplate_over_cap"]
+    assert group["where_names"] == [f["where_name"] for f in over] == ["GPU-01", "GPU-02", "GPU-03", "GPU-04"]
