@@ -100,7 +100,8 @@ def run(args) -> int:
     problems = sum(1 for r in result.rows if r["problem"])
     n = len(result.rows)
     if problems == n:  # nothing to rank: say so, and exit as a check with errors does
-        print(f"wrote {args.output}: none of the {counted(n, 'point')} could be laid out (see the problem column)")
+        which = "the one point" if n == 1 else f"none of the {n:,} points"
+        print(f"wrote {args.output}: {which} could {'not ' if n == 1 else ''}be laid out (see the problem column)")
         return 1
     names = [METRIC[a].label if a in METRIC else a for a in (x, y)]
     print(f"wrote {args.output}: {counted(n, 'point')}, {len(front)} on the Pareto front of {names[0]} and {names[1]}"

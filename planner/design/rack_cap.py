@@ -36,7 +36,7 @@ def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Cata
     more = f"; and {len(fits) - SHOWN} more in the catalog" if len(fits) > SHOWN else ""
     alternatives = f", or choose a system that fits {cap_kw:,g} kW racks: {names}{more}" if fits else ""
     if by_air:
-        liquid = ", cool the GPU racks by liquid" if system.cooling != "air" else ""
+        liquid = ", or cool the GPU racks by liquid" if system.cooling != "air" else ""
         raise DesignError(f"air_cooling_limit_kw: {what}. Raise the air-cooling limit to at least "
                           f"{kw:,.4g} kW{liquid}{alternatives}")
     raise DesignError(f"rack_kw: {what}. Raise the rack cap to at least {kw:,.4g} kW{alternatives}")

@@ -195,5 +195,5 @@ def holds_too_much(plan: Plan, rack: Rack, catalog: Catalog, members: Iterable[P
 def _over_kw(kw: float, cap_kw: float) -> str:
     """A draw over a cap to the digit that shows it over: "25.0" would read as the 25 kW cap
     itself when 10 W over it ("25.01", "0.01")."""
-    digits = next((d for d in (1, 2) if round(kw, d) != round(cap_kw, d)), 3)
+    digits = next((d for d in range(1, 6) if round(kw, d) != round(cap_kw, d)), 6)
     return f"{kw:,.{digits}f}"

@@ -224,14 +224,15 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
     tiers = "one switch" if size.tiers == 1 else f"{size.leaf_switches} leaf, {size.spine_switches} spine" + (
         f", {size.core_switches} core" if size.core_switches else "")
     short = size.switches - placed_switches
-    if placed < needed and size.tiers == 2 and placed_switches >= size.leaf_switches + size.fewest_spines:
+    if (placed < needed and size.tiers == 2 and size.fewest_spines > 1
+            and placed_switches >= size.leaf_switches + size.fewest_spines):
         # enough ports for every link, but not for every leaf to reach every spine alike
         fewest, spines = size.fewest_spines, size.spine_switches
         return [Finding(
             "warning", "network.ports.uneven",
             f"The compute fabric's {placed_switches:,} x {switch.model} hold its links with {fewest:,} spines, "
             f"unevenly: a leaf's uplinks do not divide over {fewest:,} spines, so ECMP loads some links more than "
-            f"others. Every leaf reaches every spine over the same links with {spines:,} spines ({tiers}; NVIDIA "
+            f"others. Every leaf reaches every spine over the same links with {counted(spines, 'spine')} ({tiers}; NVIDIA "
             f"DGX SuperPOD reference architecture, compute fabric): add {counted(short, 'switch')}",
             remedy=Remedy("add_switches", f"Add {short} x {switch.model} to the network racks",
                           (("device", switch.id), ("count", short))))]

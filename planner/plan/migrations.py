@@ -170,7 +170,7 @@ def _v11_to_v12(data: dict) -> dict:
     """Format 12 makes the facility plant the schedule waits for automatic (``schedule.plant``
     "auto": in place in colocation, new when the facility is owned). Before it, a plan that
     stored none had a new plant: it keeps "new" (a variant's overrides follow the base)."""
-    settings = data.get("settings")
+    settings = data.setdefault("settings", {})
     if isinstance(settings, dict):
         schedule = settings.setdefault("schedule", {})
         if isinstance(schedule, dict):

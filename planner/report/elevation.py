@@ -100,7 +100,8 @@ def rack_heading(rack: Rack, res: RackResult | None, air_cooling_limit_kw: float
     air-cooled rack's cooling line names ``air_cooling_limit_kw`` when given."""
     name = rack.name if title is None else title
     # an air rack with a rear-door heat exchanger (RDHX): its heat leaves by the door's water
-    cooling = "RDHX" if rack.rear_door_hx and rack.cooling != "liquid" else rack.cooling
+    cooling = rack.cooling if not rack.rear_door_hx or rack.cooling == "liquid" else (
+        "RDHX" if rack.cooling == "air" else f"{rack.cooling} + RDHX")
     tags = (f"{rack.height_u}U · {cooling}", cooling.upper())
     if res is None:
         return RackHeading(name, *tags, "", (), 0.0, load_color(0.0), 0.0, load_color(0.0), "", "")

@@ -84,7 +84,14 @@ def bound_text(error: dict) -> str | None:
         return None
     key, words = (_LOW | _HIGH)[kind]
     value = error.get("input")
-    given = f" (not {value:g})" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
-    bound = (error.get("ctx") or {}).get(key)
-    shown = f"{bound:,g}" if isinstance(bound, (int, float)) else str(bound)
-    return f"takes {words} {shown}{given}"
+    given = f" (not {_plain(value)})" if isinstance(value, (int, float)) and not isinstance(value, bool) else ""
+    return f"takes {words} {_plain((error.get('ctx') or {}).get(key))}{given}"
+
+
+def _plain(value: object) -> str:
+    """A bound or a value typed: whole numbers grouped ("1,000"), others as short as they go ("0.5", "1e+06")."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:g}" if isinstance(value, float) else str(value)

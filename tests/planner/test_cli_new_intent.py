@@ -91,7 +91,7 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
         # an intent field's error names the flag that gave it
         (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0.5"],
          "--oversubscription: takes at least 1 (not 0.5)"),
-        (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "1e6"], "--rack-kw: takes at most 1,000 (not 1e+06)"),
+        (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "1e6"], "--rack-kw: takes at most 1,000 (not 1,000,000)"),
         (["-t", "medium", "--set", "facility.pue=0.5"], "setting facility.pue: PUE is at least 1.0: a facility "
          "cannot use less power than its IT load (allowed: 1.0 to 3.0)"),
         (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "0.1"], "--rack-kw: one DGX H100 draws 7 kW typical"),

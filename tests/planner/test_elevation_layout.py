@@ -63,3 +63,5 @@ def test_a_rear_door_shows_in_the_racks_heading():
     plain = rack_heading(Rack(id="s", name="GPU-02", cooling="air"), None)
     assert (door.height_tag, door.cooling_tag) == ("42U · RDHX", "RDHX")
     assert (plain.height_tag, plain.cooling_tag) == ("42U · air", "AIR")
+    hybrid = rack_heading(Rack(id="h", name="GPU-03", cooling="hybrid", rear_door_hx=True), None)
+    assert hybrid.height_tag == "42U · hybrid + RDHX"  # its liquid share and the door both said

@@ -112,6 +112,9 @@ def test_a_rack_just_over_its_cap_says_by_how_much():
     rack.power_cap_kw = 20.99
     (over,) = [f.message for f in evaluate(plan, CATALOG).findings if f.code == "rack.power.over_cap"]
     assert over == f"Rack {rack.name} draws 21.00 kW (typical) against its 20.99 kW cap (0.01 kW over)"
+    rack.power_cap_kw = 20.9996  # 0.4 W over: still said, to the digit
+    (over,) = [f.message for f in evaluate(plan, CATALOG).findings if f.code == "rack.power.over_cap"]
+    assert over.endswith("draws 21.0000 kW (typical) against its 20.9996 kW cap (0.0004 kW over)")
     rack.power_cap_kw = 16.0
     (over,) = [f.message for f in evaluate(plan, CATALOG).findings if f.code == "rack.power.over_cap"]
     assert over.endswith("draws 21.0 kW (typical) against its 16 kW cap (5.0 kW over)")

@@ -186,5 +186,8 @@ def test_format_11_keeps_a_new_plant_and_format_12_follows_the_operating_mode():
     old, new = (evaluate(p, default_catalog()).sections["schedule"] for p in (v11, v12))
     assert (old["critical_part"], old["energized_month"]) == ("transformer", 32)
     assert new["critical_part"] == "cooling" and new["energized_month"] < 12
+    bare = json.loads((DATA / "plan_v11.json").read_text())
+    del bare["settings"]  # a format 11 file without settings meant a new plant too
+    assert migrate(bare)["settings"]["schedule"]["plant"] == "new"
     v12.settings.costs.opex_mode = "owned"
     assert evaluate(v12, default_catalog()).sections["schedule"]["critical_part"] == "transformer"

@@ -183,3 +183,10 @@ def test_a_fabric_with_the_fewest_spines_is_uneven_not_short_of_ports():
     # nodes, 32 rail leaves of 32 uplinks, 1,024 uplinks on 16 spines either way
     even = size_fabric(128, 8, 64)
     assert (even.leaf_switches, even.spine_switches, even.fewest_spines) == (32, 16, 16)
+    # one spine holds every link evenly: no "uneven" to say. 128 endpoints at 2:1 on 64-port
+    # switches: 4 leaves of 42 down (the last 2), 21 uplinks each, 64 in all on 1 spine at the
+    # least; the sizing gives the last leaf the full leaves' uplinks, 2 spines
+    over = size_fabric(128, 1, 64, topology="fat_tree", oversubscription=2.0)
+    assert (over.leaf_switches, over.spine_switches, over.fewest_spines) == (4, 2, 1)
+    (short,) = port_findings(over, switch, 5)
+    assert short.code == "network.ports.short"

@@ -155,6 +155,10 @@ def test_a_sweep_whose_points_cannot_be_laid_out_says_so_and_exits_1(capsys, tmp
     assert out.out.strip() == f"wrote {tmp_path / 'r.csv'}: none of the 2 points could be laid out (see the problem column)"
     rows = list(csv.DictReader((tmp_path / "r.csv").open()))
     assert len(rows) == 2 and all(r["problem"] for r in rows)
+    (tmp_path / "g.json").write_text(json.dumps({"rack": [{"power_cap_kw": 1}]}))
+    code, out = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),
+                    "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    assert code == 1 and "the one point could not be laid out" in out.out
     # points that can be: the axes by their names
     (tmp_path / "g.json").write_text(json.dumps({"nodes": [8, 16]}))
     code, out = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),

@@ -164,9 +164,9 @@ class ChartView(pg.GraphicsLayoutWidget):
             item.hide()
             return
         item.setText(text)
-        wrap_to_plot(item, plot)
         (x0, x1), (y0, y1) = plot.viewRange()
         item.setPos((x0 + x1) / 2, (y0 + y1) / 2)
+        wrap_to_plot(item, plot)  # at its place: a centred note's width is the nearer edge's
         item.show()
 
     def show_plan_text(self, label: pg.TextItem, legend: pg.LegendItem, sample, lines: list[str]) -> None:
