@@ -33,7 +33,7 @@ def test_new_and_check_json_follow_the_contract(tmp_path):
                                        "power_typical_kw", "power_nameplate_kw", "cap_kw", "cooling", "weight_kg"}
     assert report["totals"]["gpus"] == 128
     for f in report["findings"]:
-        assert set(f) == {"severity", "code", "message", "where", "remedy"}
+        assert set(f) == {"severity", "code", "message", "where", "where_name", "remedy"}
 
 
 def test_nodes_and_power_basis_options(tmp_path):
