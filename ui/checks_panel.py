@@ -344,7 +344,7 @@ class ChecksPanel(QListView):
     def fix(self, row: FindingGroup) -> bool:
         """Apply the row's remedy: one undo step, named after what it did; taken back (and
         said) when its finding is still there after it. A row of several findings mends each,
-        re-evaluating after each, one undo step each."""
+        re-evaluating after each, and the mends are one undo step."""
         doc = self.doc
         if row.count == 1:
             finding = row.members[0]
@@ -361,6 +361,7 @@ class ChecksPanel(QListView):
         for command, reason in result.refused:
             doc.error.emit(f"{command.label}: not applied, {reason}")
         if result.applied:
+            doc.join_steps(len(result.applied), _step_text(result.applied))  # one Fix, one undo step
             self.fixed.emit(_fixed_text(result.applied))
         return bool(result.applied)
 
@@ -389,6 +390,13 @@ class ChecksPanel(QListView):
         model = self.findings
         rows = (model.index(i) for i in range(model.rowCount()))
         return [i.data() for i in rows if i.data(SEVERITY_ROLE) and severity in (None, i.data(SEVERITY_ROLE))]
+
+
+def _step_text(applied: list) -> str:
+    """The undo step of a row's fixes: the one's label, or how many and the first."""
+    if len(applied) == 1:
+        return applied[0].label
+    return f"Fix {fmt.counted(len(applied), 'finding')} (the first: {applied[0].label})"
 
 
 def _fixed_text(applied: list) -> str:

@@ -119,6 +119,11 @@ class Document(QObject):
         self._collect_when_idle()
         return True
 
+    def join_steps(self, count: int, label: str) -> None:
+        """Make the last ``count`` steps one undo step named ``label`` (``History.join``)."""
+        self.history.join(count, label)
+        self.undo_stack.refresh()
+
     def undo(self) -> None:
         """Undo the history's last step (Ctrl+Z goes through ``undo_stack.undo``, which asks first)."""
         self._replay(self.history.undo())

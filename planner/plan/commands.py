@@ -507,6 +507,20 @@ class History:
         self.seal()
         return c.do(self.plan, self.catalog)
 
+    def join(self, count: int, label: str) -> None:
+        """Make the last ``count`` steps one step named ``label`` (a Fix that mended several
+        findings one by one, re-evaluating after each, is undone at once). Nothing is done or
+        undone: the steps are already applied. A saved plan among them can no longer be
+        reached by undo, so none is saved then."""
+        count = min(count, len(self.done))
+        if count < 2:
+            return
+        first = self.step - count
+        if self._saved_step is not None and self._saved_step > first:
+            self._saved_step = None
+        self.done[-count:] = [Macro(label, self.done[-count:])]
+        self.seal()
+
     def seal(self) -> None:
         """End a run of merging edits: the next edit is a step of its own."""
         self._run_key = None

@@ -131,3 +131,33 @@ def test_undo_texts_name_devices_by_their_model(catalog, medium):
     place = AutoPlace("dgx-h100", 2)
     history.apply(place)
     assert place.label == "Auto-place 2 x NVIDIA DGX H100"
+
+
+def test_joined_steps_are_undone_and_redone_as_one_and_keep_the_saved_plan(catalog, medium):
+    """A Fix that mends three findings one by one is one undo step: joined after the fact."""
+    h = History(medium, catalog)
+    saved = medium.model_dump()
+    h.mark_saved()
+    racks = [r.id for r in medium.racks[:3]]
+    for rid in racks:
+        h.apply(EditRack(rid, power_cap_kw=45))
+    h.join(3, "Raise three caps")
+    assert len(h.done) == 1 and h.label == "Raise three caps" and not h.is_saved
+    h.undo()
+    assert medium.model_dump() == saved and h.is_saved  # the saved plan, one undo away
+    h.redo()
+    assert [medium.rack(r).power_cap_kw for r in racks] == [45, 45, 45]
+    h.join(1, "nothing to join")  # one step is left as it is
+    assert h.label == "Raise three caps"
+
+
+def test_a_saved_plan_inside_joined_steps_is_no_longer_saved(catalog, medium):
+    h = History(medium, catalog)
+    a, b = medium.racks[0].id, medium.racks[1].id
+    h.apply(EditRack(a, power_cap_kw=45))
+    h.mark_saved()  # saved between the two steps that are joined: undo cannot lead there any more
+    h.apply(EditRack(b, power_cap_kw=45))
+    h.join(2, "both")
+    assert h._saved_step is None and not h.is_saved
+    h.undo()
+    assert not h.is_saved

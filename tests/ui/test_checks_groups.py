@@ -82,7 +82,7 @@ def test_a_row_of_many_racks_has_a_tooltip_that_says_how_to_see_them(window):
     assert "list all 4 in the inspector" in tip and "The first: Rack GPU-01 fits its 30 kW cap" in tip
 
 
-def test_fix_on_a_row_of_several_racks_mends_each_of_them(window):
+def test_fix_on_a_row_of_several_racks_mends_each_of_them_in_one_undo_step(window):
     doc, checks = window.doc, window.checks
     for name in ("GPU-01", "GPU-02"):  # 28 kW typical each under a 20 kW cap: over by 8 kW, a split mends it
         doc.apply(EditRack(rack_named(doc.plan, name).id, power_cap_kw=20))
@@ -93,7 +93,15 @@ def test_fix_on_a_row_of_several_racks_mends_each_of_them(window):
     steps = doc.undo_stack.count()
     checks.fix_button.click()
     assert not [m for m in checks.messages("error") if "power cap" in m]
-    assert len(doc.plan.racks) == racks + 2 and doc.undo_stack.count() == steps + 2  # one split, one undo step, each
+    assert len(doc.plan.racks) == racks + 2  # one split each
+    # one Fix, one undo step: Ctrl+Z takes both splits back, and says so
+    assert doc.undo_stack.count() == steps + 1
+    assert doc.undo_stack.undoText().startswith("Fix 2 findings (the first: ")
+    doc.undo_stack.undo()
+    assert len(doc.plan.racks) == racks
+    assert len([m for m in checks.messages("error") if "power cap" in m]) == 1  # the row of 2 racks again
+    doc.undo_stack.redo()
+    assert len(doc.plan.racks) == racks + 2 and not [m for m in checks.messages("error") if "power cap" in m]
 
 
 def test_a_rack_taller_than_the_view_is_shown_from_its_top_when_a_check_selects_it(window, qtbot):
