@@ -56,7 +56,8 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
-from planner.design.build import job_summary, nics_at_switch_rate
+from planner.design.fabric_choice import nics_at_switch_rate
+from planner.design.layout import job_summary
 from planner.design.parallelism import choose_parallelism
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
 from planner.plan.variants import resolve_variant

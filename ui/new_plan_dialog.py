@@ -15,7 +15,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
                                QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout)
 
-from planner.design.build import job_summary
+from planner.design.layout import job_summary
 from planner.design.parallelism import describe_layout
 from planner.design.templates import design_from, get_template, list_templates
 from planner.errors import PlannerError

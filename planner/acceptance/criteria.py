@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from planner.design.build import gpu_counts
+from planner.design.layout import gpu_counts
 from planner.hardware.catalog import Catalog
 from planner.network.checks import summarise_nodes
 from planner.network.collective import collective

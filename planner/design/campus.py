@@ -12,7 +12,7 @@ in order (every spine reaches every core); a rack of switches in the hall most o
 belong in. So node-to-leaf runs stay in their hall but for a unit straddling two halls' share
 of the GPU racks, leaf-to-spine runs but for a pod's leaves outside its spines' hall, and only
 the core tier runs between halls and buildings. A hall then gets the CDUs its own heat to
-liquid needs (a CDU's loop serves its own hall: ``_Layout.hall_cdus``). Each hall's racks stand
+liquid needs (a CDU's loop serves its own hall: ``Layout.hall_cdus``). Each hall's racks stand
 in rows of the same length (``set_rows``' rule on the largest hall), the rows named by hall so
 that no two halls share a row name. Halls stand side by side along their rows in a building,
 buildings one behind the other on the campus, with the gaps of ``CampusSpec``.

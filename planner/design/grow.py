@@ -4,7 +4,8 @@ re-picks the parallelism for every GPU, as one undo step."""
 
 from __future__ import annotations
 
-from planner.design.build import DesignError, _Layout, gpu_counts, job_summary
+from planner.design.intent import DesignError
+from planner.design.layout import Layout, gpu_counts, job_summary
 from planner.design.intent import DeviceCount, Intent, RackSpec
 from planner.design.parallelism import choose_parallelism
 from planner.plan.autoplace import AutoPlace
@@ -42,7 +43,7 @@ class PlaceNodes(Command):
         nodes = AutoPlace(self.device, self.count, racks=self.racks, new_rack_prefix="GPU",
                           label_prefix=self.label_prefix)
         changes = nodes.do(plan, catalog)
-        layout = _Layout(plan, catalog, self._intent(plan, catalog), d, sum(gpu_counts(plan, catalog).values()))
+        layout = Layout(plan, catalog, self._intent(plan, catalog), d, sum(gpu_counts(plan, catalog).values()))
         layout.net = [r.id for r in plan.racks if any(
             catalog.get(p.device) is not None and catalog[p.device].switch is not None
             for p in plan.rack_members(r.id).values())]

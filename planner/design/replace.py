@@ -8,14 +8,15 @@ height, and its cooling (a liquid-cooled system cannot stay in an air rack). A r
 device keeps its U when it still fits there, else takes the lowest free U of its rack; the
 ones that no longer fit move, keeping their ids and labels, to other racks of their kind
 with room and then to new racks built the way the design builds racks for that kind
-(``planner.design.build._Layout``).
+(``planner.design.layout.Layout``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.design.build import DesignError, _Layout
+from planner.design.intent import DesignError
+from planner.design.layout import Layout
 from planner.design.intent import Intent, RackSpec
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.autoplace import AutoPlace, rack_limits, rack_load
@@ -133,7 +134,7 @@ class ReplaceDevices(Command):
     def _move_out(self, plan, catalog, to: DeviceType, displaced: list[str]) -> list[str]:
         """Move the devices that no longer fit to racks of their kind with room, then to new
         racks built as the design builds them for that kind; the new racks' ids."""
-        layout = _Layout(plan, catalog, Intent(system=to.id, nodes=len(displaced)), to, len(displaced))
+        layout = Layout(plan, catalog, Intent(system=to.id, nodes=len(displaced)), to, len(displaced))
         spec = _new_rack_spec(layout, to)
         targets = [r.id for r in plan.racks if cooling_problem(r, to) is None and any(
             q.id not in displaced and q.device in catalog and _same_kind(catalog[q.device], to)
@@ -238,7 +239,7 @@ def _refit_rack(plan: Plan, catalog: Catalog, rack_id: str, replaced: list[str],
     return out
 
 
-def _new_rack_spec(layout: _Layout, d: DeviceType) -> RackSpec:
+def _new_rack_spec(layout: Layout, d: DeviceType) -> RackSpec:
     """New racks for devices of ``d``'s kind, as the design builds them."""
     kind = device_kind(d)
     if d.category == "gpu_server":

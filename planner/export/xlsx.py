@@ -37,7 +37,7 @@ from planner.export.xlsx_schedule import write_schedule
 from planner.export.xlsx_values import save_with_values
 from planner.export.xlsx_layout import write_checks, write_network, write_racks, write_summary
 from planner.export.xlsx_workload import WORKLOAD, write_workload
-from planner.design.build import gpu_counts
+from planner.design.layout import gpu_counts
 from planner.network.cables import build_schedule
 from planner.network.checks import summarise_nodes
 from planner.plan.model import Plan

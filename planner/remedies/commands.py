@@ -1,6 +1,6 @@
 """A finding's remedy (``planner.findings.Remedy``) as an undoable command.
 
-The additions reuse the design's placement (``planner.design.build``): fabric switches go
+The additions reuse the design's placement (``planner.design.layout``): fabric switches go
 into the network racks with room, then into new air-cooled network racks; CDUs one into each
 liquid-cooled GPU rack with room, the rest into row-end CDU racks. The parallelism is the
 design's (``choose_parallelism``); the batch is the figure the finding names. Rack splits and
@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from planner.design.build import DesignError, _Layout, gpu_counts, job_summary
+from planner.design.intent import DesignError
+from planner.design.layout import Layout, gpu_counts, job_summary
 from planner.design.intent import Intent
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
@@ -32,13 +33,13 @@ def remedy_command(remedy: Remedy) -> Command:
     return REMEDY_KINDS[remedy.kind](remedy)
 
 
-def _layout(plan, catalog) -> _Layout:
+def _layout(plan, catalog) -> Layout:
     """The design's placement over the plan as it is: its GPU system, its network racks."""
     counts = gpu_counts(plan, catalog)
     if not counts:
         raise CommandError("the plan has no GPU nodes to size for")
     system = Counter(counts).most_common(1)[0][0]
-    layout = _Layout(plan, catalog, Intent(system=system, nodes=counts[system]), catalog[system],
+    layout = Layout(plan, catalog, Intent(system=system, nodes=counts[system]), catalog[system],
                      sum(counts.values()))
     layout.net = [r.id for r in plan.racks if any(
         catalog.get(p.device) is not None and catalog[p.device].switch is not None

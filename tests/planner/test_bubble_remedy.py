@@ -8,7 +8,7 @@ from planner.hardware.catalog import default_catalog
 from planner.plan.commands import History, SetSetting
 from planner.remedies.commands import remedy_command
 from planner.report.evaluate import evaluate
-from planner.design.build import gpu_counts
+from planner.design.layout import gpu_counts
 from planner.network.checks import summarise_nodes
 from planner.workload.bubble import bubble_remedy
 from planner.workload.checks import job_shape

@@ -245,7 +245,7 @@ def test_the_base_point_is_the_plan_as_it_is_and_other_points_say_their_layout(t
     # choices is the plan as it is, its layout included, so its row is what check says of the
     # plan; a point of 24 nodes would run that layout by DP (TP 1 x PP 1 x DP 192), which does
     # not hold either, so the design's search lays it out, and its row says so.
-    from planner.design.build import job_summary
+    from planner.design.layout import job_summary
     from planner.design.parallelism import why_not_held
     from planner.report.evaluate import evaluate
     from planner.sweep import build_point, evaluate_point

@@ -1,0 +1,412 @@
+"""The racks of one design, filled: GPU systems by auto-place within each rack's power cap
+(the plan's basis), the air-cooling limit, the rack's weight rating and the floor's rating;
+the compute-fabric switches the nodes need (``plan_fabric``, the fat-tree rules) in
+air-cooled network racks; storage appliances for the checkpoint write target and capacity;
+storage and management switches; CDUs by the plan's CDU policy; the halls of a campus.
+``planner.design.build`` (the design function), the grow and replace commands and the
+remedies lay out with it.
+
+Why it is long: every part of the plan is laid out against one state, the racks being
+filled (``Layout``): compute, network, storage, CDUs and the plant each add to the racks the
+others filled, so split by part each piece would reach into that state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any
+
+from planner.design.campus import assign_halls, set_hall_rows
+from planner.design.intent import DesignError, Intent, RackSpec
+from planner.design.rack_cap import refuse_over_cap
+from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
+from planner.facility.cooling import cdus_needed
+from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
+from planner.findings import Finding
+from planner.hardware.catalog import Catalog, DeviceType
+from planner.network.checks import NodeSummary, summarise_nodes
+from planner.network.ports import MANAGEMENT_SWITCHES, management_switches_needed, storage_ports
+from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
+from planner.network.technologies import switches_for
+from planner.network.wiring import placed_devices
+from planner.plan.autoplace import AutoPlace, air_limit_kw
+from planner.plan.changes import ChangeSet
+from planner.plan.commands import CommandError
+from planner.plan.model import Placement, Plan, Rack
+from planner.plan.names import LabelSeries
+from planner import vocabulary
+from planner.storage.sizing import model_checkpoint_gb
+from planner.workload.section import job_nodes
+
+# Storage for a plan whose checkpoint interval is automatic (Young's, from the interval
+# between failures) is sized as for an hourly checkpoint within the stall limit. Planner
+# assumption: the interval is not known until the storage is; an hour is the fixed interval
+# such plans had before, and the goodput section says when the automatic one is too short.
+SIZING_INTERVAL_MIN = 60.0
+
+
+class Layout:
+    """Racks for one design, filled by auto-place on the plan's policies."""
+
+    def __init__(self, plan: Plan, catalog: Catalog, intent: Intent, system: DeviceType, nodes: int, *,
+                 spares: int = 0):
+        # ``nodes``: the job's (storage is sized on them); ``spares`` placed beside them
+        self.plan, self.catalog, self.intent, self.system, self.nodes = plan, catalog, intent, system, nodes
+        self.spares = spares
+        self.net: list[str] = []
+        self.findings: list[Finding] = []
+        self.done: list[AutoPlace] = []  # in order, for undo
+        self.series: dict[str, LabelSeries] = {}  # label prefix -> its series: only this design labels in it
+        self.changes = ChangeSet()
+        self.fabric_size: FabricSize | None = None  # the compute fabric, once sized
+
+    def build(self) -> None:
+        gpu_spec = self._gpu_spec()
+        if self.nodes + self.spares:
+            fields = self.rack_fields(gpu_spec)
+            asked = gpu_spec.power_cap_kw or self.plan.settings.facility.default_rack_cap_kw
+            by_air = gpu_spec.rack_type is None and fields["cooling"] == "air" and fields["power_cap_kw"] < asked - 1e-9
+            refuse_over_cap(self.system, fields["power_cap_kw"], self.plan.settings.facility.power_basis,
+                            self.catalog, by_air=by_air)
+        if self.nodes:
+            self._spread_for_floor(gpu_spec)
+        gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
+        campus = self.intent.campus
+        self.complete(gpu_racks, hall_switches=campus is not None)
+        if campus is not None:
+            assign_halls(self.plan, campus, self.catalog)
+            if self.intent.cdus:
+                self.hall_cdus()
+            self.hall_switches()  # after the CDUs: they have management ports too
+            set_hall_rows(self.plan, campus)
+        else:
+            set_rows(self.plan)
+
+    def complete(self, gpu_racks: list[str], *, hall_switches: bool = False) -> None:
+        """Add what the placed GPU nodes need and the plan lacks: fabric switches, storage,
+        storage and management switches (with ``hall_switches``, left for ``hall_switches``),
+        CDUs (each ``need - placed``)."""
+        i, plan, settings = self.intent, self.plan, self.plan.settings
+        counts = gpu_counts(plan, self.catalog)
+        if i.fabric_switches and counts:
+            size = self._size_fabric(counts)
+            if size is not None:
+                sw = settings.fabric.switch_device
+                self.top_up(sw, size.switches, self._net_spec(), switch_label(self.catalog, sw))
+                self.fabric_size = size
+        storage = self._storage_count()
+        if storage:
+            self.top_up(i.storage.device, storage, i.storage_rack, "pfs-", fill=False)
+        sw = self._storage_switch()
+        if sw is not None and not hall_switches:
+            ports = storage_ports(Counter(p.device for p in plan.placements), self.catalog)
+            # on the fabric's own model (an Ethernet fabric of one switch) they come on top of its switches
+            fabric = len(self._fabric_switches()) if sw.id == settings.fabric.switch_device else 0
+            self.top_up(sw.id, math.ceil(ports / sw.switch.ports) + fabric, self._net_spec(), "stor-sw-")
+        for extra in i.management:
+            self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
+        if i.cdus:
+            self._cdus(gpu_racks)
+        if not hall_switches:
+            self.management_switches()
+
+    def _fabric_switches(self) -> list[Placement]:
+        """The compute fabric's switches that take its roles: the first it needs, in plan order
+        (``planner.network.wiring``)."""
+        if self.fabric_size is None:
+            return []
+        device = self.plan.settings.fabric.switch_device
+        return [p for p, d in placed_devices(self.plan, self.catalog) if d.id == device][:self.fabric_size.switches]
+
+    def _storage_switch(self) -> DeviceType | None:
+        """The storage network's switch, when the intent asks for one and there are nodes."""
+        sw = self.catalog.get(self.plan.settings.fabric.storage_switch_device)
+        ok = self.intent.storage_switches and sw is not None and sw.switch and gpu_counts(self.plan, self.catalog)
+        return sw if ok else None
+
+    def _wants_management(self) -> bool:
+        return self.intent.management_switch and sum(gpu_counts(self.plan, self.catalog).values()) > 1
+
+    def management_switches(self) -> None:
+        """One out-of-band port per powered device (BMC) but the management switches, 48 a
+        switch (``planner.network.ports``)."""
+        if self._wants_management():
+            devices = Counter(p.device for p in self.plan.placements)
+            self.top_up(MANAGEMENT_SWITCHES[0], management_switches_needed(devices, self.catalog), self._net_spec(),
+                        "mgmt-")
+
+    def hall_switches(self) -> None:
+        """Each hall's storage and management switches, in that hall's network racks, for the
+        hall's own ports (``planner.network.ports``): each of those networks is wired within its hall
+        (``planner.network.cables``: a device to its own hall's switches first)."""
+        plan, storage, management = self.plan, self._storage_switch(), self._wants_management()
+        # storage switches of the fabric's own model: those past the fabric's are the storage
+        # network's, so they stand in racks of their own after the fabric's (roles go by plan order)
+        shared = storage is not None and storage.id == plan.settings.fabric.switch_device
+        fabric = Counter(plan.rack(p.rack).hall for p in self._fabric_switches()) if shared else Counter()
+        net = set(self.net)
+
+        def placed(racks: list[str]) -> Counter:
+            return Counter(p.device for r in racks for p in plan.rack_members(r).values())
+
+        for hall_id, racks in self._by_hall().items():
+            if storage is not None:
+                devices = placed(racks)
+                need = (math.ceil(storage_ports(devices, self.catalog) / storage.switch.ports)
+                        - (devices[storage.id] - fabric[hall_id]))
+                self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-", fill=not shared)
+            if management:
+                devices = placed(racks)
+                need = (management_switches_needed(devices, self.catalog)
+                        - sum(devices[d] for d in MANAGEMENT_SWITCHES))
+                self._hall_top_up(hall_id, racks, net, MANAGEMENT_SWITCHES[0], need, "mgmt-")
+
+    def _hall_top_up(self, hall_id: str, racks: list[str], net: set[str], device: str, need: int, label: str,
+                     *, fill: bool = True) -> None:
+        """``need`` more ``device`` in the hall's network racks (with ``fill``), then in new
+        network racks of the hall."""
+        for rack_id in self.place(device, need, self._net_spec(), [r for r in racks if r in net] if fill else None,
+                                  label):
+            self.plan.rack(rack_id).hall = hall_id
+            racks.append(rack_id)
+            net.add(rack_id)
+            self.net.append(rack_id)
+
+    def _by_hall(self) -> dict[str, list[str]]:
+        """Each hall's racks, in plan order."""
+        by_hall: dict[str, list[str]] = {hall_id: [] for hall_id in self.plan.hall_ids()}
+        for r in self.plan.racks:
+            by_hall[r.hall].append(r.id)
+        return by_hall
+
+    def _size_fabric(self, counts: dict[str, int]):
+        """The fabric the nodes need (``plan_fabric``); when the switch cannot hold them and the
+        intent names none, the next larger switch that speaks the same fabric."""
+        fabric = self.plan.settings.fabric
+        try:
+            return plan_fabric(counts, self.catalog, fabric)
+        except FabricSizingError as exc:
+            error = exc
+        if self.intent.switch is None and "switch_device" not in self.intent.settings.get("fabric", {}):
+            for sw in switches_for(self.catalog, fabric.technology):
+                try:
+                    size = plan_fabric(counts, self.catalog, fabric.model_copy(update={"switch_device": sw.id}))
+                except FabricSizingError:
+                    continue
+                self.plan.settings.fabric = fabric.model_copy(update={"switch_device": sw.id})
+                self.findings.append(Finding(
+                    "info", "design.fabric.switch",
+                    f"fabric: {fabric.switch_device} cannot hold {sum(counts.values()):,} nodes in three tiers; "
+                    f"the fabric is built of {sw.title} ({sw.switch.ports} ports)"))
+                return size
+        raise DesignError(f"fabric at {sum(counts.values()):,} nodes: {error}") from None
+
+    def top_up(self, device: str, need: int, spec: RackSpec, label: str, *, fill: bool = True) -> None:
+        """Place ``need`` less those already placed; network devices fill the network racks first."""
+        missing = need - sum(1 for p in self.plan.placements if p.device == device)
+        if fill:
+            self.net += self.place(device, missing, spec, self.net, label)
+        else:  # storage: into the racks already holding it, then racks of its own
+            holding = self.plan.in_rack_order(p.rack for p in self.plan.placements if p.device == device)
+            self.place(device, missing, spec, holding, label)
+
+    def _gpu_spec(self) -> RackSpec:
+        spec = self.intent.gpu_rack
+        if self.system.is_rack_scale and spec.rack_type is None and self.system.rack_type:
+            spec = spec.model_copy(update={"rack_type": self.system.rack_type})  # the system is its rack
+        elif self.intent.cooling != "auto":
+            spec = spec.model_copy(update={"cooling": self.intent.cooling})
+        elif spec.cooling is None:
+            spec = spec.model_copy(update={"cooling": "liquid" if self.system.cooling == "liquid" else "air"})
+        if self.system.is_rack_scale:
+            return self._rack_scale_door(spec)
+        return self._rear_door(spec)
+
+    def _rack_scale_door(self, spec: RackSpec) -> RackSpec:
+        """A rack-scale system whose air share (what its cold plates leave) is above the
+        air-cooling limit gets a rear-door heat exchanger."""
+        facility = self.plan.settings.facility
+        share = self.system.liquid_fraction if self.system.liquid_fraction is not None else facility.liquid_capture
+        air_kw = self.system.power_w(facility.power_basis) * (1 - share) / 1000
+        if air_kw <= facility.air_cooling_limit_kw + 1e-9:
+            return spec
+        self.findings.append(Finding(
+            "info", "design.cooling.rear_door",
+            f"A {self.system.model} puts {air_kw:.1f} kW ({facility.power_basis}) into the air, above the "
+            f"{facility.air_cooling_limit_kw:g} kW air-cooling limit: each gets a {facility.rear_door_kw:g} kW "
+            "rear-door heat exchanger"))
+        return spec.model_copy(update={"rear_door_hx": True})
+
+    def _rear_door(self, spec: RackSpec) -> RackSpec:
+        """Air-cooled GPU racks asked (rack_kw) above the air-cooling limit get a rear-door heat exchanger."""
+        facility = self.plan.settings.facility
+        cap = self.intent.rack_kw
+        if spec.cooling != "air" or spec.rack_type is not None or cap is None or cap <= facility.air_cooling_limit_kw:
+            return spec
+        door = facility.air_cooling_limit_kw + facility.rear_door_kw
+        self.findings.append(Finding(
+            "info", "design.cooling.rear_door",
+            f"rack_kw: {cap:g} kW air-cooled racks are above the {facility.air_cooling_limit_kw:g} kW air-cooling "
+            f"limit: each GPU rack gets a {facility.rear_door_kw:g} kW rear-door heat exchanger"))
+        if cap > door + 1e-9:
+            self.findings.append(Finding(
+                "warning", "design.cooling.intent",
+                f"rack_kw: {cap:g} kW is more than air plus a rear door removes ({door:g} kW): the air-cooled "
+                f"racks are filled to {door:g} kW; liquid-cooled systems would take more"))
+        return spec.model_copy(update={"rear_door_hx": True})
+
+    def _spread_for_floor(self, spec: RackSpec) -> None:
+        """When one system with its enclosure is heavier than the floor carries under its
+        footprint and aisle share, the racks stand further apart: the aisle share each rack
+        spreads its load over grows (to whole 50 mm) until it fits."""
+        floor = self.plan.settings.floor
+        fields = self.rack_fields(spec)
+        width_mm = fields.get("width_mm", Rack.model_fields["width_mm"].default)
+        depth_mm = fields.get("depth_mm", Rack.model_fields["depth_mm"].default)
+        total_kg = self.system.weight_kg + floor.enclosure_kg
+        if floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm) <= floor.floor_rating_kg_m2 + 1e-9:
+            return
+        aisle = aisle_share_to_carry_mm(total_kg, width_mm, depth_mm, floor.floor_rating_kg_m2)
+        self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
+        on_footprint = floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm)
+        self.findings.append(Finding(
+            "info", "design.floor.spread",
+            f"floor_rating: one {self.system.model} weighs {total_kg:,.0f} kg with its {floor.enclosure_kg:,.0f} kg "
+            f"enclosure, {on_footprint:,.0f} kg/m² on its {width_mm:,.0f} x {depth_mm + floor.aisle_share_mm:,.0f} "
+            f"mm, more than the floor's {floor.floor_rating_kg_m2:,.0f} kg/m² rating: each rack spreads its load "
+            f"over a {aisle:,.0f} mm aisle share"))
+
+    def _net_spec(self) -> RackSpec:
+        """Switches are air-cooled, so network racks are air-cooled: a liquid-cooled one would
+        still put all their heat into the air. A hybrid network rack asked denser than the air
+        limit is an air-cooled rack with a rear-door heat exchanger."""
+        spec = self.intent.infra_rack
+        facility = self.plan.settings.facility
+        cap = spec.power_cap_kw or facility.default_rack_cap_kw
+        door = spec.cooling == "hybrid" and cap > facility.air_cooling_limit_kw
+        return spec.model_copy(update={"cooling": "air", "rear_door_hx": spec.rear_door_hx or door})
+
+    def _storage_count(self) -> int:
+        s = self.intent.storage
+        if s is None or not self.nodes:
+            return 0
+        if s.count is not None:
+            return s.count
+        d = self.catalog.get(s.device)
+        if d is None or d.storage is None:
+            raise DesignError(f"storage: the catalog has no storage appliance '{s.device}'")
+        by_write = math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
+        capacity = self.intent.storage_capacity_tb
+        return max(by_write, math.ceil(capacity / d.storage.capacity_tb - 1e-9) if capacity else 0)
+
+    def _write_gbs_needed(self) -> float:
+        """The write bandwidth the plan's storage rules ask for: the per-node target with every
+        node writing, a checkpoint (parameters x bytes per parameter) written within the stall
+        limit of the checkpoint interval, and within the intent's checkpoint write time."""
+        st, w = self.plan.settings.storage, self.plan.settings.workload
+        need = (self.nodes + self.spares) * st.min_write_gbs_per_node  # the storage rule counts every node placed
+        if w.enabled:
+            checkpoint_gb = model_checkpoint_gb(w, st)
+            interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN
+            need = max(need, checkpoint_gb / (st.max_stall_pct / 100 * interval_min * 60))
+            if self.intent.checkpoint_write_s is not None:
+                need = max(need, self._write_target_gbs(checkpoint_gb, self.intent.checkpoint_write_s))
+        return need
+
+    def _write_target_gbs(self, checkpoint_gb: float, target_s: float) -> float:
+        """The filesystem write a checkpoint needs to be written in ``target_s``; when the job's
+        nodes cannot send it that fast through their storage links, what they can (and a
+        warning naming the intent's target)."""
+        need = checkpoint_gb / target_s
+        links_gbs = self.nodes * sum(n.count * n.gbps for n in self.system.storage_nics()) / 8
+        if links_gbs and need > links_gbs:
+            self.findings.append(Finding(
+                "warning", "design.storage.write_time",
+                f"checkpoint_write_s: a {checkpoint_gb:,.0f} GB checkpoint in {target_s:g} s needs {need:,.0f} GB/s, "
+                f"but the {self.nodes:,} nodes' storage links carry {links_gbs:,.0f} GB/s: it takes "
+                f"{vocabulary.text(checkpoint_gb / links_gbs, 's')} however much storage is placed"))
+            return links_gbs
+        return need
+
+    def _cdus(self, gpu_racks: list[str]) -> None:
+        facility = self.plan.settings.facility
+        liquid_nodes, liquid_kw = liquid_load(self.plan, self.catalog)
+        need = cdus_needed(liquid_nodes, liquid_kw, facility, self.catalog)
+        need -= sum(1 for p in self.plan.placements if p.device == facility.cdu_device)
+        self.add_cdus(gpu_racks, need)
+
+    def hall_cdus(self) -> None:
+        """The CDUs each hall's own heat to liquid needs beyond those in it, in CDU racks of
+        that hall (a CDU's loop serves its own hall)."""
+        plan, facility = self.plan, self.plan.settings.facility
+        for hall_id, racks in self._by_hall().items():
+            need = cdus_needed(*liquid_load(plan, self.catalog, racks), facility, self.catalog)
+            need -= sum(1 for r in racks for p in plan.rack_members(r).values() if p.device == facility.cdu_device)
+            for rack_id in self.place(facility.cdu_device, need, self.intent.cdu_rack, None, "cdu-"):
+                plan.rack(rack_id).hall = hall_id
+
+    def add_cdus(self, gpu_racks: list[str], need: int) -> None:
+        if need <= 0:
+            return
+        facility = self.plan.settings.facility
+        # One CDU in each liquid-cooled GPU rack with room for it, the rest in row-end CDU racks.
+        room = racks_with_room(self.plan, self.catalog, gpu_racks, facility.cdu_device)[:need]
+        self.place(facility.cdu_device, len(room), self.intent.cdu_rack, room, "cdu-", max_per_rack=1)
+        # the plan's row-end CDU racks first (a fix after CDUs were removed finds theirs empty);
+        # on a campus a CDU serves its own hall's loop, so there a hall's CDUs are placed by it
+        one_hall = len({r.hall for r in self.plan.racks}) <= 1
+        cdu_racks = [r.id for r in self.plan.racks if one_hall and r.name.startswith(f"{self.intent.cdu_rack.prefix}-")
+                     and all(m.device == facility.cdu_device for m in self.plan.rack_members(r.id).values())]
+        self.place(facility.cdu_device, need - len(room), self.intent.cdu_rack, cdu_racks or None, "cdu-")
+
+    def rack_fields(self, spec: RackSpec) -> dict[str, Any]:
+        facility = self.plan.settings.facility
+        if spec.rack_type is not None:
+            rt = self.catalog.rack_type(spec.rack_type)
+            if rt is None:
+                raise DesignError(f"racks: the catalog has no rack type '{spec.rack_type}'")
+            fields = rt.rack_fields(facility.default_rack_cap_kw)
+            fields["rear_door_hx"] = spec.rear_door_hx
+            if self.intent.rack_kw is not None:  # the cap the user set holds for racks of a type too
+                fields["power_cap_kw"] = min(fields["power_cap_kw"], self.intent.rack_kw)
+        else:
+            cap = spec.power_cap_kw or facility.default_rack_cap_kw
+            cooling = spec.cooling or "air"
+            fields = {"cooling": cooling, "height_u": spec.height_u, "power_cap_kw": cap}
+            if cooling == "air":  # air-cooled racks stay within the air-cooling limit (and a rear door's)
+                fields["rear_door_hx"] = spec.rear_door_hx
+                fields["power_cap_kw"] = min(cap, air_limit_kw(facility, spec.rear_door_hx))
+        return fields
+
+    def place(self, device: str, count: int, spec: RackSpec, fill: list[str] | None, label: str,
+              max_per_rack: int | None = None) -> list[str]:
+        if count <= 0:
+            return []
+        before = len(self.plan.racks)  # auto-place adds its racks at the end
+        if label and label not in self.series:
+            self.series[label] = LabelSeries(self.plan, label)
+        command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix, new_rack_fields=self.rack_fields(spec),
+                            label_prefix=label, max_per_rack=max_per_rack, labels=self.series.get(label))
+        try:
+            self.changes = self.changes | command.do(self.plan, self.catalog)
+            self.done.append(command)
+        except CommandError as exc:
+            raise DesignError(f"rack_kw / racks: {exc}") from None
+        return [r.id for r in self.plan.racks[before:]]
+
+
+def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
+    """GPU nodes placed, by device type."""
+    counts: dict[str, int] = {}
+    for p in plan.placements:
+        d = catalog.get(p.device)
+        if d is not None and d.gpu is not None:
+            counts[p.device] = counts.get(p.device, 0) + 1
+    return counts
+
+
+def job_summary(plan: Plan, catalog: Catalog) -> NodeSummary:
+    """The nodes the job runs on, as the check counts them: every GPU node placed less the
+    plan's hot spares (``job_nodes``); what a parallelism must cover."""
+    return job_nodes(summarise_nodes(gpu_counts(plan, catalog), catalog), plan.settings.reliability.spare_nodes)
