@@ -333,13 +333,23 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
 
 # -- running ----------------------------------------------------------------------------
 
-def rack_choice_text(rack: dict[str, Any] | str, catalog: Catalog | None = None) -> str:
+def rack_choice_text(rack: dict[str, Any] | str, catalog: Catalog | None = None,
+                     laid_out_kw: float | str | None = None) -> str:
     """A rack choice of a sweep in words ("30 kW cap, liquid-cooled", a rack type by its
-    title), from the dict or from its JSON as the CSV holds it."""
+    title), from the dict or from its JSON as the CSV holds it; with ``laid_out_kw`` (the
+    row's ``gpu_rack_kw``) below a cap asked for, what the racks were laid out at: an
+    air-cooled rack holds no more than the air-cooling limit."""
     if isinstance(rack, str):
         if not rack:
             return ""
         rack = json.loads(rack)
+    asked = rack.get("power_cap_kw")
+    laid_out_kw = float(laid_out_kw) if laid_out_kw not in (None, "") else None  # a number, or the CSV's text
+    if asked is not None and laid_out_kw is not None and laid_out_kw < asked - 1e-9:
+        rest = rack_choice_text({k: v for k, v in rack.items() if k != "power_cap_kw"}, catalog)
+        laid = (f"{vocabulary.setting_text(asked, 'kW')} cap, laid out at "
+                f"{vocabulary.setting_text(laid_out_kw, 'kW')} (the air-cooling limit)")
+        return ", ".join(filter(None, [laid, rest]))
     parts = []
     for field, value in rack.items():
         if field == "rack_type":
@@ -378,6 +388,15 @@ def problem_row(point: dict[str, Any], problem: str) -> dict[str, Any]:
             "error_codes": "", "problem": problem}
 
 
+def gpu_rack(plan: Plan, catalog: Catalog) -> Rack | None:
+    """The first rack holding a GPU system: the point's GPU racks share its cap and cooling."""
+    for p in plan.placements:
+        d = catalog.get(p.device)
+        if d is not None and d.gpu is not None:
+            return plan.rack(p.rack)
+    return None
+
+
 def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[str, Any]:
     """One row: the point's choices, then the figures of ``check --json`` (or the problem)."""
     row: dict[str, Any] = point_label(point)
@@ -388,6 +407,9 @@ def evaluate_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> dict[
     if "fabric" in point:  # the switch the technology took (``switch_for``)
         row["switch_device"] = plan.settings.fabric.switch_device
     row["layout"] = layout_text(plan, resolve_variant(base, base.current_variant))
+    rack = gpu_rack(plan, catalog)
+    if rack is not None:  # the GPU racks as laid out, for a spreadsheet: the choice's JSON aside
+        row.update(gpu_rack_kw=rack.power_cap_kw, gpu_rack_cooling=rack.cooling)
     report = evaluate(plan, catalog)
     data = report.to_json()
     counts = report.counts_by_severity()
@@ -518,7 +540,8 @@ def default_axes(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
     return "capex_usd", "decode_tokens_per_s" if any(r.get("decode_tokens_per_s") for r in rows) else "tokens_per_s"
 
 
-CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "reliability",
+CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "gpu_rack_kw", "gpu_rack_cooling",
+               "power_basis", "reliability",
                "layout", *[m.key for m in METRICS], "errors", "warnings", "error_codes", "pareto", "problem"]
 
 

@@ -16,7 +16,7 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import History, RemoveDevices, RemoveRack, SetSetting
 from planner.plan.fileio import save_plan
 from planner.remedies.commands import remedy_command
-from planner.sweep import SweepError, parse_grid, pareto_front
+from planner.sweep import SweepError, parse_grid, pareto_front, rack_choice_text
 
 SYSTEMS = ["hgx-h100-8", "hgx-b300-8"]
 NODES = [8, 16, 24]
@@ -264,3 +264,31 @@ def test_the_base_point_is_the_plan_as_it_is_and_other_points_say_their_layout(t
     base = build_template("medium", catalog=catalog)
     assert evaluate_point(base, {"nodes": 32}, catalog)["layout"] == (
         f"TP 8 x PP 4 x DP 8, mb {base.settings.workload.micro_batch_size} (the plan's, resized by DP)")
+
+
+def test_the_csv_gives_each_points_gpu_rack_cap_and_cooling_in_columns(capsys, tmp_path):
+    """A spreadsheet reads the GPU racks as laid out, in numbers, beside the choice's JSON."""
+    assert main(["new", "--system", "dgx-h100", "--gpus", "64", "-o", str(tmp_path / "a.json")]) == 0
+    (tmp_path / "g.json").write_text(json.dumps({"nodes": [8], "rack": [{"power_cap_kw": 40}]}))
+    code, _ = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),
+                  "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    assert code == 0
+    row = next(csv.DictReader((tmp_path / "r.csv").open()))
+    # a DGX H100 is air-cooled: its racks hold no more than the 25 kW air-cooling limit, which
+    # the column shows and the rack's words say beside the 40 kW asked
+    assert (row["gpu_rack_kw"], row["gpu_rack_cooling"]) == ("25.0", "air")
+    assert rack_choice_text(row["rack"], None, row["gpu_rack_kw"]) == (
+        "40 kW cap, laid out at 25 kW (the air-cooling limit)")
+    assert rack_choice_text(row["rack"]) == "40 kW cap"
+    (tmp_path / "g.json").write_text(json.dumps({"nodes": [8]}))
+    code, _ = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),
+                  "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    row = next(csv.DictReader((tmp_path / "r.csv").open()))
+    assert (row["rack"], row["gpu_rack_kw"], row["gpu_rack_cooling"]) == ("", "25.0", "air")  # the plan's racks
+    # a liquid-cooled rack holds the cap asked (the air limit is not its bound)
+    (tmp_path / "g.json").write_text(json.dumps({"rack": [{"power_cap_kw": 60, "cooling": "liquid"}]}))
+    code, _ = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),
+                  "-o", str(tmp_path / "r.csv"), "--workers", "1")
+    row = next(csv.DictReader((tmp_path / "r.csv").open()))
+    assert (row["gpu_rack_kw"], row["gpu_rack_cooling"]) == ("60.0", "liquid")
+    assert rack_choice_text(row["rack"], None, row["gpu_rack_kw"]) == "liquid-cooled, 60 kW cap"
