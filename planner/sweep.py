@@ -537,7 +537,7 @@ def default_axes(rows: Sequence[dict[str, Any]]) -> tuple[str, str]:
         return "capex_usd", "time_to_train_with_failures_days"
     if any(r.get("time_to_train_days") is not None for r in rows):
         return "capex_usd", "time_to_train_days"
-    return "capex_usd", "decode_tokens_per_s" if any(r.get("decode_tokens_per_s") for r in rows) else "tokens_per_s"
+    return "capex_usd", "served_tokens_per_s" if any(r.get("served_tokens_per_s") for r in rows) else "tokens_per_s"
 
 
 CSV_COLUMNS = ["point", "gpu_system", "nodes", "fabric", "switch_device", "rack", "gpu_rack_kw", "gpu_rack_cooling",

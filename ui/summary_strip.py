@@ -198,7 +198,7 @@ class SummaryStrip(QWidget):
                   None if served is None else SERVING["tokens_per_s"][1] + f": {fmt.number(served, ',.2f')}"
                   + (f"; each GPU produces {fmt.count(round(per_gpu))} output tokens/s, prefill included"
                      if per_gpu else ""), why=why, serving=True)
-        tpot, ttft = inf.decode_s_per_token, inf.prefill_s
+        tpot, ttft = (inf.tpot_s if inf.tpot_s is not None else inf.decode_s_per_token), inf.prefill_s
         ms = None if tpot is None else tpot * 1e3
         self._set("gpu_idle_pct", None if ms is None else f"{fmt.number(ms, ',.1f' if ms < 10 else ',.0f')} ms",
                   why=why, serving=True)

@@ -278,7 +278,9 @@ class SweepDialog(QDialog):
             al.addWidget(combo)
         al.addStretch(1)
         self.x_axis.setCurrentIndex(self.x_axis.findData("capex_usd"))
-        self.y_axis.setCurrentIndex(self.y_axis.findData("time_to_train_with_failures_days"))
+        # an inference plan's sweep is read by the output it serves, a training plan's by its days
+        self.y_axis.setCurrentIndex(self.y_axis.findData(
+            "served_tokens_per_s" if self._serving() else "time_to_train_with_failures_days"))
         chart_box = QWidget()
         cl = QVBoxLayout(chart_box)
         cl.setContentsMargins(0, 0, 0, 0)
@@ -402,9 +404,14 @@ class SweepDialog(QDialog):
         self.chart.show_rows(self.rows, self.front, x, y)
         self._fill_table()
 
+    def _serving(self) -> bool:
+        return self.base.settings.workload.inference
+
     def _fill_table(self) -> None:
+        figures = (["served_tokens_per_s", "decode_tokens_per_s"] if self._serving()
+                   else ["tokens_per_s", "time_to_train_with_failures_days"])
         cols = ["pareto", "gpu_system", "nodes", "fabric", "switch_device", "rack", "power_basis", "gpus", "layout",
-                "capex_usd", "tco_usd", "tokens_per_s", "time_to_train_with_failures_days", "facility_power_kw", "racks",
+                "capex_usd", "tco_usd", *figures, "facility_power_kw", "racks",
                 "errors", "warnings", "error_codes", "problem"]
         t = self.table
         t.setColumnCount(len(cols))

@@ -127,6 +127,7 @@ class CostResult:
     currency: str = "USD"
     usd_exchange_rate: float = 1.0
     rented_gpus: int = 0  # the job's GPUs: what renting pays for and what delivers GPU-hours
+    rent_gpu_factor: float = 1.0  # the plan's GPUs' rental rate against the H100 rates of the settings
 
     def to_json(self) -> dict[str, Any]:
         money = lambda d: {k: round(v, 2) for k, v in d.items()}  # noqa: E731
@@ -150,7 +151,8 @@ class CostResult:
 
 def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, it_kw: float,
                    pue: float, energy_kw: float | None = None, tokens_per_s: float | None = None,
-                   irr_start: dict[str, float] | None = None, job_gpus: int | None = None) -> CostResult:
+                   irr_start: dict[str, float] | None = None, job_gpus: int | None = None,
+                   rent_factor: float = 1.0) -> CostResult:
     """Every figure of the cost model for one plan.
 
     ``capex_usd`` is the hardware: the bill of materials' total. Capex adds the project
@@ -164,7 +166,8 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
 
     ``it_kw`` is the IT power on the plan's basis (what colocation contracts for);
     ``energy_kw`` the average draw that electricity is paid on (typical; defaults to it_kw).
-    ``job_gpus``: the GPUs the job runs on, the placed ``gpus`` less the hot spares (default:
+    ``rent_factor``: the plan's GPUs' rental rate against the H100 rates of ``s``
+    (``CostSettings.gpu_factor``). ``job_gpus``: the GPUs the job runs on, the placed ``gpus`` less the hot spares (default:
     all of them). Renting is of those (a cloud replaces its own failed nodes: no idle spares
     are rented), and a GPU-hour is delivered by those; built, the spares are bought, powered
     and licensed all the same.
@@ -189,11 +192,11 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
     job = gpus if job_gpus is None else job_gpus
     rents = {name: rent_usd_per_month(job, rate, uplift=s.rent_uplift, utilisation=s.utilisation,
                                       hours_per_month=s.hours_per_month)
-             for name, rate in s.rental_rates().items()}
+             for name, rate in s.rental_rates(rent_factor).items()}
     tco = capex_usd + opex * h
     delivered_h = job * s.hours_per_month * h * s.utilisation
     per_hour: dict[str, float | None] = {"build": tco / delivered_h if delivered_h else None}
-    per_hour.update({name: rate * (1.0 + s.rent_uplift) for name, rate in s.rental_rates().items()})
+    per_hour.update({name: rate * (1.0 + s.rent_uplift) for name, rate in s.rental_rates(rent_factor).items()})
     months = list(range(h + 1))
     curves: dict[str, list[float]] = {"months": months, "build": [capex_usd + opex * m for m in months]}
     for name, rent in rents.items():
@@ -226,5 +229,6 @@ def evaluate_costs(s: CostSettings, *, capex_usd: float, gpus: int, nodes: int, 
         currency=s.currency,
         usd_exchange_rate=s.usd_exchange_rate,
         rented_gpus=job,
+        rent_gpu_factor=rent_factor,
     )
 

@@ -23,7 +23,7 @@ from planner.costs.prices import apply_price_overrides, unmatched_override_findi
 from planner.costs.spares import spares_usd, stocked_spares_line
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.figures import Figures, detail, figure
-from planner.workload.section import plan_job_nodes
+from planner.workload.section import plan_job_nodes, plan_rent_factor
 from planner.findings import Finding
 
 
@@ -70,6 +70,9 @@ class CostSection(Figures):
     rented_gpus: int = figure(0, title="GPUs rented (the job's, no hot spares)", unit="GPUs",
                               description="What renting pays for and what delivers a GPU-hour: the placed GPUs "
                               "less the hot spares, which a cloud does not rent out idle")
+    rent_gpu_factor: float = figure(1.0, title="Rental rate of the plan's GPUs against an H100's", unit="x",
+                                    description="The rental rates of the settings are H100 rates; the plan's GPUs rent "
+                                    "at them times this (their price per GPU over the H100's, or the figure set)")
     tco_in_currency: float = figure(0.0, title="Total cost of ownership in the reporting currency", unit="")
     cables_routed: bool = figure(True, title="Cables priced run by run from the cable schedule", unit="name",
                                  description="Off: the plan has more links than the planner routes on each edit; "
@@ -122,6 +125,7 @@ class CostSection(Figures):
             currency=r.currency,
             usd_exchange_rate=r.usd_exchange_rate,
             rented_gpus=r.rented_gpus,
+            rent_gpu_factor=round(r.rent_gpu_factor, 6),
             tco_in_currency=round(r.tco_usd * r.usd_exchange_rate, 2),
             cables_routed=cables_routed,
             cable_routing_limit_links=MAX_ROUTED_LINKS,
@@ -177,7 +181,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
                             energy_kw=totals.it_power_typical_kw, tokens_per_s=getattr(network, "tokens_per_s", None),
                             # each rental option's monthly IRR, kept while the memo lives to start the next
                             # repricing's from (``irr_each``)
-                            irr_start=ctx.memo.get("irr start", (), dict))
+                            irr_start=ctx.memo.get("irr start", (), dict), rent_factor=plan_rent_factor(ctx))
     # renting the plan's GPUs month by month reads their number and the cost settings alone:
     # a repricing of the hardware (a fabric switch moved to another hall, on campus-1m) keeps
     # the rental curves rounded to the cent, 148 of the 185 figures the section rounds (0.1 ms

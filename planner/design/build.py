@@ -24,6 +24,7 @@ from planner.design.parallelism import choose_layout
 from planner.design.replica import choose_replica
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
+from planner.hardware.rent import rent_factor_by_price
 from planner.network.checks import summarise_nodes
 from planner.network.technologies import TECHNOLOGIES
 from planner.plan.model import MAX_RACKS, Plan, size_problem
@@ -81,8 +82,9 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     if settings.workload.inference:
         findings += _serve_as_published(settings, intent, system)
     if settings.workload.inference and "inference_gpus_per_replica" not in intent.settings.get("workload", {}):
-        settings.workload, notes = choose_replica(settings.workload, settings.fabric,
-                                                  summarise_nodes({system.id: 1}, catalog), settings.costs)
+        settings.workload, notes = choose_replica(
+            settings.workload, settings.fabric, summarise_nodes({system.id: 1}, catalog), settings.costs,
+            settings.costs.gpu_factor(rent_factor_by_price(catalog, {system.id: 1})))
         findings += notes
     nodes = node_count(intent, system, findings, settings, catalog)
     match_storage_switch(settings, intent, system, catalog)

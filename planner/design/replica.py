@@ -83,24 +83,26 @@ def search_replicas(w: WorkloadSettings, fabric: FabricSettings, node: NodeSumma
     # meets the targets first, then output tokens/s per GPU; among those that miss, the
     # fastest per token
     return sorted(out, key=lambda c: (0, -(c.result.output_tokens_per_s_per_gpu or 0)) if c.meets_targets
-                  else (1, c.result.decode_s_per_token or float("inf")))
+                  else (1, c.result.tpot_s or float("inf")))
 
 
 def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummary,
-                   costs: CostSettings) -> tuple[WorkloadSettings, list[Finding]]:
+                   costs: CostSettings, rent_factor: float = 1.0) -> tuple[WorkloadSettings, list[Finding]]:
     """``w`` with the best replica's GPUs (``search_replicas``) and a finding that says which,
-    with the others' figures; ``w`` unchanged when no replica holds the model."""
+    with the others' figures; ``w`` unchanged when no replica holds the model. ``rent_factor``:
+    the system's GPUs' rental rate against the H100 rates of ``costs``."""
     found = search_replicas(w, fabric, node)
     if not found:
         return w, []
-    # priced as the report prices a rented GPU-hour: the rate with the rental uplift
-    price = costs.rent_reserved_1yr_usd_per_gpu_h * (1.0 + costs.rent_uplift)
+    # priced as the report prices a rented GPU-hour: the plan's GPUs' rate with the rental uplift
+    price = costs.rental_rates(rent_factor)["reserved_1yr"] * (1.0 + costs.rent_uplift)
     best = found[0]
 
     def text(c: Replica) -> str:
         r = c.result
         cost = c.usd_per_million_tokens(price)
-        return (f"{c.text}: batch {r.batch:,}, {r.decode_s_per_token * 1e3:,.1f} ms per output token, "
+        return (f"{c.text}: batch {r.batch:,}, {r.tpot_s * 1e3:,.1f} ms per output token ({r.decode_s_per_token * 1e3:,.1f}"
+                " ms decode steps and the prefills between them), "
                 f"first token in {r.prefill_s * 1e3:,.0f} ms, {r.requests_per_s_per_replica:,.2f} requests/s a replica, "
                 f"{vocabulary.text(r.output_tokens_per_s_per_gpu, 'tokens/s').replace('tokens/s', 'output tokens/s')} "
                 "per GPU"
@@ -117,6 +119,7 @@ def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummar
         f"Inference replica of {counted(total, 'GPU')} ({split}), the "
         f"{'cheapest per output token that meets' if best.meets_targets else 'fastest, though none meets'} the "
         f"{w.latency_ms_per_token:g} ms per token and {w.ttft_target_ms:g} ms first-token targets: {text(best)}; "
-        f"at ${price:,.2f} per GPU-hour (the reserved 1-year rental rate with the {costs.rent_uplift:.0%} uplift "
-        "for storage and networking)"
+        f"at ${price:,.2f} per GPU-hour (the reserved 1-year rental rate"
+        + (f", x {rent_factor:.2f} for these GPUs against an H100," if abs(rent_factor - 1.0) > 5e-3 else "")
+        + f" with the {costs.rent_uplift:.0%} uplift for storage and networking)"
         + (f". Also evaluated: {others}" if others else ""))]

@@ -101,7 +101,7 @@ def build_workbook(plan: Plan, catalog: Catalog, report: Report | None = None,
                       energy_kw=t.it_power_typical_kw, pue=t.pue, power_basis=report.power_basis,
                       tokens_per_s=getattr(report.network, "tokens_per_s", None),
                       billed_kw=billed_kw(plan.settings.costs.colocation_basis, t),
-                      job_gpus=cost.rented_gpus)
+                      job_gpus=cost.rented_gpus, rent_factor=cost.result.rent_gpu_factor)
     write_goodput(wb, report, plan.settings, summarise_nodes(gpu_counts(plan, catalog), catalog))
     write_power_dynamics(wb, report, plan.settings)
     write_schedule(wb, report, plan.settings)

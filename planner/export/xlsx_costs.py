@@ -36,8 +36,10 @@ BOM_PRICES = ("cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd_pe
 
 def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, energy_kw: float,
                       pue: float, power_basis: str, billed_kw: float, tokens_per_s: float | None = None,
-                      job_gpus: int | None = None) -> None:
-    """One row per input (title, value, unit, source, defined name, where it is used)."""
+                      job_gpus: int | None = None, rent_factor: float = 1.0) -> None:
+    """One row per input (title, value, unit, source, defined name, where it is used).
+    ``rent_factor``: the plan's GPUs' rental rate against an H100's as the report worked it
+    out, written where the setting is empty (by price) so the rent formulas read a number."""
     ws = wb.create_sheet(ASSUMPTIONS)
     text(ws, 1, 1, "Assumptions", font=TITLE)
     text(ws, 2, 1, "Every input of the cost model with its unit and source. Change a value in column B and the "
@@ -66,11 +68,13 @@ def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: 
     for name in CostSettings.model_fields:
         meta = field_meta(CostSettings, name)
         value = getattr(costs, name)
-        fmt = (USD if name in USD_FIELDS else RATE if "usd_per" in name else
+        fmt = (USD if name in USD_FIELDS else RATE if "usd_per" in name else "0.000" if name == "rent_gpu_factor" else
                "0.0%" if name.endswith("_pct") or "_pct_" in name or name == "discount_rate" else None)
         used = "Bill of materials (applied at export)" if name in AT_EXPORT else LIVE
         if name in BOM_PRICES:
             used = "BOM unit price (live formula)"
+        if name == "rent_gpu_factor" and value is None:  # empty: the ratio by price, as the report has it
+            value, used = rent_factor, f"{LIVE}; by price (the setting is empty)"
         row = _row(wb, ws, row, name, meta["title"], value, meta["unit"], meta["source"], fmt, used)
         if name == "opex_mode":
             choices = ",".join(get_args(CostSettings.model_fields[name].annotation))
@@ -193,7 +197,8 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
         month = r_.break_even_months.get(option)
         words = r_.break_even_text.get(option, "never")
         text(ws, r, 1, title)
-        formula(ws, r, 2, f"={rate_names[option]}", RATE, value=settings.rental_rates()[option])
+        formula(ws, r, 2, f"={rate_names[option]}*rent_gpu_factor", RATE,
+                value=settings.rental_rates(r_.rent_gpu_factor)[option])
         formula(ws, r, 3, f"=plan_job_gpus*hours_per_month*utilisation*B{r}*(1+rent_uplift)", USD,
                 value=r_.rent_usd_per_month[option])
         formula(ws, r, 4, f"=C{r}*horizon_months", USD, value=r_.rent_total_usd[option])

@@ -107,7 +107,7 @@ def _cost_cells(ws, r: int, build: float, rents: dict[str, float]) -> None:
     formula(ws, r, FIRST_COL + 6, f"=({CAPEX}{r}/horizon_months+opex_month*{SHARE}{r})*{HOURS}{r}/hours_per_month",
             USD0, value=build)
     for k, option in enumerate(RENTAL_OPTIONS):
-        formula(ws, r, FIRST_COL + 7 + k, f"=B{r}*{HOURS}{r}*rent_{option}_usd_per_gpu_h*(1+rent_uplift)", USD0,
+        formula(ws, r, FIRST_COL + 7 + k, f"=B{r}*{HOURS}{r}*rent_{option}_usd_per_gpu_h*rent_gpu_factor*(1+rent_uplift)", USD0,
                 value=rents.get(option, 0.0))
 
 

@@ -88,8 +88,10 @@ METRICS: tuple[Metric, ...] = (
            "lower", "The model is trained sooner, failures counted", of_workload=True),
     Metric("interruptions_per_day", "Interruptions", "per day", ("goodput", "interruptions_per_day"), "lower",
            "The job stops less often"),
-    Metric("decode_tokens_per_s", "Inference throughput", "tokens/s", ("workload", "decode_tokens_per_s"), "higher",
-           "More tokens served per second"),
+    Metric("served_tokens_per_s", "Inference output served", "tokens/s",
+           ("workload", "inference_output_tokens_per_s"), "higher", "More output tokens served per second"),
+    Metric("decode_tokens_per_s", "Inference decode per GPU", "tokens/s", ("workload", "decode_tokens_per_s"), "higher",
+           "More tokens a GPU decodes per second (decode steps alone; a serving efficiency, not the plan's output)"),
     Metric("break_even_months", "Break-even vs on-demand rent", "months", ("cost", "break_even_months", "on_demand"),
            "lower", "Building pays for itself sooner"),
 )

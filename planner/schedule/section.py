@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
+from planner.workload.section import plan_rent_factor
 from planner.plan.campus import campus_of
 from planner.schedule.run_cost import CalendarPrices, run_on_calendar
 from planner.schedule.training import break_even_after_order, rent_while_building
@@ -170,7 +171,7 @@ def _prices(ctx, phases: tuple[PhaseFigures, ...], cost, energized: int) -> Cale
         x += added_power[m]
         capex.append(c)
         share.append(x / whole)
-    rates = {k: rate * (1.0 + costs.rent_uplift) for k, rate in costs.rental_rates().items()}
+    rates = {k: rate * (1.0 + costs.rent_uplift) for k, rate in costs.rental_rates(plan_rent_factor(ctx)).items()}
     return CalendarPrices(capex, share, cost.opex_usd_per_month, cost.horizon_months, costs.hours_per_month, rates)
 
 

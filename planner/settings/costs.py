@@ -122,6 +122,19 @@ class CostSettings(Section):
         ge=0,
         le=1000,
     )
+    rent_gpu_factor: float | None = setting(
+        None,
+        title="Rental rate of the plan's GPUs against an H100's",
+        unit="x",
+        source="Empty: the rental rates above are H100 rates; the plan's GPUs rent at them times their price per "
+        "GPU over the H100's, each the catalog's lowest price per GPU of a system carrying it (planner assumption: a "
+        "cloud's rate recovers the capital in the GPU). Published surveys of specialist clouds' on-demand rates, "
+        "2026, put H200 at about 1.3 x an H100's and A100 at about 0.4 x (Mercatus, 'Cloud GPU pricing', May 2026: "
+        "$3.50-4.50, $1.10-1.50 against $2.50-3.50) and B200 at about 1.7 x ($4.50-6.00: Lyceum, 'NVIDIA B200 GPU "
+        "cloud pricing 2026'). A number: the ratio of a quote for the plan's GPU to the H100 rates above.",
+        gt=0,
+        le=100,
+    )
     rent_uplift: float = setting(
         0.15,
         title="Rental uplift for storage and networking",
@@ -307,11 +320,17 @@ class CostSettings(Section):
         le=1e6,
     )
 
-    def rental_rates(self) -> dict[str, float]:
-        """Rental option -> $/GPU-hour, in the order the report and workbook list them."""
+    def rental_rates(self, factor: float = 1.0) -> dict[str, float]:
+        """Rental option -> $/GPU-hour, in the order the report and workbook list them: the
+        H100 rates times ``factor``, the plan's GPUs' rate against an H100's (``gpu_factor``)."""
         return {
-            "spot": self.rent_spot_usd_per_gpu_h,
-            "reserved_1yr": self.rent_reserved_1yr_usd_per_gpu_h,
-            "reserved_3yr": self.rent_reserved_3yr_usd_per_gpu_h,
-            "on_demand": self.rent_on_demand_usd_per_gpu_h,
+            "spot": self.rent_spot_usd_per_gpu_h * factor,
+            "reserved_1yr": self.rent_reserved_1yr_usd_per_gpu_h * factor,
+            "reserved_3yr": self.rent_reserved_3yr_usd_per_gpu_h * factor,
+            "on_demand": self.rent_on_demand_usd_per_gpu_h * factor,
         }
+
+    def gpu_factor(self, by_price: float) -> float:
+        """The plan's GPUs' rental rate against an H100's: the user's figure, else ``by_price``
+        (``planner.hardware.rent.rent_factor_by_price``)."""
+        return self.rent_gpu_factor if self.rent_gpu_factor is not None else by_price

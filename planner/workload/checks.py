@@ -305,9 +305,10 @@ def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, 
     if res.meets_latency is False:
         out.findings.append(Finding(
             "warning", "workload.inference.latency",
-            f"Even one sequence takes {1e3 / res.decode_tokens_per_s_per_sequence:,.1f} ms per output token, over the "
-            f"{w.latency_ms_per_token:g} ms target: decode is bound by reading {res.weights_gb:,.1f} GB of weights "
-            f"per token; spread the replica over more GPUs"))
+            f"Even at the smallest batch a sequence gets a token every {res.least_tpot_s * 1e3:,.1f} ms, over the "
+            f"{w.latency_ms_per_token:g} ms target: a decode step takes {1e3 / res.decode_tokens_per_s_per_sequence:,.1f}"
+            f" ms, bound by reading {res.weights_gb:,.1f} GB of weights per token, and new requests' prefills run "
+            f"between the steps; spread the replica over more GPUs, or serve in FP8"))
     if res.meets_ttft is False:
         out.findings.append(Finding(
             "warning", "workload.inference.ttft",

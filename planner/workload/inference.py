@@ -31,8 +31,13 @@ token) at b bytes per value (FP8: weights and KV cache in 8 bits, TensorRT-LLM's
   all-reduces; e from the prefill GEMMs' shapes (``kernels``: FP8 GEMMs reach less of
   their peak than BF16) unless the user set one figure for both;
 - continuous batching at the operating batch k (``inference_batch``, or the largest that
-  meets the TPOT target and fits the KV cache): requests/s per replica = 1 / (prefill +
-  output tokens x t / k); GPUs for a target = ceil(target / that) x g;
+  meets the TPOT target and fits the KV cache): requests/s per replica R = 1 / (prefill +
+  output tokens x t / k); GPUs for a target = ceil(target / that) x g. The replica spends
+  R x prefill of each second on new requests' prompts, and the decode steps run in the
+  rest, so a sequence gets a token every t / (1 - R x prefill) = t + prefill x k / output
+  tokens (the time per output token a user sees, TPOT: one round of k sequences admits k /
+  output tokens new ones, whose prefills run between the steps or, chunked, inside them;
+  the same GPU time either way). The TPOT target bounds that, not the decode step alone;
 - a model larger than a node: p pipeline stages across nodes (``inference_pipeline_stages``,
   vLLM's and TensorRT-LLM's pipeline parallelism), each a group of g GPUs with 1 / p of the
   layers (``size_inference``).
@@ -80,19 +85,21 @@ class InferenceResult:
     kv_gb_per_sequence: float
     max_concurrent_sequences: int
     batch: int
-    decode_s_per_token: float | None  # TPOT at the operating batch
+    decode_s_per_token: float | None  # one decode step at the operating batch
     decode_tokens_per_s_per_sequence: float | None  # at batch 1
     decode_tokens_per_s: float | None  # per GPU at the operating batch
     prefill_s: float | None  # TTFT
     requests_per_s_per_replica: float | None
     gpus_needed: int | None
-    meets_latency: bool | None  # TPOT target at batch 1
+    meets_latency: bool | None  # TPOT target at the smallest batch
     meets_ttft: bool | None = None
     output_tokens_per_s_per_gpu: float | None = None  # with prefill, at the operating batch
     tp_allreduce_s_per_token: float | None = None  # of the decode step at the operating batch
     batch_limited_by_memory: bool = False  # the user's operating batch was more than the KV cache holds
     replica_gpus: int = 1  # the GPUs a replica spans (TP x pipeline stages)
     kv_copies: float = 1.0  # copies of each sequence's KV cache the tensor-parallel ranks hold (``kv_copies``)
+    tpot_s: float | None = None  # time per output token a sequence sees: the step and the prefills between
+    least_tpot_s: float | None = None  # the same at the smallest batch: the least the replica can offer
 
     @property
     def weights_gb_per_gpu(self) -> float:
@@ -120,7 +127,8 @@ class InferenceResult:
             "prefill_ms": ms(self.prefill_s),
             "requests_per_s_per_replica": r(self.requests_per_s_per_replica),
             "gpus_needed": self.gpus_needed, "meets_latency": self.meets_latency,
-            "ttft_ms": ms(self.prefill_s), "tpot_ms": ms(self.decode_s_per_token), "meets_ttft": self.meets_ttft,
+            "ttft_ms": ms(self.prefill_s), "tpot_ms": ms(self.tpot_s if self.tpot_s is not None
+                                                          else self.decode_s_per_token), "meets_ttft": self.meets_ttft,
             "output_tokens_per_s_per_gpu": r(self.output_tokens_per_s_per_gpu, 1),
             "tp_allreduce_ms_per_token": ms(self.tp_allreduce_s_per_token),
             "hbm_efficiency": DECODE_HBM_EFFICIENCY, "kv_hbm_efficiency": KV_STREAM_EFFICIENCY,
@@ -224,6 +232,15 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
                              hbm_efficiency=DECODE_HBM_EFFICIENCY, kv_efficiency=KV_STREAM_EFFICIENCY,
                              allreduce_gbs=allreduce_gbs) + (stages - 1) * stage_hop_s(model, k, g, link_gbs)
 
+    prefill = (prefill_compute_s(w, model, gpus=g, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
+                                 efficiency=eff, curves=curves) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
+               + (stages - 1) * stage_hop_s(model, w.prompt_tokens, g, link_gbs))
+
+    def tpot(k: int) -> float:
+        # the step and, between steps, the prefills of the k x stages / output tokens requests
+        # a round admits (each stage busy 1 / p of a prefill)
+        return step(k) + prefill / stages * k * stages / w.output_tokens
+
     target = w.latency_ms_per_token / 1e3
     t1 = step(1)
     limited = False
@@ -233,26 +250,24 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
         limited = w.inference_batch > max_seq
     else:
         micro = 1
-        if t1 <= target:  # largest micro-batch within the latency target (step time grows with it)
+        if tpot(1) <= target:  # largest micro-batch within the latency target (TPOT grows with it)
             lo, hi = 1, most
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if step(mid) <= target:
+                if tpot(mid) <= target:
                     lo = mid
                 else:
                     hi = mid - 1
             micro = lo
     batch = micro * stages
     t = step(micro)
-    prefill = (prefill_compute_s(w, model, gpus=g, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
-                                 efficiency=eff, curves=curves) + tp_allreduce_s(model, w.prompt_tokens, g, allreduce_gbs)
-               + (stages - 1) * stage_hop_s(model, w.prompt_tokens, g, link_gbs))
     rps = 1.0 / (prefill / stages + w.output_tokens * t / batch)
     needed = None
     if w.requests_per_s:
         needed = math.ceil(w.requests_per_s / rps - 1e-9) * gpus
     return InferenceResult(True, weights / 1e9, kv_seq / 1e9, max_seq, batch, t, 1.0 / t1, batch / (gpus * t),
-                           prefill, rps, needed, t1 <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
+                           prefill, rps, needed, tpot(1) <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
                            output_tokens_per_s_per_gpu=rps * w.output_tokens / gpus,
                            tp_allreduce_s_per_token=tp_allreduce_s(model, micro, g, allreduce_gbs),
-                           batch_limited_by_memory=limited, replica_gpus=gpus, kv_copies=copies)
+                           batch_limited_by_memory=limited, replica_gpus=gpus, kv_copies=copies, tpot_s=tpot(micro),
+                           least_tpot_s=tpot(1))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from planner.hardware.rent import rent_factor_by_price
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.network.checks import NodeSummary, summarise_nodes
@@ -169,6 +170,10 @@ class WorkloadSection(Figures):
     inference_requests_per_s: float | None = figure(
         None, title="Requests the placed GPUs serve", unit="requests/s",
         description="Whole replicas the plan's GPUs hold x the requests a replica serves at its operating batch")
+    inference_output_tokens_per_s: float | None = figure(
+        None, title="Output tokens the placed GPUs serve", unit="tokens/s",
+        description="The requests the placed GPUs serve x the output tokens of a request: the plan's serving "
+        "throughput, prefill included")
     inference_usd_per_m_output_tokens: dict[str, float] | None = figure(
         None, title="Cost per million output tokens", unit="$",
         description="GPU-hours per million output tokens (at the operating batch, prefill included) at each "
@@ -209,6 +214,8 @@ def evaluate_workload_section(ctx) -> tuple[WorkloadSection, list[Finding]]:
         figures.update(decode_tokens_per_s=_r(inf.decode_tokens_per_s, 1),
                        max_concurrent_sequences=inf.max_concurrent_sequences, inference=inf,
                        inference_requests_per_s=_r(served_requests_per_s(inf, ctx.totals.gpus)),
+                       inference_output_tokens_per_s=_r(None if inf.requests_per_s_per_replica is None else
+                                                        served_requests_per_s(inf, ctx.totals.gpus) * w.output_tokens, 1),
                        inference_usd_per_m_output_tokens=token_cost(ctx, inf.output_tokens_per_s_per_gpu))
     section = WorkloadSection(
         model=m.name, params_b=round(m.params / 1e9, 3), active_params_b=round(m.active_params / 1e9, 3),
@@ -243,6 +250,14 @@ def token_cost(ctx, tokens_per_s_per_gpu: float | None) -> dict[str, float] | No
     return {k: round(v / ctx.totals.gpus * gpu_hours, 4) for k, v in per_gpu_hour.items()}
 
 
+def plan_rent_factor(ctx) -> float:
+    """The plan's GPUs' rental rate against the H100 rates of its cost settings: the figure
+    set, else by their prices (``planner.hardware.rent``), kept while the counts stay. The
+    cost, schedule and workload sections price renting with it."""
+    by_price = ctx.memo.get("rent factor by price", ("counts",), rent_factor_by_price, ctx.catalog, ctx.counts)
+    return ctx.plan.settings.costs.gpu_factor(by_price)
+
+
 def run_cost(ctx, days: float) -> dict[str, float]:
     """The training run priced two ways: renting the GPUs for its hours at each rental rate
     (with the rental uplift), and building: the capex share of the run's months over the
@@ -251,7 +266,7 @@ def run_cost(ctx, days: float) -> dict[str, float]:
     hours = days * HOURS_PER_DAY
     gpus = ctx.totals.gpus
     out = {f"rent_{name}": round(gpus * hours * rate * (1.0 + costs.rent_uplift), 2)
-           for name, rate in costs.rental_rates().items()}
+           for name, rate in costs.rental_rates(plan_rent_factor(ctx)).items()}
     cost = ctx.sections.get("cost")
     if cost is not None:
         months = hours / costs.hours_per_month

@@ -239,3 +239,26 @@ def test_compare_names_the_settings_that_differ(capsys, medium_and_massive, tmp_
     assert settings["facility.default_rack_cap_kw"] == (30.0, 40.0)
     code, out = cli(capsys, "compare", str(medium), str(medium))
     assert "Settings," not in out.out  # the same plan twice: nothing to name
+
+
+def test_two_inference_plans_compare_by_the_output_they_serve(capsys, tmp_path):
+    """Three times the replicas serve three times the output tokens; the per-GPU decode rate,
+    a serving efficiency, stays as it was and is named so."""
+    for name, rps in (("a", 10), ("b", 30)):
+        assert main(["new", "--inference", "--system", "dgx-h100", "--model", "llama3-70b", "--requests-per-s",
+                     str(rps), "-o", str(tmp_path / f"{name}.json")]) == 0
+    capsys.readouterr()
+    reports = []
+    for name in ("a", "b"):
+        code, out = cli(capsys, "check", str(tmp_path / f"{name}.json"), "--json")
+        reports.append(json.loads(out.out)["workload"])
+    ra, rb = reports
+    # requests/s the placed GPUs serve x 256 output tokens a request
+    assert ra["inference_output_tokens_per_s"] == pytest.approx(ra["inference_requests_per_s"] * 256, rel=1e-4)
+    assert rb["inference_output_tokens_per_s"] == pytest.approx(rb["inference_requests_per_s"] * 256, rel=1e-4)
+    assert rb["inference_requests_per_s"] >= 30 > ra["inference_requests_per_s"] >= 10
+    assert ra["decode_tokens_per_s"] == rb["decode_tokens_per_s"]  # the same replica: the same rate per GPU
+    text_code, text = cli(capsys, "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    line = next(x for x in text.out.splitlines() if x.startswith("Inference output served"))
+    assert line.split()[-1] == "better" and "tokens/s" in line
+    assert any(x.startswith("Inference decode per GPU") for x in text.out.splitlines())

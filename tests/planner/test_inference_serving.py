@@ -105,8 +105,11 @@ def test_cost_per_million_output_tokens_is_gpu_hours_at_the_rental_rate():
     per_gpu_s = section["inference"]["output_tokens_per_s_per_gpu"]
     c = plan.settings.costs
     name, rate = next(iter(c.rental_rates().items()))
+    # the plan's H100 PCIe GPUs rent at the H100 rates x their price over the H100 SXM's, by the
+    # catalog: $70,000 / 2 GPUs against a DGX H100's $270,000 / 8
+    factor = (70_000 / 2) / (270_000 / 8)
     # 1e6 tokens / (tokens per GPU-second) / 3,600 = GPU-hours; x $/GPU-hour x (1 + uplift)
-    expected = 1e6 / per_gpu_s / 3600 * rate * (1 + c.rent_uplift)
+    expected = 1e6 / per_gpu_s / 3600 * rate * factor * (1 + c.rent_uplift)
     assert section["inference_usd_per_m_output_tokens"][f"rent_{name}"] == pytest.approx(expected, rel=1e-3)
 
 

@@ -24,3 +24,20 @@ def test_a_negative_rack_cap_is_refused_before_the_run(window, qtbot):
     dialog.caps.setText("30, 40")
     # the default node counts (8, 16 and 32: the plan's 16 halved and doubled) x 2 caps
     assert dialog.count.text().startswith("6 points") and dialog.run_button.isEnabled()
+
+
+def test_an_inference_plans_sweep_is_read_by_the_output_it_serves(window, qtbot):
+    """The table and the Pareto axis of an inference plan: output tokens served, not the
+    training figures an inference plan has none of."""
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    plan = design(Intent(system="dgx-h100", inference=True, model="llama3-70b", requests_per_s=20)).plan
+    window.doc.replace(plan, None)
+    dialog = window.variant_controls.sweep()
+    qtbot.addWidget(dialog)
+    assert dialog.y_axis.currentData() == "served_tokens_per_s"
+    assert dialog.y_axis.currentText() == "Inference output served"
+    dialog._fill_table()
+    headings = [dialog.table.horizontalHeaderItem(i).text() for i in range(dialog.table.columnCount())]
+    assert "Inference output served" in headings and "Training throughput" not in headings
