@@ -34,6 +34,7 @@ BLANK = ""  # the "no template" entry
 # sized, the NICs run below their rate on the fabric asked.
 NOTES = ("design.gpus.rounded", "design.spares", "design.inference.replica", "design.inference.sized",
          "design.fabric.nic_rate")
+PREVIEW_ERRORS = 3  # the errors the preview names; more are counted
 
 
 def sourced(widget, section, name: str, default=None):
@@ -387,6 +388,11 @@ class NewPlanDialog(QDialog):
             lines.append(f"{fmt.count(round(w.tokens_per_s))} tokens/s{days}")
         lines.append(f"{fmt.count(errors)} error{'s' if errors != 1 else ''}, "
                      f"{fmt.count(warnings)} warning{'s' if warnings != 1 else ''}")
+        # the errors by name, first: what the plan would open with (the warnings follow below)
+        shown = [f for f in report.findings if f.severity == "error"][:PREVIEW_ERRORS]
+        lines += [f"Error: {f.message}" for f in shown]
+        if errors > len(shown):
+            lines.append(f"and {fmt.counted(errors - len(shown), 'more error')}")
         model = model_shape(self.design.plan.settings.workload)
         lines += [f"{'Layout' if i == 0 else 'Runner-up'}: {describe_layout(c, model)}"
                   for i, c in enumerate(self.design.layouts)]

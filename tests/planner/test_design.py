@@ -269,3 +269,15 @@ def test_more_spares_than_the_job_are_placed_as_asked_and_warned():
     # as many spares as the job has nodes, or fewer, is the user's call: nothing said
     assert "design.spares.many" not in {f.code for f in design(Intent(system="dgx-h100", gpus=64, spare_nodes=8),
                                                                 CAT).findings}
+
+
+@pytest.mark.parametrize("template", ["inference", "single-node"])
+def test_a_template_of_air_cooled_nodes_given_a_liquid_cooled_system_gets_its_cdus(template):
+    """The inference and single-node templates hold air-cooled nodes; with a direct-liquid-
+    cooled HGX H100 (8 x 700 W to cold plates) the design places the CDUs its heat needs."""
+    from planner.design.templates import design_template
+
+    plan = design_template(template, system="hgx-h100-8").plan
+    report = evaluate(plan, default_catalog())
+    assert not [f for f in report.findings if f.code == "cooling.cdu.short"]
+    assert report.totals.cdus >= 1 and report.totals.cdus_placed == report.totals.cdus

@@ -293,3 +293,17 @@ def test_the_system_list_offers_systems_not_a_racks_trays(qtbot):
     offered = {dialog.system.itemData(i) for i in range(dialog.system.count())}
     assert {"dgx-h100", "gb200-nvl72", "gb300-nvl72"} <= offered
     assert not offered & {"gb200-compute-tray", "gb300-compute-tray"}
+
+
+def test_the_preview_names_the_errors_the_plan_would_open_with(qtbot):
+    """Llama 3 405B on one DGX H100: 819 GB of training state a GPU against its 80 GB; the
+    preview says so, not only "1 error"."""
+    dialog = NewPlanDialog(CAT, template="")
+    qtbot.addWidget(dialog)
+    choose(dialog, "dgx-h100", 8, 30)
+    dialog.model.setCurrentIndex(dialog.model.findData("llama3-405b"))
+    dialog.refresh()
+    lines = dialog.preview.text().splitlines()
+    at = lines.index("1 error, 0 warnings") if "1 error, 0 warnings" in lines else next(
+        i for i, x in enumerate(lines) if x.startswith("1 error,"))
+    assert lines[at + 1].startswith("Error: Training needs 819.2 GB per GPU")
