@@ -15,10 +15,11 @@ from planner.settings import FacilitySettings
 
 
 def capture_fraction(device: DeviceType, liquid_rack: bool, facility: FacilitySettings) -> float:
-    """Share of ``device``'s heat that goes to liquid. Liquid-cooled devices use their
-    catalog figure, else the default; GPU servers in a liquid-cooled rack are plumbed
-    to its manifold (direct-to-chip); everything else is air-cooled (0)."""
-    if device.cooling == "liquid" or (liquid_rack and device.gpu is not None):
+    """Share of ``device``'s heat that goes to liquid. Liquid-cooled devices (cold plates:
+    the catalog's direct-liquid-cooled systems) use their catalog figure, else the default;
+    an air-cooled device puts all its heat into the air (0), also in a liquid-cooled rack:
+    without cold plates there is nothing to plumb to the rack's manifold."""
+    if device.cooling == "liquid":
         return device.liquid_fraction if device.liquid_fraction is not None else facility.liquid_capture
     return 0.0
 
@@ -40,7 +41,7 @@ def liquid_heat_of(counted: Iterable[tuple[DeviceType, int]], liquid_rack: bool,
         watts = round(d.power_max_w * 1000)
         nameplate += n * watts
         liquid += n * round(watts * capture_fraction(d, liquid_rack, facility))
-        if d.gpu is not None and (liquid_rack or d.cooling == "liquid"):
+        if d.gpu is not None and d.cooling == "liquid":
             nodes += n
     if rear_door_hx:
         liquid += door_milliwatts(nameplate - liquid, facility)

@@ -174,8 +174,9 @@ def rack_findings(plan: Plan, rack: Rack, res: RackResult, catalog: Catalog, *,
         findings.append(Finding(
             "warning", "rack.cooling.air_remainder",
             f"Liquid-cooled rack {rack.name} still puts {air_basis_milliwatts / 1e6:,.1f} kW ({basis}) into the air, above "
-            f"the {facility.air_cooling_limit_kw:g} kW air-cooling limit: the cold plates do not take memory, "
-            "NIC and power-supply heat; add a rear-door heat exchanger or spread the nodes", rack.id))
+            f"the {facility.air_cooling_limit_kw:g} kW air-cooling limit: air-cooled devices put all their heat into "
+            "the air, and cold plates do not take memory, NIC and power-supply heat; add a rear-door heat exchanger "
+            "or spread the nodes", rack.id))
     if res.weight_kg > rack.max_weight_kg + 1e-9:
         findings.append(Finding(
             "error", "rack.weight.over_limit",

@@ -13,6 +13,8 @@ from tests.planner.cost_helpers import plan_with
 
 CAT = default_catalog()
 FOUR_DGX = [("dgx-h100", 1), ("dgx-h100", 9), ("dgx-h100", 17), ("dgx-h100", 25)]  # 4 x 10.2 kW = 40.8 kW
+# the direct-liquid-cooled HGX H100: the same 10.2 kW nameplate and 7 kW typical, with cold plates
+FOUR_HGX = [("hgx-h100-8", 1), ("hgx-h100-8", 9), ("hgx-h100-8", 17), ("hgx-h100-8", 25)]
 
 
 def rack_report(devices=FOUR_DGX, rack=None, **settings):
@@ -131,15 +133,21 @@ def test_120_kw_to_liquid_at_10_k_needs_172_litres_a_minute():
 
 
 def test_liquid_rack_heat_splits_and_the_air_remainder_counts():
-    # 4 air-cooled DGX (40.8 kW nameplate) in a liquid rack: plumbed at the default 0.8 capture:
+    # 4 cold-plate HGX H100 (40.8 kW nameplate) in a liquid rack at the default 0.8 capture:
     # 32.64 kW to liquid, 8.16 kW to air; water 32.64 / (4.18 x 0.995 x 10) x 60 = 47.09 l/min
-    report, r = rack_report()
+    report, r = rack_report(FOUR_HGX)
     assert (r.heat_liquid_kw, r.heat_air_kw) == (pytest.approx(32.64), pytest.approx(8.16))
     assert r.water_l_min == pytest.approx(47.09, abs=0.01)
+    assert "rack.cooling.air_remainder" not in codes(report)  # 4 x 7 x 0.2 = 5.6 kW typical to air
     # the air remainder counts against the air limit: at 0.5 capture the typical basis puts
     # 4 x 7 x 0.5 = 14 kW into the air; with a 10 kW limit that is a warning
-    report, _ = rack_report(facility={"liquid_capture": 0.5, "air_cooling_limit_kw": 10})
+    report, _ = rack_report(FOUR_HGX, facility={"liquid_capture": 0.5, "air_cooling_limit_kw": 10})
     assert "rack.cooling.air_remainder" in codes(report)
+    # air-cooled DGX H100 in the same liquid rack have no cold plates: all 40.8 kW into the air,
+    # no water; 4 x 7 = 28 kW typical is above the 25 kW air limit
+    report, r = rack_report()
+    assert (r.heat_liquid_kw, r.heat_air_kw, r.water_l_min) == (0, pytest.approx(40.8), 0)
+    assert "rack.cooling.air_remainder" in codes(report) and report.totals.cdus == 0
     # an air rack puts everything into the air; a rear door moves up to its capacity to water
     air = Rack(id="R1", name="R1", power_cap_kw=45, cooling="air")
     _, r = rack_report(rack=air)
@@ -155,9 +163,9 @@ def test_cdus_sized_on_design_heat_with_a_spare():
     # 32.64 kW design heat to liquid -> one 250 kW CDU; N+1 -> 2; N -> 1; 2N -> 2;
     # the guide's rule: 4 nodes / 8 per CDU -> 1
     for redundancy, cdus in (("N+1", 2), ("N", 1), ("2N", 2)):
-        report, _ = rack_report(facility={"cdu_redundancy": redundancy})
+        report, _ = rack_report(FOUR_HGX, facility={"cdu_redundancy": redundancy})
         assert report.totals.cdus == cdus, redundancy
-    report, _ = rack_report(facility={"cdu_policy": "per_nodes"})
+    report, _ = rack_report(FOUR_HGX, facility={"cdu_policy": "per_nodes"})
     assert report.totals.cdus == 1
 
 

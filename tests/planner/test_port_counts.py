@@ -54,7 +54,7 @@ def test_storage_switches_the_design_adds_hold_the_storage_links():
 
 def test_the_liquid_load_the_design_sizes_cdus_on_is_the_checks():
     plan = plan_with([
-        (Rack(id="L", name="L", row="A", cooling="liquid", power_cap_kw=40), [("dgx-b200", 1), ("dgx-b200", 11)]),
+        (Rack(id="L", name="L", row="A", cooling="liquid", power_cap_kw=40), [("hgx-b300-8", 1), ("hgx-b300-8", 11)]),
         (Rack(id="D", name="D", row="A", rear_door_hx=True, power_cap_kw=40), [("dgx-h100", 1)]),
         (Rack(id="A", name="A", row="A"), [("dgx-h100", 1)]),
     ])
@@ -62,6 +62,6 @@ def test_the_liquid_load_the_design_sizes_cdus_on_is_the_checks():
     racks = [evaluate_rack(plan, r, CAT) for r in plan.racks]
     assert nodes == sum(r.liquid_nodes for r in racks) == 2
     assert kw * 1e6 == sum(r.heat_liquid_milliwatts for r in racks)
-    # two DGX B200 plumbed in the liquid rack: 2 x 14.3 kW nameplate x 0.8 captured = 22.88 kW;
+    # two cold-plate HGX B300 in the liquid rack: 2 x 14.0 kW nameplate x 0.8 captured = 22.4 kW;
     # the rear door (50 kW) takes all of the DGX H100's 10.2 kW to water; the air rack none
-    assert kw == pytest.approx(22.88 + 10.2)
+    assert kw == pytest.approx(22.4 + 10.2)
