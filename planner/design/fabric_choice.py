@@ -69,9 +69,19 @@ def match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog
     fabric or its switch: the default 400G InfiniBand would leave 800G NICs trained down
     (network.nic.faster_than_switch) or Ethernet NICs on InfiniBand switches (network.nic.technology)."""
     named = intent.settings.get("fabric", {})
-    if intent.fabric is not None or intent.switch is not None or "technology" in named or "switch_device" in named:
+    cannot = _nics_cannot_run(settings, system, catalog)
+    if cannot and (intent.fabric is not None or intent.switch is not None):  # the user's own fabric: say why not
+        fits = fabric_for_nics(system, catalog)
+        asked = TECHNOLOGIES[settings.fabric.technology].title
+        raise DesignError(
+            f"fabric: {system.model}'s compute NICs are {cannot} only and cannot run the switches of {asked}: "
+            + (f"choose a fabric they speak ({fits}: {TECHNOLOGIES[fits].title}) or leave --fabric out"
+               if fits else "choose a system whose NICs speak it"))
+    if not cannot and (intent.fabric is not None or intent.switch is not None or "technology" in named
+                       or "switch_device" in named):
         nics_at_switch_rate(settings, system, catalog, findings)
         return
+    # unnamed, or a template's fabric these NICs cannot run: the fabric the NICs speak
     current = TECHNOLOGIES[settings.fabric.technology]
     nics = system.compute_nics()
     if not nics or all(n.technology == current.switch_technology and n.gbps == current.line_rate_gbps for n in nics):
@@ -86,7 +96,21 @@ def match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog
         "info", "design.fabric.nics",
         f"fabric: {system.model}'s compute NICs are {nics[0].gbps:g} Gb/s {nics[0].technology}: the compute fabric "
         f"is {TECHNOLOGIES[tech].title} on {switch.title} switches, the fabric those NICs speak at their rate "
-        f"(not the default {current.title})"))
+        f"(not the {'template' if cannot else 'default'} {current.title}"
+        + (", which they cannot run)" if cannot else ")")))
+
+
+def _nics_cannot_run(settings: Settings, system: DeviceType, catalog: Catalog) -> str | None:
+    """The technology of the system's compute NICs when they cannot run the fabric switch's
+    (Ethernet-only NICs on InfiniBand: network.nic.technology); None when they can, or
+    either is unknown."""
+    switch = catalog.get(settings.fabric.switch_device)
+    nics = system.compute_nics()
+    if switch is None or switch.switch is None or not nics:
+        return None
+    if all(switch.switch.technology in catalog.nic_link_layers(n) for n in nics):
+        return None
+    return ", ".join(sorted({n.technology for n in nics}))
 
 
 def nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalog, findings: list[Finding]) -> None:

@@ -167,7 +167,7 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
         else:
             mixed = len(nodes.nic_technologies) > 1
             out.append(Finding(
-                "warning", "network.nic.technology",
+                "error", "network.nic.technology",
                 (f"Some of the nodes' compute NICs ({nic_tech}) cannot run {sw.technology}, the fabric switches': "
                  f"choose nodes whose NICs all speak {sw.technology}" if mixed else
                  f"The nodes' compute NICs are {nic_tech} and cannot run {sw.technology}, the fabric switches': "

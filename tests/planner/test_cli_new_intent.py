@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 
 import pytest
 
@@ -247,9 +248,15 @@ def test_new_says_what_the_intent_cannot_hold(capsys, tmp_path):
     assert code == 0, out.err
     errors = [line for line in out.out.splitlines() if line.startswith("  ERROR ")]
     assert len(errors) == 1 and errors[0].startswith("  ERROR workload.inference.capacity: 500 requests/s need ")
-    # 37 GPUs needed, 6 placed: 31 more, 16 nodes of 2
-    assert "need 37 GPUs" in errors[0] and errors[0].endswith(
-        "the plan has 6: add 31 GPUs (16 more nodes of 2: Racks > Auto-place nodes) or lower the target")
+    # the GPUs needed: whole replicas for 500 requests/s at what a replica serves; 6 placed, the
+    # rest in nodes of 2 (a replica of 1 GPU serving 11.67 requests/s: 43 needed, 37 more, 19 nodes)
+    inf = check(capsys, plan)["workload"]["inference"]
+    w = json.loads(plan.read_text())["settings"]["workload"]
+    need = math.ceil(500 / inf["requests_per_s_per_replica"] - 1e-9) * w["inference_gpus_per_replica"]
+    more = need - 6
+    assert f"need {need} GPUs" in errors[0] and errors[0].endswith(
+        f"the plan has 6: add {more} GPUs ({math.ceil(more / 2)} more nodes of 2: Racks > Auto-place nodes) "
+        "or lower the target")
     # the capacity error carries no automatic fix (the count is the user's), and new says so
     assert f"the plan has 1 error: 'cluster-planner check {plan}' lists them; none has an automatic fix" in out.out
     assert [f["code"] for f in check(capsys, plan)["findings"] if f["severity"] == "error"] == [

@@ -40,10 +40,21 @@ def test_a_dgx_h100_on_roce_runs_its_nics_as_ethernet_with_no_warning():
     assert note.severity == "info" and "set to ethernet" in note.message
 
 
-def test_ethernet_only_nics_on_infiniband_still_warn():
-    plan = design(Intent(system="amd-mi300x-8", gpus=64, fabric="ib400"), CAT).plan
-    warning = next(f for f in evaluate(plan, CAT).findings if f.code == "network.nic.technology")
-    assert warning.severity == "warning" and "cannot run infiniband" in warning.message
+def test_ethernet_only_nics_on_infiniband_are_refused_by_the_design_and_an_error_in_a_plan():
+    # asked for by name: refused, naming the fabric those NICs speak
+    with pytest.raises(DesignError, match="compute NICs are ethernet only and cannot run the switches of 400G "
+                                          r"InfiniBand \(NDR\): choose a fabric they speak \(eth400_roce"):
+        design(Intent(system="amd-mi300x-8", gpus=64, fabric="ib400"), CAT)
+    # a template's InfiniBand fabric (medium's) becomes the one the NICs speak, and says so
+    d = design(Intent(system="amd-mi300x-8", gpus=64, settings={"fabric": {"technology": "ib400",
+                                                                          "switch_device": "qm9700"}}), CAT)
+    assert d.plan.settings.fabric.technology == "eth400_roce"
+    assert any(f.code == "design.fabric.nics" and "which they cannot run" in f.message for f in d.findings)
+    # the plan's fabric set back to InfiniBand by hand: the nodes cannot join it, an error
+    plan = d.plan
+    plan.settings.fabric = plan.settings.fabric.model_copy(update={"technology": "ib400", "switch_device": "qm9700"})
+    error = next(f for f in evaluate(plan, CAT).findings if f.code == "network.nic.technology")
+    assert error.severity == "error" and "cannot run infiniband" in error.message
 
 
 def test_a_100g_ethernet_fabric_takes_one_link_a_nic_and_no_error(tmp_path):
