@@ -48,6 +48,7 @@ class PriceImport:
     changed: list[tuple[str, float, float]] = field(default_factory=list)
     unmatched: list[tuple[int, str]] = field(default_factory=list)
     invalid: list[tuple[int, str, object]] = field(default_factory=list)  # (row, item, the cell's value)
+    uncomputed: list[tuple[int, str]] = field(default_factory=list)  # formula prices no program has computed
     overrides: list[PriceOverride] = field(default_factory=list)  # the plan's overrides after the import
 
     def lines(self) -> list[str]:
@@ -55,6 +56,8 @@ class PriceImport:
         out = [f"{item}: ${old:,.2f} -> ${new:,.2f}" for item, old, new in self.changed]
         out += [f"row {row}: '{item}' matches no line of the plan's bill of materials: not imported"
                 for row, item in self.unmatched]
+        out += [f"row {row}: '{item}': the unit price is a formula no spreadsheet program has computed (open the "
+                "workbook in Excel or LibreOffice and save it): not imported" for row, item in self.uncomputed]
         for row, item, price in self.invalid:
             number = isinstance(price, (int, float)) and not isinstance(price, bool)
             shown = "empty" if price is None else f"{price:,}" if number else repr(price) if isinstance(
@@ -94,8 +97,10 @@ def unmatched_override_findings(lines: list[BomLine], overrides: list[PriceOverr
             for o in overrides if o.item not in items]
 
 
-def _bom_rows(book: Path) -> list[tuple]:
-    """The values of the BOM sheet's rows, within the bounds above; PlannerError in one line."""
+def _bom_rows(book: Path, *, computed: bool = False) -> list[tuple]:
+    """The values of the BOM sheet's rows, within the bounds above; PlannerError in one line.
+    ``computed``: a formula cell's value as Excel or LibreOffice last computed and saved it
+    (None where no program has), else the formula's text."""
     from openpyxl import load_workbook
 
     raw = read_limited(book, MAX_BOOK_BYTES, "workbook")
@@ -109,7 +114,7 @@ def _bom_rows(book: Path) -> list[tuple]:
         raise PlannerError(f"{book.name}: {inflated / 1e6:,.0f} MB uncompressed, more than a workbook can be "
                            f"({MAX_BOOK_BYTES // 2**20} MB)")
     try:
-        wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
+        wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=computed)
     except (OSError, zipfile.BadZipFile, KeyError, ValueError) as exc:
         raise PlannerError(f"{unreadable} ({exc})") from None
     try:
@@ -142,6 +147,7 @@ def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[B
     if not rows or ITEM_HEADER not in rows[0] or PRICE_HEADER not in rows[0]:
         raise PlannerError(f"{book.name}: the {BOM_SHEET} sheet has no '{ITEM_HEADER}' and '{PRICE_HEADER}' columns")
     item_col, price_col = rows[0].index(ITEM_HEADER), rows[0].index(PRICE_HEADER)
+    values = None  # the formula cells' computed values, read when the sheet has a formula price
     current = {line.item: line for line in lines}
     date = (today or dt.date.today()).isoformat()
     source = f"edited in workbook {book.name} on {date}"
@@ -153,7 +159,14 @@ def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[B
         if not isinstance(item, str) or not item.strip():
             continue  # blank rows, totals and notes below the table
         if isinstance(price, str) and price.startswith("="):
-            continue  # still the planner's formula (linked to a cost setting): not edited
+            # a formula, the planner's (linked to a cost setting) or the user's: its value as the
+            # spreadsheet program computed it; the planner's own carries the plan's price
+            values = values if values is not None else _bom_rows(book, computed=True)
+            got = values[number - 1] if number - 1 < len(values) else ()
+            price = got[price_col] if price_col < len(got) else None
+            if price is None:
+                result.uncomputed.append((number, item))
+                continue
         if item not in current:
             if isinstance(price, (int, float)) and not isinstance(price, bool):
                 result.unmatched.append((number, item))

@@ -20,7 +20,9 @@ def cli(capsys, *argv):
     return code, capsys.readouterr()
 
 
-def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, capsys):
+def exported_medium(tmp_path, capsys):
+    """The medium plan saved and exported: (plan file, workbook file, check's cost section,
+    the workbook, its BOM sheet, BOM row by item)."""
     plan_path, book = tmp_path / "m.json", tmp_path / "m.xlsx"
     save_plan(build_template("medium"), plan_path)
     assert cli(capsys, "export", str(plan_path), "-o", str(book))[0] == 0
@@ -28,6 +30,11 @@ def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, cap
     wb = openpyxl.load_workbook(book)
     ws = wb["BOM"]
     rows = {ws.cell(r, 2).value: r for r in range(2, ws.max_row + 1) if ws.cell(r, 4).value is not None}
+    return plan_path, book, before, wb, ws, rows
+
+
+def test_two_edited_prices_move_capex_by_difference_times_quantity(tmp_path, capsys):
+    plan_path, book, before, wb, ws, rows = exported_medium(tmp_path, capsys)
     # the GPU nodes (16 at $315,000 from the catalog) and the fabric's twin-port transceivers
     # (64 at the leaves' cages, $1,200 from the catalog, tests/planner/test_part_prices.py)
     gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)"]
@@ -95,3 +102,23 @@ def test_a_price_that_is_not_a_number_is_named_as_such(tmp_path, capsys):
     assert f"row {gpu}: 'Generic HGX H100 8-GPU node (direct liquid cooled, 4U)': unit price -5 is not a price" in out.out
     assert "matches no line" not in out.out and "nothing imported" in out.out
     assert plan_path.read_text() == untouched
+
+
+def test_a_price_the_user_wrote_as_a_formula_is_imported_once_computed(tmp_path, capsys):
+    """=2*150000 in the GPU nodes' unit price: unread until a spreadsheet program computes it
+    (then $300,000: 16 x -$15,000 = -$240,000 of capex); the planner's own formulas (linked
+    to a cost setting, computed to the plan's price) stay unimported."""
+    from tests.planner.xlsx_helpers import convert, find_soffice
+
+    plan_path, book, before, wb, ws, rows = exported_medium(tmp_path, capsys)
+    gpu = rows["Generic HGX H100 8-GPU node (direct liquid cooled, 4U)"]
+    ws.cell(gpu, 5).value = "=2*150000"
+    wb.save(book)
+    code, out = cli(capsys, "import-prices", str(book), "--into", str(plan_path))
+    assert code == 0 and f"row {gpu}: 'Generic HGX H100 8-GPU node" in out.out
+    assert "is a formula no spreadsheet program has computed" in out.out and "nothing imported" in out.out
+    computed = convert(find_soffice(), book, tmp_path / "lo", "xlsx", tmp_path / "profile")
+    code, out = cli(capsys, "import-prices", str(computed), "--into", str(plan_path))
+    assert code == 0 and "$315,000.00 -> $300,000.00" in out.out and "1 price imported" in out.out
+    after = json.loads(cli(capsys, "check", "--json", str(plan_path))[1].out)["cost"]
+    assert after["capex_usd"] - before["capex_usd"] == pytest.approx(-240_000, abs=0.005)
