@@ -26,6 +26,7 @@ from planner.numbers import counted
 from planner.settings import CostSettings, FabricSettings, WorkloadSettings
 from planner.workload.checks import evaluate_workload
 from planner.workload.inference import InferenceResult, gpu_hours_per_million_tokens
+from planner.workload.kernels import has_fp8
 from planner.workload.models import model_shape
 
 MAX_STAGES = 16  # Planner assumption: a replica over more than 16 nodes is not a serving design
@@ -122,4 +123,23 @@ def choose_replica(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummar
         f"at ${price:,.2f} per GPU-hour (the reserved 1-year rental rate"
         + (f", x {rent_factor:.2f} for these GPUs against an H100," if abs(rent_factor - 1.0) > 5e-3 else "")
         + f" with the {costs.rent_uplift:.0%} uplift for storage and networking)"
-        + (f". Also evaluated: {others}" if others else ""))]
+        + (f". Also evaluated: {others}" if others else "")
+        + ("" if best.meets_targets else _what_would_meet(w, fabric, node, found)))]
+
+
+def _what_would_meet(w: WorkloadSettings, fabric: FabricSettings, node: NodeSummary, found: list[Replica]) -> str:
+    """For a design whose replicas all miss the targets (sized at the smallest batch: many
+    GPUs for little): what would meet them, FP8 weights on GPUs that run FP8, or the least
+    time per output token a replica offers as the target."""
+    out = []
+    if w.precision != "fp8" and has_fp8(node.kernel_curves):
+        fp8 = [c for c in search_replicas(w.model_copy(update={"precision": "fp8"}), fabric, node) if c.meets_targets]
+        if fp8:
+            c = fp8[0]
+            out.append(f"served in FP8 (--set workload.precision=fp8), a {c.text} replica meets them at "
+                       f"{c.result.requests_per_s_per_replica:,.2f} requests/s")
+    least = min((c.result.least_tpot_s for c in found if c.result.least_tpot_s), default=None)
+    if least is not None and least * 1e3 > w.latency_ms_per_token:
+        out.append(f"the least time per output token a replica offers is {least * 1e3:,.1f} ms: a target above it "
+                   f"(--latency-ms) lets the replicas batch more requests")
+    return (". What would meet the targets: " + "; ".join(out)) if out else ""

@@ -152,3 +152,21 @@ def test_the_time_per_output_token_counts_the_prefills_between_the_decode_steps(
     chosen = next(c.result for c in found if c.gpus == result.plan.settings.workload.inference_gpus_per_replica)
     assert inf["tpot_ms"] == pytest.approx(chosen.tpot_s * 1e3, abs=1e-3)
     assert inf["decode_ms_per_token"] < inf["tpot_ms"] <= 50.0
+
+
+def test_a_design_whose_replicas_all_miss_the_target_says_what_would_meet_it():
+    """Llama 3 405B in BF16 reads 811.8 GB of weights a token: over 16 H100s at 60% of 3.35 TB/s
+    that is 50.5 ms before anything else, over the 50 ms target at any batch. FP8 halves the
+    bytes (the H100 runs FP8); or a target above the least time per token."""
+    result = design(Intent(system="dgx-h100", inference=True, requests_per_s=20, model="llama3-405b"), CAT)
+    note = next(f for f in result.findings if f.code == "design.inference.replica")
+    assert note.severity == "warning" and "though none meets" in note.message
+    assert "What would meet the targets: served in FP8 (--set workload.precision=fp8), a TP 8 replica meets" \
+        in note.message
+    least = float(note.message.split("the least time per output token a replica offers is ")[1].split(" ms")[0])
+    assert least > 811.8e9 / (16 * 0.6 * 3.35e12) * 1e3  # 50.5 ms of weight reads alone
+    # stated in FP8, the design meets the targets and says nothing of the kind
+    fp8 = design(Intent(system="dgx-h100", inference=True, requests_per_s=20, model="llama3-405b",
+                        settings={"workload": {"precision": "fp8"}}), CAT)
+    note = next(f for f in fp8.findings if f.code == "design.inference.replica")
+    assert note.severity == "info" and "What would meet" not in note.message
