@@ -43,6 +43,7 @@ def test_compare_medium_and_massive_differences_are_those_of_the_check_reports(c
         "facility_power_kw": lambda r: r["totals"]["facility_power_kw"],
         "racks": lambda r: r["totals"]["racks"],
         "cdus": lambda r: r["totals"]["cdus"],
+        "cdus_placed": lambda r: r["totals"]["cdus_placed"],
         "capex_usd": lambda r: r["cost"]["capex_usd"],
         "opex_usd_per_month": lambda r: r["cost"]["opex_usd_per_month"],
         "tco_usd": lambda r: r["cost"]["tco_usd"],
@@ -262,3 +263,23 @@ def test_two_inference_plans_compare_by_the_output_they_serve(capsys, tmp_path):
     line = next(x for x in text.out.splitlines() if x.startswith("Inference output served"))
     assert line.split()[-1] == "better" and "tokens/s" in line
     assert any(x.startswith("Inference decode per GPU") for x in text.out.splitlines())
+
+
+def test_cdus_placed_compare_beside_the_cdus_needed(capsys, tmp_path):
+    """Medium's 130.6 kW of liquid heat needs 2 CDUs (one 250 kW and a spare); a copy with its
+    CDUs taken out needs as many and places none: the difference is in what is placed."""
+    from planner.design.templates import build_template
+    from planner.hardware.catalog import default_catalog
+    from planner.plan.fileio import save_plan
+
+    catalog = default_catalog()
+    plan = build_template("medium", catalog=catalog)
+    save_plan(plan, tmp_path / "a.json")
+    plan.placements = [p for p in plan.placements if catalog[p.device].category != "cdu"]
+    save_plan(plan, tmp_path / "b.json")
+    code, out = cli(capsys, "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--json")
+    d = json.loads(out.out)["differences"][0]["totals"]
+    assert (d["cdus"], d["cdus_placed"]) == (0, -2)
+    code, out = cli(capsys, "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    line = next(x for x in out.out.splitlines() if x.startswith("CDUs placed"))
+    assert line.split()[2:] == ["2", "0", "\u22122"]  # a minus sign, as every difference shows it
