@@ -111,9 +111,12 @@ class FileActions:
     def new_from_template(self) -> None:
         # the unsaved plan is asked about once a new one is ready to take its place: a New plan
         # dialog cancelled asks nothing
+        # and Cancel on that question returns to the dialog as it was, its fields kept
         dialog = NewPlanDialog(self.doc.catalog, self)
-        if dialog.exec() and dialog.design is not None and self.maybe_save():
-            self.show_plan(dialog.design.plan, unsaved_work=True)
+        while dialog.exec() and dialog.design is not None:
+            if self.maybe_save():
+                self.show_plan(dialog.design.plan, unsaved_work=True)
+                return
 
     def new_plan(self, template: str) -> None:
         try:
@@ -286,9 +289,9 @@ class FileActions:
         write = optional_function("planner.export.netbox", "write_netbox")
         if write is None:
             return
-        start = str((self.doc.path.parent if self.doc.path else Path.home()))
-        folder = QFileDialog.getExistingDirectory(self, "Export NetBox import files into", start)
+        folder = QFileDialog.getExistingDirectory(self, "Export NetBox import files into", str(self.last_folder()))
         if folder:
+            remember_folder(folder, is_folder=True)
             from planner.export.netbox_files import other_files  # with the export's own modules, when used
 
             target = Path(folder)
@@ -302,9 +305,9 @@ class FileActions:
         write = optional_function("planner.acceptance.pack", "write_pack")
         if pack is None or write is None:
             return
-        start = str((self.doc.path.parent if self.doc.path else Path.home()))
-        folder = QFileDialog.getExistingDirectory(self, "Export the acceptance tests into", start)
+        folder = QFileDialog.getExistingDirectory(self, "Export the acceptance tests into", str(self.last_folder()))
         if folder:
+            remember_folder(folder, is_folder=True)
             self._export(lambda progress: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder,
                          "Exporting the acceptance tests", cancellable=False)
 

@@ -18,6 +18,8 @@ def last_folder(fallback: Path | None = None) -> Path:
     return fallback if fallback is not None else Path.cwd()
 
 
-def remember_folder(path: str | Path) -> None:
-    """Remember the folder of ``path`` (a file just opened or written)."""
-    QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
+def remember_folder(path: str | Path, *, is_folder: bool = False) -> None:
+    """Remember the folder of ``path`` (a file just opened or written), or ``path`` itself when
+    it is a folder chosen (an export into a folder, a folder of logs imported)."""
+    resolved = Path(path).resolve()
+    QSettings().setValue(LAST_FOLDER_KEY, str(resolved if is_folder else resolved.parent))

@@ -19,11 +19,13 @@ def test_export_menu_writes_the_acceptance_pack(window, tmp_path, monkeypatch):
 
 
 def test_a_folder_of_other_files_is_refused_and_kept(window, tmp_path, monkeypatch):
-    (tmp_path / "notes.txt").write_text("mine")
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
+    mine = tmp_path / "mine"  # a folder of its own: the window's settings file sits in tmp_path
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(mine))
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
     window.export_acceptance_action.trigger()
-    assert (tmp_path / "notes.txt").read_text() == "mine"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+    assert (mine / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
     assert "holds other files (notes.txt)" in shown[0]

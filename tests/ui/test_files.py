@@ -222,14 +222,16 @@ def test_new_and_open_ask_about_unsaved_work_only_when_something_replaces_it(win
     asked = []
     monkeypatch.setattr(window, "ask_unsaved", lambda: asked.append(1) or QMessageBox.StandardButton.Cancel)
     made = design(Intent(system="dgx-b200", gpus=64), window.doc.catalog)
-    accept = []
+    accept = []  # what each exec of the dialog returns, in turn (then: cancelled)
+    shown = []
 
     class Dialog:
         def __init__(self, *args, **kwargs):
             self.design = SimpleNamespace(plan=made.plan)
 
         def exec(self):
-            return bool(accept)
+            shown.append(self)
+            return accept.pop(0) if accept else False
 
     monkeypatch.setattr(ui.file_actions, "NewPlanDialog", Dialog)
     window.new_from_template()  # the dialog cancelled
@@ -237,6 +239,9 @@ def test_new_and_open_ask_about_unsaved_work_only_when_something_replaces_it(win
     monkeypatch.setattr(ui.file_actions.QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))
     window.open_dialog()  # no file chosen
     assert asked == [] and window.doc.plan is edited
-    accept.append(1)
+    accept.append(True)
+    shown.clear()
     window.new_from_template()  # a design ready: asked, and Cancel keeps the edited plan
     assert asked == [1] and window.doc.plan is edited
+    # and returns to the same dialog, its fields as they were (closed here: shown twice)
+    assert len(shown) == 2 and shown[0] is shown[1]

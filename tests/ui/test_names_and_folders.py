@@ -67,6 +67,21 @@ def test_chart_export_starts_in_the_last_folder_and_is_remembered_for_the_others
     assert opened == [str(tmp_path / "charts")]  # the chart's folder is the last one used
 
 
+def test_the_netbox_and_acceptance_folder_dialogs_start_in_the_last_folder_and_are_remembered(
+        window, monkeypatch, tmp_path):
+    (tmp_path / "out").mkdir()
+    (tmp_path / "netbox").mkdir()
+    window.settings.setValue("files/lastFolder", str(tmp_path / "out"))  # a workbook was exported there
+    monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path, *a, **k: None)
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        lambda parent, title, start, *a, **k: (asked.append(start), str(tmp_path / "netbox"))[1])
+    window.export_netbox()
+    assert asked == [str(tmp_path / "out")]
+    window.export_acceptance()  # the folder chosen for NetBox is the last one used
+    assert asked[-1] == str(tmp_path / "netbox")
+
+
 def test_a_long_plan_name_reads_from_its_start_in_the_inspector(window):
     window.view.scene().clearSelection()
     name = window.inspector.findChild(QLineEdit)

@@ -12,9 +12,11 @@ from tests.planner.test_netbox import GPU_SERVER, NO_HEIGHT
 
 def test_export_menu_writes_netbox_files_into_the_chosen_folder(window, tmp_path, monkeypatch):
     assert window.export_netbox_action in window.export_menu.actions()
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
+    out = tmp_path / "netbox"  # a folder of its own: the window's settings file sits in tmp_path
+    out.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(out))
     window.export_netbox_action.trigger()
-    with open(tmp_path / "07-devices.csv", newline="") as f:
+    with open(out / "07-devices.csv", newline="") as f:
         devices = list(csv.DictReader(f))
     placed = [d for d in devices if d["position"]]  # the rack PDUs are devices too, at the side (no U)
     assert len(placed) == len(window.doc.plan.placements)  # every placed device, one row each
