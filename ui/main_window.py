@@ -121,6 +121,8 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.checks.placesListed.connect(self._list_places)
         self.checks.helpRequested.connect(self.show_guide)
         self.checks.fixed.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        # an undone Fix's "Fixed: ..." would stay for its 8 s: an undo or redo says what it did instead
+        self.doc.undo_stack.stepped.connect(lambda text: self.statusBar().showMessage(text, 5000))
         self.charts.rackClicked.connect(self._chart_rack_clicked)
         # the dock asked for from the View menu while the page holds the charts: they go back to it
         self.charts_dock.toggleViewAction().triggered.connect(self._charts_dock_toggled)

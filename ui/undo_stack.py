@@ -21,6 +21,7 @@ class UndoStack(QObject):
     canRedoChanged = Signal(bool)
     undoTextChanged = Signal(str)
     redoTextChanged = Signal(str)
+    stepped = Signal(str)  # what an undo or redo did, for the status bar ("Undone: Move ...")
 
     def __init__(self, doc) -> None:
         super().__init__(doc)
@@ -69,11 +70,15 @@ class UndoStack(QObject):
     # -- steps and the saved mark ----------------------------------------------------------
     def undo(self) -> None:
         if self.canUndo():
+            label = self.undoText()
             self._doc.undo()
+            self.stepped.emit(f"Undone: {label}")
 
     def redo(self) -> None:
         if self.canRedo():
+            label = self.redoText()
             self._doc.redo()
+            self.stepped.emit(f"Redone: {label}")
 
     def setClean(self) -> None:  # noqa: N802
         self._history.mark_saved()

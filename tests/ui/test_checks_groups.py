@@ -97,9 +97,12 @@ def test_fix_on_a_row_of_several_racks_mends_each_of_them_in_one_undo_step(windo
     # one Fix, one undo step: Ctrl+Z takes both splits back, and says so
     assert doc.undo_stack.count() == steps + 1
     assert doc.undo_stack.undoText().startswith("Fix 2 findings (the first: ")
+    assert window.statusBar().currentMessage().startswith("Fixed 2 findings, the first: ")
     doc.undo_stack.undo()
     assert len(doc.plan.racks) == racks
     assert len([m for m in checks.messages("error") if "power cap" in m]) == 1  # the row of 2 racks again
+    # the status bar no longer says "Fixed": it says what the undo did
+    assert window.statusBar().currentMessage().startswith("Undone: Fix 2 findings (the first: ")
     doc.undo_stack.redo()
     assert len(doc.plan.racks) == racks + 2 and not [m for m in checks.messages("error") if "power cap" in m]
 
