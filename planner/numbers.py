@@ -131,6 +131,10 @@ def parse_number(text: str, fmt: NumberFormat = C_FORMAT, unit: str = "") -> flo
     ValueError with a one-line reason (without the field's title) otherwise."""
     if text.strip().lstrip("+-").lower() in ("inf", "infinity", "nan", "∞"):
         raise ValueError(f"'{text.strip()}' is not a finite number")
+    if "$" in unit:  # a price typed as it is written: "$0.15" in a $/kWh field
+        dollar = re.match(r"^\s*([+\-\u2212]?)\s*\$\s*(.*)$", text)
+        if dollar:
+            text = dollar.group(1) + dollar.group(2)
     match = _NUMBER.match(text)
     if not match:
         raise ValueError(f"'{text.strip()}' is not a number")

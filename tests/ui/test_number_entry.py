@@ -96,6 +96,15 @@ def test_groups_are_read_where_they_cannot_be_decimals():
             parse_number(text, fmt)
 
 
+def test_a_price_may_be_typed_with_its_dollar_sign():
+    en, de = NumberFormat(".", ","), NumberFormat(",", ".")
+    assert parse_number("$0.15", en, "$/kWh") == 0.15  # as a price list writes it
+    assert parse_number(" $ 0,15 ", de, "$/kWh") == 0.15
+    assert parse_number("-$5", en, "$") == -5
+    with pytest.raises(ValueError, match="is not a number"):
+        parse_number("$5", en, "kW")  # not a price field: a dollar sign means nothing there
+
+
 def test_german_entries_in_the_settings_panel_reach_the_plan_and_files_stay_plain(window, locale, tmp_path):
     locale("de_DE")
     form = window.settings_panel.forms["facility"]
