@@ -284,6 +284,13 @@ def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, 
                          curves=nodes.kernel_curves)
     out.inference = res
     g = w.inference_gpus_per_replica * w.inference_pipeline_stages
+    tokens = w.prompt_tokens + w.output_tokens
+    if model.context and tokens > model.context:
+        out.findings.append(Finding(
+            "warning", "workload.inference.context",
+            f"A request of {tokens:,} tokens ({w.prompt_tokens:,} prompt + {w.output_tokens:,} output) is longer "
+            f"than the model's context of {model.context:,} tokens (its model card): no engine serves it as one "
+            "sequence; shorten the prompt or choose a model with a longer context"))
     if not res.fits:
         out.findings.append(Finding(
             "error", "workload.inference.does_not_fit",

@@ -49,6 +49,7 @@ class ModelShape:
     kv_lora_rank: int = 0  # multi-head latent attention: key/value latent; 0 = not MLA
     rope_head_size: int = 0  # multi-head latent attention: the shared rotary key per token
     weights_precision: str = "bf16"  # the precision the model's weights are published in (its model card)
+    context: int = 0  # the longest sequence (prompt and output) the model serves (its model card); 0: not known
 
     @property
     def is_moe(self) -> bool:
@@ -109,41 +110,57 @@ PRESETS: dict[str, ModelShape] = {
     s.name: s
     for s in (
         ModelShape("llama3-8b", 8.03e9, 8.03e9, 32, 4096, 32, 8, 14336, 128256,
+                   context=131072,
                    source="Meta Llama 3 8B model card / config.json: 8.03B parameters, 32 layers, hidden 4096, "
-                   "32 heads, 8 KV heads, FFN 14,336, vocabulary 128,256."),
+                   "32 heads, 8 KV heads, FFN 14,336, vocabulary 128,256. "
+                   "Context 128K tokens (Llama 3.1 model card)."),
         ModelShape("llama3-70b", 70.6e9, 70.6e9, 80, 8192, 64, 8, 28672, 128256,
+                   context=131072,
                    source="Meta Llama 3 70B model card / config.json: 70.6B parameters, 80 layers, hidden 8192, "
-                   "64 heads, 8 KV heads, FFN 28,672."),
+                   "64 heads, 8 KV heads, FFN 28,672. "
+                   "Context 128K tokens (Llama 3.1 model card)."),
         ModelShape("llama3-405b", 405.9e9, 405.9e9, 126, 16384, 128, 8, 53248, 128256,
+                   context=131072,
                    source="The Llama 3 Herd of Models (Meta, 2024), table 3: 126 layers, hidden 16,384, FFN 53,248, "
-                   "128 heads, 8 KV heads; 405.9B parameters (Llama 3.1 405B config)."),
+                   "128 heads, 8 KV heads; 405.9B parameters (Llama 3.1 405B config). "
+                   "Context 128K tokens (Llama 3.1 model card)."),
         ModelShape("deepseek-v3", 671e9, 37e9, 61, 7168, 128, 128, 2048, 129280, experts=256, experts_per_token=8,
                    shared_ffn=2048, dense_layers=3, **DEEPSEEK_MLA,
+                   context=131072,
                    source="DeepSeek-V3 technical report (arXiv 2412.19437), section 4.2: 671B total, 37B activated, "
                    "61 layers, hidden 7168, 128 heads of 128 + 64 (rotary) for queries and keys and 128 for values, "
                    "KV latent 512, query latent 1536 (MLA caches 512 + 64 values per token per layer); the first 3 "
                    "layers dense, then 1 shared and 256 routed experts (FFN 2048) with 8 per token; weights published "
-                   "in FP8 (the report's FP8 training framework, section 3.3; the model card's FP8 weights).",
+                   "in FP8 (the report's FP8 training framework, section 3.3; the model card's FP8 weights). "
+                   "Context 128K tokens (report, section 4.3).",
                    weights_precision="fp8"),
         ModelShape("kimi-k2", 1.04e12, 32e9, 61, 7168, 64, 64, 2048, 163840, experts=384, experts_per_token=8,
                    shared_ffn=2048, dense_layers=1, **DEEPSEEK_MLA,
+                   context=131072,
                    source="Kimi K2 technical report (Moonshot AI, arXiv 2507.20534), its comparison of the "
                    "architecture with DeepSeek-V3's, and the model's config.json: 1.04T total, 32B activated, 61 layers (the first dense), hidden 7168, 64 heads of MLA as "
                    "DeepSeek-V3's, 1 shared and 384 routed experts (FFN 2048) with 8 per token, vocabulary 163,840; "
-                   "weights published in block FP8 (the Kimi-K2-Instruct model card).", weights_precision="fp8"),
+                   "weights published in block FP8 (the Kimi-K2-Instruct model card). "
+                   "Context 128K tokens (model card).", weights_precision="fp8"),
         ModelShape("qwen3-30b-a3b", 30.5e9, 3.3e9, 48, 2048, 32, 4, 768, 151936, experts=128, experts_per_token=8,
                    head_size=128,
+                   context=131072,
                    source="Qwen3 technical report (Qwen team, arXiv 2505.09388), tables 1-2, and the Qwen3-30B-A3B "
                    "config.json: 30.5B total, 3.3B activated, 48 layers, hidden 2048, 32 query and 4 KV heads of "
-                   "128, 128 experts (FFN 768) with 8 per token, no shared expert, vocabulary 151,936."),
+                   "128, 128 experts (FFN 768) with 8 per token, no shared expert, vocabulary 151,936. "
+                   "Context 32,768 tokens natively, 131,072 with YaRN (model card)."),
         ModelShape("qwen3-235b-a22b", 235e9, 22e9, 94, 4096, 64, 4, 1536, 151936, experts=128, experts_per_token=8,
                    head_size=128,
+                   context=131072,
                    source="Qwen3 technical report (Qwen team, arXiv 2505.09388), tables 1-2, and the Qwen3-235B-A22B "
                    "config.json: 235B total, 22B activated, 94 layers, hidden 4096, 64 query and 4 KV heads of "
-                   "128, 128 experts (FFN 1536) with 8 per token, no shared expert, vocabulary 151,936."),
+                   "128, 128 experts (FFN 1536) with 8 per token, no shared expert, vocabulary 151,936. "
+                   "Context 32,768 tokens natively, 131,072 with YaRN (model card)."),
         ModelShape("mixtral-8x7b", 46.7e9, 12.9e9, 32, 4096, 32, 8, 14336, 32000, experts=8, experts_per_token=2,
+                   context=32768,
                    source="Mixtral of Experts (Jiang et al. 2024): 46.7B total, 12.9B active, 32 layers, hidden "
-                   "4096, 8 experts with 2 per token, 8 KV heads."),
+                   "4096, 8 experts with 2 per token, 8 KV heads. "
+                   "Context 32K tokens (the paper, section 2)."),
     )
 }
 

@@ -132,3 +132,14 @@ def test_each_tensor_parallel_rank_holds_mlas_whole_latent_and_whole_kv_heads():
 
     llama = PRESETS["llama3-70b"]
     assert (kv_copies(llama, 1), kv_copies(llama, 8), kv_copies(llama, 16)) == (1.0, 1.0, 2.0)
+
+
+def test_a_request_longer_than_the_models_context_is_a_warning():
+    # Llama 3.1's 128K context: 131,072 tokens; 130,816 + 256 fits exactly, one more does not
+    _, report = inference_report(prompt_tokens=130_816)
+    assert "workload.inference.context" not in {f.code for f in report.findings}
+    _, report = inference_report(prompt_tokens=130_817)
+    found = next(f for f in report.findings if f.code == "workload.inference.context")
+    assert found.severity == "warning"
+    assert "A request of 131,073 tokens (130,817 prompt + 256 output)" in found.message
+    assert "the model's context of 131,072 tokens" in found.message
