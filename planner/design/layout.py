@@ -30,7 +30,7 @@ from planner.network.ports import MANAGEMENT_SWITCHES, management_switches_neede
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import switches_for
 from planner.network.wiring import placed_devices
-from planner.plan.autoplace import AutoPlace, air_limit_kw
+from planner.plan.autoplace import AutoPlace, air_limit_kw, enclosure_weight_kg
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
@@ -264,7 +264,9 @@ class Layout:
         fields = self.rack_fields(spec)
         width_mm = fields.get("width_mm", Rack.model_fields["width_mm"].default)
         depth_mm = fields.get("depth_mm", Rack.model_fields["depth_mm"].default)
-        total_kg = self.system.weight_kg + floor.enclosure_kg
+        # a rack-scale system is its own rack, its weight the whole of it (as the check counts it)
+        enclosure = enclosure_weight_kg(floor, self.system.is_rack_scale)
+        total_kg = self.system.weight_kg + enclosure
         if floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm) <= floor.floor_rating_kg_m2 + 1e-9:
             return
         aisle = aisle_share_to_carry_mm(total_kg, width_mm, depth_mm, floor.floor_rating_kg_m2)
@@ -272,8 +274,9 @@ class Layout:
         on_footprint = floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm)
         self.findings.append(Finding(
             "info", "design.floor.spread",
-            f"floor_rating: one {self.system.model} weighs {total_kg:,.0f} kg with its {floor.enclosure_kg:,.0f} kg "
-            f"enclosure, {on_footprint:,.0f} kg/m² on its {width_mm:,.0f} x {depth_mm + floor.aisle_share_mm:,.0f} "
+            f"floor_rating: one {self.system.model} weighs {total_kg:,.0f} kg"
+            + (f" with its {enclosure:,.0f} kg enclosure" if enclosure else ", its rack included")
+            + f", {on_footprint:,.0f} kg/m² on its {width_mm:,.0f} x {depth_mm + floor.aisle_share_mm:,.0f} "
             f"mm, more than the floor's {floor.floor_rating_kg_m2:,.0f} kg/m² rating: each rack spreads its load "
             f"over a {aisle:,.0f} mm aisle share"))
 

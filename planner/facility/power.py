@@ -11,6 +11,7 @@ from planner.facility.rack_remedies import SPLIT_CODES, cooling_remedy, move_rem
 from planner.facility.rack_result import RackResult
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog
+from planner.plan.autoplace import enclosure_weight_kg
 from planner.plan.model import Placement, Plan, Rack
 from planner.plan.space import space_findings
 from planner.settings import GUIDE
@@ -118,7 +119,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     # Floor: equipment and enclosure over the footprint. A rack-scale system (an NVL72) is
     # its own rack and its weight is the whole of it (1.36 t in all): no second enclosure.
     res.own_rack = any(d.is_rack_scale for i in counts if (d := catalog.get(i)) is not None)
-    res.enclosure_kg = 0.0 if res.own_rack else floor_s.enclosure_kg
+    res.enclosure_kg = enclosure_weight_kg(floor_s, res.own_rack)
     res.footprint_m2 = rack.width_mm * rack.depth_mm / 1e6
     res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
                                             floor_s.aisle_share_mm)

@@ -99,7 +99,7 @@ class AutoPlace(Command):
         rack = plan.rack(rack_id)
         if rack is None:
             raise CommandError(f"there is no rack '{rack_id}'")
-        cap_milliwatts, cap_g = rack_limits(plan, rack)
+        cap_milliwatts, cap_g = rack_limits(plan, rack, own_rack=d.is_rack_scale)
         used_milliwatts, used_g = rack_load(plan, catalog, rack_id)
         d_g = round(d.weight_kg * 1000)
         placed = 0
@@ -126,14 +126,15 @@ class AutoPlace(Command):
         return changes
 
 
-def rack_limits(plan, rack) -> tuple[int, int]:
+def rack_limits(plan, rack, *, own_rack: bool = False) -> tuple[int, int]:
     """What a rack may hold, as (milliwatts on the plan's power basis, grams of devices): its
     power cap (for an air-cooled rack no more than the air limit) and the lower of its weight
-    rating and what the floor carries under it. Integers, so a fill adds up exactly."""
+    rating and what the floor carries under it (``own_rack``: for a rack-scale system, its own
+    rack: ``enclosure_weight_kg``). Integers, so a fill adds up exactly."""
     facility = plan.settings.facility
     cap_kw = rack.power_cap_kw if rack.cooling != "air" else min(rack.power_cap_kw,
                                                                   air_limit_kw(facility, rack.rear_door_hx))
-    cap_g = round(min(rack.max_weight_kg, floor_limit_kg(rack, plan.settings.floor)) * 1000)
+    cap_g = round(min(rack.max_weight_kg, floor_limit_kg(rack, plan.settings.floor, own_rack=own_rack)) * 1000)
     return round(cap_kw * 1e6), cap_g
 
 
@@ -146,10 +147,18 @@ def rack_load(plan, catalog, rack_id: str, ignore: frozenset[str] | set[str] = f
     return (sum(round(m.power_w(basis) * 1000) for m in members), sum(round(m.weight_kg * 1000) for m in members))
 
 
-def floor_limit_kg(rack, floor) -> float:
+def enclosure_weight_kg(floor, own_rack: bool) -> float:
+    """The enclosure's weight a rack adds to its devices': none for a rack holding a rack-scale
+    system (an NVL72 is its own rack, and its catalog weight, 1.36 t, the whole of it), else
+    the floor settings' enclosure. The one rule the floor check, the design and auto-place use."""
+    return 0.0 if own_rack else floor.enclosure_kg
+
+
+def floor_limit_kg(rack, floor, *, own_rack: bool = False) -> float:
     """The devices' weight the floor carries under a rack: its rating over the rack's footprint
     and aisle share, less the enclosure (the floor check's own figures)."""
-    return floor.floor_rating_kg_m2 * rack.width_mm * (rack.depth_mm + floor.aisle_share_mm) / 1e6 - floor.enclosure_kg
+    return (floor.floor_rating_kg_m2 * rack.width_mm * (rack.depth_mm + floor.aisle_share_mm) / 1e6
+            - enclosure_weight_kg(floor, own_rack))
 
 
 def air_limit_kw(facility, rear_door_hx: bool) -> float:

@@ -348,12 +348,16 @@ def test_a_rack_scale_systems_tray_is_no_system_to_design_of(capsys, tmp_path):
 
 
 def test_a_heavy_rack_spreads_its_load_and_the_note_shows_the_figures(capsys, tmp_path):
-    # GB200 NVL72: 1,360 kg (catalog: ServeTheHome, 1.36 t) + the 160 kg enclosure = 1,520 kg on
-    # 600 x 1,200 mm = 0.72 m^2: 2,111 kg/m^2 over the 1,224 kg/m^2 rating (TIA-942 Rated-3).
-    # 1,520 / 1,224 = 1.242 m^2 = 600 mm x 2,070 mm: an aisle share of 870 mm, 900 in whole 50 mm.
+    # GB200 NVL72: 1,360 kg (catalog: ServeTheHome, 1.36 t), its rack included (the system is its
+    # own rack: no second enclosure, as the check counts it) on 600 x 1,200 mm = 0.72 m^2:
+    # 1,889 kg/m^2 over the 1,224 kg/m^2 rating (TIA-942 Rated-3).
+    # 1,360 / 1,224 = 1.111 m^2 = 600 mm x 1,852 mm: an aisle share of 652 mm, 700 in whole 50 mm.
     code, out = run(capsys, "new", "--system", "gb200-nvl72", "--gpus", "576", "--rack-kw", "140",
                     "-o", str(tmp_path / "nvl.json"))
     assert code == 0, out.err
-    assert ("one GB200 NVL72 rack (72 x B200, 36 Grace) weighs 1,520 kg with its 160 kg enclosure, 2,111 kg/m² "
+    assert ("one GB200 NVL72 rack (72 x B200, 36 Grace) weighs 1,360 kg, its rack included, 1,889 kg/m² "
             "on its 600 x 1,200 mm, more than the floor's 1,224 kg/m² rating: each rack spreads its load over a "
-            "900 mm aisle share") in out.out
+            "700 mm aisle share") in out.out
+    # and the check finds the floor carries it, as the design spread it
+    report = json.loads(run(capsys, "check", "--json", str(tmp_path / "nvl.json"))[1].out)
+    assert not [f for f in report["findings"] if f["code"] == "rack.floor.over_rating"]
