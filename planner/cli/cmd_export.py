@@ -56,6 +56,9 @@ def run(args) -> int:
     if args.netbox:
         return _netbox(args, out)
     suffix = out.suffix.lower()
+    if out.is_dir():
+        raise UsageError(f"{args.output} is a folder: name a file in it ending .pdf, .svg, .png or .xlsx (or give "
+                         "--netbox to write NetBox import files into a folder)")
     if suffix not in FORMATS:
         raise UsageError(f"{out.name}: cannot export to '{suffix or 'no extension'}'; "
                          "use .pdf, .svg, .png or .xlsx")

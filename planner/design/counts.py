@@ -12,7 +12,9 @@ from planner.goodput.model import Parts, interruptions_by_part, nodes_in_repair,
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.checks import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
+from planner.numbers import counted
 from planner.settings import FabricSettings, Settings
+from planner.vocabulary import plain_number
 from planner.workload.checks import evaluate_workload
 
 
@@ -44,8 +46,8 @@ def inference_nodes(intent: Intent, system: DeviceType, findings: list[Finding],
     nodes = max(1, math.ceil(res.gpus_needed / system.gpus))
     findings.append(Finding(
         "info", "design.inference.sized",
-        f"{intent.requests_per_s:,g} requests/s of {settings.workload.prompt_tokens:,} "
-        f"prompt and {settings.workload.output_tokens:,} output tokens need {res.gpus_needed:,} GPUs "
+        f"{plain_number(intent.requests_per_s)} requests/s of {settings.workload.prompt_tokens:,} "
+        f"prompt and {settings.workload.output_tokens:,} output tokens need {counted(res.gpus_needed, 'GPU')} "
         f"({res.requests_per_s_per_replica:,.2f} requests/s a replica): {nodes:,} x {system.model}"))
     return nodes
 

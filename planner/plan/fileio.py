@@ -33,6 +33,8 @@ class PlanLoadError(PlannerError):
 
 
 PlanSaveError = SaveError  # a save that did not happen; the old file is unchanged
+# The suffixes of what is exported from a plan: a plan saved under one would be neither.
+EXPORT_SUFFIXES = (".xlsx", ".pdf", ".svg", ".png", ".csv")
 
 
 def _too_large(origin: str, size: int) -> PlanLoadError:
@@ -102,9 +104,13 @@ def atomic_write_bytes(path: str | Path, data: bytes, *, keep: int = 0) -> None:
 def save_plan(plan: Plan, path: str | Path, *, keep: int = DEFAULT_BACKUPS, inputs=()) -> None:
     """Save atomically, keeping the previous ``keep`` versions as NAME.1.bak (newest) ...
     A plan over the size limits is refused: it could not be opened again."""
+    name = Path(path).name
+    if Path(path).suffix.lower() in EXPORT_SUFFIXES:  # a plan written under a workbook's or drawing's name
+        raise PlanSaveError(f"cannot save {name}: a plan is saved as a .json file; the workbook, vendor pack and "
+                            f"drawings are exports of it ('cluster-planner export PLAN.json -o {name}')")
     too_big = size_problem(len(plan.racks), len(plan.placements))
     if too_big:
-        raise PlanSaveError(f"cannot save {Path(path).name}: {too_big}")
+        raise PlanSaveError(f"cannot save {name}: {too_big}")
     write_file(path, plan_to_json(plan).encode("utf-8"), keep=keep, inputs=inputs)
 
 

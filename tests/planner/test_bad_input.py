@@ -296,3 +296,14 @@ def test_reading_a_plan_leaves_the_garbage_collector_as_it_was(tmp_path):
         assert not gc.isenabled()  # off before, off after
     finally:
         gc.enable()
+
+
+def test_a_plan_named_like_an_export_and_an_export_named_as_a_folder_say_what_to_do(tmp_path):
+    made = run_cli("new", "--template", "medium", "-o", "plan.xlsx", cwd=tmp_path)
+    assert made.returncode == 2 and not (tmp_path / "plan.xlsx").exists()
+    assert made.stderr.strip() == (
+        "cluster-planner: cannot save plan.xlsx: a plan is saved as a .json file; the workbook, vendor pack and "
+        "drawings are exports of it ('cluster-planner export PLAN.json -o plan.xlsx')")
+    assert run_cli("new", "--template", "medium", "-o", "plan.json", cwd=tmp_path).returncode == 0
+    out = run_cli("export", "plan.json", "-o", ".", cwd=tmp_path)
+    assert out.returncode == 2 and out.stderr.strip().startswith("cluster-planner: . is a folder: name a file in it")
