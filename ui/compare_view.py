@@ -220,7 +220,9 @@ class CompareDialog(QDialog):
             t.setItem(r, 0, _item(label, tip=f"check --json: {'.'.join(m.path_on(c.basis))}",
                                   align=Qt.AlignmentFlag.AlignLeft))
             for i, s in enumerate(c.sides):
-                t.setItem(r, 1 + i, _item(value_text(c.totals(s)[m.key], m.unit)))
+                value = c.totals(s)[m.key]
+                words = c.none_texts(s).get(m.key) if value is None else None  # "not within 36 months"
+                t.setItem(r, 1 + i, _item(words or value_text(value, m.unit)))
             for j, d in enumerate(c.differences):
                 v = d.verdicts[m.key]
                 if v == NOT_COMPARABLE:

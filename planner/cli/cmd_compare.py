@@ -53,10 +53,15 @@ MARK = {"better": "better", "worse": "worse", "same": "", None: "", "not compara
 
 def render_text(c: Comparison) -> str:
     names = [s.name for s in c.sides]
+    words = [c.none_texts(s) for s in c.sides]  # what a report says where it has no figure
+
+    def shown_text(i: int, m, v) -> str:
+        return words[i][m.key] if v is None and m.key in words[i] else text(v, m.unit)
+
     shown = [m for m in METRICS if any(c.totals(s)[m.key] is not None for s in c.sides)]
     # each column as wide as its widest text and two spaces, so neighbours never run together
     width = max([20, *(len(n) + 2 for n in names),
-                 *(len(text(c.totals(s)[m.key], m.unit)) + 2 for m in shown for s in c.sides)])
+                 *(len(shown_text(i, m, c.totals(s)[m.key])) + 2 for m in shown for i, s in enumerate(c.sides))])
     dw = max([width + 8, *(len(difference(d.totals[m.key], m.unit)) + len(MARK[d.verdicts[m.key]]) + 3
                            for m in shown for d in c.differences)])  # a difference and its verdict
     head = f"{'':<40}" + "".join(f"{n[:width - 2]:>{width}}" for n in names)
@@ -66,7 +71,7 @@ def render_text(c: Comparison) -> str:
     for m in shown:
         values = [c.totals(s)[m.key] for s in c.sides]
         label = f"{m.label} ({c.basis})" if m.on_basis else m.label
-        row = f"{label[:39]:<40}" + "".join(f"{text(v, m.unit):>{width}}" for v in values)
+        row = f"{label[:39]:<40}" + "".join(f"{shown_text(i, m, v):>{width}}" for i, v in enumerate(values))
         for d in c.differences:
             mark = MARK[d.verdicts[m.key]]
             row += f"{difference(d.totals[m.key], m.unit) + (' ' + mark if mark else ''):>{dw}}"

@@ -38,6 +38,16 @@ class Metric:
     why: str  # why that direction is better (the views' tooltip)
     on_basis: bool = False  # a power figure: read on the comparison's power basis (totals.<key>_<basis>_kw)
     of_workload: bool = False  # a figure of the training job: comparable only when the workloads agree
+    none_path: tuple[str, ...] = ()  # where check --json says in words why the figure is missing
+
+    def none_text(self, report_json: dict[str, Any]) -> str | None:
+        """What the report says in the figure's place when it has none ("not within 36 months")."""
+        node: Any = report_json
+        for part in self.none_path:
+            if not isinstance(node, dict):
+                return None
+            node = node.get(part)
+        return node if self.none_path and isinstance(node, str) and node else None
 
     @property
     def from_prices(self) -> bool:
@@ -95,7 +105,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("decode_tokens_per_s", "Inference decode per GPU", "tokens/s", ("workload", "decode_tokens_per_s"), "higher",
            "More tokens a GPU decodes per second (decode steps alone; a serving efficiency, not the plan's output)"),
     Metric("break_even_months", "Break-even vs on-demand rent", "months", ("cost", "break_even_months", "on_demand"),
-           "lower", "Building pays for itself sooner"),
+           "lower", "Building pays for itself sooner", none_path=("cost", "break_even_text", "on_demand")),
 )
 METRIC = {m.key: m for m in METRICS}
 
@@ -352,6 +362,10 @@ class Comparison:
     def totals(self, side: Side) -> dict[str, float | None]:
         """``side``'s figures as the comparison reads them (power on the reference's basis)."""
         return side.totals_on(self.basis)
+
+    def none_texts(self, side: Side) -> dict[str, str]:
+        """For ``side``'s missing figures, what its report says instead (by metric key)."""
+        return {m.key: t for m in METRICS if (t := m.none_text(side.report)) is not None}
 
     def to_json(self) -> dict[str, Any]:
         return {

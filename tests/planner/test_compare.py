@@ -263,6 +263,12 @@ def test_two_inference_plans_compare_by_the_output_they_serve(capsys, tmp_path):
     line = next(x for x in text.out.splitlines() if x.startswith("Inference output served"))
     assert line.split()[-1] == "better" and "tokens/s" in line
     assert any(x.startswith("Inference decode per GPU") for x in text.out.splitlines())
+    # a break-even the horizon does not reach reads as check says it, not "-"
+    code, out = cli(capsys, "check", str(tmp_path / "a.json"), "--json")
+    words = json.loads(out.out)["cost"]["break_even_text"]["on_demand"]
+    line = next(x for x in text.out.splitlines() if x.startswith("Break-even vs on-demand rent"))
+    assert json.loads(out.out)["cost"]["break_even_months"]["on_demand"] is None
+    assert words == "not within 36 months" and words in line
 
 
 def test_cdus_placed_compare_beside_the_cdus_needed(capsys, tmp_path):
