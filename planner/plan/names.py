@@ -63,7 +63,13 @@ def next_label(plan: Plan, catalog: Catalog, device: DeviceType) -> str:
     return LabelSeries(plan, series_prefix(plan, catalog, device)).next()
 
 
+SLUG_LENGTH = 60  # the longest file name stem made from a plan's name
+
+
 def file_slug(name: str, fallback: str = "plan") -> str:
     """A safe file name stem from a plan name: "16-node LLM cluster (128 x H100)" -> "16-node-llm-cluster-128-x-h100"."""
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
-    return slug[:60].rstrip("-") or fallback
+    if len(slug) > SLUG_LENGTH:  # cut at a word's end, not inside one ("...-from-template-in")
+        head = slug[:SLUG_LENGTH + 1]  # a hyphen right after the 60th character ends a word there
+        slug = head.rsplit("-", 1)[0] if "-" in head.lstrip("-") else slug[:SLUG_LENGTH]
+    return slug.rstrip("-") or fallback

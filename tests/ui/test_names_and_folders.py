@@ -9,6 +9,10 @@ def test_slug_of_a_template_name():
     assert file_slug("16-node LLM cluster (128 x H100, NDR400)") == "16-node-llm-cluster-128-x-h100-ndr400"
     assert file_slug("  ../..  ") == "plan"  # nothing safe left: a neutral name
     assert file_slug("Ünïcode / cluster: A") == "n-code-cluster-a"
+    # a long name is cut at the end of a word within 60 characters, not inside one
+    long = "16-node cluster (128 x Instinct MI355X 288GB), from template inference"
+    assert file_slug(long) == "16-node-cluster-128-x-instinct-mi355x-288gb-from-template"
+    assert file_slug("x" * 80) == "x" * 60  # one word: cut at 60
 
 
 def test_exports_default_to_the_plan_name_in_the_last_folder(window, monkeypatch, tmp_path):
