@@ -52,6 +52,28 @@ COLLECTIVES = {"all_reduce": "all_reduce_perf", "all_gather": "all_gather_perf",
 
 
 @dataclass(frozen=True, slots=True)
+class Stack:
+    """The GPU vendor's test tools: the collective tests, the link inside a node, the RDMA
+    devices' names and the health check every host runs."""
+
+    collectives: str  # the nccl-tests family: nccl-tests, or rccl-tests (ROCm's fork: same binaries and output)
+    link: str  # the GPUs' link inside a node
+    device_prefix: str  # the RDMA devices' names: <prefix>0, <prefix>1 ... (check with ibv_devices)
+    health: str  # the health check's tool
+
+
+# NVIDIA: nccl-tests (github.com/NVIDIA/nccl-tests), ConnectX devices mlx5_N, DCGM diagnostics
+# (dcgmi diag, NVIDIA DCGM user guide). AMD Instinct: rccl-tests (github.com/ROCm/rccl-tests:
+# nccl-tests ported to RCCL, the same binaries, options and output; RCCL reads the NCCL_*
+# environment variables, ROCm RCCL documentation), Infinity Fabric between the GPUs, the NICs'
+# RDMA devices as ibv_devices lists them (vendors name them differently: fill them in), and the
+# ROCm Validation Suite's GPU stress test (rvs, ROCm documentation), read by hand.
+NVIDIA = Stack("nccl-tests", "NVLink", "mlx5_", "dcgm")
+AMD = Stack("rccl-tests", "Infinity Fabric", "rdma", "rvs")
+HAND_CHECKED = ("rvs",)  # tools the results import reads no log of: the site checks them by hand
+
+
+@dataclass(frozen=True, slots=True)
 class Point:
     size_bytes: int
     expected_gbs: float
@@ -97,6 +119,7 @@ class AcceptancePack:
     fraction: float
     tests: tuple[AcceptanceTest, ...] = field(default_factory=tuple)
     hosts_per_node: int = 1  # an NVL72's compute trays
+    stack: Stack = NVIDIA  # the GPU vendor's test tools
 
     def test(self, test_id: str) -> AcceptanceTest | None:
         return next((t for t in self.tests if t.id == test_id), None)
@@ -107,20 +130,21 @@ def _factor(kind: str) -> str:
 
 
 def _nccl_test(test_id: str, kind: str, title: str, commands: tuple[str, ...], ranks: int, bandwidth_gbs: float,
-               alpha_s: float, line_gbs: float, fraction: float) -> AcceptanceTest:
-    """An nccl-tests test: expected busbw per message size from the collective model's ring on
-    ``ranks`` ranks, judged at the largest size."""
-    t = AcceptanceTest(test_id, "nccl-tests", title, commands, collective=kind, line_rate_gbs=line_gbs,
+               alpha_s: float, line_gbs: float, fraction: float, tool: str = "nccl-tests") -> AcceptanceTest:
+    """An nccl-tests (or rccl-tests) test: expected busbw per message size from the collective
+    model's ring on ``ranks`` ranks, judged at the largest size."""
+    t = AcceptanceTest(test_id, tool, title, commands, collective=kind, line_rate_gbs=line_gbs,
                        ring=(ranks, bandwidth_gbs, alpha_s))
     points = tuple(Point(size, t.expected_at(size)) for size in SIZES)
     exp = points[-1].expected_gbs
     return replace(t, points=points, expected_gbs=exp, threshold_gbs=round(fraction * exp, 3))
 
 
-def nccl_env(tech_id: str, nics: int, sharp: bool) -> str:
-    """The NCCL environment for the fabric (device names are the usual mlx5_N: check with ibv_devices)."""
+def nccl_env(tech_id: str, nics: int, sharp: bool, device_prefix: str = NVIDIA.device_prefix) -> str:
+    """The NCCL (or RCCL) environment for the fabric (device names: ConnectX's usual mlx5_N;
+    check with ibv_devices)."""
     t = TECHNOLOGIES[tech_id]
-    hcas = ",".join(f"mlx5_{i}" for i in range(max(nics, 1)))
+    hcas = ",".join(f"{device_prefix}{i}" for i in range(max(nics, 1)))
     if t.transport == "tcp":
         return "-x NCCL_IB_DISABLE=1 -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
     env = f"-x NCCL_IB_HCA={hcas} -x NCCL_SOCKET_IFNAME=eth0 -x NCCL_DEBUG=INFO"
@@ -153,22 +177,29 @@ def _launch(ranks: int, layout: Layout, env: str, binary: str) -> tuple[str, str
 
 
 def _nccl_tests(kind: str, layout: Layout, b_nv: float, b_node: float, line_node: float, nvlink_line: float,
-                alpha: float, env: str, fraction: float) -> list[AcceptanceTest]:
+                alpha: float, env: str, fraction: float, stack: Stack = NVIDIA) -> list[AcceptanceTest]:
     binary, g = COLLECTIVES[kind], layout.gpus
     if layout.hosts == 1:
         node_cmd: tuple[str, ...] = (f"./build/{binary} -b 8 -e 8G -f 4 -g {g}",)
-        where = f"one node ({g} GPUs, NVLink)"
+        where = f"one node ({g} GPUs, {stack.link})"
     else:
         node_cmd = _launch(g, layout, env, binary)
-        where = f"one NVLink domain ({g} GPUs on {layout.hosts} trays)"
+        where = f"one {stack.link} domain ({g} GPUs on {layout.hosts} trays)"
     tests = [_nccl_test(f"nccl.{kind}.node", kind, f"{binary}, {where}", node_cmd, g, b_nv, 0.0, nvlink_line,
-                        fraction)]
+                        fraction, stack.collectives)]
     if layout.nodes > 1:
         ranks = layout.nodes * g
         tests.append(_nccl_test(f"nccl.{kind}.cluster", kind, f"{binary}, all {layout.nodes} nodes ({ranks} GPUs)",
                                 _launch(ranks, layout, env, binary), ranks, min(b_node, b_nv), alpha,
-                                min(line_node, nvlink_line), fraction))  # the slower path's line rate
+                                min(line_node, nvlink_line), fraction, stack.collectives))  # the slower path's rate
     return tests
+
+
+def gpu_stack(plan: Plan, catalog: Catalog) -> Stack:
+    """The test tools of the plan's GPUs: AMD's where most of its GPUs are AMD Instinct."""
+    counts = gpu_counts(plan, catalog)
+    amd = sum(n * catalog[i].gpus for i, n in counts.items() if catalog[i].vendor == "AMD")
+    return AMD if amd * 2 > sum(n * catalog[i].gpus for i, n in counts.items()) else NVIDIA
 
 
 def _hosts(plan: Plan, catalog: Catalog, gpus_per_node: int) -> int:
@@ -189,6 +220,7 @@ def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) 
     report = report if report is not None else evaluate(plan, catalog)
     tests: list[AcceptanceTest] = []
     hosts_per_node = 1
+    stack = gpu_stack(plan, catalog)
     if nodes.gpus:
         shape = job_shape(nodes, fabric)
         g = nodes.gpus_per_node
@@ -203,29 +235,37 @@ def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) 
         layout = Layout(nodes.nodes, g, _hosts(plan, catalog, g))
         hosts_per_node = layout.hosts
         host_nics = max(1, nics // layout.hosts)
-        env = nccl_env(tech, host_nics, fabric.sharp)
+        env = nccl_env(tech, host_nics, fabric.sharp, stack.device_prefix)
         kinds = ["all_reduce"]
         if w.enabled and model_shape(w).is_moe and w.ep > 1:
             kinds += ["all_gather", "reduce_scatter", "alltoall"]
         for kind in kinds:
             tests += _nccl_tests(kind, layout, b_nv, b_node, line_node, nvlink_line, latency_s(fabric, tech), env,
-                                 fraction)
+                                 fraction, stack)
         if nodes.nodes > 1 or layout.hosts > 1:
             per_nic = round(nic_rate / 8.0 * efficiency(fabric, tech), 3)
-            devices = " ".join(f"mlx5_{i}" for i in range(host_nics))
+            devices = " ".join(f"{stack.device_prefix}{i}" for i in range(host_nics))
             gid = f" -x {ROCE_GID_INDEX}" if TECHNOLOGIES[tech].transport == "roce" else ""
-            bw = f"ib_write_bw -d $d{gid} -F --report_gbits -s 8388608 -D 10 -p $((18515+${{d#mlx5_}}))"
+            bw = (f"ib_write_bw -d $d{gid} -F --report_gbits -s 8388608 -D 10 "
+                  f"-p $((18515+${{d#{stack.device_prefix}}}))")
             tests.append(AcceptanceTest(
                 "ib_write_bw", "perftest", f"ib_write_bw per NIC pair ({host_nics} NICs per host, {nic_rate:g} Gb/s)",
                 (f"server (node A): for d in {devices}; do {bw} & done; wait",
                  f"client (node B): for d in {devices}; do {bw} NODE_A > ib_write_bw-$d.log & done; wait"),
                 per_nic, round(fraction * per_nic, 3), nic_rate / 8.0))
-        tests.append(AcceptanceTest(
-            "dcgm.diag", "dcgm", f"DCGM diagnostics, level 3, every host ({nodes.nodes * layout.hosts})",
-            ("dcgmi diag -r 3 -j > dcgm-$(hostname).json   # on each node; every test must report Pass",)))
+        if stack.health == "dcgm":
+            tests.append(AcceptanceTest(
+                "dcgm.diag", "dcgm", f"DCGM diagnostics, level 3, every host ({nodes.nodes * layout.hosts})",
+                ("dcgmi diag -r 3 -j > dcgm-$(hostname).json   # on each node; every test must report Pass",)))
+        else:
+            tests.append(AcceptanceTest(
+                "rvs.gst", "rvs", f"ROCm Validation Suite GPU stress test, every host ({nodes.nodes * layout.hosts}); "
+                "checked by hand",
+                ("rvs -c /opt/rocm/share/rocm-validation-suite/conf/gst_single.conf > rvs-$(hostname).log   "
+                 "# on each node; every GPU's test must report pass",)))
     tests += _storage_tests(report.storage, nodes.nodes, hosts_per_node, storage_settings.separate_checkpoint_pool,
                             fraction)
-    return AcceptancePack(plan.name, nodes.nodes, nodes.gpus_per_node, fraction, tuple(tests), hosts_per_node)
+    return AcceptancePack(plan.name, nodes.nodes, nodes.gpus_per_node, fraction, tuple(tests), hosts_per_node, stack)
 
 
 def fio_iodepth(target_gbs: float) -> int:

@@ -43,9 +43,14 @@ def runbook(pack: AcceptancePack) -> str:
     lines = [f"# Acceptance tests: {pack.plan_name}", "",
              f"{pack.nodes} nodes of {pack.gpus_per_node} GPUs. A test passes at {pct:.0f} % of the planner's "
              f"expected figure ({GUIDE}: below about 75 % of the theoretical all-reduce peak, the network is the "
-             "bottleneck). nccl-tests are judged by the bus bandwidth (busbw, out-of-place) at the largest "
-             "message size. Read the results back with `cluster-planner acceptance PLAN --results DIR`.", "",
-             "Site names to fill in: the NIC devices (`mlx5_N`: check with `ibv_devices`), the bootstrap "
+             f"bottleneck). {pack.stack.collectives} are judged by the bus bandwidth (busbw, out-of-place) at the "
+             "largest message size. Read the results back with `cluster-planner acceptance PLAN --results DIR`.", "",
+             *([f"On AMD Instinct nodes the collective tests are rccl-tests (github.com/ROCm/rccl-tests: nccl-tests "
+                "ported to RCCL, the same binaries, options and output; RCCL reads the NCCL_* variables). The "
+                "health check is the ROCm Validation Suite's, read by hand: the results import does not judge it.",
+                ""] if pack.stack.collectives == "rccl-tests" else []),
+             f"Site names to fill in: the NIC devices (`{pack.stack.device_prefix}N`: check with `ibv_devices`), the "
+             "bootstrap "
              "interface (`eth0`), the MPI hostfile (`hosts`, one line per host) and the server host of "
              f"ib_write_bw (`NODE_A`); on RoCE the GID index of the ports' IPv4 address ({ROCE_GID_INDEX}: check "
              "with `show_gids`).", ""]
@@ -58,7 +63,7 @@ def runbook(pack: AcceptancePack) -> str:
             lines += [f"| {p.size_bytes:,} | {p.expected_gbs:,.2f} |" for p in t.points]
             lines.append("")
             if t.ring is not None and t.ring[2] == 0:
-                lines += ["The planner models NVLink without a per-step latency, so small messages show the full "
+                lines += [f"The planner models {pack.stack.link} without a per-step latency, so small messages show the full "
                           "bandwidth here; measured, they are latency-bound. Only the largest size is judged.", ""]
         for name, text in t.files:
             verb = "reads" if "rw=read" in text else "writes"

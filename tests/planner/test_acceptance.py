@@ -254,3 +254,34 @@ def test_an_empty_results_folder_is_refused(medium_pack, tmp_path):
     (tmp_path / "notes.txt").write_text("nothing measured yet")
     with pytest.raises(ResultError, match="no nccl-tests, fio, ib_write_bw or DCGM result found"):
         judge_folder(medium_pack, tmp_path)
+
+
+def test_an_amd_cluster_runs_rccl_tests_and_the_rocm_health_check(tmp_path):
+    """64 MI300X (8 platforms): the collective tests are rccl-tests (nccl-tests ported to RCCL:
+    the same binaries and output, so the same reader), the link inside a node is Infinity
+    Fabric, the RDMA devices are named as ibv_devices lists them, and the health check is the
+    ROCm Validation Suite's, checked by hand: never DCGM, never mlx5 names."""
+    from planner.acceptance.results import missing_tests
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    catalog = default_catalog()
+    plan = design(Intent(system="amd-mi300x-8", gpus=64), catalog).plan
+    pack = acceptance_pack(plan, catalog)
+    tools = {t.id: t.tool for t in pack.tests}
+    assert tools["nccl.all_reduce.node"] == tools["nccl.all_reduce.cluster"] == "rccl-tests"
+    assert "dcgm.diag" not in tools and tools["rvs.gst"] == "rvs"
+    text = " ".join(c for t in pack.tests for c in t.commands)
+    assert "dcgmi" not in text and "mlx5" not in text and "NCCL_IB_HCA=rdma0," in text
+    node = pack.test("nccl.all_reduce.node")
+    assert node.title == "all_reduce_perf, one node (8 GPUs, Infinity Fabric)"
+    # an nccl-tests-format log judges the rccl-tests test; the hand-checked health check is not "missing"
+    good = judge_text(pack, (DATA / "nccl_all_reduce_cluster_good.log").read_text(), "good.log")
+    assert [v.test_id for v in good] == ["nccl.all_reduce.cluster"]
+    assert "rvs.gst" not in {m.test_id for m in missing_tests(pack, good)}
+    write_pack(pack, tmp_path)
+    runbook = (tmp_path / RUNBOOK).read_text()
+    assert "rccl-tests" in runbook and "DCGM" not in runbook and "rvs -c " in runbook
+    # an NVIDIA cluster keeps nccl-tests, mlx5 names and DCGM
+    nvidia = acceptance_pack(build_template("medium", catalog=catalog), catalog)
+    assert {t.tool for t in nvidia.tests} >= {"nccl-tests", "dcgm"}
