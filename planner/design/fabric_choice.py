@@ -96,8 +96,8 @@ def match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog
         "info", "design.fabric.nics",
         f"fabric: {system.model}'s compute NICs are {nics[0].gbps:g} Gb/s {nics[0].technology}: the compute fabric "
         f"is {TECHNOLOGIES[tech].title} on {switch.title} switches, the fabric those NICs speak at their rate "
-        f"(not the {'template' if cannot else 'default'} {current.title}"
-        + (", which they cannot run)" if cannot else ")")))
+        f"(not the {'template' if 'technology' in named or 'switch_device' in named else 'default'} "
+        f"{current.title}" + (", which they cannot run)" if cannot else ")")))
 
 
 def _nics_cannot_run(settings: Settings, system: DeviceType, catalog: Catalog) -> str | None:

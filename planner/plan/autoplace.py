@@ -102,8 +102,14 @@ class AutoPlace(Command):
         cap_milliwatts, cap_g = rack_limits(plan, rack, own_rack=d.is_rack_scale)
         used_milliwatts, used_g = rack_load(plan, catalog, rack_id)
         d_g = round(d.weight_kg * 1000)
+        # the nameplate the rack's PDU positions carry (a rack-scale system brings its own shelves)
+        feeds_kw = None if d.is_rack_scale else pdu_feeds_kw(plan, catalog)
+        np_cap = None if feeds_kw is None else round(feeds_kw * 1e6)
+        np_used = rack_load(plan, catalog, rack_id, basis="nameplate")[0] if np_cap is not None else 0
+        d_np = round(d.power_w("nameplate") * 1000)
         placed = 0
-        while placed < want and used_milliwatts + p_milliwatts <= cap_milliwatts and used_g + d_g <= cap_g:
+        while (placed < want and used_milliwatts + p_milliwatts <= cap_milliwatts and used_g + d_g <= cap_g
+               and (np_cap is None or np_used + d_np <= np_cap)):
             u = lowest_free_u(plan, catalog, rack, d.u_height)
             if u is None:
                 break
@@ -116,6 +122,7 @@ class AutoPlace(Command):
             done.append(add)
             used_milliwatts += p_milliwatts
             used_g += d_g
+            np_used += d_np
             placed += 1
         return placed
 
@@ -138,10 +145,26 @@ def rack_limits(plan, rack, *, own_rack: bool = False) -> tuple[int, int]:
     return round(cap_kw * 1e6), cap_g
 
 
-def rack_load(plan, catalog, rack_id: str, ignore: frozenset[str] | set[str] = frozenset()) -> tuple[int, int]:
-    """What a rack holds, as (milliwatts on the plan's power basis, grams), the placements in
-    ``ignore`` left out."""
-    basis = plan.settings.facility.power_basis
+def pdu_feeds_kw(plan, catalog) -> float | None:
+    """The nameplate a conventional rack's feeds carry with the plan's PDU model in the PDU
+    positions a feed takes: 2N feeds each carry the whole rack on their positions, N+1 spreads
+    the PDUs the nameplate needs and one spare over both feeds, N is one feed (the PDU sizing of
+    ``planner.facility.distribution.size_feeds``, whose rack.power.pdu_positions warning a fill
+    within it never raises). None without a PDU model in the catalog."""
+    s = plan.settings.power
+    pdu = catalog.get(s.pdu_device)
+    cap = pdu.pdu_kw(s.continuous_derating) if pdu is not None and pdu.pdu is not None else None
+    if not cap:
+        return None
+    pdus = 2 * s.max_pdus_per_feed - 1 if s.feed_redundancy == "N+1" else s.max_pdus_per_feed
+    return pdus * cap
+
+
+def rack_load(plan, catalog, rack_id: str, ignore: frozenset[str] | set[str] = frozenset(),
+              basis: str | None = None) -> tuple[int, int]:
+    """What a rack holds, as (milliwatts on the plan's power basis, or ``basis``, grams), the
+    placements in ``ignore`` left out."""
+    basis = basis or plan.settings.facility.power_basis
     members = [catalog[p.device] for p in plan.rack_members(rack_id).values()
                if p.device in catalog and p.id not in ignore]
     return (sum(round(m.power_w(basis) * 1000) for m in members), sum(round(m.weight_kg * 1000) for m in members))

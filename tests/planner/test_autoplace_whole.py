@@ -4,6 +4,10 @@ left 3,072 fabric ports missing and TP x PP x DP = 128 against 1,152 GPUs)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
+import pytest
+
 from planner.design.build import design
 from planner.design.grow import PlaceNodes
 from planner.design.intent import Intent
@@ -58,3 +62,20 @@ def test_auto_place_on_a_plan_with_hot_spares_leaves_them_out_of_the_parallelism
     assert not [f.code for f in report.findings if f.severity == "error"]
     w = plan.settings.workload
     assert w.tp * w.cp * w.pp * w.dp == 128
+
+
+def test_auto_place_fills_a_rack_no_more_than_its_pdu_positions_carry():
+    """MI355X platforms (15 kW nameplate, about 11 kW typical) in 60 kW racks on the typical
+    basis: five fit the cap (55 kW) but their 75 kW nameplate needs 3 of the 34.5 kW PDUs
+    (415 V 60 A at 80%) on each 2N feed, which takes 2. Four (60 kW) is what the feeds carry:
+    the design places four a rack and the check raises no rack.power.pdu_positions."""
+    from planner.design.intent import Intent
+    from planner.plan.autoplace import pdu_feeds_kw
+    from planner.report.evaluate import evaluate
+
+    catalog = default_catalog()
+    plan = design(Intent(system="amd-mi355x-8", gpus=512, rack_kw=60), catalog).plan
+    assert pdu_feeds_kw(plan, catalog) == pytest.approx(2 * 415 * 60 * 3 ** 0.5 * 0.8 / 1000)  # 69.0 kW
+    per_rack = Counter(p.rack for p in plan.placements if p.device == "amd-mi355x-8")
+    assert max(per_rack.values()) == 4
+    assert not [f for f in evaluate(plan, catalog).findings if f.code == "rack.power.pdu_positions"]
