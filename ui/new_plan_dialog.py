@@ -26,7 +26,7 @@ from planner.settings import FacilitySettings, FloorSettings, StorageSettings, W
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import AttentionKernel, ModelPreset
 from planner.vocabulary import choice_title
-from planner.workload.models import model_shape
+from planner.workload.models import PRESETS, model_shape
 from ui import fmt
 
 BLANK = ""  # the "no template" entry
@@ -137,6 +137,7 @@ class NewPlanDialog(QDialog):
         self._timer.timeout.connect(self.refresh)
         self._filling = False
         self._touched: set = set()  # fields changed since the template was chosen
+        self._custom_params_b: float | None = None  # a custom model's size, kept while a preset is shown
         self.template.currentIndexChanged.connect(self._template_chosen)
         for w in (self.system, self.cooling, self.fabric, self.model, self.attention_kernel):
             w.currentIndexChanged.connect(self._changed)
@@ -210,8 +211,20 @@ class NewPlanDialog(QDialog):
             w.setEnabled(not on)
 
     def _enable_model_size(self) -> None:
-        """A model's size is asked only of a custom model (a preset has its published shape)."""
-        self.params_b.setEnabled(self.model.currentData() == "custom")
+        """A model's size is asked only of a custom model; under a preset the greyed field shows
+        the preset's published size (not the custom size left from before), and the custom size
+        comes back when custom is chosen again."""
+        preset = PRESETS.get(self.model.currentData())
+        was_custom = self.params_b.isEnabled()
+        filling, self._filling = self._filling, True  # shown, not typed: no field touched
+        if preset is not None:
+            if was_custom:
+                self._custom_params_b = self.params_b.value()
+            self.params_b.setValue(preset.params / 1e9)
+        elif not was_custom and self._custom_params_b is not None:
+            self.params_b.setValue(self._custom_params_b)
+        self._filling = filling
+        self.params_b.setEnabled(preset is None)
 
     def _sized_for_requests(self) -> None:
         """An inference service with a requests target, whose GPU count the user has not typed,

@@ -307,3 +307,15 @@ def test_the_preview_names_the_errors_the_plan_would_open_with(qtbot):
     at = lines.index("1 error, 0 warnings") if "1 error, 0 warnings" in lines else next(
         i for i, x in enumerate(lines) if x.startswith("1 error,"))
     assert lines[at + 1].startswith("Error: Training needs 819.2 GB per GPU")
+
+
+def test_the_greyed_model_size_is_the_presets_and_a_custom_size_comes_back(qtbot):
+    dialog = NewPlanDialog(CAT, template="")
+    qtbot.addWidget(dialog)
+    dialog.model.setCurrentIndex(dialog.model.findData("custom"))
+    dialog.params_b.setValue(13.0)
+    dialog.model.setCurrentIndex(dialog.model.findData("llama3-405b"))
+    assert not dialog.params_b.isEnabled() and dialog.params_b.value() == 405.9  # the preset's, not 13
+    dialog.model.setCurrentIndex(dialog.model.findData("custom"))
+    assert dialog.params_b.isEnabled() and dialog.params_b.value() == 13.0
+    assert dialog.changes().get("params_b") == 13.0
