@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from planner.hardware.catalog import Catalog
 
-REFERENCE_GPU = "H100 SXM 80GB"
+QUOTED_GPU = "H100 SXM 80GB"
 """The GPU the rental rates are quoted for (the catalog's GPU model name)."""
 
 
@@ -26,7 +26,7 @@ def gpu_price_usd(catalog: Catalog, gpu_model: str) -> float | None:
 def rent_factor_by_price(catalog: Catalog, counts: dict[str, int]) -> float:
     """The plan's GPUs' rental rate over an H100's by their prices (module docstring); 1.0
     when the catalog prices no H100 system or the plan has no priced GPU system."""
-    reference = gpu_price_usd(catalog, REFERENCE_GPU)
+    reference = gpu_price_usd(catalog, QUOTED_GPU)
     if not reference:
         return 1.0
     gpus = weighted = 0.0
