@@ -95,7 +95,8 @@ class NetworkSection(Figures):
     tokens_per_s: float | None = figure(None, title="Training throughput", unit="tokens/s")
     tokens_per_s_limit: float | None = figure(None, title="Throughput at 100% of peak (limit)", unit="tokens/s")
     fabric_gb_per_gpu_step: float | None = figure(None, title="Fabric traffic per GPU per step", unit="GB")
-    nvlink_gb_per_gpu_step: float | None = figure(None, title="NVLink traffic per GPU per step", unit="GB")
+    nvlink_gb_per_gpu_step: float | None = figure(None, title="NVLink / Infinity Fabric traffic per GPU per step",
+                                                  unit="GB")
     scaling: tuple[ScalingPoint, ...] = figure((), title="Scaling with the data-parallel width")
     fabrics: tuple[FabricRow, ...] = figure((), title="Training on every fabric technology")
     sizing: FabricSize | None = figure(None, title="Fabric sizing")
