@@ -12,6 +12,7 @@ from typing import Any
 
 from planner.cli import load_catalog_arg
 from planner.design.build import DesignError
+from planner.design.serving_system import design_serving
 from planner.design.templates import design_from, get_template
 from planner.numbers import counted
 from planner.plan.fileio import save_plan
@@ -220,6 +221,9 @@ def _design(args, catalog):
         raise DesignError(f"{' and '.join(serving)} describe{'s' if len(serving) == 1 else ''} an inference "
                           "service: add --inference (or start from -t inference)")
     changes = _intent_changes(args)
+    if args.template is None and args.system is None and service and args.requests_per_s and (
+            args.gpus is None and args.nodes is None):
+        return design_serving(catalog, **changes)  # the system is a search of its own
     if args.template is None and args.system is not None:
         if args.gpus is None and args.nodes is None and not (service and args.requests_per_s):
             raise DesignError("--system needs --gpus or --nodes (or --inference with --requests-per-s)")

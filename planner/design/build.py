@@ -77,7 +77,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     if switch is not None:
         switch_speaks_fabric(switch, intent.fabric or intent.settings.get("fabric", {}).get("technology"), catalog)
     findings: list[Finding] = []
-    settings = _settings(intent, catalog)
+    settings = intent_settings(intent, catalog)
     match_fabric(settings, intent, system, catalog, findings)
     if settings.workload.inference:
         findings += _serve_as_published(settings, intent, system)
@@ -207,7 +207,9 @@ def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
                         "the air of the liquid-cooled racks")]
     return []
 
-def _settings(intent: Intent, catalog: Catalog) -> Settings:
+def intent_settings(intent: Intent, catalog: Catalog) -> Settings:
+    """The plan's settings as the intent states them over the defaults (``DesignError`` naming
+    the setting a value does not fit)."""
     over: dict[str, dict[str, Any]] = {"facility": {}, "floor": {}, "fabric": {}, "storage": {}, "workload": {}}
     fac, fab, wl = over["facility"], over["fabric"], over["workload"]
     for key, value in (("default_rack_cap_kw", intent.rack_kw), ("power_basis", intent.power_basis),

@@ -132,9 +132,14 @@ def design_from(template: str | None, catalog: Catalog | None = None, **changes:
         nodes = changes.pop("nodes", None)
         return design_template(template, nodes=nodes, catalog=catalog, **changes)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "intent"
-        raise DesignError(f"{where}: {bound_text(first) or first['msg']}") from None
+        raise intent_refusal(exc) from None
+
+
+def intent_refusal(exc: ValidationError) -> DesignError:
+    """An intent's field that does not validate, named as ``DesignError`` names it."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "intent"
+    return DesignError(f"{where}: {bound_text(first) or first['msg']}")
 
 
 # How an intent's field reads in a plan's description ("Llama 3 70B", "50 requests/s").

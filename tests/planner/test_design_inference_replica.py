@@ -5,6 +5,7 @@ a 70B model is no longer refused on 80 GB GPUs."""
 from __future__ import annotations
 
 import contextlib
+import json
 import io
 
 import pytest
@@ -170,3 +171,30 @@ def test_a_design_whose_replicas_all_miss_the_target_says_what_would_meet_it():
                         settings={"workload": {"precision": "fp8"}}), CAT)
     note = next(f for f in fp8.findings if f.code == "design.inference.replica")
     assert note.severity == "info" and "What would meet" not in note.message
+
+
+def test_a_serving_intent_without_a_system_is_served_on_the_cheapest_system_that_meets_it(capsys, tmp_path):
+    """new --inference with no --system: every datacenter system's replica sized by the check,
+    the whole systems for 200 requests/s priced at the reserved 1-year rate of their GPUs (the
+    H100 rate x their price ratio, with the 15% uplift). By hand for DGX B200 (8 GPUs at
+    $500,000 against a DGX H100's $270,000 for 8: 1.8519 x): six systems, 48 x $3.15 x 1.8519
+    x 1.15 = $322.0 an hour."""
+    from planner.design.serving_system import serving_candidates
+    from planner.settings import CostSettings, WorkloadSettings
+
+    w = WorkloadSettings(inference=True, enabled=False, model="llama3-70b", requests_per_s=200)
+    found = serving_candidates(w, CostSettings(), CAT)
+    assert all("GeForce" not in c.system.gpu.model for c in found)  # not licensed for datacenters
+    assert [c.usd_per_hour for c in found] == sorted(c.usd_per_hour for c in found)
+    b200 = next(c for c in found if c.system.id == "dgx-b200")
+    assert b200.systems == 6 and b200.usd_per_hour == pytest.approx(48 * 3.15 * (62_500 / 33_750) * 1.15)
+    assert all(c.replica.meets_targets and c.replicas * c.replica.result.requests_per_s_per_replica >= 200
+               for c in found)
+    code = main(["new", "--inference", "--model", "llama3-70b", "--requests-per-s", "200",
+                 "-o", str(tmp_path / "s.json")])
+    out = capsys.readouterr().out
+    assert code == 0 and f"({found[0].system.id}), {found[0].systems} systems holding" in out
+    assert "GPU system for 200 requests/s: the cheapest per hour" in out and "Next: " in out
+    assert json.loads((tmp_path / "s.json").read_text())["placements"][0]["device"] in {c.system.id for c in found}
+    plan = json.loads((tmp_path / "s.json").read_text())
+    assert sum(p["device"] == found[0].system.id for p in plan["placements"]) == found[0].systems
