@@ -174,12 +174,20 @@ def _intent_changes(args) -> dict:
     if args.settings:
         settings: dict[str, dict[str, Any]] = {}
         for section, field, value in args.settings:
+            if (section, field) in AS_FLAGS and AS_FLAGS[section, field] not in changes:
+                changes[AS_FLAGS[section, field]] = value  # the user's fabric: a flag's, refused as one
+                continue
             settings.setdefault(section, {})[field] = value
-        changes["settings"] = settings
+        if settings:
+            changes["settings"] = settings
         if settings.get("workload", {}).get("inference") is True:
             changes["inference"] = True  # as --inference: the design sizes a service
     return changes
 
+
+# --set values that say what a flag says: taken as the flag (the design refuses a fabric the
+# system's NICs cannot run when the user names it, and adapts a template's)
+AS_FLAGS = {("fabric", "technology"): "fabric", ("fabric", "switch_device"): "switch"}
 
 LAYOUT_FIELDS = ("tp", "pp", "dp", "cp", "ep", "expert_tp")  # the design searches these unless a whole layout is stated
 

@@ -203,8 +203,10 @@ def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
                         f"cooling: air was asked for, but {system.model} is liquid-cooled; its racks are liquid-cooled")]
     if intent.cooling == "liquid" and system.cooling == "air":
         return [Finding("warning", "design.cooling.intent",
-                        f"cooling: liquid racks were asked for, but {system.model} is air-cooled: its heat stays in "
-                        "the air of the liquid-cooled racks")]
+                        f"cooling: liquid racks were asked for, but {system.model} is air-cooled (no cold plates): "
+                        "its heat goes into the air whatever the rack, so its racks are air-cooled, within the "
+                        "air-cooling limit (with a rear-door heat exchanger above it); choose a direct-liquid-cooled "
+                        "system for liquid racks")]
     return []
 
 def intent_settings(intent: Intent, catalog: Catalog) -> Settings:

@@ -219,6 +219,10 @@ class Layout:
             spec = spec.model_copy(update={"cooling": self.intent.cooling})
         elif spec.cooling is None:
             spec = spec.model_copy(update={"cooling": "liquid" if self.system.cooling == "liquid" else "air"})
+        if not self.system.is_rack_scale and self.system.cooling == "air" and spec.cooling in ("liquid", "hybrid"):
+            # an air-cooled server has no cold plates: its heat goes into the air whatever the rack, so
+            # its racks are air racks, within the air limit (a rear door above it)
+            spec = spec.model_copy(update={"cooling": "air"})
         if self.system.is_rack_scale:
             return self._rack_scale_door(spec)
         return self._rear_door(spec)

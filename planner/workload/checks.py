@@ -309,7 +309,14 @@ def _inference(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, 
             "info", "workload.inference.no_bandwidth",
             "The catalog gives no HBM bandwidth for these GPUs: decode throughput is not estimated"))
         return
-    if res.meets_latency is False:
+    if res.meets_latency is False and res.least_tpot_s is not None and res.least_tpot_s * 1e3 <= w.latency_ms_per_token:
+        out.findings.append(Finding(  # the user's operating batch is too large for the target
+            "warning", "workload.inference.latency",
+            f"At the operating batch of {res.batch:,} sequences a sequence gets a token every {res.tpot_s * 1e3:,.1f} "
+            f"ms (decode steps of {res.decode_s_per_token * 1e3:,.1f} ms and the new requests' prefills between "
+            f"them), over the {w.latency_ms_per_token:g} ms target: a smaller operating batch meets it (empty "
+            "inference_batch takes the largest that does)"))
+    elif res.meets_latency is False:
         out.findings.append(Finding(
             "warning", "workload.inference.latency",
             f"Even at the smallest batch a sequence gets a token every {res.least_tpot_s * 1e3:,.1f} ms, over the "

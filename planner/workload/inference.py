@@ -91,7 +91,7 @@ class InferenceResult:
     prefill_s: float | None  # TTFT
     requests_per_s_per_replica: float | None
     gpus_needed: int | None
-    meets_latency: bool | None  # TPOT target at the smallest batch
+    meets_latency: bool | None  # TPOT target at the operating batch
     meets_ttft: bool | None = None
     output_tokens_per_s_per_gpu: float | None = None  # with prefill, at the operating batch
     tp_allreduce_s_per_token: float | None = None  # of the decode step at the operating batch
@@ -266,7 +266,7 @@ def size_inference(w: WorkloadSettings, model: ModelShape, *, memory_gb: float, 
     if w.requests_per_s:
         needed = math.ceil(w.requests_per_s / rps - 1e-9) * gpus
     return InferenceResult(True, weights / 1e9, kv_seq / 1e9, max_seq, batch, t, 1.0 / t1, batch / (gpus * t),
-                           prefill, rps, needed, tpot(1) <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
+                           prefill, rps, needed, tpot(micro) <= target, meets_ttft=prefill <= w.ttft_target_ms / 1e3,
                            output_tokens_per_s_per_gpu=rps * w.output_tokens / gpus,
                            tp_allreduce_s_per_token=tp_allreduce_s(model, micro, g, allreduce_gbs),
                            batch_limited_by_memory=limited, replica_gpus=gpus, kv_copies=copies, tpot_s=tpot(micro),

@@ -133,7 +133,13 @@ def test_an_air_cooled_system_asked_into_liquid_racks_warns_about_the_cooling():
     result = design(Intent(system="dgx-b200", nodes=4, cooling="liquid"), CAT)
     warning = next(f for f in result.findings if f.severity == "warning")
     assert warning.code == "design.cooling.intent" and warning.message.startswith("cooling:")
-    assert {r.cooling for r in result.plan.racks if r.name.startswith("GPU")} == {"liquid"}
+    # a DGX B200 has no cold plates: its heat goes into the air whatever the rack, so its racks
+    # are air racks within the air limit, and no CDU is bought for heat that never reaches water
+    assert "its racks are air-cooled" in warning.message
+    assert {r.cooling for r in result.plan.racks if r.name.startswith("GPU")} == {"air"}
+    report = evaluate(result.plan, CAT)
+    assert report.totals.cdus == 0
+    assert not {f.code for f in report.findings} & {"rack.cooling.air_limit", "rack.cooling.air_remainder"}
 
 
 def test_the_floor_rating_limits_what_a_rack_carries():

@@ -143,3 +143,17 @@ def test_a_request_longer_than_the_models_context_is_a_warning():
     assert found.severity == "warning"
     assert "A request of 131,073 tokens (130,817 prompt + 256 output)" in found.message
     assert "the model's context of 131,072 tokens" in found.message
+
+
+def test_an_operating_batch_the_user_sets_is_judged_by_its_own_time_per_token():
+    """The time per output token of the batch the replica runs, not of one sequence: a batch
+    whose prefills between the steps push it past the target warns, naming the cure."""
+    _, auto = inference_report()
+    chosen = auto.sections["workload"].to_json()["inference"]
+    assert chosen["meets_latency"] and chosen["tpot_ms"] <= 50.0
+    _, report = inference_report(inference_batch=2 * chosen["batch"])
+    inf = report.sections["workload"].to_json()["inference"]
+    assert inf["tpot_ms"] > 50.0 and inf["meets_latency"] is False
+    warning = next(f for f in report.findings if f.code == "workload.inference.latency")
+    assert warning.message.startswith(f"At the operating batch of {inf['batch']:,} sequences")
+    assert "a smaller operating batch meets it" in warning.message

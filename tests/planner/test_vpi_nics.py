@@ -40,11 +40,17 @@ def test_a_dgx_h100_on_roce_runs_its_nics_as_ethernet_with_no_warning():
     assert note.severity == "info" and "set to ethernet" in note.message
 
 
-def test_ethernet_only_nics_on_infiniband_are_refused_by_the_design_and_an_error_in_a_plan():
+def test_ethernet_only_nics_on_infiniband_are_refused_by_the_design_and_an_error_in_a_plan(capsys, tmp_path):
     # asked for by name: refused, naming the fabric those NICs speak
     with pytest.raises(DesignError, match="compute NICs are ethernet only and cannot run the switches of 400G "
                                           r"InfiniBand \(NDR\): choose a fabric they speak \(eth400_roce"):
         design(Intent(system="amd-mi300x-8", gpus=64, fabric="ib400"), CAT)
+    # named with --set as with --fabric: the user's fabric, refused the same way
+    capsys.readouterr()
+    assert main(["new", "--system", "amd-mi300x-8", "--gpus", "64", "--set", "fabric.technology=ib400",
+                 "-o", str(tmp_path / "p.json")]) == 2
+    assert "cannot run the switches of 400G InfiniBand" in capsys.readouterr().err
+    assert not (tmp_path / "p.json").exists()
     # a template's InfiniBand fabric (medium's) becomes the one the NICs speak, and says so
     d = design(Intent(system="amd-mi300x-8", gpus=64, settings={"fabric": {"technology": "ib400",
                                                                           "switch_device": "qm9700"}}), CAT)
