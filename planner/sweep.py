@@ -334,11 +334,11 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
 # -- running ----------------------------------------------------------------------------
 
 def rack_choice_text(rack: dict[str, Any] | str, catalog: Catalog | None = None,
-                     laid_out_kw: float | str | None = None) -> str:
+                     laid_out_kw: float | str | None = None, laid_out_cooling: str | None = None) -> str:
     """A rack choice of a sweep in words ("30 kW cap, liquid-cooled", a rack type by its
     title), from the dict or from its JSON as the CSV holds it; with ``laid_out_kw`` (the
-    row's ``gpu_rack_kw``) below a cap asked for, what the racks were laid out at: an
-    air-cooled rack holds no more than the air-cooling limit."""
+    row's ``gpu_rack_kw``) below a cap asked for, what the racks were laid out at, and why
+    when they are air-cooled (an air-cooled rack holds no more than the air-cooling limit)."""
     if isinstance(rack, str):
         if not rack:
             return ""
@@ -347,8 +347,8 @@ def rack_choice_text(rack: dict[str, Any] | str, catalog: Catalog | None = None,
     laid_out_kw = float(laid_out_kw) if laid_out_kw not in (None, "") else None  # a number, or the CSV's text
     if asked is not None and laid_out_kw is not None and laid_out_kw < asked - 1e-9:
         rest = rack_choice_text({k: v for k, v in rack.items() if k != "power_cap_kw"}, catalog)
-        laid = (f"{vocabulary.setting_text(asked, 'kW')} cap, laid out at "
-                f"{vocabulary.setting_text(laid_out_kw, 'kW')} (the air-cooling limit)")
+        laid = (f"{vocabulary.setting_text(asked, 'kW')} cap, laid out at {vocabulary.setting_text(laid_out_kw, 'kW')}"
+                + (" (the air-cooling limit)" if laid_out_cooling == "air" else ""))
         return ", ".join(filter(None, [laid, rest]))
     parts = []
     for field, value in rack.items():

@@ -349,15 +349,16 @@ class ChecksPanel(QListView):
         if row.count == 1:
             finding = row.members[0]
             command = remedy_command(finding.remedy)
-            outcome = mend(finding, command, lambda: doc.report.findings, doc.apply, doc.undo_stack.undo)
+            outcome = mend(finding, command, lambda: doc.report.findings, doc.apply, doc.undo)
             if isinstance(outcome, str):
+                doc.join_steps(1, command.label)  # joins nothing: the fix taken back is no step to redo
                 doc.error.emit(f"{command.label}: not applied, {outcome}")
             elif outcome is True:
                 self.fixed.emit(f"Fixed: {command.label}")
             return outcome is True
         key = group_key(row.members[0])
         result = fix_each(lambda: [f for f in doc.report.findings if group_key(f) == key], doc.apply,
-                          doc.undo_stack.undo, limit=fix_bound(doc.plan))
+                          doc.undo, limit=fix_bound(doc.plan))
         for command, reason in result.refused:
             doc.error.emit(f"{command.label}: not applied, {reason}")
         if result.applied:
@@ -368,7 +369,7 @@ class ChecksPanel(QListView):
     def fix_all(self) -> int:
         """Apply every remedy, re-evaluating after each: one undo step per fix; how many."""
         doc = self.doc
-        result = fix_each(lambda: doc.report.findings, doc.apply, doc.undo_stack.undo, limit=fix_bound(doc.plan))
+        result = fix_each(lambda: doc.report.findings, doc.apply, doc.undo, limit=fix_bound(doc.plan))
         for command, reason in result.refused:
             doc.error.emit(f"{command.label}: not applied, {reason}")
         if result.applied:

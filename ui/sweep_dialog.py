@@ -427,7 +427,8 @@ class SweepDialog(QDialog):
                 elif key in METRIC:
                     text = value_text(row.get(key), METRIC[key].unit)
                 elif key == "rack":  # the CSV keeps the choice as JSON; the table says it in words
-                    text = (rack_choice_text(row.get(key) or "", catalog, row.get("gpu_rack_kw"))
+                    text = (rack_choice_text(row.get(key) or "", catalog, row.get("gpu_rack_kw"),
+                                             row.get("gpu_rack_cooling"))
                             or self.rack_type.itemText(0))
                 elif key in ("gpu_system", "switch_device") and row.get(key) in catalog:  # the CSV keeps ids
                     text = catalog[row[key]].model

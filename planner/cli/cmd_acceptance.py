@@ -10,8 +10,9 @@ from planner.plan.fileio import open_plan
 
 
 def register(sub) -> None:
-    p = sub.add_parser("acceptance", help="write the acceptance tests of a plan (nccl-tests, ib_write_bw, fio, DCGM) "
-                                          "or judge measured results against them")
+    p = sub.add_parser("acceptance", help="write the acceptance tests of a plan (nccl-tests, ib_write_bw, fio, DCGM; "
+                                          "on AMD Instinct: rccl-tests and the ROCm Validation Suite) or judge "
+                                          "measured results against them")
     p.add_argument("file", metavar="FILE", help="a plan file (.json)")
     p.add_argument("-o", "--output", metavar="DIR", help="write the runbook, tests JSON and fio job files into DIR")
     p.add_argument("--results", metavar="DIR", help="a folder of measured logs (nccl-tests stdout, fio JSON, "

@@ -138,8 +138,14 @@ def _what_would_meet(w: WorkloadSettings, fabric: FabricSettings, node: NodeSumm
             c = fp8[0]
             out.append(f"served in FP8 (--set workload.precision=fp8), a {c.text} replica meets them at "
                        f"{c.result.requests_per_s_per_replica:,.2f} requests/s")
-    least = min((c.result.least_tpot_s for c in found if c.result.least_tpot_s), default=None)
+    quick = [c for c in found if c.result.meets_ttft is not False]  # the replicas that meet the first token
+    least = min((c.result.least_tpot_s for c in quick if c.result.least_tpot_s), default=None)
     if least is not None and least * 1e3 > w.latency_ms_per_token:
-        out.append(f"the least time per output token a replica offers is {least * 1e3:,.1f} ms: a target above it "
-                   f"(--latency-ms) lets the replicas batch more requests")
+        out.append(f"the least time per output token a replica meeting the first-token target offers is "
+                   f"{least * 1e3:,.1f} ms: a target above it (--latency-ms) lets the replicas batch more requests")
+    if not quick:
+        first = min((c.result.prefill_s for c in found if c.result.prefill_s), default=None)
+        if first is not None:
+            out.append(f"no replica meets the {w.ttft_target_ms:g} ms first-token target: the fastest prefill takes "
+                       f"{first * 1e3:,.0f} ms (--set workload.ttft_target_ms, or shorter prompts)")
     return (". What would meet the targets: " + "; ".join(out)) if out else ""

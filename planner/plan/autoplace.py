@@ -149,8 +149,8 @@ def pdu_feeds_kw(plan, catalog) -> float | None:
     """The nameplate a conventional rack's feeds carry with the plan's PDU model in the PDU
     positions a feed takes: 2N feeds each carry the whole rack on their positions, N+1 spreads
     the PDUs the nameplate needs and one spare over both feeds, N is one feed (the PDU sizing of
-    ``planner.facility.distribution.size_feeds``, whose rack.power.pdu_positions warning a fill
-    within it never raises). None without a PDU model in the catalog."""
+    ``planner.facility.distribution.size_feeds`` by power; PDUs added for the power cords'
+    outlets are not counted here). None without a PDU model in the catalog."""
     s = plan.settings.power
     pdu = catalog.get(s.pdu_device)
     cap = pdu.pdu_kw(s.continuous_derating) if pdu is not None and pdu.pdu is not None else None

@@ -510,8 +510,9 @@ class History:
     def join(self, count: int, label: str) -> None:
         """Make the last ``count`` steps one step named ``label`` (a Fix that mended several
         findings one by one, re-evaluating after each, is undone at once). Nothing is done or
-        undone: the steps are already applied. A saved plan among them can no longer be
-        reached by undo, so none is saved then."""
+        undone: the steps are already applied, and nothing is left to redo. A saved plan among
+        them can no longer be reached by undo, so none is saved then."""
+        self.undone.clear()  # a fix taken back (refused) on the way is no step to redo
         count = min(count, len(self.done))
         if count < 2:
             return

@@ -234,11 +234,13 @@ class WorkloadSettings(Section):
     ttft_target_ms: float = setting(
         2000.0, title="Time to first token target (TTFT)", unit="ms",
         source="Planner assumption: 2 s to the first token for an interactive prompt; TTFT is the prompt's "
-        "prefill, TPOT the decode step (the two targets of MLPerf Inference's server scenario for Llama 2 70B, "
+        "prefill, TPOT the time between a sequence's tokens: the decode step and the new requests' prefills "
+        "between the steps (the two targets of MLPerf Inference's server scenario for Llama 2 70B, "
         "MLCommons 2024).", gt=0, le=1e7)
     inference_batch: int | None = setting(
         None, title="Operating batch (continuous batching)", unit="sequences",
-        source="Planner assumption: empty = the largest batch whose decode step meets the TPOT target and "
+        source="Planner assumption: empty = the largest batch whose time per output token (the decode step and "
+        "the prefills between the steps) meets the TPOT target and "
         "whose KV cache fits; serving engines with continuous (in-flight) batching keep this many sequences "
         "decoding at once (Kwon et al. 2023, vLLM / PagedAttention).", ge=1, le=1_000_000)
 

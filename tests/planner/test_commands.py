@@ -161,3 +161,20 @@ def test_a_saved_plan_inside_joined_steps_is_no_longer_saved(catalog, medium):
     assert h._saved_step is None and not h.is_saved
     h.undo()
     assert not h.is_saved
+
+
+def test_a_step_taken_back_before_a_join_is_not_left_to_redo(catalog, medium):
+    """A Fix of a row applies, takes back what did not mend (refused), applies the next, then
+    joins: the refused one must not come back on Redo."""
+    h = History(medium, catalog)
+    a, b, c = (r.id for r in medium.racks[:3])
+    h.apply(EditRack(a, power_cap_kw=45))
+    h.apply(EditRack(b, power_cap_kw=45))
+    h.undo()  # refused: taken back
+    h.apply(EditRack(c, power_cap_kw=45))
+    h.join(2, "two")
+    assert not h.undone and h.redo_label == ""
+    h.apply(EditRack(a, power_cap_kw=46))
+    h.undo()
+    h.join(1, "one")  # nothing joined, and still nothing to redo
+    assert not h.undone

@@ -277,8 +277,9 @@ def test_the_csv_gives_each_points_gpu_rack_cap_and_cooling_in_columns(capsys, t
     # a DGX H100 is air-cooled: its racks hold no more than the 25 kW air-cooling limit, which
     # the column shows and the rack's words say beside the 40 kW asked
     assert (row["gpu_rack_kw"], row["gpu_rack_cooling"]) == ("25.0", "air")
-    assert rack_choice_text(row["rack"], None, row["gpu_rack_kw"]) == (
+    assert rack_choice_text(row["rack"], None, row["gpu_rack_kw"], row["gpu_rack_cooling"]) == (
         "40 kW cap, laid out at 25 kW (the air-cooling limit)")
+    assert rack_choice_text(row["rack"], None, row["gpu_rack_kw"], "liquid") == "40 kW cap, laid out at 25 kW"
     assert rack_choice_text(row["rack"]) == "40 kW cap"
     (tmp_path / "g.json").write_text(json.dumps({"nodes": [8]}))
     code, _ = cli(capsys, "sweep", str(tmp_path / "a.json"), "--grid", str(tmp_path / "g.json"),

@@ -488,9 +488,9 @@ class VendorPack(SitePages, CampusPages):
             return []
         intro = _p(f"What the site engineer runs on the delivered cluster, the figure the plan expects and the pass "
                    f"threshold: {100 * pack.fraction:.0f}% of the expected figure ({html_text(GUIDE)}: below about "
-                   "75% of the theoretical all-reduce peak, the network is the bottleneck). nccl-tests are judged "
-                   "by the bus bandwidth at the largest message size; 'cluster-planner acceptance' writes the "
-                   "runbook, its JSON and the fio job files.", 9)
+                   f"75% of the theoretical all-reduce peak, the network is the bottleneck). {pack.stack.collectives} "
+                   "are judged by the bus bandwidth at the largest message size; 'cluster-planner acceptance' writes "
+                   "the runbook, its JSON and the fio job files.", 9)
         table = Table([Column("Test", 1.1), Column("Command", 2.6), Column("Expected", 0.6, "right"),
                        Column("Pass at", 0.9, "right")], runbook_rows(pack), font_pt=7.0)
         return self._table_pages("Acceptance tests", table, intro=intro)
