@@ -8,6 +8,7 @@ import difflib
 import json
 import math
 import typing
+from pathlib import Path
 from typing import Any
 
 from planner.cli import load_catalog_arg
@@ -15,7 +16,7 @@ from planner.design.build import DesignError
 from planner.design.serving_system import design_serving
 from planner.design.templates import design_from, get_template
 from planner.numbers import counted
-from planner.plan.fileio import save_plan
+from planner.plan.fileio import EXPORT_SUFFIXES, save_plan, save_plan_refusal
 from planner.report.evaluate import evaluate
 from planner.save_target import check_target
 from planner.settings import Settings
@@ -241,6 +242,8 @@ def _design(args, catalog):
 
 def run(args) -> int:
     check_target(args.output, args.catalog)  # refuse a bad target before building anything
+    if Path(args.output).suffix.lower() in EXPORT_SUFFIXES:  # a plan under an export's name: said before the design
+        save_plan_refusal(args.output)
     catalog = load_catalog_arg(args)
     try:
         result = _design(args, catalog)

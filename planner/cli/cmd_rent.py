@@ -87,7 +87,8 @@ def register(sub) -> None:
     rate = p.add_mutually_exclusive_group()
     rate.add_argument("--rate", type=_rate, help="$ per GPU-hour (0 to 1,000)")
     rate.add_argument("--option", choices=list(RENTAL_OPTIONS),
-                      help=f"use the default rate of a rental option (default: spot, ${defaults.rent_spot_usd_per_gpu_h:.2f})")
+                      help="use the default H100 rate of a rental option (default: spot, "
+                           f"${defaults.rent_spot_usd_per_gpu_h:.2f}; for other GPUs give --rate)")
     p.add_argument("--uplift", type=_uplift, default=defaults.rent_uplift,
                    help="share added for storage and networking, a fraction from 0 to 10 "
                         f"(default {defaults.rent_uplift:.2f}, the 15%% of {GUIDE}, FAQ)")  # argparse reads %% as %

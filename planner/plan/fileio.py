@@ -106,12 +106,18 @@ def save_plan(plan: Plan, path: str | Path, *, keep: int = DEFAULT_BACKUPS, inpu
     A plan over the size limits is refused: it could not be opened again."""
     name = Path(path).name
     if Path(path).suffix.lower() in EXPORT_SUFFIXES:  # a plan written under a workbook's or drawing's name
-        raise PlanSaveError(f"cannot save {name}: a plan is saved as a .json file; the workbook, vendor pack and "
-                            f"drawings are exports of it ('cluster-planner export PLAN.json -o {name}')")
+        save_plan_refusal(path)
     too_big = size_problem(len(plan.racks), len(plan.placements))
     if too_big:
         raise PlanSaveError(f"cannot save {name}: {too_big}")
     write_file(path, plan_to_json(plan).encode("utf-8"), keep=keep, inputs=inputs)
+
+
+def save_plan_refusal(path: str | Path) -> None:
+    """Refuse a plan file named as an export (.xlsx, .pdf ...): it would be neither."""
+    name = Path(path).name
+    raise PlanSaveError(f"cannot save {name}: a plan is saved as a .json file; the workbook, vendor pack and "
+                        f"drawings are exports of it ('cluster-planner export PLAN.json -o {name}')")
 
 
 def unknown_device_problem(plan: Plan, catalog) -> str | None:
