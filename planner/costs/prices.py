@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -164,8 +165,9 @@ def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[B
             values = values if values is not None else _bom_rows(book, computed=True)
             got = values[number - 1] if number - 1 < len(values) else ()
             price = got[price_col] if price_col < len(got) else None
-            if price is None:
-                result.uncomputed.append((number, item))
+            if price is None:  # not computed: the planner's own link to a cost setting says nothing
+                if not re.fullmatch(r"=[A-Za-z_][A-Za-z0-9_.]*", str(row[price_col]).strip()):
+                    result.uncomputed.append((number, item))
                 continue
         if item not in current:
             if isinstance(price, (int, float)) and not isinstance(price, bool):
