@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import io
-import re
 import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -166,7 +165,8 @@ def import_prices(book: str | Path, existing: list[PriceOverride], lines: list[B
             got = values[number - 1] if number - 1 < len(values) else ()
             price = got[price_col] if price_col < len(got) else None
             if price is None:  # not computed: the planner's own link to a cost setting says nothing
-                if not re.fullmatch(r"=[A-Za-z_][A-Za-z0-9_.]*", str(row[price_col]).strip()):
+                line = current.get(item)
+                if line is None or str(row[price_col]).replace(" ", "") != f"={line.price_setting}":
                     result.uncomputed.append((number, item))
                 continue
         if item not in current:
