@@ -16,6 +16,10 @@ Expected figures come from the planner's own models:
 
 A test passes at ``acceptance_fraction`` (a fabric setting: the planning guide's 75 %) of its
 expected figure, judged at the largest message size for nccl-tests.
+
+Why it is long: every test of the pack (collectives, NIC pairs, storage, the health check)
+with its expected figure and its commands, for both GPU vendors' tools, beside the model
+figure it judges; one concern, the pack's criteria.
 """
 
 from __future__ import annotations

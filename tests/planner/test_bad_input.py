@@ -3,6 +3,9 @@
 Each case writes a file, runs the CLI in a fresh process and asserts: exit status 2, a
 single line on stderr that says what is wrong (no "Traceback"), and the file's bytes and
 modification time unchanged.
+
+Why it is long: every kind of malformed input the command line refuses has its case, each
+held to the one contract (one line, status 2, nothing written).
 """
 
 from __future__ import annotations

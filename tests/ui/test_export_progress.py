@@ -52,14 +52,16 @@ CANCEL = {"button": lambda dialog: dialog.findChild(QPushButton).click(),
 
 @pytest.mark.parametrize("how", CANCEL)
 def test_cancel_stops_a_slow_netbox_export_and_writes_nothing(window, slow_netbox, tmp_path, monkeypatch, how):
-    target = tmp_path / "netbox"
+    out = tmp_path / "out"  # a folder of its own: the window's settings file sits in tmp_path
+    out.mkdir()
+    target = out / "netbox"
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(target))
     seen = _watch(window, CANCEL[how])
     window.export_netbox_action.trigger()  # returns once the export has ended
     assert seen and seen[0].startswith("NetBox files: ") and seen[0].endswith(" rows written…")
     rows = int(seen[0].removeprefix("NetBox files: ").split()[0].replace(",", ""))
     assert rows % 100 == 0 and 0 < rows < 2_643  # cancelled part way through the medium plan's rows
-    assert list(tmp_path.iterdir()) == []  # no folder, no hidden staging folder
+    assert list(out.iterdir()) == []  # no folder, no hidden staging folder
     assert window.statusBar().currentMessage().startswith("Export cancelled: nothing was written")
     dialog = window.findChild(QProgressDialog, "ExportProgress")
     assert dialog is None or not dialog.isVisible()

@@ -1,4 +1,8 @@
-"""File > New plan…: an intent's fields with a live preview, templates as starting points."""
+"""File > New plan…: an intent's fields with a live preview, templates as starting points.
+
+Why it is long: the dialog's every field and the preview's every line, each with the design
+it must reach.
+"""
 
 from __future__ import annotations
 
