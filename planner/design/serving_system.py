@@ -21,7 +21,10 @@ from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from planner.design.build import design, intent_settings
+from planner.design.intent import Intent
 from planner.design.replica import Replica, search_replicas
+from planner.design.templates import design_from, intent_refusal, intent_words
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.rent import rent_factor_by_price
@@ -101,10 +104,6 @@ def design_serving(catalog: Catalog, **changes):
     """A serving intent without a system (``design_from``'s fields): the system chosen above,
     then the design of it, its note first; the medium template's when no system's replica
     meets the targets (its check then says by how much)."""
-    from planner.design.build import design, intent_settings  # the design function's own module, on use
-    from planner.design.intent import Intent
-    from planner.design.templates import design_from, intent_refusal, intent_words
-
     fields = {k: v for k, v in changes.items() if v is not None}
     try:
         intent = Intent.model_validate({**fields, "system": "none"})
