@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.design.intent import DesignError
+from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.layout import Layout
-from planner.design.intent import Intent, RackSpec
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.plan.autoplace import AutoPlace, pdu_feeds_kw, rack_limits, rack_load
+from planner.plan.autoplace import AutoPlace, nameplate_room, rack_limits, rack_load
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import Command, CommandError, _device_type
 from planner.plan.model import Plan
@@ -222,11 +221,7 @@ def _refit_rack(plan: Plan, catalog: Catalog, rack_id: str, replaced: list[str],
     cap_mw, cap_g = rack_limits(plan, rack, own_rack=d.is_rack_scale)
     used_mw, used_g = rack_load(plan, catalog, rack_id, ignore=pending)
     d_mw, d_g = round(d.power_w(plan.settings.facility.power_basis) * 1000), round(d.weight_kg * 1000)
-    # the nameplate its PDU positions carry, as auto-place fills a rack (a rack-scale system: its shelves)
-    feeds_kw = None if d.is_rack_scale else pdu_feeds_kw(plan, catalog)
-    np_cap = None if feeds_kw is None else round(feeds_kw * 1e6)
-    np_used = rack_load(plan, catalog, rack_id, ignore=pending, basis="nameplate")[0]
-    d_np = round(d.power_w("nameplate") * 1000)
+    np_cap, np_used, d_np = nameplate_room(plan, catalog, rack_id, d, pending)  # as auto-place fills a rack
     out = []
     for pid in sorted(replaced, key=lambda i: plan.placement(i).u):
         u = plan.placement(pid).u

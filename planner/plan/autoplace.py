@@ -102,11 +102,7 @@ class AutoPlace(Command):
         cap_milliwatts, cap_g = rack_limits(plan, rack, own_rack=d.is_rack_scale)
         used_milliwatts, used_g = rack_load(plan, catalog, rack_id)
         d_g = round(d.weight_kg * 1000)
-        # the nameplate the rack's PDU positions carry (a rack-scale system brings its own shelves)
-        feeds_kw = None if d.is_rack_scale else pdu_feeds_kw(plan, catalog)
-        np_cap = None if feeds_kw is None else round(feeds_kw * 1e6)
-        np_used = rack_load(plan, catalog, rack_id, basis="nameplate")[0] if np_cap is not None else 0
-        d_np = round(d.power_w("nameplate") * 1000)
+        np_cap, np_used, d_np = nameplate_room(plan, catalog, rack_id, d)
         placed = 0
         while (placed < want and used_milliwatts + p_milliwatts <= cap_milliwatts and used_g + d_g <= cap_g
                and (np_cap is None or np_used + d_np <= np_cap)):
@@ -158,6 +154,18 @@ def pdu_feeds_kw(plan, catalog) -> float | None:
         return None
     pdus = 2 * s.max_pdus_per_feed - 1 if s.feed_redundancy == "N+1" else s.max_pdus_per_feed
     return pdus * cap
+
+
+def nameplate_room(plan, catalog, rack_id: str, d, ignore: frozenset[str] | set[str] = frozenset()
+                   ) -> tuple[int | None, int, int]:
+    """(milliwatts of nameplate the rack's PDU positions carry, None when unbounded: a
+    rack-scale system brings its own power shelves, or no PDU model; what the rack holds at
+    nameplate, ``ignore`` left out; what one ``d`` adds), for auto-place and replace alike."""
+    feeds_kw = None if d.is_rack_scale else pdu_feeds_kw(plan, catalog)
+    if feeds_kw is None:
+        return None, 0, 0
+    used = rack_load(plan, catalog, rack_id, ignore, basis="nameplate")[0]
+    return round(feeds_kw * 1e6), used, round(d.power_w("nameplate") * 1000)
 
 
 def rack_load(plan, catalog, rack_id: str, ignore: frozenset[str] | set[str] = frozenset(),
