@@ -309,10 +309,11 @@ class Layout:
 
     def _write_gbs_needed(self) -> float:
         """The write bandwidth the plan's storage rules ask for: the per-node target with every
-        node writing, a checkpoint (parameters x bytes per parameter) written within the stall
+        node (host) writing, a checkpoint (parameters x bytes per parameter) written within the stall
         limit of the checkpoint interval, and within the intent's checkpoint write time."""
         st, w = self.plan.settings.storage, self.plan.settings.workload
-        need = (self.nodes + self.spares) * st.min_write_gbs_per_node  # the storage rule counts every node placed
+        # the storage rule counts every node placed, a node being a host (an NVL72's 18 trays)
+        need = (self.nodes + self.spares) * self.system.hosts * st.min_write_gbs_per_node
         if w.enabled:
             checkpoint_gb = model_checkpoint_gb(w, st)
             interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN

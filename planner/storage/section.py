@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 from planner.figures import Figures, figure
 from planner.findings import Finding
+from planner.numbers import counted
 from planner.settings import GUIDE
 from planner.storage.sizing import (
     checkpoint_write_s, fastest_storage_nic_gbps, model_checkpoint_gb, node_storage_gbs, storage_totals,
 )
+from planner.workload.section import plan_nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,14 @@ class StorageSection(Figures):
     write_gbs_per_node: float | None = figure(None, title="Checkpoint write, one node alone", unit="GB/s")
     write_gbs_per_node_all_writing: float | None = figure(
         None, title="Checkpoint write per node, all nodes at once", unit="GB/s")
+    hosts: int = figure(0, title="Hosts writing checkpoints",
+                        description="The servers that each write their shard of a checkpoint: an 8-GPU node one, "
+                        "a rack-scale system one per compute tray (an NVL72: 18)")
+    write_gbs_per_host_all_writing: float | None = figure(
+        None, title="Checkpoint write per host, all hosts at once", unit="GB/s",
+        description="The filesystem's write shared by every host writing at once, or a host's share of its "
+        "system's storage links: what the guide's 10 GB/s per node is judged on (a node is a host: a "
+        "rack-scale system's compute tray)")
 
 
 def storage_switch(ctx):
@@ -64,23 +74,34 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
         per_node = node_storage_gbs(ctx.counts, ctx.catalog, shared, port)
     training = workload.enabled and ctx.totals.gpus > 0
     size = model_checkpoint_gb(workload, st) if training else None
-    write_s = stall_pct = alone = together = None
+    # the guide's rule is a node's: a host writing its shard (an NVL72's compute tray, which
+    # MLCommons system descriptions call a "4-GPU node"), not the rack-scale system whole
+    hosts = plan_nodes(ctx).hosts if nodes else 0
+    write_s = stall_pct = alone = together = per_host_together = None
     if totals.devices and per_node is not None and nodes:
         alone = min(per_node, totals.write_gbs)
         together = min(totals.write_gbs, nodes * per_node) / nodes
+        per_host_together = together * nodes / hosts if hosts else together
         if size is not None:
             write_s = checkpoint_write_s(size, totals.write_gbs, nodes, per_node)
     if training and write_s is not None:
         # a fixed interval only; the automatic one follows the failure rate (the goodput section)
         if st.checkpoint_interval_min is not None:
             stall_pct = 100.0 * write_s / (st.checkpoint_interval_min * 60.0)
-        if together is not None and together < st.min_write_gbs_per_node:
-            limit = (f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {nodes:,} nodes"
-                     if totals.write_gbs < nodes * per_node else f"each node's {per_node:,.1f} GB/s storage links")
-            rate = f"{together:,.1f}" if together >= 1 else f"{together:.2g}"  # 0.013, not 0.0
+        if per_host_together is not None and per_host_together < st.min_write_gbs_per_node:
+            trays = hosts > nodes
+            host = "compute tray" if trays else "node"
+            if totals.write_gbs < nodes * per_node:
+                limit = f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {counted(hosts, host)}"
+            elif trays:
+                limit = f"each tray's share of its system's {per_node:,.1f} GB/s storage links"
+            else:
+                limit = f"each node's {per_node:,.1f} GB/s storage links"
+            rate = (f"{per_host_together:,.1f}" if per_host_together >= 1
+                    else f"{per_host_together:.2g}")  # 0.013, not 0.0
             findings.append(Finding(
                 "warning", "storage.write.slow_per_node",
-                f"With every node checkpointing at once (DDP/FSDP), a node writes at {rate} GB/s "
+                f"With every {host} checkpointing at once (DDP/FSDP), a {host} writes at {rate} GB/s "
                 f"({limit}), below the {st.min_write_gbs_per_node:g} GB/s per node of {GUIDE} ('if checkpoint writes "
                 f"are slower than 10 GB/s per node, fix storage'): add filesystem write bandwidth"))
         if stall_pct is not None and stall_pct > st.max_stall_pct:
@@ -109,6 +130,8 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
         checkpoint_stall_pct=_round(stall_pct),
         write_gbs_per_node=_round(alone),
         write_gbs_per_node_all_writing=_round(together),
+        hosts=hosts,
+        write_gbs_per_host_all_writing=_round(per_host_together),
     )
     return section, findings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from planner.design.templates import template_names
 
-# campus-1m (21,256 racks, seconds to design and minutes to export in every format) has its
+# campus-1m (21,097 racks, seconds to design and minutes to export in every format) has its
 # own tests, which build it once: tests/planner/test_campus_1m_template.py.
 OWN_TESTS = {"campus-1m"}
 

@@ -28,6 +28,10 @@ ARCHETYPE = {
     # 25 GB/s for 12,500 nodes, 2.5 GB/s a node when all write at once (its default size;
     # resized, storage is sized to the 10 GB/s per node target).
     "frontier-100k": {"storage.write.slow_per_node"},
+    # The same rule for rack-scale systems, whose node is a compute tray (18 an NVL72): 8 racks'
+    # 1.8 PB write 200 GB/s for 144 trays, 1.4 GB/s each; the campus 1.25 GB/s a tray.
+    "gb200-nvl72-su": {"storage.write.slow_per_node"},
+    "campus-400k": {"storage.write.slow_per_node"},
 }
 
 

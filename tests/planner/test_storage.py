@@ -8,6 +8,8 @@ from planner.hardware.catalog import default_catalog
 from planner.plan.commands import History, RemoveDevices, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.storage.sizing import checkpoint_gb, checkpoint_write_s
+from planner.design.build import design
+from planner.design.intent import Intent
 from planner.design.templates import build_template
 
 CAT = default_catalog()
@@ -82,3 +84,29 @@ def test_single_node_without_filesystem_is_info_only():
     assert s["checkpoint_gb"] == 182  # 13e9 x 14 bytes
     assert s["checkpoint_write_s"] is None
     assert codes(report)["storage.none"].severity == "info"
+
+
+def test_the_guide_s_node_is_a_host_an_nvl72_s_compute_tray():
+    # The DGX SuperPOD GB200 scalable unit: 8 NVL72 racks of 18 compute trays = 144 hosts,
+    # each writing its shard. 8 appliances x 25 GB/s = 200 GB/s shared by 144 trays: 1.39 GB/s
+    # a tray, below the guide's 10 GB/s per node; per rack it would read 25 GB/s and pass.
+    report = Evaluator(build_template("gb200-nvl72-su"), CAT).evaluate()
+    s = report.sections["storage"]
+    assert s["hosts"] == 8 * 18
+    assert s["write_gbs_per_node_all_writing"] == pytest.approx(200 / 8, abs=1e-3)  # per rack, as before
+    assert s["write_gbs_per_host_all_writing"] == pytest.approx(200 / 144, abs=1e-3)
+    slow = codes(report)["storage.write.slow_per_node"]
+    assert "a compute tray writes at 1.4 GB/s" in slow.message and "144 compute trays" in slow.message
+
+
+def test_a_design_of_nvl72_racks_sizes_storage_by_its_trays():
+    # 16 GB300 NVL72 racks = 288 trays x 10 GB/s = 2,880 GB/s of write, / 25 GB/s an appliance =
+    # 115.2 -> 116 appliances (the Llama 3 405B checkpoint, 5,682.6 GB, needs far less); per
+    # tray with all writing: 116 x 25 / 288 = 10.07 GB/s, no warning.
+    plan = design(Intent(system="gb300-nvl72", nodes=16, rack_kw=140, fabric="ib800", model="llama3-405b"),
+                  CAT).plan
+    report = Evaluator(plan, CAT).evaluate()
+    s = report.sections["storage"]
+    assert s["storage_devices"] == 116 and s["hosts"] == 288
+    assert s["write_gbs_per_host_all_writing"] == pytest.approx(116 * 25 / 288, abs=1e-3)
+    assert "storage.write.slow_per_node" not in codes(report)
