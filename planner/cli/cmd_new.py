@@ -50,6 +50,16 @@ def _positive(text: str) -> float:
     return x
 
 
+def _oversubscription(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not (math.isfinite(x) and x >= 1):
+        raise argparse.ArgumentTypeError(f"'{text}' must be at least 1 (1:1 is non-blocking; 3 is 3:1)")
+    return x
+
+
 def _tokens(text: str) -> float:
     """Tokens to train, in billions: '15T', '300B', '2.5e12'."""
     t = text.strip().lower()
@@ -127,7 +137,7 @@ def register(sub) -> None:
     p.add_argument("--fabric", choices=typing.get_args(FabricTech), help="compute-fabric technology")
     p.add_argument("--switch", help="compute-fabric switch (catalog id); default: one speaking --fabric")
     p.add_argument("--tiers", choices=["auto", "2", "3"], help="fat-tree tiers")
-    p.add_argument("--oversubscription", type=_positive, help="leaf oversubscription (1 = non-blocking)")
+    p.add_argument("--oversubscription", type=_oversubscription, help="leaf oversubscription (1 = non-blocking)")
     p.add_argument("--model", choices=typing.get_args(ModelPreset), help="model preset to train")
     p.add_argument("--params-b", dest="params_b", type=_positive, help="custom model size, billion parameters")
     p.add_argument("--train-tokens", dest="train_tokens_b", type=_tokens, help="tokens to train (15T, 300B)")

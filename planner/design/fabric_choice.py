@@ -8,7 +8,7 @@ from __future__ import annotations
 from planner.design.intent import DesignError, Intent
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.network.technologies import TECHNOLOGIES, speaks, switches_for
+from planner.network.technologies import TECHNOLOGIES, fabric_at_nic_rate, speaks, switches_for
 from planner.settings import Settings
 
 
@@ -80,6 +80,8 @@ def match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog
     if not cannot and (intent.fabric is not None or intent.switch is not None or "technology" in named
                        or "switch_device" in named):
         nics_at_switch_rate(settings, system, catalog, findings)
+        if intent.switch is None and "switch_device" not in named:
+            fabric_at_nics_rate(settings, system, catalog, findings)
         return
     # unnamed, or a template's fabric these NICs cannot run: the fabric the NICs speak
     current = TECHNOLOGIES[settings.fabric.technology]
@@ -133,6 +135,36 @@ def nics_at_switch_rate(settings: Settings, system: DeviceType, catalog: Catalog
         f"fabric: {system.model}'s {link:g} Gb/s compute NIC links run at {port:g} Gb/s, the rate of the "
         f"{switch.model} ports of the fabric asked: one link a {per}, with cables and optics for {port:g} Gb/s; "
         f"{1 - port / link:.0%} of the NICs' bandwidth is left unused"))
+
+
+def fabric_at_nics_rate(settings: Settings, system: DeviceType, catalog: Catalog, findings: list[Finding]) -> None:
+    """On a fabric the intent names (not its switch) whose ports are faster than the system's
+    compute NIC links, the same kind of fabric at the links' rate where a switch of it holds
+    more links (an 800G InfiniBand fabric for 400G NICs: Quantum-X800 split to 288 x 400G,
+    half the switches of 144 x 800G ports each carrying one 400G link); the check's
+    network.nic.slower_than_switch otherwise."""
+    switch = catalog.get(settings.fabric.switch_device)
+    nics = system.compute_nics()
+    if switch is None or switch.switch is None or not nics:
+        return
+    link = max(n.plane_gbps for n in nics)
+    if settings.fabric.nic_link_gbps is not None:
+        link = min(link, settings.fabric.nic_link_gbps)
+    if link >= switch.switch.gbps_per_port:
+        return
+    found = fabric_at_nic_rate(catalog, settings.fabric.technology, link, switch)
+    if found is None:
+        return
+    tech, best = found
+    asked = TECHNOLOGIES[settings.fabric.technology]
+    settings.fabric = settings.fabric.model_copy(update={
+        "technology": tech.id, "switch_device": best.id, "sharp": settings.fabric.sharp and tech.sharp_capable})
+    findings.append(Finding(
+        "info", "design.fabric.nics_slower",
+        f"fabric: {system.model}'s compute NIC links are {link:g} Gb/s, slower than the "
+        f"{asked.line_rate_gbps:g} Gb/s ports of {asked.title}: the fabric runs as {tech.title} on {best.title}, "
+        f"{best.switch.ports:,} ports a switch each carrying one link, where {switch.model} carries one on each of "
+        f"its {switch.switch.ports:,}; name the switch (--switch) to keep it"))
 
 
 def match_storage_switch(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog) -> None:

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.ports import MANAGEMENT_SWITCHES, storage_ports
-from planner.network.technologies import TECHNOLOGIES, speaks, switch_with_most_ports
-from planner.network.fabric import FabricSize
+from planner.network.technologies import TECHNOLOGIES, fabric_at_nic_rate, speaks, switch_with_most_ports
+from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.findings import Finding, Remedy
 from planner.numbers import counted
 from planner.settings import GUIDE, FabricSettings, WorkloadSettings
@@ -173,6 +173,40 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
                  f"The nodes' compute NICs are {nic_tech} and cannot run {sw.technology}, the fabric switches': "
                  f"choose an {nic_tech} fabric or nodes whose NICs speak {sw.technology}")))
     return out
+
+
+def nic_rate_findings(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings, switch: DeviceType,
+                      nodes: NodeSummary, size: FabricSize | None) -> list[Finding]:
+    """NIC links slower than the fabric's ports (400G ConnectX-7 on 800G XDR ports): a
+    warning where the same kind of fabric at the links' rate, on its switch with the most
+    ports, takes fewer switches for the same links (each 800G port carries one 400G link, so
+    a Quantum-X800 holds 144 of them unsplit, 288 split), with that fabric as its fix."""
+    link = nodes.nic_link_gbps
+    sw = switch.switch
+    if fabric.nic_link_gbps is not None and link is not None:
+        link = min(link, fabric.nic_link_gbps)
+    if (size is None or link is None or link >= sw.gbps_per_port
+            or sw.technology not in (nodes.nic_modes or nodes.nic_technologies)):
+        return []
+    found = fabric_at_nic_rate(catalog, fabric.technology, link, switch)
+    if found is None:
+        return []
+    tech, best = found
+    at_rate = fabric.model_copy(update={"technology": tech.id, "switch_device": best.id})
+    try:
+        alt = plan_fabric(counts, catalog, at_rate)
+    except FabricSizingError:
+        return []
+    if alt is None or alt.switches >= size.switches:
+        return []
+    return [Finding(
+        "warning", "network.nic.slower_than_switch",
+        f"Compute NIC links run at {link:g} Gb/s on the {sw.gbps_per_port:g} Gb/s ports of {switch.model}, each "
+        f"leaving {1 - link / sw.gbps_per_port:.0%} of its port unused: the fabric takes {size.switches:,} switches "
+        f"where {tech.title} on {best.model} carries the same links on {alt.switches:,}",
+        remedy=Remedy("set_fabric", f"Run the fabric as {tech.title} on {best.title}",
+                      (("technology", tech.id), ("device", best.id),
+                       ("sharp", "on" if fabric.sharp and tech.sharp_capable else "off"))))]
 
 
 def unused_switch_findings(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings, *,

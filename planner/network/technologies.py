@@ -78,6 +78,32 @@ def offered_switches(devices: Iterable[DeviceType], tech_id: str, current: str) 
     return ids if current in ids else ids + [current]
 
 
+def at_rate(tech_id: str, gbps: float) -> FabricTechnology | None:
+    """The fabric of the same kind (transport, switch technology, Spectrum-X or not) at
+    another line rate: 800G InfiniBand at 400 Gb/s is 400G InfiniBand; None if the planner
+    knows none."""
+    tech = TECHNOLOGIES[tech_id]
+    kin = [t for t in TECHNOLOGIES.values() if t.line_rate_gbps == gbps and t.transport == tech.transport
+           and t.switch_technology == tech.switch_technology]
+    kin.sort(key=lambda t: t.id.startswith("spx") != tech_id.startswith("spx"))
+    return kin[0] if kin else None
+
+
+def fabric_at_nic_rate(devices: Iterable[DeviceType], tech_id: str, link_gbps: float,
+                       switch: DeviceType) -> tuple[FabricTechnology, DeviceType] | None:
+    """For NIC links slower than the fabric's ports: the same kind of fabric at the links'
+    rate and its switch with the most ports, where that switch holds more links than
+    ``switch`` (an 800G Quantum-X800 split to 288 x 400G against 144 x 800G for 400G NICs);
+    None where none does (the faster ports then cost nothing in switches)."""
+    tech = at_rate(tech_id, link_gbps)
+    if tech is None:
+        return None
+    best = switch_with_most_ports(devices, tech.id)
+    if best is None or switch.switch is None or best.switch.ports <= switch.switch.ports:
+        return None
+    return tech, best
+
+
 def switch_with_most_ports(devices: Iterable[DeviceType], tech_id: str) -> DeviceType | None:
     """The switch for the fabric technology with the most ports (the first of equals), or None."""
     return max(switches_for(devices, tech_id), key=lambda d: d.switch.ports, default=None)

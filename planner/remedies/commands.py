@@ -165,6 +165,13 @@ def _set_fabric_switch(remedy: Remedy) -> Command:
     return _RemedySetting(remedy, "fabric", "switch_device", str(remedy.figure("device")))
 
 
+def _set_fabric(remedy: Remedy) -> Command:
+    """The fabric technology, its switch model and SHARP at once, as one step."""
+    return Macro(remedy.label, [SetSetting("fabric", "technology", str(remedy.figure("technology"))),
+                                SetSetting("fabric", "switch_device", str(remedy.figure("device"))),
+                                SetSetting("fabric", "sharp", remedy.figure("sharp") == "on")])
+
+
 class RemoveSwitches(Command):
     """The remedy's count of placed devices of its type taken out, the last placed first
     (switches no network uses)."""
@@ -236,4 +243,5 @@ REMEDY_KINDS: dict[str, Callable[[Remedy], Command]] = {
     "set_pdu": _set_pdu, "add_pdus": _set_feeds, "split_rack": SplitRack, "move_to_liquid": MoveToLiquid,
     "set_workload": SetWorkload, "set_nic_rate": _set_nic_rate, "set_restart_path": _set_restart_path,
     "set_smoothing": _set_smoothing, "set_rack_cooling": _set_rack_cooling, "set_fabric_switch": _set_fabric_switch,
+    "set_fabric": _set_fabric,
     "remove_devices": RemoveSwitches}

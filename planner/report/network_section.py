@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from planner.costs.section import plan_cabling
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
-from planner.network.checks import (design_findings, fabric_switches_placed, port_findings,
+from planner.network.checks import (design_findings, fabric_switches_placed, nic_rate_findings, port_findings,
                                     switch_findings, unused_switch_findings)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
@@ -162,6 +162,7 @@ def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
     placed_ports = placed_switches * switch.switch.ports if switch is not None and switch.switch else 0
     if size is not None and size.endpoints and nodes.nodes > 1:
         findings += port_findings(size, switch, placed_switches)
+        findings += nic_rate_findings(ctx.counts, catalog, fabric, switch, nodes, size)
     halls = sum(len(b.halls) for b in ctx.plan.buildings) or 1
     findings += unused_switch_findings(ctx.counts, catalog, fabric, halls=halls)
     findings += design_findings(fabric, workload, nodes, size, switch, model_shape(workload).params / 1e9)

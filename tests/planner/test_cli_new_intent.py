@@ -46,14 +46,21 @@ def test_new_designs_1024_b200_for_70b_in_40_kw_racks_on_ndr400(capsys, tmp_path
 
 
 def test_a_template_with_flags_starts_from_its_intent(capsys, tmp_path):
-    # medium (16 x HGX H100, NDR400) on XDR: the template's nodes and storage, the flag's fabric.
+    # medium (16 x HGX H100, NDR400) on HDR: the template's nodes and storage, the flag's fabric
+    # (the nodes' 400G NICs run at its 200 Gb/s). On XDR its 400G NICs are slower than the
+    # ports: the same kind of fabric at their rate, on Quantum-X800 split to 288 x 400G.
     plan = tmp_path / "m.json"
-    code, out = run(capsys, "new", "-t", "medium", "--fabric", "ib800", "-o", str(plan))
+    code, out = run(capsys, "new", "-t", "medium", "--fabric", "ib200", "-o", str(plan))
     assert code == 0, out.err
     r = check(capsys, plan)
-    assert r["totals"]["nodes"] == 16 and r["network"]["fabric"] == "ib800"
-    assert r["network"]["switch_model"] == "q3400"
+    assert r["totals"]["nodes"] == 16 and r["network"]["fabric"] == "ib200"
+    assert r["network"]["switch_model"] == "qm9700-ndr200"
     assert r["storage"]["storage_devices"] == 7
+    code, out = run(capsys, "new", "-t", "medium", "--fabric", "ib800", "-o", str(plan))
+    assert code == 0, out.err
+    assert "the fabric runs as 400G InfiniBand (NDR) on NVIDIA Quantum-X800 Q3400-RA split" in out.out
+    r = check(capsys, plan)
+    assert (r["network"]["fabric"], r["network"]["switch_model"]) == ("ib400", "q3400-400")
 
 
 def test_massive_resized_to_2048_nodes_has_no_error(capsys, tmp_path):
@@ -91,7 +98,9 @@ def test_bad_intents_give_one_clear_line_and_write_nothing(capsys, tmp_path):
          "the rack cap to fit more nodes a rack, choose a denser system than the DGX H100"),
         # an intent field's error names the flag that gave it
         (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0.5"],
-         "--oversubscription: takes at least 1 (not 0.5)"),
+         "--oversubscription: '0.5' must be at least 1 (1:1 is non-blocking"),
+        (["--system", "dgx-h100", "--gpus", "64", "--oversubscription", "0"],
+         "--oversubscription: '0' must be at least 1 (1:1 is non-blocking"),
         (["--system", "dgx-h100", "--gpus", "64", "--rack-kw", "1e6"], "--rack-kw: takes at most 1,000 (not 1,000,000)"),
         (["-t", "medium", "--set", "facility.pue=0.5"], "setting facility.pue: PUE is at least 1.0: a facility "
          "cannot use less power than its IT load (allowed: 1.0 to 3.0)"),
@@ -315,10 +324,10 @@ def test_set_gives_any_setting_and_says_when_a_flag_held_another(capsys, tmp_pat
     assert r["schedule"]["energized_weeks"] == pytest.approx(42.4)
     assert r["totals"]["facility_power_kw"] == pytest.approx(r["totals"]["it_power_kw"] * 1.3, abs=0.01)
     # a flag says the same setting otherwise: the flag wins, and new says so
-    code, out = run(capsys, "new", "-t", "medium", "--fabric", "ib800", "--set", "fabric.technology=ib400",
+    code, out = run(capsys, "new", "-t", "medium", "--fabric", "ib200", "--set", "fabric.technology=ib400",
                     "-o", str(tmp_path / "x.json"))
     assert code == 0, out.err
-    assert 'note: --set fabric.technology="ib400": the plan holds "ib800"' in out.out
+    assert 'note: --set fabric.technology="ib400": the plan holds "ib200"' in out.out
     # the workload's inference setting is --inference: a requests target alone sizes the GPUs
     code, out = run(capsys, "new", "--system", "dgx-h100", "--model", "llama3-70b", "--set",
                     "workload.inference=true", "--requests-per-s", "10", "-o", str(tmp_path / "s.json"))
