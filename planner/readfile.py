@@ -57,6 +57,16 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     return out
 
 
+def json_kind(value) -> str:
+    """What a parsed JSON value is, in JSON's words ("null", "an array"), for a message."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    kinds = ((list, "an array"), (str, "a string"), (int, "a number"), (float, "a number"), (dict, "an object"))
+    return next((word for t, word in kinds if isinstance(value, t)), type(value).__name__)
+
+
 def strict_json(text: str | bytes, what: str = "plan"):
     """``json.loads`` refusing what Python's reader lets through: a key given twice in one
     object (the last would silently win) and NaN/Infinity. ValueError says which."""

@@ -22,7 +22,7 @@ from planner.bounds import physical_number
 from planner.errors import PlannerError, describe_validation_error
 from planner.hardware.parts import Component, RackType
 from planner.paths import resources_dir
-from planner.readfile import read_limited, strict_json
+from planner.readfile import json_kind, read_limited, strict_json
 
 Category = Literal["gpu_server", "switch", "storage", "cdu", "pdu", "other"]
 Cooling = Literal["air", "liquid"]
@@ -375,7 +375,7 @@ def read_catalog(path: Path) -> CatalogFile:
     except (json.JSONDecodeError, ValueError, RecursionError) as exc:
         raise CatalogError(f"{path.name}: not valid JSON ({exc})") from None
     if not isinstance(data, dict):
-        raise CatalogError(f"{path.name}: not a catalog file (expected a JSON object, found {type(data).__name__})")
+        raise CatalogError(f"{path.name}: not a catalog file (expected a JSON object, found {json_kind(data)})")
     try:
         parsed = CatalogFile.model_validate(data)
     except ValidationError as exc:

@@ -20,7 +20,7 @@ from planner.errors import PlannerError, describe_validation_error, quote
 from planner.plan.migrations import migrate
 from planner.plan.model import Plan, size_problem
 from planner.plan.variants import VariantError, file_dict, plan_from_file_dict
-from planner.readfile import read_limited, strict_json
+from planner.readfile import json_kind, read_limited, strict_json
 from planner.safefile import backup_path, backups_of, write_file  # noqa: F401 - a plan's backups, for its callers
 from planner.save_target import SaveError
 
@@ -61,7 +61,7 @@ def _plan_from_json(text: str | bytes, origin: str) -> Plan:
     except (json.JSONDecodeError, ValueError) as exc:
         raise PlanLoadError(f"{origin}: not a valid plan file (JSON error: {exc})") from None
     if not isinstance(data, dict):
-        raise PlanLoadError(f"{origin}: not a plan file (expected a JSON object, found {type(data).__name__})")
+        raise PlanLoadError(f"{origin}: not a plan file (expected a JSON object, found {json_kind(data)})")
     too_big = size_problem(*(len(v) if isinstance(v, list) else 0 for v in (data.get("racks"), data.get("placements"))))
     if too_big:  # before any validation or evaluation
         raise PlanLoadError(f"{origin}: {too_big}")

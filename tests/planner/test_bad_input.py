@@ -72,8 +72,9 @@ def test_truncated_file(tmp_path):
     (b"hello, this is not JSON", "not a valid plan file"),
     (b"", "not a valid plan file"),
     (b"\xff\xfe\x00binary\x00", "not a"),
-    (b"[1, 2, 3]", "expected a JSON object, found list"),
-    (b'"just a string"', "expected a JSON object, found str"),
+    (b"[1, 2, 3]", "expected a JSON object, found an array"),
+    (b"null", "expected a JSON object, found null"),
+    (b'"just a string"', "expected a JSON object, found a string"),
 ])
 def test_not_json_or_not_a_plan(tmp_path, data, expect):
     check_plan(tmp_path, data, expect)
