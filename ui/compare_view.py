@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import (QAbstractItemView, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QHBoxLayout, QHeaderView, QLabel,
                                QListWidget, QListWidgetItem, QPushButton, QTableWidget, QTableWidgetItem,
                                QTabWidget, QVBoxLayout)
 
@@ -29,6 +29,7 @@ from planner.report.compare import (METRIC, METRICS, NOT_COMPARABLE, Comparison,
 from planner.vocabulary import setting_text
 from ui.fmt import difference_text, value_text
 from ui.charts.base import ChartView, DollarAxis, UnitAxis
+from ui import file_dialogs
 
 FILLS = {k: QColor(v) for k, v in palette.VERDICT_FILLS.items()}
 
@@ -161,7 +162,7 @@ class CompareDialog(QDialog):
         return True
 
     def add_file_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Add a plan file to the comparison", "", "Plans (*.json)")
+        path, _ = file_dialogs.open_file_name(self, "Add a plan file to the comparison", "", "Plans (*.json)")
         if path:
             self.add_file(path)
 

@@ -13,7 +13,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from planner.design.templates import build_template
 from planner.errors import PlannerError
@@ -25,6 +25,7 @@ from ui.export_runner import run_export
 from ui.last_folder import last_folder, remember_folder
 from ui.plan_lock import PlanGuard
 from ui.new_plan_dialog import NewPlanDialog
+from ui import file_dialogs
 
 APP_TITLE = "GPU Cluster Planner"
 PLAN_FILTER = "Plans (*.json);;All files (*)"
@@ -145,7 +146,7 @@ class FileActions:
         return str(self.last_folder() / f"{file_slug(self.doc.plan.title)}{suffix}")
 
     def open_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open plan", str(self.last_folder()), PLAN_FILTER)
+        path, _ = file_dialogs.open_file_name(self, "Open plan", str(self.last_folder()), PLAN_FILTER)
         if path:  # the unsaved plan asked about once a file is chosen (a cancelled dialog asks nothing)
             self._remember_folder(path)
             self.open_file(Path(path))
@@ -174,7 +175,7 @@ class FileActions:
 
     def save_as(self) -> bool:
         start = str(self.doc.path) if self.doc.path else self.default_file(".json")
-        path, _ = QFileDialog.getSaveFileName(self, "Save plan as", start, PLAN_FILTER)
+        path, _ = file_dialogs.save_file_name(self, "Save plan as", start, PLAN_FILTER)
         if not path:
             return False
         self._remember_folder(path)
@@ -226,7 +227,7 @@ class FileActions:
         write_workbook = optional_function("planner.export.xlsx", "write_workbook")
         if write_workbook is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export Excel workbook", self.default_file(".xlsx"),
+        path, _ = file_dialogs.save_file_name(self, "Export Excel workbook", self.default_file(".xlsx"),
                                               "Excel workbooks (*.xlsx)")
         if path:
             self._remember_folder(path)
@@ -243,7 +244,7 @@ class FileActions:
         if read is None:
             return
         start = str((self.doc.path or Path(self.doc.plan.name)).with_suffix(".xlsx"))
-        path, _ = QFileDialog.getOpenFileName(self, "Import prices from a workbook", start, "Excel workbooks (*.xlsx)")
+        path, _ = file_dialogs.open_file_name(self, "Import prices from a workbook", start, "Excel workbooks (*.xlsx)")
         if path:
             self.import_prices_from(Path(path))
 
@@ -271,7 +272,7 @@ class FileActions:
         if export is None:
             return
         filters = "PDF (*.pdf)" if kind == "pdf" else "SVG drawing (*.svg);;PNG image (*.png)"
-        path, _ = QFileDialog.getSaveFileName(self, "Export", self.default_file(f".{kind}"), filters)
+        path, _ = file_dialogs.save_file_name(self, "Export", self.default_file(f".{kind}"), filters)
         if not path:
             return
         self._remember_folder(path)
@@ -289,7 +290,7 @@ class FileActions:
         write = optional_function("planner.export.netbox", "write_netbox")
         if write is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, "Export NetBox import files into", str(self.last_folder()))
+        folder = file_dialogs.existing_directory(self, "Export NetBox import files into", str(self.last_folder()))
         if folder:
             remember_folder(folder, is_folder=True)
             from planner.export.netbox_files import other_files  # with the export's own modules, when used
@@ -305,7 +306,7 @@ class FileActions:
         write = optional_function("planner.acceptance.pack", "write_pack")
         if pack is None or write is None:
             return
-        folder = QFileDialog.getExistingDirectory(self, "Export the acceptance tests into", str(self.last_folder()))
+        folder = file_dialogs.existing_directory(self, "Export the acceptance tests into", str(self.last_folder()))
         if folder:
             remember_folder(folder, is_folder=True)
             self._export(lambda progress: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder,
@@ -313,7 +314,7 @@ class FileActions:
 
     def import_acceptance_results(self) -> None:
         """File > Import acceptance results: a folder of measured logs judged against the plan."""
-        folder = QFileDialog.getExistingDirectory(self, "Import acceptance results from", str(self.last_folder()))
+        folder = file_dialogs.existing_directory(self, "Import acceptance results from", str(self.last_folder()))
         if folder:
             self.import_acceptance_results_from(Path(folder))
 
@@ -344,7 +345,7 @@ class FileActions:
         importer = optional_function("planner.hardware.netbox_types", "import_into_catalog_file")
         if importer is None:
             return
-        files, _ = QFileDialog.getOpenFileNames(self, "Import NetBox device types", str(self.last_folder()),
+        files, _ = file_dialogs.open_file_names(self, "Import NetBox device types", str(self.last_folder()),
                                                 "NetBox device types (*.yaml *.yml);;All files (*)")
         if not files:
             return
@@ -353,7 +354,7 @@ class FileActions:
         if gpu is False:
             return
         start = str(self.last_folder() / "my-catalog.json")
-        target, _ = QFileDialog.getSaveFileName(self, "Save the device types in the catalog file", start,
+        target, _ = file_dialogs.save_file_name(self, "Save the device types in the catalog file", start,
                                                 "Catalog files (*.json)")
         if not target:
             return

@@ -6,17 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from planner.errors import PlannerError
 from planner.plan.names import file_slug
+from ui import file_dialogs
 
 TITLE = "Import from NetBox"
 
 
 class NetBoxImportActions:
     def import_from_netbox(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Folder of NetBox's exports of one site",
+        folder = file_dialogs.existing_directory(self, "Folder of NetBox's exports of one site",
                                                   str(self.last_folder()))
         if folder:
             self._remember_folder(Path(folder) / "sites.csv")
@@ -34,7 +35,7 @@ class NetBoxImportActions:
         lines = result.sentences()
         if result.new_types:
             start = str(self.last_folder() / f"{file_slug(result.plan.name)}.types.json")
-            target, _ = QFileDialog.getSaveFileName(
+            target, _ = file_dialogs.save_file_name(
                 self, f"Save the {len(result.new_types)} device types the catalog does not have", start,
                 "Catalog files (*.json)")
             if not target:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QThread, Qt, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFileDialog, QFormLayout, QHBoxLayout,
+from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
@@ -30,6 +30,7 @@ from ui.charts import theme
 from ui.charts.base import ACCENT, MUTED, ChartView, DollarAxis, UnitAxis
 from ui.fmt import value_text
 from ui.last_folder import last_folder, remember_folder
+from ui import file_dialogs
 
 
 # The table's headings of the choices (the figures' are the compare view's labels).
@@ -494,7 +495,7 @@ class SweepDialog(QDialog):
             return False
         if path is None:
             start = str(last_folder() / "sweep.csv")
-            path, _ = QFileDialog.getSaveFileName(self, "Save the sweep's results", start, "CSV files (*.csv)")
+            path, _ = file_dialogs.save_file_name(self, "Save the sweep's results", start, "CSV files (*.csv)")
             if not path:
                 return False
         try:

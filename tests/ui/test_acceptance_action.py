@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from ui import file_dialogs
+from PySide6.QtWidgets import QMessageBox
 
 
 def test_export_menu_writes_the_acceptance_pack(window, tmp_path, monkeypatch):
     assert window.export_acceptance_action in window.export_menu.actions()
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "acceptance"))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(tmp_path / "acceptance"))
     window.export_acceptance_action.trigger()
     tests = json.loads((tmp_path / "acceptance" / "acceptance-tests.json").read_text())["tests"]
     assert any(t["id"] == "nccl.all_reduce.node" for t in tests)
@@ -22,7 +23,7 @@ def test_a_folder_of_other_files_is_refused_and_kept(window, tmp_path, monkeypat
     mine = tmp_path / "mine"  # a folder of its own: the window's settings file sits in tmp_path
     mine.mkdir()
     (mine / "notes.txt").write_text("mine")
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(mine))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(mine))
     shown = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
     window.export_acceptance_action.trigger()

@@ -17,9 +17,11 @@ import threading
 from pathlib import Path
 
 import pytest
+
+from ui import file_dialogs
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 import planner.acceptance.results as results_module
 from planner.acceptance.asbuilt import AS_BUILT
@@ -45,7 +47,7 @@ def results_folder(tmp_path):
 
 def _import(window, monkeypatch, folder: Path):
     starts = []
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda _p, _t, start, *a, **k: starts.append(start)
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda _p, _t, start, *a, **k: starts.append(start)
                         or str(folder))
     window.import_results_action.trigger()
     return getattr(window, "acceptance_results_dialog", None), starts

@@ -13,7 +13,8 @@ import time
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QFileDialog, QProgressDialog, QPushButton
+from ui import file_dialogs
+from PySide6.QtWidgets import QProgressDialog, QPushButton
 
 import planner.export.netbox_files as netbox_files
 
@@ -55,7 +56,7 @@ def test_cancel_stops_a_slow_netbox_export_and_writes_nothing(window, slow_netbo
     out = tmp_path / "out"  # a folder of its own: the window's settings file sits in tmp_path
     out.mkdir()
     target = out / "netbox"
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(target))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(target))
     seen = _watch(window, CANCEL[how])
     window.export_netbox_action.trigger()  # returns once the export has ended
     assert seen and seen[0].startswith("NetBox files: ") and seen[0].endswith(" rows written…")
@@ -69,7 +70,7 @@ def test_cancel_stops_a_slow_netbox_export_and_writes_nothing(window, slow_netbo
 
 def test_a_slow_export_left_to_run_writes_every_file(window, slow_netbox, tmp_path, monkeypatch):
     target = tmp_path / "netbox"
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(target))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(target))
     seen = _watch(window, lambda dialog: None)
     window.export_netbox_action.trigger()
     assert seen  # the dialog was shown while it ran
@@ -78,7 +79,7 @@ def test_a_slow_export_left_to_run_writes_every_file(window, slow_netbox, tmp_pa
 
 
 def test_a_quick_export_shows_no_dialog(window, tmp_path, monkeypatch):
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "netbox"))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(tmp_path / "netbox"))
     shown = []
     monkeypatch.setattr(QProgressDialog, "showEvent", lambda self, event: shown.append(self.labelText()))
     window.export_netbox_action.trigger()
@@ -90,7 +91,7 @@ def test_a_folder_of_other_files_gets_the_export_in_a_folder_of_its_own(window, 
     # the export replaces its folder whole: chosen where the workbook and the vendor pack are, it
     # goes into a new folder there named after the plan, and the other files stay
     (tmp_path / "plan.xlsx").write_text("book")
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(tmp_path))
     window.export_netbox_action.trigger()
     inner = tmp_path / "16-node-llm-cluster-128-x-h100-ndr400-netbox"
     assert (inner / "07-devices.csv").exists() and (tmp_path / "plan.xlsx").read_text() == "book"
@@ -99,7 +100,7 @@ def test_a_folder_of_other_files_gets_the_export_in_a_folder_of_its_own(window, 
 
 def test_a_folder_that_cannot_be_written_ends_in_the_message_box(window, tmp_path, monkeypatch):
     (tmp_path / "plan.json").write_text("{}")
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(tmp_path / "plan.json"))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(tmp_path / "plan.json"))
     errors = []
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append((title, message)))
     window.export_netbox_action.trigger()

@@ -6,6 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from ui import file_dialogs
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QMessageBox
 
@@ -236,7 +238,7 @@ def test_new_and_open_ask_about_unsaved_work_only_when_something_replaces_it(win
     monkeypatch.setattr(ui.file_actions, "NewPlanDialog", Dialog)
     window.new_from_template()  # the dialog cancelled
     assert asked == [] and window.doc.plan is edited
-    monkeypatch.setattr(ui.file_actions.QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))
+    monkeypatch.setattr(ui.file_actions.file_dialogs, "open_file_name", lambda *a, **k: ("", ""))
     window.open_dialog()  # no file chosen
     assert asked == [] and window.doc.plan is edited
     accept.append(True)

@@ -6,6 +6,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from planner.hardware.search import matches
+from ui import file_dialogs
 
 
 def _press(widget, key, mods=Qt.KeyboardModifier.NoModifier):
@@ -131,11 +132,11 @@ def test_search_words_are_the_cores(catalog):
 def test_every_key_listed_in_f1_runs_its_action(window, qtbot, monkeypatch):
     """Each action's keys, pressed in the rack view, run that action (F1 lists exactly these
     actions). Dialogs the actions open are answered with Cancel, so the presses go on."""
-    from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox
+    from PySide6.QtWidgets import QDialog, QMessageBox
 
     monkeypatch.setattr(QDialog, "exec", lambda self: QDialog.DialogCode.Rejected)
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: ("", "")))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: ("", "")))
+    monkeypatch.setattr(file_dialogs, "open_file_name", lambda *a, **k: ("", ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: ("", ""))
     for name in ("question", "warning", "information"):
         monkeypatch.setattr(QMessageBox, name, staticmethod(lambda *a, **k: QMessageBox.StandardButton.Cancel))
     actions = sorted({a for a in window.findChildren(QAction) if a.shortcuts()}, key=lambda a: a.text())

@@ -1,6 +1,7 @@
 """The plan's name is the user's; exports are named after it; file dialogs start in the last folder used."""
 
-from PySide6.QtWidgets import QFileDialog, QLineEdit
+from ui import file_dialogs
+from PySide6.QtWidgets import QLineEdit
 
 from planner.plan.names import file_slug
 
@@ -22,7 +23,7 @@ def test_exports_default_to_the_plan_name_in_the_last_folder(window, monkeypatch
         asked.append(start)
         return str(tmp_path / "out" / "chosen.xlsx"), ""
     (tmp_path / "out").mkdir()
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save)
+    monkeypatch.setattr(file_dialogs, "save_file_name", fake_save)
     monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path, *a, **k: None)
     monkeypatch.chdir(tmp_path)
 
@@ -41,7 +42,7 @@ def test_exports_default_to_the_plan_name_in_the_last_folder(window, monkeypatch
 
     window.doc.undo_stack.setClean()  # no unsaved-changes question before the open dialog
     opened = []
-    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+    monkeypatch.setattr(file_dialogs, "open_file_name",
                         lambda parent, title, start, filters: (opened.append(start), ("", ""))[1])
     window.open_dialog()
     assert opened == [str(tmp_path / "out")]
@@ -59,13 +60,13 @@ def test_chart_export_starts_in_the_last_folder_and_is_remembered_for_the_others
     def fake_save(parent, title, start, filters):
         asked.append(start)
         return str(tmp_path / "charts" / "power.png"), ""
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake_save)
+    monkeypatch.setattr(file_dialogs, "save_file_name", fake_save)
     chart.export_dialog()
     assert asked[-1].startswith(str(tmp_path / "plans") + "/")  # starts where the plan went
     assert (tmp_path / "charts" / "power.png").stat().st_size > 0
     window.doc.undo_stack.setClean()
     opened = []
-    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+    monkeypatch.setattr(file_dialogs, "open_file_name",
                         lambda parent, title, start, filters: (opened.append(start), ("", ""))[1])
     window.open_dialog()
     assert opened == [str(tmp_path / "charts")]  # the chart's folder is the last one used
@@ -78,7 +79,7 @@ def test_the_netbox_and_acceptance_folder_dialogs_start_in_the_last_folder_and_a
     window.settings.setValue("files/lastFolder", str(tmp_path / "out"))  # a workbook was exported there
     monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path, *a, **k: None)
     asked = []
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+    monkeypatch.setattr(file_dialogs, "existing_directory",
                         lambda parent, title, start, *a, **k: (asked.append(start), str(tmp_path / "netbox"))[1])
     window.export_netbox()
     assert asked == [str(tmp_path / "out")]

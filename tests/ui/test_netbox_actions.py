@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import csv
 
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
+from ui import file_dialogs
+from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from tests.planner.test_netbox import GPU_SERVER, NO_HEIGHT
 
@@ -14,7 +15,7 @@ def test_export_menu_writes_netbox_files_into_the_chosen_folder(window, tmp_path
     assert window.export_netbox_action in window.export_menu.actions()
     out = tmp_path / "netbox"  # a folder of its own: the window's settings file sits in tmp_path
     out.mkdir()
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(out))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(out))
     window.export_netbox_action.trigger()
     with open(out / "07-devices.csv", newline="") as f:
         devices = list(csv.DictReader(f))
@@ -26,8 +27,8 @@ def test_export_menu_writes_netbox_files_into_the_chosen_folder(window, tmp_path
 def test_import_device_types_adds_them_to_the_palette_and_a_catalog_file(window, tmp_path, monkeypatch):
     (tmp_path / "server.yaml").write_text(GPU_SERVER)
     target = tmp_path / "mine.json"
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(tmp_path / "server.yaml")], ""))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "open_file_names", lambda *a, **k: ([str(tmp_path / "server.yaml")], ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: (str(target), ""))
     monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("H100 SXM 80GB", True))
     monkeypatch.setattr(QInputDialog, "getInt", lambda *a, **k: (8, True))
     shown = []
@@ -42,8 +43,8 @@ def test_import_device_types_adds_them_to_the_palette_and_a_catalog_file(window,
 def test_an_unusable_device_type_file_is_named_and_nothing_changes(window, tmp_path, monkeypatch):
     (tmp_path / "nohu.yaml").write_text(NO_HEIGHT)
     before = len(window.doc.catalog)
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(tmp_path / "nohu.yaml")], ""))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "mine.json"), ""))
+    monkeypatch.setattr(file_dialogs, "open_file_names", lambda *a, **k: ([str(tmp_path / "nohu.yaml")], ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: (str(tmp_path / "mine.json"), ""))
     monkeypatch.setattr(QInputDialog, "getItem", lambda *a, **k: ("None: import servers as 'other'", True))
     errors = []
     monkeypatch.setattr(window, "show_error", lambda title, message: errors.append(message))

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import shutil
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from ui import file_dialogs
+from PySide6.QtWidgets import QMessageBox
 
 from planner.design.templates import build_template
 from tests.planner.test_import_netbox import MEDIUM, positions_of
 
 
 def _answer(monkeypatch, folder, save_as=None):
-    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(folder))
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(save_as or ""), ""))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda *a, **k: str(folder))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: (str(save_as or ""), ""))
     shown = []
     monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: shown.append(a[2]))
     return shown

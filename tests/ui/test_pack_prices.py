@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import openpyxl
-from PySide6.QtWidgets import QFileDialog
+from ui import file_dialogs
 
 from tests.ui.test_export_cli import cli, needs_poppler
 from tests.ui.test_export_files import pdf_text
@@ -53,7 +53,7 @@ def test_app_export_leaves_prices_out_unless_the_menu_option_is_ticked(window, t
     assert window.pack_prices_action in window.export_menu.actions()
     assert window.pack_prices_action.isCheckable() and not window.pack_prices_action.isChecked()
     target = tmp_path / "pack.pdf"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: (str(target), ""))
     window.export_pack_action.trigger()
     assert not DOLLARS.findall(pdf_text(target))
     assert window.doc.report.cost.bom  # the medium template is priced

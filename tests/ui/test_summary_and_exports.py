@@ -7,6 +7,8 @@ from importlib.machinery import ModuleSpec
 
 import pytest
 
+from ui import file_dialogs
+
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
 from planner.design.templates import build_template
@@ -77,7 +79,7 @@ def test_excel_export_calls_the_workbook_writer_when_it_exists(qtbot, monkeypatc
     qtbot.addWidget(window)
     assert window.export_xlsx_action.isEnabled()
     target = tmp_path / "plan.xlsx"
-    monkeypatch.setattr("ui.file_actions.QFileDialog.getSaveFileName", lambda *a, **k: (str(target), ""))
+    monkeypatch.setattr("ui.file_actions.file_dialogs.save_file_name", lambda *a, **k: (str(target), ""))
     window.export_xlsx_action.trigger()
     assert calls == [(window.doc.plan, catalog, target)]
 

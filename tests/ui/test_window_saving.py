@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtWidgets import QFileDialog
+from ui import file_dialogs
 
 import ui.document
 from planner.plan.commands import AddRack
@@ -17,7 +17,7 @@ def test_save_and_save_as_write_through_qsavefile_and_keep_the_previous_version(
     real = ui.document.save_plan
     monkeypatch.setattr(ui.document, "save_plan", lambda plan, path: (calls.append(path), real(plan, path)))
     target = tmp_path / "cluster.json"
-    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "cluster"), ""))
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: (str(tmp_path / "cluster"), ""))
     window.doc.apply(AddRack(name="FIRST"))
     assert window.save_as_action.trigger() is None and window.doc.path == target
     assert not window.doc.is_modified and not window.isWindowModified()

@@ -14,13 +14,14 @@ import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter, SVGExporter
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QFont, QFontMetrics
-from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QLabel, QMessageBox, QSizePolicy
+from PySide6.QtWidgets import QGraphicsItem, QLabel, QMessageBox, QSizePolicy
 
 from planner.errors import PlannerError
 from ui.charts import theme
 from ui.charts.theme import (ACCENT, BACKGROUND, FOREGROUND, GRID_ALPHA, MUTED, SERIES_COLORS,  # noqa: F401
                              DollarAxis, UnitAxis, dollars)
 from ui.last_folder import last_folder, remember_folder
+from ui import file_dialogs
 
 
 MIN_HEIGHT = 160
@@ -220,7 +221,7 @@ class ChartView(pg.GraphicsLayoutWidget):
     def export_dialog(self) -> None:
         name = self.title.lower().replace(" ", "-")
         start = str(last_folder() / f"{name}.png")
-        path, _ = QFileDialog.getSaveFileName(self, "Export chart", start, "PNG image (*.png);;SVG drawing (*.svg)")
+        path, _ = file_dialogs.save_file_name(self, "Export chart", start, "PNG image (*.png);;SVG drawing (*.svg)")
         if not path:
             return
         try:
