@@ -265,7 +265,7 @@ def write_folder(directory: str | Path, fill: Callable[[Path], None]) -> Path:
         remove_stale_temporaries(where)
         staging = Path(tempfile.mkdtemp(prefix=temporary_prefix(), suffix=f"~{target.name[:120]}", dir=where))
     except OSError as exc:
-        raise folder_failure(target, exc) from None
+        raise folder_failure(target, exc, where) from None
     try:
         fill(staging)
         fsync_dir(staging)
@@ -275,7 +275,7 @@ def write_folder(directory: str | Path, fill: Callable[[Path], None]) -> Path:
             os.chmod(staging, _folder_mode(target))
             _swap_in(staging, target)
     except OSError as exc:
-        raise folder_failure(target, exc) from None
+        raise folder_failure(target, exc, where) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target

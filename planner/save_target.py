@@ -68,11 +68,20 @@ def save_failure(path: Path, exc: OSError) -> SaveError:
     return SaveError(f"cannot save {path.name}: {_why(path, exc)} ({kept(path)})")
 
 
-def folder_failure(folder: Path, exc: OSError) -> SaveError:
-    """One line saying why a folder of files (written beside it, then renamed over it) was not
-    written: what stopped it is in the folder's parent, or the disk, not in one of the files."""
-    before = "the previous files are unchanged" if folder.exists() else "nothing was written"
-    return SaveError(f"cannot write the files into {folder}: {_why(folder, exc)} ({before})")
+def folder_failure(folder: Path, exc: OSError, made_in: Path | None = None) -> SaveError:
+    """One line saying why a folder of files (written beside it, then renamed over it; inside
+    it when it is a mount point, ``made_in``) was not written: what stopped it is where the
+    files were being made, or the disk, not in one of the files."""
+    where = made_in if made_in is not None else folder.parent
+    before = "the previous files are unchanged" if _has_files(folder) else "nothing was written"
+    return SaveError(f"cannot write the files into {folder}: {_why(where / folder.name, exc)} ({before})")
+
+
+def _has_files(folder: Path) -> bool:
+    try:
+        return folder.is_dir() and any(folder.iterdir())
+    except OSError:
+        return False
 
 
 def _file_above(path: Path) -> Path | None:
