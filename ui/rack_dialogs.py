@@ -60,8 +60,9 @@ class RackEditor(QDialog):
         for name in RACK_FIELDS:
             kind, choices, optional = describe_annotation(Rack.model_fields[name].annotation)
             # The dialog collects entries and applies them together on OK: commits here are no-ops.
+            # an entry that is not a value goes back to the rack's and the message says why
             editor = FieldEditor(kind, choices, optional, RACK_TITLES[name], commit=lambda v: None,
-                                 on_error=lambda m: None, unit=RACK_UNITS.get(name, ""))
+                                 on_error=lambda m: self._refuse(m), unit=RACK_UNITS.get(name, ""))
             editor.show(getattr(rack, name))
             editor.widget.setObjectName(name)
             form.addRow(field_label(RACK_TITLES[name], RACK_UNITS.get(name, "")), editor.widget)

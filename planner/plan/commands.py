@@ -21,7 +21,7 @@ from planner.plan.changes import ChangeSet
 from planner.errors import PlannerError, describe_validation_error
 from planner.plan.model import Placement, Plan, PlanInfo, Rack, unknown_hall
 from planner.settings import SECTIONS, Settings, field_meta
-from planner.settings.refusal import describe_refusal
+from planner.settings.refusal import bound_text, describe_refusal
 from planner.plan.space import fit_problem
 from planner.text import name_problem
 
@@ -192,6 +192,10 @@ def _validated_rack(data: dict[str, Any]) -> Rack:
     try:
         return Rack.model_validate(data)
     except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        bound = bound_text(first)  # "power_cap_kw: takes more than 0 (not -5)", not pydantic's words
+        if bound is not None and len(first.get("loc", ())) == 1:
+            raise CommandError(f"{first['loc'][0]}: {bound}") from None
         raise CommandError(describe_validation_error(exc, data)) from None
 
 
@@ -234,6 +238,10 @@ class EditRack(Command):
         if rack is None:
             raise CommandError(f"there is no rack '{self.rack_id}'")
         candidate = _validated_rack({**rack.model_dump(), **self.changes})
+        if "name" in self.changes and candidate.name != rack.name and any(
+                r.name == candidate.name for r in plan.racks if r.id != rack.id):
+            raise CommandError(f"a rack named '{candidate.name}' is already in the plan: racks are told apart by "
+                               "their names (the elevations, the vendor pack, NetBox); choose another")
         if candidate.height_u < rack.height_u:
             for p in plan.rack_members(rack.id).values():
                 d = catalog.get(p.device)

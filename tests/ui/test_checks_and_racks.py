@@ -80,7 +80,8 @@ def test_rack_editor_refuses_negative_and_non_numeric_entries(window):
     before = window.doc.plan.rack(gpu1.id).model_dump()
     steps = window.doc.undo_stack.count()
     dialog = _editor(window, gpu1.id)
-    for text, reason in (("-5", "greater than 0"), ("abc", "'abc' is not a number"), ("", "enter a value")):
+    for text, reason in (("-5", "Power cap (kW): takes more than 0 (not -5)"), ("abc", "'abc' is not a number"),
+                         ("", "enter a value")):
         dialog.entries["power_cap_kw"].widget.setText(text)
         _ok(dialog)
         assert dialog.isVisible(), text
@@ -93,6 +94,10 @@ def test_rack_editor_refuses_negative_and_non_numeric_entries(window):
     dialog.entries["height_u"].widget.setText("10")  # 4U nodes sit up to U16: the rack cannot shrink
     _ok(dialog)
     assert "cannot shrink" in dialog.message.text()
+    dialog.entries["height_u"].widget.setText("42")
+    dialog.entries["name"].widget.setText("NET-01")  # another rack's name
+    _ok(dialog)
+    assert "a rack named 'NET-01' is already in the plan" in dialog.message.text()
     assert window.doc.undo_stack.count() == steps
     dialog.reject()
 
