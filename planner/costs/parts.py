@@ -195,8 +195,18 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
         return kind.network, kind.part, medium.name, kind.gbps, medium.stock_m, connector
 
     cables: Counter = Counter()
+    placed_links: Counter = Counter()  # tier -> its placed runs, and what their cables and optics cost
+    cable_cost: Counter = Counter()
     for kind, n in schedule.kind_counts():
-        cables[line_of(kind)] += n
+        line = line_of(kind)
+        cables[line] += n
+        if schedule.unrouted:
+            c = parts.get(("cable", *line[2:]), False)
+            if c is False:
+                c = parts[("cable", *line[2:])] = cable_part(catalog, *line[2:])
+            for key in (kind.tier, kind.network):
+                placed_links[key] += n
+                cable_cost[key] += n * (c.price_usd if c is not None else s.cable_usd)
     between: dict[tuple, Counter] = {}  # the runs between halls and buildings of each cable line
     for (k, route), n in schedule.routes_by_kind().items():
         if route in LONG_ROUTES:
@@ -213,7 +223,10 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
                                  f"Cable schedule: {n:,} runs of this medium and length{routes}. "))
     modules: Counter = Counter()
     missing: Counter = Counter()
-    for (network, _site, gbps, medium, _optic, _tier), (module, n) in optics.items():
+    optic_cost: Counter = Counter()
+    for (network, _site, gbps, medium, _optic, tier), (module, n) in optics.items():
+        for key in (tier, network):
+            optic_cost[key] += n * (module.price_usd if module is not None else s.transceiver_usd)
         if module is None:
             missing[(network, f"{gbps:g}G {'multimode' if medium == 'MMF' else 'single-mode'}")] += n
         else:
@@ -230,10 +243,17 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
     for tier, n in sorted(schedule.unrouted.items()):
         network = TIER_NETWORK.get(tier, "compute")
         title = TIER_TITLES.get(tier, tier)
+        # priced as the tier's placed runs cost on average, else the network's: adding the
+        # switch then adds its price, not the difference from a fallback price
+        key = tier if placed_links[tier] else network
+        placed = placed_links[key]
+        like = f"as the {placed:,} placed {title if key == tier else network + ' network'} runs cost on average"
         lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {title} (switch not placed)", n,
-                                 None, s, f"{n:,} links whose switch is not placed: length and medium unknown. "))
+                                 None, s, f"{n:,} links whose switch is not placed: length and medium unknown. ",
+                                 (cable_cost[key] / placed, like) if placed else None))
         lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {title} (switch not placed)",
-                                 2 * n, None, s, "Assumed optical, a module at each end. ", tier))
+                                 2 * n, None, s, "Assumed optical, a module at each end. ", tier,
+                                 (optic_cost[key] / (2 * placed), like) if placed and optic_cost[key] else None))
     return lines
 
 
@@ -259,8 +279,11 @@ def fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:
 
 
 def _cable_line(network: str, item: str, n: int, c: Component | None, s: CostSettings,
-                why: str) -> BomLine:
+                why: str, like: tuple[float, str] | None = None) -> BomLine:
     counts = "cable" if network == "compute" else None
+    if c is None and like is not None:
+        return BomLine(CABLING, item, "cable, as the placed runs", n, like[0], why + f"Price: {like[1]}",
+                       counts_as=counts, part_kind="cable")
     if c is None:
         return BomLine(CABLING, item, "cable (no catalog part)", n, s.cable_usd,
                        why + "Price: cost assumption 'Cable without a catalog price'", "cable_usd", counts_as=counts,
@@ -271,8 +294,12 @@ def _cable_line(network: str, item: str, n: int, c: Component | None, s: CostSet
 
 
 def _optic_line(network: str, item: str, n: int, m: Component | None, s: CostSettings,
-                why: str, tier: str | None = None) -> BomLine:
+                why: str, tier: str | None = None, like: tuple[float, str] | None = None) -> BomLine:
     counts = "transceiver" if network == "compute" else None
+    if m is None and like is not None:  # half a placed run's optics a module: two ends a link
+        return BomLine(CABLING, item, "transceiver, as the placed runs", n, like[0],
+                       why + f"Price: half of what a link's optics cost, {like[1]}", counts_as=counts,
+                       part_kind="transceiver", tier=tier)
     if m is None:
         return BomLine(CABLING, item, "transceiver (no catalog part)", n, s.transceiver_usd,
                        why + "Price: cost assumption 'Transceiver without a catalog price'", "transceiver_usd",
