@@ -65,3 +65,18 @@ def spreadsheet_inert(text: str) -> str:
     """``text`` as a CSV cell no spreadsheet evaluates: a leading apostrophe before a formula
     start (OWASP "CSV injection"), which Excel and LibreOffice show as typed text."""
     return f"'{text}" if text[:1] in FORMULA_STARTS else text
+
+
+_LETTER_VOWEL_SOUND = set("AEFHILMNORSX")  # letters whose names start with a vowel: "an HGX", "an MI300X"
+
+
+def with_article(noun: str) -> str:
+    """"a"/"an" and the noun, by how it is said: an acronym or a model number by its first
+    letter's name ("an HGX H100 node", "an MI300X", "a DGX B200"), a word by its first letter
+    ("an Instinct platform", "a GB200 NVL72 rack")."""
+    word = noun.split(" ", 1)[0]
+    acronym = sum(c.isupper() for c in word[:3]) >= 2 or (len(word) > 1 and word[0].isalpha() and word[1].isdigit())
+    first = word[:1]
+    vowel = first.upper() in _LETTER_VOWEL_SOUND if acronym else first.lower() in "aeiou"
+    return f"{'an' if vowel else 'a'} {noun}"
+

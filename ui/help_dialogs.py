@@ -62,7 +62,7 @@ def shortcut_rows(actions: list[QAction], view_keys=()) -> list[tuple[str, str]]
     for action in actions:
         keys = ", ".join(dict.fromkeys(readable_keys(s) for s in action.shortcuts() if not s.isEmpty()))
         if keys:
-            what = action.text().replace("&", "").rstrip("…").strip()
+            what = action.property("shortcut_name") or action.text().replace("&", "").rstrip("…").strip()
             rows.append((keys, "Remove the selection" if what == "Remove" else what))
     return rows + view_key_rows(view_keys) + VIEW_GESTURES
 

@@ -216,6 +216,8 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         # Not StandardKey.Redo: on X11 it is Ctrl+Shift+Z again, and a key bound twice runs neither.
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.redo_action.setIcon(QIcon.fromTheme("edit-redo", self.style().standardIcon(sp.SP_ArrowForward)))
+        for action, what in ((self.undo_action, "Undo"), (self.redo_action, "Redo")):
+            action.setProperty("shortcut_name", what)  # its text names the step ("Redo Move node-3")
         self.undo_button_action = self._step_button("Undo", self.undo_action, stack.undo)
         self.redo_button_action = self._step_button("Redo", self.redo_action, stack.redo)
 

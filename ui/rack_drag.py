@@ -25,6 +25,7 @@ from planner.plan.rackscale import PlaceRackScaleSystem
 from planner.plan.space import placement_near, slot_near
 from planner.report import palette
 from planner.report.whatif import Consequence, port_shortfall, rack_consequence
+from planner.text import with_article
 from ui import theme
 from ui.mime import DragPayload, from_mime, to_mime
 from ui.rack_items import DeviceItem
@@ -243,7 +244,7 @@ class RackDragAndDrop:
             self._hide_ghost()
             system = self._floor_system(payload)
             if system is not None:  # on the floor: the system arrives as a rack of its own type
-                self.hint.emit(f"Drop to add a {system.model} as a rack of its own")
+                self.hint.emit(f"Drop to add {with_article(system.model)} as a rack of its own")
                 return True
             self.hint.emit("Drop onto a free slot of a rack")
             return False

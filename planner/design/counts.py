@@ -14,6 +14,7 @@ from planner.network.checks import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.numbers import counted
 from planner.settings import FabricSettings, Settings
+from planner.text import with_article
 from planner.vocabulary import plain_number
 from planner.workload.checks import evaluate_workload
 
@@ -30,7 +31,7 @@ def node_count(intent: Intent, system: DeviceType, findings: list[Finding], sett
     if nodes * system.gpus != intent.gpus:
         findings.append(Finding(
             "info", "design.gpus.rounded",
-            f"{intent.gpus:,} GPUs asked for; a {system.model} holds {system.gpus}, so the plan has {nodes:,} "
+            f"{intent.gpus:,} GPUs asked for; {with_article(system.model)} holds {system.gpus}, so the plan has {nodes:,} "
             f"of them ({nodes * system.gpus:,} GPUs)"))
     return nodes
 

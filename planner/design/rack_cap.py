@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from planner.design.intent import DesignError
 from planner.hardware.catalog import Catalog, DeviceType
+from planner.text import with_article
 
 SHOWN = 3  # alternatives named in the one-line message; the rest are counted (the catalog lists them all)
 
@@ -26,7 +27,7 @@ def refuse_over_cap(system: DeviceType, cap_kw: float, basis: str, catalog: Cata
     draw = f"draws {kw:,.4g} kW {basis} ({system.power_w(other) / 1000:,.4g} kW {name})"
     limit = f"{cap_kw:,g} kW air-cooling limit of an air-cooled rack" if by_air else f"{cap_kw:,g} kW rack cap"
     if system.is_rack_scale:
-        what = f"a {system.model} {draw}, more than the {limit}, and is one rack that cannot be split"
+        what = f"{with_article(system.model)} {draw}, more than the {limit}, and is one rack that cannot be split"
     else:
         what = f"one {system.model} {draw}, more than the {limit}"
     fits = _fitting(catalog, cap_kw, basis)

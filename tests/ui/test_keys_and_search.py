@@ -49,6 +49,14 @@ def test_no_two_actions_share_a_key(window):
 
 
 def test_f1_lists_every_key_with_readable_names(window, qtbot):
+    from planner.plan.commands import SetSetting
+
+    # with a step to undo and one to redo, the actions' texts name them ("Redo Set PUE"); the
+    # list names what the keys do
+    window.doc.apply(SetSetting("facility", "pue", 1.4))
+    window.doc.apply(SetSetting("facility", "pue", 1.5))
+    window.undo_action.trigger()
+    assert window.undo_action.text() != "&Undo" and window.redo_action.text() != "&Redo"
     window.activateWindow()
     qtbot.waitActive(window)
     _press(window.view, Qt.Key.Key_F1)
