@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import typing
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout,
-                               QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout)
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (QApplication, QCheckBox, QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox,
+                               QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QVBoxLayout)
 
 from planner.design.layout import job_summary
 from planner.design.parallelism import describe_layout
@@ -318,6 +318,9 @@ class NewPlanDialog(QDialog):
         if not self._filling:
             self._touched.add(self.sender())
             self._timer.start()
+            # the figures shown are the last design's until the new one is made: greyed meanwhile
+            self.preview.setStyleSheet(f"color: {palette.INK_MUTED};")
+            self.preview.setToolTip("Updating: these figures are the previous fields' until the design is made")
 
     def changes(self) -> dict:
         """The intent's fields from the widgets; over a template, only the fields changed since."""
@@ -367,7 +370,16 @@ class NewPlanDialog(QDialog):
             super().accept()
 
     def refresh(self) -> None:
-        """Design from the fields and show the plan's totals, or what does not hold."""
+        """Design from the fields and show the plan's totals, or what does not hold (a large
+        design takes seconds: the wait cursor says so meanwhile)."""
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            self._refresh()
+        finally:
+            QApplication.restoreOverrideCursor()
+            self.preview.setToolTip("")
+
+    def _refresh(self) -> None:
         template = self.template.currentData() or None
         try:
             self.design = design_from(template, self.catalog, **self.changes())

@@ -51,9 +51,12 @@ def test_a_template_fills_the_fields_and_a_changed_field_overrides_it(qtbot):
     assert dialog.design.plan.settings.fabric.technology == "ib400"
     assert dialog.preview.text().startswith("128 GPUs in 16 nodes")
     dialog.gpus.setValue(256)
+    # until the timer designs again, the previous figures are greyed and say they are
+    assert "color" in dialog.preview.styleSheet() and "previous fields" in dialog.preview.toolTip()
     dialog.refresh()
     assert dialog.changes() == {"gpus": 256}
     assert dialog.preview.text().startswith("256 GPUs in 32 nodes")
+    assert dialog.preview.styleSheet() == "" and dialog.preview.toolTip() == ""
 
 
 def test_fields_that_cannot_hold_say_why_and_disable_create(qtbot):
