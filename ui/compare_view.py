@@ -27,7 +27,7 @@ from planner.report import palette
 from planner.report.compare import (METRIC, METRICS, NOT_COMPARABLE, Comparison, compare_plans, finding_verdict,
                                     grouped_differences, verdict)
 from planner.vocabulary import setting_text
-from ui.fmt import difference_text, value_text
+from ui.fmt import count, difference_text, value_text
 from ui.charts.base import ChartView, DollarAxis, UnitAxis
 from ui import file_dialogs
 
@@ -50,6 +50,9 @@ def _item(text: str, verdict_: str | None = None, *, tip: str = "", bold: bool =
     if tip:
         item.setToolTip(tip)
     return item
+
+
+COUNTED = (("error", "Errors"), ("warning", "Warnings"))  # the Totals tab's first rows
 
 
 class CostCurves(ChartView):
@@ -126,6 +129,22 @@ class CompareDialog(QDialog):
         self.resize(1100, 620)
         self.fill_sides()
         self.refresh()
+
+    def _show_counts(self, c: Comparison) -> None:
+        """The first rows: each side's errors and warnings (the Findings tab lists them), fewer
+        being better."""
+        t, ref = self.totals, c.sides[0].finding_counts
+        names = {s.name: s for s in c.sides}
+        for r, (severity, label) in enumerate(COUNTED):
+            t.setItem(r, 0, _item(label, tip="The Findings tab lists them", align=Qt.AlignmentFlag.AlignLeft))
+            for i, s in enumerate(c.sides):
+                t.setItem(r, 1 + i, _item(count(s.finding_counts[severity])))
+            for j, d in enumerate(c.differences):
+                n = names[d.side].finding_counts[severity] - names[d.against].finding_counts[severity] if (
+                    d.side in names and d.against in names) else names[d.side].finding_counts[severity] - ref[severity]
+                v = "same" if n == 0 else "worse" if n > 0 else "better"
+                text = "no change" if n == 0 else f"{difference_text(n, '')}  {v}"
+                t.setItem(r, 1 + len(c.sides) + j, _item(text, v, tip=f"{label}: fewer is better."))
 
     @staticmethod
     def _table() -> QTableWidget:
@@ -215,8 +234,9 @@ class CompareDialog(QDialog):
         metrics = [m for m in METRICS if any(c.totals(s)[m.key] is not None for s in c.sides)]
         t = self.totals
         heads = ["Figure"] + [s.name for s in c.sides] + [f"{d.side} − {d.against}" for d in c.differences]
-        self._reset(t, heads, len(metrics))
-        for r, m in enumerate(metrics):
+        self._reset(t, heads, len(metrics) + len(COUNTED))
+        self._show_counts(c)
+        for r, m in enumerate(metrics, start=len(COUNTED)):
             label = f"{m.label} ({c.basis})" if m.on_basis else m.label  # power like with like: one basis
             t.setItem(r, 0, _item(label, tip=f"check --json: {'.'.join(m.path_on(c.basis))}",
                                   align=Qt.AlignmentFlag.AlignLeft))

@@ -153,6 +153,14 @@ class Side:
         """The figures on this side's own power basis."""
         return self.totals_on(self.basis)
 
+    @property
+    def finding_counts(self) -> dict[str, int]:
+        """Its errors, warnings and notes, each finding once (as check counts them)."""
+        out = {"error": 0, "warning": 0, "info": 0}
+        for f in self.report.get("findings") or ():
+            out[f["severity"]] = out.get(f["severity"], 0) + 1
+        return out
+
     def totals_on(self, basis: str) -> dict[str, float | None]:
         """The figures with power on ``basis`` (so two sides compare typical with typical)."""
         return {m.key: m.value(self.report, basis) for m in METRICS}

@@ -61,6 +61,12 @@ def test_compare_view_colours_better_green_and_worse_red(window, qtbot):
              for r in range(bom.rowCount())]
     assert any(row[2] == "GPU servers" and row[4] == "16 → 20 (+4)" for row in texts)
     assert texts[-1][5] == capex.text().split()[0]
+    # The first rows count each side's errors and warnings: gaining errors is worse (red).
+    errors = [t.item(rows["Errors"], c).text() for c in range(4)]
+    base, variant = (dialog.comparison.sides[i].finding_counts["error"] for i in (0, 1))
+    assert rows["Errors"] == 0 and rows["Warnings"] == 1 and variant > base
+    assert errors == ["Errors", str(base), str(variant), f"+{variant - base}  worse"]
+    assert t.item(0, diff_col).background().color().name().upper() == palette.VERDICT_FILLS["worse"].upper()
     # Findings: gained errors are red.
     f = dialog.findings
     gained = [r for r in range(f.rowCount()) if f.item(r, 1).text().startswith("gained") and
