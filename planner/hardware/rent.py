@@ -4,7 +4,10 @@ renting its own GPUs. A GPU is taken to rent at the H100 rates times its price p
 the H100's (planner assumption: a cloud's hourly rate recovers the capital it put into the
 GPU, so rates follow purchase prices; H200 and B200 rent dearer than H100, A100 cheaper). A
 GPU's price is the catalog's lowest price per GPU of a system that carries it (a cloud buys
-the cheapest system for a GPU); a plan of several GPU systems weighs each by its GPUs. The
+the cheapest system for a GPU), a rack-scale system whole: its compute trays alone (GB300's
+$195,000 for 4 GPUs against the rack's $3.7M for 72) lack the NVLink switch trays, power
+shelves and rack that make them a system; a plan of several GPU systems weighs each by its
+GPUs. The
 user's own figure, a quote's ratio, replaces it (``CostSettings.rent_gpu_factor``)."""
 
 from __future__ import annotations
