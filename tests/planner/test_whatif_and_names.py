@@ -36,10 +36,13 @@ def test_overlap_outside_and_wrong_cooling_cannot_be_placed(medium):
     gpu1, net = rack(medium, "GPU-01").id, rack(medium, "NET-01").id
     node = CAT["hgx-h100-8"]
     assert node.u_height == 4  # nodes at U1, U5, U9, U13
-    assert "overlaps node-3" in placement_consequence(medium, CAT, gpu1, 11, node).problem  # U11-14 over U9-12
-    assert "stick out" in placement_consequence(medium, CAT, gpu1, 40, node).problem  # U40-43 in 42U
+    c = placement_consequence(medium, CAT, gpu1, 11, node)
+    assert "overlaps node-3" in c.problem and c.label == "overlaps node-3"  # U11-14 over U9-12
+    c = placement_consequence(medium, CAT, gpu1, 40, node)  # U40-43 in 42U
+    assert "stick out" in c.problem and c.label == "sticks out of GPU-01"  # the ghost's words, the same reason
     c = placement_consequence(medium, CAT, net, 30, node)
     assert c.state == "blocked" and "NET-01 is an air-cooled rack" in c.problem
+    assert c.label == "liquid-cooled: not in an air rack"
 
 
 def test_air_limit_nameplate_and_weight_figures(medium):
