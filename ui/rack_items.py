@@ -326,8 +326,11 @@ class RackItem(QGraphicsItem):
         u_px = text_px(9, lod)
         font.setPixelSize(round(u_px))
         painter.setFont(font)
-        # U numbers no smaller than the minimum text: every U where they fit, else every 5th
+        # U numbers no smaller than the minimum text: every U where they fit, else every 5th, and
+        # none where the gutter is narrower than the widest (a clipped "42" read "2")
         every = 1 if u_px <= theme.U_PX else 5 if u_px <= 5 * theme.U_PX else 0
+        if QFontMetricsF(font).horizontalAdvance(str(rack.height_u)) > theme.GUTTER_W - 2 + PAD:
+            every = 0
         detail = lod >= LABELS_FROM_LOD
         if detail and not self._materialised:
             _materialise_soon(self)  # not while the scene is being painted
