@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QFileInfo, QMimeDatabase
 from PySide6.QtGui import QAbstractFileIconProvider
-from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QStyle, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QHeaderView, QStyle, QTreeView, QWidget
 
 
 class NameOnlyIcons(QAbstractFileIconProvider):
@@ -50,7 +50,13 @@ def _run(parent: QWidget | None, caption: str, start: str, filters: str, mode: Q
          save: bool = False) -> tuple[list[str], str]:
     dialog = QFileDialog(parent, caption, start, filters)
     dialog.setIconProvider(_icons())
-    dialog.resize(820, 480)  # Qt's own size cut the size and date columns ("12....KiB")
+    dialog.resize(820, 480)
+    details = dialog.findChild(QTreeView, "treeView")  # Qt's own dialog: its size and date columns were cut
+    if details is not None:  # ("12....KiB", "7 Dec ...:30:53"): they take their contents' width
+        header = details.header()
+        for column in range(1, header.count()):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
     dialog.setFileMode(mode)
     if save:
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
