@@ -147,7 +147,8 @@ def fabric_at_nics_rate(settings: Settings, system: DeviceType, catalog: Catalog
     nics = system.compute_nics()
     if switch is None or switch.switch is None or not nics:
         return
-    link = max(n.plane_gbps for n in nics)
+    # a NIC's whole rate: a ConnectX-8 (two 400G planes) runs one 800G link on an XDR port
+    link = max(n.gbps for n in nics)
     if settings.fabric.nic_link_gbps is not None:
         link = min(link, settings.fabric.nic_link_gbps)
     if link >= switch.switch.gbps_per_port:

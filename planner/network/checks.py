@@ -181,7 +181,7 @@ def nic_rate_findings(counts: dict[str, int], catalog: Catalog, fabric: FabricSe
     warning where the same kind of fabric at the links' rate, on its switch with the most
     ports, takes fewer switches for the same links (each 800G port carries one 400G link, so
     a Quantum-X800 holds 144 of them unsplit, 288 split), with that fabric as its fix."""
-    link = nodes.nic_link_gbps
+    link = nodes.nic_gbps  # a NIC's whole rate: a ConnectX-8's two 400G planes run one 800G link on XDR
     sw = switch.switch
     if fabric.nic_link_gbps is not None and link is not None:
         link = min(link, fabric.nic_link_gbps)

@@ -64,3 +64,14 @@ def test_no_warning_where_the_nics_rate_saves_no_switch():
                    dict(system="dgx-h100", gpus=128, fabric="ib800", switch="q3400")):
         made = design(Intent(**intent), CATALOG)
         assert "network.nic.slower_than_switch" not in {x.code for x in evaluate(made.plan, CATALOG).findings}
+        assert made.plan.settings.fabric.technology == intent["fabric"]  # kept: no faster port than the NICs
+
+
+def test_connectx8_planes_keep_their_800g_fabric():
+    # a ConnectX-8 spreads 800 Gb/s over two 400G planes but runs one 800G link on an XDR port:
+    # a GB300 NVL72 or DGX B300 on XDR keeps XDR, one Quantum-X800 port a NIC
+    for system, gpus in (("dgx-b300", 1152), ("gb300-nvl72", 1152)):
+        made = design(Intent(system=system, gpus=gpus, fabric="ib800"), CATALOG)
+        f = made.plan.settings.fabric
+        assert (f.technology, f.switch_device) == ("ib800", "q3400"), system
+        assert "design.fabric.nics_slower" not in {x.code for x in made.findings}
