@@ -15,8 +15,15 @@ Plans too large to route are priced per fabric tier and per network by estimated
 modules per cage (``buy_modules``), so the count the network section, the bill, the workbook
 and the vendor pack show is one rule.
 
-Whatever the catalog has no part for is priced at the cost settings 'Cable without a
-catalog price' and 'Transceiver without a catalog price', and the line says so.
+Links to a switch not placed yet are priced as the placed runs of their tier cost on average
+(else of their network), so adding the switch adds its price. Whatever the catalog has no
+part for, and such links where nothing is placed to compare, are priced at the cost settings
+'Cable without a catalog price' and 'Transceiver without a catalog price', and the line
+says so.
+
+Why it is long: choosing each run's cable and each end's module, counting modules per cage
+and pricing the runs to unplaced switches are one pricing rule, which the routed bill here and
+the per-tier estimate (``planner.costs.per_tier``) share.
 """
 
 from __future__ import annotations
@@ -183,7 +190,7 @@ def modules_by_speed(optics: dict) -> dict[str, int]:
 def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
                    optics: dict | None = None, parts: dict | None = None) -> list[BomLine]:
     """Cables by network, medium, speed and stock length, optics by network and module,
-    from the cable schedule; runs to switches that are not placed at the fallback prices.
+    from the cable schedule; runs to switches that are not placed as the placed runs cost.
     ``optics``: ``end_modules``'s, when the caller has them (``parts`` the parts it chose)."""
     parts = {} if parts is None else parts  # the catalog part chosen for each kind of run and end
     optics = end_modules(schedule, catalog, parts) if optics is None else optics
@@ -195,7 +202,9 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
         return kind.network, kind.part, medium.name, kind.gbps, medium.stock_m, connector
 
     cables: Counter = Counter()
-    placed_links: Counter = Counter()  # tier -> its placed runs, and what their cables and optics cost
+    # (tier or network, name) -> its placed runs, and what their cables and optics cost (the
+    # storage and management tiers are named as their networks: a key of each kind)
+    placed_links: Counter = Counter()
     cable_cost: Counter = Counter()
     for kind, n in schedule.kind_counts():
         line = line_of(kind)
@@ -204,7 +213,7 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
             c = parts.get(("cable", *line[2:]), False)
             if c is False:
                 c = parts[("cable", *line[2:])] = cable_part(catalog, *line[2:])
-            for key in (kind.tier, kind.network):
+            for key in (("tier", kind.tier), ("network", kind.network)):
                 placed_links[key] += n
                 cable_cost[key] += n * (c.price_usd if c is not None else s.cable_usd)
     between: dict[tuple, Counter] = {}  # the runs between halls and buildings of each cable line
@@ -225,7 +234,7 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
     missing: Counter = Counter()
     optic_cost: Counter = Counter()
     for (network, _site, gbps, medium, _optic, tier), (module, n) in optics.items():
-        for key in (tier, network):
+        for key in (("tier", tier), ("network", network)):
             optic_cost[key] += n * (module.price_usd if module is not None else s.transceiver_usd)
         if module is None:
             missing[(network, f"{gbps:g}G {'multimode' if medium == 'MMF' else 'single-mode'}")] += n
@@ -245,9 +254,9 @@ def schedule_lines(schedule: CableSchedule, catalog: Catalog, s: CostSettings,
         title = TIER_TITLES.get(tier, tier)
         # priced as the tier's placed runs cost on average, else the network's: adding the
         # switch then adds its price, not the difference from a fallback price
-        key = tier if placed_links[tier] else network
+        key = ("tier", tier) if placed_links[("tier", tier)] else ("network", network)
         placed = placed_links[key]
-        like = f"as the {placed:,} placed {title if key == tier else network + ' network'} runs cost on average"
+        like = f"as the {placed:,} placed {title if key[0] == 'tier' else network + ' network'} runs cost on average"
         lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {title} (switch not placed)", n,
                                  None, s, f"{n:,} links whose switch is not placed: length and medium unknown. ",
                                  (cable_cost[key] / placed, like) if placed else None))

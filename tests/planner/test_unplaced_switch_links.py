@@ -44,3 +44,18 @@ def test_adding_the_switches_a_fabric_lacks_raises_capex():
     assert added and "Add 12 x" in added[0]
     after = evaluate(history.plan, CAT).sections["cost"]["capex_usd"]
     assert after > before + 12 * 43_000 * 0.5, (before, after)  # the switches' price, less the optics' estimate
+
+
+def test_the_price_source_counts_each_placed_run_once():
+    # massive without one of its two storage switches: 32 + 56 + 38 + 2 = 128 storage runs
+    # stay placed (the storage tier is named as its network: counted once, not twice)
+    from planner.design.templates import build_template
+    from planner.plan.commands import RemoveDevices
+
+    plan = build_template("massive")
+    RemoveDevices([p.id for p in plan.placements if p.device == "sn5600-400"][-1:]).do(plan, CAT)
+    bom = evaluate(plan, CAT).sections["cost"]["bom"]
+    placed = sum(line["quantity"] for line in bom if line["item"].startswith("Storage cable")
+                 and "not placed" not in line["item"])
+    unplaced = [line for line in bom if line["item"] == "Storage cable, storage (switch not placed)"]
+    assert placed == 128 and unplaced and unplaced[0]["source"].endswith("as the 128 placed storage runs cost on average")
