@@ -156,8 +156,8 @@ class NewPlanDialog(QDialog):
         self.write_s = optional_spin(" s", 100_000, 1)
         self.write_s.setToolTip(
             "Checkpoint write time: a full checkpoint written within this time. Auto: storage sized to "
-            f"{StorageSettings().min_write_gbs_per_node:g} GB/s per node "
-            f"({field_meta(StorageSettings, 'min_write_gbs_per_node')['source']}) and the checkpoint stall limit")
+            f"{StorageSettings().min_write_gbs_per_node:g} GB/s per node, a rack-scale system's node being each "
+            f"compute tray ({field_meta(StorageSettings, 'min_write_gbs_per_node')['source']}) and the checkpoint stall limit")
         self.capacity_tb = optional_spin(" TB", 10_000_000)
         self.capacity_tb.setToolTip("Storage capacity, at least. Auto: the appliances the write target needs, "
                                     "with their capacity (the appliance's datasheet)")

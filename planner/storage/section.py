@@ -90,11 +90,11 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
             stall_pct = 100.0 * write_s / (st.checkpoint_interval_min * 60.0)
         if per_host_together is not None and per_host_together < st.min_write_gbs_per_node:
             trays = hosts > nodes
-            host = "compute tray" if trays else "node"
+            host = "host" if trays and plan_nodes(ctx).hosts_per_node == 1 else "compute tray" if trays else "node"
             if totals.write_gbs < nodes * per_node:
                 limit = f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {counted(hosts, host)}"
             elif trays:
-                limit = f"each tray's share of its system's {per_node:,.1f} GB/s storage links"
+                limit = f"each {host}'s share of its system's {per_node:,.1f} GB/s storage links"
             else:
                 limit = f"each node's {per_node:,.1f} GB/s storage links"
             rate = (f"{per_host_together:,.1f}" if per_host_together >= 1
