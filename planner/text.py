@@ -75,6 +75,10 @@ def with_article(noun: str) -> str:
     letter's name ("an HGX H100 node", "an MI300X", "a DGX B200"), a word by its first letter
     ("an Instinct platform", "a GB200 NVL72 rack")."""
     word = noun.split(" ", 1)[0]
+    if word[:1].isdigit():  # a number by how it is said: "an 8 x RTX 4090 node", "an 11", "a 16"
+        digits = re.match(r"[\d,]*", word).group().replace(",", "")
+        eight = digits.startswith("8") or (len(digits) % 3 == 2 and digits[:2] in ("11", "18"))
+        return f"{'an' if eight else 'a'} {noun}"
     acronym = sum(c.isupper() for c in word[:3]) >= 2 or (len(word) > 1 and word[0].isalpha() and word[1].isdigit())
     first = word[:1]
     vowel = first.upper() in _LETTER_VOWEL_SOUND if acronym else first.lower() in "aeiou"

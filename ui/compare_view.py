@@ -133,15 +133,13 @@ class CompareDialog(QDialog):
     def _show_counts(self, c: Comparison) -> None:
         """The first rows: each side's errors and warnings (the Findings tab lists them), fewer
         being better."""
-        t, ref = self.totals, c.sides[0].finding_counts
-        names = {s.name: s for s in c.sides}
+        t, counts = self.totals, [s.finding_counts for s in c.sides]
         for r, (severity, label) in enumerate(COUNTED):
             t.setItem(r, 0, _item(label, tip="The Findings tab lists them", align=Qt.AlignmentFlag.AlignLeft))
-            for i, s in enumerate(c.sides):
-                t.setItem(r, 1 + i, _item(count(s.finding_counts[severity])))
-            for j, d in enumerate(c.differences):
-                n = names[d.side].finding_counts[severity] - names[d.against].finding_counts[severity] if (
-                    d.side in names and d.against in names) else names[d.side].finding_counts[severity] - ref[severity]
+            for i, n in enumerate(counts):
+                t.setItem(r, 1 + i, _item(count(n[severity])))
+            for j in range(len(c.differences)):  # each side after the reference, against it
+                n = counts[j + 1][severity] - counts[0][severity]
                 v = "same" if n == 0 else "worse" if n > 0 else "better"
                 text = "no change" if n == 0 else f"{difference_text(n, '')}  {v}"
                 t.setItem(r, 1 + len(c.sides) + j, _item(text, v, tip=f"{label}: fewer is better."))

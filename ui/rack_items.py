@@ -329,7 +329,7 @@ class RackItem(QGraphicsItem):
         # U numbers no smaller than the minimum text: every U where they fit, else every 5th, and
         # none where the gutter is narrower than the widest (a clipped "42" read "2")
         every = 1 if u_px <= theme.U_PX else 5 if u_px <= 5 * theme.U_PX else 0
-        if QFontMetricsF(font).horizontalAdvance(str(rack.height_u)) > theme.GUTTER_W - 2 + PAD:
+        if QFontMetricsF(font).horizontalAdvance(str(rack.height_u)) > theme.GUTTER_W - 2:  # the box drawn in
             every = 0
         detail = lod >= LABELS_FROM_LOD
         if detail and not self._materialised:

@@ -63,7 +63,10 @@ def test_compare_view_colours_better_green_and_worse_red(window, qtbot):
     assert texts[-1][5] == capex.text().split()[0]
     # The first rows count each side's errors and warnings: gaining errors is worse (red).
     errors = [t.item(rows["Errors"], c).text() for c in range(4)]
-    base, variant = (dialog.comparison.sides[i].finding_counts["error"] for i in (0, 1))
+    from planner.plan.variants import resolve_variant
+    from planner.report.evaluate import evaluate
+    base, variant = (sum(f.severity == "error" for f in evaluate(resolve_variant(doc.plan, name), doc.catalog).findings)
+                     for name in ("Base", "More nodes, PUE 1.3"))
     assert rows["Errors"] == 0 and rows["Warnings"] == 1 and variant > base
     assert errors == ["Errors", str(base), str(variant), f"+{variant - base}  worse"]
     assert t.item(0, diff_col).background().color().name().upper() == palette.VERDICT_FILLS["worse"].upper()
