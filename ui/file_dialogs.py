@@ -11,6 +11,8 @@ it lists. The functions take and return what ``QFileDialog``'s static functions 
 
 from __future__ import annotations
 
+import functools
+
 from PySide6.QtCore import QFileInfo, QMimeDatabase
 from PySide6.QtGui import QAbstractFileIconProvider
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QHeaderView, QStyle, QTreeView, QWidget
@@ -36,14 +38,10 @@ class NameOnlyIcons(QAbstractFileIconProvider):
         return self._mime.mimeTypeForFile(info.fileName(), QMimeDatabase.MatchMode.MatchExtension).comment()
 
 
-_ICONS: NameOnlyIcons | None = None
-
-
+@functools.cache
 def _icons() -> NameOnlyIcons:
-    global _ICONS
-    if _ICONS is None:
-        _ICONS = NameOnlyIcons()
-    return _ICONS
+    """One provider for every dialog (made once a QApplication runs)."""
+    return NameOnlyIcons()
 
 
 def _run(parent: QWidget | None, caption: str, start: str, filters: str, mode: QFileDialog.FileMode,

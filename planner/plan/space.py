@@ -34,20 +34,29 @@ def cooling_problem(rack: Rack, device: DeviceType) -> str | None:
 def fit_problem(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: DeviceType,
                 ignore: frozenset[str] = frozenset()) -> str | None:
     """Why ``device`` cannot sit at ``u`` in the rack, or None when it fits."""
+    reason = fit_reason(plan, catalog, rack_id, u, device, ignore)
+    return reason[0] if reason else None
+
+
+def fit_reason(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: DeviceType,
+               ignore: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """Why ``device`` cannot sit at ``u`` in the rack, in full and in the few words of the
+    drag ghost's label ("sticks out of GPU-02"; "" where none are shorter), the first of
+    cooling, sticking out and overlap; None when it fits."""
     rack = plan.rack(rack_id)
     if rack is None:
-        return f"there is no rack '{rack_id}'"
+        return f"there is no rack '{rack_id}'", ""
     cooling = cooling_problem(rack, device)
     if cooling:
-        return cooling
+        return cooling, "liquid-cooled: not in an air rack"
     top = u + device.u_height - 1
     if u < 1 or top > rack.height_u:
         return (f"{device.model} ({device.u_height}U) at U{u} would stick out of {rack.name} "
-                f"(U1-U{rack.height_u})")
+                f"(U1-U{rack.height_u})"), f"sticks out of {rack.name}"
     hit = overlapped(plan, catalog, rack_id, u, device, ignore)
     if hit:
         name, lo, hi = hit
-        return f"U{u}-U{top} of {rack.name} overlaps {name} at U{lo}-U{hi}"
+        return f"U{u}-U{top} of {rack.name} overlaps {name} at U{lo}-U{hi}", f"overlaps {name}"
     return None
 
 

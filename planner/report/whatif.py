@@ -17,7 +17,7 @@ from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.checks import fabric_switches_placed
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.model import Placement, Plan
-from planner.plan.space import cooling_problem, fit_problem, overlapped
+from planner.plan.space import fit_reason
 
 TRIAL_ID = "what-if"
 
@@ -55,17 +55,11 @@ def rack_consequence(plan: Plan, catalog: Catalog, rack_id: str, u: int, device:
                      moving: str | None = None) -> Consequence:
     """The rack-level answer: space and cooling (blocked), then power, nameplate, air limit and weight."""
     ignore = frozenset({moving}) if moving else frozenset()
-    problem = fit_problem(plan, catalog, rack_id, u, device, ignore)  # space and cooling
+    reason = fit_reason(plan, catalog, rack_id, u, device, ignore)  # space and cooling
+    if reason:  # the label's few words say the reason the status bar gives in full
+        problem, words = reason
+        return Consequence(problem=problem, words=(words,) if words else ())
     rack = plan.rack(rack_id)
-    if problem:  # the label's few words say the reason the status bar gives in full
-        if rack is None or cooling_problem(rack, device):
-            words: tuple[str, ...] = ("liquid-cooled: not in an air rack",) if rack is not None else ()
-        elif u < 1 or u + device.u_height - 1 > rack.height_u:
-            words = (f"sticks out of {rack.name}",)
-        else:
-            hit = overlapped(plan, catalog, rack_id, u, device, ignore)
-            words = (f"overlaps {hit[0]}",) if hit else ()
-        return Consequence(problem=problem, words=words)
     facility = plan.settings.facility
     before = evaluate_rack(plan, rack, catalog, facility)
     members = [p for p in plan.rack_members(rack_id).values() if p.id != moving]

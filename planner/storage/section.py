@@ -76,7 +76,8 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     size = model_checkpoint_gb(workload, st) if training else None
     # the guide's rule is a node's: a host writing its shard (an NVL72's compute tray, which
     # MLCommons system descriptions call a "4-GPU node"), not the rack-scale system whole
-    hosts = plan_nodes(ctx).hosts if nodes else 0
+    summary = plan_nodes(ctx)
+    hosts = summary.hosts if nodes else 0
     write_s = stall_pct = alone = together = per_host_together = None
     if totals.devices and per_node is not None and nodes:
         alone = min(per_node, totals.write_gbs)
@@ -90,7 +91,7 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
             stall_pct = 100.0 * write_s / (st.checkpoint_interval_min * 60.0)
         if per_host_together is not None and per_host_together < st.min_write_gbs_per_node:
             trays = hosts > nodes
-            host = "host" if trays and plan_nodes(ctx).hosts_per_node == 1 else "compute tray" if trays else "node"
+            host = "host" if trays and summary.hosts_per_node == 1 else "compute tray" if trays else "node"
             if totals.write_gbs < nodes * per_node:
                 limit = f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {counted(hosts, host)}"
             elif trays:
