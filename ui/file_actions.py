@@ -178,10 +178,12 @@ class FileActions:
         path, _ = file_dialogs.save_file_name(self, "Save plan as", start, PLAN_FILTER)
         if not path:
             return False
-        self._remember_folder(path)
         if not Path(path).suffix:
             path += ".json"
-        return self._save_to(Path(path))
+        saved = self._save_to(Path(path))
+        if saved:  # a folder that refused the plan is not where the next dialog should start
+            self._remember_folder(path)
+        return saved
 
     def _save_to(self, path: Path) -> bool:
         guard = self.plan_guard
@@ -230,12 +232,11 @@ class FileActions:
         path, _ = file_dialogs.save_file_name(self, "Export Excel workbook", self.default_file(".xlsx"),
                                               "Excel workbooks (*.xlsx)")
         if path:
-            self._remember_folder(path)
             # the document's report: the plan cannot change while the export runs (its dialog is modal)
             self._export(lambda progress: write_workbook(self.doc.plan, self.doc.catalog, Path(path),
                                                         report=self.doc.report, inputs=self._inputs(),
                                                         progress=progress),
-                         path, "Exporting the Excel workbook")
+                         path, "Exporting the Excel workbook", remember=(path, False))
 
     def import_prices(self) -> None:
         """File > Import prices: unit prices edited in an exported workbook become price
@@ -275,12 +276,12 @@ class FileActions:
         path, _ = file_dialogs.save_file_name(self, "Export", self.default_file(f".{kind}"), filters)
         if not path:
             return
-        self._remember_folder(path)
         # Prices go into the pack only when "Include prices in the vendor pack" is ticked.
         options = {"with_prices": self.pack_prices_action.isChecked()} if kind == "pdf" else {}
         self._export(lambda progress: export(self.doc.plan, self.doc.catalog, Path(path), report=self.doc.report,
                                              inputs=self._inputs(), **options),
-                     path, "Exporting the vendor pack" if kind == "pdf" else "Exporting the drawing", cancellable=False)
+                     path, "Exporting the vendor pack" if kind == "pdf" else "Exporting the drawing", cancellable=False,
+                     remember=(path, False))
 
     def _inputs(self) -> list[Path]:
         """Files an export must not replace: the open plan's own file."""
@@ -292,14 +293,13 @@ class FileActions:
             return
         folder = file_dialogs.existing_directory(self, "Export NetBox import files into", str(self.last_folder()))
         if folder:
-            remember_folder(folder, is_folder=True)
             from planner.export.netbox_files import other_files  # with the export's own modules, when used
 
             target = Path(folder)
             if other_files(target):  # the export replaces its folder whole: a folder of its own inside
                 target = target / f"{file_slug(self.doc.plan.title)}-netbox"
             self._export(lambda progress: write(self.doc.plan, self.doc.catalog, target, progress=progress),
-                         str(target), "Exporting the NetBox import files")
+                         str(target), "Exporting the NetBox import files", remember=(folder, True))
 
     def export_acceptance(self) -> None:
         pack = optional_function("planner.acceptance.criteria", "acceptance_pack")
@@ -308,9 +308,8 @@ class FileActions:
             return
         folder = file_dialogs.existing_directory(self, "Export the acceptance tests into", str(self.last_folder()))
         if folder:
-            remember_folder(folder, is_folder=True)
             self._export(lambda progress: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder,
-                         "Exporting the acceptance tests", cancellable=False)
+                         "Exporting the acceptance tests", cancellable=False, remember=(folder, True))
 
     def import_acceptance_results(self) -> None:
         """File > Import acceptance results: a folder of measured logs judged against the plan."""
@@ -391,15 +390,20 @@ class FileActions:
         count, ok = QInputDialog.getInt(self, "GPUs of the imported servers", f"{choice} per server:", 8, 1, 1024)
         return blocks[choice].model_copy(update={"count": count}) if ok else False
 
-    def _export(self, write, path: str, title: str, cancellable: bool = True) -> None:
+    def _export(self, write, path: str, title: str, cancellable: bool = True,
+                remember: tuple[str, bool] | None = None) -> None:
         """``write(progress)`` off the GUI thread behind a progress dialog (``ui.export_runner``);
-        ``cancellable`` when the writer calls ``progress``, which stops it on Cancel."""
+        ``cancellable`` when the writer calls ``progress``, which stops it on Cancel. ``remember``:
+        (the file or folder chosen, whether a folder), the next dialog's folder once written (a
+        folder that refused the export is not where the next one should start)."""
         try:
             written = run_export(self, title, write, cancellable)
         except (PlannerError, OSError) as exc:
             self.show_error("Export", str(exc))
             return
         if written:
+            if remember is not None:
+                remember_folder(remember[0], is_folder=remember[1])
             self.statusBar().showMessage(f"Exported {path}", 5000)
         else:
             self.statusBar().showMessage(f"Export cancelled: nothing was written ({path} is as it was)", 8000)

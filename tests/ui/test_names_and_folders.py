@@ -24,7 +24,8 @@ def test_exports_default_to_the_plan_name_in_the_last_folder(window, monkeypatch
         return str(tmp_path / "out" / "chosen.xlsx"), ""
     (tmp_path / "out").mkdir()
     monkeypatch.setattr(file_dialogs, "save_file_name", fake_save)
-    monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path, *a, **k: None)
+    # each export "writes" (nothing on disk): the folder is remembered once an export is written
+    monkeypatch.setattr("ui.file_actions.run_export", lambda parent, title, write, cancellable: True)
     monkeypatch.chdir(tmp_path)
 
     # the user renames the plan in the inspector (nothing selected: the plan's own fields)
@@ -77,7 +78,7 @@ def test_the_netbox_and_acceptance_folder_dialogs_start_in_the_last_folder_and_a
     (tmp_path / "out").mkdir()
     (tmp_path / "netbox").mkdir()
     window.settings.setValue("files/lastFolder", str(tmp_path / "out"))  # a workbook was exported there
-    monkeypatch.setattr("ui.file_actions.FileActions._export", lambda self, write, path, *a, **k: None)
+    monkeypatch.setattr("ui.file_actions.run_export", lambda parent, title, write, cancellable: True)
     asked = []
     monkeypatch.setattr(file_dialogs, "existing_directory",
                         lambda parent, title, start, *a, **k: (asked.append(start), str(tmp_path / "netbox"))[1])
@@ -85,6 +86,32 @@ def test_the_netbox_and_acceptance_folder_dialogs_start_in_the_last_folder_and_a
     assert asked == [str(tmp_path / "out")]
     window.export_acceptance()  # the folder chosen for NetBox is the last one used
     assert asked[-1] == str(tmp_path / "netbox")
+
+
+def test_a_folder_that_refused_an_export_is_not_where_the_next_dialog_starts(window, monkeypatch, tmp_path):
+    from planner.errors import PlannerError
+
+    (tmp_path / "plans").mkdir()
+    window.settings.setValue("files/lastFolder", str(tmp_path / "plans"))
+    errors = []
+    monkeypatch.setattr(window, "show_error", lambda title, text: errors.append(text))
+
+    def refused(parent, title, write, cancellable):
+        raise PlannerError("files cannot be created in /proc/sys (nothing was written)")
+    monkeypatch.setattr("ui.file_actions.run_export", refused)
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda parent, title, start, filters: ("/proc/sys/x.xlsx", ""))
+    monkeypatch.setattr(file_dialogs, "existing_directory", lambda parent, title, start, *a, **k: "/proc/sys")
+    window.export_excel()
+    window.export_drawing("pdf")
+    window.export_netbox()
+    window.export_acceptance()
+    assert len(errors) == 4 and all("/proc/sys" in e for e in errors)
+    assert window.settings.value("files/lastFolder") == str(tmp_path / "plans")  # still where the plan went
+
+    # a plan saved nowhere: Save As into a folder that refuses it leaves the last folder too
+    monkeypatch.setattr(file_dialogs, "save_file_name", lambda parent, title, start, filters: ("/proc/sys/p.json", ""))
+    assert window.save_as() is False
+    assert window.settings.value("files/lastFolder") == str(tmp_path / "plans")
 
 
 def test_a_long_plan_name_reads_from_its_start_in_the_inspector(window):
