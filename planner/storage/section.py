@@ -91,7 +91,10 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
             stall_pct = 100.0 * write_s / (st.checkpoint_interval_min * 60.0)
         if per_host_together is not None and per_host_together < st.min_write_gbs_per_node:
             trays = hosts > nodes
-            host = "host" if trays and summary.hosts_per_node == 1 else "compute tray" if trays else "node"
+            # every host a compute tray only when every node is a rack-scale system of the
+            # summary's kind; a plan that mixes them with 8-GPU servers has hosts of both
+            mixed = trays and hosts != nodes * summary.hosts_per_node
+            host = "host" if mixed else "compute tray" if trays else "node"
             if totals.write_gbs < nodes * per_node:
                 limit = f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {counted(hosts, host)}"
             elif trays:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from planner.hardware.catalog import default_catalog
+from planner.plan.model import Placement, Rack
 from planner.plan.commands import History, RemoveDevices, SetSetting
 from planner.report.evaluate import Evaluator
 from planner.storage.sizing import checkpoint_gb, checkpoint_write_s
@@ -97,6 +98,20 @@ def test_the_guide_s_node_is_a_host_an_nvl72_s_compute_tray():
     assert s["write_gbs_per_host_all_writing"] == pytest.approx(200 / 144, abs=1e-3)
     slow = codes(report)["storage.write.slow_per_node"]
     assert "a compute tray writes at 1.4 GB/s" in slow.message and "144 compute trays" in slow.message
+
+
+def test_a_plan_mixing_nvl72_racks_and_8_gpu_servers_names_its_hosts_as_hosts():
+    # The scalable unit above and a rack of four DGX H100: 144 trays + 4 servers = 148 hosts
+    # sharing the same 200 GB/s: 1.35 GB/s each. Not every host is a compute tray.
+    plan = build_template("gb200-nvl72-su")
+    plan.insert_rack(Rack(id="mixed-1", name="H100-01", power_cap_kw=60))
+    for i in range(4):
+        plan.insert_placement(Placement(id=f"h100-{i}", device="dgx-h100", rack="mixed-1", u=1 + 8 * i))
+    report = Evaluator(plan, CAT).evaluate()
+    assert report.sections["storage"]["hosts"] == 148
+    slow = codes(report)["storage.write.slow_per_node"]
+    assert "a host writes at 1.4 GB/s" in slow.message and "148 hosts" in slow.message
+    assert "compute tray" not in slow.message
 
 
 def test_a_design_of_nvl72_racks_sizes_storage_by_its_trays():
