@@ -404,19 +404,31 @@ class RackItem(QGraphicsItem):
 
     def _paint_zoomed_out_power(self, painter: QPainter, font: QFont, left: float, width: float, px: float,
                                 heading) -> None:
-        """Zoomed out, the tag and name have gone (they need the header's rows) but the load stays:
-        the fuller "28.0 / 30 kW" if it fits the rack's width, else the share of the cap, on a tab
-        of the load colour over the top of the rack."""
-        metrics = QFontMetricsF(font)
-        for text in (self.power_text(), fmt.local(f"{100 * heading.load:.0f} %")):
-            if metrics.horizontalAdvance(text) + 8 <= width:
-                tab = QRectF(left, 0, width, max(44.0, px * 1.25))
-                painter.setPen(Qt.PenStyle.NoPen)
-                painter.setBrush(QColor(heading.load_colour))
-                painter.drawRoundedRect(tab, 3, 3)
-                painter.setPen(QColor("white"))
-                painter.drawText(tab, Qt.AlignmentFlag.AlignCenter, text)
-                return
+        """Zoomed out, the header's rows are too short for its words: a tab of the load colour
+        over the top of the rack holds the rack's name above its load (``zoomed_out_lines``)."""
+        lines = self.zoomed_out_lines(QFontMetricsF(font), width)
+        if not lines:
+            return
+        row_h = px * 1.25
+        tab = QRectF(left, 0, width, max(44.0, row_h * len(lines)))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(heading.load_colour))
+        painter.drawRoundedRect(tab, 3, 3)
+        painter.setPen(QColor("white"))
+        top = tab.top() + (tab.height() - row_h * len(lines)) / 2
+        for i, text in enumerate(lines):
+            painter.drawText(QRectF(left, top + i * row_h, width, row_h), Qt.AlignmentFlag.AlignCenter, text)
+
+    def zoomed_out_lines(self, metrics: QFontMetricsF, width: float) -> list[str]:
+        """The zoomed-out tab's lines: the rack's name (cut in the middle to the rack's width:
+        "GP…01", as racks' names differ at their ends) above the fuller "28.0 / 30 kW" if it fits the width, else the share of the cap; none
+        when not even the share fits. Without the name, racks seen whole could not be told apart."""
+        room = width - 8
+        for load in (self.power_text(), fmt.local(f"{100 * self.heading().load:.0f} %")):
+            if metrics.horizontalAdvance(load) <= room:
+                name = metrics.elidedText(self.rack.name, Qt.TextElideMode.ElideMiddle, room)
+                return [name, load] if name.replace("…", "") else [load]
+        return []
 
     def heading(self) -> RackHeading:
         """The words above the rack, as the core's elevation layout writes them (made once per sync)."""

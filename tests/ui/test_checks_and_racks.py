@@ -252,3 +252,22 @@ def test_auto_place_128_dgx_b200_keeps_the_design_whole_and_the_summary_filled(w
     assert window.undo_action.text().replace("&", "").startswith("Undo Auto-place 128 x")
     window.undo_action.trigger()
     assert window.summary.text("gpus") == "128"
+
+
+def test_zoomed_out_a_rack_s_tab_names_it_above_its_load(window):
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    font = QFont(window.font())
+    font.setPixelSize(40)  # text as large, in scene units, as a far zoom draws it
+    font.setBold(True)
+    metrics = QFontMetricsF(font)
+    racks = [window.view.racks[rack_named(window.doc.plan, f"GPU-0{i}").id] for i in range(1, 5)]
+    # wide enough for "28.0 / 30 kW" (4 x 7 kW nodes on a 30 kW cap): the whole name above it
+    wide = metrics.horizontalAdvance("28.0 / 30 kW") + 8
+    assert racks[0].zoomed_out_lines(metrics, wide) == ["GPU-01", "28.0 / 30 kW"]
+    # only "93 %" fits (28 / 30): the name cut in its middle keeps the end that tells the racks apart
+    narrow = metrics.horizontalAdvance("93 %") + 8
+    lines = [r.zoomed_out_lines(metrics, narrow) for r in racks]
+    assert all(line[1] == "93 %" and "…" in line[0] for line in lines)
+    assert [line[0][-1] for line in lines] == ["1", "2", "3", "4"]
+    assert racks[0].zoomed_out_lines(metrics, metrics.horizontalAdvance("93") + 8) == []  # nothing fits
