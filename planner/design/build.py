@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from planner.design.counts import hot_spares, node_count
+from planner.design.counts import adds_a_tier, hot_spares, node_count
 from planner.design.fabric_choice import (default_switch, fabric_for_switch, match_fabric, match_storage_switch,
                                           switch_speaks_fabric)
 from planner.design.intent import DesignError, Intent
@@ -104,7 +104,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         plan.settings.workload = w
         findings += notes
         report = evaluate(plan, catalog)  # the design checks what it made, once
-        hot = _hot_spares_instead(plan, intent, system, report)
+        hot = _hot_spares_instead(plan, intent, system, catalog, report)
         if hot is not None:  # spares on the fabric, not in stock: the plan again with them placed
             again = design(intent.model_copy(update={"spare_nodes": hot}), catalog, title=title,
                            description=description)
@@ -152,17 +152,23 @@ def _serve_as_published(settings: Settings, intent: Intent, system: DeviceType) 
                     f"--set workload.precision={w.precision} serves it in {w.precision.upper()}")]
 
 
-def _hot_spares_instead(plan: Plan, intent: Intent, system: DeviceType, report) -> int | None:
+def _hot_spares_instead(plan: Plan, intent: Intent, system: DeviceType, catalog: Catalog, report) -> int | None:
     """The spares to place hot when the design stocked some that the fabric had no free port
     for, and with them placed a simpler restart path reaches the lowest acceptable ETTR (a
     swap from stock is a wait at every GPU or host failure); None otherwise, or when the
     intent states its spares or restart path. Spares are fabric a design buys before it asks
-    the training software for more (a warm restart, then one by replica)."""
+    the training software for more (a warm restart, then one by replica), but not a fabric
+    tier: a tier more for a few spares re-cables every leaf's uplinks and buys a layer of
+    switches, where a faster restart is software (``adds_a_tier``)."""
     rel = plan.settings.reliability
     stated = intent.settings.get("reliability", {})
     g, storage = report.sections.get("goodput"), report.sections.get("storage")
     if (system.is_rack_scale or not rel.spares_stocked or intent.spare_nodes is not None or "spare_nodes" in stated
             or "restart_path" in stated or g is None or not g.recovery or storage is None):
+        return None
+    placed_nodes = sum(1 for p in plan.placements if p.device == system.id)
+    if intent.fabric_switches and adds_a_tier(system.id, placed_nodes, rel.spares_stocked, catalog,
+                                              plan.settings.fabric):
         return None
     job = job_of(g, storage, plan.settings.storage.checkpoint_interval_min)
     placed = rel.model_copy(update={"spare_nodes": rel.spare_nodes + rel.spares_stocked, "spares_stocked": 0})

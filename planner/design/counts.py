@@ -63,7 +63,8 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
     job on fewer trays a rack would leave a tray of every rack idle (5,556 on campus-400k,
     eleven times the 508 in repair at once). An 8-GPU server's spares are nodes, placed as
     hot spares on the free ports of the fabric the job's nodes need (``nodes_fitting``), the
-    rest stocked: a spare never opens more fabric by itself."""
+    rest stocked: a spare never opens more fabric by itself (the design may place the stocked
+    ones hot after all where a restart needs them: ``build._hot_spares_instead``)."""
     rel = settings.reliability
     asked = intent.spare_nodes if intent.spare_nodes is not None else intent.settings.get(
         "reliability", {}).get("spare_nodes")
@@ -116,6 +117,18 @@ def _spares_note(system: DeviceType, nodes: int, down: float, placed: int, stock
             f"{stocked:,} stocked (not placed): the fabric the job needs has no free port for "
             f"{'them' if stocked != 1 else 'it'}, and a spare does not open more fabric")
     return text
+
+
+def adds_a_tier(device_id: str, nodes: int, more: int, catalog: Catalog, fabric: FabricSettings) -> bool:
+    """Whether ``more`` nodes beside ``nodes`` of ``device_id`` take the compute fabric to
+    another tier: 1,024 MI300X nodes fill a two-tier fabric of 128-port switches (128 x 128 / 2
+    = 8,192 ports, one a GPU), and 9 more would make it three tiers of 331 switches where 192
+    hold the job."""
+    try:
+        now, then = (plan_fabric({device_id: n}, catalog, fabric) for n in (nodes, nodes + more))
+    except FabricSizingError:
+        return True
+    return now is not None and then is not None and then.tiers > now.tiers
 
 
 def nodes_fitting(device_id: str, nodes: int, most: int, catalog: Catalog, fabric: FabricSettings) -> int:

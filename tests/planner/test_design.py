@@ -105,6 +105,25 @@ def test_the_reference_architectures_127_dgx_h100_keep_its_fabric_with_their_spa
     assert (line["quantity"], line["total_usd"]) == (1, price)
 
 
+def test_spares_that_would_take_the_fabric_to_a_third_tier_stay_in_stock():
+    # 1,024 MI300X platforms on Spectrum-X at 400G: SN5600s split to 128 x 400G ports. Two
+    # non-blocking tiers hold 128^2 / 2 = 8,192 ports, the job's 1,024 x 8 NICs exactly:
+    # 16 units of 64 nodes x 8 rails = 128 leaves, 128 x 64 uplinks / 128 ports = 64 spines.
+    # Spares: 1,024 x 2.9024 / 1,000 x 3 days = 8.9 in repair -> 9; placed, they would need a
+    # third tier (a layer of switches and every leaf's uplinks re-cabled) for 9 nodes: they
+    # are stocked, and the restart path that reaches 90 % with them in stock is chosen instead.
+    result = design(Intent(system="amd-mi300x-8", nodes=1024, fabric="spx400", model="llama3-405b"), CAT)
+    report = evaluate(result.plan, CAT)
+    net = report.network
+    assert (net.tiers, net.leaf_switches, net.spine_switches, net.core_switches) == (2, 128, 64, 0)
+    assert Counter(p.device for p in result.plan.placements)["amd-mi300x-8"] == 1024
+    rel = result.plan.settings.reliability
+    assert (rel.spare_nodes, rel.spares_stocked) == (0, 9)
+    codes = {f.code for f in result.findings}
+    assert "design.spares.hot" not in codes and "design.recovery" in codes
+    assert rel.restart_path != "cold" and report.sections["goodput"].ettr >= rel.min_ettr
+
+
 def test_the_intent_may_set_the_hot_spares_itself():
     # 2 spares asked on 4 nodes, where the model expects 4 x 2.9e-3 x 3 = 0.03 in repair: kept.
     result = design(Intent(system="dgx-b200", nodes=4, spare_nodes=2), CAT)
