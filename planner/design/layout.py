@@ -30,7 +30,7 @@ from planner.network.ports import MANAGEMENT_SWITCHES, management_switches_neede
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import switches_for
 from planner.network.wiring import placed_devices
-from planner.plan.autoplace import AutoPlace, air_limit_kw, enclosure_weight_kg
+from planner.plan.autoplace import AutoPlace, air_limit_kw, enclosure_weight_kg, pdu_feeds_kw
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
@@ -225,7 +225,34 @@ class Layout:
             spec = spec.model_copy(update={"cooling": "air"})
         if self.system.is_rack_scale:
             return self._rack_scale_door(spec)
-        return self._rear_door(spec)
+        return self._pdu_cap(self._rear_door(spec))
+
+    def _pdu_cap(self, spec: RackSpec) -> RackSpec:
+        """Conventional GPU racks whose cap is above what their PDU positions carry at nameplate
+        (``pdu_feeds_kw``) are capped at that: auto-place fills no rack past its PDUs, and a cap
+        above them is power committed, and paid for at a colocation's rate, that no device draws."""
+        facility = self.plan.settings.facility
+        feeds = pdu_feeds_kw(self.plan, self.catalog)
+        cap = spec.power_cap_kw or facility.default_rack_cap_kw
+        if spec.cooling == "air":
+            cap = min(cap, air_limit_kw(facility, spec.rear_door_hx))
+        if spec.rack_type is not None or feeds is None or cap <= feeds + 1e-9:
+            return spec
+        power = self.plan.settings.power
+        pdu = self.catalog[power.pdu_device]
+        per_feed = (2 * power.max_pdus_per_feed - 1 if power.feed_redundancy == "N+1"
+                    else power.max_pdus_per_feed)
+        capped = math.floor(feeds * 10) / 10
+        feeds_text = ("N+1 over both feeds" if power.feed_redundancy == "N+1"
+                      else f"a feed, {power.feed_redundancy} feeds")
+        field = "rack_kw" if self.intent.rack_kw is not None else "racks"
+        self.findings.append(Finding(
+            "warning", "design.power.pdus",
+            f"{field}: GPU racks of {cap:g} kW draw more than their PDUs carry at nameplate ({per_feed} PDUs of "
+            f"{pdu.pdu_kw(power.continuous_derating):.1f} kW ({pdu.id}) {feeds_text}: {feeds:.1f} kW): they are "
+            f"capped at {capped:g} kW, so no power is committed that they cannot draw; more PDU positions "
+            f"(--set power.max_pdus_per_feed=N, a wider rack) or a larger PDU (--set power.pdu_device=ID) carry more"))
+        return spec.model_copy(update={"power_cap_kw": capped})
 
     def _rack_scale_door(self, spec: RackSpec) -> RackSpec:
         """A rack-scale system whose air share (what its cold plates leave) is above the

@@ -124,6 +124,29 @@ def test_spares_that_would_take_the_fabric_to_a_third_tier_stay_in_stock():
     assert rel.restart_path != "cold" and report.sections["goodput"].ettr >= rel.min_ettr
 
 
+def test_racks_asked_above_what_their_pdus_carry_are_capped_there_and_warned():
+    # Two 415 V 3-phase 60 A PDUs a feed: sqrt(3) x 415 x 60 x 0.8 = 34.5 kW each, 69.0 kW a
+    # rack on 2N feeds. An MI355X platform's nameplate is 15 kW: 4 a rack (60 kW; 5 would be
+    # 75). Asked for 130 kW racks, the racks still hold 4, and a 130 kW cap would commit
+    # 8 x 130 kW that no device draws: capped at 69 kW, said so.
+    result = design(Intent(system="amd-mi355x-8", nodes=32, rack_kw=130, fabric="spx400"), CAT)
+    plan = result.plan
+    gpu_racks = {p.rack for p in plan.placements if p.device == "amd-mi355x-8"}
+    assert len(gpu_racks) == 8
+    assert {plan.rack(r).power_cap_kw for r in gpu_racks} == {69.0}
+    warning = next(f for f in result.findings if f.code == "design.power.pdus")
+    assert warning.severity == "warning" and "130 kW" in warning.message and "capped at 69 kW" in warning.message
+    assert "power.max_pdus_per_feed" in warning.message
+    # with four PDU positions a feed (138 kW) the PDUs no longer bound the racks (the floor
+    # does: 7 x 95 kg, an eighth past the weight the floor carries under a rack), and the racks
+    # keep the cap asked
+    wider = design(Intent(system="amd-mi355x-8", nodes=32, rack_kw=130, fabric="spx400",
+                          settings={"power": {"max_pdus_per_feed": 4}}), CAT)
+    assert "design.power.pdus" not in {f.code for f in wider.findings}
+    per_rack = Counter(p.rack for p in wider.plan.placements if p.device == "amd-mi355x-8")
+    assert max(per_rack.values()) == 7 and {wider.plan.rack(r).power_cap_kw for r in per_rack} == {130.0}
+
+
 def test_the_intent_may_set_the_hot_spares_itself():
     # 2 spares asked on 4 nodes, where the model expects 4 x 2.9e-3 x 3 = 0.03 in repair: kept.
     result = design(Intent(system="dgx-b200", nodes=4, spare_nodes=2), CAT)
