@@ -147,3 +147,21 @@ def test_estimates_say_so_in_their_source(entries):
         assert "PLANNER ASSUMPTION" in entries[device_id]["source"].upper(), device_id
     assert "19.2 kW" in entries["dell-xe9680"]["source"]  # says why it is not the nameplate sum
     assert entries["sn4600c-200"]["model"].startswith("Spectrum SN4600 ")  # not "SN4600C"
+
+
+def test_amd_platforms_typical_draw_is_their_gpus_at_tdp_and_one_host(entries):
+    # The AMD platforms publish no typical draw: it is the 8 GPUs at their datasheet TDP while
+    # training (MI300X 750 W, MI325X 1,000 W, MI355X 1,400 W) and the same 1.5 kW host, so the
+    # liquid-cooled MI355X draws 8 x 1.4 + 1.5 = 12.7 kW, not less than its GPUs' 11.2 kW and a host.
+    for device_id, tdp_w in (("amd-mi300x-8", 750), ("amd-mi325x-8", 1000), ("amd-mi355x-8", 1400)):
+        e = entries[device_id]
+        assert e["gpu"]["tdp_w"] == tdp_w
+        assert e["power_typical_w"] == 8 * tdp_w + 1500, device_id
+
+
+def test_amd_platforms_take_c19_cords_for_their_3_kw_supplies(entries):
+    # The MI300X platform's six 3 kW supplies (3+3) each draw 3,000 / 230 = 13 A, above the
+    # 10 A a C14 inlet carries (IEC 60320): C20 inlets, C19 cords, 6 of them. The MI325X and
+    # MI355X platforms, on the same supplies N+N: 12 / 3 = 4 + 4 = 8, 15 / 3 = 5 + 5 = 10.
+    for device_id, cords in (("amd-mi300x-8", 6), ("amd-mi325x-8", 8), ("amd-mi355x-8", 10)):
+        assert entries[device_id]["power_inlets"] == {"c13": 0, "c19": cords}, device_id
