@@ -65,10 +65,10 @@ def break_even_month(capex_usd: float, opex_usd_per_month: float, rent_usd_per_m
     margin = rent_usd_per_month - opex_usd_per_month
     if margin <= 0:
         return None
-    month = round(capex_usd / margin, 1)
+    month = capex_usd / margin  # judged against the horizon before rounding: 36.006 is past 36
     if horizon_months is not None and month > horizon_months:
         return None
-    return month
+    return round(month, 1)
 
 
 def break_even_text(capex_usd: float, opex_usd_per_month: float, rent_usd_per_month: float,
@@ -79,7 +79,7 @@ def break_even_text(capex_usd: float, opex_usd_per_month: float, rent_usd_per_mo
     margin = rent_usd_per_month - opex_usd_per_month
     if margin <= 0:
         return "never"
-    month = round(capex_usd / margin, 1)
+    month = capex_usd / margin
     if month > horizon_months:
         return f"not within {horizon_months} months"
     return f"month {month:.1f}"

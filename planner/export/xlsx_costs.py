@@ -202,9 +202,9 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
         formula(ws, r, 3, f"=plan_job_gpus*hours_per_month*utilisation*B{r}*(1+rent_uplift)", USD,
                 value=r_.rent_usd_per_month[option])
         formula(ws, r, 4, f"=C{r}*horizon_months", USD, value=r_.rent_total_usd[option])
-        m = f"ROUND(capex/(C{r}-opex_month),1)"
+        m = f"capex/(C{r}-opex_month)"
         later = '"not within "&horizon_months&" months"'
-        formula(ws, r, 5, f'=IF(C{r}-opex_month>0,IF({m}<=horizon_months,{m},{later}),"never")', MONTHS,
+        formula(ws, r, 5, f'=IF(C{r}-opex_month>0,IF({m}<=horizon_months,ROUND({m},1),{later}),"never")', MONTHS,
                 value=words if month is None else month)
         formula(ws, r, 6, f"=B{r}*(1+rent_uplift)", RATE, value=r_.cost_per_gpu_hour[option])
         formula(ws, r, 7, f'=IF(ISNUMBER(E{r}),"month "&FIXED(E{r},1),E{r})', value=words)

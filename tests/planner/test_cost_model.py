@@ -35,6 +35,9 @@ def test_break_even_none_beyond_horizon_or_when_rent_is_below_opex():
     assert break_even_month(100_000, 5_000, 5_000) is None  # renting never costs more than running
     # opex eats into the saving: 100,000 / (15,000 - 5,000) = 10.0
     assert break_even_month(100_000, 5_000, 15_000) == 10.0
+    # 1,000,200 / 27,777.78 = 36.007: past a 36-month horizon, not "36.0" within it
+    assert break_even_month(1_000_200, 10_000, 37_777.78, horizon_months=36) is None
+    assert break_even_month(1_000_200, 10_000, 37_777.78, horizon_months=37) == 36.0
 
 
 def test_opex_hand_worked_colocation_and_owned():

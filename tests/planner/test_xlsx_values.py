@@ -79,6 +79,9 @@ def test_break_even_words_have_one_meaning_each():
     assert break_even_text(1_000_000, 10_000, 30_000, 36) == "not within 36 months"  # month 50
     assert break_even_text(1_000_000, 10_000, 30_000, 60) == "month 50.0"
     assert break_even_text(1_000_000, 10_000, 10_000, 36) == "never"                # renting costs no more
+    # 1,000,200 / 27,777.78 = 36.007 months: past a 36-month horizon, though it shows as 36.0
+    assert break_even_text(1_000_200, 10_000, 37_777.78, 36) == "not within 36 months"
+    assert break_even_text(1_000_200, 10_000, 37_777.78, 37) == "month 36.0"
 
 
 def test_horizon_48_in_the_workbook_gives_48_months_and_the_clis_break_even(tmp_path, capsys):
