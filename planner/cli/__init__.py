@@ -104,6 +104,7 @@ def _main(argv: list[str] | None, frontends: Frontends) -> int:
         print(f"cluster-planner: {route}", file=sys.stderr)
         return 2
     parser = build_parser()
+    argv = _attach_negative_values(parser, argv)
     _refuse_unknown_options(parser, argv)
     args, extra = parser.parse_known_args(argv)
     if extra:  # worded by the subcommand's parser, which names its own --help
@@ -198,6 +199,25 @@ def print_json(data: object) -> None:
         raise PlannerError("a figure of the report is not a finite number; the plan's values are out of "
                            "range (please report this)") from None
     print(text)
+
+
+def _attach_negative_values(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """``argv`` with a negative value that carries a unit joined to its option ("--train-tokens
+    -5T" as "--train-tokens=-5T"): argparse takes "-5T" for an unknown option, where the
+    option's own check words what it takes ("--train-tokens takes 1M to 10,000T tokens")."""
+    first = next((a for a in argv if a in SUBCOMMANDS), None)
+    command_parser = _subparsers(parser).get(first, parser)
+    actions = dict(parser._option_string_actions) | dict(command_parser._option_string_actions)
+    out: list[str] = []
+    for a in argv:
+        before = actions.get(out[-1]) if out else None
+        if (a[:1] == "-" and a[1:2].isdigit() and not parser._negative_number_matcher.match(a)
+                and before is not None and before.nargs is None and before.option_strings
+                and not isinstance(before, (argparse._StoreConstAction, argparse._VersionAction))):
+            out[-1] = f"{out[-1]}={a}"
+            continue
+        out.append(a)
+    return out
 
 
 def _refuse_unknown_options(parser: argparse.ArgumentParser, argv: list[str]) -> None:

@@ -270,6 +270,8 @@ def test_bad_catalog_files(tmp_path, data, expect):
     (["check", "p.json", "--bogus"], "unrecognized arguments: --bogus"),
     (["new", "--nodes", "abc", "-o", "x.json"], "'abc' is not a whole number of nodes"),
     (["new", "--nodes", "-5", "-o", "x.json"], "--nodes"),
+    # a negative value with a unit is the option's value, not an unknown option "-5T"
+    (["new", "--train-tokens", "-5T", "-o", "x.json"], "--train-tokens takes 1M to 10,000T tokens"),
     (["new", "--power-basis", "watts", "-o", "x.json"], "invalid choice: 'watts'"),
     (["new", "--template", "gigantic", "-o", "x.json"], "there is no template 'gigantic'"),
     (["--catalog", "missing.json", "check", "p.json"], "missing.json: cannot read"),
