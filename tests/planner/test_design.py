@@ -7,6 +7,10 @@ Quantum-2 QM9700: 64 x NDR 400G. Fat tree (Al-Fares et al., SIGCOMM 2008): two
 non-blocking tiers of radix-k switches hold k^2/2 endpoints; leaves = ceil(N / (k/2)),
 spines = ceil(leaf uplinks / k). Air-cooling limit 25 kW; rear-door heat exchanger 50 kW;
 250 kW CDUs by capacity, N+1.
+
+Why it is long: each of the design's sizing rules (nodes, fabric, spares, racks under their
+caps, cooling, storage, the refusals) is checked here on the plan the same call makes, each
+with its figures worked by hand from the datasheets above.
 """
 
 from __future__ import annotations

@@ -514,10 +514,18 @@ HELD_OUT_MISSES: dict[str, str] = {
     "compute; no BF16 measurement at these sizes was found; the "
     "plain all-to-all dispatcher (not DeepEP) also sends a copy per expert, not per GPU, and the table does not "
     "say whether its routing was balanced (the same page measures forced balance 9-24% faster than dropless "
-    "routing on long sequences)",
+    "routing on long sequences). Host time is the other cost the planner does not charge: Megatron-Core's MoE "
+    "guide (NVIDIA Megatron-LM, megatron/core/transformer/moe/README.md, 'CPU Overhead Bottleneck') names gaps "
+    "between kernels where the CPU cannot launch them fast enough, with fewer kernel launches as the remedy "
+    "('decrease TP size or increase micro-batch size'), and NVIDIA's DeepSeek-V3 notes for GB200 (Megatron-LM, "
+    "docs/discussions/deepseek-v3-gb200-optimization) found such host-boundedness the largest loss of their first "
+    "runs; this row and the TP 4 row run micro-batch 1 with the most, smallest expert GEMMs of the table; no "
+    "per-kernel host time for H100 was found to charge",
     "Qwen3-235B-A22B MoE, 256 H100, TP 4, EP 8 in a node": "the source's step (29.0 s) is 2.4 times the planner's "
     "compute (11.9 s), with nothing recomputed; each expert GEMM has 512 tokens (16 experts a GPU, EP 8 over TP 4 x "
-    "DP 8 at expert TP 1): as the PP 32 row, the smallest expert GEMMs of the table and its largest miss",
+    "DP 8 at expert TP 1): as the PP 32 row, the smallest expert GEMMs of the table and its largest miss; TP 4 at "
+    "micro-batch 1 is the layout Megatron-Core's MoE guide names for host overhead (its remedy: a smaller TP or a "
+    "larger micro-batch), which the planner does not charge",
     "Qwen3-235B-A22B MoE, 128K context, 256 H100": "attention is 82% of the FLOPs at 131,072 tokens (Megatron-LM's "
     "count); the planner runs it at cuDNN's H100 rate measured up to 16K and held beyond, under the step "
     "calibration, and its step is 256 s of compute and 5 s of all-to-all on NVLink, 276 s against the source's "
