@@ -178,9 +178,16 @@ def _v11_to_v12(data: dict) -> dict:
     return data
 
 
+def _v12_to_v13(data: dict) -> dict:
+    """Format 13 lets a variant hold its own layout (``own_layout``: a sweep's point, an
+    as-built import), which the base's rack and device edits do not reach. A variant saved
+    before holds overrides of the base, as it did: nothing to convert."""
+    return data
+
+
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {
     1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6, 6: _v6_to_v7, 7: _v7_to_v8, 8: _v8_to_v9,
-    9: _v9_to_v10, 10: _v10_to_v11, 11: _v11_to_v12,
+    9: _v9_to_v10, 10: _v10_to_v11, 11: _v11_to_v12, 12: _v12_to_v13,
 }
 
 

@@ -21,7 +21,7 @@ from planner.bounds import iso_date, physical_number
 from planner.settings import Settings
 from planner.text import name_problem
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$"
 HALL_REF_PATTERN = r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,63})?$"  # a hall id, or empty
@@ -215,6 +215,9 @@ class Variant(_Doc):
     removed_placements: list[str] = Field(default_factory=list, max_length=MAX_DEVICES)
     rack_order: list[str] | None = Field(None, max_length=MAX_RACKS)
     placement_order: list[str] | None = Field(None, max_length=MAX_DEVICES)
+    own_layout: bool = Field(False, description="racks and devices all its own (a layout made elsewhere: a "
+                             "sweep's point, an as-built import): the base's rack and device edits do not "
+                             "reach it, as they reach a variant that overrides only what it changed")
 
 
 MAX_VARIANTS = 100

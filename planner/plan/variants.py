@@ -54,8 +54,12 @@ def base_state(plan: Plan) -> State:
     return working_state(plan) if state is None else state
 
 
-def _diff_records(base: list[dict], new: list[dict]) -> tuple[list[dict], list[str], list[str] | None]:
-    """(added or changed records, removed ids, the order if the natural one differs)."""
+def _diff_records(base: list[dict], new: list[dict], own: bool = False
+                  ) -> tuple[list[dict], list[str], list[str] | None]:
+    """(added or changed records, removed ids, the order if the natural one differs); ``own``:
+    every record of ``new``, in its order, and nothing of the base."""
+    if own:
+        return list(new), [], None
     old = {r["id"]: r for r in base}
     ids = {r["id"] for r in new}
     changed = [r for r in new if old.get(r["id"]) != r]
@@ -71,24 +75,30 @@ def _merge_order(base: list[dict], changed: list[dict], removed: set[str]) -> li
     return [r["id"] for r in base if r["id"] not in removed] + [r["id"] for r in changed if r["id"] not in known]
 
 
-def diff_state(base: State, new: State, name: str) -> Variant:
-    """The variant ``name`` whose overrides turn ``base`` into ``new``."""
+def diff_state(base: State, new: State, name: str, own_layout: bool = False) -> Variant:
+    """The variant ``name`` whose overrides turn ``base`` into ``new``; with ``own_layout``
+    its racks and devices are all its own (``Variant.own_layout``), its settings still
+    overrides of the base's."""
     settings = {}
     for section, fields in new[0].items():
         old = base[0].get(section, {})
         delta = {k: v for k, v in fields.items() if old.get(k) != v}
         if delta:
             settings[section] = delta
-    racks, removed_racks, rack_order = _diff_records(base[1], new[1])
-    devices, removed_devices, device_order = _diff_records(base[2], new[2])
+    racks, removed_racks, rack_order = _diff_records(base[1], new[1], own_layout)
+    devices, removed_devices, device_order = _diff_records(base[2], new[2], own_layout)
     return Variant.model_validate({
         "name": name, "settings": settings, "racks": racks, "removed_racks": removed_racks,
         "placements": devices, "removed_placements": removed_devices, "rack_order": rack_order,
-        "placement_order": device_order,
+        "placement_order": device_order, "own_layout": own_layout,
     })
 
 
-def _apply_records(base: list[dict], changed: list[dict], removed: list[str], order: list[str] | None) -> list[dict]:
+def _apply_records(base: list[dict], changed: list[dict], removed: list[str], order: list[str] | None,
+                   own: bool = False) -> list[dict]:
+    if own:  # the variant's records alone: a rack or device the base added since is not its
+        by_id = {r["id"]: r for r in changed}
+        return [by_id[i] for i in order if i in by_id] if order is not None else list(changed)
     by_id = {r["id"]: r for r in base}
     by_id.update({r["id"]: r for r in changed})
     gone = set(removed)
@@ -98,14 +108,16 @@ def _apply_records(base: list[dict], changed: list[dict], removed: list[str], or
 
 def apply_overrides(base: State, v: Variant) -> State:
     """The full state of variant ``v`` on ``base``. Devices whose rack the result lacks
-    (the base removed it after the variant was made) are dropped."""
+    (the base removed it after the variant was made) are dropped. A variant of its own
+    layout takes its racks and devices from itself alone."""
     settings = {s: dict(fields) for s, fields in base[0].items()}
     for section, fields in v.settings.items():
         settings.setdefault(section, {}).update(fields)
-    racks = _apply_records(base[1], [r.model_dump(mode="json") for r in v.racks], v.removed_racks, v.rack_order)
+    racks = _apply_records(base[1], [r.model_dump(mode="json") for r in v.racks], v.removed_racks, v.rack_order,
+                           v.own_layout)
     rack_ids = {r["id"] for r in racks}
     devices = _apply_records(base[2], [p.model_dump(mode="json") for p in v.placements], v.removed_placements,
-                             v.placement_order)
+                             v.placement_order, v.own_layout)
     return settings, racks, [p for p in devices if p["rack"] in rack_ids]
 
 
@@ -169,7 +181,8 @@ def _store_current(plan: Plan) -> None:
     """Write the active (non-base) variant's overrides from the plan's fields."""
     if plan.active_variant:
         i = _index(plan, plan.active_variant)
-        plan.variants[i] = diff_state(base_state(plan), working_state(plan), plan.active_variant)
+        plan.variants[i] = diff_state(base_state(plan), working_state(plan), plan.active_variant,
+                                      plan.variants[i].own_layout)
 
 
 def switch_to(plan: Plan, name: str) -> None:
@@ -207,7 +220,8 @@ def file_dict(plan: Plan) -> dict[str, Any]:
     data = plan.model_dump(mode="json")
     if plan.active_variant:
         base = base_state(plan)
-        current = diff_state(base, working_state(plan), plan.active_variant)
+        own = plan.variants[_index(plan, plan.active_variant)].own_layout
+        current = diff_state(base, working_state(plan), plan.active_variant, own)
         data["variants"] = [current.model_dump(mode="json") if v["name"] == plan.active_variant else v
                             for v in data["variants"]]
         data["settings"], data["racks"], data["placements"] = base
@@ -265,7 +279,8 @@ class _SwitchBack:
 
 class CreateVariant(Command):
     """A new variant, made the active one: of the current state (nothing else changes), or
-    of ``source``'s settings, racks and devices (a plan laid out elsewhere, e.g. a sweep's point)."""
+    of ``source``'s settings, racks and devices (a plan laid out elsewhere, e.g. a sweep's point),
+    whose layout is then its own (``Variant.own_layout``), as is a copy of a variant of its own."""
 
     def __init__(self, name: str, source: Plan | None = None):
         self.name, self.source = name, source
@@ -285,7 +300,11 @@ class CreateVariant(Command):
         base = base_state(plan)
         _store_current(plan)
         state = working_state(plan if self.source is None else self.source)
-        plan.variants.append(diff_state(base, state, name))
+        # a layout made elsewhere is the variant's own: the base's edits do not reach it
+        # (by ids both happen to use, a base move carried the variant's device into a rack
+        # of the base's, or dropped it where the variant has no such rack)
+        own = self.source is not None or bool(plan.active_variant and _variant(plan, plan.active_variant).own_layout)
+        plan.variants.append(diff_state(base, state, name, own_layout=own))
         if self.source is None:
             plan.active_variant = name
             plan.__pydantic_private__["_base_state"] = base

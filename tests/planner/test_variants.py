@@ -46,7 +46,7 @@ def test_two_variants_save_only_their_overrides(two_variants, tmp_path):
     plan, _, removed = two_variants
     save_plan(plan, tmp_path / "p.json")
     data = json.loads((tmp_path / "p.json").read_text())
-    assert data["schema_version"] == SCHEMA_VERSION == 12 and data["active_variant"] == "Half"
+    assert data["schema_version"] == SCHEMA_VERSION == 13 and data["active_variant"] == "Half"
     # The file's top level is the base: medium as the template builds it (16 nodes, 7 racks).
     assert len(data["racks"]) == 7 and sum(p["device"] == "hgx-h100-8" for p in data["placements"]) == 16
     assert data["settings"]["facility"]["pue"] == 1.56 and data["settings"]["facility"]["power_basis"] == "typical"
@@ -206,3 +206,43 @@ def test_a_variants_workbook_says_which_variant_it_holds(two_variants, catalog, 
     h.apply(SwitchVariant("Base"))
     assert plan.title == plan.name
     assert resolve_variant(plan, "Half").title == f"{plan.name}, variant Half"  # as the CLI exports a variant
+
+
+def test_a_variant_laid_out_elsewhere_keeps_its_layout_whatever_the_base_does(medium, catalog, tmp_path):
+    # A sweep's point opened as a variant is laid out on its own, and its ids are the ids its
+    # design gave: where its records match the base's (the storage rack and its appliances,
+    # laid out alike), they were inherited, so a base edit reached them. Here the point is
+    # medium without GPU-04. Moving two appliances in the base, one into GPU-02 (which the
+    # point has) and one into GPU-04 (which it has not), took the first into the point's
+    # GPU-02 and dropped the second from it, silently; adding a rack to the base added it there.
+    from planner.plan.commands import AddRack, MoveDevice, RemoveRack
+
+    other = build_template("medium", catalog=catalog)
+    gpu04 = next(r for r in other.racks if r.name == "GPU-04")
+    History(other, catalog).apply(RemoveRack(gpu04.id))
+    pfs6, pfs7 = (next(p for p in medium.placements if p.label == label) for label in ("pfs-6", "pfs-7"))
+    assert other.placement(pfs6.id) == pfs6 and other.placement(pfs7.id) == pfs7  # alike in both
+    h = History(medium, catalog)
+    h.apply(CreateVariant("Without GPU-04", source=other))
+    assert medium.variants[-1].own_layout
+    h.apply(SwitchVariant("Base"))
+    gpu02 = next(r for r in medium.racks if r.name == "GPU-02")
+    h.apply(MoveDevice(pfs6.id, gpu04.id, 33))
+    h.apply(MoveDevice(pfs7.id, gpu02.id, 33))
+    h.apply(AddRack("GPU-09"))
+    h.apply(SwitchVariant("Without GPU-04"))
+    assert _full(medium) == _full(other)  # every rack and device as laid out, none moved, added or dropped
+    # saved and reopened, and copied from ("New variant from current"), it keeps its own layout
+    path = tmp_path / "p.json"
+    save_plan(medium, path)
+    again = load_plan(path)
+    assert _full(resolve_variant(again, "Without GPU-04")) == _full(other)
+    h.apply(CreateVariant("Copy"))
+    assert medium.variants[-1].own_layout
+
+
+def test_a_variant_of_format_12_holds_overrides_of_the_base():
+    v12 = json.loads((DATA / "plan_v12.json").read_text())
+    v12["variants"] = [{"name": "Cooler", "settings": {"facility": {"pue": 1.2}}}]
+    plan = plan_from_json(json.dumps(v12))
+    assert plan.schema_version == SCHEMA_VERSION and not plan.variants[0].own_layout
