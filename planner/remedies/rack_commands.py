@@ -98,7 +98,8 @@ NEARBY = 8  # the racks, before and after it in the plan's order, a split looks 
 
 
 class SplitRack(_Steps):
-    """Move devices (``move_order``: GPU nodes first, the most power first, from the top
+    """Move devices (a stranger among GPU nodes that has a home nearby first,
+    ``_strangers_first``; then ``move_order``: GPU nodes first, the most power first, from the top
     down) out until the rack holds no more than its checks allow: each into a rack nearby
     (``NEARBY``) of the same hall and cooling that holds devices of its type and takes it
     within its own checks, the nearest first (a node dragged one rack too far goes back),
@@ -113,6 +114,7 @@ class SplitRack(_Steps):
         kept = list(plan.rack_members(rack.id).values())
         movable = sorted((p for p in kept if p.device in catalog),
                          key=lambda p: move_order(catalog[p.device], p.u, basis))
+        movable = _strangers_first(plan, catalog, rack, movable)
         out: list[Placement] = []
         while movable and holds_too_much(plan, catalog, rack.id, kept):
             out.append(movable.pop(0))
@@ -145,14 +147,29 @@ class SplitRack(_Steps):
         return f"Split rack {rack.name}: move {counted(moved, 'device')} into {names_into}"
 
 
+def _strangers_first(plan, catalog, rack, movable: list[Placement]) -> list[Placement]:
+    """``movable`` with the devices that stand among GPU nodes without being one (a storage
+    appliance or switch dragged into a GPU rack) first, where a rack nearby holding their
+    type takes them: they go back there, before a GPU node goes to a new rack. A CDU in a GPU
+    rack is where the design puts it, and stays in the order it had."""
+    if not any(catalog[p.device].gpu is not None for p in movable):
+        return movable
+    strangers = [p for p in movable if catalog[p.device].gpu is None and catalog[p.device].category != "cdu"
+                 and _nearby_room(plan, catalog, rack, p, set()) is not None]
+    return strangers + [p for p in movable if p not in strangers]
+
+
 def _nearby_room(plan, catalog, rack, p: Placement, new: set[str]) -> tuple[str, int] | None:
     """(rack id, U) of the nearest rack within ``NEARBY`` of ``rack`` in the plan's order, of
-    its hall and cooling, holding a device of ``p``'s type, that takes ``p``; None if none."""
+    its hall and cooling (any cooling for an air-cooled device: the rack's checks say whether
+    it takes it), holding a device of ``p``'s type, that takes ``p``; None if none."""
     at = plan.rack_index(rack.id)
+    air = catalog[p.device].cooling == "air"
     near = sorted(range(max(0, at - NEARBY), min(len(plan.racks), at + NEARBY + 1)), key=lambda i: (abs(i - at), i))
     for i in near:
         other = plan.racks[i]
-        if other.id == rack.id or other.id in new or other.hall != rack.hall or other.cooling != rack.cooling:
+        if (other.id == rack.id or other.id in new or other.hall != rack.hall
+                or (other.cooling != rack.cooling and not air)):
             continue
         if not any(m.device == p.device for m in plan.rack_members(other.id).values()):
             continue

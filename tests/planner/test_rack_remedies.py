@@ -253,3 +253,29 @@ def test_the_split_count_follows_an_edit_of_the_power_basis():
     assert dict(_findings(h, "rack.power.over_cap")[0].remedy.figures)["devices"] == 3
     h.apply(SetSetting("facility", "power_basis", "typical"))
     assert dict(_findings(h, "rack.power.over_cap")[0].remedy.figures)["devices"] == 1
+
+
+def test_a_storage_appliance_dragged_into_a_gpu_rack_goes_back_to_the_storage_rack():
+    # medium: GPU-02 holds 4 nodes (4 x 7.0 = 28.0 kW of its 30 kW); two 1.8 kW storage
+    # appliances dropped on it make 31.6 kW. Moving the top node out to a new rack would mend
+    # it, and buy a rack; one appliance back to STOR-01 (air-cooled, 11.2 + 1.8 kW of 25) leaves
+    # GPU-02 at 29.8 kW, and no rack is added.
+    from planner.design.templates import build_template
+    from planner.plan.commands import MoveDevice
+
+    h = History(build_template("medium", catalog=CATALOG), CATALOG)
+    plan = h.plan
+    gpu02 = next(r for r in plan.racks if r.name == "GPU-02")
+    stor = next(r for r in plan.racks if r.name == "STOR-01")
+    pfs6, pfs7 = (next(p for p in plan.placements if p.label == label) for label in ("pfs-6", "pfs-7"))
+    h.apply(MoveDevice(pfs6.id, gpu02.id, 33))
+    h.apply(MoveDevice(pfs7.id, gpu02.id, 35))
+    over = [f for f in _findings(h, "rack.power.over_cap") if "GPU-02" in f.message]
+    assert over and "31.6 kW" in over[0].message
+    racks = len(plan.racks)
+    command = remedy_command(over[0].remedy)
+    h.apply(command)
+    assert command.label == "Split rack GPU-02: move 1 device into STOR-01"
+    assert {plan.placement(pfs6.id).rack, plan.placement(pfs7.id).rack} == {stor.id, gpu02.id}
+    assert len(plan.racks) == racks and len(plan.rack_members(gpu02.id)) == 5
+    assert not _findings(h, "rack.power.over_cap")
