@@ -25,7 +25,7 @@ from planner.plan.fileio import open_plan
 from planner.plan.variants import resolve_variant
 from planner.report import palette
 from planner.report.compare import (METRIC, METRICS, NOT_COMPARABLE, Comparison, compare_plans, finding_verdict,
-                                    grouped_differences, verdict)
+                                    finding_verdicts, grouped_differences, verdict)
 from planner.vocabulary import setting_text
 from ui.fmt import count, difference_text, value_text
 from ui.charts.base import ChartView, DollarAxis, UnitAxis
@@ -132,17 +132,18 @@ class CompareDialog(QDialog):
 
     def _show_counts(self, c: Comparison) -> None:
         """The first rows: each side's errors and warnings (the Findings tab lists them), fewer
-        being better."""
+        being better (``finding_verdicts``)."""
         t, counts = self.totals, [s.finding_counts for s in c.sides]
+        verdicts = [finding_verdicts(counts[0], n) for n in counts[1:]]
         for r, (severity, label) in enumerate(COUNTED):
             t.setItem(r, 0, _item(label, tip="The Findings tab lists them", align=Qt.AlignmentFlag.AlignLeft))
             for i, n in enumerate(counts):
                 t.setItem(r, 1 + i, _item(count(n[severity])))
             for j in range(len(c.differences)):  # each side after the reference, against it
                 n = counts[j + 1][severity] - counts[0][severity]
-                v = "same" if n == 0 else "worse" if n > 0 else "better"
-                text = "no change" if n == 0 else f"{difference_text(n, '')}  {v}"
-                t.setItem(r, 1 + len(c.sides) + j, _item(text, v, tip=f"{label}: fewer is better."))
+                v, why = verdicts[j][severity]
+                text = "no change" if n == 0 else f"{difference_text(n, '')}  {v}" if v else difference_text(n, '')
+                t.setItem(r, 1 + len(c.sides) + j, _item(text, v, tip=why))
 
     @staticmethod
     def _table() -> QTableWidget:

@@ -135,6 +135,26 @@ def verdict(metric: Metric, difference: float | None) -> Literal["better", "wors
     return "better" if (difference < 0) == (metric.better == "lower") else "worse"
 
 
+def finding_verdicts(first: dict[str, int], other: dict[str, int]) -> dict[str, tuple[str | None, str]]:
+    """(verdict, why) of ``other``'s errors and warnings against ``first``'s (``Side.finding_counts``):
+    fewer errors is better; fewer warnings is better only where the errors did not rise (four
+    warnings that became four errors on a nameplate basis are not four better), and then no
+    verdict is given."""
+    errors = other["error"] - first["error"]
+    warnings = other["warning"] - first["warning"]
+
+    def by_count(n: int) -> str:
+        return "same" if n == 0 else "worse" if n > 0 else "better"
+
+    out = {"error": (by_count(errors), "Errors: fewer is better.")}
+    if warnings < 0 < errors:
+        out["warning"] = (None, "Warnings: fewer, but the errors rose: some warnings may have become errors, "
+                                "so fewer is not better here.")
+    else:
+        out["warning"] = (by_count(warnings), "Warnings: fewer is better.")
+    return out
+
+
 def _difference(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else b - a
 

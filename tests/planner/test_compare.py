@@ -289,3 +289,18 @@ def test_cdus_placed_compare_beside_the_cdus_needed(capsys, tmp_path):
     code, out = cli(capsys, "compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
     line = next(x for x in out.out.splitlines() if x.startswith("CDUs placed"))
     assert line.split()[2:] == ["2", "0", "\u22122"]  # a minus sign, as every difference shows it
+
+
+def test_fewer_warnings_are_not_better_where_they_became_errors():
+    from planner.report.compare import finding_verdicts
+
+    # medium on typical power: 4 warnings ("fits at typical, not at nameplate"); its nameplate
+    # variant: those 4 racks are over their caps, 4 errors and no warning
+    typical, nameplate = {"error": 0, "warning": 4, "info": 1}, {"error": 4, "warning": 0, "info": 1}
+    v = finding_verdicts(typical, nameplate)
+    assert v["error"][0] == "worse"
+    assert v["warning"][0] is None and "errors rose" in v["warning"][1]
+    # fewer warnings with no more errors is better; more of either is worse
+    assert finding_verdicts(typical, {"error": 0, "warning": 1, "info": 0})["warning"][0] == "better"
+    assert finding_verdicts(nameplate, typical) == {"error": ("better", "Errors: fewer is better."),
+                                                    "warning": ("worse", "Warnings: fewer is better.")}
