@@ -463,9 +463,14 @@ class SweepDialog(QDialog):
             self.choose(rows[0].row())
 
     def point_name(self, index: int) -> str:
+        """The variant's name, in the table's words ("Sweep: NVIDIA DGX B200, 16 nodes, 400GbE
+        (RoCE v2), typical"), not the CSV's ids."""
         label = point_label(self.points[index])
-        parts = [label["gpu_system"], f"{label['nodes']} nodes" if label["nodes"] != "" else "", label["fabric"],
-                 label["power_basis"]]
+        catalog = self.doc.catalog
+        system, fabric = label["gpu_system"], label["fabric"]
+        parts = [catalog[system].model if system in catalog else system,
+                 f"{label['nodes']} nodes" if label["nodes"] != "" else "",
+                 TECHNOLOGIES[fabric].title if fabric in TECHNOLOGIES else fabric, label["power_basis"]]
         name = "Sweep: " + ", ".join(p for p in parts if p) if any(parts) else f"Sweep point {index + 1}"
         taken = set(self.doc.plan.variant_names)
         out, n = name[:100], 2

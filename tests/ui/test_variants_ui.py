@@ -107,6 +107,10 @@ def test_sweep_dialog_runs_shows_the_front_and_opens_a_point_as_a_variant(window
     dialog.choose(0)
     assert dialog.open_point()
     assert doc.plan.current_variant.startswith("Sweep: ") and doc.report.totals.gpus == 64
+    # named in the table's words, not the CSV's ids
+    model = doc.catalog["hgx-h100-8"].model
+    assert doc.plan.current_variant == f"Sweep: {model}, 8 nodes, 400G InfiniBand (NDR), typical"
+    assert doc.plan.variants[-1].own_layout  # a layout of its own: the base's edits do not reach it
     doc.undo_stack.undo()
     assert doc.plan.current_variant == "Base" and doc.report.totals.gpus == 128
 
