@@ -32,7 +32,8 @@ STARTUP_HOOKS: list[Callable[[MainWindow], None]] = []
 """Called with the main window once it is shown, autosave started and recovery offered."""
 
 STYLESHEET = f"""
-#SummaryStrip {{ background: {palette.PANEL_BACKGROUND}; border-bottom: 1px solid {palette.PANEL_BORDER}; }}
+#SummaryStrip {{ background: {palette.PANEL_BACKGROUND}; }}
+#SummaryArea {{ background: {palette.PANEL_BACKGROUND}; border: none; border-bottom: 1px solid {palette.PANEL_BORDER}; }}
 #SummaryFigure {{ border-right: 1px solid {palette.PANEL_DIVIDER}; }}
 #SummaryValue {{ font-size: 16px; font-weight: 600; color: {palette.PANEL_VALUE}; }}
 #SummaryCaption {{ font-size: 11px; color: {palette.PANEL_CAPTION}; }}

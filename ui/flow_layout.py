@@ -12,6 +12,11 @@ class FlowLayout(QLayout):
         self._items: list[QLayoutItem] = []
         self._spacing = spacing
 
+    @property
+    def line_spacing(self) -> int:
+        """Pixels between two lines (and two items of a line)."""
+        return self._spacing
+
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 (Qt API)
         self._items.append(item)
 

@@ -34,7 +34,7 @@ from ui.rack_navigation import VIEW_KEYS
 from ui.rack_view import RackView
 from ui.replace_dialog import ReplaceDialog
 from ui.settings_panel import SettingsPanel
-from ui.summary_strip import SummaryStrip
+from ui.summary_strip import SummaryArea, SummaryStrip
 from ui.variants import VariantControls
 
 REFUSED = "Refused: "
@@ -69,7 +69,8 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addWidget(self.summary)
+        self.summary_area = SummaryArea(self.summary)
+        layout.addWidget(self.summary_area)
         layout.addWidget(self.pages, 1)
         self.setCentralWidget(central)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from planner.goodput.findings import duration_text
 from planner.report.model import Report
@@ -307,3 +307,48 @@ class SummaryStrip(QWidget):
                 f"{k}: {'never' if v is None else f'month {v:,.1f}'}" for k, v in after_order.items())
         self._set("break_even", shown, tip)
         self.figures["break_even"].caption.setText(f"running to beat {RENT_SHORT.get(name, name.replace('_', ' '))}")
+
+
+class SummaryArea(QScrollArea):
+    """The strip, at most ``ROWS`` rows of figures high: in a narrow window the rest scroll
+    (a scroll bar beside them) instead of pushing the rack view down. At 1,024 x 700 the strip
+    wrapped to five rows and left the racks 160 px, none of their devices in sight."""
+
+    ROWS = 2
+
+    def __init__(self, strip: SummaryStrip):
+        super().__init__()
+        self.setObjectName("SummaryArea")
+        self.strip = strip
+        self.setWidget(strip)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def rows_height(self, rows: int) -> int:
+        """The strip's height with ``rows`` rows of figures (every slot is one figure high)."""
+        layout = self.strip.layout()
+        m = layout.contentsMargins()
+        row = max(f.sizeHint().height() for f in self.strip.figures.values())
+        return m.top() + m.bottom() + rows * row + (rows - 1) * layout.line_spacing
+
+    def fit(self) -> None:
+        """As high as the strip at this width, up to ``ROWS`` rows."""
+        m = self.contentsMargins()  # the border below the figures (the stylesheet's)
+        # at the whole width, no scroll bar: one shown narrows the strip, and by that a third
+        # row would keep it shown in a window wide enough for two
+        width = self.width() - m.left() - m.right()
+        whole, most = self.strip.layout().heightForWidth(max(1, width)), self.rows_height(self.ROWS)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if whole > most
+                                        else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFixedHeight(min(whole, most) + m.top() + m.bottom())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self.fit()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        self.fit()
+

@@ -100,3 +100,26 @@ def test_rack_power_legend_sits_outside_the_bars(laptop):
     legend = chart.legend.sceneBoundingRect()
     data = chart.plot.vb.sceneBoundingRect()
     assert not legend.intersects(data)
+
+
+def test_in_a_small_window_the_summary_keeps_two_rows_and_scrolls_the_rest(window):
+    # At 1,024 x 700 the figures wrapped to five rows, taller than the rack view left below
+    # them (160 px, no device in sight). The strip stays two rows of figures high; the rest
+    # scroll into view.
+    window.resize(1024, 700)
+    window._default_dock_sizes()
+    QApplication.processEvents()
+    area, strip = window.summary_area, window.summary
+    row = strip.figures["gpus"].height()
+    assert strip.height() > 3 * row  # the figures wrap to more than two rows at this width
+    assert area.height() <= 2 * row + 12 and area.verticalScrollBar().maximum() > 0
+    assert window.view.height() > 2 * area.height()
+    last = strip.figures["energized"]
+    assert not area.viewport().rect().contains(last.mapTo(area.viewport(), last.rect().center()))
+    area.verticalScrollBar().setValue(area.verticalScrollBar().maximum())
+    QApplication.processEvents()
+    assert area.viewport().rect().contains(last.mapTo(area.viewport(), last.rect().center()))
+    window.resize(1440, 900)  # wide enough for every figure in two rows: nothing to scroll
+    window._default_dock_sizes()
+    QApplication.processEvents()
+    assert area.verticalScrollBar().maximum() == 0 and area.height() >= strip.height()
