@@ -308,7 +308,12 @@ class FileActions:
             return
         folder = file_dialogs.existing_directory(self, "Export the acceptance tests into", str(self.last_folder()))
         if folder:
-            self._export(lambda progress: write(pack(self.doc.plan, self.doc.catalog), Path(folder)), folder,
+            from planner.acceptance.pack import other_files  # with the export's own modules, when used
+
+            target = Path(folder)
+            if other_files(target):  # the pack replaces its folder whole: a folder of its own inside, as NetBox's
+                target = target / f"{file_slug(self.doc.plan.title)}-acceptance"
+            self._export(lambda progress: write(pack(self.doc.plan, self.doc.catalog), target), str(target),
                          "Exporting the acceptance tests", cancellable=False, remember=(folder, True))
 
     def import_acceptance_results(self) -> None:

@@ -109,6 +109,15 @@ def pack_files(pack: AcceptancePack) -> dict[str, str]:
     return files
 
 
+def other_files(directory: str | Path) -> list[str]:
+    """The names in a folder that no acceptance pack writes (empty for a folder that is not
+    there, or cannot be read: ``write_pack`` says why)."""
+    try:
+        return sorted(e.name for e in os.scandir(directory) if not _ours(e.name))
+    except OSError:
+        return []
+
+
 def write_pack(pack: AcceptancePack, directory: str | Path) -> list[str]:
     """Write the pack into ``directory`` (created, or replaced whole if it holds only an earlier
     pack's files); SaveError if it holds anything else. Returns the file names."""
