@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from planner.errors import PlannerError
@@ -62,6 +62,16 @@ def _same_file(a: Path, b: str | Path) -> bool:
 
 
 # -- failures in words ----------------------------------------------------------------
+
+def names_besides(directory: str | Path, ours: Callable[[str], bool]) -> list[str]:
+    """The names in a folder an export replaces whole that are not its own (``ours``): what
+    replacing it would lose. Empty for a folder that is not there, or cannot be read (the
+    export's write says why)."""
+    try:
+        return sorted(e.name for e in os.scandir(directory) if not ours(e.name))
+    except OSError:
+        return []
+
 
 def save_failure(path: Path, exc: OSError) -> SaveError:
     """One line saying why a save failed, in words a user acts on."""

@@ -11,7 +11,7 @@ from planner.acceptance.criteria import (
     FIO_BLOCK_BYTES, FIO_JOBS, FIO_REQUEST_S, ROCE_GID_INDEX, AcceptancePack, AcceptanceTest,
 )
 from planner.safefile import write_folder
-from planner.save_target import SaveError, folder_failure
+from planner.save_target import SaveError, folder_failure, names_besides
 from planner.settings import GUIDE
 
 RUNBOOK, TESTS_JSON = "acceptance-runbook.md", "acceptance-tests.json"
@@ -112,10 +112,7 @@ def pack_files(pack: AcceptancePack) -> dict[str, str]:
 def other_files(directory: str | Path) -> list[str]:
     """The names in a folder that no acceptance pack writes (empty for a folder that is not
     there, or cannot be read: ``write_pack`` says why)."""
-    try:
-        return sorted(e.name for e in os.scandir(directory) if not _ours(e.name))
-    except OSError:
-        return []
+    return names_besides(directory, _ours)
 
 
 def write_pack(pack: AcceptancePack, directory: str | Path) -> list[str]:

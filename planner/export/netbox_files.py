@@ -18,7 +18,7 @@ from pathlib import Path
 
 from planner.export.rack_columns import NETBOX_RACKS
 from planner.export.table_columns import headers
-from planner.save_target import SaveError, folder_failure
+from planner.save_target import SaveError, folder_failure, names_besides
 from planner.text import FORMULA_STARTS, clean_text
 
 # The order NetBox needs them imported in: each file refers only to objects of the files before it.
@@ -198,10 +198,7 @@ class StreamedExport(NetBoxExport):
 def other_files(directory: str | Path) -> list[str]:
     """The names in a folder that no NetBox export writes (empty for a folder that is not
     there, or cannot be read: ``check_export_folder`` says why)."""
-    try:
-        return sorted(e.name for e in os.scandir(directory) if not is_export_file(e.name))
-    except OSError:
-        return []
+    return names_besides(directory, is_export_file)
 
 
 def check_export_folder(directory: str | Path) -> Path:
