@@ -17,6 +17,7 @@ from planner.findings import Remedy
 from planner.numbers import counted
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import RACK_FIELDS, AddRack, Command, CommandError, MoveDevice, _RackNamer
+from planner.plan.autoplace import air_limit_kw, rack_load
 from planner.plan.model import Placement
 from planner.plan.space import lowest_free_u
 
@@ -149,27 +150,44 @@ class SplitRack(_Steps):
 
 def _strangers_first(plan, catalog, rack, movable: list[Placement]) -> list[Placement]:
     """``movable`` with the devices that stand among GPU nodes without being one (a storage
-    appliance or switch dragged into a GPU rack) first, where a rack nearby holding their
-    type takes them: they go back there, before a GPU node goes to a new rack. A CDU in a GPU
-    rack is where the design puts it, and stays in the order it had."""
+    appliance dragged into a GPU rack) first, where a rack nearby that holds their type and no
+    GPU node takes them (``_home``) and moving them alone brings the rack within its checks:
+    they go back there, before a GPU node goes to a new rack. Otherwise ``movable`` as it was
+    (a CDU, or a rack's own management switch, stays where the design put it)."""
     if not any(catalog[p.device].gpu is not None for p in movable):
         return movable
     strangers = [p for p in movable if catalog[p.device].gpu is None and catalog[p.device].category != "cdu"
-                 and _nearby_room(plan, catalog, rack, p, set()) is not None]
-    return strangers + [p for p in movable if p not in strangers]
+                 and _home(plan, catalog, rack, p) is not None]
+    kept = [p for p in plan.rack_members(rack.id).values()]
+    for p in strangers:
+        kept = [k for k in kept if k.id != p.id]
+        if not holds_too_much(plan, catalog, rack.id, kept):
+            return strangers + [p for p in movable if p not in strangers]
+    return movable
+
+
+def _home(plan, catalog, rack, p: Placement) -> tuple[str, int] | None:
+    """A rack nearby holding ``p``'s type and no GPU node that takes it (``_nearby_room``)."""
+    room = _nearby_room(plan, catalog, rack, p, set())
+    if room is None or any(catalog[m.device].gpu is not None for m in plan.rack_members(room[0]).values()):
+        return None
+    return room
 
 
 def _nearby_room(plan, catalog, rack, p: Placement, new: set[str]) -> tuple[str, int] | None:
     """(rack id, U) of the nearest rack within ``NEARBY`` of ``rack`` in the plan's order, of
-    its hall and cooling (any cooling for an air-cooled device: the rack's checks say whether
-    it takes it), holding a device of ``p``'s type, that takes ``p``; None if none."""
+    its hall and cooling, holding a device of ``p``'s type, that takes ``p``; None if none. An
+    air-cooled device may also go to an air-cooled rack from a rack of other cooling, where its
+    heat stays within the air-cooling limit (a check a split does not make by itself)."""
     at = plan.rack_index(rack.id)
-    air = catalog[p.device].cooling == "air"
+    d = catalog[p.device]
     near = sorted(range(max(0, at - NEARBY), min(len(plan.racks), at + NEARBY + 1)), key=lambda i: (abs(i - at), i))
     for i in near:
         other = plan.racks[i]
-        if (other.id == rack.id or other.id in new or other.hall != rack.hall
-                or (other.cooling != rack.cooling and not air)):
+        if other.id == rack.id or other.id in new or other.hall != rack.hall:
+            continue
+        if other.cooling != rack.cooling and not (d.cooling == "air" and other.cooling == "air"
+                                                  and _air_takes(plan, catalog, other, d)):
             continue
         if not any(m.device == p.device for m in plan.rack_members(other.id).values()):
             continue
@@ -177,6 +195,13 @@ def _nearby_room(plan, catalog, rack, p: Placement, new: set[str]) -> tuple[str,
         if u is not None:
             return other.id, u
     return None
+
+
+def _air_takes(plan, catalog, rack, d) -> bool:
+    """Whether an air-cooled rack stays within its air-cooling limit with ``d`` added."""
+    held, _ = rack_load(plan, catalog, rack.id)
+    basis = plan.settings.facility.power_basis
+    return held + round(d.power_w(basis) * 1000) <= air_limit_kw(plan.settings.facility, rack.rear_door_hx) * 1e6
 
 
 class MoveToLiquid(_Steps):

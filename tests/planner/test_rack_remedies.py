@@ -1,7 +1,10 @@
 """Rack remedies on small plans, figures by hand from the catalog: an HGX H100 node is 4U,
 7.0 kW typical, 10.2 kW nameplate, 80 kg, liquid-cooled, six C19 cords; the plan's basis
 is typical; a rack stands on 600 x 1,200 mm with a 160 kg enclosure; a 415 V 3-phase PDU
-carries sqrt(3) x 415 V x I x 0.8: 34.5 kW at 60 A, 18.4 kW at 32 A."""
+carries sqrt(3) x 415 V x I x 0.8: 34.5 kW at 60 A, 18.4 kW at 32 A.
+
+Why it is long: each remedy a rack check carries (split, move back, larger PDU, feeds,
+cooling) is done here on a plan small enough to work its figures by hand, and undone."""
 
 import pytest
 
@@ -278,4 +281,26 @@ def test_a_storage_appliance_dragged_into_a_gpu_rack_goes_back_to_the_storage_ra
     assert command.label == "Split rack GPU-02: move 1 device into STOR-01"
     assert {plan.placement(pfs6.id).rack, plan.placement(pfs7.id).rack} == {stor.id, gpu02.id}
     assert len(plan.racks) == racks and len(plan.rack_members(gpu02.id)) == 5
+    assert not _findings(h, "rack.power.over_cap")
+
+
+def test_a_rack_s_own_management_switch_stays_when_moving_it_mends_nothing():
+    # medium with a 1 GbE management switch (80 W) in each of GPU-01..03, GPU-02 capped at
+    # 27 kW: 4 x 7.0 + 0.08 = 28.08 kW. Its switch could go to NET-01 (which holds one), but
+    # 28.0 kW would still be over: a node moves out, as before, and the switch stays.
+    from planner.design.templates import build_template
+    from planner.plan.commands import AddDevice, EditRack
+
+    h = History(build_template("medium", catalog=CATALOG), CATALOG)
+    plan = h.plan
+    racks = {r.name: r for r in plan.racks}
+    for name in ("GPU-01", "GPU-02", "GPU-03"):
+        h.apply(AddDevice("mgmt-1g-48", racks[name].id, 40, placement_id=f"sw-{name}"))
+    h.apply(EditRack(racks["GPU-02"].id, power_cap_kw=27.0))
+    over = [f for f in _findings(h, "rack.power.over_cap") if "GPU-02" in f.message]
+    command = remedy_command(over[0].remedy)
+    h.apply(command)
+    assert plan.placement("sw-GPU-02").rack == racks["GPU-02"].id
+    moved = [p for p in plan.placements if p.rack not in {r.id for r in racks.values()}]
+    assert [CATALOG[p.device].gpu is not None for p in moved] == [True]
     assert not _findings(h, "rack.power.over_cap")
