@@ -137,9 +137,9 @@ def verdict(metric: Metric, difference: float | None) -> Literal["better", "wors
 
 def finding_verdicts(first: dict[str, int], other: dict[str, int]) -> dict[str, tuple[str | None, str]]:
     """(verdict, why) of ``other``'s errors and warnings against ``first``'s (``Side.finding_counts``):
-    fewer errors is better; fewer warnings is better only where the errors did not rise (four
-    warnings that became four errors on a nameplate basis are not four better), and then no
-    verdict is given."""
+    fewer errors is better; fewer warnings is better, and more worse, only where the errors did
+    not move the other way (four warnings that became four errors on a nameplate basis are not
+    four better, nor four errors become warnings four worse): then no verdict is given."""
     errors = other["error"] - first["error"]
     warnings = other["warning"] - first["warning"]
 
@@ -150,6 +150,9 @@ def finding_verdicts(first: dict[str, int], other: dict[str, int]) -> dict[str, 
     if warnings < 0 < errors:
         out["warning"] = (None, "Warnings: fewer, but the errors rose: some warnings may have become errors, "
                                 "so fewer is not better here.")
+    elif errors < 0 < warnings:
+        out["warning"] = (None, "Warnings: more, but the errors fell: some errors may have become warnings, "
+                                "so more is not worse here.")
     else:
         out["warning"] = (by_count(warnings), "Warnings: fewer is better.")
     return out
