@@ -421,8 +421,9 @@ class RackItem(QGraphicsItem):
 
     def zoomed_out_lines(self, metrics: QFontMetricsF, width: float) -> list[str]:
         """The zoomed-out tab's lines: the rack's name (cut in the middle to the rack's width:
-        "GP…01", as racks' names differ at their ends) above the fuller "28.0 / 30 kW" if it fits the width, else the share of the cap; none
-        when not even the share fits. Without the name, racks seen whole could not be told apart."""
+        "GP…01", as racks' names differ at their ends) above the fuller "28.0 / 30 kW" if it
+        fits the width, else the share of the cap; none when not even the share fits. Without
+        the name, racks seen whole could not be told apart."""
         room = width - 8
         for load in (self.power_text(), fmt.local(f"{100 * self.heading().load:.0f} %")):
             if metrics.horizontalAdvance(load) <= room:

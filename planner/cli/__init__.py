@@ -207,10 +207,19 @@ def _attach_negative_values(parser: argparse.ArgumentParser, argv: list[str]) ->
     option's own check words what it takes ("--train-tokens takes 1M to 10,000T tokens")."""
     first = next((a for a in argv if a in SUBCOMMANDS), None)
     command_parser = _subparsers(parser).get(first, parser)
-    actions = dict(parser._option_string_actions) | dict(command_parser._option_string_actions)
+    actions = dict(parser._option_string_actions)
+    for p in (command_parser, *_subparsers(command_parser).values()):  # "catalog import --gpu -8x" too
+        actions.update(p._option_string_actions)
+
+    def action_of(option: str):
+        if option in actions or not option.startswith("--"):
+            return actions.get(option)
+        named = {a for name, a in actions.items() if name.startswith(option)}  # argparse takes unique prefixes
+        return named.pop() if len(named) == 1 else None
+
     out: list[str] = []
     for a in argv:
-        before = actions.get(out[-1]) if out else None
+        before = action_of(out[-1]) if out else None
         if (a[:1] == "-" and a[1:2].isdigit() and not parser._negative_number_matcher.match(a)
                 and before is not None and before.nargs is None and before.option_strings
                 and not isinstance(before, (argparse._StoreConstAction, argparse._VersionAction))):

@@ -248,9 +248,9 @@ class Layout:
         field = "rack_kw" if self.intent.rack_kw is not None else "racks"
         self.findings.append(Finding(
             "warning", "design.power.pdus",
-            f"{field}: GPU racks of {cap:g} kW draw more than their PDUs carry at nameplate ({per_feed} PDUs of "
-            f"{pdu.pdu_kw(power.continuous_derating):.1f} kW ({pdu.id}) {feeds_text}: {feeds:.1f} kW): they are "
-            f"capped at {capped:g} kW, so no power is committed that they cannot draw; more PDU positions "
+            f"{field}: a {cap:g} kW cap is more than GPU racks' PDUs carry at nameplate ({per_feed} PDUs of "
+            f"{pdu.pdu_kw(power.continuous_derating):.1f} kW ({pdu.id}) {feeds_text}: {feeds:.1f} kW): the racks "
+            f"are capped at {capped:g} kW, so no power is committed that they cannot draw; more PDU positions "
             f"(--set power.max_pdus_per_feed=N, a wider rack) or a larger PDU (--set power.pdu_device=ID) carry more"))
         return spec.model_copy(update={"power_cap_kw": capped})
 

@@ -272,6 +272,9 @@ def test_bad_catalog_files(tmp_path, data, expect):
     (["new", "--nodes", "-5", "-o", "x.json"], "--nodes"),
     # a negative value with a unit is the option's value, not an unknown option "-5T"
     (["new", "--train-tokens", "-5T", "-o", "x.json"], "--train-tokens takes 1M to 10,000T tokens"),
+    (["new", "--train-tok", "-5T", "-o", "x.json"], "--train-tokens takes 1M to 10,000T tokens"),
+    # a flag takes no value: "-5T" after it is still an unknown option, not the flag's value
+    (["new", "--inference", "-5T", "-o", "x.json"], "unrecognized arguments: -5T"),
     (["new", "--power-basis", "watts", "-o", "x.json"], "invalid choice: 'watts'"),
     (["new", "--template", "gigantic", "-o", "x.json"], "there is no template 'gigantic'"),
     (["--catalog", "missing.json", "check", "p.json"], "missing.json: cannot read"),
