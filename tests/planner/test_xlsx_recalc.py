@@ -96,3 +96,22 @@ def test_formula_injection_stays_text_after_recalculation(soffice, tmp_path):
     wb = recalc(soffice, path, tmp_path)
     assert wb["Summary"]["B3"].value == '=HYPERLINK("http://x","y")'
     assert wb["Racks"]["A3"].value == "=1+1"  # the rack table's name cell, not 2
+
+
+def test_a_break_even_just_past_the_horizon_is_not_within_it_in_the_workbook(soffice, tmp_path):
+    # The guide's server at 95% utilisation: 17.1233 / 0.95 = 18.02 months, which rounds to
+    # 18.0 but comes after an 18-month horizon: "not within 18 months", as the check says
+    from planner.costs.model import break_even_text
+
+    plan, catalog = guide_server_plan()
+    path = tmp_path / "guide.xlsx"
+    write_workbook(plan, catalog, path)
+    wb = openpyxl.load_workbook(path)
+    for name, value in (("utilisation", 0.95), ("horizon_months", 18)):
+        ((sheet, coord),) = list(wb.defined_names[name].destinations)
+        wb[sheet][coord.replace("$", "")].value = value
+    edited = tmp_path / "edited" / "guide.xlsx"
+    edited.parent.mkdir()
+    wb.save(edited)
+    assert named(recalc(soffice, edited, tmp_path / "edited"), "break_even_reserved_1yr") == "not within 18 months"
+    assert break_even_text(315_000, 0, 8 * 730 * 3.15 * 0.95, 18) == "not within 18 months"
