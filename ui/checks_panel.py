@@ -195,6 +195,8 @@ class ChecksPanel(QListView):
     """A clicked row of several findings (a ``FindingGroup``): list its places."""
     helpRequested = Signal(str)
     """A finding's code: the user asked what it means (its section of the guide)."""
+    fixable = Signal(bool, bool)
+    """Whether Fix (the selected finding) and Fix all can run: the window's Ctrl+. keys follow."""
     fixed = Signal(str)
     """What a Fix or Fix all did, in a line for the status bar ("Fixed: Split rack GPU-01 ...")."""
 
@@ -259,6 +261,7 @@ class ChecksPanel(QListView):
         count = self._fixable_count()
         self.fix_all_button.setEnabled(count > 0)
         self.fix_all_button.setText(f"Fix all ({count})" if count else "Fix all")
+        self.fixable.emit(self.fix_button.isEnabled(), self.fix_all_button.isEnabled())
         self.fix_button.setToolTip(f"Fix: {fix_text(finding)}" if self.fix_button.isEnabled()
                                    else no_fix_reason(finding.members[0]) if finding is not None
                                    else "Select a finding to fix it")

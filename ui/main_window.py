@@ -118,6 +118,10 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.inspector.editRackRequested.connect(self.edit_rack)
         self.inspector.selectRequested.connect(self.view.select)
         self.checks.titleChanged.connect(self.checks_dock.setWindowTitle)
+        self.checks.fixable.connect(lambda one, every: (self.fix_action.setEnabled(one),
+                                                         self.fix_all_action.setEnabled(every)))
+        self.fix_action.setEnabled(self.checks.fix_button.isEnabled())
+        self.fix_all_action.setEnabled(self.checks.fix_all_button.isEnabled())
         self.checks.findingActivated.connect(self._select_finding)
         self.checks.placesListed.connect(self._list_places)
         self.checks.helpRequested.connect(self.show_guide)
@@ -183,7 +187,7 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.about_action = self._action("&About", lambda: show_about(self))
         self.guide_action = self._action("&Guide", lambda: self.show_guide(), QKeySequence("Shift+F1"),
                                          tip="What the planner computes and what each check means, searchable")
-        self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel,
+        self.export_xlsx_action = self._action("&Excel workbook…", self.export_excel, QKeySequence("Ctrl+Shift+E"),
                                                tip="The plan, its checks and assumptions as an Excel workbook")
         self.export_pack_action = self._action("Vendor pack (&PDF)…", lambda: self.export_drawing("pdf"),
                                                tip="Elevations and bill of materials as a PDF")
@@ -230,6 +234,12 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         self.auto_place_action = self._action("Auto-&place nodes…", lambda: self.auto_place(
             [self.view.selected_rack()] if self.view.selected_rack() else None), QKeySequence("Ctrl+P"),
             sp.SP_MediaSeekForward, "Place N nodes, filling racks to their power cap")
+        # the Checks list's Fix and Fix all, from anywhere in the window (Ctrl+. as editors' quick fix)
+        self.fix_action = self._action("&Fix the selected finding", lambda: self.checks.fix_button.click(),
+                                       QKeySequence("Ctrl+."), tip="Apply the remedy of the finding selected in Checks")
+        self.fix_all_action = self._action("Fix a&ll findings", lambda: self.checks.fix_all_button.click(),
+                                           QKeySequence("Ctrl+Shift+."),
+                                           tip="Apply every remedy the findings carry, one undo step each")
         self.replace_action = self._action(
             "Replace &all … with …", self.replace_devices, QKeySequence("Ctrl+H"),
             tip="Replace every device of one type (in the plan or the selection) with another type of the same "
@@ -307,6 +317,8 @@ class MainWindow(FileActions, NetBoxImportActions, QMainWindow):
         edit.addSeparator()
         edit.addAction(self.view.delete_action)
         edit.addAction(self.replace_action)
+        edit.addSeparator()
+        edit.addActions([self.fix_action, self.fix_all_action])
         edit.addSeparator()
         edit.addAction(self.preferences_action)
         racks = bar.addMenu("&Racks")

@@ -4,6 +4,7 @@ rename, delete (each one undoable step, ``planner.plan.variants``), Compare and 
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QComboBox, QInputDialog, QLabel, QMessageBox, QToolBar
 
 from planner.plan.variants import CreateVariant, DeleteVariant, RenameVariant, SwitchVariant
@@ -21,14 +22,14 @@ class VariantControls(QObject):
                               "devices; the file stores only what it changes")
         self.combo.activated.connect(lambda i: self.switch(self.combo.itemText(i)))
         a = window._action
-        self.new_action = a("&New variant from current…", lambda: self.new_variant(),
+        self.new_action = a("&New variant from current…", lambda: self.new_variant(), QKeySequence("Ctrl+Shift+N"),
                             tip="A new variant of the plan as it is now; it becomes the one you edit")
         self.rename_action = a("&Rename variant…", lambda: self.rename())
         self.delete_action = a("&Delete variant", lambda: self.delete(),
                                tip="Delete the variant shown (the base cannot be deleted)")
-        self.compare_action = a("&Compare…", lambda: self.compare(),
+        self.compare_action = a("&Compare…", lambda: self.compare(), QKeySequence("Ctrl+Shift+C"),
                                 tip="Variants or plan files side by side: totals, BOM and findings with differences")
-        self.sweep_action = a("Design &sweep…", lambda: self.sweep(),
+        self.sweep_action = a("Design &sweep…", lambda: self.sweep(), QKeySequence("Ctrl+Shift+D"),
                               tip="Evaluate a grid of GPU systems, node counts, fabrics, racks and power bases")
         bar = window.menuBar()
         menu = bar.addMenu("Va&riants")

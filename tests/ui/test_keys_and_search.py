@@ -78,6 +78,10 @@ def test_f1_lists_every_key_with_readable_names(window, qtbot):
     assert rows["Zoom into the selected rack"] == "Enter"
     assert rows["Cancel a drag; otherwise clear the selection"] == "Esc"
     assert rows["Zoom the rack view"] == "Ctrl + mouse wheel"
+    # the variants, the workbook and the Checks list's fixes have keys too
+    assert rows["Compare"] == "Ctrl + Shift + C" and rows["Design sweep"] == "Ctrl + Shift + D"
+    assert rows["New variant from current"] == "Ctrl + Shift + N" and rows["Excel workbook"] == "Ctrl + Shift + E"
+    assert rows["Fix the selected finding"].startswith("Ctrl + ") and rows["Fix all findings"].startswith("Ctrl + Shift")
     assert not [k for k in rows.values() if "++" in k]
     dialog.reject()
 
@@ -137,12 +141,38 @@ def test_search_words_are_the_cores(catalog):
     assert not matches(catalog["qm9700"], "ethernet")
 
 
+def _over_cap_row_selected(window, rack) -> None:
+    """A fifth 7 kW node in the rack (35 kW on its 30 kW cap), its finding selected in Checks."""
+    from planner.plan.commands import AddDevice
+
+    window.doc.apply(AddDevice("hgx-h100-8", rack.id, 33))
+    QApplication.processEvents()
+    checks = window.checks
+    model = checks.model()
+    row = next(model.index(i) for i in range(model.rowCount()) if "draws 35.0 kW" in model.index(i).data())
+    checks.setCurrentIndex(row)
+    QApplication.processEvents()
+    assert window.fix_action.isEnabled() and window.fix_all_action.isEnabled()
+
+
+def test_the_fix_keys_follow_the_fix_buttons(window):
+    # medium has nothing to fix: the keys do nothing, as the greyed buttons; an over-cap rack
+    # selected in Checks makes both run
+    assert not window.fix_action.isEnabled() and not window.fix_all_action.isEnabled()
+    gpu1 = next(r for r in window.doc.plan.racks if r.name == "GPU-01")
+    _over_cap_row_selected(window, gpu1)
+    window.fix_action.trigger()
+    QApplication.processEvents()
+    assert not [f for f in window.doc.report.findings if f.code == "rack.power.over_cap"]
+
+
 def test_every_key_listed_in_f1_runs_its_action(window, qtbot, monkeypatch):
     """Each action's keys, pressed in the rack view, run that action (F1 lists exactly these
     actions). Dialogs the actions open are answered with Cancel, so the presses go on."""
-    from PySide6.QtWidgets import QDialog, QMessageBox
+    from PySide6.QtWidgets import QDialog, QInputDialog, QMessageBox
 
     monkeypatch.setattr(QDialog, "exec", lambda self: QDialog.DialogCode.Rejected)
+    monkeypatch.setattr(QInputDialog, "getText", staticmethod(lambda *a, **k: ("", False)))  # a new variant's name
     monkeypatch.setattr(file_dialogs, "open_file_name", lambda *a, **k: ("", ""))
     monkeypatch.setattr(file_dialogs, "save_file_name", lambda *a, **k: ("", ""))
     for name in ("question", "warning", "information"):
@@ -170,6 +200,9 @@ def test_every_key_listed_in_f1_runs_its_action(window, qtbot, monkeypatch):
             if action is window.redo_action:  # something to redo
                 window.add_rack_action.trigger()
                 window.undo_action.trigger()
+                hits.clear()
+            if action in (window.fix_action, window.fix_all_action):  # something to fix, selected in Checks
+                _over_cap_row_selected(window, gpu1)
                 hits.clear()
             before = len(hits)
             QTest.keyClick(view, combo.key(), combo.keyboardModifiers())
