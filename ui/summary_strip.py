@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from planner.goodput.findings import duration_text
@@ -324,7 +324,10 @@ class SummaryArea(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        # as high as ``fit`` says, or down to one row where the window is too short for it (the
+        # area sets no floor under the window's own minimum height)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self._height = self.rows_height(1)
 
     def rows_height(self, rows: int) -> int:
         """The strip's height with ``rows`` rows of figures (every slot is one figure high)."""
@@ -342,7 +345,16 @@ class SummaryArea(QScrollArea):
         whole, most = self.strip.layout().heightForWidth(max(1, width)), self.rows_height(self.ROWS)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if whole > most
                                         else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setFixedHeight(min(whole, most) + m.top() + m.bottom())
+        self._height = min(whole, most) + m.top() + m.bottom()
+        self.setMaximumHeight(self._height)
+        self.setMinimumHeight(min(self._height, self.rows_height(1) + m.top() + m.bottom()))
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        return QSize(super().sizeHint().width(), self._height)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt API)
+        return QSize(super().minimumSizeHint().width(), self.minimumHeight())
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
