@@ -30,7 +30,7 @@ from planner.network.ports import MANAGEMENT_SWITCHES, management_switches_neede
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import switches_for
 from planner.network.wiring import placed_devices
-from planner.plan.autoplace import AutoPlace, air_limit_kw, enclosure_weight_kg, pdu_feeds_kw
+from planner.plan.autoplace import AutoPlace, air_limit_kw, enclosure_weight_kg, pdu_feeds_kw, pdus_carrying
 from planner.plan.changes import ChangeSet
 from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
@@ -240,8 +240,7 @@ class Layout:
             return spec
         power = self.plan.settings.power
         pdu = self.catalog[power.pdu_device]
-        per_feed = (2 * power.max_pdus_per_feed - 1 if power.feed_redundancy == "N+1"
-                    else power.max_pdus_per_feed)
+        per_feed = pdus_carrying(power)
         capped = math.floor(feeds * 10) / 10
         feeds_text = ("N+1 over both feeds" if power.feed_redundancy == "N+1"
                       else f"a feed, {power.feed_redundancy} feeds")

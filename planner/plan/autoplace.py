@@ -152,8 +152,13 @@ def pdu_feeds_kw(plan, catalog) -> float | None:
     cap = pdu.pdu_kw(s.continuous_derating) if pdu is not None and pdu.pdu is not None else None
     if not cap:
         return None
-    pdus = 2 * s.max_pdus_per_feed - 1 if s.feed_redundancy == "N+1" else s.max_pdus_per_feed
-    return pdus * cap
+    return pdus_carrying(s) * cap
+
+
+def pdus_carrying(power) -> int:
+    """The PDUs whose ratings add up to what a rack's feeds carry (``pdu_feeds_kw``): N+1
+    spreads the PDU positions of both feeds less the spare, 2N and N one feed's positions."""
+    return 2 * power.max_pdus_per_feed - 1 if power.feed_redundancy == "N+1" else power.max_pdus_per_feed
 
 
 def nameplate_room(plan, catalog, rack_id: str, d, ignore: frozenset[str] | set[str] = frozenset()
