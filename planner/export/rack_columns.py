@@ -19,8 +19,10 @@ def _cdus(res, catalog) -> int:
 WORKBOOK_RACKS: tuple[TableColumn, ...] = (
     TableColumn("rack", "Rack", lambda res, _: res.name),
     TableColumn("cooling", "Cooling", lambda res, _: res.cooling),
-    TableColumn("power", "Power", lambda res, _: res.power_kw, "kW", number_format=excel_format("kW")),
-    TableColumn("cap", "Cap (kW)", lambda res, _: res.cap_kw, "kW", number_format=KW),
+    TableColumn("power", "Power", lambda res, _: res.power_kw, "kW", number_format=excel_format("kW"),
+                total_formula="=SUM({power.first}:{power.last})"),
+    TableColumn("cap", "Cap (kW)", lambda res, _: res.cap_kw, "kW", number_format=KW,
+                total_formula="=SUM({cap.first}:{cap.last})"),
     TableColumn("load", "Load", lambda res, _: res.power_kw / res.cap_kw if res.cap_kw > 0 else 0, "fraction",
                 formula="=IF({cap}>0,{power}/{cap},0)", number_format=PCT),
     TableColumn("used_u", "U used", lambda res, _: res.used_u, "U"),
@@ -31,7 +33,7 @@ WORKBOOK_RACKS: tuple[TableColumn, ...] = (
     TableColumn("pdus", "PDUs (nameplate)", lambda res, _: res.pdus if res.feeds else None,
                 total_formula="=SUM({pdus.first}:{pdus.last})"),
 )
-TOTAL_FORMAT = INTEGER  # the workbook's total row and bill-of-materials row: whole counts
+TOTAL_FORMAT = INTEGER  # the workbook's total row and bill-of-materials row: whole counts (kW in their own format)
 
 NETBOX_RACKS: tuple[TableColumn, ...] = (
     TableColumn("site", "site", lambda rack, site, location, name: site),

@@ -122,8 +122,8 @@ def write_racks(ws, plan: Plan, catalog: Catalog, report: Report) -> None:
     if last >= first:
         for j, c in enumerate(columns):
             if c.total_formula:
-                formula(ws, r, j + 1, formula_at(columns, c.total_formula, r, first, last), TOTAL_FORMAT,
-                        value=totals[j], font=BOLD)
+                formula(ws, r, j + 1, formula_at(columns, c.total_formula, r, first, last),
+                        c.number_format if c.unit == "kW" else TOTAL_FORMAT, value=totals[j], font=BOLD)
     r += 1
     counts = bom_counts(report.cost.bom)
     text(ws, r, 1, "In the bill of materials", font=BOLD)

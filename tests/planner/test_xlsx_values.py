@@ -139,6 +139,13 @@ def test_pdu_cable_transceiver_and_cdu_counts_are_the_boms_on_every_sheet(templa
     pdu_col, cdu_col = header.index("PDUs (nameplate)"), header.index("CDUs placed")
     assert total[pdu_col] == in_bom[pdu_col] == expected["PDUs"]
     assert in_bom[cdu_col] == expected["CDUs"]
+    # the racks' power and caps add up in the total row: the plan's IT power and committed caps
+    power_col, cap_col = header.index("Power"), header.index("Cap (kW)")
+    rows = racks[2:racks.index(total)]
+    totals = check_json(plan_path, capsys)["totals"]
+    assert total[power_col] == pytest.approx(sum(r[power_col] for r in rows), abs=1e-6)
+    assert total[power_col] == pytest.approx(totals["it_power_kw"], abs=0.01)
+    assert total[cap_col] == pytest.approx(sum(r[cap_col] for r in rows), abs=1e-6) and total[cap_col] > 0
     network = {r[0]: r[1] for r in wb["Network"].iter_rows(values_only=True) if isinstance(r[0], str)}
     cables = [v for k, v in network.items() if k.startswith("Fabric cables")]
     optics = [v for k, v in network.items() if k.startswith("Transceivers")]
