@@ -55,6 +55,7 @@ of them.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -236,7 +237,11 @@ def hall_runs(halls: dict, size, per_node: float, mix_of, kept: dict | None = No
 
 
 # The per-network estimate's rule for storage and management runs, as a BOM line says it.
-NETWORK_ASSUMPTION = "planner assumption: from any of a hall's racks alike to its switches' rack"
+NETWORK_ASSUMPTION = ("planner assumption: from any of a hall's racks alike to its switches' rack; a storage "
+                      "leaf-spine's switch-to-switch runs among its switches' racks, as many to a rack as fit")
+# The storage network's switch-to-switch links, as a network of their own in the estimate
+# (their runs span the storage switches' racks, not the hall's): billed as storage runs.
+STORAGE_TRUNKS = "storage switches"
 
 
 def network_runs(halls: dict, links: dict[tuple[str, float], int], mix_of) -> dict[tuple[str, float], Counter]:
@@ -283,6 +288,33 @@ def estimate_network_runs(ctx, links: dict[tuple[str, float], int], node=None) -
         return mix
 
     return network_runs(ctx.hall_fabric, links, mix_of)
+
+
+def estimate_trunk_runs(ctx, trunks: dict, switch) -> dict[tuple[str, float], Counter]:
+    """The storage leaf-spines' switch-to-switch links by the lengths each hall gives them
+    (``trunks``: each hall's ``planner.network.ports.HallTrunks``, its links, switches, racks
+    and footprint): its storage switches (``switch``) stand together, as many to a rack as its
+    height holds (as the design stands a leaf-spine in network racks of its own), and a run
+    stays in its rack as often as one rack of that span holds both ends; as
+    {(``STORAGE_TRUNKS``, the switch's port rate): (medium, stock) -> links}."""
+    from planner.costs.campus_tiers import _whole
+
+    floor, gbps = ctx.plan.settings.floor, switch.switch.gbps_per_port
+    mixes = ctx.memo.get("hall run mixes", ("settings.floor",), dict)  # kept while the floor settings stay
+    per_rack = max(1, RACK_U // max(1, switch.u_height))
+    exact: Counter = Counter()
+    for hall in trunks.values():
+        span = math.ceil(hall.switches / per_rack)
+        key = ("storage trunks", span, per_rack, hall.racks, hall.footprint_mm2, gbps, switch.u_height)
+        mix = mixes.get(key)
+        if mix is None:
+            stacked = stack(switch.u_height, per_rack)
+            mix = mixes[key] = run_mix(span, rack_cell_m2(hall.racks, hall.footprint_mm2, floor), floor, gbps,
+                                       stacked, stacked, 1 / span)
+        for k, fraction in mix:
+            exact[k] += hall.links * fraction
+    total = sum(t.links for t in trunks.values())
+    return {(STORAGE_TRUNKS, gbps): Counter({k: m for k, m in _whole(exact, total).items() if m > 0})} if exact else {}
 
 
 def in_hall_runs(ctx, size, node=None) -> HallRuns | None:

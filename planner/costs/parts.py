@@ -45,9 +45,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from planner.network.cables import CableSchedule
     from planner.settings.costs import CostSettings
 
-TIER_TITLES = {"node-leaf": "node to leaf", "leaf-spine": "leaf to spine", "spine-core": "spine to core"}
+TIER_TITLES = {"node-leaf": "node to leaf", "leaf-spine": "leaf to spine", "spine-core": "spine to core",
+               "storage-spine": "storage leaf to spine", "storage-core": "storage spine to core"}
 TIER_NETWORK = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute", "storage": "storage",
-                "management": "management"}
+                "storage-spine": "storage", "storage-core": "storage", "management": "management"}
 CABLE_PREFIX = {"compute": "Fabric cable", "storage": "Storage cable", "management": "Management cable"}
 OPTIC_PREFIX = {"compute": "Transceiver, fabric", "storage": "Storage transceiver",
                 "management": "Management transceiver"}

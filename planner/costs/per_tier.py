@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from planner.costs.bom import BomLine
 from planner.costs.campus_tiers import _whole
+from planner.costs.hall_tiers import STORAGE_TRUNKS
 from planner.costs.parts import (CABLE_PREFIX, OPTIC_PREFIX, TIER_TITLES, _cable_line, _optic_line, _replace_part,
                                  buy_modules, cable_item, cable_part, fabric_node, run_connector)
 from planner.hardware.catalog import Catalog, DeviceType
@@ -154,12 +155,15 @@ MANAGEMENT_RUN_M = 30.0  # Planner assumption: a patch cord of the catalog's 30 
 NETWORK_TIER = "node-leaf"  # Planner assumption: a storage run reaches as far as a node-to-leaf run
 
 
-def network_ends(counts: dict[str, int], catalog: Catalog,
-                 storage_switch_id: str) -> list[tuple[str, DeviceType, float, int]]:
+def network_ends(counts: dict[str, int], catalog: Catalog, storage_switch_id: str,
+                 trunks: int = 0) -> list[tuple[str, DeviceType, float, int]]:
     """The device ends of the storage and management networks, by the ports
     ``planner.network.ports`` counts (as the cable schedule wires them): (network, device
     type, link speed, links) for each storage NIC port (a storage appliance's every port, at
-    most the storage switch's port speed) and each management port (BMCs, 1 GbE)."""
+    most the storage switch's port speed) and each management port (BMCs, 1 GbE); and the
+    ``trunks`` switch-to-switch links of the storage network's leaf-spines (each hall's,
+    ``planner.network.ports.plan_storage_networks``), the storage switch at the device end, as
+    network ``STORAGE_TRUNKS`` (their runs span the storage switches' racks)."""
     switch = catalog.get(storage_switch_id)
     switch_gbps = switch.switch.gbps_per_port if switch is not None and switch.switch else None
     ends = []
@@ -171,6 +175,8 @@ def network_ends(counts: dict[str, int], catalog: Catalog,
             ends.append(("storage", d, min(nic.gbps, switch_gbps or nic.gbps), n * nic.count))
         if has_management_port(d):
             ends.append(("management", d, MANAGEMENT_GBPS, n))
+    if trunks and switch_gbps is not None:
+        ends.append((STORAGE_TRUNKS, switch, switch_gbps, trunks))
     return ends
 
 
@@ -184,7 +190,8 @@ def network_links(ends: list[tuple[str, DeviceType, float, int]]) -> dict[tuple[
 
 def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: str, s: CostSettings,
                   parts: dict | None = None, runs: dict[tuple[str, float], Counter] | None = None,
-                  how: str = "", ends: list[tuple[str, DeviceType, float, int]] | None = None) -> list[BomLine]:
+                  how: str = "", ends: list[tuple[str, DeviceType, float, int]] | None = None,
+                  label: str = "") -> list[BomLine]:
     """The storage and management networks of a plan too large to route: a cable for each
     storage port and each management port (``network_ends``), as the cable schedule wires
     them. ``runs``: each network's links at each speed by (medium, stock length), as the
@@ -194,12 +201,14 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
     takes one SFP); none on copper and active optical cables. Without ``runs`` (no fabric to say where the halls' switches
     stand) a storage run is multimode reaching as far as a node-to-leaf run, a management
     run a Cat6A patch cord of ``MANAGEMENT_RUN_M``. ``ends``: ``network_ends``' of ``counts``
-    where the caller has them already."""
+    where the caller has them already; ``label``: words that set its lines apart (the storage
+    leaf-spines' own, ``trunk_lines``)."""
     parts = {} if parts is None else parts
     ends = network_ends(counts, catalog, storage_switch_id) if ends is None else ends
     if runs is None:
         runs = {key: Counter({(medium, stock): links}) for key, links in network_links(ends).items()
-                for medium, stock in [TIER_MEDIUM[NETWORK_TIER] if key[0] == "storage" else ("Cat6A", MANAGEMENT_RUN_M)]}
+                for medium, stock in [("Cat6A", MANAGEMENT_RUN_M) if key[0] == "management" else
+                                      TIER_MEDIUM["leaf-spine" if key[0] == STORAGE_TRUNKS else NETWORK_TIER]]}
         how = ("Per network (the plan is too large to route every run on each edit: cluster-planner cables PLAN "
                f"lists each run with its medium and length): planner assumption, a storage run multimode up to "
                f"{TIER_MEDIUM[NETWORK_TIER][1]:g} m, a management run a patch cord of up to {MANAGEMENT_RUN_M:g} m. ")
@@ -211,13 +220,15 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
         # trunk runs of every speed), naming the lengths it serves; a length without a catalog
         # cable a line of its own
         ordered: dict[tuple, list] = {}
+        # the storage network's switch-to-switch runs are storage runs, their device end a storage switch
+        nets = (network, STORAGE_TRUNKS) if network == "storage" else (network,)
         for (net, gbps), by_length in sorted(runs.items()):
-            if net != network:
+            if net not in nets:
                 continue
             mine: Counter = Counter()  # links by device type (a type's NIC blocks at this speed added up)
             devices = {}
             for n, d, g, links in ends:
-                if n == network and g == gbps:
+                if n == net and g == gbps:
                     mine[d.id] += links
                     devices[d.id] = d
             for (medium, stock), n in sorted(by_length.items()):
@@ -248,12 +259,22 @@ def network_lines(counts: dict[str, int], catalog: Catalog, storage_switch_id: s
             said = "; ".join(f"{k:,} of {stock:g} m" for stock, k in sorted(served.items()))
             length = next(iter(served)) if len(served) == 1 else length  # one length: its own, else the cable's
             item = cable_item(Medium(medium, length, 0).part(gbps), cable)
-            lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {item}", n, cable, s,
+            lines.append(_cable_line(network, f"{CABLE_PREFIX[network]}, {label + ', ' if label else ''}{item}", n, cable, s,
                                      f"{how}{n:,} runs of this cable: {said}. "))
         for module_id, n in bought.items():
             m = catalog.components.get(module_id)
             what = m.model if m else f"{module_id} (no catalog module)"
             ends_at = "the device and the storage switch" if network == "storage" else "the device and the switch"
-            lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}: {what}", n, m, s,
+            lines.append(_optic_line(network, f"{OPTIC_PREFIX[network]}{f' ({label})' if label else ''}: {what}", n, m, s,
                                      how + f"A module at each end of each fibre run, filling the cages of {ends_at}. "))
     return lines
+
+
+def trunk_lines(catalog: Catalog, storage_switch_id: str, trunks: int, s: CostSettings, parts: dict | None = None,
+                runs: dict[tuple[str, float], Counter] | None = None, how: str = "") -> list[BomLine]:
+    """The storage leaf-spines' ``trunks`` switch-to-switch links of a plan too large to route
+    (a storage switch at each end, ``network_ends``), as ``network_lines`` prices runs, by
+    ``runs`` (``planner.costs.hall_tiers.estimate_trunk_runs``), in lines of their own ("switch
+    to switch"): a drop that changes a hall's leaves reprices them alone."""
+    ends = network_ends({}, catalog, storage_switch_id, trunks)
+    return network_lines({}, catalog, storage_switch_id, s, parts, runs, how, ends, label="switch to switch")

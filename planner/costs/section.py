@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 from planner.costs.bom import BomLine, bom_counts, bom_total_usd, build_bom, device_lines, parts_bill
 from planner.costs.campus_tiers import CoreRuns, core_geometry, core_runs
-from planner.costs.hall_tiers import NETWORK_ASSUMPTION, estimate_network_runs, in_hall_runs
+from planner.costs.hall_tiers import NETWORK_ASSUMPTION, estimate_network_runs, estimate_trunk_runs, in_hall_runs
 from planner.costs.model import CostResult, evaluate_costs
 from planner.costs.parts import TIER_NETWORK, end_modules, fabric_modules_per_tier, fabric_node, schedule_lines
-from planner.costs.per_tier import network_ends, network_lines, network_links, tier_lines
+from planner.costs.per_tier import network_ends, network_lines, network_links, tier_lines, trunk_lines
 from planner.network.cables import CableSchedule, build_schedule
 from planner.network.media import COPPER
 from planner.network.routes import reach_findings
@@ -240,8 +240,9 @@ def _cabling(ctx, size) -> Cabling:
         core, hall = campus_core_runs(ctx, size), in_hall_runs(ctx, size, fabric_node(ctx.counts, catalog))
         parts = ctx.memo.get("cabling parts", (), dict)  # kept until the catalog changes
         below, networks = ctx.memo.get("cabling below the core", BELOW_CORE_READS, _below_core, ctx, size, parts, hall)
+        trunks = ctx.memo.get("storage trunk lines", TRUNK_READS, _trunk_lines, ctx, parts)
         lines = below + tier_lines(size, catalog, ctx.counts, plan.settings.fabric.switch_device, s, core, parts,
-                                   hall, ("spine-core",)) + networks
+                                   hall, ("spine-core",)) + networks + trunks
         per_tier: Counter = Counter()
         for line in lines:
             if line.counts_as == "transceiver":
@@ -267,8 +268,25 @@ def _cabling(ctx, size) -> Cabling:
 
 # Below the core tier a plan priced per tier reads the halls only through their run mixes
 # ("in-hall runs"): a fabric switch moved to another hall (half the random moves on campus-1m)
-# reprices the core alone; the rest was 0.1 ms of each (CPU, 2-core machine, 2026-12-05).
+# reprices the core alone; the rest was 0.1 ms of each (CPU, 2-core machine, 2026-12-05). The
+# storage leaf-spines' switch-to-switch runs are lines of their own (``_trunk_lines``).
 BELOW_CORE_READS = ("counts", "settings.costs", "settings.fabric", "in-hall runs")
+
+
+def _trunk_lines(ctx, parts: dict) -> list[BomLine]:
+    """The storage leaf-spines' switch-to-switch lines of a plan priced per tier, by each
+    hall's ("storage trunks": a drop that changes a hall's leaves reprices these alone)."""
+    trunks = ctx.storage_trunks
+    if not trunks:
+        return []
+    switch = ctx.catalog[ctx.plan.settings.fabric.storage_switch_device]
+    return trunk_lines(ctx.catalog, switch.id, sum(t.links for t in trunks.values()), ctx.plan.settings.costs, parts,
+                       estimate_trunk_runs(ctx, trunks, switch),
+                       f"Per network, by the lengths its halls give ({NETWORK_ASSUMPTION}): ")
+
+
+# not the fabric switches' halls: the storage leaf-spines stand in network racks of their own
+TRUNK_READS = ("storage trunks", "settings.costs", "settings.fabric", "settings.floor")
 
 
 def _below_core(ctx, size, parts: dict, hall) -> tuple[list[BomLine], list[BomLine]]:

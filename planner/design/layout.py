@@ -26,7 +26,8 @@ from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.checks import NodeSummary, summarise_nodes
-from planner.network.ports import MANAGEMENT_SWITCHES, management_switches_needed, storage_ports
+from planner.network.ports import (MANAGEMENT_SWITCHES, management_switches_needed, storage_network, storage_ports,
+                                   storage_switches_needed)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.technologies import switches_for
 from planner.network.wiring import placed_devices
@@ -60,8 +61,10 @@ class Layout:
         self.series: dict[str, LabelSeries] = {}  # label prefix -> its series: only this design labels in it
         self.changes = ChangeSet()
         self.fabric_size: FabricSize | None = None  # the compute fabric, once sized
+        self.designing = False  # a new design (``build``), not a plan grown or mended
 
     def build(self) -> None:
+        self.designing = True
         gpu_spec = self._gpu_spec()
         if self.nodes + self.spares:
             fields = self.rack_fields(gpu_spec)
@@ -76,9 +79,10 @@ class Layout:
         self.complete(gpu_racks, hall_switches=campus is not None)
         if campus is not None:
             assign_halls(self.plan, campus, self.catalog)
+            self.hall_switches(management=False)  # before the CDUs: their racks' rear doors are liquid heat
             if self.intent.cdus:
                 self.hall_cdus()
-            self.hall_switches()  # after the CDUs: they have management ports too
+            self.hall_switches(storage=False)  # after the CDUs: they have management ports too
             set_hall_rows(self.plan, campus)
         else:
             set_rows(self.plan)
@@ -103,7 +107,12 @@ class Layout:
             ports = storage_ports(Counter(p.device for p in plan.placements), self.catalog)
             # on the fabric's own model (an Ethernet fabric of one switch) they come on top of its switches
             fabric = len(self._fabric_switches()) if sw.id == settings.fabric.switch_device else 0
-            self.top_up(sw.id, math.ceil(ports / sw.switch.ports) + fabric, self._net_spec(), "stor-sw-")
+            need = self._storage_switches(ports, sw)
+            # a storage leaf-spine stands together, in racks of its own (its switch-to-switch
+            # runs stay in a rack), as each hall's does (``hall_switches``); one switch fills a
+            # network rack's free space (and those of the fabric's model, as before, follow the
+            # fabric's switches in plan order)
+            self.top_up(sw.id, need + fabric, self._net_spec(), "stor-sw-", fill=need <= 1 or bool(fabric))
         for extra in i.management:
             self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
         if i.cdus:
@@ -125,6 +134,11 @@ class Layout:
         ok = self.intent.storage_switches and sw is not None and sw.switch and gpu_counts(self.plan, self.catalog)
         return sw if ok else None
 
+    def _storage_switches(self, ports: int, switch: DeviceType) -> int:
+        """The storage network's switches for ``ports`` (``planner.network.ports``: a leaf-spine
+        once one switch cannot hold them)."""
+        return storage_switches_needed(ports, switch.switch.ports, self.plan.settings.fabric.storage_oversubscription)
+
     def _wants_management(self) -> bool:
         return self.intent.management_switch and sum(gpu_counts(self.plan, self.catalog).values()) > 1
 
@@ -136,11 +150,14 @@ class Layout:
             self.top_up(MANAGEMENT_SWITCHES[0], management_switches_needed(devices, self.catalog), self._net_spec(),
                         "mgmt-")
 
-    def hall_switches(self) -> None:
-        """Each hall's storage and management switches, in that hall's network racks, for the
-        hall's own ports (``planner.network.ports``): each of those networks is wired within its hall
-        (``planner.network.cables``: a device to its own hall's switches first)."""
-        plan, storage, management = self.plan, self._storage_switch(), self._wants_management()
+    def hall_switches(self, *, storage: bool = True, management: bool = True) -> None:
+        """Each hall's storage and management switches (those asked for), in that hall's
+        network racks, for the hall's own ports (``planner.network.ports``): each of those
+        networks is wired within its hall (``planner.network.cables``: a device to its own
+        hall's switches first)."""
+        plan = self.plan
+        storage = self._storage_switch() if storage else None
+        management = management and self._wants_management()
         # storage switches of the fabric's own model: those past the fabric's are the storage
         # network's, so they stand in racks of their own after the fabric's (roles go by plan order)
         shared = storage is not None and storage.id == plan.settings.fabric.switch_device
@@ -153,9 +170,11 @@ class Layout:
         for hall_id, racks in self._by_hall().items():
             if storage is not None:
                 devices = placed(racks)
-                need = (math.ceil(storage_ports(devices, self.catalog) / storage.switch.ports)
-                        - (devices[storage.id] - fabric[hall_id]))
-                self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-", fill=not shared)
+                network = self._storage_switches(storage_ports(devices, self.catalog), storage)
+                need = network - (devices[storage.id] - fabric[hall_id])
+                # one switch fills a network rack's free space; a leaf-spine stands together
+                self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-",
+                                  fill=not shared and network <= 1)
             if management:
                 devices = placed(racks)
                 need = (management_switches_needed(devices, self.catalog)
@@ -329,7 +348,10 @@ class Layout:
         d = self.catalog.get(s.device)
         if d is None or d.storage is None:
             raise DesignError(f"storage: the catalog has no storage appliance '{s.device}'")
-        by_write = math.ceil(self._write_gbs_needed() / d.storage.write_gbs - 1e-9)
+        write = self._write_gbs_needed()
+        by_write = math.ceil(write / d.storage.write_gbs - 1e-9)
+        if self.designing:
+            self._storage_uplinks_for(write, d, max(by_write, 1))
         capacity = self.intent.storage_capacity_tb
         return max(by_write, math.ceil(capacity / d.storage.capacity_tb - 1e-9) if capacity else 0)
 
@@ -347,6 +369,37 @@ class Layout:
             if self.intent.checkpoint_write_s is not None:
                 need = max(need, self._write_target_gbs(checkpoint_gb, self.intent.checkpoint_write_s))
         return need
+
+    def _storage_uplinks_for(self, write_gbs: float, appliance: DeviceType, appliances: int) -> None:
+        """A write the nodes' storage links carry only unshared: on a separate storage network
+        that ``appliances`` of ``appliance`` and the nodes make a leaf-spine
+        (``planner.network.ports``), where every node writing at once through its leaves at
+        their oversubscription r gets less than ``write_gbs`` in all (each storage NIC at most
+        the storage switch's port rate), and the intent sets no oversubscription of its own, the
+        storage network is non-blocking (1:1), with an info finding. Only for a new design: a
+        plan grown or mended keeps the setting its user has."""
+        fabric = self.plan.settings.fabric
+        r = fabric.storage_oversubscription
+        switch = self.catalog.get(fabric.storage_switch_device)
+        if (r <= 1 or fabric.storage_fabric != "separate" or switch is None or switch.switch is None
+                or not self.intent.storage_switches
+                or "storage_oversubscription" in self.intent.settings.get("fabric", {})):
+            return
+        nodes = self.nodes + self.spares
+        ports = storage_ports({self.system.id: nodes, appliance.id: appliances}, self.catalog)
+        size = storage_network(ports, switch.switch.ports, r)
+        if size is not None and size.tiers < 2:
+            return  # one switch: nothing shared above the hosts' links
+        port = switch.switch.gbps_per_port
+        links_gbs = nodes * sum(n.count * min(n.gbps, port) for n in self.system.storage_nics()) / 8
+        if not links_gbs or write_gbs <= links_gbs / r + 1e-9:
+            return
+        self.plan.settings.fabric = fabric.model_copy(update={"storage_oversubscription": 1.0})
+        self.findings.append(Finding(
+            "info", "design.storage.non_blocking",
+            f"storage: the checkpoints' {write_gbs:,.0f} GB/s of write is more than the nodes' {links_gbs:,.0f} GB/s of "
+            f"storage links carry at a {r:g}:1 storage network with every node writing ({links_gbs / r:,.0f} GB/s): "
+            f"the storage network is non-blocking (1:1)"))
 
     def _write_target_gbs(self, checkpoint_gb: float, target_s: float) -> float:
         """The filesystem write a checkpoint needs to be written in ``target_s``; when the job's

@@ -200,7 +200,8 @@ def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, at_site: dict[tup
     """Every link of the cable schedule (``planner.network.cables``) as a NetBox cable, with its
     medium and stock length, port to port as the schedule routes it: the compute fabric tier by
     tier (node NICs "gpu1", ... to the leaves, leaves to spines, spines to cores), then the
-    storage NICs ("stor1", ...) and the management ports ("mgmt"), switch ports "swp1", ... A
+    storage NICs ("stor1", ...) to the storage leaves and those to their spines, and the
+    management ports ("mgmt"), switch ports "swp1", ... A
     storage network shared with the compute fabric is left out (its ports are the fabric's)."""
     networks = {"compute", "management"} | ({"storage"} if plan.settings.fabric.storage_fabric == "separate" else set())
     cabled: Counter = Counter()
@@ -211,8 +212,8 @@ def _scheduled_cables(plan: Plan, schedule, out: NetBoxExport, at_site: dict[tup
         b = at_site.get((link.b.rack, link.b.u, link.b.device))
         if a is None or b is None:
             continue
-        a_port = {"management": MANAGEMENT_PORT, "storage": f"stor{link.a.port}"}.get(
-            link.network, f"gpu{link.a.port}" if link.tier == "node-leaf" else f"swp{link.a.port}")
+        a_port = {"management": MANAGEMENT_PORT, "storage": f"stor{link.a.port}", "node-leaf": f"gpu{link.a.port}"}.get(
+            link.tier, f"swp{link.a.port}")  # switch to switch (a fabric's or the storage network's): its ports
         _cable(out, a, a_port, b, f"swp{link.b.port}", CABLE_TYPES[link.medium.name], link.tier,
                length_m=link.medium.stock_m)
         cabled[link.network] += 1

@@ -49,7 +49,9 @@ def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage
         return ()
     per_node, hosts_per_node = parts.gpus / parts.nodes, parts.hosts / parts.nodes
     size_gb, fs_write, fs_read = storage["checkpoint_gb"], storage["write_gbs"], storage["read_gbs"]
-    node_gbs = storage["node_storage_gbs"] or 0.0
+    # every node writing (and reading back) at once: its links shared as the storage network's
+    # leaves share their uplinks (the storage section's rule)
+    node_gbs = (storage["node_storage_gbs"] or 0.0) / storage["storage_oversubscription"]
     points = []
     for n in sizes(parts.nodes):
         scale = n / parts.nodes

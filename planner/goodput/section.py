@@ -174,7 +174,8 @@ def _job_goodput(ctx) -> tuple[dict[str, Any], list[Finding], float | None]:
     if write_s is None or not parts.gpus or not settings.workload.enabled:
         return figures, findings, None
     size_gb = storage["checkpoint_gb"]
-    read = min(storage["read_gbs"], parts.nodes * (storage["node_storage_gbs"] or 0.0))
+    read = min(storage["read_gbs"], parts.nodes * (storage["node_storage_gbs"] or 0.0)
+               / storage["storage_oversubscription"])
     reload_s = size_gb / read if read > 0 else 0.0
     job = _job_figures(ctx, parts, by_part, size_gb, write_s, reload_s)
     rec = recover(job, rel)

@@ -44,7 +44,7 @@ from typing import Any
 from planner.hardware.catalog import Catalog
 from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
 from planner.network.ports import (MANAGEMENT_GBPS, MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, has_management_port,
-                                   storage_network_nics)
+                                   storage_network, storage_network_nics)
 from planner.network.media import Medium, choose_medium, medium_buckets, optic_class
 from planner.network.technologies import nic_run_gbps
 from planner.network.routes import ROUTES, BeyondReach, campus_geometry, campus_lengths, reach_limit_m, route_classes
@@ -69,7 +69,8 @@ def in_rack_m(top_a, top_b, slack_m: float):
 
 
 NETWORK_OF_TIER = {"node-leaf": "compute", "leaf-spine": "compute", "spine-core": "compute",
-                   "storage": "storage", "management": "management"}
+                   "storage": "storage", "storage-spine": "storage", "storage-core": "storage",
+                   "management": "management"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,7 +439,8 @@ def build_schedule(plan: Plan, catalog: Catalog) -> CableSchedule:
     used = _compute_links(plan, catalog, router, sched, counts, fabric_switches, nodes)
     storage_id = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
     storage_switches = [p for p in of(lambda d: d.id == storage_id) if p.id not in used]
-    _storage_links(catalog, router, sched, storage_switches, of(lambda d: d.storage_nics() or d.category == "storage"))
+    _storage_links(catalog, router, sched, storage_switches, of(lambda d: d.storage_nics() or d.category == "storage"),
+                   fabric.storage_oversubscription)
     _management_links(router, sched, of)
     router.finish()
     return sched
@@ -494,41 +496,52 @@ def _compute_links(plan, catalog, router, sched, counts, switches, nodes) -> set
     router.add_many("node-leaf", [speeds[x] for x in owner[j[ok]]] if len(set(speeds)) > 1 else speeds[:1],
                     node_sites[j[ok]], (tray[j] * rails + i)[ok] + 1, leaves[leaf[ok]], _rank(leaf)[ok] + 1)
     if size.tiers >= 2:
-        per_pod = leaves_per_pod(size)
-        # every leaf of a pod has the sizing's uplinks to that pod's spines (ECMP-balanced)
-        leaf_pod = np.arange(size.leaf_switches, dtype=np.int64) // per_pod
-        ups = np.array(size.pod_leaf_uplinks, dtype=np.int64)[leaf_pod]  # uplinks per leaf
-        pod_spines = list(size.pod_spines)
-        pod_first = list(np.cumsum([0] + pod_spines[:-1]))
-        # uplink u of each leaf, leaves in order; a pod's uplinks go round its spines
-        up_leaf = np.repeat(np.arange(size.leaf_switches, dtype=np.int64), ups)
-        row = np.arange(len(up_leaf), dtype=np.int64)
-        u = row - np.repeat(np.cumsum(ups) - ups, ups)
-        pod = up_leaf // per_pod
-        in_pod = _rank(pod)
-        spine = np.array(pod_first, dtype=np.int64)[pod] + in_pod % np.array(pod_spines, dtype=np.int64)[pod]
-        ok = (up_leaf < len(leaves)) & (spine < len(spines))
-        sched.unrouted["leaf-spine"] += int(np.count_nonzero(~ok))
-        router.add_many("leaf-spine", [gbps], leaves[up_leaf[ok]], d + u[ok] + 1, spines[spine[ok]],
-                        _rank(spine)[ok] + 1)
-        if size.tiers == 3:
-            # non-blocking: each spine has as many links up as down, dealt round the cores
-            spine_ports = np.bincount(spine, minlength=size.spine_switches)[:size.spine_switches]
-            up_spine = np.repeat(np.arange(size.spine_switches, dtype=np.int64), spine_ports)
-            u = np.arange(len(up_spine), dtype=np.int64) - np.repeat(np.cumsum(spine_ports) - spine_ports, spine_ports)
-            core = np.arange(len(up_spine), dtype=np.int64) % max(1, size.core_switches)
-            ok = (up_spine < len(spines)) & (core < len(cores))
-            sched.unrouted["spine-core"] += int(np.count_nonzero(~ok))
-            router.add_many("spine-core", [gbps], spines[up_spine[ok]], spine_ports[up_spine[ok]] + u[ok] + 1,
-                            cores[core[ok]], _rank(core)[ok] + 1)
+        _trunks(router, sched, size, leaves, spines, cores, d, gbps, "leaf-spine", "spine-core")
     for tier in ("node-leaf", "leaf-spine", "spine-core"):
         if not sched.unrouted[tier]:
             del sched.unrouted[tier]
     return {p.id for group in fabric_roles(switches, size) for p in group}
 
 
+def _trunks(router, sched, size, leaves, spines, cores, d: int, gbps: float, up_tier: str, core_tier: str) -> None:
+    """A network's switch-to-switch links as whole columns: each leaf's uplinks (from its port
+    ``d + 1``) round its pod's spines, ECMP-balanced as ``size`` sizes them; past two tiers each
+    spine's as many links up as down, dealt round the cores. ``leaves``, ``spines``, ``cores``:
+    the placed switches' sites; links to a switch not placed are counted unrouted."""
+    import numpy as np
+
+    per_pod = leaves_per_pod(size)
+    # every leaf of a pod has the sizing's uplinks to that pod's spines (ECMP-balanced)
+    leaf_pod = np.arange(size.leaf_switches, dtype=np.int64) // per_pod
+    ups = np.array(size.pod_leaf_uplinks, dtype=np.int64)[leaf_pod]  # uplinks per leaf
+    pod_spines = list(size.pod_spines)
+    pod_first = list(np.cumsum([0] + pod_spines[:-1]))
+    # uplink u of each leaf, leaves in order; a pod's uplinks go round its spines
+    up_leaf = np.repeat(np.arange(size.leaf_switches, dtype=np.int64), ups)
+    row = np.arange(len(up_leaf), dtype=np.int64)
+    u = row - np.repeat(np.cumsum(ups) - ups, ups)
+    pod = up_leaf // per_pod
+    in_pod = _rank(pod)
+    spine = np.array(pod_first, dtype=np.int64)[pod] + in_pod % np.array(pod_spines, dtype=np.int64)[pod]
+    ok = (up_leaf < len(leaves)) & (spine < len(spines))
+    sched.unrouted[up_tier] += int(np.count_nonzero(~ok))
+    router.add_many(up_tier, [gbps], leaves[up_leaf[ok]], d + u[ok] + 1, spines[spine[ok]],
+                    _rank(spine)[ok] + 1)
+    if size.tiers == 3:
+        # non-blocking: each spine has as many links up as down, dealt round the cores
+        spine_ports = np.bincount(spine, minlength=size.spine_switches)[:size.spine_switches]
+        up_spine = np.repeat(np.arange(size.spine_switches, dtype=np.int64), spine_ports)
+        u = np.arange(len(up_spine), dtype=np.int64) - np.repeat(np.cumsum(spine_ports) - spine_ports, spine_ports)
+        core = np.arange(len(up_spine), dtype=np.int64) % max(1, size.core_switches)
+        ok = (up_spine < len(spines)) & (core < len(cores))
+        sched.unrouted[core_tier] += int(np.count_nonzero(~ok))
+        router.add_many(core_tier, [gbps], spines[up_spine[ok]], spine_ports[up_spine[ok]] + u[ok] + 1,
+                        cores[core[ok]], _rank(core)[ok] + 1)
+
+
 def _fill(router, sched, tier, sources, switches, ports_each) -> None:
-    """Links from each (placement, port, gbps) source to the switches' ports. A source takes
+    """Links from each (placement, port, gbps) source to the switches' ports (``ports_each``:
+    one count for every switch, or a numpy column of each switch's). A source takes
     the next free port of its own hall's switches (the switches and the sources in order);
     the sources a hall's switches cannot take, the ports left over anywhere, in switch order;
     what is still over is unrouted. In one hall: source i to port i of the switches in turn."""
@@ -539,8 +552,9 @@ def _fill(router, sched, tier, sources, switches, ports_each) -> None:
     site = router.site
     sw_sites = np.array([site(p) for p in switches], dtype=np.int64)
     src_sites = np.array([site(p) for p, _, _ in sources], dtype=np.int64)
-    # every switch port, in switch order (switch s's port j is slot s x ports_each + j - 1),
-    # and the slots hall by hall: hall h's k-th slot is by_hall[start[h] + k]
+    # every switch port, in switch order, and the slots hall by hall: hall h's k-th slot is by_hall[start[h] + k]
+    ports_each = np.broadcast_to(np.asarray(ports_each, dtype=np.int64), (len(switches),))
+    first_slot = np.cumsum(ports_each) - ports_each  # switch s's port j is slot first_slot[s] + j - 1
     slot_hall = np.repeat(router.halls(sw_sites), ports_each)
     src_hall = router.halls(src_sites)
     halls = int(max(slot_hall.max(initial=0), src_hall.max())) + 1
@@ -560,21 +574,27 @@ def _fill(router, sched, tier, sources, switches, ports_each) -> None:
         sched.unrouted[tier] += int(np.count_nonzero(~routed))
     if not routed.any():
         return
-    switch, port = np.divmod(slot[routed], ports_each)
+    switch = np.searchsorted(first_slot, slot[routed], side="right") - 1
+    port = slot[routed] - first_slot[switch]
     speeds = [gbps for (_, _, gbps), ok in zip(sources, routed) if ok]
     router.add_many(tier, speeds if len(set(speeds)) > 1 else speeds[:1], src_sites[routed],
                     np.array([p for _, p, _ in sources], dtype=np.int64)[routed], sw_sites[switch], port + 1)
 
 
-def _storage_links(catalog, router, sched, switches, sources_placed) -> None:
+def _storage_links(catalog, router, sched, switches, sources_placed, oversubscription: float) -> None:
     """The storage NICs' links; with storage appliances but no storage switch placed, every
-    one unrouted (nodes alone, with no storage, have no storage network to wire)."""
+    one unrouted (nodes alone, with no storage, have no storage network to wire). Each hall's
+    storage switches are a network of their own, as the design places them: one switch while
+    the hall's ports fit it, else a leaf-spine (``planner.network.ports.storage_network``)
+    whose first switches, in plan order, are its leaves taking ``d`` ports each, the next its
+    spines (and cores), joined by ``_trunks``."""
+    import numpy as np
+
     sw = catalog[switches[0].device].switch if switches else None
     sources = []
     for p in sources_placed:
-        d = catalog[p.device]
         port = 0
-        for nic in storage_network_nics(d):
+        for nic in storage_network_nics(catalog[p.device]):
             for _ in range(nic.count):
                 port += 1
                 sources.append((p, port, min(nic.gbps, sw.gbps_per_port) if sw else nic.gbps))
@@ -582,7 +602,25 @@ def _storage_links(catalog, router, sched, switches, sources_placed) -> None:
         if any(catalog[p.device].category == "storage" for p in sources_placed):
             sched.unrouted["storage"] += len(sources)
         return
-    _fill(router, sched, "storage", sources, switches, sw.ports)
+    sites = np.array([router.site(p) for p in switches], dtype=np.int64)
+    sw_hall = router.halls(sites)
+    src_hall = router.halls(np.array([router.site(p) for p, _, _ in sources], dtype=np.int64))
+    ports_each = np.full(len(switches), sw.ports, dtype=np.int64)
+    trunks = []
+    for hall in sorted(set(sw_hall.tolist())):  # not np.unique: it imports numpy.ma, which the app's start leaves out
+        size = storage_network(int(np.count_nonzero(src_hall == hall)), sw.ports, oversubscription)
+        if size is not None and size.tiers >= 2:  # None: beyond three tiers, its switches take the ports unjoined
+            leaves, spines, cores = fabric_roles(np.flatnonzero(sw_hall == hall), size)
+            d = leaf_down_ports(size)
+            ports_each[leaves] = d
+            ports_each[spines] = ports_each[cores] = 0
+            trunks.append((size, sites[leaves], sites[spines], sites[cores], d))
+    _fill(router, sched, "storage", sources, switches, ports_each)
+    for size, leaves, spines, cores, d in trunks:
+        _trunks(router, sched, size, leaves, spines, cores, d, sw.gbps_per_port, "storage-spine", "storage-core")
+    for tier in ("storage-spine", "storage-core"):
+        if not sched.unrouted.get(tier, 1):
+            del sched.unrouted[tier]
 
 
 def _management_links(router, sched, of) -> None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.network.ports import MANAGEMENT_SWITCHES, storage_ports
+from planner.network.ports import MANAGEMENT_SWITCHES, HallStorage, storage_ports, storage_switches_needed
 from planner.network.technologies import TECHNOLOGIES, fabric_at_nic_rate, speaks, switch_with_most_ports
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.findings import Finding, Remedy
@@ -222,7 +223,9 @@ def unused_switch_findings(counts: dict[str, int], catalog: Catalog, fabric: Fab
                 device_id in MANAGEMENT_SWITCHES):
             continue
         if device_id == fabric.storage_switch_device:  # beyond what the storage network's ports need
-            surplus = n - math.ceil(storage_ports(counts, catalog) / d.switch.ports) if halls == 1 else 0
+            need = storage_switches_needed(storage_ports(counts, catalog), d.switch.ports,
+                                           fabric.storage_oversubscription)
+            surplus = n - need if halls == 1 else 0
             if surplus <= 0:
                 continue
             why = f"more than the storage network's ports need ({n - surplus:,})"
@@ -238,15 +241,84 @@ def unused_switch_findings(counts: dict[str, int], catalog: Catalog, fabric: Fab
     return out
 
 
+def storage_switch_findings(networks: Mapping[str, HallStorage] | None,
+                            has_storage: bool, names: Mapping[str, str], catalog: Catalog,
+                            fabric: FabricSettings, fabric_switches: int) -> list[Finding]:
+    """A separate storage network with fewer switches placed than its ports need, or more ports
+    than three tiers of its switch hold. ``networks``: each hall's
+    (``planner.network.ports.hall_storage_networks``; None: storage has no switches of its own); ``has_storage``: whether a storage appliance is placed
+    (without one the hosts' storage ports have nothing to reach: ``storage.none``); ``names``
+    each hall's name. Of the fabric's own model, the placed switches past the
+    ``fabric_switches`` its fabric needs (in a plan of one hall: a campus's fabric switches of
+    that model are not told apart by hall, so there it says nothing of counts)."""
+    d = catalog.get(fabric.storage_switch_device)
+    if not networks or not has_storage or d is None or d.switch is None:
+        return []
+    out = []
+    beyond = [h for h, n in networks.items() if n.ports and n.size is None]
+    if beyond:
+        k = d.switch.ports
+        out.append(Finding(
+            "error", "network.storage.too_large",
+            f"The storage network of {_halls_named(beyond, names)} has more ports ({max(networks[h].ports for h in beyond):,}) "
+            f"than three tiers of {d.model} hold at {fabric.storage_oversubscription:g}:1 (at most "
+            f"{k ** 3 // 4:,} non-blocking): choose a storage switch with more ports"))
+    shared = d.id == fabric.switch_device
+    if shared and len(networks) > 1:
+        return out
+    short: dict[str, tuple[int, int, FabricSize]] = {}
+    for hall_id, n in networks.items():
+        size = n.size
+        if not n.ports or size is None:
+            continue
+        need = size.leaf_switches + size.spine_switches + size.core_switches
+        placed = n.switches - (fabric_switches if shared else 0)
+        if placed < need:
+            short[hall_id] = (need, max(0, placed), size)
+    if not short:
+        return out
+    missing = sum(need - placed for need, placed, _ in short.values())
+    if len(networks) == 1:
+        (need, placed, size), = short.values()
+        ports = next(iter(networks.values())).ports
+        shape = ("one switch" if size.tiers == 1 else
+                 f"a leaf-spine at {fabric.storage_oversubscription:g}:1 of {size.leaf_switches:,} leaves, "
+                 f"{counted(size.spine_switches, 'spine')}" + (f" and {size.core_switches:,} cores"
+                                                                if size.core_switches else ""))
+        out.append(Finding(
+            "error", "network.storage.short",
+            f"The storage network's {ports:,} ports (the hosts' storage NICs and the appliances') need {need:,} x "
+            f"{d.model} ({shape}); {placed:,} placed: its links to the {counted(missing, 'switch')} missing are "
+            f"not wired (the bill prices them as the placed ones cost)",
+            remedy=Remedy("add_switches", f"Add {missing} x {d.model} to the network racks",
+                          (("device", d.id), ("count", missing)))))
+        return out
+    # a campus: each hall's storage network on its own switches, so no one place takes them all
+    each = "; ".join(f"{names.get(h, h)} {need:,} ({placed:,} placed)" for h, (need, placed, _) in short.items())
+    out.append(Finding(
+        "error", "network.storage.short",
+        f"The storage networks of {counted(len(short), 'hall')} have fewer {d.model} than their ports need "
+        f"({counted(missing, 'switch')} missing): {each}; each hall's storage ports go to its own switches, so "
+        f"the links to the missing ones are not wired (the bill prices them as the placed ones cost); add them "
+        f"to each hall's network racks"))
+    return out
+
+
+def _halls_named(hall_ids: list[str], names: Mapping[str, str]) -> str:
+    shown = [names.get(h, h) for h in hall_ids[:3]]
+    return ", ".join(shown) + (f" and {len(hall_ids) - 3:,} more halls" if len(hall_ids) > 3 else "")
+
+
 def fabric_switches_placed(counts: dict[str, int], catalog: Catalog, fabric: FabricSettings) -> int:
     """The compute fabric's switches placed: the placed switches of its model, less those the
-    storage network takes where it runs on separate switches of the same model (its ports'
-    worth, rounded up)."""
+    storage network takes where it runs on separate switches of the same model (its leaves,
+    spines and cores, ``planner.network.ports``)."""
     n = counts.get(fabric.switch_device, 0)
     d = catalog.get(fabric.switch_device)
     if (fabric.storage_fabric == "separate" and fabric.storage_switch_device == fabric.switch_device
             and d is not None and d.switch is not None and n):
-        n -= min(n, math.ceil(storage_ports(counts, catalog) / d.switch.ports))
+        n -= min(n, storage_switches_needed(storage_ports(counts, catalog), d.switch.ports,
+                                            fabric.storage_oversubscription))
     return n
 
 

@@ -33,6 +33,12 @@ class EvalContext:
     halls: dict[str, RackSums] = field(default_factory=dict)
     # each hall's racks, floor and fabric switches (``planner.costs.campus_tiers.hall_fabric``)
     hall_fabric: dict[str, Any] = field(default_factory=dict)
+    # each hall's storage network, the memo input "storage networks"
+    # (``planner.network.ports.hall_storage_networks``; None: storage has no switches of its own)
+    storage_networks: dict[str, Any] | None = None
+    # of those, what the cost estimate reads of the leaf-spines, the memo input "storage trunks"
+    # (``planner.network.ports.storage_trunks``)
+    storage_trunks: dict[str, Any] = field(default_factory=dict)
 
 
 SectionFn = Callable[[EvalContext], tuple[Any, list[Finding]]]

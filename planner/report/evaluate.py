@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from planner.collector import held_off
 from planner.costs.campus_tiers import hall_fabric
+from planner.network.ports import hall_storage_networks, storage_trunks
 from planner.costs.hall_tiers import hall_kinds
 from planner.costs.parts import fabric_node
 from planner.hardware.catalog import Catalog
@@ -55,6 +56,9 @@ class Evaluator:
         self._hall_of: dict[str, str] = {}  # rack id -> the hall its result is summed in
         self._touched: set[str] = set()  # the halls whose racks changed since the last report
         self._hall_fabric: tuple[tuple | None, dict] = (None, {})  # ((the fabric switch, node), ``hall_fabric``)
+        # ((what sizes them), each hall's storage network, ``planner.network.ports.hall_storage_networks``,
+        # and ``storage_trunks`` of it)
+        self._storage: tuple[tuple | None, dict | None, dict] = (None, None, {})
         self._node: tuple[str] | None = None  # the fabric's node type
         # the totals: the halls' sums added up by a full evaluation, then kept rack by rack
         self._agg = RackSums()
@@ -75,6 +79,7 @@ class Evaluator:
             self._halls, self._hall_of = self._empty_halls(), {}
             self._touched = set(self._halls)
             self._hall_fabric = (None, {})  # every hall's again (the halls may be others)
+            self._storage = (None, None, {})
             with held_off():  # its results all live on (``planner.collector``)
                 self._evaluate_all()
             self._rack_order = tuple(r.id for r in plan.racks)
@@ -128,6 +133,29 @@ class Evaluator:
         self._touched.add(hall)
         self._agg.add(res)
 
+    def _storage_networks(self, touched: set[str]) -> None:
+        """Each hall's storage network (its storage ports on switches of its own): those of the
+        halls whose racks changed, every hall's when the storage settings did; the memo input
+        "storage networks" (None where storage has no switches of its own), changed only when
+        one differs."""
+        fabric = self.plan.settings.fabric
+        switch = self._catalog.get(fabric.storage_switch_device)
+        if fabric.storage_fabric != "separate" or switch is None or switch.switch is None:
+            self._storage = (None, None, {})
+            self.memo.set("storage networks", None)
+            self.memo.set("storage trunks", {})
+            return
+        key = (switch.id, fabric.storage_oversubscription)
+        old = self._storage[1] if self._storage[0] == key else None
+        halls = self._halls if old is None else {h: self._halls[h] for h in touched}
+        mine = hall_storage_networks(halls, self._catalog, switch, fabric.storage_oversubscription)
+        if old is not None and all(old.get(h) == n for h, n in mine.items()):
+            return  # most drops leave every hall's as it was: nothing to compare or derive again
+        networks = mine if old is None else {**old, **mine}
+        self._storage = (key, networks, storage_trunks(networks))  # the trunks: what the cost estimate reads
+        self.memo.set("storage networks", networks)
+        self.memo.set("storage trunks", self._storage[2])
+
     def _empty_halls(self) -> dict[str, RackSums]:
         return {hall_id: RackSums(hall.floor_rating_kg_m2) for hall_id, (_, hall) in self._campus.halls.items()}
 
@@ -156,6 +184,7 @@ class Evaluator:
         halls_changed = bool([h for h in touched if memo.set(f"hall {h}", self._halls[h].key())])
         if halls_changed:
             memo.changed(("halls",))
+        self._storage_networks(touched)
         self._touched = set()
         # each hall's fabric switches, stacking and floor: those of the halls whose racks changed
         # (all of them when the fabric's switch or node did), O(halls) only when one differs
@@ -173,7 +202,8 @@ class Evaluator:
             memo.set("hall kinds", hall_kinds(fabric))
             memo.set("hall floor", {h: (f.racks, f.footprint_mm2) for h, f in fabric.items()})
         ctx = EvalContext(plan, self._catalog, totals, counts, racks=self._racks, memo=memo, halls=self._halls,
-                          hall_fabric=self._hall_fabric[1])
+                          hall_fabric=self._hall_fabric[1], storage_networks=self._storage[1],
+                          storage_trunks=self._storage[2])
         for s in SECTIONS:
             section, section_findings = memo.get(s.name, s.reads, s.fn, ctx, cutoff=s.cutoff)
             if section is not None:

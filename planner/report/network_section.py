@@ -15,8 +15,9 @@ from planner.costs.section import plan_cabling
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
 from planner.network.checks import (design_findings, fabric_switches_placed, nic_rate_findings, port_findings,
-                                    switch_findings, unused_switch_findings)
+                                    storage_switch_findings, switch_findings, unused_switch_findings)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
+from planner.network.ports import plan_storage_networks
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.models import model_shape
 from planner.workload.section import plan_job_nodes, plan_nodes
@@ -110,6 +111,11 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
     """The fabric and the workload on it (kept while the counts and those settings stay), with
     the optics the cabling buys (``plan_cabling``, which the cost section prices)."""
     section, findings = ctx.memo.get("network fabric", NETWORK_READS, _fabric_and_workload, ctx)
+    # the storage network's switches: a memo entry of their own, so a storage port moved between
+    # halls (each hall's ports its own network) does not work out the fabric and workload again
+    storage = ctx.memo.get("storage switch findings", ("storage networks", "counts", "settings.fabric"),
+                           _storage_findings, ctx, section.size.switches if section.size is not None else 0)
+    findings = findings + storage if storage else findings
     if section.size is None:
         return section, findings
     wired = plan_cabling(ctx, section.size)
@@ -121,6 +127,16 @@ def evaluate_network(ctx) -> tuple[NetworkSection, list[Finding]]:
 
 
 NETWORK_READS = ("counts", "settings.fabric", "settings.workload", "settings.reliability")
+
+
+def _storage_findings(ctx, fabric_switches: int) -> list[Finding]:
+    """``storage_switch_findings`` of the plan's halls, by their names."""
+    names = {h.id: f"{h.name} of {b.name}" if len(ctx.plan.buildings) > 1 else h.name
+             for b in ctx.plan.buildings for h in b.halls}
+    catalog = ctx.catalog
+    has_storage = any(n and (d := catalog.get(i)) is not None and d.category == "storage" for i, n in ctx.counts.items())
+    return storage_switch_findings(plan_storage_networks(ctx), has_storage, names, catalog, ctx.plan.settings.fabric,
+                                   fabric_switches)
 
 
 def _links(wired) -> tuple[int, int]:

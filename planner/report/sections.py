@@ -4,6 +4,8 @@ earlier ones' results from ``ctx.sections``), each with what it reads (the input
 
 from __future__ import annotations
 
+import operator
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +46,9 @@ SECTIONS: list[Section] = [
     # (a drop that moves a fabric switch to another hall re-counts a campus's optics, mostly
     # to the same figures: then the sections that read the network's are kept)
     Section("network", evaluate_network, NETWORK_READS, cutoff=same_network),
-    Section("storage", evaluate_storage, ("counts", "settings.storage", "settings.fabric", "settings.workload")),
+    # and each hall's storage network (a leaf-spine shares its hosts' links when all write)
+    Section("storage", evaluate_storage, ("counts", "storage networks", "settings.storage", "settings.fabric",
+                                          "settings.workload"), cutoff=operator.eq),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
     # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``); a
     # larger campus's core runs are estimated from each hall's racks, floor and fabric switches
@@ -52,7 +56,7 @@ SECTIONS: list[Section] = [
     # to liquid: a drop between an air and a liquid rack changes that heat and, mostly,
     # nothing it prices; the spares stocked are a line of its bill (settings.reliability)
     Section("cost", evaluate_cost,
-            ("counts", *COST_TOTALS, "hall fabric", "settings.costs", "settings.fabric", "settings.power",
+            ("counts", *COST_TOTALS, "hall fabric", "storage trunks", "settings.costs", "settings.fabric", "settings.power",
              "settings.facility", "settings.floor", "settings.reliability", "network")),
     # after cost: it prices the training run
     Section("workload", evaluate_workload_section,

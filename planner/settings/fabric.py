@@ -99,6 +99,20 @@ class FabricSettings(Section):
         min_length=1,
         max_length=64,
     )
+    storage_oversubscription: float = setting(
+        3.0,
+        title="Storage network oversubscription (down:up)",
+        unit=":1",
+        source="Planner assumption: 3:1, as the front-end fabric (a three-stage Clos leaf-spine) of Juniper's "
+        "validated design 'AI Data Center Network with Juniper Apstra, AMD GPUs' for inference, front-end fabric "
+        "topology. A storage network that outgrows one switch is a leaf-spine whose leaves give this share of "
+        "their ports to the hosts and appliances: its uplinks need carry only what the filesystem writes, and "
+        "with every host writing at once a host gets its storage links' rate over this figure (the checkpoint "
+        "check says where that is below what the filesystem gives).",
+        why_low="1:1 is non-blocking; more uplink than downlink carries no more traffic",
+        ge=1.0,
+        le=16.0,
+    )
 
     efficiency_profile: Literal["measured", "planning_guide", "custom"] = setting(
         "measured",

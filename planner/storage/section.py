@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from planner.figures import Figures, figure
 from planner.findings import Finding
+from planner.network.ports import plan_storage_networks
 from planner.numbers import counted
 from planner.settings import GUIDE
 from planner.storage.sizing import (
@@ -41,6 +42,10 @@ class StorageSection(Figures):
         description="The filesystem's write shared by every host writing at once, or a host's share of its "
         "system's storage links: what the guide's 10 GB/s per node is judged on (a node is a host: a "
         "rack-scale system's compute tray)")
+    storage_oversubscription: float = figure(
+        1.0, title="Storage network oversubscription, all hosts writing", unit=":1",
+        description="What a host's storage links are shared by when every host writes at once: the storage "
+        "network's oversubscription where it is a leaf-spine (its ports outgrow one switch), else 1")
 
 
 def storage_switch(ctx):
@@ -50,6 +55,17 @@ def storage_switch(ctx):
     device_id = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
     device = ctx.catalog.get(device_id)
     return device if device is not None and device.switch is not None else None
+
+
+def storage_oversubscription(ctx) -> float:
+    """What a node's storage links are shared by when every node writes at once: the storage
+    network's oversubscription where a hall's storage ports outgrow one switch (its network a
+    leaf-spine, ``planner.network.ports``), else 1. Storage on the compute fabric: 1 (its links
+    are the fabric's)."""
+    networks = plan_storage_networks(ctx)
+    if not networks or not any(n.ports and (n.size is None or n.size.tiers >= 2) for n in networks.values()):
+        return 1.0
+    return ctx.plan.settings.fabric.storage_oversubscription
 
 
 def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
@@ -72,6 +88,7 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     per_node = st.node_storage_gbs
     if per_node is None:
         per_node = node_storage_gbs(ctx.counts, ctx.catalog, shared, port)
+    over = storage_oversubscription(ctx)
     training = workload.enabled and ctx.totals.gpus > 0
     size = model_checkpoint_gb(workload, st) if training else None
     # the guide's rule is a node's: a host writing its shard (an NVL72's compute tray, which
@@ -81,10 +98,10 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     write_s = stall_pct = alone = together = per_host_together = None
     if totals.devices and per_node is not None and nodes:
         alone = min(per_node, totals.write_gbs)
-        together = min(totals.write_gbs, nodes * per_node) / nodes
+        together = min(totals.write_gbs, nodes * per_node / over) / nodes
         per_host_together = together * nodes / hosts if hosts else together
         if size is not None:
-            write_s = checkpoint_write_s(size, totals.write_gbs, nodes, per_node)
+            write_s = checkpoint_write_s(size, totals.write_gbs, nodes, per_node / over)
     if training and write_s is not None:
         # a fixed interval only; the automatic one follows the failure rate (the goodput section)
         if st.checkpoint_interval_min is not None:
@@ -95,12 +112,13 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
             # summary's kind; a plan that mixes them with 8-GPU servers has hosts of both
             mixed = trays and hosts != nodes * summary.hosts_per_node
             host = "host" if mixed else "compute tray" if trays else "node"
-            if totals.write_gbs < nodes * per_node:
+            shared_up = f" at the storage network's {over:g}:1 oversubscription" if over > 1 else ""
+            if totals.write_gbs < nodes * per_node / over:
                 limit = f"the filesystem's {totals.write_gbs:,.0f} GB/s write shared by {counted(hosts, host)}"
             elif trays:
-                limit = f"each {host}'s share of its system's {per_node:,.1f} GB/s storage links"
+                limit = f"each {host}'s share of its system's {per_node:,.1f} GB/s storage links{shared_up}"
             else:
-                limit = f"each node's {per_node:,.1f} GB/s storage links"
+                limit = f"each node's {per_node:,.1f} GB/s storage links{shared_up}"
             rate = (f"{per_host_together:,.1f}" if per_host_together >= 1
                     else f"{per_host_together:.2g}")  # 0.013, not 0.0
             findings.append(Finding(
@@ -136,6 +154,7 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
         write_gbs_per_node_all_writing=_round(together),
         hosts=hosts,
         write_gbs_per_host_all_writing=_round(per_host_together),
+        storage_oversubscription=over,
     )
     return section, findings
 

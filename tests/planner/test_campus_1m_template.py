@@ -71,35 +71,51 @@ def test_every_rack_and_device_by_hand_within_the_plan_limits(campus):
     assert counts["pfs-appliance"] == 12_501 and racks_named(plan, "STOR") == 1_251
     # Storage network, wired within each hall: a hall's 434 or 435 NVL72 x 18 trays x 2
     # BlueField-3 and its 390, 391 or 400 appliances x 4 (39 or 40 storage racks of 10, the last
-    # rack of the plan 1) are 434 x 36 + 390 x 4 = 17,184 to 435 x 36 + 400 x 4 = 17,260 ports:
-    # over 134 x 128 = 17,152 and at most 135 x 128 = 17,280, so 135 SN5600 at 400GbE in each
-    # of the 32 halls = 4,320 (the campus's 13,890 x 36 + 12,501 x 4 = 550,044 ports as one
-    # network would take 4,298)
-    assert counts["sn5600-400"] == 32 * 135 == 4_320
-    assert set(Counter(hall_of(plan, p) for p in plan.placements if p.device == "sn5600-400").values()) == {135}
+    # rack of the plan 1) are 434 x 36 + 390 x 4 = 17,184 to 435 x 36 + 400 x 4 = 17,260 ports,
+    # far past one SN5600's 128 (at 400GbE): a leaf-spine at 3:1, a leaf 96 ports down and 32 up,
+    # so 179 or 180 leaves (17,184 / 96 = 179 exactly), more than a spine's 128 ports reach:
+    # pods of 64 leaves (the third of 51 or 52), each leaf's 32 uplinks one to each of its pod's
+    # 32 spines (64 down and 64 up each): 96 spines; 179 or 180 x 32 uplinks over 128-port
+    # cores: 45. 320 switches in a hall of 17,184 ports, 321 above
+    storage = Counter(hall_of(plan, p) for p in plan.placements if p.device == "sn5600-400")
+    ports = Counter()
+    for p in plan.placements:
+        ports[hall_of(plan, p)] += {"gb300-nvl72": 18 * 2, "pfs-appliance": 4}.get(p.device, 0)
+    for hall, n in ports.items():
+        leaves = math.ceil(n / 96)
+        assert 17_184 <= n <= 17_260 and leaves in (179, 180)
+        assert storage[hall] == leaves + 3 * 32 + math.ceil(leaves * 32 / 128)
+    assert counts["sn5600-400"] == sum(storage.values()) == 10_244 and len(storage) == 32
     # Network racks of 60 kW: 7 x 8 kW Q3400 (8 would be 64 kW): ceil(34,740 / 7) = 4,963; the
-    # 4 kW and 14U each leaves take the storage switches (3 kW, 2U) and the management devices
-    assert racks_named(plan, "NET") == 4_963
+    # 4 kW and 14U each leaves take the management devices. A hall's storage leaf-spine stands
+    # together in network racks of its own, 20 to a rack (60 kW / 3 kW; 40U): 16 for 320, 17
+    # for 321 (the last holding one)
+    fabric_racks = Counter(r.hall for r in plan.racks if any(
+        p.device == "q3400-400" for p in plan.rack_members(r.id).values()))
+    assert sum(fabric_racks.values()) == 4_963
+    more = sum(math.ceil(storage[h] / 20) for h in storage)
+    assert more == 28 * 16 + 4 * 17 == 516 and racks_named(plan, "NET") == 4_963 + more
     # CDUs of 2 MW by capacity, N+1, on each hall's own heat to liquid (a CDU's loop serves its
     # hall): plan-wide, 13,890 NVL72 x 140 kW x 85% to liquid (their 21 kW of air, within the 25
-    # kW air limit, goes to the room) = 1,652,910 kW + 50 kW through each network rack's rear
-    # door (4,962 full racks; the last, of 6 Q3400, 48 kW): 1,901,058 kW / 2,000 -> 951, + 1 =
-    # 952. A hall of 434 or 435 NVL72 (51,646-51,765 kW) and 153 to 166 network racks
-    # (7,650-8,300 kW: 3 pods' spines and the last pod's, see below) has 59,296-60,063 kW: 30
-    # CDUs, and 31 in the hall over 30 x 2,000, + 1 each; 31 x 31 + 32 = 993 in row CDU racks
-    # (42U) of their own.
-    assert 1_901_000 <= report.totals.liquid_heat_milliwatts / 1e6 <= 1_901_100
-    assert report.totals.cdus == 952
-    assert counts["cdu-row-2000"] == report.totals.cdus_placed == 993 == racks_named(plan, "CDU")
+    # kW air limit, goes to the room) = 1,652,910 kW + 50 kW through each fabric rack's rear
+    # door (4,962 full racks; the last, of 6 Q3400, 48 kW) + 50 kW through each full storage
+    # rack's (20 x 3 kW; 28 halls' 16, 4 halls' 16 and one of 3 kW): 1,901,058 + 22,400 + 3,212
+    # = 1,926,670 kW / 2,000 -> 964, + 1 = 965. A hall of 434 or 435 NVL72 (51,646-51,765 kW),
+    # 153 to 166 fabric racks (7,650-8,300 kW: 3 pods' spines and the last pod's, see below)
+    # and its storage racks (800-803 kW) has 60,096-60,866 kW: 31 CDUs, + 1 each; 32 x 32 =
+    # 1,024 in row CDU racks (42U) of their own.
+    assert report.totals.liquid_heat_milliwatts / 1e6 == pytest.approx(1_926_670, abs=1)
+    assert report.totals.cdus == 965
+    assert counts["cdu-row-2000"] == report.totals.cdus_placed == 1_024 == racks_named(plan, "CDU")
     # one 1G management port per device but the management switches, 48 a switch, in each
-    # hall for its own devices: at least the campus's (13,890 + 34,740 + 12,501 + 4,320 + 16 +
-    # 993) = 66,460 / 48 = 1,384.6 -> 1,385, and at most one more in each of the 32 halls
+    # hall for its own devices: at least the campus's (13,890 + 34,740 + 12,501 + 10,244 + 16 +
+    # 1,024) = 72,415 / 48 = 1,508.6 -> 1,509, and at most one more in each of the 32 halls
     halls = Counter(hall_of(plan, p) for p in plan.placements)
     mgmt = Counter(hall_of(plan, p) for p in plan.placements if p.device == "mgmt-1g-48")
     assert all(mgmt[h] == math.ceil((n - mgmt[h]) / 48) for h, n in halls.items())
-    assert len(plan.placements) - counts["mgmt-1g-48"] == 66_460
-    assert 1_385 <= counts["mgmt-1g-48"] <= 1_385 + 32
-    assert len(plan.racks) == 13_890 + 4_963 + 1_251 + 993 == 21_097
+    assert len(plan.placements) - counts["mgmt-1g-48"] == 72_415
+    assert 1_509 <= counts["mgmt-1g-48"] <= 1_509 + 32
+    assert len(plan.racks) == 13_890 + 4_963 + 516 + 1_251 + 1_024 == 21_644
     assert len(plan.racks) <= MAX_RACKS and len(plan.placements) <= MAX_DEVICES
 
 
@@ -111,31 +127,31 @@ def test_it_opens_with_no_error_and_only_the_storage_warning_recovering_by_repli
     (slow,) = [f for f in report.findings if f.severity == "warning"]
     assert slow.code == "storage.write.slow_per_node" and "a compute tray writes at 1.2 GB/s" in slow.message
     # per day at the Llama 3 rates: 1,000,080 GPUs x 0.3029 + 250,020 hosts x (0.4792 host +
-    # 0.5697 software) + 39,060 switches (34,740 fabric, 4,320 storage) x 0.3165 + the optical
+    # 0.5697 software) + 44,984 switches (34,740 fabric, 10,244 storage) x 0.3165 + the optical
     # ones of the 6,002,208 fabric links (2,000,160 + 2 x 2,001,024): the halls' lengths put
     # 119,660 of them on active copper (the network section's count), leaving 5,882,548 x
-    # 0.00989, per 1,000 = 302.92 + 262.25 + 12.36 + 58.18 = 635.7: one every 1,440 / 635.7 =
-    # 2.27 min, sooner than a 10-minute cold restart of the whole job
+    # 0.00989, per 1,000 = 302.92 + 262.25 + 14.24 + 58.18 = 637.6: one every 1,440 / 637.6 =
+    # 2.26 min, sooner than a 10-minute cold restart of the whole job
     network = report.sections["network"]
     assert network["optical_links"] + network["copper_links"] == 6_002_208
     assert network["optical_links"] == 6_002_208 - 119_660
     g = report.sections["goodput"]
-    assert g["interruptions_per_day"] == pytest.approx(635.7, abs=0.05)
+    assert g["interruptions_per_day"] == pytest.approx(637.6, abs=0.05)
     rec, rel = g["recovery"], plan.settings.reliability
     assert rec["path"] == "replica" and "recovers by replica" in plan.description
     # By replica: 99 % of them cost their data-parallel replica, 1 of DP 12,501 (TP 16 x PP 5), the detect
     # (30 s), swap (60 s), the wait for a tray swapped from stock on the GPU and host
-    # interruptions (60 min x 422.7 / 635.7 of them), the communicator rebuild (30 s), the
+    # interruptions (60 min x 422.7 / 637.6 of them), the communicator rebuild (30 s), the
     # reload of its shard from a live replica (5,682.6 GB / 1,000,080 GPUs at 25 GB/s: 0.2 ms)
     # and its step in progress; the other 1 % restart cold from the file system: 600 s + its
-    # reload + half of Young's interval for them, sqrt(2 x write x 86,400 / (0.01 x 635.7)),
+    # reload + half of Young's interval for them, sqrt(2 x write x 86,400 / (0.01 x 637.6)),
     # no shorter than the write.
     dp = plan.settings.workload.dp
     step = report.sections["workload"]["step_time_s"]
     write, reload = report.sections["storage"]["checkpoint_write_s"], g["reload_s"]
     per_day = g["interruptions_per_day"]
     unit_share = (g["interruptions_by_part"]["gpu"] + g["interruptions_by_part"]["node"]) / per_day
-    assert unit_share == pytest.approx(422.7 / 635.7, abs=1e-3)
+    assert unit_share == pytest.approx(422.7 / 637.6, abs=1e-3)
     replica_s = (30 + 60 + 3600 * unit_share + 30 + 5682.6 / 1_000_080 / 25 + step) / dp
     interval = max(math.sqrt(2 * write * 86400 / (0.01 * per_day)), write)
     cold_s = 600 + reload + interval / 2
@@ -148,8 +164,8 @@ def test_it_opens_with_no_error_and_only_the_storage_warning_recovering_by_repli
     error = next(f for f in evaluate(cold, catalog).findings if f.code == "goodput.ettr.cannot_train")
     assert error.severity == "error" and error.remedy.figure("path") == "replica"
     # each GPU or host interruption of a cold restart waits the 60-min swap of a tray from stock:
-    # 600 s restart + re-load + 3,600 x 422.7 / 635.7 = 2,994.0 s = 49.9 min
-    assert "49.9 min to recover each, on the cold path" in error.message
+    # 600 s restart + re-load + 3,600 x 422.7 / 637.6 = 2,986.6 s = 49.8 min
+    assert "49.8 min to recover each, on the cold path" in error.message
 
 
 def test_it_opens_as_four_buildings_of_eight_halls_each_with_its_share(campus, tmp_path, catalog):
@@ -184,10 +200,11 @@ def test_it_opens_as_four_buildings_of_eight_halls_each_with_its_share(campus, t
     spines = sorted(n["spine"] for n in roles.values())
     assert all(abs(n - 3 * 144) <= 7 for n in spines[:-1]) and abs(spines[-1] - (3 * 144 + 72)) <= 7
     # and its CDUs for its own heat to liquid: 140 kW x 85% = 119 kW an NVL72, 50 kW a network
-    # rack's rear door (the last network rack, of 3 Q3400, has less), 2 MW a CDU, and a spare
+    # rack's rear door (the last network rack, of 3 Q3400, has less, and a storage rack of one
+    # switch 3 kW: the ceiling is the same), 2 MW a CDU, and a spare
     net = Counter(r.hall for r in again.racks if r.name.startswith("NET"))
     cdus = Counter(r.hall for r in again.racks if r.name.startswith("CDU"))
     assert len(net) == 32
     for hall in net:
         assert cdus[hall] == math.ceil((gpu[hall] * 119 + net[hall] * 50) / 2_000) + 1
-    assert sum(cdus.values()) == 993
+    assert sum(cdus.values()) == 1_024

@@ -23,8 +23,8 @@ UP = 48 * 0.04445 + 0.3  # 2.4336 m
 SLACK, LOOPS, ENTRANCES = 1.0, 2 * 3.0, 2 * 20.0
 # a hall of n racks of 600 x 1,200 mm, each with half of the 1,200 mm cold and 900 mm hot
 # aisles across its 600 mm: n x (0.72 + 0.63) m^2 as a square; its far corner 2 sides away
-CORNER_42 = 2 * (42 * 1.35) ** 0.5  # 15.060 m
-CORNER_43 = 2 * (43 * 1.35) ** 0.5  # 15.238 m
+CORNER_44 = 2 * (44 * 1.35) ** 0.5  # 15.414 m
+CORNER_45 = 2 * (45 * 1.35) ** 0.5  # 15.588 m
 
 
 def intent(**campus) -> Intent:
@@ -41,11 +41,12 @@ def per_tier(monkeypatch):
 
 
 def two_buildings(x_m: float | None = None, y_m: float | None = None):
-    """Building 1's one hall of 42 racks at the origin, building 2's of 43 racks (the design
+    """Building 1's one hall of 44 racks at the origin, building 2's of 45 racks (the design
     puts it 57.5 m across), or building 2 moved to (x_m, y_m); each hall with 16 leaves, one
-    pod's 18 spines and 8 cores: 42 fabric switches."""
+    pod's 18 spines and 8 cores: 42 fabric switches (and a storage leaf-spine of 4 switches,
+    each in a 4 kW network rack of its own)."""
     plan = design(intent(buildings=2, halls_per_building=1), CAT).plan
-    assert [sum(1 for r in plan.racks if r.hall == h) for h in ("b1-hall-1", "b2-hall-1")] == [42, 43]
+    assert [sum(1 for r in plan.racks if r.hall == h) for h in ("b1-hall-1", "b2-hall-1")] == [44, 45]
     if x_m is not None:
         plan.buildings[1].x_m, plan.buildings[1].y_m = x_m, y_m
     return plan
@@ -58,13 +59,13 @@ def core_lines(report) -> dict[str, tuple[str, int]]:
 
 def test_core_runs_by_hall_pair_with_the_optics_each_length_needs(per_tier):
     # 42 fabric switches in each hall: each pair of halls gets 576 x 42 x 42 / 84^2 = 144 links
-    # (in-hall 2 x 144, inter-building 2 x 144). In a hall, corner to corner: up, 15.1 or 15.2 m,
-    # down, slack: 20.9 and 21.1 m -> multimode, 30 m stock, SR twin-port optics
-    assert 2 * UP + CORNER_42 + SLACK == pytest.approx(20.93, abs=0.01)
-    assert 2 * UP + CORNER_43 + SLACK == pytest.approx(21.11, abs=0.01)
-    ends = UP + CORNER_42 + UP + CORNER_43 + SLACK + LOOPS + ENTRANCES  # the halls at their buildings' origins
-    # between the buildings 57.5 m apart: 139.7 m -> single-mode, 150 m stock, DR (500 m)
-    assert ends + 57.5 == pytest.approx(139.67, abs=0.01)
+    # (in-hall 2 x 144, inter-building 2 x 144). In a hall, corner to corner: up, 15.4 or 15.6 m,
+    # down, slack: 21.3 and 21.5 m -> multimode, 30 m stock, SR twin-port optics
+    assert 2 * UP + CORNER_44 + SLACK == pytest.approx(21.28, abs=0.01)
+    assert 2 * UP + CORNER_45 + SLACK == pytest.approx(21.46, abs=0.01)
+    ends = UP + CORNER_44 + UP + CORNER_45 + SLACK + LOOPS + ENTRANCES  # the halls at their buildings' origins
+    # between the buildings 57.5 m apart: 140.4 m -> single-mode, 150 m stock, DR (500 m)
+    assert ends + 57.5 == pytest.approx(140.37, abs=0.01)
     report = evaluate(two_buildings(), CAT)
     lines = core_lines(report)
     # twin-port cages: one module per two links at each end, 2 x 288 / 2 = 288 a bucket
@@ -78,8 +79,8 @@ def test_core_runs_by_hall_pair_with_the_optics_each_length_needs(per_tier):
     assert "(288 in-hall)" in source["Fabric cable, spine to core, multimode fibre (OM4), 30 m"]
     assert "in proportion to the fabric switches" in source["Fabric cable, spine to core, multimode fibre (OM4), 30 m"]
 
-    # building 2 at (300, 400): 139.7 - 57.5 + 700 = 782.2 m -> 1,000 m stock, FR (2 km), the
-    # 2 km catalog fibre; at (3,000, 2,000): 5,082.2 m, cut to 5,083 m, LR (10 km), the 10 km fibre
+    # building 2 at (300, 400): 140.4 - 57.5 + 700 = 782.9 m -> 1,000 m stock, FR (2 km), the
+    # 2 km catalog fibre; at (3,000, 2,000): 5,082.9 m, cut to 5,083 m, LR (10 km), the 10 km fibre
     far = core_lines(evaluate(two_buildings(300, 400), CAT))
     assert far["Fabric cable, spine to core, single-mode fibre (OS2), LC duplex, 1000 m"] == ("fiber-os2-lc-2km", 288)
     assert far["Transceiver, spine to core: 1.6T twin-port OSFP transceiver (2 x 800G FR4)"] == (
@@ -92,13 +93,13 @@ def test_core_runs_by_hall_pair_with_the_optics_each_length_needs(per_tier):
 
 
 def test_a_core_run_beyond_every_reach_is_the_routed_schedules_error(per_tier):
-    # building 2 at (9,000, 3,000): 139.7 - 57.5 + 12,000 = 12,082 m, past the 10 km of the
+    # building 2 at (9,000, 3,000): 140.4 - 57.5 + 12,000 = 12,083 m, past the 10 km of the
     # catalog's longest 800G optic (LR4)
     report = evaluate(two_buildings(9000, 3000), CAT)
     found = [f for f in report.findings if f.code == "network.cable.beyond_reach"]
     assert len(found) == 1 and found[0].severity == "error" and report.has_errors
     message = found[0].message
-    assert "288 spine-core links at 800G run up to 12,082 m (Hall 1 of Building 1 to Hall 1 of Building 2" in message
+    assert "288 spine-core links at 800G run up to 12,083 m (Hall 1 of Building 1 to Hall 1 of Building 2" in message
     assert "10,000 m" in message
     assert core_lines(report)["Fabric cable, spine to core, single-mode fibre (OS2), 12083 m"] == (None, 288)
 
@@ -142,7 +143,7 @@ def test_a_move_inside_a_hall_keeps_the_cost_and_a_move_between_halls_reprices(p
     assert last.hall == "b2-hall-1"
     report = ev.evaluate(history.apply(MoveRacksToHall([last.id], "b1-hall-1")))
     assert report.to_json() == evaluate(plan, CAT).to_json()
-    # b1-hall-1 has 43 racks now and b2-hall-1 42: in-hall runs 21.1 and 20.9 m, both 30 m stock
+    # b1-hall-1 has 45 racks now and b2-hall-1 44: in-hall runs 21.5 and 21.3 m, both 30 m stock
     lines = core_lines(report)
     assert lines["Fabric cable, spine to core, multimode fibre (OM4), 30 m"][1] == 289
     assert lines["Fabric cable, spine to core, single-mode fibre (OS2), 150 m"][1] == 287

@@ -170,9 +170,10 @@ def test_a_drop_that_changes_only_the_heat_to_liquid_keeps_the_costs(monkeypatch
     for name in ("cost", "workload", "goodput"):
         assert after.sections[name] is before.sections[name]
     assert after.sections["cost"].to_json() == evaluate(plan, catalog).sections["cost"].to_json()
-    # a switch into the next network rack changes the PDUs of both: priced again
-    second = next(p for p in plan.placements if p.rack == net[0].id and p.device == "qm9700")
-    u = lowest_free_u(plan, catalog, net[1], catalog["qm9700"].u_height)
+    # an appliance from the storage rack into the second network rack changes the PDUs (the
+    # storage rack, its 10 switches and 7 appliances, needs fewer): priced again
+    second = next(p for p in plan.placements if p.rack == storage_rack.id and p.device == "pfs-appliance")
+    u = lowest_free_u(plan, catalog, net[1], catalog["pfs-appliance"].u_height)
     again = ev.evaluate(MoveDevice(second.id, net[1].id, u).do(plan, catalog))
     assert again.totals.pdus != after.totals.pdus
     assert again.sections["cost"] is not after.sections["cost"]

@@ -226,8 +226,16 @@ def test_storage_targets_size_the_appliances():
     assert st["storage_devices"] == 7
     # A 70B checkpoint (70.6e9 parameters x 14 bytes = 988 GB) within 1 s: 988 GB/s / 25 =
     # 39.5 -> 40 appliances (1,000 GB/s; the nodes' 16 x 2 x 400 Gb/s links carry 1,600 GB/s).
-    _, st = storage(checkpoint_write_s=1)
+    # The 32 + 160 storage ports outgrow one 128-port switch: at the default 3:1 the nodes
+    # writing at once would get 1,600 / 3 = 533 GB/s, so the design makes the storage network
+    # non-blocking
+    result, st = storage(checkpoint_write_s=1)
     assert st["storage_devices"] == 40 and st["checkpoint_write_s"] <= 1
+    assert result.plan.settings.fabric.storage_oversubscription == 1 and st["storage_oversubscription"] == 1
+    assert "design.storage.non_blocking" in {f.code for f in result.findings}
+    # the 16 nodes' 10 GB/s each: 160 GB/s, well within 533, keeps 3:1
+    result, _ = storage()
+    assert result.plan.settings.fabric.storage_oversubscription == 3
     # 5,000 TB asked: 5,000 / 250 = 20 appliances.
     _, st = storage(storage_capacity_tb=5000)
     assert st["storage_devices"] == 20 and st["capacity_tb"] == 5000

@@ -41,9 +41,12 @@ def test_frontier_counts(frontier, catalog):
     # CDUs by capacity on the design heat to liquid, N+1: 12,528 x 10.2 kW x 0.8 = 102,228.5 kW
     # / 250 kW = 408.9 -> 409, + 1 spare = 410
     assert t.cdus == t.cdus_placed == 410
-    # Storage network: 12,528 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,056 ports,
-    # / 128 ports per SN5600 in 400GbE mode = 234.8 -> 235 switches
-    assert counts["sn5600-400"] == 235
+    # Storage network: 12,528 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,056 ports on
+    # 128-port SN5600s in 400GbE mode, a leaf-spine at 3:1: leaves of 96 ports down and 32 up,
+    # ceil(30,056 / 96) = 314, more than a spine's 128 ports reach, so pods of 64 leaves (4 and
+    # one of 58), each leaf's 32 uplinks to its pod's 32 spines: 5 x 32 = 160; 314 x 32 =
+    # 10,048 spine uplinks over 128-port cores: 79. 314 + 160 + 79 = 553 switches
+    assert counts["sn5600-400"] == 553
     # Checkpoints to peers' memory each step at most: the interval is not shorter than a step
     # (it read 0.053 min = 3.18 s against a 3.20 s step when minutes were kept to 3 decimals)
     recovery = goodput["recovery"]

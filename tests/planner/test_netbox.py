@@ -209,9 +209,9 @@ def test_a_three_tier_fabric_is_cabled_tier_by_tier(tmp_path):
     assert main(["export", str(tmp_path / "massive.json"), "-o", str(tmp_path / "nb"), "--netbox"]) == 0
     _, cables = read(tmp_path / "nb", "cables.csv")
     labels = Counter(c["label"] for c in cables)
-    assert {k: labels.pop(k) for k in ("storage", "management")} == {
+    assert {k: labels.pop(k) for k in ("storage", "storage-spine", "management")} == {
         k: n for k, n in build_schedule(plan, default_catalog()).totals()["by_tier"].items()
-        if k in ("storage", "management")}  # every storage NIC's link, every powered device's BMC port
+        if k in ("storage", "storage-spine", "management")}  # every storage NIC's link, every powered device's BMC port
     assert labels == {"node-leaf": 384, "leaf-spine": 512, "spine-core": 512}
     ends = [(c["side_a_device"], c["side_a_name"]) for c in cables] + \
            [(c["side_b_device"], c["side_b_name"]) for c in cables]

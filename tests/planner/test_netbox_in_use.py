@@ -317,13 +317,14 @@ def test_files_are_split_into_parts_of_the_chosen_size(tmp_path, plans):
     gb200 = plans[1]
     out = export(tmp_path, gb200, "c", "--chunk-rows", "250")
     parts = sorted(p.name for p in out.glob("12-interfaces-*.csv"))
-    # 3,614 interfaces in parts of 250: 14 full parts and one of 114
-    assert parts == [f"12-interfaces-{k:02d}.csv" for k in range(1, 16)]
+    # 3,872 interfaces (its storage leaf-spine's five SN5600 129 each: 128 ports and a BMC) in
+    # parts of 250: 15 full parts and one of 122
+    assert parts == [f"12-interfaces-{k:02d}.csv" for k in range(1, 17)]
     sizes = [sum(1 for _ in open(out / p)) - 1 for p in parts]
-    assert sizes == [250] * 14 + [114]
+    assert sizes == [250] * 15 + [122]
     import_folder(NetBox(), out, 250)
     default = export(tmp_path, gb200, "d")
-    assert len(list(default.glob("12-interfaces-*.csv"))) == 37  # 3,614 rows / 100 per part
+    assert len(list(default.glob("12-interfaces-*.csv"))) == 39  # 3,872 rows / 100 per part
 
 
 def test_text_fields_fit_netbox_and_are_elided_at_a_word(tmp_path, plans):

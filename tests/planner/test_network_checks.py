@@ -163,7 +163,9 @@ def test_check_text_shows_the_new_figures(tmp_path, capsys):
 def test_storage_switches_of_the_fabric_model_are_not_fabric_ports():
     # 512 B200 on Spectrum-X 400G: SN5600 split, 128 ports: 2 tiers of 8 leaves (64 down, 64 up)
     # and 4 spines = 12 switches, 1,536 ports, all needed. The storage network is separate on
-    # the same model (its own 2 switches): they are not compute ports placed, none is spare.
+    # the same model: 64 x 2 storage NICs + 26 appliances x 4 = 232 ports, past one switch's
+    # 128, so a leaf-spine at 3:1 (96 ports down a leaf): 3 leaves and 1 spine of its own. They
+    # are not compute ports placed, none is spare.
     from planner.design.templates import design_from
     from planner.hardware.catalog import default_catalog
     from planner.report.evaluate import evaluate
@@ -172,7 +174,7 @@ def test_storage_switches_of_the_fabric_model_are_not_fabric_ports():
     plan = design_from(None, catalog, system="dgx-b200", gpus=512, fabric="spx400", model="llama3-70b").plan
     fabric = plan.settings.fabric
     assert fabric.switch_device == fabric.storage_switch_device and fabric.storage_fabric == "separate"
-    assert sum(p.device == fabric.switch_device for p in plan.placements) == 14
+    assert sum(p.device == fabric.switch_device for p in plan.placements) == 12 + 4
     report = evaluate(plan, catalog)
     net = report.sections["network"]
     assert (net["leaf_switches"], net["spine_switches"]) == (8, 4)

@@ -84,7 +84,9 @@ def test_cables_priced_by_medium_and_length_bucket():
     assert (dac.unit_usd, dac.part) == (150, "NVIDIA 400G OSFP passive copper cable (DAC), 2 m")
     assert lines["Fabric cable, multimode fibre (OM4), 7 m"].unit_usd == 35  # 10 m trunk
     assert lines["Fabric cable, multimode fibre (OM4), 15 m"].unit_usd == 60  # 30 m trunk
-    assert lines["Storage cable, 200G active optical cable, 5 m"].unit_usd == 250  # 200G AOC 10 m
+    assert lines["Storage cable, 200G active optical cable, 10 m"].unit_usd == 250  # 200G AOC 10 m
+    # the storage leaf-spine's uplinks, in the storage switches' own rack
+    assert lines["Storage cable, 400G passive copper DAC, 1.5 m"].unit_usd == 150  # 400G DAC 2 m
     assert lines["Management cable, 1G Cat6A patch cord, 15 m"].unit_usd == 30  # Cat6A 30 m
     assert lines["Management cable, 1G Cat6A patch cord, 2 m"].unit_usd == 6  # Cat6A 3 m
 

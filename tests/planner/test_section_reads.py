@@ -14,6 +14,7 @@ from planner.facility.rack_sums import RackSums
 from planner.goodput.section import CURVE_READS, plan_curve
 from planner.hardware.catalog import default_catalog
 from planner.network.cables import build_schedule
+from planner.network.ports import hall_storage_networks, storage_trunks
 from planner.plan.campus import campus_of
 from planner.design.templates import build_template
 from planner.report.evaluate import RACK_READS, evaluate
@@ -165,6 +166,23 @@ class _Context:
         sums = dict(self.halls._sums)
         node = fabric_node(self.counts, CATALOG)  # as the evaluator reads it: from the device counts
         return hall_fabric(sums, self.plan._plan.settings.fabric.switch_device, node.id if node else None)
+
+    @property
+    def storage_networks(self):
+        self._reads.add("storage networks")  # its own input: each hall's storage network
+        return self._storage_networks()
+
+    @property
+    def storage_trunks(self):
+        self._reads.add("storage trunks")  # its own input: what the cost estimate reads of the leaf-spines
+        return storage_trunks(self._storage_networks())
+
+    def _storage_networks(self):
+        fabric = self.plan._plan.settings.fabric
+        switch = CATALOG.get(fabric.storage_switch_device)
+        if fabric.storage_fabric != "separate" or switch is None or switch.switch is None:
+            return None
+        return hall_storage_networks(dict(self.halls._sums), CATALOG, switch, fabric.storage_oversubscription)
 
     @property
     def counts(self):

@@ -91,8 +91,10 @@ def test_templates_size_storage_to_the_rule(name, nodes, appliances):
 def test_an_ethernet_fabric_of_the_storage_switchs_own_model_still_gets_storage_switches():
     """Spectrum-X: the fabric and the storage network are both SN5600 at 400GbE. 64 DGX H100
     x 8 NICs = 512 fabric ports: 8 leaves of 64 down, 4 spines = 12 switches. Storage: 64 x 2
-    storage NICs + 26 appliances x 4 = 232 ports / 128 = 2 more SN5600 beyond the fabric's
-    (there were none: the fabric's 12 were counted as the storage network's)."""
+    storage NICs + 26 appliances x 4 = 232 ports, more than one SN5600's 128: a leaf-spine at
+    the default 3:1, leaves of 96 ports down and 32 up, ceil(232 / 96) = 3 leaves whose 96
+    uplinks one spine takes: 4 more SN5600 beyond the fabric's (there were none once: the
+    fabric's 12 were counted as the storage network's)."""
     from collections import Counter
 
     from planner.design.build import design
@@ -102,9 +104,11 @@ def test_an_ethernet_fabric_of_the_storage_switchs_own_model_still_gets_storage_
     plan = design(Intent(system="dgx-h100", nodes=64, fabric="spx400"), CAT).plan
     assert plan.settings.fabric.switch_device == plan.settings.fabric.storage_switch_device == "sn5600-400"
     counts = Counter(p.device for p in plan.placements)
-    assert counts["pfs-appliance"] == 26 and counts["sn5600-400"] == 12 + 2
+    assert counts["pfs-appliance"] == 26 and counts["sn5600-400"] == 12 + 4
     sched = build_schedule(plan, CAT)
-    assert sched.totals()["by_network"]["storage"] == 64 * 2 + 26 * 4 == 232 and not sched.unrouted
+    tiers = Counter(lk.tier for lk in sched.links)
+    assert tiers["storage"] == 64 * 2 + 26 * 4 == 232 and tiers["storage-spine"] == 3 * 32 and not sched.unrouted
+    assert sched.totals()["by_network"]["storage"] == 232 + 96
     # on a campus of 4 halls each hall has its own storage switch, in a rack after the fabric's
     # (whose 12 keep their roles: the leaves and spines are the first 12 in plan order)
     plan = design(Intent(system="dgx-h100", nodes=64, fabric="spx400",

@@ -202,23 +202,25 @@ def test_gb200_su_storage_cooling_and_power(gb200):
     # appliances, 2,000 TB
     assert devices["pfs-appliance"] == math.ceil(576 / 384 * 1200 / 250) == 8
     assert r["storage"]["capacity_tb"] == pytest.approx(2000)
-    # storage ports: 8 racks x 36 BlueField-3 ports + 8 appliances x 4 = 320 / 128 = 2.5 -> 3
-    assert devices["sn5600-400"] == 3
-    # BMC ports: 8 + 27 + 3 + 8 + 2 UFM + 2 head nodes + 5 CDUs = 55 devices -> 2 x 48-port
+    # storage ports: 8 racks x 36 BlueField-3 ports + 8 appliances x 4 = 320, past one 128-port
+    # switch: a leaf-spine at 3:1, ceil(320 / 96) = 4 leaves whose 4 x 32 uplinks one spine takes
+    assert devices["sn5600-400"] == 4 + 1
+    # BMC ports: 8 + 27 + 5 + 8 + 2 UFM + 2 head nodes + 5 CDUs = 57 devices -> 2 x 48-port
     assert devices["mgmt-1g-48"] == 2
     # Design heat to liquid: 8 x 132 x 0.85 = 897.6 kW; ceil(897.6 / 250) = 4, + 1 spare = 5
     assert t["liquid_heat_kw"] == kw(897.6)
     assert (t["cdus"], t["cdus_placed"]) == (5, 5) and devices["cdu-inrack-250"] == 5
-    # Nameplate: 1,056 + 34 x 1.72 + 3 x 3.0 + 8 x 2.4 + 2 x 0.6 + 2 x 1.1 + 5 x 3.0 + 2 x 0.15
+    # Nameplate: 1,056 + 34 x 1.72 + 5 x 3.0 + 8 x 2.4 + 2 x 0.6 + 2 x 1.1 + 5 x 3.0 + 2 x 0.15
     # = 1,161.38 kW: the RA's "Each SU requires a TDP of 1.2 MW"
-    assert t["it_power_nameplate_kw"] == kw(1056 + 58.48 + 9.0 + 19.2 + 1.2 + 2.2 + 15.0 + 0.3)
-    # Typical: 960 + 34 x 1.294 + 3 x 2.028 + 8 x 1.8 + 2 x 0.35 + 2 x 0.6 + 5 x 1.5 + 2 x 0.08
-    typical = 960 + 43.996 + 6.084 + 14.4 + 0.7 + 1.2 + 7.5 + 0.16
-    assert t["it_power_typical_kw"] == t["it_power_kw"] == kw(typical)  # 1,034.04 kW
+    assert t["it_power_nameplate_kw"] == kw(1056 + 58.48 + 15.0 + 19.2 + 1.2 + 2.2 + 15.0 + 0.3)
+    # Typical: 960 + 34 x 1.294 + 5 x 2.028 + 8 x 1.8 + 2 x 0.35 + 2 x 0.6 + 5 x 1.5 + 2 x 0.08
+    typical = 960 + 43.996 + 10.14 + 14.4 + 0.7 + 1.2 + 7.5 + 0.16
+    assert t["it_power_typical_kw"] == t["it_power_kw"] == kw(typical)  # 1,038.10 kW
     assert t["facility_power_kw"] == pytest.approx(typical * 1.56, abs=0.001)
-    # Racks: 8 NVL72; the network devices draw 43.996 + 6.084 + 0.7 + 1.2 + 0.16 = 52.14 kW,
-    # more than two 25 kW air-cooled racks: 3 network racks; 8 x 2U appliances (14.4 kW): 1
-    # storage rack; 5 x 4U CDUs: 1 CDU rack
+    # Racks: 8 NVL72; the fabric's switches and the management devices draw 43.996 + 0.7 + 1.2
+    # + 0.16 = 46.06 kW: two 25 kW air-cooled racks; the storage leaf-spine stands together in
+    # a network rack of its own (5 x 2.028 = 10.14 kW); 8 x 2U appliances (14.4 kW): 1 storage
+    # rack; 5 x 4U CDUs: 1 CDU rack
     assert t["racks"] == 8 + 3 + 1 + 1
 
 

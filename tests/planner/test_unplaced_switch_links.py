@@ -47,15 +47,23 @@ def test_adding_the_switches_a_fabric_lacks_raises_capex():
 
 
 def test_the_price_source_counts_each_placed_run_once():
-    # massive without one of its two storage switches: 32 + 56 + 38 + 2 = 128 storage runs
-    # stay placed (the storage tier is named as its network: counted once, not twice)
+    # massive without the last two of its three storage switches (a leaf and the spine): the
+    # first leaf's 96 storage runs stay placed (the storage tier is named as its network:
+    # counted once, not twice), the other 80 and the 64 leaf-to-spine uplinks are not
     from planner.design.templates import build_template
     from planner.plan.commands import RemoveDevices
 
     plan = build_template("massive")
-    RemoveDevices([p.id for p in plan.placements if p.device == "sn5600-400"][-1:]).do(plan, CAT)
+    RemoveDevices([p.id for p in plan.placements if p.device == "sn5600-400"][-2:]).do(plan, CAT)
     bom = evaluate(plan, CAT).sections["cost"]["bom"]
     placed = sum(line["quantity"] for line in bom if line["item"].startswith("Storage cable")
                  and "not placed" not in line["item"])
-    unplaced = [line for line in bom if line["item"] == "Storage cable, storage (switch not placed)"]
-    assert placed == 128 and unplaced and unplaced[0]["source"].endswith("as the 128 placed storage runs cost on average")
+    unplaced = {line["item"]: line for line in bom if "(switch not placed)" in line["item"]
+                and line["item"].startswith("Storage cable")}
+    assert placed == 96
+    storage = unplaced["Storage cable, storage (switch not placed)"]
+    assert storage["quantity"] == 80 and storage["source"].endswith("as the 96 placed storage runs cost on average")
+    # no uplink is placed: priced as the storage network's placed runs
+    uplinks = unplaced["Storage cable, storage leaf to spine (switch not placed)"]
+    assert uplinks["quantity"] == 64
+    assert uplinks["source"].endswith("as the 96 placed storage network runs cost on average")

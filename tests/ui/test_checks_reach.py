@@ -34,7 +34,7 @@ def test_a_core_run_beyond_reach_is_an_error_row_of_the_checks_list(campus_windo
     buildings[1].update(x_m=9000.0, y_m=3000.0)
     assert doc.apply(SetBuildings(buildings))
     rows = [m for m in checks.messages("error") if "beyond" in m]
-    assert len(rows) == 1 and rows[0].startswith("288 spine-core links at 800G run up to 12,082 m")
+    assert len(rows) == 1 and rows[0].startswith("288 spine-core links at 800G run up to 12,083 m")
     # the same finding as the core's evaluation (and so `check --json`) gives
     core = [f.message for f in evaluate(doc.plan, catalog).findings if f.code == "network.cable.beyond_reach"]
     assert rows == core
