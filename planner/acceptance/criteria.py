@@ -296,9 +296,12 @@ def _storage_tests(storage, nodes: int, hosts: int, separate: bool, fraction: fl
     per_host = per_node / hosts
     ckpt, data = "/checkpoints", "/datasets" if separate else "/checkpoints"
     write_node = round(min(per_host, storage.write_gbs), 3)
-    write_all = round(min(storage.write_gbs, nodes * per_node), 3)
+    # every node at once shares its storage links as the storage network's leaves share their
+    # uplinks (the storage section's oversubscription: 1 on one switch)
+    links_all = nodes * per_node / storage.storage_oversubscription
+    write_all = round(min(storage.write_gbs, links_all), 3)
     read_node = round(min(per_host, storage.read_gbs), 3)
-    read_all = round(min(storage.read_gbs, nodes * per_node), 3)
+    read_all = round(min(storage.read_gbs, links_all), 3)
     out = []
     per_host_target = {"write": write_node, "read": read_node}
     for tid, title, rw, where, job, exp in (

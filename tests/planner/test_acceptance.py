@@ -77,6 +77,18 @@ def test_gb200_runs_on_the_racks_trays():
     assert pack.test("fio.checkpoint_write.aggregate").expected_gbs == pytest.approx(200.0)
 
 
+def test_every_node_at_once_is_held_to_what_the_storage_leaf_spine_carries():
+    # massive with each node's storage links set to 12 GB/s: 48 nodes through a 3:1 storage
+    # leaf-spine (176 ports on 128-port switches) carry 48 x 12 / 3 = 192 GB/s, under the
+    # filesystem's 500 (20 appliances x 25): the aggregate write and read are held to 192
+    plan = build_template("massive", catalog=CAT)
+    plan.settings.storage = plan.settings.storage.model_copy(update={"node_storage_gbs": 12.0})
+    pack = acceptance_pack(plan, CAT)
+    assert pack.test("fio.checkpoint_write.aggregate").expected_gbs == pytest.approx(48 * 12 / 3)
+    assert pack.test("fio.dataset_read.aggregate").expected_gbs == pytest.approx(min(20 * 50, 48 * 12 / 3))
+    assert pack.test("fio.checkpoint_write.node").expected_gbs == pytest.approx(12.0)  # one host alone: its links
+
+
 def test_moe_with_ep_adds_the_other_collectives():
     plan = build_template("medium", catalog=CAT)
     plan.settings.workload = plan.settings.workload.model_copy(update={"model": "mixtral-8x7b", "ep": 8})
