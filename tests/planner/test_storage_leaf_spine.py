@@ -203,7 +203,9 @@ def test_a_campus_judges_each_halls_storage_network_on_its_own():
 
 def test_a_storage_network_beyond_three_tiers_of_its_switch_is_an_error_not_a_crash():
     # a 4-port switch: three tiers hold 4^3 / 4 = 16 ports non-blocking; massive has 176
-    catalog = default_catalog()
+    from planner.hardware.catalog import load_catalog
+
+    catalog = load_catalog()  # a catalog of this test's own: the built-in one is shared
     base = catalog["sn5600-400"]
     tiny = base.model_copy(update={"id": "tiny-sw", "switch": base.switch.model_copy(update={"ports": 4})})
     catalog.extend((tiny,), "test", allow_override=False)
