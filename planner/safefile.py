@@ -20,7 +20,8 @@ import shutil
 import socket
 import stat
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from planner.output_checks import verify_written
@@ -73,6 +74,30 @@ def keep_backups(path: str | Path, keep: int) -> None:
         os.replace(tmp, backup_path(path, 1))
     finally:
         _unlink_quietly(tmp)  # a rename onto another link of the same file leaves both names
+
+
+@contextmanager
+def rotation_lock(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``directory`` while one save rotates backups and renames its
+    file in: saves of one file from several processes then take turns, so NAME.2.bak is never
+    left missing between NAME.1.bak and NAME.3.bak (one save moving .1 up while another moves
+    the same .2 on). ``flock`` on the folder itself: nothing extra in the user's folder, and
+    the lock goes with a killed process. Where a folder cannot be locked (Windows, some network
+    shares) saves go on unlocked, as before."""
+    try:
+        import fcntl
+        fd = os.open(directory, os.O_RDONLY)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            pass
+        yield
+    finally:
+        os.close(fd)  # closing the last descriptor releases the lock
 
 
 # -- permissions ------------------------------------------------------------------------
@@ -223,8 +248,12 @@ def write_file(path: str | Path, data: bytes | None = None, *, write: Callable[[
         with open(tmp, "rb+") as fh:
             os.fchmod(fh.fileno(), file_mode_for(target))
             os.fsync(fh.fileno())
-        keep_backups(target, keep)
-        os.replace(tmp, target)
+        if keep > 0:
+            with rotation_lock(directory):
+                keep_backups(target, keep)
+                os.replace(tmp, target)
+        else:
+            os.replace(tmp, target)
     except OSError as exc:
         _unlink_quietly(tmp)
         raise save_failure(target, exc) from None

@@ -131,3 +131,34 @@ def test_write_file_names_its_temporary_after_the_host_and_process(tmp_path):
     host = __import__("socket").gethostname()
     assert names[0].startswith(".~gcp-tmp~") and f"~{os.getpid()}~" in names[0]
     assert names[0].endswith("~x.csv") and host.split(".")[0][:10].replace("_", "-") in names[0]
+
+
+def test_two_saves_rotating_at_once_leave_no_gap_in_the_backups(tmp_path, monkeypatch):
+    # a save pauses between moving its backups up and linking the current file as NAME.1.bak,
+    # and a second save of the same file starts there: without taking turns, the second moves
+    # the first's fresh .2 on to .3 and finds no .1, so NAME.2.bak ends up missing
+    import threading
+
+    import planner.safefile as safefile
+
+    target = tmp_path / "p.txt"
+    for version in range(4):
+        write_file(target, f"v{version}\n".encode(), keep=3)
+    real_link = os.link
+    second = []
+
+    def link_then_let_another_save_run(src, dst):
+        if not second:
+            second.append(threading.Thread(target=write_file, args=(target, b"vB\n"), kwargs={"keep": 3}))
+            second[0].start()
+            second[0].join(0.5)  # with turns, it waits for this save; without, it finishes now
+        return real_link(src, dst)
+
+    monkeypatch.setattr(safefile.os, "link", link_then_let_another_save_run)
+    write_file(target, b"vA\n", keep=3)
+    second[0].join(10)
+    monkeypatch.setattr(safefile.os, "link", real_link)
+    kept_versions = [safefile.backup_path(target, i).read_text() if safefile.backup_path(target, i).exists()
+                     else None for i in (1, 2, 3)]
+    assert target.read_text() == "vB\n"
+    assert kept_versions == ["vA\n", "v3\n", "v2\n"]
