@@ -162,7 +162,7 @@ def network_ends(counts: dict[str, int], catalog: Catalog, storage_switch_id: st
     type, link speed, links) for each storage NIC port (a storage appliance's every port, at
     most the storage switch's port speed) and each management port (BMCs, 1 GbE); and the
     ``trunks`` switch-to-switch links of the storage network's leaf-spines (each hall's,
-    ``planner.network.ports.plan_storage_networks``), the storage switch at the device end, as
+    ``planner.network.ports.hall_storage_networks``), the storage switch at the device end, as
     network ``STORAGE_TRUNKS`` (their runs span the storage switches' racks)."""
     switch = catalog.get(storage_switch_id)
     switch_gbps = switch.switch.gbps_per_port if switch is not None and switch.switch else None

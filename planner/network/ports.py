@@ -113,10 +113,3 @@ def storage_trunks(networks: Mapping[str, HallStorage] | None) -> dict[str, Hall
             out[h] = HallTrunks(links, size.leaf_switches + size.spine_switches + size.core_switches, n.racks,
                                 n.footprint_mm2)
     return out
-
-
-def plan_storage_networks(ctx) -> dict[str, HallStorage] | None:
-    """Each hall's storage network of the plan an evaluation holds (``ctx``: the report's
-    ``EvalContext``), as the evaluator keeps it: the memo input "storage networks", which a
-    section that reads it names among its reads. None: storage has no switches of its own."""
-    return ctx.storage_networks

@@ -17,7 +17,6 @@ from planner.findings import Finding
 from planner.network.checks import (design_findings, fabric_switches_placed, nic_rate_findings, port_findings,
                                     storage_switch_findings, switch_findings, unused_switch_findings)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
-from planner.network.ports import plan_storage_networks
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.models import model_shape
 from planner.workload.section import plan_job_nodes, plan_nodes
@@ -135,7 +134,7 @@ def _storage_findings(ctx, fabric_switches: int) -> list[Finding]:
              for b in ctx.plan.buildings for h in b.halls}
     catalog = ctx.catalog
     has_storage = any(n and (d := catalog.get(i)) is not None and d.category == "storage" for i, n in ctx.counts.items())
-    return storage_switch_findings(plan_storage_networks(ctx), has_storage, names, catalog, ctx.plan.settings.fabric,
+    return storage_switch_findings(ctx.storage_networks, has_storage, names, catalog, ctx.plan.settings.fabric,
                                    fabric_switches)
 
 

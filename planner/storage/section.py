@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from planner.figures import Figures, figure
 from planner.findings import Finding
-from planner.network.ports import plan_storage_networks
 from planner.numbers import counted
 from planner.settings import GUIDE
 from planner.storage.sizing import (
@@ -62,7 +61,7 @@ def storage_oversubscription(ctx) -> float:
     network's oversubscription where a hall's storage ports outgrow one switch (its network a
     leaf-spine, ``planner.network.ports``), else 1. Storage on the compute fabric: 1 (its links
     are the fabric's)."""
-    networks = plan_storage_networks(ctx)
+    networks = ctx.storage_networks  # the memo input "storage networks", among the section's reads
     if not networks or not any(n.ports and (n.size is None or n.size.tiers >= 2) for n in networks.values()):
         return 1.0
     return ctx.plan.settings.fabric.storage_oversubscription
