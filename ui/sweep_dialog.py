@@ -170,11 +170,14 @@ class SweepDialog(QDialog):
         self.systems = QListWidget()
         for d in catalog.by_category("gpu_server"):
             item = QListWidgetItem(f"{d.title}")
+            item.setToolTip(d.title)  # the list elides a long name; its tooltip gives it whole
             item.setData(Qt.ItemDataRole.UserRole, d.id)
             item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if d.id == system else Qt.CheckState.Unchecked)
             self.systems.addItem(item)
         self.systems.setMaximumHeight(150)
+        self.systems.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.systems.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         form.addRow("GPU systems", self.systems)
         self.nodes = QLineEdit(", ".join(str(n) for n in sorted({max(1, nodes // 2), nodes, nodes * 2})) if nodes
                                else "8, 16")

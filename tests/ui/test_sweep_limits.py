@@ -41,3 +41,17 @@ def test_an_inference_plans_sweep_is_read_by_the_output_it_serves(window, qtbot)
     dialog._fill_table()
     headings = [dialog.table.horizontalHeaderItem(i).text() for i in range(dialog.table.columnCount())]
     assert "Inference output served" in headings and "Training throughput" not in headings
+
+
+def test_a_long_system_name_is_elided_in_the_list_and_whole_in_its_tooltip(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    dialog = window.variant_controls.sweep()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    items = [dialog.systems.item(i) for i in range(dialog.systems.count())]
+    titles = {d.title for d in window.doc.catalog.by_category("gpu_server")}
+    # no sideways scrolling to read a name: each is elided in the row and given whole on hover
+    assert dialog.systems.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    assert {i.toolTip() for i in items} == titles
+    assert max(len(t) for t in titles) > 60  # the catalog has names longer than the list is wide
