@@ -108,11 +108,11 @@ class Layout:
             # on the fabric's own model (an Ethernet fabric of one switch) they come on top of its switches
             fabric = len(self._fabric_switches()) if sw.id == settings.fabric.switch_device else 0
             need = self._storage_switches(ports, sw)
-            # a storage leaf-spine stands together, in racks of its own (its switch-to-switch
-            # runs stay in a rack), as each hall's does (``hall_switches``); one switch fills a
-            # network rack's free space (and those of the fabric's model, as before, follow the
-            # fabric's switches in plan order)
-            self.top_up(sw.id, need + fabric, self._net_spec(), "stor-sw-", fill=need <= 1 or bool(fabric))
+            # a storage leaf-spine stands together (its switch-to-switch runs stay in a rack): in
+            # the first network rack with room for all of it, else in racks of its own, as each
+            # hall's does (``hall_switches``); one switch fills a network rack's free space (and
+            # those of the fabric's model, as before, follow the fabric's switches in plan order)
+            self.top_up(sw.id, need + fabric, self._net_spec(), "stor-sw-", together=need > 1 and not fabric)
         for extra in i.management:
             self.top_up(extra.device, extra.count or 0, self._net_spec(), "mgmt-srv-")
         if i.cdus:
@@ -172,9 +172,10 @@ class Layout:
                 devices = placed(racks)
                 network = self._storage_switches(storage_ports(devices, self.catalog), storage)
                 need = network - (devices[storage.id] - fabric[hall_id])
-                # one switch fills a network rack's free space; a leaf-spine stands together
+                # one switch fills a network rack's free space; a leaf-spine stands together, in
+                # one of them with room for all of it, else in racks of its own
                 self._hall_top_up(hall_id, racks, net, storage.id, need, "stor-sw-",
-                                  fill=not shared and network <= 1)
+                                  fill=not shared, together=not shared and network > 1)
             if management:
                 devices = placed(racks)
                 need = (management_switches_needed(devices, self.catalog)
@@ -182,11 +183,11 @@ class Layout:
                 self._hall_top_up(hall_id, racks, net, MANAGEMENT_SWITCHES[0], need, "mgmt-")
 
     def _hall_top_up(self, hall_id: str, racks: list[str], net: set[str], device: str, need: int, label: str,
-                     *, fill: bool = True) -> None:
-        """``need`` more ``device`` in the hall's network racks (with ``fill``), then in new
-        network racks of the hall."""
+                     *, fill: bool = True, together: bool = False) -> None:
+        """``need`` more ``device`` in the hall's network racks (with ``fill``; ``together``: all
+        in one of them with room for all), then in new network racks of the hall."""
         for rack_id in self.place(device, need, self._net_spec(), [r for r in racks if r in net] if fill else None,
-                                  label):
+                                  label, together=together):
             self.plan.rack(rack_id).hall = hall_id
             racks.append(rack_id)
             net.add(rack_id)
@@ -221,11 +222,13 @@ class Layout:
                 return size
         raise DesignError(f"fabric at {sum(counts.values()):,} nodes: {error}") from None
 
-    def top_up(self, device: str, need: int, spec: RackSpec, label: str, *, fill: bool = True) -> None:
-        """Place ``need`` less those already placed; network devices fill the network racks first."""
+    def top_up(self, device: str, need: int, spec: RackSpec, label: str, *, fill: bool = True,
+               together: bool = False) -> None:
+        """Place ``need`` less those already placed; network devices fill the network racks first
+        (``together``: all in one network rack with room for them all, else in new racks)."""
         missing = need - sum(1 for p in self.plan.placements if p.device == device)
-        if fill:
-            self.net += self.place(device, missing, spec, self.net, label)
+        if fill or together:
+            self.net += self.place(device, missing, spec, self.net, label, together=together)
         else:  # storage: into the racks already holding it, then racks of its own
             holding = self.plan.in_rack_order(p.rack for p in self.plan.placements if p.device == device)
             self.place(device, missing, spec, holding, label)
@@ -467,14 +470,15 @@ class Layout:
         return fields
 
     def place(self, device: str, count: int, spec: RackSpec, fill: list[str] | None, label: str,
-              max_per_rack: int | None = None) -> list[str]:
+              max_per_rack: int | None = None, together: bool = False) -> list[str]:
         if count <= 0:
             return []
         before = len(self.plan.racks)  # auto-place adds its racks at the end
         if label and label not in self.series:
             self.series[label] = LabelSeries(self.plan, label)
         command = AutoPlace(device, count, racks=fill, new_rack_prefix=spec.prefix, new_rack_fields=self.rack_fields(spec),
-                            label_prefix=label, max_per_rack=max_per_rack, labels=self.series.get(label))
+                            label_prefix=label, max_per_rack=max_per_rack, labels=self.series.get(label),
+                            together=together)
         try:
             self.changes = self.changes | command.do(self.plan, self.catalog)
             self.done.append(command)

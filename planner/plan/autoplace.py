@@ -15,7 +15,7 @@ from planner.plan.changes import ChangeSet
 from planner.plan.commands import (AddDevice, AddRack, Command, CommandError, Macro, MoveDevice, _device_type,
                                    _RackNamer)
 from planner.plan.names import LabelSeries
-from planner.plan.space import lowest_free_u
+from planner.plan.space import free_slots, lowest_free_u
 
 
 class AutoPlace(Command):
@@ -27,8 +27,10 @@ class AutoPlace(Command):
 
     def __init__(self, device: str, count: int, *, racks: list[str] | None = None, new_rack_prefix: str = "Rack",
                  new_rack_fields: dict[str, Any] | None = None, label_prefix: str = "",
-                 max_per_rack: int | None = None, move: list[str] | None = None, labels: LabelSeries | None = None):
+                 max_per_rack: int | None = None, move: list[str] | None = None, labels: LabelSeries | None = None,
+                 together: bool = False):
         self.device, self.count = device, count
+        self.together = together  # all into the first given rack with room for all, else new racks
         self.series = labels  # a series the caller keeps across many auto-places (a design), else read from the plan
         self.move = move
         self.max_per_rack = max_per_rack  # at most this many into each given rack (one CDU a rack)
@@ -61,6 +63,8 @@ class AutoPlace(Command):
         remaining = self.count
         try:
             targets = self.racks if self.racks is not None else []
+            if self.together:  # devices that stand together (a storage leaf-spine): one rack with room for all
+                targets = next(([r] for r in targets if room_for(plan, catalog, r, d) >= remaining), [])
             for rack_id in targets:
                 if remaining == 0:
                     break
@@ -127,6 +131,25 @@ class AutoPlace(Command):
         for c in reversed(self._done):
             changes = changes | c.undo(plan, catalog)
         return changes
+
+
+def room_for(plan, catalog, rack_id: str, d) -> int:
+    """How many ``d`` auto-place would put into a rack as it stands: its free U and what its
+    power cap, weight rating and PDUs leave (``AutoPlace``'s fill, counted without placing)."""
+    rack = plan.rack(rack_id)
+    if rack is None:
+        return 0
+    cap_milliwatts, cap_g = rack_limits(plan, rack, own_rack=d.is_rack_scale)
+    used_milliwatts, used_g = rack_load(plan, catalog, rack_id)
+    p_milliwatts = round(d.power_w(plan.settings.facility.power_basis) * 1000)
+    d_g = round(d.weight_kg * 1000)
+    np_cap, np_used, d_np = nameplate_room(plan, catalog, rack_id, d)
+    n = free_slots(plan, catalog, rack, d.u_height)
+    for room, each in ((cap_milliwatts - used_milliwatts, p_milliwatts), (cap_g - used_g, d_g),
+                       ((np_cap - np_used) if np_cap is not None else None, d_np)):
+        if room is not None and each > 0:
+            n = min(n, max(0, room) // each)
+    return n
 
 
 def rack_limits(plan, rack, *, own_rack: bool = False) -> tuple[int, int]:

@@ -106,6 +106,16 @@ def lowest_free_u(plan: Plan, catalog: Catalog, rack: Rack, height: int,
     return u if u + height - 1 <= rack.height_u else None
 
 
+def free_slots(plan: Plan, catalog: Catalog, rack: Rack, height: int) -> int:
+    """How many devices of ``height`` the rack's free space takes, each at the lowest U free
+    (as ``lowest_free_u`` places them one after another): each gap's whole multiples."""
+    slots, u = 0, 1
+    for lo, hi, _ in occupied(plan.rack_members(rack.id).values(), catalog):
+        slots += max(0, lo - u) // height
+        u = max(u, hi + 1)
+    return slots + max(0, rack.height_u - u + 1) // height
+
+
 def space_findings(rack: Rack, spans: list[tuple[int, int, str]]):
     """Yield (severity, code, message, where) for devices outside the rack or overlapping."""
     top_seen, top_id = 0, None

@@ -144,9 +144,10 @@ def test_vendor_pack_compare_pages_show_the_differences_and_keep_money_out_unles
     gpus = next(line for line in text.splitlines() if line.strip().startswith("GPUs"))
     assert gpus.split() == ["GPUs", "128", "384", "+256"]  # 16 and 48 nodes of 8 GPUs
     racks = next(line for line in text.splitlines() if line.strip().startswith("Racks"))
-    # massive: 19 racks (16 spines and 8 cores, ECMP-balanced, fill a third network rack; its
-    # storage leaf-spine of 3 stands in a rack of its own)
-    assert racks.split() == ["Racks", "7", "19", "+12", "worse"]
+    # massive: 18 racks (12 of 4 nodes at 30 kW; 16 spines and 8 cores, ECMP-balanced, fill a
+    # third network rack, which has room for the storage leaf-spine of 3 together; 2 of storage;
+    # one of CDUs)
+    assert racks.split() == ["Racks", "7", "18", "+11", "worse"]
     assert "Capex" not in text  # prices are the buyer's: left out without --with-prices
     assert "Break-even" not in text  # a month worked out from the prices is left out with them
     done = cli("export", "medium.json", "-o", "p.pdf", "--compare-with", "massive.json", "--with-prices",
