@@ -66,8 +66,10 @@ class PlaceNodes(Command):
     def _intent(self, plan, catalog) -> Intent:
         storage = next((p.device for p in plan.placements
                         if catalog.get(p.device) is not None and catalog[p.device].storage is not None), _STORAGE)
+        # the plan's fabric switch is the user's: nodes its three tiers cannot hold are refused
+        # with the reason, not moved silently onto another model (its placed switches left unused)
         return Intent(system=self.device, nodes=self.count, storage=DeviceCount(device=storage),
-                      cdu_rack=RackSpec(prefix="CDU", cooling="liquid"))
+                      cdu_rack=RackSpec(prefix="CDU", cooling="liquid"), switch=plan.settings.fabric.switch_device)
 
     def undo(self, plan, catalog):
         changes = ChangeSet(settings=frozenset({"workload"}), structure=True)

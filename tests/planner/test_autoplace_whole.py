@@ -79,3 +79,21 @@ def test_auto_place_fills_a_rack_no_more_than_its_pdu_positions_carry():
     per_rack = Counter(p.rack for p in plan.placements if p.device == "amd-mi355x-8")
     assert max(per_rack.values()) == 4
     assert not [f for f in evaluate(plan, catalog).findings if f.code == "rack.power.pdu_positions"]
+
+
+def test_auto_place_keeps_the_plans_fabric_switch_and_refuses_nodes_it_cannot_hold():
+    """A QM3200-class 36-port switch: three tiers hold 36^3/4 = 11,664 endpoints. The medium
+    plan's 16 nodes plus 1,500 more have 1,516 x 8 = 12,128 NICs: auto-place says so and places
+    nothing, rather than building the fabric of another switch model behind the user's back
+    (the 36-port switches already placed left unused, and undo not giving the plan back)."""
+    from planner.plan.commands import CommandError, SetSetting
+
+    plan = build_template("medium", catalog=CAT)
+    history = History(plan, CAT)
+    history.apply(SetSetting("fabric", "switch_device", "q3200"))
+    before = plan.model_dump()
+    with pytest.raises(CommandError, match="12128 endpoints .* 36-port switches holds .11664"):
+        history.apply(PlaceNodes("hgx-h100-8", 1500))
+    assert plan.model_dump() == before
+    history.apply(PlaceNodes("hgx-h100-8", 100))  # 116 x 8 = 928 NICs: two tiers of 36 ports hold 648, three do
+    assert plan.settings.fabric.switch_device == "q3200"
