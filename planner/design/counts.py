@@ -83,6 +83,8 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
                 f"where the goodput model expects {expected} in repair at once; the plan places all {asked:,} "
                 f"({(nodes + asked) * system.gpus:,} GPUs, {asked * system.gpus:,} of them idle spares) and prices "
                 f"them: leave --spares out for the design's count"))
+        elif asked and not trays and intent.fabric_switches:
+            findings += spares_fabric_findings(system, nodes, asked, catalog, settings.fabric)
         return asked
     down = nodes_in_repair(interruptions_by_part(job, rel), rel)
     need = spares_to_cover(down)
@@ -117,6 +119,41 @@ def _spares_note(system: DeviceType, nodes: int, down: float, placed: int, stock
             f"{stocked:,} stocked (not placed): the fabric the job needs has no free port for "
             f"{'them' if stocked != 1 else 'it'}, and a spare does not open more fabric")
     return text
+
+
+def spares_fabric_findings(system: DeviceType, nodes: int, asked: int, catalog: Catalog,
+                           fabric: FabricSettings) -> list[Finding]:
+    """A warning where the hot spares asked for grow the compute fabric past what the job's
+    nodes need (``nodes_fitting``: the free ports hold fewer), with the switches they add and
+    their price; a tier more is said as such. 2,048 DGX H100 on 64-port switches fill two tiers
+    (64 leaves, 32 spines); one spare more takes the fabric to three."""
+    fit = nodes_fitting(system.id, nodes, asked, catalog, fabric)
+    if fit >= asked:
+        return []
+    try:
+        job, grown = (plan_fabric({system.id: n}, catalog, fabric) for n in (nodes, nodes + asked))
+    except FabricSizingError:
+        return []
+    if job is None or grown is None:
+        return []
+    switch = catalog.get(fabric.switch_device)
+    more = grown.switches - job.switches
+    price = f", about ${more * switch.price_usd / 1e6:,.1f}M before their cables and optics" if (
+        switch is not None and switch.price_usd) else ""
+
+    def shape(s) -> str:
+        leaves = "1 leaf" if s.leaf_switches == 1 else f"{s.leaf_switches:,} leaves"
+        return f"{leaves}, {counted(s.spine_switches, 'spine')}" + (
+            f", {counted(s.core_switches, 'core')}" if s.core_switches else "")
+
+    tier = "a third tier, " if grown.tiers > job.tiers else ""
+    room = (f"its free ports hold {counted(fit, 'spare')}" if fit else "it has no free port for a spare")
+    return [Finding(
+        "warning", "design.spares.fabric",
+        f"{counted(asked, 'hot spare')} asked: the fabric the job's {nodes:,} x {system.model} need ({shape(job)}) grows "
+        f"to {tier}{shape(grown)} for them: {counted(more, 'switch')} more{price}; {room}. "
+        f"Give --spares {fit} (and --set reliability.spares_stocked={asked - fit} to keep the others in stock), or "
+        f"leave --spares out for the design's count")]
 
 
 def adds_a_tier(device_id: str, nodes: int, more: int, catalog: Catalog, fabric: FabricSettings) -> bool:

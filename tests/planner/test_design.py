@@ -341,3 +341,25 @@ def test_a_template_of_air_cooled_nodes_given_a_liquid_cooled_system_gets_its_cd
     report = evaluate(plan, default_catalog())
     assert not [f for f in report.findings if f.code == "cooling.cdu.short"]
     assert report.totals.cdus >= 1 and report.totals.cdus_placed == report.totals.cdus
+
+
+def test_hot_spares_asked_beyond_the_free_ports_say_what_fabric_they_add():
+    # 2,048 DGX H100 GPUs = 256 nodes x 8 rails on 64-port QM9700: 8 units of 32 nodes, 64 leaves
+    # of 32 down and 32 up, 64 x 32 / 64 = 32 spines: two tiers full (64^2 / 2 = 2,048 ports). A
+    # hot spare asked for has no free port: its 8 NICs take the fabric to three tiers. Asked, it
+    # is placed (the intent's count is kept) and the design warns with the switches it adds.
+    result = design(Intent(system="dgx-h100", gpus=2048, fabric="ib400", spare_nodes=1), CAT)
+    warning = next(f for f in result.findings if f.code == "design.spares.fabric")
+    assert warning.severity == "warning"
+    assert "(64 leaves, 32 spines) grows to a third tier" in warning.message
+    assert "it has no free port for a spare" in warning.message and "--spares 0" in warning.message
+    net = evaluate(result.plan, CAT).network
+    grown = net.leaf_switches + net.spine_switches + net.core_switches
+    assert net.tiers == 3 and f"{grown - 96} switches more" in warning.message
+    # the reference architecture's 127 nodes: one free node slot (see above), two spares asked
+    two = design(Intent(system="dgx-h100", nodes=127, fabric="ib400", spare_nodes=2), CAT)
+    warning = next(f for f in two.findings if f.code == "design.spares.fabric")
+    assert "(32 leaves, 16 spines) grows to 40 leaves" in warning.message
+    assert "its free ports hold 1 spare" in warning.message
+    one = design(Intent(system="dgx-h100", nodes=127, fabric="ib400", spare_nodes=1), CAT)
+    assert "design.spares.fabric" not in {f.code for f in one.findings}
