@@ -363,8 +363,9 @@ class Layout:
         node (host) writing, a checkpoint (parameters x bytes per parameter) written within the stall
         limit of the checkpoint interval, and within the intent's checkpoint write time."""
         st, w = self.plan.settings.storage, self.plan.settings.workload
-        # the storage rule counts every node placed, a node being a host (an NVL72's 18 trays)
-        need = (self.nodes + self.spares) * self.system.hosts * st.min_write_gbs_per_node
+        # the storage rule counts every node writing, a node being a host (an NVL72's 18 trays): the
+        # job's, not its hot spares (idle until one takes a failed node's place)
+        need = self.nodes * self.system.hosts * st.min_write_gbs_per_node
         if w.enabled:
             checkpoint_gb = model_checkpoint_gb(w, st)
             interval_min = st.checkpoint_interval_min or SIZING_INTERVAL_MIN
@@ -394,7 +395,7 @@ class Layout:
         if size is not None and size.tiers < 2:
             return  # one switch: nothing shared above the hosts' links
         port = switch.switch.gbps_per_port
-        links_gbs = nodes * sum(n.count * min(n.gbps, port) for n in self.system.storage_nics()) / 8
+        links_gbs = self.nodes * sum(n.count * min(n.gbps, port) for n in self.system.storage_nics()) / 8
         if not links_gbs or write_gbs <= links_gbs / r + 1e-9:
             return
         self.plan.settings.fabric = fabric.model_copy(update={"storage_oversubscription": 1.0})

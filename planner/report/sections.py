@@ -48,7 +48,7 @@ SECTIONS: list[Section] = [
     Section("network", evaluate_network, NETWORK_READS, cutoff=same_network),
     # and each hall's storage network (a leaf-spine shares its hosts' links when all write)
     Section("storage", evaluate_storage, ("counts", "storage networks", "settings.storage", "settings.fabric",
-                                          "settings.workload"), cutoff=operator.eq),
+                                          "settings.workload", "settings.reliability"), cutoff=operator.eq),
     # a plan small enough is priced from its routed cable schedule: then the cost section also
     # reads what the schedule reads (the layout; ``planner.costs.section.SCHEDULE_READS``); a
     # larger campus's core runs are estimated from each hall's racks, floor and fabric switches

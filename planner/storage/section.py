@@ -12,7 +12,7 @@ from planner.settings import GUIDE
 from planner.storage.sizing import (
     checkpoint_write_s, fastest_storage_nic_gbps, model_checkpoint_gb, node_storage_gbs, storage_totals,
 )
-from planner.workload.section import plan_nodes
+from planner.workload.section import plan_job_nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class StorageSection(Figures):
         None, title="Checkpoint write per node, all nodes at once", unit="GB/s")
     hosts: int = figure(0, title="Hosts writing checkpoints",
                         description="The servers that each write their shard of a checkpoint: an 8-GPU node one, "
-                        "a rack-scale system one per compute tray (an NVL72: 18)")
+                        "a rack-scale system one per compute tray (an NVL72: 18); the job's, not its hot spares")
     write_gbs_per_host_all_writing: float | None = figure(
         None, title="Checkpoint write per host, all hosts at once", unit="GB/s",
         description="The filesystem's write shared by every host writing at once, or a host's share of its "
@@ -72,7 +72,9 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     st, workload = settings.storage, settings.workload
     findings: list[Finding] = []
     totals = storage_totals(ctx.counts, ctx.catalog)
-    nodes = ctx.totals.nodes
+    # the writers: the job's nodes, not its hot spares (idle until one takes a failed node's place)
+    summary = plan_job_nodes(ctx)
+    nodes = summary.nodes
     shared = settings.fabric.storage_fabric == "shared"
     switch = storage_switch(ctx)
     port = switch.switch.gbps_per_port if switch is not None else None
@@ -92,7 +94,6 @@ def evaluate_storage(ctx) -> tuple[StorageSection, list[Finding]]:
     size = model_checkpoint_gb(workload, st) if training else None
     # the guide's rule is a node's: a host writing its shard (an NVL72's compute tray, which
     # MLCommons system descriptions call a "4-GPU node"), not the rack-scale system whole
-    summary = plan_nodes(ctx)
     hosts = summary.hosts if nodes else 0
     write_s = stall_pct = alone = together = per_host_together = None
     if totals.devices and per_node is not None and nodes:

@@ -125,3 +125,28 @@ def test_a_design_of_nvl72_racks_sizes_storage_by_its_trays():
     assert s["storage_devices"] == 116 and s["hosts"] == 288
     assert s["write_gbs_per_host_all_writing"] == pytest.approx(116 * 25 / 288, abs=1e-3)
     assert "storage.write.slow_per_node" not in codes(report)
+
+
+def test_hot_spares_do_not_write_checkpoints():
+    # medium: 16 nodes and 7 appliances of 25 GB/s write = 175 GB/s. With 10 hot spares placed
+    # beside them, the job is still 16 nodes, each writing at 175 / 16 = 10.9 GB/s with all of
+    # them at once, above the guide's 10 GB/s a node; the spares are idle until one replaces a
+    # failed node, so they do not share the write (175 / 26 = 6.7 GB/s would warn).
+    from planner.report.evaluate import evaluate
+
+    plan = build_template("medium", catalog=CAT, settings={"reliability": {"spare_nodes": 10}})
+    report = evaluate(plan, CAT)
+    storage = report.sections["storage"]
+    assert report.totals.nodes == 26
+    assert (storage["storage_devices"], storage["write_gbs"]) == (7, 175.0)
+    assert storage["hosts"] == 16
+    assert storage["write_gbs_per_host_all_writing"] == pytest.approx(175 / 16, abs=0.01)
+    assert "storage.write.slow_per_node" not in codes(report)
+
+
+def test_the_design_sizes_storage_for_the_job_not_its_spares():
+    # 16 DGX H100 and 16 hot spares: 16 writers x 10 GB/s = 160 GB/s -> ceil(160 / 25) = 7
+    # appliances (32 writers would ask 320 GB/s, 13)
+    plan = design(Intent(system="dgx-h100", gpus=128, model="llama3-70b", spare_nodes=16), CAT).plan
+    appliances = sum(1 for p in plan.placements if p.device == "pfs-appliance")
+    assert appliances == 7
