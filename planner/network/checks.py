@@ -45,6 +45,7 @@ class NodeSummary:
     nic_technologies: frozenset[str] = frozenset()
     nic_modes: frozenset[str] = frozenset()  # link layers every compute NIC can run (VPI: InfiniBand and Ethernet)
     shared_nic_types: tuple[str, ...] = ()
+    no_nic_types: tuple[str, ...] = ()  # types whose NICs the catalog lists, none of them for compute
     consumer_types: tuple[str, ...] = ()
     domain_gpus: int = 0  # NVLink domain of the node type holding most GPUs (8 HGX, 72 NVL72)
     memory_gb: float = 0.0  # smallest GPU memory among the types
@@ -73,6 +74,7 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
     techs: set[str] = set()
     modes: frozenset[str] | None = None  # what every compute NIC so far can run
     shared: list[str] = []
+    no_nics: list[str] = []
     consumer: list[str] = []
     for device_id, n in counts.items():
         d: DeviceType | None = catalog.get(device_id)
@@ -114,14 +116,17 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
             for x in nics:
                 runs = catalog.nic_link_layers(x)
                 modes = runs if modes is None else modes & runs
-        if count < d.gpus:
+        if count < d.gpus and (count or not d.nics):  # none at all, where the catalog lists its NICs: no_nics
             shared.append(d.model)
+        if not count and d.nics:
+            no_nics.append(d.model)
         if not d.gpu.ecc:  # the guide's consumer GPU: no ECC (and no NVLink)
             consumer.append(d.model)
     s.nic_technologies = frozenset(techs)
     s.nic_modes = modes or frozenset()
     # Sorted: the counts' order differs between an incremental and a full evaluation.
     s.shared_nic_types = tuple(sorted(shared))
+    s.no_nic_types = tuple(sorted(no_nics))
     s.consumer_types = tuple(sorted(consumer))
     return s
 
@@ -365,6 +370,13 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
     training = workload.enabled
     has_fabric = nodes.nodes > 1
     tech = TECHNOLOGIES[fabric.technology]
+    if training and has_fabric and nodes.nics_per_gpu is None and nodes.no_nic_types:
+        out.append(Finding(
+            "error", "network.nics.none",
+            f"{nodes.nodes:,} GPU nodes train one job, but the {', '.join(nodes.no_nic_types)} has no compute NIC: "
+            f"nothing carries the gradients and activations between nodes (the step is estimated on the Fabric "
+            f"settings' {fabric.nics_per_gpu:g} NIC per GPU, which no device has). Choose a GPU system with compute "
+            f"NICs, or keep the job on one node"))
     if training and has_fabric and (nodes.shared_nic_types or fabric.nics_per_gpu < 1):
         which = ", ".join(nodes.shared_nic_types) or "the design (NICs per GPU below 1)"
         out.append(Finding(

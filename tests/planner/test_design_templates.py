@@ -151,3 +151,17 @@ def test_a_template_resized_by_its_gpus_sizes_its_storage_for_them():
         report = evaluate(design_from("medium", catalog, **change).plan, catalog)
         assert report.sections["storage"]["write_gbs"] >= 1_280, change
         assert not [f for f in report.findings if f.code == "storage.write.slow_per_node"], change
+
+
+def test_a_workstation_made_into_several_nodes_has_no_fabric_to_train_over():
+    # The single-node template's 4 x H100 workstation lists two 100G NICs, both for storage, and
+    # no compute NIC: on one node the job stays on NVLink; five of them training one job have
+    # nothing that carries their traffic between nodes (no switch, no compute NIC): an error,
+    # not a step time on NICs no device has.
+    one = evaluate(design_template("single-node", catalog=CAT).plan, CAT)
+    assert "network.nics.none" not in {f.code for f in one.findings}
+    five = evaluate(design_template("single-node", nodes=5, catalog=CAT).plan, CAT)
+    error = next(f for f in five.findings if f.code == "network.nics.none")
+    assert error.severity == "error" and "5 GPU nodes" in error.message
+    # the workstation is not called a node sharing compute NICs: it has none
+    assert "network.nic.shared" not in {f.code for f in five.findings}
