@@ -87,6 +87,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
             settings.costs.gpu_factor(rent_factor_by_price(catalog, {system.id: 1})))
         findings += notes
     nodes = node_count(intent, system, findings, settings, catalog)
+    _refuse_training_without_nics(settings, system, nodes, catalog)
     match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
     spares = hot_spares(intent, settings, system, nodes, findings, catalog)
@@ -119,6 +120,22 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
         findings += choose_recovery(plan, intent, report)
         return Design(plan, findings, layouts)
     return Design(plan, findings)
+
+
+def _refuse_training_without_nics(settings: Settings, system: DeviceType, nodes: int, catalog: Catalog) -> None:
+    """Nodes of a system whose NICs the catalog lists, none for compute (a workstation made to
+    stand alone), cannot train one job across nodes: refused with what to change (the check's
+    ``network.nics.none`` for a plan edited that way)."""
+    w = settings.workload
+    if not w.enabled or w.inference or nodes <= 1 or system.compute_nics() or not system.nics:
+        return
+    # systems with a compute NIC a GPU (the guide's rule for training), its own GPU first
+    others = [d for d in catalog if d.is_gpu_system and not d.is_tray and d.gpu.ecc
+              and sum(n.count for n in d.compute_nics()) >= d.gpus]
+    named = ", ".join(d.id for d in sorted(others, key=lambda d: (d.gpu.model != system.gpu.model, d.id))[:3])
+    raise DesignError(f"nodes: the {system.model} has no compute NIC (its NICs are for storage): {nodes:,} of them "
+                      f"cannot train one job, nothing carries its traffic between nodes; keep the job on one node "
+                      f"(--nodes 1), or choose a GPU system with compute NICs ({named}, ...)")
 
 
 def _refuse_over_size(plan: Plan, system: DeviceType) -> None:

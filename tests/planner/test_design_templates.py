@@ -43,6 +43,8 @@ def sizes(name: str) -> list[int]:
         return [n]
     if name == "frontier-100k":
         return [2, 333, n]
+    if name == "single-node":  # a workstation without compute NICs trains on one node: more are refused
+        return [n]
     return sorted({1, 3, max(1, n // 2), n, 2 * n})
 
 
@@ -158,10 +160,18 @@ def test_a_workstation_made_into_several_nodes_has_no_fabric_to_train_over():
     # no compute NIC: on one node the job stays on NVLink; five of them training one job have
     # nothing that carries their traffic between nodes (no switch, no compute NIC): an error,
     # not a step time on NICs no device has.
-    one = evaluate(design_template("single-node", catalog=CAT).plan, CAT)
-    assert "network.nics.none" not in {f.code for f in one.findings}
-    five = evaluate(design_template("single-node", nodes=5, catalog=CAT).plan, CAT)
+    from planner.design.intent import DesignError
+    from planner.plan.autoplace import AutoPlace
+
+    plan = design_template("single-node", catalog=CAT).plan
+    assert "network.nics.none" not in {f.code for f in evaluate(plan, CAT).findings}
+    # four more placed by hand (auto-place of the bare devices, as the palette would)
+    AutoPlace("h100x4-workhorse", 4, racks=[r.id for r in plan.racks]).do(plan, CAT)
+    five = evaluate(plan, CAT)
     error = next(f for f in five.findings if f.code == "network.nics.none")
     assert error.severity == "error" and "5 GPU nodes" in error.message
     # the workstation is not called a node sharing compute NICs: it has none
     assert "network.nic.shared" not in {f.code for f in five.findings}
+    # the template resized to five is refused by the design, with what to change
+    with pytest.raises(DesignError, match="no compute NIC .*5 of them cannot train one job.*dgx-h100"):
+        design_template("single-node", nodes=5, catalog=CAT)
