@@ -23,7 +23,7 @@ from planner.workload.bubble import TARGET as BUBBLE_TARGET
 from planner.workload.checks import evaluate_workload, job_shape
 from planner.workload.fit import describe_recompute
 from planner.workload.models import ModelShape, model_shape
-from planner.workload.search import Candidate, search_layouts, split_text
+from planner.workload.search import BATCH_TOLERANCE, Candidate, search_layouts, split_text
 
 
 def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, *,
@@ -74,12 +74,13 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
         tokens, seqs = w.global_batch_tokens, best.batch_sequences
         under = tokens < w.seq_len
         share = "is less than one sequence" if under else f"is {tokens / w.seq_len:,.2f} sequences"
+        which = ("smallest batch there is" if under else "nearest whole number" if seqs == round(tokens / w.seq_len)
+                 else "whole number next to it that a layout splits")
         notes.append(Finding(
             "warning", "design.batch",
             f"The global batch of {counted(tokens, 'token')} {share} of {w.seq_len:,} tokens; "
-            f"set to {counted(seqs, 'sequence')} ({run.global_batch_tokens:,} tokens), the "
-            f"{'smallest batch there is' if under else 'nearest whole number'}: ask for a multiple of "
-            f"{w.seq_len:,} tokens"))
+            f"set to {counted(seqs, 'sequence')} ({run.global_batch_tokens:,} tokens), the {which}: "
+            f"ask for a multiple of {w.seq_len:,} tokens"))
     if best.step.bubble > BUBBLE_TARGET:
         seqs = best.batch_sequences
         notes.append(Finding(
@@ -92,14 +93,26 @@ def choose_layout(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummar
             f"pipeline bubble (MFU {best.step.mfu:.1%}): a larger batch, or fewer GPUs, uses them better; check's "
             "fix for the bubble says by how much"))
     if not found.batch_kept:
-        asked, seqs, tokens = found.asked_sequences, best.batch_sequences, w.global_batch_tokens
+        seqs, tokens = best.batch_sequences, w.global_batch_tokens
+        options = found.asked_options or (found.asked_sequences,)
+        asked = " or ".join(f"{n:,}" for n in options) + (" sequences" if options != (1,) else " sequence")
+        closest = found.nearest
+        if closest is None or closest.batch_sequences == seqs:
+            why = "the nearest that can"
+        else:  # a faster layout within the tolerance: say so, and what the nearest batch would give
+            near = closest.batch_sequences * w.seq_len
+            why = (f"the fastest layout within {BATCH_TOLERANCE:.0%} of it, where a batch trains alike (planner "
+                   f"assumption); the nearest batch that can is {counted(closest.batch_sequences, 'sequence')} "
+                   f"({near / tokens - 1:+.2%}: {split_text(closest.settings)}, {closest.tokens_per_s:,.0f} tokens/s "
+                   f"against {best.tokens_per_s:,.0f})")
         notes.append(Finding(
             "warning", "design.batch",
-            f"The global batch of {counted(asked, 'sequence')} ({tokens:,} token"
+            f"The global batch of {asked} ({tokens:,} token"
             f"{'s' if tokens != 1 else ''}) cannot be split into whole micro-batches on the data-parallel replicas "
             f"of any layout of {gpus:,} GPUs; set to {counted(seqs, 'sequence')} "
-            f"({run.global_batch_tokens:,} tokens, {run.global_batch_tokens / tokens - 1:+.1%}), the nearest that "
-            "can: ask for that batch, or a GPU count that a layout divides it by"))
+            f"({run.global_batch_tokens:,} tokens, {run.global_batch_tokens / tokens - 1:+.1%}), {why}: ask for "
+            f"{'that batch' if closest is None or closest.batch_sequences == seqs else 'one of these batches'}, or a "
+            "GPU count that a layout divides it by"))
     return run, notes, found.candidates
 
 

@@ -145,6 +145,9 @@ class Search:
     candidates: tuple[Candidate, ...]
     evaluated: int
     asked_sequences: int
+    # a batch of tokens between two whole numbers of sequences is kept by either (both asked)
+    asked_options: tuple[int, ...] = ()
+    nearest: Candidate | None = None  # of the batches that are not the asked one, the closest that fits
 
     @property
     def best(self) -> Candidate | None:
@@ -152,7 +155,7 @@ class Search:
 
     @property
     def batch_kept(self) -> bool:
-        return self.best is not None and self.best.batch_sequences == self.asked_sequences
+        return self.best is not None and self.best.batch_sequences in (self.asked_options or (self.asked_sequences,))
 
 
 def _powers_of_two(limit: int) -> list[int]:
@@ -235,6 +238,11 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
                    memory_gb: float | None, *, keep: int = 3) -> Search:
     """The best ``keep`` layouts of ``gpus`` GPUs for ``w``'s model and batch (module docstring)."""
     asked = max(1, round(w.global_batch_tokens / w.seq_len))
+    # 4,000,000 tokens of 4,096 are 976.6 sequences: 976 and 977 are both the batch asked (each
+    # within the tolerance of it); 6,000 tokens are 1.46 sequences: only the nearest, 1
+    whole = {max(1, w.global_batch_tokens // w.seq_len), max(1, -(-w.global_batch_tokens // w.seq_len))}
+    options = tuple(sorted({asked} | {n for n in whole
+                                      if abs(n * w.seq_len / w.global_batch_tokens - 1) <= BATCH_TOLERANCE}))
     # recompute and sharding are searched from the bottom of their ladders, whatever the plan has now
     w = w.model_copy(update={"recompute": "auto", "recompute_layers": None,
                              "sharding": SHARDING_LADDER[0] if w.sharding in SHARDING_LADDER else w.sharding})
@@ -243,11 +251,9 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
     evaluated = 0
     for tp, cp, pp, dp in _shapes(model, shape, gpus, w.seq_len):
         domain_ranks = max(1, shape.local_gpus // tp)
-        if asked % dp == 0:
-            splits = [(mb, asked) for mb in _divisors(asked // dp) if mb <= MAX_MICRO_BATCH]
-        else:  # no even split: the nearest whole number of micro-batches of one sequence
-            seqs = max(1, round(asked / dp)) * dp
-            splits = [(1, seqs)]
+        splits = [(mb, a) for a in options if a % dp == 0 for mb in _divisors(a // dp) if mb <= MAX_MICRO_BATCH]
+        if not splits:  # no even split: the nearest whole number of micro-batches of one sequence
+            splits = [(1, max(1, round(asked / dp)) * dp)]
         for mb, seqs in splits:
             m = seqs // (dp * mb)
             for schedule, v in _schedules(model, pp, m):
@@ -272,15 +278,17 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
                         fitted.add(key)
                         found = Candidate(run, model_step(run, fabric, shape, model=model), fit.memory.total_gb, seqs,
                                           stage_layers(model.layers, pp, v))
-                        if seqs == asked:
+                        if seqs in options:
                             exact.append(found)
                         else:
-                            near.append((abs(seqs - asked) / asked, found))
+                            near.append((abs(seqs * w.seq_len / w.global_batch_tokens - 1), found))
+    closest = None
     if exact:
         pool = exact
     elif near:
         nearest = min(change for change, _ in near)
         pool = [c for change, c in near if change <= max(nearest, BATCH_TOLERANCE) + 1e-12]
+        closest = max((c for change, c in near if change <= nearest + 1e-12), key=lambda c: c.tokens_per_s)
     else:
         pool = []
     pool.sort(key=lambda c: -c.tokens_per_s)
@@ -289,4 +297,4 @@ def search_layouts(w: WorkloadSettings, model: ModelShape, fabric: FabricSetting
     distinct: dict[tuple, Candidate] = {}
     for c in pool:
         distinct.setdefault(c.shape, c)
-    return Search(tuple(list(distinct.values())[:keep]), evaluated, asked)
+    return Search(tuple(list(distinct.values())[:keep]), evaluated, asked, options, closest)

@@ -106,6 +106,33 @@ def test_a_batch_no_layout_can_split_is_changed_by_the_least_with_a_warning():
     assert "workload.batch.uneven" not in {f.code for f in evaluate(result.plan, CAT).findings}
 
 
+def test_a_batch_between_two_whole_sequences_is_kept_as_either():
+    # 4,000,000 tokens of 4,096 are 976.56 sequences: 976 and 977 both are the batch asked. 977 is
+    # prime (no DP of 1,024 GPUs divides it), 976 = 16 x 61 is split by DP 16 (TP 8 x PP 8): kept,
+    # the warning only that it is whole sequences, not a change to the next batch that splits.
+    result = design(Intent(system="dgx-h100", gpus=1024, model="llama3-70b", batch_tokens=4_000_000), CAT)
+    w = result.plan.settings.workload
+    assert w.global_batch_tokens == 976 * 4096
+    messages = [f.message for f in result.findings if f.code == "design.batch"]
+    assert len(messages) == 1 and "976.56 sequences" in messages[0]
+    assert "set to 976 sequences (3,997,696 tokens), the whole number next to it that a layout splits" in messages[0]
+
+
+def test_a_faster_batch_within_the_tolerance_names_the_nearest_that_splits():
+    # 977 sequences (prime) on 1,024 GPUs: no layout splits them. Each DP takes the nearest whole
+    # micro-batches: DP 16 -> 61 x 16 = 976 (-0.1 %), DP 32 -> 31 x 32 = 992 (+1.5 %), DP 64 ->
+    # 15 x 64 = 960 (-1.7 %), DP 128 -> 8 x 128 = 1,024 (+4.8 %), all within the 5 % that trains
+    # alike. The faster is chosen; the warning names 976, the nearest, and its speed.
+    result = design(Intent(system="dgx-h100", gpus=1024, model="llama3-70b", batch_tokens=977 * 4096), CAT)
+    seqs = result.plan.settings.workload.global_batch_tokens // 4096
+    warning = next(f for f in result.findings if f.code == "design.batch")
+    assert "The global batch of 977 sequences" in warning.message
+    if seqs == 976:
+        assert "the nearest that can" in warning.message
+    else:
+        assert seqs in (992, 960, 1024) and "the nearest batch that can is 976 sequences (-0.10%" in warning.message
+
+
 def test_an_uneven_pipeline_keeps_a_batch_no_even_one_can_split():
     # 3 DGX H100 = 24 GPUs = 2^3 x 3: no PP that divides the 80 layers (or 82) takes the
     # factor 3, but 3 stages of 27, 27 and 26 layers do (27 against 26.7 on average, 1.3 %
