@@ -209,20 +209,27 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
             remedy=_set_batch(max(1, round(sequences)), w.seq_len)))
         return out
     seqs = round(sequences)
+    # the interleaved schedule also needs each replica's micro-batches a multiple of PP: a batch
+    # the remedies set is a multiple of both, so mending one does not leave the other
+    interleaved = w.pp_schedule == "interleaved" and w.pp > 1
+    step = per * (w.pp if interleaved else 1)
+    lower, upper = seqs // step * step, (seqs // step + 1) * step
+    nearest = upper if lower == 0 or upper - seqs <= seqs - lower else lower
     if seqs % per:
-        lower, upper = seqs // per * per, (seqs // per + 1) * per
         shown = [f"{x:,}" for x in (lower, upper) if x > 0]
         out.append(Finding(
             "warning", "workload.batch.uneven",
             f"A global batch of {seqs:,} sequences over DP {w.dp} x micro-batch {w.micro_batch_size} gives "
             f"{seqs / per:,.2f} micro-batches per replica: use {' or '.join(shown)} sequences "
-            f"(a multiple of {per:,})",
-            remedy=_set_batch(upper if lower == 0 or upper - seqs <= seqs - lower else lower, w.seq_len)))
-    elif w.pp_schedule == "interleaved" and w.pp > 1 and micro_batches(w) % w.pp:
+            f"(a multiple of {step:,}" + (f", the micro-batches a multiple of PP {w.pp} for the interleaved schedule"
+                                           if interleaved else "") + ")",
+            remedy=_set_batch(nearest, w.seq_len)))
+    elif interleaved and micro_batches(w) % w.pp:
         out.append(Finding(
             "warning", "workload.pipeline.interleaved_batches",
             f"The interleaved schedule needs the micro-batches per step ({micro_batches(w)}) to be a multiple "
-            f"of PP {w.pp} (Megatron-LM)"))
+            f"of PP {w.pp} (Megatron-LM): {counted(nearest, 'sequence')} gives {nearest // per:,}",
+            remedy=_set_batch(nearest, w.seq_len)))
     return out
 
 

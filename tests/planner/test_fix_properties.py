@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planner.design.grow import PlaceNodes
-from planner.design.templates import build_template, design_from, design_template, template_names
+from planner.design.templates import TemplateError, build_template, design_from, design_template, template_names
 from planner.errors import PlannerError
 from planner.hardware.catalog import default_catalog
 from planner.plan.autoplace import AutoPlace
@@ -124,7 +124,12 @@ CASES = [pytest.param(name, None, marks=pytest.mark.slow) if name in CAMPUS else
 
 @pytest.mark.parametrize(("template", "nodes"), CASES)
 def test_fix_converges_on_every_template_and_resize(template, nodes):
-    _converges(design_template(template, nodes=nodes, catalog=CATALOG).plan)
+    try:
+        made = design_template(template, nodes=nodes, catalog=CATALOG)
+    except TemplateError as exc:  # no plan made: the workstation has no compute NIC to train over nodes
+        assert template == "single-node" and nodes > 1 and "no compute NIC" in str(exc)
+        return
+    _converges(made.plan)
 
 
 GPU_SYSTEMS = [d.id for d in CATALOG if d.gpu is not None and (d.is_rack_scale or d.rack_type is None)]

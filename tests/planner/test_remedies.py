@@ -105,6 +105,27 @@ def test_batch_goes_to_the_nearest_multiple_of_dp_times_micro_batch(history):
     assert _finding(plan, "workload.batch.uneven") is None
 
 
+def test_an_interleaved_batch_goes_to_a_multiple_of_pp_micro_batches_too(history):
+    # medium's 128 GPUs as TP 8 x PP 4 x DP 4, interleaved: 100 sequences over DP 4 x
+    # micro-batch 1 are 25 a replica, which splits, but the interleaved schedule needs a
+    # replica's micro-batches a multiple of PP 4: 24 (96 sequences) or 28 (112); 96 is 4 away,
+    # 112 twelve. 102 sequences: uneven (25.5 a replica); 96 and 112 again, 96 the nearest, so
+    # one fix mends both (the nearest multiple of DP alone, 104, would leave 26 micro-batches).
+    plan = history.plan
+    for name, value in (("tp", 8), ("pp", 4), ("dp", 4), ("cp", 1), ("micro_batch_size", 1),
+                        ("pp_schedule", "interleaved"), ("virtual_stages", 2)):
+        history.apply(SetSetting("workload", name, value))
+    history.apply(SetSetting("workload", "global_batch_tokens", 100 * 4096))
+    f = _finding(plan, "workload.pipeline.interleaved_batches")
+    assert dict(f.remedy.figures)["sequences"] == 96 and "96 sequences gives 24" in f.message
+    history.apply(SetSetting("workload", "global_batch_tokens", 102 * 4096))
+    f = _finding(plan, "workload.batch.uneven")
+    assert dict(f.remedy.figures)["sequences"] == 96 and "use 96 or 112 sequences" in f.message
+    history.apply(remedy_command(f.remedy))
+    assert _finding(plan, "workload.batch.uneven") is None
+    assert _finding(plan, "workload.pipeline.interleaved_batches") is None
+
+
 def test_a_tie_rounds_the_batch_up(history):
     history.apply(SetSetting("workload", "global_batch_tokens", 1022 * 4096))  # 1,020 and 1,024 both 2 away
     f = _finding(history.plan, "workload.batch.uneven")
