@@ -232,6 +232,7 @@ def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
                         "system for liquid racks")]
     return []
 
+
 def intent_settings(intent: Intent, catalog: Catalog) -> Settings:
     """The plan's settings as the intent states them over the defaults (``DesignError`` naming
     the setting a value does not fit)."""

@@ -238,7 +238,10 @@ class Layout:
         if self.system.is_rack_scale and spec.rack_type is None and self.system.rack_type:
             spec = spec.model_copy(update={"rack_type": self.system.rack_type})  # the system is its rack
         elif self.intent.cooling != "auto":
-            spec = spec.model_copy(update={"cooling": self.intent.cooling})
+            # a liquid-cooled system is not air-cooled because air was asked (the design says so:
+            # ``design.cooling.intent``): its racks are liquid, as a rack-scale system's own rack is
+            asked = "liquid" if self.intent.cooling == "air" and self.system.cooling == "liquid" else self.intent.cooling
+            spec = spec.model_copy(update={"cooling": asked})
         elif spec.cooling is None:
             spec = spec.model_copy(update={"cooling": "liquid" if self.system.cooling == "liquid" else "air"})
         if not self.system.is_rack_scale and self.system.cooling == "air" and spec.cooling in ("liquid", "hybrid"):

@@ -363,3 +363,13 @@ def test_hot_spares_asked_beyond_the_free_ports_say_what_fabric_they_add():
     assert "its free ports hold 1 spare" in warning.message
     one = design(Intent(system="dgx-h100", nodes=127, fabric="ib400", spare_nodes=1), CAT)
     assert "design.spares.fabric" not in {f.code for f in one.findings}
+
+
+def test_air_asked_for_a_liquid_cooled_server_gives_liquid_racks_and_says_so():
+    # the MI355X platform is direct liquid cooled (cold plates): air racks cannot take it, as a
+    # GB200 NVL72's own rack cannot be air. Its racks are liquid, with the design's warning,
+    # not a refusal naming a rack the user has not seen.
+    result = design(Intent(system="amd-mi355x-8", gpus=64, cooling="air"), CAT)
+    gpu_racks = {p.rack for p in result.plan.placements if p.device == "amd-mi355x-8"}
+    assert {result.plan.rack(r).cooling for r in gpu_racks} == {"liquid"}
+    assert "design.cooling.intent" in {f.code for f in result.findings}
