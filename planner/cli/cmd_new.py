@@ -22,6 +22,7 @@ from planner.save_target import check_target
 from planner.settings import Settings
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import AttentionKernel, ModelPreset
+from planner.workload.models import CUSTOM_SHAPE_FIELDS
 
 _SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
@@ -209,7 +210,11 @@ def _overridden(plan, sets) -> list[str]:
     whole = {"tp", "pp", "dp"} <= {field for section, field, _ in sets or () if section == "workload"}
     for section, field, value in sets or ():
         held = getattr(getattr(plan.settings, section), field)
-        if held != value:
+        preset = plan.settings.workload.model
+        if section == "workload" and field in CUSTOM_SHAPE_FIELDS and preset != "custom":
+            out.append(f"--set {section}.{field}={json.dumps(value)}: not used, the model preset {preset} has its own "
+                       "shape; --model custom takes the shape from the settings")
+        elif held != value:
             why = ("from a flag or the design's sizing" if section != "workload" or field not in LAYOUT_FIELDS
                    else "the layout asked for did not hold (the design's note says why)" if whole
                    else "the design keeps a stated layout only when it holds whole: state tp, pp and dp together")

@@ -371,3 +371,16 @@ def test_a_heavy_rack_spreads_its_load_and_the_note_shows_the_figures(capsys, tm
     # and the check finds the floor carries it, as the design spread it
     report = json.loads(run(capsys, "check", "--json", str(tmp_path / "nvl.json"))[1].out)
     assert not [f for f in report["findings"] if f["code"] == "rack.floor.over_rating"]
+
+
+def test_a_shape_setting_a_model_preset_ignores_is_noted(capsys, tmp_path):
+    # Llama 3 70B is dense: 8 experts set on it change nothing the plan evaluates; said, as a
+    # --set the design overrides is
+    plan = tmp_path / "e.json"
+    code, out = run(capsys, "new", "--gpus", "64", "--system", "dgx-h100", "--model", "llama3-70b", "--set",
+                    "workload.experts=8", "-o", str(plan))
+    assert code == 0, out.err
+    assert "note: --set workload.experts=8: not used, the model preset llama3-70b has its own shape" in out.out
+    code, out = run(capsys, "new", "--gpus", "64", "--system", "dgx-h100", "--set", "workload.heads=64", "-o",
+                    str(plan))
+    assert "workload.heads" not in out.out  # the template's custom shape takes it
