@@ -325,6 +325,13 @@ class Layout:
         if floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm) <= floor.floor_rating_kg_m2 + 1e-9:
             return
         aisle = aisle_share_to_carry_mm(total_kg, width_mm, depth_mm, floor.floor_rating_kg_m2)
+        most = max(m.le for m in type(floor).model_fields["aisle_share_mm"].metadata if hasattr(m, "le"))
+        if aisle > most:  # no aisle spreads it: the rating is not a floor's (1 kg/m2 typed for 1 t/m2)
+            raise DesignError(
+                f"floor_rating_kg_m2: one {self.system.model} weighs {total_kg:,.0f} kg: a floor rated "
+                f"{floor.floor_rating_kg_m2:,g} kg/m2 would carry it only spread over {aisle / 1000:,.1f} m of aisle, "
+                f"more than the {most / 1000:g} m an aisle share may be: give the floor's rating from its structural "
+                f"engineer (TIA-942 Rated-3: 1,224 kg/m2)")
         self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
         on_footprint = floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm)
         self.findings.append(Finding(

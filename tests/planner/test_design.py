@@ -373,3 +373,14 @@ def test_air_asked_for_a_liquid_cooled_server_gives_liquid_racks_and_says_so():
     gpu_racks = {p.rack for p in result.plan.placements if p.device == "amd-mi355x-8"}
     assert {result.plan.rack(r).cooling for r in gpu_racks} == {"liquid"}
     assert "design.cooling.intent" in {f.code for f in result.findings}
+
+
+def test_a_floor_rating_no_aisle_can_spread_a_system_over_is_refused():
+    # a DGX H100 with its enclosure weighs 130.45 + 160 = 290.45 kg: on 600 mm of width, a floor
+    # of 1 kg/m2 carries it over 290.45 / (1 x 0.6) = 484.08 m of depth; less the rack's 1.2 m,
+    # 482.88 m, in whole 50 mm 482.9 m, far past the 5 m an aisle share may be: refused with the
+    # floor's usual rating, not a plan spreading each rack's load over half a kilometre
+    from planner.design.intent import DesignError
+
+    with pytest.raises(DesignError, match=r"floor_rating_kg_m2: one DGX H100 weighs 290 kg: .* over 482.9 m of aisle, more than the 5 m"):
+        design(Intent(system="dgx-h100", gpus=64, floor_rating_kg_m2=1), CAT)
