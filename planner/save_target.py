@@ -32,6 +32,8 @@ def resolve_target(path: str | Path) -> Path:
 
 def check_target(path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
     """The file a write to ``path`` replaces, or SaveError saying why it must not be written."""
+    if not str(path).strip():
+        raise SaveError("cannot save: no file name was given (nothing was written)")
     target = resolve_target(path)
     try:
         st = os.stat(target)

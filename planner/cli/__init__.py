@@ -112,6 +112,9 @@ def _main(argv: list[str] | None, frontends: Frontends) -> int:
         command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
         return _open_app(argv, frontends)
+    if isinstance(getattr(args, "output", None), str) and not args.output.strip():  # -o "": nothing to name
+        command_parser = _subparsers(parser).get(args.command, parser)
+        command_parser.error("-o/--output: no file name was given")
     args.frontends = frontends
     try:
         return int(args.run(args) or 0)

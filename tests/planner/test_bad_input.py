@@ -316,3 +316,22 @@ def test_a_plan_named_like_an_export_and_an_export_named_as_a_folder_say_what_to
     assert run_cli("new", "--template", "medium", "-o", "plan.json", cwd=tmp_path).returncode == 0
     out = run_cli("export", "plan.json", "-o", ".", cwd=tmp_path)
     assert out.returncode == 2 and out.stderr.strip().startswith("cluster-planner: . is a folder: name a file in it")
+
+
+@pytest.mark.parametrize("argv", [["new"], ["export", "plan.json"], ["acceptance", "plan.json"]])
+def test_an_empty_output_name_is_refused_in_one_line(argv, tmp_path, capsys, monkeypatch):
+    from planner.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "-o", ""])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "-o/--output: no file name was given" in err
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_saving_to_no_name_says_so():
+    from planner.save_target import SaveError, check_target
+
+    with pytest.raises(SaveError, match="no file name was given"):
+        check_target("")
