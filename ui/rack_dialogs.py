@@ -101,6 +101,7 @@ class RackEditor(QDialog):
                 message = field_label(title, RACK_UNITS.get(name, "")) + message[len(name):]
         self.message.setText(message)
         self.message.show()
+        self.adjustSize()  # grow for the wrapped message rather than squeeze the fields
 
 
 class AutoPlaceDialog(QDialog):
@@ -143,3 +144,4 @@ class AutoPlaceDialog(QDialog):
         else:
             self.message.setText(self.doc.last_error or "")
             self.message.show()
+            self.adjustSize()  # grow for the wrapped message rather than squeeze the fields

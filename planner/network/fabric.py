@@ -171,8 +171,8 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
         if s.leaf_switches <= k else None
     if tiers == "2" and two_tier is None:
         raise FabricSizingError(
-            f"{endpoints} endpoints need {s.leaf_switches} leaves, more than two tiers of {k}-port switches hold "
-            f"({k * d} endpoints); use three tiers")
+            f"{endpoints:,} endpoints need {s.leaf_switches:,} leaves, more than two tiers of {k}-port switches "
+            f"hold ({k * d:,} endpoints); use three tiers")
     if tiers != "3" and two_tier is not None:
         spines, per_spine = two_tier
         s.tiers = 2
@@ -189,8 +189,8 @@ def size_fabric(nodes: int, nics_per_node: int, radix: int, *, topology: str = "
     s.pods = math.ceil(s.leaf_switches / leaves_per_pod)
     if s.pods > k:
         raise FabricSizingError(
-            f"{endpoints} endpoints need {s.pods} pods, more than a three-tier fabric of {k}-port switches holds "
-            f"({k ** 3 // 4} endpoints non-blocking); choose a switch with more ports")
+            f"{endpoints:,} endpoints need {s.pods:,} pods, more than a three-tier fabric of {k}-port switches "
+            f"holds ({k ** 3 // 4:,} endpoints non-blocking); choose a switch with more ports")
     for pod in range(s.pods):
         first, stop = pod * leaves_per_pod, min(s.leaf_switches, (pod + 1) * leaves_per_pod)
         balanced = _balanced_spines(stop - first, _max_uplinks_in(up_runs, first, stop), max_leaf_up, half)

@@ -92,7 +92,7 @@ def test_auto_place_keeps_the_plans_fabric_switch_and_refuses_nodes_it_cannot_ho
     history = History(plan, CAT)
     history.apply(SetSetting("fabric", "switch_device", "q3200"))
     before = plan.model_dump()
-    with pytest.raises(CommandError, match="12128 endpoints .* 36-port switches holds .11664"):
+    with pytest.raises(CommandError, match="12,128 endpoints .* 36-port switches holds .11,664"):
         history.apply(PlaceNodes("hgx-h100-8", 1500))
     assert plan.model_dump() == before
     history.apply(PlaceNodes("hgx-h100-8", 100))  # 116 x 8 = 928 NICs: two tiers of 36 ports hold 648, three do

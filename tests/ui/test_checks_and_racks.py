@@ -254,6 +254,28 @@ def test_auto_place_128_dgx_b200_keeps_the_design_whole_and_the_summary_filled(w
     assert window.summary.text("gpus") == "128"
 
 
+def test_auto_place_past_the_plans_switch_is_refused_in_the_dialog_which_grows_for_it(window, qtbot):
+    # 36-port switches: three tiers hold 36^3 / 4 = 11,664 endpoints; the default plan's 16 nodes
+    # and 1,500 more have 12,128 NICs. The dialog says so and keeps its fields whole (it grows
+    # for the wrapped message), the plan unchanged.
+    from planner.plan.commands import SetSetting
+
+    doc = window.doc
+    doc.apply(SetSetting("fabric", "switch_device", "q3200"))
+    before = doc.plan.model_dump()
+    dialog = window.auto_place(None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.count.setValue(1500)
+    dialog.accept()
+    assert dialog.isVisible() and dialog.message.isVisible()
+    assert "12,128 endpoints" in dialog.message.text() and "11,664" in dialog.message.text()
+    for field in (dialog.device, dialog.count):
+        assert field.height() >= field.sizeHint().height()
+    assert dialog.height() >= dialog.sizeHint().height()
+    assert doc.plan.model_dump() == before
+
+
 def test_zoomed_out_a_rack_s_tab_names_it_above_its_load(window):
     from PySide6.QtGui import QFont, QFontMetricsF
 
