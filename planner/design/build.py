@@ -23,6 +23,7 @@ from planner.design.layout import Layout
 from planner.design.parallelism import choose_layout
 from planner.design.replica import choose_replica
 from planner.findings import Finding
+from planner.numbers import counted
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.hardware.rent import rent_factor_by_price
 from planner.network.checks import summarise_nodes
@@ -87,7 +88,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
             settings.costs.gpu_factor(rent_factor_by_price(catalog, {system.id: 1})))
         findings += notes
     nodes = node_count(intent, system, findings, settings, catalog)
-    _refuse_training_without_nics(settings, system, nodes, catalog)
+    _refuse_training_without_nics(settings, system, nodes, catalog, "nodes" if intent.nodes is not None else "gpus")
     match_storage_switch(settings, intent, system, catalog)
     gpus = nodes * system.gpus
     spares = hot_spares(intent, settings, system, nodes, findings, catalog)
@@ -122,7 +123,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     return Design(plan, findings)
 
 
-def _refuse_training_without_nics(settings: Settings, system: DeviceType, nodes: int, catalog: Catalog) -> None:
+def _refuse_training_without_nics(settings: Settings, system: DeviceType, nodes: int, catalog: Catalog,
+                                  field: str) -> None:
     """Nodes of a system whose NICs the catalog lists, none for compute (a workstation made to
     stand alone), cannot train one job across nodes: refused with what to change (the check's
     ``network.nics.none`` for a plan edited that way)."""
@@ -133,9 +135,9 @@ def _refuse_training_without_nics(settings: Settings, system: DeviceType, nodes:
     others = [d for d in catalog if d.is_gpu_system and not d.is_tray and d.gpu.ecc
               and sum(n.count for n in d.compute_nics()) >= d.gpus]
     named = ", ".join(d.id for d in sorted(others, key=lambda d: (d.gpu.model != system.gpu.model, d.id))[:3])
-    raise DesignError(f"nodes: the {system.model} has no compute NIC (its NICs are for storage): {nodes:,} of them "
+    raise DesignError(f"{field}: the {system.model} has no compute NIC (its NICs are for storage): {nodes:,} of them "
                       f"cannot train one job, nothing carries its traffic between nodes; keep the job on one node "
-                      f"(--nodes 1), or choose a GPU system with compute NICs ({named}, ...)")
+                      f"({counted(system.gpus, 'GPU')}), or choose a GPU system with compute NICs ({named}, ...)")
 
 
 def _refuse_over_size(plan: Plan, system: DeviceType) -> None:
