@@ -285,7 +285,8 @@ def _trunk_lines(ctx, parts: dict) -> list[BomLine]:
                        f"Per network, by the lengths its halls give ({NETWORK_ASSUMPTION}): ")
 
 
-# not the fabric switches' halls: the storage leaf-spines stand in network racks of their own
+# not the fabric switches' halls: the estimate reads each hall's racks and footprint (``storage trunks``),
+# not which racks its storage switches stand in
 TRUNK_READS = ("storage trunks", "settings.costs", "settings.fabric", "settings.floor")
 
 

@@ -111,6 +111,8 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
             again = design(intent.model_copy(update={"spare_nodes": hot}), catalog, title=title,
                            description=description)
             rel = plan.settings.reliability
+            # the spares are the design's, placed for the restart: not a count the user gave to change
+            again.findings[:] = [f for f in again.findings if f.code != "design.spares.fabric"]
             again.findings.insert(0, Finding(
                 "info", "design.spares.hot",
                 f"Hot spares: {hot:,} {system.model} placed and cabled into the fabric (it grows for them), not "
@@ -135,9 +137,11 @@ def _refuse_training_without_nics(settings: Settings, system: DeviceType, nodes:
     others = [d for d in catalog if d.is_gpu_system and not d.is_tray and d.gpu.ecc
               and sum(n.count for n in d.compute_nics()) >= d.gpus]
     named = ", ".join(d.id for d in sorted(others, key=lambda d: (d.gpu.model != system.gpu.model, d.id))[:3])
+    more = ", ..." if len(others) > 3 else ""
+    instead = "choose a GPU system with compute NICs" + (f" ({named}{more})" if named else "")
     raise DesignError(f"{field}: the {system.model} has no compute NIC (its NICs are for storage): {nodes:,} of them "
                       f"cannot train one job, nothing carries its traffic between nodes; keep the job on one node "
-                      f"({counted(system.gpus, 'GPU')}), or choose a GPU system with compute NICs ({named}, ...)")
+                      f"({counted(system.gpus, 'GPU')}), or {instead}")
 
 
 def _refuse_over_size(plan: Plan, system: DeviceType) -> None:

@@ -131,28 +131,42 @@ def spares_fabric_findings(system: DeviceType, nodes: int, asked: int, catalog: 
     if fit >= asked:
         return []
     try:
-        job, grown = (plan_fabric({system.id: n}, catalog, fabric) for n in (nodes, nodes + asked))
+        job = plan_fabric({system.id: nodes}, catalog, fabric)
     except FabricSizingError:
         return []
+    switch = catalog.get(fabric.switch_device)
+    try:
+        grown = plan_fabric({system.id: nodes + asked}, catalog, fabric)
+    except FabricSizingError:  # past what the switch holds in the tiers asked: the design takes another switch
+        model = switch.model if switch is not None else fabric.switch_device
+        return [Finding(
+            "warning", "design.spares.fabric",
+            f"{counted(asked, 'hot spare')} asked: the fabric the job's {nodes:,} x {system.model} need on {model} has "
+            f"{'free ports for ' + counted(fit, 'spare') if fit else 'no free port for a spare'}, and with "
+            f"{'it' if asked == 1 else 'them'} it "
+            f"needs more than {model} holds in the tiers asked: the design builds it of another switch. Give --spares "
+            f"{fit} and keep the rest in stock (--set reliability.spares_stocked={asked - fit}) to keep {model}")]
     if job is None or grown is None:
         return []
-    switch = catalog.get(fabric.switch_device)
     more = grown.switches - job.switches
     price = f", about ${more * switch.price_usd / 1e6:,.1f}M before their cables and optics" if (
         switch is not None and switch.price_usd) else ""
 
     def shape(s) -> str:
+        if s.tiers <= 1:
+            return "one switch"
         leaves = "1 leaf" if s.leaf_switches == 1 else f"{s.leaf_switches:,} leaves"
         return f"{leaves}, {counted(s.spine_switches, 'spine')}" + (
             f", {counted(s.core_switches, 'core')}" if s.core_switches else "")
 
-    tier = "a third tier, " if grown.tiers > job.tiers else ""
+    tier = f"{('two', 'three')[grown.tiers - 2]} tiers, " if grown.tiers > job.tiers and grown.tiers in (2, 3) else ""
     room = (f"its free ports hold {counted(fit, 'spare')}" if fit else "it has no free port for a spare")
+    others = "it" if asked - fit == 1 else "the others"
     return [Finding(
         "warning", "design.spares.fabric",
         f"{counted(asked, 'hot spare')} asked: the fabric the job's {nodes:,} x {system.model} need ({shape(job)}) grows "
         f"to {tier}{shape(grown)} for them: {counted(more, 'switch')} more{price}; {room}. "
-        f"Give --spares {fit} (and --set reliability.spares_stocked={asked - fit} to keep the others in stock), or "
+        f"Give --spares {fit} (and --set reliability.spares_stocked={asked - fit} to keep {others} in stock), or "
         f"leave --spares out for the design's count")]
 
 

@@ -43,7 +43,10 @@ class PlaceNodes(Command):
         nodes = AutoPlace(self.device, self.count, racks=self.racks, new_rack_prefix="GPU",
                           label_prefix=self.label_prefix)
         changes = nodes.do(plan, catalog)
-        layout = Layout(plan, catalog, self._intent(plan, catalog), d, sum(gpu_counts(plan, catalog).values()))
+        # the job's nodes (they write the checkpoints the storage is sized for) and the hot spares beside them
+        placed, spares = sum(gpu_counts(plan, catalog).values()), plan.settings.reliability.spare_nodes
+        layout = Layout(plan, catalog, self._intent(plan, catalog), d, max(0, placed - spares),
+                        spares=min(spares, placed))
         layout.net = [r.id for r in plan.racks if any(
             catalog.get(p.device) is not None and catalog[p.device].switch is not None
             for p in plan.rack_members(r.id).values())]

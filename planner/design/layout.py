@@ -186,8 +186,11 @@ class Layout:
                      *, fill: bool = True, together: bool = False) -> None:
         """``need`` more ``device`` in the hall's network racks (with ``fill``; ``together``: all
         in one of them with room for all), then in new network racks of the hall."""
-        for rack_id in self.place(device, need, self._net_spec(), [r for r in racks if r in net] if fill else None,
-                                  label, together=together):
+        targets = [r for r in racks if r in net] if fill else None
+        if together:  # beside the ones placed when they have room (a leaf-spine grown)
+            holding = set(self.plan.in_rack_order(p.rack for p in self.plan.placements if p.device == device))
+            targets = sorted(targets or [], key=lambda r: r not in holding)
+        for rack_id in self.place(device, need, self._net_spec(), targets, label, together=together):
             self.plan.rack(rack_id).hall = hall_id
             racks.append(rack_id)
             net.add(rack_id)
@@ -217,7 +220,8 @@ class Layout:
                 self.plan.settings.fabric = fabric.model_copy(update={"switch_device": sw.id})
                 self.findings.append(Finding(
                     "info", "design.fabric.switch",
-                    f"fabric: {fabric.switch_device} cannot hold {sum(counts.values()):,} nodes in three tiers; "
+                    f"fabric: {fabric.switch_device} cannot hold {sum(counts.values()):,} nodes in "
+                    f"{'two tiers, as asked' if fabric.tiers == '2' else 'three tiers'}; "
                     f"the fabric is built of {sw.title} ({sw.switch.ports} ports)"))
                 return size
         raise DesignError(f"fabric at {sum(counts.values()):,} nodes: {error}") from None
@@ -227,10 +231,13 @@ class Layout:
         """Place ``need`` less those already placed; network devices fill the network racks first
         (``together``: all in one network rack with room for them all, else in new racks)."""
         missing = need - sum(1 for p in self.plan.placements if p.device == device)
-        if fill or together:
-            self.net += self.place(device, missing, spec, self.net, label, together=together)
+        holding = self.plan.in_rack_order(p.rack for p in self.plan.placements if p.device == device)
+        if together:  # beside the ones placed when they have room (a leaf-spine grown), else a network rack's
+            self.net += self.place(device, missing, spec, holding + [r for r in self.net if r not in holding], label,
+                                   together=True)
+        elif fill:
+            self.net += self.place(device, missing, spec, self.net, label)
         else:  # storage: into the racks already holding it, then racks of its own
-            holding = self.plan.in_rack_order(p.rack for p in self.plan.placements if p.device == device)
             self.place(device, missing, spec, holding, label)
 
     def _gpu_spec(self) -> RackSpec:
@@ -326,12 +333,12 @@ class Layout:
             return
         aisle = aisle_share_to_carry_mm(total_kg, width_mm, depth_mm, floor.floor_rating_kg_m2)
         most = max(m.le for m in type(floor).model_fields["aisle_share_mm"].metadata if hasattr(m, "le"))
-        if aisle > most:  # no aisle spreads it: the rating is not a floor's (1 kg/m2 typed for 1 t/m2)
+        if aisle > most:  # no aisle spreads it: a floor too weak for the system, or a rating mistyped
             raise DesignError(
                 f"floor_rating_kg_m2: one {self.system.model} weighs {total_kg:,.0f} kg: a floor rated "
                 f"{floor.floor_rating_kg_m2:,g} kg/m2 would carry it only spread over {aisle / 1000:,.1f} m of aisle, "
-                f"more than the {most / 1000:g} m an aisle share may be: give the floor's rating from its structural "
-                f"engineer (TIA-942 Rated-3: 1,224 kg/m2)")
+                f"more than the {most / 1000:g} m an aisle share may be: choose a lighter system for this floor, or "
+                f"give the floor's rating from its structural engineer (TIA-942 Rated-3: 1,224 kg/m2)")
         self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
         on_footprint = floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm)
         self.findings.append(Finding(

@@ -361,6 +361,23 @@ def port_findings(size: FabricSize, switch: DeviceType, placed_switches: int) ->
     return []
 
 
+def no_nic_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: NodeSummary,
+                    job_nodes: int) -> list[Finding]:
+    """An error where the job spans nodes (``job_nodes``: the placed less the hot spares) and a
+    node type among them has no compute NIC (the catalog lists its NICs, all for storage):
+    nothing carries its share of the traffic between nodes."""
+    if not workload.enabled or workload.inference or job_nodes <= 1 or not nodes.no_nic_types:
+        return []
+    basis = (f"the step is estimated on the {nodes.nic_gbps:g} Gb/s compute NICs of the other nodes"
+             if nodes.nics_per_gpu is not None else
+             f"the step is estimated on the Fabric settings' {fabric.nics_per_gpu:g} NIC per GPU, which no device has")
+    return [Finding(
+        "error", "network.nics.none",
+        f"{job_nodes:,} GPU nodes train one job, but the {', '.join(nodes.no_nic_types)} has no compute NIC: "
+        f"nothing carries its gradients and activations to the other nodes ({basis}). Choose a GPU system with "
+        f"compute NICs, or keep the job on one node")]
+
+
 def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: NodeSummary,
                     size: FabricSize | None, switch: DeviceType | None, params_b: float) -> list[Finding]:
     """The training-fabric advice of ``GUIDE``: own NIC per GPU, no oversubscription, no
@@ -370,13 +387,6 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
     training = workload.enabled
     has_fabric = nodes.nodes > 1
     tech = TECHNOLOGIES[fabric.technology]
-    if training and has_fabric and nodes.nics_per_gpu is None and nodes.no_nic_types:
-        out.append(Finding(
-            "error", "network.nics.none",
-            f"{nodes.nodes:,} GPU nodes train one job, but the {', '.join(nodes.no_nic_types)} has no compute NIC: "
-            f"nothing carries the gradients and activations between nodes (the step is estimated on the Fabric "
-            f"settings' {fabric.nics_per_gpu:g} NIC per GPU, which no device has). Choose a GPU system with compute "
-            f"NICs, or keep the job on one node"))
     if training and has_fabric and (nodes.shared_nic_types or fabric.nics_per_gpu < 1):
         which = ", ".join(nodes.shared_nic_types) or "the design (NICs per GPU below 1)"
         out.append(Finding(

@@ -56,7 +56,6 @@ class AutoPlace(Command):
         if self.move is not None and len(self.move) != self.count:
             raise CommandError(f"auto-place was given {len(self.move):,} devices to move for {self.count:,} slots")
         basis = plan.settings.facility.power_basis
-        p_milliwatts = round(d.power_w(basis) * 1000)
         self._labels = self.series or (LabelSeries(plan, self.label_prefix) if self.label_prefix else None)
         self._moved = 0
         done: list[Command] = []
@@ -69,14 +68,14 @@ class AutoPlace(Command):
                 if remaining == 0:
                     break
                 want = remaining if self.max_per_rack is None else min(remaining, self.max_per_rack)
-                remaining -= self._fill(plan, catalog, d, p_milliwatts, rack_id, want, done)
+                remaining -= self._fill(plan, catalog, d, rack_id, want, done)
             names = _RackNamer(plan, self.new_rack_prefix)
             fields = self._new_rack_fields(plan, d)
             while remaining > 0:
                 add = AddRack(names.next(), **fields)
                 add.do(plan, catalog)
                 done.append(add)
-                placed = self._fill(plan, catalog, d, p_milliwatts, add.rack_id, remaining, done)
+                placed = self._fill(plan, catalog, d, add.rack_id, remaining, done)
                 if placed == 0:
                     rack = plan.rack(add.rack_id)
                     raise CommandError(f"one {d.model} ({d.power_w(basis) / 1000:g} kW, {d.u_height}U) does not fit "
@@ -99,17 +98,12 @@ class AutoPlace(Command):
             fields["power_cap_kw"] = min(fields["power_cap_kw"], air_limit_kw(facility, fields.get("rear_door_hx", False)))
         return fields
 
-    def _fill(self, plan, catalog, d, p_milliwatts, rack_id, want, done) -> int:
+    def _fill(self, plan, catalog, d, rack_id, want, done) -> int:
         rack = plan.rack(rack_id)
         if rack is None:
             raise CommandError(f"there is no rack '{rack_id}'")
-        cap_milliwatts, cap_g = rack_limits(plan, rack, own_rack=d.is_rack_scale)
-        used_milliwatts, used_g = rack_load(plan, catalog, rack_id)
-        d_g = round(d.weight_kg * 1000)
-        np_cap, np_used, d_np = nameplate_room(plan, catalog, rack_id, d)
-        placed = 0
-        while (placed < want and used_milliwatts + p_milliwatts <= cap_milliwatts and used_g + d_g <= cap_g
-               and (np_cap is None or np_used + d_np <= np_cap)):
+        placed, room = 0, min(want, room_for(plan, catalog, rack_id, d))  # its power, weight, PDUs and U
+        while placed < room:
             u = lowest_free_u(plan, catalog, rack, d.u_height)
             if u is None:
                 break
@@ -120,9 +114,6 @@ class AutoPlace(Command):
                 add = AddDevice(d.id, rack_id, u, label=self._labels.next() if self._labels else "")
             add.do(plan, catalog)
             done.append(add)
-            used_milliwatts += p_milliwatts
-            used_g += d_g
-            np_used += d_np
             placed += 1
         return placed
 
@@ -147,8 +138,8 @@ def room_for(plan, catalog, rack_id: str, d) -> int:
     n = free_slots(plan, catalog, rack, d.u_height)
     for room, each in ((cap_milliwatts - used_milliwatts, p_milliwatts), (cap_g - used_g, d_g),
                        ((np_cap - np_used) if np_cap is not None else None, d_np)):
-        if room is not None and each > 0:
-            n = min(n, max(0, room) // each)
+        if room is not None:  # a rack already past a limit takes nothing more, not even a device of 0 W
+            n = 0 if room < 0 else n if each <= 0 else min(n, room // each)
     return n
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from planner.costs.section import plan_cabling
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
-from planner.network.checks import (design_findings, fabric_switches_placed, nic_rate_findings, port_findings,
-                                    storage_switch_findings, switch_findings, unused_switch_findings)
+from planner.network.checks import (design_findings, fabric_switches_placed, nic_rate_findings, no_nic_findings,
+                                    port_findings, storage_switch_findings, switch_findings, unused_switch_findings)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.workload.checks import WorkloadOutcome, evaluate_workload
 from planner.workload.models import model_shape
@@ -182,7 +182,9 @@ def _fabric_and_workload(ctx) -> tuple[NetworkSection, list[Finding]]:
     findings += unused_switch_findings(ctx.counts, catalog, fabric, halls=halls)
     findings += design_findings(fabric, workload, nodes, size, switch, model_shape(workload).params / 1e9)
     # the job runs on the placed nodes less the hot spares kept idle
-    outcome = evaluate_workload(workload, fabric, plan_job_nodes(ctx))
+    job = plan_job_nodes(ctx)
+    findings += no_nic_findings(fabric, workload, nodes, job.nodes)
+    outcome = evaluate_workload(workload, fabric, job)
     figures = dict(outcome.network)
     scaling = tuple(ScalingPoint(**p) for p in figures.pop("scaling"))
     fabrics = tuple(FabricRow(**r) for r in figures.pop("fabrics"))

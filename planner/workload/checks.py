@@ -228,7 +228,7 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
         out.append(Finding(
             "warning", "workload.pipeline.interleaved_batches",
             f"The interleaved schedule needs the micro-batches per step ({micro_batches(w)}) to be a multiple "
-            f"of PP {w.pp} (Megatron-LM): {counted(nearest, 'sequence')} gives {nearest // per:,}",
+            f"of PP {w.pp} (Megatron-LM): {counted(nearest, 'sequence')} give {nearest // per:,} a replica",
             remedy=_set_batch(nearest, w.seq_len)))
     return out
 

@@ -351,7 +351,7 @@ def test_hot_spares_asked_beyond_the_free_ports_say_what_fabric_they_add():
     result = design(Intent(system="dgx-h100", gpus=2048, fabric="ib400", spare_nodes=1), CAT)
     warning = next(f for f in result.findings if f.code == "design.spares.fabric")
     assert warning.severity == "warning"
-    assert "(64 leaves, 32 spines) grows to a third tier" in warning.message
+    assert "(64 leaves, 32 spines) grows to three tiers" in warning.message
     assert "it has no free port for a spare" in warning.message and "--spares 0" in warning.message
     net = evaluate(result.plan, CAT).network
     grown = net.leaf_switches + net.spine_switches + net.core_switches
@@ -384,3 +384,21 @@ def test_a_floor_rating_no_aisle_can_spread_a_system_over_is_refused():
 
     with pytest.raises(DesignError, match=r"floor_rating_kg_m2: one DGX H100 weighs 290 kg: .* over 482.9 m of aisle, more than the 5 m"):
         design(Intent(system="dgx-h100", gpus=64, floor_rating_kg_m2=1), CAT)
+
+
+def test_the_designs_own_hot_spares_carry_no_warning_to_change_a_count_never_given():
+    # massive at 2,048 nodes: the design places its 18 spares hot (see the templates' test), and
+    # says why; no warning asks the user to change a --spares they did not give
+    from planner.design.templates import design_template
+
+    result = design_template("massive", nodes=2048, catalog=CAT)
+    codes = {f.code for f in result.findings}
+    assert "design.spares.hot" in codes and "design.spares.fabric" not in codes
+
+
+def test_a_spare_on_a_full_one_switch_fabric_says_it_takes_two_tiers():
+    # 16 MI355X platforms x 8 NICs = 128 ports: one 128-port SN5600 (split to 400G); a spare's 8
+    # more take it to two tiers
+    result = design(Intent(system="amd-mi355x-8", gpus=128, spare_nodes=1), CAT)
+    warning = next(f for f in result.findings if f.code == "design.spares.fabric")
+    assert "need (one switch) grows to two tiers" in warning.message and "keep it in stock" in warning.message

@@ -175,3 +175,21 @@ def test_a_workstation_made_into_several_nodes_has_no_fabric_to_train_over():
     # the template resized to five is refused by the design, with what to change
     with pytest.raises(DesignError, match="no compute NIC .*5 of them cannot train one job.*dgx-h100"):
         design_template("single-node", nodes=5, catalog=CAT)
+
+
+def test_a_workstation_beside_nodes_with_nics_is_still_an_error():
+    # the default plan's 16 HGX H100 (a compute NIC a GPU) and two workstations placed beside
+    # them: the job spans all 18, and the workstations' share of it has no NIC to leave by
+    from planner.plan.autoplace import AutoPlace
+
+    plan = design_template("medium", catalog=CAT).plan
+    AutoPlace("h100x4-workhorse", 2, new_rack_prefix="WS").do(plan, CAT)
+    error = next(f for f in evaluate(plan, CAT).findings if f.code == "network.nics.none")
+    assert "18 GPU nodes train one job" in error.message and "400 Gb/s compute NICs of the other nodes" in error.message
+
+
+def test_a_workstations_hot_spares_do_not_make_its_job_span_nodes():
+    # one workstation training and two hot spares beside it: the job is one node, on NVLink
+    plan = design_template("single-node", catalog=CAT, settings={"reliability": {"spare_nodes": 2}}).plan
+    assert sum(1 for p in plan.placements if p.device == "h100x4-workhorse") == 3
+    assert "network.nics.none" not in {f.code for f in evaluate(plan, CAT).findings}

@@ -117,7 +117,7 @@ def test_an_interleaved_batch_goes_to_a_multiple_of_pp_micro_batches_too(history
         history.apply(SetSetting("workload", name, value))
     history.apply(SetSetting("workload", "global_batch_tokens", 100 * 4096))
     f = _finding(plan, "workload.pipeline.interleaved_batches")
-    assert dict(f.remedy.figures)["sequences"] == 96 and "96 sequences gives 24" in f.message
+    assert dict(f.remedy.figures)["sequences"] == 96 and "96 sequences give 24 a replica" in f.message
     history.apply(SetSetting("workload", "global_batch_tokens", 102 * 4096))
     f = _finding(plan, "workload.batch.uneven")
     assert dict(f.remedy.figures)["sequences"] == 96 and "use 96 or 112 sequences" in f.message

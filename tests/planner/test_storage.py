@@ -150,3 +150,13 @@ def test_the_design_sizes_storage_for_the_job_not_its_spares():
     plan = design(Intent(system="dgx-h100", gpus=128, model="llama3-70b", spare_nodes=16), CAT).plan
     appliances = sum(1 for p in plan.placements if p.device == "pfs-appliance")
     assert appliances == 7
+
+
+def test_auto_place_sizes_storage_for_the_job_not_its_hot_spares():
+    # medium with 10 hot spares (7 appliances for its 16 writers) and one node more: 17 writers
+    # x 10 GB/s = 170 GB/s -> ceil(170 / 25) = 7 appliances still (27 nodes would ask 11)
+    from planner.design.grow import PlaceNodes
+
+    plan = build_template("medium", catalog=CAT, settings={"reliability": {"spare_nodes": 10}})
+    History(plan, CAT).apply(PlaceNodes("hgx-h100-8", 1))
+    assert sum(1 for p in plan.placements if p.device == "pfs-appliance") == 7
