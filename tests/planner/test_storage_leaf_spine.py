@@ -228,12 +228,13 @@ def test_adding_nodes_keeps_the_oversubscription_its_user_set():
 
 
 def test_a_storage_network_of_one_switch_is_left_at_its_oversubscription():
-    # 4 workhorse nodes on the 64-port SN4600C: a handful of storage ports on one switch, where
-    # nothing is shared above the hosts' links, however slow those are for the guide's 10 GB/s
+    # 4 workhorse nodes (serving: without a compute NIC they cannot train one job together) on
+    # the 64-port SN4600C: a handful of storage ports on one switch, where nothing is shared
+    # above the hosts' links, however slow those are for the guide's 10 GB/s
     from planner.design.build import design
     from planner.design.intent import Intent
 
-    result = design(Intent(system="h100x4-workhorse", nodes=4), CAT)
+    result = design(Intent(system="h100x4-workhorse", nodes=4, inference=True), CAT)
     assert sum(p.device == result.plan.settings.fabric.storage_switch_device for p in result.plan.placements) == 1
     assert result.plan.settings.fabric.storage_oversubscription == 3
     assert "design.storage.non_blocking" not in {f.code for f in result.findings}

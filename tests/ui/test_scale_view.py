@@ -58,10 +58,11 @@ def test_the_big_plan_fixture_is_a_few_hundred_racks(big):
     # ports and 10 stocked: 1,504 placed. 376 GPU racks (4 per 30 kW rack); 948 QM9700 (47
     # units x 8 rails = 376 leaves in 12 pods of up to 32; 11 x 32 + 32 ECMP-balanced spines
     # (the last pod's 24 leaves one link to each of 32); 376 x 32 / 64 = 188 cores); storage
-    # to the 10 GB/s per node target: 1,504 x 10 = 15,040 GB/s / 25 GB/s an appliance -> 602;
+    # to the 10 GB/s per node target for the job's nodes (the spares write nothing): 1,500 x 10 =
+    # 15,000 GB/s / 25 GB/s an appliance -> 600;
     # 51 CDUs by capacity (1,504 x 10.2 kW x 0.8 = 12,273 kW / 250 -> 50, + 1 spare)
     assert kinds["GPU"] == 376 and devices["hgx-h100-8"] == 1504
-    assert devices["qm9700"] == 376 + 384 + 188 and devices["pfs-appliance"] == 602
+    assert devices["qm9700"] == 376 + 384 + 188 and devices["pfs-appliance"] == 600
     assert devices["cdu-inrack-250"] == 51
     assert 400 < len(plan.racks) < 600  # with the network, storage and CDU racks
 
