@@ -22,7 +22,6 @@ from planner.save_target import check_target
 from planner.settings import Settings
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import AttentionKernel, ModelPreset
-from planner.workload.models import CUSTOM_SHAPE_FIELDS
 
 _SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
@@ -211,7 +210,7 @@ def _overridden(plan, sets) -> list[str]:
     for section, field, value in sets or ():
         held = getattr(getattr(plan.settings, section), field)
         preset = plan.settings.workload.model
-        if section == "workload" and field in CUSTOM_SHAPE_FIELDS and preset != "custom":
+        if section == "workload" and field in plan.settings.workload.unused_fields():  # a preset's own shape
             out.append(f"--set {section}.{field}={json.dumps(value)}: not used, the model preset {preset} has its own "
                        "shape; --model custom takes the shape from the settings")
         elif held != value:

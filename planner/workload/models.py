@@ -186,12 +186,6 @@ def shown_values(section: object) -> dict:
     return {}
 
 
-# The workload settings that make a custom shape (``model_shape``); a preset ignores them.
-CUSTOM_SHAPE_FIELDS = frozenset({
-    "model_params_b", "active_params_b", "layers", "hidden_size", "heads", "kv_heads", "ffn_size", "vocab_size",
-    "experts", "experts_per_token", "mlp_activation", "dropout", "head_size", "shared_expert_ffn"})
-
-
 def model_shape(w: WorkloadSettings) -> ModelShape:
     """The preset named by ``w.model``, or the custom shape of the settings."""
     preset = PRESETS.get(w.model)
