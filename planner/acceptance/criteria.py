@@ -10,6 +10,11 @@ Expected figures come from the planner's own models:
   compute NICs (NICs x line rate / 8 x fabric efficiency) and NVLink, with the fabric's
   per-step latency. busbw = algbw x 2(n-1)/n (all-reduce), x (n-1)/n (all-gather,
   reduce-scatter, all-to-all), so it compares with the link bandwidth whatever n is;
+- all-to-all across the nodes is no ring: each of the n ranks sends S/n to every other, so
+  (n-g)/n of its S leaves its NVLink domain of g GPUs, over its share of the node's NICs
+  (B_node / g), and (g-1)/n stays on NVLink; busbw at large S is then
+  min(B_node / g x (n-1)/(n-g), B_nvlink x (n-1)/(g-1)), the per-rank rate the model's
+  ring carries in its place (with the ring's n-1 latency steps);
 - ``ib_write_bw``: one NIC's line rate / 8 x the fabric efficiency;
 - fio: the storage section's checkpoint write per node and aggregate, and the same bounds
   on reads (the filesystem's read bandwidth, the node's storage links).
@@ -99,6 +104,7 @@ class AcceptanceTest:
     collective: str = ""
     files: tuple[tuple[str, str], ...] = ()  # (name, text): fio job files
     ring: tuple[int, float, float] | None = None  # nccl-tests: (ranks, bottleneck GB/s, per-step latency s)
+    line_basis: str = ""  # what the line rate is, where it is not one link's (the node's NICs)
 
     def expected_at(self, size_bytes: int) -> float | None:
         """Expected busbw at any message size (the model's ring), else the expected figure."""
@@ -134,11 +140,12 @@ def _factor(kind: str) -> str:
 
 
 def _nccl_test(test_id: str, kind: str, title: str, commands: tuple[str, ...], ranks: int, bandwidth_gbs: float,
-               alpha_s: float, line_gbs: float, fraction: float, tool: str = "nccl-tests") -> AcceptanceTest:
+               alpha_s: float, line_gbs: float, fraction: float, tool: str = "nccl-tests",
+               line_basis: str = "") -> AcceptanceTest:
     """An nccl-tests (or rccl-tests) test: expected busbw per message size from the collective
     model's ring on ``ranks`` ranks, judged at the largest size."""
     t = AcceptanceTest(test_id, tool, title, commands, collective=kind, line_rate_gbs=line_gbs,
-                       ring=(ranks, bandwidth_gbs, alpha_s))
+                       ring=(ranks, bandwidth_gbs, alpha_s), line_basis=line_basis)
     points = tuple(Point(size, t.expected_at(size)) for size in SIZES)
     exp = points[-1].expected_gbs
     return replace(t, points=points, expected_gbs=exp, threshold_gbs=round(fraction * exp, 3))
@@ -181,7 +188,10 @@ def _launch(ranks: int, layout: Layout, env: str, binary: str) -> tuple[str, str
 
 
 def _nccl_tests(kind: str, layout: Layout, b_nv: float, b_node: float, line_node: float, nvlink_line: float,
-                alpha: float, env: str, fraction: float, stack: Stack = NVIDIA) -> list[AcceptanceTest]:
+                alpha: float, env: str, fraction: float, stack: Stack = NVIDIA,
+                nics: str = "") -> list[AcceptanceTest]:
+    """The node's and the cluster's test of one collective; ``nics``: the node's NICs as the
+    line rate's basis reads them (\"8 NICs x 400 Gb/s\")."""
     binary, g = COLLECTIVES[kind], layout.gpus
     if layout.hosts == 1:
         node_cmd: tuple[str, ...] = (f"./build/{binary} -b 8 -e 8G -f 4 -g {g}",)
@@ -193,10 +203,30 @@ def _nccl_tests(kind: str, layout: Layout, b_nv: float, b_node: float, line_node
                         fraction, stack.collectives)]
     if layout.nodes > 1:
         ranks = layout.nodes * g
+        domain = "node" if layout.hosts == 1 else f"{stack.link} domain"
+        if kind == "alltoall":
+            rate, line = all_to_all_rank_gbs(ranks, g, b_node, b_nv), all_to_all_rank_gbs(ranks, g, line_node,
+                                                                                          nvlink_line)
+            basis = (f"a GPU's share of the {domain}'s {nics}, for the {ranks - g:,}/{ranks:,} of its bytes that "
+                     f"leave the {domain}") if nics and line < nvlink_line * (ranks - 1) / max(1, g - 1) else ""
+        else:
+            rate, line = min(b_node, b_nv), min(line_node, nvlink_line)  # the slower path's rate
+            basis = f"the {domain}'s {nics}" if nics and line_node <= nvlink_line else ""
         tests.append(_nccl_test(f"nccl.{kind}.cluster", kind, f"{binary}, all {layout.nodes} nodes ({ranks} GPUs)",
-                                _launch(ranks, layout, env, binary), ranks, min(b_node, b_nv), alpha,
-                                min(line_node, nvlink_line), fraction, stack.collectives))  # the slower path's rate
+                                _launch(ranks, layout, env, binary), ranks, rate, alpha, line, fraction,
+                                stack.collectives, basis))
     return tests
+
+
+def all_to_all_rank_gbs(ranks: int, domain: int, node_gbs: float, nvlink_gbs: float) -> float:
+    """busbw of a uniform all-to-all on ``ranks`` GPUs in NVLink domains of ``domain`` GPUs
+    whose NICs carry ``node_gbs`` a domain and NVLink ``nvlink_gbs`` a GPU (module docstring):
+    the share of each rank's bytes that leaves its domain goes over its share of the NICs."""
+    n, g = ranks, max(1, domain)
+    if n <= g:
+        return nvlink_gbs
+    fabric = node_gbs / g * (n - 1) / (n - g)
+    return fabric if g <= 1 else min(fabric, nvlink_gbs * (n - 1) / (g - 1))
 
 
 def gpu_stack(plan: Plan, catalog: Catalog) -> Stack:
@@ -245,7 +275,7 @@ def acceptance_pack(plan: Plan, catalog: Catalog, report: Report | None = None) 
             kinds += ["all_gather", "reduce_scatter", "alltoall"]
         for kind in kinds:
             tests += _nccl_tests(kind, layout, b_nv, b_node, line_node, nvlink_line, latency_s(fabric, tech), env,
-                                 fraction, stack)
+                                 fraction, stack, f"{nics} NICs x {nic_rate:g} Gb/s")
         if nodes.nodes > 1 or layout.hosts > 1:
             per_nic = round(nic_rate / 8.0 * efficiency(fabric, tech), 3)
             devices = " ".join(f"{stack.device_prefix}{i}" for i in range(host_nics))

@@ -35,7 +35,8 @@ def _share(t: AcceptanceTest, short: bool = False) -> str:
                 f"{t.line_rate_gbs:,.1f} GB/s the hosts' storage links carry)")
     if short:
         return f" ({100 * s:.0f} % of line rate)"
-    return f" ({100 * s:.0f} % of the {t.line_rate_gbs:,.1f} GB/s line rate)"
+    basis = f": {t.line_basis}" if t.line_basis else ""
+    return f" ({100 * s:.0f} % of the {t.line_rate_gbs:,.1f} GB/s line rate{basis})"
 
 
 def runbook(pack: AcceptancePack) -> str:
@@ -94,6 +95,7 @@ def pack_json(pack: AcceptancePack) -> dict:
             "id": t.id, "tool": t.tool, "title": t.title, "commands": list(t.commands),
             "expected_gbs": t.expected_gbs, "threshold_gbs": t.threshold_gbs, "line_rate_gbs": t.line_rate_gbs,
             "threshold_share_of_line_rate": t.threshold_share_of_line,
+            **({"line_rate_basis": t.line_basis} if t.line_basis else {}),
             "expected_busbw_by_size": [{"size_bytes": p.size_bytes, "busbw_gbs": p.expected_gbs} for p in t.points],
             "files": [name for name, _ in t.files],
             **({"ring": {"ranks": t.ring[0], "bottleneck_gbs": t.ring[1], "latency_us": round(t.ring[2] * 1e6, 3)}}

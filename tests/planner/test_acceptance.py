@@ -99,6 +99,25 @@ def test_moe_with_ep_adds_the_other_collectives():
     assert pack.test("nccl.alltoall.node").expected_gbs == pytest.approx(360.0)
 
 
+def test_cluster_all_to_all_is_held_to_the_bytes_that_leave_the_node():
+    # medium (16 x 8 H100, 8 NDR NICs a node) with EP 8: 128 ranks each send 8 GiB / 128 to every
+    # other rank; 120/128 of it leaves the node over the GPU's own 400 Gb/s NIC (50 GB/s). At
+    # line rate: algbw = 50 x 128/120, busbw = algbw x 127/128 = 50 x 127/120 = 52.92 GB/s (not
+    # the all-reduce ring's 400 GB/s node figure, which no healthy cluster reaches here). With the
+    # fabric's efficiency 0.94 the rank carries 47 GB/s: 49.74 at 8 GiB, less the 127 latency
+    # steps of 5 us: t = 127 x 5 us + (127/128 x 8 GiB) / 49.74e9 = 0.635 + 171.26 ms, busbw 49.56.
+    plan = build_template("medium", catalog=CAT)
+    plan.settings.workload = plan.settings.workload.model_copy(update={"model": "mixtral-8x7b", "ep": 8})
+    pack = acceptance_pack(plan, CAT)
+    a2a = pack.test("nccl.alltoall.cluster")
+    assert a2a.line_rate_gbs == pytest.approx(50 * 127 / 120)
+    assert a2a.expected_gbs == pytest.approx(49.56, abs=0.02)
+    assert a2a.threshold_gbs == pytest.approx(0.75 * a2a.expected_gbs, abs=1e-3)
+    assert "120/128 of its bytes" in a2a.line_basis
+    # the ring collectives keep the node's NICs as their line rate, named as such
+    assert pack.test("nccl.all_reduce.cluster").line_basis == "the node's 8 NICs x 400 Gb/s"
+
+
 def test_pack_written_as_runbook_json_and_job_files(medium_pack, tmp_path):
     out = tmp_path / "pack"
     names = write_pack(medium_pack, out)
