@@ -285,7 +285,7 @@ def buy_modules(catalog: Catalog, parts: dict, device: DeviceType | None, networ
 def fabric_node(counts: dict[str, int], catalog: Catalog) -> DeviceType | None:
     """The GPU node type with the most compute NICs (it sets the fabric's rails)."""
     nodes = [d for i in counts if (d := catalog.get(i)) is not None and d.gpu is not None and d.compute_nics()]
-    return max(nodes, key=lambda d: sum(n.count for n in d.compute_nics()), default=None)
+    return max(nodes, key=lambda d: d.compute_nic_count, default=None)
 
 
 def _cable_line(network: str, item: str, n: int, c: Component | None, s: CostSettings,

@@ -20,6 +20,7 @@ from planner.design.fabric_choice import (default_switch, fabric_for_switch, mat
                                           switch_speaks_fabric)
 from planner.design.intent import DesignError, Intent
 from planner.design.layout import Layout
+from planner.design.racks import system_rack_cooling
 from planner.design.parallelism import choose_layout
 from planner.design.replica import choose_replica
 from planner.findings import Finding
@@ -131,11 +132,11 @@ def _refuse_training_without_nics(settings: Settings, system: DeviceType, nodes:
     stand alone), cannot train one job across nodes: refused with what to change (the check's
     ``network.nics.none`` for a plan edited that way)."""
     w = settings.workload
-    if not w.enabled or w.inference or nodes <= 1 or system.compute_nics() or not system.nics:
+    if not w.enabled or w.inference or nodes <= 1 or not system.lacks_compute_nics:
         return
     # systems with a compute NIC a GPU (the guide's rule for training), its own GPU first
     others = [d for d in catalog if d.is_gpu_system and not d.is_tray and d.gpu.ecc
-              and sum(n.count for n in d.compute_nics()) >= d.gpus]
+              and d.compute_nic_count >= d.gpus]
     named = ", ".join(d.id for d in sorted(others, key=lambda d: (d.gpu.model != system.gpu.model, d.id))[:3])
     more = ", ..." if len(others) > 3 else ""
     instead = "choose a GPU system with compute NICs" + (f" ({named}{more})" if named else "")
@@ -227,16 +228,17 @@ def choose_recovery(plan: Plan, intent: Intent, report) -> list[Finding]:
 
 
 def _cooling_findings(intent: Intent, system: DeviceType) -> list[Finding]:
-    if intent.cooling == "air" and system.cooling == "liquid":
+    racks = system_rack_cooling(intent.cooling, system)
+    if intent.cooling == "auto" or racks == intent.cooling:
+        return []
+    if racks == "liquid":
         return [Finding("warning", "design.cooling.intent",
                         f"cooling: air was asked for, but {system.model} is liquid-cooled; its racks are liquid-cooled")]
-    if intent.cooling == "liquid" and system.cooling == "air":
-        return [Finding("warning", "design.cooling.intent",
-                        f"cooling: liquid racks were asked for, but {system.model} is air-cooled (no cold plates): "
-                        "its heat goes into the air whatever the rack, so its racks are air-cooled, within the "
-                        "air-cooling limit (with a rear-door heat exchanger above it); choose a direct-liquid-cooled "
-                        "system for liquid racks")]
-    return []
+    return [Finding("warning", "design.cooling.intent",
+                    f"cooling: liquid racks were asked for, but {system.model} is air-cooled (no cold plates): "
+                    "its heat goes into the air whatever the rack, so its racks are air-cooled, within the "
+                    "air-cooling limit (with a rear-door heat exchanger above it); choose a direct-liquid-cooled "
+                    "system for liquid racks")]
 
 
 def intent_settings(intent: Intent, catalog: Catalog) -> Settings:

@@ -30,7 +30,7 @@ from planner.design.intent import CampusSpec
 from planner.design.racks import row_length
 from planner.facility.floor import floor_spots
 from planner.hardware.catalog import Catalog
-from planner.network.fabric import FabricSize, FabricSizingError, compute_nics_per_node, plan_fabric
+from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.network.wiring import fabric_nodes, fabric_roles, leaves_per_pod, placed_devices, rail_leaves, spine_pods
 from planner.plan.model import Building, Hall, Placement, Plan, Rack
 from planner.plan.rack_types import type_letter
@@ -69,7 +69,7 @@ class _Fabric:
     def of(cls, plan: Plan, catalog: Catalog) -> _Fabric:
         fabric = plan.settings.fabric
         placed = placed_devices(plan, catalog)
-        nodes = [p for p, d in placed if d.gpu is not None and compute_nics_per_node(d) > 0]
+        nodes = [p for p, d in placed if d.gpu is not None and d.compute_nic_count > 0]
         try:
             size = plan_fabric(Counter(p.device for p in plan.placements), catalog, fabric)
         except FabricSizingError:

@@ -20,7 +20,7 @@ from typing import Any
 from planner.design.campus import assign_halls, set_hall_rows
 from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.rack_cap import refuse_over_cap
-from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label
+from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label, system_rack_cooling
 from planner.facility.cooling import cdus_needed
 from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
 from planner.findings import Finding
@@ -245,16 +245,11 @@ class Layout:
         if self.system.is_rack_scale and spec.rack_type is None and self.system.rack_type:
             spec = spec.model_copy(update={"rack_type": self.system.rack_type})  # the system is its rack
         elif self.intent.cooling != "auto":
-            # a liquid-cooled system is not air-cooled because air was asked (the design says so:
-            # ``design.cooling.intent``): its racks are liquid, as a rack-scale system's own rack is
-            asked = "liquid" if self.intent.cooling == "air" and self.system.cooling == "liquid" else self.intent.cooling
-            spec = spec.model_copy(update={"cooling": asked})
+            spec = spec.model_copy(update={"cooling": system_rack_cooling(self.intent.cooling, self.system)})
         elif spec.cooling is None:
             spec = spec.model_copy(update={"cooling": "liquid" if self.system.cooling == "liquid" else "air"})
-        if not self.system.is_rack_scale and self.system.cooling == "air" and spec.cooling in ("liquid", "hybrid"):
-            # an air-cooled server has no cold plates: its heat goes into the air whatever the rack, so
-            # its racks are air racks, within the air limit (a rear door above it)
-            spec = spec.model_copy(update={"cooling": "air"})
+        if not self.system.is_rack_scale and spec.cooling is not None:
+            spec = spec.model_copy(update={"cooling": system_rack_cooling(spec.cooling, self.system)})
         if self.system.is_rack_scale:
             return self._rack_scale_door(spec)
         return self._pdu_cap(self._rear_door(spec))

@@ -1,12 +1,12 @@
-"""Rack helpers of the design: rows on the floor, the liquid load the CDUs are sized on,
-the racks with room for a CDU, switch labels."""
+"""Rack helpers of the design: rows on the floor, a GPU rack's cooling by its system, the liquid
+load the CDUs are sized on, the racks with room for a CDU, switch labels."""
 
 from __future__ import annotations
 
 import math
 
 from planner.facility.heat import liquid_heat
-from planner.hardware.catalog import Catalog
+from planner.hardware.catalog import Catalog, DeviceType
 from planner.plan.model import Plan
 from planner.plan.rack_types import type_letter
 
@@ -30,6 +30,19 @@ def row_length(plan: Plan, racks: int) -> int:
         per *= math.ceil(square / per)
         plan.settings.floor = plan.settings.floor.model_copy(update={"racks_per_row": per})
     return per
+
+
+def system_rack_cooling(asked: str, system: DeviceType) -> str:
+    """The cooling of a GPU rack of ``system`` where ``asked`` is asked: a liquid-cooled system's
+    racks are liquid whatever is asked (no air carries the heat off its cold plates), an air-cooled
+    server's racks are air (no cold plates: its heat goes into the air whatever the rack, within
+    the air limit, with a rear-door heat exchanger above it). Where this is not what was asked the
+    design says so (``design.cooling.intent``)."""
+    if asked == "air" and system.cooling == "liquid":
+        return "liquid"
+    if asked in ("liquid", "hybrid") and system.cooling == "air" and not system.is_rack_scale:
+        return "air"
+    return asked
 
 
 def liquid_load(plan: Plan, catalog: Catalog, racks: list[str] | None = None) -> tuple[int, float]:

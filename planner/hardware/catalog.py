@@ -240,6 +240,18 @@ class DeviceType(_Strict):
         return tuple(n for n in self.nics if n.purpose == "storage")
 
     @property
+    def compute_nic_count(self) -> int:
+        """The compute NIC ports of one system (the guide: one a GPU for training)."""
+        return sum(n.count for n in self.compute_nics())
+
+    @property
+    def lacks_compute_nics(self) -> bool:
+        """The catalog lists this system's NICs and none of them is for compute (a workstation made
+        to stand alone): nothing carries a job's traffic between two of them. A type whose NICs
+        the catalog does not list is not judged here (its NICs are unknown, not absent)."""
+        return bool(self.nics) and not self.compute_nic_count
+
+    @property
     def title(self) -> str:
         return f"{self.vendor} {self.model}"
 

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner.hardware.catalog import Catalog
-from planner.network.fabric import FabricSizingError, compute_nics_per_node, plan_fabric
+from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.network.ports import (MANAGEMENT_GBPS, MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, has_management_port,
                                    storage_network, storage_network_nics)
 from planner.network.media import Medium, choose_medium, medium_buckets, optic_class
@@ -435,7 +435,7 @@ def build_schedule(plan: Plan, catalog: Catalog) -> CableSchedule:
 
     counts = Counter(p.device for p in plan.placements)
     fabric_switches = of(lambda d: d.id == fabric.switch_device)
-    nodes = of(lambda d: d.gpu is not None and compute_nics_per_node(d) > 0)
+    nodes = of(lambda d: d.gpu is not None and d.compute_nic_count > 0)
     used = _compute_links(plan, catalog, router, sched, counts, fabric_switches, nodes)
     storage_id = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
     storage_switches = [p for p in of(lambda d: d.id == storage_id) if p.id not in used]

@@ -118,7 +118,7 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
                 modes = runs if modes is None else modes & runs
         if count < d.gpus and (count or not d.nics):  # none at all, where the catalog lists its NICs: no_nics
             shared.append(d.model)
-        if not count and d.nics:
+        if d.lacks_compute_nics:
             no_nics.append(d.model)
         if not d.gpu.ecc:  # the guide's consumer GPU: no ECC (and no NVLink)
             consumer.append(d.model)

@@ -233,10 +233,6 @@ def _max_uplinks_in(up_runs: list[tuple[int, int]], first: int, stop: int) -> in
     return most
 
 
-def compute_nics_per_node(device: DeviceType) -> int:
-    return sum(n.count for n in device.compute_nics())
-
-
 def split_factor(nic_gbps: float, port_gbps: float) -> int:
     """Fabric endpoints one NIC port makes on switch ports of ``port_gbps``: an 800G
     ConnectX-8 on 400G ports splits into 2 x 400G; a 400G NIC on an 800G port is one

@@ -27,6 +27,7 @@ from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.fit import fit_training
 from planner.workload.memory import micro_batches
 from planner.workload.models import ModelShape
+from planner.workload.pipeline import interleaved_allows
 from planner.workload.training import JobShape, model_step
 
 TARGET = 0.25  # the finding's threshold, a planner assumption: a bubble above a quarter of the step
@@ -82,7 +83,7 @@ def _candidates(w: WorkloadSettings, model: ModelShape) -> list[tuple[str, dict[
 def _chunks(w: WorkloadSettings, model: ModelShape, p: int, m: int) -> int | None:
     """Virtual stages for the interleaved schedule: divisors of the layers per stage above
     the ones set, the fewest that bring the bubble to a quarter, else the most."""
-    if p <= 1 or m % p or model.layers % p:
+    if not interleaved_allows(p, m) or model.layers % p:
         return None
     now = w.virtual_stages if w.pp_schedule == "interleaved" else 1
     options = [v for v in range(now + 1, model.layers // p + 1) if (model.layers // p) % v == 0]

@@ -23,6 +23,7 @@ from planner.workload.kernels import attention_kernel_findings, borrowed_kernels
 from planner.workload.memory import MemoryEstimate, micro_batches, training_memory
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.moe import expert_ranks, expert_tensor_parallel
+from planner.workload.pipeline import interleaved_allows
 from planner.workload.training import (
     PCIE5_X16_GBS, JobShape, StepResult, compare_fabrics, model_step, peak_tflops, scaling_curve, step_row,
 )
@@ -224,7 +225,7 @@ def batch_findings(w: WorkloadSettings) -> list[Finding]:
             f"(a multiple of {step:,}" + (f", the micro-batches a multiple of PP {w.pp} for the interleaved schedule"
                                            if interleaved else "") + ")",
             remedy=_set_batch(nearest, w.seq_len)))
-    elif interleaved and micro_batches(w) % w.pp:
+    elif interleaved and not interleaved_allows(w.pp, micro_batches(w)):
         out.append(Finding(
             "warning", "workload.pipeline.interleaved_batches",
             f"The interleaved schedule needs the micro-batches per step ({micro_batches(w)}) to be a multiple "

@@ -5,7 +5,8 @@ With p stages and m micro-batches per step (Narayanan et al. 2021, "Efficient
 Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", section 2.2):
 - 1F1B (PipeDream-Flush): the bubble is (p - 1) micro-batch slots out of m + p - 1,
   so (p - 1) / (m + p - 1) of the step;
-- interleaved, v model chunks per GPU: the bubble shrinks v-fold, (p - 1) / (v m + p - 1).
+- interleaved, v model chunks per GPU: the bubble shrinks v-fold, (p - 1) / (v m + p - 1);
+  Megatron-LM runs it where m is a multiple of p (``interleaved_allows``).
 
 The layers need not divide evenly: the p x v model chunks (chunk i on stage i mod p) hold
 k = ceil(L / (p v)) layers each, but for the p v k - L chunks that hold one fewer, taken from
@@ -22,6 +23,13 @@ hold only the embedding and the output).
 from __future__ import annotations
 
 import math
+
+
+def interleaved_allows(p: int, m: int) -> bool:
+    """The interleaved schedule runs p stages over m micro-batches per step: more than one stage,
+    and m a multiple of p (Megatron-LM's schedule asserts it; the search offers the schedule only
+    there, the batch check warns otherwise, the bubble's remedies keep to it)."""
+    return p > 1 and m % p == 0
 
 
 def bubble_fraction(p: int, m: int, schedule: str = "1f1b", v: int = 1) -> float:

@@ -67,7 +67,7 @@ from planner.numbers import counted
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.fit import SHARDING_LADDER, fit_training
 from planner.workload.models import ModelShape
-from planner.workload.pipeline import stage_layers
+from planner.workload.pipeline import interleaved_allows, stage_layers
 from planner.workload.training import JobShape, StepResult, model_step
 
 MAX_MICRO_BATCH = 16  # Planner assumption: larger micro-batches gain nothing once the GEMMs are large
@@ -207,7 +207,7 @@ def _shapes(model: ModelShape, shape: JobShape, gpus: int, seq_len: int) -> Iter
 
 def _schedules(model: ModelShape, pp: int, m: int) -> list[tuple[str, int]]:
     out = [("1f1b", 1)]
-    if pp > 1 and m % pp == 0:
+    if interleaved_allows(pp, m):
         out += [("interleaved", v) for v in range(2, model.layers // pp + 2)
                 if _even_stages(model.layers, pp * v) or (v & (v - 1) == 0 and _stages_fit(model.layers, pp, v))]
     return out
