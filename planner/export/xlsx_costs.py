@@ -177,7 +177,7 @@ def write_costs(wb, result: CostResult, settings: CostSettings) -> None:
         text(ws, r, 1, title)
         formula(ws, r, 2, expr, fmt, value=value, font=BOLD if name in ("capex", "opex_month", "tco_usd") else None)
         if name.endswith("_currency"):  # the currency code follows the Assumptions
-            formula(ws, r, 3, '=currency&IF(RIGHT(A{0},5)="month","/month","")'.format(r), value=unit)
+            formula(ws, r, 3, '=currency&"/month"' if unit.endswith("/month") else "=currency", value=unit)
         else:
             text(ws, r, 3, unit)
         text(ws, r, 4, how)

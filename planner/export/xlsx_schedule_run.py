@@ -62,8 +62,12 @@ def run_row(ws, r: int, first: int, month: int, sched, ranges: PhaseRanges, cach
     prices = sched.training_prices
     i = min(month, len(prices.capex_online_usd) - 1)
     start = cached.setdefault("left", sched.training_days * 24 * sched.training_job_gpus)
-    formula(ws, r, FIRST_COL, f"=IF(A{r}>=sched_train_start,MIN(sched_job_gpus,"
-            f"INT(B{r}/sched_replica_gpus)*sched_replica_gpus),0)", "#,##0", value=run["gpus_training"] if run else 0)
+    cached["train"] = run["gpus_training"] if run else 0
+    # GPUs train from the start month while GPU-hours are left (the core's rule: a millionth of a
+    # millionth of the run left is done)
+    formula(ws, r, FIRST_COL, f"=IF(AND(A{r}>=sched_train_start,{LEFT}{r}>sched_run_gpu_hours*1E-12),"
+            "MIN(sched_job_gpus,"
+            f"INT(B{r}/sched_replica_gpus)*sched_replica_gpus),0)", "#,##0", value=cached["train"])
     formula(ws, r, FIRST_COL + 1, "=sched_run_gpu_hours" if r == first else f"={LEFT}{r - 1}-{GPU_H}{r - 1}",
             "#,##0", value=max(0.0, start))
     formula(ws, r, FIRST_COL + 2, f"=IF({TRAIN}{r}>0,MAX(0,MIN(sched_month_hours,{LEFT}{r}/{TRAIN}{r})),0)",
@@ -75,7 +79,8 @@ def run_row(ws, r: int, first: int, month: int, sched, ranges: PhaseRanges, cach
             f'SUM({ranges.it_mw}),SUMIF({ranges.months},"<="&A{r},{ranges.gpus})/SUM({ranges.gpus}))', "0.0%",
             value=prices.it_online_share[i])
     _cost_cells(ws, r, run["build_usd"] if run else 0.0, run["rent_usd"] if run else {})
-    cached["left"] = start - (run["gpu_hours"] if run else 0.0)
+    # the run's months as the report rounds them leave a few GPU-hours over its end: none are
+    cached["left"] = start - (run["gpu_hours"] if run else 0.0) if month < int(sched.training_done_month) else 0.0
     if run:
         for key in ("build_usd", *RENTAL_OPTIONS):
             cached[key] = cached.get(key, 0.0) + (run["build_usd"] if key == "build_usd" else run["rent_usd"][key])
@@ -91,15 +96,16 @@ def later_row(ws, r: int, sched, cached: dict) -> None:
     prices = sched.training_prices
     text(ws, r, 1, "later")
     formula(ws, r, 2, f"=B{p}", "#,##0", value=sched.gpus_online_by_month[-1])
-    formula(ws, r, FIRST_COL, f"={TRAIN}{p}", "#,##0", value=last["gpus_training"])
+    formula(ws, r, FIRST_COL, f"={TRAIN}{p}", "#,##0", value=cached["train"])
     formula(ws, r, FIRST_COL + 1, f"={LEFT}{p}-{GPU_H}{p}", "#,##0", value=rest)
     formula(ws, r, FIRST_COL + 2, f"=IF({TRAIN}{r}>0,MAX(0,{LEFT}{r}/{TRAIN}{r}),0)", "#,##0.0",
             value=rest / running)
     formula(ws, r, FIRST_COL + 3, f"={TRAIN}{r}*{HOURS}{r}", "#,##0", value=rest)
     formula(ws, r, FIRST_COL + 4, f"={CAPEX}{p}", '"$"#,##0', value=prices.capex_online_usd[-1])
     formula(ws, r, FIRST_COL + 5, f"={SHARE}{p}", "0.0%", value=prices.it_online_share[-1])
-    _cost_cells(ws, r, max(0.0, total["build"] - cached.get("build_usd", 0.0)),
-                {o: max(0.0, total[f"rent_{o}"] - cached.get(o, 0.0)) for o in RENTAL_OPTIONS})
+    over = rest <= 0  # the run ends within the table: what its rounded months leave of the total is not a cost
+    _cost_cells(ws, r, 0.0 if over else max(0.0, total["build"] - cached.get("build_usd", 0.0)),
+                {o: 0.0 if over else max(0.0, total[f"rent_{o}"] - cached.get(o, 0.0)) for o in RENTAL_OPTIONS})
 
 
 def _cost_cells(ws, r: int, build: float, rents: dict[str, float]) -> None:

@@ -33,6 +33,7 @@ def test_recalculated_workbook_equals_the_report(soffice, tmp_path, template):
     write_workbook(plan, catalog, path, report)
     wb = recalc(soffice, path, tmp_path)
     assert error_cells(wb) == []
+    assert cached_differences(openpyxl.load_workbook(path, data_only=True), wb) == []
     bom_total = sum(line["total_usd"] for line in cost["bom"])
     assert named(wb, "BOM_Total") == pytest.approx(bom_total, abs=0.005)
     assert named(wb, "capex") == pytest.approx(cost["capex_usd"], abs=0.005)
@@ -115,3 +116,23 @@ def test_a_break_even_just_past_the_horizon_is_not_within_it_in_the_workbook(sof
     wb.save(edited)
     assert named(recalc(soffice, edited, tmp_path / "edited"), "break_even_reserved_1yr") == "not within 18 months"
     assert break_even_text(315_000, 0, 8 * 730 * 3.15 * 0.95, 18) == "not within 18 months"
+
+
+def cached_differences(cached, recalculated) -> list[tuple]:
+    """Cells whose value as exported (what a reader that does not recalculate shows) differs
+    from LibreOffice's recalculation: text at all, a number by more than the last digit a
+    figure's format shows (0.2 % of it, or a hundredth where it is about zero: the report
+    rounds the figures it caches)."""
+    out = []
+    for ws in cached.worksheets:
+        again = recalculated[ws.title]
+        for row in ws.iter_rows():
+            for cell in row:
+                a, b = cell.value, again[cell.coordinate].value
+                if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+                    if abs(a - b) <= max(0.002 * max(abs(a), abs(b)), 0.01):
+                        continue
+                elif a == b:
+                    continue
+                out.append((ws.title, cell.coordinate, a, b))
+    return out

@@ -152,6 +152,12 @@ def test_the_training_run_on_the_calendar_recalculates_to_the_report_and_follows
         assert named(wb, f"sched_run_rent_{option}") == pytest.approx(sched["training_cost_usd"][f"rent_{option}"],
                                                                       abs=0.05)
     assert named(wb, "sched_run_done_month") == pytest.approx(sched["training_done_month"], abs=0.005)
+    # the months after the run's end train on no GPU, recalculated as the report has them
+    rows = list(wb["Schedule"].iter_rows(values_only=True))
+    head = next(i for i, r in enumerate(rows) if r[0] == "Month")
+    after = [r[rows[head].index("GPUs training")] for r in rows[head + 1:]
+             if isinstance(r[0], (int, float)) and r[0] > sched["training_done_month"]]
+    assert after and set(after) == {0}
 
     # storage 9 weeks later, typed into the workbook: hall A2 ready 47.8 weeks = 334.6 days
     # after the order, month 11; the run's 128 x 24 D = 140,553 GPU-hours take hall A1's 64
