@@ -79,6 +79,16 @@ def match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog
                if fits else "choose a system whose NICs speak it"))
     if not cannot and (intent.fabric is not None or intent.switch is not None or "technology" in named
                        or "switch_device" in named):
+        if (intent.fabric is None and intent.switch is not None and "technology" not in named
+                and settings.fabric.technology != fabric_for_nics(system, catalog)):  # not what the NICs speak
+            tech, switch = TECHNOLOGIES[settings.fabric.technology], catalog.get(intent.switch)
+            nics = system.compute_nics()
+            slower = [n.gbps for n in nics if n.gbps < tech.line_rate_gbps]
+            findings.append(Finding(
+                "info", "design.fabric.from_switch",
+                f"fabric: {switch.title if switch else intent.switch} speaks {tech.title}: the compute fabric is "
+                "that, the switch's own" + (f"; {system.model}'s {min(slower):g} Gb/s compute NICs run at their "
+                                           "own rate on its ports" if slower else "")))
         nics_at_switch_rate(settings, system, catalog, findings)
         if intent.switch is None and "switch_device" not in named:
             fabric_at_nics_rate(settings, system, catalog, findings)

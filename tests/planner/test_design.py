@@ -317,6 +317,17 @@ def test_a_fabric_the_intent_names_is_kept():
     assert d.plan.settings.fabric.technology == "ib400" and "design.fabric.nics" not in {f.code for f in d.findings}
 
 
+def test_a_switch_named_alone_sets_the_fabric_and_says_so_where_the_nics_speak_another():
+    # Quantum-X800 Q3400 ports are 800G XDR; a DGX H100's ConnectX-7 run 400G NDR: the fabric
+    # is the switch's, said; a QM9700 (NDR) is what the NICs speak anyway: nothing said
+    d = design(Intent(system="dgx-h100", gpus=128, switch="q3400"), CAT)
+    assert d.plan.settings.fabric.technology == "ib800"
+    said = next(f for f in d.findings if f.code == "design.fabric.from_switch")
+    assert "XDR" in said.message and "400 Gb/s compute NICs run at their own rate" in said.message
+    d = design(Intent(system="dgx-h100", gpus=128, switch="qm9700"), CAT)
+    assert "design.fabric.from_switch" not in {f.code for f in d.findings}
+
+
 def test_more_spares_than_the_job_are_placed_as_asked_and_warned():
     # 8 DGX H100 with 100 spares asked: 108 nodes, 864 GPUs placed, 800 of them spares; a
     # job's share of the spares the design would take is 0 here (the warning says so).
