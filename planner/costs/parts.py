@@ -58,8 +58,10 @@ LONG_ROUTES = (ROUTES[INTER_HALL], ROUTES[INTER_BUILDING])  # the runs a cable l
 
 
 def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float, connector: str = "") -> Component | None:
-    """The catalog cable for a run: same medium, length the next at or above the run's,
-    speed at or above the run's (fibre and Cat6A carry any speed), the cheapest of those.
+    """The catalog cable for a run: same medium, the run's own speed where one reaches it (a
+    copper or active cable's ends are its speed's cages: a 400G OSFP cable does not plug into
+    a 200G QSFP56 port), else a faster one; length the next at or above the run's (fibre and
+    Cat6A carry any speed), the cheapest of those.
     ``connector``: the one the run's optics take (``Component.fibre_connector``: MPO for
     parallel optics, LC for duplex ones); a fibre cable must end in it (one whose connector
     is not known fits any)."""
@@ -68,7 +70,8 @@ def cable_part(catalog: Catalog, medium: str, gbps: float, length_m: float, conn
             if c.kind == "cable" and c.medium == medium and c.length_m is not None
             and c.length_m + 1e-9 >= length_m and (any_speed or c.gbps >= gbps)
             and (not connector or not c.fibre_connector or c.fibre_connector == connector)]
-    return min(fits, key=lambda c: (c.length_m, c.gbps if not any_speed else 0, c.price_usd), default=None)
+    return min(fits, key=lambda c: (not any_speed and c.gbps != gbps, c.length_m, c.gbps if not any_speed else 0,
+                                    c.price_usd), default=None)
 
 
 def module_part(catalog: Catalog, gbps: float, ports_per_module: int, form_factor: str, medium: str,

@@ -175,3 +175,19 @@ def test_workbook_cables_sheet_lists_the_schedule(tmp_path):
     assert len(links) == len(sched.links) == 352  # 256 compute + 60 storage + 36 management
     parts = {r[0]: r[1] for r in rows[4:start] if r[0] and r[1] is not None}
     assert sum(n for item, n in parts.items() if " cable, " in item) == 352
+
+
+def test_a_copper_run_buys_a_cable_of_its_own_speed_whose_ends_fit_its_ports():
+    # the catalog's DACs: 400G OSFP at 1, 2, 3 m; 200G QSFP56 at 3 m; 100G QSFP28 at 3, 5 m.
+    # A 1.5 m storage run at 200G between QSFP56 ports takes the 200G QSFP56 DAC (3 m, the
+    # shortest of its speed), not the 400G OSFP one of 2 m, whose plugs do not fit those cages.
+    from planner.costs.parts import cable_part
+
+    catalog = default_catalog()
+    assert cable_part(catalog, "DAC", 200, 1.5).id == "dac-200g-3m"
+    assert cable_part(catalog, "DAC", 400, 1.5).id == "dac-400g-2m"
+    assert cable_part(catalog, "DAC", 100, 1.0).id == "dac-100g-3m"
+    # no 800G active copper cable of 4 m is listed (3 and 5 m): the 5 m; no 200G ACC at all:
+    # the faster cable is still bought rather than nothing
+    assert cable_part(catalog, "ACC", 800, 4.0).id == "acc-800g-5m"
+    assert cable_part(catalog, "ACC", 400, 4.0).id == "acc-800g-5m"
