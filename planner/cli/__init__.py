@@ -99,7 +99,7 @@ def _main(argv: list[str] | None, frontends: Frontends) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     route = _route(argv)
     if route == "app":
-        return _open_app(argv, frontends)
+        return _guarded(lambda: _open_app(argv, frontends))
     if route != "cli":
         print(f"cluster-planner: {route}", file=sys.stderr)
         return 2
@@ -111,13 +111,20 @@ def _main(argv: list[str] | None, frontends: Frontends) -> int:
         command_parser = _subparsers(parser).get(args.command, parser)
         command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command is None:
-        return _open_app(argv, frontends)
+        return _guarded(lambda: _open_app(argv, frontends))
     if isinstance(getattr(args, "output", None), str) and not args.output.strip():  # -o "": nothing to name
         command_parser = _subparsers(parser).get(args.command, parser)
         command_parser.error("-o/--output: no file name was given")
     args.frontends = frontends
+    return _guarded(lambda: int(args.run(args) or 0))
+
+
+def _guarded(run) -> int:
+    """``run()``'s exit status; a refusal as one line (2), a bug as one line (3, the traceback
+    with PLANNER_DEBUG set), never a traceback in front of the user: the commands and the app
+    alike."""
     try:
-        return int(args.run(args) or 0)
+        return run()
     except PlannerError as exc:
         print(f"cluster-planner: {one_line(str(exc))}", file=sys.stderr)
         return 2
@@ -128,7 +135,7 @@ def _main(argv: list[str] | None, frontends: Frontends) -> int:
     except Exception as exc:  # a bug: one line for the user, the traceback on request
         if os.environ.get("PLANNER_DEBUG"):
             raise
-        print(f"cluster-planner: unexpected error ({type(exc).__name__}: {exc}); "
+        print(f"cluster-planner: unexpected error ({type(exc).__name__}: {one_line(str(exc))}); "
               "set PLANNER_DEBUG=1 to see the details", file=sys.stderr)
         return 3
 

@@ -91,12 +91,20 @@ def young_interval_s(block_s: float, mtbf_s: float) -> float:
     return math.sqrt(2.0 * block_s * mtbf_s)
 
 
+def running_share(interval_s: float | None, block_s: float) -> float:
+    """The share of the time the job trains between checkpoints, interval / (interval + block):
+    all of it with no checkpoint to block on (no interval, or nothing to write)."""
+    if interval_s is None or interval_s + block_s <= 0:
+        return 1.0
+    return interval_s / (interval_s + block_s)
+
+
 def ettr(interval_s: float, block_s: float, lost_s: float, mtbf_s: float | None) -> float:
     """Effective training time ratio for a checkpoint every ``interval_s`` of training that
     blocks the job ``block_s``, each interruption costing ``lost_s`` (restart and re-load)
     plus half an interval: (1 - (lost + interval / 2) / MTBF) x interval / (interval + block),
     at least 0."""
-    running = interval_s / (interval_s + block_s)
+    running = running_share(interval_s, block_s)
     if mtbf_s is None:
         return running
     return max(0.0, 1.0 - (lost_s + interval_s / 2.0) / mtbf_s) * running

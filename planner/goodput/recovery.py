@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.goodput.model import HOURS_PER_DAY, NODE_CLASSES, checkpointing, wait_min, young_interval_s
+from planner.goodput.model import HOURS_PER_DAY, NODE_CLASSES, checkpointing, running_share, wait_min, young_interval_s
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 
 
@@ -114,8 +114,7 @@ def _interval(block_s: float, mtbf_s: float | None, floor_s: float) -> float | N
 
 
 def _ratio(lost_per_day_s: float, interval_s: float | None, block_s: float) -> float:
-    running = 1.0 if interval_s is None or interval_s + block_s <= 0 else interval_s / (interval_s + block_s)
-    return max(0.0, 1.0 - lost_per_day_s / (HOURS_PER_DAY * 3600.0)) * running
+    return max(0.0, 1.0 - lost_per_day_s / (HOURS_PER_DAY * 3600.0)) * running_share(interval_s, block_s)
 
 
 def cold(job: JobFigures, rel: ReliabilitySettings) -> Recovery:

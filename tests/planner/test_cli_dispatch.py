@@ -125,3 +125,20 @@ def test_every_subcommand_refuses_bad_arguments_in_one_line(no_qt, tmp_path, sub
         args, name = MISSING_FILE[sub]
         assert_one_line(run(no_qt, *args, cwd=tmp_path), name)
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written
+
+
+def test_a_failure_while_the_app_opens_is_one_line_never_a_traceback(capsys, monkeypatch, tmp_path):
+    # the app is opened under the same guard as the commands: a bug there (a plan the
+    # evaluation cannot take) prints one line and exits 3, the traceback on request only
+    from planner.cli import Frontends, main
+
+    def broken(argv):
+        raise ZeroDivisionError("float division by zero\nsecond line")
+
+    monkeypatch.delenv("PLANNER_DEBUG", raising=False)
+    plan = tmp_path / "plan.json"
+    plan.write_text("{}")
+    assert main([str(plan)], frontends=Frontends(open_app=broken)) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "unexpected error (ZeroDivisionError: float division by zero\\nsecond line)" in err

@@ -47,6 +47,16 @@ def test_ettr_by_hand():
     assert ettr(1800, 60, 40000, 36000) == 0.0  # restarts longer than the time between them
 
 
+def test_a_checkpoint_too_small_to_show_blocks_nothing_and_the_plan_still_evaluates():
+    # a checkpoint of a millionth of a byte a parameter rounds to 0 GB and 0 s: no interval,
+    # nothing blocks, ETTR is what the restarts leave (it divided 0 by 0 and nothing evaluated)
+    assert ettr(0, 0, 600, 36000) == pytest.approx(1 - 600 / 36000)
+    plan = build_template("medium", catalog=CAT)
+    plan.settings.storage = plan.settings.storage.model_copy(update={"checkpoint_bytes_per_param": 1e-6})
+    g = Evaluator(plan, CAT).evaluate().sections["goodput"]
+    assert 0.9 < g.ettr <= 1.0
+
+
 def test_interruptions_summed_from_the_medium_plans_parts():
     _, g, _ = evaluate(medium(**ROUND_RATES))
     # medium: 16 HGX nodes of 8 GPUs, 11 switches placed (10 QM9700, 1 SN5600), 256 fabric
