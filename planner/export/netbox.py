@@ -37,6 +37,7 @@ from planner.export.netbox_power import power_rows
 from planner.export.rack_columns import NETBOX_RACKS
 from planner.export.netbox_text import DESCRIPTION, DEVICE_NAME, NAME, PART_ID, fit, unique_name
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
+from planner.hardware.power_limit import plan_catalog
 from planner.network.cables import build_schedule
 from planner.network.ports import MANAGEMENT_PORTS, MANAGEMENT_SWITCHES, has_management_port
 from planner.plan.model import Plan
@@ -91,6 +92,9 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
     out.tell("the transceivers")
     optics = end_modules(schedule, catalog)
     used = [catalog[i] for i in dict.fromkeys(p.device for p in plan.placements) if i in catalog]
+    # the device types are the hardware's (datasheet power); each device's draw and the feeds
+    # carrying it are as it runs, under the plan's GPU power limit (as the check counts them)
+    running = plan_catalog(plan, catalog)
     pdu = catalog.get(plan.settings.power.pdu_device)
     if pdu is not None and pdu not in used and plan.racks:
         used.append(pdu)
@@ -142,8 +146,9 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
                 rack=rack_name[rack.id],
                 position=p.u, face="front", description=fit(d.title, DESCRIPTION))
         if d.power_max_w > 0 and ("power-ports", "PSU") not in made:
-            out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(d.power_max_w),
-                    allocated_draw=round(d.power_typical_w), description="the device's draw, all supplies together")
+            drawn = running[d.id]  # the device as it runs, under the plan's GPU power limit
+            out.add("power-ports.csv", device=name, name="PSU", maximum_draw=round(drawn.power_max_w),
+                    allocated_draw=round(drawn.power_typical_w), description="the device's draw, all supplies together")
         ports = [(port, interface_type(*nic), kind) for port, kind, nic in _ports(d, catalog, fabric_tech)]
         if d.id in MANAGEMENT_SWITCHES:
             ports += [(f"swp{i}", "1000base-t", "management switch port, 1 Gb/s")
@@ -158,7 +163,7 @@ def build_netbox(plan: Plan, catalog: Catalog, out: NetBoxExport | None = None,
                          "into the same NetBox (its interface and power-port import finds devices by name alone)")
 
     if pdu is not None:
-        power_rows(plan, catalog, out, site, location, rack_name, device_name, device_names, prefix,
+        power_rows(plan, running, out, site, location, rack_name, device_name, device_names, prefix,
                    roles.get(pdu.category, ""), makers.get(pdu.id, ""), models.get(pdu.id, ""))
     else:
         out.notes.append(f"no power feeds: the rack PDU '{plan.settings.power.pdu_device}' is not in the catalog")

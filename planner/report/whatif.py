@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
+from planner.hardware.power_limit import plan_catalog
 from planner.network.checks import fabric_switches_placed
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.plan.model import Placement, Plan
@@ -53,7 +54,10 @@ class Consequence:
 
 def rack_consequence(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: DeviceType,
                      moving: str | None = None) -> Consequence:
-    """The rack-level answer: space and cooling (blocked), then power, nameplate, air limit and weight."""
+    """The rack-level answer: space and cooling (blocked), then power, nameplate, air limit and weight,
+    at the draw the plan's GPU power limit leaves (as the check counts it)."""
+    catalog = plan_catalog(plan, catalog)
+    device = catalog.get(device.id) or device
     ignore = frozenset({moving}) if moving else frozenset()
     reason = fit_reason(plan, catalog, rack_id, u, device, ignore)  # space and cooling
     if reason:  # the label's few words say the reason the status bar gives in full
@@ -79,9 +83,10 @@ def rack_consequence(plan: Plan, catalog: Catalog, rack_id: str, u: int, device:
     if fails("rack.power.nameplate_over_cap", lambda r: r.power_nameplate_kw):
         words.append(f"{after.power_nameplate_kw:.1f} / {rack.power_cap_kw:g} kW (nameplate)")
         failing.append(f"{rack.name}'s nameplate would be {after.power_nameplate_kw:.1f} / {rack.power_cap_kw:g} kW")
-    if fails("rack.cooling.air_limit", lambda r: r.power_kw):
-        words.append(f"{after.power_kw:.1f} / {facility.air_cooling_limit_kw:g} kW air limit")
-        failing.append(f"air-cooled {rack.name} would dissipate {after.power_kw:,.1f} kW, over the "
+    if fails("rack.cooling.air_limit", lambda r: r.air_basis_milliwatts):
+        air = after.air_basis_milliwatts / 1e6  # the heat into the room, after a rear door (the check's)
+        words.append(f"{air:.1f} / {facility.air_cooling_limit_kw:g} kW air limit")
+        failing.append(f"air-cooled {rack.name} would put {air:,.1f} kW into the air, over the "
                        f"{facility.air_cooling_limit_kw:g} kW air-cooling limit")
     if fails("rack.weight.over_limit", lambda r: r.weight_kg):
         words.append(f"{after.weight_kg:,.0f} / {rack.max_weight_kg:g} kg")

@@ -186,6 +186,23 @@ def test_power_ports_and_feeds_follow_the_plans_power(medium_export):
     assert {p["name"] for p in read(out, "power-panels.csv")[1]} == {"PP-A", "PP-B"}
 
 
+def test_under_a_gpu_power_limit_each_device_draws_and_its_feeds_carry_the_capped_figure(tmp_path):
+    # 350 W a GPU: an HGX H100 node draws 8 x (700 - 350) = 2.8 kW less than its datasheet,
+    # 7.4 kW nameplate and 4.2 typical; GPU-01's four nodes need 4 x 7.4 = 29.6 kW, one 34.5 kW
+    # circuit a feed (two at the datasheet's 40.8). The device type stays the hardware's.
+    plan = build_template("medium", catalog=default_catalog())
+    plan.settings.facility = plan.settings.facility.model_copy(update={"gpu_power_limit_w": 350})
+    save_plan(plan, tmp_path / "capped.json")
+    out = tmp_path / "netbox"
+    assert main(["export", str(tmp_path / "capped.json"), "-o", str(out), "--netbox"]) == 0
+    by_name = {d["name"]: d for d in read(out, "devices.csv")[1]}
+    node = next(p for p in read(out, "power-ports.csv")[1]
+                if by_name[p["device"]]["device_type"].startswith("HGX H100"))
+    assert (int(node["maximum_draw"]), int(node["allocated_draw"])) == (7400, 4200)
+    gpu01 = sorted(f["name"] for f in read(out, "power-feeds.csv")[1] if f["rack"] == "GPU-01")
+    assert gpu01 == ["GPU-01-A1", "GPU-01-B1"]
+
+
 def test_cables_join_interfaces_that_exist_once_each(medium_export):
     out, _ = medium_export
     interfaces = {(i["device"], i["name"]) for i in read(out, "interfaces.csv")[1]}

@@ -32,6 +32,16 @@ def test_a_node_into_a_full_gpu_rack_can_be_placed_but_would_draw_over_its_cap(m
     assert c.failing[1].endswith(", 640 placed")  # 10 x QM9700 x 64 ports
 
 
+def test_under_a_gpu_power_limit_the_drop_is_judged_at_the_capped_draw(medium):
+    # 350 W a GPU: each HGX H100 node draws 8 x (700 - 350) = 2.8 kW less, 4.2 kW typical and
+    # 10.2 - 2.8 = 7.4 kW nameplate; a fifth node in GPU-01 makes 5 x 4.2 = 21.0 kW typical,
+    # within the 30 kW cap (not the 35.0 of the GPUs at their TDP), and 5 x 7.4 = 37.0 nameplate
+    medium.settings.facility = medium.settings.facility.model_copy(update={"gpu_power_limit_w": 350})
+    c = placement_consequence(medium, CAT, rack(medium, "GPU-01").id, 33, CAT["hgx-h100-8"])
+    assert not any("would draw" in f for f in c.failing)
+    assert "GPU-01's nameplate would be 37.0 / 30 kW" in c.failing
+
+
 def test_overlap_outside_and_wrong_cooling_cannot_be_placed(medium):
     gpu1, net = rack(medium, "GPU-01").id, rack(medium, "NET-01").id
     node = CAT["hgx-h100-8"]
@@ -56,7 +66,7 @@ def test_air_limit_nameplate_and_weight_figures(medium):
     assert c.problem is None
     assert CAT["qm9700"].power_typical_w == 1294 and CAT["sn5600-400"].power_typical_w == 2028
     assert "NET-01 would draw 35.0 / 25 kW (typical)" in c.failing
-    assert "air-cooled NET-01 would dissipate 35.0 kW, over the 25 kW air-cooling limit" in c.failing
+    assert "air-cooled NET-01 would put 35.0 kW into the air, over the 25 kW air-cooling limit" in c.failing
     light = Plan()
     AddRack("R-01", rack_id="r", max_weight_kg=200, power_cap_kw=100).do(light, CAT)
     AddDevice("dgx-h100", "r", 1).do(light, CAT)  # 130.7 kg
