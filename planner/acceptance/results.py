@@ -20,6 +20,7 @@ the missing test they become, and the folder read that joins them.
 
 from __future__ import annotations
 
+import math
 import json
 import re
 from collections import Counter
@@ -278,7 +279,16 @@ def judge_folder(pack: AcceptancePack, directory: str | Path) -> FolderResults:
 
 
 def judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
-    """Verdicts of one file, recognised by its content (nothing for a file of no known tool)."""
+    """Verdicts of one file, recognised by its content (nothing for a file of no known tool); a
+    file of a known tool whose figures cannot be read is a ``ResultError`` naming it."""
+    try:
+        return _judge_text(pack, text, name)
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise ResultError(f"{name}: a figure of this log cannot be read ({type(exc).__name__}: {exc}): "
+                          "edited or truncated?") from None
+
+
+def _judge_text(pack: AcceptancePack, text: str, name: str) -> list[Verdict]:
     if '"fio version"' in text and "{" in text:
         try:
             data = json.loads(text[text.index("{"):])  # fio may print notes before its JSON
@@ -326,6 +336,8 @@ def _subset(run: NcclRun, needed: int, scope: str, pack: AcceptancePack) -> str:
 
 def _verdict(pack: AcceptancePack, test_id: str, name: str, measured: float, size: int | None = None) -> Verdict:
     """Measured against the test's expected figure (nccl-tests: at the largest size measured)."""
+    if not math.isfinite(measured) or measured < 0:
+        raise ResultError(f"{name}: a bandwidth of {measured:g} GB/s is no measurement: edited or corrupted?")
     test = pack.test(test_id)
     if test is None or test.expected_gbs is None:
         return Verdict(test_id, name, round(measured, 3), None, None)

@@ -35,6 +35,7 @@ class StorageSettings(Section):
         source="Empty: from the nodes' storage NICs (line rate / 8). Planner assumption: a node writes no faster "
         "than its storage NICs' line rate.",
         gt=0,
+        le=100000,  # 800 Tb/s a node: past any node's links, a typing slip (or an unreadable measurement)
     )
     separate_checkpoint_pool: bool = setting(
         True,

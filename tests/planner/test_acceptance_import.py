@@ -87,3 +87,22 @@ def test_an_nccl_log_is_known_by_its_header_at_a_line_start(plan):
     no_banner = "\n".join(ln for ln in text.splitlines() if "nThread" not in ln)
     assert [v.measured_gbs for v in judge_text(pack, no_banner, "slow.log")] == [140.0]
     assert judge_text(pack, "notes: nccl-tests prints '#  size  count  type' first", "notes.txt") == []
+
+
+@pytest.mark.parametrize("name, text, says", [
+    # an ib_write_bw row whose average is not a number
+    ("ib.txt", "#bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]\n 65536 5000 390 abc 0.7\n",
+     "ib.txt: a figure of this log cannot be read (ValueError"),
+    # a DCGM diagnostic whose tests are a number, not a list
+    ("dcgm.json", '{"DCGM GPU Diagnostic": {"test_categories": [{"tests": 5}]}}',
+     "dcgm.json: a figure of this log cannot be read (TypeError"),
+    # fio's JSON with an infinite bandwidth (1e999 reads as infinity)
+    ("fio.json", '{"fio version": "fio-3.36", "jobs": [{"jobname": "w", "write": {"bw_bytes": 1e999}, '
+                 '"read": {"bw_bytes": 0}}]}', "fio.json: a bandwidth of inf GB/s is no measurement"),
+])
+def test_a_log_whose_figures_cannot_be_read_is_refused_by_name(plan, name, text, says):
+    from planner.acceptance.results import ResultError
+
+    with pytest.raises(ResultError) as exc:
+        judge_text(acceptance_pack(plan, CAT), text, name)
+    assert str(exc.value).startswith(says)
