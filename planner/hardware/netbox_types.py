@@ -82,7 +82,10 @@ def parse_gpu_option(text: str, catalog: Catalog) -> GpuBlock:
     if len(matches) > 1:
         raise ValueError(f"--gpu: '{model.strip()}' could be {' or '.join(sorted(b.model for b in matches))}")
     found = matches[0]
-    return found.model_copy(update={"count": int(count)})
+    try:  # validated as the catalog reads it back (a count past the GPUs a system may hold)
+        return type(found).model_validate({**found.model_dump(), "count": int(count)})
+    except ValidationError as exc:
+        raise ValueError(f"--gpu: '{text.strip()}': {exc.errors()[0]['msg']}") from None
 
 
 def _kind(value: object) -> str:
@@ -178,7 +181,7 @@ def _power(data: dict, marks: list[str], redundancy: str) -> tuple[float, float,
                      f"{' ...' if len(missing) > 4 else ''})")
     n, rule = len(rated), ""
     max_w = sum(rated)
-    if n >= 2 and len(set(rated)) == 1 and redundancy != "none" and not missing:
+    if n >= 2 and len(set(rated)) == 1 and rated[0] > 0 and redundancy != "none" and not missing:
         scheme = redundancy if redundancy != "auto" else ("N+N" if n % 2 == 0 else "N+1")
         carry = -(-n // 2) if scheme == "N+N" else n - 1
         if alloc_known:

@@ -290,10 +290,16 @@ def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[st
         if key in racks:
             raise NetBoxReadError(f"{row.where()}: a second rack {quote(row['Name'], 40)} in location "
                                   f"{quote(row['Location'], 40)}")
-        racks[key] = Rack(id=f"r{i}", name=escaped_name(row["Name"])[:100] or f"rack-{i}", height_u=int(height),
-                          power_cap_kw=min(cap, 1000.0), cooling=cooling,
-                          max_weight_kg=weight if weight and weight <= 20000 else default.max_weight_kg,
-                          rack_type=rack_type.get(row["Name"], ""), **campus.place(row["Location"]))
+        try:
+            racks[key] = Rack(id=f"r{i}", name=escaped_name(row["Name"])[:100] or f"rack-{i}", height_u=int(height),
+                              power_cap_kw=min(cap, 1000.0), cooling=cooling,
+                              max_weight_kg=weight if weight and weight <= 20000 else default.max_weight_kg,
+                              rack_type=rack_type.get(row["Name"], ""), **campus.place(row["Location"]))
+        except ValidationError as exc:  # a cap of 0 kW in its description, feeds of no power
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"])
+            raise NetBoxReadError(f"{row.where()}: rack {quote(row['Name'], 40)}: {field} {first['msg'].lower()} "
+                                  f"(read {first.get('input')!r} from its description or power feeds)") from None
         start = number(row, "Starting unit") if row["Starting unit"] else 1.0
         if not start.is_integer() or start < 1:
             raise NetBoxReadError(f"{row.where()}: Starting unit {quote(row['Starting unit'], 20)} is not a whole "
@@ -309,6 +315,9 @@ def _racks(rows: list[Row], feeds: list[Row], devices: list[Row], types: dict[st
 def _feed_kw(row: Row) -> float:
     """A feed's usable power: V x A (x sqrt 3 three-phase) x maximum utilisation, in kW."""
     volts, amps = number(row, "Voltage") or 0.0, number(row, "Amperage") or 0.0
+    if not (math.isfinite(volts) and math.isfinite(amps)) or volts < 0 or amps < 0:
+        raise NetBoxReadError(f"{row.where()}: a power feed of {row['Voltage']} V and {row['Amperage']} A: "
+                              "voltage and amperage are 0 or more")
     utilisation = number(row, "Max Utilization", unit="%") if row["Max Utilization"] else 100.0
     phases = math.sqrt(3) if "three" in row["Phase"].lower() else 1.0
     return volts * amps * phases * (utilisation or 0.0) / 100 / 1000

@@ -249,6 +249,12 @@ def _edit(site: Path, name: str, old: str, new: str) -> None:
     (lambda s: _edit(s, "racks.csv", "1360 kg", "1360 stone"), "racks.csv row 2 ('CDU-01'): Max Weight '1360 stone'"),
     (lambda s: _edit(s, "devices.csv", ",1,Front,", ",1.x,Front,"), "devices.csv row 2 ('cdu-1'): Position '1.x'"),
     (lambda s: (s / "sites.csv").write_bytes(b"\xff\xfe\x00"), "sites.csv: not a UTF-8 text file"),
+    # a rack whose planner description gives it no power
+    (lambda s: _edit(s, "racks.csv", '"liquid-cooled, 30 kW cap"', '"liquid-cooled, 0 kW cap"'),
+     "racks.csv row 2 ('CDU-01'): rack 'CDU-01': power_cap_kw input should be greater than 0"),
+    # a feed of a negative voltage
+    (lambda s: _edit(s, "power-feeds.csv", "Primary,AC,415,60,", "Primary,AC,-415,60,"),
+     "power-feeds.csv row 2 ('CDU-01-A1'): a power feed of -415 V and 60 A: voltage and amperage are 0 or more"),
 ])
 def test_bad_input_is_refused_naming_the_file_and_nothing_is_written(tmp_path, capsys, change, message):
     site = sample_copy(tmp_path)

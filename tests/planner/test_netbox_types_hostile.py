@@ -116,3 +116,21 @@ def test_a_numeric_model_name_is_kept_as_its_text(tmp_path):
     # NetBox model names such as 7050 read as a YAML integer: the name is still "7050"
     d = read_device_type(write(tmp_path, "manufacturer: Example\nmodel: 7050\nu_height: 1\n"))
     assert (d.vendor, d.model) == ("Example", "7050")
+
+
+def test_two_power_supplies_rated_zero_import_as_a_gap_not_a_division_by_zero(tmp_path):
+    # two 0 W supplies alike: no N+N rule to apply (a supply of 0 W carries nothing); the
+    # nameplate is their sum, 0 W, as with one
+    text = ("manufacturer: Example\nmodel: Dark\nu_height: 2\npower-ports:\n"
+            "  - {name: PSU1, maximum_draw: 0, allocated_draw: 0}\n"
+            "  - {name: PSU2, maximum_draw: 0, allocated_draw: 0}\n")
+    (tmp_path / "dark.yaml").write_text(text)
+    assert read_device_type(tmp_path / "dark.yaml").power_max_w == 0
+
+
+def test_a_gpu_count_past_what_a_system_holds_is_refused_by_the_option():
+    from planner.hardware.catalog import default_catalog
+    from planner.hardware.netbox_types import parse_gpu_option
+
+    with pytest.raises(ValueError, match=r"--gpu: 'H100 SXM 80GB:100000': Input should be less than or equal to 1024"):
+        parse_gpu_option("H100 SXM 80GB:100000", default_catalog())
