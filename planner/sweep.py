@@ -134,6 +134,9 @@ def parse_grid(data: Any, catalog: Catalog, origin: str = "grid") -> Grid:
         unknown = set(r) - {"rack_type", "power_cap_kw", "cooling", "height_u", "max_weight_kg", "rear_door_hx"}
         if unknown:
             raise SweepError(f"{origin}: a rack has no field '{sorted(unknown)[0]}'")
+        if "rack_type" in r and not isinstance(r["rack_type"], str):
+            raise SweepError(f"{origin}: a rack's rack_type is a catalog rack type's id, not "
+                             f"{one_line(json.dumps(r['rack_type']), 60)}")
         if "rack_type" in r and catalog.rack_type(r["rack_type"]) is None:
             raise SweepError(f"{origin}: the catalog has no rack type '{r['rack_type']}'")
         fields = {k: v for k, v in r.items() if k != "rack_type"}

@@ -115,7 +115,7 @@ def _bom_rows(book: Path, *, computed: bool = False) -> list[tuple]:
                            f"({MAX_BOOK_BYTES // 2**20} MB)")
     try:
         wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=computed)
-    except (OSError, zipfile.BadZipFile, KeyError, ValueError) as exc:
+    except (OSError, zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as exc:  # SyntaxError: XML's ParseError
         raise PlannerError(f"{unreadable} ({exc})") from None
     try:
         if BOM_SHEET not in wb.sheetnames:
@@ -129,7 +129,7 @@ def _bom_rows(book: Path, *, computed: bool = False) -> list[tuple]:
             if len(rows) == MAX_BOM_ROWS:  # a sheet may state a smaller size than it has
                 raise PlannerError(too_many)
             rows.append(row)
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:  # a part that does not inflate or parse
+    except (zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as exc:  # a part that does not inflate or parse
         raise PlannerError(f"{unreadable} ({exc})") from None
     finally:
         wb.close()

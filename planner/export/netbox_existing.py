@@ -104,7 +104,8 @@ def _yaml_documents(text: str, name: str) -> list[dict]:
 def _components(doc: dict) -> frozenset[tuple[str, str]]:
     found = set()
     for kind in ("interfaces", "power-ports", "power-outlets", "console-ports", "console-server-ports"):
-        for item in doc.get(kind) or ():
+        items = doc.get(kind) or ()
+        for item in items if isinstance(items, list) else ():  # a list of components, as NetBox writes them
             if isinstance(item, dict) and item.get("name") is not None:
                 found.add((kind, str(item["name"])))
     return frozenset(found)
@@ -129,13 +130,14 @@ def read_existing(paths: list[str | Path]) -> Existing:
         rows = list(csv.DictReader(io.StringIO(text)))
         header = set(rows[0]) if rows else set(next(csv.reader(io.StringIO(text)), []))
         if {"Device Type", "Manufacturer"} <= header:
-            for r in rows:
-                existing.types.append(ExistingType(r["Manufacturer"], r["Device Type"], ""))
-                existing.manufacturers.setdefault(slugify(r["Manufacturer"]), r["Manufacturer"])
+            for r in rows:  # a row shorter than the header reads its missing cells as empty
+                maker, model = r.get("Manufacturer") or "", r.get("Device Type") or ""
+                existing.types.append(ExistingType(maker, model, ""))
+                existing.manufacturers.setdefault(slugify(maker), maker)
         elif {"Name", "Slug", "VM role"} <= header:
-            existing.roles.update({r["Slug"]: r["Name"] for r in rows})
+            existing.roles.update({r.get("Slug") or "": r.get("Name") or "" for r in rows})
         elif {"Name", "Slug", "Device Types"} <= header:
-            existing.manufacturers.update({r["Slug"]: r["Name"] for r in rows})
+            existing.manufacturers.update({r.get("Slug") or "": r.get("Name") or "" for r in rows})
         else:
             raise ExistingExportError(f"{path.name}: not a NetBox export of device types (YAML or CSV), "
                                       "manufacturers or device roles")

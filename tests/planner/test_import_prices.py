@@ -82,6 +82,25 @@ def test_a_file_that_is_not_a_workbook_is_one_line_and_the_plan_is_untouched(tmp
     assert plan_path.read_bytes() == before
 
 
+def test_a_workbook_with_a_sheet_cut_short_is_one_line_and_the_plan_is_untouched(tmp_path, capsys):
+    # a sheet's XML cut in half (a copy interrupted) does not parse: named, not a crash
+    import zipfile
+
+    plan_path = tmp_path / "m.json"
+    save_plan(build_template("single-node"), plan_path)
+    before = plan_path.read_bytes()
+    book = tmp_path / "m.xlsx"
+    assert main(["export", str(plan_path), "-o", str(book)]) == 0
+    cut = tmp_path / "cut.xlsx"
+    with zipfile.ZipFile(book) as src, zipfile.ZipFile(cut, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            dst.writestr(item, data[: len(data) // 2] if item.filename.startswith("xl/worksheets/") else data)
+    code, out = cli(capsys, "import-prices", str(cut), "--into", str(plan_path))
+    assert code == 2 and out.err.count("\n") == 1 and "cut.xlsx" in out.err and "unexpected" not in out.err
+    assert plan_path.read_bytes() == before
+
+
 def test_a_price_that_is_not_a_number_is_named_as_such(tmp_path, capsys):
     # A line of the plan whose price was typed as words, or made negative, is not "a row that
     # matches no line": the message says the price is not a price, and nothing is imported.

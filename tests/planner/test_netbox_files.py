@@ -83,6 +83,17 @@ def test_an_export_in_parts_replaces_an_earlier_one_in_parts(tmp_path):
     assert [n for n in _files(out) if n.startswith("12-interfaces")] == [f"12-interfaces-0{k}.csv" for k in (1, 2, 3)]
 
 
+def test_an_existing_types_export_with_short_rows_or_odd_components_is_read(tmp_path):
+    # a CSV row shorter than its header reads its missing cells as empty; a YAML type whose
+    # interfaces are not a list has none (both used to stop the export)
+    from planner.export.netbox_existing import read_existing
+
+    (tmp_path / "types.csv").write_text("Device Type,Manufacturer\nfoo\n")
+    (tmp_path / "types.yaml").write_text("manufacturer: Acme\nmodel: Box\ninterfaces: 5\n")
+    got = read_existing([tmp_path / "types.csv", tmp_path / "types.yaml"])
+    assert [(t.manufacturer, t.model) for t in got.types] == [("", "foo"), ("Acme", "Box")]
+
+
 @pytest.mark.parametrize("option, words", [
     (["--chunk-rows", "0"], "--chunk-rows"),
     (["--netbox-has", "plan.json"], "not a NetBox export"),

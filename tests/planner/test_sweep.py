@@ -189,6 +189,7 @@ def test_a_point_on_the_nameplate_basis_lays_the_storage_out_again(capsys, tmp_p
     ({"nodes": ["8"]}, "nodes"),
     ({"fabric": ["ib999"]}, "fabric \"ib999\""),
     ({"rack": [{"rack_type": "nope"}]}, "no rack type 'nope'"),
+    ({"rack": [{"rack_type": []}]}, r"a rack's rack_type is a catalog rack type's id, not \[\]"),
     ({"colour": ["red"]}, "colour"),
     ({"nodes": []}, "the axis nodes has no values: give them, or leave the axis out"),
     ({"nodes": [8], "fabric": []}, "the axis fabric has no values"),
