@@ -55,6 +55,9 @@ storage), so the ranking is the step model's tokens/s.
 When no layout splits the batch evenly, each takes the nearest whole number of
 micro-batches; those within ``BATCH_TOLERANCE`` of the asked batch compete, else the
 nearest, and the design says so.
+
+Why it is long: the space, its pruning rules (each with its source) and the ranking are one
+concern, the search; the step model and the memory fit it calls live in their own modules.
 """
 
 from __future__ import annotations
@@ -205,10 +208,17 @@ def _shapes(model: ModelShape, shape: JobShape, gpus: int, seq_len: int) -> Iter
                     yield tp, cp, pp, rest // pp
 
 
+# Model chunks a stage runs under the interleaved schedule, at most: published layouts run 2 to 8
+# (Llama 3 405B: 8, Dubey et al. 2024, section 3.3.2; DeepSeek-V3's DualPipe: 2), and a stage
+# of 63 layers may run one a chunk; a custom model of thousands of layers would try thousands
+# of schedules (planner assumption: a bound on the search's time, not a rule of the schedule).
+MAX_VIRTUAL_STAGES = 64
+
+
 def _schedules(model: ModelShape, pp: int, m: int) -> list[tuple[str, int]]:
     out = [("1f1b", 1)]
     if interleaved_allows(pp, m):
-        out += [("interleaved", v) for v in range(2, model.layers // pp + 2)
+        out += [("interleaved", v) for v in range(2, min(model.layers // pp, MAX_VIRTUAL_STAGES) + 2)
                 if _even_stages(model.layers, pp * v) or (v & (v - 1) == 0 and _stages_fit(model.layers, pp, v))]
     return out
 

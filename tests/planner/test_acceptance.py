@@ -1,5 +1,8 @@
 """The acceptance pack: commands with the plan's numbers, expected figures from the collective
-model worked out by hand, and measured logs judged against them."""
+model worked out by hand, and measured logs judged against them.
+
+Why it is long: each test of the pack (collectives on a node and the cluster, NIC pairs,
+storage, the health check) with its figure worked by hand, and the pack's files."""
 
 from __future__ import annotations
 
