@@ -40,6 +40,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
                      cap_kw=rack.power_cap_kw, max_weight_kg=rack.max_weight_kg, basis=basis)
     counts = res.counts
     spans = []
+    names: dict[str, str] = {}  # placement id -> its label, for the messages
     liquid_rack = rack.cooling != "air"  # liquid or hybrid: plumbed to a CDU
     feeds_n = 1 if power_s.feed_redundancy == "N" else 2
     cords = [[0, 0] for _ in range(feeds_n)]
@@ -59,6 +60,8 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
             kind[1] += 1
         res.used_u += d.u_height
         spans.append((p.u, p.u + d.u_height - 1, p.id))
+        if p.label:
+            names[p.id] = p.label
         if d.power_shelves is not None:
             res.findings.extend(shelf_findings(d, p.label or p.id, rack.name, rack.id))
         if d.gpu is not None and d.cooling == "liquid" and not liquid_rack:
@@ -95,7 +98,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
             res.nodes += n
             res.gpus += n * d.gpu.count
     spans.sort()
-    for sev, code, msg, where in space_findings(rack, spans):
+    for sev, code, msg, where in space_findings(rack, spans, names):
         res.findings.append(Finding(sev, code, msg, where))
 
     # Heat: what the cold plates do not take goes to air; a rear-door heat exchanger takes

@@ -116,15 +116,19 @@ def free_slots(plan: Plan, catalog: Catalog, rack: Rack, height: int) -> int:
     return slots + max(0, rack.height_u - u + 1) // height
 
 
-def space_findings(rack: Rack, spans: list[tuple[int, int, str]]):
-    """Yield (severity, code, message, where) for devices outside the rack or overlapping."""
+def space_findings(rack: Rack, spans: list[tuple[int, int, str]], names: dict[str, str] | None = None):
+    """Yield (severity, code, message, where) for devices outside the rack or overlapping; the
+    message names each device as the user sees it (``names``: placement id -> its label)."""
     top_seen, top_id = 0, None
+    shown = (names or {}).get
     for lo, hi, pid in spans:
         if hi > rack.height_u:
             yield ("error", "rack.space.outside",
-                   f"Device {pid} occupies U{lo}-U{hi} but rack {rack.name} has only {rack.height_u}U", pid)
+                   f"Device {shown(pid) or pid} occupies U{lo}-U{hi} but rack {rack.name} has only "
+                   f"{rack.height_u}U", pid)
         if lo <= top_seen:
             yield ("error", "rack.space.overlap",
-                   f"Device {pid} at U{lo}-U{hi} overlaps device {top_id} in rack {rack.name}", pid)
+                   f"Device {shown(pid) or pid} at U{lo}-U{hi} overlaps device {shown(top_id) or top_id} in rack "
+                   f"{rack.name}", pid)
         if hi > top_seen:
             top_seen, top_id = hi, pid

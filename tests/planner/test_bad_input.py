@@ -200,7 +200,8 @@ def test_overlapping_devices_load_and_are_reported_as_errors(tmp_path):
     assert first["device"] == NODE
 
     def overlap(p):
-        p["placements"].append({"id": "extra", "device": NODE, "rack": first["rack"], "u": first["u"], "label": ""})
+        p["placements"].append({"id": "extra", "device": NODE, "rack": first["rack"], "u": first["u"],
+                                "label": "late-node"})
 
     (tmp_path / "p.json").write_bytes(mutated(overlap))
     before = (tmp_path / "p.json").read_bytes()
@@ -209,6 +210,10 @@ def test_overlapping_devices_load_and_are_reported_as_errors(tmp_path):
     findings = json.loads(proc.stdout)["findings"]
     overlaps = [f for f in findings if f["code"] == "rack.space.overlap"]
     assert overlaps and all(f["severity"] == "error" for f in overlaps)
+    # the devices are named by their labels, as the user sees them, not the file's ids
+    first_name = first["label"] or first["id"]
+    message = overlaps[0]["message"]
+    assert f"device {first_name} " in message.lower() and "late-node" in message and "extra" not in message
     assert (tmp_path / "p.json").read_bytes() == before
 
 
