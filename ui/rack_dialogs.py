@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
                                QVBoxLayout)
 
 from planner.design.grow import PlaceNodes
+from planner.design.layout import plan_system
 from planner.plan.names import series_prefix
 from planner.plan.commands import RACK_FIELDS, EditRack
 from planner.plan.model import Rack
@@ -115,6 +116,9 @@ class AutoPlaceDialog(QDialog):
         self.device = QComboBox()
         for d in doc.catalog.by_category("gpu_server"):
             self.device.addItem(type_text(d), d.id)
+        held = plan_system(doc.plan, doc.catalog)  # more of what the plan holds, not the catalog's first
+        if held is not None and self.device.findData(held) >= 0:
+            self.device.setCurrentIndex(self.device.findData(held))
         self.count = QSpinBox(minimum=1, maximum=100_000, value=4)
         names = ", ".join(doc.plan.rack(r).name for r in racks or [] if doc.plan.rack(r))
         where = QLabel(f"Fills {names} first, then adds racks as needed, up to each rack's power cap."

@@ -508,6 +508,12 @@ class Layout:
         return [r.id for r in self.plan.racks[before:]]
 
 
+def plan_system(plan: Plan, catalog: Catalog) -> str | None:
+    """The GPU system the plan holds most nodes of (the first placed of a tie), or None."""
+    counts = gpu_counts(plan, catalog)
+    return max(counts, key=counts.__getitem__) if counts else None
+
+
 def gpu_counts(plan: Plan, catalog: Catalog) -> dict[str, int]:
     """GPU nodes placed, by device type."""
     counts: dict[str, int] = {}

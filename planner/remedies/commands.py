@@ -10,11 +10,10 @@ change (the pipeline bubble's) set the settings the remedy names.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 
 from planner.design.intent import DesignError
-from planner.design.layout import Layout, gpu_counts, job_summary
+from planner.design.layout import Layout, gpu_counts, plan_system, job_summary
 from planner.design.intent import Intent
 from planner.design.parallelism import choose_parallelism
 from planner.design.racks import switch_label
@@ -36,9 +35,9 @@ def remedy_command(remedy: Remedy) -> Command:
 def _layout(plan, catalog) -> Layout:
     """The design's placement over the plan as it is: its GPU system, its network racks."""
     counts = gpu_counts(plan, catalog)
-    if not counts:
+    system = plan_system(plan, catalog)
+    if system is None:
         raise CommandError("the plan has no GPU nodes to size for")
-    system = Counter(counts).most_common(1)[0][0]
     layout = Layout(plan, catalog, Intent(system=system, nodes=counts[system]), catalog[system],
                      sum(counts.values()))
     layout.net = [r.id for r in plan.racks if any(

@@ -237,6 +237,14 @@ def test_a_taller_rack_is_laid_out_again_with_bottoms_aligned(window):
     assert a.height() - b.height() == 6 * theme.U_PX  # 48U - 42U = 6 more slots
 
 
+def test_auto_place_offers_the_plans_own_node_type_first(window):
+    # the default plan holds 16 HGX H100: the dialog offers more of them, not the catalog's
+    # first GPU server (a DGX H100 then mixed two node types into the job, silently)
+    dialog = window.auto_place(None)
+    assert dialog.device.currentData() == "hgx-h100-8"
+    dialog.reject()
+
+
 def test_auto_place_128_dgx_b200_keeps_the_design_whole_and_the_summary_filled(window):
     # The default plan (16 HGX H100) + 128 DGX B200 = 1,152 GPUs: the switches, storage and
     # CDUs come with them and the parallelism is re-picked, so no error and no blank figure.
