@@ -23,7 +23,7 @@ from planner.workload.bubble import TARGET as BUBBLE_TARGET
 from planner.workload.checks import evaluate_workload, job_shape
 from planner.workload.fit import describe_recompute
 from planner.workload.models import ModelShape, model_shape
-from planner.workload.search import BATCH_TOLERANCE, Candidate, search_layouts, split_text
+from planner.workload.search import BATCH_TOLERANCE, Candidate, search_layouts, split_text, tp_splits_heads
 
 
 def choose_parallelism(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, *,
@@ -136,7 +136,7 @@ def _least_memory(w: WorkloadSettings, model: ModelShape, local: int, gpus: int)
     gradients and optimizer sharded over it (ZeRO-3), every layer recomputed; the batch as
     asked."""
     tp = 1
-    while tp * 2 <= local and gpus % (tp * 2 * w.cp) == 0 and model.heads % (tp * 2) == 0:
+    while tp * 2 <= local and gpus % (tp * 2 * w.cp) == 0 and tp_splits_heads(model, tp * 2):
         tp *= 2
     if gpus % (tp * w.cp):
         return w

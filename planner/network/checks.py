@@ -37,6 +37,7 @@ class NodeSummary:
     bf16_tflops: float = 0.0  # slowest GPU: synchronous training runs at its pace
     kernel_curves: str | None = None  # the slowest GPU's generation of measured kernel curves
     gpu_model: str = ""  # the slowest GPU's model
+    gpu_models: tuple[tuple[str, int], ...] = ()  # (GPU model, GPUs) of every model, sorted by model
     nvlink_gbs: float = 0.0  # smallest NVLink figure among the types
     nics_per_gpu: float | None = None  # fewest compute NICs per GPU; None: no compute NICs
     nic_gbps: float | None = None  # slowest compute NIC
@@ -76,12 +77,14 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
     shared: list[str] = []
     no_nics: list[str] = []
     consumer: list[str] = []
+    models: dict[str, int] = {}
     for device_id, n in counts.items():
         d: DeviceType | None = catalog.get(device_id)
         if d is None or d.gpu is None or n <= 0:
             continue
         s.nodes += n
         s.gpus += n * d.gpus
+        models[d.gpu.model] = models.get(d.gpu.model, 0) + n * d.gpus
         s.hosts += n * d.hosts
         if n * d.gpus > best_gpus:
             best_gpus, s.gpus_per_node, s.domain_gpus = n * d.gpus, d.gpus, d.gpu.domain_gpus
@@ -128,6 +131,7 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
     s.shared_nic_types = tuple(sorted(shared))
     s.no_nic_types = tuple(sorted(no_nics))
     s.consumer_types = tuple(sorted(consumer))
+    s.gpu_models = tuple(sorted(models.items()))  # sorted: the counts' order differs incremental to full
     return s
 
 

@@ -18,6 +18,7 @@ from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.fit import fit_training
 from planner.workload.models import ModelShape
 from planner.workload.moe import expert_ranks
+from planner.workload.search import tp_options
 from planner.workload.training import JobShape, model_step
 
 SHARDING_TITLES = {"ddp": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3",
@@ -45,14 +46,6 @@ class FitAdvice:
         return ", ".join(parts)
 
 
-def _powers_of_two(limit: int) -> list[int]:
-    out, x = [], 1
-    while x <= limit:
-        out.append(x)
-        x *= 2
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class Layout:
     """One TP x PP x DP of the GPUs, with the recompute and sharding that fit it."""
@@ -71,7 +64,7 @@ def fitting_layouts(w: WorkloadSettings, model: ModelShape, shape: JobShape, gpu
     design's batch of whole micro-batches). Unknown memory (None): every layout counts."""
     local = shape.local_gpus
     out: list[Layout] = []
-    for tp in sorted({w.tp, *[t for t in _powers_of_two(local) if model.heads % t == 0]}):
+    for tp in sorted({w.tp, *tp_options(model, local)}):
         if gpus % (tp * w.cp):
             continue
         rest = gpus // (tp * w.cp)

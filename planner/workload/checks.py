@@ -24,6 +24,7 @@ from planner.workload.memory import MemoryEstimate, micro_batches, training_memo
 from planner.workload.models import ModelShape, model_shape
 from planner.workload.moe import expert_ranks, expert_tensor_parallel
 from planner.workload.pipeline import interleaved_allows
+from planner.workload.search import tp_options, tp_splits_heads
 from planner.workload.training import (
     PCIE5_X16_GBS, JobShape, StepResult, compare_fabrics, model_step, peak_tflops, scaling_curve, step_row,
 )
@@ -96,6 +97,13 @@ def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSu
 def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, out: WorkloadOutcome) -> None:
     findings = out.findings
     model = out.model
+    if len(nodes.gpu_models) > 1:
+        kinds = ", ".join(f"{n:,} {m}" for m, n in nodes.gpu_models)
+        findings.append(Finding(
+            "warning", "workload.gpus.mixed",
+            f"One job on {len(nodes.gpu_models)} GPU models ({kinds}): a synchronous step waits for the slowest, "
+            f"so every GPU is modelled at the {nodes.gpu_model}'s pace and memory; keep one GPU model a job, or "
+            f"plan the others as a job of their own (a variant)"))
     job = w.tp * w.cp * w.pp * w.dp
     if job != nodes.gpus:
         cp = f" x CP {w.cp}" if w.cp > 1 else ""
@@ -115,6 +123,14 @@ def _training(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSummary, o
             f"leave NVLink for the fabric; keep TP within the domain",
             remedy=Remedy("set_parallelism", f"Choose a parallelism for all {nodes.gpus:,} GPUs, TP within the "
                           "NVLink domain", (("gpus", nodes.gpus),))))
+    if not tp_splits_heads(model, w.tp):
+        findings.append(Finding(
+            "warning", "workload.tp.heads",
+            f"Tensor parallel {w.tp} does not divide the model's {model.heads:,} attention heads: Megatron-LM splits "
+            f"the heads over the TP ranks and refuses it (num_attention_heads % tensor_model_parallel_size); "
+            f"choose a TP that divides them ({', '.join(str(t) for t in tp_options(model, local)) or '1'})",
+            remedy=Remedy("set_parallelism", f"Choose a parallelism for all {nodes.gpus:,} GPUs, TP dividing the "
+                          "heads", (("gpus", nodes.gpus),))))
     findings += batch_findings(w)
     etp, ranks = expert_tensor_parallel(w, w.tp), expert_ranks(w, w.tp, w.dp)
     relayout = Remedy("set_parallelism", f"Choose a parallelism for all {nodes.gpus:,} GPUs",

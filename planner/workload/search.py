@@ -186,8 +186,15 @@ def _stages_fit(layers: int, pp: int, v: int = 1) -> bool:
     return max(stage_layers(layers, pp, v)) <= (1.0 + MAX_STAGE_EXCESS) * layers / pp + 1e-9
 
 
-def _tp_options(model: ModelShape, local: int) -> list[int]:
-    return [t for t in _powers_of_two(local) if model.heads % t == 0]
+def tp_splits_heads(model: ModelShape, tp: int) -> bool:
+    """Tensor parallel splits the attention heads over its ranks: TP divides them (Megatron-LM
+    asserts num_attention_heads % tensor_model_parallel_size == 0)."""
+    return model.heads % tp == 0
+
+
+def tp_options(model: ModelShape, local: int) -> list[int]:
+    """The TPs a layout may take: powers of two within the NVLink domain that split the heads."""
+    return [t for t in _powers_of_two(local) if tp_splits_heads(model, t)]
 
 
 def _cp_options(seq_len: int) -> list[int]:
@@ -198,7 +205,7 @@ def _cp_options(seq_len: int) -> list[int]:
 
 def _shapes(model: ModelShape, shape: JobShape, gpus: int, seq_len: int) -> Iterator[tuple[int, int, int, int]]:
     """(TP, CP, PP, DP) over every GPU, pruned as the module docstring says."""
-    for tp in _tp_options(model, shape.local_gpus):
+    for tp in tp_options(model, shape.local_gpus):
         for cp in _cp_options(seq_len):
             if gpus % (tp * cp):
                 continue

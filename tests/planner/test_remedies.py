@@ -94,6 +94,36 @@ def test_a_tensor_parallel_wider_than_a_node_is_chosen_again_within_it(history):
     assert _finding(plan, "workload.tp.spans_nodes") is None
 
 
+def test_a_tensor_parallel_that_does_not_split_the_heads_is_warned_and_chosen_again(history):
+    # the custom model given 12 heads (4 KV groups): TP 8 leaves 1.5 heads a rank; TP 1, 2 or 4
+    # split them. The fix's search keeps to those.
+    plan = history.plan
+    history.apply(SetSetting("workload", "heads", 12))
+    history.apply(SetSetting("workload", "kv_heads", 4))
+    plan.settings.workload = plan.settings.workload.model_copy(update={"tp": 8, "pp": 4, "dp": 4})
+    f = _finding(plan, "workload.tp.heads")
+    assert "Tensor parallel 8 does not divide the model's 12 attention heads" in f.message
+    assert f.message.endswith("(1, 2, 4)")
+    history.apply(remedy_command(f.remedy))
+    w = plan.settings.workload
+    assert 12 % w.tp == 0 and w.tp * w.cp * w.pp * w.dp == 128
+    assert _finding(plan, "workload.tp.heads") is None
+
+
+def test_one_job_on_two_gpu_models_is_warned_at_the_slowest_ones_pace(history):
+    # medium's 16 HGX H100 (128 H100) and one DGX B200 (8 B200) in one job
+    from planner.plan.commands import AddDevice, AddRack
+
+    plan = history.plan
+
+    history.apply(AddRack(name="B200-01", cooling="liquid", power_cap_kw=40))
+    history.apply(AddDevice("dgx-b200", plan.racks[-1].id, 1))
+    f = _finding(plan, "workload.gpus.mixed")
+    assert f.severity == "warning"
+    assert "One job on 2 GPU models (8 B200 180GB, 128 H100 SXM 80GB)" in f.message
+    assert "at the H100 SXM 80GB's pace" in f.message
+
+
 def test_batch_goes_to_the_nearest_multiple_of_dp_times_micro_batch(history):
     plan = history.plan
     # 1,021 sequences over DP 4 x micro-batch 1: 1,020 is 1 away, 1,024 is 3 away
