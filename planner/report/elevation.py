@@ -109,7 +109,7 @@ def rack_heading(rack: Rack, res: RackResult | None, air_cooling_limit_kw: float
     worst = res.worst_load_fraction
     return RackHeading(name, *tags, vocabulary.power_of_cap(res.power_kw, res.cap_kw), tuple(_power_both(res)),
                        res.load_fraction, load_color(res.load_fraction), worst, load_color(worst),
-                       _cooling(res, air_cooling_limit_kw), space)
+                       _cooling(res, air_cooling_limit_kw, rack.rear_door_hx), space)
 
 
 def _power_both(res: RackResult) -> list[str]:
@@ -122,8 +122,11 @@ def _power_both(res: RackResult) -> list[str]:
             f"Typ. {t:,.1f} · npl. {n:,.1f} / {cap} kW"]
 
 
-def _cooling(res: RackResult, air_cooling_limit_kw: float | None) -> str:
+def _cooling(res: RackResult, air_cooling_limit_kw: float | None, rear_door: bool = False) -> str:
+    """The rack's cooling line: its heat to liquid, or the heat it puts into the room (what the
+    air-cooling limit is judged on: after a rear-door heat exchanger, what the door leaves)."""
     if res.cooling == "liquid":
         return f"Liquid-cooled: {vocabulary.kw(res.liquid_heat_milliwatts / 1e6)} to liquid"
     limit = f" (limit {air_cooling_limit_kw:g})" if air_cooling_limit_kw is not None else ""
-    return f"Air-cooled: {vocabulary.kw(res.power_kw)}{limit}"
+    air = vocabulary.kw(res.air_basis_milliwatts / 1e6)
+    return f"Rear door: {air} to air{limit}" if rear_door else f"Air-cooled: {air}{limit}"

@@ -65,3 +65,20 @@ def test_a_rear_door_shows_in_the_racks_heading():
     assert (plain.height_tag, plain.cooling_tag) == ("42U · air", "AIR")
     hybrid = rack_heading(Rack(id="h", name="GPU-03", cooling="hybrid", rear_door_hx=True), None)
     assert hybrid.height_tag == "42U · hybrid + RDHX"  # its liquid share and the door both said
+
+
+def test_a_rear_door_racks_cooling_line_gives_what_goes_into_the_room():
+    # 4 DGX B200 (air-cooled, 10 kW typical each) in a 40 kW air rack with a rear door: 40 kW
+    # of heat, of which the 50 kW door takes all (at typical draw): 0.0 kW into the room,
+    # judged against the 25 kW air limit (it read "Air-cooled: 40.0 kW (limit 25)")
+    from planner.design.build import design
+    from planner.design.intent import Intent
+
+    plan = design(Intent(system="dgx-b200", gpus=64, rack_kw=40), CAT).plan
+    report = evaluate(plan, CAT)
+    rack = next(r for r in plan.racks if r.rear_door_hx and len(plan.rack_members(r.id)) == 4)
+    heading = rack_heading(rack, report.rack(rack.id), plan.settings.facility.air_cooling_limit_kw)
+    assert heading.cooling == "Rear door: 0.0 kW to air (limit 25)"
+    plain = build_template("medium", catalog=CAT)
+    net = next(r for r in plain.racks if r.name == "NET-01")
+    assert rack_heading(net, evaluate(plain, CAT).rack(net.id), 25).cooling.startswith("Air-cooled: ")

@@ -12,7 +12,8 @@ from planner.report.elevation import load_text
 POWER_PER_RACK: tuple[TableColumn, ...] = (
     TableColumn("rack", "Rack", lambda res, rack: res.name, total=lambda t: "All racks", width=1.4),
     TableColumn("row", "Row", lambda res, rack: rack.row if rack else "", width=0.7),
-    TableColumn("cooling", "Cooling", lambda res, rack: res.cooling, width=0.8),
+    TableColumn("cooling", "Cooling", lambda res, rack: res.cooling + (" + RDHX" if rack and rack.rear_door_hx else ""),
+                width=0.8),
     TableColumn("used_u", "U used", lambda res, rack: f"{res.used_u}/{res.height_u}", "U",
                 width=0.8, align="right"),
     TableColumn("gpus", "GPUs", lambda res, rack: f"{res.gpus:,}", total=lambda t: f"{t.gpus:,}", width=0.6,
