@@ -214,14 +214,16 @@ class Inspector(QWidget):
             self._row("type", "Type", self._type_choice(pid, d.id))
         label = _line_edit(p().label)
         label.setPlaceholderText(pid)
-        label.editingFinished.connect(lambda: label.text() != p().label and doc.apply(EditDevice(pid, label.text())))
+        def relabel() -> None:
+            if label.text() != p().label and not doc.apply(EditDevice(pid, label.text())):
+                _show_text(label, p().label)  # refused (the status bar says why): the name it keeps
+
+        label.editingFinished.connect(relabel)
         self._row("label", "Label", label)
         self._updates.append(lambda: label.hasFocus() or _show_text(label, p().label))
         self._text("rack", "Rack", lambda: doc.plan.rack(p().rack).name)
         u = QSpinBox(minimum=1, maximum=doc.plan.rack(p().rack).height_u, value=p().u)
         u.setKeyboardTracking(False)
-        u.valueChanged.connect(lambda value: value != p().u and doc.apply(  # spin-box steps: one undo step
-            MoveDevice(pid, p().rack, value), merge_key=("inspector-u", pid)))
         self._row("u", "Lowest U", u)
 
         def update_u() -> None:
@@ -229,6 +231,12 @@ class Inspector(QWidget):
             u.setMaximum(doc.plan.rack(p().rack).height_u)
             u.setValue(p().u)
             u.blockSignals(blocked)
+
+        def move(value: int) -> None:  # spin-box steps: one undo step; refused: the U it keeps
+            if value != p().u and not doc.apply(MoveDevice(pid, p().rack, value), merge_key=("inspector-u", pid)):
+                update_u()
+
+        u.valueChanged.connect(move)
 
         self._updates.append(update_u)
         if d:

@@ -175,7 +175,13 @@ class EditDevice(Command):
         p = plan.placement(self.placement_id)
         if p is None:
             raise CommandError(f"there is no device '{self.placement_id}'")
-        self._old, p.label = p.label, _checked_label(self.new_label)
+        label = _checked_label(self.new_label)
+        if label and label != p.label:  # a device's name is its own in the plan, as NetBox keeps it in a site
+            other = next((q for q in plan.placements if q.label == label and q.id != p.id), None)
+            if other is not None:
+                raise CommandError(f"'{label}' already names a device in rack {plan.rack(other.rack).name}: "
+                                   "give this one another name")
+        self._old, p.label = p.label, label
         return _rack_changes(p.rack, devices=(p.id,))
 
     def undo(self, plan, catalog):

@@ -205,6 +205,13 @@ def test_inspector_edits_a_device_label_and_u_through_commands(window):
     window.inspector.fields["u"].setValue(1)  # occupied by another appliance: refused
     assert doc.plan.placement(pfs.id).u == 20
     assert "overlaps" in window.statusBar().currentMessage()
+    assert window.inspector.fields["u"].value() == 20  # the field shows the U the device keeps
+    # a name another device holds is refused, and the field shows the name the device keeps
+    other = next(p for p in doc.plan.rack_members(stor.id).values() if p.id != pfs.id)
+    label.setText(other.label)
+    label.editingFinished.emit()
+    assert doc.plan.placement(pfs.id).label == "lustre-b" and label.text() == "lustre-b"
+    assert f"'{other.label}' already names a device in rack STOR-01" in window.statusBar().currentMessage()
 
 
 def test_arrow_key_nudges_merge_into_one_undo_step(window, qtbot):
