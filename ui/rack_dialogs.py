@@ -10,17 +10,13 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDialog, QDialogButtonBox, 
 from planner.design.grow import PlaceNodes
 from planner.design.layout import plan_system
 from planner.plan.names import series_prefix
-from planner.plan.commands import RACK_FIELDS, EditRack
+from planner.plan.commands import RACK_FIELDS, RACK_TITLES, RACK_UNITS, EditRack
 from planner.plan.model import Rack
 from planner.report import palette
 from ui.binding import FieldEditor, describe_annotation, field_label, parse_entry
 from ui import fmt
 from ui.document import Document
 
-RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg", "width_mm": "mm", "depth_mm": "mm"}
-RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap", "cooling": "Cooling",
-               "max_weight_kg": "Weight limit", "row": "Row", "rack_type": "Rack type", "width_mm": "Width",
-               "depth_mm": "Depth", "rear_door_hx": "Rear-door heat exchanger"}
 
 
 def type_text(d) -> str:
@@ -97,9 +93,6 @@ class RackEditor(QDialog):
         super().accept()
 
     def _refuse(self, message: str) -> None:
-        for name, title in RACK_TITLES.items():  # the core names fields by id: show the label instead
-            if message.startswith(f"{name}:"):
-                message = field_label(title, RACK_UNITS.get(name, "")) + message[len(name):]
         self.message.setText(message)
         self.message.show()
         self.adjustSize()  # grow for the wrapped message rather than squeeze the fields

@@ -192,6 +192,17 @@ class EditDevice(Command):
 
 RACK_FIELDS = ("name", "height_u", "power_cap_kw", "cooling", "max_weight_kg", "row", "rack_type", "width_mm",
                "depth_mm", "rear_door_hx")
+# as the rack editor names them (and its refusals: "Power cap: takes more than 0", not the field's key)
+RACK_TITLES = {"name": "Name", "height_u": "Height", "power_cap_kw": "Power cap", "cooling": "Cooling",
+               "max_weight_kg": "Weight limit", "row": "Row", "rack_type": "Rack type", "width_mm": "Width",
+               "depth_mm": "Depth", "rear_door_hx": "Rear-door heat exchanger"}
+RACK_UNITS = {"height_u": "U", "power_cap_kw": "kW", "max_weight_kg": "kg", "width_mm": "mm", "depth_mm": "mm"}
+
+
+def rack_field_title(key: str) -> str:
+    """"Power cap (kW)": a rack field as the editor labels it."""
+    title, unit = RACK_TITLES.get(key, key), RACK_UNITS.get(key, "")
+    return f"{title} ({unit})" if unit else title
 
 
 def _validated_rack(data: dict[str, Any]) -> Rack:
@@ -201,7 +212,7 @@ def _validated_rack(data: dict[str, Any]) -> Rack:
         first = exc.errors(include_url=False)[0]
         bound = bound_text(first)  # "power_cap_kw: takes more than 0 (not -5)", not pydantic's words
         if bound is not None and len(first.get("loc", ())) == 1:
-            raise CommandError(f"{first['loc'][0]}: {bound}") from None
+            raise CommandError(f"{rack_field_title(str(first['loc'][0]))}: {bound}") from None
         raise CommandError(describe_validation_error(exc, data)) from None
 
 
@@ -244,6 +255,10 @@ class EditRack(Command):
         if rack is None:
             raise CommandError(f"there is no rack '{self.rack_id}'")
         candidate = _validated_rack({**rack.model_dump(), **self.changes})
+        if self.changes.get("rack_type") and catalog.rack_type(candidate.rack_type) is None:
+            known = ", ".join(sorted(t.id for t in catalog.rack_types.values())) or "none"
+            raise CommandError(f"Rack type: the catalog has no rack type '{candidate.rack_type}' (it has: {known}); "
+                               "leave it empty for a plain rack")
         if "name" in self.changes and candidate.name != rack.name and any(
                 r.name == candidate.name for r in plan.racks if r.id != rack.id):
             raise CommandError(f"a rack named '{candidate.name}' is already in the plan: racks are told apart by "

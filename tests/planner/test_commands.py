@@ -36,8 +36,9 @@ def test_fifth_node_in_full_rack_is_over_cap_and_undo_restores(catalog, medium):
     (lambda p, r: AddDevice("no-such-device", r, 40), "no device type"),
     (lambda p, r: AddDevice("blank-1u", "nope", 40), "no rack"),
     (lambda p, r: MoveDevice("nope", r, 40), "no device"),
-    (lambda p, r: EditRack(r, power_cap_kw=-5), r"power_cap_kw: takes more than 0 \(not -5\)"),
+    (lambda p, r: EditRack(r, power_cap_kw=-5), r"Power cap \(kW\): takes more than 0 \(not -5\)"),
     (lambda p, r: EditRack(r, name=p.racks[1].name), "a rack named .* is already in the plan"),
+    (lambda p, r: EditRack(r, rack_type="foo-rack"), r"Rack type: the catalog has no rack type 'foo-rack' \(it has: "),
     (lambda p, r: SetSetting("facility", "pue", 0.5), "PUE is at least 1.0: a facility cannot use less power"),
 ])
 def test_invalid_edits_are_refused_and_change_nothing(catalog, medium, make, reason):
