@@ -37,7 +37,7 @@ from planner.plan.commands import CommandError
 from planner.plan.model import Placement, Plan, Rack
 from planner.plan.names import LabelSeries
 from planner import vocabulary
-from planner.storage.sizing import model_checkpoint_gb
+from planner.storage.sizing import model_checkpoint_gb, node_storage_gbs, storage_switch_of
 from planner.workload.section import job_nodes
 
 # Storage for a plan whose checkpoint interval is automatic (Young's, from the interval
@@ -414,8 +414,7 @@ class Layout:
         size = storage_network(ports, switch.switch.ports, r)
         if size is not None and size.tiers < 2:
             return  # one switch: nothing shared above the hosts' links
-        port = switch.switch.gbps_per_port
-        links_gbs = self.nodes * sum(n.count * min(n.gbps, port) for n in self.system.storage_nics()) / 8
+        links_gbs = self._storage_links_gbs()
         if not links_gbs or write_gbs <= links_gbs / r + 1e-9:
             return
         self.plan.settings.fabric = fabric.model_copy(update={"storage_oversubscription": 1.0})
@@ -425,12 +424,20 @@ class Layout:
             f"storage links carry at a {r:g}:1 storage network with every node writing ({links_gbs / r:,.0f} GB/s): "
             f"the storage network is non-blocking (1:1)"))
 
+    def _storage_links_gbs(self) -> float:
+        """What the job's nodes' storage links carry, GB/s, as the check counts them: each NIC at
+        most its switch port's rate (``node_storage_gbs``)."""
+        shared = self.plan.settings.fabric.storage_fabric == "shared"
+        switch = storage_switch_of(self.plan, self.catalog)
+        port = switch.switch.gbps_per_port if switch is not None else None
+        return self.nodes * (node_storage_gbs({self.system.id: 1}, self.catalog, shared, port) or 0.0)
+
     def _write_target_gbs(self, checkpoint_gb: float, target_s: float) -> float:
         """The filesystem write a checkpoint needs to be written in ``target_s``; when the job's
         nodes cannot send it that fast through their storage links, what they can (and a
         warning naming the intent's target)."""
         need = checkpoint_gb / target_s
-        links_gbs = self.nodes * sum(n.count * n.gbps for n in self.system.storage_nics()) / 8
+        links_gbs = self._storage_links_gbs()
         if links_gbs and need > links_gbs:
             self.findings.append(Finding(
                 "warning", "design.storage.write_time",

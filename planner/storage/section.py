@@ -10,7 +10,8 @@ from planner.findings import Finding
 from planner.numbers import counted
 from planner.settings import GUIDE
 from planner.storage.sizing import (
-    checkpoint_write_s, fastest_storage_nic_gbps, model_checkpoint_gb, node_storage_gbs, storage_totals,
+    checkpoint_write_s, fastest_storage_nic_gbps, model_checkpoint_gb, node_storage_gbs, storage_switch_of,
+    storage_totals,
 )
 from planner.workload.section import plan_job_nodes
 
@@ -48,12 +49,8 @@ class StorageSection(Figures):
 
 
 def storage_switch(ctx):
-    """The switch the nodes reach storage through: the storage switch model on a separate
-    storage network, the compute fabric switch when storage shares it (None: unknown)."""
-    fabric = ctx.plan.settings.fabric
-    device_id = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
-    device = ctx.catalog.get(device_id)
-    return device if device is not None and device.switch is not None else None
+    """The switch the nodes reach storage through (``storage_switch_of``)."""
+    return storage_switch_of(ctx.plan, ctx.catalog)
 
 
 def storage_oversubscription(ctx) -> float:

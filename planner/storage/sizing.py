@@ -48,6 +48,15 @@ def storage_totals(counts: dict[str, int], catalog: Catalog) -> StorageTotals:
     return t
 
 
+def storage_switch_of(plan, catalog: Catalog):
+    """The switch the nodes reach storage through: the storage switch model on a separate
+    storage network, the compute fabric switch when storage shares it (None: unknown)."""
+    fabric = plan.settings.fabric
+    device_id = fabric.storage_switch_device if fabric.storage_fabric == "separate" else fabric.switch_device
+    device = catalog.get(device_id)
+    return device if device is not None and device.switch is not None else None
+
+
 def node_storage_nics(device, shared_fabric: bool) -> tuple:
     """The NICs a GPU node reaches storage with: its storage NICs, or its compute NICs
     when storage shares the compute fabric and the node has none."""

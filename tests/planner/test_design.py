@@ -432,3 +432,16 @@ def test_a_spare_on_a_full_one_switch_fabric_says_it_takes_two_tiers():
     result = design(Intent(system="amd-mi355x-8", gpus=128, spare_nodes=1), CAT)
     warning = next(f for f in result.findings if f.code == "design.spares.fabric")
     assert "need (one switch) grows to two tiers" in warning.message and "keep it in stock" in warning.message
+
+
+def test_the_designs_storage_links_are_the_checks_each_nic_at_its_ports_rate():
+    # 16 DGX H100, two 400G storage NICs each, on a 100GbE storage switch (SN4600C): each NIC
+    # runs at 100 Gb/s, 2 x 100 / 8 = 25 GB/s a node, 400 GB/s for 16 (the check's figure;
+    # at the NICs' own rate it would be 1,600). Llama 3 70B's checkpoint (70.6B x 14 B =
+    # 988 GB) in 1 s needs 988 GB/s: more than the links carry, said with their 400.
+    result = design(Intent(system="dgx-h100", gpus=128, model="llama3-70b", checkpoint_write_s=1,
+                           settings={"fabric": {"storage_switch_device": "sn4600c"}}), CAT)
+    said = next(f for f in result.findings if f.code == "design.storage.write_time")
+    assert "the 16 nodes' storage links carry 400 GB/s" in said.message
+    report = evaluate(result.plan, CAT)
+    assert report.sections["storage"].node_storage_gbs == pytest.approx(25.0)
