@@ -10,7 +10,7 @@ from planner.plan.commands import AddDevice, SetSetting
 from tests.ui.chart_text import overlaps, shown_chart, text_rects
 from tests.ui.conftest import rack_named
 
-SIZES = [(1440, 900), (1920, 1080)]
+SIZES = [(1280, 800), (1440, 900), (1920, 1080)]
 
 
 def _page(window, size, index):

@@ -81,9 +81,39 @@ class ChartView(pg.GraphicsLayoutWidget):
         if compact != self.compact:  # before the view sizes the layout: a move can widen it
             self.compact = compact
             self.lay_out(compact)
+        self.fit_legends()
         super().resizeEvent(event)
         if getattr(self, "empty_note", None) is not None:  # pyqtgraph resizes while it is built
             self.empty_note.setGeometry(self.rect().adjusted(16, 16, -16, -16))
+
+    def fit_legends(self) -> None:
+        """Legends in as many of their columns as the chart's width holds: a row of four entries
+        is wider than the Charts page at 1280 x 800 (668 px), and the layout, held to it, ran
+        the plot and the legend off the chart's right edge."""
+        if getattr(self, "empty_note", None) is None or self._fitting:  # pyqtgraph resizes while it is built
+            return
+        self._fitting = True
+        try:
+            self._fit_legend_columns()
+        finally:
+            self._fitting = False
+
+    _fitting = False
+
+    def _fit_legend_columns(self) -> None:
+        room = self.width() - 32  # the layout's margins and a legend's own
+        for item in list(self.ci.items):
+            if not isinstance(item, pg.LegendItem):
+                continue
+            wanted = getattr(item, "wanted_columns", None)
+            if wanted is None:
+                wanted = item.wanted_columns = item.columnCount
+            columns = wanted
+            if item.columnCount != columns:
+                item.setColumnCount(columns)
+            while columns > 1 and _legend_width(item) > room:
+                columns -= 1
+                item.setColumnCount(columns)
 
     compact = False
     """True while the chart is in its short, wide layout (see ``compact_below``)."""
@@ -106,7 +136,8 @@ class ChartView(pg.GraphicsLayoutWidget):
         """A one-plot chart's legend: short and wide, in one column right of the plot (rows of
         it under the plot would leave the plot a strip); else ``columns`` columns under it."""
         self.place(legend, *((0, 1) if compact else (1, 0)))
-        legend.setColumnCount(1 if compact else columns)
+        legend.wanted_columns = 1 if compact else columns
+        legend.setColumnCount(legend.wanted_columns)
         self.set_stretch({0: 1}, {0: 1})
 
     def set_stretch(self, rows: dict[int, int], cols: dict[int, int]) -> None:
@@ -267,6 +298,12 @@ class CategoryAxis(pg.AxisItem):
     def tickStrings(self, values, scale, spacing):
         names = self.names
         return [names[int(v)] if 0 <= int(v) < len(names) else "" for v in values]
+
+
+def _legend_width(legend: pg.LegendItem) -> float:
+    """The width a legend's grid asks for as its columns are now (its geometry follows later)."""
+    legend.layout.invalidate()
+    return legend.layout.effectiveSizeHint(Qt.SizeHint.PreferredSize).width()
 
 
 def pen(color: str, width: float = 2.0, style=Qt.PenStyle.SolidLine):

@@ -21,10 +21,10 @@ class FabricComparisonChart(ChartView):
         super().__init__(parent)
         self.axis_ms = CategoryAxis("left", min_px=16)
         self.axis_idle = CategoryAxis("left", min_px=16)
-        self.plot_ms = self.add_plot(0, 0, bottom="Gradient all-reduce per step",
+        self.plot_ms = self.add_plot(0, 0, bottom="All-reduce per step",
                                      axis_items={"left": self.axis_ms, "bottom": UnitAxis("bottom", "ms")}, title="All-reduce time")
         # the wait on communication alone (the summary's GPU idle adds the pipeline bubble)
-        self.plot_idle = self.add_plot(0, 1, bottom="GPUs waiting on communication, of step time",
+        self.plot_idle = self.add_plot(0, 1, bottom="Share of the step",
                                        axis_items={"left": self.axis_idle, "bottom": UnitAxis("bottom", "%")},
                                        title="GPU idle on communication")
         self.plot_idle.getAxis("left").setStyle(showValues=False)
@@ -83,6 +83,6 @@ class FabricComparisonChart(ChartView):
         self.highlighted = plan_fabric if plan_fabric in self.fabric_ids else None
         for plot, values in ((self.plot_ms, ms), (self.plot_idle, idle)):
             top = float(values.max(initial=0.0)) or 1.0
-            plot.setXRange(0, top * 1.4, padding=0)  # room for the value labels
+            plot.setXRange(0, top * 1.6, padding=0)  # room for the value labels ("1,167 ms" on a narrow plot)
             plot.setYRange(-0.6, max(n, 1) - 0.4, padding=0)
         self.set_empty(None if n else NO_TRAINING)

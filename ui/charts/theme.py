@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 import pyqtgraph as pg
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 
 from planner.report import palette
 
@@ -59,6 +59,29 @@ class UnitAxis(pg.AxisItem):
     def tickStrings(self, values, scale, spacing):
         digits = 0 if spacing >= 1 or spacing <= 0 else min(3, -math.floor(math.log10(spacing)))
         return [f"{v:,.{digits}f} {self.unit}".rstrip() for v in values]
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph API)
+        """pyqtgraph's spacing, widened on a horizontal axis until its labels, each with its unit,
+        do not run into each other ("500 ms 1,000 ms 1,500 ms" on a 150 px plot did)."""
+        levels = super().tickSpacing(minVal, maxVal, size)
+        if self.orientation not in ("bottom", "top") or not levels or maxVal <= minVal or size <= 0:
+            return levels
+        font = self.style.get("tickFont") or QFont()
+        widest = QFontMetrics(font).horizontalAdvance(f"{max(abs(minVal), abs(maxVal)):,.0f} {self.unit}")
+        most = max(1, int(size / (widest + 16)))  # labels a gap apart
+        major = levels[0][0]
+        if (maxVal - minVal) / major <= most:
+            return levels
+        while (maxVal - minVal) / major > most:
+            major = _next_nice(major)
+        return [(major, 0.0), (major / 2, 0.0)]
+
+
+def _next_nice(step: float) -> float:
+    """The next tick step of the 1, 2, 5 series above ``step``."""
+    magnitude = 10 ** math.floor(math.log10(step))
+    first = step / magnitude
+    return (2 if first < 1.5 else 5 if first < 3.5 else 10) * magnitude
 
 
 class DollarAxis(pg.AxisItem):
