@@ -199,6 +199,12 @@ def test_each_chart_exports_png_and_svg(setup, tmp_path, attr):
     with pytest.raises(ChartExportError, match="png or .svg"):
         chart.export(tmp_path / "c.pdf")
     assert chart.export_action in chart.scene().contextMenu
+    # a folder that cannot be written: refused in a sentence, the chart written before untouched
+    before = png.read_bytes()
+    with pytest.raises(ChartExportError):
+        chart.export("/proc/c.png")
+    assert png.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.png", "c.svg"]  # no temporary left
 
 
 def test_a_plan_of_hundreds_of_racks_draws_the_tallest_rack_of_each_pixel_column_and_follows_edits(qtbot, catalog):

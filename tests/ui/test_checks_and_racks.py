@@ -1,4 +1,7 @@
-"""Acceptance 3 and 5: the over-cap error in the checks panel, selecting its rack, and the rack editor."""
+"""Acceptance 3 and 5: the over-cap error in the checks panel, selecting its rack, and the rack editor.
+
+Why it is long: the rack-level edits a user makes (editor, auto-place, inspector, nudges,
+duplicate, delete) each with what the window shows after it; one concern, editing racks."""
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox

@@ -3,6 +3,10 @@ context menu and from ``export(path)``, and axes that label categories and dolla
 
 A chart builds its plot items once; ``update_report`` only feeds them new data
 (``setData`` / ``setOpts``), so an edit never clears and rebuilds a plot.
+
+Why it is long: the base every chart shares (layouts for short and tall areas, legends fitted
+to the width, plan texts, export through the safe writer, category axes); one concern, the
+charts' common frame.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from PySide6.QtGui import QAction, QFont, QFontMetrics
 from PySide6.QtWidgets import QGraphicsItem, QLabel, QMessageBox, QSizePolicy
 
 from planner.errors import PlannerError
+from planner.safefile import write_file
 from ui.charts import theme
 from ui.charts.theme import (ACCENT, BACKGROUND, FOREGROUND, GRID_ALPHA, MUTED, SERIES_COLORS,  # noqa: F401
                              DollarAxis, UnitAxis, dollars)
@@ -227,20 +232,23 @@ class ChartView(pg.GraphicsLayoutWidget):
         if not self.isVisible():
             self._lay_out_offscreen()
         item = self.export_item()
-        try:
+
+        def write(temporary: str) -> None:  # the exporters write the file themselves
             if suffix == ".png":
                 exporter = ImageExporter(item)
                 width = max(1, int(item.boundingRect().width()))
                 exporter.parameters()["width"] = 2 * width
                 exporter.parameters()["background"] = pg.mkColor(BACKGROUND)
-                exporter.export(str(path))
+                exporter.export(temporary)
             else:
-                SVGExporter(item).export(str(path))
+                SVGExporter(item).export(temporary)
+
+        try:  # to a temporary file checked and renamed over the target: never half a chart
+            return write_file(path, write=write, kind=suffix)
+        except PlannerError as exc:
+            raise ChartExportError(str(exc)) from None
         except OSError as exc:
             raise ChartExportError(f"Could not write {path}: {exc.strerror or exc}") from exc
-        if not path.exists():
-            raise ChartExportError(f"Could not write {path}")
-        return path
 
     def _lay_out_offscreen(self) -> None:
         """A chart never shown (a hidden tab) has not sized its axes to their labels yet;
