@@ -141,8 +141,7 @@ class ChartView(pg.GraphicsLayoutWidget):
         """A one-plot chart's legend: short and wide, in one column right of the plot (rows of
         it under the plot would leave the plot a strip); else ``columns`` columns under it."""
         self.place(legend, *((0, 1) if compact else (1, 0)))
-        legend.wanted_columns = 1 if compact else columns
-        legend.setColumnCount(legend.wanted_columns)
+        set_columns(legend, 1 if compact else columns)
         self.set_stretch({0: 1}, {0: 1})
 
     def set_stretch(self, rows: dict[int, int], cols: dict[int, int]) -> None:
@@ -306,6 +305,13 @@ class CategoryAxis(pg.AxisItem):
     def tickStrings(self, values, scale, spacing):
         names = self.names
         return [names[int(v)] if 0 <= int(v) < len(names) else "" for v in values]
+
+
+def set_columns(legend: pg.LegendItem, columns: int) -> None:
+    """A legend's columns as its layout wants them: fewer only where the chart is too narrow
+    (``BaseChart.fit_legends``), these again where it is wide enough."""
+    legend.wanted_columns = columns
+    legend.setColumnCount(columns)
 
 
 def _legend_width(legend: pg.LegendItem) -> float:

@@ -8,7 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from ui.charts import theme
-from ui.charts.base import ChartView, CategoryAxis, UnitAxis
+from ui.charts.base import ChartView, CategoryAxis, UnitAxis, set_columns
 from planner.report.palette import ACCENT, CATEGORY_COLORS, LOAD_OVER
 from planner.report import palette
 
@@ -97,7 +97,7 @@ class FacilityChart(ChartView):
             self.place(self.rack_plot, 1, 0, colspan=2)
             self.place(self.legend, 2, 0, colspan=2)
             self.set_stretch({0: 1, 1: 2}, {0: 1, 1: 1})
-        self.legend.setColumnCount(1 if compact else 4)
+        set_columns(self.legend, 1 if compact else 4)
         for plot in (self.power_plot, self.cooling_plot):  # room for "222.5 kW" over each bar
             plot.setMinimumWidth(TOTALS_MIN_W if compact else 0)
         for plot in (self.power_plot, self.cooling_plot, self.rack_plot):

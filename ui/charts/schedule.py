@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from planner.report import palette
 from planner.schedule.model import MONTH_DAYS, PART_NAMES
 from planner.schedule.section import energized_text
-from ui.charts.base import ACCENT, FOREGROUND, CategoryAxis, ChartView, pen, set_bars
+from ui.charts.base import ACCENT, FOREGROUND, CategoryAxis, ChartView, pen, set_bars, set_columns
 
 BAR_H = 0.6
 NAMED_BARS = 16  # phases up to which each bar names its critical part (more would run together)
@@ -82,12 +82,12 @@ class ScheduleChart(ChartView):
             else:
                 self.place(self.legend, 1, 0, colspan=2)
                 self.set_stretch({0: 1}, {0: 3, 1: 2})
-            self.legend.setColumnCount(1 if self.legend_beside else 2)
+            set_columns(self.legend, 1 if self.legend_beside else 3)
         else:
             self.place(self.online_plot, 1, 0)
             self.place(self.legend, 2, 0)
             self.set_stretch({0: 3, 1: 2}, {0: 1})
-            self.legend.setColumnCount(2)
+            set_columns(self.legend, 2)
         self._align()
 
     def _align(self) -> None:
