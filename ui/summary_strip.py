@@ -19,6 +19,7 @@ from planner.report.model import Report
 from planner.report.schedule_text import training_run_line
 from planner.schedule.model import PART_NAMES
 from planner.schedule.section import energized_text
+from planner.settings.costs import RENTAL_OPTIONS
 from ui import fmt
 from ui.flow_layout import FlowLayout
 
@@ -298,13 +299,14 @@ class SummaryStrip(QWidget):
         # The guide's break-even is against reserved 1-yr rental; otherwise the first option.
         name = "reserved_1yr" if "reserved_1yr" in months else next(iter(months))
         value = months[name]
-        lines = [f"{k}: {'never' if v is None else f'{v:,.1f} months'}" for k, v in months.items()]
+        lines = [f"{RENTAL_OPTIONS.get(k, k)}: {'never' if v is None else f'{v:,.1f} months'}" for k, v in months.items()]
         shown = "never" if value is None else f"{value:,.1f} mo"
         tip = "Months of running until owning beats renting, counted from the day the cluster runs:\n" + \
             "\n".join(lines)
         if isinstance(after_order, dict) and after_order:
             tip += "\nCounted from the order, the build-out's months first (Schedule):\n" + "\n".join(
-                f"{k}: {'never' if v is None else f'month {v:,.1f}'}" for k, v in after_order.items())
+                f"{RENTAL_OPTIONS.get(k, k)}: {'never' if v is None else f'month {v:,.1f}'}"
+                for k, v in after_order.items())
         self._set("break_even", shown, tip)
         self.figures["break_even"].caption.setText(f"running to beat {RENT_SHORT.get(name, name.replace('_', ' '))}")
 

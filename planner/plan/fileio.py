@@ -52,6 +52,8 @@ def plan_from_json(text: str | bytes, origin: str = "plan") -> Plan:
 def _plan_from_json(text: str | bytes, origin: str) -> Plan:
     if len(text) > MAX_PLAN_BYTES:
         raise _too_large(origin, len(text))
+    if not text.strip():  # a save that never happened, or a file made empty: said so, not a JSON parser's words
+        raise PlanLoadError(f"{origin}: the file is empty, not a plan (a backup beside it, NAME.1.bak, may hold one)")
     try:
         data = strict_json(text)
     except RecursionError:

@@ -67,7 +67,9 @@ SLUG_LENGTH = 60  # the longest file name stem made from a plan's name
 
 
 def file_slug(name: str, fallback: str = "plan") -> str:
-    """A safe file name stem from a plan name: "16-node LLM cluster (128 x H100)" -> "16-node-llm-cluster-128-x-h100"."""
+    """A safe file name stem from a plan name: "16-node LLM cluster (128 x H100)" -> "16-node-llm-cluster-128-x-h100";
+    a number's thousands separators are dropped ("1,024 x B200" -> "1024-x-b200", not "1-024")."""
+    name = re.sub(r"(?<=\d),(?=\d{3}\b)", "", name)
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
     if len(slug) > SLUG_LENGTH:  # cut at a word's end, not inside one ("...-from-template-in")
         head = slug[:SLUG_LENGTH + 1]  # a hyphen right after the 60th character ends a word there

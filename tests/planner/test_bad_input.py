@@ -70,7 +70,8 @@ def test_truncated_file(tmp_path):
 
 @pytest.mark.parametrize("data, expect", [
     (b"hello, this is not JSON", "not a valid plan file"),
-    (b"", "not a valid plan file"),
+    (b"", "the file is empty, not a plan"),
+    (b"  \n", "the file is empty, not a plan"),
     (b"\xff\xfe\x00binary\x00", "not a"),
     (b"[1, 2, 3]", "expected a JSON object, found an array"),
     (b"null", "expected a JSON object, found null"),

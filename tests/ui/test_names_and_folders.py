@@ -9,6 +9,9 @@ from planner.plan.names import file_slug
 def test_slug_of_a_template_name():
     assert file_slug("16-node LLM cluster (128 x H100, NDR400)") == "16-node-llm-cluster-128-x-h100-ndr400"
     assert file_slug("  ../..  ") == "plan"  # nothing safe left: a neutral name
+    # a count's thousands separators are not a word break: 1,024 GPUs read as 1024, not "1-024"
+    assert file_slug("128 x DGX B200 (1,024 GPUs)") == "128-x-dgx-b200-1024-gpus"
+    assert file_slug("A, B and 1,5 or 10,0000") == "a-b-and-1-5-or-10-0000"  # not a thousands group
     assert file_slug("Ünïcode / cluster: A") == "n-code-cluster-a"
     # a long name is cut at the end of a word within 60 characters, not inside one
     long = "16-node cluster (128 x Instinct MI355X 288GB), from template inference"

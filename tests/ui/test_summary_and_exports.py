@@ -47,12 +47,12 @@ def test_summary_shows_network_and_cost_sections_when_present(qtbot):
     assert strip.text("tokens_per_s") == "98,765"
     assert strip.text("capex") == "$5.43M"
     assert strip.text("break_even") == "17.1 mo"
-    assert "spot: never" in strip.figures["break_even"].toolTip()
+    assert "Spot / preemptible: never" in strip.figures["break_even"].toolTip()
     # months of running, beside 'energized' months after the order: the caption says which,
     # the tooltip gives the Schedule's month counted from the order too
     assert strip.figures["break_even"].caption.text() == "running to beat 1-yr rent"
     after = report.sections["schedule"].break_even_month_after_order["reserved_1yr"]
-    assert f"reserved_1yr: month {after:,.1f}" in strip.figures["break_even"].toolTip().split("from the order")[1]
+    assert f"Reserved 1-yr: month {after:,.1f}" in strip.figures["break_even"].toolTip().split("from the order")[1]
     report.sections["cost"] = replace(report.cost, capex_usd=1500.0, break_even_months={})
     strip.show_report(report)
     assert strip.text("capex") == "$2k" and strip.text("break_even") == "–"
