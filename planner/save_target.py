@@ -43,7 +43,7 @@ def check_target(path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
         raise save_failure(target, exc) from None
     if st is not None:
         if stat.S_ISDIR(st.st_mode):
-            raise SaveError(f"cannot save {target.name}: {target} is a folder; give a file name")
+            raise SaveError(f"cannot save to {target}: it is a folder; give a file name")
         if not stat.S_ISREG(st.st_mode):
             raise SaveError(f"cannot save to {target}: it is a device, pipe or socket, not a file "
                             "(nothing was written)")

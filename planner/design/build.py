@@ -152,6 +152,11 @@ def _refuse_over_size(plan: Plan, system: DeviceType) -> None:
     too_big = size_problem(len(plan.racks), len(plan.placements))
     if too_big is None:
         return
+    spares = plan.settings.reliability.spare_nodes
+    job = sum(1 for p in plan.placements if p.device == system.id) - spares
+    if spares > job:  # the spares asked make it too big, not the job
+        raise DesignError(f"spare_nodes: {too_big}: {spares:,} hot spares beside the job's {job:,} nodes; ask "
+                          "fewer, or stock them (--set reliability.spares_stocked=N)")
     denser = (f"choose a denser system than the {system.model}, such as a rack-scale NVL72, or start from the "
               "campus-1m template (a million GPUs within the limits)")
     if len(plan.racks) > MAX_RACKS:

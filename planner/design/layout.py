@@ -74,7 +74,18 @@ class Layout:
                             self.catalog, by_air=by_air)
         if self.nodes:
             self._spread_for_floor(gpu_spec)
-        gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
+        try:
+            gpu_racks = self.place(self.system.id, self.nodes + self.spares, gpu_spec, None, "node-")
+        except DesignError as exc:  # past what a plan holds: named by what asked for so many
+            _, _, why = str(exc).partition(": ")
+            if self.spares > self.nodes:
+                raise DesignError(f"spare_nodes: {self.spares:,} hot spares beside the job's {self.nodes:,} nodes: "
+                                  f"{why}; ask fewer, or stock them (--set reliability.spares_stocked=N)") from None
+            if self.intent.inference and self.intent.requests_per_s:
+                raise DesignError(f"requests_per_s: {self.intent.requests_per_s:,.0f} requests a second take "
+                                  f"{self.nodes:,} nodes of {self.system.model}: {why}; ask fewer, or serve them "
+                                  "from several plans") from None
+            raise
         campus = self.intent.campus
         self.complete(gpu_racks, hall_switches=campus is not None)
         if campus is not None:

@@ -445,3 +445,22 @@ def test_the_designs_storage_links_are_the_checks_each_nic_at_its_ports_rate():
     assert "the 16 nodes' storage links carry 400 GB/s" in said.message
     report = evaluate(result.plan, CAT)
     assert report.sections["storage"].node_storage_gbs == pytest.approx(25.0)
+
+
+def test_a_plan_too_big_because_of_its_spares_or_its_requests_names_them():
+    # 16 HGX H100 nodes with 100,000 hot spares: 29,209 racks, past the 25,000 a plan may hold;
+    # the spares made it so, not the rack cap. A billion requests a second of Llama 3 70B on
+    # GB200 NVL72 would take millions of systems: the requests are named, not the racks.
+    from planner.design.intent import DesignError
+
+    with pytest.raises(DesignError, match=r"^spare_nodes: .*100,000 hot spares beside the job's 16 nodes"):
+        design(Intent(system="hgx-h100-8", nodes=16, spare_nodes=100_000), CAT)
+    with pytest.raises(DesignError, match=r"^requests_per_s: 1,000,000,000 requests a second take [\d,]+ nodes"):
+        design(Intent(system="gb200-nvl72", inference=True, requests_per_s=1e9), CAT)
+
+
+def test_saving_to_a_folder_names_it():
+    from planner.save_target import SaveError, check_target
+
+    with pytest.raises(SaveError, match=r"cannot save to \.: it is a folder; give a file name"):
+        check_target(".")
