@@ -22,7 +22,7 @@ from planner.errors import PlannerError
 from planner.network.technologies import TECHNOLOGIES
 from planner.report.evaluate import evaluate
 from planner.report import palette
-from planner.settings import FacilitySettings, FloorSettings, StorageSettings, WorkloadSettings, field_meta
+from planner.settings import FacilitySettings, FloorSettings, Settings, StorageSettings, WorkloadSettings, field_meta
 from planner.settings.fabric import FabricTech
 from planner.settings.workload import AttentionKernel, ModelPreset
 from planner.vocabulary import choice_title
@@ -282,11 +282,13 @@ class NewPlanDialog(QDialog):
             self._filling = True
             self._set(self.system, t.system)
             self.gpus.setValue(self._template_gpus())
-            self.rack_kw.setValue(t.gpu_rack.power_cap_kw or s.get("facility", {}).get("default_rack_cap_kw", 30.0))
+            defaults = Settings()  # a template's unstated value is the settings' default (its source in its tooltip)
+            self.rack_kw.setValue(t.gpu_rack.power_cap_kw or s.get("facility", {}).get(
+                "default_rack_cap_kw", defaults.facility.default_rack_cap_kw))
             self._set(self.cooling, "auto")
             self._set(self.fabric, t.fabric or s.get("fabric", {}).get("technology", "auto"))
             self._set(self.model, s.get("workload", {}).get("model", "custom"))
-            self.train_tokens_b.setValue(s.get("workload", {}).get("train_tokens_b", 15_000))
+            self.train_tokens_b.setValue(s.get("workload", {}).get("train_tokens_b", defaults.workload.train_tokens_b))
             self._fill_more(t)
             self._filling = False
             self._touched = set()

@@ -22,6 +22,7 @@ from planner.design.intent import DesignError, Intent, RackSpec
 from planner.design.rack_cap import refuse_over_cap
 from planner.design.racks import liquid_load, racks_with_room, set_rows, switch_label, system_rack_cooling
 from planner.facility.cooling import cdus_needed
+from planner.facility.heat import capture_fraction
 from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType
@@ -295,7 +296,7 @@ class Layout:
         """A rack-scale system whose air share (what its cold plates leave) is above the
         air-cooling limit gets a rear-door heat exchanger."""
         facility = self.plan.settings.facility
-        share = self.system.liquid_fraction if self.system.liquid_fraction is not None else facility.liquid_capture
+        share = capture_fraction(self.system, True, facility)  # the check's rule: no cold plates, none to liquid
         air_kw = self.system.power_w(facility.power_basis) * (1 - share) / 1000
         if air_kw <= facility.air_cooling_limit_kw + 1e-9:
             return spec
@@ -312,7 +313,7 @@ class Layout:
         cap = self.intent.rack_kw
         if spec.cooling != "air" or spec.rack_type is not None or cap is None or cap <= facility.air_cooling_limit_kw:
             return spec
-        door = facility.air_cooling_limit_kw + facility.rear_door_kw
+        door = air_limit_kw(facility, True)
         self.findings.append(Finding(
             "info", "design.cooling.rear_door",
             f"rack_kw: {cap:g} kW air-cooled racks are above the {facility.air_cooling_limit_kw:g} kW air-cooling "
