@@ -149,7 +149,8 @@ class WorkloadSection(Figures):
     idle_share: float | None = figure(None, title="Step the GPUs lose (communication and bubble)", unit="share")
     mfu: float | None = figure(None, title="Model FLOP utilisation, end to end", unit="share",
                                description="FLOPs per token x tokens/s / (GPUs x peak), with the pipeline bubble "
-                               "and exposed communication: the figure papers publish")
+                               "and exposed communication: the figure papers publish; the peak is the GPUs' at the "
+                               "plan's GPU power limit where one is set (its clock lower), the datasheet's otherwise")
     tokens_per_s: float | None = figure(None, title="Training throughput", unit="tokens/s")
     tokens_per_s_limit: float | None = figure(None, title="Throughput at 100% of peak (limit)", unit="tokens/s")
     time_to_train_days: float | None = figure(None, title="Time to train the token budget", unit="days")
