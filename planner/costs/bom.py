@@ -92,7 +92,7 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
         problems.append(f"Rack PDU model '{power.pdu_device}' is not a PDU with a rated capacity in the catalog; "
                         "PDUs are left out of the bill of materials")
     else:
-        placed = sum(n for i, n in counts.items() if (d := catalog.get(i)) is not None and d.category == "pdu")
+        placed = catalog.placed(counts, "pdu")
         extra = pdus_needed - placed
         if extra > 0:
             feeds = {"2N": "A+B feeds, each carrying the whole rack (2N)", "N+1": "N+1 over A+B feeds",
@@ -102,8 +102,7 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
                                  f"{pdu_kw:.1f} kW per PDU at {power.continuous_derating:.0%} continuous load, {feeds}; "
                                  f"{pdus_needed} needed, {placed} placed. Price: {pdu.price_source or 'catalog'}", counts_as="pdu",
                                  part_kind="pdu", part_id=pdu.id))
-    extra_cdus = cdus_needed - sum(n for i, n in counts.items()
-                                   if (d := catalog.get(i)) is not None and d.category == "cdu")
+    extra_cdus = cdus_needed - catalog.placed(counts, "cdu")
     if extra_cdus > 0:
         cdu = catalog.get(cdu_device)
         if cdu is None:

@@ -13,7 +13,7 @@ from planner.vocabulary import excel_format
 
 
 def _cdus(res, catalog) -> int:
-    return sum(n for i, n in res.counts.items() if (d := catalog.get(i)) and d.category == "cdu")
+    return catalog.placed(res.counts, "cdu")
 
 
 WORKBOOK_RACKS: tuple[TableColumn, ...] = (

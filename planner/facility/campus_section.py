@@ -124,9 +124,7 @@ def _building_entry(ctx, b, halls: list[tuple[HallFigures, RackSums]]) -> tuple[
 
 
 def _cdus_placed(ctx, counts: dict[str, int]) -> int:
-    catalog = ctx.catalog
-    return sum(n for device_id, n in counts.items()
-               if n and (d := catalog.get(device_id)) is not None and d.category == "cdu")
+    return ctx.catalog.placed(counts, "cdu")
 
 
 def _space(ctx, place, sums: RackSums, cdus: int, cdus_placed: int) -> dict:

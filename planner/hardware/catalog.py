@@ -346,6 +346,13 @@ class Catalog:
     def by_category(self, category: str) -> list[DeviceType]:
         return [d for d in self._devices.values() if d.category == category]
 
+    def placed(self, counts: dict[str, int], category: str) -> int:
+        """How many of ``counts`` (device type -> devices) are of ``category`` ("cdu", "pdu"):
+        the CDUs or PDUs placed, counted one way for the cooling check, the bill, the campus
+        sums, the workbook and the vendor pack."""
+        return sum(n for i, n in counts.items() if n and (d := self._devices.get(i)) is not None
+                   and d.category == category)
+
     def extend(self, devices: tuple[DeviceType, ...], origin: str, *, allow_override: bool) -> None:
         for d in devices:
             if d.id in self._devices and not allow_override:

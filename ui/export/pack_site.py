@@ -143,8 +143,7 @@ class SitePages:
         rows = []
         for name, res, n in items:
             rack = self.plan.rack(res.id)
-            cdus = sum(k for d, k in res.counts.items() if (dt := self.catalog.get(d)) is not None
-                       and dt.category == "cdu")
+            cdus = self.catalog.placed(res.counts, "cdu")
             rows.append([name] + ([count(n)] if grouped else []) + [
                 text(res.cooling, "name") + (" + rear door" if rack is not None and rack.rear_door_hx else ""),
                 kw(res.heat_liquid_kw), kw(res.heat_air_kw), text(res.water_l_min, "l/min"),
