@@ -346,23 +346,19 @@ class Layout:
                 f"{floor.floor_rating_kg_m2:,g} kg/m2 would carry it only spread over {aisle / 1000:,.1f} m of aisle, "
                 f"more than the {most / 1000:g} m an aisle share may be: choose a lighter system for this floor, or "
                 f"give the floor's rating from its structural engineer (TIA-942 Rated-3: 1,224 kg/m2)")
-        if "aisle_share_mm" in self.intent.settings.get("floor", {}):  # the user's: kept, or refused
-            load = floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm)
-            raise DesignError(
-                f"floor.aisle_share_mm: one {self.system.model} weighs {total_kg:,.0f} kg, {load:,.0f} kg/m2 over its "
-                f"{width_mm:,.0f} x {depth_mm:,.0f} mm and the {floor.aisle_share_mm:,g} mm aisle share set, more than "
-                f"the floor's {floor.floor_rating_kg_m2:,g} kg/m2 rating: set an aisle share of at least {aisle:,.0f} "
-                f"mm (the racks further apart), or leave it out for the design to set it, or give a floor rated "
-                f"{math.ceil(load):,} kg/m2 or more")
         self.plan.settings.floor = floor.model_copy(update={"aisle_share_mm": aisle})
         on_footprint = floor_load_kg_m2(total_kg, width_mm, depth_mm, floor.aisle_share_mm)
+        # an aisle share stated (a --set, a template's) is widened, never silently: a warning naming it
+        stated = "aisle_share_mm" in self.intent.settings.get("floor", {})
         self.findings.append(Finding(
-            "info", "design.floor.spread",
+            "warning" if stated else "info", "design.floor.spread",
             f"floor_rating: one {self.system.model} weighs {total_kg:,.0f} kg"
             + (f" with its {enclosure:,.0f} kg enclosure" if enclosure else ", its rack included")
             + f", {on_footprint:,.0f} kg/m² on its {width_mm:,.0f} x {depth_mm + floor.aisle_share_mm:,.0f} "
             f"mm, more than the floor's {floor.floor_rating_kg_m2:,.0f} kg/m² rating: each rack spreads its load "
-            f"over a {aisle:,.0f} mm aisle share"))
+            f"over a {aisle:,.0f} mm aisle share"
+            + (f", raised from the {floor.aisle_share_mm:,g} mm set (the racks stand further apart than asked; a "
+               "floor rated for the racks keeps it)" if stated else "")))
 
     def _net_spec(self) -> RackSpec:
         """Switches are air-cooled, so network racks are air-cooled: a liquid-cooled one would

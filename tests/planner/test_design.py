@@ -397,23 +397,26 @@ def test_a_floor_rating_no_aisle_can_spread_a_system_over_is_refused():
         design(Intent(system="dgx-h100", gpus=64, floor_rating_kg_m2=1), CAT)
 
 
-def test_an_aisle_share_the_user_set_is_kept_or_refused_never_widened():
+def test_an_aisle_share_that_was_set_is_widened_only_with_a_warning():
     # GB300 NVL72 rack: 1,360 kg (its rack included) on 600 x 1,200 mm is 1,360 / 0.72 = 1,889
     # kg/m2, over a 1,000 kg/m2 floor. Left to the design, the racks stand further apart: 1,360 /
-    # (1,000 x 0.6) = 2.267 m of depth, so 1,067 mm of aisle, 1,100 in whole 50 mm. Set to 0 by
-    # the user (every rack's load on its footprint), it is not widened behind their back: refused
-    # with the share that carries it and the rating that would.
-    from planner.design.intent import DesignError
-
+    # (1,000 x 0.6) = 2.267 m of depth, so 1,067 mm of aisle, 1,100 in whole 50 mm: a note. Set to
+    # 0 (every rack's load on its footprint), it is widened the same, with a warning naming the
+    # 0 mm set (it was widened with only a note that the plan holds another value); a share that
+    # carries the racks is kept.
     spread = design(Intent(system="gb300-nvl72", nodes=2, floor_rating_kg_m2=1000), CAT)
     assert spread.plan.settings.floor.aisle_share_mm == 1100
-    with pytest.raises(DesignError, match=r"floor.aisle_share_mm: .* 1,889 kg/m2 .* the 0 mm aisle share set, .*"
-                                          r"at least 1,100 mm .* a floor rated 1,889 kg/m2"):
-        design(Intent(system="gb300-nvl72", nodes=2, floor_rating_kg_m2=1000,
-                      settings={"floor": {"aisle_share_mm": 0}}), CAT)
+    note = next(f for f in spread.findings if f.code == "design.floor.spread")
+    assert note.severity == "info" and "raised" not in note.message
+    asked = design(Intent(system="gb300-nvl72", nodes=2, floor_rating_kg_m2=1000,
+                          settings={"floor": {"aisle_share_mm": 0}}), CAT)
+    assert asked.plan.settings.floor.aisle_share_mm == 1100
+    warned = next(f for f in asked.findings if f.code == "design.floor.spread")
+    assert warned.severity == "warning" and "1,100 mm aisle share, raised from the 0 mm set" in warned.message
     kept = design(Intent(system="gb300-nvl72", nodes=2, floor_rating_kg_m2=1000,
                          settings={"floor": {"aisle_share_mm": 1200}}), CAT)
     assert kept.plan.settings.floor.aisle_share_mm == 1200
+    assert "design.floor.spread" not in {f.code for f in kept.findings}
 
 
 def test_the_designs_own_hot_spares_carry_no_warning_to_change_a_count_never_given():
