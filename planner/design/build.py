@@ -6,6 +6,10 @@ the intent leaves open (``planner.design.fabric_choice``); the racks, filled
 (``planner.design.parallelism``) or the inference replica (``planner.design.replica``);
 hot spares placed where stocked ones would fail the goodput goal; the restart path. The
 templates are intents passed through the same function.
+
+Why it is long: the design's order of steps and the refusals of an intent it cannot build
+(size, NICs, cooling asked against the system), each worded for the flag that asked; one
+concern, turning an intent into a plan.
 """
 
 from __future__ import annotations
