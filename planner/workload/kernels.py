@@ -21,8 +21,10 @@ step the logits m x h x V/t. A mixture-of-experts layer runs its routed experts 
 own shape: each of the E/EP local experts sees m_e = tokens x EP x k / E tokens per
 micro-batch (x the capacity factor: padded room is computed, dropped tokens are not), as
 the grouped GEMM of Megatron-Core or the block-sparse GEMM of MegaBlocks (Gale et al.
-2022, arXiv 2211.15841) runs one GEMM per expert inside one kernel; the shared experts
-are a dense MLP of every token. Their FLOP-weighted harmonic mean efficiency is the
+2022, arXiv 2211.15841) runs one GEMM per expert inside one kernel; a group of fewer than
+``GROUPED_FULL_ROWS`` tokens runs at the rate of a full group of its N x K times the grouped
+kernel's measured fall-off with its tokens (``GROUPED_ROWS``): small groups lose more than
+one GEMM of the same cube edge. The shared experts are a dense MLP of every token. Their FLOP-weighted harmonic mean efficiency is the
 efficiency of the step's 6 N FLOPs.
 
 Attention, 12 L s h FLOPs per token (PaLM's count), runs in FlashAttention at the measured
@@ -67,6 +69,17 @@ GEMM_SHAPE: tuple[tuple[float, float], ...] = (
 # (S. Bekman, "Machine Learning Engineering Open Book", compute/accelerator, MAMF comparison
 # tables, 2025; H200 SXM FP8: 73.4%). One-byte operands run at this share of the BF16 curve.
 FP8_GEMM_SHARE = (1402.6 / 1979.0) / (794.5 / 989.0)
+
+# A mixture-of-experts layer's grouped GEMM (one kernel, a GEMM per local expert) loses more to
+# small groups than one GEMM of the group's shape: DeepGEMM (DeepSeek-AI, github.com/deepseek-ai/
+# DeepGEMM, README, "Grouped GEMMs for MoE models", 2025; FP8 on H800), TFLOP/s by tokens per group
+# at N x K = 4,096 x 7,168 and 7,168 x 2,048 (contiguous layout at 4,096, masked below).
+GROUPED_MEASURED: tuple[tuple[float, float, float], ...] = (
+    (256.0, 932.0, 815.0), (512.0, 1040.0, 916.0), (1024.0, 1233.0, 925.0), (4096.0, 1288.0, 1093.0))
+GROUPED_FULL_ROWS = GROUPED_MEASURED[-1][0]  # from here on a group runs at its shape's rate
+# (tokens per group, rate against groups of GROUPED_FULL_ROWS tokens): the two shapes' mean.
+GROUPED_ROWS: tuple[tuple[float, float], ...] = tuple(
+    (m, (a / GROUPED_MEASURED[-1][1] + b / GROUPED_MEASURED[-1][2]) / 2.0) for m, a, b in GROUPED_MEASURED)
 
 
 Points = tuple[tuple[float, float], ...]
@@ -250,16 +263,25 @@ def curve(points: tuple[tuple[float, float], ...], x: float) -> float:
     return points[-1][1]
 
 
+def shape_share(m: float, n: float, k: float, grouped: bool = False) -> float:
+    """The fraction of the GPU's best GEMM rate an m x n x k GEMM reaches (``GEMM_SHAPE`` at its
+    cube edge); ``grouped``: one group of a grouped GEMM of m tokens, at the rate of a group of
+    at least ``GROUPED_FULL_ROWS`` tokens times ``GROUPED_ROWS`` for its size."""
+    if not grouped or m >= GROUPED_FULL_ROWS:
+        return curve(GEMM_SHAPE, (m * n * k) ** (1.0 / 3.0))
+    return curve(GEMM_SHAPE, (GROUPED_FULL_ROWS * n * k) ** (1.0 / 3.0)) * curve(GROUPED_ROWS, m)
+
+
 def gemm_s(m: float, n: float, k: float, *, peak_tflops: float, bandwidth_tbs: float | None,
-           value_bytes: float = 2.0, curves: str | None = BORROWED) -> float:
-    """Seconds for one m x n x k GEMM: the slower of its math at the curve's fraction of peak
-    and its operands' traffic at HBM bandwidth (module docstring)."""
+           value_bytes: float = 2.0, curves: str | None = BORROWED, grouped: bool = False) -> float:
+    """Seconds for one m x n x k GEMM (or one group of a grouped GEMM): the slower of its math
+    at the curve's fraction of peak and its operands' traffic at HBM bandwidth (module docstring)."""
     flops = 2.0 * m * n * k
     if flops <= 0:
         return 0.0
     share = FP8_GEMM_SHARE if value_bytes < 2.0 else 1.0  # one-byte operands: FP8
     best = kernel_curves(curves).gemm_best
-    math_s = flops / (peak_tflops * 1e12 * share * best * curve(GEMM_SHAPE, (m * n * k) ** (1.0 / 3.0)))
+    math_s = flops / (peak_tflops * 1e12 * share * best * shape_share(m, n, k, grouped))
     if not bandwidth_tbs:
         return math_s
     memory_s = value_bytes * (m * k + k * n + m * n) / (bandwidth_tbs * 1e12 * HBM_STREAM_EFFICIENCY)
@@ -274,9 +296,10 @@ class KernelEfficiency:
 
 
 def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int, capacity_factor: float = 1.0,
-                etp: int | None = None) -> list[tuple[float, float, float, float, float]]:
-    """(m, n, k, count, pad) of one layer's weight GEMMs per GPU and micro-batch, and the
-    logits; ``pad`` scales the rows computed against the rows that count (capacity factor).
+                etp: int | None = None) -> list[tuple[float, float, float, float, float, bool]]:
+    """(m, n, k, count, pad, grouped) of one layer's weight GEMMs per GPU and micro-batch, and
+    the logits; ``pad`` scales the rows computed against the rows that count (capacity factor);
+    ``grouped``: the routed experts' GEMMs, one group each of a grouped GEMM.
     The routed experts split over ``etp`` (default TP): an ETP group holds ETP / TP of the
     micro-batch's tokens (sequence parallel), and each expert gets its share from EP groups."""
     t = max(1, tp)
@@ -286,23 +309,25 @@ def layer_gemms(model: ModelShape, tokens: float, tp: int, ep: int, capacity_fac
     a, d_qk, d_v = float(model.heads), float(model.head_dim), float(model.v_head_dim)
     if model.is_mla:
         r_q, r_kv, d_rope = float(model.q_lora_rank), float(model.kv_lora_rank), float(model.rope_head_size)
-        gemms = [(tokens, r_kv + d_rope, h, 1.0, 1.0), (tokens, a * (d_qk - d_rope + d_v) / t, r_kv, 1.0, 1.0)]
-        gemms += ([(tokens, r_q, h, 1.0, 1.0), (tokens, a * d_qk / t, r_q, 1.0, 1.0)] if r_q
-                  else [(tokens, a * d_qk / t, h, 1.0, 1.0)])
+        gemms = [(tokens, r_kv + d_rope, h, 1.0, 1.0, False),
+                 (tokens, a * (d_qk - d_rope + d_v) / t, r_kv, 1.0, 1.0, False)]
+        gemms += ([(tokens, r_q, h, 1.0, 1.0, False), (tokens, a * d_qk / t, r_q, 1.0, 1.0, False)] if r_q
+                  else [(tokens, a * d_qk / t, h, 1.0, 1.0, False)])
     else:
         h_kv = model.head_dim * model.kv_heads
-        gemms = [(tokens, (a * d_qk + 2 * h_kv) / t, h, 1.0, 1.0)]
-    gemms.append((tokens, h, a * d_v / t, 1.0, 1.0))
+        gemms = [(tokens, (a * d_qk + 2 * h_kv) / t, h, 1.0, 1.0, False)]
+    gemms.append((tokens, h, a * d_v / t, 1.0, 1.0, False))
     if model.is_moe:
         local = max(1.0, model.experts / max(1, ep))
         m_e = tokens * e_t / t * max(1, ep) * model.experts_per_token / model.experts
-        gemms += [(m_e, up * f / e_t, h, local, capacity_factor), (m_e, h, f / e_t, local, capacity_factor)]
+        gemms += [(m_e, up * f / e_t, h, local, capacity_factor, True),
+                  (m_e, h, f / e_t, local, capacity_factor, True)]
         if model.shared_ffn:
             s_f = float(model.shared_ffn)
-            gemms += [(tokens, up * s_f / t, h, 1.0, 1.0), (tokens, h, s_f / t, 1.0, 1.0)]
+            gemms += [(tokens, up * s_f / t, h, 1.0, 1.0, False), (tokens, h, s_f / t, 1.0, 1.0, False)]
     else:
-        gemms += [(tokens, up * f / t, h, 1.0, 1.0), (tokens, h, f / t, 1.0, 1.0)]
-    gemms.append((tokens, model.vocab / t, h, 1.0 / model.layers, 1.0))  # logits, once per step
+        gemms += [(tokens, up * f / t, h, 1.0, 1.0, False), (tokens, h, f / t, 1.0, 1.0, False)]
+    gemms.append((tokens, model.vocab / t, h, 1.0 / model.layers, 1.0, False))  # logits, once per step
     return gemms
 
 
@@ -313,10 +338,10 @@ def matmul_efficiency(model: ModelShape, *, tokens: float, tp: int, ep: int, pea
     ``tokens`` tokens per GPU at once (a micro-batch, or a prefill): the FLOPs that count
     over the time of the rows computed."""
     flops = time = 0.0
-    for m, n, k, count, pad in layer_gemms(model, tokens, tp, ep, capacity_factor, etp):
+    for m, n, k, count, pad, grouped in layer_gemms(model, tokens, tp, ep, capacity_factor, etp):
         flops += count * 2.0 * m * n * k
         time += count * gemm_s(m * pad, n, k, peak_tflops=peak_tflops, bandwidth_tbs=bandwidth_tbs,
-                               value_bytes=value_bytes, curves=curves)
+                               value_bytes=value_bytes, curves=curves, grouped=grouped)
     return flops / (time * peak_tflops * 1e12) if time > 0 else 1.0
 
 

@@ -40,11 +40,12 @@ def test_an_expert_runs_whole_on_a_gpu_at_expert_tp_1():
     # At EP 32, expert TP 1, each of a GPU's 128 / 32 = 4 experts gets 2,048 x 32 x 8 / 128 =
     # 4,096 rows from the 32 expert ranks; its up and gate GEMM is 2 x 1,536 wide (SwiGLU),
     # its down GEMM 1,536 deep, whole. At expert TP 2 (EP 16: 8 experts a GPU) the TP pair
-    # gathers its 4,096 tokens: 4,096 x 16 x 8 / 128 = 4,096 rows of half the width.
+    # gathers its 4,096 tokens: 4,096 x 16 x 8 / 128 = 4,096 rows of half the width. Each
+    # expert's GEMM is one group of a grouped GEMM.
     folded = layer_gemms(QWEN, 4096, 2, 32, etp=1)
-    assert (4096, 3072, 4096, 4, 1.0) in folded and (4096, 4096, 1536, 4, 1.0) in folded
+    assert (4096, 3072, 4096, 4, 1.0, True) in folded and (4096, 4096, 1536, 4, 1.0, True) in folded
     legacy = layer_gemms(QWEN, 4096, 2, 16)
-    assert (4096, 1536, 4096, 8, 1.0) in legacy and (4096, 4096, 768, 8, 1.0) in legacy
+    assert (4096, 1536, 4096, 8, 1.0, True) in legacy and (4096, 4096, 768, 8, 1.0, True) in legacy
 
 
 def test_expert_tp_1_drops_the_routed_experts_tensor_parallel_traffic():

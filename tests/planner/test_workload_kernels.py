@@ -33,6 +33,22 @@ def test_an_fp8_gemm_reaches_the_measured_fp8_share_of_its_peak():
     assert bf16 / fp8 == pytest.approx(1.766, rel=1e-3)  # FP8 is 1.77x BF16, not the datasheet's 2x
 
 
+def test_a_small_group_of_a_grouped_gemm_runs_at_the_measured_grouped_rate():
+    # DeepGEMM's README (DeepSeek-AI, 2025, H800 FP8), grouped GEMMs at N x K 4,096 x 7,168 and
+    # 7,168 x 2,048: 1,288 and 1,093 TFLOP/s in groups of 4,096 tokens, 1,040 and 916 in groups
+    # of 512. A group of 512 runs at the mean of 1,040 / 1,288 = 0.8075 and 916 / 1,093 = 0.8381,
+    # 0.8228 of a 4,096-token group's rate per FLOP, wherever the shape curve puts that rate.
+    def per_flop(m, n, k, grouped):
+        return gemm_s(m, n, k, peak_tflops=H100_TF, bandwidth_tbs=None, grouped=grouped) / (2 * m * n * k)
+    for n, k in ((4096, 7168), (7168, 2048), (3072, 4096)):
+        assert per_flop(4096, n, k, True) / per_flop(512, n, k, True) == pytest.approx(0.8228, abs=1e-4)
+    # A group of 4,096 tokens or more is one GEMM of its shape; one 512-row GEMM of 4,096 x 7,168
+    # (cube edge 2,467, 90.2% of the best rate against 98.2% at 4,096 rows) outruns the group.
+    assert per_flop(4096, 4096, 7168, True) == per_flop(4096, 4096, 7168, False)
+    assert per_flop(8192, 4096, 7168, True) == per_flop(8192, 4096, 7168, False)
+    assert per_flop(4096, 4096, 7168, False) / per_flop(512, 4096, 7168, False) == pytest.approx(0.9186, abs=1e-3)
+
+
 def test_without_flash_attention_the_scores_stream_through_hbm():
     """A GPT of h 2,048, 24 layers, 16 heads, FFN 8,192, GeLU, dropout, s 2,048, b 1, TP 1,
     no FlashAttention, nothing recomputed, on H100s. Per token and layer the tensors it
