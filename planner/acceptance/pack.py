@@ -22,16 +22,17 @@ def _gbs(x: float | None) -> str:
 
 
 def _share(t: AcceptanceTest, short: bool = False) -> str:
-    """What the pass figure is a share of: the line rate; where the filesystem's bandwidth is
-    below what the hosts' storage links carry (every node at once), the expected figure, with
-    the links' rate beside it (a share of that would read as a low bar: 8 % of line rate)."""
+    """What the pass figure is a share of: the line rate; where the filesystem or the storage
+    network (every node at once through its oversubscribed leaves) holds the expected figure
+    below what the hosts' storage links carry, the expected figure, named by what holds it,
+    with the links' rate beside it (a share of that would read as a low bar: 8 % of line rate)."""
     s = t.threshold_share_of_line
     if s is None:
         return ""
     if t.tool == "fio" and t.expected_gbs is not None and t.expected_gbs < 0.999 * t.line_rate_gbs:
         share = 100 * t.threshold_gbs / t.expected_gbs
-        return (f" ({share:.0f} % of the filesystem's)" if short else
-                f" ({share:.0f} % of the filesystem's {t.expected_gbs:,.1f} GB/s, below the "
+        return (f" ({share:.0f} % of {t.limit})" if short else
+                f" ({share:.0f} % of {t.limit} {t.expected_gbs:,.1f} GB/s, below the "
                 f"{t.line_rate_gbs:,.1f} GB/s the hosts' storage links carry)")
     if short:
         return f" ({100 * s:.0f} % of line rate)"

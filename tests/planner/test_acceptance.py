@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from planner.acceptance.criteria import acceptance_pack
-from planner.acceptance.pack import RUNBOOK, TESTS_JSON, write_pack
+from planner.acceptance.pack import RUNBOOK, TESTS_JSON, runbook, write_pack
 from planner.acceptance.results import ResultError, judge_folder, judge_text
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
@@ -90,6 +90,12 @@ def test_every_node_at_once_is_held_to_what_the_storage_leaf_spine_carries():
     assert pack.test("fio.checkpoint_write.aggregate").expected_gbs == pytest.approx(48 * 12 / 3)
     assert pack.test("fio.dataset_read.aggregate").expected_gbs == pytest.approx(min(20 * 50, 48 * 12 / 3))
     assert pack.test("fio.checkpoint_write.node").expected_gbs == pytest.approx(12.0)  # one host alone: its links
+    # the runbook names what holds the figure: the storage network, not the filesystem
+    # (75 % of 192 = 144; the hosts' links 48 x 12 = 576)
+    text = runbook(pack)
+    assert ("Pass: at least 144.0 GB/s (75 % of the 3:1 storage network's 192.0 GB/s, below the 576.0 GB/s the "
+            "hosts' storage links carry)") in text
+    assert "of the filesystem's 192.0" not in text
 
 
 def test_moe_with_ep_adds_the_other_collectives():
