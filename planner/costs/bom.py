@@ -148,7 +148,7 @@ def parts_bill(lines: Iterable[BomLine], counts: dict[str, int], catalog: Catalo
     Transceivers and cables of every network (compute, storage, management) and the PDUs and
     CDUs, placed or added, are the bill of materials' lines summed by catalog id (those the
     catalog has no part for under ``no-catalog-part``); NICs are those the placed devices
-    carry (count per device x devices), by the NIC's catalog id."""
+    carry (count per device x devices), by the NIC's catalog id (or ``no-catalog-part``)."""
     out: dict[str, dict[str, int]] = {name: {} for name in PART_KINDS.values()}
     for line in lines:
         if line.part_kind in PART_KINDS:
@@ -158,8 +158,8 @@ def parts_bill(lines: Iterable[BomLine], counts: dict[str, int], catalog: Catalo
     for device_id, n in counts.items():
         d = catalog.get(device_id)
         for nic in d.nics if d is not None and n > 0 else ():
-            if nic.model:
-                out["nics"][nic.model] = out["nics"].get(nic.model, 0) + nic.count * n
+            key = nic.model or NO_CATALOG_PART
+            out["nics"][key] = out["nics"].get(key, 0) + nic.count * n
     return {name: dict(sorted(group.items())) for name, group in out.items()}
 
 

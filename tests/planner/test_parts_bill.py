@@ -56,7 +56,8 @@ def test_medium_bill_of_parts_by_hand(capsys, tmp_path):
     assert parts["cables"]["aoc-200g-10m"] == 7 * 4
     assert parts["cables"]["cat6a-3m"] + parts["cables"]["cat6a-10m"] == 36
     assert sum(parts["cables"].values()) == data["cables"]["links"] == 352
-    assert parts["nics"] == {"cx7-400-osfp": 16 * 8}  # the storage NICs name no catalog part
+    # the storage NICs (2 a node, 4 an appliance) name no catalog part: counted under that key
+    assert parts["nics"] == {"cx7-400-osfp": 16 * 8, "no-catalog-part": 16 * 2 + 7 * 4}
     assert parts["cdus"] == {"cdu-inrack-250": data["totals"]["cdus"]} == {"cdu-inrack-250": 2}
     assert sum(parts["pdus"].values()) == 22
     # one count of the fabric's modules everywhere: the network section's and the cable
@@ -99,6 +100,18 @@ def test_hgx_h100_compute_nics_take_single_port_optics(catalog):
     assert nic.ports == 1
     assert {n.ports_per_module for n in catalog["hgx-h100-8"].compute_nics()} == {1}
     assert {n.ports_per_module for n in catalog["dgx-h100"].compute_nics()} == {2}
+
+
+def test_nics_without_a_catalog_part_are_counted_not_dropped(capsys, tmp_path):
+    """8 MI300X nodes: their 8 compute and 2 storage NICs a node name no catalog part; the
+    bill counts them under no-catalog-part, 8 x (8 + 2) = 80, beside the appliances' 4 each."""
+    path = tmp_path / "mi300x.json"
+    assert main(["new", "--gpus", "64", "--system", "amd-mi300x-8", "--fabric", "eth400_roce", "-o", str(path)]) == 0
+    capsys.readouterr()
+    main(["check", str(path), "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["storage"]["storage_devices"] == 4
+    assert data["cost"]["parts"]["nics"] == {"no-catalog-part": 8 * (8 + 2) + 4 * 4}
 
 
 def _workbook_parts(path) -> dict[str, dict[str, int]]:
