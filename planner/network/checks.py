@@ -401,9 +401,12 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
     if training and has_fabric and fabric.oversubscription > 1:
         out.append(Finding(
             "warning", "network.oversubscribed",
-            f"The training fabric is oversubscribed {fabric.oversubscription:g}:1 at the leaves: all-reduce "
-            f"traffic crosses the spines, so it runs at 1/{fabric.oversubscription:g} of the line rate when every "
-            f"node talks ({GUIDE}, lost 15% throughput on a spine-leaf design)"))
+            f"The training fabric is oversubscribed {fabric.oversubscription:g}:1 at the leaves: traffic that "
+            f"leaves a leaf from every node at once (an expert all-to-all, another job's, ranks a scheduler "
+            f"scatters) shares 1/{fabric.oversubscription:g} of the line rate across the spines ({GUIDE}: lost 15% "
+            f"throughput on a spine-leaf design). The step time does not charge it: it takes the data-parallel "
+            f"rings laid along the leaves, as NCCL orders them by topology, each crossing the spines a few flows "
+            f"per leaf"))
     if training and has_fabric and tech.switch_technology == "ethernet" and (
             nodes.gpus > 16 or params_b > 10):
         why = []

@@ -50,8 +50,13 @@ def test_oversubscribed_training_fabric_warns():
     plan = build_template("medium")
     h = History(plan, CAT)
     h.apply(SetSetting("fabric", "topology", "leaf_spine"))
+    step = Evaluator(plan, CAT).evaluate().sections["workload"]["step_time_s"]
     h.apply(SetSetting("fabric", "oversubscription", 2.0))
-    assert findings(plan)["network.oversubscribed"].severity == "warning"
+    found = findings(plan)["network.oversubscribed"]
+    assert found.severity == "warning"
+    # the warning says what the step time charges for it, and the figure agrees: nothing
+    assert "The step time does not charge it" in found.message and "1/2 of the line rate" in found.message
+    assert Evaluator(plan, CAT).evaluate().sections["workload"]["step_time_s"] == step
 
 
 def test_ethernet_for_a_70b_model_on_128_gpus_warns_with_the_faq():
