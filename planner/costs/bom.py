@@ -71,7 +71,7 @@ def device_lines(counts: dict[str, int], catalog: Catalog) -> list[BomLine]:
 
 def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSettings, racks: int,
               pdus_needed: int, power: PowerSettings, cabling: list[BomLine], cdus_needed: int,
-              cdu_device: str, nodes: int, it_kw: float = 0.0,
+              cdu_device: str, nodes: int, it_kw: float = 0.0, rear_doors: int = 0,
               devices: list[BomLine] | None = None) -> tuple[list[BomLine], list[str]]:
     """The bill of materials and a list of problems (one line each) that left something out.
 
@@ -86,6 +86,11 @@ def build_bom(*, counts: dict[str, int], catalog: Catalog, settings: CostSetting
     if racks:
         lines.append(BomLine(RACKS, "Rack enclosure", "42U rack", racks, settings.rack_usd,
                              f"Cost assumption 'Rack enclosure': {_source(settings, 'rack_usd')}", "rack_usd"))
+    if rear_doors:
+        lines.append(BomLine(RACKS, "Rear-door heat exchanger", "rear door, to the CDU's loop", rear_doors,
+                             settings.rear_door_usd,
+                             f"Cost assumption 'Rear-door heat exchanger': {_source(settings, 'rear_door_usd')}",
+                             "rear_door_usd"))
     pdu = catalog.get(power.pdu_device)
     pdu_kw = pdu.pdu_kw(power.continuous_derating) if pdu is not None else None
     if pdu is None or not pdu_kw:

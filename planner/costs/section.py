@@ -159,7 +159,7 @@ def evaluate_cost(ctx) -> tuple[CostSection, list[Finding]]:
         devices=devices, counts=ctx.counts, catalog=ctx.catalog, settings=s,
         racks=totals.racks - totals.own_racks, pdus_needed=totals.pdus, power=plan.settings.power,
         cdus_needed=totals.cdus, cdu_device=plan.settings.facility.cdu_device, nodes=totals.nodes,
-        it_kw=totals.it_power_kw, cabling=list(wired.lines))
+        it_kw=totals.it_power_kw, rear_doors=totals.rear_doors, cabling=list(wired.lines))
     stocked = ctx.memo.get("stocked spares line", ("counts", "settings.reliability"), stocked_spares_line, ctx.counts,
                            ctx.catalog, plan.settings.reliability)
     lines = apply_price_overrides(lines + ([stocked] if stocked is not None else []), plan.price_overrides)

@@ -29,9 +29,11 @@ COSTS = "Costs"
 AT_EXPORT = {"node_leaf_dac", "colocation_basis"}
 LIVE = "Costs (live formula)"
 USD_FIELDS = {"colocation_usd_per_kw_month", "owned_facility_usd_per_node_year", "staffing_usd_per_year",
-              "cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd_per_kw", "facility_cooling_usd_per_kw"}
+              "cable_usd", "transceiver_usd", "rack_usd", "rear_door_usd", "facility_power_usd_per_kw",
+              "facility_cooling_usd_per_kw"}
 # Inputs a BOM unit price is a formula of.
-BOM_PRICES = ("cable_usd", "transceiver_usd", "rack_usd", "facility_power_usd_per_kw", "facility_cooling_usd_per_kw")
+BOM_PRICES = ("cable_usd", "transceiver_usd", "rack_usd", "rear_door_usd", "facility_power_usd_per_kw",
+              "facility_cooling_usd_per_kw")
 
 
 def write_assumptions(wb, *, costs: CostSettings, gpus: int, nodes: int, it_kw: float, energy_kw: float,

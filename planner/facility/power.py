@@ -123,6 +123,7 @@ def evaluate_rack(plan: Plan, rack: Rack, catalog: Catalog, facility=None,
     # its own rack and its weight is the whole of it (1.36 t in all): no second enclosure.
     res.own_rack = any(d.is_rack_scale for i in counts if (d := catalog.get(i)) is not None)
     res.enclosure_kg = enclosure_weight_kg(floor_s, res.own_rack)
+    res.rear_door = rack.rear_door_hx
     res.footprint_m2 = rack.width_mm * rack.depth_mm / 1e6
     res.floor_load_kg_m2 = floor_load_kg_m2(res.total_weight_kg, rack.width_mm, rack.depth_mm,
                                             floor_s.aisle_share_mm)

@@ -41,6 +41,7 @@ class RackResult:
     # floor (``planner.facility.floor``)
     enclosure_kg: float = 0.0
     own_rack: bool = False  # it holds a rack-scale system, which is its own rack: no enclosure bought
+    rear_door: bool = False  # it carries a rear-door heat exchanger (bought with the racks)
     footprint_m2: float = 0.0
     floor_load_kg_m2: float = 0.0
     # for the rack-level checks (``planner.facility.power.rack_findings``): heat into the

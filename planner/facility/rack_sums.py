@@ -14,7 +14,7 @@ from planner.facility.rack_result import RackResult
 
 _INTS = ("gpus", "nodes", "gpu_racks", "racks", "typical_milliwatts", "nameplate_milliwatts", "weight_g",
          "liquid_nodes", "liquid_heat_milliwatts", "pdus", "cap_milliwatts", "own_racks", "footprint_mm2",
-         "floor_over")
+         "floor_over", "rear_doors")
 
 
 class RackSums:
@@ -45,6 +45,7 @@ class RackSums:
         self.liquid_heat_milliwatts += sign * r.liquid_heat_milliwatts
         self.pdus += sign * r.pdus
         self.own_racks += sign * (1 if r.own_rack else 0)
+        self.rear_doors += sign * (1 if r.rear_door else 0)
         self.cap_milliwatts += sign * round(r.cap_kw * 1e6)
         self.footprint_mm2 += sign * round(r.footprint_m2 * 1e6)
         rating = self.floor_rating_kg_m2

@@ -171,7 +171,7 @@ class Evaluator:
             liquid_nodes=agg.liquid_nodes, liquid_heat_milliwatts=agg.liquid_heat_milliwatts,
             basis=facility.power_basis, pue=facility.pue, cdus=cooling.cdus, cdus_placed=cooling.cdus_placed,
             cdu_capacity_kw=cooling.cdu_capacity_kw, cdus_short=cooling.short, pdus=agg.pdus, cap_milliwatts=agg.cap_milliwatts,
-            own_racks=agg.own_racks,
+            own_racks=agg.own_racks, rear_doors=agg.rear_doors,
         )
         memo = self.memo
         if memo.set("counts", counts) or self._node is None:

@@ -44,6 +44,7 @@ class Totals:
     cdu_capacity_kw: float = 0.0  # rated heat removal of the placed CDUs (catalog cdu_capacity_kw)
     cdus_short: bool = False  # fewer CDUs than the policy asks, or less capacity than the heat
     own_racks: int = 0  # racks that are a rack-scale system's own (an NVL72): no enclosure bought
+    rear_doors: int = 0  # racks with a rear-door heat exchanger
 
     @property
     def it_power_typical_kw(self) -> float:
@@ -93,6 +94,7 @@ class Totals:
             "cdu_capacity_kw": round(self.cdu_capacity_kw, 6),
             "cdus_short": self.cdus_short,
             "weight_kg": round(self.weight_kg, 3),
+            "rear_doors": self.rear_doors,
         }
 
 

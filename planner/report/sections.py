@@ -31,7 +31,7 @@ class Section:
 
 
 COST_TOTALS = tuple(f"totals.{name}" for name in (
-    "racks", "own_racks", "pdus", "cdus", "typical_milliwatts", "nameplate_milliwatts", "basis", "pue",
+    "racks", "own_racks", "rear_doors", "pdus", "cdus", "typical_milliwatts", "nameplate_milliwatts", "basis", "pue",
     "cap_milliwatts"))
 
 SECTIONS: list[Section] = [

@@ -196,6 +196,15 @@ class CostSettings(Section):
         ge=0,
         le=1_000_000,
     )
+    rear_door_usd: float = setting(
+        20_000.0,
+        title="Rear-door heat exchanger",
+        unit="$",
+        source="Planner assumption: no public list price found; an active door of 40-60 kW with its fans, "
+        "controls and hoses to the CDU, installed; replace with a quote. Bought for each rack that has one.",
+        ge=0,
+        le=1_000_000,
+    )
     facility_power_usd_per_kw: float = setting(
         670.0,
         title="Facility power distribution per kW",

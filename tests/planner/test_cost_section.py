@@ -211,3 +211,26 @@ def test_renting_is_of_the_jobs_gpus_not_the_hot_spares():
         ws = openpyxl.load_workbook(book)["Assumptions"]
         rows = {ws.cell(r, 1).value: ws.cell(r, 2).value for r in range(1, ws.max_row + 1)}
         assert rows["GPUs the job runs on"] == 112 and rows["GPUs"] == 128
+
+
+def test_rear_door_heat_exchangers_are_bought_with_their_racks(capsys, tmp_path):
+    """1,024 B200 at 40 kW a rack: each of the 32 GPU racks (4 DGX B200 of 14.3 kW, above the
+    air limit) gets a rear door; the bill buys 32 at the cost setting's $20,000, $640,000 of
+    capex, and a door set on one more rack buys one more."""
+    path = tmp_path / "b200.json"
+    assert main(["new", "--gpus", "1024", "--system", "dgx-b200", "--rack-kw", "40", "--fabric", "ib400",
+                 "--model", "llama3-70b", "-o", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["check", str(path), "--json"]) in (0, 1)
+    data = json.loads(capsys.readouterr().out)
+    assert data["totals"]["rear_doors"] == 32
+    doors = [line for line in data["cost"]["bom"] if line["item"] == "Rear-door heat exchanger"]
+    assert [(d["quantity"], d["unit_usd"], d["total_usd"]) for d in doors] == [(32, 20_000.0, 640_000.0)]
+    plan = json.loads(path.read_text())
+    plain = next(r for r in plan["racks"] if not r.get("rear_door_hx"))
+    plain["rear_door_hx"] = True
+    path.write_text(json.dumps(plan))
+    main(["check", str(path), "--json"])
+    data_after = json.loads(capsys.readouterr().out)
+    assert data_after["totals"]["rear_doors"] == 33
+    assert data_after["cost"]["capex_usd"] - data["cost"]["capex_usd"] == pytest.approx(20_000.0)
