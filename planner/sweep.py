@@ -51,12 +51,12 @@ from planner.facility.cooling import cdus_needed
 from planner import vocabulary
 from planner.hardware.catalog import Catalog, default_catalog, load_catalog
 from planner.network.fabric import FabricSizingError, plan_fabric
-from planner.network.technologies import speaks, switch_with_most_ports
+from planner.network.technologies import links_to, speaks, switch_with_most_ports
 from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
-from planner.design.fabric_choice import nics_at_switch_rate
+from planner.design.fabric_choice import nic_lanes, nics_at_switch_rate
 from planner.design.layout import job_summary
 from planner.design.parallelism import choose_parallelism
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
@@ -173,12 +173,13 @@ def load_grid(path, catalog: Catalog) -> Grid:
 
 # -- laying a point out -------------------------------------------------------------------
 
-def switch_for(technology: str, catalog: Catalog, current: str) -> str:
-    """The fabric switch for ``technology``: ``current`` if it speaks it at its line rate,
-    else the catalog's switch that does with the most ports (``current`` if none does)."""
-    if speaks(catalog.get(current), technology):
+def switch_for(technology: str, catalog: Catalog, current: str, nic_lane_gbps: float | None = None) -> str:
+    """The fabric switch for ``technology``: ``current`` if it speaks it at its line rate (and
+    links to NICs of ``nic_lane_gbps`` lanes), else the catalog's switch that does with the
+    most ports (``current`` if none does)."""
+    if speaks(catalog.get(current), technology) and links_to(catalog.get(current), nic_lane_gbps):
         return current
-    best = switch_with_most_ports(catalog, technology)
+    best = switch_with_most_ports(catalog, technology, nic_lane_gbps)
     return best.id if best is not None else current
 
 
@@ -246,17 +247,18 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
     if _is_base(plan, point, catalog):
         return plan
     s = plan.settings
+    old_system, old_nodes = base_gpu_system(plan, catalog)
+    system = point.get("gpu_system", old_system)
     if "fabric" in point:
         fields = dict(point["fabric"])
         if "switch_device" not in fields:
-            fields["switch_device"] = switch_for(fields["technology"], catalog, s.fabric.switch_device)
+            lanes = nic_lanes(catalog[system]) if system in catalog else None
+            fields["switch_device"] = switch_for(fields["technology"], catalog, s.fabric.switch_device, lanes)
         s.fabric = FabricSettings.model_validate({**s.fabric.model_dump(), **fields})
     if "power_basis" in point:
         s.facility = s.facility.model_copy(update={"power_basis": point["power_basis"]})
     if "reliability" in point:
         s.reliability = ReliabilitySettings.model_validate({**s.reliability.model_dump(), **point["reliability"]})
-    old_system, old_nodes = base_gpu_system(plan, catalog)
-    system = point.get("gpu_system", old_system)
     nodes = point.get("nodes", old_nodes)
     if system is None:
         raise SweepError("the base plan has no GPU nodes and the grid names no gpu_system")

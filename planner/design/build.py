@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from planner.design.counts import adds_a_tier, hot_spares, node_count
 from planner.design.fabric_choice import (default_switch, fabric_for_switch, match_fabric, match_storage_switch,
-                                          switch_speaks_fabric)
+                                          switch_for_nic_lanes, switch_speaks_fabric)
 from planner.design.intent import DesignError, Intent
 from planner.design.layout import Layout
 from planner.design.racks import system_rack_cooling
@@ -85,6 +85,7 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
     findings: list[Finding] = []
     settings = intent_settings(intent, catalog)
     match_fabric(settings, intent, system, catalog, findings)
+    switch_for_nic_lanes(settings, intent, system, catalog, findings)
     if settings.workload.inference:
         findings += _serve_as_published(settings, intent, system)
     if settings.workload.inference and "inference_gpus_per_replica" not in intent.settings.get("workload", {}):

@@ -8,14 +8,42 @@ from __future__ import annotations
 from planner.design.intent import DesignError, Intent
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.network.technologies import TECHNOLOGIES, fabric_at_nic_rate, speaks, switches_for
+from planner.network.technologies import TECHNOLOGIES, fabric_at_nic_rate, links_to, speaks, switches_for
 from planner.settings import Settings
 
 
-def default_switch(catalog: Catalog, tech_id: str) -> str | None:
-    """The first catalog switch that speaks the fabric technology at its line rate."""
-    found = switches_for(catalog, tech_id)
+def default_switch(catalog: Catalog, tech_id: str, nic_lane_gbps: float | None = None) -> str | None:
+    """The first catalog switch that speaks the fabric technology at its line rate (and links to
+    NICs of ``nic_lane_gbps`` lanes)."""
+    found = switches_for(catalog, tech_id, nic_lane_gbps)
     return found[0].id if found else None
+
+
+def nic_lanes(system: DeviceType) -> float | None:
+    """The slowest lanes the system's compute NICs signal at (None: not limited)."""
+    lanes = [n.lane_gbps for n in system.compute_nics() if n.lane_gbps]
+    return min(lanes) if lanes else None
+
+
+def switch_for_nic_lanes(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog,
+                         findings: list[Finding]) -> None:
+    """A fabric switch whose ports run the system's NIC lanes: where the one chosen cannot (an
+    HDR ConnectX-6 on an NDR200 port's 2 x 100G lanes), the first of the fabric's switches that
+    can, said as a note; a switch the intent names is kept (the check's network.nic.lanes says
+    why it cannot link, with the switch that can as its fix)."""
+    lane = nic_lanes(system)
+    switch = catalog.get(settings.fabric.switch_device)
+    if (links_to(switch, lane) or intent.switch is not None
+            or "switch_device" in intent.settings.get("fabric", {})):
+        return
+    fits = default_switch(catalog, settings.fabric.technology, lane)
+    if fits is None:
+        return
+    settings.fabric = settings.fabric.model_copy(update={"switch_device": fits})
+    findings.append(Finding(
+        "info", "design.fabric.lanes",
+        f"fabric: {system.model}'s compute NICs signal at {lane:g} Gb/s a lane, which {switch.title}'s ports do not "
+        f"run: the fabric is built of {catalog[fits].title}"))
 
 
 _TRANSPORT_ORDER = {"ib": 0, "roce": 1, "tcp": 2}
@@ -58,7 +86,7 @@ def fabric_for_nics(system: DeviceType, catalog: Catalog) -> str | None:
         return None
     tech, rate = nics[0].technology, nics[0].gbps
     fits = [t for t in TECHNOLOGIES.values() if t.switch_technology == tech and t.line_rate_gbps == rate
-            and default_switch(catalog, t.id)]
+            and default_switch(catalog, t.id, nic_lanes(system))]
     fits.sort(key=lambda t: (_TRANSPORT_ORDER.get(t.transport, 3), t.id.startswith("spx")))
     return fits[0].id if fits else None
 
@@ -101,7 +129,7 @@ def match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog
     tech = fabric_for_nics(system, catalog)
     if tech is None:
         return
-    switch = catalog[default_switch(catalog, tech)]
+    switch = catalog[default_switch(catalog, tech, nic_lanes(system))]
     settings.fabric = settings.fabric.model_copy(update={"technology": tech, "switch_device": switch.id,
                                                          "sharp": TECHNOLOGIES[tech].sharp_capable})
     findings.append(Finding(

@@ -224,7 +224,8 @@ class Layout:
         except FabricSizingError as exc:
             error = exc
         if self.intent.switch is None and "switch_device" not in self.intent.settings.get("fabric", {}):
-            for sw in switches_for(self.catalog, fabric.technology):
+            lane = summarise_nodes(counts, self.catalog).nic_lane_gbps
+            for sw in switches_for(self.catalog, fabric.technology, lane):
                 try:
                     size = plan_fabric(counts, self.catalog, fabric.model_copy(update={"switch_device": sw.id}))
                 except FabricSizingError:

@@ -97,6 +97,9 @@ class NicBlock(_Strict):
                                   description="ports that share one transceiver cage (2 on a twin-port OSFP)")
     planes: int = Field(1, ge=1, le=8, description="links of gbps / planes the NIC's rate can run over, one per "
                         "fabric plane (2 on ConnectX-8: XDR over two 400G planes); 1: one link at its rate")
+    lane_gbps: float | None = Field(None, gt=0, le=400, description="the fastest lane it signals at (50 on an HDR "
+                                    "ConnectX-6: 4 x 50G PAM4); a switch port of faster lanes cannot link to it; "
+                                    "empty: not limited")
 
     @property
     def plane_gbps(self) -> float:
@@ -111,6 +114,9 @@ class SwitchBlock(_Strict):
     sharp: bool = False
     ports_per_module: int = Field(1, ge=1, le=8,
                                   description="ports that share one transceiver cage (2 per twin-port OSFP cage)")
+    lane_gbps: float | None = Field(None, gt=0, le=400, description="the lane rate its ports run (100 on NDR200's "
+                                    "2 x 100G, 50 on HDR's 4 x 50G); a NIC of slower lanes cannot link; empty: "
+                                    "any NIC of the port's rate")
 
 
 class StorageBlock(_Strict):

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.network.ports import MANAGEMENT_SWITCHES, HallStorage, storage_ports, storage_switches_needed
-from planner.network.technologies import TECHNOLOGIES, fabric_at_nic_rate, speaks, switch_with_most_ports
+from planner.network.technologies import TECHNOLOGIES, fabric_at_nic_rate, links_to, speaks, switch_with_most_ports
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric
 from planner.findings import Finding, Remedy
 from planner.numbers import counted
@@ -43,6 +43,7 @@ class NodeSummary:
     nic_gbps: float | None = None  # slowest compute NIC
     nic_planes: int = 1  # fewest planes a compute NIC spreads its rate over (2: ConnectX-8 on 400G planes)
     nic_link_gbps: float | None = None  # the fastest link a compute NIC needs (its rate / its planes)
+    nic_lane_gbps: float | None = None  # the slowest lanes a compute NIC signals at; None: none limited
     nic_technologies: frozenset[str] = frozenset()
     nic_modes: frozenset[str] = frozenset()  # link layers every compute NIC can run (VPI: InfiniBand and Ethernet)
     shared_nic_types: tuple[str, ...] = ()
@@ -116,6 +117,8 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
                 s.nic_gbps, s.nic_planes = min(s.nic_gbps, slowest), min(s.nic_planes, planes)
                 s.nic_link_gbps = max(s.nic_link_gbps, link)
             techs.update(x.technology for x in nics)
+            lanes = [x.lane_gbps for x in nics if x.lane_gbps] + ([s.nic_lane_gbps] if s.nic_lane_gbps else [])
+            s.nic_lane_gbps = min(lanes) if lanes else None
             for x in nics:
                 runs = catalog.nic_link_layers(x)
                 modes = runs if modes is None else modes & runs
@@ -143,7 +146,7 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
     tech = TECHNOLOGIES[fabric.technology]
     sw = switch.switch
     if not speaks(switch, fabric.technology):
-        best = switch_with_most_ports(catalog or (), fabric.technology)
+        best = switch_with_most_ports(catalog or (), fabric.technology, nodes.nic_lane_gbps)
         out.append(Finding(
             "error", "network.switch.mismatch",
             f"The fabric switch {switch.title} has {sw.gbps_per_port:g} Gb/s {sw.technology} ports; the compute "
@@ -182,6 +185,16 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
                  f"choose nodes whose NICs all speak {sw.technology}" if mixed else
                  f"The nodes' compute NICs are {nic_tech} and cannot run {sw.technology}, the fabric switches': "
                  f"choose an {nic_tech} fabric or nodes whose NICs speak {sw.technology}")))
+    if speaks(switch, fabric.technology) and not links_to(switch, nodes.nic_lane_gbps):
+        fits = switch_with_most_ports(catalog or (), fabric.technology, nodes.nic_lane_gbps)
+        out.append(Finding(
+            "error", "network.nic.lanes",
+            f"The compute NICs signal at {nodes.nic_lane_gbps:g} Gb/s a lane and the {switch.title}'s ports at "
+            f"{sw.lane_gbps:g}: they cannot link at {sw.gbps_per_port:g} Gb/s (an HDR ConnectX-6's 4 x 50G lanes "
+            f"on an NDR200 port's 2 x 100G)"
+            + (f"; {fits.title} runs their lanes" if fits is not None else "; no catalog switch of this fabric does"),
+            remedy=None if fits is None else Remedy("set_fabric_switch", f"Use {fits.title}, whose ports run the "
+                                                    "NICs' lanes", (("device", fits.id),))))
     return out
 
 

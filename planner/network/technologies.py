@@ -64,10 +64,18 @@ def speaks(device: DeviceType | None, tech_id: str) -> bool:
             and device.switch.gbps_per_port == tech.line_rate_gbps)
 
 
-def switches_for(devices: Iterable[DeviceType], tech_id: str) -> list[DeviceType]:
+def links_to(device: DeviceType | None, nic_lane_gbps: float | None) -> bool:
+    """Whether NICs whose lanes signal at ``nic_lane_gbps`` link to the switch's ports: a port
+    of faster lanes cannot take them (an HDR ConnectX-6's 4 x 50G on NDR200's 2 x 100G), a
+    faster NIC runs the slower lanes (a ConnectX-7 runs HDR); either not given: they link."""
+    lane = device.switch.lane_gbps if device is not None and device.switch is not None else None
+    return lane is None or nic_lane_gbps is None or nic_lane_gbps >= lane
+
+
+def switches_for(devices: Iterable[DeviceType], tech_id: str, nic_lane_gbps: float | None = None) -> list[DeviceType]:
     """The switches among ``devices`` (a catalog) that speak the fabric technology at its line
-    rate, in their order."""
-    return [d for d in devices if speaks(d, tech_id)]
+    rate (and link to NICs of ``nic_lane_gbps`` lanes), in their order."""
+    return [d for d in devices if speaks(d, tech_id) and links_to(d, nic_lane_gbps)]
 
 
 def offered_switches(devices: Iterable[DeviceType], tech_id: str, current: str) -> list[str]:
@@ -104,9 +112,11 @@ def fabric_at_nic_rate(devices: Iterable[DeviceType], tech_id: str, link_gbps: f
     return tech, best
 
 
-def switch_with_most_ports(devices: Iterable[DeviceType], tech_id: str) -> DeviceType | None:
-    """The switch for the fabric technology with the most ports (the first of equals), or None."""
-    return max(switches_for(devices, tech_id), key=lambda d: d.switch.ports, default=None)
+def switch_with_most_ports(devices: Iterable[DeviceType], tech_id: str,
+                           nic_lane_gbps: float | None = None) -> DeviceType | None:
+    """The switch for the fabric technology with the most ports (the first of equals) that links
+    to NICs of ``nic_lane_gbps`` lanes, or None."""
+    return max(switches_for(devices, tech_id, nic_lane_gbps), key=lambda d: d.switch.ports, default=None)
 
 
 _ROCE_TUNED = (

@@ -295,8 +295,9 @@ def test_a_rack_scale_systems_spares_are_compute_trays_in_stock():
     ("gb300-nvl72", "ib800", "q3400"),
     # MI355X platform: eight 400 Gb/s Ethernet NICs (AMD Pensando Pollara 400): RoCE on a 400GbE switch
     ("amd-mi355x-8", "eth400_roce", "sn5600-400"),
-    # DGX A100: eight 200 Gb/s ConnectX-6 HDR NICs (NVIDIA DGX A100 datasheet): the 128-port NDR200 split
-    ("dgx-a100", "ib200", "qm9700-ndr200"),
+    # DGX A100: eight 200 Gb/s ConnectX-6 HDR NICs (NVIDIA DGX A100 datasheet), 4 x 50G lanes: not the
+    # 128-port NDR200 split (2 x 100G lanes) but a QM9700 at HDR, one HDR link a 4-lane port
+    ("dgx-a100", "ib200", "qm9700-hdr"),
 ])
 def test_without_a_fabric_in_the_intent_the_fabric_is_the_one_the_nics_speak(system, tech, switch):
     d = design(Intent(system=system, gpus=576), CAT)
