@@ -20,6 +20,7 @@ from planner.paths import resources_dir
 from planner.design.templates import build_template
 from planner.report import palette
 from ui.document import Document
+from ui import field_input
 from ui.errors import install_exception_hook
 from ui.locale import apply_locale
 from ui.main_window import APP_TITLE, MainWindow
@@ -69,6 +70,7 @@ def ensure_application() -> QApplication:
     app.setStyleSheet(STYLESHEET)
     app.setWindowIcon(app_icon())
     apply_locale()
+    field_input.install(app)
     return app
 
 

@@ -238,6 +238,8 @@ class FieldEditor:
             self._refuse(f"{error} — {hint}" if hint else error)
         else:
             self._value = value
+            if isinstance(self.widget, QLineEdit):
+                self.show(value)  # entered: the field's typing history ends, its undo is the plan's
 
     def set_tooltip(self, tip: str) -> None:
         if isinstance(self.widget, ElidingComboBox):

@@ -111,8 +111,12 @@ def _geometry(window) -> dict:
     campus = {f"{kind}:{box.id}": _global_rect(vp, view.mapFromScene(box.rect).boundingRect())
               for kind, boxes in (("building", view.campus.buildings), ("hall", view.campus.halls))
               for box in boxes} if view.campus.outlined else {}  # each outline on the screen
+    settings = {f"{section}.{name}": _global_rect(editor.widget, editor.widget.rect())
+                for section, form in window.settings_panel.forms.items()
+                for name, editor in form.editors.items() if editor.widget.isVisible()}  # each field shown
     return {"view": [top_left.x(), top_left.y(), vp.width(), vp.height()], "racks": racks, "palette": palette,
-            "search": [centre.x(), centre.y()], "checks": _checks(window.checks), "campus": campus}
+            "search": [centre.x(), centre.y()], "checks": _checks(window.checks), "campus": campus,
+            "settings": settings}
 
 
 def _global_rect(widget, rect) -> list[int]:

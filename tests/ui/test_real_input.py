@@ -298,3 +298,42 @@ def test_on_a_campus_home_a_double_click_and_page_up_go_from_campus_to_building_
     app.wait_state(lambda s: _fills_view(s, "building:S"), "Page Up to building South")
     app.key("Prior")
     app.wait_state(lambda s: all(_on_screen(s, k) for k in ("building:N", "building:S")), "Page Up to the campus")
+
+
+def test_the_wheel_over_a_settings_field_it_does_not_edit_changes_nothing(real_app):
+    """Scrolling down the Settings panel with the wheel passes over its fields: one the user
+    has not clicked into keeps its value (it was the power basis, typical to nameplate, with
+    no word said); clicked into, the wheel edits it as Qt's fields do."""
+    before = real_app.state()
+    fields = before["geometry"]["settings"]
+    name = next(n for n in ("facility.power_basis", "costs.currency", "fabric.technology") if n in fields)
+    x, y, w, h = fields[name]
+    section, field = name.split(".")
+    value = before["plan"]["settings"][section][field]
+    real_app.move(x + w // 2, y + h // 2)  # over the field, not clicked: it has not the focus
+    for button in ("5", "5", "4", "5"):
+        real_app.xdotool("click", button)
+        real_app.settle(0.2)
+    after = real_app.state()
+    real_app.screenshot("after-wheel")
+    assert after["plan"]["settings"][section][field] == value
+    assert after["undo_count"] == before["undo_count"]
+
+
+def test_ctrl_z_right_after_entering_a_value_undoes_it_in_the_plan(real_app):
+    """PUE typed and entered, the cursor still in the field: Ctrl+Z takes the plan back (the
+    field has no typing of its own left to undo), Ctrl+Shift+Z brings it again."""
+    before = real_app.state()
+    fields = before["geometry"]["settings"]
+    assert "facility.pue" in fields
+    x, y, w, h = fields["facility.pue"]
+    pue = before["plan"]["settings"]["facility"]["pue"]
+    real_app.click(x + w // 2, y + h // 2)
+    real_app.key("ctrl+a")
+    real_app.xdotool("type", "--delay", "60", "1.42")
+    real_app.key("Return")
+    assert real_app.state()["plan"]["settings"]["facility"]["pue"] == 1.42
+    real_app.key("ctrl+z")
+    assert real_app.state()["plan"]["settings"]["facility"]["pue"] == pue
+    real_app.key("ctrl+shift+z")
+    assert real_app.state()["plan"]["settings"]["facility"]["pue"] == 1.42
