@@ -270,3 +270,15 @@ def test_facility_chart_shows_each_racks_feeds_and_heat_split(setup, catalog):
     # cold plates take 0.8 of it: 32.64 kW to liquid, 8.16 kW to air
     assert liquid.opts["height"][i] == pytest.approx(32.64) and air.opts["height"][i] == pytest.approx(8.16)
     assert chart.rack_axis.names[i] == "GPU-01"
+
+
+def test_an_axis_in_billions_says_so_on_its_ticks_not_with_x1e9_in_its_title(qtbot):
+    """frontier-100k's build-vs-rent axis runs to $11B: its ticks read "$11B", so its title
+    stays "Cumulative cost", not "Cumulative cost (x1e+09)" (pyqtgraph's SI scale)."""
+    from ui.charts.theme import DollarAxis, UnitAxis
+    for axis, ticks in ((DollarAxis("left"), ["$0B", "$5B", "$10B"]), (UnitAxis("left", "MW"), None)):
+        axis.setLabel("Cumulative cost")
+        axis.setRange(0, 11e9)
+        assert "x1e" not in axis.labelString() and "Cumulative cost" in axis.labelString()
+        if ticks:
+            assert axis.tickStrings([0, 5e9, 10e9], 1.0, 5e9) == ticks

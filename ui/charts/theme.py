@@ -55,6 +55,7 @@ class UnitAxis(pg.AxisItem):
     def __init__(self, orientation: str, unit: str, **kw):
         super().__init__(orientation, **kw)
         self.unit = unit
+        self.enableAutoSIPrefix(False)  # the ticks give the figures whole: no "(x1e+09)" in the title
 
     def tickStrings(self, values, scale, spacing):
         digits = 0 if spacing >= 1 or spacing <= 0 else min(3, -math.floor(math.log10(spacing)))
@@ -86,6 +87,10 @@ def _next_nice(step: float) -> float:
 
 class DollarAxis(pg.AxisItem):
     """US dollars with a k/M/B suffix ($1.5M), keeping the plotted data in dollars."""
+
+    def __init__(self, *args, **kw):
+        super().__init__(*args, **kw)
+        self.enableAutoSIPrefix(False)  # the ticks carry the suffix: no "(x1e+09)" in the title
 
     def tickStrings(self, values, scale, spacing):
         return [dollars(v, spacing) for v in values]
