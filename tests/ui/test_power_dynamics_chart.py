@@ -39,6 +39,8 @@ def test_the_chart_plots_the_swing_once_per_step(qtbot):
     assert list(chart.smoothed.getData()[1]) == pytest.approx(list(raw))
     assert chart.swing_limit.getData()[0] is None or len(chart.swing_limit.getData()[0]) == 0
     assert not chart.is_empty and chart.load_axis.unit == "kW"
+    # and the legend names only the line drawn
+    assert [label.text for _, label in chart.legend.items] == ["IT load, not smoothed"]
 
 
 def test_a_smoothed_plan_shows_both_curves_and_the_limit(qtbot):
@@ -53,6 +55,11 @@ def test_a_smoothed_plan_shows_both_curves_and_the_limit(qtbot):
     _, limit = chart.swing_limit.getData()
     assert list(limit) == pytest.approx([PEAK_KW - 30 + 30] * 2)  # trough + the allowed swing
     assert "GPU power floor" in chart.legend.getLabel(chart.smoothed).text
+    assert len(chart.legend.items) == 3  # the unsmoothed line and the limit are drawn and listed
+    # the limit set aside again: its line and its legend entry go
+    plan.settings.facility = plan.settings.facility.model_copy(update={"grid_max_swing_mw": None})
+    chart.update_report(evaluate(plan, CATALOG))
+    assert sorted(label.text for _, label in chart.legend.items) == ["Smoothed: GPU power floor", "Unsmoothed"]
 
 
 def test_no_training_step_is_one_sentence(qtbot):

@@ -12,7 +12,7 @@ from planner.report import palette
 from planner.report.palette import ACCENT, LOAD_OVER
 from planner.vocabulary import choice_title
 from ui import fmt
-from ui.charts.base import ChartView, UnitAxis, pen
+from ui.charts.base import ChartView, UnitAxis, pen, set_columns
 
 NO_STEP = "No power dynamics: the plan needs GPU nodes and a training step (TP x PP x DP = the GPUs placed)"
 
@@ -37,6 +37,7 @@ class PowerDynamicsChart(ChartView):
         self.legend.addItem(self.raw, "Unsmoothed")
         self.legend.addItem(self.smoothed, "Smoothed")
         self.legend.addItem(self.swing_limit, "Largest swing allowed, over the trough")
+        self._listed = {self.raw: "Unsmoothed", self.swing_limit: "Largest swing allowed, over the trough"}
 
     def lay_out(self, compact: bool) -> None:
         self.place_legend(self.legend, compact, 3)
@@ -54,8 +55,9 @@ class PowerDynamicsChart(ChartView):
         self.load_axis.unit, per_w = ("MW", 1e-6) if d.raw_peak_mw >= 1 else ("kW", 1e-3)
         self.load_axis.picture = None  # the ticks' text again
         t = np.array([p[0] for p in points])
-        self.raw.setData(t, np.array([p[1] for p in points]) * per_w)
-        self.smoothed.setData(t, np.array([p[2] for p in points]) * per_w)
+        raw, smoothed = np.array([p[1] for p in points]), np.array([p[2] for p in points])
+        self.raw.setData(t, raw * per_w)
+        self.smoothed.setData(t, smoothed * per_w)
         limited = d.max_swing_mw is not None or d.max_ramp_mw_per_s is not None
         if limited:  # the swing both limits allow (a ramp limit over the edge time), over the trough
             self.swing_limit.setData([t[0], t[-1]], [(d.floor_mw * 1e6 + d.grid.allowed_swing_w()) * per_w] * 2)
@@ -63,9 +65,25 @@ class PowerDynamicsChart(ChartView):
             self.swing_limit.setData([], [])
         ramp = ("" if d.max_ramp_mw_per_s is None
                 else f", ramps at most {fmt.value_text(d.max_ramp_mw_per_s, 'MW/s', style='exact')}")
-        self._set_label(self.swing_limit, f"Largest swing allowed, over the trough{ramp}")
+        # the legend lists the lines drawn: no limit line without a limit, and no unsmoothed line
+        # where nothing smooths the load (it lies under the smoothed one)
+        self._list(self.raw, "Unsmoothed", not np.array_equal(raw, smoothed))
+        self._list(self.swing_limit, f"Largest swing allowed, over the trough{ramp}", limited)
         ramps = "" if not d.job_ramps else f", stop ramped over {fmt.value_text(d.job_ramp_s, 's', style='exact')}"
-        self._set_label(self.smoothed, f"Smoothed: {choice_title(d.smoothing)}{ramps}")
+        smoothing = "IT load, not smoothed" if d.smoothing == "none" else f"Smoothed: {choice_title(d.smoothing)}"
+        self._set_label(self.smoothed, f"{smoothing}{ramps}")
+
+    def _list(self, item, text: str, shown: bool) -> None:
+        """``item`` in the legend with ``text`` while ``shown``, out of it otherwise."""
+        if shown and item not in self._listed:
+            self.legend.addItem(item, text)
+            self._listed[item] = text
+            set_columns(self.legend, 1 if self.compact else 3)
+        elif not shown and item in self._listed:
+            self.legend.removeItem(item)
+            del self._listed[item]
+        elif shown:
+            self._set_label(item, text)
 
     def _set_label(self, item, text: str) -> None:
         label = self.legend.getLabel(item)
