@@ -33,6 +33,10 @@ def test_fifth_node_in_full_rack_is_over_cap_and_undo_restores(catalog, medium):
 @pytest.mark.parametrize("make, reason", [
     (lambda p, r: AddDevice("hgx-h100-8", r, 1), "overlaps"),
     (lambda p, r: AddDevice("hgx-h100-8", r, 40), "stick out"),
+    # its model names its height ("..., 4U)"): said once
+    (lambda p, r: AddDevice("hgx-h100-8", r, 40), r"^HGX H100 8-GPU node \(direct liquid cooled, 4U\) at U40 would stick"),
+    (lambda p, r: AddDevice("blank-1u", r, 43), r"^Blanking panel 1U at U43 would stick out"),
+    (lambda p, r: AddDevice("qm9700", r, 43), r"NDR 400G\) \(1U\) at U43 would stick out"),
     (lambda p, r: AddDevice("no-such-device", r, 40), "no device type"),
     (lambda p, r: AddDevice("blank-1u", "nope", 40), "no rack"),
     (lambda p, r: MoveDevice("nope", r, 40), "no device"),
