@@ -55,7 +55,9 @@ def text_rects(chart, labels: bool = False) -> list[tuple[str, QRectF]]:
 
 def plot_labels(plot: pg.PlotItem) -> list[pg.TextItem]:
     """The labels shown inside a plot (values over bars, the plan's point, break-evens)."""
-    return [i for i in plot.vb.addedItems if isinstance(i, pg.TextItem) and i.isVisible() and i.toPlainText()]
+    # the plot's own list: the view box lists only what sets its range, not labels added with
+    # ignoreBounds (the fabric chart's figures over its bars)
+    return [i for i in plot.items if isinstance(i, pg.TextItem) and i.isVisible() and i.toPlainText()]
 
 
 def cut_labels(chart) -> list[str]:

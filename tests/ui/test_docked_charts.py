@@ -128,3 +128,15 @@ def test_the_dock_cannot_shrink_a_chart_below_where_it_reads(window, index):
         assert plot.vb.sceneBoundingRect().height() >= READABLE_PX, (TABS[index], plot.vb.sceneBoundingRect())
     assert not overlaps(chart, labels=True), overlaps(chart, labels=True)
     assert not cut_labels(chart), cut_labels(chart)
+
+
+@pytest.mark.parametrize("index", range(len(TABS)), ids=TABS)
+def test_every_docked_chart_is_readable_at_1280_by_800(window, index):
+    """The smallest screen the app supports: the dock about 770 x 160 px. The Schedule's and
+    the Fabrics' titles give way to their plots (the tab names the chart), and the Fabrics'
+    figures to the plan's own where the eight rows are shorter than a line of text."""
+    chart = _docked(window, index, (1280, 800))
+    for plot in _plots(chart):
+        assert plot.vb.sceneBoundingRect().height() >= READABLE_PX, (TABS[index], plot.vb.sceneBoundingRect())
+    assert not overlaps(chart, labels=True), overlaps(chart, labels=True)
+    assert not cut_labels(chart), cut_labels(chart)

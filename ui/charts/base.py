@@ -42,6 +42,9 @@ class ChartView(pg.GraphicsLayoutWidget):
     "Export chart…" context-menu action and ``export(path)`` (.png or .svg)."""
 
     title = "Chart"
+    titles_below = 0
+    """Below this height (px) the plots' titles are hidden: the chart's tab names it, and in the
+    dock at 1280 x 800 (about 180 px) the titles took the rows the bars need. 0: always shown."""
     compact_below = 0
     """Below this height (px) the chart lays its parts out for a short, wide area (the dock at
     the window's default size): legends right of the plots and plots side by side. 0: one layout."""
@@ -86,6 +89,10 @@ class ChartView(pg.GraphicsLayoutWidget):
         if compact != self.compact:  # before the view sizes the layout: a move can widen it
             self.compact = compact
             self.lay_out(compact)
+        titled = self.height() >= self.titles_below
+        if titled != self.titled:
+            self.titled = titled
+            self.show_titles(titled)
         self.fit_legends()
         super().resizeEvent(event)
         if getattr(self, "empty_note", None) is not None:  # pyqtgraph resizes while it is built
@@ -122,6 +129,14 @@ class ChartView(pg.GraphicsLayoutWidget):
 
     compact = False
     """True while the chart is in its short, wide layout (see ``compact_below``)."""
+    titled = True
+    """False while the chart is too short for its plots' titles (see ``titles_below``)."""
+
+    def show_titles(self, shown: bool) -> None:
+        """The plots' titles shown or hidden (``titles_below``)."""
+        for item in self.ci.items:
+            if isinstance(item, pg.PlotItem) and getattr(item, "title_text", None):
+                theme.set_title(item, item.title_text) if shown else item.setTitle(None)
 
     def lay_out(self, compact: bool) -> None:
         """Put the plots and legends where they read at this size: ``compact`` for a short,
@@ -156,6 +171,7 @@ class ChartView(pg.GraphicsLayoutWidget):
     def add_plot(self, row: int = 0, col: int = 0, *, left: str = "", bottom: str = "",
                  axis_items: dict | None = None, title: str | None = None) -> pg.PlotItem:
         plot = self.addPlot(row=row, col=col, axisItems=axis_items, title=None)
+        plot.title_text = title  # shown while the chart is tall enough (``titles_below``)
         if title:
             theme.set_title(plot, title)
         for name in ("left", "bottom", "right", "top"):

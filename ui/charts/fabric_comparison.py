@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtGui import QFontMetrics
 
 from planner.report import palette
 from ui.charts.base import ACCENT, MUTED, CategoryAxis, ChartView, UnitAxis, set_bars
@@ -16,6 +17,7 @@ NO_TRAINING = "No training figures: set TP × PP × DP to the GPUs placed (Setti
 
 class FabricComparisonChart(ChartView):
     title = "Fabric comparison"
+    titles_below = 260  # the dock at 1280 x 800: the axes say what the bars are
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -81,8 +83,25 @@ class FabricComparisonChart(ChartView):
                 item.hide()
         self.fabric_ids = [r.fabric for r in rows]
         self.highlighted = plan_fabric if plan_fabric in self.fabric_ids else None
+        self._show_value_labels()
         for plot, values in ((self.plot_ms, ms), (self.plot_idle, idle)):
             top = float(values.max(initial=0.0)) or 1.0
             plot.setXRange(0, top * 1.6, padding=0)  # room for the value labels ("1,167 ms" on a narrow plot)
             plot.setYRange(-0.6, max(n, 1) - 0.4, padding=0)
         self.set_empty(None if n else NO_TRAINING)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self._show_value_labels()
+
+    def _show_value_labels(self) -> None:
+        """Every bar's figure where a bar's row is as tall as its text; else only the plan's
+        fabric's (in the dock at 1280 x 800, 8 rows in about 100 px printed over each other)."""
+        n = len(getattr(self, "fabric_ids", ()))  # pyqtgraph resizes while it is built
+        if not n:
+            return
+        row_px = self.plot_ms.vb.height() / n
+        every = row_px >= QFontMetrics(self.ms_labels[0].textItem.font()).height() if self.ms_labels else True
+        for labels in (self.ms_labels, self.idle_labels):
+            for i, item in enumerate(labels[:n]):
+                item.setVisible(every or self.fabric_ids[i] == self.highlighted)

@@ -29,6 +29,7 @@ def months(weeks: float) -> float:
 class ScheduleChart(ChartView):
     title = "Schedule"
     compact_below = 420  # stacked, the two plots and the legend need this much
+    titles_below = 260  # the dock at 1280 x 800: the legend says what the bars are
     plots_min_px = 560  # short and wide: the two plots side by side, with the phase names and axes
 
     def __init__(self, parent=None):
@@ -83,12 +84,24 @@ class ScheduleChart(ChartView):
                 self.place(self.legend, 1, 0, colspan=2)
                 self.set_stretch({0: 1}, {0: 3, 1: 2})
             set_columns(self.legend, 1 if self.legend_beside else 3)
+            # a strip under the plots: its rows without the legend's margin above and below
+            self.legend.layout.setContentsMargins(9, 9 if self.legend_beside else 0, 9, 9 if self.legend_beside else 0)
         else:
             self.place(self.online_plot, 1, 0)
             self.place(self.legend, 2, 0)
             self.set_stretch({0: 3, 1: 2}, {0: 1})
             set_columns(self.legend, 2)
+            self.legend.layout.setContentsMargins(9, 9, 9, 9)
         self._align()
+
+    def show_titles(self, shown: bool) -> None:
+        """Short, the axis titles go too: the legend names the GPUs online line (its title, on
+        its side, needs more height than the plot has) and says the months are after the order
+        ("Energized month 10 after the order")."""
+        super().show_titles(shown)
+        self.online_plot.getAxis("left").showLabel(shown)
+        for plot in (self.gantt, self.online_plot):
+            plot.getAxis("bottom").showLabel(shown)
 
     def _align(self) -> None:
         """Stacked, the GPUs' left axis as wide as the phase names, so a month is at the same x in both."""
