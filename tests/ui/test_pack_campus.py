@@ -176,3 +176,5 @@ def test_a_million_gpu_campus_packs_in_under_20_pages(tmp_path, qapp):
     # both halves of the bill on its page: its first line and its last
     bill = page(pages, "Bill of materials")
     assert "NVIDIA GB300 NVL72 rack" in bill and "Spare compute trays (stocked, not placed)" in bill
+    # quantities in full, past a million too: "1,619,921" fibres, never "1.61992e+06"
+    assert "e+0" not in bill and re.search(r"\b\d,\d{3},\d{3}\b", bill)

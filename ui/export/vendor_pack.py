@@ -16,6 +16,7 @@ materials, findings), each choosing its columns.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from functools import cache
 
@@ -72,6 +73,11 @@ def _shorten(text: str, limit: int) -> str:
     if end > limit // 2:
         return head[:end + 1] + " …"
     return head.rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
+def quantity(q: float) -> str:
+    """A bill's quantity in full, thousands grouped: "1,619,920", not "1.61992e+06"."""
+    return f"{q:,.0f}" if float(q).is_integer() else f"{q:,g}"
 
 
 def _long_date(iso: str) -> str:
@@ -373,9 +379,12 @@ class VendorPack(SitePages, CampusPages):
         width = None if width is None or width >= self.body.width() else width
         html = intro + table.html(width)
         if two_columns and len(table.rows) > 1 and not self._fits(title, html):
-            halves = intro + side_by_side(*table.halves())
-            if self._fits(title, halves):
-                return [Page(title, halves, section=title)]
+            # at the table's size, else half a point smaller (a bill a line too long for the
+            # page: campus-1m's with its rear doors), not a page of its own for a line or two
+            for pt in (table.font_pt, table.font_pt - 0.5):
+                halves = intro + side_by_side(*replace(table, font_pt=pt).halves())
+                if self._fits(title, halves):
+                    return [Page(title, halves, section=title)]
         return [Page(title, html, section=title)]
 
     def _power_pages(self) -> list[Page]:
@@ -502,7 +511,7 @@ class VendorPack(SitePages, CampusPages):
             return []
         if not self.with_prices:
             # Quantities only: what to quote for, not what the buyer budgets (prices and their sources).
-            rows = [[line.category, line.item, f"{line.quantity:,g}"] for line in bom]
+            rows = [[line.category, line.item, quantity(line.quantity)] for line in bom]
             table = Table([Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")],
                           rows, font_pt=7.5)
             # a bill a little over a page (a plan priced per tier and network, its cables a line
@@ -513,7 +522,7 @@ class VendorPack(SitePages, CampusPages):
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6)]
         rows = []
         for line in bom:
-            rows.append([line.category, line.item, f"{line.quantity:,g}", money(line.unit_usd),
+            rows.append([line.category, line.item, quantity(line.quantity), money(line.unit_usd),
                          money(line.total_usd), line.source])
         rows.append(["", "Capex (report)", "", "", money(cost.capex_usd), ""])
         bold = {len(rows) - 1}
