@@ -72,7 +72,7 @@ class ScalingChart(ChartView):
                 if work.time_to_train_days is not None:
                     lines.append(f"{work.time_to_train_days:,.0f} days to train {work.train_tokens_b / 1000:,.3g}T "
                                  "tokens if nothing failed")  # the summary strip's count them (Goodput)
-            self.plan_label.setText("\n".join([lines[0], ", ".join(lines[1:])]) if len(lines) > 1 else lines[0])
+            self.plan_label.setText("\n".join(lines))  # a figure a line: one line of all ran off a narrow plot
             self.plan_label.setPos(p.gpus, p.speedup)
             self._plan_lines = lines
         else:
