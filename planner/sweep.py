@@ -255,6 +255,9 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
             lanes = nic_lanes(catalog[system]) if system in catalog else None
             fields["switch_device"] = switch_for(fields["technology"], catalog, s.fabric.switch_device, lanes)
         s.fabric = FabricSettings.model_validate({**s.fabric.model_dump(), **fields})
+    elif system != old_system and system in catalog:  # other nodes: a switch whose ports run their NICs' lanes
+        s.fabric = s.fabric.model_copy(update={"switch_device": switch_for(
+            s.fabric.technology, catalog, s.fabric.switch_device, nic_lanes(catalog[system]))})
     if "power_basis" in point:
         s.facility = s.facility.model_copy(update={"power_basis": point["power_basis"]})
     if "reliability" in point:

@@ -191,7 +191,7 @@ def fabric_at_nics_rate(settings: Settings, system: DeviceType, catalog: Catalog
         link = min(link, settings.fabric.nic_link_gbps)
     if link >= switch.switch.gbps_per_port:
         return
-    found = fabric_at_nic_rate(catalog, settings.fabric.technology, link, switch)
+    found = fabric_at_nic_rate(catalog, settings.fabric.technology, link, switch, nic_lanes(system))
     if found is None:
         return
     tech, best = found

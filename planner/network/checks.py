@@ -190,8 +190,7 @@ def switch_findings(fabric: FabricSettings, switch: DeviceType, nodes: NodeSumma
         out.append(Finding(
             "error", "network.nic.lanes",
             f"The compute NICs signal at {nodes.nic_lane_gbps:g} Gb/s a lane and the {switch.title}'s ports at "
-            f"{sw.lane_gbps:g}: they cannot link at {sw.gbps_per_port:g} Gb/s (an HDR ConnectX-6's 4 x 50G lanes "
-            f"on an NDR200 port's 2 x 100G)"
+            f"{sw.lane_gbps:g}: they cannot link at {sw.gbps_per_port:g} Gb/s"
             + (f"; {fits.title} runs their lanes" if fits is not None else "; no catalog switch of this fabric does"),
             remedy=None if fits is None else Remedy("set_fabric_switch", f"Use {fits.title}, whose ports run the "
                                                     "NICs' lanes", (("device", fits.id),))))
@@ -211,7 +210,7 @@ def nic_rate_findings(counts: dict[str, int], catalog: Catalog, fabric: FabricSe
     if (size is None or link is None or link >= sw.gbps_per_port
             or sw.technology not in (nodes.nic_modes or nodes.nic_technologies)):
         return []
-    found = fabric_at_nic_rate(catalog, fabric.technology, link, switch)
+    found = fabric_at_nic_rate(catalog, fabric.technology, link, switch, nodes.nic_lane_gbps)
     if found is None:
         return []
     tech, best = found

@@ -98,15 +98,16 @@ def at_rate(tech_id: str, gbps: float) -> FabricTechnology | None:
 
 
 def fabric_at_nic_rate(devices: Iterable[DeviceType], tech_id: str, link_gbps: float,
-                       switch: DeviceType) -> tuple[FabricTechnology, DeviceType] | None:
+                       switch: DeviceType, nic_lane_gbps: float | None = None
+                       ) -> tuple[FabricTechnology, DeviceType] | None:
     """For NIC links slower than the fabric's ports: the same kind of fabric at the links'
-    rate and its switch with the most ports, where that switch holds more links than
-    ``switch`` (an 800G Quantum-X800 split to 288 x 400G against 144 x 800G for 400G NICs);
-    None where none does (the faster ports then cost nothing in switches)."""
+    rate and its switch with the most ports whose ports run the NICs' lanes, where that switch
+    holds more links than ``switch`` (an 800G Quantum-X800 split to 288 x 400G against 144 x
+    800G for 400G NICs); None where none does (the faster ports then cost nothing in switches)."""
     tech = at_rate(tech_id, link_gbps)
     if tech is None:
         return None
-    best = switch_with_most_ports(devices, tech.id)
+    best = switch_with_most_ports(devices, tech.id, nic_lane_gbps)
     if best is None or switch.switch is None or best.switch.ports <= switch.switch.ports:
         return None
     return tech, best

@@ -16,7 +16,8 @@ CAT = default_catalog()
 
 def _new(tmp_path, capsys, *args: str) -> tuple[str, dict]:
     path = tmp_path / "a100.json"
-    assert main(["new", "--gpus", "576", "--system", "dgx-a100", "--fabric", "ib200", *args, "-o", str(path)]) == 0
+    fabric = [] if "--fabric" in args else ["--fabric", "ib200"]
+    assert main(["new", "--gpus", "576", "--system", "dgx-a100", *fabric, *args, "-o", str(path)]) == 0
     said = capsys.readouterr().out
     main(["check", str(path), "--json"])
     return said, json.loads(capsys.readouterr().out)
@@ -53,3 +54,15 @@ def test_a_named_split_switch_is_kept_with_an_error_fix_clears(tmp_path, capsys)
     fixed = json.loads(capsys.readouterr().out)
     assert fixed["network"]["switch_model"] == "qm9700-hdr"
     assert not [f for f in fixed["findings"] if f["code"].startswith("network.") and f["severity"] == "error"]
+
+
+def test_hdr_nics_on_ndr_ports_are_not_offered_the_split_they_cannot_link_to(tmp_path, capsys):
+    """On 400G QM9700 ports (each runs one HDR link through an OSFP to 2 x QSFP56 splitter)
+    the NICs' 200G links would take fewer switches on 128 x NDR200, but their lanes cannot run
+    it: no warning offers it, and the design keeps the 64-port switch (24 leaves, 16 spines,
+    as on the QM9700 at HDR)."""
+    said, data = _new(tmp_path, capsys, "--fabric", "ib400", "--switch", "qm9700")
+    assert "NDR200" not in said
+    assert not [f for f in data["findings"] if f["code"] in ("network.nic.slower_than_switch", "network.nic.lanes")]
+    net = data["network"]
+    assert (net["switch_model"], net["leaf_switches"], net["spine_switches"]) == ("qm9700", 24, 16)

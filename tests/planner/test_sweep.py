@@ -240,6 +240,22 @@ def test_a_fabric_point_slower_than_the_nics_runs_them_at_its_rate(tmp_path, cat
     assert back.settings.fabric.nic_link_gbps is None
 
 
+def test_a_point_on_hdr_nodes_takes_a_switch_whose_ports_run_their_lanes(tmp_path, catalog):
+    # 256 HGX H100 on 200G InfiniBand stand on the 128-port NDR200 split; a point of DGX A100
+    # (HDR ConnectX-6, 4 x 50G lanes) cannot link to it: the point takes the QM9700 at HDR.
+    from planner.plan.fileio import load_plan
+    from planner.report.evaluate import evaluate
+    from planner.sweep import build_point
+
+    assert main(["new", "--system", "hgx-h100-8", "--gpus", "256", "--fabric", "ib200", "-o",
+                 str(tmp_path / "a.json")]) == 0
+    base = load_plan(tmp_path / "a.json")
+    assert base.settings.fabric.switch_device == "qm9700-ndr200"
+    a100 = build_point(base, {"gpu_system": "dgx-a100"}, catalog)
+    assert a100.settings.fabric.switch_device == "qm9700-hdr"
+    assert "network.nic.lanes" not in {f.code for f in evaluate(a100, catalog).findings}
+
+
 def test_the_base_point_is_the_plan_as_it_is_and_other_points_say_their_layout(tmp_path, catalog):
     # medium set by hand to TP 1 x PP 1 x DP 128 for its 70B model only fits with more sharding
     # and recompute than asked (the layout does not hold). The point that asks for medium's own
