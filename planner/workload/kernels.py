@@ -23,8 +23,8 @@ micro-batch (x the capacity factor: padded room is computed, dropped tokens are 
 the grouped GEMM of Megatron-Core or the block-sparse GEMM of MegaBlocks (Gale et al.
 2022, arXiv 2211.15841) runs one GEMM per expert inside one kernel; a group of fewer than
 ``GROUPED_FULL_ROWS`` tokens runs at the rate of a full group of its N x K times the grouped
-kernel's measured fall-off with its tokens (``GROUPED_ROWS``): small groups lose more than
-one GEMM of the same cube edge. The shared experts are a dense MLP of every token. Their FLOP-weighted harmonic mean efficiency is the
+kernel's measured fall-off with its tokens (``GROUPED_ROWS``), and no faster than one GEMM
+of its own shape. The shared experts are a dense MLP of every token. Their FLOP-weighted harmonic mean efficiency is the
 efficiency of the step's 6 N FLOPs.
 
 Attention, 12 L s h FLOPs per token (PaLM's count), runs in FlashAttention at the measured
@@ -265,11 +265,14 @@ def curve(points: tuple[tuple[float, float], ...], x: float) -> float:
 
 def shape_share(m: float, n: float, k: float, grouped: bool = False) -> float:
     """The fraction of the GPU's best GEMM rate an m x n x k GEMM reaches (``GEMM_SHAPE`` at its
-    cube edge); ``grouped``: one group of a grouped GEMM of m tokens, at the rate of a group of
-    at least ``GROUPED_FULL_ROWS`` tokens times ``GROUPED_ROWS`` for its size."""
+    cube edge); ``grouped``: one group of a grouped GEMM of m tokens, at most that, and at most
+    the rate of a group of ``GROUPED_FULL_ROWS`` tokens times ``GROUPED_ROWS`` for its size (a
+    small group never outruns one GEMM of its shape: on a small N x K the full group's rate
+    times the fall-off is the higher of the two)."""
+    own = curve(GEMM_SHAPE, (m * n * k) ** (1.0 / 3.0))
     if not grouped or m >= GROUPED_FULL_ROWS:
-        return curve(GEMM_SHAPE, (m * n * k) ** (1.0 / 3.0))
-    return curve(GEMM_SHAPE, (GROUPED_FULL_ROWS * n * k) ** (1.0 / 3.0)) * curve(GROUPED_ROWS, m)
+        return own
+    return min(own, curve(GEMM_SHAPE, (GROUPED_FULL_ROWS * n * k) ** (1.0 / 3.0)) * curve(GROUPED_ROWS, m))
 
 
 def gemm_s(m: float, n: float, k: float, *, peak_tflops: float, bandwidth_tbs: float | None,

@@ -60,7 +60,7 @@ MPT_70B = MPT | dict(model_params_b=64.86, layers=80, hidden_size=8192, heads=64
 LLM_FOUNDRY = ("MosaicML llm-foundry, scripts/train/benchmarking/README.md (MPT training benchmarks, 2023), "
                "H100 80GB BF16 table")
 LLM_FOUNDRY_A100 = LLM_FOUNDRY.replace("H100 80GB BF16 table", "A100 80GB table (1,600 Gbps per node, RoCE)")
-A100_FABRIC = dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False)
+A100_FABRIC = dict(technology="ib200", switch_device="qm9700-hdr", sharp=False)
 NEMO = "NVIDIA NeMo performance summary (NeMo 24.07, DGX-H100, FP8; 2024)"
 AUTOMODEL = ("NVIDIA NeMo AutoModel, docs/performance-summary.md (updated 2025-10-02), pre-training on DGX-H100, "
              "BF16, TE + DeepEP, balanced routing (\"fake balanced gate\")")
@@ -189,7 +189,7 @@ RUNS: list[Run] = [
         "dgx-a100",
         GPT_530B | dict(tp=8, pp=35, dp=9, seq_len=2048, global_batch_tokens=2520 * 2048, recompute="full",
                         pp_schedule="interleaved", virtual_stages=3),
-        dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "mfu", 0.52 * 3 / 4, 0.10,
+        dict(technology="ib200", switch_device="qm9700-hdr", sharp=False), "mfu", 0.52 * 3 / 4, 0.10,
         "HDR 200G InfiniBand, full recompute; interleaved (v = 3 layers per chunk assumed)", calibration=True,
         user_published=0.542, user_citation="user path against Korthikanti et al., \"Reducing Activation "
         "Recomputation in Large Transformer Models\" (MLSys 2023, arXiv 2205.05198), abstract: the 530B model on "
@@ -199,7 +199,7 @@ RUNS: list[Run] = [
         "dgx-a100",
         GPT_1T | dict(tp=8, pp=64, dp=6, seq_len=2048, global_batch_tokens=3072 * 2048, recompute="full",
                      pp_schedule="interleaved", virtual_stages=2),
-        dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "mfu", 0.52 * 3 / 4, 0.10,
+        dict(technology="ib200", switch_device="qm9700-hdr", sharp=False), "mfu", 0.52 * 3 / 4, 0.10,
         "HDR 200G InfiniBand, full recompute; interleaved (v = 2 assumed)", calibration=True,
         user_published=0.563, user_citation="user path against NVIDIA Megatron-LM README (2022), MFU table: the 1T "
         "model with sequence parallelism and selective recompute, MFU 56.3% (measured at DP 1)"),
@@ -246,7 +246,7 @@ RUNS: list[Run] = [
         "per GPU",
         "dgx-a100", MPT_1B | dict(tp=1, pp=1, dp=8, seq_len=2048, micro_batch_size=14,
                                   global_batch_tokens=448 * 2048, sharding="fsdp_full", recompute="none"),
-        dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "tokens_per_s_per_gpu", 20513, 0.10,
+        dict(technology="ib200", switch_device="qm9700-hdr", sharp=False), "tokens_per_s_per_gpu", 20513, 0.10,
         "one node"),
     Run("MPT 7B, 8 H100", LLM_FOUNDRY + ": MPT 7B, sequence 2,048, 8 GPUs, micro-batch 6, global batch 48, "
         "FSDP FULL_SHARD, no activation checkpointing, 10,643 tokens/s per GPU",
@@ -478,8 +478,8 @@ USER_PATH_MISSES: dict[str, str] = {
     "below), so the design lands 31% above it",
     "Qwen3-30B-A3B MoE, 8 H100": "the design pipelines the 48 layers, TP 1 x PP 4 x DP 2 x EP 2, each pair of GPUs "
     "holding the experts of its 12 layers, so a token crosses NVLink for an expert to one other GPU at most; the "
-    "model rates it 30% above the published FSDP layout with EP 8, which itself lands 10.5% low (a held-out miss, "
-    "below), so the design lands 17% above the source's figure; no published run of such a layout checks it",
+    "model rates it 28% above the published FSDP layout with EP 8, which itself lands 10.5% low (a held-out miss, "
+    "below), so the design lands 15% above the source's figure; no published run of such a layout checks it",
     "MPT 70B, 64 H100": "the source trains with FSDP only (LLM Foundry); the design pipelines it, TP 1 x PP 16 x DP 4, "
     "and the model rates it a third above the published FSDP run; no published run of such a layout on H100 checks "
     "that figure",
