@@ -52,7 +52,7 @@ def rsc_job(job_gpus: int, spares: int):
     nodes = job_gpus // 8 + spares
     run = Run(f"RSC-1 job, {job_gpus:,} A100", "Kokolis et al., HPCA 2025", "dgx-a100",
               dict(model="llama3-70b", tp=8, pp=8, dp=nodes // 8, seq_len=4096, global_batch_tokens=4096 * 4096),
-              dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "mfu", 0.0, 1.0)
+              dict(technology="ib200", switch_device="qm9700-hdr", sharp=False), "mfu", 0.0, 1.0)
     plan = validation_plan(run)  # the job's nodes and the spares, on one fabric
     AutoPlace("pfs-appliance", 8, new_rack_prefix="Storage").do(plan, CAT)
     s = plan.settings

@@ -51,7 +51,7 @@ def megascale():
     run = Run("MegaScale 175B, 12,288 GPUs", "Jiang et al., NSDI 2024", "dgx-a100",
               GPT_175B | dict(tp=8, pp=8, dp=(GPUS // 8 + SPARES) // 8, seq_len=2048,
                               global_batch_tokens=6144 * 2048),
-              dict(technology="ib200", switch_device="qm9700-ndr200", sharp=False), "mfu", 0.0, 1.0)
+              dict(technology="ib200", switch_device="qm9700-hdr", sharp=False), "mfu", 0.0, 1.0)
     plan = validation_plan(run)  # the job's nodes and the spares (dp counts both), on one fabric
     AutoPlace("pfs-appliance", 8, new_rack_prefix="Storage").do(plan, CAT)
     s = plan.settings

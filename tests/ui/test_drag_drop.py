@@ -126,7 +126,7 @@ def test_pressing_and_moving_on_a_device_starts_a_move_drag(window, monkeypatch)
 def test_palette_search_filters_and_payload_round_trips(window):
     palette = window.palette_panel
     palette.search.setText("qm97")
-    assert sorted(palette.visible_device_ids()) == ["qm9700", "qm9700-ndr200"]
+    assert sorted(palette.visible_device_ids()) == ["qm9700", "qm9700-hdr", "qm9700-ndr200"]
     palette.search.clear()
     assert len(palette.visible_device_ids()) == len(window.doc.catalog)
     assert from_mime(palette.mime_for("sn5600")) == DragPayload("sn5600")
