@@ -41,6 +41,20 @@ def _show_text(edit: QLineEdit, text: str) -> None:
     edit.setToolTip(text)  # whole, when the field is narrower than the text
 
 
+def _entered(edit: QLineEdit) -> None:
+    """An entry taken into the plan: the field's typing history ends there (setText clears it),
+    so Ctrl+Z in it undoes the plan's edit (``ui.field_input``), the cursor where it was."""
+    at = edit.cursorPosition()
+    edit.setText(edit.text())
+    edit.setCursorPosition(at)
+
+
+def _typing(edit: QLineEdit) -> bool:
+    """Whether the user is typing in ``edit`` (focused, changed since it was last set): an
+    update leaves it alone; a field merely focused shows the plan's value (an undo's too)."""
+    return edit.hasFocus() and edit.isModified()
+
+
 def _line_edit(text: str) -> QLineEdit:
     edit = QLineEdit()
     _show_text(edit, text)
@@ -215,12 +229,16 @@ class Inspector(QWidget):
         label = _line_edit(p().label)
         label.setPlaceholderText(pid)
         def relabel() -> None:
-            if label.text() != p().label and not doc.apply(EditDevice(pid, label.text())):
+            if label.text() == p().label:
+                return
+            if doc.apply(EditDevice(pid, label.text())):
+                _entered(label)
+            else:
                 _show_text(label, p().label)  # refused (the status bar says why): the name it keeps
 
         label.editingFinished.connect(relabel)
         self._row("label", "Label", label)
-        self._updates.append(lambda: label.hasFocus() or _show_text(label, p().label))
+        self._updates.append(lambda: _typing(label) or _show_text(label, p().label))
         self._text("rack", "Rack", lambda: doc.plan.rack(p().rack).name)
         u = QSpinBox(minimum=1, maximum=doc.plan.rack(p().rack).height_u, value=p().u)
         u.setKeyboardTracking(False)
@@ -361,9 +379,10 @@ class Inspector(QWidget):
         doc = self.doc
         self.heading.setText("Plan")
         name = _line_edit(doc.plan.name)
-        name.editingFinished.connect(lambda: name.text() != doc.plan.name and doc.apply(RenamePlan(name.text())))
+        name.editingFinished.connect(lambda: name.text() != doc.plan.name and doc.apply(RenamePlan(name.text()))
+                                     and _entered(name))
         self._row("name", "Name", name)
-        self._updates.append(lambda: name.hasFocus() or _show_text(name, doc.plan.name))
+        self._updates.append(lambda: _typing(name) or _show_text(name, doc.plan.name))
         if doc.plan.description:
             self._text("description", "Description", lambda: doc.plan.description)
         if training_run_line(doc.report):

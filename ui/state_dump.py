@@ -114,9 +114,10 @@ def _geometry(window) -> dict:
     settings = {f"{section}.{name}": _global_rect(editor.widget, editor.widget.rect())
                 for section, form in window.settings_panel.forms.items()
                 for name, editor in form.editors.items() if editor.widget.isVisible()}  # each field shown
+    inspector = {key: _global_rect(w, w.rect()) for key, w in window.inspector.fields.items() if w.isVisible()}
     return {"view": [top_left.x(), top_left.y(), vp.width(), vp.height()], "racks": racks, "palette": palette,
             "search": [centre.x(), centre.y()], "checks": _checks(window.checks), "campus": campus,
-            "settings": settings}
+            "settings": settings, "inspector": inspector}
 
 
 def _global_rect(widget, rect) -> list[int]:

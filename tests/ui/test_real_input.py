@@ -337,3 +337,25 @@ def test_ctrl_z_right_after_entering_a_value_undoes_it_in_the_plan(real_app):
     assert real_app.state()["plan"]["settings"]["facility"]["pue"] == pue
     real_app.key("ctrl+shift+z")
     assert real_app.state()["plan"]["settings"]["facility"]["pue"] == 1.42
+
+
+def test_ctrl_z_right_after_renaming_a_device_in_the_inspector_undoes_the_name(real_app):
+    """ib-1 (NET-01, U1) selected, renamed in the Inspector's Label field and entered: Ctrl+Z
+    in that field takes the plan's name back (not only the field's text), once."""
+    real_app.click(*real_app.slot("NET-01", 1))
+    state = real_app.state()
+    (pid,) = state["selected_devices"]
+    fields = state["geometry"]["inspector"]
+    assert "label" in fields
+    x, y, w, h = fields["label"]
+    real_app.click(x + w // 2, y + h // 2)
+    real_app.key("ctrl+a")
+    real_app.xdotool("type", "--delay", "60", "leaf-a")
+    real_app.key("Return")
+    label = lambda: next(p["label"] for p in real_app.state()["plan"]["placements"] if p["id"] == pid)  # noqa: E731
+    assert label() == "leaf-a"
+    count = real_app.state()["undo_count"]
+    real_app.key("ctrl+z")
+    assert label() == "ib-1"
+    real_app.key("Return")  # the field shows the plan's name: entering it again records nothing
+    assert label() == "ib-1" and real_app.state()["undo_count"] == count
