@@ -202,7 +202,8 @@ def _elevation(ws, top: int, col: int, plan: Plan, catalog: Catalog, report: Rep
             fills[u] = fill
         if span:
             name = f"{p.label or p.id}: {d.model}" if labelled else d.model
-            labels.append((span[-1], name + (f" ({d.u_height}U)" if d.u_height > 1 else ""), d.category))
+            height = f" ({d.u_height}U)" if d.u_height > 1 and not d.height_named else ""
+            labels.append((span[-1], name + height, d.category))
     for u in range(1, h + 1):
         number = num(ws, row_of[u], col, u)
         cell = ws.cell(row=row_of[u], column=col + 1)

@@ -11,6 +11,7 @@ power, weight, PDU ratings) with the message each gives.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Literal
@@ -238,6 +239,11 @@ class DeviceType(_Strict):
         if self.pdu is not None:
             return self.pdu.kva * derating
         return self.pdu_capacity_kw
+
+    @property
+    def height_named(self) -> bool:
+        """Whether the model's name gives its height ("..., 4U)"): a text adds it once, not twice."""
+        return re.search(rf"\b{self.u_height}U\b", self.model) is not None
 
     def compute_nics(self) -> tuple[NicBlock, ...]:
         return tuple(n for n in self.nics if n.purpose == "compute")

@@ -78,7 +78,8 @@ class AutoPlace(Command):
                 placed = self._fill(plan, catalog, d, add.rack_id, remaining, done)
                 if placed == 0:
                     rack = plan.rack(add.rack_id)
-                    raise CommandError(f"one {d.model} ({d.power_w(basis) / 1000:g} kW, {d.u_height}U) does not fit "
+                    height = "" if d.height_named else f", {d.u_height}U"
+                    raise CommandError(f"one {d.model} ({d.power_w(basis) / 1000:g} kW{height}) does not fit "
                                        f"an empty {rack.height_u}U rack capped at {rack.power_cap_kw:g} kW")
                 remaining -= placed
         except CommandError:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from collections.abc import Iterable
 
 from planner.hardware.catalog import Catalog, DeviceType
@@ -53,7 +51,7 @@ def fit_reason(plan: Plan, catalog: Catalog, rack_id: str, u: int, device: Devic
         return cooling, "liquid-cooled: not in an air rack"
     top = u + device.u_height - 1
     if u < 1 or top > rack.height_u:
-        height = "" if re.search(rf"\b{device.u_height}U\b", device.model) else f" ({device.u_height}U)"  # not twice
+        height = "" if device.height_named else f" ({device.u_height}U)"
         return (f"{device.model}{height} at U{u} would stick out of {rack.name} "
                 f"(U1-U{rack.height_u})"), f"sticks out of {rack.name}"
     hit = overlapped(plan, catalog, rack_id, u, device, ignore)

@@ -85,9 +85,11 @@ def test_auto_place_refuses_a_device_no_rack_can_hold(catalog):
 
     plan = Plan()
     plan.settings.facility = plan.settings.facility.model_copy(update={"default_rack_cap_kw": 5})
-    with pytest.raises(CommandError, match="does not fit"):
+    # the node's model names its height ("..., 4U)"): the refusal does not say it again
+    with pytest.raises(CommandError, match=r"one HGX H100 8-GPU node \(direct liquid cooled, 4U\) \(7 kW\) does not fit"):
         AutoPlace("hgx-h100-8", 1).do(plan, catalog)
     assert plan.racks == [] and plan.placements == []
+    assert catalog["hgx-h100-8"].height_named and not catalog["dgx-h100"].height_named
 
 
 def test_remove_devices_restores_order_on_undo(catalog, medium):
