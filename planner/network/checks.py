@@ -416,9 +416,9 @@ def design_findings(fabric: FabricSettings, workload: WorkloadSettings, nodes: N
             f"The training fabric is oversubscribed {fabric.oversubscription:g}:1 at the leaves: traffic that "
             f"leaves a leaf from every node at once (an expert all-to-all, another job's, ranks a scheduler "
             f"scatters) shares 1/{fabric.oversubscription:g} of the line rate across the spines ({GUIDE}: lost 15% "
-            f"throughput on a spine-leaf design). The step time does not charge it: it takes the data-parallel "
-            f"rings laid along the leaves, as NCCL orders them by topology, each crossing the spines a few flows "
-            f"per leaf"))
+            f"throughput on a spine-leaf design). The step time does not charge it: it runs every collective at "
+            f"the NICs' rate, as the data-parallel rings laid along the leaves (NCCL orders them by topology) "
+            f"cross the spines a few flows per leaf; an expert all-to-all across the spines would get less"))
     if training and has_fabric and tech.switch_technology == "ethernet" and (
             nodes.gpus > 16 or params_b > 10):
         why = []
