@@ -14,8 +14,8 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QThread, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QDialog, QFormLayout, QHBoxLayout,
-                               QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSplitter,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+                               QLabel, QLineEdit, QListWidget, QListWidgetItem, QProgressBar, QPushButton, QSizePolicy,
+                               QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from planner.errors import PlannerError
 from planner.network.technologies import TECHNOLOGIES
@@ -244,7 +244,11 @@ class SweepDialog(QDialog):
         self.progress.setFormat("%v of %m points")
         form.addRow(self.progress)
         self.message = QLabel()
-        self.message.setWordWrap(True)
+        # the column's width is the fields', not a message's: a long one wraps instead of
+        # widening the column (and narrowing the lists) as it changes
+        for label in (self.count, self.message):
+            label.setWordWrap(True)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         form.addRow(self.message)
         for w in (self.systems, self.fabrics):
             w.itemChanged.connect(lambda *_: self._update_count())

@@ -55,3 +55,26 @@ def test_a_long_system_name_is_elided_in_the_list_and_whole_in_its_tooltip(windo
     assert dialog.systems.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
     assert {i.toolTip() for i in items} == titles
     assert max(len(t) for t in titles) > 60  # the catalog has names longer than the list is wide
+
+
+def test_the_fields_column_keeps_its_width_as_the_messages_change(window, qtbot):
+    """A refusal ("Nodes: 'abc' is not a number ...") and a count ("12 points (...)") take
+    turns under the fields: the column wraps them, it does not widen and narrow with them."""
+    dialog = window.variant_controls.sweep()
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QSplitter
+
+    split = next(s for s in dialog.findChildren(QSplitter) if s.orientation() == Qt.Orientation.Horizontal)
+    before = split.sizes()[0]
+    dialog.nodes.setText("abc, " * 20)
+    qtbot.wait(50)
+    assert "not" in dialog.count.text() and split.sizes()[0] == before
+    dialog.message.setText("Saved 1,234 points to " + "/a/very/long/folder/name" * 8)
+    qtbot.wait(50)
+    assert split.sizes()[0] == before
+    dialog.nodes.setText("16")
+    qtbot.wait(50)
+    assert split.sizes()[0] == before
