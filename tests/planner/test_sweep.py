@@ -1,4 +1,8 @@
-"""sweep: every row equals check --json of the same plan laid out by hand."""
+"""sweep: every row equals check --json of the same plan laid out by hand.
+
+Why it is long: one command with many axes (systems, nodes, fabrics, rack caps and types,
+power basis, reliability), each laid out as new lays it out, and each checked here against
+a plan built by hand."""
 
 from __future__ import annotations
 

@@ -5,6 +5,10 @@ from the app's state dump (CLUSTER_PLANNER_STATE_DUMP) and keeps screenshots in 
 temporary folder. The medium template: NET-01 (air, 25 kW cap) holds ib-1..ib-10 at
 U1-U10, stor-sw-1 at U11-U12 and mgmt-1 at U13, 15.0 kW typical, 20.35 kW nameplate;
 U14-U42 are free.
+
+Why it is long: each interaction a person has with the main window (drags from the palette
+and between racks, keys, menus, the New plan dialog, the campus floor, fields and their
+undo) is one test here, sharing the one app fixture that starts and reads the real process.
 """
 
 import zipfile
