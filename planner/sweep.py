@@ -56,7 +56,7 @@ from planner.plan.autoplace import AutoPlace
 from planner.plan.commands import CommandError, RemoveDevices, RemoveRack
 from planner.plan.model import Plan, Rack
 from planner.readfile import read_limited, strict_json
-from planner.design.fabric_choice import nic_lanes, nics_at_switch_rate
+from planner.design.fabric_choice import nics_at_switch_rate
 from planner.design.layout import job_summary
 from planner.design.parallelism import choose_parallelism
 from planner.design.templates import TemplateError, liquid_load, rescale_workload, set_rows, switch_label
@@ -252,12 +252,12 @@ def build_point(base: Plan, point: dict[str, Any], catalog: Catalog) -> Plan:
     if "fabric" in point:
         fields = dict(point["fabric"])
         if "switch_device" not in fields:
-            lanes = nic_lanes(catalog[system]) if system in catalog else None
+            lanes = catalog[system].compute_nic_lane_gbps if system in catalog else None
             fields["switch_device"] = switch_for(fields["technology"], catalog, s.fabric.switch_device, lanes)
         s.fabric = FabricSettings.model_validate({**s.fabric.model_dump(), **fields})
     elif system != old_system and system in catalog:  # other nodes: a switch whose ports run their NICs' lanes
         s.fabric = s.fabric.model_copy(update={"switch_device": switch_for(
-            s.fabric.technology, catalog, s.fabric.switch_device, nic_lanes(catalog[system]))})
+            s.fabric.technology, catalog, s.fabric.switch_device, catalog[system].compute_nic_lane_gbps)})
     if "power_basis" in point:
         s.facility = s.facility.model_copy(update={"power_basis": point["power_basis"]})
     if "reliability" in point:

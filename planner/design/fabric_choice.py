@@ -19,19 +19,13 @@ def default_switch(catalog: Catalog, tech_id: str, nic_lane_gbps: float | None =
     return found[0].id if found else None
 
 
-def nic_lanes(system: DeviceType) -> float | None:
-    """The slowest lanes the system's compute NICs signal at (None: not limited)."""
-    lanes = [n.lane_gbps for n in system.compute_nics() if n.lane_gbps]
-    return min(lanes) if lanes else None
-
-
 def switch_for_nic_lanes(settings: Settings, intent: Intent, system: DeviceType, catalog: Catalog,
                          findings: list[Finding]) -> None:
     """A fabric switch whose ports run the system's NIC lanes: where the one chosen cannot (an
     HDR ConnectX-6 on an NDR200 port's 2 x 100G lanes), the first of the fabric's switches that
     can, said as a note; a switch the intent names is kept (the check's network.nic.lanes says
     why it cannot link, with the switch that can as its fix)."""
-    lane = nic_lanes(system)
+    lane = system.compute_nic_lane_gbps
     switch = catalog.get(settings.fabric.switch_device)
     if (links_to(switch, lane) or intent.switch is not None
             or "switch_device" in intent.settings.get("fabric", {})):
@@ -86,7 +80,7 @@ def fabric_for_nics(system: DeviceType, catalog: Catalog) -> str | None:
         return None
     tech, rate = nics[0].technology, nics[0].gbps
     fits = [t for t in TECHNOLOGIES.values() if t.switch_technology == tech and t.line_rate_gbps == rate
-            and default_switch(catalog, t.id, nic_lanes(system))]
+            and default_switch(catalog, t.id, system.compute_nic_lane_gbps)]
     fits.sort(key=lambda t: (_TRANSPORT_ORDER.get(t.transport, 3), t.id.startswith("spx")))
     return fits[0].id if fits else None
 
@@ -129,7 +123,7 @@ def match_fabric(settings: Settings, intent: Intent, system: DeviceType, catalog
     tech = fabric_for_nics(system, catalog)
     if tech is None:
         return
-    switch = catalog[default_switch(catalog, tech, nic_lanes(system))]
+    switch = catalog[default_switch(catalog, tech, system.compute_nic_lane_gbps)]
     settings.fabric = settings.fabric.model_copy(update={"technology": tech, "switch_device": switch.id,
                                                          "sharp": TECHNOLOGIES[tech].sharp_capable})
     findings.append(Finding(
@@ -191,7 +185,7 @@ def fabric_at_nics_rate(settings: Settings, system: DeviceType, catalog: Catalog
         link = min(link, settings.fabric.nic_link_gbps)
     if link >= switch.switch.gbps_per_port:
         return
-    found = fabric_at_nic_rate(catalog, settings.fabric.technology, link, switch, nic_lanes(system))
+    found = fabric_at_nic_rate(catalog, settings.fabric.technology, link, switch, system.compute_nic_lane_gbps)
     if found is None:
         return
     tech, best = found

@@ -252,6 +252,13 @@ class DeviceType(_Strict):
         return tuple(n for n in self.nics if n.purpose == "storage")
 
     @property
+    def compute_nic_lane_gbps(self) -> float | None:
+        """The slowest lanes its compute NICs signal at (None: none limited): a switch port of
+        faster lanes cannot link to them (``planner.network.technologies.links_to``)."""
+        lanes = [n.lane_gbps for n in self.compute_nics() if n.lane_gbps]
+        return min(lanes) if lanes else None
+
+    @property
     def compute_nic_count(self) -> int:
         """The compute NIC ports of one system (the guide: one a GPU for training)."""
         return sum(n.count for n in self.compute_nics())

@@ -117,7 +117,7 @@ def summarise_nodes(counts: dict[str, int], catalog: Catalog) -> NodeSummary:
                 s.nic_gbps, s.nic_planes = min(s.nic_gbps, slowest), min(s.nic_planes, planes)
                 s.nic_link_gbps = max(s.nic_link_gbps, link)
             techs.update(x.technology for x in nics)
-            lanes = [x.lane_gbps for x in nics if x.lane_gbps] + ([s.nic_lane_gbps] if s.nic_lane_gbps else [])
+            lanes = [lane for lane in (d.compute_nic_lane_gbps, s.nic_lane_gbps) if lane]
             s.nic_lane_gbps = min(lanes) if lanes else None
             for x in nics:
                 runs = catalog.nic_link_layers(x)
