@@ -32,6 +32,7 @@ from planner.report.palette import load_color
 from planner.report import palette
 from planner.export.table_columns import position, without
 from planner.settings import GUIDE
+from planner.vocabulary import count
 from ui.export.canvas import Canvas, PlacedText
 from ui.export.pack_document import (CSS_PX, Drawing, PackDocument, Page, fitted_pt, heading_html, html_height,
                                      html_text, room_for_drawing, table_of_pages)
@@ -73,11 +74,6 @@ def _shorten(text: str, limit: int) -> str:
     if end > limit // 2:
         return head[:end + 1] + " …"
     return head.rsplit(" ", 1)[0].rstrip(",;:") + " …"
-
-
-def quantity(q: float) -> str:
-    """A bill's quantity in full, thousands grouped: "1,619,920", not "1.61992e+06"."""
-    return f"{q:,.0f}" if float(q).is_integer() else f"{q:,g}"
 
 
 def _long_date(iso: str) -> str:
@@ -511,7 +507,7 @@ class VendorPack(SitePages, CampusPages):
             return []
         if not self.with_prices:
             # Quantities only: what to quote for, not what the buyer budgets (prices and their sources).
-            rows = [[line.category, line.item, quantity(line.quantity)] for line in bom]
+            rows = [[line.category, line.item, count(line.quantity)] for line in bom]
             table = Table([Column("Category", 1.0), Column("Item", 3.0), Column("Qty", 0.6, "right")],
                           rows, font_pt=7.5)
             # a bill a little over a page (a plan priced per tier and network, its cables a line
@@ -522,7 +518,7 @@ class VendorPack(SitePages, CampusPages):
                 Column("Unit price", 1.0, "right"), Column("Total", 1.1, "right"), Column("Source", 2.6)]
         rows = []
         for line in bom:
-            rows.append([line.category, line.item, quantity(line.quantity), money(line.unit_usd),
+            rows.append([line.category, line.item, count(line.quantity), money(line.unit_usd),
                          money(line.total_usd), line.source])
         rows.append(["", "Capex (report)", "", "", money(cost.capex_usd), ""])
         bold = {len(rows) - 1}
