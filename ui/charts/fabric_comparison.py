@@ -111,19 +111,16 @@ class FabricComparisonChart(ChartView):
                 # on the plan's blue bar in white, on a grey one in ink
                 item.setColor(palette.PAPER if inside and fabric == self.highlighted else palette.CHART_INK)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        super().resizeEvent(event)
-        self._show_value_labels()
-
     def _plot_resized(self, *_args) -> None:
-        """A plot's new width: the range its figures need again (``_fit_ranges``)."""
-        if getattr(self, "_values", None) is not None:
+        """A plot's new size: where its figures go and which show, again."""
+        if self._values is not None:
             self._fit_ranges()
+        self._show_value_labels()
 
     def _show_value_labels(self) -> None:
         """Every bar's figure where a bar's row is as tall as its text; else only the plan's
         fabric's (in the dock at 1280 x 800, 8 rows in about 100 px printed over each other)."""
-        n = len(getattr(self, "fabric_ids", ()))  # pyqtgraph resizes while it is built
+        n = len(self.fabric_ids)
         if not n:
             return
         row_px = self.plot_ms.vb.height() / n
