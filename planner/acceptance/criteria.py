@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from planner.design.layout import gpu_counts
 from planner.hardware.catalog import Catalog
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.network.collective import collective
 from planner.network.technologies import TECHNOLOGIES, effective_gbs_per_gpu, efficiency, latency_s
 from planner.plan.model import Plan

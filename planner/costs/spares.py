@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from planner.costs.bom import BomLine
 from planner.hardware.catalog import CATEGORY_TITLES, Catalog, DeviceType
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.settings.reliability import ReliabilitySettings
 
 SPARES = "spares"  # the stocked spares' line (``BomLine.part_kind``; not a kind the bill of parts counts)

@@ -31,7 +31,7 @@ from planner.findings import Finding
 from planner.numbers import counted
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
 from planner.hardware.rent import rent_factor_by_price
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.network.technologies import TECHNOLOGIES
 from planner.plan.model import MAX_RACKS, Plan, size_problem
 from planner.goodput.recovery import job_of, simplest_reaching

@@ -10,7 +10,7 @@ from planner.design.intent import DesignError, Intent
 from planner.findings import Finding
 from planner.goodput.model import Parts, interruptions_by_part, nodes_in_repair, spares_to_cover
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.network.fabric import FabricSizingError, plan_fabric
 from planner.numbers import counted
 from planner.settings import FabricSettings, Settings

@@ -26,7 +26,7 @@ from planner.facility.heat import capture_fraction
 from planner.facility.floor import aisle_share_to_carry_mm, floor_load_kg_m2
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType
-from planner.network.checks import NodeSummary, summarise_nodes
+from planner.hardware.nodes import NodeSummary, summarise_nodes
 from planner.network.ports import (MANAGEMENT_SWITCHES, management_switches_needed, storage_network, storage_ports,
                                    storage_switches_needed)
 from planner.network.fabric import FabricSize, FabricSizingError, plan_fabric

@@ -15,7 +15,7 @@ import math
 
 from planner import vocabulary
 from planner.findings import Finding
-from planner.network.checks import NodeSummary
+from planner.hardware.nodes import NodeSummary
 from planner.numbers import counted
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.advisor import SHARDING_TITLES

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from planner import vocabulary
 from planner.findings import Finding
-from planner.network.checks import NodeSummary
+from planner.hardware.nodes import NodeSummary
 from planner.numbers import counted
 from planner.settings import CostSettings, FabricSettings, WorkloadSettings
 from planner.workload.checks import evaluate_workload

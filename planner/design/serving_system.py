@@ -28,7 +28,7 @@ from planner.design.templates import design_from, intent_refusal, intent_words
 from planner.findings import Finding
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.hardware.rent import rent_factor_by_price
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.numbers import counted
 from planner.settings import CostSettings, FabricSettings, WorkloadSettings
 from planner.vocabulary import plain_number

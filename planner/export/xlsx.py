@@ -39,7 +39,7 @@ from planner.export.xlsx_layout import write_checks, write_network, write_racks,
 from planner.export.xlsx_workload import WORKLOAD, write_workload
 from planner.design.layout import gpu_counts
 from planner.network.cables import build_schedule
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.plan.model import Plan
 from planner.report.compare import Comparison
 from planner.report.model import Report

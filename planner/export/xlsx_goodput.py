@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from planner.export.xlsx_cells import NA, TITLE, WRAP, header, named_rows, text, widths
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
-from planner.network.checks import NodeSummary
+from planner.hardware.nodes import NodeSummary
 from planner.settings import field_meta
 from planner.goodput.recovery import job_of, nvme_known, nvme_tier_times, recover
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings

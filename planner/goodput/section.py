@@ -17,7 +17,7 @@ from planner.goodput.model import Parts, interruptions_by_part, mtbf_h, nodes_in
 from planner.goodput.findings import (checkpoint_findings, duration_text, ettr_findings, nvme_findings,
                                       spare_findings, spare_unit)
 from planner.goodput.recovery import JobFigures, ettr_by_path, recover
-from planner.network.checks import nic_gbs
+from planner.hardware.nodes import nic_gbs
 from planner.workload.section import plan_job_nodes, plan_nodes, run_cost, training_tokens_per_s, workload_outcome
 
 

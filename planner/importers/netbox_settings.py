@@ -26,7 +26,7 @@ from planner.facility.power import evaluate_rack
 from planner.hardware.catalog import Catalog, DeviceType
 from planner.importers.netbox_files import Row, number
 from planner.network.ports import MANAGEMENT_GBPS, MANAGEMENT_SWITCHES
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.network.technologies import TECHNOLOGIES
 from planner.plan.model import Placement, Plan
 from planner.settings import FloorSettings, Settings

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner.findings import Finding, Remedy
-from planner.network.checks import NodeSummary, nic_gbs
+from planner.hardware.nodes import NodeSummary, nic_gbs
 from planner.network.technologies import TECHNOLOGIES
 from planner.numbers import counted
 from planner.settings import FabricSettings, WorkloadSettings

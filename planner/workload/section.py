@@ -14,7 +14,7 @@ from typing import Any
 from planner.hardware.rent import rent_factor_by_price
 from planner.figures import Figures, detail, figure
 from planner.findings import Finding
-from planner.network.checks import NodeSummary, summarise_nodes
+from planner.hardware.nodes import NodeSummary, summarise_nodes
 from planner.workload.checks import WorkloadOutcome, evaluate_workload, job_shape
 from planner.workload.inference import InferenceResult, gpu_hours_per_million_tokens
 from planner.workload.memory import MemoryEstimate

@@ -9,7 +9,7 @@ from planner.plan.commands import History, SetSetting
 from planner.remedies.commands import remedy_command
 from planner.report.evaluate import evaluate
 from planner.design.layout import gpu_counts
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.workload.bubble import bubble_remedy
 from planner.workload.checks import job_shape
 from planner.workload.fit import fit_training

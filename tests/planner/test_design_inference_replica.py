@@ -15,7 +15,7 @@ from planner.design.build import design
 from planner.design.intent import Intent
 from planner.design.replica import search_replicas
 from planner.hardware.catalog import default_catalog
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.report.evaluate import evaluate
 
 CAT = default_catalog()

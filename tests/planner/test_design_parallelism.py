@@ -11,7 +11,7 @@ from planner.design.build import design
 from planner.design.intent import Intent
 from planner.design.templates import design_template
 from planner.hardware.catalog import default_catalog
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.report.evaluate import evaluate
 from planner.workload.checks import evaluate_workload
 

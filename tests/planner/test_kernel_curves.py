@@ -8,7 +8,7 @@ import typing
 import pytest
 
 from planner.hardware.catalog import GpuBlock, default_catalog
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.checks import evaluate_workload
 from planner.workload.kernels import CURVES, attention_efficiency, gemm_s

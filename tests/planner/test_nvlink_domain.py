@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from planner.hardware.catalog import Catalog, DeviceType, default_catalog
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.settings import FabricSettings, WorkloadSettings
 from planner.workload.checks import job_shape
 from planner.workload.training import model_step

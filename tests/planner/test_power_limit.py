@@ -12,7 +12,7 @@ import pytest
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.hardware.power_limit import capped_catalog
-from planner.network.checks import summarise_nodes
+from planner.hardware.nodes import summarise_nodes
 from planner.plan.commands import CommandError, History, RemoveDevices, SetSetting
 from planner.report.evaluate import Evaluator, evaluate
 
