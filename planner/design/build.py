@@ -122,9 +122,10 @@ def design(intent: Intent, catalog: Catalog | None = None, *, title: str | None 
             again.findings.insert(0, Finding(
                 "info", "design.spares.hot",
                 f"Hot spares: {hot:,} {system.model} placed and cabled into the fabric (it grows for them), not "
-                f"{rel.spares_stocked:,} stocked: waiting {rel.swap_spare_min:g} min for a stocked spare's swap at "
-                f"each GPU or host failure would ask a faster restart of the training software to reach the "
-                f"lowest acceptable ETTR, {rel.min_ettr:.0%}"))
+                f"{rel.spares_stocked:,} stocked: waiting for a node at each GPU or host failure (a stocked spare's "
+                f"{rel.swap_spare_min:g}-min swap or the pool's {rel.replace_node_min:g} min, whichever is sooner) "
+                f"would ask a faster restart of the training software to reach the lowest acceptable ETTR, "
+                f"{rel.min_ettr:.0%}"))
             return again
         findings += choose_recovery(plan, intent, report)
         return Design(plan, findings, layouts)

@@ -73,7 +73,8 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
         settings.reliability = rel.model_copy(update={"spare_nodes": asked})
         down = nodes_in_repair(interruptions_by_part(job, rel), rel)  # a rack-scale system's: compute trays
         trays = system.is_rack_scale
-        cover = -(-spares_to_cover(down) // max(1, system.hosts)) if trays else spares_to_cover(down)
+        cover = spares_to_cover(down, rel.spare_availability)
+        cover = -(-cover // max(1, system.hosts)) if trays else cover
         if asked > max(nodes, cover):
             unit = system.model
             expected = f"{down:.1f} compute trays" if trays else f"{down:.1f} of them"
@@ -87,7 +88,7 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
             findings += spares_fabric_findings(system, nodes, asked, catalog, settings.fabric)
         return asked
     down = nodes_in_repair(interruptions_by_part(job, rel), rel)
-    need = spares_to_cover(down)
+    need = spares_to_cover(down, rel.spare_availability)
     if system.is_rack_scale:
         placed = 0
     elif intent.fabric_switches:
@@ -107,10 +108,11 @@ def _spares_note(system: DeviceType, nodes: int, down: float, placed: int, stock
     if system.is_rack_scale:
         return (f"Spares: {down:,.1f} of the job's {nodes * system.hosts:,} compute trays ({nodes:,} x {system.model}) "
                 f"are expected in repair at once ({rel.repair_days:g}-day repair): {stocked:,} spare compute trays "
-                f"stocked, not whole racks placed; a failed tray is swapped in {rel.swap_spare_min:g} min and the "
+                f"(a failed tray finds one at {rel.spare_availability:.0%} of failures) stocked, not whole racks placed; a failed tray is swapped in {rel.swap_spare_min:g} min and the "
                 f"job keeps its {nodes:,} racks ({gpus})")
     text = (f"Spares: {down:,.1f} of the job's {nodes:,} nodes are expected in repair at once "
-            f"({rel.repair_days:g}-day repair): ")
+            f"({rel.repair_days:g}-day repair), {placed + stocked:,} spares for {rel.spare_availability:.0%} of "
+            "failures: ")
     if placed:
         text += (f"{placed:,} more {system.model} placed as hot spare{'s' if placed != 1 else ''} on the free "
                  f"ports of the job's fabric, so the job keeps {nodes:,} ({gpus})")

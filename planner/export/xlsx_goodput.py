@@ -13,6 +13,7 @@ from planner.export.xlsx_cells import NA, TITLE, WRAP, header, named_rows, text,
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
 from planner.hardware.nodes import NodeSummary
 from planner.settings import field_meta
+from planner.goodput.model import nodes_in_repair, poisson_below
 from planner.goodput.recovery import job_of, nvme_known, nvme_tier_times, recover
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 from planner.settings.storage import StorageSettings
@@ -68,8 +69,16 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
          "=IF(async_checkpoint,gp_checkpoint_gb/(gp_job_gpus*snapshot_gbs_per_gpu),gp_write_s)", "s", "#,##0.000"),
         ("gp_interval_s", "Checkpoint interval (cold restart)", "=IF(checkpoint_interval_min>0,checkpoint_interval_min*60,"
          "MAX(SQRT(2*gp_block_s*gp_mtbf_h*3600),IF(async_checkpoint,gp_write_s,0)))", "s", "#,##0.0"),
-        ("gp_wait_s", "Wait for a unit (no hot spare idle), per interruption", "=IF(spare_nodes>0,0,"
-         "IF(spares_stocked>0,swap_spare_min,replace_node_min)*60*gp_node_per_day/gp_per_day)", "s", "#,##0.0"),
+        ("gp_down", "Units expected in repair at once", "=gp_node_per_day*repair_days", "units", "#,##0.000"),
+        ("gp_hot_units", "Units the hot spares cover", "=spare_nodes*gp_hosts_per_node", "units", "#,##0"),
+        # an interruption finds K units in repair, K Poisson with mean gp_down: a hot spare is
+        # idle while K < the hot units, a stocked one on the shelf while K < hot + stocked
+        ("gp_p_hot", "Chance a hot spare is idle at a failure", "=IF(gp_hot_units<1,0,IF(gp_down<=0,1,"
+         "POISSON(gp_hot_units-1,gp_down,1)))", "", "0.00%"),
+        ("gp_p_stock", "Chance a stocked spare is taken instead", "=IF(spares_stocked<1,0,IF(gp_down<=0,1,"
+         "POISSON(gp_hot_units+spares_stocked-1,gp_down,1))-gp_p_hot)", "", "0.00%"),
+        ("gp_wait_s", "Mean wait for a unit, per interruption", "=(gp_p_stock*MIN(swap_spare_min,replace_node_min)"
+         "+MAX(0,1-gp_p_hot-gp_p_stock)*replace_node_min)*60*gp_node_per_day/gp_per_day", "s", "#,##0.0"),
         ("gp_lost_s", "Cold restart and re-load per interruption", "=restart_min*60+gp_reload_s+gp_wait_s", "s",
          "#,##0.0"),
         ("gp_ettr_cold", "ETTR, cold restart of the whole job", "=IF(gp_nvme_on,gp_ettr_cold_nvme,MAX(0,1-(gp_lost_s"
@@ -150,7 +159,11 @@ def _cached_recovery(g, storage, settings) -> dict[str, float]:
     nvme_on = nvme_known(job, rel)  # the cold path restarts from local NVMe; the sheet's file-system rows stay
     from_fs = recover(job, rel.model_copy(update={"nvme_checkpoint": False}), "cold") if nvme_on else cold
     nvme = nvme_tier_times(job, rel) if nvme_on else (0, 0, 0)
-    return {"gp_interval_s": from_fs.tiers[0].interval_s or 0, "gp_wait_s": cold.restart_s["wait_for_node"],
+    down, hot = nodes_in_repair(job.by_part, rel), rel.spare_nodes * job.hosts_per_node
+    p_hot = poisson_below(hot, down)
+    p_stock = poisson_below(hot + rel.spares_stocked, down) - p_hot if rel.spares_stocked else 0.0
+    return {"gp_down": down, "gp_hot_units": hot, "gp_p_hot": p_hot, "gp_p_stock": p_stock,
+            "gp_interval_s": from_fs.tiers[0].interval_s or 0, "gp_wait_s": cold.restart_s["wait_for_node"],
             "gp_lost_s": sum(from_fs.restart_s.values()), "gp_ettr_cold": cold.ettr, "gp_fs_per_day": fs_per_day,
             "gp_nvme_on": int(nvme_on), "gp_shard_gb": job.checkpoint_gb / job.gpus, "gp_nvme_write_s": nvme[0],
             "gp_nvme_block_s": nvme[1], "gp_nvme_reload_s": nvme[2],

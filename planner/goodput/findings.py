@@ -25,7 +25,7 @@ def spare_unit(hosts_per_node: int) -> str:
 def spare_findings(rel, down: float, hosts_per_node: int) -> list[Finding]:
     """Spares short of the units (nodes, or compute trays) expected to be in repair at once:
     hot spares (a rack-scale one is its trays) and stocked ones together."""
-    kept, need = spares_kept(rel, hosts_per_node), spares_to_cover(down)
+    kept, need = spares_kept(rel, hosts_per_node), spares_to_cover(down, rel.spare_availability)
     if kept < need:
         unit = spare_unit(hosts_per_node)
         stocked = f" ({rel.spares_stocked:,} in stock)" if rel.spares_stocked else ""
@@ -34,7 +34,7 @@ def spare_findings(rel, down: float, hosts_per_node: int) -> list[Finding]:
             f"{down:,.1f} {unit}s are expected to fail within one {rel.repair_days:g}-day repair time and "
             f"{kept:,} spare {unit}{'s are' if kept != 1 else ' is'} kept{stocked}: the job waits "
             f"{rel.replace_node_min:g} min for a {unit} after the spares run out; keep at least "
-            f"{need:,} spare {unit}s or repair faster")]
+            f"{need:,} spare {unit}s (enough for {rel.spare_availability:.0%} of failures) or repair faster")]
     return []
 
 

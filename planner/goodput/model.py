@@ -5,6 +5,10 @@
   (a server, or one of an NVL72's 18 compute trays), as the rates are per server-day;
   a synchronous job stops at any one of them (Kokolis et al., "Revisiting Reliability in
   Large-Scale Machine Learning Research Clusters", HPCA 2025: a job's MTTF falls as 1 / size);
+- units in repair when one more fails: Poisson with mean (GPU and host interruptions per
+  day x repair days) (an M/G/infinity queue); a hot spare spares the wait while fewer are in
+  repair than hot spares, and the spares kept are those a failure finds free with the chance
+  ``spare_availability``;
 - mean time between interruptions (MTBF) = 24 h / interruptions per day;
 - checkpoint interval, automatic = sqrt(2 x blocking time x MTBF) (J. W. Young, "A first
   order approximation to the optimum checkpoint interval", CACM 17(9), 1974);
@@ -61,10 +65,11 @@ def nodes_in_repair(by_part: dict[str, float], rates: ReliabilitySettings) -> fl
     return sum(by_part[k] for k in NODE_CLASSES) * rates.repair_days
 
 
-def spares_to_cover(down: float) -> int:
+def spares_to_cover(down: float, availability: float = 0.99) -> int:
     """The fewest spares for ``down`` units expected in repair at once: none while less
-    than one is, else every one of them (rounded up)."""
-    return 0 if down < 1.0 else math.ceil(down)
+    than one is (the shared pool serves), else enough that a failing unit finds one free
+    with the chance ``availability`` (``poisson_quantile``)."""
+    return 0 if down < 1.0 else poisson_quantile(availability, down)
 
 
 def spares_kept(rates: ReliabilitySettings, hosts_per_node: int) -> int:
@@ -73,12 +78,59 @@ def spares_kept(rates: ReliabilitySettings, hosts_per_node: int) -> int:
     return rates.spare_nodes * hosts_per_node + rates.spares_stocked
 
 
-def wait_min(rates: ReliabilitySettings) -> float:
-    """The wait on an interruption that takes a unit out: none with a hot spare idle (the job
-    restarts on it), the swap of a stocked spare, else a node from the shared pool."""
-    if rates.spare_nodes:
+def _poisson_window(mean: float) -> tuple[int, int, float]:
+    """Where a Poisson(``mean``) has its mass, ``(lo, hi, P(K = lo))``: outside mean +- 12
+    standard deviations (and 10) each term is below e^-72, nothing a float's sum keeps."""
+    spread = 12.0 * math.sqrt(mean) + 10.0
+    lo, hi = max(0, int(mean - spread)), int(mean + spread) + 1
+    return lo, hi, math.exp(lo * math.log(mean) - mean - math.lgamma(lo + 1.0))
+
+
+def poisson_below(k: int, mean: float) -> float:
+    """P(K < k) for K Poisson with ``mean``: the chance that fewer than ``k`` units are in
+    repair when one more fails (an arrival sees the steady state of the units in repair,
+    an M/G/infinity queue: Poisson with mean arrival rate x repair time, whatever the repair
+    time's spread)."""
+    if k <= 0:
         return 0.0
-    return rates.swap_spare_min if rates.spares_stocked else rates.replace_node_min
+    if mean <= 0:
+        return 1.0
+    lo, hi, term = _poisson_window(mean)
+    if k >= hi:
+        return 1.0
+    total = 0.0
+    for i in range(lo, k):
+        total += term
+        term *= mean / (i + 1)
+    return min(1.0, total)
+
+
+def poisson_quantile(level: float, mean: float) -> int:
+    """The fewest ``n`` with P(K < n) >= ``level``, K Poisson with ``mean``."""
+    if mean <= 0:
+        return 1
+    lo, hi, term = _poisson_window(mean)
+    total, n = 0.0, lo
+    while n < hi:
+        total += term
+        term *= mean / (n + 1)
+        n += 1
+        if total >= level:
+            return n
+    return hi
+
+
+def wait_min(rates: ReliabilitySettings, down: float, hosts_per_node: int = 1) -> float:
+    """The mean wait (minutes) on an interruption that takes a unit out, with ``down`` units
+    expected in repair at once: none while a hot spare is idle (fewer units in repair than hot
+    spares; each hot spare ``hosts_per_node`` units), else the shorter of a stocked spare's swap,
+    while one is on the shelf, and a node from the shared pool; the pool's once the spares
+    kept are all in use."""
+    hot = rates.spare_nodes * hosts_per_node
+    idle = poisson_below(hot, down)
+    stocked = poisson_below(hot + rates.spares_stocked, down) - idle if rates.spares_stocked else 0.0
+    pool = max(0.0, 1.0 - idle - stocked)
+    return stocked * min(rates.swap_spare_min, rates.replace_node_min) + pool * rates.replace_node_min
 
 
 def mtbf_h(interruptions_per_day: float) -> float | None:
@@ -123,10 +175,11 @@ class Checkpointing:
 
 
 def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_interval_min: float | None,
-                  write_s: float, size_gb: float, gpus: int, reload_s: float) -> Checkpointing:
+                  write_s: float, size_gb: float, gpus: int, reload_s: float,
+                  hosts_per_node: int = 1) -> Checkpointing:
     """The interval (fixed, or Young's for the blocking time; asynchronously at least one
-    write), the time lost per interruption (the restart, the re-load and, with no hot spare
-    idle, the wait for a unit on the interruptions that take one out: ``wait_min``) and ETTR."""
+    write), the time lost per interruption (the restart, the re-load and the mean wait for a
+    unit on the interruptions that take one out: ``wait_min``) and ETTR."""
     per_day = sum(by_part.values())
     hours = mtbf_h(per_day)
     mtbf_s = None if hours is None else hours * 3600.0
@@ -138,7 +191,7 @@ def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_i
     else:
         interval_s = max(young_interval_s(block_s, mtbf_s), write_s if rates.async_checkpoint else 0.0)
     node_share = (by_part["gpu"] + by_part["node"]) / per_day if per_day else 0.0
-    wait_s = wait_min(rates) * 60.0 * node_share
+    wait_s = wait_min(rates, nodes_in_repair(by_part, rates), hosts_per_node) * 60.0 * node_share
     lost_s = rates.restart_min * 60.0 + reload_s + wait_s
     ratio = ettr(interval_s, block_s, lost_s, mtbf_s) if interval_s is not None else 1.0
     return Checkpointing(per_day, mtbf_s, block_s, interval_s, lost_s, ratio)

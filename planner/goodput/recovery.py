@@ -41,7 +41,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from planner.goodput.model import HOURS_PER_DAY, NODE_CLASSES, checkpointing, running_share, wait_min, young_interval_s
+from planner.goodput.model import (HOURS_PER_DAY, NODE_CLASSES, checkpointing, nodes_in_repair, running_share, wait_min,
+                                   young_interval_s)
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 
 
@@ -77,8 +78,9 @@ class JobFigures:
     """What recovery reads of the plan: the interruptions per day by part, a fixed checkpoint
     interval (None: Young's), the checkpoint's size, the file system's write and read times
     for it, the job's GPUs, each GPU's NIC in GB/s, its data-parallel replicas, its step
-    time and each GPU's share of its host's local NVMe, written and read, in GB/s (None: the
-    catalog has no figure)."""
+    time, each GPU's share of its host's local NVMe, written and read, in GB/s (None: the
+    catalog has no figure), and the units a node is (hosts: 18 compute trays of an NVL72;
+    a hot spare node covers that many units in repair)."""
 
     by_part: dict[str, float]
     fixed_interval_min: float | None
@@ -91,6 +93,7 @@ class JobFigures:
     step_s: float
     nvme_write_gbs_per_gpu: float | None = None
     nvme_read_gbs_per_gpu: float | None = None
+    hosts_per_node: int = 1
 
     @property
     def per_day(self) -> float:
@@ -123,7 +126,7 @@ def cold(job: JobFigures, rel: ReliabilitySettings) -> Recovery:
     if nvme_known(job, rel):
         return _cold_from_nvme(job, rel)
     run = checkpointing(job.by_part, rel, job.fixed_interval_min, job.fs_write_s, job.checkpoint_gb, job.gpus,
-                        job.fs_reload_s)
+                        job.fs_reload_s, job.hosts_per_node)
     steps = {"restart": rel.restart_min * 60.0, "wait_for_node": run.lost_s - rel.restart_min * 60.0 - job.fs_reload_s,
              "reload": job.fs_reload_s}
     tier = Tier("file system", job.fs_write_s, run.block_s, job.fs_reload_s, run.interval_s)
@@ -150,9 +153,9 @@ def _lost_a_day(job: JobFigures, per_day: float, lost_s: float, fs_per_day: floa
 
 
 def _wait_s(job: JobFigures, rel: ReliabilitySettings) -> float:
-    # with no hot spare idle, the interruptions that take a unit out wait for a stocked one's
-    # swap, or for one from the pool (``wait_min``)
-    return wait_min(rel) * 60.0 * job.node_share
+    # the interruptions that take a unit out wait for one unless a hot spare is idle: a stocked
+    # one's swap, or one from the pool (``wait_min``, over the units expected in repair)
+    return wait_min(rel, nodes_in_repair(job.by_part, rel), job.hosts_per_node) * 60.0 * job.node_share
 
 
 def nvme_known(job: JobFigures, rel: ReliabilitySettings) -> bool:
@@ -259,4 +262,5 @@ def job_of(g, storage, fixed_interval_min: float | None) -> JobFigures:
     rec = g.recovery
     return JobFigures(dict(g.interruptions_by_part), fixed_interval_min, storage["checkpoint_gb"],
                       storage["checkpoint_write_s"], rec["fs_reload_s"], g.job_gpus, rec["nic_gbs_per_gpu"],
-                      rec["dp"], rec["step_s"], rec.get("nvme_write_gbs_per_gpu"), rec.get("nvme_read_gbs_per_gpu"))
+                      rec["dp"], rec["step_s"], rec.get("nvme_write_gbs_per_gpu"), rec.get("nvme_read_gbs_per_gpu"),
+                      max(1, round(g.job_hosts / g.job_nodes)) if g.job_nodes else 1)

@@ -33,7 +33,7 @@ class GoodputSection(Figures):
                              description="A node, or a compute tray of a rack-scale system")
     spares_stocked: int = figure(0, title="Spares stocked (not placed)", unit="",
                                  description="Units in stock, swapped in for a failed one while it is repaired")
-    spares_to_cover: int = figure(0, title="Spares to cover the units expected in repair", unit="")
+    spares_to_cover: int = figure(0, title="Spares for the units expected in repair (at the spares' availability)", unit="")
     switches: int = figure(0, title="Switches placed")
     optical_links: int = figure(0, title="Optical links in the fabric",
                                description="Fibre or active optical cable, as the network section counts them: "
@@ -167,7 +167,7 @@ def _job_goodput(ctx) -> tuple[dict[str, Any], list[Finding], float | None]:
         figures["node_failures_per_repair"] = round(down, 3)
         hosts_per_node = plan_nodes(ctx).hosts_per_node
         figures.update(spare_unit=spare_unit(hosts_per_node), spares_stocked=rel.spares_stocked,
-                       spares_to_cover=spares_to_cover(down))
+                       spares_to_cover=spares_to_cover(down, rel.spare_availability))
         findings += spare_findings(rel, down, hosts_per_node)
     storage = ctx.sections.get("storage")
     write_s = storage["checkpoint_write_s"] if storage is not None else None
@@ -206,7 +206,8 @@ def _job_figures(ctx, parts: Parts, by_part: dict[str, float], size_gb: float, w
     """What the restart paths read of the plan (``planner.goodput.recovery.JobFigures``)."""
     nic, step_s, nvme = _node_figures(ctx)
     return JobFigures(by_part, ctx.plan.settings.storage.checkpoint_interval_min, size_gb, write_s, reload_s,
-                      parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s, *nvme)
+                      parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s, *nvme,
+                      hosts_per_node=plan_nodes(ctx).hosts_per_node)
 
 
 PART_TITLES = {"gpu": "GPU", "node": "host", "switch": "switch", "optical_link": "optical link", "software": "software"}

@@ -7,6 +7,7 @@ from planner.cli import main
 from planner.errors import PlannerError
 from planner.report.evaluate import evaluate
 from planner.design.templates import build_template, design_template
+from tests.planner.spares_by_hand import spares_for
 
 
 @pytest.fixture(scope="module")
@@ -18,35 +19,40 @@ def frontier(catalog):
 def test_frontier_counts(frontier, catalog):
     plan, report = frontier
     t = report.totals
-    # The job: 12,500 nodes x 8 GPUs = 100,000. Hot spares for the nodes in repair at once
-    # (Llama 3 rates: 8 x 0.3029 + 0.4792 = 2.9024 interruptions per 1,000 node-days that take
-    # a node out; x 12,500 nodes x 3 repair days / 1,000 = 108.8): 109 spares. The fabric the
-    # job needs (below: units of 144 nodes) has ceil(12,500 / 144) = 87 units, 12,528 slots:
-    # 28 spares placed on its free ports, 81 stocked; 12,528 placed.
+    # The job: 12,500 nodes x 8 GPUs = 100,000. Spares for the nodes in repair at once (Llama 3
+    # rates: 8 x 0.3029 + 0.4792 = 2.9024 interruptions per 1,000 node-days that take a node
+    # out; x 12,500 nodes x 3 repair days / 1,000 = 108.8 on average, Poisson): fewer than 135
+    # are in repair at a failure with 99.15 % (fewer than 134: 98.92 %): 135 spares. The fabric
+    # the job needs (below: units of 144 nodes) has ceil(12,500 / 144) = 87 units, 12,528
+    # slots: 28 would fit its free ports, the rest stocked; stocked, each GPU or host failure
+    # would wait for a node (the 28 hot ones are all in use at nearly every failure), and the
+    # design places all 135 hot (the fabric grows by a unit, not a tier): 12,635 placed.
     goodput = report.sections["goodput"]
-    assert (goodput["job_nodes"], goodput["job_gpus"], goodput["spare_nodes"]) == (12_500, 100_000, 28)
-    assert goodput["spares_stocked"] == 81
-    assert (t.nodes, t.gpus) == (12_528, 100_224)
-    # 12,528 direct-liquid-cooled nodes of 4U in 42U racks capped at 69 kW on the nameplate
-    # basis: 6 per rack (6 x 10.2 = 61.2 kW; 7 would be 71.4 kW; 24U of 42U) -> 12,528 / 6
-    # = 2,088 GPU racks
+    assert goodput["node_failures_per_repair"] == pytest.approx(108.84, abs=0.01)
+    assert spares_for(108.84) == 135
+    assert (goodput["job_nodes"], goodput["job_gpus"], goodput["spare_nodes"]) == (12_500, 100_000, 135)
+    assert goodput["spares_stocked"] == 0
+    assert (t.nodes, t.gpus) == (12_635, 101_080)
+    # 12,635 direct-liquid-cooled nodes of 4U in 42U racks capped at 69 kW on the nameplate
+    # basis: 6 per rack (6 x 10.2 = 61.2 kW; 7 would be 71.4 kW; 24U of 42U) -> ceil(12,635 / 6)
+    # = 2,106 GPU racks
     assert report.power_basis == "nameplate"
-    assert t.gpu_racks == 2_088
+    assert t.gpu_racks == 2_106
     counts = {}
     for p in plan.placements:
         counts[p.device] = counts.get(p.device, 0) + 1
     # Storage: the guide's 1.2 PB per 384 GPUs x 100,000 / 384 = 312.5 PB = 1,250 x 250 TB
     assert counts["pfs-appliance"] == 1_250
     assert report.sections["storage"]["capacity_tb"] == 312_500
-    # CDUs by capacity on the design heat to liquid, N+1: 12,528 x 10.2 kW x 0.8 = 102,228.5 kW
-    # / 250 kW = 408.9 -> 409, + 1 spare = 410
-    assert t.cdus == t.cdus_placed == 410
-    # Storage network: 12,528 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,056 ports on
+    # CDUs by capacity on the design heat to liquid, N+1: 12,635 x 10.2 kW x 0.8 = 103,101.6 kW
+    # / 250 kW = 412.4 -> 413, + 1 spare = 414
+    assert t.cdus == t.cdus_placed == 414
+    # Storage network: 12,635 nodes x 2 storage NICs + 1,250 appliances x 4 = 30,270 ports on
     # 128-port SN5600s in 400GbE mode, a leaf-spine at 3:1: leaves of 96 ports down and 32 up,
-    # ceil(30,056 / 96) = 314, more than a spine's 128 ports reach, so pods of 64 leaves (4 and
-    # one of 58), each leaf's 32 uplinks to its pod's 32 spines: 5 x 32 = 160; 314 x 32 =
-    # 10,048 spine uplinks over 128-port cores: 79. 314 + 160 + 79 = 553 switches
-    assert counts["sn5600-400"] == 553
+    # ceil(30,270 / 96) = 316, more than a spine's 128 ports reach, so pods of 64 leaves (4 and
+    # one of 60), each leaf's 32 uplinks to its pod's 32 spines: 5 x 32 = 160; 316 x 32 =
+    # 10,112 spine uplinks over 128-port cores: 79. 316 + 160 + 79 = 555 switches
+    assert counts["sn5600-400"] == 555
     # Checkpoints to peers' memory each step at most: the interval is not shorter than a step
     # (it read 0.053 min = 3.18 s against a 3.20 s step when minutes were kept to 3 decimals)
     recovery = goodput["recovery"]
@@ -58,21 +64,21 @@ def test_frontier_fabric_is_three_tiers_of_q3400_split_to_400g(frontier):
     net = report.sections["network"]
     # Q3400: 144 x 800G ports, each split to 2 x 400G for the nodes' 400G NICs: k = 288.
     # Non-blocking leaves take k/2 = 144 nodes (one rail each):
-    # The job's 12,500 nodes (the 28 hot spares on the free ports of the last unit):
-    #   scalable units = ceil(12,500 / 144) = 87 (86 full, the last with 116 nodes + 28 spares)
-    #   leaves = 87 x 8 rails = 696 > k = 288, so two tiers cannot hold them: three tiers
-    #   pods of k/2 = 144 leaves: ceil(696 / 144) = 5 pods (<= k: it fits; 64-port
+    # The job's 12,500 nodes and 135 hot spares, 12,635:
+    #   scalable units = ceil(12,635 / 144) = 88 (87 full, the last with 107 nodes)
+    #   leaves = 88 x 8 rails = 704 > k = 288, so two tiers cannot hold them: three tiers
+    #   pods of k/2 = 144 leaves: ceil(704 / 144) = 5 pods (<= k: it fits; 64-port
     #   switches would need 98 pods of 32 leaves, more than 64)
     #   spines: pods 1-4 have 144 leaves x 144 uplinks / 144 ports down = 144 each -> 576;
-    #   pod 5 has 120 leaves, each needing 144 up; spread evenly (ECMP) over S spines of
-    #   144 ports down, m = ceil(144 / S) links from each leaf and 120 x m <= 144 -> m = 1,
+    #   pod 5 has 128 leaves, each needing 144 up; spread evenly (ECMP) over S spines of
+    #   144 ports down, m = ceil(144 / S) links from each leaf and 128 x m <= 144 -> m = 1,
     #   S = 144; 4 x 144 + 144 = 720
-    #   core: 696 x 144 = 100,224 spine uplinks / 288 = 348
+    #   core: 704 x 144 = 101,376 spine uplinks / 288 = 352
     assert net["tiers"] == 3
-    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (696, 720, 348)
-    # 696 + 720 + 348 = 1,764 switches x 288 ports = 508,032, all placed
-    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 508_032
-    assert sum(1 for p in plan.placements if p.device == "q3400-400") == 1_764
+    assert (net["leaf_switches"], net["spine_switches"], net["core_switches"]) == (704, 720, 352)
+    # 704 + 720 + 352 = 1,776 switches x 288 ports = 511,488, all placed
+    assert net["switch_ports_needed"] == net["switch_ports_placed"] == 511_488
+    assert sum(1 for p in plan.placements if p.device == "q3400-400") == 1_776
 
 
 def test_frontier_has_no_error_findings(frontier):

@@ -14,6 +14,7 @@ from planner.hardware.catalog import default_catalog
 from planner.plan.fileio import load_plan
 from planner.report.evaluate import Evaluator
 from planner.settings import Settings
+from tests.planner.spares_by_hand import spares_for
 
 CAT = default_catalog()
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -111,35 +112,53 @@ def test_spares_leave_the_job_fewer_gpus_and_the_parallelism_check_sees_it():
     assert "workload.parallelism.mismatch" not in codes
     # 14 job nodes: 112 x 1 + 14 x 2 + 44 + 62.5 + 14 x 3 = 288.5 per 1,000 days
     assert g["interruptions_per_day"] == pytest.approx(0.2885)
-    # with a spare idle, no interruption waits for a node: lost = 600 s + re-load 2.8 s + half the interval
-    assert g["lost_per_interruption_min"] * 60 == pytest.approx(602.8 + g["checkpoint_interval_min"] * 30, abs=0.1)
+    # (112 + 14 x 2) / 1,000 = 0.14 GPU and host failures a day x 3 days = 0.42 nodes in repair
+    # (Poisson): a failure finds one of the 2 spares idle with e^-0.42 x 1.42 = 93.30 %, else
+    # waits 30 min for a node from the pool: 1,800 x 0.0670 x 140 / 288.5 = 58.51 s; lost =
+    # 600 s + re-load 2.8 s + 58.51 s + half the interval
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(661.31 + g["checkpoint_interval_min"] * 30, abs=0.1)
 
 
 def test_a_stocked_spare_is_waited_for_as_long_as_its_swap():
-    # no hot spare idle, two spares in stock: the GPU and host failures (128 GPUs x 1 + 16 nodes
-    # x 2 = 160 of 160 + 11 switches x 4 + 125 optical links x 0.5 + 16 x 3 software = 314.5 per
-    # 1,000 days) wait the 60-min swap of a stocked spare: 3,600 x 160 / 314.5 = 1,831.48 s,
-    # where the 30-min wait for a node from the pool was 915.74 s; lost = 600 + 2.8 + 1,831.48 s
-    _, g, codes = evaluate(medium(spares_stocked=2, swap_spare_min=60.0, **ROUND_RATES))
+    # no hot spare, two spares in stock, and a site with no pool of nodes (a 4-hour wait for
+    # one). The GPU and host failures (128 GPUs x 1 + 16 nodes x 2 = 160 of 160 + 11 switches
+    # x 4 + 125 optical links x 0.5 + 16 x 3 software = 314.5 per 1,000 days) find 0.16 x 3 =
+    # 0.48 nodes in repair on average (Poisson): a stocked spare on the shelf with
+    # e^-0.48 x 1.48 = 91.58 %, waited for its 60-min swap, else 240 min: 0.91580 x 60 +
+    # 0.08420 x 240 = 75.156 min, 4,509.37 s x 160 / 314.5 = 2,294.11 s; lost = 600 + 2.8 +
+    # 2,294.11 s
+    _, g, codes = evaluate(medium(spares_stocked=2, swap_spare_min=60.0, replace_node_min=240.0, **ROUND_RATES))
     assert g["interruptions_per_day"] == pytest.approx(0.3145)
-    assert g["lost_per_interruption_min"] * 60 == pytest.approx(2434.28 + g["checkpoint_interval_min"] * 30, abs=0.1)
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(2896.91 + g["checkpoint_interval_min"] * 30, abs=0.1)
     assert (g["spare_unit"], g["spare_nodes"], g["spares_stocked"]) == ("node", 0, 2)
     # 0.16 a day x 3 days = 0.48 nodes in repair: none needed, the two stocked cover it
     assert g["spares_to_cover"] == 0 and "goodput.spares.short" not in codes
-    # a hot spare idle takes the wait off, stocked ones or not
+    # the pool's 30 min (the default) is shorter than the swap: a stocked spare is no wait
+    # longer than having none, 30 min x 160 / 314.5 = 915.74 s
+    _, g, _ = evaluate(medium(spares_stocked=2, **ROUND_RATES))
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(1518.54 + g["checkpoint_interval_min"] * 30, abs=0.1)
+    # a hot spare leaves the job 15 nodes: (120 + 15 x 2) / 1,000 = 0.15 a day of 0.3015 take a
+    # node out, 0.45 in repair; the spare is idle at e^-0.45 = 63.76 % of those failures and
+    # takes the wait off them: 1,800 x 0.36237 x 0.15 / 0.3015 = 324.51 s
     _, g, _ = evaluate(medium(spare_nodes=1, spares_stocked=2, **ROUND_RATES))
-    assert g["lost_per_interruption_min"] * 60 == pytest.approx(602.8 + g["checkpoint_interval_min"] * 30, abs=0.1)
+    assert g["node_failures_per_repair"] == pytest.approx(0.45)
+    assert g["lost_per_interruption_min"] * 60 == pytest.approx(927.31 + g["checkpoint_interval_min"] * 30, abs=0.1)
 
 
 def test_hot_and_stocked_spares_together_cover_the_nodes_in_repair():
-    # 120 job GPUs x 187.5 + 15 nodes x 2 per 1,000 days = 22.53 a day, x 3 days = 67.6 down:
-    # 68 spares needed; 1 hot + 60 stocked = 61 short, 1 hot + 67 stocked = 68 enough
+    # 120 job GPUs x 187.5 + 15 nodes x 2 per 1,000 days = 22.53 a day, x 3 days = 67.6 down;
+    # Poisson(67.6) is below 88 with 99.02 % (below 87: 98.69 %): 88 spares for 99 % of the
+    # failures; 1 hot + 60 stocked = 61 short, 1 hot + 87 stocked = 88 enough
     rates = dict(ROUND_RATES, gpu_failures_per_1000_gpu_days=1000 * 24 / 128)
     _, g, codes = evaluate(medium(spare_nodes=1, spares_stocked=60, **rates))
-    assert g["spares_to_cover"] == 68
+    assert g["node_failures_per_repair"] == pytest.approx(67.59, abs=0.01)
+    assert g["spares_to_cover"] == spares_for(67.59) == 88
     short = codes["goodput.spares.short"]
-    assert "61 spare nodes are kept (60 in stock)" in short.message and "keep at least 68 spare nodes" in short.message
-    _, _, codes = evaluate(medium(spare_nodes=1, spares_stocked=67, **rates))
+    assert "61 spare nodes are kept (60 in stock)" in short.message and "keep at least 88 spare nodes" in short.message
+    assert "99% of failures" in short.message
+    _, _, codes = evaluate(medium(spare_nodes=1, spares_stocked=86, **rates))
+    assert "goodput.spares.short" in codes
+    _, _, codes = evaluate(medium(spare_nodes=1, spares_stocked=87, **rates))
     assert "goodput.spares.short" not in codes
 
 
@@ -189,9 +208,11 @@ def test_findings_short_interval_low_ettr_and_spares_short_carry_figures_and_rem
     # each duration in the unit that reads: an hour, the 200.8 s interval, the 10 min restart
     assert "an interruption every 1.0 h, checkpoints every 3.3 min" in low.message
     assert "goodput.checkpoint.interval_short" not in codes
-    # 24 node failures a day x 3-day repair = 72 nodes down at once, no spare kept
+    # 24 node failures a day x 3-day repair = 72 nodes down at once, no spare kept; 93 for 99 %
+    # of the failures (Poisson(72) below 93: 99.01 %, below 92: 98.69 %)
     short = codes["goodput.spares.short"]
-    assert "72.0 nodes" in short.message and "keep at least 72 spare nodes" in short.message
+    assert "72.0 nodes" in short.message and "keep at least 93 spare nodes" in short.message
+    assert spares_for(72.0) == 93
     # a fixed 30 s interval is 30 / 5.6 = 5.4 writes, fewer than the 10 asked for
     plan = medium(min_interval_write_multiple=10.0, **ROUND_RATES)
     plan.settings.storage = plan.settings.storage.model_copy(update={"checkpoint_interval_min": 0.5})

@@ -15,7 +15,9 @@ BY_PART = {"gpu": 20.0, "node": 4.0, "switch": 0.0, "optical_link": 0.0, "softwa
 # A 70B model's 980 GB checkpoint on 1,024 GPUs with a 400G NIC each (50 GB/s), written to the
 # file system in 10 s and read back in 5 s; 128 data-parallel replicas, 5 s steps.
 JOB = JobFigures(BY_PART, None, 980.0, 10.0, 5.0, 1024, 50.0, 128, 5.0)
-REL = ReliabilitySettings(spare_nodes=2)
+# 24 a day x a 3-day repair: 72 nodes in repair at once on average (Poisson); 200 hot spares
+# are all in use less often than once in 10^30 failures: nothing waits for a node.
+REL = ReliabilitySettings(spare_nodes=200)
 
 
 def fs_fallback() -> tuple[float, float]:
@@ -105,7 +107,7 @@ def test_the_design_keeps_a_cold_restart_where_it_reaches_90_percent():
 # node (DGX H100 user guide) at 3.8 GB/s sequential write and 6.4 GB/s read each (Samsung
 # PM1733 3.84 TB U.2 product brief), 8 GPUs a node: 3.8 GB/s written and 6.4 GB/s read per GPU.
 NVME_JOB = JobFigures(BY_PART, None, 980.0, 10.0, 5.0, 1024, 50.0, 128, 5.0, 3.8, 6.4)
-NVME = ReliabilitySettings(spare_nodes=2, nvme_checkpoint=True)
+NVME = ReliabilitySettings(spare_nodes=200, nvme_checkpoint=True)
 
 
 def test_a_cold_restart_reloads_from_local_nvme_written_by_young():
@@ -160,3 +162,46 @@ def test_the_nvme_tier_needs_the_setting_and_the_drives():
     # the warm and replica paths keep their tiers: a peer's memory or a live replica serves sooner
     assert [t.name for t in warm(NVME_JOB, NVME).tiers] == ["memory", "file system"]
     assert replica(NVME_JOB, NVME).ettr == replica(NVME_JOB, REL).ettr
+
+
+# One node-taking interruption a day (half GPU, half host) and a 2-day repair: 2 nodes in
+# repair on average, Poisson: P(fewer than 2) = e^-2 (1 + 2) = 0.40601, P(fewer than 3) =
+# e^-2 (1 + 2 + 2) = 0.67668.
+SMALL = JobFigures({"gpu": 0.5, "node": 0.5, "switch": 0.0, "optical_link": 0.0, "software": 0.0}, None, 980.0,
+                   10.0, 5.0, 1024, 50.0, 128, 5.0)
+
+
+def test_a_hot_spare_spares_the_wait_only_while_one_is_idle():
+    # 2 hot spares and 1 in stock, a 4-hour wait for a node where the site has no pool: a
+    # failure finds a hot spare idle 40.6 % of the time, the stocked one 27.1 % (its 60-min
+    # swap), neither 32.3 % (240 min): (0.27067 x 60 + 0.32332 x 240) = 93.84 min
+    rel = ReliabilitySettings(spare_nodes=2, spares_stocked=1, repair_days=2.0, replace_node_min=240.0)
+    assert cold(SMALL, rel).restart_s["wait_for_node"] == pytest.approx(93.84 * 60, abs=1.0)
+    # the pool's default 30 min is shorter than the swap: the stocked spare waits no longer
+    # than the pool, 30 x (1 - 0.40601) = 17.82 min, and more stock never makes it longer
+    rel = ReliabilitySettings(spare_nodes=2, spares_stocked=1, repair_days=2.0)
+    assert cold(SMALL, rel).restart_s["wait_for_node"] == pytest.approx(17.82 * 60, abs=1.0)
+    more = ReliabilitySettings(spare_nodes=2, spares_stocked=5, repair_days=2.0)
+    assert cold(SMALL, more).restart_s["wait_for_node"] == pytest.approx(17.82 * 60, abs=1.0)
+
+
+def test_a_hot_rack_scale_spare_covers_its_trays():
+    # one hot NVL72 is 18 compute trays: with 2 in repair on average, all 18 are in use at a
+    # failure with a chance below 10^-9: the wait is nothing
+    rel = ReliabilitySettings(spare_nodes=1, repair_days=2.0)
+    trays = JobFigures(SMALL.by_part, None, 980.0, 10.0, 5.0, 1024, 50.0, 128, 5.0, hosts_per_node=18)
+    assert cold(trays, rel).restart_s["wait_for_node"] == pytest.approx(0.0, abs=1e-3)
+    # one hot 8-GPU node: idle at e^-2 = 13.5 % of failures, else the pool's 30 min
+    assert cold(SMALL, rel).restart_s["wait_for_node"] == pytest.approx(30 * 60 * (1 - math.exp(-2)), abs=0.1)
+
+
+@pytest.mark.parametrize("mean", [0.5, 2.0, 72.0, 1268.2])
+def test_the_poisson_chances_are_the_term_by_term_sums(mean):
+    from planner.goodput.model import poisson_below, poisson_quantile
+    from tests.planner.spares_by_hand import below, spares_for
+
+    n = spares_for(mean) if mean >= 1 else 3
+    for k in (0, 1, n - 1, n, n + 5):
+        assert poisson_below(k, mean) == pytest.approx(below(k, mean), abs=1e-9)
+    if mean >= 1:
+        assert poisson_quantile(0.99, mean) == n

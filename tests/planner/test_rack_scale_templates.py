@@ -9,6 +9,7 @@ from planner.cli import main
 from planner.design.templates import build_template
 from planner.hardware.catalog import default_catalog
 from planner.report.evaluate import evaluate
+from tests.planner.spares_by_hand import spares_for
 
 CAT = default_catalog()
 
@@ -65,18 +66,20 @@ def test_campus_400k_is_buildable_with_real_switches():
     # The job: 5,556 GB300 NVL72 racks x 72 = 400,032 GPUs on 5,556 x 18 = 100,008 hosts
     # (compute trays). Spares are compute trays, the unit the vendor swaps: a GPU or a host
     # failure takes one tray out; (400,032 x 0.3029 + 100,008 x 0.4792) / 1,000 = 121.17 +
-    # 47.92 = 169.09 a day x 3 repair days = 507.3 trays in repair at once -> 508 trays stocked,
-    # no rack placed as a spare (where 508 whole racks would have held 36,576 GPUs).
+    # 47.92 = 169.09 a day x 3 repair days = 507.3 trays in repair at once on average; fewer
+    # than 561 at a failure with 99.01 % (Poisson; fewer than 560: 98.89 %) -> 561 trays stocked,
+    # no rack placed as a spare (where 561 whole racks would have held 40,392 GPUs).
     goodput = report.sections["goodput"]
     assert (goodput["job_gpus"], goodput["job_hosts"], goodput["spare_nodes"]) == (400_032, 100_008, 0)
-    assert (goodput["spare_unit"], goodput["spares_stocked"]) == ("compute tray", 508)
+    assert (goodput["spare_unit"], goodput["spares_stocked"]) == ("compute tray", 561)
     assert goodput["node_failures_per_repair"] == pytest.approx(507.3, abs=0.1)
+    assert spares_for(goodput["node_failures_per_repair"]) == 561
     assert t.gpus == 400_032 and t.gpu_racks == 5_556
-    # the 508 trays at the catalog's GB300 compute tray price ($195,000): $99,060,000, where
-    # 508 racks at $3.7M were $1,879.6M
+    # the 561 trays at the catalog's GB300 compute tray price ($195,000): $109,395,000, where
+    # 561 racks at $3.7M were $2,075.7M
     cost = report.sections["cost"]
     tray = CAT["gb300-compute-tray"]
-    assert cost["spares_usd"] == {"hot": 0.0, "stocked": 508 * tray.price_usd} and tray.price_usd == 195_000
+    assert cost["spares_usd"] == {"hot": 0.0, "stocked": 561 * tray.price_usd} and tray.price_usd == 195_000
     net = report.sections["network"]
     # 400,032 ConnectX-8 800G endpoints on 144-port Q3400: two tiers hold 144^2 / 2 = 10,368,
     # three hold 144^3 / 4 = 746,496. Rails = the 4 NICs of a tray: 100,008 trays / 72 per

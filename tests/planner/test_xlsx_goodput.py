@@ -1,6 +1,8 @@
 """The Goodput sheet recalculated by LibreOffice agrees with the report, and its inputs are
 live: more spares in the workbook give the figures the planner gives for that plan."""
 
+import math
+
 import openpyxl
 import pytest
 
@@ -87,16 +89,26 @@ def test_the_sheet_follows_the_plan_restart_path(soffice, tmp_path, path):
 
 
 def test_spares_typed_into_stock_make_the_workbook_wait_for_their_swap(soffice, tmp_path):
-    # medium with no hot spare: each GPU or host interruption waits 30 min for a node from the
-    # pool; with 3 spares typed into stock it waits their 60-min swap instead. The recalculated
-    # restart-and-wait and ETTR are the planner's for that plan.
+    # medium exported from a site with no pool of nodes (a 4-hour wait for one) and no spare:
+    # each GPU or host interruption waits 240 min. With 2 spares typed into stock, a failure
+    # finds one on the shelf while fewer than 2 nodes are in repair ((128 GPUs x 0.3029 + 16
+    # hosts x 0.4792) / 1,000 = 0.04644 a day x 3 days = 0.1393 on average, Poisson: e^-0.1393 x
+    # 1.1393 = 99.115 %) and waits its 60-min swap, else 240 min: 61.59 min, for the share of
+    # the interruptions that take a node out. The recalculated restart-and-wait and ETTR are the
+    # planner's for that plan.
     plan = build_template("medium")
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"replace_node_min": 240.0})
     path = tmp_path / "medium.xlsx"
     write_workbook(plan, CAT, path, evaluate(plan, CAT))
-    edited, _ = _typed(path, "spares_stocked", 3, tmp_path / "edited")
-    plan.settings.reliability = plan.settings.reliability.model_copy(update={"spares_stocked": 3})
+    edited, _ = _typed(path, "spares_stocked", 2, tmp_path / "edited")
+    plan.settings.reliability = plan.settings.reliability.model_copy(update={"spares_stocked": 2})
     stocked = evaluate(plan, CAT).sections["goodput"]
     got = recalc(soffice, edited, tmp_path / "edited")
+    assert stocked["node_failures_per_repair"] == pytest.approx(0.1393, abs=1e-3)  # to 3 decimals
+    assert named(got, "gp_p_stock") == pytest.approx(1.1393 * math.exp(-0.1393), abs=1e-4)
+    share = named(got, "gp_node_per_day") / named(got, "gp_per_day")
+    wait_s = (0.99115 * 60 + 0.00885 * 240) * 60 * share
+    assert named(got, "gp_wait_s") == pytest.approx(wait_s, abs=1.0)
     lost_s = stocked["lost_per_interruption_min"] * 60 - stocked["checkpoint_interval_min"] * 30
     assert named(got, "gp_lost_s") == pytest.approx(lost_s, abs=0.1)
     assert named(got, "gp_ettr") == pytest.approx(stocked["ettr"], abs=2e-4)
