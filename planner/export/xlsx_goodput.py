@@ -136,13 +136,17 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
          "0.00%"),
         ("gp_goodput", "Goodput", "=gp_tokens_per_s*gp_ettr", "tokens/s", "#,##0"),
         ("gp_days_failing", "Time to train with failures", "=IF(gp_ettr>0,gp_days/gp_ettr,NA())", "days", "#,##0.0"),
+        ("gp_per_m_tokens", "Cost per million tokens with failures, build",
+         '=IF(AND(gp_ettr>0,ISNUMBER(build_per_m_tokens)),build_per_m_tokens/gp_ettr,"-")', "$/M tokens",
+         "#,##0.0000"),
     ]
     cached = {"gp_job_gpus": g.job_gpus, "gp_job_nodes": g.job_nodes, "gp_job_hosts": g.job_hosts,
               "gp_node_per_day": sum(g.interruptions_by_part[k] for k in ("gpu", "node")),
               "gp_per_day": g.interruptions_per_day, "gp_mtbf_h": g.mtbf_h, "gp_block_s": g.checkpoint_block_s,
               **_cached_recovery(g, storage, settings),
               "gp_ettr": g.ettr, "gp_goodput": g.goodput_tokens_per_s or 0,
-              "gp_days_failing": NA if g.time_to_train_days is None else g.time_to_train_days}
+              "gp_days_failing": NA if g.time_to_train_days is None else g.time_to_train_days,
+              "gp_per_m_tokens": "-" if g.cost_per_million_tokens_usd is None else g.cost_per_million_tokens_usd}
     named_rows(wb, ws, 4, rows, cached, bold=("gp_ettr", "gp_days_failing"))
     widths(ws, {1: 44, 2: 16, 3: 12, 4: 20})
 

@@ -33,7 +33,7 @@ class GoodputSection(Figures):
                              description="A node, or a compute tray of a rack-scale system")
     spares_stocked: int = figure(0, title="Spares stocked (not placed)", unit="",
                                  description="Units in stock, swapped in for a failed one while it is repaired")
-    spares_to_cover: int = figure(0, title="Spares for the units expected in repair (at the spares' availability)", unit="")
+    spares_to_cover: int = figure(0, title="Spares to keep for the units in repair", unit="")
     switches: int = figure(0, title="Switches placed")
     optical_links: int = figure(0, title="Optical links in the fabric",
                                description="Fibre or active optical cable, as the network section counts them: "
@@ -54,11 +54,16 @@ class GoodputSection(Figures):
     reload_s: float | None = figure(None, title="Checkpoint read back after a restart", unit="s")
     lost_per_interruption_min: float | None = figure(
         None, title="Time lost per interruption", unit="min",
-        description="Restart, re-load, the wait for a node without a spare, and half an interval of work redone")
+        description="Restart, re-load, the mean wait for a node (none while a hot spare is idle), and half an "
+        "interval of work redone")
     ettr: float | None = figure(None, title="Effective training time ratio (ETTR)", unit="share")
     goodput_tokens_per_s: float | None = figure(None, title="Goodput (throughput x ETTR)", unit="tokens/s")
     time_to_train_days: float | None = figure(None, title="Time to train with failures", unit="days")
     run_cost_usd: dict[str, float] | None = figure(None, title="Cost of the training run with failures", unit="$")
+    cost_per_million_tokens_usd: float | None = figure(
+        None, title="Cost per million tokens with failures, build", unit="$/M tokens",
+        description="The cost section's build cost per million tokens over ETTR: of the horizon's hours, the job "
+        "trains ETTR of them")
     node_failures_per_repair: float | None = figure(
         None, title="Nodes (compute trays of rack-scale systems) expected down within one repair time", unit="")
     curve: tuple[GoodputPoint, ...] = figure((), title="ETTR and goodput against the cluster's size")
@@ -136,6 +141,10 @@ def evaluate_goodput(ctx) -> tuple[GoodputSection, list[Finding]]:
     if days is not None and ratio > 0:
         figures["time_to_train_days"] = round(days / ratio, 3)
         figures["run_cost_usd"] = run_cost(ctx, days / ratio)
+    cost = ctx.sections.get("cost")
+    per_m = cost["cost_per_million_tokens_usd"] if cost is not None else None
+    if per_m is not None and ratio > 0:
+        figures["cost_per_million_tokens_usd"] = round(per_m / ratio, 4)
     figures["curve"] = ctx.memo.get("goodput curve", CURVE_READS, plan_curve, ctx)
     return GoodputSection(**figures), list(kept_findings)
 

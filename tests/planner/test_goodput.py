@@ -252,3 +252,18 @@ def test_durations_read_in_seconds_minutes_or_hours_by_their_size_once_rounded()
 
     assert [duration_text(x) for x in (2.82, 59.94, 59.96, 219.3, 3596.9, 3597.1, 36_000)] == [
         "2.8 s", "59.9 s", "1.0 min", "3.7 min", "59.9 min", "1.0 h", "10.0 h"]
+
+
+def test_a_million_training_tokens_costs_more_with_failures_by_one_over_ettr():
+    # the horizon's hours are priced whatever fails; the job trains ETTR of them, so each token
+    # the build trains costs the failure-free figure / ETTR: at 0.98813 (worked out above) a
+    # failure-free $X per million tokens is $X / 0.98813, 1.2 % more
+    report, g, _ = evaluate(medium(**ROUND_RATES))
+    free = report.sections["cost"]["cost_per_million_tokens_usd"]
+    assert free > 0 and g["ettr"] == pytest.approx(0.98813, abs=1e-4)
+    assert g["cost_per_million_tokens_usd"] == pytest.approx(free / 0.98813, rel=1e-4)
+    # nothing trains: no figure
+    plan = medium()
+    plan.settings.workload = plan.settings.workload.model_copy(update={"enabled": False})
+    _, g, _ = evaluate(plan)
+    assert g["cost_per_million_tokens_usd"] is None
