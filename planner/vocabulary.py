@@ -45,6 +45,10 @@ CHOICES: dict[str, str] = {
 } | {tech.id: tech.title for tech in TECHNOLOGIES.values()} | PART_NAMES | ATTENTION_KERNELS
 
 
+# Units that are counted nouns, and the noun for one of them.
+_ONE = {"tokens": "token", "GPUs": "GPU", "months": "month", "weeks": "week", "days": "day"}
+
+
 def choice_title(value: Any) -> str:
     """The title of a stored choice ("ib400" -> "400G InfiniBand (NDR)"); other values as they are."""
     if isinstance(value, bool):
@@ -132,7 +136,10 @@ def text(value: Any, unit: str = "", *, style: str = "exact", none: str = "-", s
         fmt = "{:,.2f}"
     if isinstance(value, int):  # whole numbers stay whole: '36 months', not '36.0 months'
         fmt = fmt.replace(",.1f", ",").replace(",.2f", ",")
-    return fmt.format(value)
+    out = fmt.format(value)
+    if unit in _ONE and out == f"1 {unit}":  # '1 token', '1 GPU', '1 month', not '1 tokens'
+        return f"1 {_ONE[unit]}"
+    return out
 
 
 def plain_number(value: float) -> str:

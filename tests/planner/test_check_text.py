@@ -145,6 +145,16 @@ def test_one_of_a_thing_is_said_in_the_singular(capsys, tmp_path):
     assert out.splitlines()[2].startswith("4 GPUs in 1 node, 1 rack (1 with GPUs);")
 
 
+def test_one_token_gpu_or_day_is_singular_in_every_figure():
+    from planner.vocabulary import text
+
+    assert [text(1, "tokens"), text(1, "GPUs"), text(1, "days"), text(1, "months")] == [
+        "1 token", "1 GPU", "1 day", "1 month"]
+    # many, or a figure that is not whole, keep the plural
+    assert [text(2, "tokens"), text(4096, "tokens"), text(1.0, "days"), text(1.5, "days")] == [
+        "2 tokens", "4,096 tokens", "1.0 days", "1.5 days"]
+
+
 def test_a_settings_value_is_written_whole_or_to_its_last_digit():
     from planner.vocabulary import setting_text
 
