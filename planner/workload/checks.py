@@ -84,6 +84,12 @@ def evaluate_workload(w: WorkloadSettings, fabric: FabricSettings, nodes: NodeSu
     is_ib = TECHNOLOGIES[fabric.technology].switch_technology == "infiniband"
     if nodes.gpus and w.inference:
         _inference(w, fabric, nodes, out)
+    if nodes.gpus == 0 and (w.enabled or w.inference):
+        what = "trains" if w.enabled else "serves"
+        out.findings.append(Finding(
+            "warning", "workload.gpus.none",
+            f"No GPU for the job (none placed, or every node a hot spare): the plan {what} nothing, so it has no "
+            "throughput, step or time to train; place GPU nodes (Racks > Auto-place nodes)"))
     if not w.enabled or nodes.gpus == 0:
         if nodes.gpus and not w.enabled:
             out.findings.append(advise(False, out.model.params / 1e9, nodes.gpus, is_ib))
