@@ -179,6 +179,9 @@ class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView
                 self._remove_rack_item(rid)
         todo = self.racks.keys() if changes.needs_full else changes.racks
         basis = plan.settings.facility.power_basis
+        # devices selected before: a move undone (or redone) puts them in another rack as new
+        # items, selected again there as they were
+        chosen = [] if self.floor_mode else self.selected_devices()
         for rid in list(todo):
             rack = plan.rack(rid)
             if rack is None:
@@ -192,11 +195,21 @@ class RackView(CampusNavigation, FloorNavigation, RackDragAndDrop, QGraphicsView
             item.sync(rack, plan.rack_members(rid), report.rack(rid), self.doc.catalog, basis)
             self.floor.set_state(rid, report.rack(rid))
             layout = layout or item.boundingRect().height() != height_before
+        self._reselect(chosen)
         if layout:
             self.relayout()
         else:
             self.outlines.labels.set_report(report, basis)
             self.floorChanged.emit(list(todo))
+
+    def _reselect(self, placement_ids: list[str]) -> None:
+        """Select again the devices of ``placement_ids`` that are still placed."""
+        for pid in placement_ids:
+            p = self.doc.plan.placement(pid)
+            rack_item = self.racks.get(p.rack) if p is not None else None
+            item = rack_item.devices.get(pid) if rack_item is not None else None
+            if item is not None and not item.isSelected():
+                item.setSelected(True)
 
     def relayout(self) -> None:
         """Rows of racks, bottoms aligned like a real row on a floor, hall by hall

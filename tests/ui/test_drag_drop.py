@@ -97,6 +97,23 @@ def test_moving_a_device_to_another_rack_updates_both_racks_in_one_undo_step(win
     assert view.racks[gpu1.id].power_text() == "28.0 / 30 kW"
 
 
+def test_a_moved_device_stays_selected_through_undo_and_redo(window):
+    doc, view = window.doc, window.view
+    gpu1, cdu = rack_named(doc.plan, "GPU-01"), rack_named(doc.plan, "CDU-01")
+    node = next(p for p in doc.plan.rack_members(gpu1.id).values() if p.u == 13)
+    assert view.select(node.id) and view.selected_devices() == [node.id]
+    send_drag(view, to_mime(DragPayload(node.device, node.id, grab_u=0)), slot_pos(view, cdu.id, 20))
+    view.select(node.id)
+    assert view.selected_devices() == [node.id]
+    # the undo puts it back in GPU-01 as another item: still the one selected, and the
+    # inspector still shows it
+    window.undo_action.trigger()
+    assert doc.plan.placement(node.id).rack == gpu1.id
+    assert view.selected_devices() == [node.id] and view.racks[gpu1.id].devices[node.id].isSelected()
+    window.redo_action.trigger()
+    assert doc.plan.placement(node.id).rack == cdu.id and view.selected_devices() == [node.id]
+
+
 def test_moving_within_a_rack_keeps_the_grabbed_u_under_the_pointer(window):
     doc, view = window.doc, window.view
     gpu1 = rack_named(doc.plan, "GPU-01")
