@@ -56,12 +56,13 @@ def inference_nodes(intent: Intent, system: DeviceType, findings: list[Finding],
 def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: int,
                findings: list[Finding], catalog: Catalog) -> int:
     """The hot spares placed beyond the job's nodes (returned), and the spares stocked
-    (``reliability.spares_stocked``): the intent's count, all placed; or spares for the units
-    the goodput model expects in repair at once (GPU and host interruptions per day x the
-    repair time), in the unit the vendor swaps. A rack-scale system's spares are compute
-    trays in stock, none placed: a spare rack would hold 18 trays where one is failed, and a
-    job on fewer trays a rack would leave a tray of every rack idle (5,556 on campus-400k,
-    eleven times the 508 in repair at once). An 8-GPU server's spares are nodes, placed as
+    (``reliability.spares_stocked``): the intent's count, all placed; or spares enough that a
+    failing unit finds one free at ``spare_availability`` of failures, the units in repair at
+    a failure Poisson with mean GPU and host interruptions per day x the repair time
+    (``spares_to_cover``), in the unit the vendor swaps. A rack-scale system's spares are
+    compute trays in stock, none placed: a spare rack would hold 18 trays where one is failed,
+    and a job on fewer trays a rack would leave a tray of every rack idle (5,556 on
+    campus-400k, ten times the 561 kept for the 507 in repair at once on average). An 8-GPU server's spares are nodes, placed as
     hot spares on the free ports of the fabric the job's nodes need (``nodes_fitting``), the
     rest stocked: a spare never opens more fabric by itself (the design may place the stocked
     ones hot after all where a restart needs them: ``build._hot_spares_instead``)."""

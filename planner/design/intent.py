@@ -91,8 +91,8 @@ class Intent(BaseModel):
     output_tokens: int | None = Field(None, ge=1, le=10_000_000)
     latency_ms_per_token: float | None = Field(None, gt=0, le=100_000, description="time per output token target")
     spare_nodes: int | None = Field(None, ge=0, le=100_000,
-                                    description="hot spares placed beyond the job's; empty: enough for the nodes "
-                                    "expected in repair at once")
+                                    description="hot spares placed beyond the job's; empty: enough for 99% of the "
+                                    "failures of the nodes expected in repair at once")
     floor_rating_kg_m2: float | None = Field(None, gt=0, le=100_000)
     air_cooling_limit_kw: float | None = Field(None, gt=0, le=200)
     settings: dict[str, dict[str, Any]] = Field(default_factory=dict, description="further settings by section")

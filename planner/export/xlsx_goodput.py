@@ -70,7 +70,7 @@ def write_goodput(wb, report, settings, placed: NodeSummary) -> None:
         ("gp_interval_s", "Checkpoint interval (cold restart)", "=IF(checkpoint_interval_min>0,checkpoint_interval_min*60,"
          "MAX(SQRT(2*gp_block_s*gp_mtbf_h*3600),IF(async_checkpoint,gp_write_s,0)))", "s", "#,##0.0"),
         ("gp_down", "Units expected in repair at once", "=gp_node_per_day*repair_days", "units", "#,##0.000"),
-        ("gp_hot_units", "Units the hot spares cover", "=spare_nodes*gp_hosts_per_node", "units", "#,##0"),
+        ("gp_hot_units", "Units the hot spares cover (a rack-scale system one)", "=spare_nodes", "units", "#,##0"),
         # an interruption finds K units in repair, K Poisson with mean gp_down: a hot spare is
         # idle while K < the hot units, a stocked one on the shelf while K < hot + stocked
         ("gp_p_hot", "Chance a hot spare is idle at a failure", "=IF(gp_hot_units<1,0,IF(gp_down<=0,1,"
@@ -163,7 +163,7 @@ def _cached_recovery(g, storage, settings) -> dict[str, float]:
     nvme_on = nvme_known(job, rel)  # the cold path restarts from local NVMe; the sheet's file-system rows stay
     from_fs = recover(job, rel.model_copy(update={"nvme_checkpoint": False}), "cold") if nvme_on else cold
     nvme = nvme_tier_times(job, rel) if nvme_on else (0, 0, 0)
-    down, hot = nodes_in_repair(job.by_part, rel), rel.spare_nodes * job.hosts_per_node
+    down, hot = nodes_in_repair(job.by_part, rel), rel.spare_nodes
     p_hot = poisson_below(hot, down)
     p_stock = poisson_below(hot + rel.spares_stocked, down) - p_hot if rel.spares_stocked else 0.0
     return {"gp_down": down, "gp_hot_units": hot, "gp_p_hot": p_hot, "gp_p_stock": p_stock,

@@ -64,7 +64,7 @@ def goodput_curve(parts: Parts, rates, fixed_interval_min: float | None, storage
         read = min(fs_read, n * node_gbs)
         job = JobFigures(interruptions_by_part(at, rates), fixed_interval_min, size_gb, write_s,
                          size_gb / read if read > 0 else 0.0, at.gpus, nic_gbs_per_gpu, max(1, round(dp * scale)),
-                         step_s, *nvme_gbs_per_gpu, hosts_per_node=max(1, round(hosts_per_node)))
+                         step_s, *nvme_gbs_per_gpu)
         each = {path: recover(job, rates, path) for path in RESTART_PATHS}  # the plan's path is one of them
         rec = each[rates.restart_path]
         by_path = {k: round(r.ettr, 4) for k, r in each.items()}

@@ -24,8 +24,8 @@ def spare_unit(hosts_per_node: int) -> str:
 
 def spare_findings(rel, down: float, hosts_per_node: int) -> list[Finding]:
     """Spares short of the units (nodes, or compute trays) expected to be in repair at once:
-    hot spares (a rack-scale one is its trays) and stocked ones together."""
-    kept, need = spares_kept(rel, hosts_per_node), spares_to_cover(down, rel.spare_availability)
+    hot spares (a rack-scale system covers one failed tray) and stocked ones together."""
+    kept, need = spares_kept(rel), spares_to_cover(down, rel.spare_availability)
     if kept < need:
         unit = spare_unit(hosts_per_node)
         stocked = f" ({rel.spares_stocked:,} in stock)" if rel.spares_stocked else ""

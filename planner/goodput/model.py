@@ -72,10 +72,11 @@ def spares_to_cover(down: float, availability: float = 0.99) -> int:
     return 0 if down < 1.0 else poisson_quantile(availability, down)
 
 
-def spares_kept(rates: ReliabilitySettings, hosts_per_node: int) -> int:
-    """Spare units (nodes, or compute trays of a rack-scale system) kept: the hot spares
-    placed, each ``hosts_per_node`` units, and those stocked."""
-    return rates.spare_nodes * hosts_per_node + rates.spares_stocked
+def spares_kept(rates: ReliabilitySettings) -> int:
+    """Spares kept: the hot spares placed and those stocked. A hot spare rack-scale system
+    covers one failed compute tray, not its 18: the job leaves the failed system whole for it
+    (its NVLink domain is down until the tray is back)."""
+    return rates.spare_nodes + rates.spares_stocked
 
 
 def _poisson_window(mean: float) -> tuple[int, int, float]:
@@ -120,13 +121,13 @@ def poisson_quantile(level: float, mean: float) -> int:
     return hi
 
 
-def wait_min(rates: ReliabilitySettings, down: float, hosts_per_node: int = 1) -> float:
+def wait_min(rates: ReliabilitySettings, down: float) -> float:
     """The mean wait (minutes) on an interruption that takes a unit out, with ``down`` units
     expected in repair at once: none while a hot spare is idle (fewer units in repair than hot
-    spares; each hot spare ``hosts_per_node`` units), else the shorter of a stocked spare's swap,
-    while one is on the shelf, and a node from the shared pool; the pool's once the spares
-    kept are all in use."""
-    hot = rates.spare_nodes * hosts_per_node
+    spares; a hot rack-scale system covers one, as ``spares_kept``), else the shorter of a
+    stocked spare's swap, while one is on the shelf, and a node from the shared pool; the
+    pool's once the spares kept are all in use."""
+    hot = rates.spare_nodes
     idle = poisson_below(hot, down)
     stocked = poisson_below(hot + rates.spares_stocked, down) - idle if rates.spares_stocked else 0.0
     pool = max(0.0, 1.0 - idle - stocked)
@@ -175,8 +176,7 @@ class Checkpointing:
 
 
 def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_interval_min: float | None,
-                  write_s: float, size_gb: float, gpus: int, reload_s: float,
-                  hosts_per_node: int = 1) -> Checkpointing:
+                  write_s: float, size_gb: float, gpus: int, reload_s: float) -> Checkpointing:
     """The interval (fixed, or Young's for the blocking time; asynchronously at least one
     write), the time lost per interruption (the restart, the re-load and the mean wait for a
     unit on the interruptions that take one out: ``wait_min``) and ETTR."""
@@ -191,7 +191,7 @@ def checkpointing(by_part: dict[str, float], rates: ReliabilitySettings, fixed_i
     else:
         interval_s = max(young_interval_s(block_s, mtbf_s), write_s if rates.async_checkpoint else 0.0)
     node_share = (by_part["gpu"] + by_part["node"]) / per_day if per_day else 0.0
-    wait_s = wait_min(rates, nodes_in_repair(by_part, rates), hosts_per_node) * 60.0 * node_share
+    wait_s = wait_min(rates, nodes_in_repair(by_part, rates)) * 60.0 * node_share
     lost_s = rates.restart_min * 60.0 + reload_s + wait_s
     ratio = ettr(interval_s, block_s, lost_s, mtbf_s) if interval_s is not None else 1.0
     return Checkpointing(per_day, mtbf_s, block_s, interval_s, lost_s, ratio)

@@ -78,9 +78,8 @@ class JobFigures:
     """What recovery reads of the plan: the interruptions per day by part, a fixed checkpoint
     interval (None: Young's), the checkpoint's size, the file system's write and read times
     for it, the job's GPUs, each GPU's NIC in GB/s, its data-parallel replicas, its step
-    time, each GPU's share of its host's local NVMe, written and read, in GB/s (None: the
-    catalog has no figure), and the units a node is (hosts: 18 compute trays of an NVL72;
-    a hot spare node covers that many units in repair)."""
+    time and each GPU's share of its host's local NVMe, written and read, in GB/s (None: the
+    catalog has no figure)."""
 
     by_part: dict[str, float]
     fixed_interval_min: float | None
@@ -93,7 +92,6 @@ class JobFigures:
     step_s: float
     nvme_write_gbs_per_gpu: float | None = None
     nvme_read_gbs_per_gpu: float | None = None
-    hosts_per_node: int = 1
 
     @property
     def per_day(self) -> float:
@@ -126,7 +124,7 @@ def cold(job: JobFigures, rel: ReliabilitySettings) -> Recovery:
     if nvme_known(job, rel):
         return _cold_from_nvme(job, rel)
     run = checkpointing(job.by_part, rel, job.fixed_interval_min, job.fs_write_s, job.checkpoint_gb, job.gpus,
-                        job.fs_reload_s, job.hosts_per_node)
+                        job.fs_reload_s)
     steps = {"restart": rel.restart_min * 60.0, "wait_for_node": run.lost_s - rel.restart_min * 60.0 - job.fs_reload_s,
              "reload": job.fs_reload_s}
     tier = Tier("file system", job.fs_write_s, run.block_s, job.fs_reload_s, run.interval_s)
@@ -155,7 +153,7 @@ def _lost_a_day(job: JobFigures, per_day: float, lost_s: float, fs_per_day: floa
 def _wait_s(job: JobFigures, rel: ReliabilitySettings) -> float:
     # the interruptions that take a unit out wait for one unless a hot spare is idle: a stocked
     # one's swap, or one from the pool (``wait_min``, over the units expected in repair)
-    return wait_min(rel, nodes_in_repair(job.by_part, rel), job.hosts_per_node) * 60.0 * job.node_share
+    return wait_min(rel, nodes_in_repair(job.by_part, rel)) * 60.0 * job.node_share
 
 
 def nvme_known(job: JobFigures, rel: ReliabilitySettings) -> bool:
@@ -262,5 +260,4 @@ def job_of(g, storage, fixed_interval_min: float | None) -> JobFigures:
     rec = g.recovery
     return JobFigures(dict(g.interruptions_by_part), fixed_interval_min, storage["checkpoint_gb"],
                       storage["checkpoint_write_s"], rec["fs_reload_s"], g.job_gpus, rec["nic_gbs_per_gpu"],
-                      rec["dp"], rec["step_s"], rec.get("nvme_write_gbs_per_gpu"), rec.get("nvme_read_gbs_per_gpu"),
-                      max(1, round(g.job_hosts / g.job_nodes)) if g.job_nodes else 1)
+                      rec["dp"], rec["step_s"], rec.get("nvme_write_gbs_per_gpu"), rec.get("nvme_read_gbs_per_gpu"))

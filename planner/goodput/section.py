@@ -33,7 +33,11 @@ class GoodputSection(Figures):
                              description="A node, or a compute tray of a rack-scale system")
     spares_stocked: int = figure(0, title="Spares stocked (not placed)", unit="",
                                  description="Units in stock, swapped in for a failed one while it is repaired")
-    spares_to_cover: int = figure(0, title="Spares to keep for the units in repair", unit="")
+    spares_to_cover: int = figure(0, title="Spares to keep for the units in repair", unit="",
+                                  description="The fewest a failing unit finds one of free at the spares' "
+                                  "availability (Settings > Reliability, 99%): the units in repair at a failure are "
+                                  "Poisson with mean the units expected down within one repair time; none while "
+                                  "that mean is below one")
     switches: int = figure(0, title="Switches placed")
     optical_links: int = figure(0, title="Optical links in the fabric",
                                description="Fibre or active optical cable, as the network section counts them: "
@@ -215,8 +219,7 @@ def _job_figures(ctx, parts: Parts, by_part: dict[str, float], size_gb: float, w
     """What the restart paths read of the plan (``planner.goodput.recovery.JobFigures``)."""
     nic, step_s, nvme = _node_figures(ctx)
     return JobFigures(by_part, ctx.plan.settings.storage.checkpoint_interval_min, size_gb, write_s, reload_s,
-                      parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s, *nvme,
-                      hosts_per_node=plan_nodes(ctx).hosts_per_node)
+                      parts.gpus, nic, max(1, ctx.plan.settings.workload.dp), step_s, *nvme)
 
 
 PART_TITLES = {"gpu": "GPU", "node": "host", "switch": "switch", "optical_link": "optical link", "software": "software"}

@@ -100,7 +100,7 @@ class ReliabilitySettings(Section):
         source="Planner assumption: three days to diagnose, replace a GPU tray or part and return the node.",
         gt=0, le=365)
     spare_availability: float = setting(
-        0.99, title="Spares: chance a failing unit finds one free", unit="",
+        0.99, title="Spares: chance a failing unit finds one free", unit="fraction",
         source="Planner assumption: spares for 99 % of failures once a unit or more is expected in repair at once: "
         "the units in repair at a failure are Poisson with mean failures a day x repair days (an M/G/infinity "
         "queue, whatever the repair time's spread); spares for the mean alone are all in use at half the failures.",

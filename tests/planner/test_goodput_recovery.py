@@ -185,13 +185,11 @@ def test_a_hot_spare_spares_the_wait_only_while_one_is_idle():
     assert cold(SMALL, more).restart_s["wait_for_node"] == pytest.approx(17.82 * 60, abs=1.0)
 
 
-def test_a_hot_rack_scale_spare_covers_its_trays():
-    # one hot NVL72 is 18 compute trays: with 2 in repair on average, all 18 are in use at a
-    # failure with a chance below 10^-9: the wait is nothing
+def test_one_hot_spare_spares_the_wait_while_nothing_else_is_in_repair():
+    # one hot spare (a node, or a whole rack-scale system: the job leaves the failed system for
+    # it, so it covers one failed tray, not its 18): idle at e^-2 = 13.5 % of failures, else
+    # the pool's 30 min
     rel = ReliabilitySettings(spare_nodes=1, repair_days=2.0)
-    trays = JobFigures(SMALL.by_part, None, 980.0, 10.0, 5.0, 1024, 50.0, 128, 5.0, hosts_per_node=18)
-    assert cold(trays, rel).restart_s["wait_for_node"] == pytest.approx(0.0, abs=1e-3)
-    # one hot 8-GPU node: idle at e^-2 = 13.5 % of failures, else the pool's 30 min
     assert cold(SMALL, rel).restart_s["wait_for_node"] == pytest.approx(30 * 60 * (1 - math.exp(-2)), abs=0.1)
 
 
