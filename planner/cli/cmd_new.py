@@ -154,8 +154,9 @@ def register(sub) -> None:
     p.add_argument("--floor-rating", dest="floor_rating_kg_m2", type=_positive, help="floor rating, kg/m²")
     p.add_argument("--air-limit", dest="air_cooling_limit_kw", type=_positive, help="air-cooling limit per rack, kW")
     p.add_argument("--spares", dest="spare_nodes", type=_count("spares", 0, 100_000),
-                   help="hot spare nodes placed beyond the job's; default: spares for 99%% of the failures of the units "
-                   "expected in repair at once, hot on the fabric's free ports, the rest (a rack-scale system's trays) stocked")
+                   help="hot spare nodes placed beyond the job's; default: spares for 99%% of the failures of "
+                   "the units expected in repair at once, hot on the fabric's free ports, the rest (a rack-scale "
+                   "system's trays) stocked")
     p.add_argument("--checkpoint-write-s", dest="checkpoint_write_s", type=_positive,
                    help="a full checkpoint written within this many seconds (sizes storage)")
     p.add_argument("--storage-tb", dest="storage_capacity_tb", type=_positive, help="storage capacity, TB, at least")

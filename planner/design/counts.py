@@ -62,10 +62,11 @@ def hot_spares(intent: Intent, settings: Settings, system: DeviceType, nodes: in
     (``spares_to_cover``), in the unit the vendor swaps. A rack-scale system's spares are
     compute trays in stock, none placed: a spare rack would hold 18 trays where one is failed,
     and a job on fewer trays a rack would leave a tray of every rack idle (5,556 on
-    campus-400k, ten times the 561 kept for the 507 in repair at once on average). An 8-GPU server's spares are nodes, placed as
-    hot spares on the free ports of the fabric the job's nodes need (``nodes_fitting``), the
-    rest stocked: a spare never opens more fabric by itself (the design may place the stocked
-    ones hot after all where a restart needs them: ``build._hot_spares_instead``)."""
+    campus-400k, ten times the 561 kept for the 507 in repair at once on average). An 8-GPU
+    server's spares are nodes, placed as hot spares on the free ports of the fabric the job's
+    nodes need (``nodes_fitting``), the rest stocked: a spare never opens more fabric by itself
+    (the design may place the stocked ones hot after all where a restart needs them:
+    ``build._hot_spares_instead``)."""
     rel = settings.reliability
     asked = intent.spare_nodes if intent.spare_nodes is not None else intent.settings.get(
         "reliability", {}).get("spare_nodes")
@@ -109,7 +110,8 @@ def _spares_note(system: DeviceType, nodes: int, down: float, placed: int, stock
     if system.is_rack_scale:
         return (f"Spares: {down:,.1f} of the job's {nodes * system.hosts:,} compute trays ({nodes:,} x {system.model}) "
                 f"are expected in repair at once ({rel.repair_days:g}-day repair): {stocked:,} spare compute trays "
-                f"(a failed tray finds one at {rel.spare_availability:.0%} of failures) stocked, not whole racks placed; a failed tray is swapped in {rel.swap_spare_min:g} min and the "
+                f"(a failed tray finds one at {rel.spare_availability:.0%} of failures) stocked, not whole racks "
+                f"placed; a failed tray is swapped in {rel.swap_spare_min:g} min and the "
                 f"job keeps its {nodes:,} racks ({gpus})")
     text = (f"Spares: {down:,.1f} of the job's {nodes:,} nodes are expected in repair at once "
             f"({rel.repair_days:g}-day repair), {placed + stocked:,} spares for {rel.spare_availability:.0%} of "

@@ -13,7 +13,7 @@ from planner.export.xlsx_cells import NA, TITLE, WRAP, header, named_rows, text,
 from planner.export.xlsx_costs import ASSUMPTIONS, _row
 from planner.hardware.nodes import NodeSummary
 from planner.settings import field_meta
-from planner.goodput.model import nodes_in_repair, poisson_below
+from planner.goodput.model import nodes_in_repair, spare_chances
 from planner.goodput.recovery import job_of, nvme_known, nvme_tier_times, recover
 from planner.settings.reliability import RESTART_PATHS, ReliabilitySettings
 from planner.settings.storage import StorageSettings
@@ -163,10 +163,9 @@ def _cached_recovery(g, storage, settings) -> dict[str, float]:
     nvme_on = nvme_known(job, rel)  # the cold path restarts from local NVMe; the sheet's file-system rows stay
     from_fs = recover(job, rel.model_copy(update={"nvme_checkpoint": False}), "cold") if nvme_on else cold
     nvme = nvme_tier_times(job, rel) if nvme_on else (0, 0, 0)
-    down, hot = nodes_in_repair(job.by_part, rel), rel.spare_nodes
-    p_hot = poisson_below(hot, down)
-    p_stock = poisson_below(hot + rel.spares_stocked, down) - p_hot if rel.spares_stocked else 0.0
-    return {"gp_down": down, "gp_hot_units": hot, "gp_p_hot": p_hot, "gp_p_stock": p_stock,
+    down = nodes_in_repair(job.by_part, rel)
+    p_hot, p_stock = spare_chances(rel, down)
+    return {"gp_down": down, "gp_hot_units": rel.spare_nodes, "gp_p_hot": p_hot, "gp_p_stock": p_stock,
             "gp_interval_s": from_fs.tiers[0].interval_s or 0, "gp_wait_s": cold.restart_s["wait_for_node"],
             "gp_lost_s": sum(from_fs.restart_s.values()), "gp_ettr_cold": cold.ettr, "gp_fs_per_day": fs_per_day,
             "gp_nvme_on": int(nvme_on), "gp_shard_gb": job.checkpoint_gb / job.gpus, "gp_nvme_write_s": nvme[0],

@@ -65,7 +65,7 @@ def nodes_in_repair(by_part: dict[str, float], rates: ReliabilitySettings) -> fl
     return sum(by_part[k] for k in NODE_CLASSES) * rates.repair_days
 
 
-def spares_to_cover(down: float, availability: float = 0.99) -> int:
+def spares_to_cover(down: float, availability: float) -> int:
     """The fewest spares for ``down`` units expected in repair at once: none while less
     than one is (the shared pool serves), else enough that a failing unit finds one free
     with the chance ``availability`` (``poisson_quantile``)."""
@@ -121,15 +121,21 @@ def poisson_quantile(level: float, mean: float) -> int:
     return hi
 
 
-def wait_min(rates: ReliabilitySettings, down: float) -> float:
-    """The mean wait (minutes) on an interruption that takes a unit out, with ``down`` units
-    expected in repair at once: none while a hot spare is idle (fewer units in repair than hot
-    spares; a hot rack-scale system covers one, as ``spares_kept``), else the shorter of a
-    stocked spare's swap, while one is on the shelf, and a node from the shared pool; the
-    pool's once the spares kept are all in use."""
+def spare_chances(rates: ReliabilitySettings, down: float) -> tuple[float, float]:
+    """The chances that a unit failing with ``down`` units expected in repair at once finds a
+    hot spare idle (fewer units in repair than hot spares; a hot rack-scale system covers one,
+    as ``spares_kept``), and that it finds none but a stocked one on the shelf."""
     hot = rates.spare_nodes
     idle = poisson_below(hot, down)
     stocked = poisson_below(hot + rates.spares_stocked, down) - idle if rates.spares_stocked else 0.0
+    return idle, stocked
+
+
+def wait_min(rates: ReliabilitySettings, down: float) -> float:
+    """The mean wait (minutes) on an interruption that takes a unit out (``spare_chances``):
+    none with a hot spare idle, the shorter of a stocked spare's swap and a node from the
+    shared pool with one on the shelf, the pool's once the spares kept are all in use."""
+    idle, stocked = spare_chances(rates, down)
     pool = max(0.0, 1.0 - idle - stocked)
     return stocked * min(rates.swap_spare_min, rates.replace_node_min) + pool * rates.replace_node_min
 
